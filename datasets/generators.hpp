@@ -1,0 +1,72 @@
+// Seeded graph generators. Every graph is a pure function of (kind, size,
+// options): the same arguments give the same graph on every machine and for
+// every thread count (each random draw is a counter-based hash of the seed and
+// the draw's index, never a shared stream).
+//
+//   complete_graph   dense symmetric n x n weights, seed 000 sec. 5.1:
+//                    uniform [0,1]; exponential, lambda = 3.5; geometric,
+//                    Euclidean distance of n random points in the unit square
+//   erdos_renyi      n vertices, round(edge_factor * n) edges drawn uniformly
+//                    (self-loops and duplicates removed afterwards)
+//   rmat             R-MAT (Chakrabarti et al. 2004) on n = 2^scale vertices,
+//                    round(edge_factor * n) edges drawn with probabilities
+//                    a, b, c, d = 1-a-b-c (Graph500 defaults 0.57/0.19/0.19),
+//                    self-loops and duplicates removed; vertex ids are NOT
+//                    permuted
+//   grid2d           side x side 4-neighbour grid, no wrap-around (seed 002:
+//                    256 x 256 has 65,536 vertices and 130,560 edges)
+//   complete_bipartite  K_{side,side}: vertices 0..side-1 on one side,
+//                    side..2*side-1 on the other (seed 002 uses 2,048 vertices)
+//
+// Sparse graphs get weights uniform in (0,1]. With ties = k > 0 every weight
+// (sparse and complete alike) is instead drawn from the k values
+// {1/k, 2/k, ..., 1}, so that many edges tie and the tie rule is exercised.
+// Sparse graphs are returned as general graphs (Csr with both directions,
+// sorted columns, no self-loops); duplicates keep the largest weight.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "lib/csr.hpp"
+#include "lib/dense.hpp"
+#include "lib/types.hpp"
+
+namespace matchblas {
+
+enum class WeightDist { uniform, exponential, geometric };
+
+struct GenOptions {
+  std::uint64_t seed = 1;
+  double edge_factor = 16;  // erdos_renyi and rmat: edges drawn per vertex
+  int ties = 0;             // 0: continuous weights; k > 0: k distinct values
+  double rmat_a = 0.57, rmat_b = 0.19, rmat_c = 0.19;
+};
+
+template <class W>
+Dense<W> complete_graph(WeightDist dist, vertex_t n, const GenOptions& opt = {});
+
+template <class W>
+Csr<W> erdos_renyi(vertex_t n, const GenOptions& opt = {});
+
+// n must be a power of two (throws invalid_input otherwise).
+template <class W>
+Csr<W> rmat(vertex_t n, const GenOptions& opt = {});
+
+template <class W>
+Csr<W> grid2d(vertex_t side, const GenOptions& opt = {});
+
+template <class W>
+Csr<W> complete_bipartite(vertex_t side, const GenOptions& opt = {});
+
+// The generator kinds by name, as `matchblas gen KIND N` takes them:
+// complete-uniform, complete-exponential, complete-geometric, er, rmat, grid,
+// bipartite. For grid and bipartite N is the side.
+struct GeneratorKind {
+  std::string name;
+  bool complete;            // true: a dense complete graph
+  std::string size_meaning; // what N means, for help text
+};
+const std::vector<GeneratorKind>& generator_kinds();
+
+}  // namespace matchblas

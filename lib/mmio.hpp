@@ -1,0 +1,72 @@
+// Matrix Market I/O: read and write the coordinate and array formats.
+//
+// Reads: coordinate real / integer / pattern, array real / integer; symmetry
+// general, symmetric, skew-symmetric; comment lines; 1-based indices; files
+// compressed with gzip (recognised by their magic bytes, any name). Refuses
+// complex and hermitian matrices and anything malformed with a parse_error
+// naming the file, the 1-based line and the reason: missing or bad banner,
+// bad size line, index out of range, bad or missing number, NaN or Inf,
+// too many or too few entries, truncated file, extra tokens on a line.
+// Reads in bounded chunks (no whole-file buffer); numbers parsed with
+// std::from_chars. Spec: https://math.nist.gov/MatrixMarket/formats.html
+//
+// Writes: the same formats, gzip-compressed when the path ends in ".gz".
+// A write goes to a temporary file beside the target, renamed on success, so
+// that a failed write leaves no partial file.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "lib/types.hpp"
+
+namespace matchblas {
+
+enum class MmFormat { coordinate, array };
+enum class MmField { real, integer, pattern };
+enum class MmSymmetry { general, symmetric, skew_symmetric };
+
+struct MmHeader {
+  MmFormat format = MmFormat::coordinate;
+  MmField field = MmField::real;
+  MmSymmetry symmetry = MmSymmetry::general;
+  vertex_t rows = 0;
+  vertex_t cols = 0;
+  offset_t entries = 0;  // stored entries: the size line's count (coordinate)
+                         // or the number of values stored (array)
+};
+
+// A matrix as stored in the file, indices made 0-based.
+//  coordinate: row[k], col[k], val[k] for every stored entry in file order;
+//              val is empty for pattern files. Symmetric files are NOT
+//              expanded here (the graph rules do that).
+//  array:      row and col are empty; val holds all rows*cols values in
+//              row-major order, expanded for symmetric (a_ji = a_ij) and
+//              skew-symmetric (a_ji = -a_ij, zero diagonal) files.
+struct MmMatrix {
+  MmHeader header;
+  std::vector<vertex_t> row;
+  std::vector<vertex_t> col;
+  std::vector<double> val;
+};
+
+// Reads a file (plain or gzip). `path` is the name used in error messages.
+MmMatrix read_matrix_market(const std::string& path);
+
+// Reads from memory; `name` is the name used in error messages.
+MmMatrix read_matrix_market_text(std::string_view text, const std::string& name = "<text>");
+
+// Writes m to path (gzip when path ends in ".gz"), atomically. For
+// symmetric and skew-symmetric coordinate matrices the entries are written as
+// given (callers pass one triangle). Array matrices write the lower triangle
+// (column by column, as the format says) when the symmetry is not general.
+// `comment` lines (without the leading '%') follow the banner.
+void write_matrix_market(const std::string& path, const MmMatrix& m,
+                         const std::vector<std::string>& comment = {});
+
+std::string to_string(MmFormat f);
+std::string to_string(MmField f);
+std::string to_string(MmSymmetry s);
+
+}  // namespace matchblas

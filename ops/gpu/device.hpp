@@ -1,0 +1,19 @@
+// What the GPU backend can use on this machine. Plain header: callable from
+// host code whether or not the build has CUDA.
+#pragma once
+#include <string>
+
+namespace matchblas::gpu {
+
+// Number of CUDA devices that can run this build's kernels; 0 when the build
+// has no CUDA, no driver is loaded, or no device is present.
+int device_count();
+
+// Why device_count() is 0 ("" when it is not).
+std::string unavailable_reason();
+
+// "NVIDIA H100 80GB HBM3, sm_90, 79.1 GiB" for device `id`; throws
+// invalid_input when id is out of range.
+std::string device_description(int id);
+
+}  // namespace matchblas::gpu

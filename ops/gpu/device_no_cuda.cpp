@@ -1,0 +1,13 @@
+// Device discovery for a build without CUDA: there is never a GPU.
+#include "lib/error.hpp"
+#include "ops/gpu/device.hpp"
+
+namespace matchblas::gpu {
+
+int device_count() { return 0; }
+std::string unavailable_reason() { return "this build has no CUDA backend (MATCHBLAS_CUDA=OFF or no nvcc)"; }
+std::string device_description(int id) {
+  throw invalid_input("no GPU with id " + std::to_string(id) + ": this build has no CUDA backend");
+}
+
+}  // namespace matchblas::gpu

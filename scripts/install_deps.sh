@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Installs what matchblas builds against on a fresh Debian/Ubuntu machine.
+# Required: a C++20 compiler, CMake, zlib, OpenMP, Eigen 3, doctest.
+# Optional (found by CMake; what needs them is skipped with a message):
+#   SuiteSparse:GraphBLAS (libgraphblas-dev), LEMON (liblemon-dev),
+#   the CUDA Toolkit (nvcc; not installed here: use NVIDIA's packages).
+# Skips apt-get when everything is already present; set MATCHBLAS_SKIP_APT=1
+# to never call it (machines without network).
+set -euo pipefail
+packages=(build-essential cmake zlib1g-dev libomp-dev libeigen3-dev doctest-dev
+          libgraphblas-dev liblemon-dev)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ "${#missing[@]}" -eq 0 ]; then
+  echo "install_deps: all packages present"
+  exit 0
+fi
+if [ "${MATCHBLAS_SKIP_APT:-0}" = 1 ]; then
+  echo "install_deps: MATCHBLAS_SKIP_APT=1, not installing: ${missing[*]}" >&2
+  exit 0
+fi
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+echo "install_deps: installing ${missing[*]}"
+$sudo apt-get update -q
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"

@@ -1,0 +1,108 @@
+#include "tests/check/check.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <limits>
+#include <random>
+
+namespace matchblas::check {
+
+namespace {
+double draw_weight(std::mt19937_64& rng, int ties) {
+  if (ties > 0) return double(std::uniform_int_distribution<int>(1, ties)(rng)) / ties;
+  return 1.0 - std::uniform_real_distribution<double>(0.0, 1.0)(rng);  // (0, 1]
+}
+}  // namespace
+
+Csr<double> random_graph(vertex_t n, double density, int ties, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<std::vector<std::pair<vertex_t, double>>> adj(n);
+  for (vertex_t u = 0; u < n; ++u)
+    for (vertex_t v = u + 1; v < n; ++v)
+      if (std::uniform_real_distribution<double>(0.0, 1.0)(rng) < density) {
+        const double w = draw_weight(rng, ties);
+        adj[u].push_back({v, w});
+        adj[v].push_back({u, w});
+      }
+  Csr<double> g;
+  g.n_rows = g.n_cols = n;
+  g.offsets.assign(1, 0);
+  for (vertex_t u = 0; u < n; ++u) {
+    std::sort(adj[u].begin(), adj[u].end());
+    for (auto [v, w] : adj[u]) {
+      g.cols.push_back(v);
+      g.weights.push_back(w);
+    }
+    g.offsets.push_back(static_cast<offset_t>(g.cols.size()));
+  }
+  return g;
+}
+
+Dense<double> random_complete_graph(vertex_t n, int ties, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  Dense<double> d(n);
+  for (vertex_t u = 0; u < n; ++u)
+    for (vertex_t v = u + 1; v < n; ++v) d(u, v) = d(v, u) = draw_weight(rng, ties);
+  return d;
+}
+
+namespace {
+// best[mask] = heaviest matching inside the vertex set `mask`, by removing
+// its lowest vertex u and either leaving u free or matching it to v in mask.
+template <class WeightOf>
+double brute_force(vertex_t n, bool perfect, WeightOf weight_of) {
+  REQUIRE(n <= 20);
+  const double none = -std::numeric_limits<double>::infinity();
+  std::vector<double> best(std::size_t(1) << n, none);
+  best[0] = 0;
+  for (std::size_t mask = 1; mask < best.size(); ++mask) {
+    const int u = __builtin_ctzll(mask);
+    const std::size_t rest = mask & ~(std::size_t(1) << u);
+    double b = perfect ? none : best[rest];
+    for (int v = u + 1; v < n; ++v) {
+      if (!(rest >> v & 1)) continue;
+      const double w = weight_of(u, v);  // NaN: no edge
+      const double sub = best[rest & ~(std::size_t(1) << v)];
+      if (!std::isnan(w) && sub != none) b = std::max(b, w + sub);
+    }
+    best[mask] = b;
+  }
+  return best.back();
+}
+}  // namespace
+
+double brute_force_max_weight(const Csr<double>& g, bool perfect) {
+  const vertex_t n = g.n_rows;
+  std::vector<double> w(std::size_t(n) * n, std::numeric_limits<double>::quiet_NaN());
+  for (vertex_t u = 0; u < n; ++u)
+    for (offset_t k = g.offsets[u]; k < g.offsets[u + 1]; ++k) w[std::size_t(u) * n + g.cols[k]] = g.weights[k];
+  return brute_force(n, perfect, [&](int u, int v) { return w[std::size_t(u) * n + v]; });
+}
+
+double brute_force_max_weight(const Dense<double>& g, bool perfect) {
+  return brute_force(g.n, perfect, [&](int u, int v) { return g(u, v); });
+}
+
+std::optional<std::filesystem::path> shared_matrices() {
+  std::filesystem::path p = MATCHBLAS_SHARED_MATRICES;
+  if (const char* env = std::getenv("MATCHBLAS_MATRICES")) p = env;
+  if (std::filesystem::is_regular_file(p / "MANIFEST.tsv")) return p;
+  return std::nullopt;
+}
+
+std::filesystem::path test_data() { return MATCHBLAS_TEST_DATA; }
+
+temp_dir::temp_dir() {
+  std::string tmpl = (std::filesystem::temp_directory_path() / "matchblas-test-XXXXXX").string();
+  REQUIRE(mkdtemp(tmpl.data()) != nullptr);
+  path_ = tmpl;
+}
+
+temp_dir::~temp_dir() {
+  std::error_code ec;
+  std::filesystem::remove_all(path_, ec);
+}
+
+}  // namespace matchblas::check
+

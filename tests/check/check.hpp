@@ -1,0 +1,62 @@
+// Property checkers and fixtures shared by the test suites (STYLE 15-16):
+// independent of the code under test, obviously correct, slow where needed.
+#pragma once
+#include <doctest/doctest.h>
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "lib/csr.hpp"
+#include "lib/dense.hpp"
+#include "lib/matching.hpp"
+
+namespace matchblas::check {
+
+// A seeded random general graph on n vertices: each pair is an edge with
+// probability `density`; with ties = k > 0 weights come from {1..k}/k, else
+// uniform (0,1]. Built edge by edge, independent of the library's builders.
+Csr<double> random_graph(vertex_t n, double density, int ties, std::uint64_t seed);
+
+// A seeded random complete graph (dense), weights as random_graph.
+Dense<double> random_complete_graph(vertex_t n, int ties, std::uint64_t seed);
+
+// Maximum matching weight by exhaustive search over vertex subsets
+// (O(2^n n)); n <= 20. With `perfect`, only perfect matchings count
+// (returns -infinity when none exists).
+double brute_force_max_weight(const Csr<double>& g, bool perfect = false);
+double brute_force_max_weight(const Dense<double>& g, bool perfect = false);
+
+// Fails the current test (with the reason) unless m is a valid matching of g.
+template <class G>
+void require_valid(const G& g, const Matching& m) {
+  const std::string why = matching_violation(g, m);
+  INFO("matching_violation: ", why);
+  REQUIRE(why.empty());
+}
+
+// The folder of the shared SuiteSparse matrices (environment variable
+// MATCHBLAS_MATRICES, else the path configured at build time), or nothing
+// when it is absent.
+std::optional<std::filesystem::path> shared_matrices();
+
+// The project's own test fixtures (tests/data).
+std::filesystem::path test_data();
+
+// A fresh empty temporary directory, removed when the object dies.
+class temp_dir {
+ public:
+  temp_dir();
+  ~temp_dir();
+  temp_dir(const temp_dir&) = delete;
+  temp_dir& operator=(const temp_dir&) = delete;
+  const std::filesystem::path& path() const { return path_; }
+  std::filesystem::path operator/(const std::string& name) const { return path_ / name; }
+
+ private:
+  std::filesystem::path path_;
+};
+
+}  // namespace matchblas::check

@@ -1,6 +1,7 @@
 // A matching as a mate array: mate[u] is u's partner, or -1 when u is free.
 // Plus its weight and cardinality on a graph, and validation against a graph.
 #pragma once
+#include <optional>
 #include <string>
 #include <vector>
 

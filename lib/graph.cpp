@@ -1,0 +1,15 @@
+#include "lib/graph.hpp"
+
+#include <utility>
+
+namespace matchblas {
+
+std::string kinds_string(unsigned kinds) {
+  std::string s;
+  for (auto [bit, name] : {std::pair{general_graphs, "general"}, {complete_graphs, "complete"},
+                           {bipartite_graphs, "bipartite"}})
+    if (kinds & bit) s += (s.empty() ? "" : ",") + std::string(name);
+  return s;
+}
+
+}  // namespace matchblas

@@ -1,0 +1,47 @@
+// The graph-from-matrix rules of DESIGN.md "Graph model" (seed 001, Paper I
+// sec. 5.1):
+//   general_graph    square A -> general graph: vertex i = row i; weight of
+//                    {u, v} = max(|a_uv|, |a_vu|) after duplicate entries are
+//                    summed; the diagonal is ignored; zero weights dropped.
+//                    Symmetric and skew-symmetric files stand for both
+//                    triangles. A pattern file's entry (i, j) gets the weight
+//                    U(0,1] drawn from (rules.pattern_seed, min(i,j), max(i,j)),
+//                    the same for both directions.
+//   bipartite_graph  any m x n A -> the m x n Csr of |A| (rows on one side,
+//                    columns on the other), duplicates summed, zeros dropped,
+//                    symmetric files expanded; the diagonal is kept.
+//   bipartite_as_general  that bipartite graph as a general graph on m + n
+//                    vertices (row i -> vertex i, column j -> vertex m + j), so
+//                    every general-graph matcher runs on it.
+//   complete_graph_from_matrix  a square array (dense) file -> a complete graph,
+//                    w(u,v) = max(|a_uv|, |a_vu|), zero diagonal.
+// Weights must be finite (the reader already refuses NaN and Inf; a sum of
+// duplicates that overflows W is an invalid_input). Cost O(entries + n).
+#pragma once
+#include <cstdint>
+
+#include "lib/csr.hpp"
+#include "lib/dense.hpp"
+#include "lib/mmio.hpp"
+
+namespace matchblas {
+
+struct GraphRules {
+  // Seed of the weights given to pattern-only matrices. Fixed and documented,
+  // so that every tool reading the same file sees the same graph.
+  std::uint64_t pattern_seed = 20201;
+};
+
+template <class W>
+Csr<W> general_graph(const MmMatrix& a, const GraphRules& rules = {});
+
+template <class W>
+Csr<W> bipartite_graph(const MmMatrix& a, const GraphRules& rules = {});
+
+template <class W>
+Csr<W> bipartite_as_general(const Csr<W>& b);
+
+template <class W>
+Dense<W> complete_graph_from_matrix(const MmMatrix& a);
+
+}  // namespace matchblas

@@ -1,0 +1,37 @@
+// Running a matcher with timing and validation; see run.hpp.
+#include "matchers/run.hpp"
+
+#include <chrono>
+
+#include "lib/error.hpp"
+
+namespace matchblas {
+
+double gto_percent(double weight, double optimum) {
+  return optimum == 0 ? 0.0 : 100.0 * (optimum - weight) / optimum;
+}
+
+MatchRun run_matcher(const MatcherInfo& m, GraphRef g, GraphKind kind, const MatchOptions& opt) {
+  if (m.unavailable) throw error("matcher '" + m.name + "' " + *m.unavailable);
+  if (!m.accepts(kind))
+    throw invalid_input("matcher '" + m.name + "' does not accept " + kinds_string(kind) +
+                        " graphs (it takes: " + kinds_string(m.kinds) + ")");
+  MatchRun r;
+  const auto start = std::chrono::steady_clock::now();
+  r.matching = m.run(g, opt);
+  const auto stop = std::chrono::steady_clock::now();
+  MatchReport& rep = r.report;
+  rep.algo = m.name;
+  rep.n = num_vertices(g);
+  rep.edges = num_edges(g);
+  rep.time_s = std::chrono::duration<double>(stop - start).count();
+  rep.violation = std::visit([&](const auto* graph) { return matching_violation(*graph, r.matching); }, g);
+  rep.valid = rep.violation.empty();
+  if (rep.valid) {
+    rep.weight = std::visit([&](const auto* graph) { return matching_weight(*graph, r.matching); }, g);
+    rep.cardinality = cardinality(r.matching);
+  }
+  return r;
+}
+
+}  // namespace matchblas

@@ -23,6 +23,18 @@
 // {1/k, 2/k, ..., 1}, so that many edges tie and the tie rule is exercised.
 // Sparse graphs are returned as general graphs (Csr with both directions,
 // sorted columns, no self-loops); duplicates keep the largest weight.
+//
+// Details fixed by the implementation (datasets/generators.cpp):
+//   - With ties = k, uniform and exponential weights are replaced by a uniform
+//     draw from the k values; geometric distances are quantised to the nearest
+//     of them (distances below 1/(2k) become 1/k, above 1 become 1).
+//   - An edge's weight depends only on (seed, the edge's draw index): drawn
+//     edge i of erdos_renyi/rmat; pair u < v of a complete graph has index
+//     v(v-1)/2 + u, so a complete graph on n vertices is the leading block of
+//     the one on n + 1.
+//   - Sizes: n >= 0 (0 and 1 give graphs without edges; rmat accepts them as
+//     well as powers of two); at most 2^32 edges drawn or generated, and at
+//     most 2^38 bytes of dense weights; larger requests throw invalid_input.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -68,5 +80,15 @@ struct GeneratorKind {
   std::string size_meaning; // what N means, for help text
 };
 const std::vector<GeneratorKind>& generator_kinds();
+
+// Dispatch by name: generate_sparse takes er, rmat, grid, bipartite;
+// generate_complete takes complete-uniform, complete-exponential,
+// complete-geometric. Any other name throws invalid_input listing the valid
+// ones.
+template <class W>
+Csr<W> generate_sparse(const std::string& kind, vertex_t n, const GenOptions& opt = {});
+
+template <class W>
+Dense<W> generate_complete(const std::string& kind, vertex_t n, const GenOptions& opt = {});
 
 }  // namespace matchblas

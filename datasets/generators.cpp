@@ -1,0 +1,311 @@
+// The seeded graph generators of datasets/generators.hpp: complete graphs
+// (seed 000 sec. 5.1: uniform [0,1], exponential lambda = 3.5, geometric),
+// Erdos-Renyi, R-MAT (Chakrabarti, Zhan, Faloutsos 2004, Graph500 quadrant
+// rule without noise or permutation), 2-D grids and K_{s,s} (seed 002).
+//
+// Every draw comes from datasets/counter_rng.hpp, keyed by (seed, stream,
+// index): drawn edge k of er/rmat takes its endpoints and its weight from
+// index k, a grid or bipartite edge from its position, pair u < v of a
+// complete graph from v(v-1)/2 + u, point i of a geometric graph from i. The
+// loops are OpenMP loops over those indices, so the graph is the same for any
+// thread count.
+//
+// Cost: complete graphs O(n^2) work, parallel over rows; er/rmat O(m) (rmat
+// O(m log n)) parallel draws, then csr_from_triples (a sequential O(m)
+// scatter and parallel per-row sorts); grid and bipartite O(edges), written
+// straight into the Csr in parallel.
+#include "datasets/generators.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <limits>
+
+#include "datasets/counter_rng.hpp"
+#include "lib/csr_build.hpp"
+#include "lib/error.hpp"
+
+namespace matchblas {
+
+namespace {
+
+// Stream ids: one per kind of draw, so that no two uses share draws.
+enum : std::uint64_t { s_weight = 1, s_er = 2, s_rmat = 3, s_point_x = 4, s_point_y = 5 };
+
+constexpr double exponential_lambda = 3.5;                  // seed 000 sec. 5.1
+constexpr std::int64_t max_edges = std::int64_t(1) << 32;   // edges drawn or generated
+constexpr double max_dense_bytes = 274877906944.0;          // 2^38 bytes of dense weights
+
+// A weight from {1/k, ..., 1}, uniformly.
+double tie_value(const rng::Stream& s, std::uint64_t i, int k) {
+  return static_cast<double>(s.below(i, static_cast<std::uint64_t>(k)) + 1) / k;
+}
+
+// A sparse graph's weight: uniform (0,1], or a tie value.
+double sparse_weight(const rng::Stream& s, std::uint64_t i, int ties) {
+  return ties > 0 ? tie_value(s, i, ties) : s.uniform_open_closed(i);
+}
+
+void check_size(vertex_t n, const GenOptions& opt, const std::string& what) {
+  MATCHBLAS_EXPECTS(n >= 0, what + ": the size must be >= 0, got " + std::to_string(n));
+  MATCHBLAS_EXPECTS(opt.ties >= 0, what + ": ties must be >= 0, got " + std::to_string(opt.ties));
+}
+
+// round(edge_factor * n), checked.
+std::int64_t drawn_edges(vertex_t n, const GenOptions& opt, const std::string& what) {
+  MATCHBLAS_EXPECTS(std::isfinite(opt.edge_factor) && opt.edge_factor >= 0,
+                    what + ": edge_factor must be finite and >= 0, got " +
+                        std::to_string(opt.edge_factor));
+  const double m = std::round(opt.edge_factor * static_cast<double>(n));
+  MATCHBLAS_EXPECTS(m <= static_cast<double>(max_edges),
+                    what + ": edge_factor * n = " + std::to_string(m) +
+                        " edges is more than the limit of 2^32");
+  return static_cast<std::int64_t>(m);
+}
+
+template <class W>
+Csr<W> empty_graph(vertex_t n) {
+  Csr<W> g;
+  g.n_rows = g.n_cols = n;
+  g.offsets.assign(static_cast<std::size_t>(n) + 1, 0);
+  return g;
+}
+
+// The general graph of m drawn edges, edge k = draw(k) with the weight of
+// draw index k: both directions as triples, self-loops dropped, duplicates
+// keep the largest weight.
+template <class W, class Draw>
+Csr<W> graph_from_draws(vertex_t n, std::int64_t m, const GenOptions& opt, Draw draw) {
+  const rng::Stream ws(opt.seed, s_weight);
+  Triples<W> t;
+  t.row.resize(static_cast<std::size_t>(2 * m));
+  t.col.resize(static_cast<std::size_t>(2 * m));
+  t.val.resize(static_cast<std::size_t>(2 * m));
+  std::int64_t loops = 0;
+#pragma omp parallel for schedule(static) reduction(+ : loops)
+  for (std::int64_t k = 0; k < m; ++k) {
+    const auto [u, v] = draw(k);
+    const W w = static_cast<W>(sparse_weight(ws, static_cast<std::uint64_t>(k), opt.ties));
+    t.row[2 * k] = u, t.col[2 * k] = v, t.val[2 * k] = w;
+    t.row[2 * k + 1] = v, t.col[2 * k + 1] = u, t.val[2 * k + 1] = w;
+    loops += (u == v);
+  }
+  if (loops > 0) {  // compact away the self-loops, keeping the order
+    std::size_t out = 0;
+    for (std::size_t i = 0; i < t.size(); ++i)
+      if (t.row[i] != t.col[i]) t.row[out] = t.row[i], t.col[out] = t.col[i], t.val[out++] = t.val[i];
+    t.row.resize(out), t.col.resize(out), t.val.resize(out);
+  }
+  return csr_from_triples(n, n, t, Duplicates::max, /*drop_zeros=*/true);
+}
+
+}  // namespace
+
+template <class W>
+Dense<W> complete_graph(WeightDist dist, vertex_t n, const GenOptions& opt) {
+  check_size(n, opt, "complete graph");
+  MATCHBLAS_EXPECTS(static_cast<double>(n) * n * sizeof(W) <= max_dense_bytes,
+                    "complete graph: " + std::to_string(n) +
+                        " vertices need more than the limit of 2^38 bytes of weights");
+  Dense<W> d(n);
+  std::vector<double> x, y;
+  if (dist == WeightDist::geometric) {
+    x.resize(static_cast<std::size_t>(n)), y.resize(static_cast<std::size_t>(n));
+    const rng::Stream px(opt.seed, s_point_x), py(opt.seed, s_point_y);
+#pragma omp parallel for schedule(static)
+    for (vertex_t i = 0; i < n; ++i) x[i] = px.uniform01(i), y[i] = py.uniform01(i);
+  }
+  const rng::Stream ws(opt.seed, s_weight);
+  const int k = opt.ties;
+  // The weight of pair a < b, a pure function of (seed, a, b).
+  auto weight = [&](vertex_t a, vertex_t b) -> double {
+    const std::uint64_t i = static_cast<std::uint64_t>(b) * (b - 1) / 2 + a;
+    switch (dist) {
+      case WeightDist::uniform:
+        return k > 0 ? tie_value(ws, i, k) : ws.uniform_closed(i);
+      case WeightDist::exponential:
+        return k > 0 ? tie_value(ws, i, k) : ws.exponential(i, exponential_lambda);
+      case WeightDist::geometric: {
+        const double dx = x[b] - x[a], dy = y[b] - y[a], r = std::sqrt(dx * dx + dy * dy);
+        if (k == 0) return r;
+        const double j = std::clamp(std::round(r * k), 1.0, static_cast<double>(k));
+        return j / k;  // the nearest of {1/k, ..., 1}
+      }
+    }
+    return 0;
+  };
+#pragma omp parallel for schedule(dynamic, 16)
+  for (vertex_t u = 0; u < n; ++u) {
+    W* row = d.values.data() + static_cast<std::size_t>(u) * static_cast<std::size_t>(n);
+    for (vertex_t v = 0; v < n; ++v)
+      row[v] = u == v ? W(0) : static_cast<W>(weight(std::min(u, v), std::max(u, v)));
+  }
+  return d;
+}
+
+template <class W>
+Csr<W> erdos_renyi(vertex_t n, const GenOptions& opt) {
+  check_size(n, opt, "erdos_renyi");
+  const std::int64_t m = drawn_edges(n, opt, "erdos_renyi");
+  if (n < 2) return empty_graph<W>(n);
+  const rng::Stream es(opt.seed, s_er);
+  const auto bound = static_cast<std::uint64_t>(n);
+  return graph_from_draws<W>(n, m, opt, [&](std::int64_t k) {
+    const auto i = static_cast<std::uint64_t>(k);
+    return std::pair<vertex_t, vertex_t>(static_cast<vertex_t>(es.below(2 * i, bound)),
+                                         static_cast<vertex_t>(es.below(2 * i + 1, bound)));
+  });
+}
+
+template <class W>
+Csr<W> rmat(vertex_t n, const GenOptions& opt) {
+  check_size(n, opt, "rmat");
+  const double a = opt.rmat_a, b = opt.rmat_b, c = opt.rmat_c;
+  MATCHBLAS_EXPECTS(std::isfinite(a) && std::isfinite(b) && std::isfinite(c) && a >= 0 &&
+                        b >= 0 && c >= 0 && a + b + c < 1,
+                    "rmat: probabilities a, b, c must be >= 0 with a + b + c < 1 (d = 1 - a - b - c "
+                    "> 0), got a = " + std::to_string(a) + ", b = " + std::to_string(b) +
+                        ", c = " + std::to_string(c));
+  MATCHBLAS_EXPECTS((n & (n - 1)) == 0,
+                    "rmat needs a power-of-two vertex count, got " + std::to_string(n));
+  const std::int64_t m = drawn_edges(n, opt, "rmat");
+  if (n < 2) return empty_graph<W>(n);
+  const int scale = std::countr_zero(static_cast<std::uint32_t>(n));
+  const rng::Stream rs(opt.seed, s_rmat);
+  auto threshold = [](double p) { return static_cast<std::uint64_t>(std::ldexp(p, 32)); };
+  const std::uint64_t ta = threshold(a), tab = threshold(a + b), tabc = threshold(a + b + c);
+  // Edge k: h = hash(seed, rmat, k) starts a splitmix64 sequence whose words
+  // give two 32-bit uniforms each; level l (highest bit first) uses the l-th
+  // and picks the quadrant: a top-left, b top-right, c bottom-left, d
+  // bottom-right.
+  return graph_from_draws<W>(n, m, opt, [&](std::int64_t k) {
+    const std::uint64_t h = rs.bits(static_cast<std::uint64_t>(k));
+    std::uint32_t u = 0, v = 0;
+    std::uint64_t word = 0;
+    for (int l = 0; l < scale; ++l) {
+      if (l % 2 == 0) word = rng::mix64(h + static_cast<std::uint64_t>(l / 2) * 0x9E3779B97F4A7C15ull);
+      const std::uint64_t r = l % 2 == 0 ? word >> 32 : word & 0xFFFFFFFFull;
+      const std::uint32_t down = r >= tab, right = (r >= ta && r < tab) || r >= tabc;
+      u = (u << 1) | down, v = (v << 1) | right;
+    }
+    return std::pair<vertex_t, vertex_t>(static_cast<vertex_t>(u), static_cast<vertex_t>(v));
+  });
+}
+
+template <class W>
+Csr<W> grid2d(vertex_t side, const GenOptions& opt) {
+  check_size(side, opt, "grid2d");
+  MATCHBLAS_EXPECTS(std::int64_t(side) * side <= std::numeric_limits<vertex_t>::max(),
+                    "grid2d: side " + std::to_string(side) + " gives more than 2^31 - 1 vertices");
+  const vertex_t n = side * side;
+  Csr<W> g = empty_graph<W>(n);
+  const auto s = static_cast<std::int64_t>(side);
+  auto degree = [&](std::int64_t r, std::int64_t c) {
+    return (r > 0) + (c > 0) + (c + 1 < s) + (r + 1 < s);
+  };
+  for (std::int64_t u = 0; u < n; ++u) g.offsets[u + 1] = g.offsets[u] + degree(u / s, u % s);
+  g.cols.resize(static_cast<std::size_t>(g.offsets[n]));
+  g.weights.resize(g.cols.size());
+  const rng::Stream ws(opt.seed, s_weight);
+  // Edge (r,c)-(r,c+1) has index r(s-1) + c; edge (r,c)-(r+1,c) s(s-1) + rs + c.
+  auto right = [&](std::int64_t r, std::int64_t c) {
+    return static_cast<W>(sparse_weight(ws, static_cast<std::uint64_t>(r * (s - 1) + c), opt.ties));
+  };
+  auto down = [&](std::int64_t r, std::int64_t c) {
+    return static_cast<W>(
+        sparse_weight(ws, static_cast<std::uint64_t>(s * (s - 1) + r * s + c), opt.ties));
+  };
+#pragma omp parallel for schedule(static)
+  for (std::int64_t u = 0; u < n; ++u) {
+    const std::int64_t r = u / s, c = u % s;
+    offset_t p = g.offsets[u];
+    auto put = [&](std::int64_t v, W w) { g.cols[p] = static_cast<vertex_t>(v), g.weights[p++] = w; };
+    if (r > 0) put(u - s, down(r - 1, c));
+    if (c > 0) put(u - 1, right(r, c - 1));
+    if (c + 1 < s) put(u + 1, right(r, c));
+    if (r + 1 < s) put(u + s, down(r, c));
+  }
+  return g;
+}
+
+template <class W>
+Csr<W> complete_bipartite(vertex_t side, const GenOptions& opt) {
+  check_size(side, opt, "complete_bipartite");
+  MATCHBLAS_EXPECTS(std::int64_t(side) * 2 <= std::numeric_limits<vertex_t>::max() &&
+                        std::int64_t(side) * side <= max_edges,
+                    "complete_bipartite: side " + std::to_string(side) +
+                        " gives more than 2^32 edges or 2^31 - 1 vertices");
+  const auto s = static_cast<std::int64_t>(side);
+  Csr<W> g = empty_graph<W>(static_cast<vertex_t>(2 * s));
+  for (std::int64_t u = 0; u < 2 * s; ++u) g.offsets[u + 1] = (u + 1) * s;
+  g.cols.resize(static_cast<std::size_t>(2 * s * s));
+  g.weights.resize(g.cols.size());
+  const rng::Stream ws(opt.seed, s_weight);
+  // Edge (i, s + j) has index i s + j; row u lists the other side in order.
+#pragma omp parallel for schedule(static)
+  for (std::int64_t u = 0; u < 2 * s; ++u) {
+    const bool left = u < s;
+    const std::int64_t me = left ? u : u - s, first = left ? s : 0;
+    for (std::int64_t j = 0; j < s; ++j) {
+      const std::int64_t idx = left ? me * s + j : j * s + me;
+      g.cols[u * s + j] = static_cast<vertex_t>(first + j);
+      g.weights[u * s + j] =
+          static_cast<W>(sparse_weight(ws, static_cast<std::uint64_t>(idx), opt.ties));
+    }
+  }
+  return g;
+}
+
+const std::vector<GeneratorKind>& generator_kinds() {
+  static const std::vector<GeneratorKind> kinds = {
+      {"complete-uniform", true, "vertices; weights uniform in [0,1]"},
+      {"complete-exponential", true, "vertices; weights exponential, lambda = 3.5"},
+      {"complete-geometric", true, "vertices; weights = distances of random points in the unit square"},
+      {"er", false, "vertices; edge_factor * N random edges"},
+      {"rmat", false, "vertices, a power of two; edge_factor * N R-MAT edges"},
+      {"grid", false, "side; N x N vertices, 4-neighbour"},
+      {"bipartite", false, "side; K_{N,N}, 2N vertices"},
+  };
+  return kinds;
+}
+
+namespace {
+[[noreturn]] void unknown_kind(const std::string& kind, bool complete) {
+  std::string names;
+  for (const auto& k : generator_kinds())
+    if (k.complete == complete) names += (names.empty() ? "" : ", ") + k.name;
+  throw invalid_input("unknown " + std::string(complete ? "complete" : "sparse") +
+                      " generator kind '" + kind + "'; valid kinds: " + names);
+}
+}  // namespace
+
+template <class W>
+Csr<W> generate_sparse(const std::string& kind, vertex_t n, const GenOptions& opt) {
+  if (kind == "er") return erdos_renyi<W>(n, opt);
+  if (kind == "rmat") return rmat<W>(n, opt);
+  if (kind == "grid") return grid2d<W>(n, opt);
+  if (kind == "bipartite") return complete_bipartite<W>(n, opt);
+  unknown_kind(kind, false);
+}
+
+template <class W>
+Dense<W> generate_complete(const std::string& kind, vertex_t n, const GenOptions& opt) {
+  if (kind == "complete-uniform") return complete_graph<W>(WeightDist::uniform, n, opt);
+  if (kind == "complete-exponential") return complete_graph<W>(WeightDist::exponential, n, opt);
+  if (kind == "complete-geometric") return complete_graph<W>(WeightDist::geometric, n, opt);
+  unknown_kind(kind, true);
+}
+
+#define MATCHBLAS_INSTANTIATE(W)                                                        \
+  template Dense<W> complete_graph<W>(WeightDist, vertex_t, const GenOptions&);         \
+  template Csr<W> erdos_renyi<W>(vertex_t, const GenOptions&);                          \
+  template Csr<W> rmat<W>(vertex_t, const GenOptions&);                                 \
+  template Csr<W> grid2d<W>(vertex_t, const GenOptions&);                               \
+  template Csr<W> complete_bipartite<W>(vertex_t, const GenOptions&);                   \
+  template Csr<W> generate_sparse<W>(const std::string&, vertex_t, const GenOptions&);  \
+  template Dense<W> generate_complete<W>(const std::string&, vertex_t, const GenOptions&);
+MATCHBLAS_INSTANTIATE(float)
+MATCHBLAS_INSTANTIATE(double)
+#undef MATCHBLAS_INSTANTIATE
+
+}  // namespace matchblas

@@ -1,0 +1,628 @@
+// Matrix Market reader and writer (contract in lib/mmio.hpp).
+// Source: the NIST format description,
+// https://math.nist.gov/MatrixMarket/formats.html; error style after
+// fast_matrix_market ("line N: reason").
+// Reading: O(bytes) work, one pass, one core; the input goes through a fixed
+// chunk buffer (plain stdio or zlib), complete lines are parsed in place with
+// std::from_chars, the tail of a chunk moves to the front of the next. The
+// vectors are reserved from the size line, capped by what the file's size
+// can hold, so a lying header cannot make us allocate terabytes.
+// Writing: std::to_chars (shortest round-trip doubles, so a write then a read
+// gives the same bits) through lib/atomic_file.hpp (temporary + rename).
+#include "lib/mmio.hpp"
+
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <new>
+
+#include "lib/atomic_file.hpp"
+#include "lib/error.hpp"
+
+namespace matchblas {
+
+namespace {
+
+constexpr std::size_t chunk_bytes = std::size_t(8) << 20;
+constexpr std::size_t max_line_bytes = std::size_t(64) << 20;
+constexpr offset_t unknown_size_reserve = offset_t(1) << 26;
+
+inline bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r'; }
+inline bool is_delim(char c) { return is_blank(c) || c == '\n'; }
+
+// The token starting at p (up to a delimiter), shortened for messages.
+std::string token_at(const char* p) {
+  const char* e = p;
+  while (!is_delim(*e) && e - p < 40) ++e;
+  return std::string(p, e) + (is_delim(*e) ? "" : "...");
+}
+
+bool iequals(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
+         });
+}
+
+std::vector<std::string_view> split(std::string_view s) {
+  std::vector<std::string_view> out;
+  std::size_t i = 0;
+  while (i < s.size()) {
+    while (i < s.size() && is_delim(s[i])) ++i;
+    std::size_t j = i;
+    while (j < s.size() && !is_delim(s[j])) ++j;
+    if (j > i) out.push_back(s.substr(i, j - i));
+    i = j;
+  }
+  return out;
+}
+
+// A decimal that from_chars found out of double's range: overflow when its
+// decimal exponent is positive, else an underflow that rounds to zero.
+bool overflows(const char* p, const char* e) {
+  long long digits_before_point = 0, zeros_after_point = 0, exp = 0;
+  const char* q = p + (*p == '+' || *p == '-');
+  while (q < e && *q == '0') ++q;
+  while (q < e && *q >= '0' && *q <= '9') ++q, ++digits_before_point;
+  if (q < e && *q == '.') {
+    ++q;
+    if (digits_before_point == 0)
+      while (q < e && *q == '0') ++q, ++zeros_after_point;
+    while (q < e && *q >= '0' && *q <= '9') ++q;
+  }
+  if (q < e && (*q == 'e' || *q == 'E')) {
+    ++q;
+    std::from_chars(q + (*q == '+'), e, exp);
+  }
+  return (digits_before_point > 0 ? digits_before_point : -zeros_after_point) + exp > 0;
+}
+
+// Parses every line of a Matrix Market file handed to it in order. lines()
+// takes whole lines (the range ends with '\n', which also stops every scan).
+class Parser {
+ public:
+  Parser(std::string name, std::size_t size_hint) : name_(std::move(name)), size_hint_(size_hint) {}
+
+  void lines(const char* p, const char* end) {
+    while (p < end && state_ != State::entries) {
+      const char* nl = static_cast<const char*>(std::memchr(p, '\n', end - p));
+      ++line_;
+      header_line(std::string_view(p, nl - p));
+      p = nl + 1;
+    }
+    if (p == end) return;
+    if (m_.header.format == MmFormat::array) {
+      if (m_.header.field == MmField::integer) array_lines<MmField::integer>(p, end);
+      else array_lines<MmField::real>(p, end);
+    } else if (m_.header.symmetry == MmSymmetry::skew_symmetric) {
+      coord_dispatch<true>(p, end);
+    } else {
+      coord_dispatch<false>(p, end);
+    }
+  }
+
+  long long line() const { return line_; }
+  const std::string& name() const { return name_; }
+
+  MmMatrix finish() {
+    if (state_ == State::banner) fail(1, "missing %%MatrixMarket banner (empty file)");
+    if (state_ == State::size) fail(line_ + 1, "missing size line (file ends after the header)");
+    if (count_ < m_.header.entries)
+      fail(line_ + 1, "expected " + std::to_string(m_.header.entries) + " entries, file ends after " +
+                          std::to_string(count_));
+    if (m_.header.format == MmFormat::array) expand_array();
+    return std::move(m_);
+  }
+
+  [[noreturn]] void fail(long long line, const std::string& reason) const {
+    throw parse_error(name_, line, reason);
+  }
+
+ private:
+  enum class State { banner, size, entries };
+
+  void header_line(std::string_view s) {
+    if (state_ == State::banner) return banner(s);
+    const auto tok = split(s);
+    if (tok.empty() || tok[0][0] == '%') return;  // blank or comment line
+    size_line(s, tok);
+  }
+
+  void banner(std::string_view s) {
+    const auto tok = split(s);
+    if (tok.empty() || !iequals(tok[0], "%%MatrixMarket")) fail(line_, "missing %%MatrixMarket banner");
+    if (tok.size() < 5)
+      fail(line_, "incomplete banner: expected '%%MatrixMarket matrix <format> <field> <symmetry>'");
+    if (tok.size() > 5) fail(line_, "extra token '" + std::string(tok[5]) + "' in banner");
+    if (!iequals(tok[1], "matrix")) fail(line_, "unsupported object '" + std::string(tok[1]) + "' (only 'matrix')");
+    MmHeader& h = m_.header;
+    if (iequals(tok[2], "coordinate")) h.format = MmFormat::coordinate;
+    else if (iequals(tok[2], "array")) h.format = MmFormat::array;
+    else fail(line_, "unknown format '" + std::string(tok[2]) + "' (expected coordinate or array)");
+    if (iequals(tok[3], "real")) h.field = MmField::real;
+    else if (iequals(tok[3], "integer")) h.field = MmField::integer;
+    else if (iequals(tok[3], "pattern")) h.field = MmField::pattern;
+    else if (iequals(tok[3], "complex")) fail(line_, "complex matrices are not supported");
+    else fail(line_, "unknown field '" + std::string(tok[3]) + "' (expected real, integer or pattern)");
+    if (iequals(tok[4], "general")) h.symmetry = MmSymmetry::general;
+    else if (iequals(tok[4], "symmetric")) h.symmetry = MmSymmetry::symmetric;
+    else if (iequals(tok[4], "skew-symmetric")) h.symmetry = MmSymmetry::skew_symmetric;
+    else if (iequals(tok[4], "hermitian")) fail(line_, "hermitian matrices are not supported");
+    else fail(line_, "unknown symmetry '" + std::string(tok[4]) +
+                         "' (expected general, symmetric or skew-symmetric)");
+    if (h.format == MmFormat::array && h.field == MmField::pattern)
+      fail(line_, "array format with pattern field is not allowed");
+    state_ = State::size;
+  }
+
+  void size_line(std::string_view s, const std::vector<std::string_view>& tok) {
+    MmHeader& h = m_.header;
+    const bool coord = h.format == MmFormat::coordinate;
+    const std::size_t want = coord ? 3 : 2;
+    const std::string expected = coord ? "'rows cols entries'" : "'rows cols'";
+    long long v[3] = {0, 0, 0};
+    for (std::size_t i = 0; i < std::min(want, tok.size()); ++i) {
+      auto [e, ec] = std::from_chars(tok[i].data() + (tok[i][0] == '+'), tok[i].data() + tok[i].size(), v[i]);
+      if (ec != std::errc{} || e != tok[i].data() + tok[i].size() || v[i] < 0)
+        fail(line_, "bad size line '" + std::string(s.substr(0, 80)) + "': expected " + expected);
+    }
+    if (tok.size() != want) fail(line_, "bad size line '" + std::string(s.substr(0, 80)) + "': expected " + expected);
+    constexpr long long vmax = 2147483647;
+    if (v[0] > vmax) fail(line_, "row count " + std::to_string(v[0]) + " exceeds 2147483647");
+    if (v[1] > vmax) fail(line_, "column count " + std::to_string(v[1]) + " exceeds 2147483647");
+    h.rows = vertex_t(v[0]);
+    h.cols = vertex_t(v[1]);
+    if (h.symmetry != MmSymmetry::general && h.rows != h.cols)
+      fail(line_, to_string(h.symmetry) + " matrix must be square, not " + std::to_string(h.rows) + " x " +
+                      std::to_string(h.cols));
+    const offset_t n = h.rows;
+    if (coord) h.entries = v[2];
+    else if (h.symmetry == MmSymmetry::general) h.entries = offset_t(h.rows) * h.cols;
+    else if (h.symmetry == MmSymmetry::symmetric) h.entries = n * (n + 1) / 2;
+    else h.entries = n * (n - 1) / 2;
+    // Each entry takes at least 4 bytes ("1 1\n"), each array value 2 ("1\n").
+    const offset_t room = size_hint_ ? offset_t(size_hint_ / (coord ? 4 : 2)) + 1 : unknown_size_reserve;
+    const std::size_t r = std::size_t(std::min(h.entries, room));
+    if (coord) {
+      m_.row.reserve(r);
+      m_.col.reserve(r);
+    }
+    if (h.field != MmField::pattern) m_.val.reserve(r);
+    state_ = State::entries;
+  }
+
+  template <bool Skew>
+  void coord_dispatch(const char* p, const char* end) {
+    switch (m_.header.field) {
+      case MmField::pattern: return coord_lines<MmField::pattern, Skew>(p, end);
+      case MmField::integer: return coord_lines<MmField::integer, Skew>(p, end);
+      case MmField::real: return coord_lines<MmField::real, Skew>(p, end);
+    }
+  }
+
+  // Skips blanks, then the rest of a blank or comment line; true when it did.
+  static bool skip_empty(const char*& p, const char* end) {
+    while (is_blank(*p)) ++p;
+    if (*p == '\n') {
+      ++p;
+      return true;
+    }
+    if (*p == '%') {
+      p = static_cast<const char*>(std::memchr(p, '\n', end - p)) + 1;
+      return true;
+    }
+    return false;
+  }
+
+  const char* index(const char* p, const char* end, long long n, long long& v, long long line,
+                    const char* what) const {
+    while (is_blank(*p)) ++p;
+    if (*p == '\n') fail(line, std::string("missing ") + what + " index");
+    const char* q = p + (*p == '+');
+    auto [e, ec] = std::from_chars(q, end, v);
+    if ((ec != std::errc{} && ec != std::errc::result_out_of_range) || !is_delim(*e) || (q != p && *q == '-'))
+      fail(line, std::string("bad ") + what + " index '" + token_at(p) + "'");
+    if (ec != std::errc{} || v < 1 || v > n)
+      fail(line, std::string(what) + " index " + token_at(p) + " out of range 1.." + std::to_string(n));
+    return e;
+  }
+
+  template <MmField F>
+  const char* value(const char* p, const char* end, double& d, long long line) const {
+    while (is_blank(*p)) ++p;
+    if (*p == '\n') fail(line, "missing value");
+    const char* q = p + (*p == '+');
+    const bool sign_ok = q == p || (*q != '-' && *q != '+');
+    if constexpr (F == MmField::integer) {
+      long long i = 0;
+      auto [e, ec] = std::from_chars(q, end, i);
+      if (ec == std::errc::result_out_of_range && is_delim(*e) && sign_ok)
+        fail(line, "integer out of range '" + token_at(p) + "'");
+      if (ec != std::errc{} || !is_delim(*e) || !sign_ok) fail(line, "bad integer '" + token_at(p) + "'");
+      d = double(i);
+      return e;
+    } else {
+      auto [e, ec] = std::from_chars(q, end, d);
+      if (ec == std::errc{} && is_delim(*e) && sign_ok) {
+        if (!std::isfinite(d)) fail(line, std::isnan(d) ? "NaN value" : "infinite value");
+        return e;
+      }
+      if (ec == std::errc::result_out_of_range && is_delim(*e) && sign_ok) {
+        if (overflows(p, e)) fail(line, "infinite value (overflow) '" + token_at(p) + "'");
+        d = *p == '-' ? -0.0 : 0.0;
+        return e;
+      }
+      fail(line, "bad number '" + token_at(p) + "'");
+    }
+  }
+
+  [[noreturn]] void end_of_entry(const char* p, long long line) const {
+    fail(line, "extra token '" + token_at(p) + "' after entry" +
+                   (m_.header.field == MmField::pattern ? " (pattern entries have no value)" : ""));
+  }
+
+  template <MmField F, bool Skew>
+  void coord_lines(const char* p, const char* end) {
+    long long line = line_;
+    offset_t k = count_;
+    const offset_t declared = m_.header.entries;
+    const long long nr = m_.header.rows, nc = m_.header.cols;
+    auto& row = m_.row;
+    auto& col = m_.col;
+    auto& val = m_.val;
+    while (p < end) {
+      ++line;
+      if (skip_empty(p, end)) continue;
+      if (k == declared) fail(line, "more entries than the " + std::to_string(declared) + " declared");
+      long long r, c;
+      p = index(p, end, nr, r, line, "row");
+      p = index(p, end, nc, c, line, "column");
+      if constexpr (Skew) {
+        if (r == c)
+          fail(line, "diagonal entry (" + std::to_string(r) + "," + std::to_string(c) +
+                         ") in a skew-symmetric matrix");
+      }
+      if constexpr (F != MmField::pattern) {
+        double d;
+        p = value<F>(p, end, d, line);
+        val.push_back(d);
+      }
+      while (is_blank(*p)) ++p;
+      if (*p != '\n') end_of_entry(p, line);
+      ++p;
+      row.push_back(vertex_t(r - 1));
+      col.push_back(vertex_t(c - 1));
+      ++k;
+    }
+    line_ = line;
+    count_ = k;
+  }
+
+  template <MmField F>
+  void array_lines(const char* p, const char* end) {
+    long long line = line_;
+    offset_t k = count_;
+    const offset_t declared = m_.header.entries;
+    while (p < end) {
+      ++line;
+      if (skip_empty(p, end)) continue;
+      if (k == declared) fail(line, "more entries than the " + std::to_string(declared) + " declared");
+      double d;
+      p = value<F>(p, end, d, line);
+      while (is_blank(*p)) ++p;
+      if (*p != '\n') end_of_entry(p, line);
+      ++p;
+      m_.val.push_back(d);
+      ++k;
+    }
+    line_ = line;
+    count_ = k;
+  }
+
+  // The values as read (column-major, a triangle when not general) become
+  // the full row-major matrix.
+  void expand_array() {
+    const MmHeader& h = m_.header;
+    const std::size_t nr = std::size_t(h.rows), nc = std::size_t(h.cols);
+    std::vector<double> file = std::move(m_.val);
+    std::vector<double> full(nr * nc);
+    std::size_t t = 0;
+    for (std::size_t j = 0; j < nc; ++j) {
+      if (h.symmetry == MmSymmetry::general) {
+        for (std::size_t i = 0; i < nr; ++i) full[i * nc + j] = file[t++];
+      } else {
+        const bool skew = h.symmetry == MmSymmetry::skew_symmetric;
+        for (std::size_t i = skew ? j + 1 : j; i < nr; ++i) {
+          const double v = file[t++];
+          full[i * nc + j] = v;
+          full[j * nc + i] = skew ? -v : v;
+        }
+      }
+    }
+    m_.val = std::move(full);
+  }
+
+  std::string name_;
+  std::size_t size_hint_;  // bytes of input, 0 when unknown
+  State state_ = State::banner;
+  long long line_ = 0;  // lines consumed so far
+  offset_t count_ = 0;  // entries (coordinate) or values (array) read so far
+  MmMatrix m_;
+};
+
+// Feeds a byte source to the parser through one chunk buffer. `read` fills
+// up to n bytes and returns how many, 0 at the end; `failure` then tells
+// whether the source failed (a message) or ended cleanly (empty).
+template <class Read, class Failure>
+MmMatrix parse_stream(Parser& ps, std::vector<char>& buf, std::size_t len, Read read, Failure failure) {
+  bool eof = false;
+  for (;;) {
+    while (!eof && len < buf.size()) {
+      const std::size_t got = read(buf.data() + len, buf.size() - len);
+      if (got == 0) eof = true;
+      len += got;
+    }
+    const char* nl = len ? static_cast<const char*>(memrchr(buf.data(), '\n', len)) : nullptr;
+    if (!nl) {
+      if (eof) break;
+      if (buf.size() >= max_line_bytes) ps.fail(ps.line() + 1, "line longer than 64 MiB");
+      buf.resize(buf.size() * 2);
+      continue;
+    }
+    const std::size_t used = std::size_t(nl + 1 - buf.data());
+    ps.lines(buf.data(), buf.data() + used);
+    std::memmove(buf.data(), buf.data() + used, len - used);
+    len -= used;
+    if (eof) break;
+  }
+  const std::string why = failure();
+  if (!why.empty()) ps.fail(ps.line() + 1, why);
+  if (len > 0) {  // a last line without '\n'
+    buf.resize(len + 1);
+    buf[len] = '\n';
+    ps.lines(buf.data(), buf.data() + len + 1);
+  }
+  return ps.finish();
+}
+
+struct FileCloser {
+  void operator()(std::FILE* f) const { std::fclose(f); }
+};
+struct GzCloser {
+  void operator()(gzFile_s* g) const { gzclose(g); }
+};
+
+}  // namespace
+
+MmMatrix read_matrix_market(const std::string& path) {
+  std::unique_ptr<std::FILE, FileCloser> f(std::fopen(path.c_str(), "rb"));
+  if (!f) throw parse_error(path, 0, std::string("cannot open: ") + std::strerror(errno));
+  try {
+    struct stat st {};
+    const std::size_t size = ::fstat(fileno(f.get()), &st) == 0 && S_ISREG(st.st_mode) ? std::size_t(st.st_size) : 0;
+    std::vector<char> buf(chunk_bytes);
+    const std::size_t head = std::fread(buf.data(), 1, 2, f.get());
+    if (head == 2 && static_cast<unsigned char>(buf[0]) == 0x1f && static_cast<unsigned char>(buf[1]) == 0x8b) {
+      f.reset();
+      std::unique_ptr<gzFile_s, GzCloser> gz(gzopen(path.c_str(), "rb"));
+      if (!gz) throw parse_error(path, 0, std::string("cannot open: ") + std::strerror(errno));
+      gzbuffer(gz.get(), 1 << 20);
+      Parser ps(path, 0);
+      std::string failed;
+      return parse_stream(
+          ps, buf, 0,
+          [&](char* dst, std::size_t n) -> std::size_t {
+            const int got = gzread(gz.get(), dst, unsigned(std::min<std::size_t>(n, 1u << 30)));
+            int code = Z_OK;
+            const char* msg = gzerror(gz.get(), &code);
+            if (got < 0 || (code != Z_OK && code != Z_STREAM_END)) {
+              if (failed.empty()) failed = std::string("corrupt or truncated gzip data (") + msg + ")";
+              return got > 0 ? std::size_t(got) : 0;
+            }
+            return std::size_t(got);
+          },
+          [&] { return failed; });
+    }
+    Parser ps(path, size);
+    return parse_stream(
+        ps, buf, head,
+        [&](char* dst, std::size_t n) { return std::fread(dst, 1, n, f.get()); },
+        [&] { return std::ferror(f.get()) ? std::string("read error: ") + std::strerror(errno) : std::string(); });
+  } catch (const std::bad_alloc&) {
+    throw out_of_memory(path + ": out of memory while reading the matrix");
+  }
+}
+
+MmMatrix read_matrix_market_text(std::string_view text, const std::string& name) {
+  try {
+    Parser ps(name, text.size());
+    std::size_t used = 0;
+    if (const void* nl = text.empty() ? nullptr : memrchr(text.data(), '\n', text.size())) {
+      used = std::size_t(static_cast<const char*>(nl) - text.data()) + 1;
+      ps.lines(text.data(), text.data() + used);
+    }
+    if (used < text.size()) {
+      std::string last(text.substr(used));
+      last += '\n';
+      ps.lines(last.data(), last.data() + last.size());
+    }
+    return ps.finish();
+  } catch (const std::bad_alloc&) {
+    throw out_of_memory(name + ": out of memory while reading the matrix");
+  }
+}
+
+// ---- writing -----------------------------------------------------------------
+
+namespace {
+
+// Buffered output to a plain or gzip file; throws error naming the target.
+class Sink {
+ public:
+  Sink(AtomicFile& file, bool gzip) : file_(file), buf_(std::size_t(1) << 20) {
+    if (!gzip) return;
+    const int fd = ::dup(fileno(file.get()));
+    gz_ = fd < 0 ? nullptr : gzdopen(fd, "wb");
+    if (!gz_) {
+      if (fd >= 0) ::close(fd);
+      throw error("cannot write " + file.path() + ": cannot start gzip stream");
+    }
+  }
+  ~Sink() {
+    if (gz_) gzclose(gz_);
+  }
+  // Room for n more bytes at the returned pointer; then commit with advance.
+  char* room(std::size_t n) {
+    if (used_ + n > buf_.size()) flush();
+    return buf_.data() + used_;
+  }
+  void advance(char* to) { used_ = std::size_t(to - buf_.data()); }
+  void put(std::string_view s) {
+    for (std::size_t i = 0; i < s.size();) {
+      const std::size_t n = std::min(s.size() - i, buf_.size() / 2);
+      char* w = room(n);
+      std::memcpy(w, s.data() + i, n);
+      advance(w + n);
+      i += n;
+    }
+  }
+  void finish() {
+    flush();
+    if (gz_) {
+      const int rc = gzclose(gz_);
+      gz_ = nullptr;
+      if (rc != Z_OK) throw error("cannot write " + file_.path() + ": gzip error " + std::to_string(rc));
+    }
+    file_.commit();
+  }
+
+ private:
+  void flush() {
+    if (used_ == 0) return;
+    if (gz_) {
+      if (gzwrite(gz_, buf_.data(), unsigned(used_)) != int(used_)) {
+        int code = 0;
+        throw error("cannot write " + file_.path() + ": " + gzerror(gz_, &code));
+      }
+    } else {
+      file_.write(buf_.data(), used_);
+    }
+    used_ = 0;
+  }
+
+  AtomicFile& file_;
+  gzFile gz_ = nullptr;
+  std::vector<char> buf_;
+  std::size_t used_ = 0;
+};
+
+void check_writable(const std::string& path, const MmMatrix& m) {
+  const MmHeader& h = m.header;
+  auto expects = [&](bool ok, const std::string& why) {
+    if (!ok) throw invalid_input("write_matrix_market(" + path + "): " + why);
+  };
+  expects(h.rows >= 0 && h.cols >= 0, "negative dimensions");
+  expects(h.symmetry == MmSymmetry::general || h.rows == h.cols, "symmetric matrices must be square");
+  if (h.format == MmFormat::coordinate) {
+    expects(m.row.size() == m.col.size(), "row and col differ in length");
+    expects(h.field == MmField::pattern ? m.val.empty() : m.val.size() == m.row.size(),
+            h.field == MmField::pattern ? "a pattern matrix has no values" : "val and row differ in length");
+    for (std::size_t k = 0; k < m.row.size(); ++k) {
+      expects(m.row[k] >= 0 && m.row[k] < h.rows && m.col[k] >= 0 && m.col[k] < h.cols,
+              "entry " + std::to_string(k) + " out of range");
+      expects(h.symmetry != MmSymmetry::skew_symmetric || m.row[k] != m.col[k],
+              "diagonal entry in a skew-symmetric matrix");
+    }
+  } else {
+    expects(h.field != MmField::pattern, "array format with pattern field");
+    expects(m.row.empty() && m.col.empty(), "array matrices have no row/col");
+    expects(m.val.size() == std::size_t(h.rows) * std::size_t(h.cols), "val must hold rows*cols values");
+  }
+  for (double v : m.val) {
+    expects(std::isfinite(v), "NaN or infinite value");
+    expects(h.field != MmField::integer || (v == std::trunc(v) && std::fabs(v) < 9.2e18),
+            "non-integer value in an integer matrix");
+  }
+}
+
+}  // namespace
+
+void write_matrix_market(const std::string& path, const MmMatrix& m, const std::vector<std::string>& comment) {
+  check_writable(path, m);
+  const MmHeader& h = m.header;
+  const bool gzip = path.size() >= 3 && path.compare(path.size() - 3, 3, ".gz") == 0;
+  AtomicFile file(path);
+  Sink out(file, gzip);
+  out.put("%%MatrixMarket matrix " + to_string(h.format) + " " + to_string(h.field) + " " +
+          to_string(h.symmetry) + "\n");
+  for (const std::string& c : comment) {
+    std::string line = "%";
+    for (char ch : c) line += ch == '\n' ? std::string("\n%") : std::string(1, ch);
+    out.put(line + "\n");
+  }
+  const bool coord = h.format == MmFormat::coordinate;
+  out.put(std::to_string(h.rows) + " " + std::to_string(h.cols) +
+          (coord ? " " + std::to_string(m.row.size()) : std::string()) + "\n");
+  auto put_value = [&](char* w, double v) {
+    if (h.field == MmField::integer) return std::to_chars(w, w + 24, static_cast<long long>(v)).ptr;
+    return std::to_chars(w, w + 32, v).ptr;
+  };
+  if (coord) {
+    for (std::size_t k = 0; k < m.row.size(); ++k) {
+      char* w = out.room(96);
+      w = std::to_chars(w, w + 12, m.row[k] + 1).ptr;
+      *w++ = ' ';
+      w = std::to_chars(w, w + 12, m.col[k] + 1).ptr;
+      if (h.field != MmField::pattern) {
+        *w++ = ' ';
+        w = put_value(w, m.val[k]);
+      }
+      *w++ = '\n';
+      out.advance(w);
+    }
+  } else {
+    const std::size_t nr = std::size_t(h.rows), nc = std::size_t(h.cols);
+    for (std::size_t j = 0; j < nc; ++j) {  // column by column; the lower triangle unless general
+      const std::size_t first = h.symmetry == MmSymmetry::general     ? 0
+                                : h.symmetry == MmSymmetry::symmetric ? j
+                                                                      : j + 1;
+      for (std::size_t i = first; i < nr; ++i) {
+        char* w = out.room(64);
+        w = put_value(w, m.val[i * nc + j]);
+        *w++ = '\n';
+        out.advance(w);
+      }
+    }
+  }
+  out.finish();
+}
+
+std::string to_string(MmFormat f) { return f == MmFormat::coordinate ? "coordinate" : "array"; }
+
+std::string to_string(MmField f) {
+  switch (f) {
+    case MmField::real: return "real";
+    case MmField::integer: return "integer";
+    case MmField::pattern: return "pattern";
+  }
+  return "?";
+}
+
+std::string to_string(MmSymmetry s) {
+  switch (s) {
+    case MmSymmetry::general: return "general";
+    case MmSymmetry::symmetric: return "symmetric";
+    case MmSymmetry::skew_symmetric: return "skew-symmetric";
+  }
+  return "?";
+}
+
+}  // namespace matchblas

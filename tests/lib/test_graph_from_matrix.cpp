@@ -1,0 +1,136 @@
+// The graph-from-matrix rules of DESIGN.md (lib/graph_from_matrix.hpp).
+#include <doctest/doctest.h>
+
+#include "lib/error.hpp"
+#include "lib/graph_from_matrix.hpp"
+#include "lib/mmio.hpp"
+#include "tests/check/check.hpp"
+
+using namespace matchblas;
+
+namespace {
+MmMatrix parse(const std::string& text) { return read_matrix_market_text(text, "test.mtx"); }
+
+// Weight of {u, v} in g, or -1 when absent.
+template <class W>
+double weight(const Csr<W>& g, vertex_t u, vertex_t v) {
+  for (offset_t k = g.offsets[u]; k < g.offsets[u + 1]; ++k)
+    if (g.cols[k] == v) return g.weights[k];
+  return -1;
+}
+}  // namespace
+
+TEST_CASE("general graph: abs, diagonal ignored, duplicates summed, max of both directions, zeros dropped") {
+  const MmMatrix a = parse(
+      "%%MatrixMarket matrix coordinate real general\n"
+      "5 5 9\n"
+      "1 1 5\n"      // diagonal: ignored
+      "1 2 -3\n"     // a_12 = -3
+      "2 1 2\n"      // a_21 = 2: w(1,2) = max(3, 2) = 3
+      "2 3 1\n"
+      "2 3 1.5\n"    // duplicate: a_23 = 2.5
+      "3 2 0\n"      // explicit zero: w(2,3) = 2.5 still
+      "4 1 0\n"      // zero and no partner: no edge
+      "4 5 1\n"
+      "4 5 -1\n");   // duplicates cancel: no edge
+  const Csr<double> g = general_graph<double>(a);
+  CHECK(g.n_rows == 5);
+  CHECK(g.num_entries() == 4);
+  CHECK(weight(g, 0, 1) == 3);
+  CHECK(weight(g, 1, 0) == 3);
+  CHECK(weight(g, 1, 2) == 2.5);
+  CHECK(weight(g, 2, 1) == 2.5);
+  CHECK(weight(g, 0, 0) == -1);
+  CHECK(weight(g, 3, 0) == -1);
+  CHECK(weight(g, 3, 4) == -1);
+}
+
+TEST_CASE("symmetric and skew-symmetric files stand for both triangles") {
+  for (const char* sym : {"symmetric", "skew-symmetric"}) {
+    CAPTURE(sym);
+    const MmMatrix a = parse(std::string("%%MatrixMarket matrix coordinate real ") + sym +
+                             "\n3 3 2\n2 1 -4\n3 2 0.5\n");
+    const Csr<float> g = general_graph<float>(a);
+    CHECK(g.num_entries() == 4);
+    CHECK(weight(g, 0, 1) == 4);
+    CHECK(weight(g, 1, 0) == 4);
+    CHECK(weight(g, 2, 1) == 0.5);
+  }
+}
+
+TEST_CASE("pattern files get seeded weights in (0,1], equal in both directions") {
+  const MmMatrix a = parse("%%MatrixMarket matrix coordinate pattern general\n4 4 4\n1 2\n2 1\n3 4\n2 3\n");
+  const Csr<double> g = general_graph<double>(a);
+  CHECK(g.num_entries() == 6);
+  for (vertex_t u = 0; u < 4; ++u)
+    for (offset_t k = g.offsets[u]; k < g.offsets[u + 1]; ++k) {
+      CHECK(g.weights[k] > 0);
+      CHECK(g.weights[k] <= 1);
+      CHECK(weight(g, g.cols[k], u) == g.weights[k]);
+    }
+  CHECK(general_graph<double>(a).weights == g.weights);
+  GraphRules other;
+  other.pattern_seed = 99;
+  CHECK(general_graph<double>(a, other).weights != g.weights);
+}
+
+TEST_CASE("bipartite view of a rectangular matrix") {
+  const MmMatrix a = parse("%%MatrixMarket matrix coordinate real general\n2 3 4\n1 1 -1\n1 3 2\n2 2 0\n2 3 4\n");
+  CHECK_THROWS_AS(general_graph<double>(a), shape_error);
+  const Csr<double> b = bipartite_graph<double>(a);
+  CHECK(b.n_rows == 2);
+  CHECK(b.n_cols == 3);
+  CHECK(b.num_entries() == 3);
+  CHECK(weight(b, 0, 0) == 1);  // the diagonal counts in a bipartite view
+  const Csr<double> g = bipartite_as_general(b);
+  CHECK(g.n_rows == 5);
+  CHECK(g.num_entries() == 6);
+  CHECK(weight(g, 0, 2) == 1);
+  CHECK(weight(g, 0, 4) == 2);
+  CHECK(weight(g, 4, 1) == 4);
+}
+
+TEST_CASE("complete graph from an array file") {
+  const MmMatrix a = parse("%%MatrixMarket matrix array real general\n3 3\n1\n-2\n3\n4\n5\n6\n7\n8\n9\n");
+  // Column-major: a = [1 4 7; -2 5 8; 3 6 9].
+  const Dense<double> d = complete_graph_from_matrix<double>(a);
+  CHECK(d.n == 3);
+  CHECK(d(0, 0) == 0);
+  CHECK(d(0, 1) == 4);  // max(|4|, |-2|)
+  CHECK(d(1, 0) == 4);
+  CHECK(d(0, 2) == 7);
+  CHECK(d(1, 2) == 8);
+  CHECK(d(2, 1) == 8);
+  CHECK_THROWS_AS(complete_graph_from_matrix<double>(
+                      parse("%%MatrixMarket matrix array real general\n2 3\n1\n2\n3\n4\n5\n6\n")),
+                  shape_error);
+}
+
+TEST_CASE("a sum too large for float weights is refused") {
+  const MmMatrix a = parse("%%MatrixMarket matrix coordinate real general\n2 2 1\n1 2 1e300\n");
+  CHECK(general_graph<double>(a).weights[0] == 1e300);
+  CHECK_THROWS_AS(general_graph<float>(a), invalid_input);
+}
+
+TEST_CASE("every shared matrix gives a well-formed graph") {
+  const auto dir = check::shared_matrices();
+  if (!dir) {
+    MESSAGE("skipped: the shared matrices are absent");
+    return;
+  }
+  for (const auto& e : std::filesystem::directory_iterator(*dir)) {
+    const std::string name = e.path().filename().string();
+    if (name.find(".mtx") == std::string::npos || name == "young1c.mtx") continue;
+    CAPTURE(name);
+    const MmMatrix a = read_matrix_market(e.path().string());
+    const Csr<double> g = a.header.rows == a.header.cols ? general_graph<double>(a)
+                                                        : bipartite_as_general(bipartite_graph<double>(a));
+    for (vertex_t u = 0; u < g.n_rows; ++u)
+      for (offset_t k = g.offsets[u]; k < g.offsets[u + 1]; ++k) {
+        REQUIRE(g.cols[k] != u);
+        REQUIRE(g.weights[k] > 0);
+        REQUIRE(weight(g, g.cols[k], u) == g.weights[k]);
+        if (k > g.offsets[u]) REQUIRE(g.cols[k - 1] < g.cols[k]);
+      }
+  }
+}

@@ -110,7 +110,6 @@ class Parser {
   }
 
   long long line() const { return line_; }
-  const std::string& name() const { return name_; }
 
   MmMatrix finish() {
     if (state_ == State::banner) fail(1, "missing %%MatrixMarket banner (empty file)");
@@ -415,7 +414,7 @@ MmMatrix read_matrix_market(const std::string& path) {
       std::unique_ptr<gzFile_s, GzCloser> gz(gzopen(path.c_str(), "rb"));
       if (!gz) throw parse_error(path, 0, std::string("cannot open: ") + std::strerror(errno));
       gzbuffer(gz.get(), 1 << 20);
-      Parser ps(path, 0);
+      Parser ps(path, size * 16);  // a guess at the text's size, to bound the reservations
       std::string failed;
       return parse_stream(
           ps, buf, 0,
@@ -536,10 +535,10 @@ void check_writable(const std::string& path, const MmMatrix& m) {
     expects(h.field == MmField::pattern ? m.val.empty() : m.val.size() == m.row.size(),
             h.field == MmField::pattern ? "a pattern matrix has no values" : "val and row differ in length");
     for (std::size_t k = 0; k < m.row.size(); ++k) {
-      expects(m.row[k] >= 0 && m.row[k] < h.rows && m.col[k] >= 0 && m.col[k] < h.cols,
-              "entry " + std::to_string(k) + " out of range");
-      expects(h.symmetry != MmSymmetry::skew_symmetric || m.row[k] != m.col[k],
-              "diagonal entry in a skew-symmetric matrix");
+      if (m.row[k] < 0 || m.row[k] >= h.rows || m.col[k] < 0 || m.col[k] >= h.cols)
+        expects(false, "entry " + std::to_string(k) + " out of range");
+      if (h.symmetry == MmSymmetry::skew_symmetric && m.row[k] == m.col[k])
+        expects(false, "diagonal entry in a skew-symmetric matrix");
     }
   } else {
     expects(h.field != MmField::pattern, "array format with pattern field");
@@ -547,9 +546,9 @@ void check_writable(const std::string& path, const MmMatrix& m) {
     expects(m.val.size() == std::size_t(h.rows) * std::size_t(h.cols), "val must hold rows*cols values");
   }
   for (double v : m.val) {
-    expects(std::isfinite(v), "NaN or infinite value");
-    expects(h.field != MmField::integer || (v == std::trunc(v) && std::fabs(v) < 9.2e18),
-            "non-integer value in an integer matrix");
+    if (!std::isfinite(v)) expects(false, "NaN or infinite value");
+    if (h.field == MmField::integer && (v != std::trunc(v) || std::fabs(v) >= 9.2e18))
+      expects(false, "non-integer value in an integer matrix");
   }
 }
 

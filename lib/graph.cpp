@@ -8,7 +8,10 @@ std::string kinds_string(unsigned kinds) {
   std::string s;
   for (auto [bit, name] : {std::pair{general_graphs, "general"}, {complete_graphs, "complete"},
                            {bipartite_graphs, "bipartite"}})
-    if (kinds & bit) s += (s.empty() ? "" : ",") + std::string(name);
+    if (kinds & bit) {
+      if (!s.empty()) s += ',';
+      s += name;
+    }
   return s;
 }
 

@@ -3,7 +3,7 @@
 // Erdos-Renyi, R-MAT (Chakrabarti, Zhan, Faloutsos 2004, Graph500 quadrant
 // rule without noise or permutation), 2-D grids and K_{s,s} (seed 002).
 //
-// Every draw comes from datasets/counter_rng.hpp, keyed by (seed, stream,
+// Every draw comes from lib/counter_rng.hpp, keyed by (seed, stream,
 // index): drawn edge k of er/rmat takes its endpoints and its weight from
 // index k, a grid or bipartite edge from its position, pair u < v of a
 // complete graph from v(v-1)/2 + u, point i of a geometric graph from i. The
@@ -21,7 +21,7 @@
 #include <cmath>
 #include <limits>
 
-#include "datasets/counter_rng.hpp"
+#include "lib/counter_rng.hpp"
 #include "lib/csr_build.hpp"
 #include "lib/error.hpp"
 
@@ -72,8 +72,9 @@ Csr<W> empty_graph(vertex_t n) {
 }
 
 // The general graph of m drawn edges, edge k = draw(k) with the weight of
-// draw index k: both directions as triples, self-loops dropped, duplicates
-// keep the largest weight.
+// draw index k: both directions as triples, duplicates keep the largest
+// weight. A self-loop is written with weight 0, so that csr_from_triples
+// drops it (drop_zeros; every other weight is > 0): no compaction pass.
 template <class W, class Draw>
 Csr<W> graph_from_draws(vertex_t n, std::int64_t m, const GenOptions& opt, Draw draw) {
   const rng::Stream ws(opt.seed, s_weight);
@@ -81,20 +82,13 @@ Csr<W> graph_from_draws(vertex_t n, std::int64_t m, const GenOptions& opt, Draw 
   t.row.resize(static_cast<std::size_t>(2 * m));
   t.col.resize(static_cast<std::size_t>(2 * m));
   t.val.resize(static_cast<std::size_t>(2 * m));
-  std::int64_t loops = 0;
-#pragma omp parallel for schedule(static) reduction(+ : loops)
+#pragma omp parallel for schedule(static)
   for (std::int64_t k = 0; k < m; ++k) {
     const auto [u, v] = draw(k);
-    const W w = static_cast<W>(sparse_weight(ws, static_cast<std::uint64_t>(k), opt.ties));
+    const W w = u == v ? W(0)
+                       : static_cast<W>(sparse_weight(ws, static_cast<std::uint64_t>(k), opt.ties));
     t.row[2 * k] = u, t.col[2 * k] = v, t.val[2 * k] = w;
     t.row[2 * k + 1] = v, t.col[2 * k + 1] = u, t.val[2 * k + 1] = w;
-    loops += (u == v);
-  }
-  if (loops > 0) {  // compact away the self-loops, keeping the order
-    std::size_t out = 0;
-    for (std::size_t i = 0; i < t.size(); ++i)
-      if (t.row[i] != t.col[i]) t.row[out] = t.row[i], t.col[out] = t.col[i], t.val[out++] = t.val[i];
-    t.row.resize(out), t.col.resize(out), t.val.resize(out);
   }
   return csr_from_triples(n, n, t, Duplicates::max, /*drop_zeros=*/true);
 }

@@ -1,33 +1,78 @@
-// Counter-based random numbers: every draw is a pure function of
-// (seed, stream, index), so parallel loops draw the same values for any
-// thread count and any schedule. The mixer is splitmix64's finaliser
-// (Steele, Lea, Flood 2014), applied to a combination of the three keys.
+// Counter-based random numbers (generators, pattern weights, randomised
+// matchers): every draw is a pure function of (seed, stream, index), so draws
+// can be made in any order, by any number of threads, and always give the
+// same values.
+//
+// Source: the splitmix64 finalizer (Steele, Lea, Flood 2014, "Fast splittable
+// pseudorandom number generators"; constants of Stafford's variant 13), used
+// as a keyed hash in the spirit of Random123's counter-based generators
+// (Salmon et al. 2011). hash(seed, stream, i) = mix(key(seed, stream) ^ mix(i));
+// for a fixed key it is a bijection of i, so one stream never repeats itself.
+// Cost: two 64-bit mixes (4 multiplies) per draw; no state, no allocation.
 #pragma once
 #include <cmath>
 #include <cstdint>
 
 namespace matchblas::rng {
 
-constexpr std::uint64_t mix64(std::uint64_t z) noexcept {
-  z += 0x9e3779b97f4a7c15ULL;
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
+// The splitmix64 output function: a bijection of 64-bit words with full
+// avalanche.
+constexpr std::uint64_t mix64(std::uint64_t x) noexcept {
+  x += 0x9E3779B97F4A7C15ull;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+  return x ^ (x >> 31);
 }
 
-// 64 random bits for draw `index` of `stream` under `seed`.
-constexpr std::uint64_t bits(std::uint64_t seed, std::uint64_t stream, std::uint64_t index) noexcept {
-  return mix64(mix64(mix64(seed) ^ stream) ^ index);
-}
+// One stream of draws: the key is mixed once, each draw mixes its index.
+class Stream {
+ public:
+  constexpr Stream(std::uint64_t seed, std::uint64_t stream) noexcept
+      : key_(mix64(mix64(seed) ^ (stream * 0xD1B54A32D192ED03ull + 0x8CB92BA72F3D8DD7ull))) {}
 
-// Uniform in [0, 1), 53 bits.
-inline double uniform01(std::uint64_t seed, std::uint64_t stream, std::uint64_t index) noexcept {
-  return static_cast<double>(bits(seed, stream, index) >> 11) * 0x1.0p-53;
-}
+  // 64 random bits for draw i.
+  constexpr std::uint64_t bits(std::uint64_t i) const noexcept {
+    return mix64(key_ ^ mix64(i ^ 0x632BE59BD9B4E019ull));
+  }
+  // Uniform in [0, 1), multiples of 2^-53.
+  double uniform01(std::uint64_t i) const noexcept {
+    return static_cast<double>(bits(i) >> 11) * 0x1.0p-53;
+  }
+  // Uniform in [0, 1], both ends included (53-bit grid).
+  double uniform_closed(std::uint64_t i) const noexcept {
+    return static_cast<double>(bits(i) >> 11) / 0x1.fffffffffffffp+52;
+  }
+  // Uniform in (0, 1], multiples of 2^-53: never zero.
+  double uniform_open_closed(std::uint64_t i) const noexcept {
+    return static_cast<double>((bits(i) >> 11) + 1) * 0x1.0p-53;
+  }
+  // Uniform integer in [0, bound), bound >= 1 (Lemire's multiply-shift; the
+  // bias is below bound / 2^64).
+  std::uint64_t below(std::uint64_t i, std::uint64_t bound) const noexcept {
+    __extension__ using u128 = unsigned __int128;
+    return static_cast<std::uint64_t>((static_cast<u128>(bits(i)) * bound) >> 64);
+  }
+  // Exponential with rate lambda, by the inverse CDF -ln(1 - u) / lambda,
+  // u uniform in [0, 1): finite and >= 0.
+  double exponential(std::uint64_t i, double lambda) const noexcept {
+    return -std::log1p(-uniform01(i)) / lambda;
+  }
 
-// Uniform in (0, 1].
-inline double uniform_open_closed(std::uint64_t seed, std::uint64_t stream, std::uint64_t index) noexcept {
-  return 1.0 - uniform01(seed, stream, index);
+ private:
+  std::uint64_t key_;
+};
+
+// Single-draw conveniences (the key is recomputed each call).
+inline double uniform01(std::uint64_t seed, std::uint64_t stream, std::uint64_t i) noexcept {
+  return Stream(seed, stream).uniform01(i);
+}
+inline double uniform_open_closed(std::uint64_t seed, std::uint64_t stream,
+                                  std::uint64_t i) noexcept {
+  return Stream(seed, stream).uniform_open_closed(i);
+}
+inline double exponential(std::uint64_t seed, std::uint64_t stream, std::uint64_t i,
+                          double lambda) noexcept {
+  return Stream(seed, stream).exponential(i, lambda);
 }
 
 }  // namespace matchblas::rng

@@ -1,0 +1,42 @@
+// Replaces the test executable's global operator new and delete; see
+// failing_allocator.hpp. The array and nothrow forms of libstdc++ call these.
+#include "tests/check/failing_allocator.hpp"
+
+#include <atomic>
+#include <cstdlib>
+#include <new>
+
+namespace {
+std::atomic<std::int64_t> countdown{-1};  // < 0: disarmed
+std::atomic<std::int64_t> live_count{0};
+std::atomic<bool> failed{false};
+}  // namespace
+
+namespace matchblas::check::allocator {
+void arm(std::int64_t n) {
+  failed = false;
+  countdown = n;
+}
+void disarm() { countdown = -1; }
+bool tripped() { return failed; }
+std::int64_t live() { return live_count; }
+}  // namespace matchblas::check::allocator
+
+void* operator new(std::size_t size) {
+  if (countdown.load(std::memory_order_relaxed) >= 0 && countdown.fetch_sub(1) == 0) {
+    failed = true;
+    throw std::bad_alloc();
+  }
+  void* p = std::malloc(size == 0 ? 1 : size);
+  if (!p) throw std::bad_alloc();
+  live_count.fetch_add(1, std::memory_order_relaxed);
+  return p;
+}
+
+void operator delete(void* p) noexcept {
+  if (!p) return;
+  live_count.fetch_sub(1, std::memory_order_relaxed);
+  std::free(p);
+}
+
+void operator delete(void* p, std::size_t) noexcept { operator delete(p); }

@@ -1,0 +1,61 @@
+#include "tests/check/families.hpp"
+
+#include <doctest/doctest.h>
+
+#include "datasets/generators.hpp"
+#include "lib/graph_from_matrix.hpp"
+#include "lib/mmio.hpp"
+#include "tests/check/check.hpp"
+
+namespace matchblas::check {
+
+void for_each_test_graph(const std::function<void(const std::string&, const Csr<double>&)>& f,
+                         const FamilyOptions& opt) {
+  for (int i = 0; i < opt.random_graphs; ++i) {
+    const std::uint64_t seed = 1000 + i;
+    const vertex_t n = static_cast<vertex_t>(i % 41);
+    const int ties = i % 4;  // 0: continuous; 1: all weights equal; 2, 3: few values
+    const double density = 0.05 + 0.1 * (i % 10);
+    f("random n=" + std::to_string(n) + " density=" + std::to_string(density) + " ties=" + std::to_string(ties) +
+          " seed=" + std::to_string(seed),
+      random_graph(n, density, ties, seed));
+  }
+  if (opt.generated) {
+    for (int ties : {0, 3}) {
+      GenOptions g;
+      g.seed = 7;
+      g.ties = ties;
+      g.edge_factor = 8;
+      const std::string t = " ties=" + std::to_string(ties);
+      f("er 3000" + t, erdos_renyi<double>(3000, g));
+      f("rmat 4096" + t, rmat<double>(4096, g));
+      f("grid 60" + t, grid2d<double>(60, g));
+      f("bipartite 40" + t, complete_bipartite<double>(40, g));
+    }
+  }
+  if (opt.real) {
+    const auto dir = shared_matrices();
+    if (!dir) {
+      MESSAGE("real matrices skipped: the shared collection is absent");
+      return;
+    }
+    for (const auto& e : std::filesystem::directory_iterator(*dir)) {
+      const std::string name = e.path().filename().string();
+      if (name.find(".mtx") == std::string::npos || name == "young1c.mtx") continue;
+      const MmMatrix a = read_matrix_market(e.path().string());
+      f(name, a.header.rows == a.header.cols ? general_graph<double>(a)
+                                             : bipartite_as_general(bipartite_graph<double>(a)));
+    }
+  }
+}
+
+void require_equals_greedy(const Csr<double>& g, const Matching& m, const Matching& greedy_matching) {
+  require_valid(g, m);
+  for (vertex_t u = 0; u < g.n_rows; ++u) {
+    if (m.mate[u] == greedy_matching.mate[u]) continue;
+    INFO("vertex ", u, ": mate ", m.mate[u], ", greedy's ", greedy_matching.mate[u]);
+    REQUIRE(m.mate[u] == greedy_matching.mate[u]);
+  }
+}
+
+}  // namespace matchblas::check

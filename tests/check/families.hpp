@@ -1,0 +1,30 @@
+// The graphs every matcher of the 1/2-approximate family is checked on
+// (issue 3 "Correctness"): random small graphs with heavy ties, the generated
+// families (with and without ties), and every real matrix of the shared
+// collection (general view for square, bipartite view for rectangular
+// matrices; skipped with a message when absent).
+#pragma once
+#include <functional>
+#include <string>
+
+#include "lib/csr.hpp"
+#include "lib/matching.hpp"
+
+namespace matchblas::check {
+
+struct FamilyOptions {
+  int random_graphs = 300;   // how many random small graphs (n <= 40)
+  bool generated = true;     // er, rmat, grid, bipartite, with and without ties
+  bool real = true;          // the shared matrices
+};
+
+// Calls f(name, graph) for each test graph; `name` says how to rebuild it
+// (kind, size, seed), for failure messages.
+void for_each_test_graph(const std::function<void(const std::string&, const Csr<double>&)>& f,
+                         const FamilyOptions& opt = {});
+
+// Fails the current test unless m is valid on g and equal, mate for mate, to
+// greedy's matching (reporting the first differing vertex).
+void require_equals_greedy(const Csr<double>& g, const Matching& m, const Matching& greedy_matching);
+
+}  // namespace matchblas::check

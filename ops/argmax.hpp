@@ -1,0 +1,51 @@
+// argmax per row under the greedy order, with masks and a per-column floor:
+// the semiring max-reduction every 1/2-approximate matcher is built from
+// (DESIGN.md "The ops").
+//
+//   best[u] = the column v of the entry (u, v, w) of A that comes first under
+//             neighbour_beats (heavier first, then the smaller column) among
+//             the entries that qualify; -1 when none qualifies or row u is
+//             inactive. best_weight[u] = that entry's weight (0 when none).
+//   An entry (u, v, w) qualifies when
+//     - row u is active      (masks.active_rows empty, or active_rows[u] != 0)
+//     - column v is eligible (masks.eligible_cols empty, or eligible_cols[v] != 0)
+//     - u beats v's floor    (masks.floor_weight empty, or
+//                             neighbour_beats(w, u, floor_weight[v], floor_vertex[v]):
+//                             v would rather take u than its current suitor;
+//                             floor_vertex[v] = -1 with floor_weight[v] = 0
+//                             means "no suitor yet" for positive weights)
+//
+// Backends: `plain` (C++/OpenMP, rows in parallel; the fast path) and
+// `graphblas` (SuiteSparse:GraphBLAS; the reference path). Both give the same
+// result for every input. `automatic` picks plain.
+// Cost: O(rows + entries of active rows) work, O(max degree) depth.
+#pragma once
+#include <cstdint>
+#include <span>
+
+#include "lib/csr.hpp"
+#include "lib/types.hpp"
+
+namespace matchblas::ops {
+
+enum class Backend { automatic, plain, graphblas };
+
+template <class W>
+struct ArgmaxMasks {
+  std::span<const std::uint8_t> active_rows;
+  std::span<const std::uint8_t> eligible_cols;
+  std::span<const W> floor_weight;
+  std::span<const vertex_t> floor_vertex;
+};
+
+// best and best_weight have a.n_rows entries. Throws invalid_input when a
+// mask has the wrong length, and error when the graphblas backend is asked
+// for in a build without GraphBLAS.
+template <class W>
+void argmax_rows(const Csr<W>& a, const ArgmaxMasks<W>& masks, std::span<vertex_t> best,
+                 std::span<W> best_weight, Backend backend = Backend::automatic);
+
+// True when this build has the graphblas backend.
+bool have_graphblas() noexcept;
+
+}  // namespace matchblas::ops

@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <string_view>
 
 namespace matchblas::cli {
 
@@ -19,11 +20,15 @@ Args::Args(int argc, char** argv, int first, const std::set<std::string>& valued
       }
       if (valued.count(name)) {
         if (!inline_value) {
-          if (i + 1 >= argc) throw usage_error("option --" + name + " needs a value");
+          // "--out --json": the next word is an option, not the value (write
+          // "--out=--json" to mean a file of that name).
+          if (i + 1 >= argc || std::string_view(argv[i + 1]).starts_with("--"))
+            throw usage_error("option --" + name + " needs a value");
           val = argv[++i];
         }
         values_[name] = val;
-      } else if (flags.count(name) && !inline_value) {
+      } else if (flags.count(name)) {
+        if (inline_value) throw usage_error("option --" + name + " takes no value");
         flags_.insert(name);
       } else {
         throw usage_error("unknown option --" + name);

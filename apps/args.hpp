@@ -1,6 +1,8 @@
 // A small command-line parser for the matchblas tool: positional arguments
-// and --name VALUE / --flag options, each option declared before use, so that
-// a misspelt option is an error and not silently ignored.
+// and --name VALUE (or --name=VALUE) / --flag options, each option declared
+// before use, so that a misspelt option is an error and not silently ignored.
+// A separate VALUE may not start with "--"; a flag takes no "=VALUE".
+// usage_error means a bad command line: the tool exits with status 2.
 #pragma once
 #include <cstdint>
 #include <map>

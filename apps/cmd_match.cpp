@@ -1,8 +1,13 @@
 // matchblas match FILE --algo NAME: read, match, validate, report, write mates.
+// Bad options (an unknown --algo, --view or --precision) are usage errors,
+// found before the file is read; errors from reading the file and building
+// the graph name the file.
 #include <omp.h>
 
 #include <charconv>
 #include <cstdio>
+#include <new>
+#include <optional>
 #include <string>
 
 #include "apps/commands.hpp"
@@ -15,7 +20,8 @@
 namespace matchblas::cli {
 
 void apply_threads(const Args& a) {
-  const int t = static_cast<int>(a.integer("threads", 0, 0, 4096));
+  const std::int64_t cap = 4 * std::int64_t(omp_get_num_procs());
+  const int t = static_cast<int>(a.integer("threads", 0, 0, cap));
   if (t > 0) omp_set_num_threads(t);
 }
 
@@ -33,6 +39,44 @@ std::string json_string(const std::string& s) {
 }
 
 namespace {
+
+// f(), with the library's invalid_input (an unknown name) turned into a
+// usage error: the value came from the command line.
+template <class F>
+decltype(auto) option_value(F f) {
+  try {
+    return f();
+  } catch (const invalid_input& e) {
+    throw usage_error(e.what());
+  }
+}
+
+// f(), with every matchblas error prefixed "FILE: " (unless it already
+// starts so, like the reader's) and of the same type.
+template <class F>
+auto naming_file(const std::string& file, F f) -> decltype(f()) {
+  const auto named = [&](const std::exception& e) {
+    const std::string what = e.what();
+    return what.rfind(file + ":", 0) == 0 ? what : file + ": " + what;
+  };
+  try {
+    return f();
+  } catch (const parse_error&) {
+    throw;  // "FILE:LINE: reason" already
+  } catch (const shape_error& e) {
+    throw shape_error(named(e));
+  } catch (const invalid_input& e) {
+    throw invalid_input(named(e));
+  } catch (const out_of_memory& e) {
+    throw out_of_memory(named(e));
+  } catch (const cuda_error& e) {
+    throw cuda_error(named(e));
+  } catch (const error& e) {
+    throw error(named(e));
+  } catch (const std::bad_alloc&) {
+    throw out_of_memory(file + ": out of memory while building the graph");
+  }
+}
 
 void write_mates(const std::string& path, const Matching& m) {
   AtomicFile f(path);
@@ -58,25 +102,34 @@ int command_match(const Args& a) {
   if (a.positional().size() != 1) throw usage_error("match takes one FILE");
   const auto algo = a.value("algo");
   if (!algo) throw usage_error("match needs --algo NAME (matchblas list shows the names)");
-  const MatcherInfo& matcher = find_matcher(*algo);
-  if (matcher.unavailable) throw error("matcher '" + matcher.name + "' " + *matcher.unavailable);
+  const MatcherInfo& matcher = option_value([&]() -> const MatcherInfo& { return find_matcher(*algo); });
+  const GraphView view = option_value([&] { return parse_view(a.value("view").value_or("auto")); });
+  const Precision precision = option_value([&] { return parse_precision(a.value("precision").value_or("double")); });
   apply_threads(a);
   MatchOptions opt;
   opt.seed = static_cast<std::uint64_t>(a.integer("seed", 1, 0, INT64_MAX));
   opt.threads = omp_get_max_threads();
-  opt.gpu = static_cast<int>(a.integer("gpu", 0, 0, 1024));
-  const GraphView view = parse_view(a.value("view").value_or("auto"));
-  const Precision precision = parse_precision(a.value("precision").value_or("double"));
+  require_available(matcher);
+  const MatcherInfo& exact = find_matcher("exact");
+  if (a.flag("gto")) {
+    try {
+      require_available(exact);
+    } catch (const error& e) {
+      throw error(std::string("--gto needs the exact optimum: ") + e.what());
+    }
+  }
   const std::string& file = a.positional()[0];
 
-  const LoadedGraph graph = graph_from_file(read_matrix_market(file), view, precision);
-  MatchRun run = run_matcher(matcher, graph.ref(), graph.kind, opt);
+  const LoadedGraph graph = naming_file(file, [&] { return graph_from_file(read_matrix_market(file), view, precision); });
+  MatchRun run = naming_file(file, [&] { return run_matcher(matcher, graph.ref(), graph.kind, opt); });
   if (!run.report.valid)
     throw error("matcher '" + matcher.name + "' returned an invalid matching on " + file + ": " +
                 run.report.violation);
+  std::optional<double> gto;
   if (a.flag("gto")) {
-    const MatchRun best = run_matcher(find_matcher("exact"), graph.ref(), graph.kind, opt);
-    run.report.gto = gto_percent(run.report.weight, best.report.weight);
+    const double optimum = &matcher == &exact ? run.report.weight
+                                              : run_matcher(exact, graph.ref(), graph.kind, opt).report.weight;
+    gto = gto_percent(run.report.weight, optimum);
   }
   if (const auto out = a.value("out")) write_mates(*out, run.matching);
 
@@ -88,13 +141,13 @@ int command_match(const Args& a) {
                 json_string(r.algo).c_str(), json_string(file).c_str(),
                 json_string(kinds_string(graph.kind)).c_str(), r.n, static_cast<long long>(r.edges), r.weight,
                 static_cast<long long>(r.cardinality), r.time_s, r.valid ? "true" : "false", opt.threads);
-    if (r.gto) std::printf("%.6g}\n", *r.gto);
+    if (gto) std::printf("%.6g}\n", *gto);
     else std::printf("null}\n");
   } else {
     std::printf("%s: %s\n", file.c_str(), graph.description.c_str());
     std::printf("%s: weight %.10g, cardinality %lld, time %.6f s, valid", r.algo.c_str(), r.weight,
                 static_cast<long long>(r.cardinality), r.time_s);
-    if (r.gto) std::printf(", GTO %.4f%%", *r.gto);
+    if (gto) std::printf(", GTO %.4f%%", *gto);
     std::printf("\n");
   }
   return 0;

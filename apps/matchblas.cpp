@@ -2,14 +2,17 @@
 //   matchblas match FILE --algo NAME [--out FILE] [--seed S] [--threads T] [--json] ...
 //   matchblas gen KIND N [--seed S] [--out FILE.mtx] ...
 //   matchblas list [--json]
-//   matchblas demo [--n N] [--seed S]
-// Bad input: one line on stderr, exit status 1 (2 for a bad command line),
-// and no output file.
+//   matchblas demo [--n N] [--seed S] [--threads T]
+//   matchblas [COMMAND] --help
+// Exit status: 0 done; 1 bad input file or a runtime failure (one line on
+// stderr, no output file); 2 a bad command line (unknown command, option,
+// matcher, view, precision or graph kind; a bad option value).
 #include <omp.h>
 
 #include <cstdio>
 #include <iostream>
 #include <string>
+#include <string_view>
 
 #include "apps/args.hpp"
 #include "apps/commands.hpp"
@@ -33,9 +36,11 @@ void print_help(std::FILE* out) {
   for (const GeneratorKindHelp& k : generator_help()) std::fprintf(out, "        %-22s N = %s\n", k.name.c_str(), k.size.c_str());
   std::fprintf(out,
       "  matchblas list [--json]      list the matchers\n"
-      "  matchblas demo [--n N] [--seed S]\n"
+      "  matchblas demo [--n N] [--seed S] [--threads T]\n"
       "      generate graphs, run every available matcher, print weight, GTO and time\n"
-      "  matchblas --help\n"
+      "  matchblas [COMMAND] --help\n"
+      "--threads T: 0 (default) uses every core; at most 4 x the cores\n"
+      "exit status: 0 done, 1 bad input or a failure, 2 bad command line\n"
       "\nmatchers:\n");
   for (const MatcherInfo& m : matchers())
     std::fprintf(out, "  %-10s %-6s %-28s %s%s\n", m.name.c_str(), m.guarantee.c_str(),
@@ -53,17 +58,20 @@ int run(int argc, char** argv) {
     print_help(stdout);
     return 0;
   }
+  if (command != "match" && command != "gen" && command != "list" && command != "demo")
+    throw usage_error("unknown command '" + command + "' (match, gen, list, demo, --help)");
+  for (int i = 2; i < argc; ++i)
+    if (std::string_view(argv[i]) == "--help" || std::string_view(argv[i]) == "-h") {
+      print_help(stdout);
+      return 0;
+    }
   if (command == "match") {
-    Args a(argc, argv, 2, {"algo", "out", "seed", "threads", "view", "precision", "gpu"}, {"json", "gto"});
+    Args a(argc, argv, 2, {"algo", "out", "seed", "threads", "view", "precision"}, {"json", "gto"});
     return command_match(a);
   }
-  if (command == "gen") {
-    Args a(argc, argv, 2, {"seed", "out", "edge-factor", "ties", "precision"}, {});
-    return command_gen(a);
-  }
+  if (command == "gen") return command_gen(Args(argc, argv, 2, {"seed", "out", "edge-factor", "ties"}, {}));
   if (command == "list") return command_list(Args(argc, argv, 2, {}, {"json"}));
-  if (command == "demo") return command_demo(Args(argc, argv, 2, {"n", "seed", "threads"}, {}));
-  throw usage_error("unknown command '" + command + "' (match, gen, list, demo, --help)");
+  return command_demo(Args(argc, argv, 2, {"n", "seed", "threads"}, {}));
 }
 
 }  // namespace matchblas::cli

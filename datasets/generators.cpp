@@ -11,15 +11,16 @@
 // thread count.
 //
 // Cost: complete graphs O(n^2) work, parallel over rows; er/rmat O(m) (rmat
-// O(m log n)) parallel draws, then csr_from_triples (a sequential O(m)
-// scatter and parallel per-row sorts); grid and bipartite O(edges), written
-// straight into the Csr in parallel.
+// O(m log n)) parallel draws, then csr_from_triples (lib/csr_build.hpp:
+// parallel count, scatter and per-row sorts); grid and bipartite O(edges),
+// written straight into the Csr in parallel.
 #include "datasets/generators.hpp"
 
 #include <algorithm>
 #include <bit>
 #include <cmath>
 #include <limits>
+#include <type_traits>
 
 #include "lib/counter_rng.hpp"
 #include "lib/csr_build.hpp"
@@ -250,44 +251,75 @@ Csr<W> complete_bipartite(vertex_t side, const GenOptions& opt) {
   return g;
 }
 
+namespace {
+template <class W, WeightDist D>
+Dense<W> complete_of(vertex_t n, const GenOptions& opt) {
+  return complete_graph<W>(D, n, opt);
+}
+
+template <WeightDist D>
+GeneratorKind complete_kind(std::string name, std::string size) {
+  return {std::move(name), true, std::move(size), nullptr, nullptr, &complete_of<float, D>, &complete_of<double, D>};
+}
+
+template <Csr<float> (*F)(vertex_t, const GenOptions&), Csr<double> (*D)(vertex_t, const GenOptions&)>
+GeneratorKind sparse_kind(std::string name, std::string size) {
+  return {std::move(name), false, std::move(size), F, D, nullptr, nullptr};
+}
+
+[[noreturn]] void unknown_kind(const std::string& kind, bool complete) {
+  throw invalid_input("unknown " + std::string(complete ? "complete" : "sparse") + " generator kind '" + kind +
+                      "'; valid kinds: " + generator_kind_names(complete));
+}
+}  // namespace
+
 const std::vector<GeneratorKind>& generator_kinds() {
   static const std::vector<GeneratorKind> kinds = {
-      {"complete-uniform", true, "vertices; weights uniform in [0,1]"},
-      {"complete-exponential", true, "vertices; weights exponential, lambda = 3.5"},
-      {"complete-geometric", true, "vertices; weights = distances of random points in the unit square"},
-      {"er", false, "vertices; edge_factor * N random edges"},
-      {"rmat", false, "vertices, a power of two; edge_factor * N R-MAT edges"},
-      {"grid", false, "side; N x N vertices, 4-neighbour"},
-      {"bipartite", false, "side; K_{N,N}, 2N vertices"},
+      complete_kind<WeightDist::uniform>("complete-uniform", "vertices; weights uniform in [0,1]"),
+      complete_kind<WeightDist::exponential>("complete-exponential", "vertices; weights exponential, lambda = 3.5"),
+      complete_kind<WeightDist::geometric>("complete-geometric",
+                                           "vertices; weights = distances of random points in the unit square"),
+      sparse_kind<&erdos_renyi<float>, &erdos_renyi<double>>("er", "vertices; edge_factor * N random edges"),
+      sparse_kind<&rmat<float>, &rmat<double>>("rmat", "vertices, a power of two; edge_factor * N R-MAT edges"),
+      sparse_kind<&grid2d<float>, &grid2d<double>>("grid", "side; N x N vertices, 4-neighbour"),
+      sparse_kind<&complete_bipartite<float>, &complete_bipartite<double>>("bipartite", "side; K_{N,N}, 2N vertices"),
   };
   return kinds;
 }
 
-namespace {
-[[noreturn]] void unknown_kind(const std::string& kind, bool complete) {
-  std::string names;
-  for (const auto& k : generator_kinds())
-    if (k.complete == complete) names += (names.empty() ? "" : ", ") + k.name;
-  throw invalid_input("unknown " + std::string(complete ? "complete" : "sparse") +
-                      " generator kind '" + kind + "'; valid kinds: " + names);
+const GeneratorKind* find_generator_kind(std::string_view name) {
+  for (const GeneratorKind& k : generator_kinds())
+    if (k.name == name) return &k;
+  return nullptr;
 }
-}  // namespace
+
+std::string generator_kind_names() {
+  std::string names;
+  for (const GeneratorKind& k : generator_kinds()) names += (names.empty() ? "" : ", ") + k.name;
+  return names;
+}
+
+std::string generator_kind_names(bool complete) {
+  std::string names;
+  for (const GeneratorKind& k : generator_kinds())
+    if (k.complete == complete) names += (names.empty() ? "" : ", ") + k.name;
+  return names;
+}
 
 template <class W>
 Csr<W> generate_sparse(const std::string& kind, vertex_t n, const GenOptions& opt) {
-  if (kind == "er") return erdos_renyi<W>(n, opt);
-  if (kind == "rmat") return rmat<W>(n, opt);
-  if (kind == "grid") return grid2d<W>(n, opt);
-  if (kind == "bipartite") return complete_bipartite<W>(n, opt);
-  unknown_kind(kind, false);
+  const GeneratorKind* k = find_generator_kind(kind);
+  if (!k || k->complete) unknown_kind(kind, false);
+  if constexpr (std::is_same_v<W, float>) return k->sparse_float(n, opt);
+  else return k->sparse_double(n, opt);
 }
 
 template <class W>
 Dense<W> generate_complete(const std::string& kind, vertex_t n, const GenOptions& opt) {
-  if (kind == "complete-uniform") return complete_graph<W>(WeightDist::uniform, n, opt);
-  if (kind == "complete-exponential") return complete_graph<W>(WeightDist::exponential, n, opt);
-  if (kind == "complete-geometric") return complete_graph<W>(WeightDist::geometric, n, opt);
-  unknown_kind(kind, true);
+  const GeneratorKind* k = find_generator_kind(kind);
+  if (!k || !k->complete) unknown_kind(kind, true);
+  if constexpr (std::is_same_v<W, float>) return k->complete_float(n, opt);
+  else return k->complete_double(n, opt);
 }
 
 #define MATCHBLAS_INSTANTIATE(W)                                                        \

@@ -38,6 +38,7 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "lib/csr.hpp"
@@ -73,13 +74,28 @@ Csr<W> complete_bipartite(vertex_t side, const GenOptions& opt = {});
 
 // The generator kinds by name, as `matchblas gen KIND N` takes them:
 // complete-uniform, complete-exponential, complete-geometric, er, rmat, grid,
-// bipartite. For grid and bipartite N is the side.
+// bipartite. For grid and bipartite N is the side. This table is the only
+// place that maps names to generators: the dispatchers below, the CLI and the
+// help text all read it. A sparse kind has the sparse_* functions set, a
+// complete kind the complete_* ones; the others are null.
 struct GeneratorKind {
   std::string name;
-  bool complete;            // true: a dense complete graph
-  std::string size_meaning; // what N means, for help text
+  bool complete;             // true: a dense complete graph
+  std::string size_meaning;  // what N means, for help text
+  Csr<float> (*sparse_float)(vertex_t, const GenOptions&) = nullptr;
+  Csr<double> (*sparse_double)(vertex_t, const GenOptions&) = nullptr;
+  Dense<float> (*complete_float)(vertex_t, const GenOptions&) = nullptr;
+  Dense<double> (*complete_double)(vertex_t, const GenOptions&) = nullptr;
 };
 const std::vector<GeneratorKind>& generator_kinds();
+
+// The kind called `name`, or null.
+const GeneratorKind* find_generator_kind(std::string_view name);
+
+// The kind names joined with ", ": all of them, or only the complete (or
+// only the sparse) ones.
+std::string generator_kind_names();
+std::string generator_kind_names(bool complete);
 
 // Dispatch by name: generate_sparse takes er, rmat, grid, bipartite;
 // generate_complete takes complete-uniform, complete-exponential,

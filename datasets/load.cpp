@@ -32,7 +32,7 @@ LoadedGraph load_as(const MmMatrix& a, GraphView view, const GraphRules& rules) 
       name = "bipartite graph (" + std::to_string(h.rows) + " rows + " + std::to_string(h.cols) + " columns)";
       break;
     case GraphView::complete:
-      out.graph = complete_graph_from_matrix<W>(a);
+      out.graph = complete_graph_from_matrix<W>(a, rules);
       out.kind = complete_graphs;
       name = "complete graph";
       break;

@@ -1,6 +1,16 @@
-// A file written under a temporary name beside its target and renamed onto
-// the target by commit(), so that a failed or interrupted write never leaves
-// a partial file behind. Destroyed without commit(): the temporary is removed.
+// An output file that never leaves a partial regular file behind.
+//   - The target does not exist or is a regular file: the data goes to an
+//     unnamed temporary in the target's folder (O_TMPFILE; a killed process
+//     leaves nothing), which commit() links under a unique name and renames
+//     onto the target. Where O_TMPFILE is unsupported (or /proc is absent),
+//     a named temporary "TARGET.tmp.PID.K" beside the target is used instead
+//     and removed again on failure.
+//   - The target exists and is not a regular file (a device such as
+//     /dev/null or /dev/full, a FIFO, /dev/stdout) or is a symbolic link:
+//     the data is written straight to it (opened for writing, truncated when
+//     it leads to a regular file); no temporary, no rename, so a device or a
+//     link is never replaced by a file. A write error still throws.
+// Every error is a matchblas::error naming the target, never the temporary.
 #pragma once
 #include <cstdio>
 #include <string>
@@ -9,25 +19,30 @@ namespace matchblas {
 
 class AtomicFile {
  public:
-  explicit AtomicFile(std::string path);  // throws error when the temporary cannot be created
-  ~AtomicFile();
+  explicit AtomicFile(std::string path);  // throws error when the output cannot be opened
+  ~AtomicFile();                          // without commit(): the temporary is discarded
   AtomicFile(const AtomicFile&) = delete;
   AtomicFile& operator=(const AtomicFile&) = delete;
 
   std::FILE* get() const noexcept { return file_; }
-  const std::string& temp_path() const noexcept { return temp_; }
   const std::string& path() const noexcept { return path_; }
+  bool direct() const noexcept { return mode_ == Mode::direct; }
 
   // Writes n bytes; throws error naming the target path on failure.
   void write(const char* data, std::size_t n);
 
-  // Closes the temporary and renames it onto the target; throws on failure.
+  // Flushes and closes the output, then (temporary modes) puts it in place
+  // of the target; throws error naming the target on failure.
   void commit();
 
  private:
+  enum class Mode { direct, unnamed, named };
+  [[noreturn]] void fail(int err) const;
+
   std::string path_;
-  std::string temp_;
+  std::string temp_;  // the named temporary (Mode::named; also Mode::unnamed once linked)
   std::FILE* file_ = nullptr;
+  Mode mode_ = Mode::named;
 };
 
 }  // namespace matchblas

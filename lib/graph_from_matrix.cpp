@@ -1,7 +1,10 @@
 // The graph-from-matrix rules; see graph_from_matrix.hpp.
 #include "lib/graph_from_matrix.hpp"
 
+#include <unistd.h>
+
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <string>
 
@@ -38,10 +41,49 @@ bool implies_transpose(const MmHeader& h) {
   return h.format == MmFormat::coordinate && h.symmetry != MmSymmetry::general;
 }
 
-// A's stored entries, duplicates summed, in a double Csr (zeros kept).
-Csr<double> summed_entries(const MmMatrix& a, const GraphRules& rules, bool skip_diagonal) {
+// "%g" of v: short, one line, exponent form for huge or tiny values.
+std::string short_number(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", v);
+  return buf;
+}
+
+// Throws out_of_memory when building `what` needs more than the machine's
+// physical memory, checked before allocating: a 3-line file that declares
+// 2^31 rows fails at once, naming the size, instead of meeting the OOM
+// killer. The estimates below are rough upper bounds of the peak.
+void expect_memory(double bytes, const std::string& what) {
+  const long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGE_SIZE);
+  if (pages <= 0 || page <= 0) return;  // unknown: let the allocator decide
+  const double physical = double(pages) * double(page);
+  const auto gb = [](double b) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.3g GB", b / 1e9);
+    return std::string(buf);
+  };
+  if (bytes > physical)
+    throw out_of_memory(what + " needs about " + gb(bytes) + " of memory, more than the " + gb(physical) +
+                        " of this machine");
+}
+
+// Peak bytes of the row-indexed vectors of the Csr builds (count, cursors,
+// survivors, offsets of the input and the output Csr) and of the per-entry
+// arrays (triples, sorted entries, output columns and weights), both
+// directions of every stored entry counted.
+constexpr double row_bytes = 6 * sizeof(offset_t);
+constexpr double entry_bytes = 112;
+
+// Stored entries, counting the transposes that symmetric files imply.
+double expanded_entries(const MmMatrix& a) {
+  if (a.header.format == MmFormat::array) return double(a.val.size());
+  return double(a.row.size()) * (implies_transpose(a.header) ? 2 : 1);
+}
+
+// A's stored entries, duplicates summed, in a double Csr (zeros kept unless
+// drop_zeros).
+Csr<double> summed_entries(const MmMatrix& a, const GraphRules& rules, bool skip_diagonal, bool drop_zeros) {
   Triples<double> t;
-  t.reserve(a.header.format == MmFormat::array ? a.val.size() : a.row.size() * (implies_transpose(a.header) ? 2 : 1));
+  t.reserve(static_cast<std::size_t>(expanded_entries(a)));
   const bool transpose = implies_transpose(a.header);
   const double sign = a.header.symmetry == MmSymmetry::skew_symmetric ? -1.0 : 1.0;
   for_each_entry(a, rules, [&](vertex_t r, vertex_t c, double v) {
@@ -49,28 +91,35 @@ Csr<double> summed_entries(const MmMatrix& a, const GraphRules& rules, bool skip
     t.push_back(r, c, v);
     if (transpose && r != c) t.push_back(c, r, sign * v);
   });
-  return csr_from_triples(a.header.rows, a.header.cols, t, Duplicates::sum, /*drop_zeros=*/false);
+  return csr_from_triples(a.header.rows, a.header.cols, t, Duplicates::sum, drop_zeros);
 }
 
 template <class W>
 W checked_weight(double v, vertex_t r, vertex_t c) {
   const W w = static_cast<W>(std::fabs(v));
   if (!std::isfinite(w))
-    throw invalid_input("entry (" + std::to_string(r + 1) + ", " + std::to_string(c + 1) +
-                        ") sums to " + std::to_string(v) + ", which the weight type cannot hold");
+    throw invalid_input("entry (" + std::to_string(r + 1) + ", " + std::to_string(c + 1) + ") sums to " +
+                        short_number(v) + ", which a " + (sizeof(W) == 4 ? "float" : "double") +
+                        " weight cannot hold");
   return w;
 }
 
+std::string dims(const MmHeader& h) { return std::to_string(h.rows) + " x " + std::to_string(h.cols); }
+std::string entries(const MmHeader& h) {
+  return std::to_string(h.entries) + (h.entries == 1 ? " entry" : " entries");
+}
+
+// |a| with weights of type W (a's structure moved, not copied).
 template <class W>
-Csr<W> cast_abs(const Csr<double>& a) {
+Csr<W> cast_abs(Csr<double> a) {
   Csr<W> b;
   b.n_rows = a.n_rows;
   b.n_cols = a.n_cols;
-  b.offsets = a.offsets;
-  b.cols = a.cols;
   b.weights.resize(a.weights.size());
   for (vertex_t r = 0; r < a.n_rows; ++r)
     for (offset_t k = a.offsets[r]; k < a.offsets[r + 1]; ++k) b.weights[k] = checked_weight<W>(a.weights[k], r, a.cols[k]);
+  b.offsets = std::move(a.offsets);
+  b.cols = std::move(a.cols);
   return b;
 }
 
@@ -80,9 +129,10 @@ template <class W>
 Csr<W> general_graph(const MmMatrix& a, const GraphRules& rules) {
   const MmHeader& h = a.header;
   if (h.rows != h.cols)
-    throw shape_error("a general graph needs a square matrix, this one is " + std::to_string(h.rows) +
-                      " x " + std::to_string(h.cols) + " (use the bipartite view)");
-  const Csr<double> summed = summed_entries(a, rules, /*skip_diagonal=*/true);
+    throw shape_error("a general graph needs a square matrix, this one is " + dims(h) + " (use the bipartite view)");
+  expect_memory((double(h.rows) + 1) * row_bytes + expanded_entries(a) * entry_bytes,
+                "the general graph of a " + dims(h) + " matrix with " + entries(h));
+  const Csr<double> summed = summed_entries(a, rules, /*skip_diagonal=*/true, /*drop_zeros=*/false);
   // w(u, v) = max(|a_uv|, |a_vu|): every summed entry speaks for both directions.
   Triples<double> t;
   t.reserve(2 * summed.cols.size());
@@ -97,13 +147,12 @@ Csr<W> general_graph(const MmMatrix& a, const GraphRules& rules) {
 
 template <class W>
 Csr<W> bipartite_graph(const MmMatrix& a, const GraphRules& rules) {
-  const Csr<double> summed = summed_entries(a, rules, /*skip_diagonal=*/false);
-  Triples<double> t;  // the nonzero sums only
-  t.reserve(summed.cols.size());
-  for (vertex_t r = 0; r < summed.n_rows; ++r)
-    for (offset_t k = summed.offsets[r]; k < summed.offsets[r + 1]; ++k)
-      if (summed.weights[k] != 0) t.push_back(r, summed.cols[k], summed.weights[k]);
-  return cast_abs<W>(csr_from_triples(summed.n_rows, summed.n_cols, t, Duplicates::sum, true));
+  const MmHeader& h = a.header;
+  expect_memory((double(h.rows) + 1) * row_bytes + expanded_entries(a) * entry_bytes / 2,
+                "the bipartite graph of a " + dims(h) + " matrix with " + entries(h));
+  // Sum first, drop the zero sums, then take |.| (abs before the sum would
+  // keep entries that cancel).
+  return cast_abs<W>(summed_entries(a, rules, /*skip_diagonal=*/false, /*drop_zeros=*/true));
 }
 
 template <class W>
@@ -111,6 +160,9 @@ Csr<W> bipartite_as_general(const Csr<W>& b) {
   const std::int64_t n = std::int64_t(b.n_rows) + b.n_cols;
   MATCHBLAS_EXPECTS(n <= std::numeric_limits<vertex_t>::max(),
                     "the bipartite graph has " + std::to_string(n) + " vertices, more than int32 ids allow");
+  expect_memory((double(n) + 1) * row_bytes + 2 * double(b.cols.size()) * entry_bytes,
+                "the bipartite graph on " + std::to_string(n) + " vertices (" + std::to_string(b.n_rows) +
+                    " rows + " + std::to_string(b.n_cols) + " columns)");
   Triples<W> t;
   t.reserve(2 * b.cols.size());
   for (vertex_t r = 0; r < b.n_rows; ++r)
@@ -122,23 +174,33 @@ Csr<W> bipartite_as_general(const Csr<W>& b) {
 }
 
 template <class W>
-Dense<W> complete_graph_from_matrix(const MmMatrix& a) {
+Dense<W> complete_graph_from_matrix(const MmMatrix& a, const GraphRules& rules) {
   const MmHeader& h = a.header;
-  if (h.rows != h.cols)
-    throw shape_error("a complete graph needs a square matrix, this one is " + std::to_string(h.rows) +
-                      " x " + std::to_string(h.cols));
-  std::vector<double> sum(static_cast<std::size_t>(h.rows) * h.cols, 0.0);
-  const bool transpose = implies_transpose(h);
-  for_each_entry(a, GraphRules{}, [&](vertex_t r, vertex_t c, double v) {
-    sum[static_cast<std::size_t>(r) * h.cols + c] += v;
-    if (transpose && r != c) sum[static_cast<std::size_t>(c) * h.cols + r] += v;
-  });
+  if (h.rows != h.cols) throw shape_error("a complete graph needs a square matrix, this one is " + dims(h));
+  const bool array = h.format == MmFormat::array;
+  expect_memory(double(h.rows) * double(h.rows) * sizeof(W) +
+                    (array ? 0.0 : (double(h.rows) + 1) * row_bytes + expanded_entries(a) * entry_bytes),
+                "the complete graph of a " + dims(h) + " matrix");
   Dense<W> d(h.rows);
-  for (vertex_t u = 0; u < h.rows; ++u)
-    for (vertex_t v = 0; v < h.rows; ++v)
-      if (u != v)
-        d(u, v) = checked_weight<W>(std::max(std::fabs(sum[static_cast<std::size_t>(u) * h.cols + v]),
-                                             std::fabs(sum[static_cast<std::size_t>(v) * h.cols + u])), u, v);
+  if (array) {  // the reader expanded the values to the full row-major n x n; no duplicates
+    const std::size_t n = std::size_t(h.rows);
+    for (std::size_t u = 0; u < n; ++u)
+      for (std::size_t v = u + 1; v < n; ++v) {
+        const W w = checked_weight<W>(std::max(std::fabs(a.val[u * n + v]), std::fabs(a.val[v * n + u])),
+                                      vertex_t(u), vertex_t(v));
+        d.values[u * n + v] = d.values[v * n + u] = w;
+      }
+    return d;
+  }
+  // Coordinate: duplicates summed (and symmetric files expanded) first.
+  const Csr<double> summed = summed_entries(a, rules, /*skip_diagonal=*/true, /*drop_zeros=*/false);
+  for (vertex_t r = 0; r < summed.n_rows; ++r)
+    for (offset_t k = summed.offsets[r]; k < summed.offsets[r + 1]; ++k) {
+      const vertex_t c = summed.cols[k];
+      const W w = checked_weight<W>(summed.weights[k], r, c);
+      d(r, c) = std::max(d(r, c), w);
+      d(c, r) = std::max(d(c, r), w);
+    }
   return d;
 }
 
@@ -146,7 +208,7 @@ Dense<W> complete_graph_from_matrix(const MmMatrix& a) {
   template Csr<W> general_graph<W>(const MmMatrix&, const GraphRules&);            \
   template Csr<W> bipartite_graph<W>(const MmMatrix&, const GraphRules&);          \
   template Csr<W> bipartite_as_general<W>(const Csr<W>&);                          \
-  template Dense<W> complete_graph_from_matrix<W>(const MmMatrix&);
+  template Dense<W> complete_graph_from_matrix<W>(const MmMatrix&, const GraphRules&);
 MATCHBLAS_INSTANTIATE(float)
 MATCHBLAS_INSTANTIATE(double)
 #undef MATCHBLAS_INSTANTIATE

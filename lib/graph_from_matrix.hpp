@@ -13,10 +13,16 @@
 //   bipartite_as_general  that bipartite graph as a general graph on m + n
 //                    vertices (row i -> vertex i, column j -> vertex m + j), so
 //                    every general-graph matcher runs on it.
-//   complete_graph_from_matrix  a square array (dense) file -> a complete graph,
-//                    w(u,v) = max(|a_uv|, |a_vu|), zero diagonal.
+//   complete_graph_from_matrix  a square matrix (usually an array file) -> a
+//                    complete graph, w(u,v) = max(|a_uv|, |a_vu|) after
+//                    duplicates are summed, zero diagonal; missing entries
+//                    (coordinate files) are weight 0.
 // Weights must be finite (the reader already refuses NaN and Inf; a sum of
-// duplicates that overflows W is an invalid_input). Cost O(entries + n).
+// duplicates that overflows W is an invalid_input). Cost O(entries + n)
+// (O(n^2) for the complete graph).
+// Before allocating, each builder estimates the memory it needs and throws
+// out_of_memory naming the size when that exceeds the machine's physical
+// memory (a file may declare 2^31 rows in three lines).
 #pragma once
 #include <cstdint>
 
@@ -42,6 +48,6 @@ template <class W>
 Csr<W> bipartite_as_general(const Csr<W>& b);
 
 template <class W>
-Dense<W> complete_graph_from_matrix(const MmMatrix& a);
+Dense<W> complete_graph_from_matrix(const MmMatrix& a, const GraphRules& rules = {});
 
 }  // namespace matchblas

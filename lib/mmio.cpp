@@ -37,11 +37,29 @@ constexpr offset_t unknown_size_reserve = offset_t(1) << 26;
 inline bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r'; }
 inline bool is_delim(char c) { return is_blank(c) || c == '\n'; }
 
-// The token starting at p (up to a delimiter), shortened for messages.
+// s for a one-line message: control bytes, DEL and non-ASCII bytes as \xNN.
+std::string printable(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (const char ch : s) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (c >= 0x20 && c < 0x7f) {
+      out += ch;
+    } else {
+      char hex[5];
+      std::snprintf(hex, sizeof hex, "\\x%02x", c);
+      out += hex;
+    }
+  }
+  return out;
+}
+
+// The token starting at p (up to a delimiter), shortened and made printable
+// for messages.
 std::string token_at(const char* p) {
   const char* e = p;
   while (!is_delim(*e) && e - p < 40) ++e;
-  return std::string(p, e) + (is_delim(*e) ? "" : "...");
+  return printable(std::string_view(p, std::size_t(e - p))) + (is_delim(*e) ? "" : "...");
 }
 
 bool iequals(std::string_view a, std::string_view b) {
@@ -70,15 +88,20 @@ bool overflows(const char* p, const char* e) {
   const char* q = p + (*p == '+' || *p == '-');
   while (q < e && *q == '0') ++q;
   while (q < e && *q >= '0' && *q <= '9') ++q, ++digits_before_point;
+  bool zero = digits_before_point == 0;  // every digit 0: the value is 0 whatever the exponent
   if (q < e && *q == '.') {
     ++q;
     if (digits_before_point == 0)
       while (q < e && *q == '0') ++q, ++zeros_after_point;
+    if (q < e && *q >= '1' && *q <= '9') zero = false;
     while (q < e && *q >= '0' && *q <= '9') ++q;
   }
+  if (zero) return false;
   if (q < e && (*q == 'e' || *q == 'E')) {
     ++q;
-    std::from_chars(q + (*q == '+'), e, exp);
+    const bool negative = q < e && *q == '-';
+    // An exponent beyond long long: its sign decides (the digits cannot).
+    if (std::from_chars(q + (*q == '+'), e, exp).ec == std::errc::result_out_of_range) return !negative;
   }
   return (digits_before_point > 0 ? digits_before_point : -zeros_after_point) + exp > 0;
 }
@@ -138,25 +161,27 @@ class Parser {
     if (tok.empty() || !iequals(tok[0], "%%MatrixMarket")) fail(line_, "missing %%MatrixMarket banner");
     if (tok.size() < 5)
       fail(line_, "incomplete banner: expected '%%MatrixMarket matrix <format> <field> <symmetry>'");
-    if (tok.size() > 5) fail(line_, "extra token '" + std::string(tok[5]) + "' in banner");
-    if (!iequals(tok[1], "matrix")) fail(line_, "unsupported object '" + std::string(tok[1]) + "' (only 'matrix')");
+    if (tok.size() > 5) fail(line_, "extra token '" + printable(tok[5]) + "' in banner");
+    if (!iequals(tok[1], "matrix")) fail(line_, "unsupported object '" + printable(tok[1]) + "' (only 'matrix')");
     MmHeader& h = m_.header;
     if (iequals(tok[2], "coordinate")) h.format = MmFormat::coordinate;
     else if (iequals(tok[2], "array")) h.format = MmFormat::array;
-    else fail(line_, "unknown format '" + std::string(tok[2]) + "' (expected coordinate or array)");
+    else fail(line_, "unknown format '" + printable(tok[2]) + "' (expected coordinate or array)");
     if (iequals(tok[3], "real")) h.field = MmField::real;
     else if (iequals(tok[3], "integer")) h.field = MmField::integer;
     else if (iequals(tok[3], "pattern")) h.field = MmField::pattern;
     else if (iequals(tok[3], "complex")) fail(line_, "complex matrices are not supported");
-    else fail(line_, "unknown field '" + std::string(tok[3]) + "' (expected real, integer or pattern)");
+    else fail(line_, "unknown field '" + printable(tok[3]) + "' (expected real, integer or pattern)");
     if (iequals(tok[4], "general")) h.symmetry = MmSymmetry::general;
     else if (iequals(tok[4], "symmetric")) h.symmetry = MmSymmetry::symmetric;
     else if (iequals(tok[4], "skew-symmetric")) h.symmetry = MmSymmetry::skew_symmetric;
     else if (iequals(tok[4], "hermitian")) fail(line_, "hermitian matrices are not supported");
-    else fail(line_, "unknown symmetry '" + std::string(tok[4]) +
+    else fail(line_, "unknown symmetry '" + printable(tok[4]) +
                          "' (expected general, symmetric or skew-symmetric)");
     if (h.format == MmFormat::array && h.field == MmField::pattern)
       fail(line_, "array format with pattern field is not allowed");
+    if (h.field == MmField::pattern && h.symmetry == MmSymmetry::skew_symmetric)
+      fail(line_, "pattern matrices cannot be skew-symmetric (the format forbids it)");
     state_ = State::size;
   }
 
@@ -169,9 +194,9 @@ class Parser {
     for (std::size_t i = 0; i < std::min(want, tok.size()); ++i) {
       auto [e, ec] = std::from_chars(tok[i].data() + (tok[i][0] == '+'), tok[i].data() + tok[i].size(), v[i]);
       if (ec != std::errc{} || e != tok[i].data() + tok[i].size() || v[i] < 0)
-        fail(line_, "bad size line '" + std::string(s.substr(0, 80)) + "': expected " + expected);
+        fail(line_, "bad size line '" + printable(s.substr(0, 80)) + "': expected " + expected);
     }
-    if (tok.size() != want) fail(line_, "bad size line '" + std::string(s.substr(0, 80)) + "': expected " + expected);
+    if (tok.size() != want) fail(line_, "bad size line '" + printable(s.substr(0, 80)) + "': expected " + expected);
     constexpr long long vmax = 2147483647;
     if (v[0] > vmax) fail(line_, "row count " + std::to_string(v[0]) + " exceeds 2147483647");
     if (v[1] > vmax) fail(line_, "column count " + std::to_string(v[1]) + " exceeds 2147483647");

@@ -1,7 +1,8 @@
 // Matrix Market I/O: read and write the coordinate and array formats.
 //
 // Reads: coordinate real / integer / pattern, array real / integer; symmetry
-// general, symmetric, skew-symmetric; comment lines; 1-based indices; files
+// general, symmetric, skew-symmetric (not with pattern: the format forbids
+// it); comment lines; 1-based indices; files
 // compressed with gzip (recognised by their magic bytes, any name). Refuses
 // complex and hermitian matrices and anything malformed with a parse_error
 // naming the file, the 1-based line and the reason: missing or bad banner,
@@ -11,10 +12,12 @@
 // std::from_chars. Spec: https://math.nist.gov/MatrixMarket/formats.html
 //
 // Writes: the same formats, gzip-compressed when the path ends in ".gz".
-// A write goes to a temporary file beside the target, renamed on success, so
-// that a failed write leaves no partial file.
+// A write to a path goes through lib/atomic_file.hpp (a temporary put in
+// place on success, so that a failed write leaves no partial file; devices,
+// FIFOs and symbolic links are written directly).
 #pragma once
 #include <cstdint>
+#include <cstdio>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -64,6 +67,12 @@ MmMatrix read_matrix_market_text(std::string_view text, const std::string& name 
 // `comment` lines (without the leading '%') follow the banner.
 void write_matrix_market(const std::string& path, const MmMatrix& m,
                          const std::vector<std::string>& comment = {});
+
+// The same text (never gzip) to a FILE* the caller opened and keeps open
+// (stdout, a pipe); `name` is the name used in error messages. Flushes the
+// FILE*; throws error on a write error.
+void write_matrix_market(std::FILE* file, const MmMatrix& m, const std::vector<std::string>& comment,
+                         const std::string& name);
 
 std::string to_string(MmFormat f);
 std::string to_string(MmField f);

@@ -1,8 +1,10 @@
 // Matrix Market writer (contract in lib/mmio.hpp; the reader is lib/mmio.cpp).
 // std::to_chars (shortest round-trip doubles, so a write then a read gives the
 // same bits), buffered, gzip through zlib when the path ends in ".gz", through
-// lib/atomic_file.hpp (temporary + rename) so a failed write leaves no file.
+// lib/atomic_file.hpp (temporary + rename) so a failed write leaves no file;
+// or to a FILE* the caller opened (stdout), with the same code.
 // Refuses (invalid_input) what the reader would refuse. O(entries).
+#include <unistd.h>
 #include <zlib.h>
 
 #include <algorithm>
@@ -21,16 +23,19 @@ namespace matchblas {
 
 namespace {
 
-// Buffered output to a plain or gzip file; throws error naming the target.
+// Buffered output to an open FILE*, plain or gzip (through a dup of its
+// descriptor); throws error naming `name`. finish() flushes everything to
+// the FILE* but leaves it open.
 class Sink {
  public:
-  Sink(AtomicFile& file, bool gzip) : file_(file), buf_(std::size_t(1) << 20) {
+  Sink(std::FILE* file, std::string name, bool gzip) : file_(file), name_(std::move(name)), buf_(std::size_t(1) << 20) {
     if (!gzip) return;
-    const int fd = ::dup(fileno(file.get()));
+    std::fflush(file_);
+    const int fd = ::dup(fileno(file_));
     gz_ = fd < 0 ? nullptr : gzdopen(fd, "wb");
     if (!gz_) {
       if (fd >= 0) ::close(fd);
-      throw error("cannot write " + file.path() + ": cannot start gzip stream");
+      throw error("cannot write " + name_ + ": cannot start gzip stream");
     }
   }
   ~Sink() {
@@ -56,26 +61,29 @@ class Sink {
     if (gz_) {
       const int rc = gzclose(gz_);
       gz_ = nullptr;
-      if (rc != Z_OK) throw error("cannot write " + file_.path() + ": gzip error " + std::to_string(rc));
+      if (rc != Z_OK) throw error("cannot write " + name_ + ": gzip error " + std::to_string(rc));
     }
-    file_.commit();
+    if (std::fflush(file_) != 0 || std::ferror(file_)) fail();
   }
 
  private:
+  [[noreturn]] void fail() const { throw error("cannot write " + name_ + ": " + std::strerror(errno ? errno : EIO)); }
+
   void flush() {
     if (used_ == 0) return;
     if (gz_) {
       if (gzwrite(gz_, buf_.data(), unsigned(used_)) != int(used_)) {
         int code = 0;
-        throw error("cannot write " + file_.path() + ": " + gzerror(gz_, &code));
+        throw error("cannot write " + name_ + ": " + gzerror(gz_, &code));
       }
-    } else {
-      file_.write(buf_.data(), used_);
+    } else if (std::fwrite(buf_.data(), 1, used_, file_) != used_) {
+      fail();
     }
     used_ = 0;
   }
 
-  AtomicFile& file_;
+  std::FILE* file_;
+  std::string name_;
   gzFile gz_ = nullptr;
   std::vector<char> buf_;
   std::size_t used_ = 0;
@@ -88,6 +96,8 @@ void check_writable(const std::string& path, const MmMatrix& m) {
   };
   expects(h.rows >= 0 && h.cols >= 0, "negative dimensions");
   expects(h.symmetry == MmSymmetry::general || h.rows == h.cols, "symmetric matrices must be square");
+  expects(!(h.field == MmField::pattern && h.symmetry == MmSymmetry::skew_symmetric),
+          "a pattern matrix cannot be skew-symmetric");
   if (h.format == MmFormat::coordinate) {
     expects(m.row.size() == m.col.size(), "row and col differ in length");
     expects(h.field == MmField::pattern ? m.val.empty() : m.val.size() == m.row.size(),
@@ -110,14 +120,9 @@ void check_writable(const std::string& path, const MmMatrix& m) {
   }
 }
 
-}  // namespace
-
-void write_matrix_market(const std::string& path, const MmMatrix& m, const std::vector<std::string>& comment) {
-  check_writable(path, m);
+// The whole file: banner, comments, size line, entries.
+void write_body(Sink& out, const MmMatrix& m, const std::vector<std::string>& comment) {
   const MmHeader& h = m.header;
-  const bool gzip = path.size() >= 3 && path.compare(path.size() - 3, 3, ".gz") == 0;
-  AtomicFile file(path);
-  Sink out(file, gzip);
   out.put("%%MatrixMarket matrix " + to_string(h.format) + " " + to_string(h.field) + " " +
           to_string(h.symmetry) + "\n");
   for (const std::string& c : comment) {
@@ -160,6 +165,26 @@ void write_matrix_market(const std::string& path, const MmMatrix& m, const std::
     }
   }
   out.finish();
+}
+
+}  // namespace
+
+void write_matrix_market(const std::string& path, const MmMatrix& m, const std::vector<std::string>& comment) {
+  check_writable(path, m);
+  const bool gzip = path.size() >= 3 && path.compare(path.size() - 3, 3, ".gz") == 0;
+  AtomicFile file(path);
+  {
+    Sink out(file.get(), path, gzip);
+    write_body(out, m, comment);
+  }
+  file.commit();
+}
+
+void write_matrix_market(std::FILE* file, const MmMatrix& m, const std::vector<std::string>& comment,
+                         const std::string& name) {
+  check_writable(name, m);
+  Sink out(file, name, /*gzip=*/false);
+  write_body(out, m, comment);
 }
 
 std::string to_string(MmFormat f) { return f == MmFormat::coordinate ? "coordinate" : "array"; }

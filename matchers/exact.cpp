@@ -102,6 +102,17 @@ Matching exact_perfect_matching(const Dense<W>& g) {
 
 template Matching exact_matching(const Csr<float>&);
 template Matching exact_matching(const Csr<double>&);
+template <class W>
+Matching exact_complete_matching(const Dense<W>& g) {
+  if (g.n % 2 == 0) return exact_perfect_matching(g);
+  Matching m = exact_perfect_matching(padded_to_even(g));
+  if (m.mate[g.n] != no_vertex) m.mate[m.mate[g.n]] = no_vertex;
+  m.mate.resize(g.n);
+  return m;
+}
+
+template Matching exact_complete_matching(const Dense<float>&);
+template Matching exact_complete_matching(const Dense<double>&);
 template Matching exact_perfect_matching(const Dense<float>&);
 template Matching exact_perfect_matching(const Dense<double>&);
 

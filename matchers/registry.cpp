@@ -5,6 +5,10 @@
 #include "lib/error.hpp"
 #include "matchers/exact.hpp"
 #include "matchers/greedy.hpp"
+#include "matchers/handshake.hpp"
+#include "matchers/ld_rounds.hpp"
+#include "matchers/suitor.hpp"
+#include "matchers/suitor_bulk.hpp"
 
 namespace matchblas {
 
@@ -17,6 +21,35 @@ std::function<Matching(GraphRef, const MatchOptions&)> on_sparse_and_dense(F f) 
   return [f](GraphRef g, const MatchOptions& opt) {
     return std::visit([&](const auto* graph) { return f(*graph, opt); }, g);
   };
+}
+
+// Adapts f(const Csr<W>&, options) to GraphRef for matchers of sparse graphs
+// (general and bipartite views); a complete graph is refused.
+template <class F>
+std::function<Matching(GraphRef, const MatchOptions&)> on_sparse(std::string name, F f) {
+  return [name, f](GraphRef g, const MatchOptions& opt) -> Matching {
+    return std::visit(
+        [&](const auto* graph) -> Matching {
+          if constexpr (requires { graph->n_rows; }) return f(*graph, opt);
+          else throw invalid_input("matcher '" + name + "' takes sparse graphs, not complete ones");
+        },
+        g);
+  };
+}
+
+// A matcher of the 1/2-approximate family: general and bipartite graphs, CPU,
+// deterministic, and guaranteed to return exactly Greedy's matching.
+template <class F>
+MatcherInfo greedy_family(std::string name, std::string summary, F f) {
+  MatcherInfo m;
+  m.name = name;
+  m.kinds = general_graphs | bipartite_graphs;
+  m.device = Device::cpu;
+  m.deterministic = true;
+  m.guarantee = "greedy";
+  m.summary = std::move(summary);
+  m.run = on_sparse(std::move(name), f);
+  return m;
 }
 
 std::vector<MatcherInfo> make_registry() {
@@ -39,20 +72,29 @@ std::vector<MatcherInfo> make_registry() {
       .guarantee = "exact",
       .summary = "maximum weight matching, LEMON's blossom algorithm; perfect on complete graphs",
       .run = on_sparse_and_dense([](const auto& g, const MatchOptions&) {
-        if constexpr (requires { g.n_rows; }) {
-          return exact_matching(g);
-        } else {  // odd n: one zero-weight vertex added, then dropped again
-          Matching m = exact_perfect_matching(padded_to_even(g));
-          if (m.size() > g.n) {
-            if (m.mate[g.n] != no_vertex) m.mate[m.mate[g.n]] = no_vertex;
-            m.mate.resize(g.n);
-          }
-          return m;
-        }
+        if constexpr (requires { g.n_rows; }) return exact_matching(g);
+        else return exact_complete_matching(g);
       }),
       .unavailable = have_exact() ? std::nullopt
                                   : std::optional<std::string>("needs LEMON (liblemon-dev), absent from this build"),
   });
+  r.push_back(greedy_family("suitor", "Suitor, sequential (seed 004 sec. 2.1; seed 001 Paper I Alg. 3)",
+                            [](const auto& g, const MatchOptions& o) { return suitor_seq(g, o.threads); }));
+  r.push_back(greedy_family("suitor-locks", "Suitor, OpenMP with one lock per vertex (seed 004 sec. 2.2)",
+                            [](const auto& g, const MatchOptions& o) { return suitor_locks(g, o.threads); }));
+  r.push_back(greedy_family("suitor-cas", "Suitor, OpenMP lock-free with compare-and-swap (seed 004 sec. 2.3)",
+                            [](const auto& g, const MatchOptions& o) { return suitor_cas(g, o.threads); }));
+  r.push_back(greedy_family("handshake", "mutual strongest neighbours, filter, compact; with the ops (seed 003)",
+                            [](const auto& g, const MatchOptions& o) { return handshake(g, o.threads); }));
+  r.push_back(greedy_family("ld-rounds", "locally dominant edges in synchronous rounds; with the ops (seed 002 Alg. 1)",
+                            [](const auto& g, const MatchOptions& o) { return ld_rounds(g, o.threads); }));
+  r.push_back(greedy_family("suitor-bulk", "Suitor in bulk-synchronous rounds; with the ops (issue 3)",
+                            [](const auto& g, const MatchOptions& o) { return suitor_bulk(g, o.threads); }));
+  MatcherInfo heavy = greedy_family("suitor-heavy",
+                                    "2-Suitor, then optimal matchings of its paths and cycles (seed 004 sec. 3.1)",
+                                    [](const auto& g, const MatchOptions& o) { return suitor_heavy(g, o.threads); });
+  heavy.guarantee = "1/2";
+  r.push_back(std::move(heavy));
   return r;
 }
 

@@ -11,8 +11,17 @@ double gto_percent(double weight, double optimum) {
   return optimum == 0 ? 0.0 : 100.0 * (optimum - weight) / optimum;
 }
 
+void require_available(const MatcherInfo& m) {
+  if (!m.unavailable) return;
+  std::string why = "matcher '";  // built up with += (GCC 12 warns, wrongly, on "..." + std::string&&)
+  why += m.name;
+  why += "' is unavailable: ";
+  why += *m.unavailable;
+  throw error(why);
+}
+
 MatchRun run_matcher(const MatcherInfo& m, GraphRef g, GraphKind kind, const MatchOptions& opt) {
-  if (m.unavailable) throw error("matcher '" + m.name + "' " + *m.unavailable);
+  require_available(m);
   if (!m.accepts(kind))
     throw invalid_input("matcher '" + m.name + "' does not accept " + kinds_string(kind) +
                         " graphs (it takes: " + kinds_string(m.kinds) + ")");

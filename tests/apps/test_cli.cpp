@@ -25,14 +25,45 @@ std::string slurp(const std::filesystem::path& p) {
   return s.str();
 }
 
-Result cli(const check::temp_dir& dir, const std::string& args) {
-  const std::string cmd = std::string("'") + MATCHBLAS_CLI + "' " + args + " >'" + (dir / "stdout").string() +
-                          "' 2>'" + (dir / "stderr").string() + "'";
+// Runs matchblas ARGS through /bin/sh, after the shell commands `before`
+// (limits, traps, background readers).
+Result cli(const check::temp_dir& dir, const std::string& args, const std::string& before = "") {
+  const std::string cmd = before + (before.empty() ? "" : "; ") + "'" + MATCHBLAS_CLI + "' " + args + " >'" +
+                          (dir / "stdout").string() + "' 2>'" + (dir / "stderr").string() + "'";
   const int raw = std::system(cmd.c_str());
   return {WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, slurp(dir / "stdout"), slurp(dir / "stderr")};
 }
 
 long lines(const std::string& s) { return std::count(s.begin(), s.end(), '\n'); }
+
+// Whether a temporary ("*.tmp*") is left in dir.
+bool temp_left(const std::filesystem::path& dir) {
+  for (const auto& e : std::filesystem::directory_iterator(dir))
+    if (e.path().filename().string().find(".tmp") != std::string::npos) return true;
+  return false;
+}
+
+// Whether `list --json` says the exact matcher can run in this build.
+bool have_exact_matcher(const check::temp_dir& dir) {
+  const std::string out = cli(dir, "list --json").out;
+  const auto at = out.find("\"name\": \"exact\"");
+  REQUIRE(at != std::string::npos);
+  return out.find("\"available\": true", at) < out.find('}', at);
+}
+
+// p in single quotes, for the shell.
+std::string q(const std::filesystem::path& p) {
+  std::string s = "'";  // appended, not "'" + string (a GCC 12 -Wrestrict false positive)
+  s += p.string();
+  s += '\'';
+  return s;
+}
+
+// The exit status of a whole /bin/sh command line.
+int sh(const std::string& cmd) {
+  const int raw = std::system(cmd.c_str());
+  return WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+}
 }  // namespace
 
 TEST_CASE("list names greedy and exact with their guarantees") {
@@ -97,9 +128,145 @@ TEST_CASE("bad input: one line on stderr, non-zero exit, no output file") {
     CHECK(r.out.empty());
     CHECK(!std::filesystem::exists(mates));
     CHECK(!std::filesystem::exists(dir / "x.mtx"));
+    CHECK(!temp_left(dir.path()));
   }
   const Result r = cli(dir, "match '" + (dir / "broken.mtx").string() + "' --algo greedy");
   CHECK(r.err.find("broken.mtx:4") != std::string::npos);  // file and line
+}
+
+TEST_CASE("exit status: 2 for a bad command line, 1 for a bad file; --help anywhere") {
+  check::temp_dir dir;
+  const auto g = dir / "g.mtx";
+  REQUIRE(cli(dir, "gen grid 4 --out " + q(g)).status == 0);
+  const std::vector<std::pair<std::string, std::string>> usage = {
+      {"match " + q(g) + " --algo no-such-matcher", "unknown matcher"},
+      {"match " + q(g) + " --algo greedy --view sideways", "unknown graph view"},
+      {"match " + q(g) + " --algo greedy --precision half", "unknown precision"},
+      {"match " + q(g) + " --algo greedy --out --json", "option --out needs a value"},
+      {"match " + q(g) + " --algo greedy --json=1", "option --json takes no value"},
+      {"match " + q(g) + " --algo greedy --gpu 0", "unknown option --gpu"},
+      {"match " + q(g) + " --algo greedy --threads 1000000", "--threads must be in"},
+      {"gen er 10 --precision float", "unknown option --precision"},
+      {"demo --threads 1000000", "--threads must be in"},
+  };
+  for (const auto& [args, message] : usage) {
+    CAPTURE(args);
+    const Result r = cli(dir, args);
+    CHECK(r.status == 2);
+    CHECK(lines(r.err) == 1);
+    CHECK(r.err.find(message) != std::string::npos);
+  }
+  CHECK(!std::filesystem::exists("--json"));
+  CHECK(cli(dir, "match " + q(dir / "missing.mtx") + " --algo greedy").status == 1);
+  for (const char* args : {"match --help", "gen --help", "match x.mtx --algo greedy --help", "--help"}) {
+    CAPTURE(args);
+    const Result r = cli(dir, args);
+    CHECK(r.status == 0);
+    CHECK(r.out.find("usage:") != std::string::npos);
+    CHECK(r.out.find("demo [--n N] [--seed S] [--threads T]") != std::string::npos);
+  }
+}
+
+TEST_CASE("a write that fails after the output is open leaves no file and no temporary") {
+  check::temp_dir dir;
+  const auto g = dir / "g.mtx", mates = dir / "mates.txt", old = dir / "old.mtx";
+  REQUIRE(cli(dir, "gen er 3000 --out " + q(g)).status == 0);
+  std::ofstream(old) << "old contents\n";
+  // Files limited to 1 KiB: the write fails with EFBIG part-way (SIGXFSZ ignored).
+  const std::string small_files = "trap '' XFSZ; ulimit -f 1";
+  for (const std::string& args : std::vector<std::string>{"gen er 3000 --out " + q(dir / "new.mtx"),
+                                                          "gen er 3000 --out " + q(old),
+                                                          "match " + q(g) + " --algo greedy --out " + q(mates)}) {
+    CAPTURE(args);
+    const Result r = cli(dir, args, small_files);
+    CHECK(r.status == 1);
+    CHECK(lines(r.err) == 1);
+    CHECK(r.err.find("cannot write") != std::string::npos);
+    CHECK(r.err.find(".tmp") == std::string::npos);  // the message names the target
+    CHECK(!std::filesystem::exists(dir / "new.mtx"));
+    CHECK(!std::filesystem::exists(mates));
+    CHECK(slurp(old) == "old contents\n");
+    CHECK(!temp_left(dir.path()));
+  }
+  // A device that fails every write: an error, and the device stays.
+  for (const std::string& args :
+       std::vector<std::string>{"gen er 100 --out /dev/full", "match " + q(g) + " --algo greedy --out /dev/full"}) {
+    CAPTURE(args);
+    const Result r = cli(dir, args);
+    CHECK(r.status == 1);
+    CHECK(r.err.find("cannot write /dev/full") != std::string::npos);
+    CHECK(std::filesystem::is_character_file("/dev/full"));
+  }
+  CHECK(sh(std::string("'") + MATCHBLAS_CLI + "' gen er 100 >/dev/full 2>" + q(dir / "stderr")) == 1);
+  CHECK(slurp(dir / "stderr").find("cannot write <stdout>") != std::string::npos);
+}
+
+TEST_CASE("--out onto a link, a FIFO or a device writes through it and leaves it in place") {
+  check::temp_dir dir;
+  const auto g = dir / "g.mtx";
+  REQUIRE(cli(dir, "gen grid 4 --out " + q(g)).status == 0);
+  // A symbolic link: its target gets the mates, the link stays a link.
+  std::ofstream(dir / "target.txt") << "old\n";
+  std::filesystem::create_symlink(dir / "target.txt", dir / "link.txt");
+  REQUIRE(cli(dir, "match " + q(g) + " --algo greedy --out " + q(dir / "link.txt")).status == 0);
+  REQUIRE(std::filesystem::is_symlink(dir / "link.txt"));
+  CHECK(lines(slurp(dir / "target.txt")) == 16);
+  // A FIFO: a reader gets the mates, the FIFO stays a FIFO.
+  REQUIRE(std::system(("mkfifo " + q(dir / "fifo")).c_str()) == 0);
+  REQUIRE(sh("timeout 20 cat " + q(dir / "fifo") + " >" + q(dir / "from_fifo") + " & '" + MATCHBLAS_CLI + "' match " +
+             q(g) + " --algo greedy --out " + q(dir / "fifo") + " >/dev/null; rc=$?; wait; exit $rc") == 0);
+  REQUIRE(std::filesystem::is_fifo(dir / "fifo"));
+  CHECK(lines(slurp(dir / "from_fifo")) == 16);
+  // Only now /dev/null itself (as root, a rename would have replaced it).
+  REQUIRE(cli(dir, "match " + q(g) + " --algo greedy --out /dev/null").status == 0);
+  CHECK(!std::filesystem::is_regular_file("/dev/null"));
+  CHECK(std::filesystem::is_character_file("/dev/null"));
+  CHECK(!temp_left(dir.path()));
+}
+
+TEST_CASE("demo, list, --gto, views, precision, and a shape error naming the file") {
+  check::temp_dir dir;
+  const Result demo = cli(dir, "demo --n 64 --threads 2");
+  INFO(demo.err);
+  CHECK(demo.status == 0);
+  CHECK(demo.out.find("matcher") != std::string::npos);
+  CHECK(demo.out.find("greedy") != std::string::npos);
+  CHECK(demo.out.find("complete graph") != std::string::npos);
+
+  const Result list = cli(dir, "list");
+  CHECK(list.status == 0);
+  CHECK(list.out.rfind("name", 0) == 0);
+  CHECK(list.out.find("\ngreedy ") != std::string::npos);
+  CHECK(list.out.find("\nexact ") != std::string::npos);
+
+  const auto sq = dir / "sq.mtx", rect = dir / "rect.mtx";
+  REQUIRE(cli(dir, "gen er 40 --seed 3 --out " + q(sq)).status == 0);
+  std::ofstream(rect) << "%%MatrixMarket matrix coordinate real general\n3 5 3\n1 1 1\n2 5 2\n3 3 -4\n";
+  if (have_exact_matcher(dir)) {
+    const Result gto = cli(dir, "match " + q(sq) + " --algo greedy --gto --json");
+    CHECK(gto.status == 0);
+    CHECK(gto.out.find("\"gto\": null") == std::string::npos);
+    CHECK(gto.out.find("\"gto\": ") != std::string::npos);
+    CHECK(cli(dir, "match " + q(sq) + " --algo greedy --gto").out.find("GTO ") != std::string::npos);
+  } else {
+    MESSAGE("--gto check skipped: the exact matcher is unavailable in this build");
+    const Result gto = cli(dir, "match " + q(dir / "missing.mtx") + " --algo greedy --gto");
+    CHECK(gto.status == 1);
+    CHECK(gto.err.find("--gto needs the exact optimum") != std::string::npos);  // before the file is read
+  }
+  const Result bip = cli(dir, "match " + q(sq) + " --algo greedy --view bipartite --json");
+  CHECK(bip.status == 0);
+  CHECK(bip.out.find("\"n\": 80") != std::string::npos);  // 40 rows + 40 columns
+  CHECK(bip.out.find("\"graph\": \"bipartite") != std::string::npos);
+  CHECK(bip.out.find("\"valid\": true") != std::string::npos);
+  const Result single = cli(dir, "match " + q(sq) + " --algo greedy --precision float --json");
+  CHECK(single.status == 0);
+  CHECK(single.out.find("\"valid\": true") != std::string::npos);
+  const Result shape = cli(dir, "match " + q(rect) + " --algo greedy --view general");
+  CHECK(shape.status == 1);
+  CHECK(lines(shape.err) == 1);
+  CHECK(shape.err.find(rect.string() + ": a general graph needs a square matrix, this one is 3 x 5") !=
+        std::string::npos);
 }
 
 TEST_CASE("match works on every valid shared matrix and refuses the complex one") {

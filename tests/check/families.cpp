@@ -5,6 +5,7 @@
 #include "datasets/generators.hpp"
 #include "lib/graph_from_matrix.hpp"
 #include "lib/mmio.hpp"
+#include "matchers/greedy.hpp"
 #include "tests/check/check.hpp"
 
 namespace matchblas::check {
@@ -55,6 +56,36 @@ void require_equals_greedy(const Csr<double>& g, const Matching& m, const Matchi
     if (m.mate[u] == greedy_matching.mate[u]) continue;
     INFO("vertex ", u, ": mate ", m.mate[u], ", greedy's ", greedy_matching.mate[u]);
     REQUIRE(m.mate[u] == greedy_matching.mate[u]);
+  }
+}
+
+void require_greedy_family(const GreedyFamilyMatcher& match, const GreedyFamilyMatcherF& match_float, bool parallel,
+                           int repeats, const FamilyOptions& opt) {
+  for_each_test_graph(
+      [&](const std::string& name, const Csr<double>& g) {
+        CAPTURE(name);
+        require_equals_greedy(g, match(g, 1), greedy(g, 1));
+      },
+      opt);
+  if (!parallel) return;
+  for (int ties : {2, 5}) {
+    GenOptions gen;
+    gen.seed = 31 + ties;
+    gen.ties = ties;
+    gen.edge_factor = 8;
+    const Csr<float> rf = rmat<float>(1 << 14, gen);
+    const Csr<double> ed = erdos_renyi<double>(20000, gen);
+    const Matching rf_greedy = greedy(rf, 1), ed_greedy = greedy(ed, 1);
+    for (int threads : {2, 8})
+      for (int r = 0; r < repeats; ++r) {
+        CAPTURE(ties);
+        CAPTURE(threads);
+        CAPTURE(r);
+        const Matching a = match_float(rf, threads);
+        INFO("rmat float: ", matching_violation(rf, a));
+        REQUIRE(a == rf_greedy);
+        require_equals_greedy(ed, match(ed, threads), ed_greedy);
+      }
   }
 }
 

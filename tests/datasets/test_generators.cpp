@@ -330,12 +330,27 @@ TEST_CASE("generators: bad arguments throw invalid_input") {
 TEST_CASE("generators: the kinds table names what the dispatchers take") {
   const auto& kinds = generator_kinds();
   REQUIRE(kinds.size() == 7);
+  CHECK(generator_kind_names() ==
+        "complete-uniform, complete-exponential, complete-geometric, er, rmat, grid, bipartite");
+  CHECK(generator_kind_names(false) == "er, rmat, grid, bipartite");
+  CHECK(find_generator_kind("kronecker") == nullptr);
+  GenOptions opt;
+  opt.seed = 3;
   for (const auto& k : kinds) {
     CAPTURE(k.name);
     REQUIRE(!k.size_meaning.empty());
-    if (k.complete)
-      REQUIRE(generate_complete<float>(k.name, 16, {}).n == 16);
-    else
-      REQUIRE(generate_sparse<float>(k.name, 16, {}).n_rows >= 16);
+    REQUIRE(find_generator_kind(k.name) == &k);
+    // A kind has exactly the functions of its shape, and they are what the dispatchers call.
+    REQUIRE((k.complete_float != nullptr) == k.complete);
+    REQUIRE((k.complete_double != nullptr) == k.complete);
+    REQUIRE((k.sparse_float != nullptr) == !k.complete);
+    REQUIRE((k.sparse_double != nullptr) == !k.complete);
+    if (k.complete) {
+      REQUIRE(generate_complete<float>(k.name, 16, opt).n == 16);
+      REQUIRE(same(k.complete_double(16, opt), generate_complete<double>(k.name, 16, opt)));
+    } else {
+      REQUIRE(generate_sparse<float>(k.name, 16, opt).n_rows >= 16);
+      REQUIRE(same(k.sparse_double(16, opt), generate_sparse<double>(k.name, 16, opt)));
+    }
   }
 }

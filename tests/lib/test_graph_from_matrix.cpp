@@ -1,5 +1,6 @@
 // The graph-from-matrix rules of DESIGN.md (lib/graph_from_matrix.hpp).
 #include <doctest/doctest.h>
+#include <unistd.h>
 
 #include "lib/error.hpp"
 #include "lib/graph_from_matrix.hpp"
@@ -75,13 +76,16 @@ TEST_CASE("pattern files get seeded weights in (0,1], equal in both directions")
 }
 
 TEST_CASE("bipartite view of a rectangular matrix") {
-  const MmMatrix a = parse("%%MatrixMarket matrix coordinate real general\n2 3 4\n1 1 -1\n1 3 2\n2 2 0\n2 3 4\n");
+  // Duplicates: a_13 = 5 - 3 = 2 (summed before |.|), a_12 = 7 - 7 = 0 (dropped), a_23 = 4 + 4 - 4.
+  const MmMatrix a = parse("%%MatrixMarket matrix coordinate real general\n2 3 9\n1 1 -1\n1 3 5\n2 2 0\n2 3 4\n"
+                           "1 3 -3\n2 3 4\n2 3 -4\n1 2 7\n1 2 -7\n");
   CHECK_THROWS_AS(general_graph<double>(a), shape_error);
   const Csr<double> b = bipartite_graph<double>(a);
   CHECK(b.n_rows == 2);
   CHECK(b.n_cols == 3);
   CHECK(b.num_entries() == 3);
   CHECK(weight(b, 0, 0) == 1);  // the diagonal counts in a bipartite view
+  CHECK(weight(b, 0, 1) == -1);
   const Csr<double> g = bipartite_as_general(b);
   CHECK(g.n_rows == 5);
   CHECK(g.num_entries() == 6);
@@ -106,10 +110,55 @@ TEST_CASE("complete graph from an array file") {
                   shape_error);
 }
 
+TEST_CASE("complete graph from a coordinate file: the general rules, missing pairs weigh 0") {
+  const MmMatrix a = parse(
+      "%%MatrixMarket matrix coordinate real general\n4 4 6\n1 1 9\n1 2 -3\n2 1 2\n2 3 1\n2 3 1.5\n4 1 0\n");
+  const Dense<double> d = complete_graph_from_matrix<double>(a);
+  const Csr<double> g = general_graph<double>(a);
+  for (vertex_t u = 0; u < 4; ++u)
+    for (vertex_t v = 0; v < 4; ++v) {
+      CAPTURE(u);
+      CAPTURE(v);
+      CHECK(d(u, v) == std::max(0.0, weight(g, u, v)));
+    }
+  CHECK(d(0, 1) == 3);
+  CHECK(d(2, 1) == 2.5);
+  // Pattern files take their weights from the rules, as the general graph does.
+  const MmMatrix p = parse("%%MatrixMarket matrix coordinate pattern symmetric\n3 3 2\n2 1\n3 2\n");
+  GraphRules other;
+  other.pattern_seed = 7;
+  const Dense<float> dp = complete_graph_from_matrix<float>(p, other);
+  const Csr<float> gp = general_graph<float>(p, other);
+  CHECK(dp(0, 1) == weight(gp, 0, 1));
+  CHECK(dp(2, 1) == weight(gp, 2, 1));
+  CHECK(dp(0, 1) != complete_graph_from_matrix<float>(p)(0, 1));
+}
+
+TEST_CASE("huge declared dimensions fail before allocating, naming the size") {
+  // Three lines that declare 2^31 - 1 rows: about 100 GB of row offsets.
+  const double memory = double(::sysconf(_SC_PHYS_PAGES)) * double(::sysconf(_SC_PAGE_SIZE));
+  if (memory > 90e9) {
+    MESSAGE("skipped: this machine has more than 90 GB, so 2^31 rows might fit");
+    return;
+  }
+  const MmMatrix a = parse("%%MatrixMarket matrix coordinate real general\n2147483647 2147483647 1\n1 2 1\n");
+  CHECK_THROWS_WITH_AS(general_graph<double>(a), doctest::Contains("2147483647 x 2147483647"), out_of_memory);
+  CHECK_THROWS_AS(bipartite_graph<float>(a), out_of_memory);
+  CHECK_THROWS_AS(complete_graph_from_matrix<float>(a), out_of_memory);
+  const MmMatrix r = parse("%%MatrixMarket matrix coordinate real general\n1 2147483646 1\n1 2 1\n");
+  const Csr<double> b = bipartite_graph<double>(r);  // one row is cheap; the columns become vertices
+  CHECK_THROWS_WITH_AS(bipartite_as_general(b), doctest::Contains("2147483647 vertices"), out_of_memory);
+}
+
 TEST_CASE("a sum too large for float weights is refused") {
   const MmMatrix a = parse("%%MatrixMarket matrix coordinate real general\n2 2 1\n1 2 1e300\n");
   CHECK(general_graph<double>(a).weights[0] == 1e300);
-  CHECK_THROWS_AS(general_graph<float>(a), invalid_input);
+  CHECK_THROWS_WITH_AS(general_graph<float>(a), "entry (1, 2) sums to 1e+300, which a float weight cannot hold",
+                       invalid_input);
+  // A shape error is one line with both dimensions.
+  CHECK_THROWS_WITH_AS(general_graph<double>(parse("%%MatrixMarket matrix coordinate real general\n3 5 0\n")),
+                       "a general graph needs a square matrix, this one is 3 x 5 (use the bipartite view)",
+                       shape_error);
 }
 
 TEST_CASE("every shared matrix gives a well-formed graph") {

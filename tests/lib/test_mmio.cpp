@@ -164,6 +164,7 @@ TEST_CASE("mmio: coordinate round trips, plain and gzip, bit-exact") {
       for (MmSymmetry s : symmetries)
         for (bool gz : {false, true}) {
           ++seed;
+          if (f == MmField::pattern && s == MmSymmetry::skew_symmetric) continue;  // the format forbids it
           CAPTURE(seed);
           CAPTURE(nnz);
           CAPTURE(to_string(f));
@@ -233,6 +234,10 @@ TEST_CASE("mmio: header variants all read the same matrix") {
     CHECK(m.col == std::vector<vertex_t>{0, 1});
     CHECK(m.val == std::vector<double>{1.5, -2000});
   }
+  // NIST forbids pattern skew-symmetric (a pattern has no sign to flip).
+  CHECK(error_of([] { read_matrix_market_text("%%MatrixMarket matrix coordinate pattern skew-symmetric\n2 2 1\n2 1\n"); })
+            .reason()
+            .find("pattern matrices cannot be skew-symmetric") != std::string::npos);
   // The other keywords, in any case.
   CHECK(read_matrix_market_text("%%MatrixMarket matrix coordinate PATTERN Symmetric\n2 2 1\n2 1\n").header.symmetry ==
         MmSymmetry::symmetric);
@@ -266,6 +271,18 @@ TEST_CASE("mmio: numbers at the edges") {
   CHECK(std::signbit(one("real", "-0")));
   CHECK(one("real", "1e-400") == 0.0);  // underflow rounds to zero
   CHECK(std::signbit(one("real", "-1e-400")));
+  // Exponents beyond long long: the exponent's sign decides.
+  CHECK(one("real", "1e-99999999999999999999") == 0.0);
+  CHECK(std::signbit(one("real", "-12.5e-99999999999999999999")));
+  CHECK(one("real", "0.0e99999999999999999999") == 0.0);
+  CHECK(error_of([&] { one("real", "1e99999999999999999999"); }).reason().find("overflow") != std::string::npos);
+  CHECK(error_of([&] { one("real", "-0.5e+99999999999999999999"); }).reason().find("overflow") != std::string::npos);
+  // Control and NUL bytes in a message come out escaped, on one line.
+  using namespace std::string_literals;
+  CHECK(error_of([&] { one("real", "1\0x"s); }).reason() == "bad number '1\\x00x'");
+  CHECK(error_of([] { read_matrix_market_text("%%MatrixMarket matrix coordinate re\x01" "al general\n1 1 0\n"); })
+            .reason()
+            .find("unknown field 're\\x01al'") != std::string::npos);
   CHECK(one("integer", "9223372036854775807") == 9223372036854775807.0);
   CHECK(one("integer", "-42") == -42);
   CHECK(one("integer", "+42") == 42);
@@ -482,6 +499,7 @@ TEST_CASE("mmio: the writer") {
   MmMatrix pattern_vals = m;
   pattern_vals.header.field = MmField::pattern;
   refuses(pattern_vals);
+  refuses(random_coordinate(10, MmField::pattern, MmSymmetry::skew_symmetric, 3));
   MmMatrix rect = random_coordinate(10, MmField::real, MmSymmetry::general, 3);
   rect.header.symmetry = MmSymmetry::symmetric;
   refuses(rect);
@@ -492,6 +510,33 @@ TEST_CASE("mmio: the writer") {
   CHECK(to_string(MmFormat::array) == "array");
   CHECK(to_string(MmField::integer) == "integer");
   CHECK(to_string(MmSymmetry::skew_symmetric) == "skew-symmetric");
+}
+
+TEST_CASE("mmio: the writer to a FILE*, and to targets that are not regular files") {
+  check::temp_dir dir;
+  const MmMatrix m = random_coordinate(50, MmField::real, MmSymmetry::symmetric, 4);
+  std::FILE* f = std::fopen((dir / "open.mtx").string().c_str(), "wb");
+  REQUIRE(f != nullptr);
+  write_matrix_market(f, m, {"to a FILE*"}, "open.mtx");
+  std::fclose(f);
+  require_same(m, read_matrix_market((dir / "open.mtx").string()));
+  if (std::FILE* full = std::fopen("/dev/full", "wb")) {  // a write error names the output
+    CHECK_THROWS_WITH_AS(write_matrix_market(full, m, {}, "<full>"), doctest::Contains("cannot write <full>"), error);
+    std::fclose(full);
+  }
+  // A symbolic link is written through, and stays a link.
+  spit(dir / "target.mtx", "old");
+  fs::create_symlink(dir / "target.mtx", dir / "link.mtx");
+  write_matrix_market((dir / "link.mtx").string(), m);
+  REQUIRE(fs::is_symlink(dir / "link.mtx"));  // else do not try /dev/null (as root it would be replaced)
+  require_same(m, read_matrix_market((dir / "target.mtx").string()));
+  // A device stays a device; nothing is left beside the targets.
+  write_matrix_market("/dev/null", m);
+  CHECK(fs::is_character_file("/dev/null"));
+  CHECK(std::distance(fs::directory_iterator(dir.path()), fs::directory_iterator()) == 3);
+  // A directory is refused, naming it.
+  fs::create_directory(dir / "sub");
+  CHECK_THROWS_WITH_AS(write_matrix_market((dir / "sub").string(), m), doctest::Contains("sub"), error);
 }
 
 TEST_CASE("mmio: the shared SuiteSparse collection reads, counts as in MANIFEST.tsv") {

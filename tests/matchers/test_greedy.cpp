@@ -54,8 +54,9 @@ TEST_CASE("greedy is at least half the optimum") {
     CAPTURE(seed);
     const vertex_t n = static_cast<vertex_t>(seed % 13);
     const Csr<double> g = check::random_graph(n, 0.2 + (seed % 8) / 10.0, static_cast<int>(seed % 3), seed);
-    const double w = matching_weight(g, greedy(g));
-    CHECK(w >= 0.5 * check::brute_force_max_weight(g) - 1e-12);
+    const Matching m = greedy(g);
+    check::require_valid(g, m);
+    CHECK(matching_weight(g, m) >= 0.5 * check::brute_force_max_weight(g) - 1e-12);
   }
   for (std::uint64_t seed = 1; seed <= 50; ++seed) {
     const Dense<double> d = check::random_complete_graph(static_cast<vertex_t>(2 * (seed % 6)), 2, seed);

@@ -1,0 +1,152 @@
+// Row argmax (ops/argmax.hpp) on an R-MAT graph: the plain backend against a
+// peer measured in the same run, the hand-written loop below (the simplest
+// loop a programmer would write, same semantics), and the graphblas backend.
+// Two cases: no masks (every row, every column); and a random half of the
+// rows active with a per-column floor (half the columns hold a suitor).
+//   bench_argmax [--scale S] [--edge-factor F] [--threads T1,T2,...] [--reps R] [--seed X]
+// Defaults: scale 22, edge factor 16, threads 1 and all, 5 repetitions
+// (median reported). GB/s counts offsets + cols + weights read once (the
+// floor of any argmax over all rows; the masked case reads fewer entries
+// and adds random reads of the masks, but is reported against the same
+// bytes). Targets (issue 3): plain/hand <= 2; graphblas/plain <= 5.
+#include <omp.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "datasets/generators.hpp"
+#include "ops/argmax.hpp"
+
+using namespace matchblas;
+
+namespace {
+
+template <class F>
+double median_seconds(int reps, F&& f) {
+  std::vector<double> t;
+  for (int r = 0; r < reps; ++r) {
+    const auto a = std::chrono::steady_clock::now();
+    f();
+    t.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - a).count());
+  }
+  std::sort(t.begin(), t.end());
+  return t[t.size() / 2];
+}
+
+// The peer: what one would write by hand for the same contract.
+void hand_argmax(const Csr<float>& g, const std::uint8_t* active, const float* floor_w, const vertex_t* floor_v,
+                 vertex_t* best, float* best_w) {
+#pragma omp parallel for schedule(dynamic, 1024)
+  for (vertex_t u = 0; u < g.n_rows; ++u) {
+    vertex_t b = -1;
+    float w = 0;
+    if (active == nullptr || active[u]) {
+      for (offset_t k = g.offsets[u]; k < g.offsets[u + 1]; ++k) {
+        const vertex_t v = g.cols[k];
+        const float x = g.weights[k];
+        if (floor_w != nullptr && !(x > floor_w[v] || (x == floor_w[v] && u < floor_v[v]))) continue;
+        if (b == -1 || x > w || (x == w && v < b)) {
+          b = v;
+          w = x;
+        }
+      }
+    }
+    best[u] = b;
+    best_w[u] = w;
+  }
+}
+
+std::vector<int> parse_list(const std::string& s) {
+  std::vector<int> out;
+  std::stringstream in(s);
+  for (std::string item; std::getline(in, item, ',');) out.push_back(std::atoi(item.c_str()));
+  return out;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int scale = 22, reps = 5;
+  double edge_factor = 16;
+  std::uint64_t seed = 1;
+  std::vector<int> threads{1, omp_get_max_threads()};
+  for (int i = 1; i + 1 < argc; i += 2) {
+    const std::string a = argv[i];
+    if (a == "--scale") scale = std::atoi(argv[i + 1]);
+    else if (a == "--edge-factor") edge_factor = std::atof(argv[i + 1]);
+    else if (a == "--threads") threads = parse_list(argv[i + 1]);
+    else if (a == "--reps") reps = std::atoi(argv[i + 1]);
+    else if (a == "--seed") seed = std::strtoull(argv[i + 1], nullptr, 10);
+    else {
+      std::fprintf(stderr, "bench_argmax: unknown option %s\n", a.c_str());
+      return 2;
+    }
+  }
+  threads.erase(std::unique(threads.begin(), threads.end()), threads.end());
+  GenOptions opt;
+  opt.seed = seed;
+  opt.edge_factor = edge_factor;
+  const auto t0 = std::chrono::steady_clock::now();
+  const Csr<float> g = rmat<float>(vertex_t(1) << scale, opt);
+  const double gen_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const double bytes = double(g.bytes());
+  std::printf("R-MAT scale %d, edge factor %g: %d rows, %lld entries, %.1f MB of CSR (generated in %.1f s)\n", scale,
+              edge_factor, g.n_rows, static_cast<long long>(g.num_entries()), bytes / 1e6, gen_s);
+  std::printf("graphblas backend: %s\n", ops::have_graphblas() ? "yes" : "not in this build");
+
+  // The masked case: each row active with probability 1/2; each column has
+  // a suitor (a weight uniform in (0,1], a random row) with probability 1/2.
+  const std::size_t n = std::size_t(g.n_rows);
+  std::vector<std::uint8_t> active(n);
+  std::vector<float> floor_w(n, 0.0f);
+  std::vector<vertex_t> floor_v(n, -1);
+  std::mt19937_64 rng(seed + 1);
+  for (std::size_t v = 0; v < n; ++v) {
+    active[v] = std::uint8_t(rng() & 1);
+    if (rng() & 1) {
+      floor_w[v] = float(1.0 - std::uniform_real_distribution<double>(0, 1)(rng));
+      floor_v[v] = vertex_t(rng() % n);
+    }
+  }
+  const ops::ArgmaxMasks<float> masked{active, {}, floor_w, floor_v};
+
+  std::vector<vertex_t> best(n), best_ref(n);
+  std::vector<float> best_w(n), best_w_ref(n);
+  std::printf("%-7s %-7s %10s %10s %10s %10s %12s %10s %10s\n", "case", "threads", "plain s", "hand s",
+              "grb s", "plain GB/s", "hand GB/s", "plain/hand", "grb/plain");
+  for (const bool with_masks : {false, true}) {
+    const ops::ArgmaxMasks<float> masks = with_masks ? masked : ops::ArgmaxMasks<float>{};
+    for (const int t : threads) {
+      omp_set_num_threads(t);
+      const auto hand = [&] {
+        hand_argmax(g, with_masks ? active.data() : nullptr, with_masks ? floor_w.data() : nullptr,
+                    with_masks ? floor_v.data() : nullptr, best_ref.data(), best_w_ref.data());
+      };
+      const double hand_s = median_seconds(reps, hand);
+      const double plain_s =
+          median_seconds(reps, [&] { ops::argmax_rows<float>(g, masks, best, best_w, ops::Backend::plain); });
+      if (best != best_ref || best_w != best_w_ref) {
+        std::fprintf(stderr, "bench_argmax: plain and hand disagree\n");
+        return 1;
+      }
+      double grb_s = 0;
+      if (ops::have_graphblas()) {
+        grb_s = median_seconds(reps, [&] { ops::argmax_rows<float>(g, masks, best, best_w, ops::Backend::graphblas); });
+        if (best != best_ref || best_w != best_w_ref) {
+          std::fprintf(stderr, "bench_argmax: graphblas and hand disagree\n");
+          return 1;
+        }
+      }
+      std::printf("%-7s %-7d %10.3f %10.3f %10.3f %10.2f %12.2f %10.2f %10.2f\n", with_masks ? "masked" : "all", t,
+                  plain_s, hand_s, grb_s, bytes / plain_s / 1e9, bytes / hand_s / 1e9, plain_s / hand_s,
+                  grb_s / plain_s);
+    }
+  }
+  return 0;
+}

@@ -1,0 +1,82 @@
+// Every registered CPU matcher on one graph, at the given thread counts:
+// median time, edges/s, weight, and whether it equals greedy (for the
+// matchers whose guarantee is "greedy"). The graph is R-MAT by default
+// (issue 3: about 2^22 vertices and 2^26 edges) or a Matrix Market file.
+//   bench_cpu_matchers [--scale S] [--edge-factor F] [--file FILE.mtx] [--reps R]
+//                      [--only a,b,c] [--threads 1,2,16]
+#include <omp.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "datasets/generators.hpp"
+#include "datasets/load.hpp"
+#include "matchers/greedy.hpp"
+#include "matchers/run.hpp"
+
+using namespace matchblas;
+
+int main(int argc, char** argv) {
+  int scale = 22, reps = 3;
+  std::vector<int> thread_counts = {1, omp_get_max_threads()};
+  double edge_factor = 16;
+  std::string file, only;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    const std::string a = argv[i];
+    if (a == "--scale") scale = std::atoi(argv[i + 1]);
+    else if (a == "--edge-factor") edge_factor = std::atof(argv[i + 1]);
+    else if (a == "--file") file = argv[i + 1];
+    else if (a == "--reps") reps = std::atoi(argv[i + 1]);
+    else if (a == "--only") only = "," + std::string(argv[i + 1]) + ",";
+    else if (a == "--threads") {
+      thread_counts.clear();
+      for (const char* p = argv[i + 1]; *p;) {
+        thread_counts.push_back(std::atoi(p));
+        while (*p && *p != ',') ++p;
+        if (*p == ',') ++p;
+      }
+    }
+    else {
+      std::fprintf(stderr, "bench_cpu_matchers: unknown option %s\n", a.c_str());
+      return 2;
+    }
+  }
+  Csr<float> g;
+  if (file.empty()) {
+    GenOptions opt;
+    opt.edge_factor = edge_factor;
+    g = rmat<float>(vertex_t(1) << scale, opt);
+    std::printf("graph: R-MAT scale %d edge factor %g", scale, edge_factor);
+  } else {
+    g = std::get<Csr<float>>(graph_from_file(read_matrix_market(file), GraphView::automatic, Precision::single).graph);
+    std::printf("graph: %s", file.c_str());
+  }
+  const offset_t m = num_edges(g);
+  std::printf(", %d vertices, %lld edges, float weights\n", g.n_rows, static_cast<long long>(m));
+  const Matching reference = greedy(g, 0);
+  std::printf("%-16s %7s %10s %12s %16s %8s\n", "matcher", "threads", "median s", "Medges/s", "weight", "=greedy");
+  for (const MatcherInfo& info : matchers()) {
+    if (info.device != Device::cpu || info.unavailable || info.name == "exact" || !info.accepts(general_graphs)) continue;
+    if (!only.empty() && only.find("," + info.name + ",") == std::string::npos) continue;
+    for (int t : thread_counts) {
+      MatchOptions opt;
+      opt.threads = t;
+      std::vector<double> times;
+      MatchRun run;
+      for (int r = 0; r < reps; ++r) {
+        run = run_matcher(info, &g, general_graphs, opt);
+        times.push_back(run.report.time_s);
+      }
+      std::sort(times.begin(), times.end());
+      const double s = times[times.size() / 2];
+      const char* same = info.guarantee != "greedy" ? "-" : (run.matching == reference ? "yes" : "NO");
+      std::printf("%-16s %7d %10.3f %12.1f %16.4f %8s\n", info.name.c_str(), t, s, m / s / 1e6, run.report.weight, same);
+      std::fflush(stdout);
+    }
+  }
+  return 0;
+}

@@ -1,0 +1,25 @@
+// Suitor in bulk-synchronous rounds, written with the ops (issue 3; the
+// Suitor algorithm of seed 001 Paper I Alg. 3 / seed 004 sec. 2.1 reordered
+// into rounds). Every vertex v holds its best offer so far, (ws[v],
+// suitor[v]). In a round, every active vertex u proposes to its best
+// neighbour v whose offer it beats (argmax over active rows against the
+// per-column floor (ws, suitor), ties by neighbour_beats); the proposals form
+// a matrix P (one entry per proposer), and each v keeps the best proposal of
+// its column (argmax over the rows of P transposed) if it beats its floor.
+// Winners rest; losers and the suitors they displaced are active next round.
+// Matched: u and v with suitor[u] == v and suitor[v] == u.
+// Guarantee: every round is a valid serialisation of sequential Suitor
+// (each column's proposals taken best first), so the result is Suitor's,
+// which is exactly Greedy's matching (DESIGN.md); any thread count.
+// Cost: O(sum over rounds of the active rows' degrees + n) work.
+#pragma once
+#include "lib/csr.hpp"
+#include "lib/matching.hpp"
+#include "ops/argmax.hpp"
+
+namespace matchblas {
+
+template <class W>
+Matching suitor_bulk(const Csr<W>& g, int threads = 0, ops::Backend backend = ops::Backend::automatic);
+
+}  // namespace matchblas

@@ -1,0 +1,31 @@
+// ld_rounds (seed 002 Alg. 1, sync-poll, written with the ops): exactly greedy's matching on every
+// test graph, at any thread count, with either ops backend.
+#include <doctest/doctest.h>
+
+#include "matchers/greedy.hpp"
+#include "matchers/ld_rounds.hpp"
+#include "tests/check/check.hpp"
+#include "tests/check/families.hpp"
+
+using namespace matchblas;
+
+TEST_CASE("ld_rounds equals greedy (plain backend)") {
+  check::require_greedy_family([](const Csr<double>& g, int t) { return ld_rounds(g, t); },
+                               [](const Csr<float>& g, int t) { return ld_rounds(g, t); }, /*parallel=*/true);
+}
+
+TEST_CASE("ld_rounds equals greedy (graphblas backend)") {
+  if (!ops::have_graphblas()) {
+    MESSAGE("skipped: this build has no SuiteSparse:GraphBLAS");
+    return;
+  }
+  check::FamilyOptions small;
+  small.random_graphs = 120;
+  small.real = false;
+  check::for_each_test_graph(
+      [](const std::string& name, const Csr<double>& g) {
+        CAPTURE(name);
+        check::require_equals_greedy(g, ld_rounds(g, 1, ops::Backend::graphblas), greedy(g, 1));
+      },
+      small);
+}

@@ -30,7 +30,7 @@
 // is greedy's.
 // Cost: O(n + m log Delta) work in the worst case: Alg. 2 rescans a row once
 // per matched candidate (O(m Delta) on tie-heavy hubs), so a row asked a
-// third time is sorted once and walked with a cursor (detail::HeaviestFree);
+// third time becomes a heap that drops its matched tops (detail::HeaviestFree);
 // O(n + m) in practice. ld_omp: two barriers per round, one round per "wave"
 // of matches.
 // Preconditions: a general graph (square Csr, both directions stored, no
@@ -59,36 +59,45 @@ Matching ld_omp(const Csr<W>& g, int threads = 0);
 namespace detail {
 // A vertex's heaviest free neighbour (ties to the smaller index), asked again
 // every time the previous answer got matched. Free neighbours only ever
-// disappear, so the answer only moves forward in the vertex's own order of
-// its neighbours: the first two asks scan the row (O(degree) each, Paper I
-// Alg. 2); from the third on, a row of 16 or more entries is sorted once into
-// that order and a cursor skips its matched prefix (Paper I sec. 2.1: sorted
-// rows make LD O(n + m)). Total cost O(m log Delta) instead of Alg. 2's
-// O(m Delta) on rows whose candidates keep getting matched (tie-heavy hubs).
+// disappear, so the first two asks scan the row (O(degree) each, Paper I
+// Alg. 2), and from the third ask on a row of 16 or more entries is copied
+// into a heap in the vertex's order of its neighbours (O(degree), once); each
+// later ask pops the matched tops (O(log degree) each, every entry popped at
+// most once). Paper I sec. 2.1 notes that rows sorted by weight make LD
+// O(n + m); the heap gets that effect lazily, without sorting rows that are
+// asked once or twice. Total O(m log Delta) instead of Alg. 2's O(m Delta) on
+// rows whose candidates keep getting matched (tie-heavy hubs).
 // Calls for different vertices may run concurrently; `mate` must not change
-// during a call. Memory: 13 bytes per vertex, plus the sorted rows.
+// during a call. Memory: 13 bytes per vertex, plus the heaps.
 template <class W>
 class HeaviestFree {
  public:
   explicit HeaviestFree(const Csr<W>& g)
-      : g_(g), scans_(static_cast<std::size_t>(g.n_rows), 0), cursor_(scans_.size(), 0), sorted_(scans_.size()) {}
+      : g_(g), scans_(static_cast<std::size_t>(g.n_rows), 0), heap_size_(scans_.size(), 0), heap_(scans_.size()) {}
 
   vertex_t operator()(vertex_t s, std::span<const vertex_t> mate) {
-    if (!sorted_[s]) {
+    if (!heap_[s]) {
       if (scans_[s] < 2 || g_.degree(s) < 16) {
         scans_[s] = static_cast<std::uint8_t>(scans_[s] + (scans_[s] < 2));
         return scan(s, mate);
       }
-      sort_row(s);
+      build_heap(s);
     }
-    const vertex_t* row = sorted_[s].get();
-    const std::uint32_t degree = static_cast<std::uint32_t>(g_.degree(s));
-    std::uint32_t& c = cursor_[s];
-    while (c < degree && mate[row[c]] != no_vertex) ++c;
-    return c < degree ? row[c] : no_vertex;
+    Entry* heap = heap_[s].get();
+    std::uint32_t& size = heap_size_[s];
+    while (size > 0 && mate[heap[0].v] != no_vertex) std::pop_heap(heap, heap + size--, Worse{});
+    return size > 0 ? heap[0].v : no_vertex;
   }
 
  private:
+  struct Entry {
+    W w;
+    vertex_t v;
+  };
+  struct Worse {  // heap order: the top is the best neighbour
+    bool operator()(const Entry& a, const Entry& b) const { return neighbour_beats(b.w, b.v, a.w, a.v); }
+  };
+
   vertex_t scan(vertex_t s, std::span<const vertex_t> mate) const {
     vertex_t best = no_vertex;
     W best_w{};
@@ -99,21 +108,19 @@ class HeaviestFree {
     }
     return best;
   }
-  void sort_row(vertex_t s) {
+  void build_heap(vertex_t s) {
     const offset_t begin = g_.offsets[s], degree = g_.degree(s);
-    std::vector<offset_t> k(static_cast<std::size_t>(degree));
-    for (offset_t i = 0; i < degree; ++i) k[i] = begin + i;
-    std::sort(k.begin(), k.end(), [&](offset_t a, offset_t b) {
-      return neighbour_beats(g_.weights[a], g_.cols[a], g_.weights[b], g_.cols[b]);
-    });
-    sorted_[s] = std::make_unique<vertex_t[]>(static_cast<std::size_t>(degree));
-    for (offset_t i = 0; i < degree; ++i) sorted_[s][i] = g_.cols[k[i]];
+    heap_[s] = std::make_unique<Entry[]>(static_cast<std::size_t>(degree));
+    Entry* heap = heap_[s].get();
+    for (offset_t i = 0; i < degree; ++i) heap[i] = {g_.weights[begin + i], g_.cols[begin + i]};
+    std::make_heap(heap, heap + degree, Worse{});
+    heap_size_[s] = static_cast<std::uint32_t>(degree);
   }
 
   const Csr<W>& g_;
-  std::vector<std::uint8_t> scans_;                  // plain scans so far, capped at 2
-  std::vector<std::uint32_t> cursor_;                // sorted rows: first entry not known matched
-  std::vector<std::unique_ptr<vertex_t[]>> sorted_;  // the row in neighbour order, once built
+  std::vector<std::uint8_t> scans_;             // plain scans so far, capped at 2
+  std::vector<std::uint32_t> heap_size_;        // entries not yet popped
+  std::vector<std::unique_ptr<Entry[]>> heap_;  // the row as a heap, once built
 };
 }  // namespace detail
 

@@ -4,7 +4,7 @@
 // line 11 gains a "v is free" test (a matched v's candidate is its own mate).
 // Guarantee: exactly greedy's matching (see ld.hpp for why).
 // Cost: O(n + m log Delta) worst case, O(n + m) in practice (ld.hpp,
-// detail::HeaviestFree); O(n) extra memory plus the rows it sorts.
+// detail::HeaviestFree); O(n) extra memory plus its heaps.
 // Preconditions: square Csr (a general graph). `threads` is ignored.
 #include <vector>
 

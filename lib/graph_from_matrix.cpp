@@ -109,17 +109,38 @@ std::string entries(const MmHeader& h) {
   return std::to_string(h.entries) + (h.entries == 1 ? " entry" : " entries");
 }
 
-// |a| with weights of type W (a's structure moved, not copied).
+// |a| with weights of type W (a's structure moved, not copied). A weight that
+// underflows to zero in W is dropped, as every zero weight is (both
+// directions of an edge carry the same double, so both go).
 template <class W>
 Csr<W> cast_abs(Csr<double> a) {
   Csr<W> b;
   b.n_rows = a.n_rows;
   b.n_cols = a.n_cols;
   b.weights.resize(a.weights.size());
+  bool zeros = false;
   for (vertex_t r = 0; r < a.n_rows; ++r)
-    for (offset_t k = a.offsets[r]; k < a.offsets[r + 1]; ++k) b.weights[k] = checked_weight<W>(a.weights[k], r, a.cols[k]);
+    for (offset_t k = a.offsets[r]; k < a.offsets[r + 1]; ++k) {
+      b.weights[k] = checked_weight<W>(a.weights[k], r, a.cols[k]);
+      zeros |= b.weights[k] == W(0);
+    }
   b.offsets = std::move(a.offsets);
   b.cols = std::move(a.cols);
+  if (zeros) {  // compact in place, rows in order
+    offset_t out = 0;
+    for (vertex_t r = 0; r < b.n_rows; ++r) {
+      const offset_t first = b.offsets[r], last = b.offsets[r + 1];
+      b.offsets[r] = out;
+      for (offset_t k = first; k < last; ++k)
+        if (b.weights[k] != W(0)) {
+          b.cols[out] = b.cols[k];
+          b.weights[out++] = b.weights[k];
+        }
+    }
+    b.offsets[b.n_rows] = out;
+    b.cols.resize(static_cast<std::size_t>(out));
+    b.weights.resize(static_cast<std::size_t>(out));
+  }
   return b;
 }
 

@@ -21,7 +21,6 @@ enum class Device { cpu, gpu };
 struct MatchOptions {
   std::uint64_t seed = 1;  // for randomised matchers
   int threads = 0;         // CPU threads; <= 0: all
-  int gpu = 0;             // GPU id
 };
 
 struct MatcherInfo {

@@ -183,3 +183,13 @@ TEST_CASE("every shared matrix gives a well-formed graph") {
       }
   }
 }
+
+TEST_CASE("a weight that underflows to zero in float is dropped like any zero") {
+  const MmMatrix a = read_matrix_market_text(
+      "%%MatrixMarket matrix coordinate real general\n3 3 2\n1 2 1e-300\n2 3 0.5\n", "tiny.mtx");
+  CHECK(general_graph<double>(a).num_entries() == 4);
+  const Csr<float> g = general_graph<float>(a);
+  CHECK(g.num_entries() == 2);
+  CHECK(g.offsets == std::vector<offset_t>{0, 0, 1, 2});
+  CHECK(g.weights == std::vector<float>{0.5f, 0.5f});
+}

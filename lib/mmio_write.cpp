@@ -131,8 +131,15 @@ void write_body(Sink& out, const MmMatrix& m, const std::vector<std::string>& co
     out.put(line + "\n");
   }
   const bool coord = h.format == MmFormat::coordinate;
-  out.put(std::to_string(h.rows) + " " + std::to_string(h.cols) +
-          (coord ? " " + std::to_string(m.row.size()) : std::string()) + "\n");
+  std::string size_line = std::to_string(h.rows);
+  size_line += ' ';
+  size_line += std::to_string(h.cols);
+  if (coord) {
+    size_line += ' ';
+    size_line += std::to_string(m.row.size());
+  }
+  size_line += '\n';
+  out.put(size_line);
   auto put_value = [&](char* w, double v) {
     if (h.field == MmField::integer) return std::to_chars(w, w + 24, static_cast<long long>(v)).ptr;
     return std::to_chars(w, w + 32, v).ptr;

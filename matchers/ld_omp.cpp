@@ -38,7 +38,7 @@
 // detail::HeaviestFree); two barriers per round. Memory: three arrays of n
 // vertex ids (candidate, Q, W) plus HeaviestFree's.
 // Preconditions: square Csr (a general graph). threads <= 0: all OpenMP
-// threads.
+// threads; at most one thread per 1024 vertices is used.
 #include <omp.h>
 
 #include <algorithm>
@@ -61,7 +61,9 @@ Matching ld_omp(const Csr<W>& g, int threads) {
   detail::HeaviestFree<W> heaviest_free(g);  // each vertex asked by one thread at a time
   std::atomic<std::int64_t> queue_tail[2] = {0, 0}, work_tail[2] = {0, 0};  // by round parity
   const std::span<const vertex_t> mate(m.mate);
-  const int t = threads > 0 ? threads : omp_get_max_threads();
+  // At most one thread per 1024 vertices: below that a round's loops are a
+  // chunk or two and extra threads only wait at the barriers.
+  const int t = std::max(1, std::min(threads > 0 ? threads : omp_get_max_threads(), n / 1024));
 
 #pragma omp parallel num_threads(t)
   {

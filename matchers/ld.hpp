@@ -52,7 +52,8 @@ namespace matchblas {
 template <class W>
 Matching ld_seq(const Csr<W>& g, int threads = 1);
 
-// OpenMP with `threads` threads (<= 0: all OpenMP threads).
+// OpenMP with `threads` threads (<= 0: all OpenMP threads), at most one per
+// 1024 vertices.
 template <class W>
 Matching ld_omp(const Csr<W>& g, int threads = 0);
 

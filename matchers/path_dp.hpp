@@ -48,9 +48,9 @@ double cycle_max_matching(std::span<const double> w, std::span<std::uint8_t> tak
 // maximum degree 2 on n = nbr.size() / 2 vertices. Vertex v's neighbours in H
 // are nbr[2v] and nbr[2v + 1] (no_vertex for an empty slot, either one), with
 // edge weights nbr_w[2v], nbr_w[2v + 1].
-// Preconditions (violations throw invalid_input): H is simple and symmetric
-// (u lists v exactly once iff v lists u, with the same weight); the vertices of
-// H are free in m and m.size() == n.
+// Preconditions (violations throw invalid_input, and m may then hold part of
+// the result): H is simple and symmetric (u lists v exactly once iff v lists
+// u, with the same weight); the vertices of H are free in m; m.size() == n.
 // Order: paths first, each walked from its lower-numbered end in increasing
 // order of that end; then cycles, each from its lowest vertex towards its
 // slot-0 neighbour. The result depends only on the inputs.

@@ -5,8 +5,11 @@
 #include "lib/error.hpp"
 #include "matchers/exact.hpp"
 #include "matchers/greedy.hpp"
+#include "matchers/gpa.hpp"
 #include "matchers/handshake.hpp"
+#include "matchers/ld.hpp"
 #include "matchers/ld_rounds.hpp"
+#include "matchers/pga.hpp"
 #include "matchers/suitor.hpp"
 #include "matchers/suitor_bulk.hpp"
 
@@ -37,16 +40,16 @@ std::function<Matching(GraphRef, const MatchOptions&)> on_sparse(std::string nam
   };
 }
 
-// A matcher of the 1/2-approximate family: general and bipartite graphs, CPU,
-// deterministic, and guaranteed to return exactly Greedy's matching.
+// A deterministic CPU matcher of sparse graphs (general and bipartite views).
+// Guarantee "greedy": it returns exactly Greedy's matching.
 template <class F>
-MatcherInfo greedy_family(std::string name, std::string summary, F f) {
+MatcherInfo sparse_cpu(std::string name, std::string guarantee, std::string summary, F f) {
   MatcherInfo m;
   m.name = name;
   m.kinds = general_graphs | bipartite_graphs;
   m.device = Device::cpu;
   m.deterministic = true;
-  m.guarantee = "greedy";
+  m.guarantee = std::move(guarantee);
   m.summary = std::move(summary);
   m.run = on_sparse(std::move(name), f);
   return m;
@@ -78,23 +81,30 @@ std::vector<MatcherInfo> make_registry() {
       .unavailable = have_exact() ? std::nullopt
                                   : std::optional<std::string>("needs LEMON (liblemon-dev), absent from this build"),
   });
-  r.push_back(greedy_family("suitor", "Suitor, sequential (seed 004 sec. 2.1; seed 001 Paper I Alg. 3)",
-                            [](const auto& g, const MatchOptions& o) { return suitor_seq(g, o.threads); }));
-  r.push_back(greedy_family("suitor-locks", "Suitor, OpenMP with one lock per vertex (seed 004 sec. 2.2)",
-                            [](const auto& g, const MatchOptions& o) { return suitor_locks(g, o.threads); }));
-  r.push_back(greedy_family("suitor-cas", "Suitor, OpenMP lock-free with compare-and-swap (seed 004 sec. 2.3)",
-                            [](const auto& g, const MatchOptions& o) { return suitor_cas(g, o.threads); }));
-  r.push_back(greedy_family("handshake", "mutual strongest neighbours, filter, compact; with the ops (seed 003)",
-                            [](const auto& g, const MatchOptions& o) { return handshake(g, o.threads); }));
-  r.push_back(greedy_family("ld-rounds", "locally dominant edges in synchronous rounds; with the ops (seed 002 Alg. 1)",
-                            [](const auto& g, const MatchOptions& o) { return ld_rounds(g, o.threads); }));
-  r.push_back(greedy_family("suitor-bulk", "Suitor in bulk-synchronous rounds; with the ops (issue 3)",
-                            [](const auto& g, const MatchOptions& o) { return suitor_bulk(g, o.threads); }));
-  MatcherInfo heavy = greedy_family("suitor-heavy",
-                                    "2-Suitor, then optimal matchings of its paths and cycles (seed 004 sec. 3.1)",
-                                    [](const auto& g, const MatchOptions& o) { return suitor_heavy(g, o.threads); });
-  heavy.guarantee = "1/2";
-  r.push_back(std::move(heavy));
+  r.push_back(sparse_cpu("suitor", "greedy", "Suitor, sequential (seed 004 sec. 2.1; seed 001 Paper I Alg. 3)",
+                         [](const auto& g, const MatchOptions& o) { return suitor_seq(g, o.threads); }));
+  r.push_back(sparse_cpu("suitor-locks", "greedy", "Suitor, OpenMP with one lock per vertex (seed 004 sec. 2.2)",
+                         [](const auto& g, const MatchOptions& o) { return suitor_locks(g, o.threads); }));
+  r.push_back(sparse_cpu("suitor-cas", "greedy", "Suitor, OpenMP lock-free with compare-and-swap (seed 004 sec. 2.3)",
+                         [](const auto& g, const MatchOptions& o) { return suitor_cas(g, o.threads); }));
+  r.push_back(sparse_cpu("ld", "greedy", "Locally-Dominant, sequential with a queue (seed 001 Paper I Alg. 1-2)",
+                         [](const auto& g, const MatchOptions& o) { return ld_seq(g, o.threads); }));
+  r.push_back(sparse_cpu("ld-omp", "greedy", "Locally-Dominant, OpenMP (seed 001 Paper I Alg. 1)",
+                         [](const auto& g, const MatchOptions& o) { return ld_omp(g, o.threads); }));
+  r.push_back(sparse_cpu("handshake", "greedy", "mutual strongest neighbours, filter, compact; with the ops (seed 003)",
+                         [](const auto& g, const MatchOptions& o) { return handshake(g, o.threads); }));
+  r.push_back(sparse_cpu("ld-rounds", "greedy", "locally dominant edges in synchronous rounds; with the ops (seed 002 Alg. 1)",
+                         [](const auto& g, const MatchOptions& o) { return ld_rounds(g, o.threads); }));
+  r.push_back(sparse_cpu("suitor-bulk", "greedy", "Suitor in bulk-synchronous rounds; with the ops (issue 3)",
+                         [](const auto& g, const MatchOptions& o) { return suitor_bulk(g, o.threads); }));
+  r.push_back(sparse_cpu("suitor-heavy", "1/2", "2-Suitor, then optimal matchings of its paths and cycles (seed 004 sec. 3.1)",
+                         [](const auto& g, const MatchOptions& o) { return suitor_heavy(g, o.threads); }));
+  r.push_back(sparse_cpu("pga", "1/2", "path growing, Drake-Hougardy (seed 000 sec. 3.3.2)",
+                         [](const auto& g, const MatchOptions& o) { return pga(g, o.threads); }));
+  r.push_back(sparse_cpu("pga-dp", "1/2", "PGA': path growing, each path matched optimally by DP (seed 000 sec. 3.3.2)",
+                         [](const auto& g, const MatchOptions& o) { return pga_dp(g, o.threads); }));
+  r.push_back(sparse_cpu("gpa", "1/2", "global paths, Maue-Sanders, DP on paths and even cycles (seed 000 sec. 3.3.3)",
+                         [](const auto& g, const MatchOptions& o) { return gpa(g, o.threads); }));
   return r;
 }
 

@@ -32,10 +32,11 @@
 // Cost: O(rows + entries) work: import, [select], reduce, scale and select
 // over all entries, then two passes over about one entry per row, on
 // GraphBLAS's threads (omp_get_max_threads() of the caller, passed by the
-// descriptor). On dev, R-MAT scale 20, one thread: 15x the plain backend
-// without masks (the import alone, 12 bytes per entry written to fresh
-// memory, is 5x), 7.6x with masks (the generic qualify select dominates);
-// see bench_argmax. Every GrB call is checked and throws matchblas::error
+// descriptor). On dev (2 shared cores), R-MAT scale 20-22, float: 12-18x
+// the plain backend without masks (the import alone, 12 bytes per entry
+// written to fresh memory, is about 5x; each built-in pass writes a new
+// pattern), 8-13x with half the rows active and a floor (the generic
+// qualify select dominates); see bench_argmax. Issue 3's 5x is missed. Every GrB call is checked and throws matchblas::error
 // (out_of_memory for GrB_OUT_OF_MEMORY) naming the call and its GrB_Info.
 // GrB_init(GrB_NONBLOCKING) runs once, on first use.
 extern "C" {

@@ -10,8 +10,11 @@
 // reassociation).
 // Cost: O(rows + entries of active rows) work; depth O(max degree) (rows in
 // parallel, schedule(dynamic, argmax_rows_per_chunk)). Bytes: offsets, cols
-// and weights read once, plus one random read per entry of each per-column
-// mask in use (eligible_cols, then floor_weight/floor_vertex).
+// and weights of the active rows read once, plus one random read per entry
+// of each per-column mask in use (eligible_cols, then floor_weight;
+// floor_vertex only on a tie with the floor). On dev (2 cores of an AMD
+// EPYC), R-MAT scale 22, float: as fast as the hand-written loop of
+// bench_argmax, about 4.5 GB/s at one thread and 10 GB/s at two.
 //
 // The inner loop is instantiated per mask combination (eligible columns
 // yes/no, floor yes/no) so that the unmasked loop carries no mask test;

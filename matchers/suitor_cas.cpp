@@ -90,11 +90,11 @@ Matching suitor_cas_with(const Csr<W>& g, int threads, const Offer offers) {
       for (offset_t k = g.offsets[current]; k < g.offsets[current + 1]; ++k) {
         const vertex_t v = g.cols[k];
         const W w = g.weights[k];
+        // The cheap test first; v's offer only for a would-be new best.
+        if (partner != no_vertex && !neighbour_beats(w, v, heaviest, partner)) continue;
         if (!offers.beats(w, current, load(v))) continue;
-        if (partner == no_vertex || neighbour_beats(w, v, heaviest, partner)) {
-          partner = v;
-          heaviest = w;
-        }
+        partner = v;
+        heaviest = w;
       }
       if (partner == no_vertex) break;  // nobody takes current: it stays free
 

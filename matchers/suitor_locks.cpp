@@ -68,13 +68,13 @@ Matching suitor_locks(const Csr<W>& g, int threads) {
         for (offset_t k = g.offsets[current]; k < g.offsets[current + 1]; ++k) {
           const vertex_t v = g.cols[k];
           const W w = g.weights[k];
+          // The cheap test first; v's offer only for a would-be new best.
+          if (partner != no_vertex && !neighbour_beats(w, v, heaviest, partner)) continue;
           const W ws_v = load(ws[v], std::memory_order_acquire);
           const vertex_t suitor_v = load(suitor[v], std::memory_order_relaxed);
           if (!detail::beats_offer(w, current, ws_v, suitor_v)) continue;
-          if (partner == no_vertex || neighbour_beats(w, v, heaviest, partner)) {
-            partner = v;
-            heaviest = w;
-          }
+          partner = v;
+          heaviest = w;
         }
         if (partner == no_vertex) break;  // nobody takes current: it stays free
 

@@ -29,11 +29,12 @@ Matching suitor_seq(const Csr<W>& g, int /*threads*/) {
       for (offset_t k = g.offsets[current]; k < g.offsets[current + 1]; ++k) {
         const vertex_t v = g.cols[k];
         const W w = g.weights[k];
+        // The cheap test first (the row is read in order); v's offer (a
+        // random read) only for a neighbour that would be the new best.
+        if (partner != no_vertex && !neighbour_beats(w, v, heaviest, partner)) continue;
         if (!detail::beats_offer(w, current, ws[v], suitor[v])) continue;
-        if (partner == no_vertex || neighbour_beats(w, v, heaviest, partner)) {
-          partner = v;
-          heaviest = w;
-        }
+        partner = v;
+        heaviest = w;
       }
       if (partner == no_vertex) break;  // nobody takes current: it stays free
       const vertex_t displaced = suitor[partner];

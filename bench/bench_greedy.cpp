@@ -1,6 +1,6 @@
 // Greedy on an R-MAT graph: time and edges/s at 1 thread and all threads,
-// against a peer measured in the same run: std::sort / the parallel sort of
-// the same edge array alone (the floor of any sort-based greedy).
+// against a peer measured in the same run: the sort of the same edge array
+// alone (lib/edge_order.hpp; the floor of any sort-based greedy).
 //   bench_greedy [--scale S] [--edge-factor F] [--reps R] [--seed X]
 // Defaults: scale 20, edge factor 10 (about 10M undirected edges).
 #include <omp.h>
@@ -10,12 +10,11 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <parallel/algorithm>
 #include <string>
 #include <vector>
 
 #include "datasets/generators.hpp"
-#include "lib/greedy_order.hpp"
+#include "lib/edge_order.hpp"
 #include "matchers/greedy.hpp"
 
 using namespace matchblas;
@@ -33,11 +32,6 @@ double median_seconds(int reps, F&& f) {
   std::sort(t.begin(), t.end());
   return t[t.size() / 2];
 }
-
-struct Edge {
-  float w;
-  vertex_t u, v;
-};
 
 }  // namespace
 
@@ -66,11 +60,10 @@ int main(int argc, char** argv) {
   std::printf("R-MAT scale %d, edge factor %g: %d vertices, %lld edges (generated in %.2f s, %d threads)\n", scale,
               edge_factor, g.n_rows, static_cast<long long>(m), gen_s, omp_get_max_threads());
 
-  std::vector<Edge> edges;
+  std::vector<WeightedEdge<float>> edges;
   for (vertex_t u = 0; u < g.n_rows; ++u)
     for (offset_t k = g.offsets[u]; k < g.offsets[u + 1]; ++k)
       if (u < g.cols[k]) edges.push_back({g.weights[k], u, g.cols[k]});
-  const auto before = [](const Edge& a, const Edge& b) { return greedy_precedes(a.w, a.u, a.v, b.w, b.u, b.v); };
 
   std::printf("%-8s %12s %12s %14s %12s %10s\n", "threads", "greedy s", "sort s", "greedy Medge/s", "sort Medge/s",
               "greedy/sort");
@@ -79,9 +72,8 @@ int main(int argc, char** argv) {
     if (t == all && t == 1 && all != 1) continue;
     const double greedy_s = median_seconds(reps, [&] { greedy(g, t); });
     const double sort_s = median_seconds(reps, [&] {
-      std::vector<Edge> copy = edges;
-      if (t > 1) __gnu_parallel::sort(copy.begin(), copy.end(), before, __gnu_parallel::multiway_mergesort_tag(t));
-      else std::sort(copy.begin(), copy.end(), before);
+      std::vector<WeightedEdge<float>> copy = edges;
+      sort_in_greedy_order(copy, t);
     });
     std::printf("%-8d %12.3f %12.3f %14.1f %12.1f %10.2f\n", t, greedy_s, sort_s, m / greedy_s / 1e6,
                 m / sort_s / 1e6, greedy_s / sort_s);

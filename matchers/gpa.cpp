@@ -1,26 +1,17 @@
 // Global Paths Algorithm; see gpa.hpp.
 #include "matchers/gpa.hpp"
 
-#include <omp.h>
-
 #include <algorithm>
-#include <parallel/algorithm>
 #include <vector>
 
 #include "lib/error.hpp"
-#include "lib/greedy_order.hpp"
+#include "lib/edge_order.hpp"
 #include "matchers/maximal_fill.hpp"
 #include "matchers/path_dp.hpp"
 
 namespace matchblas {
 
 namespace {
-
-template <class W>
-struct Edge {
-  W w;
-  vertex_t u, v;  // u < v
-};
 
 // Union-find over the vertices; each root knows whether its path has an odd
 // number of edges.
@@ -51,24 +42,14 @@ template <class W>
 Matching gpa(const Csr<W>& g, int threads) {
   MATCHBLAS_EXPECTS(g.n_rows == g.n_cols, "gpa needs a general (square) graph");
   const vertex_t n = g.n_rows;
-  std::vector<Edge<W>> edges;
-  edges.reserve(static_cast<std::size_t>(g.num_entries() / 2));
-  for (vertex_t u = 0; u < n; ++u)
-    for (offset_t k = g.offsets[u]; k < g.offsets[u + 1]; ++k)
-      if (u < g.cols[k]) edges.push_back({g.weights[k], u, g.cols[k]});
-  const auto before = [](const Edge<W>& a, const Edge<W>& b) { return greedy_precedes(a.w, a.u, a.v, b.w, b.u, b.v); };
-  const int t = threads > 0 ? threads : omp_get_max_threads();
-  if (t > 1 && edges.size() > (1u << 16))  // edges are distinct under the order: one result
-    __gnu_parallel::sort(edges.begin(), edges.end(), before, __gnu_parallel::multiway_mergesort_tag(t));
-  else
-    std::sort(edges.begin(), edges.end(), before);
+  const std::vector<WeightedEdge<W>> edges = edges_in_greedy_order(g, threads);
 
   // The paths and even cycles: two neighbour slots per vertex.
   std::vector<vertex_t> nbr(2 * static_cast<std::size_t>(n), no_vertex);
   std::vector<W> nbr_w(nbr.size(), W{});
   std::vector<std::uint8_t> degree(static_cast<std::size_t>(n), 0);
   PathForest forest(n);
-  for (const Edge<W>& e : edges) {
+  for (const WeightedEdge<W>& e : edges) {
     if (degree[e.u] == 2 || degree[e.v] == 2) continue;  // not an endpoint
     const vertex_t ru = forest.find(e.u), rv = forest.find(e.v);
     if (ru == rv) {

@@ -85,17 +85,8 @@ Matching suitor_cas_with(const Csr<W>& g, int threads, const Offer offers) {
   for (vertex_t u = 0; u < n; ++u) {
     vertex_t current = u;
     while (current != no_vertex) {
-      vertex_t partner = no_vertex;
-      W heaviest{};
-      for (offset_t k = g.offsets[current]; k < g.offsets[current + 1]; ++k) {
-        const vertex_t v = g.cols[k];
-        const W w = g.weights[k];
-        // The cheap test first; v's offer only for a would-be new best.
-        if (partner != no_vertex && !neighbour_beats(w, v, heaviest, partner)) continue;
-        if (!offers.beats(w, current, load(v))) continue;
-        partner = v;
-        heaviest = w;
-      }
+      const auto [partner, heaviest] =
+          detail::best_proposal(g, current, [&](vertex_t v, W w) { return offers.beats(w, current, load(v)); });
       if (partner == no_vertex) break;  // nobody takes current: it stays free
 
       const token mine = offers.offer(partner, heaviest, current);

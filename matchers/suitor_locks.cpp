@@ -63,19 +63,11 @@ Matching suitor_locks(const Csr<W>& g, int threads) {
     for (vertex_t u = 0; u < n; ++u) {
       vertex_t current = u;
       while (current != no_vertex) {
-        vertex_t partner = no_vertex;
-        W heaviest{};
-        for (offset_t k = g.offsets[current]; k < g.offsets[current + 1]; ++k) {
-          const vertex_t v = g.cols[k];
-          const W w = g.weights[k];
-          // The cheap test first; v's offer only for a would-be new best.
-          if (partner != no_vertex && !neighbour_beats(w, v, heaviest, partner)) continue;
+        const auto [partner, heaviest] = detail::best_proposal(g, current, [&](vertex_t v, W w) {
           const W ws_v = load(ws[v], std::memory_order_acquire);
           const vertex_t suitor_v = load(suitor[v], std::memory_order_relaxed);
-          if (!detail::beats_offer(w, current, ws_v, suitor_v)) continue;
-          partner = v;
-          heaviest = w;
-        }
+          return detail::beats_offer(w, current, ws_v, suitor_v);
+        });
         if (partner == no_vertex) break;  // nobody takes current: it stays free
 
         omp_set_lock(&locks[partner]);

@@ -23,19 +23,8 @@ Matching suitor_seq(const Csr<W>& g, int /*threads*/) {
   for (vertex_t u = 0; u < n; ++u) {
     vertex_t current = u;
     while (current != no_vertex) {
-      // The best neighbour of `current` among those whose offer it beats.
-      vertex_t partner = no_vertex;
-      W heaviest{};
-      for (offset_t k = g.offsets[current]; k < g.offsets[current + 1]; ++k) {
-        const vertex_t v = g.cols[k];
-        const W w = g.weights[k];
-        // The cheap test first (the row is read in order); v's offer (a
-        // random read) only for a neighbour that would be the new best.
-        if (partner != no_vertex && !neighbour_beats(w, v, heaviest, partner)) continue;
-        if (!detail::beats_offer(w, current, ws[v], suitor[v])) continue;
-        partner = v;
-        heaviest = w;
-      }
+      const auto [partner, heaviest] = detail::best_proposal(
+          g, current, [&](vertex_t v, W w) { return detail::beats_offer(w, current, ws[v], suitor[v]); });
       if (partner == no_vertex) break;  // nobody takes current: it stays free
       const vertex_t displaced = suitor[partner];
       suitor[partner] = current;

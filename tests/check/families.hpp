@@ -4,11 +4,14 @@
 // collection (general view for square, bipartite view for rectangular
 // matrices; skipped with a message when absent).
 #pragma once
+#include <doctest/doctest.h>
+
 #include <functional>
 #include <string>
 
 #include "lib/csr.hpp"
 #include "lib/matching.hpp"
+#include "ops/argmax.hpp"
 
 namespace matchblas::check {
 
@@ -35,5 +38,25 @@ using GreedyFamilyMatcher = std::function<Matching(const Csr<double>&, int threa
 using GreedyFamilyMatcherF = std::function<Matching(const Csr<float>&, int threads)>;
 void require_greedy_family(const GreedyFamilyMatcher& match, const GreedyFamilyMatcherF& match_float, bool parallel,
                            int repeats = 10, const FamilyOptions& opt = {});
+
+// For the matchers written with the ops, f(g, threads, backend): the whole
+// check above with the plain backend, and the random and generated graphs
+// with the graphblas backend (skipped with a message without GraphBLAS).
+template <class F>
+void require_greedy_family_on_both_backends(F f) {
+  require_greedy_family([&](const Csr<double>& g, int t) { return f(g, t, ops::Backend::plain); },
+                        [&](const Csr<float>& g, int t) { return f(g, t, ops::Backend::plain); },
+                        /*parallel=*/true);
+  if (!ops::have_graphblas()) {
+    MESSAGE("graphblas backend skipped: this build has no SuiteSparse:GraphBLAS");
+    return;
+  }
+  FamilyOptions small;
+  small.random_graphs = 120;
+  small.real = false;
+  require_greedy_family([&](const Csr<double>& g, int t) { return f(g, t, ops::Backend::graphblas); },
+                        [&](const Csr<float>& g, int t) { return f(g, t, ops::Backend::graphblas); },
+                        /*parallel=*/false, 0, small);
+}
 
 }  // namespace matchblas::check

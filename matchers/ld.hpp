@@ -100,14 +100,7 @@ class HeaviestFree {
   };
 
   vertex_t scan(vertex_t s, std::span<const vertex_t> mate) const {
-    vertex_t best = no_vertex;
-    W best_w{};
-    for (offset_t k = g_.offsets[s]; k < g_.offsets[s + 1]; ++k) {
-      const vertex_t t = g_.cols[k];
-      if (mate[t] != no_vertex) continue;
-      if (best == no_vertex || neighbour_beats(g_.weights[k], t, best_w, best)) best = t, best_w = g_.weights[k];
-    }
-    return best;
+    return best_neighbour(g_, s, [&](vertex_t t, W) { return mate[t] == no_vertex; }).first;
   }
   void build_heap(vertex_t s) {
     const offset_t begin = g_.offsets[s], degree = g_.degree(s);

@@ -27,13 +27,7 @@ void grow_paths(const Csr<W>& g, OnPath&& on_path) {
     verts.assign(1, start);
     w.clear();
     for (vertex_t x = start;;) {
-      vertex_t best = no_vertex;
-      W best_w{};
-      for (offset_t k = g.offsets[x]; k < g.offsets[x + 1]; ++k) {
-        const vertex_t y = g.cols[k];
-        if (removed[y] || y == x) continue;
-        if (best == no_vertex || neighbour_beats(g.weights[k], y, best_w, best)) best = y, best_w = g.weights[k];
-      }
+      const auto [best, best_w] = best_neighbour(g, x, [&](vertex_t y, W) { return !removed[y] && y != x; });
       removed[x] = 1;
       if (best == no_vertex) break;
       verts.push_back(best);

@@ -75,27 +75,5 @@ inline Matching matching_from_suitors(const std::vector<vertex_t>& suitor) {
   return m;
 }
 
-// The proposal of `current`: its best neighbour v (neighbour_beats: heaviest
-// edge, then smallest index) among those whose offer it beats, and the edge's
-// weight; {no_vertex, 0} when nobody takes it. The row is read in order and
-// the cheap comparison with the best so far comes first: v's offer (a random
-// read, done by takes(v, w), which says whether v would take current's
-// offer w) is read only for a would-be new best. Shared by every variant,
-// which differ only in how they read an offer.
-template <class W, class Takes>
-std::pair<vertex_t, W> best_proposal(const Csr<W>& g, vertex_t current, Takes takes) {
-  vertex_t partner = no_vertex;
-  W heaviest{};
-  for (offset_t k = g.offsets[current]; k < g.offsets[current + 1]; ++k) {
-    const vertex_t v = g.cols[k];
-    const W w = g.weights[k];
-    if (partner != no_vertex && !neighbour_beats(w, v, heaviest, partner)) continue;
-    if (!takes(v, w)) continue;
-    partner = v;
-    heaviest = w;
-  }
-  return {partner, heaviest};
-}
-
 }  // namespace detail
 }  // namespace matchblas

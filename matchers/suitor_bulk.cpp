@@ -2,6 +2,7 @@
 #include "matchers/suitor_bulk.hpp"
 
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 #include "lib/csr_build.hpp"
@@ -15,7 +16,10 @@ Matching suitor_bulk(const Csr<W>& g, int threads, ops::Backend backend) {
   MATCHBLAS_EXPECTS(g.n_rows == g.n_cols, "suitor-bulk needs a general (square) graph");
   const ScopedThreads scope(threads);
   const vertex_t n = g.n_rows;
-  std::vector<W> ws(n, W(0));                    // the best offer each vertex holds
+  // The best offer each vertex holds; -inf with no suitor is beaten by any
+  // finite weight, negative ones included (argmax's "no suitor" floor of 0
+  // assumes positive weights).
+  std::vector<W> ws(n, -std::numeric_limits<W>::infinity());
   std::vector<vertex_t> suitor(n, no_vertex);    // and who made it
   std::vector<std::uint8_t> active(n, 1);
   std::vector<vertex_t> target(n), winner(n);

@@ -5,13 +5,16 @@
 // neighbour v whose offer it beats (argmax over active rows against the
 // per-column floor (ws, suitor), ties by neighbour_beats); the proposals form
 // a matrix P (one entry per proposer), and each v keeps the best proposal of
-// its column (argmax over the rows of P transposed) if it beats its floor.
+// its column (argmax over the rows of P transposed; every proposal already
+// beat the floor of its round).
 // Winners rest; losers and the suitors they displaced are active next round.
 // Matched: u and v with suitor[u] == v and suitor[v] == u.
 // Guarantee: every round is a valid serialisation of sequential Suitor
 // (each column's proposals taken best first), so the result is Suitor's,
 // which is exactly Greedy's matching (DESIGN.md); any thread count.
-// Cost: O(sum over rounds of the active rows' degrees + n) work.
+// Cost: O(rounds x n + sum over rounds of the active rows' degrees) work,
+// plus the per-round build of P^T (its rows sorted); the O(n) loops between
+// the ops are sequential.
 #pragma once
 #include "lib/csr.hpp"
 #include "lib/matching.hpp"

@@ -86,7 +86,7 @@ Matching suitor_cas_with(const Csr<W>& g, int threads, const Offer offers) {
     vertex_t current = u;
     while (current != no_vertex) {
       const auto [partner, heaviest] =
-          detail::best_proposal(g, current, [&](vertex_t v, W w) { return offers.beats(w, current, load(v)); });
+          best_neighbour(g, current, [&](vertex_t v, W w) { return offers.beats(w, current, load(v)); });
       if (partner == no_vertex) break;  // nobody takes current: it stays free
 
       const token mine = offers.offer(partner, heaviest, current);

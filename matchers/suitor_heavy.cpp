@@ -72,15 +72,9 @@ TwoSuitors<W> two_suitor(const Csr<W>& g) {
     todo.push_back(u);
     while (!todo.empty()) {
       const vertex_t x = todo.back();
-      vertex_t partner = no_vertex;
-      W heaviest{};
-      if (held[x] < 2)
-        for (offset_t k = g.offsets[x]; k < g.offsets[x + 1]; ++k) {
-          const vertex_t v = g.cols[k];
-          const W w = g.weights[k];
-          if (t.holds(v, x) || !t.takes(v, w, x)) continue;
-          if (partner == no_vertex || neighbour_beats(w, v, heaviest, partner)) partner = v, heaviest = w;
-        }
+      const auto [partner, heaviest] =
+          held[x] < 2 ? best_neighbour(g, x, [&](vertex_t v, W w) { return !t.holds(v, x) && t.takes(v, w, x); })
+                      : std::pair<vertex_t, W>{no_vertex, W{}};
       if (partner == no_vertex) {  // x is done: two proposals held, or nobody takes it
         todo.pop_back();
         continue;

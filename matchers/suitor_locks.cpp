@@ -23,6 +23,7 @@
 #include <omp.h>
 
 #include <atomic>
+#include <limits>
 #include <vector>
 
 #include "lib/error.hpp"
@@ -51,7 +52,9 @@ Matching suitor_locks(const Csr<W>& g, int threads) {
   const vertex_t n = g.n_rows;
   const int t = threads > 0 ? threads : omp_get_max_threads();
   std::vector<vertex_t> suitor(n, no_vertex);
-  std::vector<W> ws(n, W{});
+  // -inf, not 0: a torn read (an initial weight with a newer suitor) then
+  // never beats a real offer, whatever the sign of the weights.
+  std::vector<W> ws(n, -std::numeric_limits<W>::infinity());
   std::vector<omp_lock_t> locks(n);
 
 #pragma omp parallel num_threads(t)
@@ -63,7 +66,7 @@ Matching suitor_locks(const Csr<W>& g, int threads) {
     for (vertex_t u = 0; u < n; ++u) {
       vertex_t current = u;
       while (current != no_vertex) {
-        const auto [partner, heaviest] = detail::best_proposal(g, current, [&](vertex_t v, W w) {
+        const auto [partner, heaviest] = best_neighbour(g, current, [&](vertex_t v, W w) {
           const W ws_v = load(ws[v], std::memory_order_acquire);
           const vertex_t suitor_v = load(suitor[v], std::memory_order_relaxed);
           return detail::beats_offer(w, current, ws_v, suitor_v);

@@ -23,7 +23,7 @@ Matching suitor_seq(const Csr<W>& g, int /*threads*/) {
   for (vertex_t u = 0; u < n; ++u) {
     vertex_t current = u;
     while (current != no_vertex) {
-      const auto [partner, heaviest] = detail::best_proposal(
+      const auto [partner, heaviest] = best_neighbour(
           g, current, [&](vertex_t v, W w) { return detail::beats_offer(w, current, ws[v], suitor[v]); });
       if (partner == no_vertex) break;  // nobody takes current: it stays free
       const vertex_t displaced = suitor[partner];

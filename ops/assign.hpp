@@ -8,9 +8,10 @@
 //   An empty mask means "no mask": every entry is written (GrB_assign with a
 //   null mask). The mask is valued (mask[i] != 0), not structural.
 //
-// Preconditions (O(1) checks, invalid_input otherwise): mask is empty or as
-// long as out; values is as long as out; values does not overlap out except
-// as the same array (out[i] = values[i] is then a no-op).
+// Preconditions: mask is empty or as long as out, and values is as long as
+// out (O(1) checks, invalid_input otherwise); values does not overlap out
+// except as the same array (out[i] = values[i] is then a no-op) -- not
+// checked.
 // Guarantee: exactly the loops above, for any thread count (each entry is
 // written by one thread). Cost: O(n) work, entries in parallel (OpenMP,
 // static schedule) from assign_parallel_min entries up, sequential below.

@@ -61,12 +61,32 @@ void require_equals_greedy(const Csr<double>& g, const Matching& m, const Matchi
 
 void require_greedy_family(const GreedyFamilyMatcher& match, const GreedyFamilyMatcherF& match_float, bool parallel,
                            int repeats, const FamilyOptions& opt) {
+  const std::vector<int> thread_counts = parallel ? std::vector<int>{1, 2, 8} : std::vector<int>{1};
   for_each_test_graph(
       [&](const std::string& name, const Csr<double>& g) {
         CAPTURE(name);
-        require_equals_greedy(g, match(g, 1), greedy(g, 1));
+        const Matching reference = greedy(g, 1);
+        for (int threads : thread_counts) {
+          CAPTURE(threads);
+          require_equals_greedy(g, match(g, threads), reference);
+        }
       },
       opt);
+  // Negative weights (a Csr built by hand; files and generators give positive
+  // ones): the order, and so the matching, is still greedy's.
+  {
+    GenOptions gen;
+    gen.seed = 17;
+    gen.ties = 3;
+    Csr<double> negated = erdos_renyi<double>(2000, gen);
+    for (double& w : negated.weights) w = -w;
+    const Matching reference = greedy(negated, 1);
+    for (int threads : thread_counts) {
+      CAPTURE(threads);
+      INFO("negated Erdos-Renyi 2000");
+      require_equals_greedy(negated, match(negated, threads), reference);
+    }
+  }
   if (!parallel) return;
   for (int ties : {2, 5}) {
     GenOptions gen;

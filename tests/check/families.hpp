@@ -31,9 +31,10 @@ void for_each_test_graph(const std::function<void(const std::string&, const Csr<
 void require_equals_greedy(const Csr<double>& g, const Matching& m, const Matching& greedy_matching);
 
 // The whole check for a matcher of the greedy family: match(g, threads) equals
-// greedy on every test graph (one thread); when `parallel`, also at 2 and 8
-// threads, `repeats` times each, on tie-heavy R-MAT and Erdos-Renyi graphs
-// with float and double weights (races show up as flakiness).
+// greedy on every test graph and on a graph of negative weights, at 1 thread
+// (and at 2 and 8 when `parallel`); when `parallel`, also `repeats` times at 2
+// and 8 threads on tie-heavy R-MAT and Erdos-Renyi graphs with float and
+// double weights (races show up as flakiness).
 using GreedyFamilyMatcher = std::function<Matching(const Csr<double>&, int threads)>;
 using GreedyFamilyMatcherF = std::function<Matching(const Csr<float>&, int threads)>;
 void require_greedy_family(const GreedyFamilyMatcher& match, const GreedyFamilyMatcherF& match_float, bool parallel,

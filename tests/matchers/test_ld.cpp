@@ -65,3 +65,14 @@ TEST_CASE("ld matchers: empty graphs and input checks") {
   CHECK_THROWS_AS(ld_seq(rect), invalid_input);
   CHECK_THROWS_AS(ld_omp(rect), invalid_input);
 }
+
+TEST_CASE("ld_omp on graphs large enough for 8 threads, and on negative weights") {
+  // ld_omp uses at most one thread per 1024 vertices: these graphs (2^14 and
+  // 20000 vertices) run with every thread asked for.
+  check::FamilyOptions none;
+  none.random_graphs = 0;
+  none.generated = false;
+  none.real = false;
+  check::require_greedy_family([](const Csr<double>& g, int t) { return ld_omp(g, t); },
+                               [](const Csr<float>& g, int t) { return ld_omp(g, t); }, /*parallel=*/true, 5, none);
+}

@@ -135,3 +135,18 @@ TEST_CASE("suitor variants: empty graphs and bad input") {
   CHECK_THROWS_AS(suitor_cas(rect), invalid_input);
   CHECK_THROWS_AS(suitor_heavy(rect), invalid_input);
 }
+
+TEST_CASE("suitor variants on negative weights and large tie-heavy graphs") {
+  check::FamilyOptions none;
+  none.random_graphs = 0;
+  none.generated = false;
+  none.real = false;
+  check::require_greedy_family([](const Csr<double>& g, int) { return suitor_seq(g); },
+                               [](const Csr<float>& g, int) { return suitor_seq(g); }, /*parallel=*/false, 0, none);
+  check::require_greedy_family([](const Csr<double>& g, int t) { return suitor_locks(g, t); },
+                               [](const Csr<float>& g, int t) { return suitor_locks(g, t); }, /*parallel=*/true, 5,
+                               none);
+  check::require_greedy_family([](const Csr<double>& g, int t) { return suitor_cas(g, t); },
+                               [](const Csr<float>& g, int t) { return suitor_cas(g, t); }, /*parallel=*/true, 5,
+                               none);
+}

@@ -20,24 +20,14 @@
 #include <string>
 #include <vector>
 
+#include "bench/timing.hpp"
 #include "datasets/generators.hpp"
 #include "ops/argmax.hpp"
 
 using namespace matchblas;
+using bench::median_seconds;
 
 namespace {
-
-template <class F>
-double median_seconds(int reps, F&& f) {
-  std::vector<double> t;
-  for (int r = 0; r < reps; ++r) {
-    const auto a = std::chrono::steady_clock::now();
-    f();
-    t.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - a).count());
-  }
-  std::sort(t.begin(), t.end());
-  return t[t.size() / 2];
-}
 
 // The peer: what one would write by hand for the same contract.
 void hand_argmax(const Csr<float>& g, const std::uint8_t* active, const float* floor_w, const vertex_t* floor_v,

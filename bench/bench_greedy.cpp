@@ -13,27 +13,13 @@
 #include <string>
 #include <vector>
 
+#include "bench/timing.hpp"
 #include "datasets/generators.hpp"
 #include "lib/edge_order.hpp"
 #include "matchers/greedy.hpp"
 
 using namespace matchblas;
-
-namespace {
-
-template <class F>
-double median_seconds(int reps, F&& f) {
-  std::vector<double> t;
-  for (int r = 0; r < reps; ++r) {
-    const auto a = std::chrono::steady_clock::now();
-    f();
-    t.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - a).count());
-  }
-  std::sort(t.begin(), t.end());
-  return t[t.size() / 2];
-}
-
-}  // namespace
+using bench::median_seconds;
 
 int main(int argc, char** argv) {
   int scale = 20, reps = 3;

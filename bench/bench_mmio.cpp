@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "lib/error.hpp"
+#include "bench/timing.hpp"
 #include "lib/mmio.hpp"
 
 namespace fs = std::filesystem;
@@ -32,13 +33,6 @@ double seconds(const std::function<void()>& f) {
   const auto t0 = std::chrono::steady_clock::now();
   f();
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
-
-double median3(const std::function<void()>& f) {
-  double t[3];
-  for (double& x : t) x = seconds(f);
-  std::sort(t, t + 3);
-  return t[1];
 }
 
 std::size_t raw_read(const std::string& path) {
@@ -124,13 +118,13 @@ int main(int argc, char** argv) {
     std::printf("%-6s %13s %15s %15s %9s %12s\n", "input", "size", "fread", "read_mm", "mm/fread", "read_mm time");
     const double bytes = double(fs::file_size(file));
     offset_t entries = 0;
-    const double raw_s = median3([&] { raw_read(file); });
-    const double mm_s = median3([&] { entries = read_matrix_market(file).header.entries; });
+    const double raw_s = bench::median_seconds(3, [&] { raw_read(file); });
+    const double mm_s = bench::median_seconds(3, [&] { entries = read_matrix_market(file).header.entries; });
     row("plain", bytes, raw_s, mm_s);
     if (gz) {
       const std::string zf = file + ".gz";
-      const double zraw = median3([&] { raw_gzread(zf); });
-      const double zmm = median3([&] { read_matrix_market(zf); });
+      const double zraw = bench::median_seconds(3, [&] { raw_gzread(zf); });
+      const double zmm = bench::median_seconds(3, [&] { read_matrix_market(zf); });
       row("gzip", bytes, zraw, zmm);  // MB/s of uncompressed text
       std::printf("(gzip rows: MB/s of uncompressed text; the .gz file is %.1f MB)\n",
                   double(fs::file_size(zf)) / 1e6);

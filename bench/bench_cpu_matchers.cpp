@@ -31,7 +31,11 @@ int main(int argc, char** argv) {
     else if (a == "--edge-factor") edge_factor = std::atof(argv[i + 1]);
     else if (a == "--file") file = argv[i + 1];
     else if (a == "--reps") reps = std::atoi(argv[i + 1]);
-    else if (a == "--only") only = "," + std::string(argv[i + 1]) + ",";
+    else if (a == "--only") {
+      only = ",";
+      only += argv[i + 1];
+      only += ',';
+    }
     else if (a == "--threads") {
       thread_counts.clear();
       for (const char* p = argv[i + 1]; *p;) {

@@ -24,7 +24,8 @@ int main(int argc, char** argv) {
   int scale = 22, reps = 3;
   std::vector<int> thread_counts = {1, omp_get_max_threads()};
   double edge_factor = 16;
-  std::string file, only;
+  std::string file;
+  std::vector<std::string> only;  // empty: every matcher
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string a = argv[i];
     if (a == "--scale") scale = std::atoi(argv[i + 1]);
@@ -32,9 +33,12 @@ int main(int argc, char** argv) {
     else if (a == "--file") file = argv[i + 1];
     else if (a == "--reps") reps = std::atoi(argv[i + 1]);
     else if (a == "--only") {
-      only = ",";
-      only += argv[i + 1];
-      only += ',';
+      std::string list = argv[i + 1];
+      for (std::size_t start = 0; start <= list.size();) {
+        const std::size_t comma = std::min(list.find(',', start), list.size());
+        only.push_back(list.substr(start, comma - start));
+        start = comma + 1;
+      }
     }
     else if (a == "--threads") {
       thread_counts.clear();
@@ -65,7 +69,7 @@ int main(int argc, char** argv) {
   std::printf("%-16s %7s %10s %12s %16s %8s\n", "matcher", "threads", "median s", "Medges/s", "weight", "=greedy");
   for (const MatcherInfo& info : matchers()) {
     if (info.device != Device::cpu || info.unavailable || info.name == "exact" || !info.accepts(general_graphs)) continue;
-    if (!only.empty() && only.find("," + info.name + ",") == std::string::npos) continue;
+    if (!only.empty() && std::find(only.begin(), only.end(), info.name) == only.end()) continue;
     for (int t : thread_counts) {
       MatchOptions opt;
       opt.threads = t;

@@ -15,9 +15,10 @@
 //                             floor_vertex[v] = -1 with floor_weight[v] = 0
 //                             means "no suitor yet" for positive weights)
 //
-// Backends: `plain` (C++/OpenMP, rows in parallel; the fast path) and
-// `graphblas` (SuiteSparse:GraphBLAS; the reference path). Both give the same
-// result for every input. `automatic` picks plain.
+// Backends: `plain` (C++/OpenMP, rows in parallel; the fast CPU path),
+// `graphblas` (SuiteSparse:GraphBLAS; the reference path) and `gpu` (CUDA,
+// a warp per row; copies in and out per call: ops/gpu/argmax_gpu.cu). All
+// give the same result for every input. `automatic` picks plain.
 // Cost: O(rows + entries of active rows) work, O(max degree) depth.
 #pragma once
 #include <cstdint>
@@ -28,7 +29,7 @@
 
 namespace matchblas::ops {
 
-enum class Backend { automatic, plain, graphblas };
+enum class Backend { automatic, plain, graphblas, gpu };
 
 template <class W>
 struct ArgmaxMasks {
@@ -39,8 +40,8 @@ struct ArgmaxMasks {
 };
 
 // best and best_weight have a.n_rows entries. Throws invalid_input when a
-// mask has the wrong length, and error when the graphblas backend is asked
-// for in a build without GraphBLAS.
+// mask has the wrong length, and error when the graphblas or gpu backend is
+// asked for where it is missing (no GraphBLAS; no CUDA build or no GPU).
 template <class W>
 void argmax_rows(const Csr<W>& a, const ArgmaxMasks<W>& masks, std::span<vertex_t> best,
                  std::span<W> best_weight, Backend backend = Backend::automatic);

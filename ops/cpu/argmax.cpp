@@ -20,6 +20,9 @@ void argmax_rows_plain(const Csr<W>& a, const ArgmaxMasks<W>& masks, std::span<v
 template <class W>
 void argmax_rows_graphblas(const Csr<W>& a, const ArgmaxMasks<W>& masks, std::span<vertex_t> best,
                            std::span<W> best_weight);
+template <class W>
+void argmax_rows_gpu(const Csr<W>& a, const ArgmaxMasks<W>& masks, std::span<vertex_t> best,
+                     std::span<W> best_weight);
 }  // namespace detail
 
 namespace {
@@ -48,6 +51,7 @@ void argmax_rows(const Csr<W>& a, const ArgmaxMasks<W>& masks, std::span<vertex_
   expect_length(best_weight.size(), rows, false, "best_weight");
 
   if (backend == Backend::graphblas) detail::argmax_rows_graphblas(a, masks, best, best_weight);
+  else if (backend == Backend::gpu) detail::argmax_rows_gpu(a, masks, best, best_weight);
   else detail::argmax_rows_plain(a, masks, best, best_weight);
 }
 

@@ -1,0 +1,93 @@
+// Owning device memory and the views kernels take (STYLE 8): DeviceBuffer<T>
+// owns an allocation (RAII; a failed cudaMalloc is matchblas::out_of_memory,
+// not a crash); DeviceCsr<W> owns a CSR on the device; CsrView<W> is the
+// trivially copyable view passed to kernels by value. .cu files only.
+#pragma once
+#include <cuda_runtime.h>
+
+#include <span>
+#include <string>
+#include <utility>
+
+#include "lib/csr.hpp"
+#include "lib/error.hpp"
+#include "ops/gpu/cuda_check.hpp"
+
+namespace matchblas::gpu {
+
+template <class T>
+class DeviceBuffer {
+ public:
+  DeviceBuffer() = default;
+  explicit DeviceBuffer(std::size_t n) : size_(n) {
+    if (n == 0) return;
+    const cudaError_t status = cudaMalloc(reinterpret_cast<void**>(&data_), n * sizeof(T));
+    if (status != cudaSuccess) {
+      cudaGetLastError();  // clear it: the failure is reported by the exception
+      data_ = nullptr;
+      throw out_of_memory("GPU: cannot allocate " + std::to_string(n * sizeof(T)) + " bytes (" +
+                          cudaGetErrorString(status) + ")");
+    }
+  }
+  ~DeviceBuffer() {
+    if (data_) cudaFree(data_);
+  }
+  DeviceBuffer(DeviceBuffer&& o) noexcept : data_(std::exchange(o.data_, nullptr)), size_(std::exchange(o.size_, 0)) {}
+  DeviceBuffer& operator=(DeviceBuffer&& o) noexcept {
+    std::swap(data_, o.data_);
+    std::swap(size_, o.size_);
+    return *this;
+  }
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+
+  T* data() noexcept { return data_; }
+  const T* data() const noexcept { return data_; }
+  std::size_t size() const noexcept { return size_; }
+
+  // A buffer holding a copy of host (synchronous on `stream`'s order).
+  static DeviceBuffer from_host(std::span<const T> host, cudaStream_t stream) {
+    DeviceBuffer b(host.size());
+    if (!host.empty())
+      MATCHBLAS_CUDA_TRY(cudaMemcpyAsync(b.data_, host.data(), host.size_bytes(), cudaMemcpyHostToDevice, stream));
+    return b;
+  }
+  void to_host(std::span<T> host, cudaStream_t stream) const {
+    MATCHBLAS_EXPECTS(host.size() == size_, "DeviceBuffer::to_host: sizes differ");
+    if (!host.empty())
+      MATCHBLAS_CUDA_TRY(cudaMemcpyAsync(host.data(), data_, host.size_bytes(), cudaMemcpyDeviceToHost, stream));
+  }
+
+ private:
+  T* data_ = nullptr;
+  std::size_t size_ = 0;
+};
+
+template <class W>
+struct CsrView {
+  vertex_t n_rows;
+  vertex_t n_cols;
+  const offset_t* offsets;
+  const vertex_t* cols;
+  const W* weights;
+};
+
+template <class W>
+class DeviceCsr {
+ public:
+  DeviceCsr(const Csr<W>& a, cudaStream_t stream)
+      : n_rows_(a.n_rows),
+        n_cols_(a.n_cols),
+        offsets_(DeviceBuffer<offset_t>::from_host(a.offsets, stream)),
+        cols_(DeviceBuffer<vertex_t>::from_host(a.cols, stream)),
+        weights_(DeviceBuffer<W>::from_host(a.weights, stream)) {}
+  CsrView<W> view() const { return {n_rows_, n_cols_, offsets_.data(), cols_.data(), weights_.data()}; }
+
+ private:
+  vertex_t n_rows_, n_cols_;
+  DeviceBuffer<offset_t> offsets_;
+  DeviceBuffer<vertex_t> cols_;
+  DeviceBuffer<W> weights_;
+};
+
+}  // namespace matchblas::gpu

@@ -10,6 +10,15 @@
 
 namespace matchblas::check {
 
+const std::vector<GeneratedFamily>& generated_families() {
+  static const std::vector<GeneratedFamily> families{
+      {"er 3000", [](const GenOptions& o) { return erdos_renyi<double>(3000, o); }},
+      {"rmat 4096", [](const GenOptions& o) { return rmat<double>(4096, o); }},
+      {"grid 60", [](const GenOptions& o) { return grid2d<double>(60, o); }},
+      {"bipartite 40", [](const GenOptions& o) { return complete_bipartite<double>(40, o); }}};
+  return families;
+}
+
 void for_each_test_graph(const std::function<void(const std::string&, const Csr<double>&)>& f,
                          const FamilyOptions& opt) {
   for (int i = 0; i < opt.random_graphs; ++i) {
@@ -28,10 +37,7 @@ void for_each_test_graph(const std::function<void(const std::string&, const Csr<
       g.ties = ties;
       g.edge_factor = 8;
       const std::string t = " ties=" + std::to_string(ties);
-      f("er 3000" + t, erdos_renyi<double>(3000, g));
-      f("rmat 4096" + t, rmat<double>(4096, g));
-      f("grid 60" + t, grid2d<double>(60, g));
-      f("bipartite 40" + t, complete_bipartite<double>(40, g));
+      for (const GeneratedFamily& family : generated_families()) f(family.name + t, family.make(g));
     }
   }
   if (opt.real) {

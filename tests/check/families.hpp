@@ -8,12 +8,22 @@
 
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "lib/csr.hpp"
+#include "datasets/generators.hpp"
 #include "lib/matching.hpp"
 #include "ops/argmax.hpp"
 
 namespace matchblas::check {
+
+// The generated families the checks use (er 3000, rmat 4096, grid 60,
+// bipartite 40), each built from generator options (seed, ties, edge factor).
+struct GeneratedFamily {
+  std::string name;
+  Csr<double> (*make)(const GenOptions&);
+};
+const std::vector<GeneratedFamily>& generated_families();
 
 struct FamilyOptions {
   int random_graphs = 300;   // how many random small graphs (n <= 40)

@@ -78,17 +78,8 @@ TEST_CASE("pga and pga_dp on hand cases") {
 }
 
 TEST_CASE("pga and pga_dp: mean weight against greedy and the optimum per generated family") {
-  struct Family {
-    std::string name;
-    Csr<double> (*make)(const GenOptions&);
-  };
-  const std::vector<Family> families{
-      {"er 3000", [](const GenOptions& o) { return erdos_renyi<double>(3000, o); }},
-      {"rmat 4096", [](const GenOptions& o) { return rmat<double>(4096, o); }},
-      {"grid 60", [](const GenOptions& o) { return grid2d<double>(60, o); }},
-      {"bipartite 40", [](const GenOptions& o) { return complete_bipartite<double>(40, o); }}};
   const int seeds = 5;
-  for (const Family& f : families)
+  for (const check::GeneratedFamily& f : check::generated_families())
     for (int ties : {0, 3}) {
       double pga_g = 0, dp_g = 0, pga_x = 0, dp_x = 0, greedy_x = 0;
       for (int s = 1; s <= seeds; ++s) {

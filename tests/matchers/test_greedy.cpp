@@ -11,6 +11,7 @@
 #include "matchers/exact.hpp"
 #include "matchers/greedy.hpp"
 #include "tests/check/check.hpp"
+#include "tests/check/families.hpp"
 
 using namespace matchblas;
 
@@ -94,22 +95,18 @@ TEST_CASE("greedy does not depend on the thread count") {
 }
 
 TEST_CASE("greedy on every shared matrix: valid, maximal, at least half the optimum") {
-  const auto dir = check::shared_matrices();
-  if (!dir) {
-    MESSAGE("skipped: the shared matrices are absent");
-    return;
-  }
   if (!have_exact()) MESSAGE("half-optimum check skipped: the exact matcher needs LEMON");
-  for (const auto& e : std::filesystem::directory_iterator(*dir)) {
-    const std::string name = e.path().filename().string();
-    if (name.find(".mtx") == std::string::npos || name == "young1c.mtx") continue;
-    CAPTURE(name);
-    const MmMatrix a = read_matrix_market(e.path().string());
-    const Csr<double> g = a.header.rows == a.header.cols ? general_graph<double>(a)
-                                                        : bipartite_as_general(bipartite_graph<double>(a));
-    const Matching m = greedy(g);
-    check::require_valid(g, m);
-    CHECK(is_maximal(g, m));
-    if (have_exact()) CHECK(matching_weight(g, m) >= 0.5 * matching_weight(g, exact_matching(g)) * (1 - 1e-12));
-  }
+  check::FamilyOptions real_only;
+  real_only.random_graphs = 0;
+  real_only.generated = false;
+  check::for_each_test_graph(
+      [](const std::string& name, const Csr<double>& g) {
+        CAPTURE(name);
+        const Matching m = greedy(g);
+        check::require_valid(g, m);
+        CHECK(is_maximal(g, m));
+        if (have_exact())
+          CHECK(matching_weight(g, m) >= 0.5 * matching_weight(g, exact_matching(g)) * (1 - 1e-12));
+      },
+      real_only);
 }

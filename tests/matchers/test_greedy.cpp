@@ -6,8 +6,6 @@
 #include <tuple>
 
 #include "datasets/generators.hpp"
-#include "lib/graph_from_matrix.hpp"
-#include "lib/mmio.hpp"
 #include "matchers/exact.hpp"
 #include "matchers/greedy.hpp"
 #include "tests/check/check.hpp"

@@ -29,10 +29,10 @@ int command_list(const Args& a) {
     std::printf("\n]\n");
     return 0;
   }
-  std::printf("%-12s %-28s %-6s %-13s %-9s %s\n", "name", "graphs", "device", "deterministic", "guarantee",
+  std::printf("%-14s %-28s %-6s %-13s %-9s %s\n", "name", "graphs", "device", "deterministic", "guarantee",
               "available");
   for (const MatcherInfo& m : matchers())
-    std::printf("%-12s %-28s %-6s %-13s %-9s %s\n", m.name.c_str(), kinds_string(m.kinds).c_str(),
+    std::printf("%-14s %-28s %-6s %-13s %-9s %s\n", m.name.c_str(), kinds_string(m.kinds).c_str(),
                 to_string(m.device).c_str(), m.deterministic ? "yes" : "no", m.guarantee.c_str(),
                 m.unavailable ? ("no: " + *m.unavailable).c_str() : "yes");
   return 0;

@@ -96,18 +96,62 @@ void write_mates(const std::string& path, const Matching& m) {
   f.commit();
 }
 
+// The matcher to run: `m` itself, or its twin on the device --device names
+// ("handshake" with --device gpu is "handshake-gpu").
+const MatcherInfo& on_device(const MatcherInfo& m, const std::optional<std::string>& device) {
+  if (!device) return m;
+  if (*device != "cpu" && *device != "gpu") throw usage_error("--device must be cpu or gpu, got '" + *device + "'");
+  const Device want = *device == "gpu" ? Device::gpu : Device::cpu;
+  if (m.device == want) return m;
+  const std::string suffix = "-gpu";
+  std::string twin = m.name;
+  if (want == Device::gpu) twin += suffix;
+  else if (twin.ends_with(suffix)) twin.resize(twin.size() - suffix.size());
+  for (const MatcherInfo& other : matchers())
+    if (other.name == twin) return other;
+  std::string names;
+  for (const MatcherInfo& other : matchers())
+    if (other.device == want) names += (names.empty() ? "" : ", ") + other.name;
+  throw usage_error("matcher '" + m.name + "' has no " + *device + " version (" + *device + " matchers: " + names +
+                    ")");
+}
+
+// --gpu ID, --threads N (GPU threads per kernel, seed 003), --threads-per-block,
+// --vertices-per-warp, --variant; checked here, before the file is read.
+GpuOptions gpu_options(const Args& a) {
+  GpuOptions g;
+  g.device = static_cast<int>(a.integer("gpu", 0, 0, 1024));
+  g.threads = static_cast<int>(a.integer("threads", 0, 0, std::int64_t(1) << 30));
+  g.threads_per_block = static_cast<int>(a.integer("threads-per-block", g.threads_per_block, 32, 1024));
+  g.vertices_per_warp = static_cast<int>(a.integer("vertices-per-warp", g.vertices_per_warp, 1, 1024));
+  if (const auto v = a.value("variant")) g.variant = option_value([&] { return parse_suitor_gpu_variant(*v); });
+  option_value([&] {
+    check_gpu_options(g);
+    return 0;
+  });
+  return g;
+}
+
 }  // namespace
 
 int command_match(const Args& a) {
   if (a.positional().size() != 1) throw usage_error("match takes one FILE");
   const auto algo = a.value("algo");
   if (!algo) throw usage_error("match needs --algo NAME (matchblas list shows the names)");
-  const MatcherInfo& matcher = option_value([&]() -> const MatcherInfo& { return find_matcher(*algo); });
+  const MatcherInfo& matcher = on_device(option_value([&]() -> const MatcherInfo& { return find_matcher(*algo); }),
+                                         a.value("device"));
   const GraphView view = option_value([&] { return parse_view(a.value("view").value_or("auto")); });
   const Precision precision = option_value([&] { return parse_precision(a.value("precision").value_or("double")); });
-  apply_threads(a);
   MatchOptions opt;
   opt.seed = static_cast<std::uint64_t>(a.integer("seed", 1, 0, INT64_MAX));
+  if (matcher.device == Device::gpu) {
+    opt.gpu = gpu_options(a);
+  } else {
+    for (const char* name : {"gpu", "threads-per-block", "vertices-per-warp", "variant"})
+      if (a.value(name)) throw usage_error(std::string("--") + name + " is for the GPU matchers; '" + matcher.name +
+                                           "' runs on the CPU (add --device gpu)");
+    apply_threads(a);
+  }
   opt.threads = omp_get_max_threads();
   require_available(matcher);
   const MatcherInfo& exact = find_matcher("exact");
@@ -140,7 +184,8 @@ int command_match(const Args& a) {
                 "\"threads\": %d, \"gto\": ",
                 json_string(r.algo).c_str(), json_string(file).c_str(),
                 json_string(kinds_string(graph.kind)).c_str(), r.n, static_cast<long long>(r.edges), r.weight,
-                static_cast<long long>(r.cardinality), r.time_s, r.valid ? "true" : "false", opt.threads);
+                static_cast<long long>(r.cardinality), r.time_s, r.valid ? "true" : "false",
+                matcher.device == Device::gpu ? opt.gpu.threads : opt.threads);
     if (gto) std::printf("%.6g}\n", *gto);
     else std::printf("null}\n");
   } else {

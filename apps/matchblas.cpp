@@ -1,5 +1,6 @@
 // matchblas: the command line tool.
-//   matchblas match FILE --algo NAME [--out FILE] [--seed S] [--threads T] [--json] ...
+//   matchblas match FILE --algo NAME [--out FILE] [--seed S] [--threads T] [--json]
+//                   [--device gpu --gpu ID --threads-per-block B --vertices-per-warp V --variant X] ...
 //   matchblas gen KIND N [--seed S] [--out FILE.mtx] ...
 //   matchblas list [--json]
 //   matchblas demo [--n N] [--seed S] [--threads T]
@@ -31,6 +32,11 @@ void print_help(std::FILE* out) {
       "      read a Matrix Market file (.mtx or .mtx.gz), run a matcher, validate the result;\n"
       "      --out writes the mate array (one line per vertex: the 0-based mate, or -1);\n"
       "      --gto also computes the optimum (exact) and reports the gap to it\n"
+      "      [--device cpu|gpu] [--gpu ID] [--threads-per-block B] [--vertices-per-warp V]\n"
+      "      [--variant nosync|synclb|syncnolb|hybrid]\n"
+      "      --device gpu runs the GPU twin of NAME (handshake -> handshake-gpu) on GPU ID (default 0);\n"
+      "      there --threads T is about how many GPU threads each kernel launches (0: one per item;\n"
+      "      the result does not depend on it); the last three shape suitor-gpu (defaults 128, 8, nosync)\n"
       "  matchblas gen KIND N [--seed S] [--out FILE.mtx] [--edge-factor F] [--ties K]\n"
       "      write a generated graph (to stdout without --out); KIND is one of\n");
   for (const GeneratorKindHelp& k : generator_help()) std::fprintf(out, "        %-22s N = %s\n", k.name.c_str(), k.size.c_str());
@@ -43,7 +49,7 @@ void print_help(std::FILE* out) {
       "exit status: 0 done, 1 bad input or a failure, 2 bad command line\n"
       "\nmatchers:\n");
   for (const MatcherInfo& m : matchers())
-    std::fprintf(out, "  %-10s %-6s %-28s %s%s\n", m.name.c_str(), m.guarantee.c_str(),
+    std::fprintf(out, "  %-14s %-6s %-28s %s%s\n", m.name.c_str(), m.guarantee.c_str(),
                  kinds_string(m.kinds).c_str(), m.summary.c_str(),
                  m.unavailable ? (" [unavailable: " + *m.unavailable + "]").c_str() : "");
 }
@@ -66,7 +72,10 @@ int run(int argc, char** argv) {
       return 0;
     }
   if (command == "match") {
-    Args a(argc, argv, 2, {"algo", "out", "seed", "threads", "view", "precision"}, {"json", "gto"});
+    Args a(argc, argv, 2,
+           {"algo", "out", "seed", "threads", "view", "precision", "device", "gpu", "threads-per-block",
+            "vertices-per-warp", "variant"},
+           {"json", "gto"});
     return command_match(a);
   }
   if (command == "gen") return command_gen(Args(argc, argv, 2, {"seed", "out", "edge-factor", "ties"}, {}));

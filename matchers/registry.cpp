@@ -5,6 +5,7 @@
 #include "lib/error.hpp"
 #include "matchers/exact.hpp"
 #include "matchers/greedy.hpp"
+#include "matchers/gpu.hpp"
 #include "matchers/gpa.hpp"
 #include "matchers/handshake.hpp"
 #include "matchers/ld.hpp"
@@ -52,6 +53,18 @@ MatcherInfo sparse_cpu(std::string name, std::string guarantee, std::string summ
   m.guarantee = std::move(guarantee);
   m.summary = std::move(summary);
   m.run = on_sparse(std::move(name), f);
+  return m;
+}
+
+// A deterministic GPU matcher of sparse graphs; unavailable in builds
+// without CUDA (without a GPU it throws when run, saying why).
+template <class F>
+MatcherInfo sparse_gpu(std::string name, std::string summary, F f) {
+  MatcherInfo m = sparse_cpu(std::move(name), "greedy", std::move(summary), f);
+  m.device = Device::gpu;
+#ifndef MATCHBLAS_HAVE_CUDA
+  m.unavailable = "needs CUDA: this build has none (configure where nvcc is found)";
+#endif
   return m;
 }
 
@@ -105,6 +118,12 @@ std::vector<MatcherInfo> make_registry() {
                          [](const auto& g, const MatchOptions& o) { return pga_dp(g, o.threads); }));
   r.push_back(sparse_cpu("gpa", "1/2", "global paths, Maue-Sanders, DP on paths and even cycles (seed 000 sec. 3.3.3)",
                          [](const auto& g, const MatchOptions& o) { return gpa(g, o.threads); }));
+  r.push_back(sparse_gpu("suitor-gpu", "GPU-Suitor, warp-based, NoSync/SyncLB/SyncNoLB/Hybrid (seed 001 Paper I Alg. 4)",
+                         [](const auto& g, const MatchOptions& o) { return suitor_gpu(g, o.gpu); }));
+  r.push_back(sparse_gpu("ld-gpu", "Locally-Dominant, a GPU thread per vertex: the GPU-LD baseline (seed 001 Paper I)",
+                         [](const auto& g, const MatchOptions& o) { return ld_gpu(g, o.gpu); }));
+  r.push_back(sparse_gpu("handshake-gpu", "mutual strongest neighbours, filter, compact; the GPU ops (seed 003)",
+                         [](const auto& g, const MatchOptions& o) { return handshake_gpu(g, o.gpu); }));
   return r;
 }
 

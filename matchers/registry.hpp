@@ -13,6 +13,7 @@
 
 #include "lib/graph.hpp"
 #include "lib/matching.hpp"
+#include "matchers/gpu.hpp"
 
 namespace matchblas {
 
@@ -21,6 +22,7 @@ enum class Device { cpu, gpu };
 struct MatchOptions {
   std::uint64_t seed = 1;  // for randomised matchers
   int threads = 0;         // CPU threads; <= 0: all
+  GpuOptions gpu;          // the GPU matchers' device and launch shape
 };
 
 struct MatcherInfo {

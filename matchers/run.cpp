@@ -4,6 +4,7 @@
 #include <chrono>
 
 #include "lib/error.hpp"
+#include "ops/gpu/device.hpp"
 
 namespace matchblas {
 
@@ -11,12 +12,19 @@ double gto_percent(double weight, double optimum) {
   return optimum == 0 ? 0.0 : 100.0 * (optimum - weight) / optimum;
 }
 
+std::optional<std::string> unavailable_here(const MatcherInfo& m) {
+  if (m.unavailable) return m.unavailable;
+  if (m.device == Device::gpu && gpu::device_count() == 0) return "needs a CUDA GPU: " + gpu::unavailable_reason();
+  return std::nullopt;
+}
+
 void require_available(const MatcherInfo& m) {
-  if (!m.unavailable) return;
+  const std::optional<std::string> reason = unavailable_here(m);
+  if (!reason) return;
   std::string why = "matcher '";  // built up with += (GCC 12 warns, wrongly, on "..." + std::string&&)
   why += m.name;
   why += "' is unavailable: ";
-  why += *m.unavailable;
+  why += *reason;
   throw error(why);
 }
 

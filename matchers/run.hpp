@@ -26,8 +26,13 @@ struct MatchRun {
   MatchReport report;
 };
 
-// Throws error ("matcher 'exact' needs LEMON ...") when m cannot run in
-// this build; the one place that turns MatcherInfo::unavailable into an error.
+// Why m cannot run here: MatcherInfo::unavailable (this build lacks what it
+// needs), or, for a GPU matcher, that this machine has no usable GPU;
+// nullopt when it can run.
+std::optional<std::string> unavailable_here(const MatcherInfo& m);
+
+// Throws error ("matcher 'exact' is unavailable: needs LEMON ...") when
+// unavailable_here(m) says why; the one place that turns it into an error.
 void require_available(const MatcherInfo& m);
 
 // Runs m on g (throws invalid_input when m does not accept g's kind, or

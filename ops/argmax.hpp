@@ -26,10 +26,9 @@
 
 #include "lib/csr.hpp"
 #include "lib/types.hpp"
+#include "ops/backend.hpp"
 
 namespace matchblas::ops {
-
-enum class Backend { automatic, plain, graphblas, gpu };
 
 template <class W>
 struct ArgmaxMasks {

@@ -12,6 +12,9 @@
 // out (O(1) checks, invalid_input otherwise); values does not overlap out
 // except as the same array (out[i] = values[i] is then a no-op) -- not
 // checked.
+// Backends (ops/backend.hpp): plain (the loops below) and gpu
+// (ops/gpu/assign_gpu.cu, for T in {uint8, int32, int64, float, double};
+// invalid_input for other T). The length checks come first on both.
 // Guarantee: exactly the loops above, for any thread count (each entry is
 // written by one thread). Cost: O(n) work, entries in parallel (OpenMP,
 // static schedule) from assign_parallel_min entries up, sequential below.
@@ -23,6 +26,8 @@
 #include <type_traits>
 
 #include "lib/error.hpp"
+#include "ops/backend.hpp"
+#include "ops/gpu_ops.hpp"
 
 namespace matchblas::ops {
 
@@ -42,11 +47,22 @@ inline void expect_assign_lengths(std::size_t out, std::size_t mask, std::size_t
     throw invalid_input("assign: values has " + std::to_string(values) + " entries, expected " +
                         std::to_string(out));
 }
+// The gpu backend, for the entry types it is compiled for.
+template <class T, class Source>
+void assign_on_gpu(std::span<T> out, std::span<const std::uint8_t> mask, Source source) {
+  if constexpr (gpu_assign_type<T>)
+    assign_gpu<T>(out, mask, source);
+  else
+    throw invalid_input("assign: the gpu backend takes uint8, int32, int64, float or double entries");
+}
 }  // namespace detail
 
 template <class T>
-void assign(std::span<T> out, std::span<const std::uint8_t> mask, std::type_identity_t<T> value) {
+void assign(std::span<T> out, std::span<const std::uint8_t> mask, std::type_identity_t<T> value,
+            Backend backend = Backend::automatic) {
   detail::expect_assign_lengths(out.size(), mask.size(), 0, false);
+  if (backend == Backend::gpu) return detail::assign_on_gpu(out, mask, value);
+  detail::expect_not_graphblas(backend, "assign");
   const std::ptrdiff_t n = std::ptrdiff_t(out.size());
   T* const o = out.data();
   if (mask.empty()) {
@@ -61,8 +77,11 @@ void assign(std::span<T> out, std::span<const std::uint8_t> mask, std::type_iden
 }
 
 template <class T>
-void assign(std::span<T> out, std::span<const std::uint8_t> mask, std::span<const std::type_identity_t<T>> values) {
+void assign(std::span<T> out, std::span<const std::uint8_t> mask, std::span<const std::type_identity_t<T>> values,
+            Backend backend = Backend::automatic) {
   detail::expect_assign_lengths(out.size(), mask.size(), values.size(), true);
+  if (backend == Backend::gpu) return detail::assign_on_gpu(out, mask, values);
+  detail::expect_not_graphblas(backend, "assign");
   const std::ptrdiff_t n = std::ptrdiff_t(out.size());
   T* const o = out.data();
   const T* const v = values.data();

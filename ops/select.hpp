@@ -6,6 +6,10 @@
 //   (u, v, w) of A with keep(u, v) true, in A's order.
 //   select_free_entries(A, mate): keep(u, v) = mate[u] == -1 && mate[v] == -1.
 //
+// Backends of select_free_entries (ops/backend.hpp): plain (the loops
+// below) and gpu (ops/gpu/select_gpu.cu: flags, a CUB scan, a fill kernel;
+// the same result). select_entries, whose predicate is host code, has
+// plain only.
 // Cost: O(rows + entries) work, rows in parallel (OpenMP); the prefix sum
 // is sequential over rows.
 //
@@ -18,6 +22,7 @@
 //     (throws shape_error otherwise): u and v are ids of the same vertex set.
 //   - A must be a consistent CSR (offsets has n_rows + 1 entries; throws
 //     invalid_input otherwise, an O(1) check).
+//   - Both checks come first on every backend (detail::expect_free_entries_args).
 #pragma once
 #include <span>
 #include <string>
@@ -25,6 +30,8 @@
 #include "lib/csr.hpp"
 #include "lib/error.hpp"
 #include "lib/types.hpp"
+#include "ops/backend.hpp"
+#include "ops/gpu_ops.hpp"
 
 namespace matchblas::ops {
 
@@ -32,7 +39,7 @@ template <class W, class Keep>
 Csr<W> select_entries(const Csr<W>& a, Keep keep);
 
 template <class W>
-Csr<W> select_free_entries(const Csr<W>& a, std::span<const vertex_t> mate);
+Csr<W> select_free_entries(const Csr<W>& a, std::span<const vertex_t> mate, Backend backend = Backend::automatic);
 
 // ---- implementation ----------------------------------------------------------
 
@@ -41,13 +48,28 @@ namespace detail {
 // as the argmax loop (ops/cpu/argmax_plain.cpp), which it resembles (one
 // pass over a row's entries, bound by memory).
 inline constexpr int select_rows_per_chunk = 256;
+
+template <class W>
+void expect_consistent_for_select(const Csr<W>& a) {
+  MATCHBLAS_EXPECTS(a.n_rows >= 0 && a.offsets.size() == std::size_t(a.n_rows) + 1 &&
+                        a.cols.size() == std::size_t(a.num_entries()) && a.weights.size() == a.cols.size(),
+                    "select_entries: the matrix is not a consistent CSR (offsets, cols, weights lengths)");
+}
+
+// The argument checks of select_free_entries, shared by its backends.
+template <class W>
+void expect_free_entries_args(const Csr<W>& a, std::span<const vertex_t> mate) {
+  if (a.n_rows != a.n_cols || mate.size() != std::size_t(a.n_rows))
+    throw shape_error("select_free_entries: needs a square matrix and one mate per vertex; got " +
+                      std::to_string(a.n_rows) + " x " + std::to_string(a.n_cols) + " and " +
+                      std::to_string(mate.size()) + " mates");
+  expect_consistent_for_select(a);
+}
 }  // namespace detail
 
 template <class W, class Keep>
 Csr<W> select_entries(const Csr<W>& a, Keep keep) {
-  MATCHBLAS_EXPECTS(a.n_rows >= 0 && a.offsets.size() == std::size_t(a.n_rows) + 1 &&
-                        a.cols.size() == std::size_t(a.num_entries()) && a.weights.size() == a.cols.size(),
-                    "select_entries: the matrix is not a consistent CSR (offsets, cols, weights lengths)");
+  detail::expect_consistent_for_select(a);
   const vertex_t n = a.n_rows;
   Csr<W> c;
   c.n_rows = n;
@@ -90,11 +112,10 @@ Csr<W> select_entries(const Csr<W>& a, Keep keep) {
 }
 
 template <class W>
-Csr<W> select_free_entries(const Csr<W>& a, std::span<const vertex_t> mate) {
-  if (a.n_rows != a.n_cols || mate.size() != std::size_t(a.n_rows))
-    throw shape_error("select_free_entries: needs a square matrix and one mate per vertex; got " +
-                      std::to_string(a.n_rows) + " x " + std::to_string(a.n_cols) + " and " +
-                      std::to_string(mate.size()) + " mates");
+Csr<W> select_free_entries(const Csr<W>& a, std::span<const vertex_t> mate, Backend backend) {
+  if (backend == Backend::gpu) return select_free_entries_gpu(a, mate);
+  detail::expect_not_graphblas(backend, "select_free_entries");
+  detail::expect_free_entries_args(a, mate);
   const vertex_t* const m = mate.data();
   return select_entries(a, [m](vertex_t u, vertex_t v) { return m[u] == no_vertex && m[v] == no_vertex; });
 }

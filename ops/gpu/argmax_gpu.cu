@@ -1,12 +1,21 @@
-// Row argmax on the GPU (the `gpu` backend of ops/argmax.hpp; same contract
-// and tie rule as the CPU backends). One warp per row, rows in a grid-stride
-// loop: each lane scans every 32nd entry of the row keeping its best
-// qualifying (weight, column) under neighbour_beats, then a shuffle
-// reduction with the same comparison; lane 0 writes. This first version
-// copies the CSR and masks in and the result out on every call (a host-side
-// entry point for tests and the dispatcher); degree-binned sub-warp groups
-// and device-resident graphs come with the GPU matchers (issue 4).
-// Cost: O(entries of active rows) work; a row of degree d takes d/32 steps.
+// Row argmax on the GPU: the `gpu` backend of ops/argmax.hpp (host arrays,
+// copied in and out per call) and the device-level gpu::argmax_rows of
+// ops/gpu/argmax_gpu.cuh that the GPU matchers call on resident data. Same
+// contract and tie rule as the CPU backends.
+//
+// One binning pass writes (-1, 0) for inactive and empty rows and sorts the
+// other rows into three bins by degree (warp-aggregated atomics; the order
+// inside a bin does not matter, each row is reduced by one group):
+//   degree <= 16     a group of 4 lanes per row (8 rows per warp)
+//   degree <= 4096   a warp per row
+//   longer           a block of 256 threads per row
+// A group's lanes scan every width-th entry of the row, each keeping its best
+// qualifying (weight, column) under neighbour_beats (the mask tests run only
+// for an entry that would beat the lane's best), then a butterfly of shuffles
+// (and, for a block, a pass through shared memory) reduces with the same
+// comparison. Loops are uniform per warp, so every shuffle has all 32 lanes.
+// Cost: O(rows + entries of active rows) work; a row of degree d takes
+// d / width steps for its group's width; 4 launches per call.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -16,71 +25,180 @@
 
 #include "lib/greedy_order.hpp"
 #include "ops/argmax.hpp"
+#include "ops/gpu/argmax_gpu.cuh"
 #include "ops/gpu/cuda_check.hpp"
 #include "ops/gpu/device.hpp"
 #include "ops/gpu/device_buffer.cuh"
 
-namespace matchblas::ops::detail {
+namespace matchblas::gpu {
 
 namespace {
 
-constexpr int block_threads = 256;
+constexpr unsigned full_warp = 0xffffffffu;
+constexpr int small_degree = 16, small_width = 4;  // rows up to 16 entries: 4 lanes each
+constexpr int warp_degree = 4096;                  // rows up to 4096 entries: a warp each
+constexpr int block_width = 256;                   // longer rows: a block each
 
-template <class W, bool Active, bool Eligible, bool Floor>
-__global__ void argmax_warp_per_row(gpu::CsrView<W> a, const std::uint8_t* active, const std::uint8_t* eligible,
-                                    const W* floor_w, const vertex_t* floor_v, vertex_t* out_v, W* out_w) {
+template <class W>
+struct Best {
+  W w = -std::numeric_limits<W>::infinity();
+  vertex_t v = no_vertex;  // (-inf, -1) loses to every candidate and ties with itself
+  __device__ void offer(W ow, vertex_t ov) {
+    if (neighbour_beats(ow, ov, w, v)) {
+      w = ow;
+      v = ov;
+    }
+  }
+};
+
+template <class W>
+__device__ bool qualifies(const DeviceArgmaxMasks<W>& m, vertex_t u, vertex_t v, W w) {
+  if (m.eligible_cols && m.eligible_cols[v] == 0) return false;
+  return !m.floor_weight || neighbour_beats(w, u, m.floor_weight[v], m.floor_vertex[v]);
+}
+
+// This lane's best over entries first, first + width, ... of row u.
+template <class W>
+__device__ Best<W> scan_row(const CsrView<W>& a, const DeviceArgmaxMasks<W>& m, vertex_t u, int first, int width) {
+  Best<W> b;
+  const offset_t end = a.offsets[u + 1];
+  for (offset_t k = a.offsets[u] + first; k < end; k += width) {
+    const vertex_t v = a.cols[k];
+    const W w = a.weights[k];
+    if (neighbour_beats(w, v, b.w, b.v) && qualifies(m, u, v, w)) {
+      b.w = w;
+      b.v = v;
+    }
+  }
+  return b;
+}
+
+// Butterfly over groups of `width` consecutive lanes (width a power of two
+// <= 32); all 32 lanes must call it.
+template <class W>
+__device__ Best<W> reduce_lanes(Best<W> b, int width) {
+  for (int offset = width / 2; offset > 0; offset >>= 1)
+    b.offer(__shfl_xor_sync(full_warp, b.w, offset), __shfl_xor_sync(full_warp, b.v, offset));
+  return b;
+}
+
+template <class W>
+__device__ void write(vertex_t* best, W* best_weight, vertex_t u, const Best<W>& b) {
+  best[u] = b.v;
+  best_weight[u] = b.v == no_vertex ? W(0) : b.w;
+}
+
+// Bins: rows[0, counts[0]) small; rows[n, n + counts[1]) warp-sized;
+// rows[2n - counts[2], 2n) long.
+template <class W>
+__global__ void bin_rows(CsrView<W> a, const std::uint8_t* active, vertex_t* rows, int* counts, vertex_t* best,
+                         W* best_weight) {
   const int lane = threadIdx.x & 31;
-  const long long warps = (static_cast<long long>(gridDim.x) * blockDim.x) >> 5;
-  for (long long u = (static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5; u < a.n_rows;
-       u += warps) {
-    W bw = -std::numeric_limits<W>::infinity();
-    vertex_t bc = no_vertex;
-    if (!Active || active[u] != 0) {
-      const offset_t end = a.offsets[u + 1];
-      for (offset_t k = a.offsets[u] + lane; k < end; k += 32) {
-        const vertex_t v = a.cols[k];
-        const W w = a.weights[k];
-        if constexpr (Eligible) {
-          if (eligible[v] == 0) continue;
-        }
-        if constexpr (Floor) {
-          const W f = floor_w[v];
-          if (w < f || (w == f && !neighbour_beats(w, static_cast<vertex_t>(u), f, floor_v[v]))) continue;
-        }
-        if (neighbour_beats(w, v, bw, bc)) {
-          bw = w;
-          bc = v;
-        }
-      }
+  const long long stride = static_cast<long long>(gridDim.x) * blockDim.x;
+  // Uniform trip count per warp: the ballots below need all lanes.
+  for (long long base = (blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x) & ~31LL; base < a.n_rows;
+       base += stride) {
+    const long long u = base + lane;
+    int bin = -1;
+    if (u < a.n_rows) {
+      const offset_t degree = a.offsets[u + 1] - a.offsets[u];
+      if (degree == 0 || (active && active[u] == 0)) write(best, best_weight, vertex_t(u), Best<W>{});
+      else bin = degree <= small_degree ? 0 : degree <= warp_degree ? 1 : 2;
     }
-    // (-inf, -1) loses to every real candidate and ties with itself.
-    for (int offset = 16; offset > 0; offset >>= 1) {
-      const W ow = __shfl_down_sync(0xffffffffu, bw, offset);
-      const vertex_t oc = __shfl_down_sync(0xffffffffu, bc, offset);
-      if (neighbour_beats(ow, oc, bw, bc)) {
-        bw = ow;
-        bc = oc;
+    for (int b = 0; b < 3; ++b) {
+      const unsigned members = __ballot_sync(full_warp, bin == b);
+      if (members == 0) continue;
+      const int leader = __ffs(members) - 1;
+      int start = 0;
+      if (lane == leader) start = atomicAdd(counts + b, __popc(members));
+      start = __shfl_sync(full_warp, start, leader);
+      if (bin == b) {
+        const int i = start + __popc(members & ((1u << lane) - 1u));
+        const long long n = a.n_rows;
+        rows[b == 0 ? i : b == 1 ? n + i : 2 * n - 1 - i] = vertex_t(u);
       }
-    }
-    if (lane == 0) {
-      out_v[u] = bc;
-      out_w[u] = bc == no_vertex ? W(0) : bw;
     }
   }
 }
 
-template <class W, bool Active, bool Eligible, bool Floor>
-void launch(const gpu::CsrView<W>& a, const std::uint8_t* active, const std::uint8_t* eligible, const W* floor_w,
-            const vertex_t* floor_v, vertex_t* out_v, W* out_w, int sms, cudaStream_t stream) {
-  const long long warps_needed = std::max<long long>(a.n_rows, 1);
-  const long long blocks = std::min<long long>((warps_needed * 32 + block_threads - 1) / block_threads, 32LL * sms);
-  argmax_warp_per_row<W, Active, Eligible, Floor>
-      <<<static_cast<unsigned>(blocks), block_threads, 0, stream>>>(a, active, eligible, floor_w, floor_v, out_v, out_w);
-  MATCHBLAS_CUDA_CHECK_LAUNCH();
+// Groups of `width` lanes (4 or 32), a row each, from the bin at `rows`.
+template <class W, int Width>
+__global__ void argmax_groups(CsrView<W> a, DeviceArgmaxMasks<W> m, const vertex_t* rows, const int* count,
+                              vertex_t* best, W* best_weight) {
+  const int lane = threadIdx.x & 31;
+  constexpr int groups_per_warp = 32 / Width;
+  const long long warp = (blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x) >> 5;
+  const long long warps = (static_cast<long long>(gridDim.x) * blockDim.x) >> 5;
+  const int rows_in_bin = *count;
+  for (long long base = warp * groups_per_warp; base < rows_in_bin; base += warps * groups_per_warp) {
+    const long long i = base + lane / Width;
+    Best<W> b;
+    vertex_t u = no_vertex;
+    if (i < rows_in_bin) {
+      u = rows[i];
+      b = scan_row(a, m, u, lane % Width, Width);
+    }
+    b = reduce_lanes(b, Width);
+    if (u != no_vertex && lane % Width == 0) write(best, best_weight, u, b);
+  }
+}
+
+// A block of block_width threads per row, long rows stored from rows[-1] down.
+template <class W>
+__global__ void argmax_blocks(CsrView<W> a, DeviceArgmaxMasks<W> m, const vertex_t* rows_end, const int* count,
+                              vertex_t* best, W* best_weight) {
+  __shared__ W warp_w[block_width / 32];
+  __shared__ vertex_t warp_v[block_width / 32];
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  const int rows_in_bin = *count;
+  for (int i = blockIdx.x; i < rows_in_bin; i += gridDim.x) {
+    const vertex_t u = rows_end[-1 - i];
+    Best<W> b = reduce_lanes(scan_row(a, m, u, threadIdx.x, block_width), 32);
+    if (lane == 0) {
+      warp_w[warp] = b.w;
+      warp_v[warp] = b.v;
+    }
+    __syncthreads();
+    if (threadIdx.x == 0) {
+      for (int k = 1; k < block_width / 32; ++k) b.offer(warp_w[k], warp_v[k]);
+      write(best, best_weight, u, b);
+    }
+    __syncthreads();  // warp_w is rewritten for the next row
+  }
 }
 
 }  // namespace
 
+template <class W>
+void argmax_rows(const CsrView<W>& a, const DeviceArgmaxMasks<W>& masks, vertex_t* best, W* best_weight,
+                 ArgmaxBins& bins, int sms, cudaStream_t stream) {
+  MATCHBLAS_EXPECTS(bins.capacity() >= a.n_rows, "gpu::argmax_rows: the bins are smaller than the matrix");
+  if (a.n_rows == 0) return;
+  const long long n = a.n_rows;
+  const unsigned grid = static_cast<unsigned>(std::clamp<long long>((n + 255) / 256, 1, 32LL * sms));
+  MATCHBLAS_CUDA_TRY(cudaMemsetAsync(bins.counts(), 0, 3 * sizeof(int), stream));
+  bin_rows<<<grid, 256, 0, stream>>>(a, masks.active_rows, bins.rows(), bins.counts(), best, best_weight);
+  MATCHBLAS_CUDA_CHECK_LAUNCH();
+  argmax_groups<W, small_width><<<grid, 256, 0, stream>>>(a, masks, bins.rows(), bins.counts(), best, best_weight);
+  MATCHBLAS_CUDA_CHECK_LAUNCH();
+  argmax_groups<W, 32><<<static_cast<unsigned>(32LL * sms), 256, 0, stream>>>(a, masks, bins.rows() + n,
+                                                                             bins.counts() + 1, best, best_weight);
+  MATCHBLAS_CUDA_CHECK_LAUNCH();
+  argmax_blocks<W><<<static_cast<unsigned>(8LL * sms), block_width, 0, stream>>>(a, masks, bins.rows() + 2 * n,
+                                                                                bins.counts() + 2, best, best_weight);
+  MATCHBLAS_CUDA_CHECK_LAUNCH();
+}
+
+template void argmax_rows(const CsrView<float>&, const DeviceArgmaxMasks<float>&, vertex_t*, float*, ArgmaxBins&, int,
+                          cudaStream_t);
+template void argmax_rows(const CsrView<double>&, const DeviceArgmaxMasks<double>&, vertex_t*, double*, ArgmaxBins&,
+                          int, cudaStream_t);
+
+}  // namespace matchblas::gpu
+
+namespace matchblas::ops::detail {
+
+// The host entry point: copy in, gpu::argmax_rows, copy out (synchronous).
 template <class W>
 void argmax_rows_gpu(const Csr<W>& a, const ArgmaxMasks<W>& masks, std::span<vertex_t> best,
                      std::span<W> best_weight) {
@@ -98,20 +216,10 @@ void argmax_rows_gpu(const Csr<W>& a, const ArgmaxMasks<W>& masks, std::span<ver
   const auto floor_v = gpu::DeviceBuffer<vertex_t>::from_host(masks.floor_vertex, stream);
   gpu::DeviceBuffer<vertex_t> out_v(best.size());
   gpu::DeviceBuffer<W> out_w(best_weight.size());
-  const bool has_active = !masks.active_rows.empty(), has_eligible = !masks.eligible_cols.empty(),
-             has_floor = !masks.floor_weight.empty();
-  const auto go = [&]<bool A, bool E, bool F>() {
-    launch<W, A, E, F>(d.view(), active.data(), eligible.data(), floor_w.data(), floor_v.data(), out_v.data(),
-                       out_w.data(), sms, stream);
-  };
-  if (has_active && has_eligible && has_floor) go.template operator()<true, true, true>();
-  else if (has_active && has_eligible) go.template operator()<true, true, false>();
-  else if (has_active && has_floor) go.template operator()<true, false, true>();
-  else if (has_active) go.template operator()<true, false, false>();
-  else if (has_eligible && has_floor) go.template operator()<false, true, true>();
-  else if (has_eligible) go.template operator()<false, true, false>();
-  else if (has_floor) go.template operator()<false, false, true>();
-  else go.template operator()<false, false, false>();
+  gpu::ArgmaxBins bins(a.n_rows);
+  // DeviceBuffer of an empty span holds nullptr: an empty mask stays "no mask".
+  gpu::argmax_rows(d.view(), gpu::DeviceArgmaxMasks<W>{active.data(), eligible.data(), floor_w.data(), floor_v.data()},
+                   out_v.data(), out_w.data(), bins, sms, stream);
   out_v.to_host(best, stream);
   out_w.to_host(best_weight, stream);
   MATCHBLAS_CUDA_TRY(cudaStreamSynchronize(stream));

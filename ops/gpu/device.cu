@@ -59,4 +59,36 @@ std::string device_description(int id) {
          mem;
 }
 
+double measure_copy_bandwidth(int id, std::size_t bytes) {
+  MATCHBLAS_EXPECTS(id >= 0 && id < device_count(), "no GPU with id " + std::to_string(id));
+  MATCHBLAS_CUDA_TRY(cudaSetDevice(id));
+  void *a = nullptr, *b = nullptr;
+  MATCHBLAS_CUDA_TRY(cudaMalloc(&a, bytes));
+  const cudaError_t second = cudaMalloc(&b, bytes);
+  if (second != cudaSuccess) {
+    cudaFree(a);
+    MATCHBLAS_CUDA_TRY(second);
+  }
+  cudaEvent_t start, stop;
+  cudaEventCreate(&start);
+  cudaEventCreate(&stop);
+  float best_ms = 0;
+  cudaError_t status = cudaMemset(a, 1, bytes);
+  for (int rep = 0; rep < 6 && status == cudaSuccess; ++rep) {
+    cudaEventRecord(start);
+    cudaMemcpy(b, a, bytes, cudaMemcpyDeviceToDevice);
+    cudaEventRecord(stop);
+    status = cudaEventSynchronize(stop);
+    float ms = 0;
+    cudaEventElapsedTime(&ms, start, stop);
+    if (rep > 0 && (best_ms == 0 || ms < best_ms)) best_ms = ms;  // rep 0 warms up
+  }
+  cudaEventDestroy(start);
+  cudaEventDestroy(stop);
+  cudaFree(a);
+  cudaFree(b);
+  MATCHBLAS_CUDA_TRY(status);
+  return 2.0 * double(bytes) / (best_ms * 1e-3) / 1e9;
+}
+
 }  // namespace matchblas::gpu

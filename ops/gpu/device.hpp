@@ -1,6 +1,7 @@
 // What the GPU backend can use on this machine. Plain header: callable from
 // host code whether or not the build has CUDA.
 #pragma once
+#include <cstddef>
 #include <string>
 
 namespace matchblas::gpu {
@@ -15,5 +16,11 @@ std::string unavailable_reason();
 // "NVIDIA H100 80GB HBM3, sm_90, 79.1 GiB" for device `id`; throws
 // invalid_input when id is out of range.
 std::string device_description(int id);
+
+// Device-to-device copy bandwidth of device `id` in GB/s (bytes read plus
+// bytes written, per second), the best of 5 cudaMemcpy of `bytes` bytes: the
+// ceiling the benchmarks report achieved bandwidth against. Throws error
+// without a GPU.
+double measure_copy_bandwidth(int id, std::size_t bytes);
 
 }  // namespace matchblas::gpu

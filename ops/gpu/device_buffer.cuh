@@ -1,7 +1,8 @@
 // Owning device memory and the views kernels take (STYLE 8): DeviceBuffer<T>
 // owns an allocation (RAII; a failed cudaMalloc is matchblas::out_of_memory,
-// not a crash); DeviceCsr<W> owns a CSR on the device; CsrView<W> is the
-// trivially copyable view passed to kernels by value. .cu files only.
+// not a crash); DeviceCsr<W> owns a CSR on the device and copies it back
+// (to_host); CsrView<W> is the trivially copyable view passed to kernels by
+// value. .cu files only.
 #pragma once
 #include <cuda_runtime.h>
 
@@ -63,6 +64,8 @@ class DeviceBuffer {
   std::size_t size_ = 0;
 };
 
+// offsets has n_rows + 1 entries; cols and weights n_entries (= offsets[n_rows],
+// kept here so that host code can size work without reading the device).
 template <class W>
 struct CsrView {
   vertex_t n_rows;
@@ -70,6 +73,7 @@ struct CsrView {
   const offset_t* offsets;
   const vertex_t* cols;
   const W* weights;
+  offset_t n_entries;
 };
 
 template <class W>
@@ -81,7 +85,35 @@ class DeviceCsr {
         offsets_(DeviceBuffer<offset_t>::from_host(a.offsets, stream)),
         cols_(DeviceBuffer<vertex_t>::from_host(a.cols, stream)),
         weights_(DeviceBuffer<W>::from_host(a.weights, stream)) {}
-  CsrView<W> view() const { return {n_rows_, n_cols_, offsets_.data(), cols_.data(), weights_.data()}; }
+  // Takes ownership of arrays already on the device (offsets has n_rows + 1
+  // entries; cols and weights as many as offsets[n_rows]).
+  DeviceCsr(vertex_t n_rows, vertex_t n_cols, DeviceBuffer<offset_t> offsets, DeviceBuffer<vertex_t> cols,
+            DeviceBuffer<W> weights)
+      : n_rows_(n_rows),
+        n_cols_(n_cols),
+        offsets_(std::move(offsets)),
+        cols_(std::move(cols)),
+        weights_(std::move(weights)) {}
+  vertex_t n_rows() const noexcept { return n_rows_; }
+  vertex_t n_cols() const noexcept { return n_cols_; }
+  std::size_t num_entries() const noexcept { return cols_.size(); }
+  CsrView<W> view() const {
+    return {n_rows_, n_cols_, offsets_.data(), cols_.data(), weights_.data(), static_cast<offset_t>(cols_.size())};
+  }
+  // A host copy; waits for `stream`, so the copy is complete on return.
+  Csr<W> to_host(cudaStream_t stream) const {
+    Csr<W> a;
+    a.n_rows = n_rows_;
+    a.n_cols = n_cols_;
+    a.offsets.resize(offsets_.size());
+    a.cols.resize(cols_.size());
+    a.weights.resize(weights_.size());
+    offsets_.to_host(a.offsets, stream);
+    cols_.to_host(a.cols, stream);
+    weights_.to_host(a.weights, stream);
+    MATCHBLAS_CUDA_TRY(cudaStreamSynchronize(stream));
+    return a;
+  }
 
  private:
   vertex_t n_rows_, n_cols_;

@@ -10,4 +10,8 @@ std::string device_description(int id) {
   throw invalid_input("no GPU with id " + std::to_string(id) + ": this build has no CUDA backend");
 }
 
+double measure_copy_bandwidth(int, std::size_t) {
+  throw error("measure_copy_bandwidth needs a CUDA GPU: this build has no CUDA backend");
+}
+
 }  // namespace matchblas::gpu

@@ -8,6 +8,7 @@
 #include "lib/graph_from_matrix.hpp"
 #include "lib/mmio.hpp"
 #include "matchers/greedy.hpp"
+#include "ops/gpu/device.hpp"
 #include "tests/check/check.hpp"
 
 using namespace matchblas;
@@ -94,6 +95,34 @@ TEST_CASE("gen then match: the mate array is greedy's matching") {
   CHECK(m == greedy(g));
 }
 
+TEST_CASE("--device gpu runs the GPU twin: greedy's matching whatever --threads, or one clear error without a GPU") {
+  check::temp_dir dir;
+  const auto graph = dir / "g.mtx";
+  REQUIRE(cli(dir, "gen rmat 1024 --seed 3 --ties 4 --out " + q(graph)).status == 0);
+  const Csr<double> g = general_graph<double>(read_matrix_market(graph.string()));
+  for (const char* threads : {"1", "100", "0"}) {
+    CAPTURE(threads);
+    const auto mates = dir / (std::string("mates-") + threads + ".txt");
+    const Result r = cli(dir, "match " + q(graph) + " --algo handshake --device gpu --gpu 0 --threads " + threads +
+                                  " --json --out " + q(mates));
+    INFO(r.err);
+    if (gpu::device_count() == 0) {
+      CHECK(r.status == 1);
+      CHECK(lines(r.err) == 1);
+      CHECK(r.err.find("'handshake-gpu' is unavailable: needs a CUDA GPU") != std::string::npos);
+      CHECK(!std::filesystem::exists(mates));
+      continue;
+    }
+    REQUIRE(r.status == 0);
+    CHECK(r.out.find("\"algo\": \"handshake-gpu\"") != std::string::npos);
+    Matching m(g.n_rows);
+    std::ifstream in(mates);
+    for (vertex_t& v : m.mate) in >> v;
+    CHECK(in.good());
+    CHECK(m == greedy(g));
+  }
+}
+
 TEST_CASE("gen writes to stdout without --out, and is reproducible") {
   check::temp_dir dir;
   const Result a = cli(dir, "gen grid 4 --seed 2");
@@ -144,7 +173,12 @@ TEST_CASE("exit status: 2 for a bad command line, 1 for a bad file; --help anywh
       {"match " + q(g) + " --algo greedy --precision half", "unknown precision"},
       {"match " + q(g) + " --algo greedy --out --json", "option --out needs a value"},
       {"match " + q(g) + " --algo greedy --json=1", "option --json takes no value"},
-      {"match " + q(g) + " --algo greedy --gpu 0", "unknown option --gpu"},
+      {"match " + q(g) + " --algo greedy --gpu 0", "--gpu is for the GPU matchers"},
+      {"match " + q(g) + " --algo greedy --device tpu", "--device must be cpu or gpu"},
+      {"match " + q(g) + " --algo pga --device gpu", "has no gpu version"},
+      {"match " + q(g) + " --algo suitor-gpu --variant fast", "unknown suitor-gpu variant"},
+      {"match " + q(g) + " --algo suitor-gpu --threads-per-block 100", "threads-per-block must be"},
+      {"match " + q(g) + " --algo handshake --device gpu --threads -1", "--threads must be in"},
       {"match " + q(g) + " --algo greedy --threads 1000000", "--threads must be in"},
       {"gen er 10 --precision float", "unknown option --precision"},
       {"demo --threads 1000000", "--threads must be in"},

@@ -39,6 +39,43 @@ Csr<double> random_graph(vertex_t n, double density, int ties, std::uint64_t see
   return g;
 }
 
+Csr<double> random_matrix(vertex_t rows, vertex_t cols, double density, int ties, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  Csr<double> a;
+  a.n_rows = rows;
+  a.n_cols = cols;
+  for (vertex_t u = 0; u < rows; ++u) {
+    for (vertex_t v = 0; v < cols; ++v)
+      if (std::uniform_real_distribution<double>(0.0, 1.0)(rng) < density) {
+        a.cols.push_back(v);
+        a.weights.push_back(draw_weight(rng, ties));
+      }
+    a.offsets.push_back(static_cast<offset_t>(a.cols.size()));
+  }
+  return a;
+}
+
+Csr<double> scramble_rows(const Csr<double>& a, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  Csr<double> b;
+  b.n_rows = a.n_rows;
+  b.n_cols = a.n_cols;
+  for (vertex_t u = 0; u < a.n_rows; ++u) {
+    std::vector<std::pair<vertex_t, double>> row;
+    for (offset_t k = a.offsets[u]; k < a.offsets[u + 1]; ++k) {
+      row.push_back({a.cols[k], a.weights[k]});
+      if (rng() % 4 == 0) row.push_back({a.cols[k], a.weights[k] + 1});
+    }
+    std::shuffle(row.begin(), row.end(), rng);
+    for (auto [v, w] : row) {
+      b.cols.push_back(v);
+      b.weights.push_back(w);
+    }
+    b.offsets.push_back(static_cast<offset_t>(b.cols.size()));
+  }
+  return b;
+}
+
 Dense<double> random_complete_graph(vertex_t n, int ties, std::uint64_t seed) {
   std::mt19937_64 rng(seed);
   Dense<double> d(n);

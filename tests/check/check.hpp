@@ -20,6 +20,38 @@ namespace matchblas::check {
 // uniform (0,1]. Built edge by edge, independent of the library's builders.
 Csr<double> random_graph(vertex_t n, double density, int ties, std::uint64_t seed);
 
+// A seeded random rows x cols matrix (any shape, 0 allowed): each (u, v) is
+// an entry with probability `density`, weights as random_graph; columns
+// ascending within each row.
+Csr<double> random_matrix(vertex_t rows, vertex_t cols, double density, int ties, std::uint64_t seed);
+
+// a with the entries of each row shuffled and about one in four doubled (the
+// same column again, weight + 1), seeded: unsorted rows with duplicates.
+Csr<double> scramble_rows(const Csr<double>& a, std::uint64_t seed);
+
+// a with its weights converted to W.
+template <class W>
+Csr<W> with_weights(const Csr<double>& a) {
+  Csr<W> b;
+  b.n_rows = a.n_rows;
+  b.n_cols = a.n_cols;
+  b.offsets = a.offsets;
+  b.cols = a.cols;
+  b.weights.assign(a.weights.begin(), a.weights.end());
+  return b;
+}
+
+// Fails the current test unless got and want are the same matrix, array by
+// array (shape, offsets, columns, weights compared exactly).
+template <class W>
+void require_same_csr(const Csr<W>& got, const Csr<W>& want) {
+  REQUIRE(got.n_rows == want.n_rows);
+  REQUIRE(got.n_cols == want.n_cols);
+  REQUIRE(got.offsets == want.offsets);
+  REQUIRE(got.cols == want.cols);
+  REQUIRE(got.weights == want.weights);
+}
+
 // A seeded random complete graph (dense), weights as random_graph.
 Dense<double> random_complete_graph(vertex_t n, int ties, std::uint64_t seed);
 

@@ -72,17 +72,6 @@ Csr<W> random_matrix(vertex_t rows, vertex_t cols, double density, int ties, std
   return a;
 }
 
-template <class W>
-Csr<W> convert(const Csr<double>& g) {
-  Csr<W> a;
-  a.n_rows = g.n_rows;
-  a.n_cols = g.n_cols;
-  a.offsets = g.offsets;
-  a.cols = g.cols;
-  a.weights.assign(g.weights.begin(), g.weights.end());
-  return a;
-}
-
 // Mask storage. mode per mask: 0 absent, 1 all in, 2 none in, 3 random.
 template <class W>
 struct Masks {
@@ -168,7 +157,7 @@ void random_cases(std::uint64_t first_seed, std::uint64_t last_seed) {
     Csr<W> a;
     if (seed % 3 == 0) {
       const auto n = vertex_t(seed % 41);
-      a = convert<W>(check::random_graph(n, 0.05 + double(seed % 10) / 10.0, ties, seed));
+      a = check::with_weights<W>(check::random_graph(n, 0.05 + double(seed % 10) / 10.0, ties, seed));
     } else {
       const auto rows = std::uniform_int_distribution<vertex_t>(0, 30)(rng);
       const auto cols = std::uniform_int_distribution<vertex_t>(0, 30)(rng);

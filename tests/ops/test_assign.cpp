@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "ops/assign.hpp"
+#include "ops/gpu/device.hpp"
 
 using namespace matchblas;
 
@@ -106,4 +107,24 @@ TEST_CASE("assign: wrong lengths are errors and leave out untouched") {
   CHECK(out == std::vector<std::int32_t>(5, 3));
   ops::assign<std::int32_t>(out, {}, -1);
   CHECK(out == std::vector<std::int32_t>(5, -1));
+}
+
+TEST_CASE("assign: backends") {
+  std::vector<std::int32_t> out(5, 3);
+  const std::vector<std::uint8_t> mask{1, 0, 1, 0, 0};
+  const std::vector<std::int32_t> values(5, 9);
+  ops::assign<std::int32_t>(out, mask, values, ops::Backend::automatic);
+  CHECK(out == std::vector<std::int32_t>{9, 3, 9, 3, 3});
+  CHECK_THROWS_AS(ops::assign<std::int32_t>(out, mask, 1, ops::Backend::graphblas), invalid_input);
+  CHECK_THROWS_AS(ops::assign<std::int32_t>(out, {}, values, ops::Backend::graphblas), invalid_input);
+  const std::vector<std::uint8_t> mask4(4, 1);
+  CHECK_THROWS_AS(ops::assign<std::int32_t>(out, mask4, 1, ops::Backend::gpu), invalid_input);  // lengths first
+  std::vector<std::uint16_t> narrow(3, 0);
+  CHECK_THROWS_AS(ops::assign<std::uint16_t>(narrow, {}, 1, ops::Backend::gpu), invalid_input);  // not compiled for the GPU
+  if (gpu::device_count() == 0) {
+    CHECK_THROWS_AS(ops::assign<std::int32_t>(out, mask, 1, ops::Backend::gpu), error);
+    std::vector<double> real(5, 0.0);
+    CHECK_THROWS_AS(ops::assign<double>(real, {}, 1.5, ops::Backend::gpu), error);
+  }
+  CHECK(out == std::vector<std::int32_t>{9, 3, 9, 3, 3});
 }

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "datasets/generators.hpp"
+#include "ops/gpu/device.hpp"
 #include "ops/select.hpp"
 #include "tests/check/check.hpp"
 
@@ -173,4 +174,17 @@ TEST_CASE("select_free_entries: wrong shapes are errors") {
   Csr<double> broken = square;
   broken.offsets.pop_back();
   CHECK_THROWS_AS(ops::select_free_entries<double>(broken, mate4), invalid_input);
+}
+
+TEST_CASE("select_free_entries: backends") {
+  std::mt19937_64 rng(2);
+  const Csr<double> square = random_matrix(6, 6, 0.5, rng);
+  const std::vector<vertex_t> mate = random_mate(6, 2, rng);
+  require_same(ops::select_free_entries<double>(square, mate, ops::Backend::automatic),
+               ops::select_free_entries<double>(square, mate, ops::Backend::plain));
+  CHECK_THROWS_AS(ops::select_free_entries<double>(square, mate, ops::Backend::graphblas), invalid_input);
+  const std::vector<vertex_t> mate3(3, -1);
+  CHECK_THROWS_AS(ops::select_free_entries<double>(square, mate3, ops::Backend::gpu), shape_error);
+  if (gpu::device_count() == 0)
+    CHECK_THROWS_AS(ops::select_free_entries<double>(square, mate, ops::Backend::gpu), error);
 }

@@ -1,0 +1,189 @@
+// The GPU matchers against each other and against the OpenMP Suitor on all
+// CPU cores, in one run (issue 4). Times are medians of --reps runs of the
+// match phase alone (the graph uploaded once, a DeviceGraph; CUDA events;
+// upload and the mate array's fetch reported apart); the CPU peer is timed by
+// run_matcher. Bandwidth:
+// each matcher must read the CSR once, 8 (n + 1) + (4 + sizeof(W)) x entries
+// bytes; achieved GB/s is that over the time, set against the measured
+// device-to-device copy bandwidth.
+//   bench_gpu_matchers [--graph rmat|er] [--scale S] [--edge-factor F]
+//                      [--file FILE.mtx] [--reps R] [--only a,b] [--sweep]
+// The graphs are those of `matchblas gen rmat|er 2^S` (same generator, same
+// default seed): R-MAT a/b/c = 0.57/0.19/0.19, uniform (0,1] float weights,
+// self-loops and duplicates removed.
+#include <omp.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "datasets/generators.hpp"
+#include "datasets/load.hpp"
+#include "matchers/gpu.hpp"
+#include "matchers/run.hpp"
+#include "ops/gpu/device.hpp"
+
+using namespace matchblas;
+
+namespace {
+
+struct Measured {
+  double match_s = 0, download_s = 0;
+  Matching matching;
+};
+
+Measured median_gpu(int reps, const std::function<Matching(GpuTimes*)>& run) {
+  std::vector<double> match, download;
+  Measured out;
+  for (int r = 0; r < std::max(reps, 1); ++r) {
+    GpuTimes t;
+    out.matching = run(&t);
+    match.push_back(t.match_s);
+    download.push_back(t.download_s);
+  }
+  std::sort(match.begin(), match.end());
+  std::sort(download.begin(), download.end());
+  out.match_s = match[match.size() / 2];
+  out.download_s = download[download.size() / 2];
+  return out;
+}
+
+std::vector<std::string> split(const std::string& list) {
+  std::vector<std::string> out;
+  for (std::size_t start = 0; start <= list.size();) {
+    const std::size_t comma = std::min(list.find(',', start), list.size());
+    out.push_back(list.substr(start, comma - start));
+    start = comma + 1;
+  }
+  return out;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int scale = 20, reps = 5;
+  double edge_factor = 16;
+  std::string graph = "rmat", file;
+  std::vector<std::string> only;
+  bool sweep = false;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    const bool has_value = i + 1 < argc;
+    if (a == "--sweep") sweep = true;
+    else if (a == "--scale" && has_value) scale = std::atoi(argv[++i]);
+    else if (a == "--edge-factor" && has_value) edge_factor = std::atof(argv[++i]);
+    else if (a == "--graph" && has_value) graph = argv[++i];
+    else if (a == "--file" && has_value) file = argv[++i];
+    else if (a == "--reps" && has_value) reps = std::atoi(argv[++i]);
+    else if (a == "--only" && has_value) only = split(argv[++i]);
+    else {
+      std::fprintf(stderr, "bench_gpu_matchers: unknown option or missing value: %s\n", a.c_str());
+      return 2;
+    }
+  }
+  if (gpu::device_count() == 0) {
+    std::printf("bench_gpu_matchers: skipped, no GPU (%s)\n", gpu::unavailable_reason().c_str());
+    return 0;
+  }
+  const auto wanted = [&](const std::string& name) {
+    return only.empty() || std::find(only.begin(), only.end(), name) != only.end();
+  };
+
+  Csr<float> g;
+  if (!file.empty()) {
+    g = std::get<Csr<float>>(graph_from_file(read_matrix_market(file), GraphView::automatic, Precision::single).graph);
+    std::printf("graph: %s", file.c_str());
+  } else {
+    GenOptions opt;
+    opt.edge_factor = edge_factor;
+    const vertex_t n = vertex_t(1) << scale;
+    g = graph == "er" ? erdos_renyi<float>(n, opt) : rmat<float>(n, opt);
+    std::printf("graph: %s scale %d edge factor %g", graph == "er" ? "Erdos-Renyi" : "R-MAT", scale, edge_factor);
+  }
+  const double entries = double(g.cols.size());
+  const double bytes = 8.0 * (g.n_rows + 1) + 8.0 * entries;
+  std::printf(", %d vertices, %lld edges, float weights, max degree %lld\n", g.n_rows,
+              static_cast<long long>(num_edges(g)), [&] {
+                offset_t d = 0;
+                for (vertex_t u = 0; u < g.n_rows; ++u) d = std::max(d, g.offsets[u + 1] - g.offsets[u]);
+                return static_cast<long long>(d);
+              }());
+  const double copy_gbs = gpu::measure_copy_bandwidth(0, std::size_t(1) << 30);
+  std::printf("device: %s; copy bandwidth %.0f GB/s (1 GiB device-to-device, read + write)\n",
+              gpu::device_description(0).c_str(), copy_gbs);
+  std::printf("CSR bytes to read once: %.3f GB; floor at the copy bandwidth: %.3f ms\n", bytes / 1e9,
+              bytes / (copy_gbs * 1e9) * 1e3);
+
+  // The CPU peer, all cores; also the reference matching (= greedy's).
+  MatchOptions cpu;
+  cpu.threads = omp_get_max_threads();
+  const MatcherInfo& cas = find_matcher("suitor-cas");
+  std::vector<double> cpu_times;
+  Matching reference;
+  for (int r = 0; r < std::max(reps, 1); ++r) {
+    MatchRun run = run_matcher(cas, &g, general_graphs, cpu);
+    cpu_times.push_back(run.report.time_s);
+    reference = std::move(run.matching);
+  }
+  std::sort(cpu_times.begin(), cpu_times.end());
+  const double cpu_s = cpu_times[cpu_times.size() / 2];
+
+  const DeviceGraph<float> dg(g, 0);
+  std::printf("upload (once, host to device): %.1f ms\n", dg.upload_seconds() * 1e3);
+  std::printf("%-14s %-22s %10s %10s %9s %7s %10s %8s %9s\n", "matcher", "config", "match ms", "fetch ms", "GB/s",
+              "%copy", "Medges/s", "=greedy", "cas/this");
+  const auto report = [&](const std::string& name, const std::string& config, const Measured& m) {
+    const char* same = m.matching == reference ? "yes" : "NO";
+    std::printf("%-14s %-22s %10.3f %10.2f %9.1f %7.1f %10.1f %8s %9.1f\n", name.c_str(), config.c_str(),
+                m.match_s * 1e3, m.download_s * 1e3, bytes / m.match_s / 1e9, 100.0 * bytes / m.match_s / 1e9 / copy_gbs,
+                num_edges(g) / m.match_s / 1e6, same, cpu_s / m.match_s);
+    std::fflush(stdout);
+  };
+  std::printf("%-14s %-22s %10.3f %10s %9s %7s %10.1f %8s %9.1f\n", "suitor-cas", std::to_string(cpu.threads).append(" CPU threads").c_str(),
+              cpu_s * 1e3, "-", "-", "-", num_edges(g) / cpu_s / 1e6, "ref", 1.0);
+
+  if (wanted("suitor-gpu")) {
+    GpuOptions o;
+    report("suitor-gpu", "adaptive nosync 128x8", median_gpu(reps, [&](GpuTimes* t) { return suitor_gpu(dg, o, t); }));
+    o.adaptive = false;
+    report("suitor-gpu", "paper nosync 128x8", median_gpu(reps, [&](GpuTimes* t) { return suitor_gpu(dg, o, t); }));
+  }
+  if (wanted("handshake-gpu")) {
+    const GpuOptions o;
+    report("handshake-gpu", "default", median_gpu(reps, [&](GpuTimes* t) { return handshake_gpu(dg, o, t); }));
+  }
+  if (wanted("ld-gpu")) {
+    const GpuOptions o;
+    report("ld-gpu", "thread per vertex", median_gpu(std::min(reps, 3), [&](GpuTimes* t) { return ld_gpu(dg, o, t); }));
+  }
+
+  if (sweep) {
+    std::printf("\nsuitor-gpu sweep: median match ms over %d runs (rows: mode, variant, threads-per-block; columns: "
+                "vertices-per-warp)\n%-29s", reps, "");
+    const std::vector<int> vpws = {1, 2, 4, 8, 16, 32, 64, 128, 256};
+    for (int v : vpws) std::printf(" %8d", v);
+    std::printf("\n");
+    for (bool adaptive : {true, false})
+    for (SuitorGpuVariant variant : {SuitorGpuVariant::no_sync, SuitorGpuVariant::sync_lb,
+                                     SuitorGpuVariant::sync_no_lb, SuitorGpuVariant::hybrid})
+      for (int tpb : {128, 192, 256}) {
+        std::printf("%-9s %-9s %-9d", adaptive ? "adaptive" : "paper", to_string(variant).c_str(), tpb);
+        for (int vpw : vpws) {
+          GpuOptions o;
+          o.adaptive = adaptive;
+          o.variant = variant;
+          o.threads_per_block = tpb;
+          o.vertices_per_warp = vpw;
+          const Measured m = median_gpu(reps, [&](GpuTimes* t) { return suitor_gpu(dg, o, t); });
+          std::printf(" %7.2f%s", m.match_s * 1e3, m.matching == reference ? " " : "!");
+          std::fflush(stdout);
+        }
+        std::printf("\n");
+      }
+    std::printf("('!' marks a result different from greedy's)\n");
+  }
+  return 0;
+}

@@ -1,0 +1,54 @@
+// DeviceGraph (matchers/gpu.hpp): a general graph uploaded once to a GPU,
+// timed with CUDA events.
+#include <cuda_runtime.h>
+
+#include <string>
+
+#include "matchers/gpu.hpp"
+#include "matchers/gpu_session.cuh"
+
+namespace matchblas {
+
+template <class W>
+DeviceGraph<W>::DeviceGraph(const Csr<W>& g, int device) {
+  MATCHBLAS_EXPECTS(g.n_rows == g.n_cols, "the GPU matchers need a general (square) graph");
+  MATCHBLAS_EXPECTS(g.offsets.size() == std::size_t(g.n_rows) + 1 && g.cols.size() == g.weights.size() &&
+                        g.cols.size() == std::size_t(g.num_entries()),
+                    "the graph is not a consistent CSR (offsets, cols, weights lengths)");
+  const int devices = gpu::device_count();
+  if (devices == 0) throw error("the GPU matchers need a CUDA GPU: " + gpu::unavailable_reason());
+  if (device < 0 || device >= devices)
+    throw invalid_input("no GPU with id " + std::to_string(device) + " (this machine has " + std::to_string(devices) +
+                        ")");
+  MATCHBLAS_CUDA_TRY(cudaSetDevice(device));
+  gpu::Event start, stop;
+  start.record(nullptr);
+  gpu::DeviceCsr<W> csr(g, nullptr);
+  stop.record(nullptr);
+  const double upload_s = stop.since(start);
+  impl_ = std::make_unique<Impl>(Impl{device, g.n_rows, std::move(csr), upload_s});
+}
+
+template <class W>
+DeviceGraph<W>::~DeviceGraph() = default;
+template <class W>
+DeviceGraph<W>::DeviceGraph(DeviceGraph&&) noexcept = default;
+template <class W>
+DeviceGraph<W>& DeviceGraph<W>::operator=(DeviceGraph&&) noexcept = default;
+template <class W>
+int DeviceGraph<W>::device() const noexcept {
+  return impl_->device;
+}
+template <class W>
+vertex_t DeviceGraph<W>::n() const noexcept {
+  return impl_->n;
+}
+template <class W>
+double DeviceGraph<W>::upload_seconds() const noexcept {
+  return impl_->upload_s;
+}
+
+template class DeviceGraph<float>;
+template class DeviceGraph<double>;
+
+}  // namespace matchblas

@@ -1,0 +1,111 @@
+// The GPU 1/2-approximate matchers (issue 4). Each returns exactly greedy's
+// matching (DESIGN.md "The greedy order"), mate for mate, whatever the launch
+// parameters and the interleaving of threads.
+//
+//   suitor_gpu     warp-based GPU-Suitor, seed 001 Paper I sec. 4 Alg. 4,
+//                  with its four variants (NoSync, SyncLB, SyncNoLB, Hybrid);
+//                  matchers/suitor_gpu.cu
+//   ld_gpu         thread-per-vertex Locally-Dominant, the GPU-LD baseline of
+//                  Paper I (Alg. 1 in synchronous kernels); matchers/ld_gpu.cu
+//   handshake_gpu  seed 003's pipeline on the device ops: strongest neighbour,
+//                  update matches, keep-edges flags, prefix sum, compaction;
+//                  matchers/handshake_gpu.cu
+//
+// Plain header: callable from host code in every build. Without CUDA, or
+// without a GPU, each throws matchblas::error saying why.
+// Preconditions: g is a general graph (square Csr, both directions stored
+// with equal weights, no self-loops, columns sorted), weights not NaN.
+#pragma once
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "lib/csr.hpp"
+#include "lib/matching.hpp"
+
+namespace matchblas {
+
+// Paper I sec. 4, "Synchronization and Load Balancing".
+enum class SuitorGpuVariant {
+  no_sync,     // warps never wait for each other (the default, Paper I's best)
+  sync_lb,     // block-synchronised rounds; load balanced over the warps of a
+               // block during the first lb_rounds rounds
+  sync_no_lb,  // block-synchronised rounds, no load balancing
+  hybrid,      // load balanced for the first lb_rounds rounds, then NoSync
+};
+
+struct GpuOptions {
+  int device = 0;             // CUDA device id
+  int threads = 0;            // handshake_gpu: about this many threads per kernel (seed 003 -threads); 0: enough
+                              // for one per element. ld_gpu likewise. The result never depends on it.
+  int threads_per_block = 128;  // suitor_gpu (Paper I: 128, 192 or 256)
+  int vertices_per_warp = 8;    // suitor_gpu (Paper I: 8 was best)
+  SuitorGpuVariant variant = SuitorGpuVariant::no_sync;
+  int lb_rounds = 4;            // sync_lb / hybrid: rounds with load balancing
+  // suitor_gpu: true (default) adds two departures from Paper I's warp per
+  // vertex, same result: rows of degree <= 32 are scanned by groups of 4
+  // lanes (8 queued vertices of a warp at once), and rows longer than
+  // hub_degree are matched first by a block each (a warp would take
+  // degree / 32 dependent steps). false: Paper I as written.
+  bool adaptive = true;
+  int hub_degree = 1024;
+};
+
+// Where the time went, measured with CUDA events on the device's stream.
+struct GpuTimes {
+  double upload_s = 0;    // the graph to the device
+  double match_s = 0;     // the kernels, graph resident, result on the device
+  double download_s = 0;  // the mate array back
+};
+
+// A graph uploaded once to GPU `device`, for running several matchers or
+// settings on it without copying it again (benchmarks, sweeps). Checks that
+// g is square and a consistent CSR (invalid_input), that the GPU exists
+// (invalid_input) and that there is one (error). Move-only.
+template <class W>
+class DeviceGraph {
+ public:
+  explicit DeviceGraph(const Csr<W>& g, int device = 0);
+  ~DeviceGraph();
+  DeviceGraph(DeviceGraph&&) noexcept;
+  DeviceGraph& operator=(DeviceGraph&&) noexcept;
+  int device() const noexcept;
+  vertex_t n() const noexcept;
+  double upload_seconds() const noexcept;
+
+  struct Impl;  // matchers/gpu_session.cuh
+  const Impl& impl() const noexcept { return *impl_; }
+
+ private:
+  std::unique_ptr<Impl> impl_;
+};
+
+// On a host graph: upload (GpuTimes::upload_s), match, download. On a
+// DeviceGraph: opt.device must be the graph's device (invalid_input
+// otherwise) and upload_s is 0.
+template <class W>
+Matching suitor_gpu(const Csr<W>& g, const GpuOptions& opt = {}, GpuTimes* times = nullptr);
+template <class W>
+Matching suitor_gpu(const DeviceGraph<W>& g, const GpuOptions& opt = {}, GpuTimes* times = nullptr);
+
+template <class W>
+Matching ld_gpu(const Csr<W>& g, const GpuOptions& opt = {}, GpuTimes* times = nullptr);
+template <class W>
+Matching ld_gpu(const DeviceGraph<W>& g, const GpuOptions& opt = {}, GpuTimes* times = nullptr);
+
+template <class W>
+Matching handshake_gpu(const Csr<W>& g, const GpuOptions& opt = {}, GpuTimes* times = nullptr);
+template <class W>
+Matching handshake_gpu(const DeviceGraph<W>& g, const GpuOptions& opt = {}, GpuTimes* times = nullptr);
+
+// "nosync", "synclb", "syncnolb", "hybrid"; parse throws invalid_input
+// listing them.
+SuitorGpuVariant parse_suitor_gpu_variant(std::string_view name);
+std::string to_string(SuitorGpuVariant v);
+
+// Throws invalid_input naming the bad field (threads_per_block a multiple of
+// 32 in [32, 1024]; vertices_per_warp in [1, 1024]; threads >= 0;
+// lb_rounds >= 0; device >= 0; hub_degree >= 32).
+void check_gpu_options(const GpuOptions& opt);
+
+}  // namespace matchblas

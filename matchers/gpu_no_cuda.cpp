@@ -1,0 +1,71 @@
+// The GPU matchers in a build without CUDA: each says why it cannot run.
+#include "lib/error.hpp"
+#include "matchers/gpu.hpp"
+
+namespace matchblas {
+
+namespace {
+[[noreturn]] void no_cuda(const char* name) {
+  throw error(std::string(name) + " needs a CUDA GPU: this build has no CUDA (configure with nvcc available, or "
+                                  "-DMATCHBLAS_CUDA=ON)");
+}
+}  // namespace
+
+template <class W>
+struct DeviceGraph<W>::Impl {};
+
+template <class W>
+DeviceGraph<W>::DeviceGraph(const Csr<W>&, int) {
+  no_cuda("DeviceGraph");
+}
+template <class W>
+DeviceGraph<W>::~DeviceGraph() = default;
+template <class W>
+DeviceGraph<W>::DeviceGraph(DeviceGraph&&) noexcept = default;
+template <class W>
+DeviceGraph<W>& DeviceGraph<W>::operator=(DeviceGraph&&) noexcept = default;
+template <class W>
+int DeviceGraph<W>::device() const noexcept {
+  return 0;
+}
+template <class W>
+vertex_t DeviceGraph<W>::n() const noexcept {
+  return 0;
+}
+template <class W>
+double DeviceGraph<W>::upload_seconds() const noexcept {
+  return 0;
+}
+template class DeviceGraph<float>;
+template class DeviceGraph<double>;
+
+// A DeviceGraph cannot exist in this build, so the overloads taking one are
+// never reached; they throw all the same.
+#define MATCHBLAS_NO_CUDA_MATCHER(fn, name)                                    \
+  template <class W>                                                           \
+  Matching fn(const Csr<W>&, const GpuOptions&, GpuTimes*) {                   \
+    no_cuda(name);                                                             \
+  }                                                                            \
+  template <class W>                                                           \
+  Matching fn(const DeviceGraph<W>&, const GpuOptions&, GpuTimes*) {           \
+    no_cuda(name);                                                             \
+  }
+MATCHBLAS_NO_CUDA_MATCHER(suitor_gpu, "suitor-gpu")
+MATCHBLAS_NO_CUDA_MATCHER(ld_gpu, "ld-gpu")
+MATCHBLAS_NO_CUDA_MATCHER(handshake_gpu, "handshake-gpu")
+#undef MATCHBLAS_NO_CUDA_MATCHER
+
+template Matching suitor_gpu(const DeviceGraph<float>&, const GpuOptions&, GpuTimes*);
+template Matching suitor_gpu(const DeviceGraph<double>&, const GpuOptions&, GpuTimes*);
+template Matching ld_gpu(const DeviceGraph<float>&, const GpuOptions&, GpuTimes*);
+template Matching ld_gpu(const DeviceGraph<double>&, const GpuOptions&, GpuTimes*);
+template Matching handshake_gpu(const DeviceGraph<float>&, const GpuOptions&, GpuTimes*);
+template Matching handshake_gpu(const DeviceGraph<double>&, const GpuOptions&, GpuTimes*);
+template Matching suitor_gpu(const Csr<float>&, const GpuOptions&, GpuTimes*);
+template Matching suitor_gpu(const Csr<double>&, const GpuOptions&, GpuTimes*);
+template Matching ld_gpu(const Csr<float>&, const GpuOptions&, GpuTimes*);
+template Matching ld_gpu(const Csr<double>&, const GpuOptions&, GpuTimes*);
+template Matching handshake_gpu(const Csr<float>&, const GpuOptions&, GpuTimes*);
+template Matching handshake_gpu(const Csr<double>&, const GpuOptions&, GpuTimes*);
+
+}  // namespace matchblas

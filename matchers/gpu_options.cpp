@@ -1,0 +1,47 @@
+// Names and checks of the GPU matchers' options (matchers/gpu.hpp); built in
+// every configuration, with or without CUDA.
+#include <array>
+#include <utility>
+
+#include "lib/error.hpp"
+#include "matchers/gpu.hpp"
+
+namespace matchblas {
+
+namespace {
+constexpr std::array<std::pair<std::string_view, SuitorGpuVariant>, 4> variant_names{{
+    {"nosync", SuitorGpuVariant::no_sync},
+    {"synclb", SuitorGpuVariant::sync_lb},
+    {"syncnolb", SuitorGpuVariant::sync_no_lb},
+    {"hybrid", SuitorGpuVariant::hybrid},
+}};
+}  // namespace
+
+SuitorGpuVariant parse_suitor_gpu_variant(std::string_view name) {
+  for (const auto& [n, v] : variant_names)
+    if (n == name) return v;
+  throw invalid_input("unknown suitor-gpu variant '" + std::string(name) +
+                      "' (known: nosync, synclb, syncnolb, hybrid)");
+}
+
+std::string to_string(SuitorGpuVariant v) {
+  for (const auto& [n, x] : variant_names)
+    if (x == v) return std::string(n);
+  return "?";
+}
+
+void check_gpu_options(const GpuOptions& opt) {
+  const auto expect = [](bool ok, const std::string& what) {
+    if (!ok) throw invalid_input("GPU options: " + what);
+  };
+  expect(opt.device >= 0, "device must be >= 0, got " + std::to_string(opt.device));
+  expect(opt.threads >= 0, "threads must be >= 0, got " + std::to_string(opt.threads));
+  expect(opt.threads_per_block >= 32 && opt.threads_per_block <= 1024 && opt.threads_per_block % 32 == 0,
+         "threads-per-block must be a multiple of 32 in [32, 1024], got " + std::to_string(opt.threads_per_block));
+  expect(opt.vertices_per_warp >= 1 && opt.vertices_per_warp <= 1024,
+         "vertices-per-warp must be in [1, 1024], got " + std::to_string(opt.vertices_per_warp));
+  expect(opt.hub_degree >= 32, "hub-degree must be >= 32, got " + std::to_string(opt.hub_degree));
+  expect(opt.lb_rounds >= 0, "lb-rounds must be >= 0, got " + std::to_string(opt.lb_rounds));
+}
+
+}  // namespace matchblas

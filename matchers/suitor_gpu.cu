@@ -1,0 +1,521 @@
+// GPU-Suitor: warp-based Suitor with lock-free offers (matchers/gpu.hpp).
+// Source: seed 001 Paper I sec. 4, Alg. 4 ("GPU-Suitor"), its initial and
+// recurrent phases and the four variants of "Synchronization and Load
+// Balancing"; the offer word and its atomic update follow the project's
+// lock-free CPU Suitor (matchers/suitor_cas.cpp, seed 004 sec. 2.3).
+//
+// A warp owns a chunk of vertices_per_warp vertices and a queue of them in
+// shared memory. One round: for each queued vertex u in turn, the 32 lanes
+// scan u's row together (lane i reads entries i, i+32, ...), each keeping its
+// best neighbour v whose offer u beats, then a butterfly reduction under
+// neighbour_beats gives u's candidate (Alg. 4 lines 5-7). Then each lane takes
+// one queued vertex and proposes to its candidate with one atomic on the
+// candidate's offer word (line 8): a lost proposal requeues u, a won one
+// requeues the suitor it displaced (if any); a ballot and a popcount compact
+// the requeued vertices into the queue (line 9). A vertex is in at most one
+// queue at a time (only the one winner of an atomic learns of a displaced
+// suitor), so a queue never outgrows its chunk.
+//   NoSync    warps run their rounds independently (the default)
+//   SyncNoLB  the warps of a block start every round together
+//   SyncLB    as SyncNoLB, and during the first lb_rounds rounds the queued
+//             vertices are spread evenly over the block's warps when a warp
+//             holds more than 1.25x the average (Paper I's 25% deviation)
+//   Hybrid    load balanced for the first lb_rounds rounds, then NoSync
+//
+// Offer word of v (64 bits, 0 = no offer):
+//   float   (order-preserving bits of w) << 32 | ~suitor, updated with one
+//           atomicMax: a larger word is a better offer under neighbour_beats,
+//           and atomicMax returns the offer it replaced.
+//   double  1 + the position of the suitor's entry in v's row (the graph is
+//           read-only, so the position names the offer), updated by
+//           compare-and-swap while the proposal still beats the word seen;
+//           offers of v only improve, so a position never comes back (no ABA).
+// Scans read offer words with ld.cg (L2, not the incoherent L1): a stale
+// word is never higher than the current one, so it costs at most a lost
+// proposal and a rescan, never a wrong match.
+//
+// Guarantee: exactly greedy's matching for every launch shape, variant and
+// interleaving (matchers/suitor.hpp gives the argument: Suitor under a strict
+// total order of each vertex's neighbours has one outcome).
+// Cost: O(sum over proposals of the proposer's degree) work, as CPU Suitor;
+// each scan reads the row once plus one offer word per entry that beats the
+// lane's best so far.
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <limits>
+#include <type_traits>
+
+#include "lib/greedy_order.hpp"
+#include "matchers/gpu.hpp"
+#include "matchers/gpu_session.cuh"
+
+namespace matchblas {
+
+namespace {
+
+using word_t = unsigned long long;
+constexpr unsigned full_warp = 0xffffffffu;
+
+struct Proposal {
+  bool won;
+  vertex_t displaced;  // no_vertex when the word held no offer, or when lost
+};
+
+// float: the offer is the word itself.
+struct PackedOffers {
+  __device__ static word_t pack(float w, vertex_t u) {
+    const unsigned b = __float_as_uint(w + 0.0f);  // -0 + 0 == +0
+    const unsigned key = (b & 0x80000000u) ? ~b : (b | 0x80000000u);
+    return (word_t(key) << 32) | word_t(~static_cast<unsigned>(u));
+  }
+  __device__ bool beats(float w, vertex_t u, word_t seen) const { return pack(w, u) > seen; }
+  __device__ vertex_t suitor(word_t t) const {
+    return t == 0 ? no_vertex : static_cast<vertex_t>(~static_cast<unsigned>(t & 0xffffffffu));
+  }
+  __device__ Proposal propose(word_t* slot, vertex_t /*v*/, float w, vertex_t u) const {
+    const word_t mine = pack(w, u);
+    const word_t old = atomicMax(slot, mine);
+    if (old < mine) return {true, suitor(old)};
+    return {false, no_vertex};
+  }
+};
+
+// Any weight type: the word is 1 + the position of the suitor in v's row.
+template <class W>
+struct PositionOffers {
+  gpu::CsrView<W> g;
+  __device__ bool beats(W w, vertex_t u, word_t seen) const {
+    return seen == 0 || neighbour_beats(w, u, g.weights[seen - 1], g.cols[seen - 1]);
+  }
+  __device__ vertex_t suitor(word_t t) const { return t == 0 ? no_vertex : g.cols[t - 1]; }
+  __device__ Proposal propose(word_t* slot, vertex_t v, W w, vertex_t u) const {
+    offset_t lo = g.offsets[v], hi = g.offsets[v + 1];  // u is in v's row: g is symmetric
+    while (lo < hi) {
+      const offset_t mid = lo + (hi - lo) / 2;
+      if (g.cols[mid] < u) lo = mid + 1;
+      else hi = mid;
+    }
+    const word_t mine = word_t(lo) + 1;
+    word_t seen = __ldcg(slot);
+    while (beats(w, u, seen)) {
+      const word_t prev = atomicCAS(slot, seen, mine);
+      if (prev == seen) return {true, suitor(seen)};
+      seen = prev;
+    }
+    return {false, no_vertex};
+  }
+};
+
+template <class W>
+using OffersFor = std::conditional_t<std::is_same_v<W, float>, PackedOffers, PositionOffers<W>>;
+
+template <class W>
+OffersFor<W> offers_for(const gpu::CsrView<W>& g) {
+  if constexpr (std::is_same_v<W, float>) return PackedOffers{};
+  else return PositionOffers<W>{g};
+}
+
+// A lane's best neighbour of u whose offer u beats, among entries first,
+// first + width, ... of u's row (the offer word is read only for an entry
+// that would beat the lane's best so far).
+template <class W>
+struct Best {
+  vertex_t v = no_vertex;
+  W w = W(0);
+  __device__ void offer(vertex_t ov, W ow) {
+    if (ov != no_vertex && (v == no_vertex || neighbour_beats(ow, ov, w, v))) {
+      v = ov;
+      w = ow;
+    }
+  }
+};
+
+template <class W, class Offers>
+__device__ Best<W> lane_best(const gpu::CsrView<W>& g, const Offers& offers, const word_t* word, vertex_t u, int first,
+                             int width) {
+  constexpr int batch = 4;  // entries loaded before any is tested: loads in flight, not one at a time
+  Best<W> b;
+  const offset_t end = g.offsets[u + 1];
+  for (offset_t k = g.offsets[u] + first; k < end; k += batch * width) {
+    vertex_t v[batch];
+    W w[batch];
+#pragma unroll
+    for (int j = 0; j < batch; ++j) {
+      const offset_t kk = k + offset_t(j) * width;
+      v[j] = kk < end ? g.cols[kk] : no_vertex;
+      w[j] = kk < end ? g.weights[kk] : W(0);
+    }
+#pragma unroll
+    for (int j = 0; j < batch; ++j) {
+      if (v[j] == no_vertex) continue;
+      if (b.v != no_vertex && !neighbour_beats(w[j], v[j], b.w, b.v)) continue;
+      if (!offers.beats(w[j], u, __ldcg(word + v[j]))) continue;
+      b.v = v[j];
+      b.w = w[j];
+    }
+  }
+  return b;
+}
+
+// A lane's best entry of u's row ignoring the offers (no word is read).
+template <class W>
+__device__ Best<W> lane_heaviest(const gpu::CsrView<W>& g, vertex_t u, int first, int width) {
+  constexpr int batch = 4;
+  Best<W> b;
+  const offset_t end = g.offsets[u + 1];
+  for (offset_t k = g.offsets[u] + first; k < end; k += batch * width) {
+#pragma unroll
+    for (int j = 0; j < batch; ++j) {
+      const offset_t kk = k + offset_t(j) * width;
+      if (kk < end) b.offer(g.cols[kk], g.weights[kk]);
+    }
+  }
+  return b;
+}
+
+// Butterfly over groups of `width` consecutive lanes (a power of two <= 32):
+// every lane of a group ends with the group's best. All 32 lanes call it.
+template <class W>
+__device__ Best<W> reduce_lanes(Best<W> b, int width) {
+  for (int offset = width / 2; offset > 0; offset >>= 1)
+    b.offer(__shfl_xor_sync(full_warp, b.v, offset), __shfl_xor_sync(full_warp, b.w, offset));
+  return b;
+}
+
+__device__ inline offset_t degree_of(const offset_t* offsets, vertex_t u) { return offsets[u + 1] - offsets[u]; }
+
+// The candidate of u for a group of `width` lanes (member = the lane's place
+// in it); `mine` false: the lane's group has no vertex but must still take
+// part in the shuffles. A row of at most optimistic_degree entries is tried
+// optimistically first: its heaviest entry, found without reading any offer
+// word, is checked against its one word, and only when that neighbour holds a
+// better offer does the group rescan with the words (lane_best). Longer rows
+// are rescanned too often for that to pay (R-MAT scale 23 on the H100: 4.2 ms
+// without, 5.7 ms with it on every row). All 32 lanes call it.
+constexpr offset_t optimistic_degree = 128;
+
+template <class W, class Offers>
+__device__ Best<W> group_candidate(const gpu::CsrView<W>& g, const Offers& offers, const word_t* word, vertex_t u,
+                                   bool mine, int member, int width) {
+  const bool optimistic = mine && degree_of(g.offsets, u) <= optimistic_degree;
+  Best<W> top;
+  if (optimistic) top = lane_heaviest(g, u, member, width);
+  top = reduce_lanes(top, width);
+  const bool rescan =
+      mine && (!optimistic || (top.v != no_vertex && !offers.beats(top.w, u, __ldcg(word + top.v))));
+  if (__ballot_sync(full_warp, rescan) == 0) return top;
+  Best<W> b;
+  if (rescan) b = lane_best(g, offers, word, u, member, width);
+  b = reduce_lanes(b, width);
+  return rescan ? b : top;
+}
+
+// One pass of groups of Width lanes over the queue: group k of the warp takes
+// positions k, k + 32/Width, ... whose row length is in (shortest, longest],
+// and writes their candidates. Loops are uniform over the warp.
+template <int Width, class W, class Offers>
+__device__ void group_candidates(const gpu::CsrView<W>& g, const Offers& offers, const word_t* word,
+                                 const vertex_t* queue, int count, vertex_t* cand, W* cand_w, int lane,
+                                 offset_t shortest, offset_t longest) {
+  const int group = lane / Width, member = lane % Width;
+  for (int base = 0; base < count; base += 32 / Width) {
+    const int i = base + group;
+    bool mine = false;
+    vertex_t u = no_vertex;
+    if (i < count) {
+      u = queue[i];
+      const offset_t d = degree_of(g.offsets, u);
+      mine = d > shortest && d <= longest;
+    }
+    if (__ballot_sync(full_warp, mine) == 0) continue;
+    const Best<W> b = group_candidate(g, offers, word, u, mine, member, Width);
+    if (mine && member == 0) {
+      cand[i] = b.v;
+      cand_w[i] = b.w;
+    }
+  }
+}
+
+// Candidates of the count queued vertices, into cand / cand_w. Paper I: the
+// warp scans one vertex after another. Adaptive: the group width follows the
+// row length, so that a lane reads at most 8 to 16 entries of a short row and
+// a warp holds 8 or 4 short rows at once: 4 lanes up to 32 entries, 8 lanes
+// up to 128, the whole warp beyond.
+template <bool Adaptive, class W, class Offers>
+__device__ void warp_candidates(const gpu::CsrView<W>& g, const Offers& offers, const word_t* word,
+                                const vertex_t* queue, int count, vertex_t* cand, W* cand_w, int lane) {
+  constexpr offset_t any = std::numeric_limits<offset_t>::max();
+  if constexpr (Adaptive) {
+    group_candidates<4>(g, offers, word, queue, count, cand, cand_w, lane, -1, 32);
+    group_candidates<8>(g, offers, word, queue, count, cand, cand_w, lane, 32, 128);
+    group_candidates<32>(g, offers, word, queue, count, cand, cand_w, lane, 128, any);
+  } else {
+    group_candidates<32>(g, offers, word, queue, count, cand, cand_w, lane, -1, any);
+  }
+}
+
+// Spreads the queued vertices of a block evenly over its warps when one warp
+// holds more than 1.25x the average; every thread of the block calls it.
+// pool has room for warps * vpw vertices; returns this warp's new count.
+__device__ int balance_block(vertex_t* queues, vertex_t* pool, int* counts, int vpw, int count) {
+  const int warps = blockDim.x / 32, warp = threadIdx.x / 32, lane = threadIdx.x & 31;
+  __syncthreads();
+  if (lane == 0) counts[warp] = count;
+  __syncthreads();
+  int total = 0, most = 0, before = 0;
+  for (int w = 0; w < warps; ++w) {
+    if (w == warp) before = total;
+    total += counts[w];
+    most = max(most, counts[w]);
+  }
+  if (4 * most * warps <= 5 * total) return count;  // within 25% of the average (a block-uniform choice)
+  vertex_t* mine = queues + warp * vpw;
+  for (int i = lane; i < count; i += 32) pool[before + i] = mine[i];
+  __syncthreads();
+  const int lo = int(static_cast<long long>(total) * warp / warps);
+  const int hi = int(static_cast<long long>(total) * (warp + 1) / warps);
+  for (int i = lane; i < hi - lo; i += 32) mine[i] = pool[lo + i];
+  __syncthreads();  // pool is the candidate array of the next round
+  return hi - lo;
+}
+
+// The warps' Suitor. Chunks cover positions 0 .. n + extra - 1: position p < n
+// is vertex p (skipped in the adaptive mode when it is a hub: the hub kernel
+// has matched it), p >= n is extra_vertices[p - n] (suitors the hub kernel
+// displaced).
+template <bool Adaptive, class W, class Offers, SuitorGpuVariant Variant>
+__global__ void suitor_warps(gpu::CsrView<W> g, Offers offers, word_t* word, int vpw, int lb_rounds,
+                             const vertex_t* extra_vertices, const int* extra_count, int hub_degree) {
+  extern __shared__ unsigned char smem[];
+  __shared__ int counts[32];
+  const int warps = blockDim.x / 32, warp = threadIdx.x / 32, lane = threadIdx.x & 31;
+  // Layout: candidate weights (widest first, for alignment), queues, candidates.
+  W* const cand_w_all = reinterpret_cast<W*>(smem);
+  vertex_t* const queues = reinterpret_cast<vertex_t*>(cand_w_all + warps * vpw);
+  vertex_t* const cand_all = queues + warps * vpw;
+  vertex_t* const queue = queues + warp * vpw;
+  vertex_t* const cand = cand_all + warp * vpw;
+  W* const cand_w = cand_w_all + warp * vpw;
+
+  // Initial phase: the warp's chunk of vertices.
+  const long long n = g.n_rows, positions = n + (extra_count ? *extra_count : 0);
+  const long long first = (static_cast<long long>(blockIdx.x) * warps + warp) * vpw;
+  int count = 0;
+  for (int base = 0; base < vpw; base += 32) {
+    const long long p = first + base + lane;
+    vertex_t u = no_vertex;
+    if (base + lane < vpw && p < positions) {
+      u = p < n ? static_cast<vertex_t>(p) : extra_vertices[p - n];
+      if (Adaptive && p < n && degree_of(g.offsets, u) > hub_degree) u = no_vertex;
+    }
+    const unsigned taken = __ballot_sync(full_warp, u != no_vertex);
+    if (u != no_vertex) queue[count + __popc(taken & ((1u << lane) - 1u))] = u;
+    count += __popc(taken);
+  }
+  __syncwarp();
+
+  for (int round = 0;; ++round) {
+    constexpr bool always_synced = Variant == SuitorGpuVariant::sync_lb || Variant == SuitorGpuVariant::sync_no_lb;
+    const bool balanced = (Variant == SuitorGpuVariant::sync_lb || Variant == SuitorGpuVariant::hybrid) &&
+                          round < lb_rounds;
+    if (always_synced || balanced) {
+      if (!__syncthreads_or(count > 0)) break;
+    } else if (count == 0) {
+      break;
+    }
+
+    warp_candidates<Adaptive>(g, offers, word, queue, count, cand, cand_w, lane);
+    __syncwarp();
+
+    // Proposals, one queued vertex per lane; requeue the lost and the displaced.
+    int next = 0;
+    for (int base = 0; base < count; base += 32) {
+      const int j = base + lane;
+      vertex_t again = no_vertex;
+      if (j < count && cand[j] != no_vertex) {
+        const vertex_t u = queue[j];
+        const Proposal p = offers.propose(word + cand[j], cand[j], cand_w[j], u);
+        again = p.won ? p.displaced : u;
+      }
+      const unsigned requeued = __ballot_sync(full_warp, again != no_vertex);
+      __syncwarp();  // every lane has read queue[j] before any lane overwrites it
+      if (again != no_vertex) queue[next + __popc(requeued & ((1u << lane) - 1u))] = again;
+      next += __popc(requeued);
+    }
+    count = next;
+    __syncwarp();
+
+    if (balanced) count = balance_block(queues, cand_all, counts, vpw, count);
+  }
+}
+
+// Adaptive mode, before the warps: the hubs (rows longer than hub_degree),
+// a block each. The block finds the hub's candidate, thread 0 proposes; a lost
+// hub rescans, a displaced hub is taken on by the block, any other displaced
+// suitor is left in `extra` for the warps (one per hub at most: each hub's
+// chain of proposals ends there).
+constexpr int hub_block = 512;
+
+template <class W, class Offers>
+__global__ void suitor_hubs(gpu::CsrView<W> g, Offers offers, word_t* word, const vertex_t* hubs, const int* hub_count,
+                            vertex_t* extra, int* extra_count, int hub_degree) {
+  __shared__ vertex_t warp_v[hub_block / 32];
+  __shared__ W warp_w[hub_block / 32];
+  __shared__ vertex_t next;
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  for (int h = blockIdx.x; h < *hub_count; h += gridDim.x) {
+    for (vertex_t u = hubs[h]; u != no_vertex;) {
+      Best<W> b = reduce_lanes(lane_best(g, offers, word, u, threadIdx.x, hub_block), 32);
+      if (lane == 0) {
+        warp_v[warp] = b.v;
+        warp_w[warp] = b.w;
+      }
+      __syncthreads();
+      if (threadIdx.x == 0) {
+        for (int k = 1; k < hub_block / 32; ++k) b.offer(warp_v[k], warp_w[k]);
+        vertex_t again = no_vertex;
+        if (b.v != no_vertex) {
+          const Proposal p = offers.propose(word + b.v, b.v, b.w, u);
+          if (!p.won) again = u;
+          else if (p.displaced != no_vertex && degree_of(g.offsets, p.displaced) > hub_degree) again = p.displaced;
+          else if (p.displaced != no_vertex) extra[atomicAdd(extra_count, 1)] = p.displaced;
+        }
+        next = again;
+      }
+      __syncthreads();
+      u = next;
+      __syncthreads();  // next and warp_v are rewritten in the next step
+    }
+  }
+}
+
+// The hub list: rows longer than hub_degree (order immaterial).
+template <class W>
+__global__ void find_hubs(gpu::CsrView<W> g, int hub_degree, vertex_t* hubs, int* hub_count) {
+  for (long long u = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; u < g.n_rows;
+       u += static_cast<long long>(gridDim.x) * blockDim.x)
+    if (degree_of(g.offsets, vertex_t(u)) > hub_degree) hubs[atomicAdd(hub_count, 1)] = vertex_t(u);
+}
+
+template <class Offers>
+__global__ void mates_from_offers(Offers offers, const word_t* word, vertex_t n, vertex_t* mate) {
+  for (long long v = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; v < n;
+       v += static_cast<long long>(gridDim.x) * blockDim.x) {
+    const vertex_t s = offers.suitor(word[v]);
+    mate[v] = s != no_vertex && offers.suitor(word[s]) == static_cast<vertex_t>(v) ? s : no_vertex;
+  }
+}
+
+// Shared memory of the warps' kernel, checked against the device's limit.
+template <class W>
+std::size_t warps_shared_bytes(const GpuOptions& opt, int max_shared) {
+  const std::size_t shared =
+      std::size_t(opt.threads_per_block / 32) * opt.vertices_per_warp * (sizeof(W) + 2 * sizeof(vertex_t));
+  if (shared > std::size_t(max_shared))
+    throw invalid_input("suitor-gpu: threads-per-block " + std::to_string(opt.threads_per_block) +
+                        " x vertices-per-warp " + std::to_string(opt.vertices_per_warp) + " needs " +
+                        std::to_string(shared) + " bytes of shared memory per block; the GPU has " +
+                        std::to_string(max_shared));
+  return shared;
+}
+
+template <bool Adaptive, class W, SuitorGpuVariant Variant>
+void launch_warps(const gpu::CsrView<W>& g, word_t* word, const GpuOptions& opt, std::size_t shared,
+                  const vertex_t* extra, const int* extra_count, long long positions, cudaStream_t s) {
+  const auto kernel = suitor_warps<Adaptive, W, OffersFor<W>, Variant>;
+  MATCHBLAS_CUDA_TRY(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared)));
+  const int warps = opt.threads_per_block / 32;
+  const long long chunks = (positions + opt.vertices_per_warp - 1) / opt.vertices_per_warp;
+  const long long blocks = (chunks + warps - 1) / warps;
+  if (blocks == 0) return;
+  kernel<<<static_cast<unsigned>(blocks), opt.threads_per_block, shared, s>>>(
+      g, offers_for(g), word, opt.vertices_per_warp, opt.lb_rounds, extra, extra_count, opt.hub_degree);
+  MATCHBLAS_CUDA_CHECK_LAUNCH();
+}
+
+template <bool Adaptive, class W>
+void launch_warps(const gpu::CsrView<W>& g, word_t* word, const GpuOptions& opt, std::size_t shared,
+                  const vertex_t* extra, const int* extra_count, long long positions, cudaStream_t s) {
+  switch (opt.variant) {
+    case SuitorGpuVariant::no_sync:
+      return launch_warps<Adaptive, W, SuitorGpuVariant::no_sync>(g, word, opt, shared, extra, extra_count, positions, s);
+    case SuitorGpuVariant::sync_lb:
+      return launch_warps<Adaptive, W, SuitorGpuVariant::sync_lb>(g, word, opt, shared, extra, extra_count, positions, s);
+    case SuitorGpuVariant::sync_no_lb:
+      return launch_warps<Adaptive, W, SuitorGpuVariant::sync_no_lb>(g, word, opt, shared, extra, extra_count, positions,
+                                                                    s);
+    case SuitorGpuVariant::hybrid:
+      return launch_warps<Adaptive, W, SuitorGpuVariant::hybrid>(g, word, opt, shared, extra, extra_count, positions, s);
+  }
+}
+
+}  // namespace
+
+template <class W>
+Matching suitor_gpu(const Csr<W>& g, const GpuOptions& opt, GpuTimes* times) {
+  check_gpu_options(opt);
+  return suitor_gpu(DeviceGraph<W>(g, opt.device), opt, times);
+}
+
+template <class W>
+Matching suitor_gpu(const DeviceGraph<W>& g, const GpuOptions& opt, GpuTimes* times) {
+  gpu::MatcherSession<W> session("suitor-gpu", g, opt);
+  const cudaStream_t s = session.stream();
+  const gpu::CsrView<W> view = session.graph();
+  int max_shared = 0;
+  MATCHBLAS_CUDA_TRY(cudaDeviceGetAttribute(&max_shared, cudaDevAttrMaxSharedMemoryPerBlockOptin, opt.device));
+  max_shared -= 32 * int(sizeof(int));  // the static counts array
+
+  const std::size_t shared = warps_shared_bytes<W>(opt, max_shared);
+  const vertex_t n = g.n();
+  gpu::DeviceBuffer<word_t> word{std::size_t(n)};
+  gpu::DeviceBuffer<vertex_t> mate{std::size_t(n)};
+  if (n > 0) MATCHBLAS_CUDA_TRY(cudaMemsetAsync(word.data(), 0, word.size() * sizeof(word_t), s));
+  if (!opt.adaptive) {
+    launch_warps<false>(view, word.data(), opt, shared, nullptr, nullptr, n, s);
+  } else {
+    // Hubs first, a block each; then the warps, on the other vertices and
+    // the suitors the hubs displaced.
+    gpu::DeviceBuffer<int> counts{2};  // hubs, extra
+    MATCHBLAS_CUDA_TRY(cudaMemsetAsync(counts.data(), 0, 2 * sizeof(int), s));
+    int hubs_found = 0;
+    gpu::DeviceBuffer<vertex_t> hubs, extra;
+    if (n > 0) {
+      std::size_t possible = 0;  // rows longer than hub_degree: at most entries / (hub_degree + 1)
+      possible = std::min<std::size_t>(std::size_t(n), g.impl().csr.num_entries() / std::size_t(opt.hub_degree + 1));
+      hubs = gpu::DeviceBuffer<vertex_t>(possible);
+      extra = gpu::DeviceBuffer<vertex_t>(possible);
+      if (possible > 0) {
+        find_hubs<<<gpu::grid_for(n, 256, 32LL * session.sms()), 256, 0, s>>>(view, opt.hub_degree, hubs.data(),
+                                                                                counts.data());
+        MATCHBLAS_CUDA_CHECK_LAUNCH();
+        MATCHBLAS_CUDA_TRY(cudaMemcpyAsync(&hubs_found, counts.data(), sizeof(int), cudaMemcpyDeviceToHost, s));
+        MATCHBLAS_CUDA_TRY(cudaStreamSynchronize(s));
+      }
+    }
+    int extra_found = 0;
+    if (hubs_found > 0) {
+      suitor_hubs<<<static_cast<unsigned>(std::min(hubs_found, 4 * session.sms())), hub_block, 0, s>>>(
+          view, offers_for(view), word.data(), hubs.data(), counts.data(), extra.data(), counts.data() + 1,
+          opt.hub_degree);
+      MATCHBLAS_CUDA_CHECK_LAUNCH();
+      MATCHBLAS_CUDA_TRY(cudaMemcpyAsync(&extra_found, counts.data() + 1, sizeof(int), cudaMemcpyDeviceToHost, s));
+      MATCHBLAS_CUDA_TRY(cudaStreamSynchronize(s));
+    }
+    launch_warps<true>(view, word.data(), opt, shared, extra.data(), counts.data() + 1, n + extra_found, s);
+  }
+  if (n > 0) {
+    mates_from_offers<<<gpu::grid_for(n, 256, 32LL * session.sms()), 256, 0, s>>>(offers_for(view), word.data(), n,
+                                                                                  mate.data());
+    MATCHBLAS_CUDA_CHECK_LAUNCH();
+  }
+  return session.finish(mate, times);
+}
+
+template Matching suitor_gpu(const Csr<float>&, const GpuOptions&, GpuTimes*);
+template Matching suitor_gpu(const Csr<double>&, const GpuOptions&, GpuTimes*);
+template Matching suitor_gpu(const DeviceGraph<float>&, const GpuOptions&, GpuTimes*);
+template Matching suitor_gpu(const DeviceGraph<double>&, const GpuOptions&, GpuTimes*);
+
+}  // namespace matchblas

@@ -1,0 +1,48 @@
+// Row argmax on data already on the device (the op of ops/argmax.hpp: same
+// contract, masks and tie rule), for the GPU matchers. Rows are binned by
+// degree so that rows of very different degree are balanced: a group of 4
+// lanes per row of degree <= 16, a warp per row up to 4096, a 256-thread
+// block per longer row. Inactive and empty rows get (-1, 0) in the binning
+// pass. ops/gpu/argmax_gpu.cu. .cu files only.
+#pragma once
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+#include "lib/types.hpp"
+#include "ops/gpu/device_buffer.cuh"
+
+namespace matchblas::gpu {
+
+// Device arrays of ArgmaxMasks; a null pointer is an empty mask.
+template <class W>
+struct DeviceArgmaxMasks {
+  const std::uint8_t* active_rows = nullptr;
+  const std::uint8_t* eligible_cols = nullptr;
+  const W* floor_weight = nullptr;    // with floor_vertex, or both null
+  const vertex_t* floor_vertex = nullptr;
+};
+
+// Scratch space of the degree bins for a matrix of up to n rows; reuse it
+// across calls (a matcher's rounds) to avoid reallocating.
+class ArgmaxBins {
+ public:
+  explicit ArgmaxBins(vertex_t n) : rows_(2 * std::size_t(n)), counts_(3), n_(n) {}
+  vertex_t capacity() const noexcept { return n_; }
+  vertex_t* rows() noexcept { return rows_.data(); }
+  int* counts() noexcept { return counts_.data(); }
+
+ private:
+  DeviceBuffer<vertex_t> rows_;
+  DeviceBuffer<int> counts_;
+  vertex_t n_;
+};
+
+// best[u], best_weight[u] for every row u of a (device arrays of a.n_rows
+// entries), enqueued on `stream` (no synchronisation). bins.capacity() must
+// be at least a.n_rows. sms: the device's multiprocessor count (grid size).
+template <class W>
+void argmax_rows(const CsrView<W>& a, const DeviceArgmaxMasks<W>& masks, vertex_t* best, W* best_weight,
+                 ArgmaxBins& bins, int sms, cudaStream_t stream);
+
+}  // namespace matchblas::gpu

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# The GPU checks of issue 4, in one batch on the GPU machine: build (CUDA,
+# sm_90, no GraphBLAS or LEMON there), the whole suite with the gpu label,
+# then compute-sanitizer memcheck and racecheck on the GPU matchers through
+# the CLI (every suitor-gpu variant, adaptive and Paper-I shapes, ld-gpu,
+# handshake-gpu) and memcheck on the GPU op tests. Logs go to $OUT (or
+# ./device-logs); the last lines of each sanitizer log are printed.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+out=${OUT:-device-logs}
+mkdir -p "$out"
+{ cmake -S . -B build-device -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
+  && cmake --build build-device -j "$(nproc)"; } > "$out/build.log" 2>&1 || { tail -40 "$out/build.log"; exit 1; }
+ctest --test-dir build-device --output-on-failure -j 8 > "$out/ctest.log" 2>&1
+tail -8 "$out/ctest.log"
+ctest --test-dir build-device -L gpu --output-on-failure > "$out/ctest_gpu.log" 2>&1
+grep -E "tests passed|Failed|\*\*\*" "$out/ctest_gpu.log" | head -20
+
+bin=build-device/bin
+g="$out/rmat4096.mtx"
+$bin/matchblas gen rmat 4096 --seed 7 --ties 3 --out "$g"
+runs=(
+  "--algo suitor-gpu"
+  "--algo suitor-gpu --variant synclb --threads-per-block 256 --vertices-per-warp 64"
+  "--algo suitor-gpu --variant syncnolb --vertices-per-warp 3"
+  "--algo suitor-gpu --variant hybrid --threads-per-block 64 --vertices-per-warp 40"
+  "--algo suitor-gpu --precision float"
+  "--algo ld-gpu"
+  "--algo handshake-gpu --threads 1000"
+)
+for tool in memcheck racecheck; do
+  for r in "${runs[@]}"; do
+    echo "== $tool $r" >> "$out/sanitizer.log"
+    compute-sanitizer --tool $tool --error-exitcode 9 $bin/matchblas match "$g" $r >> "$out/sanitizer.log" 2>&1
+    echo "exit $? ($tool $r)" | tee -a "$out/sanitizer.log"
+  done
+done
+# The hub kernel needs rows longer than 1024: a star-heavy R-MAT of 2^14.
+h="$out/rmat16384.mtx"
+$bin/matchblas gen rmat 16384 --seed 3 --edge-factor 32 --out "$h"
+for tool in memcheck racecheck; do
+  compute-sanitizer --tool $tool --error-exitcode 9 $bin/matchblas match "$h" --algo suitor-gpu >> "$out/sanitizer.log" 2>&1
+  echo "exit $? ($tool suitor-gpu on $h)" | tee -a "$out/sanitizer.log"
+done
+for t in test_select_gpu test_assign_gpu test_transpose_gpu test_argmax_gpu; do
+  compute-sanitizer --tool memcheck --error-exitcode 9 $bin/matchblas_gpu_tests --source-file="*$t.cpp" \
+    > "$out/memcheck_$t.log" 2>&1
+  echo "exit $? (memcheck $t)"; tail -3 "$out/memcheck_$t.log"
+done
+grep -h "ERROR SUMMARY\|RACECHECK SUMMARY" "$out"/*.log | sort | uniq -c

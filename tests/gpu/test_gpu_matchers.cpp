@@ -1,0 +1,158 @@
+// The GPU matchers (matchers/gpu.hpp): suitor-gpu in every variant and
+// several launch shapes, ld-gpu and handshake-gpu each equal greedy mate for
+// mate on every test graph (random tie-heavy graphs, the generated families,
+// the real matrices, negative weights), with float and double weights, and
+// repeatedly on tie-heavy R-MAT and Erdos-Renyi graphs (races show up as
+// flakiness). Also: the result does not depend on handshake-gpu's thread
+// count, and bad options are refused with invalid_input.
+#include <doctest/doctest.h>
+
+#include <string>
+#include <vector>
+
+#include "datasets/generators.hpp"
+#include "lib/error.hpp"
+#include "matchers/gpu.hpp"
+#include "matchers/greedy.hpp"
+#include "tests/check/check.hpp"
+#include "tests/check/families.hpp"
+
+using namespace matchblas;
+
+namespace {
+
+// The "threads" knob of the family check, read as a launch shape: 1, one
+// vertex per warp (adaptive); 2, Paper I as written (128 x 8, no sub-warp
+// groups, no hub kernel); 8, 64 vertices per warp and every row longer than
+// 32 a hub (the hub kernel runs on the small test graphs too).
+GpuOptions suitor_shape(int threads, SuitorGpuVariant variant) {
+  GpuOptions o;
+  o.variant = variant;
+  if (threads == 1) {
+    o.threads_per_block = 32;
+    o.vertices_per_warp = 1;
+  } else if (threads == 2) {
+    o.threads_per_block = 128;
+    o.vertices_per_warp = 8;
+    o.adaptive = false;
+  } else {
+    o.threads_per_block = 256;
+    o.vertices_per_warp = 64;
+    o.lb_rounds = 2;
+    o.hub_degree = 32;
+  }
+  return o;
+}
+
+GpuOptions with_threads(int threads) {
+  GpuOptions o;
+  o.threads = threads == 1 ? 32 : threads == 2 ? 1000 : 0;  // few, odd, one per item
+  return o;
+}
+
+}  // namespace
+
+TEST_CASE("suitor-gpu (NoSync, the default) equals greedy on every test graph, repeated") {
+  check::require_greedy_family(
+      [](const Csr<double>& g, int t) { return suitor_gpu(g, suitor_shape(t, SuitorGpuVariant::no_sync)); },
+      [](const Csr<float>& g, int t) { return suitor_gpu(g, suitor_shape(t, SuitorGpuVariant::no_sync)); },
+      /*parallel=*/true, /*repeats=*/10);
+}
+
+TEST_CASE("suitor-gpu SyncLB, SyncNoLB and Hybrid equal greedy, in several launch shapes") {
+  check::FamilyOptions opt;
+  opt.random_graphs = 120;
+  opt.real = false;
+  for (SuitorGpuVariant v : {SuitorGpuVariant::sync_lb, SuitorGpuVariant::sync_no_lb, SuitorGpuVariant::hybrid}) {
+    CAPTURE(to_string(v));
+    check::require_greedy_family([&](const Csr<double>& g, int t) { return suitor_gpu(g, suitor_shape(t, v)); },
+                                 [&](const Csr<float>& g, int t) { return suitor_gpu(g, suitor_shape(t, v)); },
+                                 /*parallel=*/true, /*repeats=*/3, opt);
+  }
+}
+
+TEST_CASE("suitor-gpu with float weights equals greedy on the generated families, every variant") {
+  for (const check::GeneratedFamily& family : check::generated_families())
+    for (int ties : {0, 3}) {
+      GenOptions gen;
+      gen.seed = 5 + ties;
+      gen.ties = ties;
+      const Csr<double> gd = family.make(gen);
+      Csr<float> g;
+      g.n_rows = gd.n_rows;
+      g.n_cols = gd.n_cols;
+      g.offsets = gd.offsets;
+      g.cols = gd.cols;
+      g.weights.assign(gd.weights.begin(), gd.weights.end());
+      const Matching reference = greedy(g, 1);
+      for (SuitorGpuVariant v : {SuitorGpuVariant::no_sync, SuitorGpuVariant::sync_lb, SuitorGpuVariant::sync_no_lb,
+                                 SuitorGpuVariant::hybrid})
+        for (int shape : {1, 2, 8}) {
+          CAPTURE(family.name);
+          CAPTURE(ties);
+          CAPTURE(to_string(v));
+          CAPTURE(shape);
+          const Matching m = suitor_gpu(g, suitor_shape(shape, v));
+          INFO(matching_violation(g, m));
+          REQUIRE(m == reference);
+        }
+    }
+}
+
+TEST_CASE("ld-gpu equals greedy on every test graph, repeated") {
+  check::require_greedy_family([](const Csr<double>& g, int t) { return ld_gpu(g, with_threads(t)); },
+                               [](const Csr<float>& g, int t) { return ld_gpu(g, with_threads(t)); },
+                               /*parallel=*/true, /*repeats=*/5);
+}
+
+TEST_CASE("handshake-gpu equals greedy on every test graph whatever its thread count, repeated") {
+  check::require_greedy_family([](const Csr<double>& g, int t) { return handshake_gpu(g, with_threads(t)); },
+                               [](const Csr<float>& g, int t) { return handshake_gpu(g, with_threads(t)); },
+                               /*parallel=*/true, /*repeats=*/5);
+}
+
+TEST_CASE("the GPU matchers on n = 0, n = 1 and graphs without edges") {
+  for (vertex_t n : {0, 1, 5}) {
+    const Csr<double> g = check::random_graph(n, 0.0, 0, 1);
+    for (const Matching& m : {suitor_gpu(g), ld_gpu(g), handshake_gpu(g)}) {
+      REQUIRE(m.mate.size() == std::size_t(n));
+      for (vertex_t v : m.mate) REQUIRE(v == no_vertex);
+    }
+  }
+}
+
+TEST_CASE("the GPU matchers refuse bad options and shapes with invalid_input") {
+  const Csr<double> g = check::random_graph(20, 0.3, 0, 3);
+  GpuOptions o;
+  o.threads_per_block = 100;
+  CHECK_THROWS_AS(suitor_gpu(g, o), invalid_input);
+  o = {};
+  o.vertices_per_warp = 0;
+  CHECK_THROWS_AS(suitor_gpu(g, o), invalid_input);
+  o = {};
+  o.threads_per_block = 1024;
+  o.vertices_per_warp = 1024;  // 512 KiB of shared memory per block
+  CHECK_THROWS_WITH_AS(suitor_gpu(g, o), doctest::Contains("shared memory"), invalid_input);
+  o = {};
+  o.hub_degree = 8;
+  CHECK_THROWS_AS(suitor_gpu(g, o), invalid_input);
+  o = {};
+  o.device = 4096;
+  CHECK_THROWS_WITH_AS(ld_gpu(g, o), doctest::Contains("no GPU with id 4096"), invalid_input);
+  Csr<double> rect = g;
+  rect.n_cols += 1;
+  CHECK_THROWS_AS(handshake_gpu(rect), invalid_input);
+  CHECK_THROWS_AS(parse_suitor_gpu_variant("fast"), invalid_input);
+}
+
+TEST_CASE("GpuTimes splits the run into upload, match and download") {
+  GenOptions gen;
+  gen.seed = 9;
+  const Csr<float> g = rmat<float>(1 << 12, gen);
+  GpuTimes t;
+  const Matching m = suitor_gpu(g, {}, &t);
+  REQUIRE(m == greedy(g, 1));
+  CHECK(t.upload_s > 0);
+  CHECK(t.match_s > 0);
+  CHECK(t.download_s > 0);
+}

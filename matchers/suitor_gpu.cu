@@ -22,6 +22,18 @@
 //             holds more than 1.25x the average (Paper I's 25% deviation)
 //   Hybrid    load balanced for the first lb_rounds rounds, then NoSync
 //
+// Adaptive mode (GpuOptions::adaptive, the default; false is Paper I as
+// above), the same matching, faster:
+//   1. bulk first round: no vertex holds an offer at the start, so every
+//      first proposal goes to the proposer's heaviest neighbour; the row
+//      argmax (ops/gpu/argmax_gpu, a streaming pass) finds them all and every
+//      vertex proposes at once;
+//   2. the vertices then holding no offer are listed; hubs (rows longer than
+//      hub_degree) are taken on by a block each (a warp would need degree/32
+//      dependent steps), the rest by the warps as above;
+//   3. in the warps, a row's group width follows its length: 4 lanes up to
+//      32 entries, 8 up to 128, else 32.
+//
 // Offer word of v (64 bits, 0 = no offer):
 //   float   (order-preserving bits of w) << 32 | ~suitor, updated with one
 //           atomicMax: a larger word is a better offer under neighbour_beats,
@@ -49,6 +61,7 @@
 #include "lib/greedy_order.hpp"
 #include "matchers/gpu.hpp"
 #include "matchers/gpu_session.cuh"
+#include "ops/gpu/argmax_gpu.cuh"
 
 namespace matchblas {
 
@@ -158,22 +171,6 @@ __device__ Best<W> lane_best(const gpu::CsrView<W>& g, const Offers& offers, con
   return b;
 }
 
-// A lane's best entry of u's row ignoring the offers (no word is read).
-template <class W>
-__device__ Best<W> lane_heaviest(const gpu::CsrView<W>& g, vertex_t u, int first, int width) {
-  constexpr int batch = 4;
-  Best<W> b;
-  const offset_t end = g.offsets[u + 1];
-  for (offset_t k = g.offsets[u] + first; k < end; k += batch * width) {
-#pragma unroll
-    for (int j = 0; j < batch; ++j) {
-      const offset_t kk = k + offset_t(j) * width;
-      if (kk < end) b.offer(g.cols[kk], g.weights[kk]);
-    }
-  }
-  return b;
-}
-
 // Butterfly over groups of `width` consecutive lanes (a power of two <= 32):
 // every lane of a group ends with the group's best. All 32 lanes call it.
 template <class W>
@@ -187,28 +184,16 @@ __device__ inline offset_t degree_of(const offset_t* offsets, vertex_t u) { retu
 
 // The candidate of u for a group of `width` lanes (member = the lane's place
 // in it); `mine` false: the lane's group has no vertex but must still take
-// part in the shuffles. A row of at most optimistic_degree entries is tried
-// optimistically first: its heaviest entry, found without reading any offer
-// word, is checked against its one word, and only when that neighbour holds a
-// better offer does the group rescan with the words (lane_best). Longer rows
-// are rescanned too often for that to pay (R-MAT scale 23 on the H100: 4.2 ms
-// without, 5.7 ms with it on every row). All 32 lanes call it.
-constexpr offset_t optimistic_degree = 128;
-
+// part in the shuffles. All 32 lanes call it. (Trying the heaviest entry
+// first against its one word, before a scan with words, was measured and
+// dropped: with the bulk first round, a vertex that reaches the warps has
+// almost always lost its heaviest neighbour already.)
 template <class W, class Offers>
 __device__ Best<W> group_candidate(const gpu::CsrView<W>& g, const Offers& offers, const word_t* word, vertex_t u,
                                    bool mine, int member, int width) {
-  const bool optimistic = mine && degree_of(g.offsets, u) <= optimistic_degree;
-  Best<W> top;
-  if (optimistic) top = lane_heaviest(g, u, member, width);
-  top = reduce_lanes(top, width);
-  const bool rescan =
-      mine && (!optimistic || (top.v != no_vertex && !offers.beats(top.w, u, __ldcg(word + top.v))));
-  if (__ballot_sync(full_warp, rescan) == 0) return top;
   Best<W> b;
-  if (rescan) b = lane_best(g, offers, word, u, member, width);
-  b = reduce_lanes(b, width);
-  return rescan ? b : top;
+  if (mine) b = lane_best(g, offers, word, u, member, width);
+  return reduce_lanes(b, width);
 }
 
 // One pass of groups of Width lanes over the queue: group k of the warp takes
@@ -280,13 +265,13 @@ __device__ int balance_block(vertex_t* queues, vertex_t* pool, int* counts, int 
   return hi - lo;
 }
 
-// The warps' Suitor. Chunks cover positions 0 .. n + extra - 1: position p < n
-// is vertex p (skipped in the adaptive mode when it is a hub: the hub kernel
-// has matched it), p >= n is extra_vertices[p - n] (suitors the hub kernel
-// displaced).
+// The warps' Suitor. Chunks cover positions 0 .. leading + *extra_count - 1:
+// position p < leading is vertex p (Paper I: every vertex), the others are
+// listed in extra_vertices (adaptive: the vertices the bulk first round and
+// the hub kernel left without an offer held).
 template <bool Adaptive, class W, class Offers, SuitorGpuVariant Variant>
 __global__ void suitor_warps(gpu::CsrView<W> g, Offers offers, word_t* word, int vpw, int lb_rounds,
-                             const vertex_t* extra_vertices, const int* extra_count, int hub_degree) {
+                             long long leading, const vertex_t* extra_vertices, const int* extra_count) {
   extern __shared__ unsigned char smem[];
   __shared__ int counts[32];
   const int warps = blockDim.x / 32, warp = threadIdx.x / 32, lane = threadIdx.x & 31;
@@ -299,20 +284,12 @@ __global__ void suitor_warps(gpu::CsrView<W> g, Offers offers, word_t* word, int
   W* const cand_w = cand_w_all + warp * vpw;
 
   // Initial phase: the warp's chunk of vertices.
-  const long long n = g.n_rows, positions = n + (extra_count ? *extra_count : 0);
+  const long long positions = leading + (extra_count ? *extra_count : 0);
   const long long first = (static_cast<long long>(blockIdx.x) * warps + warp) * vpw;
-  int count = 0;
-  for (int base = 0; base < vpw; base += 32) {
-    const long long p = first + base + lane;
-    vertex_t u = no_vertex;
-    if (base + lane < vpw && p < positions) {
-      u = p < n ? static_cast<vertex_t>(p) : extra_vertices[p - n];
-      if (Adaptive && p < n && degree_of(g.offsets, u) > hub_degree) u = no_vertex;
-    }
-    const unsigned taken = __ballot_sync(full_warp, u != no_vertex);
-    if (u != no_vertex) queue[count + __popc(taken & ((1u << lane) - 1u))] = u;
-    count += __popc(taken);
-  }
+  const int count_start = static_cast<int>(max(0LL, min(static_cast<long long>(vpw), positions - first)));
+  for (int i = lane; i < count_start; i += 32)
+    queue[i] = first + i < leading ? static_cast<vertex_t>(first + i) : extra_vertices[first + i - leading];
+  int count = count_start;
   __syncwarp();
 
   for (int round = 0;; ++round) {
@@ -350,11 +327,10 @@ __global__ void suitor_warps(gpu::CsrView<W> g, Offers offers, word_t* word, int
   }
 }
 
-// Adaptive mode, before the warps: the hubs (rows longer than hub_degree),
-// a block each. The block finds the hub's candidate, thread 0 proposes; a lost
-// hub rescans, a displaced hub is taken on by the block, any other displaced
-// suitor is left in `extra` for the warps (one per hub at most: each hub's
-// chain of proposals ends there).
+// Adaptive mode, after the bulk first round: the listed hubs (rows longer
+// than hub_degree), a block each. The block finds the hub's candidate, thread
+// 0 proposes; a lost hub rescans, a displaced hub is taken on by the block,
+// any other displaced suitor is appended to `extra` for the warps.
 constexpr int hub_block = 512;
 
 template <class W, class Offers>
@@ -390,12 +366,33 @@ __global__ void suitor_hubs(gpu::CsrView<W> g, Offers offers, word_t* word, cons
   }
 }
 
-// The hub list: rows longer than hub_degree (order immaterial).
-template <class W>
-__global__ void find_hubs(gpu::CsrView<W> g, int hub_degree, vertex_t* hubs, int* hub_count) {
-  for (long long u = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; u < g.n_rows;
+// Adaptive mode, the bulk first round. No vertex holds an offer yet, so
+// every vertex's first proposal goes to its heaviest neighbour: the row
+// argmax (gpu::argmax_rows, a bandwidth-bound pass) gives them all; then
+// every vertex proposes at once (the atomics order the proposals to one
+// vertex, as any interleaving of Suitor may).
+template <class W, class Offers>
+__global__ void propose_heaviest(vertex_t n, Offers offers, word_t* word, const vertex_t* best, const W* best_w) {
+  for (long long u = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; u < n;
        u += static_cast<long long>(gridDim.x) * blockDim.x)
-    if (degree_of(g.offsets, vertex_t(u)) > hub_degree) hubs[atomicAdd(hub_count, 1)] = vertex_t(u);
+    if (best[u] != no_vertex) offers.propose(word + best[u], best[u], best_w[u], vertex_t(u));
+}
+
+// After the bulk round, the vertices that hold no offer and have neighbours
+// must propose again (lost, or displaced): hubs into `hubs`, the others into
+// `extra` (order immaterial). A row whose argmax is empty (all entries -inf)
+// is listed too, so the warps decide it exactly.
+template <class W, class Offers>
+__global__ void list_unsettled(gpu::CsrView<W> g, Offers offers, const word_t* word, const vertex_t* best,
+                               int hub_degree, vertex_t* hubs, int* hub_count, vertex_t* extra, int* extra_count) {
+  for (long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; i < g.n_rows;
+       i += static_cast<long long>(gridDim.x) * blockDim.x) {
+    const vertex_t u = vertex_t(i), v = best[u];
+    const offset_t d = degree_of(g.offsets, u);
+    if (d == 0 || (v != no_vertex && offers.suitor(__ldcg(word + v)) == u)) continue;
+    if (d > hub_degree) hubs[atomicAdd(hub_count, 1)] = u;
+    else extra[atomicAdd(extra_count, 1)] = u;
+  }
 }
 
 template <class Offers>
@@ -422,7 +419,8 @@ std::size_t warps_shared_bytes(const GpuOptions& opt, int max_shared) {
 
 template <bool Adaptive, class W, SuitorGpuVariant Variant>
 void launch_warps(const gpu::CsrView<W>& g, word_t* word, const GpuOptions& opt, std::size_t shared,
-                  const vertex_t* extra, const int* extra_count, long long positions, cudaStream_t s) {
+                  long long leading, const vertex_t* extra, const int* extra_count, long long positions,
+                  cudaStream_t s) {
   const auto kernel = suitor_warps<Adaptive, W, OffersFor<W>, Variant>;
   MATCHBLAS_CUDA_TRY(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared)));
   const int warps = opt.threads_per_block / 32;
@@ -430,23 +428,23 @@ void launch_warps(const gpu::CsrView<W>& g, word_t* word, const GpuOptions& opt,
   const long long blocks = (chunks + warps - 1) / warps;
   if (blocks == 0) return;
   kernel<<<static_cast<unsigned>(blocks), opt.threads_per_block, shared, s>>>(
-      g, offers_for(g), word, opt.vertices_per_warp, opt.lb_rounds, extra, extra_count, opt.hub_degree);
+      g, offers_for(g), word, opt.vertices_per_warp, opt.lb_rounds, leading, extra, extra_count);
   MATCHBLAS_CUDA_CHECK_LAUNCH();
 }
 
 template <bool Adaptive, class W>
 void launch_warps(const gpu::CsrView<W>& g, word_t* word, const GpuOptions& opt, std::size_t shared,
-                  const vertex_t* extra, const int* extra_count, long long positions, cudaStream_t s) {
+                  long long leading, const vertex_t* extra, const int* extra_count, long long positions,
+                  cudaStream_t s) {
   switch (opt.variant) {
     case SuitorGpuVariant::no_sync:
-      return launch_warps<Adaptive, W, SuitorGpuVariant::no_sync>(g, word, opt, shared, extra, extra_count, positions, s);
+      return launch_warps<Adaptive, W, SuitorGpuVariant::no_sync>(g, word, opt, shared, leading, extra, extra_count, positions, s);
     case SuitorGpuVariant::sync_lb:
-      return launch_warps<Adaptive, W, SuitorGpuVariant::sync_lb>(g, word, opt, shared, extra, extra_count, positions, s);
+      return launch_warps<Adaptive, W, SuitorGpuVariant::sync_lb>(g, word, opt, shared, leading, extra, extra_count, positions, s);
     case SuitorGpuVariant::sync_no_lb:
-      return launch_warps<Adaptive, W, SuitorGpuVariant::sync_no_lb>(g, word, opt, shared, extra, extra_count, positions,
-                                                                    s);
+      return launch_warps<Adaptive, W, SuitorGpuVariant::sync_no_lb>(g, word, opt, shared, leading, extra, extra_count, positions, s);
     case SuitorGpuVariant::hybrid:
-      return launch_warps<Adaptive, W, SuitorGpuVariant::hybrid>(g, word, opt, shared, extra, extra_count, positions, s);
+      return launch_warps<Adaptive, W, SuitorGpuVariant::hybrid>(g, word, opt, shared, leading, extra, extra_count, positions, s);
   }
 }
 
@@ -472,38 +470,41 @@ Matching suitor_gpu(const DeviceGraph<W>& g, const GpuOptions& opt, GpuTimes* ti
   gpu::DeviceBuffer<word_t> word{std::size_t(n)};
   gpu::DeviceBuffer<vertex_t> mate{std::size_t(n)};
   if (n > 0) MATCHBLAS_CUDA_TRY(cudaMemsetAsync(word.data(), 0, word.size() * sizeof(word_t), s));
+  // The adaptive mode's scratch, alive until finish() has synchronised (the
+  // kernels run asynchronously).
+  const std::size_t scratch = opt.adaptive ? std::size_t(n) : 0;
+  gpu::DeviceBuffer<vertex_t> best{scratch}, extra{scratch};
+  gpu::DeviceBuffer<W> best_w{scratch};
+  gpu::DeviceBuffer<vertex_t> hubs{
+      opt.adaptive ? std::min<std::size_t>(scratch, g.impl().csr.num_entries() / std::size_t(opt.hub_degree + 1)) : 0};
+  gpu::DeviceBuffer<int> counts{2};  // listed hubs, listed others
+  gpu::ArgmaxBins bins(opt.adaptive ? n : 0);
   if (!opt.adaptive) {
-    launch_warps<false>(view, word.data(), opt, shared, nullptr, nullptr, n, s);
-  } else {
-    // Hubs first, a block each; then the warps, on the other vertices and
-    // the suitors the hubs displaced.
-    gpu::DeviceBuffer<int> counts{2};  // hubs, extra
+    launch_warps<false>(view, word.data(), opt, shared, n, nullptr, nullptr, n, s);
+  } else if (n > 0) {
+    // The bulk first round: heaviest neighbours, one proposal each.
+    gpu::argmax_rows(view, gpu::DeviceArgmaxMasks<W>{}, best.data(), best_w.data(), bins, session.sms(), s);
+    const unsigned grid = gpu::grid_for(n, 256, 32LL * session.sms());
+    propose_heaviest<<<grid, 256, 0, s>>>(n, offers_for(view), word.data(), best.data(), best_w.data());
+    MATCHBLAS_CUDA_CHECK_LAUNCH();
+    // The vertices left without an offer: hubs to a block each, the others
+    // (and whoever the hubs displace) to the warps.
     MATCHBLAS_CUDA_TRY(cudaMemsetAsync(counts.data(), 0, 2 * sizeof(int), s));
-    int hubs_found = 0;
-    gpu::DeviceBuffer<vertex_t> hubs, extra;
-    if (n > 0) {
-      std::size_t possible = 0;  // rows longer than hub_degree: at most entries / (hub_degree + 1)
-      possible = std::min<std::size_t>(std::size_t(n), g.impl().csr.num_entries() / std::size_t(opt.hub_degree + 1));
-      hubs = gpu::DeviceBuffer<vertex_t>(possible);
-      extra = gpu::DeviceBuffer<vertex_t>(possible);
-      if (possible > 0) {
-        find_hubs<<<gpu::grid_for(n, 256, 32LL * session.sms()), 256, 0, s>>>(view, opt.hub_degree, hubs.data(),
-                                                                                counts.data());
-        MATCHBLAS_CUDA_CHECK_LAUNCH();
-        MATCHBLAS_CUDA_TRY(cudaMemcpyAsync(&hubs_found, counts.data(), sizeof(int), cudaMemcpyDeviceToHost, s));
-        MATCHBLAS_CUDA_TRY(cudaStreamSynchronize(s));
-      }
-    }
-    int extra_found = 0;
-    if (hubs_found > 0) {
-      suitor_hubs<<<static_cast<unsigned>(std::min(hubs_found, 4 * session.sms())), hub_block, 0, s>>>(
+    list_unsettled<<<grid, 256, 0, s>>>(view, offers_for(view), word.data(), best.data(), opt.hub_degree, hubs.data(),
+                                        counts.data(), extra.data(), counts.data() + 1);
+    MATCHBLAS_CUDA_CHECK_LAUNCH();
+    int found[2] = {0, 0};
+    MATCHBLAS_CUDA_TRY(cudaMemcpyAsync(found, counts.data(), sizeof found, cudaMemcpyDeviceToHost, s));
+    MATCHBLAS_CUDA_TRY(cudaStreamSynchronize(s));
+    if (found[0] > 0) {
+      suitor_hubs<<<static_cast<unsigned>(std::min(found[0], 4 * session.sms())), hub_block, 0, s>>>(
           view, offers_for(view), word.data(), hubs.data(), counts.data(), extra.data(), counts.data() + 1,
           opt.hub_degree);
       MATCHBLAS_CUDA_CHECK_LAUNCH();
-      MATCHBLAS_CUDA_TRY(cudaMemcpyAsync(&extra_found, counts.data() + 1, sizeof(int), cudaMemcpyDeviceToHost, s));
+      MATCHBLAS_CUDA_TRY(cudaMemcpyAsync(found + 1, counts.data() + 1, sizeof(int), cudaMemcpyDeviceToHost, s));
       MATCHBLAS_CUDA_TRY(cudaStreamSynchronize(s));
     }
-    launch_warps<true>(view, word.data(), opt, shared, extra.data(), counts.data() + 1, n + extra_found, s);
+    launch_warps<true>(view, word.data(), opt, shared, 0, extra.data(), counts.data() + 1, found[1], s);
   }
   if (n > 0) {
     mates_from_offers<<<gpu::grid_for(n, 256, 32LL * session.sms()), 256, 0, s>>>(offers_for(view), word.data(), n,

@@ -32,6 +32,7 @@ namespace {
 
 struct Measured {
   double match_s = 0, download_s = 0;
+  std::vector<std::pair<std::string, double>> phases;  // of the last run
   Matching matching;
 };
 
@@ -43,6 +44,7 @@ Measured median_gpu(int reps, const std::function<Matching(GpuTimes*)>& run) {
     out.matching = run(&t);
     match.push_back(t.match_s);
     download.push_back(t.download_s);
+    out.phases = t.phases;
   }
   std::sort(match.begin(), match.end());
   std::sort(download.begin(), download.end());
@@ -140,6 +142,11 @@ int main(int argc, char** argv) {
     std::printf("%-14s %-22s %10.3f %10.2f %9.1f %7.1f %10.1f %8s %9.1f\n", name.c_str(), config.c_str(),
                 m.match_s * 1e3, m.download_s * 1e3, bytes / m.match_s / 1e9, 100.0 * bytes / m.match_s / 1e9 / copy_gbs,
                 num_edges(g) / m.match_s / 1e6, same, cpu_s / m.match_s);
+    if (!m.phases.empty()) {
+      std::printf("%-14s   phases (last run, ms):", "");
+      for (const auto& [name, seconds] : m.phases) std::printf(" %s %.3f", name.c_str(), seconds * 1e3);
+      std::printf("\n");
+    }
     std::fflush(stdout);
   };
   std::printf("%-14s %-22s %10.3f %10s %9s %7s %10.1f %8s %9.1f\n", "suitor-cas", std::to_string(cpu.threads).append(" CPU threads").c_str(),

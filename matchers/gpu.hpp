@@ -19,6 +19,8 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "lib/csr.hpp"
 #include "lib/matching.hpp"
@@ -56,6 +58,9 @@ struct GpuTimes {
   double upload_s = 0;    // the graph to the device
   double match_s = 0;     // the kernels, graph resident, result on the device
   double download_s = 0;  // the mate array back
+  // The parts of match_s where a matcher reports them (suitor_gpu adaptive:
+  // "argmax", "propose+list", "hubs", "warps"), in order.
+  std::vector<std::pair<std::string, double>> phases;
 };
 
 // A graph uploaded once to GPU `device`, for running several matchers or

@@ -1,8 +1,8 @@
 // Row argmax on data already on the device (the op of ops/argmax.hpp: same
 // contract, masks and tie rule), for the GPU matchers. Rows are binned by
 // degree so that rows of very different degree are balanced: a group of 4
-// lanes per row of degree <= 16, a warp per row up to 4096, a 256-thread
-// block per longer row. Inactive and empty rows get (-1, 0) in the binning
+// lanes per row of degree <= 32, 8 lanes up to 128, a warp up to 4096, a
+// 256-thread block per longer row. Inactive and empty rows get (-1, 0) in the binning
 // pass. ops/gpu/argmax_gpu.cu. .cu files only.
 #pragma once
 #include <cuda_runtime.h>
@@ -27,7 +27,7 @@ struct DeviceArgmaxMasks {
 // across calls (a matcher's rounds) to avoid reallocating.
 class ArgmaxBins {
  public:
-  explicit ArgmaxBins(vertex_t n) : rows_(2 * std::size_t(n)), counts_(3), n_(n) {}
+  explicit ArgmaxBins(vertex_t n) : rows_(2 * std::size_t(n)), counts_(4), n_(n) {}
   vertex_t capacity() const noexcept { return n_; }
   vertex_t* rows() noexcept { return rows_.data(); }
   int* counts() noexcept { return counts_.data(); }

@@ -51,6 +51,11 @@ struct GpuOptions {
   // degree / 32 dependent steps). false: Paper I as written.
   bool adaptive = true;
   int hub_degree = 1024;
+  // ... but only on graphs of at least this many stored entries: below, the
+  // adaptive mode's extra launches and host synchronisations cost more than
+  // they save (bcsstk16, 285k entries: 0.17 ms adaptive, 0.08 ms Paper I,
+  // on the H100). The crossover was not measured more finely.
+  long long adaptive_min_entries = 1LL << 20;
 };
 
 // Where the time went, measured with CUDA events on the device's stream.
@@ -110,7 +115,7 @@ std::string to_string(SuitorGpuVariant v);
 
 // Throws invalid_input naming the bad field (threads_per_block a multiple of
 // 32 in [32, 1024]; vertices_per_warp in [1, 1024]; threads >= 0;
-// lb_rounds >= 0; device >= 0; hub_degree >= 32).
+// lb_rounds >= 0; device >= 0; hub_degree >= 32; adaptive_min_entries >= 0).
 void check_gpu_options(const GpuOptions& opt);
 
 }  // namespace matchblas

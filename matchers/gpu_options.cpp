@@ -41,6 +41,8 @@ void check_gpu_options(const GpuOptions& opt) {
   expect(opt.vertices_per_warp >= 1 && opt.vertices_per_warp <= 1024,
          "vertices-per-warp must be in [1, 1024], got " + std::to_string(opt.vertices_per_warp));
   expect(opt.hub_degree >= 32, "hub-degree must be >= 32, got " + std::to_string(opt.hub_degree));
+  expect(opt.adaptive_min_entries >= 0,
+         "adaptive-min-entries must be >= 0, got " + std::to_string(opt.adaptive_min_entries));
   expect(opt.lb_rounds >= 0, "lb-rounds must be >= 0, got " + std::to_string(opt.lb_rounds));
 }
 

@@ -22,8 +22,9 @@
 //             holds more than 1.25x the average (Paper I's 25% deviation)
 //   Hybrid    load balanced for the first lb_rounds rounds, then NoSync
 //
-// Adaptive mode (GpuOptions::adaptive, the default; false is Paper I as
-// above), the same matching, faster:
+// Adaptive mode (GpuOptions::adaptive, the default, on graphs of at least
+// adaptive_min_entries entries; otherwise Paper I as above), the same
+// matching, faster:
 //   1. bulk first round: no vertex holds an offer at the start, so every
 //      first proposal goes to the proposer's heaviest neighbour; the row
 //      argmax (ops/gpu/argmax_gpu, a streaming pass) finds them all and every
@@ -469,22 +470,24 @@ Matching suitor_gpu(const DeviceGraph<W>& g, const GpuOptions& opt, GpuTimes* ti
   max_shared -= 32 * int(sizeof(int));  // the static counts array
 
   const std::size_t shared = warps_shared_bytes<W>(opt, max_shared);
+  const bool adaptive =
+      opt.adaptive && static_cast<long long>(g.impl().csr.num_entries()) >= opt.adaptive_min_entries;
   const vertex_t n = g.n();
   gpu::DeviceBuffer<word_t> word{std::size_t(n)};
   gpu::DeviceBuffer<vertex_t> mate{std::size_t(n)};
   if (n > 0) MATCHBLAS_CUDA_TRY(cudaMemsetAsync(word.data(), 0, word.size() * sizeof(word_t), s));
   // The adaptive mode's scratch, alive until finish() has synchronised (the
   // kernels run asynchronously).
-  const std::size_t scratch = opt.adaptive ? std::size_t(n) : 0;
+  const std::size_t scratch = adaptive ? std::size_t(n) : 0;
   gpu::DeviceBuffer<vertex_t> best{scratch}, extra{scratch};
   gpu::DeviceBuffer<W> best_w{scratch};
   gpu::DeviceBuffer<vertex_t> hubs{
-      opt.adaptive ? std::min<std::size_t>(scratch, g.impl().csr.num_entries() / std::size_t(opt.hub_degree + 1)) : 0};
+      adaptive ? std::min<std::size_t>(scratch, g.impl().csr.num_entries() / std::size_t(opt.hub_degree + 1)) : 0};
   gpu::DeviceBuffer<int> counts{2};  // listed hubs, listed others
-  gpu::ArgmaxBins bins(opt.adaptive ? n : 0);
+  gpu::ArgmaxBins bins(adaptive ? n : 0);
   gpu::Event marks[5];  // the adaptive phases' boundaries
   bool timed = false;
-  if (!opt.adaptive) {
+  if (!adaptive) {
     launch_warps<false>(view, word.data(), opt, shared, n, nullptr, nullptr, n, s);
   } else if (n > 0) {
     // The bulk first round: heaviest neighbours, one proposal each.

@@ -28,6 +28,7 @@ namespace {
 GpuOptions suitor_shape(int threads, SuitorGpuVariant variant) {
   GpuOptions o;
   o.variant = variant;
+  o.adaptive_min_entries = 0;  // the adaptive path on the small test graphs too
   if (threads == 1) {
     o.threads_per_block = 32;
     o.vertices_per_warp = 1;
@@ -133,6 +134,9 @@ TEST_CASE("the GPU matchers refuse bad options and shapes with invalid_input") {
   o.threads_per_block = 1024;
   o.vertices_per_warp = 1024;  // 512 KiB of shared memory per block
   CHECK_THROWS_WITH_AS(suitor_gpu(g, o), doctest::Contains("shared memory"), invalid_input);
+  o = {};
+  o.adaptive_min_entries = -1;
+  CHECK_THROWS_AS(suitor_gpu(g, o), invalid_input);
   o = {};
   o.hub_degree = 8;
   CHECK_THROWS_AS(suitor_gpu(g, o), invalid_input);

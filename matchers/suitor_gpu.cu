@@ -66,6 +66,7 @@
 #include "matchers/gpu.hpp"
 #include "matchers/gpu_session.cuh"
 #include "ops/gpu/argmax_gpu.cuh"
+#include "ops/gpu/row_scan.cuh"
 
 namespace matchblas {
 
@@ -151,27 +152,13 @@ struct Best {
 template <class W, class Offers>
 __device__ Best<W> lane_best(const gpu::CsrView<W>& g, const Offers& offers, const word_t* word, vertex_t u, int first,
                              int width) {
-  constexpr int batch = 4;  // entries loaded before any is tested: loads in flight, not one at a time
   Best<W> b;
-  const offset_t end = g.offsets[u + 1];
-  for (offset_t k = g.offsets[u] + first; k < end; k += batch * width) {
-    vertex_t v[batch];
-    W w[batch];
-#pragma unroll
-    for (int j = 0; j < batch; ++j) {
-      const offset_t kk = k + offset_t(j) * width;
-      v[j] = kk < end ? g.cols[kk] : no_vertex;
-      w[j] = kk < end ? g.weights[kk] : W(0);
-    }
-#pragma unroll
-    for (int j = 0; j < batch; ++j) {
-      if (v[j] == no_vertex) continue;
-      if (b.v != no_vertex && !neighbour_beats(w[j], v[j], b.w, b.v)) continue;
-      if (!offers.beats(w[j], u, __ldcg(word + v[j]))) continue;
-      b.v = v[j];
-      b.w = w[j];
-    }
-  }
+  gpu::for_strided_entries(g, u, first, width, [&](vertex_t v, W w) {
+    if (b.v != no_vertex && !neighbour_beats(w, v, b.w, b.v)) return;
+    if (!offers.beats(w, u, __ldcg(word + v))) return;
+    b.v = v;
+    b.w = w;
+  });
   return b;
 }
 

@@ -10,8 +10,8 @@
 //   degree <= 128    a group of 8 lanes per row (4 rows per warp)
 //   degree <= 4096   a warp per row
 //   longer           a block of 256 threads per row
-// A group's lanes scan every width-th entry of the row, four loads at a time,
-// each keeping its best qualifying (weight, column) under neighbour_beats
+// A group's lanes scan every width-th entry of the row, four loads at a time
+// (ops/gpu/row_scan.cuh), each keeping its best qualifying (weight, column) under neighbour_beats
 // (the mask tests run only for an entry that would beat the lane's best; on
 // the H100 the 3-bin version without batched loads took 1.9 ms for the 268M
 // entries of Erdos-Renyi scale 23), then a butterfly of shuffles
@@ -32,6 +32,7 @@
 #include "ops/gpu/cuda_check.hpp"
 #include "ops/gpu/device.hpp"
 #include "ops/gpu/device_buffer.cuh"
+#include "ops/gpu/row_scan.cuh"
 
 namespace matchblas::gpu {
 
@@ -62,29 +63,16 @@ __device__ bool qualifies(const DeviceArgmaxMasks<W>& m, vertex_t u, vertex_t v,
   return !m.floor_weight || neighbour_beats(w, u, m.floor_weight[v], m.floor_vertex[v]);
 }
 
-// This lane's best over entries first, first + width, ... of row u; four
-// entries are loaded before any is tested, so loads overlap.
+// This lane's best over entries first, first + width, ... of row u.
 template <class W>
 __device__ Best<W> scan_row(const CsrView<W>& a, const DeviceArgmaxMasks<W>& m, vertex_t u, int first, int width) {
-  constexpr int batch = 4;
   Best<W> b;
-  const offset_t end = a.offsets[u + 1];
-  for (offset_t k = a.offsets[u] + first; k < end; k += batch * width) {
-    vertex_t v[batch];
-    W w[batch];
-#pragma unroll
-    for (int j = 0; j < batch; ++j) {
-      const offset_t kk = k + offset_t(j) * width;
-      v[j] = kk < end ? a.cols[kk] : no_vertex;
-      w[j] = kk < end ? a.weights[kk] : W(0);
+  for_strided_entries(a, u, first, width, [&](vertex_t v, W w) {
+    if (neighbour_beats(w, v, b.w, b.v) && qualifies(m, u, v, w)) {
+      b.w = w;
+      b.v = v;
     }
-#pragma unroll
-    for (int j = 0; j < batch; ++j)
-      if (v[j] != no_vertex && neighbour_beats(w[j], v[j], b.w, b.v) && qualifies(m, u, v[j], w[j])) {
-        b.w = w[j];
-        b.v = v[j];
-      }
-  }
+  });
   return b;
 }
 

@@ -78,13 +78,7 @@ TEST_CASE("suitor-gpu with float weights equals greedy on the generated families
       GenOptions gen;
       gen.seed = 5 + ties;
       gen.ties = ties;
-      const Csr<double> gd = family.make(gen);
-      Csr<float> g;
-      g.n_rows = gd.n_rows;
-      g.n_cols = gd.n_cols;
-      g.offsets = gd.offsets;
-      g.cols = gd.cols;
-      g.weights.assign(gd.weights.begin(), gd.weights.end());
+      const Csr<float> g = check::with_weights<float>(family.make(gen));
       const Matching reference = greedy(g, 1);
       for (SuitorGpuVariant v : {SuitorGpuVariant::no_sync, SuitorGpuVariant::sync_lb, SuitorGpuVariant::sync_no_lb,
                                  SuitorGpuVariant::hybrid})

@@ -1,0 +1,31 @@
+// The strided row scan the GPU ops and matchers share: a lane of a group of
+// `width` lanes visits entries first, first + width, ... of row u in order,
+// with Batch entries loaded before any is visited, so that a lane has Batch
+// loads in flight instead of one (on the H100 this took Paper I's suitor-gpu
+// from 11.9 to 4.9 ms on R-MAT scale 23). .cu files only.
+#pragma once
+#include "lib/types.hpp"
+#include "ops/gpu/device_buffer.cuh"
+
+namespace matchblas::gpu {
+
+// f(v, w) for each visited entry (column v, weight w), in row order.
+template <int Batch = 4, class W, class F>
+__device__ void for_strided_entries(const CsrView<W>& g, vertex_t u, int first, int width, F&& f) {
+  const offset_t end = g.offsets[u + 1];
+  for (offset_t k = g.offsets[u] + first; k < end; k += offset_t(Batch) * width) {
+    vertex_t v[Batch];
+    W w[Batch];
+#pragma unroll
+    for (int j = 0; j < Batch; ++j) {
+      const offset_t kk = k + offset_t(j) * width;
+      v[j] = kk < end ? g.cols[kk] : no_vertex;
+      w[j] = kk < end ? g.weights[kk] : W(0);
+    }
+#pragma unroll
+    for (int j = 0; j < Batch; ++j)
+      if (v[j] != no_vertex) f(v[j], w[j]);
+  }
+}
+
+}  // namespace matchblas::gpu

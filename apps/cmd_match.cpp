@@ -144,6 +144,15 @@ int command_match(const Args& a) {
   const Precision precision = option_value([&] { return parse_precision(a.value("precision").value_or("double")); });
   MatchOptions opt;
   opt.seed = static_cast<std::uint64_t>(a.integer("seed", 1, 0, INT64_MAX));
+  const bool augments = matcher.name == "roma" || matcher.name == "rama";
+  if (augments) {
+    opt.roma.phases = static_cast<int>(a.integer("phases", opt.roma.phases, 0, 1 << 30));
+    opt.roma.min_gain = a.real("min-gain", opt.roma.min_gain, 0, 1e300);
+    if (const auto s = a.value("start")) opt.roma.start = option_value([&] { return parse_roma_start(*s); });
+  } else {
+    for (const char* name : {"phases", "min-gain", "start"})
+      if (a.value(name)) throw usage_error(std::string("--") + name + " is for roma and rama, not '" + matcher.name + "'");
+  }
   if (matcher.device == Device::gpu) {
     opt.gpu = gpu_options(a);
   } else {

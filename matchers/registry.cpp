@@ -11,6 +11,7 @@
 #include "matchers/ld.hpp"
 #include "matchers/ld_rounds.hpp"
 #include "matchers/pga.hpp"
+#include "matchers/roma.hpp"
 #include "matchers/suitor.hpp"
 #include "matchers/suitor_bulk.hpp"
 
@@ -118,6 +119,30 @@ std::vector<MatcherInfo> make_registry() {
                          [](const auto& g, const MatchOptions& o) { return pga_dp(g, o.threads); }));
   r.push_back(sparse_cpu("gpa", "1/2", "global paths, Maue-Sanders, DP on paths and even cycles (seed 000 sec. 3.3.3)",
                          [](const auto& g, const MatchOptions& o) { return gpa(g, o.threads); }));
+  for (const bool random_order : {true, false}) {
+    MatcherInfo m;
+    m.name = random_order ? "roma" : "rama";
+    m.kinds = complete_graphs;
+    m.device = Device::cpu;
+    m.deterministic = true;  // seeded
+    m.guarantee = "2/3-eps";
+    m.summary = random_order ? "4-cycle augmentation, every vertex per phase in random order (seed 000 Alg. 3-5)"
+                             : "4-cycle augmentation of random vertices, n per phase (seed 000 Alg. 2, 4-5)";
+    m.run = [random_order, name = m.name](GraphRef g, const MatchOptions& o) -> Matching {
+      return std::visit(
+          [&](const auto* graph) -> Matching {
+            if constexpr (requires { graph->n_rows; }) {
+              throw invalid_input("matcher '" + name + "' takes complete graphs (--view complete), not sparse ones");
+            } else {
+              RomaOptions ro = o.roma;
+              ro.seed = o.seed;
+              return (random_order ? roma(*graph, ro) : rama(*graph, ro)).matching;
+            }
+          },
+          g);
+    };
+    r.push_back(std::move(m));
+  }
   r.push_back(sparse_gpu("suitor-gpu", "GPU-Suitor, warp-based, NoSync/SyncLB/SyncNoLB/Hybrid (seed 001 Paper I Alg. 4)",
                          [](const auto& g, const MatchOptions& o) { return suitor_gpu(g, o.gpu); }));
   r.push_back(sparse_gpu("ld-gpu", "Locally-Dominant, a GPU thread per vertex: the GPU-LD baseline (seed 001 Paper I)",

@@ -14,6 +14,7 @@
 #include "lib/graph.hpp"
 #include "lib/matching.hpp"
 #include "matchers/gpu.hpp"
+#include "matchers/roma.hpp"
 
 namespace matchblas {
 
@@ -23,6 +24,7 @@ struct MatchOptions {
   std::uint64_t seed = 1;  // for randomised matchers
   int threads = 0;         // CPU threads; <= 0: all
   GpuOptions gpu;          // the GPU matchers' device and launch shape
+  RomaOptions roma;        // roma, rama: phases, min-gain, start (its seed is `seed` above)
 };
 
 struct MatcherInfo {

@@ -109,7 +109,7 @@ TEST_CASE("--device gpu runs the GPU twin: greedy's matching whatever --threads,
     if (gpu::device_count() == 0) {
       CHECK(r.status == 1);
       CHECK(lines(r.err) == 1);
-      CHECK(r.err.find("'handshake-gpu' is unavailable: needs a CUDA GPU") != std::string::npos);
+      CHECK(r.err.find("'handshake-gpu' is unavailable: needs") != std::string::npos);  // CUDA, or a GPU
       CHECK(!std::filesystem::exists(mates));
       continue;
     }
@@ -120,6 +120,20 @@ TEST_CASE("--device gpu runs the GPU twin: greedy's matching whatever --threads,
     for (vertex_t& v : m.mate) in >> v;
     CHECK(in.good());
     CHECK(m == greedy(g));
+  }
+}
+
+TEST_CASE("roma and rama on a complete graph: --phases, --min-gain, --start") {
+  check::temp_dir dir;
+  const auto graph = dir / "k.mtx";
+  REQUIRE(cli(dir, "gen complete-exponential 30 --seed 4 --out " + q(graph)).status == 0);
+  for (const char* algo : {"roma", "rama"}) {
+    const Result r = cli(dir, std::string("match ") + q(graph) + " --algo " + algo +
+                                  " --phases 3 --min-gain 0 --start greedy --json");
+    INFO(r.err);
+    REQUIRE(r.status == 0);
+    CHECK(r.out.find("\"valid\": true") != std::string::npos);
+    CHECK(r.out.find("\"cardinality\": 15") != std::string::npos);
   }
 }
 
@@ -179,6 +193,9 @@ TEST_CASE("exit status: 2 for a bad command line, 1 for a bad file; --help anywh
       {"match " + q(g) + " --algo suitor-gpu --variant fast", "unknown suitor-gpu variant"},
       {"match " + q(g) + " --algo suitor-gpu --threads-per-block 100", "threads-per-block must be"},
       {"match " + q(g) + " --algo handshake --device gpu --threads -1", "--threads must be in"},
+      {"match " + q(g) + " --algo greedy --phases 3", "--phases is for roma and rama"},
+      {"match " + q(g) + " --algo roma --start sorted", "unknown start matching"},
+      {"match " + q(g) + " --algo rama --min-gain -1", "--min-gain must be in"},
       {"match " + q(g) + " --algo greedy --threads 1000000", "--threads must be in"},
       {"gen er 10 --precision float", "unknown option --precision"},
       {"demo --threads 1000000", "--threads must be in"},

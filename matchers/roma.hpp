@@ -1,0 +1,81 @@
+// ROMA and RAMA on complete graphs by 4-cycle augmentation: the sequential
+// CPU reference of issue 5.
+// Source: seed 000 sec. 3.3.4 (RAMA, Alg. 2), 3.3.5 (ROMA, Alg. 3), 3.5
+// (4-cycle augmentation on complete graphs, Alg. 4 flip and Alg. 5 aug),
+// sec. 5.3 (flip only when the gain exceeds 1e-5), sec. 5.5.5 / 5.5.7 (start
+// matchings: neighbour, n/2, shuffled).
+//
+// On a complete graph every vertex is matched, so a 2-augmentation centred at
+// u is a flip of two matching edges {u, M[u]}, {x, M[x]} into {u, x}, {M[u],
+// M[x]} or {u, M[x]}, {M[u], x}. aug(u) scans every other matching edge once
+// (from its smaller end), takes the flip of largest gain (Alg. 5's tie rule:
+// the first one found; the {u, M[x]} option when the two options tie), and
+// does it when that gain exceeds min_gain.
+//   roma  phases; in each, every vertex in a fresh random order (seeded) is
+//         augmented; stops after `phases` phases or after a phase with no flip
+//   rama  phases x n augmentations of uniformly random vertices (seeded),
+//         reported as phases of n augmentations, so the two read alike
+// An odd n gets one zero-weight vertex (padded_to_even) while matching; its
+// partner ends unmatched.
+//
+// Guarantee: a perfect matching (n even) of weight never below the start's;
+// every flip raises the weight by more than min_gain; 2/3 - eps of the
+// optimum in expectation after O(log 1/eps) phases (Pettie and Sanders).
+// Cost: O(n) per augmentation, O(n^2) per phase, reading two rows of w per
+// augmented vertex plus w[x, M[x]], which is kept in a vector (updated by every
+// flip) rather than gathered from a different row for every x.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "lib/dense.hpp"
+#include "lib/matching.hpp"
+
+namespace matchblas {
+
+// Start matchings (seed 000 sec. 5.5.7): neighbour 0-1, 2-3, ...; half u with
+// u + n/2; shuffled u < n/2 with a seeded shuffle of the second half; random
+// a seeded random perfect matching; greedy the greedy matching completed to a
+// perfect one (free vertices paired in index order).
+enum class RomaStart { neighbour, half, shuffled, random, greedy };
+
+RomaStart parse_roma_start(std::string_view name);  // invalid_input lists the names
+std::string to_string(RomaStart s);
+
+struct RomaOptions {
+  int phases = 8;            // at most this many phases (>= 0)
+  double min_gain = 1e-5;    // flip only when the gain exceeds this (>= 0)
+  std::uint64_t seed = 1;    // vertex orders, RAMA's draws, shuffled/random starts
+  RomaStart start = RomaStart::neighbour;
+};
+
+struct RomaPhase {
+  int phase = 0;             // 0-based
+  std::int64_t flips = 0;
+  double weight = 0;         // of the matching after the phase
+  double seconds = 0;
+};
+
+struct RomaRun {
+  Matching matching;
+  double start_weight = 0;
+  std::vector<RomaPhase> phases;  // the phases run (fewer than opt.phases at convergence)
+};
+
+template <class W>
+RomaRun roma(const Dense<W>& g, const RomaOptions& opt = {});
+
+template <class W>
+RomaRun rama(const Dense<W>& g, const RomaOptions& opt = {});
+
+// The start matching `start` of a complete graph of even order n (mate array).
+template <class W>
+std::vector<vertex_t> roma_start_matching(const Dense<W>& g, RomaStart start, std::uint64_t seed);
+
+// Throws invalid_input naming the bad field (phases >= 0, min_gain >= 0 and
+// finite).
+void check_roma_options(const RomaOptions& opt);
+
+}  // namespace matchblas

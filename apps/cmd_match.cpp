@@ -144,7 +144,7 @@ int command_match(const Args& a) {
   const Precision precision = option_value([&] { return parse_precision(a.value("precision").value_or("double")); });
   MatchOptions opt;
   opt.seed = static_cast<std::uint64_t>(a.integer("seed", 1, 0, INT64_MAX));
-  const bool augments = matcher.name == "roma" || matcher.name == "rama";
+  const bool augments = matcher.name.starts_with("roma") || matcher.name == "rama";
   if (augments) {
     opt.roma.phases = static_cast<int>(a.integer("phases", opt.roma.phases, 0, 1 << 30));
     opt.roma.min_gain = a.real("min-gain", opt.roma.min_gain, 0, 1e300);

@@ -23,7 +23,9 @@
 #include <vector>
 
 #include "lib/csr.hpp"
+#include "lib/dense.hpp"
 #include "lib/matching.hpp"
+#include "matchers/roma.hpp"
 
 namespace matchblas {
 
@@ -107,6 +109,22 @@ template <class W>
 Matching handshake_gpu(const Csr<W>& g, const GpuOptions& opt = {}, GpuTimes* times = nullptr);
 template <class W>
 Matching handshake_gpu(const DeviceGraph<W>& g, const GpuOptions& opt = {}, GpuTimes* times = nullptr);
+
+// ROMA on a complete graph on the GPU, faithful to seed 000 (issue 5):
+//   version 1  Alg. 6: a thread per vertex u < M[u], the whole Alg. 5 scan
+//   version 2  Alg. 8: a 1024-thread block per vertex u < M[u], a strided
+//              scan and a CUB block max-reduction of (gain, a, b)
+// both with atomicFlip (Alg. 7: lock min(u, x), then max(u, x), re-check the
+// mates, flip, threadfence, unlock) and the host loop of Alg. 9 (a flip
+// counter; stops after a phase without flips or after opt.phases). Same
+// options, start matchings and report as the CPU roma (matchers/roma.hpp);
+// RomaPhase::seconds is the phase kernel alone (CUDA events). Guarantee: a
+// perfect matching after every phase (Lemma 4.1.1 and the locks), weight
+// never lower (a flip's gain depends only on the four vertices it re-checks);
+// not the CPU's matching (the flips race), but close to it in weight
+// (tests/gpu/test_roma_gpu.cpp).
+template <class W>
+RomaRun roma_gpu(const Dense<W>& g, int version, const RomaOptions& opt = {}, int device = 0);
 
 // "nosync", "synclb", "syncnolb", "hybrid"; parse throws invalid_input
 // listing them.

@@ -53,6 +53,13 @@ template class DeviceGraph<double>;
 MATCHBLAS_NO_CUDA_MATCHER(suitor_gpu, "suitor-gpu")
 MATCHBLAS_NO_CUDA_MATCHER(ld_gpu, "ld-gpu")
 MATCHBLAS_NO_CUDA_MATCHER(handshake_gpu, "handshake-gpu")
+
+template <class W>
+RomaRun roma_gpu(const Dense<W>&, int, const RomaOptions&, int) {
+  no_cuda("roma-gpu");
+}
+template RomaRun roma_gpu(const Dense<float>&, int, const RomaOptions&, int);
+template RomaRun roma_gpu(const Dense<double>&, int, const RomaOptions&, int);
 #undef MATCHBLAS_NO_CUDA_MATCHER
 
 template Matching suitor_gpu(const DeviceGraph<float>&, const GpuOptions&, GpuTimes*);

@@ -143,6 +143,33 @@ std::vector<MatcherInfo> make_registry() {
     };
     r.push_back(std::move(m));
   }
+  for (const int version : {1, 2}) {
+    MatcherInfo m;
+    m.name = "roma-gpu-" + std::to_string(version);
+    m.kinds = complete_graphs;
+    m.device = Device::gpu;
+    m.deterministic = false;  // racing flips
+    m.guarantee = "2/3-eps";
+    m.summary = version == 1 ? "ROMA on the GPU, a thread per matching edge, atomicFlip (seed 000 Alg. 6, 7, 9)"
+                             : "ROMA on the GPU, a block per matching edge, block max-reduction (seed 000 Alg. 7-9)";
+#ifndef MATCHBLAS_HAVE_CUDA
+    m.unavailable = "needs CUDA: this build has none (configure where nvcc is found)";
+#endif
+    m.run = [version, name = m.name](GraphRef g, const MatchOptions& o) -> Matching {
+      return std::visit(
+          [&](const auto* graph) -> Matching {
+            if constexpr (requires { graph->n_rows; }) {
+              throw invalid_input("matcher '" + name + "' takes complete graphs (--view complete), not sparse ones");
+            } else {
+              RomaOptions ro = o.roma;
+              ro.seed = o.seed;
+              return roma_gpu(*graph, version, ro, o.gpu.device).matching;
+            }
+          },
+          g);
+    };
+    r.push_back(std::move(m));
+  }
   r.push_back(sparse_gpu("suitor-gpu", "GPU-Suitor, warp-based, NoSync/SyncLB/SyncNoLB/Hybrid (seed 001 Paper I Alg. 4)",
                          [](const auto& g, const MatchOptions& o) { return suitor_gpu(g, o.gpu); }));
   r.push_back(sparse_gpu("ld-gpu", "Locally-Dominant, a GPU thread per vertex: the GPU-LD baseline (seed 001 Paper I)",

@@ -42,6 +42,15 @@ for tool in memcheck racecheck; do
   compute-sanitizer --tool $tool --error-exitcode 9 $bin/matchblas match "$h" --algo suitor-gpu >> "$out/sanitizer.log" 2>&1
   echo "exit $? ($tool suitor-gpu on $h)" | tee -a "$out/sanitizer.log"
 done
+# ROMA on the GPU (racing flips under locks): a complete graph of 256.
+k="$out/complete256.mtx"
+$bin/matchblas gen complete-exponential 256 --seed 5 --out "$k"
+for tool in memcheck racecheck; do
+  for v in 1 2; do
+    compute-sanitizer --tool $tool --error-exitcode 9 $bin/matchblas match "$k" --algo roma-gpu-$v >> "$out/sanitizer.log" 2>&1
+    echo "exit $? ($tool roma-gpu-$v on $k)" | tee -a "$out/sanitizer.log"
+  done
+done
 for t in test_select_gpu test_assign_gpu test_transpose_gpu test_argmax_gpu; do
   compute-sanitizer --tool memcheck --error-exitcode 9 $bin/matchblas_gpu_tests --source-file="*$t.cpp" \
     > "$out/memcheck_$t.log" 2>&1

@@ -1,0 +1,78 @@
+// roma-gpu-1 and roma-gpu-2 (matchers/gpu.hpp, seed 000 Alg. 6-9): a valid
+// perfect matching after every phase and a weight that never falls, on the
+// three weight distributions, odd and even n, every start matching, repeated
+// (the flips race); and a final weight within 0.1% of the CPU roma's on the
+// same graph, start and phases.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <string>
+
+#include "datasets/generators.hpp"
+#include "lib/error.hpp"
+#include "matchers/gpu.hpp"
+#include "matchers/roma.hpp"
+
+using namespace matchblas;
+
+namespace {
+const WeightDist dists[] = {WeightDist::uniform, WeightDist::exponential, WeightDist::geometric};
+}
+
+TEST_CASE("roma-gpu: a perfect matching after every phase, weight never lower, repeated") {
+  for (const int version : {1, 2})
+    for (const WeightDist dist : dists)
+      for (vertex_t n : {2, 4, 7, 64, 257, 1024}) {
+        GenOptions gen;
+        gen.seed = 3 + n;
+        const Dense<float> g = complete_graph<float>(dist, n, gen);
+        for (const RomaStart start : {RomaStart::neighbour, RomaStart::shuffled, RomaStart::greedy})
+          for (int repeat = 0; repeat < 3; ++repeat) {
+            CAPTURE(version);
+            CAPTURE(n);
+            CAPTURE(to_string(start));
+            CAPTURE(repeat);
+            RomaOptions opt;
+            opt.start = start;
+            for (int k : {1, 2, 8}) {
+              opt.phases = k;
+              const RomaRun run = roma_gpu(g, version, opt);
+              INFO(matching_violation(g, run.matching));
+              REQUIRE(matching_violation(g, run.matching).empty());
+              REQUIRE(cardinality(run.matching) == n / 2);
+              double previous = run.start_weight;
+              for (const RomaPhase& p : run.phases) {
+                CHECK(p.weight >= previous - 1e-9 * std::abs(previous));
+                previous = p.weight;
+              }
+              CHECK(matching_weight(g, run.matching) == doctest::Approx(previous).epsilon(1e-9));
+            }
+          }
+      }
+}
+
+TEST_CASE("roma-gpu ends within 0.1% of the CPU roma's weight (same graph, start, phases)") {
+  for (const int version : {1, 2})
+    for (const WeightDist dist : dists)
+      for (vertex_t n : {1024, 2048}) {
+        GenOptions gen;
+        gen.seed = 17 + n;
+        const Dense<float> g = complete_graph<float>(dist, n, gen);
+        RomaOptions opt;
+        const double cpu = matching_weight(g, roma(g, opt).matching);
+        const double gpu = matching_weight(g, roma_gpu(g, version, opt).matching);
+        CAPTURE(version);
+        CAPTURE(n);
+        CHECK(std::abs(gpu - cpu) <= 1e-3 * cpu);
+        MESSAGE("roma-gpu-", version, " n=", n, ": GPU/CPU weight ", gpu / cpu);
+      }
+}
+
+TEST_CASE("roma-gpu refuses bad arguments") {
+  const Dense<float> g = complete_graph<float>(WeightDist::uniform, 16);
+  CHECK_THROWS_AS(roma_gpu(g, 3), invalid_input);
+  RomaOptions opt;
+  opt.phases = -2;
+  CHECK_THROWS_AS(roma_gpu(g, 2, opt), invalid_input);
+  CHECK_THROWS_WITH_AS(roma_gpu(g, 2, {}, 4096), doctest::Contains("no GPU with id 4096"), invalid_input);
+}

@@ -1,11 +1,13 @@
 // roma-gpu-1 and roma-gpu-2 (matchers/gpu.hpp, seed 000 Alg. 6-9): a valid
 // perfect matching after every phase and a weight that never falls, on the
 // three weight distributions, odd and even n, every start matching, repeated
-// (the flips race); and, run to convergence, a final weight within 0.5% of
-// the CPU roma's on the same graph and start.
+// (the flips race); and, run to convergence, no 4-cycle of gain above
+// min-gain left and a weight near the CPU roma's.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <vector>
 #include <string>
 
 #include "datasets/generators.hpp"
@@ -54,10 +56,13 @@ TEST_CASE("roma-gpu: a perfect matching after every phase, weight never lower, r
 // The thesis-faithful versions race for locks, so after 8 phases they can
 // trail the CPU (on the H100, n = 1024-2048: version 2 within 1.4%, version 1
 // up to 17% behind: few of its threads win their locks per phase). Run to
-// convergence they reach a matching with no 4-cycle of gain above min-gain,
-// as the CPU does; the weights then agree closely. (The issue's 0.1% after a
-// phases cap is for the fast roma-gpu, which does not exist yet.)
-TEST_CASE("roma-gpu-1 and -2 run to convergence end within 0.5% of the CPU roma's weight") {
+// convergence they end, like the CPU, with no 4-cycle of gain above
+// min-gain (checked by brute force), but at another such local optimum:
+// measured GPU/CPU weight 0.984-1.014 over two runs (exponential weights
+// differ most).
+// (The issue's 0.1% after a phases cap is for the fast roma-gpu, which does
+// not exist yet.)
+TEST_CASE("roma-gpu-1 and -2 run to convergence: no 4-cycle of gain above min-gain, weight near the CPU's") {
   for (const int version : {1, 2})
     for (const WeightDist dist : dists)
       for (vertex_t n : {1024, 2048}) {
@@ -72,9 +77,19 @@ TEST_CASE("roma-gpu-1 and -2 run to convergence end within 0.5% of the CPU roma'
         CAPTURE(version);
         CAPTURE(n);
         CHECK(run.phases.back().flips == 0);
-        CHECK(std::abs(gpu - cpu) <= 5e-3 * cpu);
+        double best_gain = 0;  // of any flip of two matching edges, in double
+        const std::vector<vertex_t>& m = run.matching.mate;
+        for (vertex_t u = 0; u < n; ++u)
+          for (vertex_t x = u + 1; x < n; ++x) {
+            const vertex_t v = m[u], y = m[x];
+            if (!(u < v) || !(x < y) || x == v) continue;
+            const double current = double(g(u, v)) + g(x, y);
+            best_gain = std::max({best_gain, double(g(u, x)) + g(v, y) - current, double(g(u, y)) + g(v, x) - current});
+          }
+        CHECK(best_gain <= opt.min_gain + 1e-4);  // float sums on the GPU
+        CHECK(std::abs(gpu - cpu) <= 3e-2 * cpu);
         MESSAGE("roma-gpu-", version, " n=", n, ": GPU/CPU weight at convergence ", gpu / cpu, " after ",
-                run.phases.size(), " phases");
+                run.phases.size(), " phases, best remaining flip gain ", best_gain);
       }
 }
 

@@ -1,0 +1,59 @@
+// b-matching: every vertex v may be matched to at most b(v) neighbours (issue
+// 6, first slice: the CPU reference and the sequential b-Suitor).
+// Source: seed 001 Paper II sec. 2 (greedy b-matching, b-Suitor: a vertex
+// keeps its b(v) best offers, a displaced suitor proposes again) and Paper IV
+// sec. 3 (greedy b-matching as a many-to-many stable assignment).
+//
+//   b_greedy        edges in the greedy order (lib/greedy_order.hpp), each
+//                   taken when both ends still have room: the reference
+//   b_suitor_seq    b-Suitor, one vertex at a time: u proposes to its best
+//                   neighbour v not yet holding u's offer whose offers u
+//                   beats (or that has fewer than b(v)); when v's offers
+//                   overflow, the worst one (under neighbour_beats) is
+//                   dropped and its proposer proposes again. {u, v} is in the
+//                   result when each holds the other's offer.
+// Guarantee: b_suitor_seq returns exactly b_greedy's edge set (Khan et al.;
+// Paper II: b-Suitor computes the greedy b-matching), and with b = 1 both are
+// greedy's matching; 1/2-approximate.
+// Cost: b_greedy O(m log m); b_suitor_seq O(sum over proposals of the
+// proposer's degree + log b) and O(sum of b) memory.
+// Preconditions: g a general graph (square Csr, symmetric, no self-loops);
+// b has one entry per vertex, each >= 0 (invalid_input otherwise).
+#pragma once
+#include <string>
+#include <vector>
+
+#include "lib/csr.hpp"
+#include "lib/types.hpp"
+
+namespace matchblas {
+
+// A b-matching as a CSR of partners: partners[offsets[v] .. offsets[v+1]) are
+// v's partners, ascending; each edge {u, v} appears at both ends.
+struct BMatching {
+  std::vector<offset_t> offsets{0};
+  std::vector<vertex_t> partners;
+  vertex_t n() const noexcept { return vertex_t(offsets.size()) - 1; }
+  offset_t num_edges() const noexcept { return offset_t(partners.size()) / 2; }
+  bool operator==(const BMatching&) const = default;
+};
+
+template <class W>
+BMatching b_greedy(const Csr<W>& g, const std::vector<int>& b);
+
+template <class W>
+BMatching b_suitor_seq(const Csr<W>& g, const std::vector<int>& b);
+
+// The weight of m's edges on g (each counted once).
+template <class W>
+double b_matching_weight(const Csr<W>& g, const BMatching& m);
+
+// "" when m is a b-matching of g (symmetric, every edge in g, no vertex above
+// b(v), no partner twice, partners ascending); otherwise why not.
+template <class W>
+std::string b_matching_violation(const Csr<W>& g, const std::vector<int>& b, const BMatching& m);
+
+// b(v) = value for every vertex of a graph of order n.
+std::vector<int> constant_b(vertex_t n, int value);
+
+}  // namespace matchblas

@@ -1,0 +1,96 @@
+// b-matching (matchers/b_matching.hpp): b_greedy and b_suitor_seq are valid
+// b-matchings and equal edge for edge on random tie-heavy graphs, the
+// generated families and the real matrices, with constant b (1, 2, 3, 5)
+// and random per-vertex b (0..4); with b = 1 both are greedy's matching;
+// bad b is refused.
+#include <doctest/doctest.h>
+
+#include <random>
+#include <string>
+
+#include "lib/error.hpp"
+#include "matchers/b_matching.hpp"
+#include "matchers/greedy.hpp"
+#include "tests/check/check.hpp"
+#include "tests/check/families.hpp"
+
+using namespace matchblas;
+
+namespace {
+
+std::string describe(const Csr<double>& g, const BMatching& m) {
+  std::string out;
+  for (vertex_t u = 0; u < m.n(); ++u) {
+    out += std::to_string(u) + ":";
+    for (offset_t i = m.offsets[u]; i < m.offsets[u + 1]; ++i) out += " " + std::to_string(m.partners[i]);
+    out += " |";
+  }
+  out += "  edges:";
+  for (vertex_t u = 0; u < g.n_rows; ++u)
+    for (offset_t k = g.offsets[u]; k < g.offsets[u + 1]; ++k)
+      if (u < g.cols[k]) out += " " + std::to_string(u) + "-" + std::to_string(g.cols[k]) + ":" + std::to_string(g.weights[k]);
+  return out;
+}
+
+void require_same_b_matching(const Csr<double>& g, const std::vector<int>& b) {
+  const BMatching ref = b_greedy(g, b);
+  INFO(b_matching_violation(g, b, ref));
+  REQUIRE(b_matching_violation(g, b, ref).empty());
+  const BMatching got = b_suitor_seq(g, b);
+  INFO(b_matching_violation(g, b, got));
+  REQUIRE(b_matching_violation(g, b, got).empty());
+  INFO("b_greedy: ", describe(g, ref));
+  INFO("b_suitor: ", describe(g, got));
+  CHECK(b_matching_weight(g, got) == doctest::Approx(b_matching_weight(g, ref)));
+  REQUIRE(got == ref);
+}
+
+std::vector<int> random_b(vertex_t n, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<int> b(static_cast<std::size_t>(n));
+  for (int& x : b) x = int(rng() % 5);
+  return b;
+}
+
+}  // namespace
+
+TEST_CASE("b_suitor_seq equals b_greedy on every test graph, constant and per-vertex b") {
+  check::FamilyOptions opt;
+  opt.random_graphs = 200;
+  check::for_each_test_graph(
+      [&](const std::string& name, const Csr<double>& g) {
+        CAPTURE(name);
+        for (int b : {1, 2, 3, 5}) {
+          CAPTURE(b);
+          require_same_b_matching(g, constant_b(g.n_rows, b));
+        }
+        require_same_b_matching(g, random_b(g.n_rows, std::hash<std::string>{}(name)));
+      },
+      opt);
+}
+
+TEST_CASE("b = 1 is greedy's matching") {
+  for (std::uint64_t seed = 1; seed <= 100; ++seed) {
+    const Csr<double> g = check::random_graph(vertex_t(seed % 40), 0.3, int(seed % 4), seed);
+    const BMatching m = b_suitor_seq(g, constant_b(g.n_rows, 1));
+    const Matching greedy_m = greedy(g, 1);
+    for (vertex_t v = 0; v < g.n_rows; ++v) {
+      const offset_t count = m.offsets[v + 1] - m.offsets[v];
+      CAPTURE(seed);
+      CAPTURE(v);
+      REQUIRE(count == (greedy_m.mate[v] == no_vertex ? 0 : 1));
+      if (count == 1) CHECK(m.partners[m.offsets[v]] == greedy_m.mate[v]);
+    }
+  }
+}
+
+TEST_CASE("b-matching refuses a bad b and handles b = 0 and empty graphs") {
+  const Csr<double> g = check::random_graph(10, 0.5, 0, 4);
+  CHECK_THROWS_AS(b_greedy(g, constant_b(9, 1)), invalid_input);
+  std::vector<int> b = constant_b(10, 1);
+  b[3] = -1;
+  CHECK_THROWS_WITH_AS(b_suitor_seq(g, b), doctest::Contains("b(3) = -1"), invalid_input);
+  CHECK(b_suitor_seq(g, constant_b(10, 0)).num_edges() == 0);
+  const Csr<double> empty = check::random_graph(0, 0.5, 0, 4);
+  CHECK(b_suitor_seq(empty, {}).n() == 0);
+}

@@ -6,11 +6,10 @@
 
 #include "lib/edge_order.hpp"
 #include "lib/error.hpp"
-#include "lib/greedy_order.hpp"
 
 namespace matchblas {
 
-namespace {
+namespace detail {
 
 template <class W>
 void expect_b(const Csr<W>& g, const std::vector<int>& b, const char* who) {
@@ -35,14 +34,10 @@ BMatching from_lists(std::vector<std::vector<vertex_t>>& lists) {
   return m;
 }
 
-// An offer held by a vertex: the proposer and the edge's weight.
-template <class W>
-struct Offer {
-  W w;
-  vertex_t u;
-};
+template void expect_b(const Csr<float>&, const std::vector<int>&, const char*);
+template void expect_b(const Csr<double>&, const std::vector<int>&, const char*);
 
-}  // namespace
+}  // namespace detail
 
 std::vector<int> constant_b(vertex_t n, int value) {
   MATCHBLAS_EXPECTS(n >= 0 && value >= 0, "constant_b: n and b must be >= 0");
@@ -51,92 +46,14 @@ std::vector<int> constant_b(vertex_t n, int value) {
 
 template <class W>
 BMatching b_greedy(const Csr<W>& g, const std::vector<int>& b) {
-  expect_b(g, b, "b_greedy");
+  detail::expect_b(g, b, "b_greedy");
   std::vector<std::vector<vertex_t>> lists(static_cast<std::size_t>(g.n_rows));
   for (const WeightedEdge<W>& e : edges_in_greedy_order(g, 0))
     if (int(lists[e.u].size()) < b[e.u] && int(lists[e.v].size()) < b[e.v]) {
       lists[e.u].push_back(e.v);
       lists[e.v].push_back(e.u);
     }
-  return from_lists(lists);
-}
-
-template <class W>
-BMatching b_suitor_seq(const Csr<W>& g, const std::vector<int>& b) {
-  expect_b(g, b, "b_suitor_seq");
-  const vertex_t n = g.n_rows;
-  // Offers held by v: a heap (worst offer on top) in slots [start[v], start[v] + cap[v]).
-  std::vector<offset_t> start(std::size_t(n) + 1, 0);
-  for (vertex_t v = 0; v < n; ++v)
-    start[v + 1] = start[v] + std::min<offset_t>(b[v], g.offsets[v + 1] - g.offsets[v]);
-  std::vector<Offer<W>> held(static_cast<std::size_t>(start[n]));
-  std::vector<int> held_count(static_cast<std::size_t>(n), 0);
-  // The heap's order: better(a, b) when offer a beats offer b under
-  // neighbour_beats, so that the front (the "largest") is the worst offer.
-  const auto better = [](const Offer<W>& a, const Offer<W>& b) { return neighbour_beats(a.w, a.u, b.w, b.u); };
-  // Whether u's offer sits at v: a flag per entry of u's row.
-  std::vector<std::uint8_t> proposed(g.cols.size(), 0);
-  std::vector<int> proposals(static_cast<std::size_t>(n), 0);  // offers of u held somewhere
-
-  const auto capacity = [&](vertex_t v) { return int(start[v + 1] - start[v]); };
-  // Would v take u's offer of weight w?
-  const auto takes = [&](vertex_t v, W w, vertex_t u) {
-    if (held_count[v] < capacity(v)) return true;
-    if (capacity(v) == 0) return false;
-    const Offer<W>& worst = held[std::size_t(start[v])];
-    return neighbour_beats(w, u, worst.w, worst.u);
-  };
-  const auto position = [&](vertex_t u, vertex_t v) {  // of v in u's row (present: g is symmetric)
-    return offset_t(std::lower_bound(g.cols.begin() + g.offsets[u], g.cols.begin() + g.offsets[u + 1], v) -
-                    g.cols.begin());
-  };
-
-  std::vector<vertex_t> stack(static_cast<std::size_t>(n));
-  std::iota(stack.rbegin(), stack.rend(), 0);  // vertex 0 first
-  while (!stack.empty()) {
-    const vertex_t u = stack.back();
-    stack.pop_back();
-    while (proposals[u] < b[u]) {
-      // u's best neighbour not holding u's offer that would take it.
-      vertex_t best = no_vertex;
-      W best_w{};
-      offset_t best_k = -1;
-      for (offset_t k = g.offsets[u]; k < g.offsets[u + 1]; ++k) {
-        if (proposed[k]) continue;
-        const vertex_t v = g.cols[k];
-        const W w = g.weights[k];
-        if (best != no_vertex && !neighbour_beats(w, v, best_w, best)) continue;
-        if (!takes(v, w, u)) continue;
-        best = v;
-        best_w = w;
-        best_k = k;
-      }
-      if (best == no_vertex) break;  // nobody takes more of u's offers
-      Offer<W>* heap = &held[std::size_t(start[best])];
-      const int cap = capacity(best);
-      proposed[best_k] = 1;
-      ++proposals[u];
-      if (held_count[best] < cap) {
-        heap[held_count[best]++] = {best_w, u};
-        std::push_heap(heap, heap + held_count[best], better);
-      } else {
-        std::pop_heap(heap, heap + cap, better);  // the worst offer to the back
-        const vertex_t dropped = heap[cap - 1].u;
-        heap[cap - 1] = {best_w, u};
-        std::push_heap(heap, heap + cap, better);
-        proposed[position(dropped, best)] = 0;
-        --proposals[dropped];
-        stack.push_back(dropped);
-      }
-    }
-  }
-
-  // {u, v} when each holds the other's offer.
-  std::vector<std::vector<vertex_t>> lists(static_cast<std::size_t>(n));
-  for (vertex_t u = 0; u < n; ++u)
-    for (offset_t k = g.offsets[u]; k < g.offsets[u + 1]; ++k)
-      if (proposed[k] && proposed[position(g.cols[k], u)]) lists[u].push_back(g.cols[k]);
-  return from_lists(lists);
+  return detail::from_lists(lists);
 }
 
 template <class W>
@@ -168,7 +85,7 @@ std::string b_matching_violation(const Csr<W>& g, const std::vector<int>& b, con
       if (i > lo && m.partners[i - 1] >= v) return "partners of " + std::to_string(u) + " not strictly ascending";
       if (v < 0 || v >= g.n_rows || v == u) return "vertex " + std::to_string(u) + " has partner " + std::to_string(v);
       if (!std::binary_search(g.cols.begin() + g.offsets[u], g.cols.begin() + g.offsets[u + 1], v))
-        return "{" + std::to_string(u) + ", " + std::to_string(v) + "} is not an edge";
+        return "edge " + std::to_string(u) + "-" + std::to_string(v) + " is not in the graph";
       if (!has(m.partners, m.offsets[v], m.offsets[v + 1], u))
         return std::to_string(u) + " lists " + std::to_string(v) + " but not the other way";
     }
@@ -178,8 +95,6 @@ std::string b_matching_violation(const Csr<W>& g, const std::vector<int>& b, con
 
 template BMatching b_greedy(const Csr<float>&, const std::vector<int>&);
 template BMatching b_greedy(const Csr<double>&, const std::vector<int>&);
-template BMatching b_suitor_seq(const Csr<float>&, const std::vector<int>&);
-template BMatching b_suitor_seq(const Csr<double>&, const std::vector<int>&);
 template double b_matching_weight(const Csr<float>&, const BMatching&);
 template double b_matching_weight(const Csr<double>&, const BMatching&);
 template std::string b_matching_violation(const Csr<float>&, const std::vector<int>&, const BMatching&);

@@ -12,7 +12,15 @@
 //                   overflow, the worst one (under neighbour_beats) is
 //                   dropped and its proposer proposes again. {u, v} is in the
 //                   result when each holds the other's offer.
-// Guarantee: b_suitor_seq returns exactly b_greedy's edge set (Khan et al.;
+//   b_suitor_omp    the same in parallel (OpenMP): a lock per vertex guards
+//                   its offers; scans read a per-vertex floor word (the
+//                   position of its worst held offer in its own row, or -1
+//                   while it has room) without locks and re-check under the
+//                   lock; a vertex is processed by one thread at a time (an
+//                   owner flag, released and re-checked, so that a suitor
+//                   displaced meanwhile is never lost).
+// Guarantee: b_suitor_seq and b_suitor_omp (any thread count and
+// interleaving) return exactly b_greedy's edge set (Khan et al.;
 // Paper II: b-Suitor computes the greedy b-matching), and with b = 1 both are
 // greedy's matching; 1/2-approximate.
 // Cost: b_greedy O(m log m); b_suitor_seq O(sum over proposals of the
@@ -44,6 +52,10 @@ BMatching b_greedy(const Csr<W>& g, const std::vector<int>& b);
 template <class W>
 BMatching b_suitor_seq(const Csr<W>& g, const std::vector<int>& b);
 
+// threads <= 0: all OpenMP threads.
+template <class W>
+BMatching b_suitor_omp(const Csr<W>& g, const std::vector<int>& b, int threads = 0);
+
 // The weight of m's edges on g (each counted once).
 template <class W>
 double b_matching_weight(const Csr<W>& g, const BMatching& m);
@@ -55,5 +67,13 @@ std::string b_matching_violation(const Csr<W>& g, const std::vector<int>& b, con
 
 // b(v) = value for every vertex of a graph of order n.
 std::vector<int> constant_b(vertex_t n, int value);
+
+namespace detail {
+// Throws invalid_input unless g is square and b has one entry >= 0 per vertex.
+template <class W>
+void expect_b(const Csr<W>& g, const std::vector<int>& b, const char* who);
+// The BMatching of per-vertex partner lists (each sorted here).
+BMatching from_lists(std::vector<std::vector<vertex_t>>& lists);
+}  // namespace detail
 
 }  // namespace matchblas

@@ -1,5 +1,6 @@
-// b-matching (matchers/b_matching.hpp): b_greedy and b_suitor_seq are valid
-// b-matchings and equal edge for edge on random tie-heavy graphs, the
+// b-matching (matchers/b_matching.hpp): b_greedy, b_suitor_seq and
+// b_suitor_omp (1, 2, 8 threads, repeated) are valid b-matchings and equal
+// edge for edge on random tie-heavy graphs, the
 // generated families and the real matrices, with constant b (1, 2, 3, 5)
 // and random per-vertex b (0..4); with b = 1 both are greedy's matching;
 // bad b is refused.
@@ -8,6 +9,7 @@
 #include <random>
 #include <string>
 
+#include "datasets/generators.hpp"
 #include "lib/error.hpp"
 #include "matchers/b_matching.hpp"
 #include "matchers/greedy.hpp"
@@ -36,13 +38,16 @@ void require_same_b_matching(const Csr<double>& g, const std::vector<int>& b) {
   const BMatching ref = b_greedy(g, b);
   INFO(b_matching_violation(g, b, ref));
   REQUIRE(b_matching_violation(g, b, ref).empty());
-  const BMatching got = b_suitor_seq(g, b);
-  INFO(b_matching_violation(g, b, got));
-  REQUIRE(b_matching_violation(g, b, got).empty());
-  INFO("b_greedy: ", describe(g, ref));
-  INFO("b_suitor: ", describe(g, got));
-  CHECK(b_matching_weight(g, got) == doctest::Approx(b_matching_weight(g, ref)));
-  REQUIRE(got == ref);
+  for (int threads : {0, 1, 2, 8}) {  // 0: b_suitor_seq
+    CAPTURE(threads);
+    const BMatching got = threads == 0 ? b_suitor_seq(g, b) : b_suitor_omp(g, b, threads);
+    INFO(b_matching_violation(g, b, got));
+    REQUIRE(b_matching_violation(g, b, got).empty());
+    INFO("b_greedy: ", describe(g, ref));
+    INFO("b_suitor: ", describe(g, got));
+    CHECK(b_matching_weight(g, got) == doctest::Approx(b_matching_weight(g, ref)));
+    REQUIRE(got == ref);
+  }
 }
 
 std::vector<int> random_b(vertex_t n, std::uint64_t seed) {
@@ -69,10 +74,34 @@ TEST_CASE("b_suitor_seq equals b_greedy on every test graph, constant and per-ve
       opt);
 }
 
+TEST_CASE("b_suitor_omp equals b_greedy repeatedly on tie-heavy R-MAT and Erdos-Renyi graphs") {
+  for (int ties : {2, 5}) {
+    GenOptions gen;
+    gen.seed = 41 + ties;
+    gen.ties = ties;
+    gen.edge_factor = 8;
+    const Csr<double> r = rmat<double>(1 << 13, gen);
+    const Csr<double> e = erdos_renyi<double>(10000, gen);
+    for (const Csr<double>* g : {&r, &e})
+      for (int b : {2, 3}) {
+        const std::vector<int> bs = constant_b(g->n_rows, b);
+        const BMatching ref = b_greedy(*g, bs);
+        for (int threads : {2, 8})
+          for (int repeat = 0; repeat < 5; ++repeat) {
+            CAPTURE(ties);
+            CAPTURE(b);
+            CAPTURE(threads);
+            CAPTURE(repeat);
+            REQUIRE(b_suitor_omp(*g, bs, threads) == ref);
+          }
+      }
+  }
+}
+
 TEST_CASE("b = 1 is greedy's matching") {
   for (std::uint64_t seed = 1; seed <= 100; ++seed) {
     const Csr<double> g = check::random_graph(vertex_t(seed % 40), 0.3, int(seed % 4), seed);
-    const BMatching m = b_suitor_seq(g, constant_b(g.n_rows, 1));
+    const BMatching m = b_suitor_omp(g, constant_b(g.n_rows, 1), 2);
     const Matching greedy_m = greedy(g, 1);
     for (vertex_t v = 0; v < g.n_rows; ++v) {
       const offset_t count = m.offsets[v + 1] - m.offsets[v];

@@ -1,0 +1,172 @@
+// Stable marriage instances; see marriage.hpp.
+#include "datasets/marriage.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <numeric>
+#include <sstream>
+
+#include "lib/atomic_file.hpp"
+#include "lib/counter_rng.hpp"
+#include "lib/error.hpp"
+
+namespace matchblas {
+
+namespace {
+constexpr std::uint64_t men_stream = 0x4D454E, women_stream = 0x574F4D;
+
+void shuffle(std::vector<vertex_t>& v, const rng::Stream& s, std::uint64_t base) {
+  for (std::size_t i = v.size(); i > 1; --i) std::swap(v[i - 1], v[s.below(base + i, i)]);
+}
+}  // namespace
+
+MarriageInstance easy_marriage(vertex_t n, double eps, std::uint64_t seed) {
+  MATCHBLAS_EXPECTS(n >= 0 && eps >= 0 && std::isfinite(eps), "easy_marriage: n >= 0 and eps >= 0 needed");
+  MarriageInstance inst;
+  inst.men = inst.women = n;
+  const offset_t k = n <= 1 ? n : std::min<offset_t>(n, offset_t(std::ceil((1 + eps) * std::log(double(n)))));
+  const rng::Stream men(seed, men_stream);
+  inst.men_offsets.assign(static_cast<std::size_t>(n) + 1, 0);
+  inst.men_lists.reserve(static_cast<std::size_t>(n * k));
+  for (vertex_t m = 0; m < n; ++m) {
+    // k distinct random women (rejection of repeats; k << n), in draw order.
+    const std::size_t first = inst.men_lists.size();
+    for (std::uint64_t draw = 0; offset_t(inst.men_lists.size() - first) < k; ++draw) {
+      const vertex_t w = vertex_t(men.below(std::uint64_t(m) * 1000003ULL * 64 + draw, std::uint64_t(n)));
+      if (std::find(inst.men_lists.begin() + first, inst.men_lists.end(), w) == inst.men_lists.end())
+        inst.men_lists.push_back(w);
+    }
+    inst.men_offsets[m + 1] = offset_t(inst.men_lists.size());
+  }
+  // Each woman: exactly the men who ranked her, in random order.
+  inst.women_offsets.assign(static_cast<std::size_t>(n) + 1, 0);
+  for (vertex_t w : inst.men_lists) ++inst.women_offsets[w + 1];
+  for (vertex_t w = 0; w < n; ++w) inst.women_offsets[w + 1] += inst.women_offsets[w];
+  inst.women_lists.resize(inst.men_lists.size());
+  std::vector<offset_t> fill(inst.women_offsets.begin(), inst.women_offsets.end() - 1);
+  for (vertex_t m = 0; m < n; ++m)
+    for (offset_t i = inst.men_offsets[m]; i < inst.men_offsets[m + 1]; ++i) inst.women_lists[fill[inst.men_lists[i]]++] = m;
+  const rng::Stream women(seed, women_stream);
+  for (vertex_t w = 0; w < n; ++w) {
+    std::vector<vertex_t> list(inst.women_lists.begin() + inst.women_offsets[w],
+                               inst.women_lists.begin() + inst.women_offsets[w + 1]);
+    shuffle(list, women, std::uint64_t(inst.women_offsets[w]) * 2);
+    std::copy(list.begin(), list.end(), inst.women_lists.begin() + inst.women_offsets[w]);
+  }
+  return inst;
+}
+
+IdenticalPreferences hard_marriage(vertex_t n, std::uint64_t seed) {
+  MATCHBLAS_EXPECTS(n >= 0, "hard_marriage: n >= 0 needed");
+  IdenticalPreferences p;
+  p.women_order.resize(static_cast<std::size_t>(n));
+  std::iota(p.women_order.begin(), p.women_order.end(), 0);
+  shuffle(p.women_order, rng::Stream(seed, men_stream), 0);
+  std::vector<vertex_t> men_order(static_cast<std::size_t>(n));
+  std::iota(men_order.begin(), men_order.end(), 0);
+  shuffle(men_order, rng::Stream(seed, women_stream), 0);
+  p.man_rank.resize(static_cast<std::size_t>(n));
+  for (vertex_t r = 0; r < n; ++r) p.man_rank[men_order[r]] = r;
+  return p;
+}
+
+MarriageInstance explicit_instance(const IdenticalPreferences& p) {
+  const vertex_t n_w = vertex_t(p.women_order.size()), n_m = vertex_t(p.man_rank.size());
+  MATCHBLAS_EXPECTS(double(n_w) * n_m <= 1e8, "explicit_instance: more than 1e8 list entries");
+  MarriageInstance inst;
+  inst.men = n_m;
+  inst.women = n_w;
+  std::vector<vertex_t> men_order(static_cast<std::size_t>(n_m));
+  for (vertex_t m = 0; m < n_m; ++m) men_order[p.man_rank[m]] = m;
+  for (vertex_t m = 0; m < n_m; ++m) {
+    inst.men_lists.insert(inst.men_lists.end(), p.women_order.begin(), p.women_order.end());
+    inst.men_offsets.push_back(offset_t(inst.men_lists.size()));
+  }
+  for (vertex_t w = 0; w < n_w; ++w) {
+    inst.women_lists.insert(inst.women_lists.end(), men_order.begin(), men_order.end());
+    inst.women_offsets.push_back(offset_t(inst.women_lists.size()));
+  }
+  return inst;
+}
+
+MarriageInstance read_marriage(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw parse_error(path, 0, "cannot open for reading");
+  std::string line;
+  long long line_no = 0;
+  const auto fail = [&](const std::string& why) { throw parse_error(path, line_no, why); };
+  const auto next_line = [&]() -> bool {
+    while (std::getline(in, line)) {
+      ++line_no;
+      if (line.empty() || line[0] != '%') return true;
+    }
+    return false;
+  };
+  // The header may not be preceded by empty lines.
+  do {
+    if (!std::getline(in, line)) fail("missing the header 'stable-marriage MEN WOMEN'");
+    ++line_no;
+  } while (!line.empty() && line[0] == '%');
+  std::istringstream head(line);
+  std::string magic;
+  long long men = -1, women = -1;
+  head >> magic >> men >> women;
+  std::string rest;
+  if (magic != "stable-marriage" || !head || men < 0 || women < 0 || men > INT32_MAX || women > INT32_MAX || (head >> rest))
+    fail("the header must be 'stable-marriage MEN WOMEN' with MEN, WOMEN >= 0");
+  MarriageInstance inst;
+  inst.men = vertex_t(men);
+  inst.women = vertex_t(women);
+  const auto read_side = [&](long long count, long long other, std::vector<offset_t>& off, std::vector<vertex_t>& lists,
+                             const char* side) {
+    for (long long a = 0; a < count; ++a) {
+      if (!next_line()) fail(std::string("missing the list of ") + side + " " + std::to_string(a));
+      std::istringstream ids(line);
+      long long id;
+      while (ids >> id) {
+        if (id < 0 || id >= other)
+          fail(std::string(side) + " " + std::to_string(a) + " lists " + std::to_string(id) + ", out of range 0.." +
+               std::to_string(other - 1));
+        lists.push_back(vertex_t(id));
+      }
+      if (!ids.eof()) fail(std::string("the list of ") + side + " " + std::to_string(a) + " has a non-integer entry");
+      off.push_back(offset_t(lists.size()));
+    }
+  };
+  read_side(men, women, inst.men_offsets, inst.men_lists, "man");
+  read_side(women, men, inst.women_offsets, inst.women_lists, "woman");
+  while (next_line())
+    if (line.find_first_not_of(" \t\r") != std::string::npos) fail("more lines than MEN + WOMEN lists");
+  try {
+    check_instance(inst);
+  } catch (const invalid_input& e) {
+    throw parse_error(path, 0, e.what());
+  }
+  return inst;
+}
+
+void write_marriage(const std::string& path, const MarriageInstance& inst) {
+  check_instance(inst);
+  AtomicFile f(path);
+  std::string buf = "stable-marriage " + std::to_string(inst.men) + " " + std::to_string(inst.women) + "\n";
+  const auto lists = [&](const std::vector<offset_t>& off, const std::vector<vertex_t>& ids, vertex_t count) {
+    for (vertex_t a = 0; a < count; ++a) {
+      for (offset_t k = off[a]; k < off[a + 1]; ++k) {
+        if (k > off[a]) buf += ' ';
+        buf += std::to_string(ids[k]);
+      }
+      buf += '\n';
+      if (buf.size() > (1 << 20)) {
+        f.write(buf.data(), buf.size());
+        buf.clear();
+      }
+    }
+  };
+  lists(inst.men_offsets, inst.men_lists, inst.men);
+  lists(inst.women_offsets, inst.women_lists, inst.women);
+  f.write(buf.data(), buf.size());
+  f.commit();
+}
+
+}  // namespace matchblas

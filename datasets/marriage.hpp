@@ -1,0 +1,31 @@
+// Stable marriage instances: Paper IV's generators and a text format.
+// Source: seed 001 Paper IV sec. 5 ("easy": each man ranks (1 + eps) ln n
+// random women, each woman ranks exactly the men who ranked her, in random
+// order; "hard": identical complete random lists on both sides).
+//
+// Text format (read_marriage / write_marriage), one list per line, ids
+// 0-based, most preferred first:
+//   % comment lines start with '%'
+//   stable-marriage MEN WOMEN
+//   MEN lines: man 0's list of women, man 1's, ... (an empty line: no one)
+//   WOMEN lines: woman 0's list of men, ...
+// A bad file is one parse_error "FILE:LINE: reason"; the instance is then
+// checked (check_instance).
+// Generators are seeded and give the same instance for every thread count.
+#pragma once
+#include <cstdint>
+#include <string>
+
+#include "matchers/stable_marriage.hpp"
+
+namespace matchblas {
+
+MarriageInstance easy_marriage(vertex_t n, double eps = 0.1, std::uint64_t seed = 1);
+IdenticalPreferences hard_marriage(vertex_t n, std::uint64_t seed = 1);
+// The explicit instance of identical preferences (n^2 entries: small n only).
+MarriageInstance explicit_instance(const IdenticalPreferences& p);
+
+MarriageInstance read_marriage(const std::string& path);
+void write_marriage(const std::string& path, const MarriageInstance& inst);
+
+}  // namespace matchblas

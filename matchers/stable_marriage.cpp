@@ -1,0 +1,275 @@
+// Stable marriage by proposals; see stable_marriage.hpp.
+#include "matchers/stable_marriage.hpp"
+
+#include <omp.h>
+
+#include <atomic>
+#include <deque>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "lib/error.hpp"
+
+namespace matchblas {
+
+namespace {
+
+// The two ways of giving preferences, behind one interface: a man's k-th
+// choice and that woman's rank of him.
+struct ListPrefs {
+  const RankedLists& p;
+  vertex_t men() const { return p.men; }
+  vertex_t women() const { return p.women; }
+  offset_t length(vertex_t m) const { return p.offsets[m + 1] - p.offsets[m]; }
+  vertex_t woman(vertex_t m, offset_t k) const { return p.woman[p.offsets[m] + k]; }
+  std::int32_t rank(vertex_t m, offset_t k) const { return p.her_rank[p.offsets[m] + k]; }
+};
+
+struct SharedPrefs {
+  const IdenticalPreferences& p;
+  vertex_t men() const { return vertex_t(p.man_rank.size()); }
+  vertex_t women() const { return vertex_t(p.women_order.size()); }
+  offset_t length(vertex_t) const { return offset_t(p.women_order.size()); }
+  vertex_t woman(vertex_t, offset_t k) const { return p.women_order[k]; }
+  std::int32_t rank(vertex_t m, offset_t) const { return p.man_rank[m]; }
+};
+
+constexpr std::int32_t unranked = std::numeric_limits<std::int32_t>::max();
+
+Marriage from_husbands(vertex_t men, std::vector<vertex_t> husband) {
+  Marriage r;
+  r.wife.assign(static_cast<std::size_t>(men), no_vertex);
+  for (vertex_t w = 0; w < vertex_t(husband.size()); ++w)
+    if (husband[w] != no_vertex) r.wife[husband[w]] = w;
+  r.husband = std::move(husband);
+  return r;
+}
+
+// Alg. 1 with a queue (Gale-Shapley) or a stack (McVitie-Wilson): the free
+// man taken next proposes to his best remaining woman who would take him
+// (skipping those holding a better suitor); a displaced suitor is put back.
+template <class Prefs, bool Stack>
+Marriage propose_sequentially(const Prefs& p) {
+  const vertex_t men = p.men(), women = p.women();
+  std::vector<offset_t> next(static_cast<std::size_t>(men), 0);
+  std::vector<vertex_t> suitor(static_cast<std::size_t>(women), no_vertex);
+  std::vector<std::int32_t> suitor_rank(static_cast<std::size_t>(women), unranked);
+  std::deque<vertex_t> free_men;
+  for (vertex_t m = 0; m < men; ++m) free_men.push_back(m);
+  while (!free_men.empty()) {
+    // The front is the queue's head and the stack's top: man 0 first; a
+    // rejected man goes to the back (queue) or is taken at once (stack).
+    const vertex_t m = free_men.front();
+    free_men.pop_front();
+    while (next[m] < p.length(m)) {
+      const offset_t k = next[m]++;
+      const vertex_t w = p.woman(m, k);
+      const std::int32_t r = p.rank(m, k);
+      if (r >= suitor_rank[w]) continue;  // she holds a better suitor: skip
+      const vertex_t displaced = suitor[w];
+      suitor[w] = m;
+      suitor_rank[w] = r;
+      if (displaced != no_vertex) {
+        if constexpr (Stack) free_men.push_front(displaced);
+        else free_men.push_back(displaced);
+      }
+      break;
+    }
+  }
+  return from_husbands(men, std::move(suitor));
+}
+
+// McVitie-Wilson in parallel: each man's chain of rejections is followed by
+// one thread; a woman's suitor is one word (rank << 32 | man), smaller is
+// better, replaced by compare-and-swap while the proposal still beats it
+// (offers only improve, so a word never comes back: no ABA).
+template <class Prefs>
+Marriage propose_in_parallel(const Prefs& p, int threads) {
+  const vertex_t men = p.men(), women = p.women();
+  const int t = threads > 0 ? threads : omp_get_max_threads();
+  using word = std::uint64_t;
+  constexpr word empty = std::numeric_limits<word>::max();
+  std::vector<word> held(static_cast<std::size_t>(women), empty);
+  std::vector<offset_t> next(static_cast<std::size_t>(men), 0);  // touched only by the thread holding the man
+#pragma omp parallel for num_threads(t) schedule(dynamic, 1024)
+  for (vertex_t first = 0; first < men; ++first) {
+    vertex_t m = first;
+    while (m != no_vertex) {
+      vertex_t displaced = no_vertex;
+      bool placed = false;
+      while (!placed && next[m] < p.length(m)) {
+        const offset_t k = next[m]++;
+        const vertex_t w = p.woman(m, k);
+        const word mine = (word(std::uint32_t(p.rank(m, k))) << 32) | word(std::uint32_t(m));
+        std::atomic_ref<word> slot(held[w]);
+        word seen = slot.load(std::memory_order_relaxed);
+        while (mine < seen) {
+          if (slot.compare_exchange_weak(seen, mine, std::memory_order_relaxed)) {
+            placed = true;
+            displaced = seen == empty ? no_vertex : vertex_t(std::uint32_t(seen));
+            break;
+          }
+        }
+      }
+      m = displaced;  // none: this chain is done (placed without rejection, or m is single)
+    }
+  }
+  std::vector<vertex_t> husband(static_cast<std::size_t>(women), no_vertex);
+  for (vertex_t w = 0; w < women; ++w)
+    if (held[w] != empty) husband[w] = vertex_t(std::uint32_t(held[w]));
+  return from_husbands(men, std::move(husband));
+}
+
+void expect_identical(const IdenticalPreferences& p) {
+  const std::size_t n_w = p.women_order.size(), n_m = p.man_rank.size();
+  std::vector<std::uint8_t> seen(n_w, 0);
+  for (vertex_t w : p.women_order) {
+    if (w < 0 || std::size_t(w) >= n_w || seen[w]) throw invalid_input("identical preferences: women_order is not a permutation");
+    seen[w] = 1;
+  }
+  std::vector<std::uint8_t> seen_r(n_m, 0);
+  for (std::int32_t r : p.man_rank) {
+    if (r < 0 || std::size_t(r) >= n_m || seen_r[r]) throw invalid_input("identical preferences: man_rank is not a permutation");
+    seen_r[r] = 1;
+  }
+}
+
+}  // namespace
+
+void check_instance(const MarriageInstance& inst) {
+  const auto check_side = [](const char* side, vertex_t count, vertex_t other, const std::vector<offset_t>& off,
+                             const std::vector<vertex_t>& lists) {
+    if (count < 0 || off.size() != std::size_t(count) + 1 || off.front() != 0 || off.back() != offset_t(lists.size()))
+      throw invalid_input(std::string("marriage instance: the ") + side + "'s offsets do not match their lists");
+    std::vector<vertex_t> last_seen_by(static_cast<std::size_t>(other), no_vertex);
+    for (vertex_t a = 0; a < count; ++a) {
+      if (off[a + 1] < off[a]) throw invalid_input(std::string("marriage instance: ") + side + " offsets decrease at " + std::to_string(a));
+      for (offset_t k = off[a]; k < off[a + 1]; ++k) {
+        const vertex_t b = lists[k];
+        if (b < 0 || b >= other)
+          throw invalid_input(std::string("marriage instance: ") + side + " " + std::to_string(a) + " lists " +
+                              std::to_string(b) + ", out of range 0.." + std::to_string(other - 1));
+        if (last_seen_by[b] == a)
+          throw invalid_input(std::string("marriage instance: ") + side + " " + std::to_string(a) + " lists " +
+                              std::to_string(b) + " twice");
+        last_seen_by[b] = a;
+      }
+    }
+  };
+  check_side("man", inst.men, inst.women, inst.men_offsets, inst.men_lists);
+  check_side("woman", inst.women, inst.men, inst.women_offsets, inst.women_lists);
+}
+
+RankedLists rank_lists(const MarriageInstance& inst) {
+  check_instance(inst);
+  // For each man, the women who list him and at what rank (by a pass over
+  // the women's lists), then his own list, purged and annotated, using a
+  // per-woman scratch slot (Paper IV sec. 2).
+  std::vector<offset_t> by_man(static_cast<std::size_t>(inst.men) + 1, 0);
+  for (vertex_t m : inst.women_lists) ++by_man[m + 1];
+  for (vertex_t m = 0; m < inst.men; ++m) by_man[m + 1] += by_man[m];
+  std::vector<vertex_t> who(inst.women_lists.size());
+  std::vector<std::int32_t> at(inst.women_lists.size());
+  {
+    std::vector<offset_t> fill(by_man.begin(), by_man.end() - 1);
+    for (vertex_t w = 0; w < inst.women; ++w)
+      for (offset_t k = inst.women_offsets[w]; k < inst.women_offsets[w + 1]; ++k) {
+        const vertex_t m = inst.women_lists[k];
+        who[fill[m]] = w;
+        at[fill[m]++] = std::int32_t(k - inst.women_offsets[w]);
+      }
+  }
+  RankedLists r;
+  r.men = inst.men;
+  r.women = inst.women;
+  r.offsets.assign(static_cast<std::size_t>(inst.men) + 1, 0);
+  std::vector<vertex_t> slot_man(static_cast<std::size_t>(inst.women), no_vertex);
+  std::vector<std::int32_t> slot_rank(static_cast<std::size_t>(inst.women), 0);
+  for (vertex_t m = 0; m < inst.men; ++m) {
+    for (offset_t i = by_man[m]; i < by_man[m + 1]; ++i) {
+      slot_man[who[i]] = m;
+      slot_rank[who[i]] = at[i];
+    }
+    for (offset_t k = inst.men_offsets[m]; k < inst.men_offsets[m + 1]; ++k) {
+      const vertex_t w = inst.men_lists[k];
+      if (slot_man[w] != m) continue;  // she does not list him: purged
+      r.woman.push_back(w);
+      r.her_rank.push_back(slot_rank[w]);
+    }
+    r.offsets[m + 1] = offset_t(r.woman.size());
+  }
+  return r;
+}
+
+Marriage gale_shapley(const RankedLists& p) { return propose_sequentially<ListPrefs, false>(ListPrefs{p}); }
+Marriage mcvitie_wilson(const RankedLists& p) { return propose_sequentially<ListPrefs, true>(ListPrefs{p}); }
+Marriage mcvitie_wilson_omp(const RankedLists& p, int threads) { return propose_in_parallel(ListPrefs{p}, threads); }
+Marriage gale_shapley(const IdenticalPreferences& p) {
+  expect_identical(p);
+  return propose_sequentially<SharedPrefs, false>(SharedPrefs{p});
+}
+Marriage mcvitie_wilson(const IdenticalPreferences& p) {
+  expect_identical(p);
+  return propose_sequentially<SharedPrefs, true>(SharedPrefs{p});
+}
+Marriage mcvitie_wilson_omp(const IdenticalPreferences& p, int threads) {
+  expect_identical(p);
+  return propose_in_parallel(SharedPrefs{p}, threads);
+}
+
+std::string marriage_violation(const MarriageInstance& inst, const Marriage& m) {
+  if (m.wife.size() != std::size_t(inst.men) || m.husband.size() != std::size_t(inst.women))
+    return "the marriage has the wrong number of men or women";
+  // rank_of_man[w][...] is not stored: for each woman, her rank of every man
+  // she lists, gathered per man below; her partner's rank first.
+  std::vector<std::int32_t> husband_rank(static_cast<std::size_t>(inst.women), unranked);
+  for (vertex_t w = 0; w < inst.women; ++w) {
+    const vertex_t h = m.husband[w];
+    if (h != no_vertex && (h < 0 || h >= inst.men || m.wife[h] != w))
+      return "woman " + std::to_string(w) + "'s husband " + std::to_string(h) + " does not have her as wife";
+    for (offset_t k = inst.women_offsets[w]; k < inst.women_offsets[w + 1]; ++k)
+      if (inst.women_lists[k] == h) husband_rank[w] = std::int32_t(k - inst.women_offsets[w]);
+    if (h != no_vertex && husband_rank[w] == unranked)
+      return "woman " + std::to_string(w) + " is married to man " + std::to_string(h) + " whom she does not list";
+  }
+  // Each man's view: the women who list him, with their rank of him.
+  std::vector<std::vector<std::pair<vertex_t, std::int32_t>>> listed_by(static_cast<std::size_t>(inst.men));
+  for (vertex_t w = 0; w < inst.women; ++w)
+    for (offset_t k = inst.women_offsets[w]; k < inst.women_offsets[w + 1]; ++k)
+      listed_by[inst.women_lists[k]].push_back({w, std::int32_t(k - inst.women_offsets[w])});
+  std::vector<std::int32_t> her_rank_of_him(static_cast<std::size_t>(inst.women), unranked);
+  for (vertex_t man = 0; man < inst.men; ++man) {
+    const vertex_t wife = m.wife[man];
+    if (wife != no_vertex && (wife < 0 || wife >= inst.women || m.husband[wife] != man))
+      return "man " + std::to_string(man) + "'s wife " + std::to_string(wife) + " does not have him as husband";
+    for (const auto& [w, r] : listed_by[man]) her_rank_of_him[w] = r;
+    bool wife_listed = wife == no_vertex;
+    for (offset_t k = inst.men_offsets[man]; k < inst.men_offsets[man + 1]; ++k) {
+      const vertex_t w = inst.men_lists[k];
+      if (w == wife) {
+        wife_listed = true;
+        break;  // women after his wife he likes less
+      }
+      if (her_rank_of_him[w] != unranked && her_rank_of_him[w] < husband_rank[w])
+        return "man " + std::to_string(man) + " and woman " + std::to_string(w) + " block: each prefers the other";
+    }
+    if (!wife_listed)
+      return "man " + std::to_string(man) + " is married to woman " + std::to_string(wife) + " whom he does not list";
+    for (const auto& [w, r] : listed_by[man]) her_rank_of_him[w] = unranked;
+  }
+  return "";
+}
+
+std::int64_t rank_sum(const MarriageInstance& inst, const Marriage& m) {
+  std::int64_t sum = 0;
+  for (vertex_t man = 0; man < inst.men; ++man)
+    for (offset_t k = inst.men_offsets[man]; k < inst.men_offsets[man + 1]; ++k)
+      if (inst.men_lists[k] == m.wife[man]) sum += k - inst.men_offsets[man] + 1;
+  for (vertex_t w = 0; w < inst.women; ++w)
+    for (offset_t k = inst.women_offsets[w]; k < inst.women_offsets[w + 1]; ++k)
+      if (inst.women_lists[k] == m.husband[w]) sum += k - inst.women_offsets[w] + 1;
+  return sum;
+}
+
+}  // namespace matchblas

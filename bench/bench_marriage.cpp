@@ -1,11 +1,14 @@
 // Stable marriage (Paper IV sec. 5): Gale-Shapley, McVitie-Wilson and the
-// OpenMP McVitie-Wilson on an easy instance (each man ranks (1 + eps) ln n
+// OpenMP McVitie-Wilson (and, where there is a GPU, mcvitie-wilson-gpu:
+// its kernels alone, lists already on the device; threads 0 in the table)
+// on an easy instance (each man ranks (1 + eps) ln n
 // random women) and a hard one (identical complete lists), in one run.
 // TEPS as Paper IV: the sum of the ranks of the final partners (both sides)
 // over the time. Median of --reps runs; every result compared with GS's.
 //   bench_marriage [--easy N] [--hard N] [--eps E] [--threads 1,2,16] [--reps R]
 #include <omp.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -13,7 +16,9 @@
 
 #include "bench/timing.hpp"
 #include "datasets/marriage.hpp"
+#include "matchers/gpu.hpp"
 #include "matchers/stable_marriage.hpp"
+#include "ops/gpu/device.hpp"
 
 using namespace matchblas;
 
@@ -46,6 +51,15 @@ void run_all(const char* what, const P& prefs, RankSum ranks, const std::vector<
     const double s = bench::median_seconds(reps, [&] { m = mcvitie_wilson_omp(prefs, t); });
     row("mcvitie-wilson-omp", t, s, m);
   }
+  if (gpu::device_count() == 0) return;
+  std::vector<double> gpu_s;
+  for (int r = 0; r < std::max(reps, 1); ++r) {
+    GpuTimes times;
+    m = mcvitie_wilson_gpu(prefs, 0, &times);
+    gpu_s.push_back(times.match_s);
+  }
+  std::sort(gpu_s.begin(), gpu_s.end());
+  row("mcvitie-wilson-gpu", 0, gpu_s[gpu_s.size() / 2], m);
 }
 }  // namespace
 

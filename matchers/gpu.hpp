@@ -26,6 +26,7 @@
 #include "lib/dense.hpp"
 #include "lib/matching.hpp"
 #include "matchers/roma.hpp"
+#include "matchers/stable_marriage.hpp"
 
 namespace matchblas {
 
@@ -125,6 +126,13 @@ Matching handshake_gpu(const DeviceGraph<W>& g, const GpuOptions& opt = {}, GpuT
 // (tests/gpu/test_roma_gpu.cpp).
 template <class W>
 RomaRun roma_gpu(const Dense<W>& g, int version, const RomaOptions& opt = {}, int device = 0);
+
+// McVitie-Wilson on the GPU, a thread per man following the chain of men it
+// rejects, atomicMin on a woman's suitor word (seed 001 Paper IV sec. 4);
+// the same man-optimal stable matching as the CPU versions. GpuTimes:
+// upload, match (kernels), download. matchers/marriage_gpu.cu.
+Marriage mcvitie_wilson_gpu(const RankedLists& p, int device = 0, GpuTimes* times = nullptr);
+Marriage mcvitie_wilson_gpu(const IdenticalPreferences& p, int device = 0, GpuTimes* times = nullptr);
 
 // "nosync", "synclb", "syncnolb", "hybrid"; parse throws invalid_input
 // listing them.

@@ -58,6 +58,9 @@ template <class W>
 RomaRun roma_gpu(const Dense<W>&, int, const RomaOptions&, int) {
   no_cuda("roma-gpu");
 }
+Marriage mcvitie_wilson_gpu(const RankedLists&, int, GpuTimes*) { no_cuda("mcvitie-wilson-gpu"); }
+Marriage mcvitie_wilson_gpu(const IdenticalPreferences&, int, GpuTimes*) { no_cuda("mcvitie-wilson-gpu"); }
+
 template RomaRun roma_gpu(const Dense<float>&, int, const RomaOptions&, int);
 template RomaRun roma_gpu(const Dense<double>&, int, const RomaOptions&, int);
 #undef MATCHBLAS_NO_CUDA_MATCHER

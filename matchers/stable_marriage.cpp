@@ -121,7 +121,9 @@ Marriage propose_in_parallel(const Prefs& p, int threads) {
   return from_husbands(men, std::move(husband));
 }
 
-void expect_identical(const IdenticalPreferences& p) {
+}  // namespace
+
+void check_identical(const IdenticalPreferences& p) {
   const std::size_t n_w = p.women_order.size(), n_m = p.man_rank.size();
   std::vector<std::uint8_t> seen(n_w, 0);
   for (vertex_t w : p.women_order) {
@@ -134,8 +136,6 @@ void expect_identical(const IdenticalPreferences& p) {
     seen_r[r] = 1;
   }
 }
-
-}  // namespace
 
 void check_instance(const MarriageInstance& inst) {
   const auto check_side = [](const char* side, vertex_t count, vertex_t other, const std::vector<offset_t>& off,
@@ -206,15 +206,15 @@ Marriage gale_shapley(const RankedLists& p) { return propose_sequentially<ListPr
 Marriage mcvitie_wilson(const RankedLists& p) { return propose_sequentially<ListPrefs, true>(ListPrefs{p}); }
 Marriage mcvitie_wilson_omp(const RankedLists& p, int threads) { return propose_in_parallel(ListPrefs{p}, threads); }
 Marriage gale_shapley(const IdenticalPreferences& p) {
-  expect_identical(p);
+  check_identical(p);
   return propose_sequentially<SharedPrefs, false>(SharedPrefs{p});
 }
 Marriage mcvitie_wilson(const IdenticalPreferences& p) {
-  expect_identical(p);
+  check_identical(p);
   return propose_sequentially<SharedPrefs, true>(SharedPrefs{p});
 }
 Marriage mcvitie_wilson_omp(const IdenticalPreferences& p, int threads) {
-  expect_identical(p);
+  check_identical(p);
   return propose_in_parallel(SharedPrefs{p}, threads);
 }
 

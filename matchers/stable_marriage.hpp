@@ -58,6 +58,9 @@ struct IdenticalPreferences {
   std::vector<std::int32_t> man_rank; // a permutation of 0 .. men-1
 };
 
+// Throws invalid_input unless both are permutations.
+void check_identical(const IdenticalPreferences& p);
+
 // The result: wife[m] (or -1) and husband[w] (or -1).
 struct Marriage {
   std::vector<vertex_t> wife, husband;

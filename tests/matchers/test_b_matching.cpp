@@ -24,13 +24,23 @@ std::string describe(const Csr<double>& g, const BMatching& m) {
   std::string out;
   for (vertex_t u = 0; u < m.n(); ++u) {
     out += std::to_string(u) + ":";
-    for (offset_t i = m.offsets[u]; i < m.offsets[u + 1]; ++i) out += " " + std::to_string(m.partners[i]);
+    for (offset_t i = m.offsets[u]; i < m.offsets[u + 1]; ++i) {
+      out += ' ';
+      out += std::to_string(m.partners[i]);
+    }
     out += " |";
   }
   out += "  edges:";
   for (vertex_t u = 0; u < g.n_rows; ++u)
     for (offset_t k = g.offsets[u]; k < g.offsets[u + 1]; ++k)
-      if (u < g.cols[k]) out += " " + std::to_string(u) + "-" + std::to_string(g.cols[k]) + ":" + std::to_string(g.weights[k]);
+      if (u < g.cols[k]) {  // appended piece by piece (GCC 12 warns, wrongly, on " " + std::string&&)
+        out += ' ';
+        out += std::to_string(u);
+        out += '-';
+        out += std::to_string(g.cols[k]);
+        out += ':';
+        out += std::to_string(g.weights[k]);
+      }
   return out;
 }
 

@@ -11,6 +11,9 @@ int command_match(const Args& a);
 int command_gen(const Args& a);
 int command_list(const Args& a);
 int command_demo(const Args& a);
+int command_bmatch(const Args& a);
+int command_marry(const Args& a);
+int command_marriage_gen(const Args& a);
 
 struct GeneratorKindHelp {
   std::string name, size;

@@ -2,6 +2,8 @@
 //   matchblas match FILE --algo NAME [--out FILE] [--seed S] [--threads T] [--json]
 //                   [--device gpu --gpu ID --threads-per-block B --vertices-per-warp V --variant X] ...
 //   matchblas gen KIND N [--seed S] [--out FILE.mtx] ...
+//   matchblas bmatch FILE --algo NAME (--b K | --b-file F) ...
+//   matchblas marry FILE --algo NAME ... / matchblas marriage-gen easy|hard N ...
 //   matchblas list [--json]
 //   matchblas demo [--n N] [--seed S] [--threads T]
 //   matchblas [COMMAND] --help
@@ -44,6 +46,15 @@ void print_help(std::FILE* out) {
       "      write a generated graph (to stdout without --out); KIND is one of\n");
   for (const GeneratorKindHelp& k : generator_help()) std::fprintf(out, "        %-22s N = %s\n", k.name.c_str(), k.size.c_str());
   std::fprintf(out,
+      "  matchblas bmatch FILE --algo b-greedy|b-suitor|b-suitor-omp (--b K | --b-file F) [--out FILE]\n"
+      "                   [--threads T] [--view auto|general|bipartite] [--json]\n"
+      "      a b-matching (each vertex v in at most b(v) edges; --b-file: one b(v) per line);\n"
+      "      --out writes the edges, one 'u v' line each\n"
+      "  matchblas marry FILE --algo gale-shapley|mcvitie-wilson|mcvitie-wilson-omp|mcvitie-wilson-gpu\n"
+      "                  [--out FILE] [--threads T] [--gpu ID] [--json]\n"
+      "      the man-optimal stable matching of a stable marriage instance, checked for stability\n"
+      "  matchblas marriage-gen easy|hard N [--eps E] [--seed S] [--out FILE]\n"
+      "      Paper IV's instances: easy (each man ranks (1+eps) ln N women), hard (identical lists)\n"
       "  matchblas list [--json]      list the matchers\n"
       "  matchblas demo [--n N] [--seed S] [--threads T]\n"
       "      generate graphs, run every available matcher, print weight, GTO and time\n"
@@ -67,8 +78,9 @@ int run(int argc, char** argv) {
     print_help(stdout);
     return 0;
   }
-  if (command != "match" && command != "gen" && command != "list" && command != "demo")
-    throw usage_error("unknown command '" + command + "' (match, gen, list, demo, --help)");
+  if (command != "match" && command != "gen" && command != "list" && command != "demo" && command != "bmatch" &&
+      command != "marry" && command != "marriage-gen")
+    throw usage_error("unknown command '" + command + "' (match, bmatch, marry, gen, marriage-gen, list, demo, --help)");
   for (int i = 2; i < argc; ++i)
     if (std::string_view(argv[i]) == "--help" || std::string_view(argv[i]) == "-h") {
       print_help(stdout);
@@ -81,6 +93,10 @@ int run(int argc, char** argv) {
            {"json", "gto"});
     return command_match(a);
   }
+  if (command == "bmatch")
+    return command_bmatch(Args(argc, argv, 2, {"algo", "b", "b-file", "out", "threads", "view"}, {"json"}));
+  if (command == "marry") return command_marry(Args(argc, argv, 2, {"algo", "out", "threads", "gpu"}, {"json"}));
+  if (command == "marriage-gen") return command_marriage_gen(Args(argc, argv, 2, {"eps", "seed", "out"}, {}));
   if (command == "gen") return command_gen(Args(argc, argv, 2, {"seed", "out", "edge-factor", "ties"}, {}));
   if (command == "list") return command_list(Args(argc, argv, 2, {}, {"json"}));
   return command_demo(Args(argc, argv, 2, {"n", "seed", "threads"}, {}));

@@ -2,12 +2,16 @@
 #include <doctest/doctest.h>
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
 #include "lib/graph_from_matrix.hpp"
 #include "lib/mmio.hpp"
+#include "datasets/marriage.hpp"
+#include "matchers/b_matching.hpp"
 #include "matchers/greedy.hpp"
+#include "matchers/stable_marriage.hpp"
 #include "ops/gpu/device.hpp"
 #include "tests/check/check.hpp"
 
@@ -135,6 +139,64 @@ TEST_CASE("roma and rama on a complete graph: --phases, --min-gain, --start") {
     CHECK(r.out.find("\"valid\": true") != std::string::npos);
     CHECK(r.out.find("\"cardinality\": 15") != std::string::npos);
   }
+}
+
+TEST_CASE("bmatch: --b and --b-file give b-greedy's edges; marry and marriage-gen give the stable matching") {
+  check::temp_dir dir;
+  const auto graph = dir / "g.mtx", edges = dir / "edges.txt", bfile = dir / "b.txt";
+  REQUIRE(cli(dir, "gen er 400 --seed 2 --ties 3 --out " + q(graph)).status == 0);
+  const Csr<double> g = general_graph<double>(read_matrix_market(graph.string()));
+  {
+    std::ofstream b(bfile);
+    for (vertex_t v = 0; v < g.n_rows; ++v) b << v % 4 << "\n";
+  }
+  std::vector<int> per_vertex(static_cast<std::size_t>(g.n_rows));
+  for (vertex_t v = 0; v < g.n_rows; ++v) per_vertex[v] = v % 4;
+  for (const char* algo : {"b-greedy", "b-suitor", "b-suitor-omp"})
+    for (const bool from_file : {false, true}) {
+      CAPTURE(algo);
+      CAPTURE(from_file);
+      const Result r = cli(dir, std::string("bmatch ") + q(graph) + " --algo " + algo +
+                                    (from_file ? " --b-file " + q(bfile) : std::string(" --b 2")) + " --out " + q(edges));
+      INFO(r.err);
+      REQUIRE(r.status == 0);
+      const BMatching ref = b_greedy(g, from_file ? per_vertex : constant_b(g.n_rows, 2));
+      std::ifstream in(edges);
+      long long count = 0;
+      vertex_t u, v;
+      while (in >> u >> v) {
+        ++count;
+        CHECK(std::binary_search(ref.partners.begin() + ref.offsets[u], ref.partners.begin() + ref.offsets[u + 1], v));
+      }
+      CHECK(count == ref.num_edges());
+    }
+  CHECK(cli(dir, "bmatch " + q(graph) + " --algo b-suitor").status == 2);
+  const Result bad_b = cli(dir, "bmatch " + q(graph) + " --algo b-suitor --b-file " + q(graph));
+  CHECK(bad_b.status == 1);
+  CHECK(lines(bad_b.err) == 1);
+
+  const auto inst = dir / "m.txt", wives = dir / "wives.txt";
+  REQUIRE(cli(dir, "marriage-gen easy 300 --seed 4 --out " + q(inst)).status == 0);
+  const MarriageInstance mi = read_marriage(inst.string());
+  const Marriage expected = gale_shapley(rank_lists(mi));
+  for (const char* algo : {"gale-shapley", "mcvitie-wilson", "mcvitie-wilson-omp"}) {
+    CAPTURE(algo);
+    const Result r = cli(dir, "marry " + q(inst) + " --algo " + algo + " --json --out " + q(wives));
+    INFO(r.err);
+    REQUIRE(r.status == 0);
+    CHECK(r.out.find("\"stable\": true") != std::string::npos);
+    std::ifstream in(wives);
+    for (vertex_t m = 0; m < mi.men; ++m) {
+      vertex_t w = -2;
+      in >> w;
+      CHECK(w == expected.wife[m]);
+    }
+  }
+  CHECK(cli(dir, "marriage-gen medium 10").status == 2);
+  CHECK(cli(dir, "marry " + q(inst) + " --algo stable").status == 2);
+  const Result not_instance = cli(dir, "marry " + q(graph) + " --algo gale-shapley");
+  CHECK(not_instance.status == 1);
+  CHECK(not_instance.err.find("the header must be") != std::string::npos);
 }
 
 TEST_CASE("gen writes to stdout without --out, and is reproducible") {

@@ -58,7 +58,14 @@ int command_bmatch(const Args& a) {
   const int constant = static_cast<int>(a.integer("b", 1, 0, INT32_MAX));
   apply_threads(a);
   const std::string& file = a.positional()[0];
-  const GraphView view = a.value("view") ? parse_view(*a.value("view")) : GraphView::automatic;
+  GraphView view = GraphView::automatic;
+  if (const auto v = a.value("view")) {
+    try {
+      view = parse_view(*v);
+    } catch (const invalid_input& e) {
+      throw usage_error(e.what());
+    }
+  }
   const LoadedGraph graph = graph_from_file(read_matrix_market(file), view, Precision::dual);
   const auto* g = std::get_if<Csr<double>>(&graph.graph);
   if (!g) throw invalid_input(file + ": bmatch takes sparse graphs (general or bipartite view), not complete ones");

@@ -6,6 +6,7 @@
 // matchblas marriage-gen easy|hard N [--eps E] [--seed S] [--out FILE]:
 // Paper IV's instances in that format (hard ones have N^2 entries a side).
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <string>
 
@@ -24,6 +25,8 @@ int command_marry(const Args& a) {
   if (algo != "gale-shapley" && algo != "mcvitie-wilson" && algo != "mcvitie-wilson-omp" && algo != "mcvitie-wilson-gpu")
     throw usage_error("marry needs --algo gale-shapley, mcvitie-wilson, mcvitie-wilson-omp or mcvitie-wilson-gpu");
   apply_threads(a);
+  if (a.value("gpu") && algo != "mcvitie-wilson-gpu")
+    throw usage_error("--gpu is for mcvitie-wilson-gpu; '" + algo + "' runs on the CPU");
   const int device = static_cast<int>(a.integer("gpu", 0, 0, 1024));
   const std::string& file = a.positional()[0];
   const MarriageInstance inst = read_marriage(file);
@@ -64,6 +67,8 @@ int command_marriage_gen(const Args& a) {
   const auto seed = static_cast<std::uint64_t>(a.integer("seed", 1, 0, INT64_MAX));
   const double eps = a.real("eps", 0.1, 0, 1e6);
   if (kind == "hard" && double(n) * n > 1e8) throw usage_error("marriage-gen hard: N^2 list entries must be at most 1e8");
+  if (kind == "easy" && n > 1 && double(n) * std::ceil((1 + eps) * std::log(double(n))) > 2e9)
+    throw usage_error("marriage-gen easy: N x (1 + eps) ln N list entries must be at most 2e9");
   const MarriageInstance inst = kind == "easy" ? easy_marriage(n, eps, seed) : explicit_instance(hard_marriage(n, seed));
   write_marriage(a.value("out").value_or("/dev/stdout"), inst);
   return 0;

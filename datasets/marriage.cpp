@@ -29,13 +29,22 @@ MarriageInstance easy_marriage(vertex_t n, double eps, std::uint64_t seed) {
   const rng::Stream men(seed, men_stream);
   inst.men_offsets.assign(static_cast<std::size_t>(n) + 1, 0);
   inst.men_lists.reserve(static_cast<std::size_t>(n * k));
+  std::vector<vertex_t> all;  // for long lists: a shuffle of every woman
   for (vertex_t m = 0; m < n; ++m) {
-    // k distinct random women (rejection of repeats; k << n), in draw order.
     const std::size_t first = inst.men_lists.size();
-    for (std::uint64_t draw = 0; offset_t(inst.men_lists.size() - first) < k; ++draw) {
-      const vertex_t w = vertex_t(men.below(std::uint64_t(m) * 1000003ULL * 64 + draw, std::uint64_t(n)));
-      if (std::find(inst.men_lists.begin() + first, inst.men_lists.end(), w) == inst.men_lists.end())
-        inst.men_lists.push_back(w);
+    if (4 * k > n) {
+      // k distinct women as the start of a seeded shuffle.
+      all.resize(static_cast<std::size_t>(n));
+      std::iota(all.begin(), all.end(), 0);
+      shuffle(all, men, std::uint64_t(m) << 32);
+      inst.men_lists.insert(inst.men_lists.end(), all.begin(), all.begin() + k);
+    } else {
+      // k distinct random women (rejection of repeats; k << n), in draw order.
+      for (std::uint64_t draw = 0; offset_t(inst.men_lists.size() - first) < k; ++draw) {
+        const vertex_t w = vertex_t(men.below(std::uint64_t(m) * 1000003ULL * 64 + draw, std::uint64_t(n)));
+        if (std::find(inst.men_lists.begin() + first, inst.men_lists.end(), w) == inst.men_lists.end())
+          inst.men_lists.push_back(w);
+      }
     }
     inst.men_offsets[m + 1] = offset_t(inst.men_lists.size());
   }

@@ -1,4 +1,5 @@
-// b-matching: b_greedy and b_suitor_seq; see b_matching.hpp.
+// b-matching: b_greedy, validation, weight, and the helpers b-Suitor shares
+// (matchers/b_suitor.cpp); see b_matching.hpp.
 #include "matchers/b_matching.hpp"
 
 #include <algorithm>

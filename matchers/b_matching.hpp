@@ -1,5 +1,5 @@
 // b-matching: every vertex v may be matched to at most b(v) neighbours (issue
-// 6, first slice: the CPU reference and the sequential b-Suitor).
+// 6, CPU slice: the reference and b-Suitor, sequential and OpenMP).
 // Source: seed 001 Paper II sec. 2 (greedy b-matching, b-Suitor: a vertex
 // keeps its b(v) best offers, a displaced suitor proposes again) and Paper IV
 // sec. 3 (greedy b-matching as a many-to-many stable assignment).

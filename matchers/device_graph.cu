@@ -15,6 +15,16 @@ DeviceGraph<W>::DeviceGraph(const Csr<W>& g, int device) {
   MATCHBLAS_EXPECTS(g.offsets.size() == std::size_t(g.n_rows) + 1 && g.cols.size() == g.weights.size() &&
                         g.cols.size() == std::size_t(g.num_entries()),
                     "the graph is not a consistent CSR (offsets, cols, weights lengths)");
+  // Contents too, O(entries): a column out of range would be an
+  // out-of-bounds atomic on the device, not an error message.
+  for (vertex_t u = 0; u < g.n_rows; ++u) {
+    if (g.offsets[u + 1] < g.offsets[u])
+      throw invalid_input("the graph's row offsets decrease at row " + std::to_string(u));
+    for (offset_t k = g.offsets[u]; k < g.offsets[u + 1]; ++k)
+      if (g.cols[k] < 0 || g.cols[k] >= g.n_cols || g.cols[k] == u)
+        throw invalid_input("the graph's row " + std::to_string(u) + " has column " + std::to_string(g.cols[k]) +
+                            (g.cols[k] == u ? " (a self-loop)" : " (out of range)"));
+  }
   const int devices = gpu::device_count();
   if (devices == 0) throw error("the GPU matchers need a CUDA GPU: " + gpu::unavailable_reason());
   if (device < 0 || device >= devices)

@@ -1,6 +1,6 @@
-// The GPU 1/2-approximate matchers (issue 4). Each returns exactly greedy's
-// matching (DESIGN.md "The greedy order"), mate for mate, whatever the launch
-// parameters and the interleaving of threads.
+// The GPU matchers' API. The 1/2-approximate ones (issue 4) each return
+// exactly greedy's matching (DESIGN.md "The greedy order"), mate for mate,
+// whatever the launch parameters and the interleaving of threads:
 //
 //   suitor_gpu     warp-based GPU-Suitor, seed 001 Paper I sec. 4 Alg. 4,
 //                  with its four variants (NoSync, SyncLB, SyncNoLB, Hybrid);
@@ -11,6 +11,8 @@
 //                  update matches, keep-edges flags, prefix sum, compaction;
 //                  matchers/handshake_gpu.cu
 //
+// Also here: roma_gpu (issue 5; matchers/roma_gpu.cu) and mcvitie_wilson_gpu
+// (issue 6; matchers/marriage_gpu.cu), described at their declarations.
 // Plain header: callable from host code in every build. Without CUDA, or
 // without a GPU, each throws matchblas::error saying why.
 // Preconditions: g is a general graph (square Csr, both directions stored
@@ -47,11 +49,13 @@ struct GpuOptions {
   int vertices_per_warp = 8;    // suitor_gpu (Paper I: 8 was best)
   SuitorGpuVariant variant = SuitorGpuVariant::no_sync;
   int lb_rounds = 4;            // sync_lb / hybrid: rounds with load balancing
-  // suitor_gpu: true (default) adds two departures from Paper I's warp per
-  // vertex, same result: rows of degree <= 32 are scanned by groups of 4
-  // lanes (8 queued vertices of a warp at once), and rows longer than
-  // hub_degree are matched first by a block each (a warp would take
-  // degree / 32 dependent steps). false: Paper I as written.
+  // suitor_gpu: true (default) adds three departures from Paper I's warp
+  // per vertex, same result: a bulk first round (every vertex proposes to
+  // its heaviest neighbour, found by a streaming row argmax), rows longer
+  // than hub_degree left after it are matched by a block each (a warp would
+  // take degree / 32 dependent steps), and the warps scan rows of <= 32
+  // entries with groups of 4 lanes and rows of <= 128 with groups of 8.
+  // false: Paper I as written (matchers/suitor_gpu.cu).
   bool adaptive = true;
   int hub_degree = 1024;
   // ... but only on graphs of at least this many stored entries: below, the

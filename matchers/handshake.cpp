@@ -32,7 +32,12 @@ Matching handshake(const Csr<W>& g, int threads, ops::Backend backend) {
     }
     ops::assign(std::span(m.mate), std::span<const std::uint8_t>(shakes), std::span<const vertex_t>(strong));
     // Keep the edges whose endpoints are both free; compact.
+    const offset_t before = edges.num_entries();
     edges = ops::select_free_entries(edges, std::span<const vertex_t>(m.mate));
+    // The heaviest remaining edge always shakes, unless no entry can win an
+    // argmax (NaN or -inf weights): then nothing would ever change.
+    if (edges.num_entries() == before)
+      throw invalid_input("handshake: no progress; the weights must be numbers above -infinity (NaN or -inf found)");
   }
   return m;
 }

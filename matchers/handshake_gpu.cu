@@ -74,6 +74,8 @@ Matching handshake_gpu(const DeviceGraph<W>& g, const GpuOptions& opt, GpuTimes*
                 opt.threads_per_block, s);
     remaining = gpu::select_free_entries(edges, mate.data(), opt.threads_per_block, s);
     edges = remaining.view();
+    if (remaining.num_entries() == entries)  // nothing shook: NaN or -inf weights (see handshake.cpp)
+      throw invalid_input("handshake-gpu: no progress; the weights must be numbers above -infinity (NaN or -inf found)");
     entries = remaining.num_entries();
   }
   return session.finish(mate, times);

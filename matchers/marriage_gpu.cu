@@ -8,8 +8,9 @@
 // is better, empty = all ones; a proposal is one atomicMin: it won when the
 // old word was larger, and the old word names the man it displaced, whom the
 // same thread takes on. A man is held by one thread at a time (only the one
-// winner of an atomicMin learns of a displaced man), so his cursor next[m] is
-// private to that thread. Guarantee: the man-optimal stable matching, as the
+// winner of an atomicMin learns of a displaced man); his cursor next[m] is
+// written (and fenced) before each proposal, so the thread that displaces him
+// later resumes where he stopped. Guarantee: the man-optimal stable matching, as the
 // CPU versions, whatever the schedule. Cost: O(proposals), a chain followed
 // by one thread.
 #include <cuda_runtime.h>
@@ -53,14 +54,18 @@ __global__ void propose(View prefs, vertex_t men, offset_t* next, word_t* held) 
     vertex_t m = vertex_t(first);
     while (m != no_vertex) {
       vertex_t displaced = no_vertex;
-      for (offset_t k = next[m]; k < prefs.length(m); ++k) {
+      for (offset_t k = __ldcg(next + m); k < prefs.length(m); ++k) {
         const vertex_t w = prefs.at(m, k);
         const word_t mine = (word_t(std::uint32_t(prefs.rank(m, k))) << 32) | word_t(std::uint32_t(m));
         if (mine > __ldcg(held + w)) continue;  // she holds a better suitor: skip
+        // The cursor first, made visible before the proposal: whoever
+        // displaces m later reads it after its own atomicMin.
+        __stcg(next + m, k + 1);
+        __threadfence();
         const word_t old = atomicMin(held + w, mine);
         if (old > mine) {
-          next[m] = k + 1;
           displaced = old == empty_word ? no_vertex : vertex_t(std::uint32_t(old));
+          __threadfence();  // before reading the displaced man's cursor
           break;
         }
       }
@@ -123,8 +128,11 @@ void use_device(int device) {
 }  // namespace
 
 Marriage mcvitie_wilson_gpu(const RankedLists& p, int device, GpuTimes* times) {
-  MATCHBLAS_EXPECTS(p.offsets.size() == static_cast<std::size_t>(p.men) + 1 && p.woman.size() == p.her_rank.size(),
+  MATCHBLAS_EXPECTS(p.offsets.size() == static_cast<std::size_t>(p.men) + 1 && p.woman.size() == p.her_rank.size() &&
+                        p.offsets.front() == 0 && p.offsets.back() == offset_t(p.woman.size()),
                     "mcvitie_wilson_gpu: inconsistent ranked lists");
+  for (vertex_t w : p.woman)
+    MATCHBLAS_EXPECTS(w >= 0 && w < p.women, "mcvitie_wilson_gpu: a woman id out of range in the ranked lists");
   use_device(device);
   gpu::Event up0, up1;
   up0.record(nullptr);

@@ -68,6 +68,7 @@ __device__ void atomic_flip(volatile vertex_t* mate, vertex_t* locks, vertex_t a
   const vertex_t first = min(u, x), second = max(u, x);
   if (atomicCAS(locks + first, no_vertex, u) != no_vertex) return;
   if (atomicCAS(locks + second, no_vertex, u) == no_vertex) {
+    __threadfence();  // the mates read below are at least as new as the locks' last release
     if (mate[u] == mate_u && mate[x] == max(a, b)) {
       mate[u] = a;
       mate[a] = u;
@@ -100,9 +101,15 @@ __global__ void roma2_phase(const W* w, vertex_t n, volatile vertex_t* mate, ver
                             unsigned long long* flips) {
   using Reduce = cub::BlockReduce<Flip<W>, roma2_block>;
   __shared__ typename Reduce::TempStorage temp;
+  __shared__ vertex_t mate_u;
   const vertex_t u = blockIdx.x;
-  const vertex_t v = mate[u];
-  if (!(u < v)) return;  // block-uniform
+  // One read of M[u] for the whole block: another block may flip u's edge
+  // meanwhile, and threads that read different mates would leave the block
+  // (or scan for different edges) apart.
+  if (threadIdx.x == 0) mate_u = mate[u];
+  __syncthreads();
+  const vertex_t v = mate_u;
+  if (!(u < v)) return;  // block-uniform: every thread holds the same v
   Flip<W> best{W(0), no_vertex, no_vertex};
   for (vertex_t x = threadIdx.x; x < n; x += blockDim.x) consider(w, n, u, v, x, mate, best);
   const Flip<W> top = Reduce(temp).Reduce(best, LargerGain<W>{});

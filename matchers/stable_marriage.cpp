@@ -83,7 +83,9 @@ Marriage propose_sequentially(const Prefs& p) {
 // McVitie-Wilson in parallel: each man's chain of rejections is followed by
 // one thread; a woman's suitor is one word (rank << 32 | man), smaller is
 // better, replaced by compare-and-swap while the proposal still beats it
-// (offers only improve, so a word never comes back: no ABA).
+// (offers only improve, so a word never comes back: no ABA). A man's cursor
+// is written by the thread holding him and read by the next one, ordered by
+// the CAS that hands him over.
 template <class Prefs>
 Marriage propose_in_parallel(const Prefs& p, int threads) {
   const vertex_t men = p.men(), women = p.women();
@@ -103,9 +105,12 @@ Marriage propose_in_parallel(const Prefs& p, int threads) {
         const vertex_t w = p.woman(m, k);
         const word mine = (word(std::uint32_t(p.rank(m, k))) << 32) | word(std::uint32_t(m));
         std::atomic_ref<word> slot(held[w]);
-        word seen = slot.load(std::memory_order_relaxed);
+        word seen = slot.load(std::memory_order_acquire);
         while (mine < seen) {
-          if (slot.compare_exchange_weak(seen, mine, std::memory_order_relaxed)) {
+          // acq_rel: the displaced man's cursor, written by his previous
+          // thread before its winning CAS, is visible to the thread that
+          // displaces him (release on the win, acquire on the read).
+          if (slot.compare_exchange_weak(seen, mine, std::memory_order_acq_rel, std::memory_order_acquire)) {
             placed = true;
             displaced = seen == empty ? no_vertex : vertex_t(std::uint32_t(seen));
             break;

@@ -17,7 +17,8 @@
 //
 // Backends: `plain` (C++/OpenMP, rows in parallel; the fast CPU path),
 // `graphblas` (SuiteSparse:GraphBLAS; the reference path) and `gpu` (CUDA,
-// a warp per row; copies in and out per call: ops/gpu/argmax_gpu.cu). All
+// rows binned by degree to groups of 4, 8 or 32 lanes or a block; copies in
+// and out per call: ops/gpu/argmax_gpu.cu). All
 // give the same result for every input. `automatic` picks plain.
 // Cost: O(rows + entries of active rows) work, O(max degree) depth.
 #pragma once

@@ -148,9 +148,18 @@ TEST_CASE("GpuTimes splits the run into upload, match and download") {
   gen.seed = 9;
   const Csr<float> g = rmat<float>(1 << 12, gen);
   GpuTimes t;
-  const Matching m = suitor_gpu(g, {}, &t);
+  GpuOptions o;
+  o.adaptive_min_entries = 0;  // the adaptive path, which reports its phases
+  const Matching m = suitor_gpu(g, o, &t);
   REQUIRE(m == greedy(g, 1));
   CHECK(t.upload_s > 0);
   CHECK(t.match_s > 0);
   CHECK(t.download_s > 0);
+  REQUIRE(t.phases.size() == 4);
+  double parts = 0;
+  for (const auto& [name, seconds] : t.phases) {
+    CHECK(seconds >= 0);
+    parts += seconds;
+  }
+  CHECK(parts <= t.match_s * 1.01);
 }

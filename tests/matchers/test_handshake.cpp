@@ -2,7 +2,11 @@
 // test graph, at any thread count, with either ops backend.
 #include <doctest/doctest.h>
 
+#include <limits>
+
+#include "lib/error.hpp"
 #include "matchers/handshake.hpp"
+#include "tests/check/check.hpp"
 #include "tests/check/families.hpp"
 
 using namespace matchblas;
@@ -10,4 +14,12 @@ using namespace matchblas;
 TEST_CASE("handshake equals greedy on both ops backends") {
   check::require_greedy_family_on_both_backends(
       [](const auto& g, int threads, ops::Backend backend) { return handshake(g, threads, backend); });
+}
+
+TEST_CASE("handshake refuses weights no argmax can pick (NaN, -inf) instead of looping") {
+  for (const double bad : {std::numeric_limits<double>::quiet_NaN(), -std::numeric_limits<double>::infinity()}) {
+    Csr<double> g = check::random_graph(12, 0.6, 0, 5);
+    for (double& w : g.weights) w = bad;
+    CHECK_THROWS_WITH_AS(handshake(g, 1), doctest::Contains("no progress"), invalid_input);
+  }
 }

@@ -115,6 +115,42 @@ TEST_CASE("the proposal algorithms agree, are stable and man-optimal on random S
   }
 }
 
+TEST_CASE("lists that are not mutual: rank_lists purges, and the result is stable for mutual acceptability") {
+  for (std::uint64_t seed = 1; seed <= 200; ++seed) {
+    CAPTURE(seed);
+    std::mt19937_64 rng(seed);
+    const vertex_t men = vertex_t(1 + seed % 6), women = vertex_t(1 + (seed / 6) % 6);
+    MarriageInstance inst;
+    inst.men = men;
+    inst.women = women;
+    // Each side lists independently: a random subset in random order.
+    const auto side = [&](vertex_t count, vertex_t other, std::vector<offset_t>& off, std::vector<vertex_t>& lists) {
+      for (vertex_t a = 0; a < count; ++a) {
+        std::vector<vertex_t> l;
+        for (vertex_t b = 0; b < other; ++b)
+          if (rng() % 2) l.push_back(b);
+        std::shuffle(l.begin(), l.end(), rng);
+        lists.insert(lists.end(), l.begin(), l.end());
+        off.push_back(offset_t(lists.size()));
+      }
+    };
+    side(men, women, inst.men_offsets, inst.men_lists);
+    side(women, men, inst.women_offsets, inst.women_lists);
+    const RankedLists p = rank_lists(inst);
+    for (vertex_t m = 0; m < men; ++m)
+      for (offset_t k = p.offsets[m]; k < p.offsets[m + 1]; ++k) {
+        const vertex_t w = p.woman[k];
+        const auto first = inst.women_lists.begin() + inst.women_offsets[w];
+        const auto last = inst.women_lists.begin() + inst.women_offsets[w + 1];
+        const auto at = std::find(first, last, m);
+        REQUIRE(at != last);                  // kept only when she lists him
+        CHECK(p.her_rank[k] == at - first);   // with her rank of him
+      }
+    const Marriage r = require_all_agree(inst);
+    require_man_optimal(inst, r);
+  }
+}
+
 TEST_CASE("identical preferences (hard instances) give what their explicit instance gives") {
   for (vertex_t n : {0, 1, 2, 3, 50, 300}) {
     CAPTURE(n);

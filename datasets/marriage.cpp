@@ -16,9 +16,6 @@ namespace matchblas {
 namespace {
 constexpr std::uint64_t men_stream = 0x4D454E, women_stream = 0x574F4D;
 
-void shuffle(std::vector<vertex_t>& v, const rng::Stream& s, std::uint64_t base) {
-  for (std::size_t i = v.size(); i > 1; --i) std::swap(v[i - 1], v[s.below(base + i, i)]);
-}
 }  // namespace
 
 MarriageInstance easy_marriage(vertex_t n, double eps, std::uint64_t seed) {
@@ -36,7 +33,7 @@ MarriageInstance easy_marriage(vertex_t n, double eps, std::uint64_t seed) {
       // k distinct women as the start of a seeded shuffle.
       all.resize(static_cast<std::size_t>(n));
       std::iota(all.begin(), all.end(), 0);
-      shuffle(all, men, std::uint64_t(m) << 32);
+      rng::shuffle(all, men, std::uint64_t(m) << 32);
       inst.men_lists.insert(inst.men_lists.end(), all.begin(), all.begin() + k);
     } else {
       // k distinct random women (rejection of repeats; k << n), in draw order.
@@ -60,7 +57,7 @@ MarriageInstance easy_marriage(vertex_t n, double eps, std::uint64_t seed) {
   for (vertex_t w = 0; w < n; ++w) {
     std::vector<vertex_t> list(inst.women_lists.begin() + inst.women_offsets[w],
                                inst.women_lists.begin() + inst.women_offsets[w + 1]);
-    shuffle(list, women, std::uint64_t(inst.women_offsets[w]) * 2);
+    rng::shuffle(list, women, std::uint64_t(inst.women_offsets[w]) * 2);
     std::copy(list.begin(), list.end(), inst.women_lists.begin() + inst.women_offsets[w]);
   }
   return inst;
@@ -71,10 +68,10 @@ IdenticalPreferences hard_marriage(vertex_t n, std::uint64_t seed) {
   IdenticalPreferences p;
   p.women_order.resize(static_cast<std::size_t>(n));
   std::iota(p.women_order.begin(), p.women_order.end(), 0);
-  shuffle(p.women_order, rng::Stream(seed, men_stream), 0);
+  rng::shuffle(p.women_order, rng::Stream(seed, men_stream), 0);
   std::vector<vertex_t> men_order(static_cast<std::size_t>(n));
   std::iota(men_order.begin(), men_order.end(), 0);
-  shuffle(men_order, rng::Stream(seed, women_stream), 0);
+  rng::shuffle(men_order, rng::Stream(seed, women_stream), 0);
   p.man_rank.resize(static_cast<std::size_t>(n));
   for (vertex_t r = 0; r < n; ++r) p.man_rank[men_order[r]] = r;
   return p;

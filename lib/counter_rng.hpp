@@ -12,6 +12,8 @@
 #pragma once
 #include <cmath>
 #include <cstdint>
+#include <utility>
+#include <vector>
 
 namespace matchblas::rng {
 
@@ -73,6 +75,13 @@ inline double uniform_open_closed(std::uint64_t seed, std::uint64_t stream,
 inline double exponential(std::uint64_t seed, std::uint64_t stream, std::uint64_t i,
                           double lambda) noexcept {
   return Stream(seed, stream).exponential(i, lambda);
+}
+
+// A seeded Fisher-Yates shuffle of v using draws base + 2 .. base + size of
+// s (the same order for the same arguments on every machine).
+template <class T>
+void shuffle(std::vector<T>& v, const Stream& s, std::uint64_t base = 0) {
+  for (std::size_t i = v.size(); i > 1; --i) std::swap(v[i - 1], v[s.below(base + i, i)]);
 }
 
 }  // namespace matchblas::rng

@@ -25,12 +25,7 @@ DeviceGraph<W>::DeviceGraph(const Csr<W>& g, int device) {
         throw invalid_input("the graph's row " + std::to_string(u) + " has column " + std::to_string(g.cols[k]) +
                             (g.cols[k] == u ? " (a self-loop)" : " (out of range)"));
   }
-  const int devices = gpu::device_count();
-  if (devices == 0) throw error("the GPU matchers need a CUDA GPU: " + gpu::unavailable_reason());
-  if (device < 0 || device >= devices)
-    throw invalid_input("no GPU with id " + std::to_string(device) + " (this machine has " + std::to_string(devices) +
-                        ")");
-  MATCHBLAS_CUDA_TRY(cudaSetDevice(device));
+  gpu::use_device("the GPU matchers", device);
   gpu::Event start, stop;
   start.record(nullptr);
   gpu::DeviceCsr<W> csr(g, nullptr);

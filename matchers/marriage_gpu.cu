@@ -116,15 +116,6 @@ Marriage run(const View& view, vertex_t men, vertex_t women, int device, GpuTime
   return r;
 }
 
-void use_device(int device) {
-  const int devices = gpu::device_count();
-  if (devices == 0) throw error("mcvitie-wilson-gpu needs a CUDA GPU: " + gpu::unavailable_reason());
-  if (device < 0 || device >= devices)
-    throw invalid_input("mcvitie-wilson-gpu: no GPU with id " + std::to_string(device) + " (this machine has " +
-                        std::to_string(devices) + ")");
-  MATCHBLAS_CUDA_TRY(cudaSetDevice(device));
-}
-
 }  // namespace
 
 Marriage mcvitie_wilson_gpu(const RankedLists& p, int device, GpuTimes* times) {
@@ -133,7 +124,7 @@ Marriage mcvitie_wilson_gpu(const RankedLists& p, int device, GpuTimes* times) {
                     "mcvitie_wilson_gpu: inconsistent ranked lists");
   for (vertex_t w : p.woman)
     MATCHBLAS_EXPECTS(w >= 0 && w < p.women, "mcvitie_wilson_gpu: a woman id out of range in the ranked lists");
-  use_device(device);
+  gpu::use_device("mcvitie-wilson-gpu", device);
   gpu::Event up0, up1;
   up0.record(nullptr);
   const auto offsets = gpu::DeviceBuffer<offset_t>::from_host(p.offsets, nullptr);
@@ -147,7 +138,7 @@ Marriage mcvitie_wilson_gpu(const RankedLists& p, int device, GpuTimes* times) {
 
 Marriage mcvitie_wilson_gpu(const IdenticalPreferences& p, int device, GpuTimes* times) {
   check_identical(p);
-  use_device(device);
+  gpu::use_device("mcvitie-wilson-gpu", device);
   gpu::Event up0, up1;
   up0.record(nullptr);
   const auto order = gpu::DeviceBuffer<vertex_t>::from_host(p.women_order, nullptr);

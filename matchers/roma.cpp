@@ -30,11 +30,6 @@ constexpr std::uint64_t order_stream = 0x524F4D41;  // + phase: ROMA's vertex or
 constexpr std::uint64_t rama_stream = 0x52414D41;   // RAMA's draws
 constexpr std::uint64_t start_stream = 0x53544152;  // shuffled and random starts
 
-// A seeded Fisher-Yates shuffle of v.
-void shuffle(std::vector<vertex_t>& v, const rng::Stream& s) {
-  for (std::size_t i = v.size(); i > 1; --i) std::swap(v[i - 1], v[s.below(i, i)]);
-}
-
 // The matching and the weight of each vertex's matching edge, kept in step
 // by every flip (so aug reads w[x, M[x]] from one vector, not from row x).
 template <class W>
@@ -166,14 +161,14 @@ std::vector<vertex_t> roma_start_matching(const Dense<W>& g, RomaStart start, st
     case RomaStart::shuffled: {
       std::vector<vertex_t> second(n / 2);
       std::iota(second.begin(), second.end(), n / 2);
-      shuffle(second, stream);
+      rng::shuffle(second, stream);
       for (vertex_t u = 0; u < n / 2; ++u) pair(u, second[u]);
       break;
     }
     case RomaStart::random: {
       std::vector<vertex_t> all(n);
       std::iota(all.begin(), all.end(), 0);
-      shuffle(all, stream);
+      rng::shuffle(all, stream);
       for (vertex_t i = 0; i < n; i += 2) pair(all[i], all[i + 1]);
       break;
     }
@@ -203,7 +198,7 @@ RomaRun roma(const Dense<W>& g, const RomaOptions& opt) {
     const vertex_t n = vertex_t(state.mate().size());
     order.resize(n);
     std::iota(order.begin(), order.end(), 0);
-    shuffle(order, rng::Stream(opt.seed, order_stream + std::uint64_t(p)));
+    rng::shuffle(order, rng::Stream(opt.seed, order_stream + std::uint64_t(p)));
     std::int64_t flips = 0;
     for (vertex_t u : order) flips += state.augment(u, opt.min_gain);
     return flips;

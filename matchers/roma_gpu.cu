@@ -131,12 +131,7 @@ template <class W>
 RomaRun roma_gpu(const Dense<W>& g, int version, const RomaOptions& opt, int device) {
   check_roma_options(opt);
   MATCHBLAS_EXPECTS(version == 1 || version == 2, "roma_gpu: version must be 1 or 2, got " + std::to_string(version));
-  const int devices = gpu::device_count();
-  if (devices == 0) throw error("roma-gpu needs a CUDA GPU: " + gpu::unavailable_reason());
-  if (device < 0 || device >= devices)
-    throw invalid_input("roma-gpu: no GPU with id " + std::to_string(device) + " (this machine has " +
-                        std::to_string(devices) + ")");
-  MATCHBLAS_CUDA_TRY(cudaSetDevice(device));
+  gpu::use_device("roma-gpu", device);
   std::optional<Dense<W>> padded;
   if (g.n % 2 != 0) padded = padded_to_even(g);
   const Dense<W>& even = padded ? *padded : g;

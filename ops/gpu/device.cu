@@ -59,6 +59,15 @@ std::string device_description(int id) {
          mem;
 }
 
+void use_device(const std::string& who, int id) {
+  const int devices = device_count();
+  if (devices == 0) throw error(who + " needs a CUDA GPU: " + unavailable_reason());
+  if (id < 0 || id >= devices)
+    throw invalid_input(who + ": no GPU with id " + std::to_string(id) + " (this machine has " +
+                        std::to_string(devices) + ")");
+  MATCHBLAS_CUDA_TRY(cudaSetDevice(id));
+}
+
 double measure_copy_bandwidth(int id, std::size_t bytes) {
   MATCHBLAS_EXPECTS(id >= 0 && id < device_count(), "no GPU with id " + std::to_string(id));
   MATCHBLAS_CUDA_TRY(cudaSetDevice(id));

@@ -17,6 +17,11 @@ std::string unavailable_reason();
 // invalid_input when id is out of range.
 std::string device_description(int id);
 
+// Makes GPU `id` current for `who` (a matcher's name, for the messages):
+// throws error ("WHO needs a CUDA GPU: why") without one and invalid_input
+// ("WHO: no GPU with id ID (this machine has N)") for a bad id.
+void use_device(const std::string& who, int id);
+
 // Device-to-device copy bandwidth of device `id` in GB/s (bytes read plus
 // bytes written, per second), the best of 5 cudaMemcpy of `bytes` bytes: the
 // ceiling the benchmarks report achieved bandwidth against. Throws error

@@ -10,6 +10,10 @@ std::string device_description(int id) {
   throw invalid_input("no GPU with id " + std::to_string(id) + ": this build has no CUDA backend");
 }
 
+void use_device(const std::string& who, int) {
+  throw error(who + " needs a CUDA GPU: this build has no CUDA backend");
+}
+
 double measure_copy_bandwidth(int, std::size_t) {
   throw error("measure_copy_bandwidth needs a CUDA GPU: this build has no CUDA backend");
 }

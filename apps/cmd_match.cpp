@@ -145,6 +145,10 @@ int command_match(const Args& a) {
   MatchOptions opt;
   opt.seed = static_cast<std::uint64_t>(a.integer("seed", 1, 0, INT64_MAX));
   const bool augments = matcher.name.starts_with("roma") || matcher.name == "rama";
+  RomaRun roma_report;
+  if (augments && a.flag("phase-report")) opt.roma_report = &roma_report;
+  if (!augments && a.flag("phase-report"))
+    throw usage_error("--phase-report is for roma, rama and roma-gpu-*, not '" + matcher.name + "'");
   if (augments) {
     opt.roma.phases = static_cast<int>(a.integer("phases", opt.roma.phases, 0, 1 << 30));
     opt.roma.min_gain = a.real("min-gain", opt.roma.min_gain, 0, 1e300);
@@ -203,6 +207,12 @@ int command_match(const Args& a) {
                 static_cast<long long>(r.cardinality), r.time_s);
     if (gto) std::printf(", GTO %.4f%%", *gto);
     std::printf("\n");
+  }
+  if (opt.roma_report) {  // seed 000 tables 5.2-5.6: one line per phase
+    std::printf("phase %6s %14s %18s %12s\n", "", "flips", "weight", "seconds");
+    std::printf("start %6s %14s %18.10g %12s\n", "", "-", roma_report.start_weight, "-");
+    for (const RomaPhase& p : roma_report.phases)
+      std::printf("phase %6d %14lld %18.10g %12.6f\n", p.phase, static_cast<long long>(p.flips), p.weight, p.seconds);
   }
   return 0;
 }

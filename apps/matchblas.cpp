@@ -39,9 +39,10 @@ void print_help(std::FILE* out) {
       "      --device gpu runs the GPU twin of NAME (handshake -> handshake-gpu) on GPU ID (default 0);\n"
       "      there --threads T is about how many GPU threads each kernel launches (0: one per item;\n"
       "      the result does not depend on it); the last three shape suitor-gpu (defaults 128, 8, nosync)\n"
-      "      [--phases P] [--min-gain G] [--start neighbour|half|shuffled|random|greedy]\n"
+      "      [--phases P] [--min-gain G] [--start neighbour|half|shuffled|random|greedy] [--phase-report]\n"
       "      roma and rama (complete graphs): at most P phases (default 8), flip only when the gain\n"
-      "      exceeds G (default 1e-5), from the given start matching (default neighbour)\n"
+      "      exceeds G (default 1e-5), from the given start matching (default neighbour);\n"
+      "      --phase-report prints flips, weight and seconds per phase\n"
       "  matchblas gen KIND N [--seed S] [--out FILE.mtx] [--edge-factor F] [--ties K]\n"
       "      write a generated graph (to stdout without --out); KIND is one of\n");
   for (const GeneratorKindHelp& k : generator_help()) std::fprintf(out, "        %-22s N = %s\n", k.name.c_str(), k.size.c_str());
@@ -90,7 +91,7 @@ int run(int argc, char** argv) {
     Args a(argc, argv, 2,
            {"algo", "out", "seed", "threads", "view", "precision", "device", "gpu", "threads-per-block",
             "vertices-per-warp", "variant", "phases", "min-gain", "start"},
-           {"json", "gto"});
+           {"json", "gto", "phase-report"});
     return command_match(a);
   }
   if (command == "bmatch")

@@ -136,7 +136,9 @@ std::vector<MatcherInfo> make_registry() {
             } else {
               RomaOptions ro = o.roma;
               ro.seed = o.seed;
-              return (random_order ? roma(*graph, ro) : rama(*graph, ro)).matching;
+              RomaRun run = random_order ? roma(*graph, ro) : rama(*graph, ro);
+              if (o.roma_report) *o.roma_report = run;
+              return std::move(run.matching);
             }
           },
           g);
@@ -163,7 +165,9 @@ std::vector<MatcherInfo> make_registry() {
             } else {
               RomaOptions ro = o.roma;
               ro.seed = o.seed;
-              return roma_gpu(*graph, version, ro, o.gpu.device).matching;
+              RomaRun run = roma_gpu(*graph, version, ro, o.gpu.device);
+              if (o.roma_report) *o.roma_report = run;
+              return std::move(run.matching);
             }
           },
           g);

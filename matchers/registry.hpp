@@ -25,6 +25,7 @@ struct MatchOptions {
   int threads = 0;         // CPU threads; <= 0: all
   GpuOptions gpu;          // the GPU matchers' device and launch shape
   RomaOptions roma;        // roma, rama: phases, min-gain, start (its seed is `seed` above)
+  RomaRun* roma_report = nullptr;  // when set, roma / rama / roma-gpu-* leave their phases there
 };
 
 struct MatcherInfo {

@@ -139,6 +139,12 @@ TEST_CASE("roma and rama on a complete graph: --phases, --min-gain, --start") {
     CHECK(r.out.find("\"valid\": true") != std::string::npos);
     CHECK(r.out.find("\"cardinality\": 15") != std::string::npos);
   }
+  const Result report = cli(dir, "match " + q(graph) + " --algo roma --phases 2 --phase-report");
+  INFO(report.err);
+  REQUIRE(report.status == 0);
+  CHECK(report.out.find("start ") != std::string::npos);
+  CHECK(report.out.find("phase      0") != std::string::npos);
+  CHECK(cli(dir, "match " + q(graph) + " --algo greedy --phase-report").status == 2);
 }
 
 TEST_CASE("bmatch: --b and --b-file give b-greedy's edges; marry and marriage-gen give the stable matching") {

@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/args.hpp"
 #include "bench/timing.hpp"
 #include "datasets/generators.hpp"
 #include "ops/argmax.hpp"
@@ -52,13 +53,6 @@ void hand_argmax(const Csr<float>& g, const std::uint8_t* active, const float* f
   }
 }
 
-std::vector<int> parse_list(const std::string& s) {
-  std::vector<int> out;
-  std::stringstream in(s);
-  for (std::string item; std::getline(in, item, ',');) out.push_back(std::atoi(item.c_str()));
-  return out;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -70,7 +64,7 @@ int main(int argc, char** argv) {
     const std::string a = argv[i];
     if (a == "--scale") scale = std::atoi(argv[i + 1]);
     else if (a == "--edge-factor") edge_factor = std::atof(argv[i + 1]);
-    else if (a == "--threads") threads = parse_list(argv[i + 1]);
+    else if (a == "--threads") threads = bench::int_list(argv[i + 1]);
     else if (a == "--reps") reps = std::atoi(argv[i + 1]);
     else if (a == "--seed") seed = std::strtoull(argv[i + 1], nullptr, 10);
     else {

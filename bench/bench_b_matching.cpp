@@ -10,23 +10,12 @@
 #include <string>
 #include <vector>
 
+#include "bench/args.hpp"
 #include "bench/timing.hpp"
 #include "datasets/generators.hpp"
 #include "matchers/b_matching.hpp"
 
 using namespace matchblas;
-
-namespace {
-std::vector<int> parse_list(const char* p) {
-  std::vector<int> out;
-  while (*p) {
-    out.push_back(std::atoi(p));
-    while (*p && *p != ',') ++p;
-    if (*p == ',') ++p;
-  }
-  return out;
-}
-}  // namespace
 
 int main(int argc, char** argv) {
   int scale = 20, reps = 3;
@@ -39,8 +28,8 @@ int main(int argc, char** argv) {
     if (a == "--scale" && v) scale = std::atoi(argv[++i]);
     else if (a == "--edge-factor" && v) edge_factor = std::atof(argv[++i]);
     else if (a == "--graph" && v) graph = argv[++i];
-    else if (a == "--b" && v) bs = parse_list(argv[++i]);
-    else if (a == "--threads" && v) threads = parse_list(argv[++i]);
+    else if (a == "--b" && v) bs = bench::int_list(argv[++i]);
+    else if (a == "--threads" && v) threads = bench::int_list(argv[++i]);
     else if (a == "--reps" && v) reps = std::atoi(argv[++i]);
     else {
       std::fprintf(stderr, "bench_b_matching: unknown option or missing value: %s\n", a.c_str());

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/args.hpp"
 #include "datasets/generators.hpp"
 #include "datasets/load.hpp"
 #include "matchers/greedy.hpp"
@@ -40,14 +41,7 @@ int main(int argc, char** argv) {
         start = comma + 1;
       }
     }
-    else if (a == "--threads") {
-      thread_counts.clear();
-      for (const char* p = argv[i + 1]; *p;) {
-        thread_counts.push_back(std::atoi(p));
-        while (*p && *p != ',') ++p;
-        if (*p == ',') ++p;
-      }
-    }
+    else if (a == "--threads") thread_counts = bench::int_list(argv[i + 1]);
     else {
       std::fprintf(stderr, "bench_cpu_matchers: unknown option %s\n", a.c_str());
       return 2;

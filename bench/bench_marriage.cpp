@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/args.hpp"
 #include "bench/timing.hpp"
 #include "datasets/marriage.hpp"
 #include "matchers/gpu.hpp"
@@ -23,16 +24,6 @@
 using namespace matchblas;
 
 namespace {
-std::vector<int> parse_list(const char* p) {
-  std::vector<int> out;
-  while (*p) {
-    out.push_back(std::atoi(p));
-    while (*p && *p != ',') ++p;
-    if (*p == ',') ++p;
-  }
-  return out;
-}
-
 template <class P, class RankSum>
 void run_all(const char* what, const P& prefs, RankSum ranks, const std::vector<int>& threads, int reps) {
   Marriage ref;
@@ -74,7 +65,7 @@ int main(int argc, char** argv) {
     if (a == "--easy" && v) easy_n = std::atoi(argv[++i]);
     else if (a == "--hard" && v) hard_n = std::atoi(argv[++i]);
     else if (a == "--eps" && v) eps = std::atof(argv[++i]);
-    else if (a == "--threads" && v) threads = parse_list(argv[++i]);
+    else if (a == "--threads" && v) threads = bench::int_list(argv[++i]);
     else if (a == "--reps" && v) reps = std::atoi(argv[++i]);
     else {
       std::fprintf(stderr, "bench_marriage: unknown option or missing value: %s\n", a.c_str());

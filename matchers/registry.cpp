@@ -69,6 +69,35 @@ MatcherInfo sparse_gpu(std::string name, std::string summary, F f) {
   return m;
 }
 
+// A matcher of complete graphs from the ROMA family: f(dense graph, roma
+// options with the run's seed, options) -> RomaRun; the run's phases go to
+// MatchOptions::roma_report when it is set. Sparse graphs are refused.
+template <class F>
+MatcherInfo complete_roma(std::string name, Device device, std::string summary, F f) {
+  MatcherInfo m;
+  m.name = name;
+  m.kinds = complete_graphs;
+  m.device = device;
+  m.guarantee = "2/3-eps";
+  m.summary = std::move(summary);
+  m.run = [name, f](GraphRef g, const MatchOptions& o) -> Matching {
+    return std::visit(
+        [&](const auto* graph) -> Matching {
+          if constexpr (requires { graph->n_rows; }) {
+            throw invalid_input("matcher '" + name + "' takes complete graphs (--view complete), not sparse ones");
+          } else {
+            RomaOptions ro = o.roma;
+            ro.seed = o.seed;
+            RomaRun run = f(*graph, ro, o);
+            if (o.roma_report) *o.roma_report = run;
+            return std::move(run.matching);
+          }
+        },
+        g);
+  };
+  return m;
+}
+
 std::vector<MatcherInfo> make_registry() {
   std::vector<MatcherInfo> r;
   r.push_back({
@@ -120,58 +149,28 @@ std::vector<MatcherInfo> make_registry() {
   r.push_back(sparse_cpu("gpa", "1/2", "global paths, Maue-Sanders, DP on paths and even cycles (seed 000 sec. 3.3.3)",
                          [](const auto& g, const MatchOptions& o) { return gpa(g, o.threads); }));
   for (const bool random_order : {true, false}) {
-    MatcherInfo m;
-    m.name = random_order ? "roma" : "rama";
-    m.kinds = complete_graphs;
-    m.device = Device::cpu;
+    MatcherInfo m = complete_roma(random_order ? "roma" : "rama", Device::cpu,
+                                  random_order
+                                      ? "4-cycle augmentation, every vertex per phase in random order (seed 000 Alg. 3-5)"
+                                      : "4-cycle augmentation of random vertices, n per phase (seed 000 Alg. 2, 4-5)",
+                                  [random_order](const auto& g, const RomaOptions& ro, const MatchOptions&) {
+                                    return random_order ? roma(g, ro) : rama(g, ro);
+                                  });
     m.deterministic = true;  // seeded
-    m.guarantee = "2/3-eps";
-    m.summary = random_order ? "4-cycle augmentation, every vertex per phase in random order (seed 000 Alg. 3-5)"
-                             : "4-cycle augmentation of random vertices, n per phase (seed 000 Alg. 2, 4-5)";
-    m.run = [random_order, name = m.name](GraphRef g, const MatchOptions& o) -> Matching {
-      return std::visit(
-          [&](const auto* graph) -> Matching {
-            if constexpr (requires { graph->n_rows; }) {
-              throw invalid_input("matcher '" + name + "' takes complete graphs (--view complete), not sparse ones");
-            } else {
-              RomaOptions ro = o.roma;
-              ro.seed = o.seed;
-              RomaRun run = random_order ? roma(*graph, ro) : rama(*graph, ro);
-              if (o.roma_report) *o.roma_report = run;
-              return std::move(run.matching);
-            }
-          },
-          g);
-    };
     r.push_back(std::move(m));
   }
   for (const int version : {1, 2}) {
-    MatcherInfo m;
-    m.name = "roma-gpu-" + std::to_string(version);
-    m.kinds = complete_graphs;
-    m.device = Device::gpu;
+    MatcherInfo m = complete_roma(
+        "roma-gpu-" + std::to_string(version), Device::gpu,
+        version == 1 ? "ROMA on the GPU, a thread per matching edge, atomicFlip (seed 000 Alg. 6, 7, 9)"
+                     : "ROMA on the GPU, a block per matching edge, block max-reduction (seed 000 Alg. 7-9)",
+        [version](const auto& g, const RomaOptions& ro, const MatchOptions& o) {
+          return roma_gpu(g, version, ro, o.gpu.device);
+        });
     m.deterministic = false;  // racing flips
-    m.guarantee = "2/3-eps";
-    m.summary = version == 1 ? "ROMA on the GPU, a thread per matching edge, atomicFlip (seed 000 Alg. 6, 7, 9)"
-                             : "ROMA on the GPU, a block per matching edge, block max-reduction (seed 000 Alg. 7-9)";
 #ifndef MATCHBLAS_HAVE_CUDA
     m.unavailable = "needs CUDA: this build has none (configure where nvcc is found)";
 #endif
-    m.run = [version, name = m.name](GraphRef g, const MatchOptions& o) -> Matching {
-      return std::visit(
-          [&](const auto* graph) -> Matching {
-            if constexpr (requires { graph->n_rows; }) {
-              throw invalid_input("matcher '" + name + "' takes complete graphs (--view complete), not sparse ones");
-            } else {
-              RomaOptions ro = o.roma;
-              ro.seed = o.seed;
-              RomaRun run = roma_gpu(*graph, version, ro, o.gpu.device);
-              if (o.roma_report) *o.roma_report = run;
-              return std::move(run.matching);
-            }
-          },
-          g);
-    };
     r.push_back(std::move(m));
   }
   r.push_back(sparse_gpu("suitor-gpu", "GPU-Suitor, warp-based, NoSync/SyncLB/SyncNoLB/Hybrid (seed 001 Paper I Alg. 4)",

@@ -1,16 +1,29 @@
-// ROMA on a generated complete graph: the per-phase report of seed 000
-// tables 5.2-5.6 (flips, weight, seconds) and the total, for one weight
-// distribution and start matching, for the sequential CPU roma and/or the
-// GPU versions 1 and 2 (the phase kernels alone), in one run.
-//   bench_roma [--n N] [--dist uniform|exponential|geometric] [--phases P]
-//              [--min-gain G] [--start neighbour|...] [--seed S] [--double]
-//              [--runs cpu,1,2]
+// ROMA on generated complete graphs: the per-phase report of seed 000 tables
+// 5.2-5.6 (flips, weight, seconds) and one summary line per run, for the
+// sequential CPU roma, the thesis-faithful GPU versions 1 and 2 and the fast
+// roma-gpu, over a list of sizes and weight distributions, in one run.
+//   bench_roma [--n N | --ns N1,N2,...] [--dists uniform,exponential,geometric]
+//              [--phases P] [--min-gain G] [--start neighbour|...] [--seed S]
+//              [--double] [--runs cpu,1,2,fast] [--cluster C]
+//              [--blocks-per-sm B] [--gpu-generate] [--exact-up-to N]
+//              [--quiet]
+// --gpu-generate draws the graph on the GPU (DeviceDense::generate) for the
+// fast run, so no host copy exists when only `fast` runs (n = 131072 on an
+// 80 GB GPU). --exact-up-to N: the optimum (LEMON, where built) for n <= N,
+// and each run's GTO = 1 - weight / optimum. The summary's floor is the
+// bytes a phase must read (n^2 weights) over the measured copy bandwidth
+// (bytes read plus written per second).
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
-#include <algorithm>
+#include <memory>
+#include <optional>
 #include <string>
+#include <vector>
 
+#include "bench/args.hpp"
 #include "datasets/generators.hpp"
+#include "matchers/exact.hpp"
 #include "matchers/gpu.hpp"
 #include "matchers/roma.hpp"
 #include "ops/gpu/device.hpp"
@@ -18,67 +31,145 @@
 using namespace matchblas;
 
 namespace {
-void report(const RomaRun& r, vertex_t n, std::size_t weight_bytes);
+
+struct Settings {
+  std::vector<int> ns{4096};
+  std::vector<std::string> dists{"uniform"};
+  std::vector<std::string> runs{"cpu"};
+  RomaOptions opt;
+  RomaGpuOptions gpu;
+  bool gpu_generate = false;
+  int exact_up_to = 0;
+  bool quiet = false;
+};
+
+std::vector<std::string> split(const std::string& s) {
+  std::vector<std::string> out;
+  for (std::size_t start = 0; start <= s.size();) {
+    const std::size_t comma = std::min(s.find(',', start), s.size());
+    out.push_back(s.substr(start, comma - start));
+    start = comma + 1;
+  }
+  return out;
+}
+
+WeightDist parse_dist(const std::string& d) {
+  if (d == "uniform") return WeightDist::uniform;
+  if (d == "exponential") return WeightDist::exponential;
+  if (d == "geometric") return WeightDist::geometric;
+  std::fprintf(stderr, "bench_roma: unknown distribution '%s' (uniform, exponential, geometric)\n", d.c_str());
+  std::exit(2);
+}
+
+double copy_gbps = 0;  // measured once when a GPU run is asked for
+
+void report(const std::string& which, const std::string& dist, vertex_t n, std::size_t weight_bytes,
+            const RomaRun& r, std::optional<double> optimum, bool quiet) {
+  if (!quiet) {
+    std::printf("%6s %12s %18s %10s\n", "phase", "flips", "weight", "seconds");
+    std::printf("%6s %12s %18.6f %10s\n", "start", "-", r.start_weight, "-");
+  }
+  double total = 0, worst = 0, later = 0;
+  for (const RomaPhase& p : r.phases) {
+    if (!quiet) std::printf("%6d %12lld %18.6f %10.6f\n", p.phase, static_cast<long long>(p.flips), p.weight, p.seconds);
+    total += p.seconds;
+    worst = std::max(worst, p.seconds);
+    if (p.phase > 0) later = std::max(later, p.seconds);
+  }
+  const double weight = r.phases.empty() ? r.start_weight : r.phases.back().weight;
+  const double bytes = double(n) * n * weight_bytes;
+  const double floor_ms = copy_gbps > 0 ? bytes / (copy_gbps * 1e9) * 1e3 : 0;
+  std::printf("summary run=%s dist=%s n=%d phases=%zu weight=%.6f total_s=%.6f phase0_ms=%.3f max_later_phase_ms=%.3f "
+              "floor_ms=%.3f worst/floor=%.2f",
+              which.c_str(), dist.c_str(), n, r.phases.size(), weight, total,
+              r.phases.empty() ? 0 : r.phases.front().seconds * 1e3, later * 1e3, floor_ms,
+              floor_ms > 0 ? worst * 1e3 / floor_ms : 0.0);
+  if (optimum) std::printf(" optimum=%.6f gto=%.4f%%", *optimum, 100 * (1 - weight / *optimum));
+  std::printf("\n");
+  std::fflush(stdout);
+}
 
 template <class W>
-int run(vertex_t n, WeightDist dist, const RomaOptions& opt, const char* dist_name, const std::string& runs) {
+void run_one(const Settings& s, vertex_t n, const std::string& dist_name) {
+  const WeightDist dist = parse_dist(dist_name);
   GenOptions gen;
-  gen.seed = opt.seed;
-  const Dense<W> g = complete_graph<W>(dist, n, gen);
-  for (std::size_t start = 0; start < runs.size();) {
-    const std::size_t comma = std::min(runs.find(',', start), runs.size());
-    const std::string which = runs.substr(start, comma - start);
-    start = comma + 1;
+  gen.seed = s.opt.seed;
+  const bool host_needed =
+      std::any_of(s.runs.begin(), s.runs.end(), [&](const std::string& r) { return r != "fast" || !s.gpu_generate; }) ||
+      (s.exact_up_to >= n && have_exact());
+  std::optional<Dense<W>> host;
+  if (host_needed) host = complete_graph<W>(dist, n, gen);
+  std::optional<double> optimum;
+  if (host && s.exact_up_to >= n && have_exact()) optimum = matching_weight(*host, exact_perfect_matching(*host));
+  for (const std::string& which : s.runs) {
     if (which != "cpu" && gpu::device_count() == 0) {
-      std::printf("roma-gpu-%s skipped: no GPU (%s)\n", which.c_str(), gpu::unavailable_reason().c_str());
+      std::printf("roma-gpu %s skipped: no GPU (%s)\n", which.c_str(), gpu::unavailable_reason().c_str());
       continue;
     }
     std::printf("%s: complete %s n=%d (%s weights, %.2f GB), start %s, phases <= %d, min-gain %g, seed %llu\n",
-                which == "cpu" ? "roma (CPU, sequential)" : ("roma-gpu-" + which).c_str(), dist_name, n,
-                sizeof(W) == 4 ? "float" : "double", g.bytes() / 1e9, to_string(opt.start).c_str(), opt.phases,
-                opt.min_gain, static_cast<unsigned long long>(opt.seed));
-    report(which == "cpu" ? roma(g, opt) : roma_gpu(g, std::stoi(which), opt), n, sizeof(W));
+                which == "cpu" ? "roma (CPU, sequential)" : which == "fast" ? "roma-gpu" : ("roma-gpu-" + which).c_str(),
+                dist_name.c_str(), n, sizeof(W) == 4 ? "float" : "double", double(n) * n * sizeof(W) / 1e9,
+                to_string(s.opt.start).c_str(), s.opt.phases, s.opt.min_gain,
+                static_cast<unsigned long long>(s.opt.seed));
+    RomaRun r;
+    if (which == "cpu") {
+      r = roma(*host, s.opt);
+    } else if (which == "fast") {
+      const DeviceDense<W> d = s.gpu_generate ? DeviceDense<W>::generate(dist, n, gen, s.gpu.device)
+                                              : DeviceDense<W>::upload(*host, s.gpu.device);
+      std::printf("graph on the GPU in %.3f s (%s)\n", d.seconds(), s.gpu_generate ? "generated there" : "uploaded");
+      r = roma_gpu(d, s.opt, s.gpu);
+    } else {
+      r = roma_gpu_thesis(*host, std::atoi(which.c_str()), s.opt, s.gpu.device);
+    }
+    report(which, dist_name, n, sizeof(W), r, optimum, s.quiet);
   }
-  return 0;
 }
 
-void report(const RomaRun& r, vertex_t n, std::size_t weight_bytes) {
-  std::printf("%6s %12s %18s %10s\n", "phase", "flips", "weight", "seconds");
-  std::printf("%6s %12s %18.6f %10s\n", "start", "-", r.start_weight, "-");
-  double total = 0;
-  for (const RomaPhase& p : r.phases) {
-    std::printf("%6d %12lld %18.6f %10.6f\n", p.phase, static_cast<long long>(p.flips), p.weight, p.seconds);
-    total += p.seconds;
-  }
-  std::printf("total %.6f s over %zu phases; bytes per phase to read w once: %.3f GB\n", total, r.phases.size(),
-              double(n) * n * weight_bytes / 1e9);
-}
 }  // namespace
 
 int main(int argc, char** argv) {
-  vertex_t n = 4096;
-  std::string dist = "uniform";
+  Settings s;
   bool use_double = false;
-  std::string runs = "cpu";
-  RomaOptions opt;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     const bool v = i + 1 < argc;
-    if (a == "--n" && v) n = std::atoi(argv[++i]);
-    else if (a == "--dist" && v) dist = argv[++i];
-    else if (a == "--phases" && v) opt.phases = std::atoi(argv[++i]);
-    else if (a == "--min-gain" && v) opt.min_gain = std::atof(argv[++i]);
-    else if (a == "--start" && v) opt.start = parse_roma_start(argv[++i]);
-    else if (a == "--seed" && v) opt.seed = std::strtoull(argv[++i], nullptr, 10);
+    if (a == "--n" && v) s.ns = {std::atoi(argv[++i])};
+    else if (a == "--ns" && v) s.ns = bench::int_list(argv[++i]);
+    else if ((a == "--dist" || a == "--dists") && v) s.dists = split(argv[++i]);
+    else if (a == "--phases" && v) s.opt.phases = std::atoi(argv[++i]);
+    else if (a == "--min-gain" && v) s.opt.min_gain = std::atof(argv[++i]);
+    else if (a == "--start" && v) s.opt.start = parse_roma_start(argv[++i]);
+    else if (a == "--seed" && v) s.opt.seed = std::strtoull(argv[++i], nullptr, 10);
     else if (a == "--double") use_double = true;
-    else if (a == "--runs" && v) runs = argv[++i];
+    else if (a == "--runs" && v) s.runs = split(argv[++i]);
+    else if (a == "--cluster" && v) s.gpu.cluster = std::atoi(argv[++i]);
+    else if (a == "--blocks-per-sm" && v) s.gpu.blocks_per_sm = std::atoi(argv[++i]);
+    else if (a == "--gpu-generate") s.gpu_generate = true;
+    else if (a == "--exact-up-to" && v) s.exact_up_to = std::atoi(argv[++i]);
+    else if (a == "--quiet") s.quiet = true;
     else {
       std::fprintf(stderr, "bench_roma: unknown option or missing value: %s\n", a.c_str());
       return 2;
     }
   }
-  const WeightDist d = dist == "exponential" ? WeightDist::exponential
-                       : dist == "geometric" ? WeightDist::geometric
-                                             : WeightDist::uniform;
-  return use_double ? run<double>(n, d, opt, dist.c_str(), runs) : run<float>(n, d, opt, dist.c_str(), runs);
+  for (const std::string& r : s.runs)
+    if (r != "cpu" && r != "1" && r != "2" && r != "fast") {
+      std::fprintf(stderr, "bench_roma: unknown run '%s' (cpu, 1, 2, fast)\n", r.c_str());
+      return 2;
+    }
+  for (const std::string& d : s.dists) parse_dist(d);
+  if (gpu::device_count() > 0 && std::any_of(s.runs.begin(), s.runs.end(), [](auto& r) { return r != "cpu"; })) {
+    copy_gbps = gpu::measure_copy_bandwidth(s.gpu.device, std::size_t(1) << 30);
+    std::printf("GPU %d: %s; copy bandwidth %.0f GB/s\n", s.gpu.device, gpu::device_description(s.gpu.device).c_str(),
+                copy_gbps);
+  }
+  try {
+    for (const std::string& d : s.dists)
+      for (int n : s.ns) use_double ? run_one<double>(s, n, d) : run_one<float>(s, n, d);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "bench_roma: %s\n", e.what());
+    return 1;
+  }
+  return 0;
 }

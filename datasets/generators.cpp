@@ -30,17 +30,10 @@ namespace matchblas {
 
 namespace {
 
-// Stream ids: one per kind of draw, so that no two uses share draws.
-enum : std::uint64_t { s_weight = 1, s_er = 2, s_rmat = 3, s_point_x = 4, s_point_y = 5 };
+using namespace gen_detail;  // stream ids, tie_value (datasets/complete_weights.hpp)
 
-constexpr double exponential_lambda = 3.5;                  // seed 000 sec. 5.1
 constexpr std::int64_t max_edges = std::int64_t(1) << 32;   // edges drawn or generated
 constexpr double max_dense_bytes = 274877906944.0;          // 2^38 bytes of dense weights
-
-// A weight from {1/k, ..., 1}, uniformly.
-double tie_value(const rng::Stream& s, std::uint64_t i, int k) {
-  return static_cast<double>(s.below(i, static_cast<std::uint64_t>(k)) + 1) / k;
-}
 
 // A sparse graph's weight: uniform (0,1], or a tie value.
 double sparse_weight(const rng::Stream& s, std::uint64_t i, int ties) {
@@ -106,29 +99,11 @@ Dense<W> complete_graph(WeightDist dist, vertex_t n, const GenOptions& opt) {
   std::vector<double> x, y;
   if (dist == WeightDist::geometric) {
     x.resize(static_cast<std::size_t>(n)), y.resize(static_cast<std::size_t>(n));
-    const rng::Stream px(opt.seed, s_point_x), py(opt.seed, s_point_y);
 #pragma omp parallel for schedule(static)
-    for (vertex_t i = 0; i < n; ++i) x[i] = px.uniform01(i), y[i] = py.uniform01(i);
+    for (vertex_t i = 0; i < n; ++i)
+      x[i] = CompleteWeights::point_x(opt.seed, i), y[i] = CompleteWeights::point_y(opt.seed, i);
   }
-  const rng::Stream ws(opt.seed, s_weight);
-  const int k = opt.ties;
-  // The weight of pair a < b, a pure function of (seed, a, b).
-  auto weight = [&](vertex_t a, vertex_t b) -> double {
-    const std::uint64_t i = static_cast<std::uint64_t>(b) * (b - 1) / 2 + a;
-    switch (dist) {
-      case WeightDist::uniform:
-        return k > 0 ? tie_value(ws, i, k) : ws.uniform_closed(i);
-      case WeightDist::exponential:
-        return k > 0 ? tie_value(ws, i, k) : ws.exponential(i, exponential_lambda);
-      case WeightDist::geometric: {
-        const double dx = x[b] - x[a], dy = y[b] - y[a], r = std::sqrt(dx * dx + dy * dy);
-        if (k == 0) return r;
-        const double j = std::clamp(std::round(r * k), 1.0, static_cast<double>(k));
-        return j / k;  // the nearest of {1/k, ..., 1}
-      }
-    }
-    return 0;
-  };
+  const CompleteWeights weight(dist, opt.ties, opt.seed, x.data(), y.data());
 #pragma omp parallel for schedule(dynamic, 16)
   for (vertex_t u = 0; u < n; ++u) {
     W* row = d.values.data() + static_cast<std::size_t>(u) * static_cast<std::size_t>(n);

@@ -41,13 +41,13 @@
 #include <string_view>
 #include <vector>
 
+#include "datasets/complete_weights.hpp"  // WeightDist, the pair weights
 #include "lib/csr.hpp"
 #include "lib/dense.hpp"
 #include "lib/types.hpp"
 
 namespace matchblas {
 
-enum class WeightDist { uniform, exponential, geometric };
 
 struct GenOptions {
   std::uint64_t seed = 1;

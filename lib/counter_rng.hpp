@@ -15,11 +15,13 @@
 #include <utility>
 #include <vector>
 
+#include "lib/host_device.hpp"
+
 namespace matchblas::rng {
 
 // The splitmix64 output function: a bijection of 64-bit words with full
 // avalanche.
-constexpr std::uint64_t mix64(std::uint64_t x) noexcept {
+MATCHBLAS_HD constexpr std::uint64_t mix64(std::uint64_t x) noexcept {
   x += 0x9E3779B97F4A7C15ull;
   x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
   x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
@@ -29,35 +31,44 @@ constexpr std::uint64_t mix64(std::uint64_t x) noexcept {
 // One stream of draws: the key is mixed once, each draw mixes its index.
 class Stream {
  public:
-  constexpr Stream(std::uint64_t seed, std::uint64_t stream) noexcept
+  MATCHBLAS_HD constexpr Stream(std::uint64_t seed, std::uint64_t stream) noexcept
       : key_(mix64(mix64(seed) ^ (stream * 0xD1B54A32D192ED03ull + 0x8CB92BA72F3D8DD7ull))) {}
 
   // 64 random bits for draw i.
-  constexpr std::uint64_t bits(std::uint64_t i) const noexcept {
+  MATCHBLAS_HD constexpr std::uint64_t bits(std::uint64_t i) const noexcept {
     return mix64(key_ ^ mix64(i ^ 0x632BE59BD9B4E019ull));
   }
   // Uniform in [0, 1), multiples of 2^-53.
-  double uniform01(std::uint64_t i) const noexcept {
+  MATCHBLAS_HD double uniform01(std::uint64_t i) const noexcept {
     return static_cast<double>(bits(i) >> 11) * 0x1.0p-53;
   }
   // Uniform in [0, 1], both ends included (53-bit grid).
-  double uniform_closed(std::uint64_t i) const noexcept {
+  MATCHBLAS_HD double uniform_closed(std::uint64_t i) const noexcept {
     return static_cast<double>(bits(i) >> 11) / 0x1.fffffffffffffp+52;
   }
   // Uniform in (0, 1], multiples of 2^-53: never zero.
-  double uniform_open_closed(std::uint64_t i) const noexcept {
+  MATCHBLAS_HD double uniform_open_closed(std::uint64_t i) const noexcept {
     return static_cast<double>((bits(i) >> 11) + 1) * 0x1.0p-53;
   }
   // Uniform integer in [0, bound), bound >= 1 (Lemire's multiply-shift; the
   // bias is below bound / 2^64).
-  std::uint64_t below(std::uint64_t i, std::uint64_t bound) const noexcept {
+  MATCHBLAS_HD std::uint64_t below(std::uint64_t i, std::uint64_t bound) const noexcept {
+#ifdef __CUDA_ARCH__
+    return __umul64hi(bits(i), bound);
+#else
     __extension__ using u128 = unsigned __int128;
     return static_cast<std::uint64_t>((static_cast<u128>(bits(i)) * bound) >> 64);
+#endif
   }
   // Exponential with rate lambda, by the inverse CDF -ln(1 - u) / lambda,
   // u uniform in [0, 1): finite and >= 0.
-  double exponential(std::uint64_t i, double lambda) const noexcept {
+  // (The device's log1p may differ from the host's in the last bit.)
+  MATCHBLAS_HD double exponential(std::uint64_t i, double lambda) const noexcept {
+#ifdef __CUDA_ARCH__
+    return -::log1p(-uniform01(i)) / lambda;
+#else
     return -std::log1p(-uniform01(i)) / lambda;
+#endif
   }
 
  private:

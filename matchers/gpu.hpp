@@ -11,8 +11,10 @@
 //                  update matches, keep-edges flags, prefix sum, compaction;
 //                  matchers/handshake_gpu.cu
 //
-// Also here: roma_gpu (issue 5; matchers/roma_gpu.cu) and mcvitie_wilson_gpu
-// (issue 6; matchers/marriage_gpu.cu), described at their declarations.
+// Also here: DeviceDense, roma_gpu and roma_gpu_thesis (issue 5;
+// matchers/dense_gpu.cu, roma_gpu.cu, roma_gpu_thesis.cu) and
+// mcvitie_wilson_gpu (issue 6; matchers/marriage_gpu.cu), described at their
+// declarations.
 // Plain header: callable from host code in every build. Without CUDA, or
 // without a GPU, each throws matchblas::error saying why.
 // Preconditions: g is a general graph (square Csr, both directions stored
@@ -24,6 +26,7 @@
 #include <utility>
 #include <vector>
 
+#include "datasets/generators.hpp"
 #include "lib/csr.hpp"
 #include "lib/dense.hpp"
 #include "lib/matching.hpp"
@@ -115,21 +118,74 @@ Matching handshake_gpu(const Csr<W>& g, const GpuOptions& opt = {}, GpuTimes* ti
 template <class W>
 Matching handshake_gpu(const DeviceGraph<W>& g, const GpuOptions& opt = {}, GpuTimes* times = nullptr);
 
-// ROMA on a complete graph on the GPU, faithful to seed 000 (issue 5):
+// A complete graph's weights resident on GPU `device` (issue 5): n x n,
+// row-major, an odd order padded with one zero-weight vertex (as the ROMA
+// matchers match it). upload() copies a host Dense; generate() draws the
+// weights on the GPU, the same as complete_graph(dist, n, opt) of
+// datasets/generators.hpp (datasets/complete_weights.hpp is the one pair
+// weight function both use; the device's log1p may differ from the host's in
+// a double's last bit), so that n = 131072 (64 GiB of float) never exists on
+// the host. Move-only.
+template <class W>
+class DeviceDense {
+ public:
+  static DeviceDense upload(const Dense<W>& g, int device = 0);
+  static DeviceDense generate(WeightDist dist, vertex_t n, const GenOptions& opt = {}, int device = 0);
+  ~DeviceDense();
+  DeviceDense(DeviceDense&&) noexcept;
+  DeviceDense& operator=(DeviceDense&&) noexcept;
+  int device() const noexcept;
+  vertex_t n() const noexcept;         // the graph's order
+  vertex_t padded_n() const noexcept;  // n, or n + 1 when n is odd
+  double seconds() const noexcept;     // the upload or the generation (CUDA events)
+  Dense<W> to_host() const;            // the n x n weights, without the padding
+
+  struct Impl;  // matchers/device_dense.cuh
+  const Impl& impl() const noexcept { return *impl_; }
+
+ private:
+  explicit DeviceDense(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+// ROMA on a complete graph on the GPU, our fastest version (matchers/
+// roma_gpu.cu says how): a cluster of `cluster` thread blocks holds the two
+// rows of one matched pair in its (distributed) shared memory, so that a
+// phase reads each row once from memory; a persistent grid takes pairs from
+// a queue; weights of the current matching edges are kept in a vector in
+// step with the flips, and a flip re-checks its gain with exact weights
+// under the locks. Same options, start matchings and report as the CPU roma
+// (matchers/roma.hpp); RomaPhase::seconds is the phase kernel alone. The
+// greedy start reads a DeviceDense back to the host (n^2 weights of host
+// memory). Guarantee: a perfect matching after every phase, weight never
+// lower; not the CPU's matching (the flips race), close to it in weight.
+struct RomaGpuOptions {
+  int device = 0;         // for the Dense overload (a DeviceDense knows its own)
+  int cluster = 0;        // blocks per pair: 1, 2, 4, 8 or 16; 0: the fewest whose shared memory holds the rows
+  int blocks_per_sm = 2;  // 1 or 2: shared memory is split for this many resident blocks per SM
+};
+template <class W>
+RomaRun roma_gpu(const DeviceDense<W>& g, const RomaOptions& opt = {}, const RomaGpuOptions& gopt = {});
+template <class W>
+RomaRun roma_gpu(const Dense<W>& g, const RomaOptions& opt = {}, const RomaGpuOptions& gopt = {});
+
+// ROMA on the GPU, faithful to seed 000 (issue 5), the baseline
+// (matchers/roma_gpu_thesis.cu):
 //   version 1  Alg. 6: a thread per vertex u < M[u], the whole Alg. 5 scan
 //   version 2  Alg. 8: a 1024-thread block per vertex u < M[u], a strided
 //              scan and a CUB block max-reduction of (gain, a, b)
 // both with atomicFlip (Alg. 7: lock min(u, x), then max(u, x), re-check the
-// mates, flip, threadfence, unlock) and the host loop of Alg. 9 (a flip
-// counter; stops after a phase without flips or after opt.phases). Same
-// options, start matchings and report as the CPU roma (matchers/roma.hpp);
+// mates, flip, threadfence, unlock; we re-check both ends of each edge,
+// matchers/roma_flip.cuh) and the host loop of Alg. 9 (a flip counter; stops
+// after a phase without flips or after opt.phases). Same options, start
+// matchings and report as the CPU roma (matchers/roma.hpp);
 // RomaPhase::seconds is the phase kernel alone (CUDA events). Guarantee: a
 // perfect matching after every phase (Lemma 4.1.1 and the locks), weight
 // never lower (a flip's gain depends only on the four vertices it re-checks);
 // not the CPU's matching (the flips race), but close to it in weight
 // (tests/gpu/test_roma_gpu.cpp).
 template <class W>
-RomaRun roma_gpu(const Dense<W>& g, int version, const RomaOptions& opt = {}, int device = 0);
+RomaRun roma_gpu_thesis(const Dense<W>& g, int version, const RomaOptions& opt = {}, int device = 0);
 
 // McVitie-Wilson on the GPU, a thread per man following the chain of men it
 // rejects, atomicMin on a woman's suitor word (seed 001 Paper IV sec. 4);

@@ -55,14 +55,67 @@ MATCHBLAS_NO_CUDA_MATCHER(ld_gpu, "ld-gpu")
 MATCHBLAS_NO_CUDA_MATCHER(handshake_gpu, "handshake-gpu")
 
 template <class W>
-RomaRun roma_gpu(const Dense<W>&, int, const RomaOptions&, int) {
+struct DeviceDense<W>::Impl {};
+template <class W>
+DeviceDense<W>::DeviceDense(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+template <class W>
+DeviceDense<W> DeviceDense<W>::upload(const Dense<W>&, int) {
+  no_cuda("DeviceDense");
+}
+template <class W>
+DeviceDense<W> DeviceDense<W>::generate(WeightDist, vertex_t, const GenOptions&, int) {
+  no_cuda("DeviceDense");
+}
+template <class W>
+DeviceDense<W>::~DeviceDense() = default;
+template <class W>
+DeviceDense<W>::DeviceDense(DeviceDense&&) noexcept = default;
+template <class W>
+DeviceDense<W>& DeviceDense<W>::operator=(DeviceDense&&) noexcept = default;
+template <class W>
+int DeviceDense<W>::device() const noexcept {
+  return 0;
+}
+template <class W>
+vertex_t DeviceDense<W>::n() const noexcept {
+  return 0;
+}
+template <class W>
+vertex_t DeviceDense<W>::padded_n() const noexcept {
+  return 0;
+}
+template <class W>
+double DeviceDense<W>::seconds() const noexcept {
+  return 0;
+}
+template <class W>
+Dense<W> DeviceDense<W>::to_host() const {
+  no_cuda("DeviceDense");
+}
+template class DeviceDense<float>;
+template class DeviceDense<double>;
+
+template <class W>
+RomaRun roma_gpu(const DeviceDense<W>&, const RomaOptions&, const RomaGpuOptions&) {
   no_cuda("roma-gpu");
+}
+template <class W>
+RomaRun roma_gpu(const Dense<W>&, const RomaOptions&, const RomaGpuOptions&) {
+  no_cuda("roma-gpu");
+}
+template <class W>
+RomaRun roma_gpu_thesis(const Dense<W>&, int version, const RomaOptions&, int) {
+  no_cuda(version == 1 ? "roma-gpu-1" : "roma-gpu-2");
 }
 Marriage mcvitie_wilson_gpu(const RankedLists&, int, GpuTimes*) { no_cuda("mcvitie-wilson-gpu"); }
 Marriage mcvitie_wilson_gpu(const IdenticalPreferences&, int, GpuTimes*) { no_cuda("mcvitie-wilson-gpu"); }
 
-template RomaRun roma_gpu(const Dense<float>&, int, const RomaOptions&, int);
-template RomaRun roma_gpu(const Dense<double>&, int, const RomaOptions&, int);
+template RomaRun roma_gpu(const DeviceDense<float>&, const RomaOptions&, const RomaGpuOptions&);
+template RomaRun roma_gpu(const DeviceDense<double>&, const RomaOptions&, const RomaGpuOptions&);
+template RomaRun roma_gpu(const Dense<float>&, const RomaOptions&, const RomaGpuOptions&);
+template RomaRun roma_gpu(const Dense<double>&, const RomaOptions&, const RomaGpuOptions&);
+template RomaRun roma_gpu_thesis(const Dense<float>&, int, const RomaOptions&, int);
+template RomaRun roma_gpu_thesis(const Dense<double>&, int, const RomaOptions&, int);
 #undef MATCHBLAS_NO_CUDA_MATCHER
 
 template Matching suitor_gpu(const DeviceGraph<float>&, const GpuOptions&, GpuTimes*);

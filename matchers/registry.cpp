@@ -159,13 +159,19 @@ std::vector<MatcherInfo> make_registry() {
     m.deterministic = true;  // seeded
     r.push_back(std::move(m));
   }
-  for (const int version : {1, 2}) {
+  for (const int version : {0, 1, 2}) {
     MatcherInfo m = complete_roma(
-        "roma-gpu-" + std::to_string(version), Device::gpu,
-        version == 1 ? "ROMA on the GPU, a thread per matching edge, atomicFlip (seed 000 Alg. 6, 7, 9)"
-                     : "ROMA on the GPU, a block per matching edge, block max-reduction (seed 000 Alg. 7-9)",
+        version == 0 ? std::string("roma-gpu") : "roma-gpu-" + std::to_string(version), Device::gpu,
+        version == 0   ? "ROMA on the GPU: a cluster per matched pair, rows in distributed shared memory (issue 5)"
+        : version == 1 ? "ROMA on the GPU, a thread per matching edge, atomicFlip (seed 000 Alg. 6, 7, 9)"
+                       : "ROMA on the GPU, a block per matching edge, block max-reduction (seed 000 Alg. 7-9)",
         [version](const auto& g, const RomaOptions& ro, const MatchOptions& o) {
-          return roma_gpu(g, version, ro, o.gpu.device);
+          if (version == 0) {
+            RomaGpuOptions go;
+            go.device = o.gpu.device;
+            return roma_gpu(g, ro, go);
+          }
+          return roma_gpu_thesis(g, version, ro, o.gpu.device);
         });
     m.deterministic = false;  // racing flips
 #ifndef MATCHBLAS_HAVE_CUDA

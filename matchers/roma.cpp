@@ -140,9 +140,8 @@ void check_roma_options(const RomaOptions& opt) {
     throw invalid_input("ROMA: min-gain must be finite and >= 0, got " + std::to_string(opt.min_gain));
 }
 
-template <class W>
-std::vector<vertex_t> roma_start_matching(const Dense<W>& g, RomaStart start, std::uint64_t seed) {
-  const vertex_t n = g.n;
+std::vector<vertex_t> roma_start_matching(vertex_t n, RomaStart start, std::uint64_t seed) {
+  MATCHBLAS_EXPECTS(start != RomaStart::greedy, "roma_start_matching: the greedy start needs the weights");
   MATCHBLAS_EXPECTS(n % 2 == 0, "roma_start_matching: the order must be even (pad it first), got " +
                                     std::to_string(n));
   std::vector<vertex_t> mate(n, no_vertex);
@@ -172,20 +171,29 @@ std::vector<vertex_t> roma_start_matching(const Dense<W>& g, RomaStart start, st
       for (vertex_t i = 0; i < n; i += 2) pair(all[i], all[i + 1]);
       break;
     }
-    case RomaStart::greedy: {
-      const Matching m = greedy(g, 0);
-      mate = m.mate;
-      vertex_t waiting = no_vertex;  // free vertices, paired in index order
-      for (vertex_t u = 0; u < n; ++u) {
-        if (mate[u] != no_vertex) continue;
-        if (waiting == no_vertex) {
-          waiting = u;
-        } else {
-          pair(waiting, u);
-          waiting = no_vertex;
-        }
-      }
+    case RomaStart::greedy:
       break;
+  }
+  return mate;
+}
+
+template <class W>
+std::vector<vertex_t> roma_start_matching(const Dense<W>& g, RomaStart start, std::uint64_t seed) {
+  if (start != RomaStart::greedy) return roma_start_matching(g.n, start, seed);
+  const vertex_t n = g.n;
+  MATCHBLAS_EXPECTS(n % 2 == 0, "roma_start_matching: the order must be even (pad it first), got " +
+                                    std::to_string(n));
+  const Matching m = greedy(g, 0);
+  std::vector<vertex_t> mate = m.mate;
+  vertex_t waiting = no_vertex;  // free vertices, paired in index order
+  for (vertex_t u = 0; u < n; ++u) {
+    if (mate[u] != no_vertex) continue;
+    if (waiting == no_vertex) {
+      waiting = u;
+    } else {
+      mate[waiting] = u;
+      mate[u] = waiting;
+      waiting = no_vertex;
     }
   }
   return mate;

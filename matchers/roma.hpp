@@ -73,6 +73,9 @@ RomaRun rama(const Dense<W>& g, const RomaOptions& opt = {});
 // The start matching `start` of a complete graph of even order n (mate array).
 template <class W>
 std::vector<vertex_t> roma_start_matching(const Dense<W>& g, RomaStart start, std::uint64_t seed);
+// The same for the starts that need no weights (every one but greedy, which
+// throws invalid_input here).
+std::vector<vertex_t> roma_start_matching(vertex_t n, RomaStart start, std::uint64_t seed);
 
 // Throws invalid_input naming the bad field (phases >= 0, min_gain >= 0 and
 // finite).

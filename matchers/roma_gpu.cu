@@ -1,182 +1,516 @@
-// ROMA on the GPU, faithful to the thesis: roma-gpu-1 (Alg. 6) and
-// roma-gpu-2 (Alg. 8), atomicFlip (Alg. 7), the host loop (Alg. 9)
-// (matchers/gpu.hpp states the contract).
-// Source: seed 000 sec. 4.1, Alg. 6-9, Lemma 4.1.1; the per-vertex scan is
-// Alg. 5 (matchers/roma.cpp is the CPU twin).
+// roma-gpu: ROMA on a complete graph on the GPU at the memory's pace
+// (matchers/gpu.hpp states the contract; issue 5).
+// Source: seed 000 sec. 3.5 (4-cycle augmentation, Alg. 4-5) and sec. 4.1
+// (the GPU ROMA: a block per matching edge, Alg. 7-9), rebuilt around what a
+// phase must move: each matched pair (u, v) reads rows u and v once, 4 n^2
+// bytes a phase for float weights, and every gather a scan makes lands on
+// chip.
 //
-// Why the matching stays valid under races (Lemma 4.1.1's argument): a
-// matching edge is represented by its smaller end; a flip of (u, M[u]) with
-// (x, M[x]) holds the locks of both representatives, taken smaller first (so
-// two blocks wanting the same pair cannot each hold one), re-reads M[u] and
-// M[x] under the locks and flips only when both edges are still as scanned;
-// the four writes are made visible (threadfence) before the locks are
-// released. The scan itself may read mates mid-flip: that can only make it
-// choose a flip that the re-check then refuses, or one that is no longer u's
-// best. A flip that is done has exactly the gain computed (it depends only on
-// the four vertices, whose two edges the re-check confirmed), so the weight
-// never falls.
-// Cost per phase: version 2 reads the rows of u and M[u] for each matched
-// pair u < M[u] (about 4 n^2 bytes for float) plus a gather w[x, M[x]] per
-// entry; version 1 the same with a thread per pair.
+// How a phase runs:
+//   - A persistent grid of clusters of C blocks (a Hopper thread-block
+//     cluster). Warp 0 of the cluster's first block is its control warp: it
+//     takes the next representative u < M[u] from a queue (a global counter,
+//     16 vertices a grab, M[u] re-read fresh when the pair is taken) and
+//     makes the flips; the other warps of every block are workers.
+//   - Block r's workers copy columns [r S, (r + 1) S) of rows u and v into
+//     shared memory, w[u, j] and w[v, j] side by side (16-byte streaming
+//     loads; S = n / C rounded up), and the largest entry of each row.
+//   - Each block scans the matching edges (x, y = M[x]), x < y, with x in its
+//     slice: w[u, x] and w[v, x] are local, w[u, y] and w[v, y] come from the
+//     block that holds column y (one 2-word load through distributed shared
+//     memory), and the current weight of (x, y) from a vector cw
+//     (cw[x] = w[x, M[x]]), not from a gather into row x. Before any of that
+//     an upper bound of the gain from the local values and the row maxima
+//     (w[v, y] <= max of row v, w[u, y] <= max of row u) is tested: once the
+//     matching is good almost every edge fails it and costs neither a mate
+//     read nor a remote load (an exact pruning: the bound holds for the
+//     float sums too, they round monotonically). The block's best flip
+//     (gain, a, b) goes to the control warp, which takes the best of the C
+//     and calls atomicFlip (matchers/roma_flip.cuh) while the workers copy
+//     the next pair's rows: it arrives at that pair's first cluster barrier
+//     before it flips and waits after.
+//   - cw is refreshed at the start of each phase and written by every flip
+//     before its mate writes, so it stays in step with the matching up to
+//     races; it only steers the choice. A flip's gain is re-computed under
+//     the locks from exact weights: w[u, a] and w[v, b] (copied from the
+//     rows, which never change) and w[u, v], w[x, y] (read from memory), so a
+//     stale cw can cost a flip, never weight.
+// Why the matching stays valid: only atomicFlip writes mates, under the locks
+// of both representatives, after re-checking both ends of both edges
+// (Lemma 4.1.1's argument, strengthened; roma_flip.cuh). Rows are copied for
+// a pair whose edge may change before the scan ends; the re-check then
+// refuses the flip (a lost augmentation, never an invalid matching), and a
+// flip made one pair late (the control warp's overlap) is re-checked alike.
+// Guarantee: a perfect matching after every phase, weight never lower; each
+// flip gains more than min_gain.
+// Cost per phase: 4 n^2 bytes of rows from memory (float), plus per pair
+// 2 n bytes of cw from L2 and, for the edges that pass the bound, a mate
+// read and a remote shared-memory load.
+#include <cooperative_groups.h>
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cub/block/block_reduce.cuh>
+#include <cstdint>
+#include <limits>
 #include <optional>
+#include <type_traits>
 #include <string>
 #include <vector>
 
 #include "lib/error.hpp"
+#include "matchers/device_dense.cuh"
 #include "matchers/gpu.hpp"
 #include "matchers/gpu_session.cuh"
+#include "matchers/roma_flip.cuh"
 
 namespace matchblas {
 
 namespace {
 
-constexpr int roma2_block = 1024;  // the thesis's best block size (sec. 5.2)
+namespace cg = cooperative_groups;
+using roma_gpu_detail::atomic_flip;
+
+constexpr int fast_block = 512;              // warp 0 controls, warps 1.. work
+constexpr int workers = fast_block - 32;
+constexpr int worker_warps = workers / 32;
+constexpr int queue_grab = 16;               // vertices taken from the counter at once
 
 template <class W>
-struct Flip {
+struct Candidate {
   W gain;
-  vertex_t a, b;  // u's and M[u]'s new mates
+  vertex_t a, b;  // u's and v's new mates
+  W wua, wvb;     // w[u, a] and w[v, b], from the rows on chip
 };
 
+// w[u, j] and w[v, j] side by side: one shared-memory load (local or remote)
+// brings both.
 template <class W>
-struct LargerGain {
-  __device__ Flip<W> operator()(const Flip<W>& p, const Flip<W>& q) const { return q.gain > p.gain ? q : p; }
+struct alignas(2 * sizeof(W)) RowPair {
+  W u, v;
 };
 
-// Alg. 5's loop body for the matching edge (x, M[x]), from the edge (u, v).
-template <class W>
-__device__ void consider(const W* w, long long n, vertex_t u, vertex_t v, vertex_t x, const volatile vertex_t* mate,
-                         Flip<W>& best) {
-  const vertex_t y = mate[x];
-  if (x == u || x == v || !(x < y)) return;
-  const W current = w[u * n + v] + w[x * n + y];
-  const W w1 = w[u * n + x] + w[v * n + y], w2 = w[u * n + y] + w[v * n + x];
-  if (w1 > w2) {
-    if (w1 - current > best.gain) best = {w1 - current, x, y};
-  } else if (w2 - current > best.gain) {
-    best = {w2 - current, y, x};
-  }
-}
+// The cluster leader's queue of candidate representatives (its control warp).
+struct PairQueue {
+  vertex_t u[queue_grab];
+  int head, len;            // lane 0 of the control warp alone reads and writes these
+  vertex_t next_u, next_v;  // the pair the cluster takes next; -1: the phase is done
+};
 
-// Alg. 7.
-__device__ void atomic_flip(volatile vertex_t* mate, vertex_t* locks, vertex_t a, vertex_t b, vertex_t u,
-                            vertex_t mate_u, unsigned long long* flips) {
-  const vertex_t x = min(a, b);
-  const vertex_t first = min(u, x), second = max(u, x);
-  if (atomicCAS(locks + first, no_vertex, u) != no_vertex) return;
-  if (atomicCAS(locks + second, no_vertex, u) == no_vertex) {
-    __threadfence();  // the mates read below are at least as new as the locks' last release
-    if (mate[u] == mate_u && mate[x] == max(a, b)) {
-      mate[u] = a;
-      mate[a] = u;
-      mate[mate_u] = b;
-      mate[b] = mate_u;
-      atomicAdd(flips, 1ULL);
-      __threadfence();
+// The control warp of rank 0 (all 32 lanes): the next pair (u, M[u]) with
+// u < M[u], M[u] read now; -1 when the counter has passed n.
+__device__ void take_next_pair(PairQueue& q, unsigned* counter, const volatile vertex_t* mate, vertex_t n) {
+  const unsigned lane = threadIdx.x & 31;
+  for (;;) {
+    int head = 0, len = 0;
+    if (lane == 0) head = q.head, len = q.len;
+    head = __shfl_sync(~0u, head, 0);
+    len = __shfl_sync(~0u, len, 0);
+    if (head == len) {  // refill
+      unsigned base = 0;
+      if (lane == 0) base = atomicAdd(counter, unsigned(queue_grab));
+      base = __shfl_sync(~0u, base, 0);
+      if (base >= unsigned(n)) {
+        if (lane == 0) q.next_u = q.next_v = no_vertex;
+        __syncwarp();
+        return;
+      }
+      const vertex_t x = vertex_t(base + lane);
+      const bool candidate = lane < queue_grab && x < n && x < mate[x];
+      const unsigned found = __ballot_sync(~0u, candidate);
+      if (candidate) q.u[__popc(found & ((1u << lane) - 1))] = x;
+      if (lane == 0) q.head = 0, q.len = __popc(found);
+      __syncwarp();
+      continue;
     }
-    atomicExch(locks + second, no_vertex);
+    vertex_t u = no_vertex, v = no_vertex;
+    if (lane == 0) {
+      u = q.u[head];
+      q.head = head + 1;
+      v = mate[u];
+    }
+    u = __shfl_sync(~0u, u, 0);
+    v = __shfl_sync(~0u, v, 0);
+    if (u < v) {
+      if (lane == 0) q.next_u = u, q.next_v = v;
+      __syncwarp();
+      return;
+    }
   }
-  atomicExch(locks + first, no_vertex);
 }
 
-// Alg. 6: a thread per vertex.
+// The workers copy columns [0, len) of rows u and v (from ru, rv) into
+// rows[0, len), 16-byte streaming loads where the rows allow them.
+// Returns the largest of the entries this thread copied, per row.
 template <class W>
-__global__ void roma1_phase(const W* w, vertex_t n, volatile vertex_t* mate, vertex_t* locks, W min_gain,
-                            unsigned long long* flips) {
-  const long long u = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
-  if (u >= n) return;
-  const vertex_t v = mate[u];
-  if (!(u < v)) return;
-  Flip<W> best{W(0), no_vertex, no_vertex};
-  for (vertex_t x = 0; x < n; ++x) consider(w, n, vertex_t(u), v, x, mate, best);
-  if (best.a != no_vertex && best.gain > min_gain) atomic_flip(mate, locks, best.a, best.b, vertex_t(u), v, flips);
+__device__ RowPair<W> copy_rows(RowPair<W>* rows, const W* ru, const W* rv, long long len, int worker) {
+  constexpr int per = 16 / sizeof(W);
+  using Vec = std::conditional_t<sizeof(W) == 4, float4, double2>;
+  RowPair<W> top{-std::numeric_limits<W>::infinity(), -std::numeric_limits<W>::infinity()};
+  long long done = 0;
+  if (reinterpret_cast<std::uintptr_t>(ru) % 16 == 0 && reinterpret_cast<std::uintptr_t>(rv) % 16 == 0) {
+    const long long vecs = len / per;
+    const Vec* u4 = reinterpret_cast<const Vec*>(ru);
+    const Vec* v4 = reinterpret_cast<const Vec*>(rv);
+#pragma unroll 4
+    for (long long i = worker; i < vecs; i += workers) {
+      const Vec a = __ldcs(u4 + i), b = __ldcs(v4 + i);
+      const W* aw = reinterpret_cast<const W*>(&a);
+      const W* bw = reinterpret_cast<const W*>(&b);
+#pragma unroll
+      for (int k = 0; k < per; ++k) {
+        rows[i * per + k] = {aw[k], bw[k]};
+        top.u = max(top.u, aw[k]);
+        top.v = max(top.v, bw[k]);
+      }
+    }
+    done = vecs * per;
+  }
+  for (long long i = done + worker; i < len; i += workers) {
+    const RowPair<W> e{__ldcs(ru + i), __ldcs(rv + i)};
+    rows[i] = e;
+    top.u = max(top.u, e.u);
+    top.v = max(top.v, e.v);
+  }
+  return top;
 }
 
-// Alg. 8: a block per vertex, a strided scan and a block max-reduction.
 template <class W>
-__global__ void roma2_phase(const W* w, vertex_t n, volatile vertex_t* mate, vertex_t* locks, W min_gain,
+__device__ Candidate<W> warp_best(Candidate<W> c) {
+  for (int d = 16; d > 0; d /= 2) {
+    Candidate<W> o;
+    o.gain = __shfl_down_sync(~0u, c.gain, d);
+    o.a = __shfl_down_sync(~0u, c.a, d);
+    o.b = __shfl_down_sync(~0u, c.b, d);
+    o.wua = __shfl_down_sync(~0u, c.wua, d);
+    o.wvb = __shfl_down_sync(~0u, c.wvb, d);
+    if (o.gain > c.gain) c = o;
+  }
+  return c;  // in lane 0
+}
+
+// The flip the cluster chose for (u, v), made by the leader's control warp
+// while the workers go on with the next pair.
+template <class W>
+struct PendingFlip {
+  vertex_t u, v;
+  W wuv;
+  Candidate<W> c;
+};
+
+template <class W>
+__device__ void flip_pending(const PendingFlip<W>& f, const W* w, vertex_t n, vertex_t* mate, W* cw,
+                             vertex_t* locks, unsigned long long* flips, W min_gain) {
+  const Candidate<W>& c = f.c;
+  const vertex_t x = min(c.a, c.b), y = max(c.a, c.b);
+  atomic_flip(
+      mate, locks, f.u, f.v, c.a, c.b, flips,
+      [&] { return (c.wua + c.wvb) - (f.wuv + w[static_cast<long long>(x) * n + y]) > min_gain; },
+      [&] {
+        cw[f.u] = c.wua;
+        cw[c.a] = c.wua;
+        cw[f.v] = c.wvb;
+        cw[c.b] = c.wvb;
+        __threadfence();  // whoever sees the new mates sees these
+      });
+}
+
+// One phase. Dynamic shared memory: rows[j] = (w[u, lo + j], w[v, lo + j])
+// for the block's columns [lo, lo + slice), lo = rank * slice.
+// Barriers per pair: S2 (rows on chip, the pair read by all) and S3 (every
+// block's best ready). The leader's control warp arrives at S2 before it
+// flips the previous pair's choice and waits after, so flips overlap the
+// copies and the scan.
+template <class W>
+__global__ void __launch_bounds__(fast_block, 2) roma_fast_phase(const W* __restrict__ w, vertex_t n, vertex_t* mate,
+                                                                 W* cw, vertex_t* locks, unsigned* counter,
+                                                                 unsigned long long* flips, W min_gain,
+                                                                 vertex_t slice) {
+  __shared__ Candidate<W> per_warp[worker_warps];
+  __shared__ Candidate<W> block_best;
+  __shared__ RowPair<W> per_warp_top[worker_warps];
+  __shared__ RowPair<W> slice_top;  // the largest w[u, j] and w[v, j] of this block's columns
+  __shared__ PairQueue queue;  // rank 0's
+  extern __shared__ __align__(16) unsigned char raw[];
+  RowPair<W>* rows = reinterpret_cast<RowPair<W>*>(raw);
+
+  const cg::cluster_group cluster = cg::this_cluster();
+  const unsigned rank = cluster.block_rank(), blocks = cluster.num_blocks();
+  const long long lo = static_cast<long long>(rank) * slice;
+  const long long hi = min(static_cast<long long>(n), lo + slice);
+  const volatile vertex_t* vmate = mate;
+  const PairQueue* leader_queue = cluster.map_shared_rank(&queue, 0);
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+
+  if (rank == 0 && warp == 0) {  // the control warp
+    if (lane == 0) queue.head = queue.len = 0;
+    __syncwarp();
+    take_next_pair(queue, counter, vmate, n);
+    cluster.sync();
+    PendingFlip<W> pending{no_vertex, no_vertex, W(0), {}};
+    for (;;) {
+      const vertex_t u = queue.next_u, v = queue.next_v;
+      auto arrived = cluster.barrier_arrive();  // S2 (or the last barrier)
+      if (lane == 0 && pending.u != no_vertex) flip_pending(pending, w, n, mate, cw, locks, flips, min_gain);
+      __syncwarp();
+      cluster.barrier_wait(std::move(arrived));
+      if (u == no_vertex) return;
+      const unsigned owner_v = unsigned(v / slice);
+      const W wuv = cluster.map_shared_rank(rows, owner_v)[v - static_cast<long long>(owner_v) * slice].u;
+      take_next_pair(queue, counter, vmate, n);
+      cluster.sync();  // S3
+      Candidate<W> c = block_best;
+      for (unsigned r = 1; r < blocks; ++r) {
+        const Candidate<W> other = *cluster.map_shared_rank(&block_best, r);
+        if (other.gain > c.gain) c = other;
+      }
+      pending = {no_vertex, no_vertex, W(0), c};
+      if (c.a != no_vertex && c.gain > min_gain) pending.u = u, pending.v = v, pending.wuv = wuv;
+    }
+  }
+
+  cluster.sync();
+  for (;;) {
+    const vertex_t u = leader_queue->next_u, v = leader_queue->next_v;
+    if (u == no_vertex) {  // the same for every block of the cluster
+      cluster.sync();      // no block leaves while the leader may read its candidate
+      return;
+    }
+    if (warp > 0) {
+      RowPair<W> top{-std::numeric_limits<W>::infinity(), -std::numeric_limits<W>::infinity()};
+      if (hi > lo)
+        top = copy_rows(rows, w + static_cast<long long>(u) * n + lo, w + static_cast<long long>(v) * n + lo,
+                        hi - lo, int(threadIdx.x) - 32);
+      for (int d = 16; d > 0; d /= 2) {
+        top.u = max(top.u, __shfl_down_sync(~0u, top.u, d));
+        top.v = max(top.v, __shfl_down_sync(~0u, top.v, d));
+      }
+      if (lane == 0) per_warp_top[warp - 1] = top;
+      asm volatile("bar.sync 1, %0;" ::"r"(workers) : "memory");  // the workers alone
+      if (threadIdx.x == 32) {
+        for (int k = 1; k < worker_warps; ++k) {
+          top.u = max(top.u, per_warp_top[k].u);
+          top.v = max(top.v, per_warp_top[k].v);
+        }
+        slice_top = top;
+      }
+    }
+    cluster.sync();  // S2: every slice on chip; every block has read the pair
+    if (warp > 0) {
+      const unsigned owner_v = unsigned(v / slice);
+      const W wuv = cluster.map_shared_rank(rows, owner_v)[v - static_cast<long long>(owner_v) * slice].u;
+      RowPair<W> row_max = slice_top;  // of the whole rows u and v
+      for (unsigned r = 0; r < blocks; ++r) {
+        const RowPair<W> t = *cluster.map_shared_rank(&slice_top, r);
+        row_max.u = max(row_max.u, t.u);
+        row_max.v = max(row_max.v, t.v);
+      }
+      Candidate<W> best{W(0), no_vertex, no_vertex, W(0), W(0)};
+#pragma unroll 2
+      for (long long x = lo + threadIdx.x - 32; x < hi; x += workers) {
+        const RowPair<W> at_x = rows[x - lo];
+        const W current = wuv + __ldcg(cw + x);
+        // An upper bound of the gain: w[v, y] <= max of row v, w[u, y] <=
+        // max of row u (float sums round monotonically, so it bounds the
+        // computed gain too). Most edges fail it once the matching is good:
+        // no mate read, no remote read.
+        if (!(max(at_x.u + row_max.v, row_max.u + at_x.v) - current > max(best.gain, min_gain))) continue;
+        const vertex_t y = __ldcg(mate + x);
+        if (!(x < y) || x == u || x == v || y == u || y == v) continue;
+        const unsigned owner = unsigned(y / slice);
+        const RowPair<W> at_y = cluster.map_shared_rank(rows, owner)[y - static_cast<long long>(owner) * slice];
+        const W w1 = at_x.u + at_y.v, w2 = at_y.u + at_x.v;  // {u, x}, {v, y} or {u, y}, {v, x}
+        if (w1 > w2) {
+          if (w1 - current > best.gain) best = {w1 - current, vertex_t(x), y, at_x.u, at_y.v};
+        } else if (w2 - current > best.gain) {
+          best = {w2 - current, y, vertex_t(x), at_y.u, at_x.v};
+        }
+      }
+      best = warp_best(best);
+      if (lane == 0) per_warp[warp - 1] = best;
+      asm volatile("bar.sync 1, %0;" ::"r"(workers) : "memory");  // the workers alone
+      if (threadIdx.x == 32) {
+        Candidate<W> c = per_warp[0];
+        for (int k = 1; k < worker_warps; ++k)
+          if (per_warp[k].gain > c.gain) c = per_warp[k];
+        block_best = c;
+      }
+    }
+    cluster.sync();  // S3: every block's best ready; every scan done
+  }
+}
+
+// cw[x] = w[x, M[x]]; the counters reset.
+template <class W>
+__global__ void start_phase(const W* w, vertex_t n, const vertex_t* mate, W* cw, unsigned* counter,
                             unsigned long long* flips) {
-  using Reduce = cub::BlockReduce<Flip<W>, roma2_block>;
+  const long long x = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
+  if (x == 0) *counter = 0, *flips = 0;
+  if (x < n) cw[x] = w[x * n + mate[x]];
+}
+
+// *sum += the weight of the matching (each edge once, from its smaller end).
+template <class W>
+__global__ void matching_weight_kernel(const W* w, vertex_t n, const vertex_t* mate, double* sum) {
+  using Reduce = cub::BlockReduce<double, 256>;
   __shared__ typename Reduce::TempStorage temp;
-  __shared__ vertex_t mate_u;
-  const vertex_t u = blockIdx.x;
-  // One read of M[u] for the whole block: another block may flip u's edge
-  // meanwhile, and threads that read different mates would leave the block
-  // (or scan for different edges) apart.
-  if (threadIdx.x == 0) mate_u = mate[u];
-  __syncthreads();
-  const vertex_t v = mate_u;
-  if (!(u < v)) return;  // block-uniform: every thread holds the same v
-  Flip<W> best{W(0), no_vertex, no_vertex};
-  for (vertex_t x = threadIdx.x; x < n; x += blockDim.x) consider(w, n, u, v, x, mate, best);
-  const Flip<W> top = Reduce(temp).Reduce(best, LargerGain<W>{});
-  if (threadIdx.x == 0 && top.a != no_vertex && top.gain > min_gain)
-    atomic_flip(mate, locks, top.a, top.b, u, v, flips);
+  const long long u = blockIdx.x * 256LL + threadIdx.x;
+  double mine = 0;
+  if (u < n && u < mate[u]) mine = double(w[u * n + mate[u]]);
+  const double block = Reduce(temp).Sum(mine);
+  if (threadIdx.x == 0) atomicAdd(sum, block);
+}
+
+// The launch shape: cluster size and slice length for n and the options.
+struct Shape {
+  int cluster;
+  vertex_t slice;
+  std::size_t smem;  // dynamic shared memory per block
+};
+
+template <class W>
+Shape choose_shape(vertex_t n, const RomaGpuOptions& gopt, int device) {
+  int per_sm = 0, per_block_optin = 0;
+  MATCHBLAS_CUDA_TRY(cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, device));
+  MATCHBLAS_CUDA_TRY(cudaDeviceGetAttribute(&per_block_optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+  cudaFuncAttributes attr{};
+  MATCHBLAS_CUDA_TRY(cudaFuncGetAttributes(&attr, roma_fast_phase<W>));
+  // Each resident block also costs 1 KB of the SM's shared memory.
+  const std::size_t budget =
+      std::min<std::size_t>(per_block_optin, per_sm / gopt.blocks_per_sm - 1024) - attr.sharedSizeBytes;
+  constexpr int per = 16 / sizeof(W);
+  auto shape_for = [&](int c) {
+    const vertex_t slice = vertex_t(((n + c - 1) / c + per - 1) / per * per);
+    return Shape{c, slice, 2 * std::size_t(slice) * sizeof(W)};
+  };
+  if (gopt.cluster > 0) {
+    const Shape s = shape_for(gopt.cluster);
+    if (s.smem > budget)
+      throw invalid_input("roma-gpu: a cluster of " + std::to_string(gopt.cluster) + " blocks needs " +
+                          std::to_string(s.smem) + " bytes of shared memory per block for n = " + std::to_string(n) +
+                          ", more than the " + std::to_string(budget) + " available at " +
+                          std::to_string(gopt.blocks_per_sm) + " block(s) per SM");
+    return s;
+  }
+  for (int c : {1, 2, 4, 8, 16}) {
+    const Shape s = shape_for(c);
+    if (s.smem <= budget) return s;
+  }
+  throw invalid_input("roma-gpu: n = " + std::to_string(n) +
+                      " is too large: two rows do not fit the shared memory of a cluster of 16 blocks");
 }
 
 template <class W>
-double weight_of(const Dense<W>& g, const std::vector<vertex_t>& mate) {
-  double sum = 0;
-  for (vertex_t u = 0; u < g.n; ++u)
-    if (u < mate[u]) sum += double(g(u, mate[u]));
-  return sum;
+double device_matching_weight(const W* w, vertex_t n, const vertex_t* mate, gpu::DeviceBuffer<double>& sum) {
+  MATCHBLAS_CUDA_TRY(cudaMemset(sum.data(), 0, sizeof(double)));
+  matching_weight_kernel<W><<<(n + 255) / 256, 256>>>(w, n, mate, sum.data());
+  MATCHBLAS_CUDA_CHECK_LAUNCH();
+  double s = 0;
+  MATCHBLAS_CUDA_TRY(cudaMemcpy(&s, sum.data(), sizeof s, cudaMemcpyDeviceToHost));
+  return s;
 }
 
-}  // namespace
+void check_roma_gpu_options(const RomaGpuOptions& g) {
+  if (g.cluster != 0 && g.cluster != 1 && g.cluster != 2 && g.cluster != 4 && g.cluster != 8 && g.cluster != 16)
+    throw invalid_input("roma-gpu: cluster must be 0 (automatic), 1, 2, 4, 8 or 16, got " + std::to_string(g.cluster));
+  if (g.blocks_per_sm != 1 && g.blocks_per_sm != 2)
+    throw invalid_input("roma-gpu: blocks per SM must be 1 or 2, got " + std::to_string(g.blocks_per_sm));
+}
 
+// The phases from the start matching `mate` (padded order).
 template <class W>
-RomaRun roma_gpu(const Dense<W>& g, int version, const RomaOptions& opt, int device) {
-  check_roma_options(opt);
-  MATCHBLAS_EXPECTS(version == 1 || version == 2, "roma_gpu: version must be 1 or 2, got " + std::to_string(version));
-  gpu::use_device("roma-gpu", device);
-  std::optional<Dense<W>> padded;
-  if (g.n % 2 != 0) padded = padded_to_even(g);
-  const Dense<W>& even = padded ? *padded : g;
-  const vertex_t n = even.n;
-
-  std::vector<vertex_t> mate = roma_start_matching(even, opt.start, opt.seed);
+RomaRun run_phases(const DeviceDense<W>& g, std::vector<vertex_t> mate, const RomaOptions& opt,
+                   const RomaGpuOptions& gopt) {
+  const int device = g.device();
+  MATCHBLAS_CUDA_TRY(cudaSetDevice(device));
+  const vertex_t n = g.padded_n();
+  const W* w = g.impl().w.data();
   RomaRun run;
-  run.start_weight = weight_of(even, mate);
+  auto m = gpu::DeviceBuffer<vertex_t>::from_host(mate, nullptr);
+  gpu::DeviceBuffer<double> sum(1);
+  run.start_weight = n > 0 ? device_matching_weight(w, n, m.data(), sum) : 0;
   if (n >= 4 && opt.phases > 0) {
-    const auto w = gpu::DeviceBuffer<W>::from_host(even.values, nullptr);
-    auto m = gpu::DeviceBuffer<vertex_t>::from_host(mate, nullptr);
+    const Shape shape = choose_shape<W>(n, gopt, device);
+    gpu::DeviceBuffer<W> cw{std::size_t(n)};
     gpu::DeviceBuffer<vertex_t> locks{std::size_t(n)};
+    gpu::DeviceBuffer<unsigned> counter{1};
     gpu::DeviceBuffer<unsigned long long> flips{1};
     MATCHBLAS_CUDA_TRY(cudaMemset(locks.data(), 0xff, locks.size() * sizeof(vertex_t)));  // all -1: unlocked
+    MATCHBLAS_CUDA_TRY(cudaFuncSetAttribute(roma_fast_phase<W>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                            static_cast<int>(shape.smem)));
+    if (shape.cluster > 8)
+      MATCHBLAS_CUDA_TRY(cudaFuncSetAttribute(roma_fast_phase<W>, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
+    cudaLaunchAttribute cluster_dim[1];
+    cluster_dim[0].id = cudaLaunchAttributeClusterDimension;
+    cluster_dim[0].val.clusterDim.x = unsigned(shape.cluster);
+    cluster_dim[0].val.clusterDim.y = 1;
+    cluster_dim[0].val.clusterDim.z = 1;
+    cudaLaunchConfig_t config{};
+    config.attrs = cluster_dim;
+    config.numAttrs = 1;
+    config.blockDim = dim3(fast_block);
+    config.dynamicSmemBytes = shape.smem;
+    config.gridDim = dim3(unsigned(shape.cluster));
+    int clusters = 0;
+    MATCHBLAS_CUDA_TRY(cudaOccupancyMaxActiveClusters(&clusters, roma_fast_phase<W>, &config));
+    if (clusters < 1)
+      throw error("roma-gpu: no cluster of " + std::to_string(shape.cluster) + " blocks with " +
+                  std::to_string(shape.smem) + " bytes of shared memory each fits this GPU");
+    config.gridDim = dim3(unsigned(std::min(clusters, n / 2) * shape.cluster));
     gpu::Event start, stop;
     for (int p = 0; p < opt.phases; ++p) {
-      MATCHBLAS_CUDA_TRY(cudaMemset(flips.data(), 0, sizeof(unsigned long long)));
-      start.record(nullptr);
-      if (version == 2)
-        roma2_phase<W><<<static_cast<unsigned>(n), roma2_block>>>(w.data(), n, m.data(), locks.data(), W(opt.min_gain),
-                                                                   flips.data());
-      else
-        roma1_phase<W><<<static_cast<unsigned>((n + 1023) / 1024), 1024>>>(w.data(), n, m.data(), locks.data(),
-                                                                           W(opt.min_gain), flips.data());
+      start_phase<W><<<(n + 255) / 256, 256>>>(w, n, m.data(), cw.data(), counter.data(), flips.data());
       MATCHBLAS_CUDA_CHECK_LAUNCH();
+      start.record(nullptr);
+      MATCHBLAS_CUDA_TRY(cudaLaunchKernelEx(&config, roma_fast_phase<W>, w, n, m.data(), cw.data(), locks.data(),
+                                            counter.data(), flips.data(), W(opt.min_gain), shape.slice));
       stop.record(nullptr);
       RomaPhase phase;
       phase.phase = p;
       phase.seconds = stop.since(start);
       unsigned long long f = 0;
       MATCHBLAS_CUDA_TRY(cudaMemcpy(&f, flips.data(), sizeof f, cudaMemcpyDeviceToHost));
-      m.to_host(std::span(mate), nullptr);
-      MATCHBLAS_CUDA_TRY(cudaDeviceSynchronize());
       phase.flips = static_cast<std::int64_t>(f);
-      phase.weight = weight_of(even, mate);
+      phase.weight = device_matching_weight(w, n, m.data(), sum);
       run.phases.push_back(phase);
       if (f == 0) break;
     }
   }
-  run.matching = Matching(g.n);
-  for (vertex_t u = 0; u < g.n; ++u) run.matching.mate[u] = mate[u] < g.n ? mate[u] : no_vertex;
+  m.to_host(std::span(mate), nullptr);
+  MATCHBLAS_CUDA_TRY(cudaDeviceSynchronize());
+  const vertex_t order = g.n();
+  run.matching = Matching(order);
+  for (vertex_t u = 0; u < order; ++u) run.matching.mate[u] = mate[u] < order ? mate[u] : no_vertex;
   return run;
 }
 
-template RomaRun roma_gpu(const Dense<float>&, int, const RomaOptions&, int);
-template RomaRun roma_gpu(const Dense<double>&, int, const RomaOptions&, int);
+}  // namespace
+
+template <class W>
+RomaRun roma_gpu(const DeviceDense<W>& g, const RomaOptions& opt, const RomaGpuOptions& gopt) {
+  check_roma_options(opt);
+  check_roma_gpu_options(gopt);
+  // The greedy start needs the weights on the host.
+  std::vector<vertex_t> mate = opt.start == RomaStart::greedy
+                                   ? roma_start_matching(padded_to_even(g.to_host()), opt.start, opt.seed)
+                                   : roma_start_matching(g.padded_n(), opt.start, opt.seed);
+  return run_phases(g, std::move(mate), opt, gopt);
+}
+
+template <class W>
+RomaRun roma_gpu(const Dense<W>& g, const RomaOptions& opt, const RomaGpuOptions& gopt) {
+  check_roma_options(opt);
+  check_roma_gpu_options(gopt);
+  const DeviceDense<W> d = DeviceDense<W>::upload(g, gopt.device);
+  std::vector<vertex_t> mate = opt.start == RomaStart::greedy
+                                   ? roma_start_matching(padded_to_even(g), opt.start, opt.seed)
+                                   : roma_start_matching(d.padded_n(), opt.start, opt.seed);
+  return run_phases(d, std::move(mate), opt, gopt);
+}
+
+template RomaRun roma_gpu(const DeviceDense<float>&, const RomaOptions&, const RomaGpuOptions&);
+template RomaRun roma_gpu(const DeviceDense<double>&, const RomaOptions&, const RomaGpuOptions&);
+template RomaRun roma_gpu(const Dense<float>&, const RomaOptions&, const RomaGpuOptions&);
+template RomaRun roma_gpu(const Dense<double>&, const RomaOptions&, const RomaGpuOptions&);
 
 }  // namespace matchblas

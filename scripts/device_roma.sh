@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# The ROMA GPU checks and measurements of issue 5 in one batch on the GPU
+# machine: build (CUDA, sm_90), the roma GPU tests, compute-sanitizer memcheck
+# and racecheck of roma-gpu on small graphs (every cluster size), then
+# bench_roma over the sizes of the thesis. Logs go to $OUT (or ./device-logs).
+#   scripts/device_roma.sh [tests] [sanitize] [bench] [sweep]   (default: all)
+set -uo pipefail
+cd "$(dirname "$0")/.."
+out=${OUT:-device-logs}
+mkdir -p "$out"
+want=" ${*:-tests sanitize bench sweep} "
+{ cmake -S . -B build-device -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
+  && cmake --build build-device -j "$(nproc)" --target matchblas_gpu_tests bench_roma matchblas_cli; } \
+  > "$out/build.log" 2>&1 || { tail -40 "$out/build.log"; exit 1; }
+bin=build-device/bin
+if [[ $want == *" tests "* ]]; then
+  $bin/matchblas_gpu_tests --source-file="*test_roma_gpu.cpp" > "$out/roma_tests.log" 2>&1
+  echo "roma tests exit $?"; grep -E "MESSAGE|GPU/CPU|ERROR|FAILED|test cases|assertions" "$out/roma_tests.log" | head -40
+fi
+if [[ $want == *" sanitize "* ]]; then
+  for tool in memcheck racecheck; do
+    for c in 1 2 4; do
+      compute-sanitizer --tool $tool --error-exitcode 9 $bin/bench_roma --n 302 --runs fast --cluster $c --phases 3 \
+        --dists exponential --quiet >> "$out/sanitizer.log" 2>&1
+      echo "exit $? ($tool roma-gpu cluster $c)"
+    done
+  done
+  grep -h "ERROR SUMMARY\|RACECHECK SUMMARY" "$out/sanitizer.log" | sort | uniq -c
+fi
+if [[ $want == *" bench "* ]]; then
+  $bin/bench_roma --ns 16384,32768,65536,90112 --runs fast --gpu-generate | tee "$out/bench_fast.log" \
+    | grep -vE "^roma-gpu:|^graph"
+fi
+if [[ $want == *" sweep "* ]]; then
+  for shape in "16384 1 1" "16384 2 2" "32768 2 1" "32768 2 2" "32768 4 2" "90112 4 1" "90112 8 1" "90112 8 2"; do
+    set -- $shape
+    $bin/bench_roma --n $1 --runs fast --gpu-generate --quiet --cluster $2 --blocks-per-sm $3 --phases 3 2>&1 \
+      | grep -E "summary|bench_roma" | sed "s/^/cluster=$2 bps=$3 /"
+  done | tee "$out/sweep.log"
+fi

@@ -8,7 +8,7 @@
 //              [--blocks-per-sm B] [--gpu-generate] [--exact-up-to N]
 //              [--quiet]
 // --gpu-generate draws the graph on the GPU (DeviceDense::generate) for the
-// fast run, so no host copy exists when only `fast` runs (n = 131072 on an
+// GPU runs, so no host copy exists unless `cpu` runs (n = 131072 on an
 // 80 GB GPU). --exact-up-to N: the optimum (LEMON, where built) for n <= N,
 // and each run's GTO = 1 - weight / optimum. The summary's floor is the
 // bytes a phase must read (n^2 weights) over the measured copy bandwidth
@@ -79,10 +79,11 @@ void report(const std::string& which, const std::string& dist, vertex_t n, std::
   const double weight = r.phases.empty() ? r.start_weight : r.phases.back().weight;
   const double bytes = double(n) * n * weight_bytes;
   const double floor_ms = copy_gbps > 0 ? bytes / (copy_gbps * 1e9) * 1e3 : 0;
+  const double last = r.phases.empty() ? 0 : r.phases.back().seconds;
   std::printf("summary run=%s dist=%s n=%d phases=%zu weight=%.6f total_s=%.6f phase0_ms=%.3f max_later_phase_ms=%.3f "
-              "floor_ms=%.3f worst/floor=%.2f",
+              "last_phase_ms=%.3f floor_ms=%.3f worst/floor=%.2f",
               which.c_str(), dist.c_str(), n, r.phases.size(), weight, total,
-              r.phases.empty() ? 0 : r.phases.front().seconds * 1e3, later * 1e3, floor_ms,
+              r.phases.empty() ? 0 : r.phases.front().seconds * 1e3, later * 1e3, last * 1e3, floor_ms,
               floor_ms > 0 ? worst * 1e3 / floor_ms : 0.0);
   if (optimum) std::printf(" optimum=%.6f gto=%.4f%%", *optimum, 100 * (1 - weight / *optimum));
   std::printf("\n");
@@ -95,7 +96,7 @@ void run_one(const Settings& s, vertex_t n, const std::string& dist_name) {
   GenOptions gen;
   gen.seed = s.opt.seed;
   const bool host_needed =
-      std::any_of(s.runs.begin(), s.runs.end(), [&](const std::string& r) { return r != "fast" || !s.gpu_generate; }) ||
+      std::any_of(s.runs.begin(), s.runs.end(), [&](const std::string& r) { return r == "cpu" || !s.gpu_generate; }) ||
       (s.exact_up_to >= n && have_exact());
   std::optional<Dense<W>> host;
   if (host_needed) host = complete_graph<W>(dist, n, gen);
@@ -114,13 +115,11 @@ void run_one(const Settings& s, vertex_t n, const std::string& dist_name) {
     RomaRun r;
     if (which == "cpu") {
       r = roma(*host, s.opt);
-    } else if (which == "fast") {
+    } else {
       const DeviceDense<W> d = s.gpu_generate ? DeviceDense<W>::generate(dist, n, gen, s.gpu.device)
                                               : DeviceDense<W>::upload(*host, s.gpu.device);
       std::printf("graph on the GPU in %.3f s (%s)\n", d.seconds(), s.gpu_generate ? "generated there" : "uploaded");
-      r = roma_gpu(d, s.opt, s.gpu);
-    } else {
-      r = roma_gpu_thesis(*host, std::atoi(which.c_str()), s.opt, s.gpu.device);
+      r = which == "fast" ? roma_gpu(d, s.opt, s.gpu) : roma_gpu_thesis(d, std::atoi(which.c_str()), s.opt);
     }
     report(which, dist_name, n, sizeof(W), r, optimum, s.quiet);
   }

@@ -186,6 +186,8 @@ RomaRun roma_gpu(const Dense<W>& g, const RomaOptions& opt = {}, const RomaGpuOp
 // (tests/gpu/test_roma_gpu.cpp).
 template <class W>
 RomaRun roma_gpu_thesis(const Dense<W>& g, int version, const RomaOptions& opt = {}, int device = 0);
+template <class W>
+RomaRun roma_gpu_thesis(const DeviceDense<W>& g, int version, const RomaOptions& opt = {});
 
 // McVitie-Wilson on the GPU, a thread per man following the chain of men it
 // rejects, atomicMin on a woman's suitor word (seed 001 Paper IV sec. 4);

@@ -107,6 +107,10 @@ template <class W>
 RomaRun roma_gpu_thesis(const Dense<W>&, int version, const RomaOptions&, int) {
   no_cuda(version == 1 ? "roma-gpu-1" : "roma-gpu-2");
 }
+template <class W>
+RomaRun roma_gpu_thesis(const DeviceDense<W>&, int version, const RomaOptions&) {
+  no_cuda(version == 1 ? "roma-gpu-1" : "roma-gpu-2");
+}
 Marriage mcvitie_wilson_gpu(const RankedLists&, int, GpuTimes*) { no_cuda("mcvitie-wilson-gpu"); }
 Marriage mcvitie_wilson_gpu(const IdenticalPreferences&, int, GpuTimes*) { no_cuda("mcvitie-wilson-gpu"); }
 
@@ -116,6 +120,8 @@ template RomaRun roma_gpu(const Dense<float>&, const RomaOptions&, const RomaGpu
 template RomaRun roma_gpu(const Dense<double>&, const RomaOptions&, const RomaGpuOptions&);
 template RomaRun roma_gpu_thesis(const Dense<float>&, int, const RomaOptions&, int);
 template RomaRun roma_gpu_thesis(const Dense<double>&, int, const RomaOptions&, int);
+template RomaRun roma_gpu_thesis(const DeviceDense<float>&, int, const RomaOptions&);
+template RomaRun roma_gpu_thesis(const DeviceDense<double>&, int, const RomaOptions&);
 #undef MATCHBLAS_NO_CUDA_MATCHER
 
 template Matching suitor_gpu(const DeviceGraph<float>&, const GpuOptions&, GpuTimes*);

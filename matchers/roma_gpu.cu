@@ -26,7 +26,7 @@
 //     read nor a remote load (an exact pruning: the bound holds for the
 //     float sums too, they round monotonically). The block's best flip
 //     (gain, a, b) goes to the control warp, which takes the best of the C
-//     and calls atomicFlip (matchers/roma_flip.cuh) while the workers copy
+//     and calls atomicFlip (matchers/roma_gpu_common.cuh) while the workers copy
 //     the next pair's rows: it arrives at that pair's first cluster barrier
 //     before it flips and waits after.
 //   - cw is refreshed at the start of each phase and written by every flip
@@ -37,7 +37,7 @@
 //     stale cw can cost a flip, never weight.
 // Why the matching stays valid: only atomicFlip writes mates, under the locks
 // of both representatives, after re-checking both ends of both edges
-// (Lemma 4.1.1's argument, strengthened; roma_flip.cuh). Rows are copied for
+// (Lemma 4.1.1's argument, strengthened; roma_gpu_common.cuh). Rows are copied for
 // a pair whose edge may change before the scan ends; the re-check then
 // refuses the flip (a lost augmentation, never an invalid matching), and a
 // flip made one pair late (the control warp's overlap) is re-checked alike.
@@ -62,14 +62,14 @@
 #include "matchers/device_dense.cuh"
 #include "matchers/gpu.hpp"
 #include "matchers/gpu_session.cuh"
-#include "matchers/roma_flip.cuh"
+#include "matchers/roma_gpu_common.cuh"
 
 namespace matchblas {
 
 namespace {
 
 namespace cg = cooperative_groups;
-using roma_gpu_detail::atomic_flip;
+using namespace roma_gpu_detail;
 
 constexpr int fast_block = 512;              // warp 0 controls, warps 1.. work
 constexpr int workers = fast_block - 32;
@@ -93,7 +93,7 @@ struct alignas(2 * sizeof(W)) RowPair {
 // The cluster leader's queue of candidate representatives (its control warp).
 struct PairQueue {
   vertex_t u[queue_grab];
-  int head, len;            // lane 0 of the control warp alone reads and writes these
+  int head, len;            // written by lane 0 of the control warp
   vertex_t next_u, next_v;  // the pair the cluster takes next; -1: the phase is done
 };
 
@@ -102,10 +102,8 @@ struct PairQueue {
 __device__ void take_next_pair(PairQueue& q, unsigned* counter, const volatile vertex_t* mate, vertex_t n) {
   const unsigned lane = threadIdx.x & 31;
   for (;;) {
-    int head = 0, len = 0;
-    if (lane == 0) head = q.head, len = q.len;
-    head = __shfl_sync(~0u, head, 0);
-    len = __shfl_sync(~0u, len, 0);
+    const int head = q.head, len = q.len;
+    __syncwarp();       // read by every lane before lane 0 writes
     if (head == len) {  // refill
       unsigned base = 0;
       if (lane == 0) base = atomicAdd(counter, unsigned(queue_grab));
@@ -131,6 +129,7 @@ __device__ void take_next_pair(PairQueue& q, unsigned* counter, const volatile v
     }
     u = __shfl_sync(~0u, u, 0);
     v = __shfl_sync(~0u, v, 0);
+    __syncwarp();  // the new head before any lane reads it
     if (u < v) {
       if (lane == 0) q.next_u = u, q.next_v = v;
       __syncwarp();
@@ -203,9 +202,9 @@ __device__ void flip_pending(const PendingFlip<W>& f, const W* w, vertex_t n, ve
                              vertex_t* locks, unsigned long long* flips, W min_gain) {
   const Candidate<W>& c = f.c;
   const vertex_t x = min(c.a, c.b), y = max(c.a, c.b);
+  const W wxy = w[static_cast<long long>(x) * n + y];  // weights never change: read before the locks
   atomic_flip(
-      mate, locks, f.u, f.v, c.a, c.b, flips,
-      [&] { return (c.wua + c.wvb) - (f.wuv + w[static_cast<long long>(x) * n + y]) > min_gain; },
+      mate, locks, f.u, f.v, c.a, c.b, flips, [&] { return (c.wua + c.wvb) - (f.wuv + wxy) > min_gain; },
       [&] {
         cw[f.u] = c.wua;
         cw[c.a] = c.wua;
@@ -306,24 +305,37 @@ __global__ void __launch_bounds__(fast_block, 2) roma_fast_phase(const W* __rest
         row_max.v = max(row_max.v, t.v);
       }
       Candidate<W> best{W(0), no_vertex, no_vertex, W(0), W(0)};
-#pragma unroll 2
-      for (long long x = lo + threadIdx.x - 32; x < hi; x += workers) {
-        const RowPair<W> at_x = rows[x - lo];
-        const W current = wuv + __ldcg(cw + x);
-        // An upper bound of the gain: w[v, y] <= max of row v, w[u, y] <=
-        // max of row u (float sums round monotonically, so it bounds the
-        // computed gain too). Most edges fail it once the matching is good:
-        // no mate read, no remote read.
-        if (!(max(at_x.u + row_max.v, row_max.u + at_x.v) - current > max(best.gain, min_gain))) continue;
-        const vertex_t y = __ldcg(mate + x);
-        if (!(x < y) || x == u || x == v || y == u || y == v) continue;
-        const unsigned owner = unsigned(y / slice);
-        const RowPair<W> at_y = cluster.map_shared_rank(rows, owner)[y - static_cast<long long>(owner) * slice];
-        const W w1 = at_x.u + at_y.v, w2 = at_y.u + at_x.v;  // {u, x}, {v, y} or {u, y}, {v, x}
-        if (w1 > w2) {
-          if (w1 - current > best.gain) best = {w1 - current, vertex_t(x), y, at_x.u, at_y.v};
-        } else if (w2 - current > best.gain) {
-          best = {w2 - current, y, vertex_t(x), at_y.u, at_x.v};
+      // Eight columns a thread at a time, their cw loads issued together
+      // (L2 latency, not bandwidth, bounds this loop otherwise).
+      constexpr int batch = 8;
+      for (long long base = lo + threadIdx.x - 32; base < hi; base += batch * workers) {
+        W cx[batch];
+#pragma unroll
+        for (int k = 0; k < batch; ++k) {
+          const long long x = base + k * workers;
+          cx[k] = x < hi ? __ldcg(cw + x) : W(0);
+        }
+#pragma unroll
+        for (int k = 0; k < batch; ++k) {
+          const long long x = base + k * workers;
+          if (x >= hi) break;
+          const RowPair<W> at_x = rows[x - lo];
+          const W current = wuv + cx[k];
+          // An upper bound of the gain: w[v, y] <= max of row v, w[u, y] <=
+          // max of row u (float sums round monotonically, so it bounds the
+          // computed gain too). Most edges fail it once the matching is
+          // good: no mate read, no remote load.
+          if (!(max(at_x.u + row_max.v, row_max.u + at_x.v) - current > max(best.gain, min_gain))) continue;
+          const vertex_t y = __ldcg(mate + x);
+          if (!(x < y) || x == u || x == v || y == u || y == v) continue;
+          const unsigned owner = unsigned(y / slice);
+          const RowPair<W> at_y = cluster.map_shared_rank(rows, owner)[y - static_cast<long long>(owner) * slice];
+          const W w1 = at_x.u + at_y.v, w2 = at_y.u + at_x.v;  // {u, x}, {v, y} or {u, y}, {v, x}
+          if (w1 > w2) {
+            if (w1 - current > best.gain) best = {w1 - current, vertex_t(x), y, at_x.u, at_y.v};
+          } else if (w2 - current > best.gain) {
+            best = {w2 - current, y, vertex_t(x), at_y.u, at_x.v};
+          }
         }
       }
       best = warp_best(best);
@@ -340,25 +352,12 @@ __global__ void __launch_bounds__(fast_block, 2) roma_fast_phase(const W* __rest
   }
 }
 
-// cw[x] = w[x, M[x]]; the counters reset.
+// cw[x] = w[x, M[x]]; the pair counter reset.
 template <class W>
-__global__ void start_phase(const W* w, vertex_t n, const vertex_t* mate, W* cw, unsigned* counter,
-                            unsigned long long* flips) {
+__global__ void start_phase(const W* w, vertex_t n, const vertex_t* mate, W* cw, unsigned* counter) {
   const long long x = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
-  if (x == 0) *counter = 0, *flips = 0;
+  if (x == 0) *counter = 0;
   if (x < n) cw[x] = w[x * n + mate[x]];
-}
-
-// *sum += the weight of the matching (each edge once, from its smaller end).
-template <class W>
-__global__ void matching_weight_kernel(const W* w, vertex_t n, const vertex_t* mate, double* sum) {
-  using Reduce = cub::BlockReduce<double, 256>;
-  __shared__ typename Reduce::TempStorage temp;
-  const long long u = blockIdx.x * 256LL + threadIdx.x;
-  double mine = 0;
-  if (u < n && u < mate[u]) mine = double(w[u * n + mate[u]]);
-  const double block = Reduce(temp).Sum(mine);
-  if (threadIdx.x == 0) atomicAdd(sum, block);
 }
 
 // The launch shape: cluster size and slice length for n and the options.
@@ -400,16 +399,6 @@ Shape choose_shape(vertex_t n, const RomaGpuOptions& gopt, int device) {
                       " is too large: two rows do not fit the shared memory of a cluster of 16 blocks");
 }
 
-template <class W>
-double device_matching_weight(const W* w, vertex_t n, const vertex_t* mate, gpu::DeviceBuffer<double>& sum) {
-  MATCHBLAS_CUDA_TRY(cudaMemset(sum.data(), 0, sizeof(double)));
-  matching_weight_kernel<W><<<(n + 255) / 256, 256>>>(w, n, mate, sum.data());
-  MATCHBLAS_CUDA_CHECK_LAUNCH();
-  double s = 0;
-  MATCHBLAS_CUDA_TRY(cudaMemcpy(&s, sum.data(), sizeof s, cudaMemcpyDeviceToHost));
-  return s;
-}
-
 void check_roma_gpu_options(const RomaGpuOptions& g) {
   if (g.cluster != 0 && g.cluster != 1 && g.cluster != 2 && g.cluster != 4 && g.cluster != 8 && g.cluster != 16)
     throw invalid_input("roma-gpu: cluster must be 0 (automatic), 1, 2, 4, 8 or 16, got " + std::to_string(g.cluster));
@@ -419,69 +408,42 @@ void check_roma_gpu_options(const RomaGpuOptions& g) {
 
 // The phases from the start matching `mate` (padded order).
 template <class W>
-RomaRun run_phases(const DeviceDense<W>& g, std::vector<vertex_t> mate, const RomaOptions& opt,
-                   const RomaGpuOptions& gopt) {
-  const int device = g.device();
-  MATCHBLAS_CUDA_TRY(cudaSetDevice(device));
+RomaRun run_fast(const DeviceDense<W>& g, std::vector<vertex_t> mate, const RomaOptions& opt,
+                 const RomaGpuOptions& gopt) {
+  MATCHBLAS_CUDA_TRY(cudaSetDevice(g.device()));
   const vertex_t n = g.padded_n();
   const W* w = g.impl().w.data();
-  RomaRun run;
-  auto m = gpu::DeviceBuffer<vertex_t>::from_host(mate, nullptr);
-  gpu::DeviceBuffer<double> sum(1);
-  run.start_weight = n > 0 ? device_matching_weight(w, n, m.data(), sum) : 0;
-  if (n >= 4 && opt.phases > 0) {
-    const Shape shape = choose_shape<W>(n, gopt, device);
-    gpu::DeviceBuffer<W> cw{std::size_t(n)};
-    gpu::DeviceBuffer<vertex_t> locks{std::size_t(n)};
-    gpu::DeviceBuffer<unsigned> counter{1};
-    gpu::DeviceBuffer<unsigned long long> flips{1};
-    MATCHBLAS_CUDA_TRY(cudaMemset(locks.data(), 0xff, locks.size() * sizeof(vertex_t)));  // all -1: unlocked
-    MATCHBLAS_CUDA_TRY(cudaFuncSetAttribute(roma_fast_phase<W>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                            static_cast<int>(shape.smem)));
-    if (shape.cluster > 8)
-      MATCHBLAS_CUDA_TRY(cudaFuncSetAttribute(roma_fast_phase<W>, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
-    cudaLaunchAttribute cluster_dim[1];
-    cluster_dim[0].id = cudaLaunchAttributeClusterDimension;
-    cluster_dim[0].val.clusterDim.x = unsigned(shape.cluster);
-    cluster_dim[0].val.clusterDim.y = 1;
-    cluster_dim[0].val.clusterDim.z = 1;
-    cudaLaunchConfig_t config{};
-    config.attrs = cluster_dim;
-    config.numAttrs = 1;
-    config.blockDim = dim3(fast_block);
-    config.dynamicSmemBytes = shape.smem;
-    config.gridDim = dim3(unsigned(shape.cluster));
-    int clusters = 0;
-    MATCHBLAS_CUDA_TRY(cudaOccupancyMaxActiveClusters(&clusters, roma_fast_phase<W>, &config));
-    if (clusters < 1)
-      throw error("roma-gpu: no cluster of " + std::to_string(shape.cluster) + " blocks with " +
-                  std::to_string(shape.smem) + " bytes of shared memory each fits this GPU");
-    config.gridDim = dim3(unsigned(std::min(clusters, n / 2) * shape.cluster));
-    gpu::Event start, stop;
-    for (int p = 0; p < opt.phases; ++p) {
-      start_phase<W><<<(n + 255) / 256, 256>>>(w, n, m.data(), cw.data(), counter.data(), flips.data());
-      MATCHBLAS_CUDA_CHECK_LAUNCH();
-      start.record(nullptr);
-      MATCHBLAS_CUDA_TRY(cudaLaunchKernelEx(&config, roma_fast_phase<W>, w, n, m.data(), cw.data(), locks.data(),
-                                            counter.data(), flips.data(), W(opt.min_gain), shape.slice));
-      stop.record(nullptr);
-      RomaPhase phase;
-      phase.phase = p;
-      phase.seconds = stop.since(start);
-      unsigned long long f = 0;
-      MATCHBLAS_CUDA_TRY(cudaMemcpy(&f, flips.data(), sizeof f, cudaMemcpyDeviceToHost));
-      phase.flips = static_cast<std::int64_t>(f);
-      phase.weight = device_matching_weight(w, n, m.data(), sum);
-      run.phases.push_back(phase);
-      if (f == 0) break;
-    }
-  }
-  m.to_host(std::span(mate), nullptr);
-  MATCHBLAS_CUDA_TRY(cudaDeviceSynchronize());
-  const vertex_t order = g.n();
-  run.matching = Matching(order);
-  for (vertex_t u = 0; u < order; ++u) run.matching.mate[u] = mate[u] < order ? mate[u] : no_vertex;
-  return run;
+  if (n < 4 || opt.phases == 0) return roma_phases(g, std::move(mate), opt, [](int, const PhaseState&) {});
+  const Shape shape = choose_shape<W>(n, gopt, g.device());
+  gpu::DeviceBuffer<W> cw{std::size_t(n)};
+  gpu::DeviceBuffer<unsigned> counter{1};
+  MATCHBLAS_CUDA_TRY(cudaFuncSetAttribute(roma_fast_phase<W>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                          static_cast<int>(shape.smem)));
+  if (shape.cluster > 8)
+    MATCHBLAS_CUDA_TRY(cudaFuncSetAttribute(roma_fast_phase<W>, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
+  cudaLaunchAttribute cluster_dim[1];
+  cluster_dim[0].id = cudaLaunchAttributeClusterDimension;
+  cluster_dim[0].val.clusterDim.x = unsigned(shape.cluster);
+  cluster_dim[0].val.clusterDim.y = 1;
+  cluster_dim[0].val.clusterDim.z = 1;
+  cudaLaunchConfig_t config{};
+  config.attrs = cluster_dim;
+  config.numAttrs = 1;
+  config.blockDim = dim3(fast_block);
+  config.dynamicSmemBytes = shape.smem;
+  config.gridDim = dim3(unsigned(shape.cluster));
+  int clusters = 0;
+  MATCHBLAS_CUDA_TRY(cudaOccupancyMaxActiveClusters(&clusters, roma_fast_phase<W>, &config));
+  if (clusters < 1)
+    throw error("roma-gpu: no cluster of " + std::to_string(shape.cluster) + " blocks with " +
+                std::to_string(shape.smem) + " bytes of shared memory each fits this GPU");
+  config.gridDim = dim3(unsigned(std::min(clusters, n / 2) * shape.cluster));
+  return roma_phases(g, std::move(mate), opt, [&](int, const PhaseState& s) {
+    start_phase<W><<<(n + 255) / 256, 256>>>(w, n, s.mate, cw.data(), counter.data());
+    MATCHBLAS_CUDA_CHECK_LAUNCH();
+    MATCHBLAS_CUDA_TRY(cudaLaunchKernelEx(&config, roma_fast_phase<W>, w, n, s.mate, cw.data(), s.locks,
+                                          counter.data(), s.flips, W(opt.min_gain), shape.slice));
+  });
 }
 
 }  // namespace
@@ -490,11 +452,7 @@ template <class W>
 RomaRun roma_gpu(const DeviceDense<W>& g, const RomaOptions& opt, const RomaGpuOptions& gopt) {
   check_roma_options(opt);
   check_roma_gpu_options(gopt);
-  // The greedy start needs the weights on the host.
-  std::vector<vertex_t> mate = opt.start == RomaStart::greedy
-                                   ? roma_start_matching(padded_to_even(g.to_host()), opt.start, opt.seed)
-                                   : roma_start_matching(g.padded_n(), opt.start, opt.seed);
-  return run_phases(g, std::move(mate), opt, gopt);
+  return run_fast(g, roma_start_on<W>(g, nullptr, opt), opt, gopt);
 }
 
 template <class W>
@@ -502,10 +460,7 @@ RomaRun roma_gpu(const Dense<W>& g, const RomaOptions& opt, const RomaGpuOptions
   check_roma_options(opt);
   check_roma_gpu_options(gopt);
   const DeviceDense<W> d = DeviceDense<W>::upload(g, gopt.device);
-  std::vector<vertex_t> mate = opt.start == RomaStart::greedy
-                                   ? roma_start_matching(padded_to_even(g), opt.start, opt.seed)
-                                   : roma_start_matching(d.padded_n(), opt.start, opt.seed);
-  return run_phases(d, std::move(mate), opt, gopt);
+  return run_fast(d, roma_start_on(d, &g, opt), opt, gopt);
 }
 
 template RomaRun roma_gpu(const DeviceDense<float>&, const RomaOptions&, const RomaGpuOptions&);

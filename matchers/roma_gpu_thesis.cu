@@ -7,7 +7,7 @@
 // Why the matching stays valid under races (Lemma 4.1.1's argument): a
 // matching edge is represented by its smaller end; a flip holds the locks of
 // both representatives and re-checks both edges under them
-// (matchers/roma_flip.cuh says why both ends). The scan itself may read
+// (matchers/roma_gpu_common.cuh says why both ends). The scan itself may read
 // mates mid-flip: that can only make it choose a flip that the re-check then
 // refuses, or one that is no longer u's best. A flip that is done has
 // exactly the gain computed (it depends only on the four vertices, whose two
@@ -26,13 +26,13 @@
 #include "lib/error.hpp"
 #include "matchers/gpu.hpp"
 #include "matchers/gpu_session.cuh"
-#include "matchers/roma_flip.cuh"
+#include "matchers/roma_gpu_common.cuh"
 
 namespace matchblas {
 
 namespace {
 
-using roma_gpu_detail::atomic_flip;
+using namespace roma_gpu_detail;
 
 constexpr int roma2_block = 1024;  // the thesis's best block size (sec. 5.2)
 
@@ -97,12 +97,23 @@ __global__ void roma2_phase(const W* w, vertex_t n, volatile vertex_t* mate, ver
     atomic_flip(mate, locks, u, v, top.a, top.b, flips, [] { return true; }, [] {});
 }
 
+void check_version(int version) {
+  MATCHBLAS_EXPECTS(version == 1 || version == 2,
+                    "roma_gpu_thesis: version must be 1 or 2, got " + std::to_string(version));
+}
+
 template <class W>
-double weight_of(const Dense<W>& g, const std::vector<vertex_t>& mate) {
-  double sum = 0;
-  for (vertex_t u = 0; u < g.n; ++u)
-    if (u < mate[u]) sum += double(g(u, mate[u]));
-  return sum;
+RomaRun run_thesis(const DeviceDense<W>& g, std::vector<vertex_t> mate, int version, const RomaOptions& opt) {
+  const vertex_t n = g.padded_n();
+  const W* w = g.impl().w.data();
+  return roma_phases(g, std::move(mate), opt, [&](int, const PhaseState& s) {
+    if (version == 2)
+      roma2_phase<W><<<static_cast<unsigned>(n), roma2_block>>>(w, n, s.mate, s.locks, W(opt.min_gain), s.flips);
+    else
+      roma1_phase<W><<<static_cast<unsigned>((n + 1023) / 1024), 1024>>>(w, n, s.mate, s.locks, W(opt.min_gain),
+                                                                         s.flips);
+    MATCHBLAS_CUDA_CHECK_LAUNCH();
+  });
 }
 
 }  // namespace
@@ -110,52 +121,21 @@ double weight_of(const Dense<W>& g, const std::vector<vertex_t>& mate) {
 template <class W>
 RomaRun roma_gpu_thesis(const Dense<W>& g, int version, const RomaOptions& opt, int device) {
   check_roma_options(opt);
-  MATCHBLAS_EXPECTS(version == 1 || version == 2, "roma_gpu_thesis: version must be 1 or 2, got " + std::to_string(version));
+  check_version(version);
   gpu::use_device("roma-gpu-" + std::to_string(version), device);
-  std::optional<Dense<W>> padded;
-  if (g.n % 2 != 0) padded = padded_to_even(g);
-  const Dense<W>& even = padded ? *padded : g;
-  const vertex_t n = even.n;
-
-  std::vector<vertex_t> mate = roma_start_matching(even, opt.start, opt.seed);
-  RomaRun run;
-  run.start_weight = weight_of(even, mate);
-  if (n >= 4 && opt.phases > 0) {
-    const auto w = gpu::DeviceBuffer<W>::from_host(even.values, nullptr);
-    auto m = gpu::DeviceBuffer<vertex_t>::from_host(mate, nullptr);
-    gpu::DeviceBuffer<vertex_t> locks{std::size_t(n)};
-    gpu::DeviceBuffer<unsigned long long> flips{1};
-    MATCHBLAS_CUDA_TRY(cudaMemset(locks.data(), 0xff, locks.size() * sizeof(vertex_t)));  // all -1: unlocked
-    gpu::Event start, stop;
-    for (int p = 0; p < opt.phases; ++p) {
-      MATCHBLAS_CUDA_TRY(cudaMemset(flips.data(), 0, sizeof(unsigned long long)));
-      start.record(nullptr);
-      if (version == 2)
-        roma2_phase<W><<<static_cast<unsigned>(n), roma2_block>>>(w.data(), n, m.data(), locks.data(), W(opt.min_gain),
-                                                                   flips.data());
-      else
-        roma1_phase<W><<<static_cast<unsigned>((n + 1023) / 1024), 1024>>>(w.data(), n, m.data(), locks.data(),
-                                                                           W(opt.min_gain), flips.data());
-      MATCHBLAS_CUDA_CHECK_LAUNCH();
-      stop.record(nullptr);
-      RomaPhase phase;
-      phase.phase = p;
-      phase.seconds = stop.since(start);
-      unsigned long long f = 0;
-      MATCHBLAS_CUDA_TRY(cudaMemcpy(&f, flips.data(), sizeof f, cudaMemcpyDeviceToHost));
-      m.to_host(std::span(mate), nullptr);
-      MATCHBLAS_CUDA_TRY(cudaDeviceSynchronize());
-      phase.flips = static_cast<std::int64_t>(f);
-      phase.weight = weight_of(even, mate);
-      run.phases.push_back(phase);
-      if (f == 0) break;
-    }
-  }
-  run.matching = Matching(g.n);
-  for (vertex_t u = 0; u < g.n; ++u) run.matching.mate[u] = mate[u] < g.n ? mate[u] : no_vertex;
-  return run;
+  const DeviceDense<W> d = DeviceDense<W>::upload(g, device);
+  return run_thesis(d, roma_start_on(d, &g, opt), version, opt);
 }
 
+template <class W>
+RomaRun roma_gpu_thesis(const DeviceDense<W>& g, int version, const RomaOptions& opt) {
+  check_roma_options(opt);
+  check_version(version);
+  return run_thesis(g, roma_start_on<W>(g, nullptr, opt), version, opt);
+}
+
+template RomaRun roma_gpu_thesis(const DeviceDense<float>&, int, const RomaOptions&);
+template RomaRun roma_gpu_thesis(const DeviceDense<double>&, int, const RomaOptions&);
 template RomaRun roma_gpu_thesis(const Dense<float>&, int, const RomaOptions&, int);
 template RomaRun roma_gpu_thesis(const Dense<double>&, int, const RomaOptions&, int);
 

@@ -3,12 +3,12 @@
 # machine: build (CUDA, sm_90), the roma GPU tests, compute-sanitizer memcheck
 # and racecheck of roma-gpu on small graphs (every cluster size), then
 # bench_roma over the sizes of the thesis. Logs go to $OUT (or ./device-logs).
-#   scripts/device_roma.sh [tests] [sanitize] [bench] [sweep]   (default: all)
+#   scripts/device_roma.sh [tests] [sanitize] [bench] [table] [cpu] [sweep]   (default: all)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${OUT:-device-logs}
 mkdir -p "$out"
-want=" ${*:-tests sanitize bench sweep} "
+want=" ${*:-tests sanitize bench table cpu sweep} "
 { cmake -S . -B build-device -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
   && cmake --build build-device -j "$(nproc)" --target matchblas_gpu_tests bench_roma matchblas_cli; } \
   > "$out/build.log" 2>&1 || { tail -40 "$out/build.log"; exit 1; }
@@ -31,10 +31,18 @@ if [[ $want == *" bench "* ]]; then
   $bin/bench_roma --ns 16384,32768,65536,90112 --runs fast --gpu-generate | tee "$out/bench_fast.log" \
     | grep -vE "^roma-gpu:|^graph"
 fi
+if [[ $want == *" table "* ]]; then  # seed 000 tables 5.9 / 5.12: thesis-faithful and fast, three distributions
+  $bin/bench_roma --ns 1024,4096,16384,32768,65536,90112 --dists uniform,exponential,geometric --runs 2,fast \
+    --gpu-generate --quiet | grep summary | tee "$out/table.log"
+  $bin/bench_roma --n 131072 --runs fast --gpu-generate --quiet | grep -E "summary|graph|bench_roma" | tee -a "$out/table.log"
+fi
+if [[ $want == *" cpu "* ]]; then  # end to end against the sequential CPU roma at n = 16384
+  $bin/bench_roma --n 16384 --runs cpu,2,fast --gpu-generate --quiet | grep -E "summary" | tee "$out/cpu.log"
+fi
 if [[ $want == *" sweep "* ]]; then
-  for shape in "16384 1 1" "16384 2 2" "32768 2 1" "32768 2 2" "32768 4 2" "90112 4 1" "90112 8 1" "90112 8 2"; do
+  for shape in "16384 1 1" "16384 2 2" "32768 2 1" "32768 4 2" "65536 4 1" "65536 8 2" "90112 4 1" "90112 8 1" "90112 8 2"; do
     set -- $shape
-    $bin/bench_roma --n $1 --runs fast --gpu-generate --quiet --cluster $2 --blocks-per-sm $3 --phases 3 2>&1 \
+    $bin/bench_roma --n $1 --runs fast --gpu-generate --quiet --cluster $2 --blocks-per-sm $3 2>&1 \
       | grep -E "summary|bench_roma" | sed "s/^/cluster=$2 bps=$3 /"
   done | tee "$out/sweep.log"
 fi

@@ -61,6 +61,19 @@ RomaRun roma_gpu(const Dense<W>&, int, const RomaOptions&, int) {
 Marriage mcvitie_wilson_gpu(const RankedLists&, int, GpuTimes*) { no_cuda("mcvitie-wilson-gpu"); }
 Marriage mcvitie_wilson_gpu(const IdenticalPreferences&, int, GpuTimes*) { no_cuda("mcvitie-wilson-gpu"); }
 
+template <class W>
+BMatching b_suitor_gpu(const Csr<W>&, const std::vector<int>&, const GpuOptions&, GpuTimes*) {
+  no_cuda("b-suitor-gpu");
+}
+template <class W>
+BMatching b_suitor_gpu(const DeviceGraph<W>&, const std::vector<int>&, const GpuOptions&, GpuTimes*) {
+  no_cuda("b-suitor-gpu");
+}
+template BMatching b_suitor_gpu(const Csr<float>&, const std::vector<int>&, const GpuOptions&, GpuTimes*);
+template BMatching b_suitor_gpu(const Csr<double>&, const std::vector<int>&, const GpuOptions&, GpuTimes*);
+template BMatching b_suitor_gpu(const DeviceGraph<float>&, const std::vector<int>&, const GpuOptions&, GpuTimes*);
+template BMatching b_suitor_gpu(const DeviceGraph<double>&, const std::vector<int>&, const GpuOptions&, GpuTimes*);
+
 template RomaRun roma_gpu(const Dense<float>&, int, const RomaOptions&, int);
 template RomaRun roma_gpu(const Dense<double>&, int, const RomaOptions&, int);
 #undef MATCHBLAS_NO_CUDA_MATCHER

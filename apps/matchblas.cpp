@@ -2,7 +2,7 @@
 //   matchblas match FILE --algo NAME [--out FILE] [--seed S] [--threads T] [--json]
 //                   [--device gpu --gpu ID --threads-per-block B --vertices-per-warp V --variant X] ...
 //   matchblas gen KIND N [--seed S] [--out FILE.mtx] ...
-//   matchblas bmatch FILE --algo NAME (--b K | --b-file F) ...
+//   matchblas bmatch FILE --algo NAME (--b K | --b-file F) [--gpu ID] ...
 //   matchblas marry FILE --algo NAME ... / matchblas marriage-gen easy|hard N ...
 //   matchblas list [--json]
 //   matchblas demo [--n N] [--seed S] [--threads T]
@@ -47,10 +47,10 @@ void print_help(std::FILE* out) {
       "      write a generated graph (to stdout without --out); KIND is one of\n");
   for (const GeneratorKindHelp& k : generator_help()) std::fprintf(out, "        %-22s N = %s\n", k.name.c_str(), k.size.c_str());
   std::fprintf(out,
-      "  matchblas bmatch FILE --algo b-greedy|b-suitor|b-suitor-omp (--b K | --b-file F) [--out FILE]\n"
-      "                   [--threads T] [--view auto|general|bipartite] [--json]\n"
+      "  matchblas bmatch FILE --algo b-greedy|b-suitor|b-suitor-omp|b-suitor-gpu (--b K | --b-file F)\n"
+      "                   [--out FILE] [--threads T] [--gpu ID] [--view auto|general|bipartite] [--json]\n"
       "      a b-matching (each vertex v in at most b(v) edges; --b-file: one b(v) per line);\n"
-      "      --out writes the edges, one 'u v' line each\n"
+      "      --out writes the edges, one 'u v' line each; --gpu ID: b-suitor-gpu's GPU (default 0)\n"
       "  matchblas marry FILE --algo gale-shapley|mcvitie-wilson|mcvitie-wilson-omp|mcvitie-wilson-gpu\n"
       "                  [--out FILE] [--threads T] [--gpu ID] [--json]\n"
       "      the man-optimal stable matching of a stable marriage instance, checked for stability\n"
@@ -95,7 +95,7 @@ int run(int argc, char** argv) {
     return command_match(a);
   }
   if (command == "bmatch")
-    return command_bmatch(Args(argc, argv, 2, {"algo", "b", "b-file", "out", "threads", "view"}, {"json"}));
+    return command_bmatch(Args(argc, argv, 2, {"algo", "b", "b-file", "out", "threads", "view", "gpu"}, {"json"}));
   if (command == "marry") return command_marry(Args(argc, argv, 2, {"algo", "out", "threads", "gpu"}, {"json"}));
   if (command == "marriage-gen") return command_marriage_gen(Args(argc, argv, 2, {"eps", "seed", "out"}, {}));
   if (command == "gen") return command_gen(Args(argc, argv, 2, {"seed", "out", "edge-factor", "ties"}, {}));

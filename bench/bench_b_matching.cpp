@@ -1,12 +1,24 @@
 // b-matching on R-MAT (or Erdos-Renyi): b_greedy (the reference), sequential
-// b-Suitor and OpenMP b-Suitor at the given thread counts, for each b; median
-// of --reps runs, edges/s, and whether each equals b_greedy edge for edge.
+// b-Suitor, OpenMP b-Suitor at the given thread counts (all cores always
+// among them) and b-suitor-gpu, for each b; median of --reps runs, edges/s,
+// and whether each equals b_greedy edge for edge. The GPU row's speed-up is
+// over OpenMP b-Suitor on all cores, measured in the same run.
 //   bench_b_matching [--graph rmat|er] [--scale S] [--edge-factor F]
-//                    [--b 1,2,5] [--threads 1,2,16] [--reps R]
+//                    [--b 1,2,5] [--threads 1,16] [--reps R] [--greedy-reps R]
+//                    [--no-seq] [--gpu ID | --no-gpu]
+// --threads: a value <= 0 means all cores. --no-seq skips the sequential
+// b-Suitor (tens of seconds at scale 24); --greedy-reps times b_greedy (the
+// reference, always computed) over fewer runs. GPU: the graph is uploaded
+// once (a DeviceGraph; its upload reported apart); "match" is the median of
+// GpuTimes::match_s (CUDA events: the allocations, kernels and host
+// synchronisations of the run, the b-matching left on the device), "+io"
+// adds b's upload and the result's download. Skipped without a GPU.
 #include <omp.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -14,14 +26,34 @@
 #include "bench/timing.hpp"
 #include "datasets/generators.hpp"
 #include "matchers/b_matching.hpp"
+#include "matchers/gpu.hpp"
+#include "ops/gpu/device.hpp"
 
 using namespace matchblas;
 
+namespace {
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+void row(int b, const char* matcher, const std::string& threads, double s, double m, const BMatching& got,
+         const char* same) {
+  std::printf("%3d %-14s %7s %10.4f %12.1f %10lld %8s\n", b, matcher, threads.c_str(), s, m / s / 1e6,
+              static_cast<long long>(got.num_edges()), same);
+  std::fflush(stdout);
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
-  int scale = 20, reps = 3;
+  int scale = 20, reps = 3, greedy_reps = -1, device = 0;
   double edge_factor = 16;
+  bool seq = true, use_gpu = true;
   std::string graph = "rmat";
-  std::vector<int> bs = {1, 2, 5}, threads = {1, omp_get_max_threads()};
+  const int all = omp_get_max_threads();
+  std::vector<int> bs = {1, 2, 5}, threads = {1, all};
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     const bool v = i + 1 < argc;
@@ -31,34 +63,84 @@ int main(int argc, char** argv) {
     else if (a == "--b" && v) bs = bench::int_list(argv[++i]);
     else if (a == "--threads" && v) threads = bench::int_list(argv[++i]);
     else if (a == "--reps" && v) reps = std::atoi(argv[++i]);
+    else if (a == "--greedy-reps" && v) greedy_reps = std::atoi(argv[++i]);
+    else if (a == "--gpu" && v) device = std::atoi(argv[++i]);
+    else if (a == "--no-gpu") use_gpu = false;
+    else if (a == "--no-seq") seq = false;
     else {
       std::fprintf(stderr, "bench_b_matching: unknown option or missing value: %s\n", a.c_str());
       return 2;
     }
   }
+  if (greedy_reps < 1) greedy_reps = reps;
+  for (int& t : threads)
+    if (t <= 0) t = all;
+  if (std::find(threads.begin(), threads.end(), all) == threads.end()) threads.push_back(all);
+  std::sort(threads.begin(), threads.end());
+  threads.erase(std::unique(threads.begin(), threads.end()), threads.end());
+
   GenOptions opt;
   opt.edge_factor = edge_factor;
   const vertex_t n = vertex_t(1) << scale;
   const Csr<float> g = graph == "er" ? erdos_renyi<float>(n, opt) : rmat<float>(n, opt);
   const double m = double(g.cols.size()) / 2;
-  std::printf("graph: %s scale %d edge factor %g, %d vertices, %.0f edges, float weights\n",
-              graph == "er" ? "Erdos-Renyi" : "R-MAT", scale, edge_factor, n, m);
-  std::printf("%3s %-14s %7s %10s %12s %10s %8s\n", "b", "matcher", "threads", "median s", "Medges/s", "edges", "=greedy");
+  std::printf("graph: %s scale %d edge factor %g, %d vertices, %.0f edges (%s 2^27), float weights\n",
+              graph == "er" ? "Erdos-Renyi" : "R-MAT", scale, edge_factor, n, m,
+              m >= double(1LL << 27) ? ">=" : "<");
+
+  // The GPU: the graph uploaded once, or the reason for skipping.
+  std::string no_gpu = use_gpu ? "" : "--no-gpu";
+  if (use_gpu && gpu::device_count() == 0) no_gpu = "no GPU (" + gpu::unavailable_reason() + ")";
+  if (no_gpu.empty() && (device < 0 || device >= gpu::device_count())) no_gpu = "no GPU with id " + std::to_string(device);
+  std::unique_ptr<DeviceGraph<float>> dg;
+  if (no_gpu.empty()) {
+    dg = std::make_unique<DeviceGraph<float>>(g, device);
+    std::printf("device: %s; graph upload (once) %.1f ms\n", gpu::device_description(device).c_str(),
+                dg->upload_seconds() * 1e3);
+  } else {
+    std::printf("b-suitor-gpu: skipped, %s\n", no_gpu.c_str());
+  }
+
+  std::printf("%3s %-14s %7s %10s %12s %10s %8s\n", "b", "matcher", "threads", "median s", "Medges/s", "edges",
+              "=greedy");
   for (int b : bs) {
     const std::vector<int> bv = constant_b(n, b);
     BMatching ref;
-    const double greedy_s = bench::median_seconds(reps, [&] { ref = b_greedy(g, bv); });
-    std::printf("%3d %-14s %7s %10.3f %12.1f %10lld %8s\n", b, "b-greedy", "all", greedy_s, m / greedy_s / 1e6,
-                static_cast<long long>(ref.num_edges()), "ref");
+    const double greedy_s = bench::median_seconds(greedy_reps, [&] { ref = b_greedy(g, bv); });
+    row(b, "b-greedy", "all", greedy_s, m, ref, "ref");
     BMatching got;
-    const double seq_s = bench::median_seconds(reps, [&] { got = b_suitor_seq(g, bv); });
-    std::printf("%3d %-14s %7d %10.3f %12.1f %10lld %8s\n", b, "b-suitor", 1, seq_s, m / seq_s / 1e6,
-                static_cast<long long>(got.num_edges()), got == ref ? "yes" : "NO");
+    if (seq) {
+      const double s = bench::median_seconds(reps, [&] { got = b_suitor_seq(g, bv); });
+      row(b, "b-suitor", "1", s, m, got, got == ref ? "yes" : "NO");
+    }
+    double omp_all_s = 0;
     for (int t : threads) {
       const double s = bench::median_seconds(reps, [&] { got = b_suitor_omp(g, bv, t); });
-      std::printf("%3d %-14s %7d %10.3f %12.1f %10lld %8s\n", b, "b-suitor-omp", t, s, m / s / 1e6,
-                  static_cast<long long>(got.num_edges()), got == ref ? "yes" : "NO");
+      row(b, "b-suitor-omp", std::to_string(t), s, m, got, got == ref ? "yes" : "NO");
+      if (t == all) omp_all_s = s;
     }
+    if (!dg) continue;
+    std::vector<double> match, io;
+    GpuTimes last;
+    bool same = true;
+    GpuOptions o;
+    o.device = device;
+    for (int r = 0; r < std::max(reps, 1); ++r) {
+      GpuTimes t;
+      got = b_suitor_gpu(*dg, bv, o, &t);
+      same = same && got == ref;
+      match.push_back(t.match_s);
+      io.push_back(t.match_s + t.download_s + (t.upload_s - dg->upload_seconds()));
+      last = t;
+    }
+    const double gpu_s = median(match), gpu_io_s = median(io);
+    row(b, "b-suitor-gpu", "gpu", gpu_s, m, got, same ? "yes" : "NO");
+    std::printf("    b-suitor-gpu: match %.3f ms (last run:", gpu_s * 1e3);
+    for (const auto& [name, seconds] : last.phases) std::printf(" %s %.3f", name.c_str(), seconds * 1e3);
+    std::printf("), +io %.3f ms (b upload %.3f, fetch %.3f); b-suitor-omp %d threads / b-suitor-gpu: %.1fx match, "
+                "%.1fx +io\n",
+                gpu_io_s * 1e3, (last.upload_s - dg->upload_seconds()) * 1e3, last.download_s * 1e3, all,
+                omp_all_s / gpu_s, omp_all_s / gpu_io_s);
     std::fflush(stdout);
   }
   return 0;

@@ -12,9 +12,9 @@
 //                  matchers/handshake_gpu.cu
 //
 // Also here: DeviceDense, roma_gpu and roma_gpu_thesis (issue 5;
-// matchers/dense_gpu.cu, roma_gpu.cu, roma_gpu_thesis.cu) and
-// mcvitie_wilson_gpu (issue 6; matchers/marriage_gpu.cu), described at their
-// declarations.
+// matchers/dense_gpu.cu, roma_gpu.cu, roma_gpu_thesis.cu), mcvitie_wilson_gpu
+// (issue 6; matchers/marriage_gpu.cu) and b_suitor_gpu (issue 6;
+// matchers/b_suitor_gpu.cu), described at their declarations.
 // Plain header: callable from host code in every build. Without CUDA, or
 // without a GPU, each throws matchblas::error saying why.
 // Preconditions: g is a general graph (square Csr, both directions stored
@@ -30,6 +30,7 @@
 #include "lib/csr.hpp"
 #include "lib/dense.hpp"
 #include "lib/matching.hpp"
+#include "matchers/b_matching.hpp"
 #include "matchers/roma.hpp"
 #include "matchers/stable_marriage.hpp"
 
@@ -195,6 +196,23 @@ RomaRun roma_gpu_thesis(const DeviceDense<W>& g, int version, const RomaOptions&
 // upload, match (kernels), download. matchers/marriage_gpu.cu.
 Marriage mcvitie_wilson_gpu(const RankedLists& p, int device = 0, GpuTimes* times = nullptr);
 Marriage mcvitie_wilson_gpu(const IdenticalPreferences& p, int device = 0, GpuTimes* times = nullptr);
+
+// b-Suitor on the GPU (matchers/b_suitor_gpu.cu): each vertex keeps its
+// b(v) best offers under a per-vertex lock, a tile of lanes (a block for
+// rows longer than 1024) scans a proposer's row; exactly b_greedy's edge set
+// (matchers/b_matching.hpp) for any b and any interleaving, and with b = 1
+// greedy's matching. Same preconditions and errors as b_suitor_seq
+// (invalid_input for a bad b); of opt only `device` is used. GpuTimes:
+// upload (the graph's, plus b's), match (allocations, kernels and one host
+// synchronisation per round, the result left on the device; phases "init",
+// "propose (R rounds)", "extract"), download (the BMatching). On a
+// DeviceGraph, opt.device must be the graph's device.
+template <class W>
+BMatching b_suitor_gpu(const Csr<W>& g, const std::vector<int>& b, const GpuOptions& opt = {},
+                       GpuTimes* times = nullptr);
+template <class W>
+BMatching b_suitor_gpu(const DeviceGraph<W>& g, const std::vector<int>& b, const GpuOptions& opt = {},
+                       GpuTimes* times = nullptr);
 
 // "nosync", "synclb", "syncnolb", "hybrid"; parse throws invalid_input
 // listing them.

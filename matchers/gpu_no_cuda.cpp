@@ -114,6 +114,19 @@ RomaRun roma_gpu_thesis(const DeviceDense<W>&, int version, const RomaOptions&) 
 Marriage mcvitie_wilson_gpu(const RankedLists&, int, GpuTimes*) { no_cuda("mcvitie-wilson-gpu"); }
 Marriage mcvitie_wilson_gpu(const IdenticalPreferences&, int, GpuTimes*) { no_cuda("mcvitie-wilson-gpu"); }
 
+template <class W>
+BMatching b_suitor_gpu(const Csr<W>&, const std::vector<int>&, const GpuOptions&, GpuTimes*) {
+  no_cuda("b-suitor-gpu");
+}
+template <class W>
+BMatching b_suitor_gpu(const DeviceGraph<W>&, const std::vector<int>&, const GpuOptions&, GpuTimes*) {
+  no_cuda("b-suitor-gpu");
+}
+template BMatching b_suitor_gpu(const Csr<float>&, const std::vector<int>&, const GpuOptions&, GpuTimes*);
+template BMatching b_suitor_gpu(const Csr<double>&, const std::vector<int>&, const GpuOptions&, GpuTimes*);
+template BMatching b_suitor_gpu(const DeviceGraph<float>&, const std::vector<int>&, const GpuOptions&, GpuTimes*);
+template BMatching b_suitor_gpu(const DeviceGraph<double>&, const std::vector<int>&, const GpuOptions&, GpuTimes*);
+
 template RomaRun roma_gpu(const DeviceDense<float>&, const RomaOptions&, const RomaGpuOptions&);
 template RomaRun roma_gpu(const DeviceDense<double>&, const RomaOptions&, const RomaGpuOptions&);
 template RomaRun roma_gpu(const Dense<float>&, const RomaOptions&, const RomaGpuOptions&);

@@ -3,7 +3,8 @@
 # sm_90, no GraphBLAS or LEMON there), the whole suite with the gpu label,
 # then compute-sanitizer memcheck and racecheck on the GPU matchers through
 # the CLI (every suitor-gpu variant, adaptive and Paper-I shapes, ld-gpu,
-# handshake-gpu) and memcheck on the GPU op tests. Logs go to $OUT (or
+# handshake-gpu; b-suitor-gpu through bmatch, also synccheck) and memcheck
+# on the GPU op tests. Logs go to $OUT (or
 # ./device-logs); the last lines of each sanitizer log are printed.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -41,6 +42,17 @@ $bin/matchblas gen rmat 16384 --seed 3 --edge-factor 32 --out "$h"
 for tool in memcheck racecheck; do
   compute-sanitizer --tool $tool --error-exitcode 9 $bin/matchblas match "$h" --algo suitor-gpu >> "$out/sanitizer.log" 2>&1
   echo "exit $? ($tool suitor-gpu on $h)" | tee -a "$out/sanitizer.log"
+done
+# b-suitor-gpu (per-vertex locks, proposer state words; issue 6): both
+# graphs above (the second has hubs, a block each), constant and per-vertex b.
+n4096=$(grep -v '^%' "$g" | head -1 | cut -d' ' -f1)
+seq 0 $((n4096 - 1)) | awk '{ print $1 % 4 }' > "$out/b4096.txt"
+for tool in memcheck racecheck synccheck; do
+  for args in "$g --b 3" "$g --b-file $out/b4096.txt" "$h --b 2"; do
+    compute-sanitizer --tool $tool --error-exitcode 9 $bin/matchblas bmatch $args --algo b-suitor-gpu \
+      >> "$out/sanitizer.log" 2>&1
+    echo "exit $? ($tool bmatch b-suitor-gpu $args)" | tee -a "$out/sanitizer.log"
+  done
 done
 # ROMA on the GPU (racing flips under locks): a complete graph of 256.
 k="$out/complete256.mtx"

@@ -147,7 +147,8 @@ TEST_CASE("roma and rama on a complete graph: --phases, --min-gain, --start") {
   CHECK(cli(dir, "match " + q(graph) + " --algo greedy --phase-report").status == 2);
 }
 
-TEST_CASE("bmatch: --b and --b-file give b-greedy's edges; marry and marriage-gen give the stable matching") {
+TEST_CASE("bmatch: --b and --b-file give b-greedy's edges (b-suitor-gpu: or one clear error without a GPU); marry and "
+          "marriage-gen give the stable matching") {
   check::temp_dir dir;
   const auto graph = dir / "g.mtx", edges = dir / "edges.txt", bfile = dir / "b.txt";
   REQUIRE(cli(dir, "gen er 400 --seed 2 --ties 3 --out " + q(graph)).status == 0);
@@ -158,13 +159,23 @@ TEST_CASE("bmatch: --b and --b-file give b-greedy's edges; marry and marriage-ge
   }
   std::vector<int> per_vertex(static_cast<std::size_t>(g.n_rows));
   for (vertex_t v = 0; v < g.n_rows; ++v) per_vertex[v] = v % 4;
-  for (const char* algo : {"b-greedy", "b-suitor", "b-suitor-omp"})
+  for (const char* algo : {"b-greedy", "b-suitor", "b-suitor-omp", "b-suitor-gpu"})
     for (const bool from_file : {false, true}) {
       CAPTURE(algo);
       CAPTURE(from_file);
+      std::filesystem::remove(edges);
+      const bool on_gpu = std::string(algo) == "b-suitor-gpu";
       const Result r = cli(dir, std::string("bmatch ") + q(graph) + " --algo " + algo +
-                                    (from_file ? " --b-file " + q(bfile) : std::string(" --b 2")) + " --out " + q(edges));
+                                    (from_file ? " --b-file " + q(bfile) : std::string(" --b 2")) + " --out " + q(edges) +
+                                    (on_gpu ? " --gpu 0" : ""));
       INFO(r.err);
+      if (on_gpu && gpu::device_count() == 0) {  // one clear line, no output file
+        CHECK(r.status == 1);
+        CHECK(lines(r.err) == 1);
+        CHECK(r.err.find("b-suitor-gpu needs a CUDA GPU") != std::string::npos);
+        CHECK(!std::filesystem::exists(edges));
+        continue;
+      }
       REQUIRE(r.status == 0);
       const BMatching ref = b_greedy(g, from_file ? per_vertex : constant_b(g.n_rows, 2));
       std::ifstream in(edges);
@@ -177,6 +188,9 @@ TEST_CASE("bmatch: --b and --b-file give b-greedy's edges; marry and marriage-ge
       CHECK(count == ref.num_edges());
     }
   CHECK(cli(dir, "bmatch " + q(graph) + " --algo b-suitor").status == 2);
+  const Result gpu_on_cpu = cli(dir, "bmatch " + q(graph) + " --algo b-suitor --b 2 --gpu 0");
+  CHECK(gpu_on_cpu.status == 2);
+  CHECK(gpu_on_cpu.err.find("--gpu is for b-suitor-gpu") != std::string::npos);
   const Result bad_b = cli(dir, "bmatch " + q(graph) + " --algo b-suitor --b-file " + q(graph));
   CHECK(bad_b.status == 1);
   CHECK(lines(bad_b.err) == 1);

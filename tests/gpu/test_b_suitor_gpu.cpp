@@ -1,0 +1,215 @@
+// b-suitor-gpu (matchers/gpu.hpp, matchers/b_suitor_gpu.cu): a valid
+// b-matching equal to b_greedy's edge set, edge for edge, with float and
+// double weights, on every test graph (random tie-heavy graphs, the
+// generated families, the real matrices) for constant b (1, 2, 3, 5, and
+// 1000, above every degree) and per-vertex b with zeros; repeated 10 times
+// on tie-heavy R-MAT (rows of all three group sizes, hubs included) and
+// Erdos-Renyi graphs, where races would show as flakiness; with b = 1
+// greedy's matching; the DeviceGraph overload and GpuTimes; bad b, shapes
+// and GPU ids refused with invalid_input.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "datasets/generators.hpp"
+#include "lib/error.hpp"
+#include "matchers/b_matching.hpp"
+#include "matchers/gpu.hpp"
+#include "matchers/greedy.hpp"
+#include "tests/check/check.hpp"
+#include "tests/check/families.hpp"
+
+using namespace matchblas;
+
+namespace {
+
+// The first vertex whose partners differ, for the failure message.
+std::string first_difference(const BMatching& got, const BMatching& want) {
+  if (got.n() != want.n()) return "orders differ";
+  for (vertex_t v = 0; v < got.n(); ++v) {
+    const std::vector<vertex_t> a(got.partners.begin() + got.offsets[v], got.partners.begin() + got.offsets[v + 1]);
+    const std::vector<vertex_t> b(want.partners.begin() + want.offsets[v], want.partners.begin() + want.offsets[v + 1]);
+    if (a != b) {
+      std::string out = "vertex ";  // appended piece by piece (GCC 12 warns, wrongly, on " " + std::string&&)
+      out += std::to_string(v);
+      out += ": got";
+      for (vertex_t x : a) {
+        out += ' ';
+        out += std::to_string(x);
+      }
+      out += ", b_greedy";
+      for (vertex_t x : b) {
+        out += ' ';
+        out += std::to_string(x);
+      }
+      return out;
+    }
+  }
+  return "";
+}
+
+// b_suitor_gpu(g, b) `repeats` times: each a valid b-matching equal to ref.
+template <class W>
+void require_b_greedy(const Csr<W>& g, const std::vector<int>& b, const BMatching& ref, int repeats = 1) {
+  for (int r = 0; r < repeats; ++r) {
+    CAPTURE(r);
+    const BMatching got = b_suitor_gpu(g, b);
+    INFO(b_matching_violation(g, b, got));
+    REQUIRE(b_matching_violation(g, b, got).empty());
+    INFO(first_difference(got, ref));
+    REQUIRE(got == ref);
+  }
+}
+
+template <class W>
+void require_b_greedy(const Csr<W>& g, const std::vector<int>& b, int repeats = 1) {
+  require_b_greedy(g, b, b_greedy(g, b), repeats);
+}
+
+// b(v) from 0..4, seeded.
+std::vector<int> random_b(vertex_t n, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<int> b(static_cast<std::size_t>(n));
+  for (int& x : b) x = int(rng() % 5);
+  return b;
+}
+
+template <class W>
+offset_t max_degree(const Csr<W>& g) {
+  offset_t d = 0;
+  for (vertex_t u = 0; u < g.n_rows; ++u) d = std::max(d, g.degree(u));
+  return d;
+}
+
+}  // namespace
+
+TEST_CASE("b-suitor-gpu equals b_greedy on every test graph, constant and per-vertex b, double and float") {
+  check::FamilyOptions opt;
+  opt.random_graphs = 200;
+  check::for_each_test_graph(
+      [&](const std::string& name, const Csr<double>& g) {
+        CAPTURE(name);
+        const Csr<float> f = check::with_weights<float>(g);
+        for (int b : {1, 2, 3, 5, 1000}) {
+          CAPTURE(b);
+          require_b_greedy(g, constant_b(g.n_rows, b));
+          require_b_greedy(f, constant_b(f.n_rows, b));
+        }
+        const std::vector<int> b = random_b(g.n_rows, std::hash<std::string>{}(name));
+        require_b_greedy(g, b);
+        require_b_greedy(f, b);
+      },
+      opt);
+}
+
+TEST_CASE("b-suitor-gpu equals b_greedy 10 times in a row on tie-heavy R-MAT and Erdos-Renyi graphs") {
+  for (int ties : {2, 5}) {
+    GenOptions gen;
+    gen.seed = 61 + ties;
+    gen.ties = ties;
+    gen.edge_factor = 8;
+    const Csr<double> r = rmat<double>(1 << 14, gen);
+    const Csr<double> e = erdos_renyi<double>(10000, gen);
+    // R-MAT has rows of every group size: <= 32 (4 lanes), <= 1024 (a warp)
+    // and hubs (a block).
+    REQUIRE(max_degree(r) > 1024);
+    for (const Csr<double>* g : {&r, &e}) {
+      const Csr<float> f = check::with_weights<float>(*g);
+      std::vector<std::vector<int>> bs;
+      for (int b : {1, 2, 3, 5}) bs.push_back(constant_b(g->n_rows, b));
+      bs.push_back(random_b(g->n_rows, 7 + ties));
+      for (std::size_t i = 0; i < bs.size(); ++i) {
+        CAPTURE(ties);
+        CAPTURE(g == &r ? "rmat 2^14" : "er 10000");
+        CAPTURE(i);  // b = 1, 2, 3, 5, then per-vertex 0..4
+        require_b_greedy(*g, bs[i], 10);
+        require_b_greedy(f, bs[i], 10);
+      }
+    }
+  }
+}
+
+TEST_CASE("b-suitor-gpu with b = 1 is greedy's matching") {
+  for (std::uint64_t seed = 1; seed <= 100; ++seed) {
+    CAPTURE(seed);
+    const Csr<double> g = check::random_graph(vertex_t(seed % 40), 0.3, int(seed % 4), seed);
+    const Matching greedy_m = greedy(g, 1);
+    for (const BMatching& m : {b_suitor_gpu(g, constant_b(g.n_rows, 1)),
+                               b_suitor_gpu(check::with_weights<float>(g), constant_b(g.n_rows, 1))}) {
+      REQUIRE(m.n() == g.n_rows);
+      for (vertex_t v = 0; v < g.n_rows; ++v) {
+        CAPTURE(v);
+        const offset_t count = m.offsets[v + 1] - m.offsets[v];
+        REQUIRE(count == (greedy_m.mate[v] == no_vertex ? 0 : 1));
+        if (count == 1) CHECK(m.partners[m.offsets[v]] == greedy_m.mate[v]);
+      }
+    }
+  }
+  GenOptions gen;
+  gen.seed = 3;
+  gen.ties = 3;
+  const Csr<float> r = rmat<float>(1 << 12, gen);
+  const Matching greedy_m = greedy(r, 1);
+  const BMatching m = b_suitor_gpu(r, constant_b(r.n_rows, 1));
+  for (vertex_t v = 0; v < r.n_rows; ++v)
+    REQUIRE((m.offsets[v + 1] == m.offsets[v] ? no_vertex : m.partners[m.offsets[v]]) == greedy_m.mate[v]);
+}
+
+TEST_CASE("b-suitor-gpu on a DeviceGraph, with GpuTimes") {
+  GenOptions gen;
+  gen.seed = 9;
+  gen.ties = 4;
+  const Csr<float> g = rmat<float>(1 << 12, gen);
+  const std::vector<int> b = random_b(g.n_rows, 5);
+  const BMatching ref = b_greedy(g, b);
+  const DeviceGraph<float> dg(g, 0);
+  for (int repeat = 0; repeat < 3; ++repeat) {
+    GpuTimes t;
+    REQUIRE(b_suitor_gpu(dg, b, {}, &t) == ref);
+    CHECK(t.upload_s >= dg.upload_seconds());
+    CHECK(t.match_s > 0);
+    CHECK(t.download_s > 0);
+    REQUIRE(t.phases.size() == 3);
+    CHECK(t.phases[1].first.find("propose") == 0);
+    double parts = 0;
+    for (const auto& [name, seconds] : t.phases) {
+      CHECK(seconds >= 0);
+      parts += seconds;
+    }
+    CHECK(parts <= t.match_s * 1.01);
+  }
+  CHECK_THROWS_AS(b_suitor_gpu(dg, constant_b(g.n_rows + 1, 1)), invalid_input);
+  GpuOptions other;
+  other.device = 1;  // not the graph's GPU (or no such GPU)
+  CHECK_THROWS_AS(b_suitor_gpu(dg, b, other), invalid_input);
+}
+
+TEST_CASE("b-suitor-gpu refuses a bad b, shape or GPU id, and handles b = 0, n = 0 and graphs without edges") {
+  const Csr<double> g = check::random_graph(10, 0.5, 0, 4);
+  CHECK_THROWS_AS(b_suitor_gpu(g, constant_b(9, 1)), invalid_input);
+  std::vector<int> b = constant_b(10, 1);
+  b[3] = -1;
+  CHECK_THROWS_WITH_AS(b_suitor_gpu(g, b), doctest::Contains("b(3) = -1"), invalid_input);
+  Csr<double> rect = g;
+  rect.n_cols += 1;
+  CHECK_THROWS_AS(b_suitor_gpu(rect, constant_b(10, 1)), invalid_input);
+  GpuOptions o;
+  o.device = 4096;
+  CHECK_THROWS_WITH_AS(b_suitor_gpu(g, constant_b(10, 1), o), doctest::Contains("no GPU with id 4096"),
+                       invalid_input);
+  const BMatching none = b_suitor_gpu(g, constant_b(10, 0));
+  CHECK(none.n() == 10);
+  CHECK(none.num_edges() == 0);
+  for (vertex_t n : {0, 1, 5}) {
+    CAPTURE(n);
+    const Csr<double> empty = check::random_graph(n, 0.0, 0, 1);
+    for (int k : {0, 1, 3}) {
+      const BMatching m = b_suitor_gpu(empty, constant_b(n, k));
+      CHECK(m.n() == n);
+      CHECK(m.num_edges() == 0);
+    }
+  }
+}

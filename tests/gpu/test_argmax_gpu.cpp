@@ -28,6 +28,8 @@ void require_same(const Csr<W>& a, const ops::ArgmaxMasks<W>& masks) {
     REQUIRE(cpu_v[u] == gpu_v[u]);
     REQUIRE(cpu_w[u] == gpu_w[u]);
   }
+  CHECK(cpu_v == gpu_v);  // counted once per call (the loop above names the first row that differs)
+  CHECK(cpu_w == gpu_w);
 }
 
 // Masks drawn at random; mode bits: 1 active rows, 2 eligible columns, 4 floor.

@@ -15,4 +15,12 @@ inline std::vector<int> int_list(const std::string& s) {
   return out;
 }
 
+// "a,b,c" -> {"a", "b", "c"}.
+inline std::vector<std::string> string_list(const std::string& s) {
+  std::vector<std::string> out;
+  std::stringstream in(s);
+  for (std::string item; std::getline(in, item, ',');) out.push_back(item);
+  return out;
+}
+
 }  // namespace matchblas::bench

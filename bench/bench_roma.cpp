@@ -43,16 +43,6 @@ struct Settings {
   bool quiet = false;
 };
 
-std::vector<std::string> split(const std::string& s) {
-  std::vector<std::string> out;
-  for (std::size_t start = 0; start <= s.size();) {
-    const std::size_t comma = std::min(s.find(',', start), s.size());
-    out.push_back(s.substr(start, comma - start));
-    start = comma + 1;
-  }
-  return out;
-}
-
 WeightDist parse_dist(const std::string& d) {
   if (d == "uniform") return WeightDist::uniform;
   if (d == "exponential") return WeightDist::exponential;
@@ -135,13 +125,13 @@ int main(int argc, char** argv) {
     const bool v = i + 1 < argc;
     if (a == "--n" && v) s.ns = {std::atoi(argv[++i])};
     else if (a == "--ns" && v) s.ns = bench::int_list(argv[++i]);
-    else if ((a == "--dist" || a == "--dists") && v) s.dists = split(argv[++i]);
+    else if ((a == "--dist" || a == "--dists") && v) s.dists = bench::string_list(argv[++i]);
     else if (a == "--phases" && v) s.opt.phases = std::atoi(argv[++i]);
     else if (a == "--min-gain" && v) s.opt.min_gain = std::atof(argv[++i]);
     else if (a == "--start" && v) s.opt.start = parse_roma_start(argv[++i]);
     else if (a == "--seed" && v) s.opt.seed = std::strtoull(argv[++i], nullptr, 10);
     else if (a == "--double") use_double = true;
-    else if (a == "--runs" && v) s.runs = split(argv[++i]);
+    else if (a == "--runs" && v) s.runs = bench::string_list(argv[++i]);
     else if (a == "--cluster" && v) s.gpu.cluster = std::atoi(argv[++i]);
     else if (a == "--blocks-per-sm" && v) s.gpu.blocks_per_sm = std::atoi(argv[++i]);
     else if (a == "--gpu-generate") s.gpu_generate = true;

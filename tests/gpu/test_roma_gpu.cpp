@@ -19,7 +19,21 @@ using namespace matchblas;
 
 namespace {
 const WeightDist dists[] = {WeightDist::uniform, WeightDist::exponential, WeightDist::geometric};
+
+// A perfect matching of g whose reported weights never fall, phase by phase.
+template <class W>
+void check_run(const Dense<W>& g, const RomaRun& run) {
+  INFO(matching_violation(g, run.matching));
+  REQUIRE(matching_violation(g, run.matching).empty());
+  REQUIRE(cardinality(run.matching) == g.n / 2);
+  double previous = run.start_weight;
+  for (const RomaPhase& p : run.phases) {
+    CHECK(p.weight >= previous - 1e-9 * std::abs(previous));
+    previous = p.weight;
+  }
+  CHECK(matching_weight(g, run.matching) == doctest::Approx(previous).epsilon(1e-9));
 }
+}  // namespace
 
 TEST_CASE("roma-gpu: a perfect matching after every phase, weight never lower, repeated") {
   for (const int version : {1, 2})
@@ -38,16 +52,7 @@ TEST_CASE("roma-gpu: a perfect matching after every phase, weight never lower, r
             opt.start = start;
             for (int k : {1, 2, 8}) {
               opt.phases = k;
-              const RomaRun run = roma_gpu_thesis(g, version, opt);
-              INFO(matching_violation(g, run.matching));
-              REQUIRE(matching_violation(g, run.matching).empty());
-              REQUIRE(cardinality(run.matching) == n / 2);
-              double previous = run.start_weight;
-              for (const RomaPhase& p : run.phases) {
-                CHECK(p.weight >= previous - 1e-9 * std::abs(previous));
-                previous = p.weight;
-              }
-              CHECK(matching_weight(g, run.matching) == doctest::Approx(previous).epsilon(1e-9));
+              check_run(g, roma_gpu_thesis(g, version, opt));
             }
           }
       }
@@ -154,16 +159,7 @@ TEST_CASE("roma-gpu: a perfect matching after every phase, weight never lower, e
             RomaGpuOptions go;
             go.cluster = cluster;
             go.blocks_per_sm = 1 + repeat;
-            const RomaRun run = roma_gpu(d, opt, go);
-            INFO(matching_violation(g, run.matching));
-            REQUIRE(matching_violation(g, run.matching).empty());
-            REQUIRE(cardinality(run.matching) == n / 2);
-            double previous = run.start_weight;
-            for (const RomaPhase& p : run.phases) {
-              CHECK(p.weight >= previous - 1e-9 * std::abs(previous));
-              previous = p.weight;
-            }
-            CHECK(matching_weight(g, run.matching) == doctest::Approx(previous).epsilon(1e-9));
+            check_run(g, roma_gpu(d, opt, go));
           }
     }
 }

@@ -2,10 +2,16 @@
 // OpenMP McVitie-Wilson (and, where there is a GPU, mcvitie-wilson-gpu:
 // its kernels alone, lists already on the device; threads 0 in the table)
 // on an easy instance (each man ranks (1 + eps) ln n
-// random women) and a hard one (identical complete lists), in one run.
+// random women) and a hard one (identical complete lists), over lists of
+// sizes, in one run.
 // TEPS as Paper IV: the sum of the ranks of the final partners (both sides)
 // over the time. Median of --reps runs; every result compared with GS's.
-//   bench_marriage [--easy N] [--hard N] [--eps E] [--threads 1,2,16] [--reps R]
+//   bench_marriage [--easy N1,N2,..] [--hard N1,..] [--eps E] [--threads 1,2,16]
+//                  [--reps R] [--seq-up-to N] [--omp-up-to N]
+// --seq-up-to / --omp-up-to leave the sequential (and 1-thread) rows / the
+// OpenMP rows out above that order; the rows are then compared with the
+// first one that ran, itself checked for stability (easy: the independent
+// checker; hard: the one stable matching of identical lists).
 #include <omp.h>
 
 #include <algorithm>
@@ -24,24 +30,48 @@
 using namespace matchblas;
 
 namespace {
-template <class P, class RankSum>
-void run_all(const char* what, const P& prefs, RankSum ranks, const std::vector<int>& threads, int reps) {
+
+struct Limits {
+  long long seq_up_to = -1;  // sequential rows (GS, MW, OpenMP with 1 thread) only for n <= this; -1: always
+  long long omp_up_to = -1;  // OpenMP rows only for n <= this; -1: always
+};
+
+// The rows for one instance of order n. The reference is Gale-Shapley's
+// matching when it runs, else the first OpenMP one (every algorithm returns
+// the same man-optimal matching); `check` (may be empty) names a stability
+// violation of the reference.
+template <class P, class RankSum, class Check>
+void run_all(const char* what, vertex_t n, const P& prefs, RankSum ranks, Check check, const std::vector<int>& threads,
+             int reps, const Limits& lim) {
   Marriage ref;
+  bool have_ref = false;
   const auto row = [&](const char* name, int t, double s, const Marriage& m) {
+    if (!have_ref) {
+      ref = m;
+      have_ref = true;
+      const std::string why = check(ref);
+      std::printf("%-6s stable: %s\n", what, why.empty() ? "yes (independent check)" : why.c_str());
+    }
     const double sum = double(ranks(m));
     std::printf("%-6s %-20s %7d %10.4f %14.0f %10.1f %6s\n", what, name, t, s, sum, sum / s / 1e6,
                 m == ref ? "yes" : "NO");
     std::fflush(stdout);
   };
-  const double gs = bench::median_seconds(reps, [&] { ref = gale_shapley(prefs); });
-  row("gale-shapley", 1, gs, ref);
+  const bool seq = lim.seq_up_to < 0 || n <= lim.seq_up_to;
+  const bool omp = lim.omp_up_to < 0 || n <= lim.omp_up_to;
   Marriage m;
-  const double mw = bench::median_seconds(reps, [&] { m = mcvitie_wilson(prefs); });
-  row("mcvitie-wilson", 1, mw, m);
-  for (int t : threads) {
-    const double s = bench::median_seconds(reps, [&] { m = mcvitie_wilson_omp(prefs, t); });
-    row("mcvitie-wilson-omp", t, s, m);
+  if (seq) {
+    const double gs = bench::median_seconds(reps, [&] { m = gale_shapley(prefs); });
+    row("gale-shapley", 1, gs, m);
+    const double mw = bench::median_seconds(reps, [&] { m = mcvitie_wilson(prefs); });
+    row("mcvitie-wilson", 1, mw, m);
   }
+  if (omp)
+    for (int t : threads) {
+      if (t == 1 && !seq) continue;
+      const double s = bench::median_seconds(reps, [&] { m = mcvitie_wilson_omp(prefs, t); });
+      row("mcvitie-wilson-omp", t, s, m);
+    }
   if (gpu::device_count() == 0) return;
   std::vector<double> gpu_s;
   for (int r = 0; r < std::max(reps, 1); ++r) {
@@ -55,46 +85,63 @@ void run_all(const char* what, const P& prefs, RankSum ranks, const std::vector<
 }  // namespace
 
 int main(int argc, char** argv) {
-  vertex_t easy_n = 1 << 20, hard_n = 20000;
+  std::vector<int> easy_ns = {1 << 20}, hard_ns = {20000};
   double eps = 0.1;
   int reps = 3;
+  Limits lim;
   std::vector<int> threads = {1, omp_get_max_threads()};
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     const bool v = i + 1 < argc;
-    if (a == "--easy" && v) easy_n = std::atoi(argv[++i]);
-    else if (a == "--hard" && v) hard_n = std::atoi(argv[++i]);
+    if (a == "--easy" && v) easy_ns = bench::int_list(argv[++i]);
+    else if (a == "--hard" && v) hard_ns = bench::int_list(argv[++i]);
     else if (a == "--eps" && v) eps = std::atof(argv[++i]);
     else if (a == "--threads" && v) threads = bench::int_list(argv[++i]);
     else if (a == "--reps" && v) reps = std::atoi(argv[++i]);
+    else if (a == "--seq-up-to" && v) lim.seq_up_to = std::atoll(argv[++i]);
+    else if (a == "--omp-up-to" && v) lim.omp_up_to = std::atoll(argv[++i]);
     else {
       std::fprintf(stderr, "bench_marriage: unknown option or missing value: %s\n", a.c_str());
       return 2;
     }
   }
   std::printf("%-6s %-20s %7s %10s %14s %10s %6s\n", "case", "algorithm", "threads", "median s", "rank sum", "MTEPS",
-              "=GS");
-  if (easy_n > 0) {
+              "=ref");
+  for (const int easy_n : easy_ns) {
+    if (easy_n <= 0) continue;
     const MarriageInstance inst = easy_marriage(easy_n, eps, 1);
     std::printf("easy: n = %d, eps = %g, %zu list entries per side\n", easy_n, eps, inst.men_lists.size());
     const RankedLists p = rank_lists(inst);
-    run_all("easy", p, [&](const Marriage& m) { return rank_sum(inst, m); }, threads, reps);
+    run_all(
+        "easy", easy_n, p, [&](const Marriage& m) { return rank_sum(inst, m); },
+        [&](const Marriage& m) { return marriage_violation(inst, m); }, threads, reps, lim);
   }
-  if (hard_n > 0) {
+  for (const int hard_n : hard_ns) {
+    if (hard_n <= 0) continue;
     const IdenticalPreferences p = hard_marriage(hard_n, 1);
     std::vector<std::int64_t> position(static_cast<std::size_t>(hard_n));
     for (vertex_t k = 0; k < hard_n; ++k) position[p.women_order[k]] = k;
     std::printf("hard: n = %d, identical complete lists\n", hard_n);
-    run_all("hard", p,
-            [&](const Marriage& m) {
-              std::int64_t sum = 0;
-              for (vertex_t x = 0; x < hard_n; ++x) {
-                if (m.wife[x] != no_vertex) sum += position[m.wife[x]] + 1;
-                if (m.husband[x] != no_vertex) sum += p.man_rank[m.husband[x]] + 1;
-              }
-              return sum;
-            },
-            threads, reps);
+    run_all(
+        "hard", hard_n, p,
+        [&](const Marriage& m) {
+          std::int64_t sum = 0;
+          for (vertex_t x = 0; x < hard_n; ++x) {
+            if (m.wife[x] != no_vertex) sum += position[m.wife[x]] + 1;
+            if (m.husband[x] != no_vertex) sum += p.man_rank[m.husband[x]] + 1;
+          }
+          return sum;
+        },
+        // With identical lists the only stable matching gives the man the
+        // women rank k-th the k-th woman of the men's order.
+        [&](const Marriage& m) -> std::string {
+          for (vertex_t man = 0; man < hard_n; ++man) {
+            const vertex_t woman = p.women_order[p.man_rank[man]];
+            if (m.wife[man] != woman) return "man " + std::to_string(man) + " is not with woman " + std::to_string(woman);
+          }
+          return "";
+        },
+        threads, reps, lim);
   }
   return 0;
 }

@@ -24,28 +24,35 @@ MarriageInstance easy_marriage(vertex_t n, double eps, std::uint64_t seed) {
   inst.men = inst.women = n;
   const offset_t k = n <= 1 ? n : std::min<offset_t>(n, offset_t(std::ceil((1 + eps) * std::log(double(n)))));
   const rng::Stream men(seed, men_stream);
-  inst.men_offsets.assign(static_cast<std::size_t>(n) + 1, 0);
-  inst.men_lists.reserve(static_cast<std::size_t>(n * k));
-  std::vector<vertex_t> all;  // for long lists: a shuffle of every woman
-  for (vertex_t m = 0; m < n; ++m) {
-    const std::size_t first = inst.men_lists.size();
-    if (4 * k > n) {
-      // k distinct women as the start of a seeded shuffle.
-      all.resize(static_cast<std::size_t>(n));
-      std::iota(all.begin(), all.end(), 0);
-      rng::shuffle(all, men, std::uint64_t(m) << 32);
-      inst.men_lists.insert(inst.men_lists.end(), all.begin(), all.begin() + k);
-    } else {
-      // k distinct random women (rejection of repeats; k << n), in draw order.
-      for (std::uint64_t draw = 0; offset_t(inst.men_lists.size() - first) < k; ++draw) {
-        const vertex_t w = vertex_t(men.below(std::uint64_t(m) * 1000003ULL * 64 + draw, std::uint64_t(n)));
-        if (std::find(inst.men_lists.begin() + first, inst.men_lists.end(), w) == inst.men_lists.end())
-          inst.men_lists.push_back(w);
+  // Every man's list is a pure function of (seed, m), k entries long: the
+  // men are drawn in parallel into fixed places.
+  inst.men_offsets.resize(static_cast<std::size_t>(n) + 1);
+  for (vertex_t m = 0; m <= n; ++m) inst.men_offsets[m] = offset_t(m) * k;
+  inst.men_lists.resize(static_cast<std::size_t>(n * k));
+#pragma omp parallel
+  {
+    std::vector<vertex_t> all;  // for long lists: a shuffle of every woman
+#pragma omp for schedule(static)
+    for (vertex_t m = 0; m < n; ++m) {
+      vertex_t* list = inst.men_lists.data() + offset_t(m) * k;
+      if (4 * k > n) {
+        // k distinct women as the start of a seeded shuffle.
+        all.resize(static_cast<std::size_t>(n));
+        std::iota(all.begin(), all.end(), 0);
+        rng::shuffle(all, men, std::uint64_t(m) << 32);
+        std::copy(all.begin(), all.begin() + k, list);
+      } else {
+        // k distinct random women (rejection of repeats; k << n), in draw order.
+        offset_t have = 0;
+        for (std::uint64_t draw = 0; have < k; ++draw) {
+          const vertex_t w = vertex_t(men.below(std::uint64_t(m) * 1000003ULL * 64 + draw, std::uint64_t(n)));
+          if (std::find(list, list + have, w) == list + have) list[have++] = w;
+        }
       }
     }
-    inst.men_offsets[m + 1] = offset_t(inst.men_lists.size());
   }
-  // Each woman: exactly the men who ranked her, in random order.
+  // Each woman: exactly the men who ranked her, in random order (filled in
+  // man order, then shuffled with a seeded shuffle per woman, in parallel).
   inst.women_offsets.assign(static_cast<std::size_t>(n) + 1, 0);
   for (vertex_t w : inst.men_lists) ++inst.women_offsets[w + 1];
   for (vertex_t w = 0; w < n; ++w) inst.women_offsets[w + 1] += inst.women_offsets[w];
@@ -54,11 +61,15 @@ MarriageInstance easy_marriage(vertex_t n, double eps, std::uint64_t seed) {
   for (vertex_t m = 0; m < n; ++m)
     for (offset_t i = inst.men_offsets[m]; i < inst.men_offsets[m + 1]; ++i) inst.women_lists[fill[inst.men_lists[i]]++] = m;
   const rng::Stream women(seed, women_stream);
-  for (vertex_t w = 0; w < n; ++w) {
-    std::vector<vertex_t> list(inst.women_lists.begin() + inst.women_offsets[w],
-                               inst.women_lists.begin() + inst.women_offsets[w + 1]);
-    rng::shuffle(list, women, std::uint64_t(inst.women_offsets[w]) * 2);
-    std::copy(list.begin(), list.end(), inst.women_lists.begin() + inst.women_offsets[w]);
+#pragma omp parallel
+  {
+    std::vector<vertex_t> list;
+#pragma omp for schedule(dynamic, 4096)
+    for (vertex_t w = 0; w < n; ++w) {
+      list.assign(inst.women_lists.begin() + inst.women_offsets[w], inst.women_lists.begin() + inst.women_offsets[w + 1]);
+      rng::shuffle(list, women, std::uint64_t(inst.women_offsets[w]) * 2);
+      std::copy(list.begin(), list.end(), inst.women_lists.begin() + inst.women_offsets[w]);
+    }
   }
   return inst;
 }

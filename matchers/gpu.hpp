@@ -162,9 +162,8 @@ class DeviceDense {
 // lower; not the CPU's matching (the flips race), close to it in weight.
 struct RomaGpuOptions {
   int device = 0;         // for the Dense overload (a DeviceDense knows its own)
-  int cluster = 0;        // blocks per pair: 1, 2, 4, 8 or 16; 0: the fewest whose shared memory holds the
-                          // rows of two pairs (the one scanned and the next, being copied)
-  int blocks_per_sm = 1;  // 1 or 2: shared memory is split for this many resident blocks per SM
+  int cluster = 0;        // blocks per pair: 1, 2, 4, 8 or 16; 0: the fewest whose shared memory holds the rows
+  int blocks_per_sm = 2;  // 1 or 2: shared memory is split for this many resident blocks per SM
 };
 template <class W>
 RomaRun roma_gpu(const DeviceDense<W>& g, const RomaOptions& opt = {}, const RomaGpuOptions& gopt = {});

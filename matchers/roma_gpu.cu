@@ -47,7 +47,6 @@
 // 2 n bytes of cw from L2 and, for the edges that pass the bound, a mate
 // read and a remote shared-memory load.
 #include <cooperative_groups.h>
-#include <cuda_pipeline.h>
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -139,51 +138,38 @@ __device__ void take_next_pair(PairQueue& q, unsigned* counter, const volatile v
   }
 }
 
-// The workers start copying columns [0, len) of rows u and v (from ru, rv)
-// into U[0, len) and V[0, len): asynchronous 16-byte copies (cp.async, no
-// registers, L1 bypassed) where both rows are 16-byte aligned, else plain
-// loads and stores. Each worker waits for its own copies (wait_copies) and
-// then reads back only what it copied (copied_max).
+// The workers copy columns [0, len) of rows u and v (from ru, rv) into
+// rows[0, len), 16-byte streaming loads where the rows allow them.
+// Returns the largest of the entries this thread copied, per row.
 template <class W>
-__device__ void start_copy(W* U, W* V, const W* ru, const W* rv, long long len, int worker) {
+__device__ RowPair<W> copy_rows(RowPair<W>* rows, const W* ru, const W* rv, long long len, int worker) {
   constexpr int per = 16 / sizeof(W);
-  long long done = 0;
-  if (reinterpret_cast<std::uintptr_t>(ru) % 16 == 0 && reinterpret_cast<std::uintptr_t>(rv) % 16 == 0) {
-    const long long vecs = len / per;
-    for (long long i = worker; i < vecs; i += workers) {
-      __pipeline_memcpy_async(U + i * per, ru + i * per, 16);
-      __pipeline_memcpy_async(V + i * per, rv + i * per, 16);
-    }
-    done = vecs * per;
-  }
-  for (long long i = done + worker; i < len; i += workers) {
-    U[i] = __ldcs(ru + i);
-    V[i] = __ldcs(rv + i);
-  }
-  __pipeline_commit();
-}
-
-__device__ void wait_copies() { __pipeline_wait_prior(0); }
-
-// The largest of the entries this worker copied (start_copy's partition).
-template <class W>
-__device__ RowPair<W> copied_max(const W* U, const W* V, const W* ru, const W* rv, long long len, int worker) {
-  constexpr int per = 16 / sizeof(W);
+  using Vec = std::conditional_t<sizeof(W) == 4, float4, double2>;
   RowPair<W> top{-std::numeric_limits<W>::infinity(), -std::numeric_limits<W>::infinity()};
   long long done = 0;
   if (reinterpret_cast<std::uintptr_t>(ru) % 16 == 0 && reinterpret_cast<std::uintptr_t>(rv) % 16 == 0) {
     const long long vecs = len / per;
-    for (long long i = worker; i < vecs; i += workers)
+    const Vec* u4 = reinterpret_cast<const Vec*>(ru);
+    const Vec* v4 = reinterpret_cast<const Vec*>(rv);
+#pragma unroll 4
+    for (long long i = worker; i < vecs; i += workers) {
+      const Vec a = __ldcs(u4 + i), b = __ldcs(v4 + i);
+      const W* aw = reinterpret_cast<const W*>(&a);
+      const W* bw = reinterpret_cast<const W*>(&b);
 #pragma unroll
       for (int k = 0; k < per; ++k) {
-        top.u = max(top.u, U[i * per + k]);
-        top.v = max(top.v, V[i * per + k]);
+        rows[i * per + k] = {aw[k], bw[k]};
+        top.u = max(top.u, aw[k]);
+        top.v = max(top.v, bw[k]);
       }
+    }
     done = vecs * per;
   }
   for (long long i = done + worker; i < len; i += workers) {
-    top.u = max(top.u, U[i]);
-    top.v = max(top.v, V[i]);
+    const RowPair<W> e{__ldcs(ru + i), __ldcs(rv + i)};
+    rows[i] = e;
+    top.u = max(top.u, e.u);
+    top.v = max(top.v, e.v);
   }
   return top;
 }
@@ -228,15 +214,12 @@ __device__ void flip_pending(const PendingFlip<W>& f, const W* w, vertex_t n, ve
       });
 }
 
-// One phase. Dynamic shared memory: two stages, each U[0, slice) =
-// w[u, lo..] and V[0, slice) = w[v, lo..] for the block's columns
-// [lo, lo + slice), lo = rank * slice. Pair i is scanned from stage i % 2
-// while pair i + 1 is copied into the other (the control warp names pairs
-// two ahead: slot[i % 2] holds pair i, then pair i + 2).
-// Barriers per pair: S2 (pair i on chip everywhere, row maxima ready) and S3
-// (every block's best ready, every scan of stage i % 2 done). The control
-// warp arrives at S2 before it flips the previous pair's choice and waits
-// after, so flips overlap the copies and the scan.
+// One phase. Dynamic shared memory: rows[j] = (w[u, lo + j], w[v, lo + j])
+// for the block's columns [lo, lo + slice), lo = rank * slice.
+// Barriers per pair: S2 (rows on chip, the pair read by all) and S3 (every
+// block's best ready). The leader's control warp arrives at S2 before it
+// flips the previous pair's choice and waits after, so flips overlap the
+// copies and the scan.
 template <class W>
 __global__ void __launch_bounds__(fast_block, 2) roma_fast_phase(const W* __restrict__ w, vertex_t n, vertex_t* mate,
                                                                  W* cw, vertex_t* locks, unsigned* counter,
@@ -246,47 +229,34 @@ __global__ void __launch_bounds__(fast_block, 2) roma_fast_phase(const W* __rest
   __shared__ Candidate<W> block_best;
   __shared__ RowPair<W> per_warp_top[worker_warps];
   __shared__ RowPair<W> slice_top;  // the largest w[u, j] and w[v, j] of this block's columns
-  __shared__ PairQueue queue;       // rank 0's
-  __shared__ vertex_t slot_u[2], slot_v[2];  // rank 0's: pairs i and i + 1
+  __shared__ PairQueue queue;  // rank 0's
   extern __shared__ __align__(16) unsigned char raw[];
-  W* stages = reinterpret_cast<W*>(raw);  // stage s: U at s * 2 * slice, V at (s * 2 + 1) * slice
+  RowPair<W>* rows = reinterpret_cast<RowPair<W>*>(raw);
 
   const cg::cluster_group cluster = cg::this_cluster();
   const unsigned rank = cluster.block_rank(), blocks = cluster.num_blocks();
   const long long lo = static_cast<long long>(rank) * slice;
   const long long hi = min(static_cast<long long>(n), lo + slice);
-  const long long len = max(hi - lo, 0LL);
   const volatile vertex_t* vmate = mate;
-  const vertex_t* leader_u = cluster.map_shared_rank(slot_u, 0);
-  const vertex_t* leader_v = cluster.map_shared_rank(slot_v, 0);
+  const PairQueue* leader_queue = cluster.map_shared_rank(&queue, 0);
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-  // w[row, y] held by the block that owns column y, in stage s (row 0: u, 1: v).
-  auto held = [&](int s, int row, vertex_t y) {
-    const unsigned owner = unsigned(y / slice);
-    return cluster.map_shared_rank(stages, owner)[(2 * s + row) * static_cast<long long>(slice) + y -
-                                                   static_cast<long long>(owner) * slice];
-  };
 
   if (rank == 0 && warp == 0) {  // the control warp
     if (lane == 0) queue.head = queue.len = 0;
     __syncwarp();
-    for (int k = 0; k < 2; ++k) {
-      take_next_pair(queue, counter, vmate, n);
-      if (lane == 0) slot_u[k] = queue.next_u, slot_v[k] = queue.next_v;
-    }
+    take_next_pair(queue, counter, vmate, n);
     cluster.sync();
     PendingFlip<W> pending{no_vertex, no_vertex, W(0), {}};
-    for (unsigned i = 0;; ++i) {
-      const int s = int(i & 1);
-      const vertex_t u = slot_u[s], v = slot_v[s];
+    for (;;) {
+      const vertex_t u = queue.next_u, v = queue.next_v;
       auto arrived = cluster.barrier_arrive();  // S2 (or the last barrier)
       if (lane == 0 && pending.u != no_vertex) flip_pending(pending, w, n, mate, cw, locks, flips, min_gain);
       __syncwarp();
       cluster.barrier_wait(std::move(arrived));
       if (u == no_vertex) return;
-      const W wuv = held(s, 0, v);
-      take_next_pair(queue, counter, vmate, n);  // pair i + 2, into the slot every block has read
-      if (lane == 0) slot_u[s] = queue.next_u, slot_v[s] = queue.next_v;
+      const unsigned owner_v = unsigned(v / slice);
+      const W wuv = cluster.map_shared_rank(rows, owner_v)[v - static_cast<long long>(owner_v) * slice].u;
+      take_next_pair(queue, counter, vmate, n);
       cluster.sync();  // S3
       Candidate<W> c = block_best;
       for (unsigned r = 1; r < blocks; ++r) {
@@ -299,30 +269,17 @@ __global__ void __launch_bounds__(fast_block, 2) roma_fast_phase(const W* __rest
   }
 
   cluster.sync();
-  const int worker = int(threadIdx.x) - 32;
-  if (warp > 0 && leader_u[0] != no_vertex)
-    start_copy(stages, stages + slice, w + static_cast<long long>(leader_u[0]) * n + lo,
-               w + static_cast<long long>(leader_v[0]) * n + lo, len, worker);
-  for (unsigned i = 0;; ++i) {
-    const int s = int(i & 1);
-    const vertex_t u = leader_u[s], v = leader_v[s];
-    const vertex_t next_u = leader_u[s ^ 1], next_v = leader_v[s ^ 1];
+  for (;;) {
+    const vertex_t u = leader_queue->next_u, v = leader_queue->next_v;
     if (u == no_vertex) {  // the same for every block of the cluster
       cluster.sync();      // no block leaves while the leader may read its candidate
       return;
     }
-    W* U = stages + 2 * s * static_cast<long long>(slice);
-    W* V = U + slice;
-    const W* ru = w + static_cast<long long>(u) * n + lo;
-    const W* rv = w + static_cast<long long>(v) * n + lo;
     if (warp > 0) {
-      wait_copies();
-      RowPair<W> top = copied_max(U, V, ru, rv, len, worker);
-      if (next_u != no_vertex) {  // stage s ^ 1 was last read before the previous S3
-        W* nU = stages + 2 * (s ^ 1) * static_cast<long long>(slice);
-        start_copy(nU, nU + slice, w + static_cast<long long>(next_u) * n + lo,
-                   w + static_cast<long long>(next_v) * n + lo, len, worker);
-      }
+      RowPair<W> top{-std::numeric_limits<W>::infinity(), -std::numeric_limits<W>::infinity()};
+      if (hi > lo)
+        top = copy_rows(rows, w + static_cast<long long>(u) * n + lo, w + static_cast<long long>(v) * n + lo,
+                        hi - lo, int(threadIdx.x) - 32);
       for (int d = 16; d > 0; d /= 2) {
         top.u = max(top.u, __shfl_down_sync(~0u, top.u, d));
         top.v = max(top.v, __shfl_down_sync(~0u, top.v, d));
@@ -337,9 +294,10 @@ __global__ void __launch_bounds__(fast_block, 2) roma_fast_phase(const W* __rest
         slice_top = top;
       }
     }
-    cluster.sync();  // S2: pair i on chip in every block; every block has read the slots
+    cluster.sync();  // S2: every slice on chip; every block has read the pair
     if (warp > 0) {
-      const W wuv = held(s, 0, v);
+      const unsigned owner_v = unsigned(v / slice);
+      const W wuv = cluster.map_shared_rank(rows, owner_v)[v - static_cast<long long>(owner_v) * slice].u;
       RowPair<W> row_max = slice_top;  // of the whole rows u and v
       for (unsigned r = 0; r < blocks; ++r) {
         const RowPair<W> t = *cluster.map_shared_rank(&slice_top, r);
@@ -350,7 +308,7 @@ __global__ void __launch_bounds__(fast_block, 2) roma_fast_phase(const W* __rest
       // Eight columns a thread at a time, their cw loads issued together
       // (L2 latency, not bandwidth, bounds this loop otherwise).
       constexpr int batch = 8;
-      for (long long base = lo + worker; base < hi; base += batch * workers) {
+      for (long long base = lo + threadIdx.x - 32; base < hi; base += batch * workers) {
         W cx[batch];
 #pragma unroll
         for (int k = 0; k < batch; ++k) {
@@ -361,21 +319,22 @@ __global__ void __launch_bounds__(fast_block, 2) roma_fast_phase(const W* __rest
         for (int k = 0; k < batch; ++k) {
           const long long x = base + k * workers;
           if (x >= hi) break;
-          const W ux = U[x - lo], vx = V[x - lo];
+          const RowPair<W> at_x = rows[x - lo];
           const W current = wuv + cx[k];
           // An upper bound of the gain: w[v, y] <= max of row v, w[u, y] <=
           // max of row u (float sums round monotonically, so it bounds the
           // computed gain too). Most edges fail it once the matching is
           // good: no mate read, no remote load.
-          if (!(max(ux + row_max.v, row_max.u + vx) - current > max(best.gain, min_gain))) continue;
+          if (!(max(at_x.u + row_max.v, row_max.u + at_x.v) - current > max(best.gain, min_gain))) continue;
           const vertex_t y = __ldcg(mate + x);
           if (!(x < y) || x == u || x == v || y == u || y == v) continue;
-          const W uy = held(s, 0, y), vy = held(s, 1, y);
-          const W w1 = ux + vy, w2 = uy + vx;  // {u, x}, {v, y} or {u, y}, {v, x}
+          const unsigned owner = unsigned(y / slice);
+          const RowPair<W> at_y = cluster.map_shared_rank(rows, owner)[y - static_cast<long long>(owner) * slice];
+          const W w1 = at_x.u + at_y.v, w2 = at_y.u + at_x.v;  // {u, x}, {v, y} or {u, y}, {v, x}
           if (w1 > w2) {
-            if (w1 - current > best.gain) best = {w1 - current, vertex_t(x), y, ux, vy};
+            if (w1 - current > best.gain) best = {w1 - current, vertex_t(x), y, at_x.u, at_y.v};
           } else if (w2 - current > best.gain) {
-            best = {w2 - current, y, vertex_t(x), uy, vx};
+            best = {w2 - current, y, vertex_t(x), at_y.u, at_x.v};
           }
         }
       }
@@ -421,7 +380,7 @@ Shape choose_shape(vertex_t n, const RomaGpuOptions& gopt, int device) {
   constexpr int per = 16 / sizeof(W);
   auto shape_for = [&](int c) {
     const vertex_t slice = vertex_t(((n + c - 1) / c + per - 1) / per * per);
-    return Shape{c, slice, 4 * std::size_t(slice) * sizeof(W)};  // two stages of two rows
+    return Shape{c, slice, 2 * std::size_t(slice) * sizeof(W)};
   };
   if (gopt.cluster > 0) {
     const Shape s = shape_for(gopt.cluster);
@@ -437,7 +396,7 @@ Shape choose_shape(vertex_t n, const RomaGpuOptions& gopt, int device) {
     if (s.smem <= budget) return s;
   }
   throw invalid_input("roma-gpu: n = " + std::to_string(n) +
-                      " is too large: two stages of two rows do not fit the shared memory of a cluster of 16 blocks");
+                      " is too large: two rows do not fit the shared memory of a cluster of 16 blocks");
 }
 
 void check_roma_gpu_options(const RomaGpuOptions& g) {

@@ -40,7 +40,7 @@ if [[ $want == *" cpu "* ]]; then  # end to end against the sequential CPU roma 
   $bin/bench_roma --n 16384 --runs cpu,2,fast --gpu-generate --quiet | grep -E "summary" | tee "$out/cpu.log"
 fi
 if [[ $want == *" sweep "* ]]; then
-  for shape in "16384 2 1" "16384 4 2" "32768 4 1" "32768 8 2" "65536 8 1" "65536 16 2" "90112 8 1" "90112 16 1" "90112 16 2"; do
+  for shape in "16384 1 1" "16384 2 2" "32768 2 1" "32768 4 2" "65536 4 1" "65536 8 2" "90112 4 1" "90112 8 1" "90112 8 2"; do
     set -- $shape
     $bin/bench_roma --n $1 --runs fast --gpu-generate --quiet --cluster $2 --blocks-per-sm $3 2>&1 \
       | grep -E "summary|bench_roma" | sed "s/^/cluster=$2 bps=$3 /"

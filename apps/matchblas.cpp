@@ -51,7 +51,7 @@ void print_help(std::FILE* out) {
       "                   [--out FILE] [--threads T] [--gpu ID] [--view auto|general|bipartite] [--json]\n"
       "      a b-matching (each vertex v in at most b(v) edges; --b-file: one b(v) per line);\n"
       "      --out writes the edges, one 'u v' line each; --gpu ID: b-suitor-gpu's GPU (default 0)\n"
-      "  matchblas marry FILE --algo gale-shapley|mcvitie-wilson|mcvitie-wilson-omp|mcvitie-wilson-gpu\n"
+      "  matchblas marry FILE --algo gale-shapley|mcvitie-wilson|gale-shapley-omp|mcvitie-wilson-omp|mcvitie-wilson-gpu\n"
       "                  [--out FILE] [--threads T] [--gpu ID] [--json]\n"
       "      the man-optimal stable matching of a stable marriage instance, checked for stability\n"
       "  matchblas marriage-gen easy|hard N [--eps E] [--seed S] [--out FILE]\n"

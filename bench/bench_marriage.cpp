@@ -1,5 +1,5 @@
-// Stable marriage (Paper IV sec. 5): Gale-Shapley, McVitie-Wilson and the
-// OpenMP McVitie-Wilson (and, where there is a GPU, mcvitie-wilson-gpu:
+// Stable marriage (Paper IV sec. 5): Gale-Shapley, McVitie-Wilson and
+// their OpenMP versions (and, where there is a GPU, mcvitie-wilson-gpu:
 // its kernels alone, lists already on the device; threads 0 in the table)
 // on an easy instance (each man ranks (1 + eps) ln n
 // random women) and a hard one (identical complete lists), over lists of
@@ -69,7 +69,9 @@ void run_all(const char* what, vertex_t n, const P& prefs, RankSum ranks, Check 
   if (omp)
     for (int t : threads) {
       if (t == 1 && !seq) continue;
-      const double s = bench::median_seconds(reps, [&] { m = mcvitie_wilson_omp(prefs, t); });
+      double s = bench::median_seconds(reps, [&] { m = gale_shapley_omp(prefs, t); });
+      row("gale-shapley-omp", t, s, m);
+      s = bench::median_seconds(reps, [&] { m = mcvitie_wilson_omp(prefs, t); });
       row("mcvitie-wilson-omp", t, s, m);
     }
   if (gpu::device_count() == 0) return;

@@ -7,6 +7,7 @@
 #include <deque>
 #include <limits>
 #include <string>
+#include <numeric>
 #include <vector>
 
 #include "lib/error.hpp"
@@ -80,50 +81,80 @@ Marriage propose_sequentially(const Prefs& p) {
   return from_husbands(men, std::move(suitor));
 }
 
-// McVitie-Wilson in parallel: each man's chain of rejections is followed by
-// one thread; a woman's suitor is one word (rank << 32 | man), smaller is
-// better, replaced by compare-and-swap while the proposal still beats it
-// (offers only improve, so a word never comes back: no ABA). A man's cursor
-// is written by the thread holding him and read by the next one, ordered by
-// the CAS that hands him over.
+// A woman's suitor word for the parallel versions: rank << 32 | man, smaller
+// is better, all ones while she is free.
+using SuitorWord = std::uint64_t;
+constexpr SuitorWord no_suitor = std::numeric_limits<SuitorWord>::max();
+
+// Man m proposes down his list (from his cursor) until a woman takes him:
+// her word is replaced by compare-and-swap while his offer still beats it
+// (offers only improve, so a word never comes back: no ABA). Returns the man
+// he displaced, or no_vertex (she was free, or his list ran out). His cursor
+// is touched only by the thread holding him; the next holder reads it after
+// the CAS that hands him over (acq_rel), or after a barrier.
 template <class Prefs>
-Marriage propose_in_parallel(const Prefs& p, int threads) {
-  const vertex_t men = p.men(), women = p.women();
-  const int t = threads > 0 ? threads : omp_get_max_threads();
-  using word = std::uint64_t;
-  constexpr word empty = std::numeric_limits<word>::max();
-  std::vector<word> held(static_cast<std::size_t>(women), empty);
-  std::vector<offset_t> next(static_cast<std::size_t>(men), 0);  // touched only by the thread holding the man
-#pragma omp parallel for num_threads(t) schedule(dynamic, 1024)
-  for (vertex_t first = 0; first < men; ++first) {
-    vertex_t m = first;
-    while (m != no_vertex) {
-      vertex_t displaced = no_vertex;
-      bool placed = false;
-      while (!placed && next[m] < p.length(m)) {
-        const offset_t k = next[m]++;
-        const vertex_t w = p.woman(m, k);
-        const word mine = (word(std::uint32_t(p.rank(m, k))) << 32) | word(std::uint32_t(m));
-        std::atomic_ref<word> slot(held[w]);
-        word seen = slot.load(std::memory_order_acquire);
-        while (mine < seen) {
-          // acq_rel: the displaced man's cursor, written by his previous
-          // thread before its winning CAS, is visible to the thread that
-          // displaces him (release on the win, acquire on the read).
-          if (slot.compare_exchange_weak(seen, mine, std::memory_order_acq_rel, std::memory_order_acquire)) {
-            placed = true;
-            displaced = seen == empty ? no_vertex : vertex_t(std::uint32_t(seen));
-            break;
-          }
-        }
-      }
-      m = displaced;  // none: this chain is done (placed without rejection, or m is single)
-    }
+vertex_t place(const Prefs& p, vertex_t m, std::vector<offset_t>& next, std::vector<SuitorWord>& held) {
+  while (next[m] < p.length(m)) {
+    const offset_t k = next[m]++;
+    const vertex_t w = p.woman(m, k);
+    const SuitorWord mine = (SuitorWord(std::uint32_t(p.rank(m, k))) << 32) | SuitorWord(std::uint32_t(m));
+    std::atomic_ref<SuitorWord> slot(held[w]);
+    SuitorWord seen = slot.load(std::memory_order_acquire);
+    while (mine < seen)
+      if (slot.compare_exchange_weak(seen, mine, std::memory_order_acq_rel, std::memory_order_acquire))
+        return seen == no_suitor ? no_vertex : vertex_t(std::uint32_t(seen));
   }
-  std::vector<vertex_t> husband(static_cast<std::size_t>(women), no_vertex);
-  for (vertex_t w = 0; w < women; ++w)
-    if (held[w] != empty) husband[w] = vertex_t(std::uint32_t(held[w]));
+  return no_vertex;
+}
+
+Marriage from_words(vertex_t men, const std::vector<SuitorWord>& held) {
+  std::vector<vertex_t> husband(held.size(), no_vertex);
+  for (std::size_t w = 0; w < held.size(); ++w)
+    if (held[w] != no_suitor) husband[w] = vertex_t(std::uint32_t(held[w]));
   return from_husbands(men, std::move(husband));
+}
+
+// McVitie-Wilson in parallel: each man's chain of rejections is followed by
+// one thread (Paper IV sec. 4).
+template <class Prefs>
+Marriage mcvitie_wilson_parallel(const Prefs& p, int threads) {
+  const vertex_t men = p.men();
+  const int t = threads > 0 ? threads : omp_get_max_threads();
+  std::vector<SuitorWord> held(static_cast<std::size_t>(p.women()), no_suitor);
+  std::vector<offset_t> next(static_cast<std::size_t>(men), 0);
+#pragma omp parallel for num_threads(t) schedule(dynamic, 1024)
+  for (vertex_t first = 0; first < men; ++first)
+    for (vertex_t m = first; m != no_vertex;) m = place(p, m, next, held);
+  return from_words(men, held);
+}
+
+// Gale-Shapley in parallel (Paper IV sec. 4): rounds over a queue of free
+// men; in a round every free man proposes (in parallel) until placed, and
+// the men displaced in the round form the next round's queue.
+template <class Prefs>
+Marriage gale_shapley_parallel(const Prefs& p, int threads) {
+  const vertex_t men = p.men();
+  const int t = threads > 0 ? threads : omp_get_max_threads();
+  std::vector<SuitorWord> held(static_cast<std::size_t>(p.women()), no_suitor);
+  std::vector<offset_t> next(static_cast<std::size_t>(men), 0);
+  std::vector<vertex_t> queue(static_cast<std::size_t>(men)), later;
+  std::iota(queue.begin(), queue.end(), 0);
+  while (!queue.empty()) {
+    later.clear();
+#pragma omp parallel num_threads(t)
+    {
+      std::vector<vertex_t> mine;
+#pragma omp for schedule(dynamic, 1024) nowait
+      for (std::size_t i = 0; i < queue.size(); ++i) {
+        const vertex_t displaced = place(p, queue[i], next, held);
+        if (displaced != no_vertex) mine.push_back(displaced);
+      }
+#pragma omp critical
+      later.insert(later.end(), mine.begin(), mine.end());
+    }
+    queue.swap(later);
+  }
+  return from_words(men, held);
 }
 
 }  // namespace
@@ -209,7 +240,8 @@ RankedLists rank_lists(const MarriageInstance& inst) {
 
 Marriage gale_shapley(const RankedLists& p) { return propose_sequentially<ListPrefs, false>(ListPrefs{p}); }
 Marriage mcvitie_wilson(const RankedLists& p) { return propose_sequentially<ListPrefs, true>(ListPrefs{p}); }
-Marriage mcvitie_wilson_omp(const RankedLists& p, int threads) { return propose_in_parallel(ListPrefs{p}, threads); }
+Marriage mcvitie_wilson_omp(const RankedLists& p, int threads) { return mcvitie_wilson_parallel(ListPrefs{p}, threads); }
+Marriage gale_shapley_omp(const RankedLists& p, int threads) { return gale_shapley_parallel(ListPrefs{p}, threads); }
 Marriage gale_shapley(const IdenticalPreferences& p) {
   check_identical(p);
   return propose_sequentially<SharedPrefs, false>(SharedPrefs{p});
@@ -220,7 +252,11 @@ Marriage mcvitie_wilson(const IdenticalPreferences& p) {
 }
 Marriage mcvitie_wilson_omp(const IdenticalPreferences& p, int threads) {
   check_identical(p);
-  return propose_in_parallel(SharedPrefs{p}, threads);
+  return mcvitie_wilson_parallel(SharedPrefs{p}, threads);
+}
+Marriage gale_shapley_omp(const IdenticalPreferences& p, int threads) {
+  check_identical(p);
+  return gale_shapley_parallel(SharedPrefs{p}, threads);
 }
 
 std::string marriage_violation(const MarriageInstance& inst, const Marriage& m) {

@@ -4,7 +4,7 @@
 // the skip of proposals bound to be refused; McVitie-Wilson as the same loop
 // with a stack; the O(1) ranking look-up: each man's list carries the
 // woman's rank of him, non-mutual entries purged) and sec. 4 (parallel
-// McVitie-Wilson with compare-and-swap on suitor(woman)).
+// Gale-Shapley and McVitie-Wilson with compare-and-swap on suitor(woman)).
 //
 // A pair (m, w) is acceptable when each lists the other. An instance is
 // given explicitly (MarriageInstance: every list) or, for Paper IV's "hard"
@@ -16,6 +16,9 @@
 //   mcvitie_wilson_omp   men in parallel, each rejected man handled by the
 //                        thread that rejected him; a woman's suitor is one
 //                        64-bit word (her rank of him, him) changed by CAS
+//   gale_shapley_omp     rounds: the queue of free men proposes in parallel
+//                        (the same CAS), the men displaced form the next
+//                        round's queue
 // Guarantee: all return the same matching, the man-optimal stable one
 // (Gale and Shapley; McVitie and Wilson), whatever the thread count.
 // Cost: O(number of proposals), at most the sum of the list lengths
@@ -70,9 +73,11 @@ struct Marriage {
 Marriage gale_shapley(const RankedLists& p);
 Marriage mcvitie_wilson(const RankedLists& p);
 Marriage mcvitie_wilson_omp(const RankedLists& p, int threads = 0);
+Marriage gale_shapley_omp(const RankedLists& p, int threads = 0);
 Marriage gale_shapley(const IdenticalPreferences& p);
 Marriage mcvitie_wilson(const IdenticalPreferences& p);
 Marriage mcvitie_wilson_omp(const IdenticalPreferences& p, int threads = 0);
+Marriage gale_shapley_omp(const IdenticalPreferences& p, int threads = 0);
 
 // "" when m is a stable matching of inst (every pair acceptable, wife and
 // husband consistent, no blocking pair: a man and a woman who list each other

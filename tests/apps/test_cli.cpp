@@ -199,7 +199,7 @@ TEST_CASE("bmatch: --b and --b-file give b-greedy's edges (b-suitor-gpu: or one 
   REQUIRE(cli(dir, "marriage-gen easy 300 --seed 4 --out " + q(inst)).status == 0);
   const MarriageInstance mi = read_marriage(inst.string());
   const Marriage expected = gale_shapley(rank_lists(mi));
-  for (const char* algo : {"gale-shapley", "mcvitie-wilson", "mcvitie-wilson-omp"}) {
+  for (const char* algo : {"gale-shapley", "mcvitie-wilson", "gale-shapley-omp", "mcvitie-wilson-omp"}) {
     CAPTURE(algo);
     const Result r = cli(dir, "marry " + q(inst) + " --algo " + algo + " --json --out " + q(wives));
     INFO(r.err);

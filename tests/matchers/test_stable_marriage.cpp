@@ -64,6 +64,7 @@ Marriage require_all_agree(const MarriageInstance& inst) {
   for (int threads : {1, 2, 8}) {
     CAPTURE(threads);
     REQUIRE(mcvitie_wilson_omp(p, threads) == gs);
+    REQUIRE(gale_shapley_omp(p, threads) == gs);
   }
   return gs;
 }
@@ -159,7 +160,10 @@ TEST_CASE("identical preferences (hard instances) give what their explicit insta
     const Marriage expected = require_all_agree(inst);
     CHECK(gale_shapley(hard) == expected);
     CHECK(mcvitie_wilson(hard) == expected);
-    for (int threads : {1, 2, 8}) CHECK(mcvitie_wilson_omp(hard, threads) == expected);
+    for (int threads : {1, 2, 8}) {
+      CHECK(mcvitie_wilson_omp(hard, threads) == expected);
+      CHECK(gale_shapley_omp(hard, threads) == expected);
+    }
   }
   IdenticalPreferences bad = hard_marriage(5, 1);
   bad.man_rank[0] = bad.man_rank[1];

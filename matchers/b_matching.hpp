@@ -12,13 +12,16 @@
 //                   overflow, the worst one (under neighbour_beats) is
 //                   dropped and its proposer proposes again. {u, v} is in the
 //                   result when each holds the other's offer.
-//   b_suitor_omp    the same in parallel (OpenMP): a lock per vertex guards
-//                   its offers; scans read a per-vertex floor word (the
-//                   position of its worst held offer in its own row, or -1
-//                   while it has room) without locks and re-check under the
-//                   lock; a vertex is processed by one thread at a time (an
-//                   owner flag, released and re-checked, so that a suitor
-//                   displaced meanwhile is never lost).
+//   b_suitor_omp    the same in parallel (OpenMP), lock-free: v's offers
+//                   are b(v) slot words (1 + the position of the proposer's
+//                   entry in v's row, 0 while empty); an offer replaces the
+//                   worst one held by compare-and-swap, and a slot's word
+//                   only improves, so scans read slots without
+//                   synchronisation and the CAS is the exact check; a vertex
+//                   is processed by one thread at a time (an owner flag,
+//                   released and re-checked, so that a suitor displaced
+//                   meanwhile is never lost). b_suitor_seq uses the same
+//                   slots.
 // Guarantee: b_suitor_seq and b_suitor_omp (any thread count and
 // interleaving) return exactly b_greedy's edge set (Khan et al.;
 // Paper II: b-Suitor computes the greedy b-matching), and with b = 1 both are

@@ -1,8 +1,8 @@
 // b-Suitor, sequential and OpenMP; see b_matching.hpp.
 // Source: seed 001 Paper II sec. 2-3 (b-Suitor: a vertex keeps its b(v) best
-// offers; a displaced suitor proposes again); the lock-per-vertex and floor
-// re-check pattern of the project's OpenMP Suitor (matchers/suitor_locks.cpp,
-// seed 004 sec. 2.2).
+// offers; a displaced suitor proposes again); the lock-free offer words of
+// the project's CAS Suitor (matchers/suitor_cas.cpp, seed 004 sec. 2.3),
+// one per offer slot.
 #include <omp.h>
 
 #include <algorithm>
@@ -19,64 +19,47 @@ namespace matchblas {
 
 namespace {
 
-template <class W>
-struct Offer {
-  W w;
-  vertex_t u;  // the proposer
-};
-
 struct Placed {
   bool accepted;
   vertex_t dropped;  // the proposer whose offer made room, or no_vertex
 };
 
-// The offers every vertex holds: a heap per vertex of at most cap(v) =
-// min(b(v), degree) offers with the worst on top, and a floor word per vertex
-// that scans read without locks: -2 when v takes no offer (cap 0), -1 while v
-// has room, else the position in v's own row of its worst offer's proposer
-// (the graph is read-only, so a position names an offer).
+// The offers every vertex holds, lock-free: cap(v) = min(b(v), degree) slots
+// per vertex, each one word: 0 while empty, else 1 + the position in v's own
+// row of the proposer's entry (the graph is read-only, so a position names an
+// offer: its weight and proposer). A slot's word only ever improves (an
+// offer replaces the worst one held, by compare-and-swap), so reads without
+// synchronisation see offers no better than the current ones.
 template <class W>
-class OfferHeaps {
+class OfferSlots {
  public:
-  OfferHeaps(const Csr<W>& g, const std::vector<int>& b)
-      : g_(g), start_(std::size_t(g.n_rows) + 1, 0), count_(std::size_t(g.n_rows), 0), floor_(std::size_t(g.n_rows)) {
-    for (vertex_t v = 0; v < g.n_rows; ++v) {
+  OfferSlots(const Csr<W>& g, const std::vector<int>& b) : g_(g), start_(std::size_t(g.n_rows) + 1, 0) {
+    for (vertex_t v = 0; v < g.n_rows; ++v)
       start_[v + 1] = start_[v] + std::min<offset_t>(b[v], g.offsets[v + 1] - g.offsets[v]);
-      floor_[v] = start_[v + 1] == start_[v] ? -2 : -1;
-    }
-    held_.resize(std::size_t(start_[g.n_rows]));
+    slot_.assign(std::size_t(start_[g.n_rows]), 0);
   }
 
-  // Might v take u's offer of weight w? False only when it cannot (floors
-  // only rise). Safe without v's lock.
+  // Might v take u's offer of weight w? False only when it cannot: the
+  // worst offer read is no better than the worst one held now.
   bool may_take(vertex_t v, W w, vertex_t u) const {
-    const offset_t t = std::atomic_ref<const offset_t>(floor_[v]).load(std::memory_order_acquire);
-    if (t == -2) return false;
-    return t == -1 || neighbour_beats(w, u, g_.weights[t], g_.cols[t]);
+    const Worst worst = worst_of(v);
+    return worst.at >= 0 && beats(w, u, worst.word);
   }
 
-  // Places u's offer at v when v takes it (exactly, on the heap itself).
-  // Needs v's lock in parallel code.
-  Placed place(vertex_t v, W w, vertex_t u) {
-    Offer<W>* heap = &held_[std::size_t(start_[v])];
-    const int cap = int(start_[v + 1] - start_[v]);
-    int& count = count_[v];
-    Placed r{false, no_vertex};
-    if (cap == 0) return r;
-    if (count < cap) {
-      heap[count++] = {w, u};
-      std::push_heap(heap, heap + count, better);
-      r.accepted = true;
-    } else if (neighbour_beats(w, u, heap[0].w, heap[0].u)) {
-      std::pop_heap(heap, heap + cap, better);  // the worst offer to the back
-      r.dropped = heap[cap - 1].u;
-      heap[cap - 1] = {w, u};
-      std::push_heap(heap, heap + cap, better);
-      r.accepted = true;
+  // Places u's offer (entry `mine` of v's row = the position of u there) at
+  // v when v takes it: the worst held offer, found by a scan, is replaced by
+  // CAS; a failed CAS (someone improved that slot) scans again. The worst
+  // slot at the CAS holds the worst offer of v at that moment (every other
+  // slot read is at least as good now), so v keeps its cap(v) best offers.
+  Placed place(vertex_t v, W w, vertex_t u, offset_t mine) {
+    for (;;) {
+      const Worst worst = worst_of(v);
+      if (worst.at < 0 || !beats(w, u, worst.word)) return {false, no_vertex};
+      std::uint64_t seen = worst.word;
+      if (std::atomic_ref<std::uint64_t>(slot_[std::size_t(worst.at)])
+              .compare_exchange_strong(seen, std::uint64_t(mine) + 1, std::memory_order_acq_rel))
+        return {true, seen == 0 ? no_vertex : g_.cols[std::size_t(seen - 1)]};
     }
-    if (r.accepted && count == cap)
-      std::atomic_ref<offset_t>(floor_[v]).store(position(v, heap[0].u), std::memory_order_release);
-    return r;
   }
 
   // Position of v in u's row (present: g is symmetric).
@@ -86,19 +69,41 @@ class OfferHeaps {
   }
 
  private:
-  // The heap's order: the front (the "largest") is the offer that beats none.
-  static bool better(const Offer<W>& a, const Offer<W>& b) { return neighbour_beats(a.w, a.u, b.w, b.u); }
+  struct Worst {
+    offset_t at;         // the slot, or -1 when v has none
+    std::uint64_t word;  // its word
+  };
+
+  Worst worst_of(vertex_t v) const {
+    Worst worst{-1, 0};
+    for (offset_t i = start_[v]; i < start_[v + 1]; ++i) {
+      const std::uint64_t word =
+          std::atomic_ref<const std::uint64_t>(slot_[std::size_t(i)]).load(std::memory_order_acquire);
+      if (worst.at < 0 || worse(word, worst.word)) worst = {i, word};
+      if (word == 0) break;  // an empty slot: nothing is worse
+    }
+    return worst;
+  }
+  // Does the offer (w, u) beat the one in `word`?
+  bool beats(W w, vertex_t u, std::uint64_t word) const {
+    return word == 0 || neighbour_beats(w, u, g_.weights[std::size_t(word - 1)], g_.cols[std::size_t(word - 1)]);
+  }
+  bool worse(std::uint64_t a, std::uint64_t b) const {
+    if (a == 0) return b != 0;
+    return b != 0 && neighbour_beats(g_.weights[std::size_t(b - 1)], g_.cols[std::size_t(b - 1)],
+                                     g_.weights[std::size_t(a - 1)], g_.cols[std::size_t(a - 1)]);
+  }
 
   const Csr<W>& g_;
   std::vector<offset_t> start_;
-  std::vector<int> count_;
-  std::vector<offset_t> floor_;
-  std::vector<Offer<W>> held_;
+  std::vector<std::uint64_t> slot_;
 };
 
-// Per entry k of u's row: does u's offer sit at cols[k]? Written by u's
-// processor (set) and by whoever displaces u (clear), both under the lock of
-// cols[k]; read by u's processor without it.
+// Per entry k of u's row: does u's offer sit at cols[k]? Set by u's
+// processor before its CAS (and cleared again when the CAS is refused),
+// cleared by whoever displaces u after its own CAS; so a displacement always
+// follows the set it undoes. Read by u's processor, and by mutual_offers
+// after every thread is done.
 class ProposedFlags {
  public:
   explicit ProposedFlags(std::size_t entries) : flag_(entries, 0) {}
@@ -118,7 +123,7 @@ struct Candidate {
 };
 
 template <class W>
-Candidate<W> best_candidate(const Csr<W>& g, const OfferHeaps<W>& heaps, const ProposedFlags& proposed, vertex_t u) {
+Candidate<W> best_candidate(const Csr<W>& g, const OfferSlots<W>& heaps, const ProposedFlags& proposed, vertex_t u) {
   Candidate<W> c;
   for (offset_t k = g.offsets[u]; k < g.offsets[u + 1]; ++k) {
     const vertex_t v = g.cols[k];
@@ -132,7 +137,7 @@ Candidate<W> best_candidate(const Csr<W>& g, const OfferHeaps<W>& heaps, const P
 
 // {u, v} when each holds the other's offer.
 template <class W>
-BMatching mutual_offers(const Csr<W>& g, const OfferHeaps<W>& heaps, const ProposedFlags& proposed) {
+BMatching mutual_offers(const Csr<W>& g, const OfferSlots<W>& heaps, const ProposedFlags& proposed) {
   std::vector<std::vector<vertex_t>> lists(static_cast<std::size_t>(g.n_rows));
   for (vertex_t u = 0; u < g.n_rows; ++u)
     for (offset_t k = g.offsets[u]; k < g.offsets[u + 1]; ++k)
@@ -146,7 +151,7 @@ template <class W>
 BMatching b_suitor_seq(const Csr<W>& g, const std::vector<int>& b) {
   detail::expect_b(g, b, "b_suitor_seq");
   const vertex_t n = g.n_rows;
-  OfferHeaps<W> heaps(g, b);
+  OfferSlots<W> heaps(g, b);
   ProposedFlags proposed(g.cols.size());
   std::vector<int> proposals(static_cast<std::size_t>(n), 0);  // u's offers held somewhere
   std::vector<vertex_t> stack(static_cast<std::size_t>(n));
@@ -157,7 +162,7 @@ BMatching b_suitor_seq(const Csr<W>& g, const std::vector<int>& b) {
     while (proposals[u] < b[u]) {
       const Candidate<W> c = best_candidate(g, heaps, proposed, u);
       if (c.v == no_vertex) break;  // nobody takes more of u's offers
-      const Placed p = heaps.place(c.v, c.w, u);  // accepted: the floor check is exact here
+      const Placed p = heaps.place(c.v, c.w, u, heaps.position(c.v, u));  // accepted: may_take is exact here
       proposed.set(c.k, true);
       ++proposals[u];
       if (p.dropped != no_vertex) {
@@ -175,12 +180,10 @@ BMatching b_suitor_omp(const Csr<W>& g, const std::vector<int>& b, int threads) 
   detail::expect_b(g, b, "b_suitor_omp");
   const vertex_t n = g.n_rows;
   const int t = threads > 0 ? threads : omp_get_max_threads();
-  OfferHeaps<W> heaps(g, b);
+  OfferSlots<W> heaps(g, b);
   ProposedFlags proposed(g.cols.size());
   std::vector<int> proposals(static_cast<std::size_t>(n), 0);
   std::vector<std::uint8_t> owned(static_cast<std::size_t>(n), 0), exhausted(static_cast<std::size_t>(n), 0);
-  std::vector<omp_lock_t> locks(static_cast<std::size_t>(n));
-  for (omp_lock_t& l : locks) omp_init_lock(&l);
 
   const auto held = [&](vertex_t u) { return std::atomic_ref<int>(proposals[u]); };
   const auto claim = [&](vertex_t u) {
@@ -209,18 +212,18 @@ BMatching b_suitor_omp(const Csr<W>& g, const std::vector<int>& b, int threads) 
               spent(u).store(1);  // floors only rise: nobody will take more
               break;
             }
-            omp_set_lock(&locks[c.v]);
-            const Placed p = heaps.place(c.v, c.w, u);  // the exact check, under the lock
-            if (p.accepted) {
-              proposed.set(c.k, true);
-              held(u).fetch_add(1);
-              if (p.dropped != no_vertex) {
-                proposed.set(heaps.position(p.dropped, c.v), false);
-                held(p.dropped).fetch_sub(1);
-              }
+            proposed.set(c.k, true);  // before the CAS: a displacement clears it after
+            const Placed p = heaps.place(c.v, c.w, u, heaps.position(c.v, u));  // the exact check, a CAS
+            if (!p.accepted) {
+              proposed.set(c.k, false);
+              continue;  // v improved meanwhile: look again
             }
-            omp_unset_lock(&locks[c.v]);
-            if (p.dropped != no_vertex && claim(p.dropped)) stack.push_back(p.dropped);
+            held(u).fetch_add(1);
+            if (p.dropped != no_vertex) {
+              proposed.set(heaps.position(p.dropped, c.v), false);
+              held(p.dropped).fetch_sub(1);
+              if (claim(p.dropped)) stack.push_back(p.dropped);
+            }
           }
           // Release, then look again: a displacement that found u owned
           // counted on this check.
@@ -230,7 +233,6 @@ BMatching b_suitor_omp(const Csr<W>& g, const std::vector<int>& b, int threads) 
       }
     }
   }
-  for (omp_lock_t& l : locks) omp_destroy_lock(&l);
   return mutual_offers(g, heaps, proposed);
 }
 

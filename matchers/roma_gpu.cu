@@ -156,9 +156,16 @@ __device__ RowPair<W> copy_rows(RowPair<W>* rows, const W* ru, const W* rv, long
       const Vec a = __ldcs(u4 + i), b = __ldcs(v4 + i);
       const W* aw = reinterpret_cast<const W*>(&a);
       const W* bw = reinterpret_cast<const W*>(&b);
+      if constexpr (sizeof(W) == 4) {  // two 16-byte stores (four 8-byte ones conflict on the banks)
+        float4* out = reinterpret_cast<float4*>(rows + i * per);
+        out[0] = make_float4(a.x, b.x, a.y, b.y);
+        out[1] = make_float4(a.z, b.z, a.w, b.w);
+      } else {
+#pragma unroll
+        for (int k = 0; k < per; ++k) rows[i * per + k] = {aw[k], bw[k]};
+      }
 #pragma unroll
       for (int k = 0; k < per; ++k) {
-        rows[i * per + k] = {aw[k], bw[k]};
         top.u = max(top.u, aw[k]);
         top.v = max(top.v, bw[k]);
       }
@@ -305,9 +312,10 @@ __global__ void __launch_bounds__(fast_block, 2) roma_fast_phase(const W* __rest
         row_max.v = max(row_max.v, t.v);
       }
       Candidate<W> best{W(0), no_vertex, no_vertex, W(0), W(0)};
-      // Eight columns a thread at a time, their cw loads issued together
-      // (L2 latency, not bandwidth, bounds this loop otherwise).
-      constexpr int batch = 8;
+      // Four columns a thread at a time, their cw loads issued together
+      // (L2 latency, not bandwidth, bounds this loop otherwise; eight
+      // spilled registers under the 64 that two blocks per SM allow).
+      constexpr int batch = 4;
       for (long long base = lo + threadIdx.x - 32; base < hi; base += batch * workers) {
         W cx[batch];
 #pragma unroll

@@ -4,15 +4,16 @@
 // roma-gpu, over a list of sizes and weight distributions, in one run.
 //   bench_roma [--n N | --ns N1,N2,...] [--dists uniform,exponential,geometric]
 //              [--phases P] [--min-gain G] [--start neighbour|...] [--seed S]
-//              [--double] [--runs cpu,1,2,fast] [--cluster C]
+//              [--double] [--runs cpu,1,2,fast,fast-bf16] [--cluster C]
 //              [--blocks-per-sm B] [--gpu-generate] [--exact-up-to N]
 //              [--quiet]
 // --gpu-generate draws the graph on the GPU (DeviceDense::generate) for the
 // GPU runs, so no host copy exists unless `cpu` runs (n = 131072 on an
 // 80 GB GPU). --exact-up-to N: the optimum (LEMON, where built) for n <= N,
 // and each run's GTO = 1 - weight / optimum. The summary's floor is the
-// bytes a phase must read (n^2 weights) over the measured copy bandwidth
-// (bytes read plus written per second).
+// bytes a phase must read (n^2 weights, as stored: 2 bytes for fast-bf16)
+// over the measured copy bandwidth (bytes read plus written per second).
+// fast-bf16 reports the float weights of its matching (its quality cost).
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -98,7 +99,10 @@ void run_one(const Settings& s, vertex_t n, const std::string& dist_name) {
       continue;
     }
     std::printf("%s: complete %s n=%d (%s weights, %.2f GB), start %s, phases <= %d, min-gain %g, seed %llu\n",
-                which == "cpu" ? "roma (CPU, sequential)" : which == "fast" ? "roma-gpu" : ("roma-gpu-" + which).c_str(),
+                which == "cpu"         ? "roma (CPU, sequential)"
+                : which == "fast"      ? "roma-gpu"
+                : which == "fast-bf16" ? "roma-gpu, bf16 weights"
+                                       : ("roma-gpu-" + which).c_str(),
                 dist_name.c_str(), n, sizeof(W) == 4 ? "float" : "double", double(n) * n * sizeof(W) / 1e9,
                 to_string(s.opt.start).c_str(), s.opt.phases, s.opt.min_gain,
                 static_cast<unsigned long long>(s.opt.seed));
@@ -109,9 +113,11 @@ void run_one(const Settings& s, vertex_t n, const std::string& dist_name) {
       const DeviceDense<W> d = s.gpu_generate ? DeviceDense<W>::generate(dist, n, gen, s.gpu.device)
                                               : DeviceDense<W>::upload(*host, s.gpu.device);
       std::printf("graph on the GPU in %.3f s (%s)\n", d.seconds(), s.gpu_generate ? "generated there" : "uploaded");
-      r = which == "fast" ? roma_gpu(d, s.opt, s.gpu) : roma_gpu_thesis(d, std::atoi(which.c_str()), s.opt);
+      RomaGpuOptions go = s.gpu;
+      go.bf16 = which == "fast-bf16";
+      r = which.rfind("fast", 0) == 0 ? roma_gpu(d, s.opt, go) : roma_gpu_thesis(d, std::atoi(which.c_str()), s.opt);
     }
-    report(which, dist_name, n, sizeof(W), r, optimum, s.quiet);
+    report(which, dist_name, n, which == "fast-bf16" ? 2 : sizeof(W), r, optimum, s.quiet);
   }
 }
 
@@ -143,8 +149,8 @@ int main(int argc, char** argv) {
     }
   }
   for (const std::string& r : s.runs)
-    if (r != "cpu" && r != "1" && r != "2" && r != "fast") {
-      std::fprintf(stderr, "bench_roma: unknown run '%s' (cpu, 1, 2, fast)\n", r.c_str());
+    if (r != "cpu" && r != "1" && r != "2" && r != "fast" && r != "fast-bf16") {
+      std::fprintf(stderr, "bench_roma: unknown run '%s' (cpu, 1, 2, fast, fast-bf16)\n", r.c_str());
       return 2;
     }
   for (const std::string& d : s.dists) parse_dist(d);

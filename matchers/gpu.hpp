@@ -164,6 +164,9 @@ struct RomaGpuOptions {
   int device = 0;         // for the Dense overload (a DeviceDense knows its own)
   int cluster = 0;        // blocks per pair: 1, 2, 4, 8 or 16; 0: the fewest whose shared memory holds the rows
   int blocks_per_sm = 2;  // 1 or 2: shared memory is split for this many resident blocks per SM
+  bool bf16 = false;      // float graphs: the kernels read a bf16 copy of the weights (half the bytes; the
+                          // copy takes n^2 x 2 bytes more) and compute in float; the report's weights are
+                          // the float ones, so the cost in quality shows there
 };
 template <class W>
 RomaRun roma_gpu(const DeviceDense<W>& g, const RomaOptions& opt = {}, const RomaGpuOptions& gopt = {});

@@ -47,6 +47,7 @@
 // 2 n bytes of cw from L2 and, for the edges that pass the bound, a mate
 // read and a remote shared-memory load.
 #include <cooperative_groups.h>
+#include <cuda_bf16.h>
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -138,28 +139,37 @@ __device__ void take_next_pair(PairQueue& q, unsigned* counter, const volatile v
   }
 }
 
-// The workers copy columns [0, len) of rows u and v (from ru, rv) into
-// rows[0, len), 16-byte streaming loads where the rows allow them.
-// Returns the largest of the entries this thread copied, per row.
-template <class W>
-__device__ RowPair<W> copy_rows(RowPair<W>* rows, const W* ru, const W* rv, long long len, int worker) {
-  constexpr int per = 16 / sizeof(W);
-  using Vec = std::conditional_t<sizeof(W) == 4, float4, double2>;
+// A stored weight as a computed one (bf16 storage widens to float).
+template <class W, class S>
+__device__ W widen(S s) {
+  if constexpr (std::is_same_v<S, W>) return s;
+  else return W(__bfloat162float(s));
+}
+
+// The workers copy columns [0, len) of rows u and v (from ru, rv, stored as
+// S) into rows[0, len) as W, 16-byte streaming loads where the rows allow
+// them. Returns the largest of the entries this thread copied, per row.
+template <class W, class S>
+__device__ RowPair<W> copy_rows(RowPair<W>* rows, const S* ru, const S* rv, long long len, int worker) {
+  constexpr int per = 16 / sizeof(S);
   RowPair<W> top{-std::numeric_limits<W>::infinity(), -std::numeric_limits<W>::infinity()};
   long long done = 0;
   if (reinterpret_cast<std::uintptr_t>(ru) % 16 == 0 && reinterpret_cast<std::uintptr_t>(rv) % 16 == 0) {
     const long long vecs = len / per;
-    const Vec* u4 = reinterpret_cast<const Vec*>(ru);
-    const Vec* v4 = reinterpret_cast<const Vec*>(rv);
+    const uint4* u4 = reinterpret_cast<const uint4*>(ru);
+    const uint4* v4 = reinterpret_cast<const uint4*>(rv);
 #pragma unroll 4
     for (long long i = worker; i < vecs; i += workers) {
-      const Vec a = __ldcs(u4 + i), b = __ldcs(v4 + i);
-      const W* aw = reinterpret_cast<const W*>(&a);
-      const W* bw = reinterpret_cast<const W*>(&b);
-      if constexpr (sizeof(W) == 4) {  // two 16-byte stores (four 8-byte ones conflict on the banks)
+      const uint4 a = __ldcs(u4 + i), b = __ldcs(v4 + i);
+      const S* as = reinterpret_cast<const S*>(&a);
+      const S* bs = reinterpret_cast<const S*>(&b);
+      W aw[per], bw[per];
+#pragma unroll
+      for (int k = 0; k < per; ++k) aw[k] = widen<W>(as[k]), bw[k] = widen<W>(bs[k]);
+      if constexpr (sizeof(W) == 4) {  // 16-byte stores (8-byte ones conflict on the banks)
         float4* out = reinterpret_cast<float4*>(rows + i * per);
-        out[0] = make_float4(a.x, b.x, a.y, b.y);
-        out[1] = make_float4(a.z, b.z, a.w, b.w);
+#pragma unroll
+        for (int k = 0; k < per; k += 2) out[k / 2] = make_float4(aw[k], bw[k], aw[k + 1], bw[k + 1]);
       } else {
 #pragma unroll
         for (int k = 0; k < per; ++k) rows[i * per + k] = {aw[k], bw[k]};
@@ -173,7 +183,7 @@ __device__ RowPair<W> copy_rows(RowPair<W>* rows, const W* ru, const W* rv, long
     done = vecs * per;
   }
   for (long long i = done + worker; i < len; i += workers) {
-    const RowPair<W> e{__ldcs(ru + i), __ldcs(rv + i)};
+    const RowPair<W> e{widen<W>(__ldcs(ru + i)), widen<W>(__ldcs(rv + i))};
     rows[i] = e;
     top.u = max(top.u, e.u);
     top.v = max(top.v, e.v);
@@ -204,12 +214,12 @@ struct PendingFlip {
   Candidate<W> c;
 };
 
-template <class W>
-__device__ void flip_pending(const PendingFlip<W>& f, const W* w, vertex_t n, vertex_t* mate, W* cw,
+template <class W, class S>
+__device__ void flip_pending(const PendingFlip<W>& f, const S* w, vertex_t n, vertex_t* mate, W* cw,
                              vertex_t* locks, unsigned long long* flips, W min_gain) {
   const Candidate<W>& c = f.c;
   const vertex_t x = min(c.a, c.b), y = max(c.a, c.b);
-  const W wxy = w[static_cast<long long>(x) * n + y];  // weights never change: read before the locks
+  const W wxy = widen<W>(w[static_cast<long long>(x) * n + y]);  // weights never change: read before the locks
   atomic_flip(
       mate, locks, f.u, f.v, c.a, c.b, flips, [&] { return (c.wua + c.wvb) - (f.wuv + wxy) > min_gain; },
       [&] {
@@ -227,8 +237,8 @@ __device__ void flip_pending(const PendingFlip<W>& f, const W* w, vertex_t n, ve
 // block's best ready). The leader's control warp arrives at S2 before it
 // flips the previous pair's choice and waits after, so flips overlap the
 // copies and the scan.
-template <class W>
-__global__ void __launch_bounds__(fast_block, 2) roma_fast_phase(const W* __restrict__ w, vertex_t n, vertex_t* mate,
+template <class W, class S>
+__global__ void __launch_bounds__(fast_block, 2) roma_fast_phase(const S* __restrict__ w, vertex_t n, vertex_t* mate,
                                                                  W* cw, vertex_t* locks, unsigned* counter,
                                                                  unsigned long long* flips, W min_gain,
                                                                  vertex_t slice) {
@@ -361,11 +371,18 @@ __global__ void __launch_bounds__(fast_block, 2) roma_fast_phase(const W* __rest
 }
 
 // cw[x] = w[x, M[x]]; the pair counter reset.
-template <class W>
-__global__ void start_phase(const W* w, vertex_t n, const vertex_t* mate, W* cw, unsigned* counter) {
+template <class W, class S>
+__global__ void start_phase(const S* w, vertex_t n, const vertex_t* mate, W* cw, unsigned* counter) {
   const long long x = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
   if (x == 0) *counter = 0;
-  if (x < n) cw[x] = w[x * n + mate[x]];
+  if (x < n) cw[x] = widen<W>(w[x * n + mate[x]]);
+}
+
+// The bf16 copy of a float matrix (round to nearest).
+__global__ void to_bf16(const float* w, long long count, __nv_bfloat16* out) {
+  for (long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; i < count;
+       i += static_cast<long long>(gridDim.x) * blockDim.x)
+    out[i] = __float2bfloat16_rn(w[i]);
 }
 
 // The launch shape: cluster size and slice length for n and the options.
@@ -375,17 +392,17 @@ struct Shape {
   std::size_t smem;  // dynamic shared memory per block
 };
 
-template <class W>
+template <class W, class S>
 Shape choose_shape(vertex_t n, const RomaGpuOptions& gopt, int device) {
   int per_sm = 0, per_block_optin = 0;
   MATCHBLAS_CUDA_TRY(cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, device));
   MATCHBLAS_CUDA_TRY(cudaDeviceGetAttribute(&per_block_optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
   cudaFuncAttributes attr{};
-  MATCHBLAS_CUDA_TRY(cudaFuncGetAttributes(&attr, roma_fast_phase<W>));
+  MATCHBLAS_CUDA_TRY(cudaFuncGetAttributes(&attr, roma_fast_phase<W, S>));
   // Each resident block also costs 1 KB of the SM's shared memory.
   const std::size_t budget =
       std::min<std::size_t>(per_block_optin, per_sm / gopt.blocks_per_sm - 1024) - attr.sharedSizeBytes;
-  constexpr int per = 16 / sizeof(W);
+  constexpr int per = 16 / sizeof(S);  // slices start on 16-byte boundaries of the stored rows
   auto shape_for = [&](int c) {
     const vertex_t slice = vertex_t(((n + c - 1) / c + per - 1) / per * per);
     return Shape{c, slice, 2 * std::size_t(slice) * sizeof(W)};
@@ -414,21 +431,21 @@ void check_roma_gpu_options(const RomaGpuOptions& g) {
     throw invalid_input("roma-gpu: blocks per SM must be 1 or 2, got " + std::to_string(g.blocks_per_sm));
 }
 
-// The phases from the start matching `mate` (padded order).
-template <class W>
-RomaRun run_fast(const DeviceDense<W>& g, std::vector<vertex_t> mate, const RomaOptions& opt,
+// The phases from the start matching `mate` (padded order), the kernels
+// reading the weights w stored as S (g's own, or a bf16 copy of them); the
+// report's weights are g's.
+template <class W, class S>
+RomaRun run_fast(const DeviceDense<W>& g, const S* w, std::vector<vertex_t> mate, const RomaOptions& opt,
                  const RomaGpuOptions& gopt) {
-  MATCHBLAS_CUDA_TRY(cudaSetDevice(g.device()));
   const vertex_t n = g.padded_n();
-  const W* w = g.impl().w.data();
-  if (n < 4 || opt.phases == 0) return roma_phases(g, std::move(mate), opt, [](int, const PhaseState&) {});
-  const Shape shape = choose_shape<W>(n, gopt, g.device());
+  const Shape shape = choose_shape<W, S>(n, gopt, g.device());
   gpu::DeviceBuffer<W> cw{std::size_t(n)};
   gpu::DeviceBuffer<unsigned> counter{1};
-  MATCHBLAS_CUDA_TRY(cudaFuncSetAttribute(roma_fast_phase<W>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+  MATCHBLAS_CUDA_TRY(cudaFuncSetAttribute(roma_fast_phase<W, S>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                           static_cast<int>(shape.smem)));
   if (shape.cluster > 8)
-    MATCHBLAS_CUDA_TRY(cudaFuncSetAttribute(roma_fast_phase<W>, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
+    MATCHBLAS_CUDA_TRY(
+        cudaFuncSetAttribute(roma_fast_phase<W, S>, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
   cudaLaunchAttribute cluster_dim[1];
   cluster_dim[0].id = cudaLaunchAttributeClusterDimension;
   cluster_dim[0].val.clusterDim.x = unsigned(shape.cluster);
@@ -441,17 +458,35 @@ RomaRun run_fast(const DeviceDense<W>& g, std::vector<vertex_t> mate, const Roma
   config.dynamicSmemBytes = shape.smem;
   config.gridDim = dim3(unsigned(shape.cluster));
   int clusters = 0;
-  MATCHBLAS_CUDA_TRY(cudaOccupancyMaxActiveClusters(&clusters, roma_fast_phase<W>, &config));
+  MATCHBLAS_CUDA_TRY(cudaOccupancyMaxActiveClusters(&clusters, roma_fast_phase<W, S>, &config));
   if (clusters < 1)
     throw error("roma-gpu: no cluster of " + std::to_string(shape.cluster) + " blocks with " +
                 std::to_string(shape.smem) + " bytes of shared memory each fits this GPU");
   config.gridDim = dim3(unsigned(std::min(clusters, n / 2) * shape.cluster));
   return roma_phases(g, std::move(mate), opt, [&](int, const PhaseState& s) {
-    start_phase<W><<<(n + 255) / 256, 256>>>(w, n, s.mate, cw.data(), counter.data());
+    start_phase<W, S><<<(n + 255) / 256, 256>>>(w, n, s.mate, cw.data(), counter.data());
     MATCHBLAS_CUDA_CHECK_LAUNCH();
-    MATCHBLAS_CUDA_TRY(cudaLaunchKernelEx(&config, roma_fast_phase<W>, w, n, s.mate, cw.data(), s.locks,
+    MATCHBLAS_CUDA_TRY(cudaLaunchKernelEx(&config, roma_fast_phase<W, S>, w, n, s.mate, cw.data(), s.locks,
                                           counter.data(), s.flips, W(opt.min_gain), shape.slice));
   });
+}
+
+template <class W>
+RomaRun run_fast(const DeviceDense<W>& g, std::vector<vertex_t> mate, const RomaOptions& opt,
+                 const RomaGpuOptions& gopt) {
+  MATCHBLAS_CUDA_TRY(cudaSetDevice(g.device()));
+  const vertex_t n = g.padded_n();
+  if (n < 4 || opt.phases == 0) return roma_phases(g, std::move(mate), opt, [](int, const PhaseState&) {});
+  if (!gopt.bf16) return run_fast<W, W>(g, g.impl().w.data(), std::move(mate), opt, gopt);
+  if constexpr (std::is_same_v<W, float>) {
+    const long long count = static_cast<long long>(n) * n;
+    gpu::DeviceBuffer<__nv_bfloat16> half{std::size_t(count)};  // out_of_memory when it does not fit
+    to_bf16<<<1024, 256>>>(g.impl().w.data(), count, half.data());
+    MATCHBLAS_CUDA_CHECK_LAUNCH();
+    return run_fast<W, __nv_bfloat16>(g, half.data(), std::move(mate), opt, gopt);
+  } else {
+    throw invalid_input("roma-gpu: bf16 storage is for float weights");
+  }
 }
 
 }  // namespace

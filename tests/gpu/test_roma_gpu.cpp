@@ -216,6 +216,32 @@ TEST_CASE("roma-gpu: weight within 0.1% of the CPU roma's; at convergence no fli
     }
 }
 
+// The flips are decided on the bf16 weights, so the float weight may dip in a
+// phase; the matching must be perfect and close to the float run's.
+TEST_CASE("roma-gpu with bf16 storage: a perfect matching near the float run's weight") {
+  for (const WeightDist dist : dists)
+    for (vertex_t n : {7, 1000, 3000}) {
+      GenOptions gen;
+      gen.seed = 41 + n;
+      const Dense<float> g = complete_graph<float>(dist, n, gen);
+      RomaGpuOptions go;
+      go.bf16 = true;
+      CAPTURE(n);
+      CAPTURE(int(dist));
+      const RomaRun half = roma_gpu(g, {}, go);
+      REQUIRE(matching_violation(g, half.matching).empty());
+      REQUIRE(cardinality(half.matching) == n / 2);
+      CHECK(matching_weight(g, half.matching) == doctest::Approx(half.phases.back().weight).epsilon(1e-9));
+      const double full = matching_weight(g, roma_gpu(g).matching);
+      MESSAGE("roma-gpu bf16/float weight n=", n, " dist ", int(dist), ": ", matching_weight(g, half.matching) / full);
+      CHECK(matching_weight(g, half.matching) >= 0.98 * full);
+    }
+  const Dense<double> d = complete_graph<double>(WeightDist::uniform, 16);
+  RomaGpuOptions go;
+  go.bf16 = true;
+  CHECK_THROWS_WITH_AS(roma_gpu(d, {}, go), doctest::Contains("bf16"), invalid_input);
+}
+
 TEST_CASE("roma-gpu refuses bad options") {
   const Dense<float> g = complete_graph<float>(WeightDist::uniform, 16);
   RomaGpuOptions go;

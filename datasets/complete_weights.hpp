@@ -66,7 +66,10 @@ struct CompleteWeights {
         // Rounded as the host rounds (nvcc would fuse into an FMA).
         const double r = sqrt(__dadd_rn(__dmul_rn(dx, dx), __dmul_rn(dy, dy)));
 #else
-        const double r = sqrt(dx * dx + dy * dy);
+        // Rounded apart on the host too (a compiler that contracts by
+        // default, or -march with FMA, would fuse them): volatile products.
+        const volatile double xx = dx * dx, yy = dy * dy;
+        const double r = sqrt(xx + yy);
 #endif
         if (ties == 0) return r;
         const double j = fmin(fmax(round(r * ties), 1.0), static_cast<double>(ties));

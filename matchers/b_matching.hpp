@@ -13,7 +13,7 @@
 //                   dropped and its proposer proposes again. {u, v} is in the
 //                   result when each holds the other's offer.
 //   b_suitor_omp    the same in parallel (OpenMP), lock-free: v's offers
-//                   are b(v) slot words (1 + the position of the proposer's
+//                   are min(b(v), degree) slot words (1 + the position of the proposer's
 //                   entry in v's row, 0 while empty); an offer replaces the
 //                   worst one held by compare-and-swap, and a slot's word
 //                   only improves, so scans read slots without

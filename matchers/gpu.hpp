@@ -156,17 +156,19 @@ class DeviceDense {
 // a queue; weights of the current matching edges are kept in a vector in
 // step with the flips, and a flip re-checks its gain with exact weights
 // under the locks. Same options, start matchings and report as the CPU roma
-// (matchers/roma.hpp); RomaPhase::seconds is the phase kernel alone. The
-// greedy start reads a DeviceDense back to the host (n^2 weights of host
-// memory). Guarantee: a perfect matching after every phase, weight never
-// lower; not the CPU's matching (the flips race), close to it in weight.
+// (matchers/roma.hpp); RomaPhase::seconds is the phase's kernels (the
+// refresh of the weight vector and the phase kernel). The greedy start reads
+// a DeviceDense back to the host (n^2 weights of host memory). Guarantee: a
+// perfect matching after every phase, weight never lower (with bf16 storage
+// the flips are decided on the rounded weights, so the float weight may
+// dip); not the CPU's matching (the flips race), close to it in weight.
 struct RomaGpuOptions {
   int device = 0;         // for the Dense overload (a DeviceDense knows its own)
   int cluster = 0;        // blocks per pair: 1, 2, 4, 8 or 16; 0: the fewest whose shared memory holds the rows
   int blocks_per_sm = 2;  // 1 or 2: shared memory is split for this many resident blocks per SM
-  bool bf16 = false;      // float graphs: the kernels read a bf16 copy of the weights (half the bytes; the
-                          // copy takes n^2 x 2 bytes more) and compute in float; the report's weights are
-                          // the float ones, so the cost in quality shows there
+  bool bf16 = false;      // float graphs only (invalid_input for double): the kernels read a bf16 copy of
+                          // the weights (half the bytes; the copy takes n^2 x 2 bytes more) and compute in
+                          // float; the report's weights are the float ones, so the cost in quality shows
 };
 template <class W>
 RomaRun roma_gpu(const DeviceDense<W>& g, const RomaOptions& opt = {}, const RomaGpuOptions& gopt = {});
@@ -180,7 +182,7 @@ RomaRun roma_gpu(const Dense<W>& g, const RomaOptions& opt = {}, const RomaGpuOp
 //              scan and a CUB block max-reduction of (gain, a, b)
 // both with atomicFlip (Alg. 7: lock min(u, x), then max(u, x), re-check the
 // mates, flip, threadfence, unlock; we re-check both ends of each edge,
-// matchers/roma_flip.cuh) and the host loop of Alg. 9 (a flip counter; stops
+// matchers/roma_gpu_common.cuh) and the host loop of Alg. 9 (a flip counter; stops
 // after a phase without flips or after opt.phases). Same options, start
 // matchings and report as the CPU roma (matchers/roma.hpp);
 // RomaPhase::seconds is the phase kernel alone (CUDA events). Guarantee: a

@@ -11,7 +11,8 @@
 //     cluster). Warp 0 of the cluster's first block is its control warp: it
 //     takes the next representative u < M[u] from a queue (a global counter,
 //     16 vertices a grab, M[u] re-read fresh when the pair is taken) and
-//     makes the flips; the other warps of every block are workers.
+//     makes the flips; warps 1-15 of every block are workers (warp 0 of the
+//     other blocks only keeps the barriers).
 //   - Block r's workers copy columns [r S, (r + 1) S) of rows u and v into
 //     shared memory, w[u, j] and w[v, j] side by side (16-byte streaming
 //     loads; S = n / C rounded up), and the largest entry of each row.
@@ -32,8 +33,8 @@
 //   - cw is refreshed at the start of each phase and written by every flip
 //     before its mate writes, so it stays in step with the matching up to
 //     races; it only steers the choice. A flip's gain is re-computed under
-//     the locks from exact weights: w[u, a] and w[v, b] (copied from the
-//     rows, which never change) and w[u, v], w[x, y] (read from memory), so a
+//     the locks from exact weights: w[u, a], w[v, b] and w[u, v] (copied from
+//     the rows, which never change) and w[x, y] (read from memory), so a
 //     stale cw can cost a flip, never weight.
 // Why the matching stays valid: only atomicFlip writes mates, under the locks
 // of both representatives, after re-checking both ends of both edges
@@ -42,19 +43,20 @@
 // refuses the flip (a lost augmentation, never an invalid matching), and a
 // flip made one pair late (the control warp's overlap) is re-checked alike.
 // Guarantee: a perfect matching after every phase, weight never lower; each
-// flip gains more than min_gain.
-// Cost per phase: 4 n^2 bytes of rows from memory (float), plus per pair
-// 2 n bytes of cw from L2 and, for the edges that pass the bound, a mate
-// read and a remote shared-memory load.
+// flip gains more than min_gain (with bf16 storage: in the rounded weights).
+// Cost per phase: 4 n^2 bytes of rows from memory (float; 2 n^2 for bf16),
+// plus per pair n sizeof(W) bytes of cw from L2 and, for the edges that pass
+// the bound, a mate read and a remote shared-memory load.
+// Shape: 512-thread blocks (one control warp, fifteen workers; two resident
+// per SM at 64 registers); 16 vertices a grab from the queue, enough to
+// amortise the atomic and small enough that the last grabs balance.
 #include <cooperative_groups.h>
 #include <cuda_bf16.h>
 #include <cuda_runtime.h>
 
 #include <algorithm>
-#include <cub/block/block_reduce.cuh>
 #include <cstdint>
 #include <limits>
-#include <optional>
 #include <type_traits>
 #include <string>
 #include <vector>
@@ -64,6 +66,7 @@
 #include "matchers/gpu.hpp"
 #include "matchers/gpu_session.cuh"
 #include "matchers/roma_gpu_common.cuh"
+#include "matchers/roma_gpu_pieces.cuh"
 
 namespace matchblas {
 
@@ -71,165 +74,6 @@ namespace {
 
 namespace cg = cooperative_groups;
 using namespace roma_gpu_detail;
-
-constexpr int fast_block = 512;              // warp 0 controls, warps 1.. work
-constexpr int workers = fast_block - 32;
-constexpr int worker_warps = workers / 32;
-constexpr int queue_grab = 16;               // vertices taken from the counter at once
-
-template <class W>
-struct Candidate {
-  W gain;
-  vertex_t a, b;  // u's and v's new mates
-  W wua, wvb;     // w[u, a] and w[v, b], from the rows on chip
-};
-
-// w[u, j] and w[v, j] side by side: one shared-memory load (local or remote)
-// brings both.
-template <class W>
-struct alignas(2 * sizeof(W)) RowPair {
-  W u, v;
-};
-
-// The cluster leader's queue of candidate representatives (its control warp).
-struct PairQueue {
-  vertex_t u[queue_grab];
-  int head, len;            // written by lane 0 of the control warp
-  vertex_t next_u, next_v;  // the pair the cluster takes next; -1: the phase is done
-};
-
-// The control warp of rank 0 (all 32 lanes): the next pair (u, M[u]) with
-// u < M[u], M[u] read now; -1 when the counter has passed n.
-__device__ void take_next_pair(PairQueue& q, unsigned* counter, const volatile vertex_t* mate, vertex_t n) {
-  const unsigned lane = threadIdx.x & 31;
-  for (;;) {
-    const int head = q.head, len = q.len;
-    __syncwarp();       // read by every lane before lane 0 writes
-    if (head == len) {  // refill
-      unsigned base = 0;
-      if (lane == 0) base = atomicAdd(counter, unsigned(queue_grab));
-      base = __shfl_sync(~0u, base, 0);
-      if (base >= unsigned(n)) {
-        if (lane == 0) q.next_u = q.next_v = no_vertex;
-        __syncwarp();
-        return;
-      }
-      const vertex_t x = vertex_t(base + lane);
-      const bool candidate = lane < queue_grab && x < n && x < mate[x];
-      const unsigned found = __ballot_sync(~0u, candidate);
-      if (candidate) q.u[__popc(found & ((1u << lane) - 1))] = x;
-      if (lane == 0) q.head = 0, q.len = __popc(found);
-      __syncwarp();
-      continue;
-    }
-    vertex_t u = no_vertex, v = no_vertex;
-    if (lane == 0) {
-      u = q.u[head];
-      q.head = head + 1;
-      v = mate[u];
-    }
-    u = __shfl_sync(~0u, u, 0);
-    v = __shfl_sync(~0u, v, 0);
-    __syncwarp();  // the new head before any lane reads it
-    if (u < v) {
-      if (lane == 0) q.next_u = u, q.next_v = v;
-      __syncwarp();
-      return;
-    }
-  }
-}
-
-// A stored weight as a computed one (bf16 storage widens to float).
-template <class W, class S>
-__device__ W widen(S s) {
-  if constexpr (std::is_same_v<S, W>) return s;
-  else return W(__bfloat162float(s));
-}
-
-// The workers copy columns [0, len) of rows u and v (from ru, rv, stored as
-// S) into rows[0, len) as W, 16-byte streaming loads where the rows allow
-// them. Returns the largest of the entries this thread copied, per row.
-template <class W, class S>
-__device__ RowPair<W> copy_rows(RowPair<W>* rows, const S* ru, const S* rv, long long len, int worker) {
-  constexpr int per = 16 / sizeof(S);
-  RowPair<W> top{-std::numeric_limits<W>::infinity(), -std::numeric_limits<W>::infinity()};
-  long long done = 0;
-  if (reinterpret_cast<std::uintptr_t>(ru) % 16 == 0 && reinterpret_cast<std::uintptr_t>(rv) % 16 == 0) {
-    const long long vecs = len / per;
-    const uint4* u4 = reinterpret_cast<const uint4*>(ru);
-    const uint4* v4 = reinterpret_cast<const uint4*>(rv);
-#pragma unroll 4
-    for (long long i = worker; i < vecs; i += workers) {
-      const uint4 a = __ldcs(u4 + i), b = __ldcs(v4 + i);
-      const S* as = reinterpret_cast<const S*>(&a);
-      const S* bs = reinterpret_cast<const S*>(&b);
-      W aw[per], bw[per];
-#pragma unroll
-      for (int k = 0; k < per; ++k) aw[k] = widen<W>(as[k]), bw[k] = widen<W>(bs[k]);
-      if constexpr (sizeof(W) == 4) {  // 16-byte stores (8-byte ones conflict on the banks)
-        float4* out = reinterpret_cast<float4*>(rows + i * per);
-#pragma unroll
-        for (int k = 0; k < per; k += 2) out[k / 2] = make_float4(aw[k], bw[k], aw[k + 1], bw[k + 1]);
-      } else {
-#pragma unroll
-        for (int k = 0; k < per; ++k) rows[i * per + k] = {aw[k], bw[k]};
-      }
-#pragma unroll
-      for (int k = 0; k < per; ++k) {
-        top.u = max(top.u, aw[k]);
-        top.v = max(top.v, bw[k]);
-      }
-    }
-    done = vecs * per;
-  }
-  for (long long i = done + worker; i < len; i += workers) {
-    const RowPair<W> e{widen<W>(__ldcs(ru + i)), widen<W>(__ldcs(rv + i))};
-    rows[i] = e;
-    top.u = max(top.u, e.u);
-    top.v = max(top.v, e.v);
-  }
-  return top;
-}
-
-template <class W>
-__device__ Candidate<W> warp_best(Candidate<W> c) {
-  for (int d = 16; d > 0; d /= 2) {
-    Candidate<W> o;
-    o.gain = __shfl_down_sync(~0u, c.gain, d);
-    o.a = __shfl_down_sync(~0u, c.a, d);
-    o.b = __shfl_down_sync(~0u, c.b, d);
-    o.wua = __shfl_down_sync(~0u, c.wua, d);
-    o.wvb = __shfl_down_sync(~0u, c.wvb, d);
-    if (o.gain > c.gain) c = o;
-  }
-  return c;  // in lane 0
-}
-
-// The flip the cluster chose for (u, v), made by the leader's control warp
-// while the workers go on with the next pair.
-template <class W>
-struct PendingFlip {
-  vertex_t u, v;
-  W wuv;
-  Candidate<W> c;
-};
-
-template <class W, class S>
-__device__ void flip_pending(const PendingFlip<W>& f, const S* w, vertex_t n, vertex_t* mate, W* cw,
-                             vertex_t* locks, unsigned long long* flips, W min_gain) {
-  const Candidate<W>& c = f.c;
-  const vertex_t x = min(c.a, c.b), y = max(c.a, c.b);
-  const W wxy = widen<W>(w[static_cast<long long>(x) * n + y]);  // weights never change: read before the locks
-  atomic_flip(
-      mate, locks, f.u, f.v, c.a, c.b, flips, [&] { return (c.wua + c.wvb) - (f.wuv + wxy) > min_gain; },
-      [&] {
-        cw[f.u] = c.wua;
-        cw[c.a] = c.wua;
-        cw[f.v] = c.wvb;
-        cw[c.b] = c.wvb;
-        __threadfence();  // whoever sees the new mates sees these
-      });
-}
 
 // One phase. Dynamic shared memory: rows[j] = (w[u, lo + j], w[v, lo + j])
 // for the block's columns [lo, lo + slice), lo = rank * slice.
@@ -400,8 +244,8 @@ Shape choose_shape(vertex_t n, const RomaGpuOptions& gopt, int device) {
   cudaFuncAttributes attr{};
   MATCHBLAS_CUDA_TRY(cudaFuncGetAttributes(&attr, roma_fast_phase<W, S>));
   // Each resident block also costs 1 KB of the SM's shared memory.
-  const std::size_t budget =
-      std::min<std::size_t>(per_block_optin, per_sm / gopt.blocks_per_sm - 1024) - attr.sharedSizeBytes;
+  const std::size_t share = std::min<std::size_t>(per_block_optin, per_sm / gopt.blocks_per_sm - 1024);
+  const std::size_t budget = share > attr.sharedSizeBytes ? share - attr.sharedSizeBytes : 0;
   constexpr int per = 16 / sizeof(S);  // slices start on 16-byte boundaries of the stored rows
   auto shape_for = [&](int c) {
     const vertex_t slice = vertex_t(((n + c - 1) / c + per - 1) / per * per);
@@ -424,7 +268,9 @@ Shape choose_shape(vertex_t n, const RomaGpuOptions& gopt, int device) {
                       " is too large: two rows do not fit the shared memory of a cluster of 16 blocks");
 }
 
+template <class W>
 void check_roma_gpu_options(const RomaGpuOptions& g) {
+  if (g.bf16 && !std::is_same_v<W, float>) throw invalid_input("roma-gpu: bf16 storage is for float weights");
   if (g.cluster != 0 && g.cluster != 1 && g.cluster != 2 && g.cluster != 4 && g.cluster != 8 && g.cluster != 16)
     throw invalid_input("roma-gpu: cluster must be 0 (automatic), 1, 2, 4, 8 or 16, got " + std::to_string(g.cluster));
   if (g.blocks_per_sm != 1 && g.blocks_per_sm != 2)
@@ -478,15 +324,14 @@ RomaRun run_fast(const DeviceDense<W>& g, std::vector<vertex_t> mate, const Roma
   const vertex_t n = g.padded_n();
   if (n < 4 || opt.phases == 0) return roma_phases(g, std::move(mate), opt, [](int, const PhaseState&) {});
   if (!gopt.bf16) return run_fast<W, W>(g, g.impl().w.data(), std::move(mate), opt, gopt);
-  if constexpr (std::is_same_v<W, float>) {
+  if constexpr (std::is_same_v<W, float>) {  // (check_roma_gpu_options refused bf16 for double)
     const long long count = static_cast<long long>(n) * n;
     gpu::DeviceBuffer<__nv_bfloat16> half{std::size_t(count)};  // out_of_memory when it does not fit
     to_bf16<<<1024, 256>>>(g.impl().w.data(), count, half.data());
     MATCHBLAS_CUDA_CHECK_LAUNCH();
     return run_fast<W, __nv_bfloat16>(g, half.data(), std::move(mate), opt, gopt);
-  } else {
-    throw invalid_input("roma-gpu: bf16 storage is for float weights");
   }
+  return {};
 }
 
 }  // namespace
@@ -494,14 +339,14 @@ RomaRun run_fast(const DeviceDense<W>& g, std::vector<vertex_t> mate, const Roma
 template <class W>
 RomaRun roma_gpu(const DeviceDense<W>& g, const RomaOptions& opt, const RomaGpuOptions& gopt) {
   check_roma_options(opt);
-  check_roma_gpu_options(gopt);
+  check_roma_gpu_options<W>(gopt);
   return run_fast(g, roma_start_on<W>(g, nullptr, opt), opt, gopt);
 }
 
 template <class W>
 RomaRun roma_gpu(const Dense<W>& g, const RomaOptions& opt, const RomaGpuOptions& gopt) {
   check_roma_options(opt);
-  check_roma_gpu_options(gopt);
+  check_roma_gpu_options<W>(gopt);
   const DeviceDense<W> d = DeviceDense<W>::upload(g, gopt.device);
   return run_fast(d, roma_start_on(d, &g, opt), opt, gopt);
 }

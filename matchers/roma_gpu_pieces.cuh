@@ -1,0 +1,179 @@
+// The pieces the fast ROMA kernel (matchers/roma_gpu.cu) is composed of:
+// its launch constants, the cluster leader's queue of pairs, the copy of two
+// rows into shared memory (widening bf16 to float), the candidate flip and
+// its warp reduction, and the control warp's flip of a cluster's choice.
+// .cu files only; roma_gpu.cu states the algorithm, its source and its
+// guarantee.
+#pragma once
+#include <cuda_bf16.h>
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <limits>
+#include <type_traits>
+
+#include "lib/types.hpp"
+#include "matchers/roma_gpu_common.cuh"
+
+namespace matchblas::roma_gpu_detail {
+
+constexpr int fast_block = 512;              // warp 0 controls, warps 1.. work
+constexpr int workers = fast_block - 32;
+constexpr int worker_warps = workers / 32;
+constexpr int queue_grab = 16;               // vertices taken from the counter at once
+
+template <class W>
+struct Candidate {
+  W gain;
+  vertex_t a, b;  // u's and v's new mates
+  W wua, wvb;     // w[u, a] and w[v, b], from the rows on chip
+};
+
+// w[u, j] and w[v, j] side by side: one shared-memory load (local or remote)
+// brings both.
+template <class W>
+struct alignas(2 * sizeof(W)) RowPair {
+  W u, v;
+};
+
+// The cluster leader's queue of candidate representatives (its control warp).
+struct PairQueue {
+  vertex_t u[queue_grab];
+  int head, len;            // written by lane 0 of the control warp
+  vertex_t next_u, next_v;  // the pair the cluster takes next; -1: the phase is done
+};
+
+// The control warp of rank 0 (all 32 lanes): the next pair (u, M[u]) with
+// u < M[u], M[u] read now; -1 when the counter has passed n.
+inline __device__ void take_next_pair(PairQueue& q, unsigned* counter, const volatile vertex_t* mate, vertex_t n) {
+  const unsigned lane = threadIdx.x & 31;
+  for (;;) {
+    const int head = q.head, len = q.len;
+    __syncwarp();       // read by every lane before lane 0 writes
+    if (head == len) {  // refill
+      unsigned base = 0;
+      if (lane == 0) base = atomicAdd(counter, unsigned(queue_grab));
+      base = __shfl_sync(~0u, base, 0);
+      if (base >= unsigned(n)) {
+        if (lane == 0) q.next_u = q.next_v = no_vertex;
+        __syncwarp();
+        return;
+      }
+      const vertex_t x = vertex_t(base + lane);
+      const bool candidate = lane < queue_grab && x < n && x < mate[x];
+      const unsigned found = __ballot_sync(~0u, candidate);
+      if (candidate) q.u[__popc(found & ((1u << lane) - 1))] = x;
+      if (lane == 0) q.head = 0, q.len = __popc(found);
+      __syncwarp();
+      continue;
+    }
+    vertex_t u = no_vertex, v = no_vertex;
+    if (lane == 0) {
+      u = q.u[head];
+      q.head = head + 1;
+      v = mate[u];
+    }
+    u = __shfl_sync(~0u, u, 0);
+    v = __shfl_sync(~0u, v, 0);
+    __syncwarp();  // the new head before any lane reads it
+    if (u < v) {
+      if (lane == 0) q.next_u = u, q.next_v = v;
+      __syncwarp();
+      return;
+    }
+  }
+}
+
+// A stored weight as a computed one (bf16 storage widens to float).
+template <class W, class S>
+__device__ W widen(S s) {
+  if constexpr (std::is_same_v<S, W>) return s;
+  else return W(__bfloat162float(s));
+}
+
+// The workers copy columns [0, len) of rows u and v (from ru, rv, stored as
+// S) into rows[0, len) as W, 16-byte streaming loads where the rows allow
+// them. Returns the largest of the entries this thread copied, per row.
+template <class W, class S>
+__device__ RowPair<W> copy_rows(RowPair<W>* rows, const S* ru, const S* rv, long long len, int worker) {
+  constexpr int per = 16 / sizeof(S);
+  RowPair<W> top{-std::numeric_limits<W>::infinity(), -std::numeric_limits<W>::infinity()};
+  long long done = 0;
+  if (reinterpret_cast<std::uintptr_t>(ru) % 16 == 0 && reinterpret_cast<std::uintptr_t>(rv) % 16 == 0) {
+    const long long vecs = len / per;
+    const uint4* u4 = reinterpret_cast<const uint4*>(ru);
+    const uint4* v4 = reinterpret_cast<const uint4*>(rv);
+#pragma unroll 4
+    for (long long i = worker; i < vecs; i += workers) {
+      const uint4 a = __ldcs(u4 + i), b = __ldcs(v4 + i);
+      const S* as = reinterpret_cast<const S*>(&a);
+      const S* bs = reinterpret_cast<const S*>(&b);
+      W aw[per], bw[per];
+#pragma unroll
+      for (int k = 0; k < per; ++k) aw[k] = widen<W>(as[k]), bw[k] = widen<W>(bs[k]);
+      if constexpr (sizeof(W) == 4) {  // 16-byte stores (8-byte ones conflict on the banks)
+        float4* out = reinterpret_cast<float4*>(rows + i * per);
+#pragma unroll
+        for (int k = 0; k < per; k += 2) out[k / 2] = make_float4(aw[k], bw[k], aw[k + 1], bw[k + 1]);
+      } else {
+#pragma unroll
+        for (int k = 0; k < per; ++k) rows[i * per + k] = {aw[k], bw[k]};
+      }
+#pragma unroll
+      for (int k = 0; k < per; ++k) {
+        top.u = max(top.u, aw[k]);
+        top.v = max(top.v, bw[k]);
+      }
+    }
+    done = vecs * per;
+  }
+  for (long long i = done + worker; i < len; i += workers) {
+    const RowPair<W> e{widen<W>(__ldcs(ru + i)), widen<W>(__ldcs(rv + i))};
+    rows[i] = e;
+    top.u = max(top.u, e.u);
+    top.v = max(top.v, e.v);
+  }
+  return top;
+}
+
+template <class W>
+__device__ Candidate<W> warp_best(Candidate<W> c) {
+  for (int d = 16; d > 0; d /= 2) {
+    Candidate<W> o;
+    o.gain = __shfl_down_sync(~0u, c.gain, d);
+    o.a = __shfl_down_sync(~0u, c.a, d);
+    o.b = __shfl_down_sync(~0u, c.b, d);
+    o.wua = __shfl_down_sync(~0u, c.wua, d);
+    o.wvb = __shfl_down_sync(~0u, c.wvb, d);
+    if (o.gain > c.gain) c = o;
+  }
+  return c;  // in lane 0
+}
+
+// The flip the cluster chose for (u, v), made by the leader's control warp
+// while the workers go on with the next pair.
+template <class W>
+struct PendingFlip {
+  vertex_t u, v;
+  W wuv;
+  Candidate<W> c;
+};
+
+template <class W, class S>
+__device__ void flip_pending(const PendingFlip<W>& f, const S* w, vertex_t n, vertex_t* mate, W* cw,
+                             vertex_t* locks, unsigned long long* flips, W min_gain) {
+  const Candidate<W>& c = f.c;
+  const vertex_t x = min(c.a, c.b), y = max(c.a, c.b);
+  const W wxy = widen<W>(w[static_cast<long long>(x) * n + y]);  // weights never change: read before the locks
+  atomic_flip(
+      mate, locks, f.u, f.v, c.a, c.b, flips, [&] { return (c.wua + c.wvb) - (f.wuv + wxy) > min_gain; },
+      [&] {
+        cw[f.u] = c.wua;
+        cw[c.a] = c.wua;
+        cw[f.v] = c.wvb;
+        cw[c.b] = c.wvb;
+        __threadfence();  // whoever sees the new mates sees these
+      });
+}
+
+}  // namespace matchblas::roma_gpu_detail

@@ -157,6 +157,22 @@ int command_match(const Args& a) {
     for (const char* name : {"phases", "min-gain", "start"})
       if (a.value(name)) throw usage_error(std::string("--") + name + " is for roma and rama, not '" + matcher.name + "'");
   }
+  if (matcher.name == "roma-gpu") {
+    opt.roma_gpu.cluster = static_cast<int>(a.integer("cluster", 0, 0, 16));
+    opt.roma_gpu.blocks_per_sm = static_cast<int>(a.integer("blocks-per-sm", opt.roma_gpu.blocks_per_sm, 1, 2));
+    opt.roma_gpu.bf16 = a.flag("bf16");
+    if (opt.roma_gpu.bf16 && precision != Precision::single)
+      throw usage_error("--bf16 stores float weights as bf16: add --precision float");
+    option_value([&] {
+      if (opt.roma_gpu.cluster & (opt.roma_gpu.cluster - 1))
+        throw invalid_input("--cluster must be 1, 2, 4, 8 or 16, got " + std::to_string(opt.roma_gpu.cluster));
+      return 0;
+    });
+  } else {
+    for (const char* name : {"cluster", "blocks-per-sm"})
+      if (a.value(name)) throw usage_error(std::string("--") + name + " is for roma-gpu, not '" + matcher.name + "'");
+    if (a.flag("bf16")) throw usage_error("--bf16 is for roma-gpu, not '" + matcher.name + "'");
+  }
   if (matcher.device == Device::gpu) {
     opt.gpu = gpu_options(a);
   } else {

@@ -43,6 +43,9 @@ void print_help(std::FILE* out) {
       "      roma and rama (complete graphs): at most P phases (default 8), flip only when the gain\n"
       "      exceeds G (default 1e-5), from the given start matching (default neighbour);\n"
       "      --phase-report prints flips, weight and seconds per phase\n"
+      "      [--cluster C] [--blocks-per-sm B] [--bf16]\n"
+      "      roma-gpu: C blocks share a matched pair's rows (1, 2, 4, 8, 16; default: the fewest that fit),\n"
+      "      B resident blocks per SM (1 or 2, default 2), --bf16 reads a bf16 copy of float weights\n"
       "  matchblas gen KIND N [--seed S] [--out FILE.mtx] [--edge-factor F] [--ties K]\n"
       "      write a generated graph (to stdout without --out); KIND is one of\n");
   for (const GeneratorKindHelp& k : generator_help()) std::fprintf(out, "        %-22s N = %s\n", k.name.c_str(), k.size.c_str());
@@ -90,8 +93,8 @@ int run(int argc, char** argv) {
   if (command == "match") {
     Args a(argc, argv, 2,
            {"algo", "out", "seed", "threads", "view", "precision", "device", "gpu", "threads-per-block",
-            "vertices-per-warp", "variant", "phases", "min-gain", "start"},
-           {"json", "gto", "phase-report"});
+            "vertices-per-warp", "variant", "phases", "min-gain", "start", "cluster", "blocks-per-sm"},
+           {"json", "gto", "phase-report", "bf16"});
     return command_match(a);
   }
   if (command == "bmatch")

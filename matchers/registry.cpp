@@ -167,7 +167,7 @@ std::vector<MatcherInfo> make_registry() {
                        : "ROMA on the GPU, a block per matching edge, block max-reduction (seed 000 Alg. 7-9)",
         [version](const auto& g, const RomaOptions& ro, const MatchOptions& o) {
           if (version == 0) {
-            RomaGpuOptions go;
+            RomaGpuOptions go = o.roma_gpu;
             go.device = o.gpu.device;
             return roma_gpu(g, ro, go);
           }

@@ -25,6 +25,7 @@ struct MatchOptions {
   int threads = 0;         // CPU threads; <= 0: all
   GpuOptions gpu;          // the GPU matchers' device and launch shape
   RomaOptions roma;        // roma, rama: phases, min-gain, start (its seed is `seed` above)
+  RomaGpuOptions roma_gpu; // roma-gpu: cluster, blocks per SM, bf16 (its device is gpu.device)
   RomaRun* roma_report = nullptr;  // when set, roma / rama / roma-gpu-* leave their phases there
 };
 

@@ -145,6 +145,14 @@ TEST_CASE("roma and rama on a complete graph: --phases, --min-gain, --start") {
   CHECK(report.out.find("start ") != std::string::npos);
   CHECK(report.out.find("phase      0") != std::string::npos);
   CHECK(cli(dir, "match " + q(graph) + " --algo greedy --phase-report").status == 2);
+  // roma-gpu's shape options: usage errors before any GPU is needed.
+  CHECK(cli(dir, "match " + q(graph) + " --algo roma --bf16").status == 2);
+  CHECK(cli(dir, "match " + q(graph) + " --algo roma --cluster 2").status == 2);
+  const Result no_float = cli(dir, "match " + q(graph) + " --algo roma-gpu --bf16");
+  CHECK(no_float.status == 2);
+  CHECK(no_float.err.find("--precision float") != std::string::npos);
+  CHECK(cli(dir, "match " + q(graph) + " --algo roma-gpu --cluster 3").status == 2);
+  CHECK(cli(dir, "match " + q(graph) + " --algo roma-gpu --blocks-per-sm 3").status == 2);
 }
 
 TEST_CASE("bmatch: --b and --b-file give b-greedy's edges (b-suitor-gpu: or one clear error without a GPU); marry and "

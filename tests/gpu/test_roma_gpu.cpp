@@ -33,6 +33,19 @@ void check_run(const Dense<W>& g, const RomaRun& run) {
   }
   CHECK(matching_weight(g, run.matching) == doctest::Approx(previous).epsilon(1e-9));
 }
+// The largest gain of any flip of two matching edges of m on g, in double.
+template <class W>
+double best_remaining_gain(const Dense<W>& g, const std::vector<vertex_t>& m) {
+  double best_gain = 0;
+  for (vertex_t u = 0; u < g.n; ++u)
+    for (vertex_t x = u + 1; x < g.n; ++x) {
+      const vertex_t v = m[u], y = m[x];
+      if (!(u < v) || !(x < y) || x == v) continue;
+      const double current = double(g(u, v)) + g(x, y);
+      best_gain = std::max({best_gain, double(g(u, x)) + g(v, y) - current, double(g(u, y)) + g(v, x) - current});
+    }
+  return best_gain;
+}
 }  // namespace
 
 TEST_CASE("roma-gpu: a perfect matching after every phase, weight never lower, repeated") {
@@ -82,15 +95,7 @@ TEST_CASE("roma-gpu-1 and -2 run to convergence: no 4-cycle of gain above min-ga
         CAPTURE(version);
         CAPTURE(n);
         CHECK(run.phases.back().flips == 0);
-        double best_gain = 0;  // of any flip of two matching edges, in double
-        const std::vector<vertex_t>& m = run.matching.mate;
-        for (vertex_t u = 0; u < n; ++u)
-          for (vertex_t x = u + 1; x < n; ++x) {
-            const vertex_t v = m[u], y = m[x];
-            if (!(u < v) || !(x < y) || x == v) continue;
-            const double current = double(g(u, v)) + g(x, y);
-            best_gain = std::max({best_gain, double(g(u, x)) + g(v, y) - current, double(g(u, y)) + g(v, x) - current});
-          }
+        const double best_gain = best_remaining_gain(g, run.matching.mate);
         CHECK(best_gain <= opt.min_gain + 1e-4);  // float sums on the GPU
         CHECK(std::abs(gpu - cpu) <= 3e-2 * cpu);
         MESSAGE("roma-gpu-", version, " n=", n, ": GPU/CPU weight at convergence ", gpu / cpu, " after ",
@@ -203,16 +208,7 @@ TEST_CASE("roma-gpu: weight within 0.1% of the CPU roma's; at convergence no fli
       opt.phases = 100000;
       const RomaRun run = roma_gpu(g, opt);
       CHECK(run.phases.back().flips == 0);
-      double best_gain = 0;
-      const std::vector<vertex_t>& m = run.matching.mate;
-      for (vertex_t u = 0; u < n; ++u)
-        for (vertex_t x = u + 1; x < n; ++x) {
-          const vertex_t v = m[u], y = m[x];
-          if (!(u < v) || !(x < y) || x == v) continue;
-          const double current = double(g(u, v)) + g(x, y);
-          best_gain = std::max({best_gain, double(g(u, x)) + g(v, y) - current, double(g(u, y)) + g(v, x) - current});
-        }
-      CHECK(best_gain <= opt.min_gain + 1e-4);
+      CHECK(best_remaining_gain(g, run.matching.mate) <= opt.min_gain + 1e-4);
     }
 }
 

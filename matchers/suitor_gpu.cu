@@ -138,7 +138,16 @@ OffersFor<W> offers_for(const gpu::CsrView<W>& g) {
 // first + width, ... of u's row (the offer word is read only for an entry
 // that would beat the lane's best so far).
 template <class W>
-using Best = gpu::BestNeighbour<W>;  // ops/gpu/row_scan.cuh
+struct Best {
+  vertex_t v = no_vertex;
+  W w = W(0);
+  __device__ void offer(vertex_t ov, W ow) {
+    if (ov != no_vertex && (v == no_vertex || neighbour_beats(ow, ov, w, v))) {
+      v = ov;
+      w = ow;
+    }
+  }
+};
 
 template <class W, class Offers>
 __device__ Best<W> lane_best(const gpu::CsrView<W>& g, const Offers& offers, const word_t* word, vertex_t u, int first,

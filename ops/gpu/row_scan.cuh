@@ -4,26 +4,10 @@
 // loads in flight instead of one (on the H100 this took Paper I's suitor-gpu
 // from 11.9 to 4.9 ms on R-MAT scale 23). .cu files only.
 #pragma once
-#include "lib/greedy_order.hpp"
 #include "lib/types.hpp"
 #include "ops/gpu/device_buffer.cuh"
 
 namespace matchblas::gpu {
-
-// The best neighbour a lane has seen under neighbour_beats (the greedy
-// order's tie rule), any weight, -inf included: what the GPU Suitors' scans
-// keep (argmax's own never picks -inf, as the CPU plain backend).
-template <class W>
-struct BestNeighbour {
-  vertex_t v = no_vertex;
-  W w = W(0);
-  __device__ void offer(vertex_t ov, W ow) {
-    if (ov != no_vertex && (v == no_vertex || neighbour_beats(ow, ov, w, v))) {
-      v = ov;
-      w = ow;
-    }
-  }
-};
 
 // f(v, w) for each visited entry (column v, weight w), in row order.
 template <int Batch = 4, class W, class F>

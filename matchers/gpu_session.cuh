@@ -72,6 +72,7 @@ class MatcherSession {
       throw invalid_input(std::string(name) + ": the graph is on GPU " + std::to_string(g.device()) +
                           ", the options name GPU " + std::to_string(opt.device));
     MATCHBLAS_CUDA_TRY(cudaSetDevice(g.device()));
+    retain_pool_memory();  // the matchers' scratch is stream-ordered (DeviceBuffer(n, stream))
     MATCHBLAS_CUDA_TRY(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
     MATCHBLAS_CUDA_TRY(cudaDeviceGetAttribute(&sms_, cudaDevAttrMultiProcessorCount, g.device()));
     start_.record(stream_);

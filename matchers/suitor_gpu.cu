@@ -36,26 +36,19 @@
 //      tried and were slower: Erdos-Renyi scale 23, 4.7 ms against 4.1 ms
 //      for the warps, on the H100);
 //   3. in the warps, a row's group width follows its length: 4 lanes up to
-//      32 entries, 8 up to 128, else 32.
-//
-// Offer word of v (64 bits, 0 = no offer):
-//   float   (order-preserving bits of w) << 32 | ~suitor, updated with one
-//           atomicMax: a larger word is a better offer under neighbour_beats,
-//           and atomicMax returns the offer it replaced.
-//   double  1 + the position of the suitor's entry in v's row (the graph is
-//           read-only, so the position names the offer), updated by
-//           compare-and-swap while the proposal still beats the word seen;
-//           offers of v only improve, so a position never comes back (no ABA).
-// Scans read offer words with ld.cg (L2, not the incoherent L1): a stale
-// word is never higher than the current one, so it costs at most a lost
-// proposal and a rescan, never a wrong match.
+//      32 entries, 8 up to 128, else 32;
+//   4. rows of up to 128 entries are searched by champions
+//      (matchers/suitor_gpu_search.cuh: group_search), starting below the
+//      neighbour the vertex last lost or was displaced from, which the queue
+//      keeps beside the vertex (the bulk round's argmax for listed vertices).
+// Offer words and searches: matchers/suitor_gpu_search.cuh.
 //
 // Guarantee: exactly greedy's matching for every launch shape, variant and
 // interleaving (matchers/suitor.hpp gives the argument: Suitor under a strict
 // total order of each vertex's neighbours has one outcome).
 // Cost: O(sum over proposals of the proposer's degree) work, as CPU Suitor;
-// each scan reads the row once plus one offer word per entry that beats the
-// lane's best so far.
+// each search reads the row (champions: once per round) plus the offer words
+// suitor_gpu_search.cuh counts.
 #include <cuda_runtime.h>
 
 #include <cstdint>
@@ -65,134 +58,36 @@
 #include "lib/greedy_order.hpp"
 #include "matchers/gpu.hpp"
 #include "matchers/gpu_session.cuh"
+#include "matchers/suitor_gpu_search.cuh"
 #include "ops/gpu/argmax_gpu.cuh"
-#include "ops/gpu/row_scan.cuh"
 
 namespace matchblas {
 
 namespace {
 
-using word_t = unsigned long long;
-constexpr unsigned full_warp = 0xffffffffu;
-
-struct Proposal {
-  bool won;
-  vertex_t displaced;  // no_vertex when the word held no offer, or when lost
-};
-
-// float: the offer is the word itself.
-struct PackedOffers {
-  __device__ static word_t pack(float w, vertex_t u) {
-    const unsigned b = __float_as_uint(w + 0.0f);  // -0 + 0 == +0
-    const unsigned key = (b & 0x80000000u) ? ~b : (b | 0x80000000u);
-    return (word_t(key) << 32) | word_t(~static_cast<unsigned>(u));
-  }
-  __device__ bool beats(float w, vertex_t u, word_t seen) const { return pack(w, u) > seen; }
-  __device__ vertex_t suitor(word_t t) const {
-    return t == 0 ? no_vertex : static_cast<vertex_t>(~static_cast<unsigned>(t & 0xffffffffu));
-  }
-  __device__ Proposal propose(word_t* slot, vertex_t /*v*/, float w, vertex_t u) const {
-    const word_t mine = pack(w, u);
-    const word_t old = atomicMax(slot, mine);
-    if (old < mine) return {true, suitor(old)};
-    return {false, no_vertex};
-  }
-};
-
-// Any weight type: the word is 1 + the position of the suitor in v's row.
-template <class W>
-struct PositionOffers {
-  gpu::CsrView<W> g;
-  __device__ bool beats(W w, vertex_t u, word_t seen) const {
-    return seen == 0 || neighbour_beats(w, u, g.weights[seen - 1], g.cols[seen - 1]);
-  }
-  __device__ vertex_t suitor(word_t t) const { return t == 0 ? no_vertex : g.cols[t - 1]; }
-  __device__ Proposal propose(word_t* slot, vertex_t v, W w, vertex_t u) const {
-    offset_t lo = g.offsets[v], hi = g.offsets[v + 1];  // u is in v's row: g is symmetric
-    while (lo < hi) {
-      const offset_t mid = lo + (hi - lo) / 2;
-      if (g.cols[mid] < u) lo = mid + 1;
-      else hi = mid;
-    }
-    const word_t mine = word_t(lo) + 1;
-    word_t seen = __ldcg(slot);
-    while (beats(w, u, seen)) {
-      const word_t prev = atomicCAS(slot, seen, mine);
-      if (prev == seen) return {true, suitor(seen)};
-      seen = prev;
-    }
-    return {false, no_vertex};
-  }
-};
-
-template <class W>
-using OffersFor = std::conditional_t<std::is_same_v<W, float>, PackedOffers, PositionOffers<W>>;
-
-template <class W>
-OffersFor<W> offers_for(const gpu::CsrView<W>& g) {
-  if constexpr (std::is_same_v<W, float>) return PackedOffers{};
-  else return PositionOffers<W>{g};
-}
-
-// A lane's best neighbour of u whose offer u beats, among entries first,
-// first + width, ... of u's row (the offer word is read only for an entry
-// that would beat the lane's best so far).
-template <class W>
-struct Best {
-  vertex_t v = no_vertex;
-  W w = W(0);
-  __device__ void offer(vertex_t ov, W ow) {
-    if (ov != no_vertex && (v == no_vertex || neighbour_beats(ow, ov, w, v))) {
-      v = ov;
-      w = ow;
-    }
-  }
-};
-
-template <class W, class Offers>
-__device__ Best<W> lane_best(const gpu::CsrView<W>& g, const Offers& offers, const word_t* word, vertex_t u, int first,
-                             int width) {
-  Best<W> b;
-  gpu::for_strided_entries(g, u, first, width, [&](vertex_t v, W w) {
-    if (b.v != no_vertex && !neighbour_beats(w, v, b.w, b.v)) return;
-    if (!offers.beats(w, u, __ldcg(word + v))) return;
-    b.v = v;
-    b.w = w;
-  });
-  return b;
-}
-
-// Butterfly over groups of `width` consecutive lanes (a power of two <= 32):
-// every lane of a group ends with the group's best. All 32 lanes call it.
-template <class W>
-__device__ Best<W> reduce_lanes(Best<W> b, int width) {
-  for (int offset = width / 2; offset > 0; offset >>= 1)
-    b.offer(__shfl_xor_sync(full_warp, b.v, offset), __shfl_xor_sync(full_warp, b.w, offset));
-  return b;
-}
+using namespace suitor_gpu_detail;
 
 __device__ inline offset_t degree_of(const offset_t* offsets, vertex_t u) { return offsets[u + 1] - offsets[u]; }
 
-// The candidate of u for a group of `width` lanes (member = the lane's place
-// in it); `mine` false: the lane's group has no vertex but must still take
-// part in the shuffles. All 32 lanes call it. (Trying the heaviest entry
-// first against its one word, before a scan with words, was measured and
-// dropped: with the bulk first round, a vertex that reaches the warps has
-// almost always lost its heaviest neighbour already.)
-template <class W, class Offers>
-__device__ Best<W> group_candidate(const gpu::CsrView<W>& g, const Offers& offers, const word_t* word, vertex_t u,
-                                   bool mine, int member, int width) {
-  Best<W> b;
-  if (mine) b = lane_best(g, offers, word, u, member, width);
-  return reduce_lanes(b, width);
-}
+// A warp's queue in shared memory: the queued vertices and, beside each, a
+// neighbour known to refuse it (the one it last lost or was displaced from;
+// refused_v[i] = no_vertex: none known). Paper I's mode keeps no refusals
+// (refused_v and refused_w null).
+template <class W>
+struct WarpQueue {
+  vertex_t* v;
+  vertex_t* refused_v;
+  W* refused_w;
+  __device__ bool keeps_refusals() const { return refused_v != nullptr; }
+};
 
 // One pass of groups of Width lanes over the queue: group k of the warp takes
 // positions k, k + 32/Width, ... whose row length is in (shortest, longest],
-// and writes their candidates. Loops are uniform over the warp.
-template <int Width, class W, class Offers>
+// and writes their candidates, by champions (group_search) or Paper I's way
+// (group_candidate). Loops are uniform over the warp.
+template <int Width, bool Champions, class W, class Offers>
 __device__ void group_candidates(const gpu::CsrView<W>& g, const Offers& offers, const word_t* word,
-                                 const vertex_t* queue, int count, vertex_t* cand, W* cand_w, int lane,
+                                 const WarpQueue<W>& queue, int count, vertex_t* cand, W* cand_w, int lane,
                                  offset_t shortest, offset_t longest) {
   const int group = lane / Width, member = lane % Width;
   for (int base = 0; base < count; base += 32 / Width) {
@@ -200,12 +95,19 @@ __device__ void group_candidates(const gpu::CsrView<W>& g, const Offers& offers,
     bool mine = false;
     vertex_t u = no_vertex;
     if (i < count) {
-      u = queue[i];
+      u = queue.v[i];
       const offset_t d = degree_of(g.offsets, u);
       mine = d > shortest && d <= longest;
     }
     if (__ballot_sync(full_warp, mine) == 0) continue;
-    const Best<W> b = group_candidate(g, offers, word, u, mine, member, Width);
+    Best<W> b;
+    if constexpr (Champions) {
+      Best<W> refused;
+      if (mine) refused = {queue.refused_v[i], queue.refused_w[i]};
+      b = group_search(g, offers, word, u, mine, member, Width, refused);
+    } else {
+      b = group_candidate(g, offers, word, u, mine, member, Width);
+    }
     if (mine && member == 0) {
       cand[i] = b.v;
       cand_w[i] = b.w;
@@ -217,24 +119,27 @@ __device__ void group_candidates(const gpu::CsrView<W>& g, const Offers& offers,
 // warp scans one vertex after another. Adaptive: the group width follows the
 // row length, so that a lane reads at most 8 to 16 entries of a short row and
 // a warp holds 8 or 4 short rows at once: 4 lanes up to 32 entries, 8 lanes
-// up to 128, the whole warp beyond.
+// up to 128 (both by champions), the whole warp beyond.
 template <bool Adaptive, class W, class Offers>
 __device__ void warp_candidates(const gpu::CsrView<W>& g, const Offers& offers, const word_t* word,
-                                const vertex_t* queue, int count, vertex_t* cand, W* cand_w, int lane) {
+                                const WarpQueue<W>& queue, int count, vertex_t* cand, W* cand_w, int lane) {
   constexpr offset_t any = std::numeric_limits<offset_t>::max();
   if constexpr (Adaptive) {
-    group_candidates<4>(g, offers, word, queue, count, cand, cand_w, lane, -1, 32);
-    group_candidates<8>(g, offers, word, queue, count, cand, cand_w, lane, 32, 128);
-    group_candidates<32>(g, offers, word, queue, count, cand, cand_w, lane, 128, any);
+    group_candidates<4, true>(g, offers, word, queue, count, cand, cand_w, lane, -1, 32);
+    group_candidates<8, true>(g, offers, word, queue, count, cand, cand_w, lane, 32, 128);
+    group_candidates<32, false>(g, offers, word, queue, count, cand, cand_w, lane, 128, any);
   } else {
-    group_candidates<32>(g, offers, word, queue, count, cand, cand_w, lane, -1, any);
+    group_candidates<32, false>(g, offers, word, queue, count, cand, cand_w, lane, -1, any);
   }
 }
 
 // Spreads the queued vertices of a block evenly over its warps when one warp
 // holds more than 1.25x the average; every thread of the block calls it.
-// pool has room for warps * vpw vertices; returns this warp's new count.
-__device__ int balance_block(vertex_t* queues, vertex_t* pool, int* counts, int vpw, int count) {
+// pool has room for warps * vpw vertices; returns this warp's new count. The
+// moved vertices forget their refusals (a refusal only saves word reads).
+template <class W>
+__device__ int balance_block(vertex_t* queues, vertex_t* refused_all, vertex_t* pool, int* counts, int vpw,
+                             int count) {
   const int warps = blockDim.x / 32, warp = threadIdx.x / 32, lane = threadIdx.x & 31;
   __syncthreads();
   if (lane == 0) counts[warp] = count;
@@ -251,35 +156,70 @@ __device__ int balance_block(vertex_t* queues, vertex_t* pool, int* counts, int 
   __syncthreads();
   const int lo = int(static_cast<long long>(total) * warp / warps);
   const int hi = int(static_cast<long long>(total) * (warp + 1) / warps);
-  for (int i = lane; i < hi - lo; i += 32) mine[i] = pool[lo + i];
+  for (int i = lane; i < hi - lo; i += 32) {
+    mine[i] = pool[lo + i];
+    if (refused_all) refused_all[warp * vpw + i] = no_vertex;
+  }
   __syncthreads();  // pool is the candidate array of the next round
   return hi - lo;
 }
 
-// The warps' Suitor. Chunks cover positions 0 .. leading + *extra_count - 1:
-// position p < leading is vertex p (Paper I: every vertex), the others are
-// listed in extra_vertices (adaptive: the vertices the bulk first round and
-// the hub kernel left without an offer held).
+// Shared memory of the warps' kernel per queue slot: the candidate and its
+// weight, the queued vertex, and in adaptive mode its refusal (vertex, weight).
+template <class W>
+constexpr std::size_t warps_slot_bytes(bool adaptive) {
+  return sizeof(W) + 2 * sizeof(vertex_t) + (adaptive ? sizeof(W) + sizeof(vertex_t) : 0);
+}
+
+// The vertices the warps' kernel starts from: positions 0 .. leading +
+// *extra_count - 1, where position p < leading is vertex p (Paper I: every
+// vertex) and the others are listed in extra (adaptive: the vertices the
+// bulk first round and the hub kernel left without an offer held; their
+// heaviest neighbour, best[u], refuses them). positions: the host's count of
+// them all (for the grid).
+template <class W>
+struct WarpsInput {
+  long long leading = 0;
+  const vertex_t* extra = nullptr;
+  const int* extra_count = nullptr;
+  long long positions = 0;
+  const vertex_t* best = nullptr;
+  const W* best_w = nullptr;
+};
+
+// The warps' Suitor over the vertices of `in`.
 template <bool Adaptive, class W, class Offers, SuitorGpuVariant Variant>
 __global__ void suitor_warps(gpu::CsrView<W> g, Offers offers, word_t* word, int vpw, int lb_rounds,
-                             long long leading, const vertex_t* extra_vertices, const int* extra_count) {
+                             WarpsInput<W> in) {
   extern __shared__ unsigned char smem[];
   __shared__ int counts[32];
   const int warps = blockDim.x / 32, warp = threadIdx.x / 32, lane = threadIdx.x & 31;
-  // Layout: candidate weights (widest first, for alignment), queues, candidates.
+  const int slots = warps * vpw;
+  // Layout: the weights first (widest, for alignment): candidates', refusals';
+  // then the vertices: queues, candidates, refusals.
   W* const cand_w_all = reinterpret_cast<W*>(smem);
-  vertex_t* const queues = reinterpret_cast<vertex_t*>(cand_w_all + warps * vpw);
-  vertex_t* const cand_all = queues + warps * vpw;
-  vertex_t* const queue = queues + warp * vpw;
+  W* const refused_w_all = cand_w_all + slots;
+  vertex_t* const queues = reinterpret_cast<vertex_t*>(refused_w_all + (Adaptive ? slots : 0));
+  vertex_t* const cand_all = queues + slots;
+  vertex_t* const refused_all = Adaptive ? cand_all + slots : nullptr;
+  const WarpQueue<W> queue{queues + warp * vpw, Adaptive ? refused_all + warp * vpw : nullptr,
+                           Adaptive ? refused_w_all + warp * vpw : nullptr};
   vertex_t* const cand = cand_all + warp * vpw;
   W* const cand_w = cand_w_all + warp * vpw;
 
   // Initial phase: the warp's chunk of vertices.
-  const long long positions = leading + (extra_count ? *extra_count : 0);
+  const long long positions = in.leading + (in.extra_count ? *in.extra_count : 0);
   const long long first = (static_cast<long long>(blockIdx.x) * warps + warp) * vpw;
   const int count_start = static_cast<int>(max(0LL, min(static_cast<long long>(vpw), positions - first)));
-  for (int i = lane; i < count_start; i += 32)
-    queue[i] = first + i < leading ? static_cast<vertex_t>(first + i) : extra_vertices[first + i - leading];
+  for (int i = lane; i < count_start; i += 32) {
+    const long long p = first + i;
+    const vertex_t u = p < in.leading ? static_cast<vertex_t>(p) : in.extra[p - in.leading];
+    queue.v[i] = u;
+    if (queue.keeps_refusals()) {
+      queue.refused_v[i] = in.best ? in.best[u] : no_vertex;
+      queue.refused_w[i] = in.best ? in.best_w[u] : W(0);
+    }
+  }
   int count = count_start;
   __syncwarp();
 
@@ -296,25 +236,36 @@ __global__ void suitor_warps(gpu::CsrView<W> g, Offers offers, word_t* word, int
     warp_candidates<Adaptive>(g, offers, word, queue, count, cand, cand_w, lane);
     __syncwarp();
 
-    // Proposals, one queued vertex per lane; requeue the lost and the displaced.
+    // Proposals, one queued vertex per lane; requeue the lost (refused by
+    // their candidate) and the displaced (refused by the candidate too).
     int requeued_count = 0;
     for (int base = 0; base < count; base += 32) {
       const int j = base + lane;
-      vertex_t again = no_vertex;
+      vertex_t again = no_vertex, refused = no_vertex;
+      W refused_w = W(0);
       if (j < count && cand[j] != no_vertex) {
-        const vertex_t u = queue[j];
-        const Proposal p = offers.propose(word + cand[j], cand[j], cand_w[j], u);
+        const vertex_t u = queue.v[j];
+        const Proposal<W> p = offers.propose(word + cand[j], cand[j], cand_w[j], u);
         again = p.won ? p.displaced : u;
+        refused = cand[j];
+        refused_w = p.won ? p.displaced_w : cand_w[j];
       }
       const unsigned requeued = __ballot_sync(full_warp, again != no_vertex);
-      __syncwarp();  // every lane has read queue[j] before any lane overwrites it
-      if (again != no_vertex) queue[requeued_count + __popc(requeued & ((1u << lane) - 1u))] = again;
+      __syncwarp();  // every lane has read queue.v[j] before any lane overwrites it
+      if (again != no_vertex) {
+        const int at = requeued_count + __popc(requeued & ((1u << lane) - 1u));
+        queue.v[at] = again;
+        if (queue.keeps_refusals()) {
+          queue.refused_v[at] = refused;
+          queue.refused_w[at] = refused_w;
+        }
+      }
       requeued_count += __popc(requeued);
     }
     count = requeued_count;
     __syncwarp();
 
-    if (balanced) count = balance_block(queues, cand_all, counts, vpw, count);
+    if (balanced) count = balance_block<W>(queues, refused_all, cand_all, counts, vpw, count);
   }
 }
 
@@ -343,7 +294,7 @@ __global__ void suitor_hubs(gpu::CsrView<W> g, Offers offers, word_t* word, cons
         for (int k = 1; k < hub_block / 32; ++k) b.offer(warp_v[k], warp_w[k]);
         vertex_t again = no_vertex;
         if (b.v != no_vertex) {
-          const Proposal p = offers.propose(word + b.v, b.v, b.w, u);
+          const Proposal<W> p = offers.propose(word + b.v, b.v, b.w, u);
           if (!p.won) again = u;
           else if (p.displaced != no_vertex && degree_of(g.offsets, p.displaced) > hub_degree) again = p.displaced;
           else if (p.displaced != no_vertex) extra[atomicAdd(extra_count, 1)] = p.displaced;
@@ -397,9 +348,9 @@ __global__ void mates_from_offers(Offers offers, const word_t* word, vertex_t n,
 
 // Shared memory of the warps' kernel, checked against the device's limit.
 template <class W>
-std::size_t warps_shared_bytes(const GpuOptions& opt, int max_shared) {
+std::size_t warps_shared_bytes(const GpuOptions& opt, bool adaptive, int max_shared) {
   const std::size_t shared =
-      std::size_t(opt.threads_per_block / 32) * opt.vertices_per_warp * (sizeof(W) + 2 * sizeof(vertex_t));
+      std::size_t(opt.threads_per_block / 32) * opt.vertices_per_warp * warps_slot_bytes<W>(adaptive);
   if (shared > std::size_t(max_shared))
     throw invalid_input("suitor-gpu: threads-per-block " + std::to_string(opt.threads_per_block) +
                         " x vertices-per-warp " + std::to_string(opt.vertices_per_warp) + " needs " +
@@ -410,32 +361,30 @@ std::size_t warps_shared_bytes(const GpuOptions& opt, int max_shared) {
 
 template <bool Adaptive, class W, SuitorGpuVariant Variant>
 void launch_warps(const gpu::CsrView<W>& g, word_t* word, const GpuOptions& opt, std::size_t shared,
-                  long long leading, const vertex_t* extra, const int* extra_count, long long positions,
-                  cudaStream_t s) {
+                  const WarpsInput<W>& in, cudaStream_t s) {
   const auto kernel = suitor_warps<Adaptive, W, OffersFor<W>, Variant>;
   MATCHBLAS_CUDA_TRY(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared)));
   const int warps = opt.threads_per_block / 32;
-  const long long chunks = (positions + opt.vertices_per_warp - 1) / opt.vertices_per_warp;
+  const long long chunks = (in.positions + opt.vertices_per_warp - 1) / opt.vertices_per_warp;
   const long long blocks = (chunks + warps - 1) / warps;
   if (blocks == 0) return;
-  kernel<<<static_cast<unsigned>(blocks), opt.threads_per_block, shared, s>>>(
-      g, offers_for(g), word, opt.vertices_per_warp, opt.lb_rounds, leading, extra, extra_count);
+  kernel<<<static_cast<unsigned>(blocks), opt.threads_per_block, shared, s>>>(g, offers_for(g), word,
+                                                                              opt.vertices_per_warp, opt.lb_rounds, in);
   MATCHBLAS_CUDA_CHECK_LAUNCH();
 }
 
 template <bool Adaptive, class W>
 void launch_warps(const gpu::CsrView<W>& g, word_t* word, const GpuOptions& opt, std::size_t shared,
-                  long long leading, const vertex_t* extra, const int* extra_count, long long positions,
-                  cudaStream_t s) {
+                  const WarpsInput<W>& in, cudaStream_t s) {
   switch (opt.variant) {
     case SuitorGpuVariant::no_sync:
-      return launch_warps<Adaptive, W, SuitorGpuVariant::no_sync>(g, word, opt, shared, leading, extra, extra_count, positions, s);
+      return launch_warps<Adaptive, W, SuitorGpuVariant::no_sync>(g, word, opt, shared, in, s);
     case SuitorGpuVariant::sync_lb:
-      return launch_warps<Adaptive, W, SuitorGpuVariant::sync_lb>(g, word, opt, shared, leading, extra, extra_count, positions, s);
+      return launch_warps<Adaptive, W, SuitorGpuVariant::sync_lb>(g, word, opt, shared, in, s);
     case SuitorGpuVariant::sync_no_lb:
-      return launch_warps<Adaptive, W, SuitorGpuVariant::sync_no_lb>(g, word, opt, shared, leading, extra, extra_count, positions, s);
+      return launch_warps<Adaptive, W, SuitorGpuVariant::sync_no_lb>(g, word, opt, shared, in, s);
     case SuitorGpuVariant::hybrid:
-      return launch_warps<Adaptive, W, SuitorGpuVariant::hybrid>(g, word, opt, shared, leading, extra, extra_count, positions, s);
+      return launch_warps<Adaptive, W, SuitorGpuVariant::hybrid>(g, word, opt, shared, in, s);
   }
 }
 
@@ -456,26 +405,26 @@ Matching suitor_gpu(const DeviceGraph<W>& g, const GpuOptions& opt, GpuTimes* ti
   MATCHBLAS_CUDA_TRY(cudaDeviceGetAttribute(&max_shared, cudaDevAttrMaxSharedMemoryPerBlockOptin, opt.device));
   max_shared -= 32 * int(sizeof(int));  // the static counts array
 
-  const std::size_t shared = warps_shared_bytes<W>(opt, max_shared);
   const bool adaptive =
       opt.adaptive && static_cast<long long>(g.impl().csr.num_entries()) >= opt.adaptive_min_entries;
+  const std::size_t shared = warps_shared_bytes<W>(opt, adaptive, max_shared);
   const vertex_t n = g.n();
-  gpu::DeviceBuffer<word_t> word{std::size_t(n)};
-  gpu::DeviceBuffer<vertex_t> mate{std::size_t(n)};
+  gpu::DeviceBuffer<word_t> word{std::size_t(n), s};
+  gpu::DeviceBuffer<vertex_t> mate{std::size_t(n), s};
   if (n > 0) MATCHBLAS_CUDA_TRY(cudaMemsetAsync(word.data(), 0, word.size() * sizeof(word_t), s));
   // The adaptive mode's scratch, alive until finish() has synchronised (the
   // kernels run asynchronously).
   const std::size_t scratch = adaptive ? std::size_t(n) : 0;
-  gpu::DeviceBuffer<vertex_t> best{scratch}, extra{scratch};
-  gpu::DeviceBuffer<W> best_w{scratch};
+  gpu::DeviceBuffer<vertex_t> best{scratch, s}, extra{scratch, s};
+  gpu::DeviceBuffer<W> best_w{scratch, s};
   gpu::DeviceBuffer<vertex_t> hubs{
-      adaptive ? std::min<std::size_t>(scratch, g.impl().csr.num_entries() / std::size_t(opt.hub_degree + 1)) : 0};
-  gpu::DeviceBuffer<int> counts{2};  // listed hubs, listed others
-  gpu::ArgmaxBins bins(adaptive ? n : 0);
+      adaptive ? std::min<std::size_t>(scratch, g.impl().csr.num_entries() / std::size_t(opt.hub_degree + 1)) : 0, s};
+  gpu::DeviceBuffer<int> counts{2, s};  // listed hubs, listed others
+  gpu::ArgmaxBins bins(adaptive ? n : 0, s);
   gpu::Event marks[5];  // the adaptive phases' boundaries
   bool timed = false;
   if (!adaptive) {
-    launch_warps<false>(view, word.data(), opt, shared, n, nullptr, nullptr, n, s);
+    launch_warps<false>(view, word.data(), opt, shared, WarpsInput<W>{.leading = n, .positions = n}, s);
   } else if (n > 0) {
     // The bulk first round: heaviest neighbours, one proposal each.
     marks[0].record(s);
@@ -503,7 +452,12 @@ Matching suitor_gpu(const DeviceGraph<W>& g, const GpuOptions& opt, GpuTimes* ti
       MATCHBLAS_CUDA_TRY(cudaStreamSynchronize(s));
     }
     marks[3].record(s);
-    launch_warps<true>(view, word.data(), opt, shared, 0, extra.data(), counts.data() + 1, found[1], s);
+    const WarpsInput<W> listed{.extra = extra.data(),
+                               .extra_count = counts.data() + 1,
+                               .positions = found[1],
+                               .best = best.data(),
+                               .best_w = best_w.data()};
+    launch_warps<true>(view, word.data(), opt, shared, listed, s);
     marks[4].record(s);
     timed = true;
   }

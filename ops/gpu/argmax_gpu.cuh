@@ -28,6 +28,8 @@ struct DeviceArgmaxMasks {
 class ArgmaxBins {
  public:
   explicit ArgmaxBins(vertex_t n) : rows_(2 * std::size_t(n)), counts_(4), n_(n) {}
+  // Stream-ordered scratch (DeviceBuffer(n, stream)) for a call on `stream`.
+  ArgmaxBins(vertex_t n, cudaStream_t stream) : rows_(2 * std::size_t(n), stream), counts_(4, stream), n_(n) {}
   vertex_t capacity() const noexcept { return n_; }
   vertex_t* rows() noexcept { return rows_.data(); }
   int* counts() noexcept { return counts_.data(); }

@@ -3,9 +3,15 @@
 // architecture).
 #include <cuda_runtime.h>
 
+#include <cstdint>
+#include <limits>
+#include <mutex>
+#include <set>
+
 #include "lib/error.hpp"
 #include "ops/gpu/cuda_check.hpp"
 #include "ops/gpu/device.hpp"
+#include "ops/gpu/device_buffer.cuh"
 
 namespace matchblas::gpu {
 
@@ -66,6 +72,32 @@ void use_device(const std::string& who, int id) {
     throw invalid_input(who + ": no GPU with id " + std::to_string(id) + " (this machine has " +
                         std::to_string(devices) + ")");
   MATCHBLAS_CUDA_TRY(cudaSetDevice(id));
+}
+
+void retain_pool_memory() {
+  static std::mutex lock;
+  static std::set<int> done;
+  int device = 0;
+  MATCHBLAS_CUDA_TRY(cudaGetDevice(&device));
+  const std::lock_guard<std::mutex> hold(lock);
+  if (done.count(device)) return;
+  cudaMemPool_t pool{};
+  MATCHBLAS_CUDA_TRY(cudaDeviceGetDefaultMemPool(&pool, device));
+  std::uint64_t keep_all = std::numeric_limits<std::uint64_t>::max();
+  MATCHBLAS_CUDA_TRY(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep_all));
+  done.insert(device);
+}
+
+void trim_pool_memory() {
+  int device = 0;
+  cudaMemPool_t pool{};
+  if (cudaGetDevice(&device) != cudaSuccess || cudaDeviceGetDefaultMemPool(&pool, device) != cudaSuccess) {
+    cudaGetLastError();
+    return;
+  }
+  cudaDeviceSynchronize();  // frees still in flight on some stream complete first
+  cudaMemPoolTrimTo(pool, 0);
+  cudaGetLastError();
 }
 
 double measure_copy_bandwidth(int id, std::size_t bytes) {

@@ -117,7 +117,7 @@ const MatcherInfo& on_device(const MatcherInfo& m, const std::optional<std::stri
 }
 
 // --gpu ID, --threads N (GPU threads per kernel, seed 003), --threads-per-block,
-// --vertices-per-warp, --variant; checked here, before the file is read.
+// --vertices-per-warp, --variant, --search; checked here, before the file is read.
 GpuOptions gpu_options(const Args& a) {
   GpuOptions g;
   g.device = static_cast<int>(a.integer("gpu", 0, 0, 1024));
@@ -125,6 +125,7 @@ GpuOptions gpu_options(const Args& a) {
   g.threads_per_block = static_cast<int>(a.integer("threads-per-block", g.threads_per_block, 32, 1024));
   g.vertices_per_warp = static_cast<int>(a.integer("vertices-per-warp", g.vertices_per_warp, 1, 1024));
   if (const auto v = a.value("variant")) g.variant = option_value([&] { return parse_suitor_gpu_variant(*v); });
+  if (const auto v = a.value("search")) g.search = option_value([&] { return parse_suitor_gpu_search(*v); });
   option_value([&] {
     check_gpu_options(g);
     return 0;
@@ -176,7 +177,7 @@ int command_match(const Args& a) {
   if (matcher.device == Device::gpu) {
     opt.gpu = gpu_options(a);
   } else {
-    for (const char* name : {"gpu", "threads-per-block", "vertices-per-warp", "variant"})
+    for (const char* name : {"gpu", "threads-per-block", "vertices-per-warp", "variant", "search"})
       if (a.value(name)) throw usage_error(std::string("--") + name + " is for the GPU matchers; '" + matcher.name +
                                            "' runs on the CPU (add --device gpu)");
     apply_threads(a);

@@ -35,10 +35,10 @@ void print_help(std::FILE* out) {
       "      --out writes the mate array (one line per vertex: the 0-based mate, or -1);\n"
       "      --gto also computes the optimum (exact) and reports the gap to it\n"
       "      [--device cpu|gpu] [--gpu ID] [--threads-per-block B] [--vertices-per-warp V]\n"
-      "      [--variant nosync|synclb|syncnolb|hybrid]\n"
+      "      [--variant nosync|synclb|syncnolb|hybrid] [--search auto|champions|walk]\n"
       "      --device gpu runs the GPU twin of NAME (handshake -> handshake-gpu) on GPU ID (default 0);\n"
       "      there --threads T is about how many GPU threads each kernel launches (0: one per item;\n"
-      "      the result does not depend on it); the last three shape suitor-gpu (defaults 128, 8, nosync)\n"
+      "      the result does not depend on it); the last four shape suitor-gpu (defaults 128, 8, nosync, auto)\n"
       "      [--phases P] [--min-gain G] [--start neighbour|half|shuffled|random|greedy] [--phase-report]\n"
       "      roma and rama (complete graphs): at most P phases (default 8), flip only when the gain\n"
       "      exceeds G (default 1e-5), from the given start matching (default neighbour);\n"
@@ -93,7 +93,7 @@ int run(int argc, char** argv) {
   if (command == "match") {
     Args a(argc, argv, 2,
            {"algo", "out", "seed", "threads", "view", "precision", "device", "gpu", "threads-per-block",
-            "vertices-per-warp", "variant", "phases", "min-gain", "start", "cluster", "blocks-per-sm"},
+            "vertices-per-warp", "variant", "search", "phases", "min-gain", "start", "cluster", "blocks-per-sm"},
            {"json", "gto", "phase-report", "bf16"});
     return command_match(a);
   }

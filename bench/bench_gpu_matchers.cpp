@@ -155,6 +155,12 @@ int main(int argc, char** argv) {
   if (wanted("suitor-gpu")) {
     GpuOptions o;
     report("suitor-gpu", "adaptive nosync 128x8", median_gpu(reps, [&](GpuTimes* t) { return suitor_gpu(dg, o, t); }));
+    for (SuitorGpuSearch s : {SuitorGpuSearch::champions, SuitorGpuSearch::walk}) {  // auto's two choices, same run
+      o.search = s;
+      report("suitor-gpu", "adaptive search " + to_string(s),
+             median_gpu(reps, [&](GpuTimes* t) { return suitor_gpu(dg, o, t); }));
+    }
+    o = {};
     o.adaptive = false;
     report("suitor-gpu", "paper nosync 128x8", median_gpu(reps, [&](GpuTimes* t) { return suitor_gpu(dg, o, t); }));
   }

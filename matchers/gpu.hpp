@@ -45,6 +45,14 @@ enum class SuitorGpuVariant {
   hybrid,      // load balanced for the first lb_rounds rounds, then NoSync
 };
 
+// How suitor-gpu's adaptive mode searches rows of up to 128 entries for a
+// vertex's next proposal (matchers/suitor_gpu_search.cuh); same matching.
+enum class SuitorGpuSearch {
+  automatic,  // champions when no row has more than 128 entries, else walk
+  champions,  // each lane's best entry first, one offer word per lane at a time
+  walk,       // Paper I: each lane walks its entries, reading words as it goes
+};
+
 struct GpuOptions {
   int device = 0;             // CUDA device id
   int threads = 0;            // handshake_gpu: about this many threads per kernel (seed 003 -threads); 0: enough
@@ -62,6 +70,7 @@ struct GpuOptions {
   // false: Paper I as written (matchers/suitor_gpu.cu).
   bool adaptive = true;
   int hub_degree = 1024;
+  SuitorGpuSearch search = SuitorGpuSearch::automatic;
   // ... but only on graphs of at least this many stored entries: below, the
   // adaptive mode's extra launches and host synchronisations cost more than
   // they save (bcsstk16, 285k entries: 0.17 ms adaptive, 0.08 ms Paper I,
@@ -223,6 +232,8 @@ BMatching b_suitor_gpu(const DeviceGraph<W>& g, const std::vector<int>& b, const
 // listing them.
 SuitorGpuVariant parse_suitor_gpu_variant(std::string_view name);
 std::string to_string(SuitorGpuVariant v);
+SuitorGpuSearch parse_suitor_gpu_search(std::string_view name);  // auto, champions, walk
+std::string to_string(SuitorGpuSearch s);
 
 // Throws invalid_input naming the bad field (threads_per_block a multiple of
 // 32 in [32, 1024]; vertices_per_warp in [1, 1024]; threads >= 0;

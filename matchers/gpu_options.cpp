@@ -15,6 +15,11 @@ constexpr std::array<std::pair<std::string_view, SuitorGpuVariant>, 4> variant_n
     {"syncnolb", SuitorGpuVariant::sync_no_lb},
     {"hybrid", SuitorGpuVariant::hybrid},
 }};
+constexpr std::array<std::pair<std::string_view, SuitorGpuSearch>, 3> search_names{{
+    {"auto", SuitorGpuSearch::automatic},
+    {"champions", SuitorGpuSearch::champions},
+    {"walk", SuitorGpuSearch::walk},
+}};
 }  // namespace
 
 SuitorGpuVariant parse_suitor_gpu_variant(std::string_view name) {
@@ -27,6 +32,18 @@ SuitorGpuVariant parse_suitor_gpu_variant(std::string_view name) {
 std::string to_string(SuitorGpuVariant v) {
   for (const auto& [n, x] : variant_names)
     if (x == v) return std::string(n);
+  return "?";
+}
+
+SuitorGpuSearch parse_suitor_gpu_search(std::string_view name) {
+  for (const auto& [n, v] : search_names)
+    if (n == name) return v;
+  throw invalid_input("unknown suitor-gpu search '" + std::string(name) + "' (known: auto, champions, walk)");
+}
+
+std::string to_string(SuitorGpuSearch s) {
+  for (const auto& [n, x] : search_names)
+    if (x == s) return std::string(n);
   return "?";
 }
 

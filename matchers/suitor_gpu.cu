@@ -81,14 +81,18 @@ struct WarpQueue {
   __device__ bool keeps_refusals() const { return refused_v != nullptr; }
 };
 
+// Champion rounds before the walk in group_search (ER 23 on the H100, warps
+// phase: 3.35 ms unbounded, 3.21 ms with 1, 3.18 ms with 2).
+constexpr int champion_rounds = 2;
+
 // One pass of groups of Width lanes over the queue: group k of the warp takes
 // positions k, k + 32/Width, ... whose row length is in (shortest, longest],
-// and writes their candidates, by champions (group_search) or Paper I's way
+// and writes their candidates, by champions (group_search) or Paper I's walk
 // (group_candidate). Loops are uniform over the warp.
-template <int Width, bool Champions, class W, class Offers>
+template <int Width, class W, class Offers>
 __device__ void group_candidates(const gpu::CsrView<W>& g, const Offers& offers, const word_t* word,
                                  const WarpQueue<W>& queue, int count, vertex_t* cand, W* cand_w, int lane,
-                                 offset_t shortest, offset_t longest) {
+                                 offset_t shortest, offset_t longest, bool champions) {
   const int group = lane / Width, member = lane % Width;
   for (int base = 0; base < count; base += 32 / Width) {
     const int i = base + group;
@@ -101,10 +105,10 @@ __device__ void group_candidates(const gpu::CsrView<W>& g, const Offers& offers,
     }
     if (__ballot_sync(full_warp, mine) == 0) continue;
     Best<W> b;
-    if constexpr (Champions) {
+    if (champions) {
       Best<W> refused;
       if (mine) refused = {queue.refused_v[i], queue.refused_w[i]};
-      b = group_search(g, offers, word, u, mine, member, Width, refused);
+      b = group_search(g, offers, word, u, mine, member, Width, refused, champion_rounds);
     } else {
       b = group_candidate(g, offers, word, u, mine, member, Width);
     }
@@ -119,17 +123,18 @@ __device__ void group_candidates(const gpu::CsrView<W>& g, const Offers& offers,
 // warp scans one vertex after another. Adaptive: the group width follows the
 // row length, so that a lane reads at most 8 to 16 entries of a short row and
 // a warp holds 8 or 4 short rows at once: 4 lanes up to 32 entries, 8 lanes
-// up to 128 (both by champions), the whole warp beyond.
+// up to 128 (both by champions when `champions`), the whole warp beyond.
 template <bool Adaptive, class W, class Offers>
 __device__ void warp_candidates(const gpu::CsrView<W>& g, const Offers& offers, const word_t* word,
-                                const WarpQueue<W>& queue, int count, vertex_t* cand, W* cand_w, int lane) {
+                                const WarpQueue<W>& queue, int count, vertex_t* cand, W* cand_w, int lane,
+                                bool champions) {
   constexpr offset_t any = std::numeric_limits<offset_t>::max();
   if constexpr (Adaptive) {
-    group_candidates<4, true>(g, offers, word, queue, count, cand, cand_w, lane, -1, 32);
-    group_candidates<8, true>(g, offers, word, queue, count, cand, cand_w, lane, 32, 128);
-    group_candidates<32, false>(g, offers, word, queue, count, cand, cand_w, lane, 128, any);
+    group_candidates<4>(g, offers, word, queue, count, cand, cand_w, lane, -1, 32, champions);
+    group_candidates<8>(g, offers, word, queue, count, cand, cand_w, lane, 32, 128, champions);
+    group_candidates<32>(g, offers, word, queue, count, cand, cand_w, lane, 128, any, false);
   } else {
-    group_candidates<32, false>(g, offers, word, queue, count, cand, cand_w, lane, -1, any);
+    group_candidates<32>(g, offers, word, queue, count, cand, cand_w, lane, -1, any, false);
   }
 }
 
@@ -176,7 +181,8 @@ constexpr std::size_t warps_slot_bytes(bool adaptive) {
 // vertex) and the others are listed in extra (adaptive: the vertices the
 // bulk first round and the hub kernel left without an offer held; their
 // heaviest neighbour, best[u], refuses them). positions: the host's count of
-// them all (for the grid).
+// them all (for the grid). champions: rows of up to 128 entries are searched
+// by champions (adaptive mode only).
 template <class W>
 struct WarpsInput {
   long long leading = 0;
@@ -185,6 +191,7 @@ struct WarpsInput {
   long long positions = 0;
   const vertex_t* best = nullptr;
   const W* best_w = nullptr;
+  bool champions = false;
 };
 
 // The warps' Suitor over the vertices of `in`.
@@ -233,7 +240,7 @@ __global__ void suitor_warps(gpu::CsrView<W> g, Offers offers, word_t* word, int
       break;
     }
 
-    warp_candidates<Adaptive>(g, offers, word, queue, count, cand, cand_w, lane);
+    warp_candidates<Adaptive>(g, offers, word, queue, count, cand, cand_w, lane, in.champions);
     __syncwarp();
 
     // Proposals, one queued vertex per lane; requeue the lost (refused by
@@ -439,9 +446,10 @@ Matching suitor_gpu(const DeviceGraph<W>& g, const GpuOptions& opt, GpuTimes* ti
     list_unsettled<<<grid, 256, 0, s>>>(view, offers_for(view), word.data(), best.data(), opt.hub_degree, hubs.data(),
                                         counts.data(), extra.data(), counts.data() + 1);
     MATCHBLAS_CUDA_CHECK_LAUNCH();
-    int found[2] = {0, 0};
+    int found[2] = {0, 0}, long_rows[2] = {0, 0};
     marks[2].record(s);
     MATCHBLAS_CUDA_TRY(cudaMemcpyAsync(found, counts.data(), sizeof found, cudaMemcpyDeviceToHost, s));
+    MATCHBLAS_CUDA_TRY(cudaMemcpyAsync(long_rows, bins.counts(), sizeof long_rows, cudaMemcpyDeviceToHost, s));
     MATCHBLAS_CUDA_TRY(cudaStreamSynchronize(s));
     if (found[0] > 0) {
       suitor_hubs<<<static_cast<unsigned>(std::min(found[0], 4 * session.sms())), hub_block, 0, s>>>(
@@ -452,11 +460,13 @@ Matching suitor_gpu(const DeviceGraph<W>& g, const GpuOptions& opt, GpuTimes* ti
       MATCHBLAS_CUDA_TRY(cudaStreamSynchronize(s));
     }
     marks[3].record(s);
-    const WarpsInput<W> listed{.extra = extra.data(),
+      const WarpsInput<W> listed{.extra = extra.data(),
                                .extra_count = counts.data() + 1,
                                .positions = found[1],
                                .best = best.data(),
-                               .best_w = best_w.data()};
+                               .best_w = best_w.data(),
+                               .champions = opt.search == SuitorGpuSearch::champions ||
+                                            (opt.search == SuitorGpuSearch::automatic && long_rows[0] + long_rows[1] == 0)};
     launch_warps<true>(view, word.data(), opt, shared, listed, s);
     marks[4].record(s);
     timed = true;

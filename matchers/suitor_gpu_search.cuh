@@ -26,7 +26,14 @@
 //                 skipped unread; each lane reads the word of its one best
 //                 entry left, all lanes at once; the group's best accepted
 //                 entry is kept, and only lanes whose champion refused look
-//                 again, between the kept entry and their refused champion.
+//                 again, between the kept entry and their refused champion
+//                 (two such rounds, then the walk above over what is left).
+// On the H100 (matchers/suitor_gpu.cu, warps phase): champions win where
+// degrees are even (Erdos-Renyi scale 23: 3.2 ms against 4.1), since the
+// words read are spread over the whole array and each read is a DRAM miss
+// that the lanes then wait for together; the walk wins on skewed graphs
+// (R-MAT scale 23: 1.5 ms against 1.8-2.0), where proposals crowd onto few
+// vertices whose words stay in L2 and a round costs more than a read.
 #pragma once
 #include <cuda_runtime.h>
 
@@ -121,19 +128,21 @@ struct Best {
 };
 
 // Paper I: a lane's best neighbour of u whose offer u beats, among entries
-// first, first + width, ... of u's row (the offer word is read only for an
-// entry that would beat the lane's best so far).
+// first, first + width, ... of u's row ranked below `below` and above
+// `above` (no_vertex: no bound); the offer word is read only for an entry
+// that would beat the lane's best so far.
 template <class W, class Offers>
 __device__ Best<W> lane_best(const gpu::CsrView<W>& g, const Offers& offers, const word_t* word, vertex_t u, int first,
-                             int width) {
-  Best<W> b;
+                             int width, Best<W> below = {}, Best<W> above = {}) {
+  Best<W> b = above;
   gpu::for_strided_entries(g, u, first, width, [&](vertex_t v, W w) {
+    if (below.v != no_vertex && !neighbour_beats(below.w, below.v, w, v)) return;
     if (b.v != no_vertex && !neighbour_beats(w, v, b.w, b.v)) return;
     if (!offers.beats(w, u, __ldcg(word + v))) return;
     b.v = v;
     b.w = w;
   });
-  return b;
+  return b.v == above.v ? Best<W>{} : b;
 }
 
 // Butterfly over groups of `width` consecutive lanes (a power of two <= 32):
@@ -158,18 +167,19 @@ __device__ Best<W> group_candidate(const gpu::CsrView<W>& g, const Offers& offer
 
 // The candidate of u by champions (the header): only entries ranked below
 // `refused` (a neighbour known to refuse u; no_vertex: none known) count.
-// Rounds: each open lane takes its best entry ranked below its own refused
-// bound and above `found` (the group's best accepted entry so far), reads its
-// word, and stays open only if refused. Exact: every entry ranked above the
-// result is either at or above a refusal or was read and refused, and the
-// result was accepted when read. Reads one word per lane, plus one per
-// refused entry ranked above the result. All 32 lanes call it.
+// Up to `rounds` rounds: each open lane takes its best entry ranked below its
+// own refused bound and above `found` (the group's best accepted entry so
+// far), reads its word, and stays open only if refused. Lanes still open
+// after the last round finish with Paper I's walk over the entries between
+// found and their refused champion. Exact: every entry ranked above the
+// result is at or above a refusal, or was read and refused, and the result
+// was accepted when read. All 32 lanes call it.
 template <class W, class Offers>
 __device__ Best<W> group_search(const gpu::CsrView<W>& g, const Offers& offers, const word_t* word, vertex_t u,
-                                bool mine, int member, int width, Best<W> refused) {
+                                bool mine, int member, int width, Best<W> refused, int rounds) {
   Best<W> found;
   bool open = mine;
-  for (;;) {
+  for (int round = 0; round < rounds; ++round) {
     Best<W> champion;
     if (open)
       gpu::for_strided_entries(g, u, member, width, [&](vertex_t v, W w) {
@@ -184,6 +194,10 @@ __device__ Best<W> group_search(const gpu::CsrView<W>& g, const Offers& offers, 
     if (open) refused = champion;
     if (!__any_sync(full_warp, open)) return found;
   }
+  const Best<W> walked = reduce_lanes(open ? lane_best(g, offers, word, u, member, width, refused, found) : Best<W>{},
+                                      width);
+  found.offer(walked.v, walked.w);
+  return found;
 }
 
 }  // namespace matchblas::suitor_gpu_detail

@@ -23,13 +23,15 @@ struct DeviceArgmaxMasks {
   const vertex_t* floor_vertex = nullptr;
 };
 
-// Scratch space of the degree bins for a matrix of up to n rows; reuse it
-// across calls (a matcher's rounds) to avoid reallocating.
+// Scratch space of the lists of long rows for a matrix of up to n rows;
+// reuse it across calls (a matcher's rounds) to avoid reallocating. After a
+// call, counts()[0] and counts()[1] (device memory) hold how many active rows
+// have more than 128 entries, and more than 4096 of them.
 class ArgmaxBins {
  public:
-  explicit ArgmaxBins(vertex_t n) : rows_(2 * std::size_t(n)), counts_(4), n_(n) {}
+  explicit ArgmaxBins(vertex_t n) : rows_(std::size_t(n)), counts_(2), n_(n) {}
   // Stream-ordered scratch (DeviceBuffer(n, stream)) for a call on `stream`.
-  ArgmaxBins(vertex_t n, cudaStream_t stream) : rows_(2 * std::size_t(n), stream), counts_(4, stream), n_(n) {}
+  ArgmaxBins(vertex_t n, cudaStream_t stream) : rows_(std::size_t(n), stream), counts_(2, stream), n_(n) {}
   vertex_t capacity() const noexcept { return n_; }
   vertex_t* rows() noexcept { return rows_.data(); }
   int* counts() noexcept { return counts_.data(); }

@@ -281,6 +281,8 @@ TEST_CASE("exit status: 2 for a bad command line, 1 for a bad file; --help anywh
       {"match " + q(g) + " --algo greedy --device tpu", "--device must be cpu or gpu"},
       {"match " + q(g) + " --algo pga --device gpu", "has no gpu version"},
       {"match " + q(g) + " --algo suitor-gpu --variant fast", "unknown suitor-gpu variant"},
+      {"match " + q(g) + " --algo suitor-gpu --search fast", "unknown suitor-gpu search"},
+      {"match " + q(g) + " --algo greedy --search walk", "--search is for the GPU matchers"},
       {"match " + q(g) + " --algo suitor-gpu --threads-per-block 100", "threads-per-block must be"},
       {"match " + q(g) + " --algo handshake --device gpu --threads -1", "--threads must be in"},
       {"match " + q(g) + " --algo greedy --phases 3", "--phases is for roma and rama"},

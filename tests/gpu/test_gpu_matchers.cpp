@@ -72,6 +72,22 @@ TEST_CASE("suitor-gpu SyncLB, SyncNoLB and Hybrid equal greedy, in several launc
   }
 }
 
+TEST_CASE("suitor-gpu's row searches (champions, walk, auto) equal greedy, repeated") {
+  check::FamilyOptions opt;
+  opt.random_graphs = 120;
+  for (SuitorGpuSearch search : {SuitorGpuSearch::champions, SuitorGpuSearch::walk, SuitorGpuSearch::automatic}) {
+    CAPTURE(to_string(search));
+    const auto shape = [&](int t) {
+      GpuOptions o = suitor_shape(t == 2 ? 1 : t, SuitorGpuVariant::no_sync);  // adaptive shapes only
+      o.search = search;
+      return o;
+    };
+    check::require_greedy_family([&](const Csr<double>& g, int t) { return suitor_gpu(g, shape(t)); },
+                                 [&](const Csr<float>& g, int t) { return suitor_gpu(g, shape(t)); },
+                                 /*parallel=*/true, /*repeats=*/5, opt);
+  }
+}
+
 TEST_CASE("suitor-gpu with float weights equals greedy on the generated families, every variant") {
   for (const check::GeneratedFamily& family : check::generated_families())
     for (int ties : {0, 3}) {
@@ -141,6 +157,9 @@ TEST_CASE("the GPU matchers refuse bad options and shapes with invalid_input") {
   rect.n_cols += 1;
   CHECK_THROWS_AS(handshake_gpu(rect), invalid_input);
   CHECK_THROWS_AS(parse_suitor_gpu_variant("fast"), invalid_input);
+  CHECK_THROWS_AS(parse_suitor_gpu_search("fast"), invalid_input);
+  for (SuitorGpuSearch s : {SuitorGpuSearch::automatic, SuitorGpuSearch::champions, SuitorGpuSearch::walk})
+    CHECK(parse_suitor_gpu_search(to_string(s)) == s);
 }
 
 TEST_CASE("GpuTimes splits the run into upload, match and download") {

@@ -114,16 +114,7 @@ using State = Offers<W, classes>;
 __device__ int row_class(offset_t degree) { return degree <= small_row ? 0 : degree <= hub_row ? 1 : 2; }
 
 template <class W>
-struct Best {
-  vertex_t v = no_vertex;
-  W w = W(0);
-  __device__ void offer(vertex_t ov, W ow) {
-    if (ov != no_vertex && (v == no_vertex || neighbour_beats(ow, ov, w, v))) {
-      v = ov;
-      w = ow;
-    }
-  }
-};
+using Best = gpu::BestNeighbour<W>;
 
 // A lane's best entry of u's row (entries first, first + width, ...)
 // strictly below the cursor (cv, cw) whose floor takes u's offer; the floor

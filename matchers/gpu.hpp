@@ -66,7 +66,8 @@ struct GpuOptions {
   // its heaviest neighbour, found by a streaming row argmax), rows longer
   // than hub_degree left after it are matched by a block each (a warp would
   // take degree / 32 dependent steps), and the warps scan rows of <= 32
-  // entries with groups of 4 lanes and rows of <= 128 with groups of 8.
+  // entries with groups of 4 lanes and rows of <= 128 with groups of 8
+  // (searched as `search` says).
   // false: Paper I as written (matchers/suitor_gpu.cu).
   bool adaptive = true;
   int hub_degree = 1024;

@@ -427,7 +427,7 @@ Matching suitor_gpu(const DeviceGraph<W>& g, const GpuOptions& opt, GpuTimes* ti
   gpu::DeviceBuffer<vertex_t> hubs{
       adaptive ? std::min<std::size_t>(scratch, g.impl().csr.num_entries() / std::size_t(opt.hub_degree + 1)) : 0, s};
   gpu::DeviceBuffer<int> counts{2, s};  // listed hubs, listed others
-  gpu::ArgmaxBins bins(adaptive ? n : 0, s);
+  gpu::ArgmaxScratch bins(adaptive ? n : 0, s);
   gpu::Event marks[5];  // the adaptive phases' boundaries
   bool timed = false;
   if (!adaptive) {

@@ -113,19 +113,8 @@ OffersFor<W> offers_for(const gpu::CsrView<W>& g) {
   else return PositionOffers<W>{g};
 }
 
-// A neighbour of u and its edge weight (no_vertex: none); offer keeps the
-// better under neighbour_beats.
 template <class W>
-struct Best {
-  vertex_t v = no_vertex;
-  W w = W(0);
-  __device__ void offer(vertex_t ov, W ow) {
-    if (ov != no_vertex && (v == no_vertex || neighbour_beats(ow, ov, w, v))) {
-      v = ov;
-      w = ow;
-    }
-  }
-};
+using Best = gpu::BestNeighbour<W>;
 
 // Paper I: a lane's best neighbour of u whose offer u beats, among entries
 // first, first + width, ... of u's row ranked below `below` and above

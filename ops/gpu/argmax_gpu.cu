@@ -167,8 +167,8 @@ __global__ void argmax_blocks(CsrView<W> a, DeviceArgmaxMasks<W> m, const vertex
 
 template <class W>
 void argmax_rows(const CsrView<W>& a, const DeviceArgmaxMasks<W>& masks, vertex_t* best, W* best_weight,
-                 ArgmaxBins& bins, int sms, cudaStream_t stream) {
-  MATCHBLAS_EXPECTS(bins.capacity() >= a.n_rows, "gpu::argmax_rows: the bins are smaller than the matrix");
+                 ArgmaxScratch& bins, int sms, cudaStream_t stream) {
+  MATCHBLAS_EXPECTS(bins.capacity() >= a.n_rows, "gpu::argmax_rows: the scratch is smaller than the matrix");
   if (a.n_rows == 0) return;
   const long long n = a.n_rows;
   const unsigned grid = static_cast<unsigned>(std::clamp<long long>((n + 255) / 256, 1, 32LL * sms));
@@ -184,9 +184,9 @@ void argmax_rows(const CsrView<W>& a, const DeviceArgmaxMasks<W>& masks, vertex_
   MATCHBLAS_CUDA_CHECK_LAUNCH();
 }
 
-template void argmax_rows(const CsrView<float>&, const DeviceArgmaxMasks<float>&, vertex_t*, float*, ArgmaxBins&, int,
+template void argmax_rows(const CsrView<float>&, const DeviceArgmaxMasks<float>&, vertex_t*, float*, ArgmaxScratch&, int,
                           cudaStream_t);
-template void argmax_rows(const CsrView<double>&, const DeviceArgmaxMasks<double>&, vertex_t*, double*, ArgmaxBins&,
+template void argmax_rows(const CsrView<double>&, const DeviceArgmaxMasks<double>&, vertex_t*, double*, ArgmaxScratch&,
                           int, cudaStream_t);
 
 }  // namespace matchblas::gpu
@@ -211,7 +211,7 @@ void argmax_rows_gpu(const Csr<W>& a, const ArgmaxMasks<W>& masks, std::span<ver
   const auto floor_v = gpu::DeviceBuffer<vertex_t>::from_host(masks.floor_vertex, stream);
   gpu::DeviceBuffer<vertex_t> out_v(best.size());
   gpu::DeviceBuffer<W> out_w(best_weight.size());
-  gpu::ArgmaxBins bins(a.n_rows);
+  gpu::ArgmaxScratch bins(a.n_rows);
   // DeviceBuffer of an empty span holds nullptr: an empty mask stays "no mask".
   gpu::argmax_rows(d.view(), gpu::DeviceArgmaxMasks<W>{active.data(), eligible.data(), floor_w.data(), floor_v.data()},
                    out_v.data(), out_w.data(), bins, sms, stream);

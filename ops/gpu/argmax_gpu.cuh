@@ -27,11 +27,11 @@ struct DeviceArgmaxMasks {
 // reuse it across calls (a matcher's rounds) to avoid reallocating. After a
 // call, counts()[0] and counts()[1] (device memory) hold how many active rows
 // have more than 128 entries, and more than 4096 of them.
-class ArgmaxBins {
+class ArgmaxScratch {
  public:
-  explicit ArgmaxBins(vertex_t n) : rows_(std::size_t(n)), counts_(2), n_(n) {}
+  explicit ArgmaxScratch(vertex_t n) : rows_(std::size_t(n)), counts_(2), n_(n) {}
   // Stream-ordered scratch (DeviceBuffer(n, stream)) for a call on `stream`.
-  ArgmaxBins(vertex_t n, cudaStream_t stream) : rows_(std::size_t(n), stream), counts_(2, stream), n_(n) {}
+  ArgmaxScratch(vertex_t n, cudaStream_t stream) : rows_(std::size_t(n), stream), counts_(2, stream), n_(n) {}
   vertex_t capacity() const noexcept { return n_; }
   vertex_t* rows() noexcept { return rows_.data(); }
   int* counts() noexcept { return counts_.data(); }
@@ -43,10 +43,10 @@ class ArgmaxBins {
 };
 
 // best[u], best_weight[u] for every row u of a (device arrays of a.n_rows
-// entries), enqueued on `stream` (no synchronisation). bins.capacity() must
+// entries), enqueued on `stream` (no synchronisation). scratch.capacity() must
 // be at least a.n_rows. sms: the device's multiprocessor count (grid size).
 template <class W>
 void argmax_rows(const CsrView<W>& a, const DeviceArgmaxMasks<W>& masks, vertex_t* best, W* best_weight,
-                 ArgmaxBins& bins, int sms, cudaStream_t stream);
+                 ArgmaxScratch& scratch, int sms, cudaStream_t stream);
 
 }  // namespace matchblas::gpu

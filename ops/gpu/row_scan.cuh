@@ -2,12 +2,28 @@
 // `width` lanes visits entries first, first + width, ... of row u in order,
 // with Batch entries loaded before any is visited, so that a lane has Batch
 // loads in flight instead of one (on the H100 this took Paper I's suitor-gpu
-// from 11.9 to 4.9 ms on R-MAT scale 23). .cu files only.
+// from 11.9 to 4.9 ms on R-MAT scale 23); and the running best of such a
+// scan. .cu files only.
 #pragma once
+#include "lib/greedy_order.hpp"
 #include "lib/types.hpp"
 #include "ops/gpu/device_buffer.cuh"
 
 namespace matchblas::gpu {
+
+// A neighbour of some vertex and its edge weight (no_vertex: none); offer
+// keeps the better of the two under neighbour_beats (the scans' running best).
+template <class W>
+struct BestNeighbour {
+  vertex_t v = no_vertex;
+  W w = W(0);
+  __device__ void offer(vertex_t ov, W ow) {
+    if (ov != no_vertex && (v == no_vertex || neighbour_beats(ow, ov, w, v))) {
+      v = ov;
+      w = ow;
+    }
+  }
+};
 
 // f(v, w) for each visited entry (column v, weight w), in row order.
 template <int Batch = 4, class W, class F>

@@ -50,6 +50,8 @@ enum class SuitorGpuVariant {
 enum class SuitorGpuSearch {
   automatic,  // champions when no row has more than 128 entries, else walk
   champions,  // each lane's best entry first, one offer word per lane at a time
+              // (walk instead when the launch shape leaves no shared memory
+              // for the refusals it keeps: 8 more bytes per queue slot)
   walk,       // Paper I: each lane walks its entries, reading words as it goes
 };
 

@@ -37,10 +37,13 @@
 //      for the warps, on the H100);
 //   3. in the warps, a row's group width follows its length: 4 lanes up to
 //      32 entries, 8 up to 128, else 32;
-//   4. rows of up to 128 entries are searched by champions
+//   4. with --search champions, or auto when no row has more than 128
+//      entries, rows of up to 128 entries are searched by champions
 //      (matchers/suitor_gpu_search.cuh: group_search), starting below the
 //      neighbour the vertex last lost or was displaced from, which the queue
-//      keeps beside the vertex (the bulk round's argmax for listed vertices).
+//      keeps beside the vertex (the bulk round's argmax for listed vertices);
+//      otherwise, and when the launch shape leaves no shared memory for those
+//      refusals, by Paper I's walk.
 // Offer words and searches: matchers/suitor_gpu_search.cuh.
 //
 // Guarantee: exactly greedy's matching for every launch shape, variant and
@@ -140,8 +143,9 @@ __device__ void warp_candidates(const gpu::CsrView<W>& g, const Offers& offers, 
 
 // Spreads the queued vertices of a block evenly over its warps when one warp
 // holds more than 1.25x the average; every thread of the block calls it.
-// pool has room for warps * vpw vertices; returns this warp's new count. The
-// moved vertices forget their refusals (a refusal only saves word reads).
+// pool has room for warps * vpw vertices; returns this warp's new count. When
+// it spreads them, every queued vertex of the block forgets its refusal (a
+// refusal only saves word reads).
 template <class W>
 __device__ int balance_block(vertex_t* queues, vertex_t* refused_all, vertex_t* pool, int* counts, int vpw,
                              int count) {
@@ -170,10 +174,11 @@ __device__ int balance_block(vertex_t* queues, vertex_t* refused_all, vertex_t* 
 }
 
 // Shared memory of the warps' kernel per queue slot: the candidate and its
-// weight, the queued vertex, and in adaptive mode its refusal (vertex, weight).
+// weight, the queued vertex, and for the champion search its refusal
+// (vertex, weight).
 template <class W>
-constexpr std::size_t warps_slot_bytes(bool adaptive) {
-  return sizeof(W) + 2 * sizeof(vertex_t) + (adaptive ? sizeof(W) + sizeof(vertex_t) : 0);
+constexpr std::size_t warps_slot_bytes(bool refusals) {
+  return sizeof(W) + 2 * sizeof(vertex_t) + (refusals ? sizeof(W) + sizeof(vertex_t) : 0);
 }
 
 // The vertices the warps' kernel starts from: positions 0 .. leading +
@@ -182,7 +187,8 @@ constexpr std::size_t warps_slot_bytes(bool adaptive) {
 // bulk first round and the hub kernel left without an offer held; their
 // heaviest neighbour, best[u], refuses them). positions: the host's count of
 // them all (for the grid). champions: rows of up to 128 entries are searched
-// by champions (adaptive mode only).
+// by champions, and the queue keeps refusals (adaptive mode only; the
+// launch's shared memory must then have room for them).
 template <class W>
 struct WarpsInput {
   long long leading = 0;
@@ -202,15 +208,16 @@ __global__ void suitor_warps(gpu::CsrView<W> g, Offers offers, word_t* word, int
   __shared__ int counts[32];
   const int warps = blockDim.x / 32, warp = threadIdx.x / 32, lane = threadIdx.x & 31;
   const int slots = warps * vpw;
+  const bool refusals = Adaptive && in.champions;
   // Layout: the weights first (widest, for alignment): candidates', refusals';
   // then the vertices: queues, candidates, refusals.
   W* const cand_w_all = reinterpret_cast<W*>(smem);
   W* const refused_w_all = cand_w_all + slots;
-  vertex_t* const queues = reinterpret_cast<vertex_t*>(refused_w_all + (Adaptive ? slots : 0));
+  vertex_t* const queues = reinterpret_cast<vertex_t*>(refused_w_all + (refusals ? slots : 0));
   vertex_t* const cand_all = queues + slots;
-  vertex_t* const refused_all = Adaptive ? cand_all + slots : nullptr;
-  const WarpQueue<W> queue{queues + warp * vpw, Adaptive ? refused_all + warp * vpw : nullptr,
-                           Adaptive ? refused_w_all + warp * vpw : nullptr};
+  vertex_t* const refused_all = refusals ? cand_all + slots : nullptr;
+  const WarpQueue<W> queue{queues + warp * vpw, refusals ? refused_all + warp * vpw : nullptr,
+                           refusals ? refused_w_all + warp * vpw : nullptr};
   vertex_t* const cand = cand_all + warp * vpw;
   W* const cand_w = cand_w_all + warp * vpw;
 
@@ -240,7 +247,7 @@ __global__ void suitor_warps(gpu::CsrView<W> g, Offers offers, word_t* word, int
       break;
     }
 
-    warp_candidates<Adaptive>(g, offers, word, queue, count, cand, cand_w, lane, in.champions);
+    warp_candidates<Adaptive>(g, offers, word, queue, count, cand, cand_w, lane, refusals);
     __syncwarp();
 
     // Proposals, one queued vertex per lane; requeue the lost (refused by
@@ -353,11 +360,16 @@ __global__ void mates_from_offers(Offers offers, const word_t* word, vertex_t n,
   }
 }
 
-// Shared memory of the warps' kernel, checked against the device's limit.
+// Shared memory of the warps' kernel (with or without refusals).
 template <class W>
-std::size_t warps_shared_bytes(const GpuOptions& opt, bool adaptive, int max_shared) {
-  const std::size_t shared =
-      std::size_t(opt.threads_per_block / 32) * opt.vertices_per_warp * warps_slot_bytes<W>(adaptive);
+std::size_t warps_shared_bytes(const GpuOptions& opt, bool refusals) {
+  return std::size_t(opt.threads_per_block / 32) * opt.vertices_per_warp * warps_slot_bytes<W>(refusals);
+}
+
+// The same without refusals, checked against the device's limit.
+template <class W>
+std::size_t checked_warps_shared_bytes(const GpuOptions& opt, int max_shared) {
+  const std::size_t shared = warps_shared_bytes<W>(opt, false);
   if (shared > std::size_t(max_shared))
     throw invalid_input("suitor-gpu: threads-per-block " + std::to_string(opt.threads_per_block) +
                         " x vertices-per-warp " + std::to_string(opt.vertices_per_warp) + " needs " +
@@ -414,7 +426,7 @@ Matching suitor_gpu(const DeviceGraph<W>& g, const GpuOptions& opt, GpuTimes* ti
 
   const bool adaptive =
       opt.adaptive && static_cast<long long>(g.impl().csr.num_entries()) >= opt.adaptive_min_entries;
-  const std::size_t shared = warps_shared_bytes<W>(opt, adaptive, max_shared);
+  const std::size_t shared = checked_warps_shared_bytes<W>(opt, max_shared);
   const vertex_t n = g.n();
   gpu::DeviceBuffer<word_t> word{std::size_t(n), s};
   gpu::DeviceBuffer<vertex_t> mate{std::size_t(n), s};
@@ -460,14 +472,19 @@ Matching suitor_gpu(const DeviceGraph<W>& g, const GpuOptions& opt, GpuTimes* ti
       MATCHBLAS_CUDA_TRY(cudaStreamSynchronize(s));
     }
     marks[3].record(s);
-      const WarpsInput<W> listed{.extra = extra.data(),
+    // Champions when asked, or (auto) when no row is longer than 128 entries,
+    // and when the shape has shared memory for the refusals.
+    const bool even_degrees = long_rows[0] + long_rows[1] == 0;
+    const bool champions =
+        (opt.search == SuitorGpuSearch::champions || (opt.search == SuitorGpuSearch::automatic && even_degrees)) &&
+        warps_shared_bytes<W>(opt, true) <= std::size_t(max_shared);
+    const WarpsInput<W> listed{.extra = extra.data(),
                                .extra_count = counts.data() + 1,
                                .positions = found[1],
                                .best = best.data(),
                                .best_w = best_w.data(),
-                               .champions = opt.search == SuitorGpuSearch::champions ||
-                                            (opt.search == SuitorGpuSearch::automatic && long_rows[0] + long_rows[1] == 0)};
-    launch_warps<true>(view, word.data(), opt, shared, listed, s);
+                               .champions = champions};
+    launch_warps<true>(view, word.data(), opt, warps_shared_bytes<W>(opt, champions), listed, s);
     marks[4].record(s);
     timed = true;
   }

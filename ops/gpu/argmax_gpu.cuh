@@ -26,7 +26,7 @@ struct DeviceArgmaxMasks {
 // Scratch space of the lists of long rows for a matrix of up to n rows;
 // reuse it across calls (a matcher's rounds) to avoid reallocating. After a
 // call, counts()[0] and counts()[1] (device memory) hold how many active rows
-// have more than 128 entries, and more than 4096 of them.
+// have 129 to 4096 entries, and more than 4096.
 class ArgmaxScratch {
  public:
   explicit ArgmaxScratch(vertex_t n) : rows_(std::size_t(n)), counts_(2), n_(n) {}

@@ -74,13 +74,23 @@ void use_device(const std::string& who, int id) {
   MATCHBLAS_CUDA_TRY(cudaSetDevice(id));
 }
 
+bool has_memory_pools() {
+  int device = 0, pools = 0;
+  if (cudaGetDevice(&device) != cudaSuccess ||
+      cudaDeviceGetAttribute(&pools, cudaDevAttrMemoryPoolsSupported, device) != cudaSuccess) {
+    cudaGetLastError();
+    return false;
+  }
+  return pools != 0;
+}
+
 void retain_pool_memory() {
   static std::mutex lock;
   static std::set<int> done;
   int device = 0;
   MATCHBLAS_CUDA_TRY(cudaGetDevice(&device));
   const std::lock_guard<std::mutex> hold(lock);
-  if (done.count(device)) return;
+  if (done.count(device) || !has_memory_pools()) return;
   cudaMemPool_t pool{};
   MATCHBLAS_CUDA_TRY(cudaDeviceGetDefaultMemPool(&pool, device));
   std::uint64_t keep_all = std::numeric_limits<std::uint64_t>::max();
@@ -88,10 +98,14 @@ void retain_pool_memory() {
   done.insert(device);
 }
 
+// (Only DeviceBuffer(n) calls it: an allocation inside CUB or cuSPARSE, or
+// by another process, does not trim the pool; the pool holds at most what
+// the largest matcher call needed.)
 void trim_pool_memory() {
   int device = 0;
   cudaMemPool_t pool{};
-  if (cudaGetDevice(&device) != cudaSuccess || cudaDeviceGetDefaultMemPool(&pool, device) != cudaSuccess) {
+  if (cudaGetDevice(&device) != cudaSuccess || !has_memory_pools() ||
+      cudaDeviceGetDefaultMemPool(&pool, device) != cudaSuccess) {
     cudaGetLastError();
     return;
   }

@@ -27,8 +27,13 @@ namespace matchblas::gpu {
 
 // Makes the current device's default memory pool keep freed memory (release
 // threshold: unlimited) instead of returning it at every synchronisation.
-// Once per device and process; later calls return at once.
+// Once per device and process; later calls return at once. Does nothing on a
+// device without memory pools.
 void retain_pool_memory();
+
+// Whether the current device has stream-ordered memory pools (where it has
+// none, DeviceBuffer(n, stream) is a plain cudaMalloc).
+bool has_memory_pools();
 
 // Returns the unused memory the current device's default pool keeps to the
 // driver (after a failed cudaMalloc, before trying again).
@@ -49,8 +54,16 @@ class DeviceBuffer {
     if (status != cudaSuccess) fail(status);
   }
   // Stream-ordered scratch: usable by work enqueued on `stream` after this,
-  // freed on `stream` (which must outlive the buffer) when it is destroyed.
-  DeviceBuffer(std::size_t n, cudaStream_t stream) : size_(n), stream_(stream), pooled_(true) {
+  // freed on `stream` (which must outlive the buffer: declare it after the
+  // MatcherSession that owns the stream) when it is destroyed.
+  DeviceBuffer(std::size_t n, cudaStream_t stream) : DeviceBuffer() {
+    if (!has_memory_pools()) {
+      *this = DeviceBuffer(n);
+      return;
+    }
+    size_ = n;
+    stream_ = stream;
+    pooled_ = true;
     if (n == 0) return;
     const cudaError_t status = cudaMallocAsync(reinterpret_cast<void**>(&data_), n * sizeof(T), stream);
     if (status != cudaSuccess) fail(status);

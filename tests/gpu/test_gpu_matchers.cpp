@@ -88,6 +88,35 @@ TEST_CASE("suitor-gpu's row searches (champions, walk, auto) equal greedy, repea
   }
 }
 
+TEST_CASE("suitor-gpu's champion search with load balancing, and where its refusals do not fit") {
+  check::FamilyOptions opt;
+  opt.random_graphs = 60;
+  opt.real = false;
+  for (SuitorGpuVariant v : {SuitorGpuVariant::sync_lb, SuitorGpuVariant::hybrid}) {
+    CAPTURE(to_string(v));
+    const auto shape = [&](int t) {
+      GpuOptions o = suitor_shape(t == 2 ? 8 : t, v);  // 8: 256 x 64, balanced for 2 rounds
+      o.search = SuitorGpuSearch::champions;
+      return o;
+    };
+    check::require_greedy_family([&](const Csr<double>& g, int t) { return suitor_gpu(g, shape(t)); },
+                                 [&](const Csr<float>& g, int t) { return suitor_gpu(g, shape(t)); },
+                                 /*parallel=*/true, /*repeats=*/3, opt);
+  }
+  // 1024 x 512 float: 12 bytes a queue slot fit the shared memory, the
+  // champions' 20 do not; the walk runs instead, same matching.
+  GenOptions gen;
+  gen.seed = 21;
+  gen.ties = 3;
+  const Csr<float> g = erdos_renyi<float>(20000, gen);
+  GpuOptions o;
+  o.adaptive_min_entries = 0;
+  o.threads_per_block = 1024;
+  o.vertices_per_warp = 512;
+  o.search = SuitorGpuSearch::champions;
+  CHECK(suitor_gpu(g, o).mate == greedy(g, 1).mate);
+}
+
 TEST_CASE("suitor-gpu with float weights equals greedy on the generated families, every variant") {
   for (const check::GeneratedFamily& family : check::generated_families())
     for (int ties : {0, 3}) {

@@ -314,11 +314,11 @@ BMatching b_suitor_gpu(const DeviceGraph<W>& dg, const std::vector<int>& b, cons
   marks[1].record(s);
 
   // Init: slot ranges (prefix sum of the caps), then every vertex's state.
-  gpu::DeviceBuffer<int> caps(un + 1), count(un), lock(un), next_count(2 * classes);
-  gpu::DeviceBuffer<offset_t> start(un + 1);
-  gpu::DeviceBuffer<word_t> floor(un), state(un);
-  gpu::DeviceBuffer<vertex_t> cursor_v(un), lists(2 * classes * un);
-  gpu::DeviceBuffer<W> cursor_w(un);
+  gpu::DeviceBuffer<int> caps(un + 1, s), count(un, s), lock(un, s), next_count(2 * classes, s);
+  gpu::DeviceBuffer<offset_t> start(un + 1, s);
+  gpu::DeviceBuffer<word_t> floor(un, s), state(un, s);
+  gpu::DeviceBuffer<vertex_t> cursor_v(un, s), lists(2 * classes * un, s);
+  gpu::DeviceBuffer<W> cursor_w(un, s);
   const unsigned grid = gpu::grid_for(n + 1LL, 256, max_grid);
   slot_caps<<<grid, 256, 0, s>>>(g, d_b.data(), caps.data());
   MATCHBLAS_CUDA_CHECK_LAUNCH();
@@ -329,7 +329,7 @@ BMatching b_suitor_gpu(const DeviceGraph<W>& dg, const std::vector<int>& b, cons
   offset_t n_slots = 0;
   MATCHBLAS_CUDA_TRY(cudaMemcpyAsync(&n_slots, start.data() + n, sizeof n_slots, cudaMemcpyDeviceToHost, s));
   MATCHBLAS_CUDA_TRY(cudaStreamSynchronize(s));
-  gpu::DeviceBuffer<offset_t> slots{std::size_t(n_slots)};
+  gpu::DeviceBuffer<offset_t> slots{std::size_t(n_slots), s};
   if (n_slots > 0) MATCHBLAS_CUDA_TRY(cudaMemsetAsync(slots.data(), 0xff, slots.size() * sizeof(offset_t), s));
   MATCHBLAS_CUDA_TRY(cudaMemsetAsync(next_count.data(), 0, next_count.size() * sizeof(int), s));
   State<W> o{g,           FloorFor<W>{g},  d_b.data(),      start.data(),    slots.data(),     count.data(),

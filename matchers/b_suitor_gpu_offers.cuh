@@ -246,12 +246,12 @@ __global__ void fill_partners(CsrView<W> g, const offset_t* slots, offset_t n_sl
 }
 
 // CUB's two calls (a null pointer asks for the temporary size, then the
-// run), waiting for the run before the temporary is freed.
+// run), the temporary stream-ordered scratch; waits for the run.
 template <class Call>
 void with_temp(cudaStream_t s, Call call) {
   std::size_t bytes = 0;
   MATCHBLAS_CUDA_TRY(call(nullptr, bytes));
-  DeviceBuffer<std::uint8_t> temp(std::max<std::size_t>(bytes, 1));
+  DeviceBuffer<std::uint8_t> temp(std::max<std::size_t>(bytes, 1), s);
   MATCHBLAS_CUDA_TRY(call(temp.data(), bytes));
   MATCHBLAS_CUDA_TRY(cudaStreamSynchronize(s));
 }
@@ -271,8 +271,8 @@ template <class W, int C>
 DeviceBMatching mutual_offers(const Offers<W, C>& o, offset_t n_slots, unsigned grid, cudaStream_t s) {
   const CsrView<W>& g = o.g;
   const std::size_t ns = std::size_t(n_slots);
-  DeviceBuffer<std::uint8_t> held(std::size_t(g.n_entries)), keep(ns + 1);
-  DeviceBuffer<offset_t> pos(ns + 1);
+  DeviceBuffer<std::uint8_t> held(std::size_t(g.n_entries), s), keep(ns + 1, s);  // scratch: stream-ordered
+  DeviceBuffer<offset_t> pos(ns + 1, s);
   if (g.n_entries > 0) MATCHBLAS_CUDA_TRY(cudaMemsetAsync(held.data(), 0, held.size(), s));
   MATCHBLAS_CUDA_TRY(cudaMemsetAsync(keep.data() + ns, 0, 1, s));
   if (ns > 0) {
@@ -288,7 +288,7 @@ DeviceBMatching mutual_offers(const Offers<W, C>& o, offset_t n_slots, unsigned 
   offset_t kept = 0;
   MATCHBLAS_CUDA_TRY(cudaMemcpyAsync(&kept, pos.data() + ns, sizeof kept, cudaMemcpyDeviceToHost, s));
   MATCHBLAS_CUDA_TRY(cudaStreamSynchronize(s));
-  DeviceBuffer<vertex_t> unsorted{std::size_t(kept)};
+  DeviceBuffer<vertex_t> unsorted{std::size_t(kept), s};
   DeviceBMatching m{DeviceBuffer<offset_t>(std::size_t(g.n_rows) + 1), DeviceBuffer<vertex_t>(std::size_t(kept))};
   fill_partners<<<grid, 256, 0, s>>>(g, o.slots, n_slots, keep.data(), pos.data(), o.start, unsorted.data(),
                                      m.offsets.data());

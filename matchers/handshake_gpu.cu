@@ -56,10 +56,10 @@ Matching handshake_gpu(const DeviceGraph<W>& g, const GpuOptions& opt, GpuTimes*
   gpu::MatcherSession<W> session("handshake-gpu", g, opt);
   const cudaStream_t s = session.stream();
   const vertex_t n = g.n();
-  gpu::DeviceBuffer<vertex_t> mate{std::size_t(n)}, strong{std::size_t(n)};
-  gpu::DeviceBuffer<W> strong_weight{std::size_t(n)};
-  gpu::DeviceBuffer<std::uint8_t> shakes{std::size_t(n)};
-  gpu::ArgmaxScratch bins(n);
+  gpu::DeviceBuffer<vertex_t> mate{std::size_t(n), s}, strong{std::size_t(n), s};
+  gpu::DeviceBuffer<W> strong_weight{std::size_t(n), s};
+  gpu::DeviceBuffer<std::uint8_t> shakes{std::size_t(n), s};
+  gpu::ArgmaxScratch bins(n, s);
   const unsigned grid = opt.threads > 0 ? gpu::grid_for(opt.threads, block, 1LL << 30)
                                         : gpu::grid_for(std::max<vertex_t>(n, 1), block, 1LL << 30);
   if (n > 0) MATCHBLAS_CUDA_TRY(cudaMemsetAsync(mate.data(), 0xff, mate.size() * sizeof(vertex_t), s));  // all -1

@@ -78,8 +78,8 @@ Matching ld_gpu(const DeviceGraph<W>& g, const GpuOptions& opt, GpuTimes* times)
   gpu::MatcherSession<W> session("ld-gpu", g, opt);
   const cudaStream_t s = session.stream();
   const vertex_t n = g.n();
-  gpu::DeviceBuffer<vertex_t> mate{std::size_t(n)}, cand{std::size_t(n)};
-  gpu::DeviceBuffer<int> matched_any(1);
+  gpu::DeviceBuffer<vertex_t> mate{std::size_t(n), s}, cand{std::size_t(n), s};
+  gpu::DeviceBuffer<int> matched_any(1, s);
   if (n > 0) {
     constexpr int block = 256;
     const unsigned grid = opt.threads > 0 ? gpu::grid_for(opt.threads, block, 1LL << 30)

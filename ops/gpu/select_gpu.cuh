@@ -86,7 +86,7 @@ DeviceCsr<W> select_free_entries(const CsrView<W>& a, const vertex_t* mate, int 
   const offset_t m = a.n_entries;
 
   // Count.
-  DeviceBuffer<std::uint8_t> flag(static_cast<std::size_t>(m) + 1);
+  DeviceBuffer<std::uint8_t> flag(static_cast<std::size_t>(m) + 1, stream);  // scratch: stream-ordered
   MATCHBLAS_CUDA_TRY(cudaMemsetAsync(flag.data() + m, 0, 1, stream));
   if (const unsigned blocks = grid_blocks(32LL * a.n_rows, threads_per_block); blocks > 0) {
     detail::flag_free_entries<W><<<blocks, threads_per_block, 0, stream>>>(a, mate, flag.data());
@@ -95,11 +95,11 @@ DeviceCsr<W> select_free_entries(const CsrView<W>& a, const vertex_t* mate, int 
 
   // Scan. A null temporary pointer makes CUB report the size instead of
   // scanning, so the storage is never null (one byte when CUB asks for 0).
-  DeviceBuffer<offset_t> pos(static_cast<std::size_t>(m) + 1);
+  DeviceBuffer<offset_t> pos(static_cast<std::size_t>(m) + 1, stream);
   std::size_t temp_bytes = 0;
   MATCHBLAS_CUDA_TRY(cub::DeviceScan::ExclusiveScan(nullptr, temp_bytes, flag.data(), pos.data(),
                                                     cuda::std::plus<offset_t>{}, offset_t{0}, m + 1, stream));
-  DeviceBuffer<std::uint8_t> temp(std::max<std::size_t>(temp_bytes, 1));
+  DeviceBuffer<std::uint8_t> temp(std::max<std::size_t>(temp_bytes, 1), stream);
   MATCHBLAS_CUDA_TRY(cub::DeviceScan::ExclusiveScan(temp.data(), temp_bytes, flag.data(), pos.data(),
                                                     cuda::std::plus<offset_t>{}, offset_t{0}, m + 1, stream));
   offset_t kept = 0;

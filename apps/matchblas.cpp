@@ -39,7 +39,7 @@ void print_help(std::FILE* out) {
       "      --device gpu runs the GPU twin of NAME (handshake -> handshake-gpu) on GPU ID (default 0);\n"
       "      there --threads T is about how many GPU threads each kernel launches (0: one per item;\n"
       "      the result does not depend on it); the last four shape suitor-gpu (defaults 128, 8, nosync, auto)\n"
-      "      [--phases P] [--min-gain G] [--start neighbour|half|shuffled|random|greedy] [--phase-report]\n"
+      "      [--phases P] [--min-gain G] [--start neighbour|half|shuffled|random|greedy|assignment] [--phase-report]\n"
       "      roma and rama (complete graphs): at most P phases (default 8), flip only when the gain\n"
       "      exceeds G (default 1e-5), from the given start matching (default neighbour);\n"
       "      --phase-report prints flips, weight and seconds per phase\n"

@@ -11,18 +11,20 @@
 
 #include "lib/counter_rng.hpp"
 #include "lib/error.hpp"
+#include "matchers/auction.hpp"
 #include "matchers/greedy.hpp"
 
 namespace matchblas {
 
 namespace {
 
-constexpr std::array<std::pair<std::string_view, RomaStart>, 5> start_names{{
+constexpr std::array<std::pair<std::string_view, RomaStart>, 6> start_names{{
     {"neighbour", RomaStart::neighbour},
     {"half", RomaStart::half},
     {"shuffled", RomaStart::shuffled},
     {"random", RomaStart::random},
     {"greedy", RomaStart::greedy},
+    {"assignment", RomaStart::assignment},
 }};
 
 // Random streams of this file (rng::Stream's second argument).
@@ -141,7 +143,8 @@ void check_roma_options(const RomaOptions& opt) {
 }
 
 std::vector<vertex_t> roma_start_matching(vertex_t n, RomaStart start, std::uint64_t seed) {
-  MATCHBLAS_EXPECTS(start != RomaStart::greedy, "roma_start_matching: the greedy start needs the weights");
+  MATCHBLAS_EXPECTS(!start_needs_weights(start),
+                    "roma_start_matching: the " + to_string(start) + " start needs the weights");
   MATCHBLAS_EXPECTS(n % 2 == 0, "roma_start_matching: the order must be even (pad it first), got " +
                                     std::to_string(n));
   std::vector<vertex_t> mate(n, no_vertex);
@@ -172,6 +175,7 @@ std::vector<vertex_t> roma_start_matching(vertex_t n, RomaStart start, std::uint
       break;
     }
     case RomaStart::greedy:
+    case RomaStart::assignment:
       break;
   }
   return mate;
@@ -179,10 +183,11 @@ std::vector<vertex_t> roma_start_matching(vertex_t n, RomaStart start, std::uint
 
 template <class W>
 std::vector<vertex_t> roma_start_matching(const Dense<W>& g, RomaStart start, std::uint64_t seed) {
-  if (start != RomaStart::greedy) return roma_start_matching(g.n, start, seed);
+  if (!start_needs_weights(start)) return roma_start_matching(g.n, start, seed);
   const vertex_t n = g.n;
   MATCHBLAS_EXPECTS(n % 2 == 0, "roma_start_matching: the order must be even (pad it first), got " +
                                     std::to_string(n));
+  if (start == RomaStart::assignment) return assignment_matching(g);
   const Matching m = greedy(g, 0);
   std::vector<vertex_t> mate = m.mate;
   vertex_t waiting = no_vertex;  // free vertices, paired in index order

@@ -132,10 +132,11 @@ RomaRun roma_phases(const DeviceDense<W>& g, std::vector<vertex_t> mate, const R
   return run;
 }
 
-// The start matching for g: the greedy one needs the weights on the host.
+// The start matching for g: greedy and assignment need the weights on the
+// host (a copy of the device graph when none is given).
 template <class W>
 std::vector<vertex_t> roma_start_on(const DeviceDense<W>& g, const Dense<W>* host, const RomaOptions& opt) {
-  if (opt.start != RomaStart::greedy) return roma_start_matching(g.padded_n(), opt.start, opt.seed);
+  if (!start_needs_weights(opt.start)) return roma_start_matching(g.padded_n(), opt.start, opt.seed);
   return roma_start_matching(padded_to_even(host ? *host : g.to_host()), opt.start, opt.seed);
 }
 

@@ -1,0 +1,143 @@
+// Bertsekas's auction for the dense assignment problem, and the perfect
+// matching read off its permutation (matchers/auction.hpp has the algorithm,
+// its source, guarantee and cost).
+#include "matchers/auction.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "lib/error.hpp"
+
+namespace matchblas {
+
+namespace {
+
+void check_auction_options(const AuctionOptions& opt) {
+  if (!(opt.final_epsilon > 0) || !std::isfinite(opt.final_epsilon))
+    throw invalid_input("auction: final epsilon must be finite and > 0, got " + std::to_string(opt.final_epsilon));
+  if (!(opt.ratio > 1) || !std::isfinite(opt.ratio))
+    throw invalid_input("auction: the epsilon ratio must be finite and > 1, got " + std::to_string(opt.ratio));
+}
+
+// The largest |w(u, v)|, u != v; throws for an entry that is not finite.
+template <class W>
+double largest_weight(const Dense<W>& g) {
+  double largest = 0;
+  for (vertex_t u = 0; u < g.n; ++u)
+    for (vertex_t v = 0; v < g.n; ++v) {
+      if (u == v) continue;
+      const double w = g(u, v);
+      if (!std::isfinite(w))
+        throw invalid_input("auction: weight (" + std::to_string(u) + ", " + std::to_string(v) + ") is " +
+                            std::to_string(w) + "; the assignment start needs finite weights");
+      largest = std::max(largest, std::abs(w));
+    }
+  return largest;
+}
+
+}  // namespace
+
+template <class W>
+std::vector<vertex_t> dense_auction(const Dense<W>& g, const AuctionOptions& opt) {
+  check_auction_options(opt);
+  const vertex_t n = g.n;
+  if (n == 0) return {};
+  MATCHBLAS_EXPECTS(n >= 2, "auction: a vertex cannot be assigned to itself; n must be 0 or >= 2, got " +
+                                std::to_string(n));
+  const double largest = largest_weight(g);
+  const double scale = largest > 0 ? largest : 1.0;  // all weights 0: any epsilon > 0 will do
+  const double final_epsilon = opt.final_epsilon * scale;
+  std::vector<double> price(n, 0.0);
+  std::vector<vertex_t> owner(n), sigma(n), waiting;
+  for (double epsilon = std::max(scale / 4, final_epsilon);; epsilon = std::max(epsilon / opt.ratio, final_epsilon)) {
+    std::fill(owner.begin(), owner.end(), no_vertex);
+    std::fill(sigma.begin(), sigma.end(), no_vertex);
+    waiting.resize(n);
+    for (vertex_t u = 0; u < n; ++u) waiting[u] = n - 1 - u;  // popped from the back: 0 first
+    while (!waiting.empty()) {
+      const vertex_t u = waiting.back();
+      waiting.pop_back();
+      double first = -std::numeric_limits<double>::infinity(), second = first;
+      vertex_t best = no_vertex;
+      for (vertex_t j = 0; j < n; ++j) {
+        if (j == u) continue;
+        const double value = double(g(u, j)) - price[j];
+        if (value > first) {
+          second = first;
+          first = value;
+          best = j;
+        } else if (value > second) {
+          second = value;
+        }
+      }
+      // n == 2: one object, no second best; any bid above the price will do.
+      price[best] += (n == 2 ? 0.0 : first - second) + epsilon;
+      const vertex_t previous = owner[best];
+      owner[best] = u;
+      sigma[u] = best;
+      if (previous != no_vertex) {
+        sigma[previous] = no_vertex;
+        waiting.push_back(previous);
+      }
+    }
+    if (epsilon <= final_epsilon) break;
+  }
+  return sigma;
+}
+
+template <class W>
+std::vector<vertex_t> assignment_matching(const Dense<W>& g, const AuctionOptions& opt) {
+  const vertex_t n = g.n;
+  MATCHBLAS_EXPECTS(n % 2 == 0, "assignment_matching: the order must be even (pad it first), got " +
+                                    std::to_string(n));
+  const std::vector<vertex_t> sigma = dense_auction(g, opt);
+  std::vector<vertex_t> mate(n, no_vertex), cycle;
+  std::vector<char> seen(n, 0);
+  const auto pair = [&](vertex_t a, vertex_t b) {
+    mate[a] = b;
+    mate[b] = a;
+  };
+  for (vertex_t s = 0; s < n; ++s) {
+    if (seen[s]) continue;
+    cycle.clear();
+    for (vertex_t u = s; !seen[u]; u = sigma[u]) {
+      seen[u] = 1;
+      cycle.push_back(u);
+    }
+    const std::size_t len = cycle.size(), edges = len / 2;
+    // Alternating edges (cycle[k + i], cycle[k + i + 1]) for even i, from the
+    // best start k: 2 starts for an even cycle, len for an odd one.
+    double best_weight = -std::numeric_limits<double>::infinity();
+    std::size_t best_start = 0;
+    for (std::size_t k = 0; k < (len % 2 ? len : 2); ++k) {
+      double w = 0;
+      for (std::size_t e = 0; e < edges; ++e) w += g(cycle[(k + 2 * e) % len], cycle[(k + 2 * e + 1) % len]);
+      if (w > best_weight) {
+        best_weight = w;
+        best_start = k;
+      }
+    }
+    for (std::size_t e = 0; e < edges; ++e)
+      pair(cycle[(best_start + 2 * e) % len], cycle[(best_start + 2 * e + 1) % len]);
+  }
+  vertex_t left = no_vertex;  // the vertices the odd cycles left out, paired in index order
+  for (vertex_t u = 0; u < n; ++u) {
+    if (mate[u] != no_vertex) continue;
+    if (left == no_vertex) {
+      left = u;
+    } else {
+      pair(left, u);
+      left = no_vertex;
+    }
+  }
+  return mate;
+}
+
+template std::vector<vertex_t> dense_auction(const Dense<float>&, const AuctionOptions&);
+template std::vector<vertex_t> dense_auction(const Dense<double>&, const AuctionOptions&);
+template std::vector<vertex_t> assignment_matching(const Dense<float>&, const AuctionOptions&);
+template std::vector<vertex_t> assignment_matching(const Dense<double>&, const AuctionOptions&);
+
+}  // namespace matchblas

@@ -1,0 +1,56 @@
+// The dense assignment problem by Bertsekas's auction with epsilon-scaling,
+// and the perfect matching of a complete graph read off its permutation:
+// roma's `assignment` start (matchers/roma.hpp).
+// Source: D. P. Bertsekas, "The auction algorithm: a distributed relaxation
+// method for the assignment problem", Annals of Operations Research 14
+// (1988), sec. 2 (bids, epsilon-complementary slackness) and sec. 4
+// (epsilon-scaling). Not among the seeds; bench/RESULTS.md ("ROMA quality:
+// why the greedy start stalls") says why ROMA wants it: on the seed 000
+// graphs the greedy start leaves the optimum one or two alternating cycles of
+// hundreds of edges away, which no 4-cycle reaches, while the optimal
+// assignment is almost all 2-cycles, that is, matching edges.
+//
+// dense_auction: persons are rows, objects columns, a person may not take
+// its own column (w(u, u) is excluded). Each unassigned person bids for its
+// best object j1 (value w(u, j) - price[j]) the price that makes it as good
+// as its second best plus epsilon; the object goes to the bidder and its
+// previous owner bids again. Phases with epsilon = max |w| / 4, then divided
+// by `ratio` down to final_epsilon x max |w|, each starting from the last
+// phase's prices with every person unassigned. Sequential (Gauss-Seidel).
+// Guarantee: a fixed-point-free permutation whose value is within n x the
+// final epsilon of the best such permutation's (epsilon-complementary
+// slackness). Cost: O(n) per bid; on the seed 000 graphs 12-45 bids per
+// person in all (bench/RESULTS.md).
+//
+// assignment_matching: every 2-cycle {u, sigma(u)} of the permutation is a
+// matching edge; a longer cycle gives the heavier of its alternating edge
+// sets (one vertex left out of an odd cycle); the left-out vertices are
+// paired in index order. Since a perfect matching M is a permutation of value
+// 2 w(M), the optimal assignment is at least twice the optimal matching; on
+// the seed 000 graphs the matching read off it is within 0.1% of the optimum
+// (ROMA then closes most of the rest).
+#pragma once
+#include <vector>
+
+#include "lib/dense.hpp"
+#include "lib/types.hpp"
+
+namespace matchblas {
+
+struct AuctionOptions {
+  double final_epsilon = 1e-3;  // the last phase's epsilon, relative to max |w| (> 0)
+  double ratio = 10;            // epsilon is divided by this between phases (> 1)
+};
+
+// sigma (sigma[u] != u, a permutation) for an even or odd n >= 2; empty for
+// n = 0. Throws invalid_input for a weight that is not finite (naming the
+// entry) and for bad options.
+template <class W>
+std::vector<vertex_t> dense_auction(const Dense<W>& g, const AuctionOptions& opt = {});
+
+// The mate array (a perfect matching; g.n must be even) read off
+// dense_auction(g, opt) as above.
+template <class W>
+std::vector<vertex_t> assignment_matching(const Dense<W>& g, const AuctionOptions& opt = {});
+
+}  // namespace matchblas

@@ -131,14 +131,15 @@ TEST_CASE("roma and rama on a complete graph: --phases, --min-gain, --start") {
   check::temp_dir dir;
   const auto graph = dir / "k.mtx";
   REQUIRE(cli(dir, "gen complete-exponential 30 --seed 4 --out " + q(graph)).status == 0);
-  for (const char* algo : {"roma", "rama"}) {
-    const Result r = cli(dir, std::string("match ") + q(graph) + " --algo " + algo +
-                                  " --phases 3 --min-gain 0 --start greedy --json");
-    INFO(r.err);
-    REQUIRE(r.status == 0);
-    CHECK(r.out.find("\"valid\": true") != std::string::npos);
-    CHECK(r.out.find("\"cardinality\": 15") != std::string::npos);
-  }
+  for (const char* algo : {"roma", "rama"})
+    for (const char* start : {"greedy", "assignment"}) {
+      const Result r = cli(dir, std::string("match ") + q(graph) + " --algo " + algo +
+                                    " --phases 3 --min-gain 0 --start " + start + " --json");
+      INFO(r.err);
+      REQUIRE(r.status == 0);
+      CHECK(r.out.find("\"valid\": true") != std::string::npos);
+      CHECK(r.out.find("\"cardinality\": 15") != std::string::npos);
+    }
   const Result report = cli(dir, "match " + q(graph) + " --algo roma --phases 2 --phase-report");
   INFO(report.err);
   REQUIRE(report.status == 0);

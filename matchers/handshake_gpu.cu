@@ -59,7 +59,7 @@ Matching handshake_gpu(const DeviceGraph<W>& g, const GpuOptions& opt, GpuTimes*
   gpu::DeviceBuffer<vertex_t> mate{std::size_t(n), s}, strong{std::size_t(n), s};
   gpu::DeviceBuffer<W> strong_weight{std::size_t(n), s};
   gpu::DeviceBuffer<std::uint8_t> shakes{std::size_t(n), s};
-  gpu::ArgmaxScratch bins(n, s);
+  gpu::ArgmaxScratch argmax_scratch(n, s);
   const unsigned grid = opt.threads > 0 ? gpu::grid_for(opt.threads, block, 1LL << 30)
                                         : gpu::grid_for(std::max<vertex_t>(n, 1), block, 1LL << 30);
   if (n > 0) MATCHBLAS_CUDA_TRY(cudaMemsetAsync(mate.data(), 0xff, mate.size() * sizeof(vertex_t), s));  // all -1
@@ -67,7 +67,7 @@ Matching handshake_gpu(const DeviceGraph<W>& g, const GpuOptions& opt, GpuTimes*
   gpu::DeviceCsr<W> remaining{0, 0, {}, {}, {}};
   gpu::CsrView<W> edges = session.graph();
   for (std::size_t entries = g.impl().csr.num_entries(); entries > 0;) {
-    gpu::argmax_rows(edges, gpu::DeviceArgmaxMasks<W>{}, strong.data(), strong_weight.data(), bins, session.sms(), s);
+    gpu::argmax_rows(edges, gpu::DeviceArgmaxMasks<W>{}, strong.data(), strong_weight.data(), argmax_scratch, session.sms(), s);
     handshakes<<<grid, block, 0, s>>>(n, strong.data(), shakes.data());
     MATCHBLAS_CUDA_CHECK_LAUNCH();
     gpu::assign(mate.data(), shakes.data(), static_cast<const vertex_t*>(strong.data()), std::size_t(n),

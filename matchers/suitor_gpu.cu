@@ -228,7 +228,7 @@ Matching suitor_gpu(const DeviceGraph<W>& g, const GpuOptions& opt, GpuTimes* ti
   gpu::DeviceBuffer<vertex_t> hubs{
       adaptive ? std::min<std::size_t>(scratch, g.impl().csr.num_entries() / std::size_t(opt.hub_degree + 1)) : 0, s};
   gpu::DeviceBuffer<int> counts{2, s};  // listed hubs, listed others
-  gpu::ArgmaxScratch bins(adaptive ? n : 0, s);
+  gpu::ArgmaxScratch argmax_scratch(adaptive ? n : 0, s);
   gpu::Event marks[5];  // the adaptive phases' boundaries
   bool timed = false;
   if (!adaptive) {
@@ -236,7 +236,7 @@ Matching suitor_gpu(const DeviceGraph<W>& g, const GpuOptions& opt, GpuTimes* ti
   } else if (n > 0) {
     // The bulk first round: heaviest neighbours, one proposal each.
     marks[0].record(s);
-    gpu::argmax_rows(view, gpu::DeviceArgmaxMasks<W>{}, best.data(), best_w.data(), bins, session.sms(), s);
+    gpu::argmax_rows(view, gpu::DeviceArgmaxMasks<W>{}, best.data(), best_w.data(), argmax_scratch, session.sms(), s);
     const unsigned grid = gpu::grid_for(n, 256, 32LL * session.sms());
     marks[1].record(s);
     propose_heaviest<<<grid, 256, 0, s>>>(n, offers_for(view), word.data(), best.data(), best_w.data());
@@ -250,7 +250,7 @@ Matching suitor_gpu(const DeviceGraph<W>& g, const GpuOptions& opt, GpuTimes* ti
     int found[2] = {0, 0}, long_rows[2] = {0, 0};
     marks[2].record(s);
     MATCHBLAS_CUDA_TRY(cudaMemcpyAsync(found, counts.data(), sizeof found, cudaMemcpyDeviceToHost, s));
-    MATCHBLAS_CUDA_TRY(cudaMemcpyAsync(long_rows, bins.counts(), sizeof long_rows, cudaMemcpyDeviceToHost, s));
+    MATCHBLAS_CUDA_TRY(cudaMemcpyAsync(long_rows, argmax_scratch.counts(), sizeof long_rows, cudaMemcpyDeviceToHost, s));
     MATCHBLAS_CUDA_TRY(cudaStreamSynchronize(s));
     if (found[0] > 0) {
       suitor_hubs<<<static_cast<unsigned>(std::min(found[0], 4 * session.sms())), hub_block, 0, s>>>(

@@ -167,20 +167,20 @@ __global__ void argmax_blocks(CsrView<W> a, DeviceArgmaxMasks<W> m, const vertex
 
 template <class W>
 void argmax_rows(const CsrView<W>& a, const DeviceArgmaxMasks<W>& masks, vertex_t* best, W* best_weight,
-                 ArgmaxScratch& bins, int sms, cudaStream_t stream) {
-  MATCHBLAS_EXPECTS(bins.capacity() >= a.n_rows, "gpu::argmax_rows: the scratch is smaller than the matrix");
+                 ArgmaxScratch& scratch, int sms, cudaStream_t stream) {
+  MATCHBLAS_EXPECTS(scratch.capacity() >= a.n_rows, "gpu::argmax_rows: the scratch is smaller than the matrix");
   if (a.n_rows == 0) return;
   const long long n = a.n_rows;
   const unsigned grid = static_cast<unsigned>(std::clamp<long long>((n + 255) / 256, 1, 32LL * sms));
-  MATCHBLAS_CUDA_TRY(cudaMemsetAsync(bins.counts(), 0, 2 * sizeof(int), stream));
+  MATCHBLAS_CUDA_TRY(cudaMemsetAsync(scratch.counts(), 0, 2 * sizeof(int), stream));
   argmax_rows_in_order<W, group_width>
-      <<<grid, 256, 0, stream>>>(a, masks, bins.rows(), bins.counts(), best, best_weight);
+      <<<grid, 256, 0, stream>>>(a, masks, scratch.rows(), scratch.counts(), best, best_weight);
   MATCHBLAS_CUDA_CHECK_LAUNCH();
-  argmax_warps<W><<<static_cast<unsigned>(32LL * sms), 256, 0, stream>>>(a, masks, bins.rows(), bins.counts(), best,
+  argmax_warps<W><<<static_cast<unsigned>(32LL * sms), 256, 0, stream>>>(a, masks, scratch.rows(), scratch.counts(), best,
                                                                           best_weight);
   MATCHBLAS_CUDA_CHECK_LAUNCH();
-  argmax_blocks<W><<<static_cast<unsigned>(8LL * sms), block_width, 0, stream>>>(a, masks, bins.rows() + n,
-                                                                                bins.counts() + 1, best, best_weight);
+  argmax_blocks<W><<<static_cast<unsigned>(8LL * sms), block_width, 0, stream>>>(a, masks, scratch.rows() + n,
+                                                                                scratch.counts() + 1, best, best_weight);
   MATCHBLAS_CUDA_CHECK_LAUNCH();
 }
 
@@ -211,10 +211,10 @@ void argmax_rows_gpu(const Csr<W>& a, const ArgmaxMasks<W>& masks, std::span<ver
   const auto floor_v = gpu::DeviceBuffer<vertex_t>::from_host(masks.floor_vertex, stream);
   gpu::DeviceBuffer<vertex_t> out_v(best.size());
   gpu::DeviceBuffer<W> out_w(best_weight.size());
-  gpu::ArgmaxScratch bins(a.n_rows);
+  gpu::ArgmaxScratch scratch(a.n_rows);
   // DeviceBuffer of an empty span holds nullptr: an empty mask stays "no mask".
   gpu::argmax_rows(d.view(), gpu::DeviceArgmaxMasks<W>{active.data(), eligible.data(), floor_w.data(), floor_v.data()},
-                   out_v.data(), out_w.data(), bins, sms, stream);
+                   out_v.data(), out_w.data(), scratch, sms, stream);
   out_v.to_host(best, stream);
   out_w.to_host(best_weight, stream);
   MATCHBLAS_CUDA_TRY(cudaStreamSynchronize(stream));

@@ -13,11 +13,11 @@
 // and each run's GTO = 1 - weight / optimum. The summary's floor is the
 // bytes a phase must read (n^2 weights, as stored: 2 bytes for fast-bf16)
 // over the measured copy bandwidth (bytes read plus written per second).
-// With --start greedy or assignment (computed on the host, for every run)
-// the summary adds start_s, that start's seconds, and start+phases_s.
+// The summary's start_s is the start matching's seconds (RomaRun::
+// start_seconds: greedy on the host, assignment on the device for the GPU
+// runs) and start+phases_s the whole run.
 // fast-bf16 reports the float weights of its matching (its quality cost).
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
@@ -58,7 +58,7 @@ WeightDist parse_dist(const std::string& d) {
 double copy_gbps = 0;  // measured once when a GPU run is asked for
 
 void report(const std::string& which, const std::string& dist, vertex_t n, std::size_t weight_bytes,
-            const RomaRun& r, std::optional<double> optimum, double start_s, bool quiet) {
+            const RomaRun& r, std::optional<double> optimum, bool quiet) {
   if (!quiet) {
     std::printf("%6s %12s %18s %10s\n", "phase", "flips", "weight", "seconds");
     std::printf("%6s %12s %18.6f %10s\n", "start", "-", r.start_weight, "-");
@@ -79,7 +79,7 @@ void report(const std::string& which, const std::string& dist, vertex_t n, std::
               which.c_str(), dist.c_str(), n, r.phases.size(), weight, total,
               r.phases.empty() ? 0 : r.phases.front().seconds * 1e3, later * 1e3, last * 1e3, floor_ms,
               floor_ms > 0 ? worst * 1e3 / floor_ms : 0.0);
-  if (start_s > 0) std::printf(" start_s=%.6f start+phases_s=%.6f", start_s, start_s + total);
+  std::printf(" start_s=%.6f start+phases_s=%.6f", r.start_seconds, r.start_seconds + total);
   if (optimum) std::printf(" optimum=%.6f gto=%.4f%%", *optimum, 100 * (1 - weight / *optimum));
   std::printf("\n");
   std::fflush(stdout);
@@ -97,17 +97,6 @@ void run_one(const Settings& s, vertex_t n, const std::string& dist_name) {
   if (host_needed) host = complete_graph<W>(dist, n, gen);
   std::optional<double> optimum;
   if (host && s.exact_up_to >= n && have_exact()) optimum = matching_weight(*host, exact_perfect_matching(*host));
-  // The starts that read the weights (greedy, assignment) are computed on
-  // the host, also for the GPU runs; timed here once (phases exclude it).
-  double start_s = 0;
-  if (host && start_needs_weights(s.opt.start)) {
-    std::optional<Dense<W>> padded;
-    if (host->n % 2) padded = padded_to_even(*host);
-    const Dense<W>& even = padded ? *padded : *host;
-    const auto t0 = std::chrono::steady_clock::now();
-    const std::vector<vertex_t> mate = roma_start_matching(even, s.opt.start, s.opt.seed);
-    start_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  }
   for (const std::string& which : s.runs) {
     if (which != "cpu" && gpu::device_count() == 0) {
       std::printf("roma-gpu %s skipped: no GPU (%s)\n", which.c_str(), gpu::unavailable_reason().c_str());
@@ -132,7 +121,7 @@ void run_one(const Settings& s, vertex_t n, const std::string& dist_name) {
       go.bf16 = which == "fast-bf16";
       r = which.rfind("fast", 0) == 0 ? roma_gpu(d, s.opt, go) : roma_gpu_thesis(d, std::atoi(which.c_str()), s.opt);
     }
-    report(which, dist_name, n, which == "fast-bf16" ? 2 : sizeof(W), r, optimum, start_s, s.quiet);
+    report(which, dist_name, n, which == "fast-bf16" ? 2 : sizeof(W), r, optimum, s.quiet);
   }
 }
 

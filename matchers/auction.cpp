@@ -6,13 +6,12 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <span>
 #include <string>
 
 #include "lib/error.hpp"
 
 namespace matchblas {
-
-namespace {
 
 void check_auction_options(const AuctionOptions& opt) {
   if (!(opt.final_epsilon > 0) || !std::isfinite(opt.final_epsilon))
@@ -20,6 +19,8 @@ void check_auction_options(const AuctionOptions& opt) {
   if (!(opt.ratio > 1) || !std::isfinite(opt.ratio))
     throw invalid_input("auction: the epsilon ratio must be finite and > 1, got " + std::to_string(opt.ratio));
 }
+
+namespace {
 
 // The largest |w(u, v)|, u != v; throws for an entry that is not finite.
 template <class W>
@@ -87,14 +88,21 @@ std::vector<vertex_t> dense_auction(const Dense<W>& g, const AuctionOptions& opt
   return sigma;
 }
 
-template <class W>
-std::vector<vertex_t> assignment_matching(const Dense<W>& g, const AuctionOptions& opt) {
-  const vertex_t n = g.n;
-  MATCHBLAS_EXPECTS(n % 2 == 0, "assignment_matching: the order must be even (pad it first), got " +
+std::vector<vertex_t> matching_from_assignment(std::span<const vertex_t> sigma,
+                                               std::span<const double> weight_to_sigma) {
+  const auto n = static_cast<vertex_t>(sigma.size());
+  MATCHBLAS_EXPECTS(n % 2 == 0, "matching_from_assignment: the order must be even (pad it first), got " +
                                     std::to_string(n));
-  const std::vector<vertex_t> sigma = dense_auction(g, opt);
+  MATCHBLAS_EXPECTS(weight_to_sigma.size() == sigma.size(),
+                    "matching_from_assignment: " + std::to_string(weight_to_sigma.size()) + " weights for " +
+                        std::to_string(n) + " vertices");
   std::vector<vertex_t> mate(n, no_vertex), cycle;
   std::vector<char> seen(n, 0);
+  for (vertex_t u = 0; u < n; ++u)
+    if (sigma[u] < 0 || sigma[u] >= n || sigma[u] == u || seen[sigma[u]]++)
+      throw invalid_input("matching_from_assignment: sigma is not a permutation without fixed points (sigma[" +
+                          std::to_string(u) + "] = " + std::to_string(sigma[u]) + ")");
+  std::fill(seen.begin(), seen.end(), 0);
   const auto pair = [&](vertex_t a, vertex_t b) {
     mate[a] = b;
     mate[b] = a;
@@ -106,17 +114,30 @@ std::vector<vertex_t> assignment_matching(const Dense<W>& g, const AuctionOption
       seen[u] = 1;
       cycle.push_back(u);
     }
+    // Alternating edges (cycle[k + 2e], cycle[k + 2e + 1]), e < len / 2, from
+    // the best start k: 0 or 1 for an even cycle, any k for an odd one. Edge
+    // (cycle[i], cycle[i + 1]) is (u, sigma(u)), of weight
+    // weight_to_sigma[cycle[i]]. For an odd cycle the weight from start
+    // k + 2 is that from k less the edge at k plus the edge at k - 1, so all
+    // starts take O(len).
     const std::size_t len = cycle.size(), edges = len / 2;
-    // Alternating edges (cycle[k + i], cycle[k + i + 1]) for even i, from the
-    // best start k: 2 starts for an even cycle, len for an odd one.
-    double best_weight = -std::numeric_limits<double>::infinity();
+    const auto edge = [&](std::size_t i) { return weight_to_sigma[cycle[i % len]]; };
+    double weight = 0;
+    for (std::size_t e = 0; e < edges; ++e) weight += edge(2 * e);
+    double best_weight = weight;
     std::size_t best_start = 0;
-    for (std::size_t k = 0; k < (len % 2 ? len : 2); ++k) {
-      double w = 0;
-      for (std::size_t e = 0; e < edges; ++e) w += g(cycle[(k + 2 * e) % len], cycle[(k + 2 * e + 1) % len]);
-      if (w > best_weight) {
-        best_weight = w;
-        best_start = k;
+    if (len % 2 == 0) {
+      double other = 0;
+      for (std::size_t e = 0; e < edges; ++e) other += edge(2 * e + 1);
+      if (other > best_weight) best_start = 1;
+    } else {
+      for (std::size_t step = 1, k = 0; step < len; ++step) {
+        weight += edge(k + len - 1) - edge(k);
+        k = (k + 2) % len;
+        if (weight > best_weight) {
+          best_weight = weight;
+          best_start = k;
+        }
       }
     }
     for (std::size_t e = 0; e < edges; ++e)
@@ -133,6 +154,16 @@ std::vector<vertex_t> assignment_matching(const Dense<W>& g, const AuctionOption
     }
   }
   return mate;
+}
+
+template <class W>
+std::vector<vertex_t> assignment_matching(const Dense<W>& g, const AuctionOptions& opt) {
+  MATCHBLAS_EXPECTS(g.n % 2 == 0, "assignment_matching: the order must be even (pad it first), got " +
+                                      std::to_string(g.n));
+  const std::vector<vertex_t> sigma = dense_auction(g, opt);
+  std::vector<double> weight(sigma.size());
+  for (std::size_t u = 0; u < sigma.size(); ++u) weight[u] = g(static_cast<vertex_t>(u), sigma[u]);
+  return matching_from_assignment(sigma, weight);
 }
 
 template std::vector<vertex_t> dense_auction(const Dense<float>&, const AuctionOptions&);

@@ -28,8 +28,9 @@
 // paired in index order. Since a perfect matching M is a permutation of value
 // 2 w(M), the optimal assignment is at least twice the optimal matching; on
 // the seed 000 graphs the matching read off it is within 0.1% of the optimum
-// (ROMA then closes most of the rest).
+// (ROMA then closes most of the rest). O(n) (matching_from_assignment).
 #pragma once
+#include <span>
 #include <vector>
 
 #include "lib/dense.hpp"
@@ -42,6 +43,9 @@ struct AuctionOptions {
   double ratio = 10;            // epsilon is divided by this between phases (> 1)
 };
 
+// Throws invalid_input naming the bad field.
+void check_auction_options(const AuctionOptions& opt);
+
 // sigma (sigma[u] != u, a permutation) for an even or odd n >= 2; empty for
 // n = 0. Throws invalid_input for a weight that is not finite (naming the
 // entry) and for bad options.
@@ -52,5 +56,12 @@ std::vector<vertex_t> dense_auction(const Dense<W>& g, const AuctionOptions& opt
 // dense_auction(g, opt) as above.
 template <class W>
 std::vector<vertex_t> assignment_matching(const Dense<W>& g, const AuctionOptions& opt = {});
+
+// The perfect matching read off any permutation sigma without fixed points of
+// an even order, as above; weight_to_sigma[u] = w(u, sigma[u]) (the only
+// weights it needs, so the GPU auction of matchers/gpu.hpp gathers just
+// these). O(n). Throws invalid_input when sigma is not such a permutation.
+std::vector<vertex_t> matching_from_assignment(std::span<const vertex_t> sigma,
+                                               std::span<const double> weight_to_sigma);
 
 }  // namespace matchblas

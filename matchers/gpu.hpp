@@ -31,6 +31,7 @@
 #include "lib/dense.hpp"
 #include "lib/matching.hpp"
 #include "matchers/b_matching.hpp"
+#include "matchers/auction.hpp"
 #include "matchers/roma.hpp"
 #include "matchers/stable_marriage.hpp"
 
@@ -161,6 +162,21 @@ class DeviceDense {
   std::unique_ptr<Impl> impl_;
 };
 
+// Bertsekas's auction with epsilon-scaling on the GPU (matchers/
+// auction_gpu.cu says how): the same problem, options and guarantee as
+// dense_auction and assignment_matching (matchers/auction.hpp), asynchronous
+// (warps bid with an atomicMax on the object's (price, owner) word and go on
+// with the owner they displace; prices are floats, so the bound is n x
+// (epsilon + a float's rounding of a price)). dense_auction_gpu is on the
+// graph's order n; assignment_matching_gpu on the padded order (as roma-gpu
+// matches), the matching read off on the host from sigma and the n weights
+// w(u, sigma(u)). Not the CPU's permutation (the bids race). Throws
+// invalid_input naming a weight that is not finite.
+template <class W>
+std::vector<vertex_t> dense_auction_gpu(const DeviceDense<W>& g, const AuctionOptions& opt = {});
+template <class W>
+std::vector<vertex_t> assignment_matching_gpu(const DeviceDense<W>& g, const AuctionOptions& opt = {});
+
 // ROMA on a complete graph on the GPU, our fastest version (matchers/
 // roma_gpu.cu says how): a cluster of `cluster` thread blocks holds the two
 // rows of one matched pair in its (distributed) shared memory, so that a
@@ -170,7 +186,8 @@ class DeviceDense {
 // under the locks. Same options, start matchings and report as the CPU roma
 // (matchers/roma.hpp); RomaPhase::seconds is the phase's kernels (the
 // refresh of the weight vector and the phase kernel). The greedy start reads
-// a DeviceDense back to the host (n^2 weights of host memory). Guarantee: a
+// a DeviceDense back to the host (n^2 weights of host memory); the
+// assignment start is assignment_matching_gpu, on the device. Guarantee: a
 // perfect matching after every phase, weight never lower (with bf16 storage
 // the flips are decided on the rounded weights, so the float weight may
 // dip); not the CPU's matching (the flips race), close to it in weight.

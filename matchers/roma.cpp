@@ -100,8 +100,11 @@ RomaRun run_phases(const Dense<W>& g, const RomaOptions& opt, bool stop_at_conve
   if (g.n % 2 != 0) padded = padded_to_even(g);
   const Dense<W>& even = padded ? *padded : g;
 
-  FourCycles<W> state(even, roma_start_matching(even, opt.start, opt.seed));
+  const auto t0 = std::chrono::steady_clock::now();
+  std::vector<vertex_t> start = roma_start_matching(even, opt.start, opt.seed);
   RomaRun run;
+  run.start_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  FourCycles<W> state(even, std::move(start));
   run.start_weight = state.weight();
   for (int p = 0; p < opt.phases && even.n >= 4; ++p) {
     const auto start = std::chrono::steady_clock::now();

@@ -67,6 +67,7 @@ struct RomaPhase {
 struct RomaRun {
   Matching matching;
   double start_weight = 0;
+  double start_seconds = 0;       // computing the start matching (wall clock; the phases' times exclude it)
   std::vector<RomaPhase> phases;  // the phases run (fewer than opt.phases at convergence)
 };
 

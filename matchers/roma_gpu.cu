@@ -340,7 +340,8 @@ template <class W>
 RomaRun roma_gpu(const DeviceDense<W>& g, const RomaOptions& opt, const RomaGpuOptions& gopt) {
   check_roma_options(opt);
   check_roma_gpu_options<W>(gopt);
-  return run_fast(g, roma_start_on<W>(g, nullptr, opt), opt, gopt);
+  return run_from_start<W>(g, nullptr, opt,
+                           [&](std::vector<vertex_t> start) { return run_fast(g, std::move(start), opt, gopt); });
 }
 
 template <class W>
@@ -348,7 +349,8 @@ RomaRun roma_gpu(const Dense<W>& g, const RomaOptions& opt, const RomaGpuOptions
   check_roma_options(opt);
   check_roma_gpu_options<W>(gopt);
   const DeviceDense<W> d = DeviceDense<W>::upload(g, gopt.device);
-  return run_fast(d, roma_start_on(d, &g, opt), opt, gopt);
+  return run_from_start<W>(d, &g, opt,
+                           [&](std::vector<vertex_t> start) { return run_fast(d, std::move(start), opt, gopt); });
 }
 
 template RomaRun roma_gpu(const DeviceDense<float>&, const RomaOptions&, const RomaGpuOptions&);

@@ -17,6 +17,7 @@
 #pragma once
 #include <cuda_runtime.h>
 
+#include <chrono>
 #include <cub/block/block_reduce.cuh>
 #include <span>
 #include <vector>
@@ -132,12 +133,22 @@ RomaRun roma_phases(const DeviceDense<W>& g, std::vector<vertex_t> mate, const R
   return run;
 }
 
-// The start matching for g: greedy and assignment need the weights on the
-// host (a copy of the device graph when none is given).
-template <class W>
-std::vector<vertex_t> roma_start_on(const DeviceDense<W>& g, const Dense<W>* host, const RomaOptions& opt) {
-  if (!start_needs_weights(opt.start)) return roma_start_matching(g.padded_n(), opt.start, opt.seed);
-  return roma_start_matching(padded_to_even(host ? *host : g.to_host()), opt.start, opt.seed);
+// The run of `phases_from(start)` from opt.start's matching for g, with
+// RomaRun::start_seconds, the start's wall-clock time (device work
+// included): assignment runs on the device (assignment_matching_gpu); greedy
+// needs the weights on the host (a copy of the device graph when none is
+// given).
+template <class W, class PhasesFrom>
+RomaRun run_from_start(const DeviceDense<W>& g, const Dense<W>* host, const RomaOptions& opt, PhasesFrom phases_from) {
+  const auto t0 = std::chrono::steady_clock::now();
+  std::vector<vertex_t> mate;
+  if (opt.start == RomaStart::assignment) mate = assignment_matching_gpu(g);
+  else if (!start_needs_weights(opt.start)) mate = roma_start_matching(g.padded_n(), opt.start, opt.seed);
+  else mate = roma_start_matching(padded_to_even(host ? *host : g.to_host()), opt.start, opt.seed);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  RomaRun run = phases_from(std::move(mate));
+  run.start_seconds = seconds;
+  return run;
 }
 
 }  // namespace matchblas::roma_gpu_detail

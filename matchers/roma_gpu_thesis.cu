@@ -124,14 +124,16 @@ RomaRun roma_gpu_thesis(const Dense<W>& g, int version, const RomaOptions& opt, 
   check_version(version);
   gpu::use_device("roma-gpu-" + std::to_string(version), device);
   const DeviceDense<W> d = DeviceDense<W>::upload(g, device);
-  return run_thesis(d, roma_start_on(d, &g, opt), version, opt);
+  return run_from_start<W>(d, &g, opt,
+                           [&](std::vector<vertex_t> start) { return run_thesis(d, std::move(start), version, opt); });
 }
 
 template <class W>
 RomaRun roma_gpu_thesis(const DeviceDense<W>& g, int version, const RomaOptions& opt) {
   check_roma_options(opt);
   check_version(version);
-  return run_thesis(g, roma_start_on<W>(g, nullptr, opt), version, opt);
+  return run_from_start<W>(g, nullptr, opt,
+                           [&](std::vector<vertex_t> start) { return run_thesis(g, std::move(start), version, opt); });
 }
 
 template RomaRun roma_gpu_thesis(const DeviceDense<float>&, int, const RomaOptions&);

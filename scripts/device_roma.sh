@@ -3,12 +3,14 @@
 # machine: build (CUDA, sm_90), the roma GPU tests, compute-sanitizer memcheck
 # and racecheck of roma-gpu on small graphs (every cluster size), then
 # bench_roma over the sizes of the thesis. Logs go to $OUT (or ./device-logs).
-#   scripts/device_roma.sh [tests] [sanitize] [bench] [table] [cpu] [sweep]   (default: all)
+#   scripts/device_roma.sh [tests] [sanitize] [bench] [table] [cpu] [sweep] [auction]   (default: all)
+# auction: the GPU auction's tests, memcheck of roma-gpu from the assignment
+# start, and bench_roma from the neighbour and the assignment starts.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${OUT:-device-logs}
 mkdir -p "$out"
-want=" ${*:-tests sanitize bench table cpu sweep} "
+want=" ${*:-tests sanitize bench table cpu sweep auction} "
 { cmake -S . -B build-device -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
   && cmake --build build-device -j "$(nproc)" --target matchblas_gpu_tests bench_roma matchblas_cli; } \
   > "$out/build.log" 2>&1 || { tail -40 "$out/build.log"; exit 1; }
@@ -45,4 +47,18 @@ if [[ $want == *" sweep "* ]]; then
     $bin/bench_roma --n $1 --runs fast --gpu-generate --quiet --cluster $2 --blocks-per-sm $3 2>&1 \
       | grep -E "summary|bench_roma" | sed "s/^/cluster=$2 bps=$3 /"
   done | tee "$out/sweep.log"
+fi
+if [[ $want == *" auction "* ]]; then
+  $bin/matchblas_gpu_tests --source-file="*test_auction_gpu.cpp" > "$out/auction_tests.log" 2>&1
+  echo "auction tests exit $?"; grep -E "MESSAGE|GPU/CPU|ERROR|FAILED|test cases|assertions" "$out/auction_tests.log" | head -40
+  for n in 302 1001; do
+    compute-sanitizer --tool memcheck --error-exitcode 9 $bin/bench_roma --n $n --runs fast --start assignment \
+      --phases 3 --dists exponential --quiet >> "$out/auction_sanitizer.log" 2>&1
+    echo "exit $? (memcheck roma-gpu, assignment start, n = $n)"
+  done
+  grep -h "ERROR SUMMARY" "$out/auction_sanitizer.log" | sort | uniq -c
+  for start in neighbour assignment; do
+    $bin/bench_roma --ns 4096,8192,16384,32768 --dists uniform,exponential,geometric --runs fast --gpu-generate \
+      --start $start --quiet | grep summary
+  done | tee "$out/auction_bench.log"
 fi

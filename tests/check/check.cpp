@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <limits>
+#include <numeric>
 #include <random>
 
 namespace matchblas::check {
@@ -115,6 +116,31 @@ double brute_force_max_weight(const Csr<double>& g, bool perfect) {
   for (vertex_t u = 0; u < n; ++u)
     for (offset_t k = g.offsets[u]; k < g.offsets[u + 1]; ++k) w[std::size_t(u) * n + g.cols[k]] = g.weights[k];
   return brute_force(n, perfect, [&](int u, int v) { return w[std::size_t(u) * n + v]; });
+}
+
+void require_derangement(const std::vector<vertex_t>& sigma) {
+  const vertex_t n = vertex_t(sigma.size());
+  std::vector<char> hit(n, 0);
+  for (vertex_t u = 0; u < n; ++u) {
+    CAPTURE(u);
+    REQUIRE(sigma[u] >= 0);
+    REQUIRE(sigma[u] < n);
+    REQUIRE(sigma[u] != u);
+    REQUIRE(!hit[sigma[u]]);
+    hit[sigma[u]] = 1;
+  }
+}
+
+double best_derangement(const Dense<double>& g) {
+  std::vector<vertex_t> p(g.n);
+  std::iota(p.begin(), p.end(), 0);
+  double best = -std::numeric_limits<double>::infinity();
+  do {
+    bool fixed = false;
+    for (vertex_t u = 0; u < g.n; ++u) fixed = fixed || p[u] == u;
+    if (!fixed) best = std::max(best, assignment_value(g, p));
+  } while (std::next_permutation(p.begin(), p.end()));
+  return best;
 }
 
 double brute_force_max_weight(const Dense<double>& g, bool perfect) {

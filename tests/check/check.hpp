@@ -3,6 +3,8 @@
 #pragma once
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <filesystem>
 #include <optional>
@@ -54,6 +56,26 @@ void require_same_csr(const Csr<W>& got, const Csr<W>& want) {
 
 // A seeded random complete graph (dense), weights as random_graph.
 Dense<double> random_complete_graph(vertex_t n, int ties, std::uint64_t seed);
+
+// Assignments (matchers/auction.hpp): sum of g(u, sigma[u]); the largest
+// |g(u, v)|, u != v; a test failure unless sigma is a permutation without
+// fixed points; the best such permutation by brute force (n <= 8).
+template <class W>
+double assignment_value(const Dense<W>& g, const std::vector<vertex_t>& sigma) {
+  double value = 0;
+  for (vertex_t u = 0; u < g.n; ++u) value += g(u, sigma[u]);
+  return value;
+}
+template <class W>
+double largest_off_diagonal(const Dense<W>& g) {
+  double largest = 0;
+  for (vertex_t u = 0; u < g.n; ++u)
+    for (vertex_t v = 0; v < g.n; ++v)
+      if (u != v) largest = std::max(largest, std::abs(double(g(u, v))));
+  return largest;
+}
+void require_derangement(const std::vector<vertex_t>& sigma);
+double best_derangement(const Dense<double>& g);
 
 // Maximum matching weight by exhaustive search over vertex subsets
 // (O(2^n n)); n <= 20. With `perfect`, only perfect matchings count

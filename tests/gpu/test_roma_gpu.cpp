@@ -151,7 +151,7 @@ TEST_CASE("roma-gpu: a perfect matching after every phase, weight never lower, e
       gen.seed = 5 + n;
       const Dense<float> g = complete_graph<float>(dist, n, gen);
       const DeviceDense<float> d = DeviceDense<float>::upload(g);
-      for (const RomaStart start : {RomaStart::neighbour, RomaStart::random, RomaStart::greedy})
+      for (const RomaStart start : {RomaStart::neighbour, RomaStart::random, RomaStart::greedy, RomaStart::assignment})
         for (int cluster : {0, 1, 2, 4, 8})
           for (int repeat = 0; repeat < 2; ++repeat) {
             CAPTURE(n);
@@ -177,11 +177,22 @@ TEST_CASE("roma-gpu on doubles and on a graph generated on the GPU") {
   REQUIRE(matching_violation(g, run.matching).empty());
   CHECK(cardinality(run.matching) == 1000);
   CHECK(matching_weight(g, run.matching) > run.start_weight);
+  RomaOptions assignment;
+  assignment.start = RomaStart::assignment;
+  const RomaRun from_assignment = roma_gpu(g, assignment);
+  REQUIRE(matching_violation(g, from_assignment.matching).empty());
+  CHECK(cardinality(from_assignment.matching) == 1000);
+  CHECK(matching_weight(g, from_assignment.matching) >= matching_weight(g, run.matching) * (1 - 1e-2));
   const DeviceDense<float> d = DeviceDense<float>::generate(WeightDist::geometric, 1500, gen);
-  const RomaRun on_gpu = roma_gpu(d);
   const Dense<float> host = complete_graph<float>(WeightDist::geometric, 1500, gen);
-  REQUIRE(matching_violation(host, on_gpu.matching).empty());
-  CHECK(matching_weight(host, on_gpu.matching) == doctest::Approx(on_gpu.phases.back().weight).epsilon(1e-9));
+  for (const RomaStart start : {RomaStart::neighbour, RomaStart::assignment}) {
+    RomaOptions opt;
+    opt.start = start;
+    const RomaRun on_gpu = roma_gpu(d, opt);
+    CAPTURE(to_string(start));
+    REQUIRE(matching_violation(host, on_gpu.matching).empty());
+    CHECK(matching_weight(host, on_gpu.matching) == doctest::Approx(on_gpu.phases.back().weight).epsilon(1e-9));
+  }
 }
 
 // The issue asks for the final weight within 0.1% of the CPU roma's on the

@@ -1,7 +1,8 @@
 // The dense auction (matchers/auction.hpp): a fixed-point-free permutation
 // within n x epsilon of the best one (brute force on small n; twice the
 // optimal perfect matching from LEMON as a lower bound on larger n), and the
-// perfect matching read off it, near-optimal on the seed 000 graphs.
+// perfect matching read off it, near-optimal on the seed 000 graphs; the
+// matching read off a given permutation (matching_from_assignment).
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -20,50 +21,9 @@
 
 using namespace matchblas;
 
-namespace {
-
-template <class W>
-double assignment_value(const Dense<W>& g, const std::vector<vertex_t>& sigma) {
-  double value = 0;
-  for (vertex_t u = 0; u < g.n; ++u) value += g(u, sigma[u]);
-  return value;
-}
-
-template <class W>
-double largest_weight(const Dense<W>& g) {
-  double largest = 0;
-  for (vertex_t u = 0; u < g.n; ++u)
-    for (vertex_t v = 0; v < g.n; ++v)
-      if (u != v) largest = std::max(largest, std::abs(double(g(u, v))));
-  return largest;
-}
-
-void require_derangement(const std::vector<vertex_t>& sigma) {
-  const vertex_t n = vertex_t(sigma.size());
-  std::vector<char> hit(n, 0);
-  for (vertex_t u = 0; u < n; ++u) {
-    REQUIRE(sigma[u] >= 0);
-    REQUIRE(sigma[u] < n);
-    REQUIRE(sigma[u] != u);
-    REQUIRE(!hit[sigma[u]]);
-    hit[sigma[u]] = 1;
-  }
-}
-
-// The best fixed-point-free permutation by brute force (n <= 8).
-double best_derangement(const Dense<double>& g) {
-  std::vector<vertex_t> p(g.n);
-  std::iota(p.begin(), p.end(), 0);
-  double best = -std::numeric_limits<double>::infinity();
-  do {
-    bool fixed = false;
-    for (vertex_t u = 0; u < g.n; ++u) fixed = fixed || p[u] == u;
-    if (!fixed) best = std::max(best, assignment_value(g, p));
-  } while (std::next_permutation(p.begin(), p.end()));
-  return best;
-}
-
-}  // namespace
+using check::assignment_value;
+using check::best_derangement;
+using check::require_derangement;
 
 TEST_CASE("dense_auction: a derangement within n x epsilon of the best, by brute force") {
   for (vertex_t n : {2, 3, 4, 5, 7, 8})
@@ -76,7 +36,7 @@ TEST_CASE("dense_auction: a derangement within n x epsilon of the best, by brute
         CAPTURE(ties);
         CAPTURE(seed);
         require_derangement(sigma);
-        const double slack = n * opt.final_epsilon * largest_weight(g) + 1e-9;
+        const double slack = n * opt.final_epsilon * check::largest_off_diagonal(g) + 1e-9;
         CHECK(assignment_value(g, sigma) >= best_derangement(g) - slack);
       }
   CHECK(dense_auction(Dense<double>(0)).empty());
@@ -122,10 +82,41 @@ TEST_CASE("assignment_matching: a perfect matching near the optimum (LEMON) on t
       const Matching best = exact_perfect_matching(g);
       const double optimum = matching_weight(g, best);
       // A perfect matching M is a derangement of value 2 w(M).
-      CHECK(assignment_value(g, sigma) >= 2 * optimum - n * opt.final_epsilon * largest_weight(g) - 1e-6);
+      CHECK(assignment_value(g, sigma) >= 2 * optimum - n * opt.final_epsilon * check::largest_off_diagonal(g) - 1e-6);
       const double w = matching_weight(g, m);
       CHECK(w <= optimum * (1 + 1e-9));
       MESSAGE("assignment start n=", n, " dist ", int(dist), ": GTO ", 100.0 * (optimum - w) / optimum, "%");
       CHECK(w >= optimum * (1 - 5e-3));
     }
+}
+
+TEST_CASE("matching_from_assignment: 2-cycles kept, the heavier alternating edges of longer cycles") {
+  // Cycles (0 1), (2 3 4 5), (6 7 8), (9 10 11 12 13): 14 vertices; the
+  // vertices left out of the two odd cycles are paired.
+  const std::vector<vertex_t> sigma{1, 0, 3, 4, 5, 2, 7, 8, 6, 10, 11, 12, 13, 9};
+  std::vector<double> w(14, 1.0);
+  w[3] = 5;   // edge (3, 4): the 4-cycle takes (3, 4), (5, 2)
+  w[7] = 9;   // edge (7, 8): the 3-cycle takes it, leaving 6
+  w[10] = 4;  // edges (10, 11), (12, 13): leaving 9
+  w[12] = 4;
+  const std::vector<vertex_t> mate = matching_from_assignment(sigma, w);
+  const std::vector<vertex_t> want{1, 0, 5, 4, 3, 2, 9, 8, 7, 6, 11, 10, 13, 12};
+  CHECK(mate == want);
+  // Every odd-cycle start: the weights of one start's edges, the best taken.
+  for (int heavy = 0; heavy < 5; ++heavy) {
+    const std::vector<vertex_t> five{1, 2, 3, 4, 0, 6, 7, 5};  // (0 1 2 3 4), (5 6 7)
+    std::vector<double> w5(8, 1.0);
+    w5[heavy] = 3;
+    w5[(heavy + 2) % 5] = 3;  // the start at `heavy` has weight 6, every other at most 4
+    const std::vector<vertex_t> m = matching_from_assignment(five, w5);
+    CAPTURE(heavy);
+    CHECK(m[heavy] == (heavy + 1) % 5);
+    CHECK(m[(heavy + 2) % 5] == (heavy + 3) % 5);
+    CHECK(m[5] == 6);  // equal weights: the first start
+    CHECK(m[7] == (heavy + 4) % 5);  // the two left out, paired
+  }
+  CHECK_THROWS_AS(matching_from_assignment(std::vector<vertex_t>{1, 0, 2, 3}, std::vector<double>(4)), invalid_input);
+  CHECK_THROWS_AS(matching_from_assignment(std::vector<vertex_t>{1, 0, 0, 2}, std::vector<double>(4)), invalid_input);
+  CHECK_THROWS_AS(matching_from_assignment(std::vector<vertex_t>{1, 2, 0}, std::vector<double>(3)), error);
+  CHECK_THROWS_AS(matching_from_assignment(std::vector<vertex_t>{1, 0}, std::vector<double>(1)), error);
 }

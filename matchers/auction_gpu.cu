@@ -1,0 +1,398 @@
+// Bertsekas's auction with epsilon-scaling on the GPU, asynchronous, and the
+// perfect matching read off its permutation: roma-gpu's `assignment` start.
+// Source: D. P. Bertsekas, "The auction algorithm: a distributed relaxation
+// method for the assignment problem", Annals of Operations Research 14
+// (1988), sec. 2 and 4 (as matchers/auction.hpp, the sequential twin), and
+// D. P. Bertsekas and D. A. Castanon, "Parallel synchronous and asynchronous
+// implementations of the auction algorithm", Parallel Computing 17 (1991)
+// (bids computed from out-of-date prices are sound when a bid is accepted
+// only above the current price). The chains are those of suitor-gpu (seed 001
+// Paper I): the warp whose bid displaces an owner bids next for it.
+//
+// Each warp takes a person u from a counter and bids for it:
+//   1. The best object j1 and the second-best value of w(u, j) - price[j]
+//      (j != u). From u's candidate list when it proves them, else by a scan
+//      of row u (coalesced 8- or 16-byte loads) that also rebuilds the list.
+//   2. bid = w(u, j1) - second + epsilon, rounded up to a float; one atomicMax
+//      of (bid, u) on j1's 64-bit word (price bits high, owner low; prices are
+//      >= 0, so their float bits order as the prices do). It wins when the
+//      word grew; then it raises the float price array (read by the scans)
+//      and goes on with the owner it displaced, or takes a new person when j1
+//      had none. A lost bid (someone bid higher first) is made again for u.
+// A phase ends when every person owns an object; the next phase keeps the
+// prices, frees every object and divides epsilon by opt.ratio (as the CPU).
+//
+// Candidate lists (Bertsekas's reduced scan): a scan leaves each lane's two
+// best objects of its slice of the row (with their weights) and `bound`, the
+// largest third-best value of any lane: every object outside the list was
+// worth at most bound then, and prices only rise, so it still is. When the
+// list's second-best current value is >= bound, the list's top two are the
+// row's; a bid then reads 64 entries instead of a row.
+//
+// Why it is sound under races: prices only rise (atomicMax), so a value read
+// from older prices is an over-estimate of the current one, and the winner's
+// bid keeps epsilon-complementary slackness against the current prices; a
+// bid lower than the current price fails. Every person is in at most one
+// warp's hands (the one that took it from the counter or displaced it), so
+// its list has one writer at a time; the writes are fenced before the winning
+// atomicMax and the displacing warp fences after its own on the same word.
+//
+// Guarantee: a permutation without fixed points whose value is within
+// n x (epsilon + a float rounding of the prices) of the best such
+// permutation's, as the sequential auction. Not the CPU's permutation (the
+// bids race). Cost: one scan of each row per phase at most, plus 64 entries
+// per bid proven by a list; bench/RESULTS.md has the measured time.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <cub/block/block_reduce.cuh>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "lib/error.hpp"
+#include "matchers/auction.hpp"
+#include "matchers/device_dense.cuh"
+#include "matchers/gpu.hpp"
+#include "ops/gpu/cuda_check.hpp"
+#include "ops/gpu/device_buffer.cuh"
+
+namespace matchblas {
+
+namespace {
+
+constexpr unsigned nobody = 0xffffffffu;  // an object's owner before its first bid in a phase
+constexpr int warp = 32;
+constexpr int listed = 2 * warp;  // candidates per person: two per lane
+constexpr int block_threads = 256;
+
+__device__ inline unsigned long long pack(float price, unsigned owner) {
+  return (static_cast<unsigned long long>(__float_as_uint(price)) << 32) | owner;
+}
+__device__ inline float price_of(unsigned long long word) { return __uint_as_float(unsigned(word >> 32)); }
+
+template <class W>
+struct Auction {
+  const W* w;                  // row u at w + u * stride
+  long long stride;            // even (DeviceDense pads to an even order)
+  vertex_t n;                  // persons and objects
+  unsigned long long* word;    // object j: price bits << 32 | owner
+  float* price;                // object j's price for the scans (atomicMax after the word; may lag it)
+  vertex_t* list;              // person u's candidates at list[u * listed + 2 * lane + k] (no_vertex: none)
+  W* list_w;                   // their weights w(u, j)
+  float* bound;                // person u: no object outside its list is worth more (+inf: no list yet)
+  unsigned* next;              // the next person to start a chain from
+};
+
+// The best (value v1 of object j1, weight w1) and the second-best value v2.
+template <class W>
+struct Best {
+  W v1, v2, w1;
+  vertex_t j1;
+};
+
+template <class W>
+__device__ inline Best<W> none_best() {
+  return {-std::numeric_limits<W>::infinity(), -std::numeric_limits<W>::infinity(), W(0), no_vertex};
+}
+
+// a merged with b; the smaller index wins ties, so every lane of a butterfly
+// ends with the same best.
+template <class W>
+__device__ inline Best<W> merge(Best<W> a, const Best<W>& b) {
+  if (b.v1 > a.v1 || (b.v1 == a.v1 && unsigned(b.j1) < unsigned(a.j1))) {
+    a.v2 = max(a.v1, b.v2);
+    a.v1 = b.v1;
+    a.j1 = b.j1;
+    a.w1 = b.w1;
+  } else {
+    a.v2 = max(a.v2, b.v1);
+  }
+  return a;
+}
+
+template <class W>
+__device__ inline Best<W> warp_best(Best<W> b) {
+  for (int o = warp / 2; o > 0; o /= 2) {
+    Best<W> other;
+    other.v1 = __shfl_xor_sync(0xffffffffu, b.v1, o);
+    other.v2 = __shfl_xor_sync(0xffffffffu, b.v2, o);
+    other.w1 = __shfl_xor_sync(0xffffffffu, b.w1, o);
+    other.j1 = __shfl_xor_sync(0xffffffffu, b.j1, o);
+    b = merge(b, other);
+  }
+  return b;
+}
+
+// One lane's two best objects of its slice and the third-best value.
+template <class W>
+struct LaneTop {
+  W v[3];
+  W w[2];
+  vertex_t j[2];
+
+  __device__ void offer(W value, W weight, vertex_t obj) {
+    if (value > v[0]) {
+      v[2] = v[1];
+      v[1] = v[0];
+      w[1] = w[0];
+      j[1] = j[0];
+      v[0] = value;
+      w[0] = weight;
+      j[0] = obj;
+    } else if (value > v[1]) {
+      v[2] = v[1];
+      v[1] = value;
+      w[1] = weight;
+      j[1] = obj;
+    } else if (value > v[2]) {
+      v[2] = value;
+    }
+  }
+};
+
+template <class W>
+struct Pair;
+template <>
+struct Pair<float> {
+  using type = float2;
+};
+template <>
+struct Pair<double> {
+  using type = double2;
+};
+
+// Person u's best and second best by a scan of its row, which rebuilds its
+// list and bound. Objects 2k and 2k + 1 are read together (rows start on an
+// even index of an 8- or 16-byte aligned array).
+template <class W>
+__device__ Best<W> scan_row(const Auction<W>& a, vertex_t u, int lane) {
+  using P = typename Pair<W>::type;
+  const P* row = reinterpret_cast<const P*>(a.w + u * a.stride);
+  const float2* prices = reinterpret_cast<const float2*>(a.price);
+  const W inf = std::numeric_limits<W>::infinity();
+  LaneTop<W> top{{-inf, -inf, -inf}, {W(0), W(0)}, {no_vertex, no_vertex}};
+  const vertex_t pairs = (a.n + 1) / 2;
+#pragma unroll 4
+  for (vertex_t k = lane; k < pairs; k += warp) {
+    const P wk = row[k];
+    const float2 pk = __ldcg(prices + k);
+    const vertex_t j = 2 * k;
+    if (j != u) top.offer(wk.x - W(pk.x), wk.x, j);
+    if (j + 1 != u && j + 1 < a.n) top.offer(wk.y - W(pk.y), wk.y, j + 1);
+  }
+  const long long at = static_cast<long long>(u) * listed + 2 * lane;
+  __stcg(a.list + at, top.j[0]);
+  __stcg(a.list + at + 1, top.j[1]);
+  __stcg(a.list_w + at, top.w[0]);
+  __stcg(a.list_w + at + 1, top.w[1]);
+  W third = top.v[2];
+  for (int o = warp / 2; o > 0; o /= 2) third = max(third, __shfl_xor_sync(0xffffffffu, third, o));
+  if (lane == 0) {
+    float b = float(third);
+    if (W(b) < third) b = nextafterf(b, INFINITY);  // an upper bound in float
+    __stcg(a.bound + u, b);
+  }
+  return warp_best(Best<W>{top.v[0], top.v[1], top.w[0], top.j[0]});
+}
+
+// Person u's best and second best from its list, when the list proves them
+// (ok = false: scan).
+template <class W>
+__device__ Best<W> from_list(const Auction<W>& a, vertex_t u, int lane, bool& ok) {
+  const float bound = __ldcg(a.bound + u);
+  ok = false;
+  if (bound == INFINITY) return none_best<W>();
+  const long long at = static_cast<long long>(u) * listed + 2 * lane;
+  const vertex_t j0 = __ldcg(a.list + at), j1 = __ldcg(a.list + at + 1);
+  const W w0 = __ldcg(a.list_w + at), w1 = __ldcg(a.list_w + at + 1);
+  const W inf = std::numeric_limits<W>::infinity();
+  const W v0 = j0 != no_vertex ? w0 - W(__ldcg(a.price + j0)) : -inf;
+  const W v1 = j1 != no_vertex ? w1 - W(__ldcg(a.price + j1)) : -inf;
+  const Best<W> mine = v1 > v0 ? Best<W>{v1, v0, w1, j1} : Best<W>{v0, v1, w0, j0};
+  const Best<W> best = warp_best(mine);
+  ok = best.v2 >= W(bound);
+  return best;
+}
+
+// The asynchronous auction phase at this epsilon: persistent warps, chains.
+template <class W>
+__global__ void __launch_bounds__(block_threads) auction_phase(Auction<W> a, double epsilon) {
+  const int lane = threadIdx.x % warp;
+  vertex_t u = no_vertex;
+  if (lane == 0) u = static_cast<vertex_t>(atomicAdd(a.next, 1u));
+  u = __shfl_sync(0xffffffffu, u, 0);
+  while (unsigned(u) < unsigned(a.n)) {
+    __threadfence();  // u's list as its last bidder left it (see the header)
+    bool ok = false;
+    Best<W> best = from_list(a, u, lane, ok);
+    if (!ok) best = scan_row(a, u, lane);
+    __syncwarp();
+    if (lane == 0) {
+      // n == 2: one object, no second best; any bid above the price will do.
+      const double second = best.v2 == -std::numeric_limits<W>::infinity() ? double(best.v1) : double(best.v2);
+      const float bid = __double2float_ru(double(best.w1) - second + epsilon);
+      const unsigned long long mine = pack(bid, unsigned(u));
+      __threadfence();  // the list written above before the word that hands u on
+      const unsigned long long old = atomicMax(a.word + best.j1, mine);
+      if (mine > old) {
+        atomicMax(reinterpret_cast<unsigned*>(a.price) + best.j1, __float_as_uint(bid));
+        const unsigned previous = unsigned(old);
+        u = previous != nobody ? vertex_t(previous) : static_cast<vertex_t>(atomicAdd(a.next, 1u));
+      } else {  // outbid before us: bring the scans' price up to the word's and bid again
+        atomicMax(reinterpret_cast<unsigned*>(a.price) + best.j1, unsigned(old >> 32));
+      }
+    }
+    u = __shfl_sync(0xffffffffu, u, 0);
+  }
+}
+
+// sigma[owner of j] = j, then every object freed at its price.
+__global__ void collect(unsigned long long* word, vertex_t n, vertex_t* sigma, bool free_objects) {
+  for (long long j = blockIdx.x * 256LL + threadIdx.x; j < n; j += gridDim.x * 256LL) {
+    const unsigned long long x = word[j];
+    if (sigma) sigma[unsigned(x)] = vertex_t(j);
+    if (free_objects) word[j] = pack(price_of(x), nobody);
+  }
+}
+
+struct Larger {
+  __device__ double operator()(double a, double b) const { return fmax(a, b); }
+};
+
+// The largest |w(u, v)|, u != v, of the first n rows and columns (its bits,
+// as the bits of non-negative doubles order as they do), and the first
+// entry that is not finite (row-major index u * n + v; LLONG_MAX when
+// none). A block per row at a time.
+template <class W>
+__global__ void scale_and_check(const W* w, long long stride, vertex_t n, unsigned long long* largest,
+                                long long* bad) {
+  using Reduce = cub::BlockReduce<double, 256>;
+  __shared__ typename Reduce::TempStorage temp;
+  double mine = 0;
+  for (vertex_t u = blockIdx.x; u < n; u += gridDim.x)
+#pragma unroll 4
+    for (vertex_t v = threadIdx.x; v < n; v += 256) {
+      if (u == v) continue;
+      const double x = double(w[u * stride + v]);
+      if (!isfinite(x))
+        atomicMin(reinterpret_cast<unsigned long long*>(bad), static_cast<unsigned long long>(u) * n + v);
+      else
+        mine = fmax(mine, fabs(x));
+    }
+  const double block = Reduce(temp).Reduce(mine, Larger{});
+  if (threadIdx.x == 0) atomicMax(largest, static_cast<unsigned long long>(__double_as_longlong(block)));
+}
+
+template <class W>
+__global__ void weight_to_sigma(const W* w, long long stride, vertex_t n, const vertex_t* sigma, double* out) {
+  for (long long u = blockIdx.x * 256LL + threadIdx.x; u < n; u += gridDim.x * 256LL)
+    out[u] = double(w[u * stride + sigma[u]]);
+}
+
+int persistent_blocks(int device) {
+  int sms = 0, per_sm = 0;
+  MATCHBLAS_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  MATCHBLAS_CUDA_TRY(
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, auction_phase<float>, block_threads, 0));
+  return std::max(1, sms * std::max(per_sm, 1));
+}
+
+// The auction on the first n rows and columns of g (n <= g.padded_n()),
+// sigma left on the device.
+template <class W>
+gpu::DeviceBuffer<vertex_t> auction_on_device(const DeviceDense<W>& g, vertex_t n, const AuctionOptions& opt) {
+  check_auction_options(opt);
+  MATCHBLAS_CUDA_TRY(cudaSetDevice(g.device()));
+  MATCHBLAS_EXPECTS(n == 0 || n >= 2, "auction-gpu: a vertex cannot be assigned to itself; n must be 0 or >= 2, got " +
+                                          std::to_string(n));
+  gpu::DeviceBuffer<vertex_t> sigma{std::size_t(n)};
+  if (n == 0) return sigma;
+  const W* w = g.impl().w.data();
+  const long long stride = g.padded_n();
+  gpu::DeviceBuffer<unsigned long long> largest{1};
+  gpu::DeviceBuffer<long long> bad{1};
+  const long long no_bad = std::numeric_limits<long long>::max();
+  MATCHBLAS_CUDA_TRY(cudaMemset(largest.data(), 0, sizeof(unsigned long long)));
+  MATCHBLAS_CUDA_TRY(cudaMemcpy(bad.data(), &no_bad, sizeof no_bad, cudaMemcpyHostToDevice));
+  scale_and_check<W><<<1024, 256>>>(w, stride, n, largest.data(), bad.data());
+  MATCHBLAS_CUDA_CHECK_LAUNCH();
+  unsigned long long largest_bits = 0;
+  long long first_bad = 0;
+  MATCHBLAS_CUDA_TRY(cudaMemcpy(&largest_bits, largest.data(), sizeof largest_bits, cudaMemcpyDeviceToHost));
+  MATCHBLAS_CUDA_TRY(cudaMemcpy(&first_bad, bad.data(), sizeof first_bad, cudaMemcpyDeviceToHost));
+  if (first_bad != no_bad) {
+    const long long u = first_bad / n, v = first_bad % n;
+    W x{};
+    MATCHBLAS_CUDA_TRY(cudaMemcpy(&x, w + u * stride + v, sizeof x, cudaMemcpyDeviceToHost));
+    throw invalid_input("auction-gpu: weight (" + std::to_string(u) + ", " + std::to_string(v) + ") is " +
+                        std::to_string(double(x)) + "; the assignment start needs finite weights");
+  }
+  double largest_w = 0;
+  std::memcpy(&largest_w, &largest_bits, sizeof largest_w);
+  const double scale = largest_w > 0 ? largest_w : 1.0;  // all weights 0: any epsilon > 0 will do
+  const double final_epsilon = opt.final_epsilon * scale;
+
+  const vertex_t even = n + n % 2;  // the scans read prices in pairs
+  gpu::DeviceBuffer<unsigned long long> word{std::size_t(n)};
+  gpu::DeviceBuffer<float> price{std::size_t(even)};
+  gpu::DeviceBuffer<vertex_t> list{std::size_t(n) * listed};
+  gpu::DeviceBuffer<W> list_w{std::size_t(n) * listed};
+  gpu::DeviceBuffer<float> bound{std::size_t(n)};
+  gpu::DeviceBuffer<unsigned> next{1};
+  MATCHBLAS_CUDA_TRY(cudaMemset(word.data(), 0, word.size() * sizeof(unsigned long long)));
+  MATCHBLAS_CUDA_TRY(cudaMemset(price.data(), 0, price.size() * sizeof(float)));
+  const std::vector<float> no_list(n, std::numeric_limits<float>::infinity());
+  MATCHBLAS_CUDA_TRY(cudaMemcpy(bound.data(), no_list.data(), n * sizeof(float), cudaMemcpyHostToDevice));
+  collect<<<(n + 255) / 256, 256>>>(word.data(), n, nullptr, true);  // price 0, no owner
+  MATCHBLAS_CUDA_CHECK_LAUNCH();
+  const Auction<W> a{w, stride, n, word.data(), price.data(), list.data(), list_w.data(), bound.data(), next.data()};
+  const int blocks = persistent_blocks(g.device());
+  for (double epsilon = std::max(scale / 4, final_epsilon);; epsilon = std::max(epsilon / opt.ratio, final_epsilon)) {
+    MATCHBLAS_CUDA_TRY(cudaMemset(next.data(), 0, sizeof(unsigned)));
+    auction_phase<W><<<blocks, block_threads>>>(a, epsilon);
+    MATCHBLAS_CUDA_CHECK_LAUNCH();
+    const bool last = epsilon <= final_epsilon;
+    collect<<<(n + 255) / 256, 256>>>(word.data(), n, last ? sigma.data() : nullptr, !last);
+    MATCHBLAS_CUDA_CHECK_LAUNCH();
+    if (last) break;
+  }
+  return sigma;
+}
+
+}  // namespace
+
+template <class W>
+std::vector<vertex_t> dense_auction_gpu(const DeviceDense<W>& g, const AuctionOptions& opt) {
+  const gpu::DeviceBuffer<vertex_t> sigma = auction_on_device(g, g.n(), opt);
+  std::vector<vertex_t> host(sigma.size());
+  sigma.to_host(std::span(host), nullptr);
+  MATCHBLAS_CUDA_TRY(cudaDeviceSynchronize());
+  return host;
+}
+
+template <class W>
+std::vector<vertex_t> assignment_matching_gpu(const DeviceDense<W>& g, const AuctionOptions& opt) {
+  const vertex_t n = g.padded_n();
+  const gpu::DeviceBuffer<vertex_t> sigma = auction_on_device(g, n, opt);
+  std::vector<vertex_t> host(n);
+  std::vector<double> weight(n);
+  if (n > 0) {
+    gpu::DeviceBuffer<double> w{std::size_t(n)};
+    weight_to_sigma<W><<<(n + 255) / 256, 256>>>(g.impl().w.data(), n, n, sigma.data(), w.data());
+    MATCHBLAS_CUDA_CHECK_LAUNCH();
+    sigma.to_host(std::span(host), nullptr);
+    w.to_host(std::span(weight), nullptr);
+    MATCHBLAS_CUDA_TRY(cudaDeviceSynchronize());
+  }
+  return matching_from_assignment(host, weight);
+}
+
+template std::vector<vertex_t> dense_auction_gpu(const DeviceDense<float>&, const AuctionOptions&);
+template std::vector<vertex_t> dense_auction_gpu(const DeviceDense<double>&, const AuctionOptions&);
+template std::vector<vertex_t> assignment_matching_gpu(const DeviceDense<float>&, const AuctionOptions&);
+template std::vector<vertex_t> assignment_matching_gpu(const DeviceDense<double>&, const AuctionOptions&);
+
+}  // namespace matchblas

@@ -1,0 +1,142 @@
+// The GPU auction (matchers/gpu.hpp, matchers/auction_gpu.cu): a permutation
+// without fixed points within n x (epsilon + a float's rounding of the
+// prices) of the best (brute force on small n, with ties; against the CPU
+// auction on the seed 000 graphs, both within n x epsilon of the optimum),
+// repeated (the bids race); the matching read off it; roma-gpu from it within
+// 0.1% of the CPU roma from the CPU's assignment start; bad input refused.
+#include <doctest/doctest.h>
+
+#include <limits>
+#include <vector>
+
+#include "datasets/generators.hpp"
+#include "lib/error.hpp"
+#include "lib/matching.hpp"
+#include "matchers/auction.hpp"
+#include "matchers/gpu.hpp"
+#include "matchers/roma.hpp"
+#include "tests/check/check.hpp"
+
+using namespace matchblas;
+using check::assignment_value;
+using check::largest_off_diagonal;
+using check::require_derangement;
+
+namespace {
+// The auction's bound plus a float's rounding of each price (relative 2^-23
+// of a price, which stays below 4 x the largest weight here).
+template <class W>
+double slack(const Dense<W>& g, const AuctionOptions& opt) {
+  const double largest = largest_off_diagonal(g);
+  return g.n * largest * (opt.final_epsilon + 4 * 0x1p-23) + 1e-9;
+}
+}  // namespace
+
+TEST_CASE("auction-gpu: a derangement within the bound of the best, by brute force, with ties, repeated") {
+  for (vertex_t n : {2, 3, 4, 5, 7, 8})
+    for (int ties : {0, 1, 3})
+      for (std::uint64_t seed : {1, 2, 3}) {
+        const Dense<double> g = check::random_complete_graph(n, ties, seed);
+        const double best = check::best_derangement(g);
+        Dense<float> f(n);
+        for (vertex_t u = 0; u < n; ++u)
+          for (vertex_t v = 0; v < n; ++v) f(u, v) = float(g(u, v));
+        const DeviceDense<double> d = DeviceDense<double>::upload(g);
+        const DeviceDense<float> df = DeviceDense<float>::upload(f);
+        AuctionOptions opt;
+        for (int repeat = 0; repeat < 3; ++repeat) {
+          CAPTURE(n);
+          CAPTURE(ties);
+          CAPTURE(seed);
+          CAPTURE(repeat);
+          const std::vector<vertex_t> sigma = dense_auction_gpu(d, opt);
+          REQUIRE(sigma.size() == std::size_t(n));
+          require_derangement(sigma);
+          CHECK(assignment_value(g, sigma) >= best - slack(g, opt));
+          const std::vector<vertex_t> sf = dense_auction_gpu(df, opt);
+          require_derangement(sf);
+          CHECK(assignment_value(g, sf) >= best - slack(g, opt) - n * 1e-7);  // f is g rounded
+        }
+      }
+  CHECK(dense_auction_gpu(DeviceDense<double>::upload(Dense<double>(0))).empty());
+  CHECK_THROWS_AS(dense_auction_gpu(DeviceDense<double>::upload(Dense<double>(1))), error);
+  require_derangement(dense_auction_gpu(DeviceDense<float>::upload(Dense<float>(6))));  // all weights 0
+  require_derangement(dense_auction_gpu(DeviceDense<float>::upload(Dense<float>(7))));
+}
+
+TEST_CASE("auction-gpu on the seed 000 graphs: as good as the CPU auction, and the matching read off it") {
+  const WeightDist dists[] = {WeightDist::uniform, WeightDist::exponential, WeightDist::geometric};
+  for (const WeightDist dist : dists)
+    for (vertex_t n : {64, 257, 1024, 2048}) {
+      GenOptions gen;
+      gen.seed = 300 + n;
+      const Dense<float> g = complete_graph<float>(dist, n, gen);
+      const DeviceDense<float> d = DeviceDense<float>::upload(g);
+      AuctionOptions opt;
+      const double cpu = assignment_value(g, dense_auction(g, opt));
+      const Dense<float> even = n % 2 ? padded_to_even(g) : g;
+      Matching cpu_start(even.n);
+      cpu_start.mate = assignment_matching(even, opt);
+      for (int repeat = 0; repeat < 3; ++repeat) {
+        CAPTURE(n);
+        CAPTURE(int(dist));
+        CAPTURE(repeat);
+        const std::vector<vertex_t> sigma = dense_auction_gpu(d, opt);
+        require_derangement(sigma);
+        // Both are within their bound of the best permutation.
+        CHECK(assignment_value(g, sigma) >= cpu - slack(g, opt) - n * opt.final_epsilon * largest_off_diagonal(g));
+        Matching m(even.n);
+        m.mate = assignment_matching_gpu(d, opt);
+        INFO(matching_violation(even, m));
+        REQUIRE(matching_violation(even, m).empty());
+        REQUIRE(cardinality(m) == even.n / 2);
+        const double ratio = matching_weight(even, m) / matching_weight(even, cpu_start);
+        if (repeat == 0) MESSAGE("assignment start n=", n, " dist ", int(dist), ": GPU/CPU weight ", ratio);
+        CHECK(ratio >= 1 - 5e-3);
+      }
+    }
+}
+
+// From the assignment start both end near the optimum (GTO 0.0002-0.044% on
+// the CPU at n = 1024-4096, bench/RESULTS.md), so the 0.1% holds
+// though the two starts differ.
+TEST_CASE("roma-gpu from the assignment start: weight within 0.1% of the CPU roma's from its own") {
+  const WeightDist dists[] = {WeightDist::uniform, WeightDist::exponential, WeightDist::geometric};
+  for (const WeightDist dist : dists) {
+    GenOptions gen;
+    gen.seed = 37;
+    const Dense<float> g = complete_graph<float>(dist, 4096, gen);
+    RomaOptions opt;  // 8 phases
+    opt.start = RomaStart::assignment;
+    const RomaRun cpu = roma(g, opt);
+    const RomaRun gpu = roma_gpu(g, opt);
+    REQUIRE(matching_violation(g, gpu.matching).empty());
+    CHECK(gpu.start_seconds > 0);
+    const double ratio = matching_weight(g, gpu.matching) / matching_weight(g, cpu.matching);
+    CAPTURE(int(dist));
+    MESSAGE("roma-gpu assignment start n=4096 dist ", int(dist), ": GPU/CPU weight ", ratio, ", start ",
+            gpu.start_seconds, " s (CPU ", cpu.start_seconds, " s)");
+    CHECK(ratio >= 1 - 1e-3);
+  }
+}
+
+TEST_CASE("auction-gpu refuses weights that are not finite and bad options") {
+  Dense<double> g = check::random_complete_graph(6, 0, 1);
+  g(2, 4) = std::numeric_limits<double>::quiet_NaN();
+  CHECK_THROWS_WITH_AS(dense_auction_gpu(DeviceDense<double>::upload(g)), doctest::Contains("weight (2, 4)"),
+                       invalid_input);
+  g(2, 4) = 1;
+  g(5, 0) = -std::numeric_limits<double>::infinity();
+  CHECK_THROWS_WITH_AS(assignment_matching_gpu(DeviceDense<double>::upload(g)), doctest::Contains("weight (5, 0)"),
+                       invalid_input);
+  g(2, 2) = std::numeric_limits<double>::infinity();  // the diagonal is never read
+  g(5, 0) = 1;
+  require_derangement(dense_auction_gpu(DeviceDense<double>::upload(g)));
+  const DeviceDense<double> ok = DeviceDense<double>::upload(check::random_complete_graph(6, 0, 1));
+  AuctionOptions bad;
+  bad.final_epsilon = 0;
+  CHECK_THROWS_WITH_AS(dense_auction_gpu(ok, bad), doctest::Contains("final epsilon"), invalid_input);
+  bad = {};
+  bad.ratio = 1;
+  CHECK_THROWS_WITH_AS(assignment_matching_gpu(ok, bad), doctest::Contains("ratio"), invalid_input);
+}

@@ -18,6 +18,12 @@ void check_auction_options(const AuctionOptions& opt) {
     throw invalid_input("auction: final epsilon must be finite and > 0, got " + std::to_string(opt.final_epsilon));
   if (!(opt.ratio > 1) || !std::isfinite(opt.ratio))
     throw invalid_input("auction: the epsilon ratio must be finite and > 1, got " + std::to_string(opt.ratio));
+  if (!(opt.unassigned >= 0 && opt.unassigned < 1))
+    throw invalid_input("auction: the unassigned fraction must be in [0, 1), got " + std::to_string(opt.unassigned));
+}
+
+std::size_t unassigned_allowed(const AuctionOptions& opt, vertex_t n) {
+  return static_cast<std::size_t>(opt.unassigned * n);
 }
 
 namespace {
@@ -50,6 +56,7 @@ std::vector<vertex_t> dense_auction(const Dense<W>& g, const AuctionOptions& opt
   const double largest = largest_weight(g);
   const double scale = largest > 0 ? largest : 1.0;  // all weights 0: any epsilon > 0 will do
   const double final_epsilon = opt.final_epsilon * scale;
+  const std::size_t leave = unassigned_allowed(opt, n);
   std::vector<double> price(n, 0.0);
   std::vector<vertex_t> owner(n), sigma(n), waiting;
   for (double epsilon = std::max(scale / 4, final_epsilon);; epsilon = std::max(epsilon / opt.ratio, final_epsilon)) {
@@ -57,7 +64,7 @@ std::vector<vertex_t> dense_auction(const Dense<W>& g, const AuctionOptions& opt
     std::fill(sigma.begin(), sigma.end(), no_vertex);
     waiting.resize(n);
     for (vertex_t u = 0; u < n; ++u) waiting[u] = n - 1 - u;  // popped from the back: 0 first
-    while (!waiting.empty()) {
+    while (waiting.size() > leave) {
       const vertex_t u = waiting.back();
       waiting.pop_back();
       double first = -std::numeric_limits<double>::infinity(), second = first;
@@ -96,40 +103,61 @@ std::vector<vertex_t> matching_from_assignment(std::span<const vertex_t> sigma,
   MATCHBLAS_EXPECTS(weight_to_sigma.size() == sigma.size(),
                     "matching_from_assignment: " + std::to_string(weight_to_sigma.size()) + " weights for " +
                         std::to_string(n) + " vertices");
-  std::vector<vertex_t> mate(n, no_vertex), cycle;
-  std::vector<char> seen(n, 0);
-  for (vertex_t u = 0; u < n; ++u)
-    if (sigma[u] < 0 || sigma[u] >= n || sigma[u] == u || seen[sigma[u]]++)
-      throw invalid_input("matching_from_assignment: sigma is not a permutation without fixed points (sigma[" +
-                          std::to_string(u) + "] = " + std::to_string(sigma[u]) + ")");
-  std::fill(seen.begin(), seen.end(), 0);
+  std::vector<vertex_t> mate(n, no_vertex), walk;
+  std::vector<char> owned(n, 0), seen(n, 0);
+  for (vertex_t u = 0; u < n; ++u) {
+    const vertex_t j = sigma[u];
+    if (j == no_vertex) continue;
+    if (j < 0 || j >= n || j == u || owned[j]++)
+      throw invalid_input("matching_from_assignment: sigma is not a partial permutation without fixed points "
+                          "(sigma[" + std::to_string(u) + "] = " + std::to_string(j) + ")");
+  }
   const auto pair = [&](vertex_t a, vertex_t b) {
     mate[a] = b;
     mate[b] = a;
   };
+  // Pairs (walk[k + 2e], walk[k + 2e + 1]) for e < pairs, walk[i] wrapping
+  // around when the walk is a cycle.
+  const auto take = [&](std::size_t k, std::size_t pairs) {
+    const std::size_t len = walk.size();
+    for (std::size_t e = 0; e < pairs; ++e) pair(walk[(k + 2 * e) % len], walk[(k + 2 * e + 1) % len]);
+  };
+  // Edge (walk[i], walk[i + 1]) is (u, sigma(u)), of weight
+  // weight_to_sigma[walk[i]].
+  const auto edge = [&](std::size_t i) { return weight_to_sigma[walk[i % walk.size()]]; };
+  const auto sum_from = [&](std::size_t k, std::size_t pairs) {
+    double w = 0;
+    for (std::size_t e = 0; e < pairs; ++e) w += edge(k + 2 * e);
+    return w;
+  };
+  // Paths first: each starts at an object no one holds and ends at a person
+  // holding none. The heavier of its two alternating edge sets.
+  for (vertex_t s = 0; s < n; ++s) {
+    if (owned[s]) continue;
+    walk.clear();
+    for (vertex_t u = s; u != no_vertex; u = sigma[u]) {
+      seen[u] = 1;
+      walk.push_back(u);
+    }
+    const std::size_t edges = walk.size() - 1, from0 = (edges + 1) / 2, from1 = edges / 2;
+    if (from1 > 0 && sum_from(1, from1) > sum_from(0, from0)) take(1, from1);
+    else take(0, from0);
+  }
+  // Then cycles: the best start k of alternating edges: 0 or 1 for an even
+  // cycle, any k for an odd one, whose weight from start k + 2 is that from
+  // k less the edge at k plus the edge at k - 1, so all starts take O(len).
   for (vertex_t s = 0; s < n; ++s) {
     if (seen[s]) continue;
-    cycle.clear();
+    walk.clear();
     for (vertex_t u = s; !seen[u]; u = sigma[u]) {
       seen[u] = 1;
-      cycle.push_back(u);
+      walk.push_back(u);
     }
-    // Alternating edges (cycle[k + 2e], cycle[k + 2e + 1]), e < len / 2, from
-    // the best start k: 0 or 1 for an even cycle, any k for an odd one. Edge
-    // (cycle[i], cycle[i + 1]) is (u, sigma(u)), of weight
-    // weight_to_sigma[cycle[i]]. For an odd cycle the weight from start
-    // k + 2 is that from k less the edge at k plus the edge at k - 1, so all
-    // starts take O(len).
-    const std::size_t len = cycle.size(), edges = len / 2;
-    const auto edge = [&](std::size_t i) { return weight_to_sigma[cycle[i % len]]; };
-    double weight = 0;
-    for (std::size_t e = 0; e < edges; ++e) weight += edge(2 * e);
-    double best_weight = weight;
+    const std::size_t len = walk.size(), pairs = len / 2;
+    double weight = sum_from(0, pairs), best_weight = weight;
     std::size_t best_start = 0;
     if (len % 2 == 0) {
-      double other = 0;
-      for (std::size_t e = 0; e < edges; ++e) other += edge(2 * e + 1);
-      if (other > best_weight) best_start = 1;
+      if (sum_from(1, pairs) > best_weight) best_start = 1;
     } else {
       for (std::size_t step = 1, k = 0; step < len; ++step) {
         weight += edge(k + len - 1) - edge(k);
@@ -140,10 +168,9 @@ std::vector<vertex_t> matching_from_assignment(std::span<const vertex_t> sigma,
         }
       }
     }
-    for (std::size_t e = 0; e < edges; ++e)
-      pair(cycle[(best_start + 2 * e) % len], cycle[(best_start + 2 * e + 1) % len]);
+    take(best_start, pairs);
   }
-  vertex_t left = no_vertex;  // the vertices the odd cycles left out, paired in index order
+  vertex_t left = no_vertex;  // the vertices left out of odd cycles and paths, paired in index order
   for (vertex_t u = 0; u < n; ++u) {
     if (mate[u] != no_vertex) continue;
     if (left == no_vertex) {
@@ -162,7 +189,8 @@ std::vector<vertex_t> assignment_matching(const Dense<W>& g, const AuctionOption
                                       std::to_string(g.n));
   const std::vector<vertex_t> sigma = dense_auction(g, opt);
   std::vector<double> weight(sigma.size());
-  for (std::size_t u = 0; u < sigma.size(); ++u) weight[u] = g(static_cast<vertex_t>(u), sigma[u]);
+  for (std::size_t u = 0; u < sigma.size(); ++u)
+    if (sigma[u] != no_vertex) weight[u] = g(static_cast<vertex_t>(u), sigma[u]);
   return matching_from_assignment(sigma, weight);
 }
 

@@ -41,13 +41,18 @@ namespace matchblas {
 struct AuctionOptions {
   double final_epsilon = 1e-3;  // the last phase's epsilon, relative to max |w| (> 0)
   double ratio = 10;            // epsilon is divided by this between phases (> 1)
+  double unassigned = 0;        // a phase ends once at most floor(unassigned x n) persons are
+                                // unassigned, in [0, 1); 0: the whole assignment
 };
 
 // Throws invalid_input naming the bad field.
 void check_auction_options(const AuctionOptions& opt);
+// floor(opt.unassigned x n): the persons a phase may leave unassigned.
+std::size_t unassigned_allowed(const AuctionOptions& opt, vertex_t n);
 
-// sigma (sigma[u] != u, a permutation) for an even or odd n >= 2; empty for
-// n = 0. Throws invalid_input for a weight that is not finite (naming the
+// sigma (sigma[u] != u, a permutation; with opt.unassigned > 0 a partial
+// one, sigma[u] = no_vertex for the persons left unassigned) for an even or
+// odd n >= 2; empty for n = 0. Throws invalid_input for a weight that is not finite (naming the
 // entry) and for bad options.
 template <class W>
 std::vector<vertex_t> dense_auction(const Dense<W>& g, const AuctionOptions& opt = {});
@@ -57,10 +62,13 @@ std::vector<vertex_t> dense_auction(const Dense<W>& g, const AuctionOptions& opt
 template <class W>
 std::vector<vertex_t> assignment_matching(const Dense<W>& g, const AuctionOptions& opt = {});
 
-// The perfect matching read off any permutation sigma without fixed points of
-// an even order, as above; weight_to_sigma[u] = w(u, sigma[u]) (the only
-// weights it needs, so the GPU auction of matchers/gpu.hpp gathers just
-// these). O(n). Throws invalid_input when sigma is not such a permutation.
+// The perfect matching read off any (partial) permutation sigma without
+// fixed points of an even order, as above; a partial one also has paths,
+// from an object no one holds to a person holding none, which give the
+// heavier of their two alternating edge sets. weight_to_sigma[u] =
+// w(u, sigma[u]) (the only weights it needs, so the GPU auction of
+// matchers/gpu.hpp gathers just these). O(n). Throws invalid_input when
+// sigma is not such a permutation.
 std::vector<vertex_t> matching_from_assignment(std::span<const vertex_t> sigma,
                                                std::span<const double> weight_to_sigma);
 

@@ -45,6 +45,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstring>
 #include <cub/block/block_reduce.cuh>
@@ -56,6 +57,7 @@
 #include "matchers/auction.hpp"
 #include "matchers/device_dense.cuh"
 #include "matchers/gpu.hpp"
+#include "matchers/gpu_session.cuh"
 #include "ops/gpu/cuda_check.hpp"
 #include "ops/gpu/device_buffer.cuh"
 
@@ -84,7 +86,20 @@ struct Auction {
   W* list_w;                   // their weights w(u, j)
   float* bound;                // person u: no object outside its list is worth more (+inf: no list yet)
   unsigned* next;              // the next person to start a chain from
+  unsigned* owned;             // objects owned in this phase
+  unsigned stop_at;            // the phase ends once this many are owned (n - opt.unassigned x n)
+  unsigned long long* counts;  // this phase's bids, lost bids, scans, then the tail's times (Counts)
 };
+
+// Slots of Auction::counts.
+enum Count { bids, lost_bids, scans, first_bid, tail };  // tail + k: the unassigned fell to 2^k (k = 32: to 0)
+constexpr int count_slots = tail + 33;
+
+__device__ inline unsigned long long now_ns() {
+  unsigned long long t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
 
 // The best (value v1 of object j1, weight w1) and the second-best value v2.
 template <class W>
@@ -221,16 +236,25 @@ __device__ Best<W> from_list(const Auction<W>& a, vertex_t u, int lane, bool& ok
 template <class W>
 __global__ void __launch_bounds__(block_threads) auction_phase(Auction<W> a, double epsilon) {
   const int lane = threadIdx.x % warp;
-  vertex_t u = no_vertex;
-  if (lane == 0) u = static_cast<vertex_t>(atomicAdd(a.next, 1u));
-  u = __shfl_sync(0xffffffffu, u, 0);
-  while (unsigned(u) < unsigned(a.n)) {
+  unsigned long long bids = 0, lost = 0, scans = 0;  // lane 0's
+  const auto take = [&] {
+    const unsigned next = atomicAdd(a.next, 1u);
+    if (next == 0) a.counts[first_bid] = now_ns();
+    return static_cast<vertex_t>(next);
+  };
+  vertex_t u = lane == 0 ? take() : no_vertex;
+  for (;;) {
+    const bool go = lane == 0 && unsigned(u) < unsigned(a.n) && __ldcg(a.owned) < a.stop_at;
+    if (!__shfl_sync(0xffffffffu, go, 0)) break;  // done, or enough owned: u stays unassigned
+    u = __shfl_sync(0xffffffffu, u, 0);
     __threadfence();  // u's list as its last bidder left it (see the header)
     bool ok = false;
     Best<W> best = from_list(a, u, lane, ok);
     if (!ok) best = scan_row(a, u, lane);
     __syncwarp();
     if (lane == 0) {
+      ++bids;
+      scans += !ok;
       // n == 2: one object, no second best; any bid above the price will do.
       const double second = best.v2 == -std::numeric_limits<W>::infinity() ? double(best.v1) : double(best.v2);
       const float bid = __double2float_ru(double(best.w1) - second + epsilon);
@@ -240,12 +264,23 @@ __global__ void __launch_bounds__(block_threads) auction_phase(Auction<W> a, dou
       if (mine > old) {
         atomicMax(reinterpret_cast<unsigned*>(a.price) + best.j1, __float_as_uint(bid));
         const unsigned previous = unsigned(old);
-        u = previous != nobody ? vertex_t(previous) : static_cast<vertex_t>(atomicAdd(a.next, 1u));
+        if (previous != nobody) {
+          u = vertex_t(previous);
+        } else {
+          const unsigned left = unsigned(a.n) - (atomicAdd(a.owned, 1u) + 1);
+          if ((left & (left - 1)) == 0) a.counts[tail + (left == 0 ? 32 : __ffs(left) - 1)] = now_ns();
+          u = take();
+        }
       } else {  // outbid before us: bring the scans' price up to the word's and bid again
+        ++lost;
         atomicMax(reinterpret_cast<unsigned*>(a.price) + best.j1, unsigned(old >> 32));
       }
     }
-    u = __shfl_sync(0xffffffffu, u, 0);
+  }
+  if (lane == 0) {
+    atomicAdd(a.counts + Count::bids, bids);
+    atomicAdd(a.counts + lost_bids, lost);
+    atomicAdd(a.counts + Count::scans, scans);
   }
 }
 
@@ -286,10 +321,11 @@ __global__ void scale_and_check(const W* w, long long stride, vertex_t n, unsign
   if (threadIdx.x == 0) atomicMax(largest, static_cast<unsigned long long>(__double_as_longlong(block)));
 }
 
+// w(u, sigma[u]) for the persons assigned (0 for the others).
 template <class W>
 __global__ void weight_to_sigma(const W* w, long long stride, vertex_t n, const vertex_t* sigma, double* out) {
   for (long long u = blockIdx.x * 256LL + threadIdx.x; u < n; u += gridDim.x * 256LL)
-    out[u] = double(w[u * stride + sigma[u]]);
+    out[u] = sigma[u] == no_vertex ? 0.0 : double(w[u * stride + sigma[u]]);
 }
 
 int persistent_blocks(int device) {
@@ -301,15 +337,18 @@ int persistent_blocks(int device) {
 }
 
 // The auction on the first n rows and columns of g (n <= g.padded_n()),
-// sigma left on the device.
+// sigma left on the device; per-phase counts in *stats when asked.
 template <class W>
-gpu::DeviceBuffer<vertex_t> auction_on_device(const DeviceDense<W>& g, vertex_t n, const AuctionOptions& opt) {
+gpu::DeviceBuffer<vertex_t> auction_on_device(const DeviceDense<W>& g, vertex_t n, const AuctionOptions& opt,
+                                              AuctionGpuStats* stats) {
   check_auction_options(opt);
   MATCHBLAS_CUDA_TRY(cudaSetDevice(g.device()));
   MATCHBLAS_EXPECTS(n == 0 || n >= 2, "auction-gpu: a vertex cannot be assigned to itself; n must be 0 or >= 2, got " +
                                           std::to_string(n));
+  if (stats) *stats = {};
   gpu::DeviceBuffer<vertex_t> sigma{std::size_t(n)};
   if (n == 0) return sigma;
+  const auto t0 = std::chrono::steady_clock::now();
   const W* w = g.impl().w.data();
   const long long stride = g.padded_n();
   gpu::DeviceBuffer<unsigned long long> largest{1};
@@ -341,23 +380,52 @@ gpu::DeviceBuffer<vertex_t> auction_on_device(const DeviceDense<W>& g, vertex_t 
   gpu::DeviceBuffer<vertex_t> list{std::size_t(n) * listed};
   gpu::DeviceBuffer<W> list_w{std::size_t(n) * listed};
   gpu::DeviceBuffer<float> bound{std::size_t(n)};
-  gpu::DeviceBuffer<unsigned> next{1};
+  gpu::DeviceBuffer<unsigned> next_and_owned{2};
+  gpu::DeviceBuffer<unsigned long long> counts{count_slots};
   MATCHBLAS_CUDA_TRY(cudaMemset(word.data(), 0, word.size() * sizeof(unsigned long long)));
   MATCHBLAS_CUDA_TRY(cudaMemset(price.data(), 0, price.size() * sizeof(float)));
   const std::vector<float> no_list(n, std::numeric_limits<float>::infinity());
   MATCHBLAS_CUDA_TRY(cudaMemcpy(bound.data(), no_list.data(), n * sizeof(float), cudaMemcpyHostToDevice));
   collect<<<(n + 255) / 256, 256>>>(word.data(), n, nullptr, true);  // price 0, no owner
   MATCHBLAS_CUDA_CHECK_LAUNCH();
-  const Auction<W> a{w, stride, n, word.data(), price.data(), list.data(), list_w.data(), bound.data(), next.data()};
+  const auto stop_at = static_cast<unsigned>(n - static_cast<vertex_t>(unassigned_allowed(opt, n)));
+  const Auction<W> a{w,          stride,           n, word.data(), price.data(), list.data(), list_w.data(),
+                     bound.data(), next_and_owned.data(), next_and_owned.data() + 1, stop_at, counts.data()};
   const int blocks = persistent_blocks(g.device());
+  gpu::Event start, stop;
   for (double epsilon = std::max(scale / 4, final_epsilon);; epsilon = std::max(epsilon / opt.ratio, final_epsilon)) {
-    MATCHBLAS_CUDA_TRY(cudaMemset(next.data(), 0, sizeof(unsigned)));
+    MATCHBLAS_CUDA_TRY(cudaMemset(next_and_owned.data(), 0, 2 * sizeof(unsigned)));
+    MATCHBLAS_CUDA_TRY(cudaMemset(counts.data(), 0, count_slots * sizeof(unsigned long long)));
+    start.record(nullptr);
     auction_phase<W><<<blocks, block_threads>>>(a, epsilon);
     MATCHBLAS_CUDA_CHECK_LAUNCH();
+    stop.record(nullptr);
     const bool last = epsilon <= final_epsilon;
+    if (last) MATCHBLAS_CUDA_TRY(cudaMemset(sigma.data(), 0xff, n * sizeof(vertex_t)));  // no_vertex: unassigned
     collect<<<(n + 255) / 256, 256>>>(word.data(), n, last ? sigma.data() : nullptr, !last);
     MATCHBLAS_CUDA_CHECK_LAUNCH();
+    if (stats) {
+      std::vector<unsigned long long> c(count_slots);
+      unsigned owned = 0;
+      MATCHBLAS_CUDA_TRY(cudaMemcpy(c.data(), counts.data(), count_slots * sizeof c[0], cudaMemcpyDeviceToHost));
+      MATCHBLAS_CUDA_TRY(cudaMemcpy(&owned, next_and_owned.data() + 1, sizeof owned, cudaMemcpyDeviceToHost));
+      AuctionGpuPhase p;
+      p.epsilon = epsilon;
+      p.seconds = stop.since(start);
+      p.bids = static_cast<std::int64_t>(c[bids]);
+      p.lost_bids = static_cast<std::int64_t>(c[lost_bids]);
+      p.scans = static_cast<std::int64_t>(c[scans]);
+      p.unassigned = n - static_cast<vertex_t>(owned);
+      for (int k = 32; k >= 0; --k)
+        if (c[tail + k] != 0)
+          p.tail.emplace_back(k == 32 ? 0 : vertex_t(1) << k, (double(c[tail + k]) - double(c[first_bid])) * 1e-9);
+      stats->phases.push_back(std::move(p));
+    }
     if (last) break;
+  }
+  if (stats) {
+    MATCHBLAS_CUDA_TRY(cudaDeviceSynchronize());
+    stats->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   }
   return sigma;
 }
@@ -365,8 +433,8 @@ gpu::DeviceBuffer<vertex_t> auction_on_device(const DeviceDense<W>& g, vertex_t 
 }  // namespace
 
 template <class W>
-std::vector<vertex_t> dense_auction_gpu(const DeviceDense<W>& g, const AuctionOptions& opt) {
-  const gpu::DeviceBuffer<vertex_t> sigma = auction_on_device(g, g.n(), opt);
+std::vector<vertex_t> dense_auction_gpu(const DeviceDense<W>& g, const AuctionOptions& opt, AuctionGpuStats* stats) {
+  const gpu::DeviceBuffer<vertex_t> sigma = auction_on_device(g, g.n(), opt, stats);
   std::vector<vertex_t> host(sigma.size());
   sigma.to_host(std::span(host), nullptr);
   MATCHBLAS_CUDA_TRY(cudaDeviceSynchronize());
@@ -374,9 +442,10 @@ std::vector<vertex_t> dense_auction_gpu(const DeviceDense<W>& g, const AuctionOp
 }
 
 template <class W>
-std::vector<vertex_t> assignment_matching_gpu(const DeviceDense<W>& g, const AuctionOptions& opt) {
+std::vector<vertex_t> assignment_matching_gpu(const DeviceDense<W>& g, const AuctionOptions& opt,
+                                              AuctionGpuStats* stats) {
   const vertex_t n = g.padded_n();
-  const gpu::DeviceBuffer<vertex_t> sigma = auction_on_device(g, n, opt);
+  const gpu::DeviceBuffer<vertex_t> sigma = auction_on_device(g, n, opt, stats);
   std::vector<vertex_t> host(n);
   std::vector<double> weight(n);
   if (n > 0) {
@@ -390,9 +459,11 @@ std::vector<vertex_t> assignment_matching_gpu(const DeviceDense<W>& g, const Auc
   return matching_from_assignment(host, weight);
 }
 
-template std::vector<vertex_t> dense_auction_gpu(const DeviceDense<float>&, const AuctionOptions&);
-template std::vector<vertex_t> dense_auction_gpu(const DeviceDense<double>&, const AuctionOptions&);
-template std::vector<vertex_t> assignment_matching_gpu(const DeviceDense<float>&, const AuctionOptions&);
-template std::vector<vertex_t> assignment_matching_gpu(const DeviceDense<double>&, const AuctionOptions&);
+template std::vector<vertex_t> dense_auction_gpu(const DeviceDense<float>&, const AuctionOptions&, AuctionGpuStats*);
+template std::vector<vertex_t> dense_auction_gpu(const DeviceDense<double>&, const AuctionOptions&, AuctionGpuStats*);
+template std::vector<vertex_t> assignment_matching_gpu(const DeviceDense<float>&, const AuctionOptions&,
+                                                       AuctionGpuStats*);
+template std::vector<vertex_t> assignment_matching_gpu(const DeviceDense<double>&, const AuctionOptions&,
+                                                       AuctionGpuStats*);
 
 }  // namespace matchblas

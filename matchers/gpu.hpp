@@ -172,10 +172,26 @@ class DeviceDense {
 // matches), the matching read off on the host from sigma and the n weights
 // w(u, sigma(u)). Not the CPU's permutation (the bids race). Throws
 // invalid_input naming a weight that is not finite.
+// With stats, each phase's epsilon, kernel seconds, bids (lost ones: another
+// bid came first), row scans, persons left unassigned, and its tail: when the
+// unassigned count fell to 2^k (and to 0), seconds since the phase's first bid.
+struct AuctionGpuPhase {
+  double epsilon = 0;
+  double seconds = 0;
+  std::int64_t bids = 0, lost_bids = 0, scans = 0;
+  vertex_t unassigned = 0;
+  std::vector<std::pair<vertex_t, double>> tail;
+};
+struct AuctionGpuStats {
+  double seconds = 0;  // the whole auction, wall clock (the phases are synchronised for the counts)
+  std::vector<AuctionGpuPhase> phases;
+};
 template <class W>
-std::vector<vertex_t> dense_auction_gpu(const DeviceDense<W>& g, const AuctionOptions& opt = {});
+std::vector<vertex_t> dense_auction_gpu(const DeviceDense<W>& g, const AuctionOptions& opt = {},
+                                        AuctionGpuStats* stats = nullptr);
 template <class W>
-std::vector<vertex_t> assignment_matching_gpu(const DeviceDense<W>& g, const AuctionOptions& opt = {});
+std::vector<vertex_t> assignment_matching_gpu(const DeviceDense<W>& g, const AuctionOptions& opt = {},
+                                              AuctionGpuStats* stats = nullptr);
 
 // ROMA on a complete graph on the GPU, our fastest version (matchers/
 // roma_gpu.cu says how): a cluster of `cluster` thread blocks holds the two

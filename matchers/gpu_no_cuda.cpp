@@ -112,11 +112,11 @@ RomaRun roma_gpu_thesis(const DeviceDense<W>&, int version, const RomaOptions&) 
   no_cuda(version == 1 ? "roma-gpu-1" : "roma-gpu-2");
 }
 template <class W>
-std::vector<vertex_t> dense_auction_gpu(const DeviceDense<W>&, const AuctionOptions&) {
+std::vector<vertex_t> dense_auction_gpu(const DeviceDense<W>&, const AuctionOptions&, AuctionGpuStats*) {
   no_cuda("auction-gpu");
 }
 template <class W>
-std::vector<vertex_t> assignment_matching_gpu(const DeviceDense<W>&, const AuctionOptions&) {
+std::vector<vertex_t> assignment_matching_gpu(const DeviceDense<W>&, const AuctionOptions&, AuctionGpuStats*) {
   no_cuda("auction-gpu");
 }
 Marriage mcvitie_wilson_gpu(const RankedLists&, int, GpuTimes*) { no_cuda("mcvitie-wilson-gpu"); }
@@ -143,10 +143,12 @@ template RomaRun roma_gpu_thesis(const Dense<float>&, int, const RomaOptions&, i
 template RomaRun roma_gpu_thesis(const Dense<double>&, int, const RomaOptions&, int);
 template RomaRun roma_gpu_thesis(const DeviceDense<float>&, int, const RomaOptions&);
 template RomaRun roma_gpu_thesis(const DeviceDense<double>&, int, const RomaOptions&);
-template std::vector<vertex_t> dense_auction_gpu(const DeviceDense<float>&, const AuctionOptions&);
-template std::vector<vertex_t> dense_auction_gpu(const DeviceDense<double>&, const AuctionOptions&);
-template std::vector<vertex_t> assignment_matching_gpu(const DeviceDense<float>&, const AuctionOptions&);
-template std::vector<vertex_t> assignment_matching_gpu(const DeviceDense<double>&, const AuctionOptions&);
+template std::vector<vertex_t> dense_auction_gpu(const DeviceDense<float>&, const AuctionOptions&, AuctionGpuStats*);
+template std::vector<vertex_t> dense_auction_gpu(const DeviceDense<double>&, const AuctionOptions&, AuctionGpuStats*);
+template std::vector<vertex_t> assignment_matching_gpu(const DeviceDense<float>&, const AuctionOptions&,
+                                                       AuctionGpuStats*);
+template std::vector<vertex_t> assignment_matching_gpu(const DeviceDense<double>&, const AuctionOptions&,
+                                                       AuctionGpuStats*);
 #undef MATCHBLAS_NO_CUDA_MATCHER
 
 template Matching suitor_gpu(const DeviceGraph<float>&, const GpuOptions&, GpuTimes*);

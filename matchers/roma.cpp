@@ -101,7 +101,7 @@ RomaRun run_phases(const Dense<W>& g, const RomaOptions& opt, bool stop_at_conve
   const Dense<W>& even = padded ? *padded : g;
 
   const auto t0 = std::chrono::steady_clock::now();
-  std::vector<vertex_t> start = roma_start_matching(even, opt.start, opt.seed);
+  std::vector<vertex_t> start = roma_start_matching(even, opt.start, opt.seed, opt.auction);
   RomaRun run;
   run.start_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   FourCycles<W> state(even, std::move(start));
@@ -143,6 +143,7 @@ void check_roma_options(const RomaOptions& opt) {
   if (opt.phases < 0) throw invalid_input("ROMA: phases must be >= 0, got " + std::to_string(opt.phases));
   if (!(opt.min_gain >= 0) || !std::isfinite(opt.min_gain))
     throw invalid_input("ROMA: min-gain must be finite and >= 0, got " + std::to_string(opt.min_gain));
+  check_auction_options(opt.auction);
 }
 
 std::vector<vertex_t> roma_start_matching(vertex_t n, RomaStart start, std::uint64_t seed) {
@@ -185,12 +186,13 @@ std::vector<vertex_t> roma_start_matching(vertex_t n, RomaStart start, std::uint
 }
 
 template <class W>
-std::vector<vertex_t> roma_start_matching(const Dense<W>& g, RomaStart start, std::uint64_t seed) {
+std::vector<vertex_t> roma_start_matching(const Dense<W>& g, RomaStart start, std::uint64_t seed,
+                                          const AuctionOptions& auction) {
   if (!start_needs_weights(start)) return roma_start_matching(g.n, start, seed);
   const vertex_t n = g.n;
   MATCHBLAS_EXPECTS(n % 2 == 0, "roma_start_matching: the order must be even (pad it first), got " +
                                     std::to_string(n));
-  if (start == RomaStart::assignment) return assignment_matching(g);
+  if (start == RomaStart::assignment) return assignment_matching(g, auction);
   const Matching m = greedy(g, 0);
   std::vector<vertex_t> mate = m.mate;
   vertex_t waiting = no_vertex;  // free vertices, paired in index order
@@ -236,7 +238,9 @@ template RomaRun roma(const Dense<float>&, const RomaOptions&);
 template RomaRun roma(const Dense<double>&, const RomaOptions&);
 template RomaRun rama(const Dense<float>&, const RomaOptions&);
 template RomaRun rama(const Dense<double>&, const RomaOptions&);
-template std::vector<vertex_t> roma_start_matching(const Dense<float>&, RomaStart, std::uint64_t);
-template std::vector<vertex_t> roma_start_matching(const Dense<double>&, RomaStart, std::uint64_t);
+template std::vector<vertex_t> roma_start_matching(const Dense<float>&, RomaStart, std::uint64_t,
+                                                   const AuctionOptions&);
+template std::vector<vertex_t> roma_start_matching(const Dense<double>&, RomaStart, std::uint64_t,
+                                                   const AuctionOptions&);
 
 }  // namespace matchblas

@@ -32,6 +32,7 @@
 
 #include "lib/dense.hpp"
 #include "lib/matching.hpp"
+#include "matchers/auction.hpp"
 
 namespace matchblas {
 
@@ -55,6 +56,7 @@ struct RomaOptions {
   double min_gain = 1e-5;    // flip only when the gain exceeds this (>= 0)
   std::uint64_t seed = 1;    // vertex orders, RAMA's draws, shuffled/random starts
   RomaStart start = RomaStart::neighbour;
+  AuctionOptions auction;    // the assignment start's auction (matchers/auction.hpp)
 };
 
 struct RomaPhase {
@@ -79,13 +81,14 @@ RomaRun rama(const Dense<W>& g, const RomaOptions& opt = {});
 
 // The start matching `start` of a complete graph of even order n (mate array).
 template <class W>
-std::vector<vertex_t> roma_start_matching(const Dense<W>& g, RomaStart start, std::uint64_t seed);
+std::vector<vertex_t> roma_start_matching(const Dense<W>& g, RomaStart start, std::uint64_t seed,
+                                          const AuctionOptions& auction = {});
 // The same for the starts that need no weights (every one but greedy and
 // assignment, which throw invalid_input here).
 std::vector<vertex_t> roma_start_matching(vertex_t n, RomaStart start, std::uint64_t seed);
 
 // Throws invalid_input naming the bad field (phases >= 0, min_gain >= 0 and
-// finite).
+// finite, the auction's options).
 void check_roma_options(const RomaOptions& opt);
 
 }  // namespace matchblas

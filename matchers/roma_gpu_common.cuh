@@ -142,9 +142,9 @@ template <class W, class PhasesFrom>
 RomaRun run_from_start(const DeviceDense<W>& g, const Dense<W>* host, const RomaOptions& opt, PhasesFrom phases_from) {
   const auto t0 = std::chrono::steady_clock::now();
   std::vector<vertex_t> mate;
-  if (opt.start == RomaStart::assignment) mate = assignment_matching_gpu(g);
+  if (opt.start == RomaStart::assignment) mate = assignment_matching_gpu(g, opt.auction);
   else if (!start_needs_weights(opt.start)) mate = roma_start_matching(g.padded_n(), opt.start, opt.seed);
-  else mate = roma_start_matching(padded_to_even(host ? *host : g.to_host()), opt.start, opt.seed);
+  else mate = roma_start_matching(padded_to_even(host ? *host : g.to_host()), opt.start, opt.seed, opt.auction);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   RomaRun run = phases_from(std::move(mate));
   run.start_seconds = seconds;

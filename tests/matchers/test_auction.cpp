@@ -120,3 +120,58 @@ TEST_CASE("matching_from_assignment: 2-cycles kept, the heavier alternating edge
   CHECK_THROWS_AS(matching_from_assignment(std::vector<vertex_t>{1, 2, 0}, std::vector<double>(3)), error);
   CHECK_THROWS_AS(matching_from_assignment(std::vector<vertex_t>{1, 0}, std::vector<double>(1)), error);
 }
+
+TEST_CASE("matching_from_assignment on a partial permutation: paths give their heavier alternating edges") {
+  // Path 0 -> 1 -> 2 -> 3 (3 holds none; no one holds 0), cycle (4 5), path
+  // 6 -> 7 (7 holds none), and 8, 9 alone (unassigned, held by no one).
+  const std::vector<vertex_t> sigma{1, 2, 3, no_vertex, 5, 4, 7, no_vertex, no_vertex, no_vertex};
+  std::vector<double> w(10, 0.0);
+  w[0] = 1;
+  w[1] = 5;  // edge (1, 2): heavier than (0, 1) + (2, 3)
+  w[2] = 1;
+  w[4] = w[5] = 2;
+  w[6] = 3;
+  const std::vector<vertex_t> mate = matching_from_assignment(sigma, w);
+  const std::vector<vertex_t> want{3, 2, 1, 0, 5, 4, 7, 6, 9, 8};  // 0 and 3 left out of the path, paired
+  CHECK(mate == want);
+  w[1] = 1.5;  // now (0, 1) + (2, 3) = 2 is heavier
+  const std::vector<vertex_t> other = matching_from_assignment(sigma, w);
+  CHECK(other[0] == 1);
+  CHECK(other[2] == 3);
+  CHECK_THROWS_AS(matching_from_assignment(std::vector<vertex_t>{1, 1, no_vertex, no_vertex}, std::vector<double>(4)),
+                  invalid_input);
+}
+
+TEST_CASE("dense_auction with unassigned > 0: a partial derangement leaving at most that fraction out") {
+  for (const double f : {0.01, 0.1, 0.5})
+    for (vertex_t n : {64, 256}) {
+      GenOptions gen;
+      gen.seed = 500 + n;
+      const Dense<float> g = complete_graph<float>(WeightDist::exponential, n, gen);
+      AuctionOptions opt;
+      opt.unassigned = f;
+      const std::vector<vertex_t> sigma = dense_auction(g, opt);
+      std::vector<char> held(n, 0);
+      vertex_t left = 0;
+      for (vertex_t u = 0; u < n; ++u) {
+        if (sigma[u] == no_vertex) {
+          ++left;
+          continue;
+        }
+        REQUIRE(sigma[u] != u);
+        REQUIRE(!held[sigma[u]]);
+        held[sigma[u]] = 1;
+      }
+      CAPTURE(f);
+      CAPTURE(n);
+      CHECK(left <= vertex_t(f * n));
+      Matching m(n);
+      m.mate = assignment_matching(g, opt);
+      REQUIRE(matching_violation(g, m).empty());
+      CHECK(cardinality(m) == n / 2);
+    }
+  AuctionOptions bad;
+  bad.unassigned = 1;
+  CHECK_THROWS_WITH_AS(dense_auction(check::random_complete_graph(6, 0, 1), bad), doctest::Contains("unassigned"),
+                       invalid_input);
+}

@@ -284,11 +284,12 @@ __global__ void __launch_bounds__(block_threads) auction_phase(Auction<W> a, dou
   }
 }
 
-// sigma[owner of j] = j, then every object freed at its price.
+// sigma[owner of j] = j for the objects owned, then every object freed at
+// its price.
 __global__ void collect(unsigned long long* word, vertex_t n, vertex_t* sigma, bool free_objects) {
   for (long long j = blockIdx.x * 256LL + threadIdx.x; j < n; j += gridDim.x * 256LL) {
     const unsigned long long x = word[j];
-    if (sigma) sigma[unsigned(x)] = vertex_t(j);
+    if (sigma && unsigned(x) != nobody) sigma[unsigned(x)] = vertex_t(j);  // (none when a phase stopped early)
     if (free_objects) word[j] = pack(price_of(x), nobody);
   }
 }

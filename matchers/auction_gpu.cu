@@ -22,12 +22,12 @@
 // A phase ends when every person owns an object; the next phase keeps the
 // prices, frees every object and divides epsilon by opt.ratio (as the CPU).
 //
-// Candidate lists (Bertsekas's reduced scan): a scan leaves each lane's two
-// best objects of its slice of the row (with their weights) and `bound`, the
-// largest third-best value of any lane: every object outside the list was
-// worth at most bound then, and prices only rise, so it still is. When the
-// list's second-best current value is >= bound, the list's top two are the
-// row's; a bid then reads 64 entries instead of a row.
+// Candidate lists (Bertsekas's reduced scan): a scan leaves each lane's
+// per_lane best objects of its slice of the row (with their weights) and
+// `bound`, the largest value after them in any lane: every object outside
+// the list was worth at most bound then, and prices only rise, so it still
+// is. When the list's second-best current value is >= bound, the list's top
+// two are the row's; a bid then reads the list instead of a row.
 //
 // Why it is sound under races: prices only rise (atomicMax), so a value read
 // from older prices is an over-estimate of the current one, and the winner's
@@ -67,7 +67,11 @@ namespace {
 
 constexpr unsigned nobody = 0xffffffffu;  // an object's owner before its first bid in a phase
 constexpr int warp = 32;
-constexpr int listed = 2 * warp;  // candidates per person: two per lane
+#ifndef MATCHBLAS_AUCTION_PER_LANE
+#define MATCHBLAS_AUCTION_PER_LANE 2
+#endif
+constexpr int per_lane = MATCHBLAS_AUCTION_PER_LANE;  // candidates per lane in a person's list
+constexpr int listed = per_lane * warp;               // candidates per person
 constexpr int block_threads = 256;
 
 __device__ inline unsigned long long pack(float price, unsigned owner) {
@@ -82,7 +86,7 @@ struct Auction {
   vertex_t n;                  // persons and objects
   unsigned long long* word;    // object j: price bits << 32 | owner
   float* price;                // object j's price for the scans (atomicMax after the word; may lag it)
-  vertex_t* list;              // person u's candidates at list[u * listed + 2 * lane + k] (no_vertex: none)
+  vertex_t* list;              // person u's candidates at list[u * listed + k * warp + lane] (no_vertex: none)
   W* list_w;                   // their weights w(u, j)
   float* bound;                // person u: no object outside its list is worth more (+inf: no list yet)
   unsigned* next;              // the next person to start a chain from
@@ -141,30 +145,41 @@ __device__ inline Best<W> warp_best(Best<W> b) {
   return b;
 }
 
-// One lane's two best objects of its slice and the third-best value.
+// One lane's per_lane best objects of its slice (with their weights,
+// best first) and the next value after them.
 template <class W>
 struct LaneTop {
-  W v[3];
-  W w[2];
-  vertex_t j[2];
+  W v[per_lane + 1];
+  W w[per_lane];
+  vertex_t j[per_lane];
 
-  __device__ void offer(W value, W weight, vertex_t obj) {
-    if (value > v[0]) {
-      v[2] = v[1];
-      v[1] = v[0];
-      w[1] = w[0];
-      j[1] = j[0];
-      v[0] = value;
-      w[0] = weight;
-      j[0] = obj;
-    } else if (value > v[1]) {
-      v[2] = v[1];
-      v[1] = value;
-      w[1] = weight;
-      j[1] = obj;
-    } else if (value > v[2]) {
-      v[2] = value;
+  __device__ LaneTop() {
+#pragma unroll
+    for (int k = 0; k <= per_lane; ++k) v[k] = -std::numeric_limits<W>::infinity();
+#pragma unroll
+    for (int k = 0; k < per_lane; ++k) {
+      w[k] = W(0);
+      j[k] = no_vertex;
     }
+  }
+  // The new entry sinks to its place, pushing the ones below it down; the
+  // one pushed out of the list leaves its value as the next (unrolled:
+  // registers only).
+  __device__ void offer(W value, W weight, vertex_t obj) {
+    if (!(value > v[per_lane])) return;
+#pragma unroll
+    for (int k = 0; k < per_lane; ++k)
+      if (value > v[k]) {
+        const W tv = v[k], tw = w[k];
+        const vertex_t tj = j[k];
+        v[k] = value;
+        w[k] = weight;
+        j[k] = obj;
+        value = tv;
+        weight = tw;
+        obj = tj;
+      }
+    v[per_lane] = value;
   }
 };
 
@@ -187,8 +202,7 @@ __device__ Best<W> scan_row(const Auction<W>& a, vertex_t u, int lane) {
   using P = typename Pair<W>::type;
   const P* row = reinterpret_cast<const P*>(a.w + u * a.stride);
   const float2* prices = reinterpret_cast<const float2*>(a.price);
-  const W inf = std::numeric_limits<W>::infinity();
-  LaneTop<W> top{{-inf, -inf, -inf}, {W(0), W(0)}, {no_vertex, no_vertex}};
+  LaneTop<W> top;
   const vertex_t pairs = (a.n + 1) / 2;
 #pragma unroll 4
   for (vertex_t k = lane; k < pairs; k += warp) {
@@ -198,16 +212,17 @@ __device__ Best<W> scan_row(const Auction<W>& a, vertex_t u, int lane) {
     if (j != u) top.offer(wk.x - W(pk.x), wk.x, j);
     if (j + 1 != u && j + 1 < a.n) top.offer(wk.y - W(pk.y), wk.y, j + 1);
   }
-  const long long at = static_cast<long long>(u) * listed + 2 * lane;
-  __stcg(a.list + at, top.j[0]);
-  __stcg(a.list + at + 1, top.j[1]);
-  __stcg(a.list_w + at, top.w[0]);
-  __stcg(a.list_w + at + 1, top.w[1]);
-  W third = top.v[2];
-  for (int o = warp / 2; o > 0; o /= 2) third = max(third, __shfl_xor_sync(0xffffffffu, third, o));
+  const long long at = static_cast<long long>(u) * listed + lane;
+#pragma unroll
+  for (int k = 0; k < per_lane; ++k) {
+    __stcg(a.list + at + k * warp, top.j[k]);
+    __stcg(a.list_w + at + k * warp, top.w[k]);
+  }
+  W next = top.v[per_lane];
+  for (int o = warp / 2; o > 0; o /= 2) next = max(next, __shfl_xor_sync(0xffffffffu, next, o));
   if (lane == 0) {
-    float b = float(third);
-    if (W(b) < third) b = nextafterf(b, INFINITY);  // an upper bound in float
+    float b = float(next);
+    if (W(b) < next) b = nextafterf(b, INFINITY);  // an upper bound in float
     __stcg(a.bound + u, b);
   }
   return warp_best(Best<W>{top.v[0], top.v[1], top.w[0], top.j[0]});
@@ -220,13 +235,15 @@ __device__ Best<W> from_list(const Auction<W>& a, vertex_t u, int lane, bool& ok
   const float bound = __ldcg(a.bound + u);
   ok = false;
   if (bound == INFINITY) return none_best<W>();
-  const long long at = static_cast<long long>(u) * listed + 2 * lane;
-  const vertex_t j0 = __ldcg(a.list + at), j1 = __ldcg(a.list + at + 1);
-  const W w0 = __ldcg(a.list_w + at), w1 = __ldcg(a.list_w + at + 1);
-  const W inf = std::numeric_limits<W>::infinity();
-  const W v0 = j0 != no_vertex ? w0 - W(__ldcg(a.price + j0)) : -inf;
-  const W v1 = j1 != no_vertex ? w1 - W(__ldcg(a.price + j1)) : -inf;
-  const Best<W> mine = v1 > v0 ? Best<W>{v1, v0, w1, j1} : Best<W>{v0, v1, w0, j0};
+  const long long at = static_cast<long long>(u) * listed + lane;
+  Best<W> mine = none_best<W>();
+#pragma unroll
+  for (int k = 0; k < per_lane; ++k) {
+    const vertex_t j = __ldcg(a.list + at + k * warp);
+    if (j == no_vertex) continue;
+    const W wj = __ldcg(a.list_w + at + k * warp);
+    mine = merge(mine, Best<W>{wj - W(__ldcg(a.price + j)), -std::numeric_limits<W>::infinity(), wj, j});
+  }
   const Best<W> best = warp_best(mine);
   ok = best.v2 >= W(bound);
   return best;

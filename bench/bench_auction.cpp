@@ -5,7 +5,7 @@
 // the weight of the perfect matching read off it. With --cpu, the sequential
 // CPU auction (matchers/auction.hpp) on the same graph, as the peer.
 //   bench_auction [--ns N1,N2,...] [--dists uniform,exponential,geometric]
-//                 [--unassigned F1,F2,...] [--final-epsilon E] [--ratio R]
+//                 [--unassigned F1,F2,...] [--final-epsilon E] [--ratio R] [--bids B]
 //                 [--seed S] [--cpu] [--quiet]
 // Floors: each phase reads every row at least once (n^2 weights, 4 bytes
 // each) unless a list proves the bid; the summary's floor_ms is one such
@@ -60,6 +60,7 @@ int main(int argc, char** argv) {
       for (const std::string& f : bench::string_list(argv[++i])) fractions.push_back(std::atof(f.c_str()));
     } else if (a == "--final-epsilon" && v) base.final_epsilon = std::atof(argv[++i]);
     else if (a == "--ratio" && v) base.ratio = std::atof(argv[++i]);
+    else if (a == "--bids" && v) base.bids_per_person = std::atof(argv[++i]);
     else if (a == "--seed" && v) seed = std::strtoull(argv[++i], nullptr, 10);
     else if (a == "--cpu") cpu = true;
     else if (a == "--quiet") quiet = true;

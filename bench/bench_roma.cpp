@@ -4,7 +4,9 @@
 // roma-gpu, over a list of sizes and weight distributions, in one run.
 //   bench_roma [--n N | --ns N1,N2,...] [--dists uniform,exponential,geometric]
 //              [--phases P] [--min-gain G] [--start neighbour|...] [--seed S]
-//              [--auction-unassigned F]
+//              [--auction-unassigned F] [--auction-bids B] [--auction-epsilon E]
+// The --auction-* options set RomaOptions::auction (the assignment start):
+// unassigned fraction, bids per person per phase, final epsilon.
 //              [--double] [--runs cpu,1,2,fast,fast-bf16] [--cluster C]
 //              [--blocks-per-sm B] [--gpu-generate] [--exact-up-to N]
 //              [--quiet]
@@ -141,6 +143,8 @@ int main(int argc, char** argv) {
     else if (a == "--min-gain" && v) s.opt.min_gain = std::atof(argv[++i]);
     else if (a == "--start" && v) s.opt.start = parse_roma_start(argv[++i]);
     else if (a == "--auction-unassigned" && v) s.opt.auction.unassigned = std::atof(argv[++i]);
+    else if (a == "--auction-bids" && v) s.opt.auction.bids_per_person = std::atof(argv[++i]);
+    else if (a == "--auction-epsilon" && v) s.opt.auction.final_epsilon = std::atof(argv[++i]);
     else if (a == "--seed" && v) s.opt.seed = std::strtoull(argv[++i], nullptr, 10);
     else if (a == "--double") use_double = true;
     else if (a == "--runs" && v) s.runs = bench::string_list(argv[++i]);

@@ -20,10 +20,18 @@ void check_auction_options(const AuctionOptions& opt) {
     throw invalid_input("auction: the epsilon ratio must be finite and > 1, got " + std::to_string(opt.ratio));
   if (!(opt.unassigned >= 0 && opt.unassigned < 1))
     throw invalid_input("auction: the unassigned fraction must be in [0, 1), got " + std::to_string(opt.unassigned));
+  if (!(opt.bids_per_person >= 0) || !std::isfinite(opt.bids_per_person))
+    throw invalid_input("auction: bids per person must be finite and >= 0, got " +
+                        std::to_string(opt.bids_per_person));
 }
 
 std::size_t unassigned_allowed(const AuctionOptions& opt, vertex_t n) {
   return static_cast<std::size_t>(opt.unassigned * n);
+}
+
+std::uint64_t bids_allowed(const AuctionOptions& opt, vertex_t n) {
+  if (opt.bids_per_person == 0) return std::numeric_limits<std::uint64_t>::max();
+  return std::max<std::uint64_t>(1, static_cast<std::uint64_t>(opt.bids_per_person * n));
 }
 
 namespace {
@@ -57,6 +65,7 @@ std::vector<vertex_t> dense_auction(const Dense<W>& g, const AuctionOptions& opt
   const double scale = largest > 0 ? largest : 1.0;  // all weights 0: any epsilon > 0 will do
   const double final_epsilon = opt.final_epsilon * scale;
   const std::size_t leave = unassigned_allowed(opt, n);
+  const std::uint64_t max_bids = bids_allowed(opt, n);
   std::vector<double> price(n, 0.0);
   std::vector<vertex_t> owner(n), sigma(n), waiting;
   for (double epsilon = std::max(scale / 4, final_epsilon);; epsilon = std::max(epsilon / opt.ratio, final_epsilon)) {
@@ -64,7 +73,7 @@ std::vector<vertex_t> dense_auction(const Dense<W>& g, const AuctionOptions& opt
     std::fill(sigma.begin(), sigma.end(), no_vertex);
     waiting.resize(n);
     for (vertex_t u = 0; u < n; ++u) waiting[u] = n - 1 - u;  // popped from the back: 0 first
-    while (waiting.size() > leave) {
+    for (std::uint64_t bids = 0; waiting.size() > leave && bids < max_bids; ++bids) {
       const vertex_t u = waiting.back();
       waiting.pop_back();
       double first = -std::numeric_limits<double>::infinity(), second = first;

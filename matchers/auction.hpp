@@ -30,6 +30,7 @@
 // the seed 000 graphs the matching read off it is within 0.1% of the optimum
 // (ROMA then closes most of the rest). O(n) (matching_from_assignment).
 #pragma once
+#include <cstdint>
 #include <span>
 #include <vector>
 
@@ -43,12 +44,16 @@ struct AuctionOptions {
   double ratio = 10;            // epsilon is divided by this between phases (> 1)
   double unassigned = 0;        // a phase ends once at most floor(unassigned x n) persons are
                                 // unassigned, in [0, 1); 0: the whole assignment
+  double bids_per_person = 0;   // and once it has made this many bids per person (>= 0; 0: no cap)
 };
 
 // Throws invalid_input naming the bad field.
 void check_auction_options(const AuctionOptions& opt);
 // floor(opt.unassigned x n): the persons a phase may leave unassigned.
 std::size_t unassigned_allowed(const AuctionOptions& opt, vertex_t n);
+// The bids after which a phase ends (opt.bids_per_person x n, at least 1;
+// the largest count when there is no cap).
+std::uint64_t bids_allowed(const AuctionOptions& opt, vertex_t n);
 
 // sigma (sigma[u] != u, a permutation; with opt.unassigned > 0 a partial
 // one, sigma[u] = no_vertex for the persons left unassigned) for an even or

@@ -67,10 +67,9 @@ namespace {
 
 constexpr unsigned nobody = 0xffffffffu;  // an object's owner before its first bid in a phase
 constexpr int warp = 32;
-#ifndef MATCHBLAS_AUCTION_PER_LANE
-#define MATCHBLAS_AUCTION_PER_LANE 2
-#endif
-constexpr int per_lane = MATCHBLAS_AUCTION_PER_LANE;  // candidates per lane in a person's list
+// Candidates per lane in a person's list: on the H100 at n = 16384, 2 / 4 / 8
+// took the geometric graph's auction 34 / 18 / 19 ms (bench/RESULTS.md).
+constexpr int per_lane = 4;
 constexpr int listed = per_lane * warp;               // candidates per person
 constexpr int block_threads = 256;
 
@@ -92,6 +91,7 @@ struct Auction {
   unsigned* next;              // the next person to start a chain from
   unsigned* owned;             // objects owned in this phase
   unsigned stop_at;            // the phase ends once this many are owned (n - opt.unassigned x n)
+  unsigned long long max_bids; // or once it has made this many bids (bids_allowed)
   unsigned long long* counts;  // this phase's bids, lost bids, scans, then the tail's times (Counts)
 };
 
@@ -253,7 +253,7 @@ __device__ Best<W> from_list(const Auction<W>& a, vertex_t u, int lane, bool& ok
 template <class W>
 __global__ void __launch_bounds__(block_threads) auction_phase(Auction<W> a, double epsilon) {
   const int lane = threadIdx.x % warp;
-  unsigned long long bids = 0, lost = 0, scans = 0;  // lane 0's
+  unsigned long long lost = 0, scans = 0;  // lane 0's
   const auto take = [&] {
     const unsigned next = atomicAdd(a.next, 1u);
     if (next == 0) a.counts[first_bid] = now_ns();
@@ -261,8 +261,9 @@ __global__ void __launch_bounds__(block_threads) auction_phase(Auction<W> a, dou
   };
   vertex_t u = lane == 0 ? take() : no_vertex;
   for (;;) {
-    const bool go = lane == 0 && unsigned(u) < unsigned(a.n) && __ldcg(a.owned) < a.stop_at;
-    if (!__shfl_sync(0xffffffffu, go, 0)) break;  // done, or enough owned: u stays unassigned
+    const bool go = lane == 0 && unsigned(u) < unsigned(a.n) && __ldcg(a.owned) < a.stop_at &&
+                    __ldcg(a.counts + Count::bids) < a.max_bids;
+    if (!__shfl_sync(0xffffffffu, go, 0)) break;  // done, or enough owned or bids: u stays unassigned
     u = __shfl_sync(0xffffffffu, u, 0);
     __threadfence();  // u's list as its last bidder left it (see the header)
     bool ok = false;
@@ -270,7 +271,7 @@ __global__ void __launch_bounds__(block_threads) auction_phase(Auction<W> a, dou
     if (!ok) best = scan_row(a, u, lane);
     __syncwarp();
     if (lane == 0) {
-      ++bids;
+      atomicAdd(a.counts + Count::bids, 1ULL);  // (the result unused: a reduction, no wait)
       scans += !ok;
       // n == 2: one object, no second best; any bid above the price will do.
       const double second = best.v2 == -std::numeric_limits<W>::infinity() ? double(best.v1) : double(best.v2);
@@ -295,7 +296,6 @@ __global__ void __launch_bounds__(block_threads) auction_phase(Auction<W> a, dou
     }
   }
   if (lane == 0) {
-    atomicAdd(a.counts + Count::bids, bids);
     atomicAdd(a.counts + lost_bids, lost);
     atomicAdd(a.counts + Count::scans, scans);
   }
@@ -407,8 +407,19 @@ gpu::DeviceBuffer<vertex_t> auction_on_device(const DeviceDense<W>& g, vertex_t 
   collect<<<(n + 255) / 256, 256>>>(word.data(), n, nullptr, true);  // price 0, no owner
   MATCHBLAS_CUDA_CHECK_LAUNCH();
   const auto stop_at = static_cast<unsigned>(n - static_cast<vertex_t>(unassigned_allowed(opt, n)));
-  const Auction<W> a{w,          stride,           n, word.data(), price.data(), list.data(), list_w.data(),
-                     bound.data(), next_and_owned.data(), next_and_owned.data() + 1, stop_at, counts.data()};
+  const Auction<W> a{w,
+                     stride,
+                     n,
+                     word.data(),
+                     price.data(),
+                     list.data(),
+                     list_w.data(),
+                     bound.data(),
+                     next_and_owned.data(),
+                     next_and_owned.data() + 1,
+                     stop_at,
+                     static_cast<unsigned long long>(std::min<std::uint64_t>(bids_allowed(opt, n), ~0ULL)),
+                     counts.data()};
   const int blocks = persistent_blocks(g.device());
   gpu::Event start, stop;
   for (double epsilon = std::max(scale / 4, final_epsilon);; epsilon = std::max(epsilon / opt.ratio, final_epsilon)) {

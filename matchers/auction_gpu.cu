@@ -315,13 +315,24 @@ struct Larger {
   __device__ double operator()(double a, double b) const { return fmax(a, b); }
 };
 
+// Every object free at price 0 (the padding price too), no person with a list.
+__global__ void init_objects(unsigned long long* word, float* price, float* bound, vertex_t n, vertex_t even) {
+  for (long long j = blockIdx.x * 256LL + threadIdx.x; j < even; j += gridDim.x * 256LL) {
+    price[j] = 0.0f;
+    if (j < n) {
+      word[j] = pack(0.0f, nobody);
+      bound[j] = INFINITY;
+    }
+  }
+}
+
 // The largest |w(u, v)|, u != v, of the first n rows and columns (its bits,
 // as the bits of non-negative doubles order as they do), and the first
-// entry that is not finite (row-major index u * n + v; LLONG_MAX when
+// entry that is not finite (row-major index u * n + v; left as it was when
 // none). A block per row at a time.
 template <class W>
 __global__ void scale_and_check(const W* w, long long stride, vertex_t n, unsigned long long* largest,
-                                long long* bad) {
+                                unsigned long long* bad) {
   using Reduce = cub::BlockReduce<double, 256>;
   __shared__ typename Reduce::TempStorage temp;
   double mine = 0;
@@ -331,7 +342,7 @@ __global__ void scale_and_check(const W* w, long long stride, vertex_t n, unsign
       if (u == v) continue;
       const double x = double(w[u * stride + v]);
       if (!isfinite(x))
-        atomicMin(reinterpret_cast<unsigned long long*>(bad), static_cast<unsigned long long>(u) * n + v);
+        atomicMin(bad, static_cast<unsigned long long>(u) * n + v);
       else
         mine = fmax(mine, fabs(x));
     }
@@ -364,47 +375,40 @@ gpu::DeviceBuffer<vertex_t> auction_on_device(const DeviceDense<W>& g, vertex_t 
   MATCHBLAS_EXPECTS(n == 0 || n >= 2, "auction-gpu: a vertex cannot be assigned to itself; n must be 0 or >= 2, got " +
                                           std::to_string(n));
   if (stats) *stats = {};
-  gpu::DeviceBuffer<vertex_t> sigma{std::size_t(n)};
+  gpu::retain_pool_memory();  // the scratch below comes from the pool, on the legacy stream
+  gpu::DeviceBuffer<vertex_t> sigma{std::size_t(n), nullptr};
   if (n == 0) return sigma;
   const auto t0 = std::chrono::steady_clock::now();
   const W* w = g.impl().w.data();
   const long long stride = g.padded_n();
-  gpu::DeviceBuffer<unsigned long long> largest{1};
-  gpu::DeviceBuffer<long long> bad{1};
-  const long long no_bad = std::numeric_limits<long long>::max();
-  MATCHBLAS_CUDA_TRY(cudaMemset(largest.data(), 0, sizeof(unsigned long long)));
-  MATCHBLAS_CUDA_TRY(cudaMemcpy(bad.data(), &no_bad, sizeof no_bad, cudaMemcpyHostToDevice));
-  scale_and_check<W><<<1024, 256>>>(w, stride, n, largest.data(), bad.data());
+  gpu::DeviceBuffer<unsigned long long> scale_bits{2, nullptr};  // the largest |w| (its bits), the first bad entry
+  const unsigned long long initial[2] = {0, ~0ULL};
+  MATCHBLAS_CUDA_TRY(cudaMemcpyAsync(scale_bits.data(), initial, sizeof initial, cudaMemcpyHostToDevice, nullptr));
+  scale_and_check<W><<<1024, 256>>>(w, stride, n, scale_bits.data(), scale_bits.data() + 1);
   MATCHBLAS_CUDA_CHECK_LAUNCH();
-  unsigned long long largest_bits = 0;
-  long long first_bad = 0;
-  MATCHBLAS_CUDA_TRY(cudaMemcpy(&largest_bits, largest.data(), sizeof largest_bits, cudaMemcpyDeviceToHost));
-  MATCHBLAS_CUDA_TRY(cudaMemcpy(&first_bad, bad.data(), sizeof first_bad, cudaMemcpyDeviceToHost));
-  if (first_bad != no_bad) {
-    const long long u = first_bad / n, v = first_bad % n;
+  unsigned long long found[2];
+  MATCHBLAS_CUDA_TRY(cudaMemcpy(found, scale_bits.data(), sizeof found, cudaMemcpyDeviceToHost));
+  if (found[1] != ~0ULL) {
+    const long long u = static_cast<long long>(found[1] / n), v = static_cast<long long>(found[1] % n);
     W x{};
     MATCHBLAS_CUDA_TRY(cudaMemcpy(&x, w + u * stride + v, sizeof x, cudaMemcpyDeviceToHost));
     throw invalid_input("auction-gpu: weight (" + std::to_string(u) + ", " + std::to_string(v) + ") is " +
                         std::to_string(double(x)) + "; the assignment start needs finite weights");
   }
   double largest_w = 0;
-  std::memcpy(&largest_w, &largest_bits, sizeof largest_w);
+  std::memcpy(&largest_w, &found[0], sizeof largest_w);
   const double scale = largest_w > 0 ? largest_w : 1.0;  // all weights 0: any epsilon > 0 will do
   const double final_epsilon = opt.final_epsilon * scale;
 
   const vertex_t even = n + n % 2;  // the scans read prices in pairs
-  gpu::DeviceBuffer<unsigned long long> word{std::size_t(n)};
-  gpu::DeviceBuffer<float> price{std::size_t(even)};
-  gpu::DeviceBuffer<vertex_t> list{std::size_t(n) * listed};
-  gpu::DeviceBuffer<W> list_w{std::size_t(n) * listed};
-  gpu::DeviceBuffer<float> bound{std::size_t(n)};
-  gpu::DeviceBuffer<unsigned> next_and_owned{2};
-  gpu::DeviceBuffer<unsigned long long> counts{count_slots};
-  MATCHBLAS_CUDA_TRY(cudaMemset(word.data(), 0, word.size() * sizeof(unsigned long long)));
-  MATCHBLAS_CUDA_TRY(cudaMemset(price.data(), 0, price.size() * sizeof(float)));
-  const std::vector<float> no_list(n, std::numeric_limits<float>::infinity());
-  MATCHBLAS_CUDA_TRY(cudaMemcpy(bound.data(), no_list.data(), n * sizeof(float), cudaMemcpyHostToDevice));
-  collect<<<(n + 255) / 256, 256>>>(word.data(), n, nullptr, true);  // price 0, no owner
+  gpu::DeviceBuffer<unsigned long long> word{std::size_t(n), nullptr};
+  gpu::DeviceBuffer<float> price{std::size_t(even), nullptr};
+  gpu::DeviceBuffer<vertex_t> list{std::size_t(n) * listed, nullptr};
+  gpu::DeviceBuffer<W> list_w{std::size_t(n) * listed, nullptr};
+  gpu::DeviceBuffer<float> bound{std::size_t(n), nullptr};
+  gpu::DeviceBuffer<unsigned> next_and_owned{2, nullptr};
+  gpu::DeviceBuffer<unsigned long long> counts{count_slots, nullptr};
+  init_objects<<<(even + 255) / 256, 256>>>(word.data(), price.data(), bound.data(), n, even);
   MATCHBLAS_CUDA_CHECK_LAUNCH();
   const auto stop_at = static_cast<unsigned>(n - static_cast<vertex_t>(unassigned_allowed(opt, n)));
   const Auction<W> a{w,
@@ -478,7 +482,7 @@ std::vector<vertex_t> assignment_matching_gpu(const DeviceDense<W>& g, const Auc
   std::vector<vertex_t> host(n);
   std::vector<double> weight(n);
   if (n > 0) {
-    gpu::DeviceBuffer<double> w{std::size_t(n)};
+    gpu::DeviceBuffer<double> w{std::size_t(n), nullptr};
     weight_to_sigma<W><<<(n + 255) / 256, 256>>>(g.impl().w.data(), n, n, sigma.data(), w.data());
     MATCHBLAS_CUDA_CHECK_LAUNCH();
     sigma.to_host(std::span(host), nullptr);

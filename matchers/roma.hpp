@@ -40,9 +40,9 @@ namespace matchblas {
 // u + n/2; shuffled u < n/2 with a seeded shuffle of the second half; random
 // a seeded random perfect matching; greedy the greedy matching completed to a
 // perfect one (free vertices paired in index order); assignment the matching
-// read off an auction's assignment (matchers/auction.hpp; within 0.1% of the
-// optimum on seed 000's graphs, where greedy + ROMA stays 1.7% off on
-// exponential weights).
+// read off an auction's assignment (matchers/auction.hpp, with
+// RomaOptions::auction; exact, it is within 0.1% of the optimum on seed
+// 000's graphs, where greedy + ROMA stays 1.7% off on exponential weights).
 enum class RomaStart { neighbour, half, shuffled, random, greedy, assignment };
 
 // Whether `start` reads the weights (greedy, assignment).
@@ -51,12 +51,22 @@ constexpr bool start_needs_weights(RomaStart s) { return s == RomaStart::greedy 
 RomaStart parse_roma_start(std::string_view name);  // invalid_input lists the names
 std::string to_string(RomaStart s);
 
+// The assignment start's auction, stopped early for speed: two epsilon
+// phases (1/4, then 1/100 of the largest weight), each ending once 1% of the
+// persons are unassigned or after 4 bids per person. On the H100 (roma-gpu,
+// bench/RESULTS.md "roma-gpu from the assignment start") it made the whole
+// run 0.7-1.8x the neighbour start's time at n = 4096-32768, with GTO
+// 0.11% / 0.41% / 0.03% (uniform / exponential / geometric) at n = 4096.
+// AuctionOptions{} is the exact auction.
+inline constexpr AuctionOptions roma_start_auction{.final_epsilon = 0.01, .ratio = 25, .unassigned = 0.01,
+                                                   .bids_per_person = 4};
+
 struct RomaOptions {
   int phases = 8;            // at most this many phases (>= 0)
   double min_gain = 1e-5;    // flip only when the gain exceeds this (>= 0)
   std::uint64_t seed = 1;    // vertex orders, RAMA's draws, shuffled/random starts
   RomaStart start = RomaStart::neighbour;
-  AuctionOptions auction;    // the assignment start's auction (matchers/auction.hpp)
+  AuctionOptions auction = roma_start_auction;  // the assignment start's auction (matchers/auction.hpp)
 };
 
 struct RomaPhase {

@@ -170,18 +170,26 @@ TEST_CASE("roma against the exact maximum weight perfect matching (LEMON), n <= 
       gen.seed = 100 + n;
       const Dense<double> g = complete_graph<double>(dist, n, gen);
       const double optimum = matching_weight(g, exact_perfect_matching(g));
-      for (const RomaStart start : {RomaStart::neighbour, RomaStart::greedy, RomaStart::assignment}) {
-        RomaOptions opt;
-        opt.start = start;
-        const double w = matching_weight(g, roma(g, opt).matching);
-        CAPTURE(n);
-        CAPTURE(to_string(start));
-        CHECK(w <= optimum * (1 + 1e-12));
-        CHECK(w >= optimum * 2.0 / 3.0);
-        MESSAGE("GTO ", 100.0 * (optimum - w) / optimum, "% (", n, ", start ", to_string(start), ")");
-        // The assignment start: within 0.5% of the optimum before ROMA runs
-        // (tests/matchers/test_auction.cpp), so after it as well.
-        if (start == RomaStart::assignment) CHECK(w >= optimum * (1 - 5e-3));
-      }
+      for (const RomaStart start : {RomaStart::neighbour, RomaStart::greedy, RomaStart::assignment})
+        for (const bool exact_auction : {false, true}) {
+          if (exact_auction && start != RomaStart::assignment) continue;
+          RomaOptions opt;
+          opt.start = start;
+          if (exact_auction) opt.auction = AuctionOptions{};
+          const double w = matching_weight(g, roma(g, opt).matching);
+          CAPTURE(n);
+          CAPTURE(to_string(start));
+          CAPTURE(exact_auction);
+          CHECK(w <= optimum * (1 + 1e-12));
+          CHECK(w >= optimum * 2.0 / 3.0);
+          MESSAGE("GTO ", 100.0 * (optimum - w) / optimum, "% (", n, ", start ", to_string(start),
+                  exact_auction ? ", exact auction)" : ")");
+          if (start != RomaStart::assignment) continue;
+          // From the exact auction's start: within 0.5% of the optimum before
+          // ROMA runs (tests/matchers/test_auction.cpp), so after it as well.
+          // The default auction stops early (roma_start_auction): measured
+          // 0.0001-1.4% at these sizes, 0.1-0.5% at n = 4096.
+          CHECK(w >= optimum * (1 - (exact_auction ? 5e-3 : 2e-2)));
+        }
     }
 }

@@ -57,8 +57,10 @@ if [[ $want == *" auction "* ]]; then
     echo "exit $? (memcheck roma-gpu, assignment start, n = $n)"
   done
   grep -h "ERROR SUMMARY" "$out/auction_sanitizer.log" | sort | uniq -c
-  for start in neighbour assignment; do
-    $bin/bench_roma --ns 4096,8192,16384,32768 --dists uniform,exponential,geometric --runs fast --gpu-generate \
-      --start $start --quiet | grep summary
+  for start in neighbour assignment; do  # roma_start_auction's defaults; each twice (the auction's tails vary)
+    for rep in 1 2; do
+      $bin/bench_roma --ns 4096,8192,16384,32768,65536 --dists uniform,exponential,geometric --runs fast \
+        --gpu-generate --start $start --quiet | grep summary | sed "s/^/rep=$rep /"
+    done
   done | tee "$out/auction_bench.log"
 fi

@@ -1,9 +1,12 @@
 // Option helpers shared by the benchmark programs.
 #pragma once
+#include <cstdio>
 #include <cstdlib>
 #include <sstream>
 #include <string>
 #include <vector>
+
+#include "datasets/complete_weights.hpp"
 
 namespace matchblas::bench {
 
@@ -21,6 +24,16 @@ inline std::vector<std::string> string_list(const std::string& s) {
   std::stringstream in(s);
   for (std::string item; std::getline(in, item, ',');) out.push_back(item);
   return out;
+}
+
+// "uniform", "exponential", "geometric" -> the weight distribution of seed
+// 000's complete graphs; anything else: a message naming `program` and exit 2.
+inline WeightDist weight_dist(const std::string& name, const char* program) {
+  if (name == "uniform") return WeightDist::uniform;
+  if (name == "exponential") return WeightDist::exponential;
+  if (name == "geometric") return WeightDist::geometric;
+  std::fprintf(stderr, "%s: unknown distribution '%s' (uniform, exponential, geometric)\n", program, name.c_str());
+  std::exit(2);
 }
 
 }  // namespace matchblas::bench

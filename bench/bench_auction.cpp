@@ -26,13 +26,7 @@ using namespace matchblas;
 
 namespace {
 
-WeightDist parse_dist(const std::string& d) {
-  if (d == "uniform") return WeightDist::uniform;
-  if (d == "exponential") return WeightDist::exponential;
-  if (d == "geometric") return WeightDist::geometric;
-  std::fprintf(stderr, "bench_auction: unknown distribution '%s' (uniform, exponential, geometric)\n", d.c_str());
-  std::exit(2);
-}
+WeightDist parse_dist(const std::string& d) { return bench::weight_dist(d, "bench_auction"); }
 
 double value(const Dense<float>& g, const std::vector<vertex_t>& sigma) {
   double v = 0;

@@ -57,13 +57,7 @@ struct Settings {
   bool quiet = false;
 };
 
-WeightDist parse_dist(const std::string& d) {
-  if (d == "uniform") return WeightDist::uniform;
-  if (d == "exponential") return WeightDist::exponential;
-  if (d == "geometric") return WeightDist::geometric;
-  std::fprintf(stderr, "bench_roma: unknown distribution '%s' (uniform, exponential, geometric)\n", d.c_str());
-  std::exit(2);
-}
+WeightDist parse_dist(const std::string& d) { return bench::weight_dist(d, "bench_roma"); }
 
 double copy_gbps = 0;  // measured once when a GPU run is asked for
 

@@ -200,19 +200,29 @@ TEST_CASE("roma-gpu on doubles and on a graph generated on the GPU") {
 // order of flips); and, run to convergence, no 4-cycle of gain above
 // min-gain may be left. From the greedy start both end within 0.1%: on the
 // H100, n = 4096 and 8192, three distributions, GPU/CPU 0.99997-1.00001.
-TEST_CASE("roma-gpu from the greedy start: weight within 0.1% of the CPU roma's") {
-  for (const WeightDist dist : dists) {
-    GenOptions gen;
-    gen.seed = 31;
-    const Dense<float> g = complete_graph<float>(dist, 4096, gen);
-    RomaOptions opt;  // 8 phases
-    opt.start = RomaStart::greedy;
-    const double cpu = matching_weight(g, roma(g, opt).matching);
-    const double gpu = matching_weight(g, roma_gpu(g, opt).matching);
-    CAPTURE(int(dist));
-    MESSAGE("roma-gpu greedy start n=4096 dist ", int(dist), ": GPU/CPU weight ", gpu / cpu);
-    CHECK(gpu >= (1 - 1e-3) * cpu);
-  }
+// From the assignment start each side runs its own auction (GPU: 0.5-2 ms,
+// CPU: 0.14-0.25 s at n = 4096), and both end near the optimum (GTO at most
+// 0.5%, bench/RESULTS.md), so the 0.1% holds though the starts differ
+// (measured 0.9995-1.0018).
+TEST_CASE("roma-gpu from the greedy and the assignment start: weight within 0.1% of the CPU roma's") {
+  for (const RomaStart start : {RomaStart::greedy, RomaStart::assignment})
+    for (const WeightDist dist : dists) {
+      GenOptions gen;
+      gen.seed = start == RomaStart::greedy ? 31 : 37;
+      const Dense<float> g = complete_graph<float>(dist, 4096, gen);
+      RomaOptions opt;  // 8 phases
+      opt.start = start;
+      const RomaRun cpu = roma(g, opt);
+      const RomaRun gpu = roma_gpu(g, opt);
+      REQUIRE(matching_violation(g, gpu.matching).empty());
+      CHECK(gpu.start_seconds > 0);
+      const double ratio = matching_weight(g, gpu.matching) / matching_weight(g, cpu.matching);
+      CAPTURE(to_string(start));
+      CAPTURE(int(dist));
+      MESSAGE("roma-gpu ", to_string(start), " start n=4096 dist ", int(dist), ": GPU/CPU weight ", ratio, ", start ",
+              gpu.start_seconds, " s (CPU ", cpu.start_seconds, " s)");
+      CHECK(ratio >= 1 - 1e-3);
+    }
 }
 
 // From the neighbour start the two take many more flips, and at these sizes

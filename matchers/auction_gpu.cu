@@ -51,6 +51,7 @@
 #include <cub/block/block_reduce.cuh>
 #include <limits>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "lib/error.hpp"
@@ -183,35 +184,47 @@ struct LaneTop {
   }
 };
 
+// Lane `lane`'s share of row u, 16 bytes a load where the row allows it:
+// four floats when the row length is a multiple of 4, else two; two doubles.
+// Objects from n up to the load's end (the row's padding) are skipped.
 template <class W>
-struct Pair;
-template <>
-struct Pair<float> {
-  using type = float2;
-};
-template <>
-struct Pair<double> {
-  using type = double2;
-};
-
-// Person u's best and second best by a scan of its row, which rebuilds its
-// list and bound. Objects 2k and 2k + 1 are read together (rows start on an
-// even index of an 8- or 16-byte aligned array).
-template <class W>
-__device__ Best<W> scan_row(const Auction<W>& a, vertex_t u, int lane) {
-  using P = typename Pair<W>::type;
-  const P* row = reinterpret_cast<const P*>(a.w + u * a.stride);
-  const float2* prices = reinterpret_cast<const float2*>(a.price);
-  LaneTop<W> top;
+__device__ void scan_share(const Auction<W>& a, vertex_t u, int lane, LaneTop<W>& top) {
+  const W* row = a.w + u * a.stride;
+  const auto offer = [&](W weight, float price, vertex_t j) {
+    if (j != u && j < a.n) top.offer(weight - W(price), weight, j);
+  };
+  if constexpr (sizeof(W) == 4) {
+    if (a.stride % 4 == 0) {  // rows start on 16 bytes
+      const vertex_t quads = (a.n + 3) / 4;
+#pragma unroll 4
+      for (vertex_t k = lane; k < quads; k += warp) {
+        const float4 wk = reinterpret_cast<const float4*>(row)[k];
+        const float4 pk = __ldcg(reinterpret_cast<const float4*>(a.price) + k);
+        offer(wk.x, pk.x, 4 * k);
+        offer(wk.y, pk.y, 4 * k + 1);
+        offer(wk.z, pk.z, 4 * k + 2);
+        offer(wk.w, pk.w, 4 * k + 3);
+      }
+      return;
+    }
+  }
+  using Pair = std::conditional_t<sizeof(W) == 4, float2, double2>;
   const vertex_t pairs = (a.n + 1) / 2;
 #pragma unroll 4
   for (vertex_t k = lane; k < pairs; k += warp) {
-    const P wk = row[k];
-    const float2 pk = __ldcg(prices + k);
-    const vertex_t j = 2 * k;
-    if (j != u) top.offer(wk.x - W(pk.x), wk.x, j);
-    if (j + 1 != u && j + 1 < a.n) top.offer(wk.y - W(pk.y), wk.y, j + 1);
+    const Pair wk = reinterpret_cast<const Pair*>(row)[k];
+    const float2 pk = __ldcg(reinterpret_cast<const float2*>(a.price) + k);
+    offer(wk.x, pk.x, 2 * k);
+    offer(wk.y, pk.y, 2 * k + 1);
   }
+}
+
+// Person u's best and second best by a scan of its row, which rebuilds its
+// list and bound.
+template <class W>
+__device__ Best<W> scan_row(const Auction<W>& a, vertex_t u, int lane) {
+  LaneTop<W> top;
+  scan_share(a, u, lane, top);
   const long long at = static_cast<long long>(u) * listed + lane;
 #pragma unroll
   for (int k = 0; k < per_lane; ++k) {
@@ -232,18 +245,24 @@ __device__ Best<W> scan_row(const Auction<W>& a, vertex_t u, int lane) {
 // (ok = false: scan).
 template <class W>
 __device__ Best<W> from_list(const Auction<W>& a, vertex_t u, int lane, bool& ok) {
-  const float bound = __ldcg(a.bound + u);
-  ok = false;
-  if (bound == INFINITY) return none_best<W>();
+  // The bound and the list are read together (a list not yet written is
+  // read but not used: its bound is +inf).
   const long long at = static_cast<long long>(u) * listed + lane;
-  Best<W> mine = none_best<W>();
+  const float bound = __ldcg(a.bound + u);
+  vertex_t j[per_lane];
+  W wj[per_lane];
 #pragma unroll
   for (int k = 0; k < per_lane; ++k) {
-    const vertex_t j = __ldcg(a.list + at + k * warp);
-    if (j == no_vertex) continue;
-    const W wj = __ldcg(a.list_w + at + k * warp);
-    mine = merge(mine, Best<W>{wj - W(__ldcg(a.price + j)), -std::numeric_limits<W>::infinity(), wj, j});
+    j[k] = __ldcg(a.list + at + k * warp);
+    wj[k] = __ldcg(a.list_w + at + k * warp);
   }
+  ok = false;
+  if (bound == INFINITY) return none_best<W>();
+  Best<W> mine = none_best<W>();
+#pragma unroll
+  for (int k = 0; k < per_lane; ++k)
+    if (j[k] != no_vertex)
+      mine = merge(mine, Best<W>{wj[k] - W(__ldcg(a.price + j[k])), -std::numeric_limits<W>::infinity(), wj[k], j[k]});
   const Best<W> best = warp_best(mine);
   ok = best.v2 >= W(bound);
   return best;
@@ -315,9 +334,9 @@ struct Larger {
   __device__ double operator()(double a, double b) const { return fmax(a, b); }
 };
 
-// Every object free at price 0 (the padding price too), no person with a list.
-__global__ void init_objects(unsigned long long* word, float* price, float* bound, vertex_t n, vertex_t even) {
-  for (long long j = blockIdx.x * 256LL + threadIdx.x; j < even; j += gridDim.x * 256LL) {
+// Every object free at price 0 (the prices past n too), no person with a list.
+__global__ void init_objects(unsigned long long* word, float* price, float* bound, vertex_t n, vertex_t priced) {
+  for (long long j = blockIdx.x * 256LL + threadIdx.x; j < priced; j += gridDim.x * 256LL) {
     price[j] = 0.0f;
     if (j < n) {
       word[j] = pack(0.0f, nobody);
@@ -400,15 +419,15 @@ gpu::DeviceBuffer<vertex_t> auction_on_device(const DeviceDense<W>& g, vertex_t 
   const double scale = largest_w > 0 ? largest_w : 1.0;  // all weights 0: any epsilon > 0 will do
   const double final_epsilon = opt.final_epsilon * scale;
 
-  const vertex_t even = n + n % 2;  // the scans read prices in pairs
+  const vertex_t priced = (n + 3) / 4 * 4;  // the scans read prices four or two at a time
   gpu::DeviceBuffer<unsigned long long> word{std::size_t(n), nullptr};
-  gpu::DeviceBuffer<float> price{std::size_t(even), nullptr};
+  gpu::DeviceBuffer<float> price{std::size_t(priced), nullptr};
   gpu::DeviceBuffer<vertex_t> list{std::size_t(n) * listed, nullptr};
   gpu::DeviceBuffer<W> list_w{std::size_t(n) * listed, nullptr};
   gpu::DeviceBuffer<float> bound{std::size_t(n), nullptr};
   gpu::DeviceBuffer<unsigned> next_and_owned{2, nullptr};
   gpu::DeviceBuffer<unsigned long long> counts{count_slots, nullptr};
-  init_objects<<<(even + 255) / 256, 256>>>(word.data(), price.data(), bound.data(), n, even);
+  init_objects<<<(priced + 255) / 256, 256>>>(word.data(), price.data(), bound.data(), n, priced);
   MATCHBLAS_CUDA_CHECK_LAUNCH();
   const auto stop_at = static_cast<unsigned>(n - static_cast<vertex_t>(unassigned_allowed(opt, n)));
   const Auction<W> a{w,

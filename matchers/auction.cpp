@@ -30,8 +30,9 @@ std::size_t unassigned_allowed(const AuctionOptions& opt, vertex_t n) {
 }
 
 std::uint64_t bids_allowed(const AuctionOptions& opt, vertex_t n) {
-  if (opt.bids_per_person == 0) return std::numeric_limits<std::uint64_t>::max();
-  return std::max<std::uint64_t>(1, static_cast<std::uint64_t>(opt.bids_per_person * n));
+  const double bids = opt.bids_per_person * n;
+  if (opt.bids_per_person == 0 || bids >= 1e19) return std::numeric_limits<std::uint64_t>::max();
+  return std::max<std::uint64_t>(1, static_cast<std::uint64_t>(bids));
 }
 
 namespace {

@@ -9,39 +9,52 @@
 // only above the current price). The chains are those of suitor-gpu (seed 001
 // Paper I): the warp whose bid displaces an owner bids next for it.
 //
-// Each warp takes a person u from a counter and bids for it:
+// Values and prices are in units of the largest |w| (so that float prices
+// neither overflow nor lose epsilon on huge or tiny weights). Each warp takes
+// a person u from a counter and bids for it:
 //   1. The best object j1 and the second-best value of w(u, j) - price[j]
 //      (j != u). From u's candidate list when it proves them, else by a scan
-//      of row u (coalesced 8- or 16-byte loads) that also rebuilds the list.
+//      of row u (coalesced 16-byte loads where the row allows, else 8-byte
+//      ones) that also rebuilds the list.
 //   2. bid = w(u, j1) - second + epsilon, rounded up to a float; one atomicMax
 //      of (bid, u) on j1's 64-bit word (price bits high, owner low; prices are
 //      >= 0, so their float bits order as the prices do). It wins when the
 //      word grew; then it raises the float price array (read by the scans)
 //      and goes on with the owner it displaced, or takes a new person when j1
 //      had none. A lost bid (someone bid higher first) is made again for u.
-// A phase ends when every person owns an object; the next phase keeps the
-// prices, frees every object and divides epsilon by opt.ratio (as the CPU).
+// A phase ends when every person owns an object (or, with opt.unassigned or
+// opt.bids_per_person, earlier: the persons in hand stay unassigned); the
+// next phase keeps the prices, frees every object and divides epsilon by
+// opt.ratio (as the CPU).
 //
 // Candidate lists (Bertsekas's reduced scan): a scan leaves each lane's
 // per_lane best objects of its slice of the row (with their weights) and
 // `bound`, the largest value after them in any lane: every object outside
 // the list was worth at most bound then, and prices only rise, so it still
 // is. When the list's second-best current value is >= bound, the list's top
-// two are the row's; a bid then reads the list instead of a row.
+// two are the row's; a bid then reads the list (128 entries) instead of the
+// row. A row is scanned again whenever its list no longer proves a bid.
 //
 // Why it is sound under races: prices only rise (atomicMax), so a value read
 // from older prices is an over-estimate of the current one, and the winner's
 // bid keeps epsilon-complementary slackness against the current prices; a
-// bid lower than the current price fails. Every person is in at most one
-// warp's hands (the one that took it from the counter or displaced it), so
-// its list has one writer at a time; the writes are fenced before the winning
-// atomicMax and the displacing warp fences after its own on the same word.
+// bid below the current price fails. A bid equal to it (read stale) wins
+// only against a lower-numbered owner: slackness still holds, and the owner
+// it displaces bids from the fresh price, which raises it. Every person is in
+// at most one warp's hands (the one that took it from the counter or
+// displaced it), so its list has one writer at a time: the writes are fenced
+// before the atomicMax that hands the person on, and the displacing warp's
+// lane 0 fences after its atomicMax on the same word, then syncs its warp,
+// before any lane reads the list. Bids exceed the price read by at least
+// epsilon, far above a float's rounding (final epsilon >= 1e-5 of the
+// largest weight is required), so no bid repeats forever.
 //
 // Guarantee: a permutation without fixed points whose value is within
 // n x (epsilon + a float rounding of the prices) of the best such
 // permutation's, as the sequential auction. Not the CPU's permutation (the
-// bids race). Cost: one scan of each row per phase at most, plus 64 entries
-// per bid proven by a list; bench/RESULTS.md has the measured time.
+// bids race). Cost per phase: a scan of each row (n weights and n prices)
+// for each person's first bid and whenever its list fails, 128 entries for a
+// bid the list proves; bench/RESULTS.md has the counts and times.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -84,6 +97,7 @@ struct Auction {
   const W* w;                  // row u at w + u * stride
   long long stride;            // even (DeviceDense pads to an even order)
   vertex_t n;                  // persons and objects
+  W unit;                      // 1 / the largest |w|: values and prices are in units of it
   unsigned long long* word;    // object j: price bits << 32 | owner
   float* price;                // object j's price for the scans (atomicMax after the word; may lag it)
   vertex_t* list;              // person u's candidates at list[u * listed + k * warp + lane] (no_vertex: none)
@@ -97,7 +111,7 @@ struct Auction {
 };
 
 // Slots of Auction::counts.
-enum Count { bids, lost_bids, scans, first_bid, tail };  // tail + k: the unassigned fell to 2^k (k = 32: to 0)
+enum Count { bids, lost_bids, scans, first_take, tail };  // tail + k: the unassigned fell to 2^k (k = 32: to 0)
 constexpr int count_slots = tail + 33;
 
 __device__ inline unsigned long long now_ns() {
@@ -191,7 +205,7 @@ template <class W>
 __device__ void scan_share(const Auction<W>& a, vertex_t u, int lane, LaneTop<W>& top) {
   const W* row = a.w + u * a.stride;
   const auto offer = [&](W weight, float price, vertex_t j) {
-    if (j != u && j < a.n) top.offer(weight - W(price), weight, j);
+    if (j != u && j < a.n) top.offer(weight * a.unit - W(price), weight, j);
   };
   if constexpr (sizeof(W) == 4) {
     if (a.stride % 4 == 0) {  // rows start on 16 bytes
@@ -262,7 +276,8 @@ __device__ Best<W> from_list(const Auction<W>& a, vertex_t u, int lane, bool& ok
 #pragma unroll
   for (int k = 0; k < per_lane; ++k)
     if (j[k] != no_vertex)
-      mine = merge(mine, Best<W>{wj[k] - W(__ldcg(a.price + j[k])), -std::numeric_limits<W>::infinity(), wj[k], j[k]});
+      mine = merge(mine, Best<W>{wj[k] * a.unit - W(__ldcg(a.price + j[k])), -std::numeric_limits<W>::infinity(),
+                                 wj[k], j[k]});
   const Best<W> best = warp_best(mine);
   ok = best.v2 >= W(bound);
   return best;
@@ -275,7 +290,7 @@ __global__ void __launch_bounds__(block_threads) auction_phase(Auction<W> a, dou
   unsigned long long lost = 0, scans = 0;  // lane 0's
   const auto take = [&] {
     const unsigned next = atomicAdd(a.next, 1u);
-    if (next == 0) a.counts[first_bid] = now_ns();
+    if (next == 0) a.counts[first_take] = now_ns();
     return static_cast<vertex_t>(next);
   };
   vertex_t u = lane == 0 ? take() : no_vertex;
@@ -284,7 +299,6 @@ __global__ void __launch_bounds__(block_threads) auction_phase(Auction<W> a, dou
                     __ldcg(a.counts + Count::bids) < a.max_bids;
     if (!__shfl_sync(0xffffffffu, go, 0)) break;  // done, or enough owned or bids: u stays unassigned
     u = __shfl_sync(0xffffffffu, u, 0);
-    __threadfence();  // u's list as its last bidder left it (see the header)
     bool ok = false;
     Best<W> best = from_list(a, u, lane, ok);
     if (!ok) best = scan_row(a, u, lane);
@@ -294,10 +308,11 @@ __global__ void __launch_bounds__(block_threads) auction_phase(Auction<W> a, dou
       scans += !ok;
       // n == 2: one object, no second best; any bid above the price will do.
       const double second = best.v2 == -std::numeric_limits<W>::infinity() ? double(best.v1) : double(best.v2);
-      const float bid = __double2float_ru(double(best.w1) - second + epsilon);
+      const float bid = __double2float_ru(double(best.w1) * double(a.unit) - second + epsilon);
       const unsigned long long mine = pack(bid, unsigned(u));
       __threadfence();  // the list written above before the word that hands u on
       const unsigned long long old = atomicMax(a.word + best.j1, mine);
+      __threadfence();  // and the displaced person's list as its last bidder left it, before the lanes read it
       if (mine > old) {
         atomicMax(reinterpret_cast<unsigned*>(a.price) + best.j1, __float_as_uint(bid));
         const unsigned previous = unsigned(old);
@@ -313,6 +328,7 @@ __global__ void __launch_bounds__(block_threads) auction_phase(Auction<W> a, dou
         atomicMax(reinterpret_cast<unsigned*>(a.price) + best.j1, unsigned(old >> 32));
       }
     }
+    __syncwarp();  // lane 0's fence before any lane reads the next person's list
   }
   if (lane == 0) {
     atomicAdd(a.counts + lost_bids, lost);
@@ -376,11 +392,12 @@ __global__ void weight_to_sigma(const W* w, long long stride, vertex_t n, const 
     out[u] = sigma[u] == no_vertex ? 0.0 : double(w[u * stride + sigma[u]]);
 }
 
+template <class W>
 int persistent_blocks(int device) {
   int sms = 0, per_sm = 0;
   MATCHBLAS_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
   MATCHBLAS_CUDA_TRY(
-      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, auction_phase<float>, block_threads, 0));
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, auction_phase<W>, block_threads, 0));
   return std::max(1, sms * std::max(per_sm, 1));
 }
 
@@ -390,6 +407,9 @@ template <class W>
 gpu::DeviceBuffer<vertex_t> auction_on_device(const DeviceDense<W>& g, vertex_t n, const AuctionOptions& opt,
                                               AuctionGpuStats* stats) {
   check_auction_options(opt);
+  if (opt.final_epsilon < 1e-5)
+    throw invalid_input("auction-gpu: final epsilon must be >= 1e-5 (of the largest weight: prices are floats), got " +
+                        std::to_string(opt.final_epsilon));
   MATCHBLAS_CUDA_TRY(cudaSetDevice(g.device()));
   MATCHBLAS_EXPECTS(n == 0 || n >= 2, "auction-gpu: a vertex cannot be assigned to itself; n must be 0 or >= 2, got " +
                                           std::to_string(n));
@@ -433,6 +453,7 @@ gpu::DeviceBuffer<vertex_t> auction_on_device(const DeviceDense<W>& g, vertex_t 
   const Auction<W> a{w,
                      stride,
                      n,
+                     W(1 / scale),
                      word.data(),
                      price.data(),
                      list.data(),
@@ -443,13 +464,13 @@ gpu::DeviceBuffer<vertex_t> auction_on_device(const DeviceDense<W>& g, vertex_t 
                      stop_at,
                      static_cast<unsigned long long>(std::min<std::uint64_t>(bids_allowed(opt, n), ~0ULL)),
                      counts.data()};
-  const int blocks = persistent_blocks(g.device());
+  const int blocks = persistent_blocks<W>(g.device());
   gpu::Event start, stop;
   for (double epsilon = std::max(scale / 4, final_epsilon);; epsilon = std::max(epsilon / opt.ratio, final_epsilon)) {
     MATCHBLAS_CUDA_TRY(cudaMemset(next_and_owned.data(), 0, 2 * sizeof(unsigned)));
     MATCHBLAS_CUDA_TRY(cudaMemset(counts.data(), 0, count_slots * sizeof(unsigned long long)));
     start.record(nullptr);
-    auction_phase<W><<<blocks, block_threads>>>(a, epsilon);
+    auction_phase<W><<<blocks, block_threads>>>(a, epsilon / scale);
     MATCHBLAS_CUDA_CHECK_LAUNCH();
     stop.record(nullptr);
     const bool last = epsilon <= final_epsilon;
@@ -470,7 +491,7 @@ gpu::DeviceBuffer<vertex_t> auction_on_device(const DeviceDense<W>& g, vertex_t 
       p.unassigned = n - static_cast<vertex_t>(owned);
       for (int k = 32; k >= 0; --k)
         if (c[tail + k] != 0)
-          p.tail.emplace_back(k == 32 ? 0 : vertex_t(1) << k, (double(c[tail + k]) - double(c[first_bid])) * 1e-9);
+          p.tail.emplace_back(k == 32 ? 0 : vertex_t(1) << k, (double(c[tail + k]) - double(c[first_take])) * 1e-9);
       stats->phases.push_back(std::move(p));
     }
     if (last) break;

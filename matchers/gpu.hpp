@@ -166,8 +166,9 @@ class DeviceDense {
 // auction_gpu.cu says how): the same problem, options and guarantee as
 // dense_auction and assignment_matching (matchers/auction.hpp), asynchronous
 // (warps bid with an atomicMax on the object's (price, owner) word and go on
-// with the owner they displace; prices are floats, so the bound is n x
-// (epsilon + a float's rounding of a price)). dense_auction_gpu is on the
+// with the owner they displace; prices are floats in units of the largest
+// weight, so the bound is n x (epsilon + a float's rounding of a price), and
+// opt.final_epsilon must be >= 1e-5, invalid_input otherwise). dense_auction_gpu is on the
 // graph's order n; assignment_matching_gpu on the padded order (as roma-gpu
 // matches), the matching read off on the host from sigma and the n weights
 // w(u, sigma(u)). Not the CPU's permutation (the bids race). Throws

@@ -100,6 +100,32 @@ TEST_CASE("auction-gpu on the seed 000 graphs: as good as the CPU auction, and t
     }
 }
 
+// Prices are floats in units of the largest weight, so huge and tiny weights
+// neither overflow nor lose epsilon.
+TEST_CASE("auction-gpu on huge and tiny weights") {
+  for (const double factor : {1e36, 1e-30})
+    for (vertex_t n : {2, 5, 8}) {
+      const Dense<double> base = check::random_complete_graph(n, 3, 11);
+      Dense<double> g(n);
+      for (vertex_t u = 0; u < n; ++u)
+        for (vertex_t v = 0; v < n; ++v) g(u, v) = base(u, v) * factor;
+      CAPTURE(factor);
+      CAPTURE(n);
+      const double best = check::best_derangement(g);
+      const std::vector<vertex_t> sigma = dense_auction_gpu(DeviceDense<double>::upload(g));
+      require_derangement(sigma);
+      CHECK(assignment_value(g, sigma) >= best - slack(g, AuctionOptions{}));
+      if (factor > 1) {  // float weights near 1e36: prices in units of the largest stay small
+        Dense<float> f(n);
+        for (vertex_t u = 0; u < n; ++u)
+          for (vertex_t v = 0; v < n; ++v) f(u, v) = float(g(u, v));
+        const std::vector<vertex_t> sf = dense_auction_gpu(DeviceDense<float>::upload(f));
+        require_derangement(sf);
+        CHECK(assignment_value(f, sf) >= check::best_derangement(g) * (1 - 1e-6) - slack(f, AuctionOptions{}));
+      }
+    }
+}
+
 TEST_CASE("auction-gpu refuses weights that are not finite and bad options") {
   Dense<double> g = check::random_complete_graph(6, 0, 1);
   g(2, 4) = std::numeric_limits<double>::quiet_NaN();
@@ -119,4 +145,7 @@ TEST_CASE("auction-gpu refuses weights that are not finite and bad options") {
   bad = {};
   bad.ratio = 1;
   CHECK_THROWS_WITH_AS(assignment_matching_gpu(ok, bad), doctest::Contains("ratio"), invalid_input);
+  bad = {};
+  bad.final_epsilon = 1e-6;  // fine on the CPU; below what float prices resolve
+  CHECK_THROWS_WITH_AS(dense_auction_gpu(ok, bad), doctest::Contains("1e-5"), invalid_input);
 }

@@ -175,8 +175,7 @@ class DeviceDense {
 // invalid_input naming a weight that is not finite.
 // With stats, each phase's epsilon, kernel seconds, bids (lost ones: another
 // bid came first), row scans, persons left unassigned, and its tail: when the
-// unassigned count fell to 2^k (and to 0), seconds since the phase took its
-// first person.
+// unassigned count fell to 2^k (and to 0), seconds since the phase's first bid.
 struct AuctionGpuPhase {
   double epsilon = 0;
   double seconds = 0;

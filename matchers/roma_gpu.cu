@@ -20,9 +20,7 @@
 //     slice: w[u, x] and w[v, x] are local, w[u, y] and w[v, y] come from the
 //     block that holds column y (one 2-word load through distributed shared
 //     memory), and the current weight of (x, y) from a vector cw
-//     (cw[x] = w[x, M[x]]), not from a gather into row x: each block copies
-//     cw[lo, hi) from L2 into shared memory with its slice of the rows, so
-//     the scan touches shared memory only. Before any of that
+//     (cw[x] = w[x, M[x]]), not from a gather into row x. Before any of that
 //     an upper bound of the gain from the local values and the row maxima
 //     (w[v, y] <= max of row v, w[u, y] <= max of row u) is tested: once the
 //     matching is good almost every edge fails it and costs neither a mate
@@ -78,8 +76,7 @@ namespace cg = cooperative_groups;
 using namespace roma_gpu_detail;
 
 // One phase. Dynamic shared memory: rows[j] = (w[u, lo + j], w[v, lo + j])
-// for the block's columns [lo, lo + slice), lo = rank * slice, then
-// slice_cw[j] = cw[lo + j].
+// for the block's columns [lo, lo + slice), lo = rank * slice.
 // Barriers per pair: S2 (rows on chip, the pair read by all) and S3 (every
 // block's best ready). The leader's control warp arrives at S2 before it
 // flips the previous pair's choice and waits after, so flips overlap the
@@ -96,7 +93,6 @@ __global__ void __launch_bounds__(fast_block, 2) roma_fast_phase(const S* __rest
   __shared__ PairQueue queue;  // rank 0's
   extern __shared__ __align__(16) unsigned char raw[];
   RowPair<W>* rows = reinterpret_cast<RowPair<W>*>(raw);
-  W* slice_cw = reinterpret_cast<W*>(rows + slice);  // cw[lo, hi), copied with the rows
 
   const cg::cluster_group cluster = cg::this_cluster();
   const unsigned rank = cluster.block_rank(), blocks = cluster.num_blocks();
@@ -143,8 +139,8 @@ __global__ void __launch_bounds__(fast_block, 2) roma_fast_phase(const S* __rest
     if (warp > 0) {
       RowPair<W> top{-std::numeric_limits<W>::infinity(), -std::numeric_limits<W>::infinity()};
       if (hi > lo)
-        top = copy_rows(rows, slice_cw, w + static_cast<long long>(u) * n + lo,
-                        w + static_cast<long long>(v) * n + lo, cw + lo, hi - lo, int(threadIdx.x) - 32);
+        top = copy_rows(rows, w + static_cast<long long>(u) * n + lo, w + static_cast<long long>(v) * n + lo,
+                        hi - lo, int(threadIdx.x) - 32);
       for (int d = 16; d > 0; d /= 2) {
         top.u = max(top.u, __shfl_down_sync(~0u, top.u, d));
         top.v = max(top.v, __shfl_down_sync(~0u, top.v, d));
@@ -170,16 +166,16 @@ __global__ void __launch_bounds__(fast_block, 2) roma_fast_phase(const S* __rest
         row_max.v = max(row_max.v, t.v);
       }
       Candidate<W> best{W(0), no_vertex, no_vertex, W(0), W(0)};
-      // Four columns a thread at a time; cw comes from shared memory
-      // (copied with the rows: read from L2 here it made the scan
-      // latency-bound, as slow as the copy, bench/RESULTS.md).
+      // Four columns a thread at a time, their cw loads issued together
+      // (L2 latency, not bandwidth, bounds this loop otherwise; eight
+      // spilled registers under the 64 that two blocks per SM allow).
       constexpr int batch = 4;
       for (long long base = lo + threadIdx.x - 32; base < hi; base += batch * workers) {
         W cx[batch];
 #pragma unroll
         for (int k = 0; k < batch; ++k) {
           const long long x = base + k * workers;
-          cx[k] = x < hi ? slice_cw[x - lo] : W(0);
+          cx[k] = x < hi ? __ldcg(cw + x) : W(0);
         }
 #pragma unroll
         for (int k = 0; k < batch; ++k) {
@@ -253,7 +249,7 @@ Shape choose_shape(vertex_t n, const RomaGpuOptions& gopt, int device) {
   constexpr int per = 16 / sizeof(S);  // slices start on 16-byte boundaries of the stored rows
   auto shape_for = [&](int c) {
     const vertex_t slice = vertex_t(((n + c - 1) / c + per - 1) / per * per);
-    return Shape{c, slice, 3 * std::size_t(slice) * sizeof(W)};  // rows u and v, and cw
+    return Shape{c, slice, 2 * std::size_t(slice) * sizeof(W)};
   };
   if (gopt.cluster > 0) {
     const Shape s = shape_for(gopt.cluster);
@@ -269,7 +265,7 @@ Shape choose_shape(vertex_t n, const RomaGpuOptions& gopt, int device) {
     if (s.smem <= budget) return s;
   }
   throw invalid_input("roma-gpu: n = " + std::to_string(n) +
-                      " is too large: two rows and their current weights do not fit the shared memory of a cluster of 16 blocks");
+                      " is too large: two rows do not fit the shared memory of a cluster of 16 blocks");
 }
 
 template <class W>

@@ -1,7 +1,6 @@
 // The pieces the fast ROMA kernel (matchers/roma_gpu.cu) is composed of:
 // its launch constants, the cluster leader's queue of pairs, the copy of two
-// rows and the current weights of a slice into shared memory (widening bf16
-// to float), the candidate flip and
+// rows into shared memory (widening bf16 to float), the candidate flip and
 // its warp reduction, and the control warp's flip of a cluster's choice.
 // .cu files only; roma_gpu.cu states the algorithm, its source and its
 // guarantee.
@@ -93,27 +92,20 @@ __device__ W widen(S s) {
 }
 
 // The workers copy columns [0, len) of rows u and v (from ru, rv, stored as
-// S) into rows[0, len) as W, and the current weights cw_src[0, len) into
-// cw_dst (from L2), 16-byte loads where the rows allow them. Returns the
-// largest of the row entries this thread copied, per row.
+// S) into rows[0, len) as W, 16-byte streaming loads where the rows allow
+// them. Returns the largest of the entries this thread copied, per row.
 template <class W, class S>
-__device__ RowPair<W> copy_rows(RowPair<W>* rows, W* cw_dst, const S* ru, const S* rv, const W* cw_src, long long len,
-                                int worker) {
+__device__ RowPair<W> copy_rows(RowPair<W>* rows, const S* ru, const S* rv, long long len, int worker) {
   constexpr int per = 16 / sizeof(S);
-  constexpr int cw_chunks = per * sizeof(W) / 16;  // 16-byte pieces of cw per `per` columns
   RowPair<W> top{-std::numeric_limits<W>::infinity(), -std::numeric_limits<W>::infinity()};
   long long done = 0;
   if (reinterpret_cast<std::uintptr_t>(ru) % 16 == 0 && reinterpret_cast<std::uintptr_t>(rv) % 16 == 0) {
     const long long vecs = len / per;
     const uint4* u4 = reinterpret_cast<const uint4*>(ru);
     const uint4* v4 = reinterpret_cast<const uint4*>(rv);
-    const uint4* c4 = reinterpret_cast<const uint4*>(cw_src);  // (slices start on 16 bytes of cw too)
-    uint4* d4 = reinterpret_cast<uint4*>(cw_dst);
 #pragma unroll 4
     for (long long i = worker; i < vecs; i += workers) {
       const uint4 a = __ldcs(u4 + i), b = __ldcs(v4 + i);
-#pragma unroll
-      for (int c = 0; c < cw_chunks; ++c) d4[i * cw_chunks + c] = __ldcg(c4 + i * cw_chunks + c);
       const S* as = reinterpret_cast<const S*>(&a);
       const S* bs = reinterpret_cast<const S*>(&b);
       W aw[per], bw[per];
@@ -138,7 +130,6 @@ __device__ RowPair<W> copy_rows(RowPair<W>* rows, W* cw_dst, const S* ru, const 
   for (long long i = done + worker; i < len; i += workers) {
     const RowPair<W> e{widen<W>(__ldcs(ru + i)), widen<W>(__ldcs(rv + i))};
     rows[i] = e;
-    cw_dst[i] = __ldcg(cw_src + i);
     top.u = max(top.u, e.u);
     top.v = max(top.v, e.v);
   }

@@ -54,9 +54,10 @@ std::string to_string(RomaStart s);
 // The assignment start's auction, stopped early for speed: two epsilon
 // phases (1/4, then 1/100 of the largest weight), each ending once 1% of the
 // persons are unassigned or after 4 bids per person. On the H100 (roma-gpu,
-// bench/RESULTS.md "roma-gpu from the assignment start") it made the whole
-// run 0.7-1.8x the neighbour start's time at n = 4096-32768, with GTO
-// 0.11% / 0.41% / 0.03% (uniform / exponential / geometric) at n = 4096.
+// bench/RESULTS.md "roma-gpu from the assignment start") the whole run took
+// 0.62-1.70x the neighbour start's time at n = 4096-65536, with GTO at most
+// 0.5% on all three distributions at n = 4096-32768 (neighbour: up to 9.3%
+// on exponential weights). On the CPU at n <= 1024 it ends 0.2-1.4% off.
 // AuctionOptions{} is the exact auction.
 inline constexpr AuctionOptions roma_start_auction{.final_epsilon = 0.01, .ratio = 25, .unassigned = 0.01,
                                                    .bids_per_person = 4};

@@ -154,9 +154,14 @@ int command_match(const Args& a) {
     opt.roma.phases = static_cast<int>(a.integer("phases", opt.roma.phases, 0, 1 << 30));
     opt.roma.min_gain = a.real("min-gain", opt.roma.min_gain, 0, 1e300);
     if (const auto s = a.value("start")) opt.roma.start = option_value([&] { return parse_roma_start(*s); });
+    if (a.flag("exact-auction")) {
+      if (opt.roma.start != RomaStart::assignment) throw usage_error("--exact-auction is for --start assignment");
+      opt.roma.auction = AuctionOptions{};
+    }
   } else {
     for (const char* name : {"phases", "min-gain", "start"})
       if (a.value(name)) throw usage_error(std::string("--") + name + " is for roma and rama, not '" + matcher.name + "'");
+    if (a.flag("exact-auction")) throw usage_error("--exact-auction is for roma and rama, not '" + matcher.name + "'");
   }
   if (matcher.name == "roma-gpu") {
     opt.roma_gpu.cluster = static_cast<int>(a.integer("cluster", 0, 0, 16));
@@ -227,7 +232,7 @@ int command_match(const Args& a) {
   }
   if (opt.roma_report) {  // seed 000 tables 5.2-5.6: one line per phase
     std::printf("phase %6s %14s %18s %12s\n", "", "flips", "weight", "seconds");
-    std::printf("start %6s %14s %18.10g %12s\n", "", "-", roma_report.start_weight, "-");
+    std::printf("start %6s %14s %18.10g %12.6f\n", "", "-", roma_report.start_weight, roma_report.start_seconds);
     for (const RomaPhase& p : roma_report.phases)
       std::printf("phase %6d %14lld %18.10g %12.6f\n", p.phase, static_cast<long long>(p.flips), p.weight, p.seconds);
   }

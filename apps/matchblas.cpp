@@ -40,9 +40,11 @@ void print_help(std::FILE* out) {
       "      there --threads T is about how many GPU threads each kernel launches (0: one per item;\n"
       "      the result does not depend on it); the last four shape suitor-gpu (defaults 128, 8, nosync, auto)\n"
       "      [--phases P] [--min-gain G] [--start neighbour|half|shuffled|random|greedy|assignment] [--phase-report]\n"
+      "      [--exact-auction]\n"
       "      roma and rama (complete graphs): at most P phases (default 8), flip only when the gain\n"
-      "      exceeds G (default 1e-5), from the given start matching (default neighbour);\n"
-      "      --phase-report prints flips, weight and seconds per phase\n"
+      "      exceeds G (default 1e-5), from the given start matching (default neighbour; assignment: an\n"
+      "      auction stopped early for speed, --exact-auction runs it to the end);\n"
+      "      --phase-report prints flips, weight and seconds per phase (the start's too)\n"
       "      [--cluster C] [--blocks-per-sm B] [--bf16]\n"
       "      roma-gpu: C blocks share a matched pair's rows (1, 2, 4, 8, 16; default: the fewest that fit),\n"
       "      B resident blocks per SM (1 or 2, default 2), --bf16 reads a bf16 copy of float weights\n"
@@ -94,7 +96,7 @@ int run(int argc, char** argv) {
     Args a(argc, argv, 2,
            {"algo", "out", "seed", "threads", "view", "precision", "device", "gpu", "threads-per-block",
             "vertices-per-warp", "variant", "search", "phases", "min-gain", "start", "cluster", "blocks-per-sm"},
-           {"json", "gto", "phase-report", "bf16"});
+           {"json", "gto", "phase-report", "bf16", "exact-auction"});
     return command_match(a);
   }
   if (command == "bmatch")

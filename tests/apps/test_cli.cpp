@@ -146,6 +146,12 @@ TEST_CASE("roma and rama on a complete graph: --phases, --min-gain, --start") {
   CHECK(report.out.find("start ") != std::string::npos);
   CHECK(report.out.find("phase      0") != std::string::npos);
   CHECK(cli(dir, "match " + q(graph) + " --algo greedy --phase-report").status == 2);
+  const Result exact = cli(dir, "match " + q(graph) + " --algo roma --start assignment --exact-auction --json");
+  INFO(exact.err);
+  REQUIRE(exact.status == 0);
+  CHECK(exact.out.find("\"cardinality\": 15") != std::string::npos);
+  CHECK(cli(dir, "match " + q(graph) + " --algo roma --exact-auction").status == 2);  // not the assignment start
+  CHECK(cli(dir, "match " + q(graph) + " --algo greedy --exact-auction").status == 2);
   // roma-gpu's shape options: usage errors before any GPU is needed.
   CHECK(cli(dir, "match " + q(graph) + " --algo roma --bf16").status == 2);
   CHECK(cli(dir, "match " + q(graph) + " --algo roma --cluster 2").status == 2);

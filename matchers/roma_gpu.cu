@@ -83,7 +83,7 @@ using namespace roma_gpu_detail;
 // copies and the scan.
 template <class W, class S>
 __global__ void __launch_bounds__(fast_block, 2) roma_fast_phase(const S* __restrict__ w, vertex_t n, vertex_t* mate,
-                                                                 W* cw, vertex_t* locks, unsigned* counter,
+                                                                 WeightMate<W>* cw, vertex_t* locks, unsigned* counter,
                                                                  unsigned long long* flips, W min_gain,
                                                                  vertex_t slice) {
   __shared__ Candidate<W> per_warp[worker_warps];
@@ -171,25 +171,31 @@ __global__ void __launch_bounds__(fast_block, 2) roma_fast_phase(const S* __rest
       // spilled registers under the 64 that two blocks per SM allow).
       constexpr int batch = 4;
       for (long long base = lo + threadIdx.x - 32; base < hi; base += batch * workers) {
-        W cx[batch];
+        WeightMate<W> cx[batch];
 #pragma unroll
         for (int k = 0; k < batch; ++k) {
           const long long x = base + k * workers;
-          cx[k] = x < hi ? __ldcg(cw + x) : W(0);
+          if constexpr (sizeof(WeightMate<W>) == 8) {
+            const uint2 raw = x < hi ? __ldcg(reinterpret_cast<const uint2*>(cw) + x) : make_uint2(0, 0);
+            cx[k] = {__uint_as_float(raw.x), vertex_t(raw.y)};
+          } else {
+            cx[k] = x < hi ? cw[x] : WeightMate<W>{W(0), 0};
+          }
         }
 #pragma unroll
         for (int k = 0; k < batch; ++k) {
           const long long x = base + k * workers;
           if (x >= hi) break;
+          const vertex_t y = cx[k].mate;
+          if (!(x < y)) continue;  // each matching edge once, from its smaller end
           const RowPair<W> at_x = rows[x - lo];
-          const W current = wuv + cx[k];
+          const W current = wuv + cx[k].w;
           // An upper bound of the gain: w[v, y] <= max of row v, w[u, y] <=
           // max of row u (float sums round monotonically, so it bounds the
           // computed gain too). Most edges fail it once the matching is
           // good: no mate read, no remote load.
           if (!(max(at_x.u + row_max.v, row_max.u + at_x.v) - current > max(best.gain, min_gain))) continue;
-          const vertex_t y = __ldcg(mate + x);
-          if (!(x < y) || x == u || x == v || y == u || y == v) continue;
+          if (x == u || x == v || y == u || y == v) continue;
           const unsigned owner = unsigned(y / slice);
           const RowPair<W> at_y = cluster.map_shared_rank(rows, owner)[y - static_cast<long long>(owner) * slice];
           const W w1 = at_x.u + at_y.v, w2 = at_y.u + at_x.v;  // {u, x}, {v, y} or {u, y}, {v, x}
@@ -216,10 +222,10 @@ __global__ void __launch_bounds__(fast_block, 2) roma_fast_phase(const S* __rest
 
 // cw[x] = w[x, M[x]]; the pair counter reset.
 template <class W, class S>
-__global__ void start_phase(const S* w, vertex_t n, const vertex_t* mate, W* cw, unsigned* counter) {
+__global__ void start_phase(const S* w, vertex_t n, const vertex_t* mate, WeightMate<W>* cw, unsigned* counter) {
   const long long x = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
   if (x == 0) *counter = 0;
-  if (x < n) cw[x] = widen<W>(w[x * n + mate[x]]);
+  if (x < n) cw[x] = {widen<W>(w[x * n + mate[x]]), mate[x]};
 }
 
 // The bf16 copy of a float matrix (round to nearest).
@@ -285,7 +291,7 @@ RomaRun run_fast(const DeviceDense<W>& g, const S* w, std::vector<vertex_t> mate
                  const RomaGpuOptions& gopt) {
   const vertex_t n = g.padded_n();
   const Shape shape = choose_shape<W, S>(n, gopt, g.device());
-  gpu::DeviceBuffer<W> cw{std::size_t(n)};
+  gpu::DeviceBuffer<WeightMate<W>> cw{std::size_t(n)};
   gpu::DeviceBuffer<unsigned> counter{1};
   MATCHBLAS_CUDA_TRY(cudaFuncSetAttribute(roma_fast_phase<W, S>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                           static_cast<int>(shape.smem)));

@@ -22,6 +22,14 @@ constexpr int workers = fast_block - 32;
 constexpr int worker_warps = workers / 32;
 constexpr int queue_grab = 16;               // vertices taken from the counter at once
 
+// cw[x]: the weight of x's matching edge and x's mate, kept together in
+// step with the flips (steering only: the truth is `mate`).
+template <class W>
+struct alignas(2 * sizeof(W) >= 8 ? 2 * sizeof(W) : 8) WeightMate {
+  W w;
+  vertex_t mate;
+};
+
 template <class W>
 struct Candidate {
   W gain;
@@ -160,7 +168,7 @@ struct PendingFlip {
 };
 
 template <class W, class S>
-__device__ void flip_pending(const PendingFlip<W>& f, const S* w, vertex_t n, vertex_t* mate, W* cw,
+__device__ void flip_pending(const PendingFlip<W>& f, const S* w, vertex_t n, vertex_t* mate, WeightMate<W>* cw,
                              vertex_t* locks, unsigned long long* flips, W min_gain) {
   const Candidate<W>& c = f.c;
   const vertex_t x = min(c.a, c.b), y = max(c.a, c.b);
@@ -168,10 +176,10 @@ __device__ void flip_pending(const PendingFlip<W>& f, const S* w, vertex_t n, ve
   atomic_flip(
       mate, locks, f.u, f.v, c.a, c.b, flips, [&] { return (c.wua + c.wvb) - (f.wuv + wxy) > min_gain; },
       [&] {
-        cw[f.u] = c.wua;
-        cw[c.a] = c.wua;
-        cw[f.v] = c.wvb;
-        cw[c.b] = c.wvb;
+        cw[f.u] = {c.wua, c.a};
+        cw[c.a] = {c.wua, f.u};
+        cw[f.v] = {c.wvb, c.b};
+        cw[c.b] = {c.wvb, f.v};
         __threadfence();  // whoever sees the new mates sees these
       });
 }

@@ -19,20 +19,22 @@
 //   - Each block scans the matching edges (x, y = M[x]), x < y, with x in its
 //     slice: w[u, x] and w[v, x] are local, w[u, y] and w[v, y] come from the
 //     block that holds column y (one 2-word load through distributed shared
-//     memory), and the current weight of (x, y) from a vector cw
-//     (cw[x] = w[x, M[x]]), not from a gather into row x. Before any of that
-//     an upper bound of the gain from the local values and the row maxima
-//     (w[v, y] <= max of row v, w[u, y] <= max of row u) is tested: once the
-//     matching is good almost every edge fails it and costs neither a mate
-//     read nor a remote load (an exact pruning: the bound holds for the
-//     float sums too, they round monotonically). The block's best flip
+//     memory), and the current weight of (x, y) and y itself from a vector
+//     cw (cw[x] = (w[x, M[x]], M[x]), one 8-byte load for float), not from a
+//     gather into row x and a read of M[x]. x > y is skipped there and then.
+//     Before anything else an upper bound of the gain from the local values
+//     and the row maxima (w[v, y] <= max of row v, w[u, y] <= max of row u)
+//     is tested: once the matching is good almost every edge fails it and
+//     costs no remote load (an exact pruning: the bound holds for the float
+//     sums too, they round monotonically). The block's best flip
 //     (gain, a, b) goes to the control warp, which takes the best of the C
 //     and calls atomicFlip (matchers/roma_gpu_common.cuh) while the workers copy
 //     the next pair's rows: it arrives at that pair's first cluster barrier
 //     before it flips and waits after.
 //   - cw is refreshed at the start of each phase and written by every flip
 //     before its mate writes, so it stays in step with the matching up to
-//     races; it only steers the choice. A flip's gain is re-computed under
+//     races; it only steers the choice (a stale mate in it names an edge that
+//     the flip's re-check then refuses). A flip's gain is re-computed under
 //     the locks from exact weights: w[u, a], w[v, b] and w[u, v] (copied from
 //     the rows, which never change) and w[x, y] (read from memory), so a
 //     stale cw can cost a flip, never weight.
@@ -45,8 +47,8 @@
 // Guarantee: a perfect matching after every phase, weight never lower; each
 // flip gains more than min_gain (with bf16 storage: in the rounded weights).
 // Cost per phase: 4 n^2 bytes of rows from memory (float; 2 n^2 for bf16),
-// plus per pair n sizeof(W) bytes of cw from L2 and, for the edges that pass
-// the bound, a mate read and a remote shared-memory load.
+// plus per pair n x 8 bytes of cw from L2 (float) and, for the edges that
+// pass the bound, a remote shared-memory load.
 // Shape: 512-thread blocks (one control warp, fifteen workers; two resident
 // per SM at 64 registers); 16 vertices a grab from the queue, enough to
 // amortise the atomic and small enough that the last grabs balance.

@@ -64,6 +64,12 @@ int main(int argc, char** argv) {
     }
   }
   for (const std::string& d : dists) parse_dist(d);
+  for (const int n : ns)
+    if (n < 2 || n % 2) {
+      std::fprintf(stderr, "bench_auction: n must be even and >= 2 (the matching is read off the padded order), got %d\n",
+                   n);
+      return 2;
+    }
   if (gpu::device_count() == 0) {
     std::printf("bench_auction skipped: no GPU (%s)\n", gpu::unavailable_reason().c_str());
     return 0;

@@ -6,18 +6,19 @@
 //              [--phases P] [--min-gain G] [--start neighbour|...] [--seed S]
 //              [--auction-unassigned F] [--auction-bids B] [--auction-epsilon E]
 //              [--auction-ratio R]
-// The --auction-* options set RomaOptions::auction (the assignment start):
-// unassigned fraction, bids per person per phase, final epsilon, ratio.
-// Each GPU run is made once on a 512-vertex graph before the timed ones.
 //              [--double] [--runs cpu,1,2,fast,fast-bf16] [--cluster C]
 //              [--blocks-per-sm B] [--gpu-generate] [--exact-up-to N] [--upper-bound]
 //              [--quiet]
+// The --auction-* options set RomaOptions::auction (the assignment start):
+// unassigned fraction, bids per person per phase, final epsilon, ratio.
+// Each GPU run is made once on a 512-vertex graph before the timed ones.
 // --gpu-generate draws the graph on the GPU (DeviceDense::generate) for the
 // GPU runs, so no host copy exists unless `cpu` runs (n = 131072 on an
 // 80 GB GPU). --exact-up-to N: the optimum (LEMON, where built) for n <= N,
 // and each run's GTO = 1 - weight / optimum. --upper-bound: an upper bound
-// on the optimum from the exact auction on the host (half its value plus
-// n epsilon), used for the GTO where LEMON gives none (so a GTO at most). The summary's floor is the
+// on the optimum from the exact auction on the host, (its value + n
+// epsilon) / 2, printed as bound= and used for the GTO where LEMON gives
+// none (so a GTO at most). The summary's floor is the
 // bytes a phase must read (n^2 weights, as stored: 2 bytes for fast-bf16)
 // over the measured copy bandwidth (bytes read plus written per second).
 // The summary's start_s is the start matching's seconds (RomaRun::
@@ -62,7 +63,7 @@ WeightDist parse_dist(const std::string& d) { return bench::weight_dist(d, "benc
 double copy_gbps = 0;  // measured once when a GPU run is asked for
 
 void report(const std::string& which, const std::string& dist, vertex_t n, std::size_t weight_bytes,
-            const RomaRun& r, std::optional<double> optimum, bool quiet) {
+            const RomaRun& r, std::optional<double> optimum, bool optimum_is_bound, bool quiet) {
   if (!quiet) {
     std::printf("%6s %12s %18s %10s\n", "phase", "flips", "weight", "seconds");
     std::printf("%6s %12s %18.6f %10s\n", "start", "-", r.start_weight, "-");
@@ -84,7 +85,9 @@ void report(const std::string& which, const std::string& dist, vertex_t n, std::
               r.phases.empty() ? 0 : r.phases.front().seconds * 1e3, later * 1e3, last * 1e3, floor_ms,
               floor_ms > 0 ? worst * 1e3 / floor_ms : 0.0);
   std::printf(" start_s=%.6f start+phases_s=%.6f", r.start_seconds, r.start_seconds + total);
-  if (optimum) std::printf(" optimum=%.6f gto=%.4f%%", *optimum, 100 * (1 - weight / *optimum));
+  if (optimum)
+    std::printf(optimum_is_bound ? " bound=%.6f gto<=%.4f%%" : " optimum=%.6f gto=%.4f%%", *optimum,
+                100 * (1 - weight / *optimum));
   std::printf("\n");
   std::fflush(stdout);
 }
@@ -100,6 +103,7 @@ void run_one(const Settings& s, vertex_t n, const std::string& dist_name) {
   std::optional<Dense<W>> host;
   if (host_needed) host = complete_graph<W>(dist, n, gen);
   std::optional<double> optimum;
+  bool optimum_is_bound = false;
   if (host && s.exact_up_to >= n && have_exact()) optimum = matching_weight(*host, exact_perfect_matching(*host));
   if (s.upper_bound) {
     // A perfect matching M is a permutation of value 2 w(M), so the optimum
@@ -118,9 +122,12 @@ void run_one(const Settings& s, vertex_t n, const std::string& dist_name) {
         if (u != v) largest = std::max(largest, std::abs(double(even(u, v))));
     }
     const double bound = (value + even.n * exact.final_epsilon * largest) / 2;
-    std::printf("bound dist=%s n=%d upper_bound=%.6f (half the auction's value %.6f + n eps)\n", dist_name.c_str(), n,
-                bound, value);
-    if (!optimum) optimum = bound;  // the GTO printed is then an upper bound on it
+    std::printf("bound dist=%s n=%d upper_bound=%.6f ((the auction's value %.6f + n eps) / 2)\n", dist_name.c_str(),
+                n, bound, value);
+    if (!optimum) {  // the GTO printed is then an upper bound on it
+      optimum = bound;
+      optimum_is_bound = true;
+    }
   }
   for (const std::string& which : s.runs) {
     if (which != "cpu" && gpu::device_count() == 0) {
@@ -146,7 +153,7 @@ void run_one(const Settings& s, vertex_t n, const std::string& dist_name) {
       go.bf16 = which == "fast-bf16";
       r = which.rfind("fast", 0) == 0 ? roma_gpu(d, s.opt, go) : roma_gpu_thesis(d, std::atoi(which.c_str()), s.opt);
     }
-    report(which, dist_name, n, which == "fast-bf16" ? 2 : sizeof(W), r, optimum, s.quiet);
+    report(which, dist_name, n, which == "fast-bf16" ? 2 : sizeof(W), r, optimum, optimum_is_bound, s.quiet);
   }
 }
 

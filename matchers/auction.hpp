@@ -17,10 +17,12 @@
 // previous owner bids again. Phases with epsilon = max |w| / 4, then divided
 // by `ratio` down to final_epsilon x max |w|, each starting from the last
 // phase's prices with every person unassigned. Sequential (Gauss-Seidel).
-// Guarantee: a fixed-point-free permutation whose value is within n x the
-// final epsilon of the best such permutation's (epsilon-complementary
-// slackness). Cost: O(n) per bid; on the seed 000 graphs 12-45 bids per
-// person in all (bench/RESULTS.md).
+// Guarantee (with opt.unassigned and opt.bids_per_person 0, the default): a
+// fixed-point-free permutation whose value is within n x the final epsilon
+// of the best such permutation's (epsilon-complementary slackness). A phase
+// stopped early by either leaves a partial permutation and no such bound.
+// Cost: O(n) per bid; on the seed 000 graphs 12-45 bids per person in all
+// (bench/RESULTS.md).
 //
 // assignment_matching: every 2-cycle {u, sigma(u)} of the permutation is a
 // matching edge; a longer cycle gives the heavier of its alternating edge
@@ -28,8 +30,10 @@
 // paired in index order. Since a perfect matching M is a permutation of value
 // 2 w(M), the optimal assignment is at least twice the optimal matching; on
 // the seed 000 graphs the matching read off it is within 0.1% of the optimum
-// (ROMA then closes most of the rest). O(n) (matching_from_assignment).
+// (ROMA then closes most of the rest). Reading the matching off sigma is
+// O(n) (matching_from_assignment).
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -49,15 +53,16 @@ struct AuctionOptions {
 
 // Throws invalid_input naming the bad field.
 void check_auction_options(const AuctionOptions& opt);
+// For options that check_auction_options accepts:
 // floor(opt.unassigned x n): the persons a phase may leave unassigned.
 std::size_t unassigned_allowed(const AuctionOptions& opt, vertex_t n);
 // The bids after which a phase ends (opt.bids_per_person x n, at least 1;
 // the largest count when there is no cap).
 std::uint64_t bids_allowed(const AuctionOptions& opt, vertex_t n);
 
-// sigma (sigma[u] != u, a permutation; with opt.unassigned > 0 a partial
-// one, sigma[u] = no_vertex for the persons left unassigned) for an even or
-// odd n >= 2; empty for n = 0. Throws invalid_input for a weight that is not finite (naming the
+// sigma (sigma[u] != u, a permutation; with opt.unassigned or
+// opt.bids_per_person > 0 possibly a partial one, sigma[u] = no_vertex for
+// the persons left unassigned) for an even or odd n >= 2; empty for n = 0. Throws invalid_input for a weight that is not finite (naming the
 // entry) and for bad options.
 template <class W>
 std::vector<vertex_t> dense_auction(const Dense<W>& g, const AuctionOptions& opt = {});

@@ -49,9 +49,11 @@
 // epsilon, far above a float's rounding (final epsilon >= 1e-5 of the
 // largest weight is required), so no bid repeats forever.
 //
-// Guarantee: a permutation without fixed points whose value is within
-// n x (epsilon + a float rounding of the prices) of the best such
-// permutation's, as the sequential auction. Not the CPU's permutation (the
+// Guarantee (opt.unassigned and opt.bids_per_person 0): a permutation
+// without fixed points whose value is within n x (epsilon + a float
+// rounding of the prices) of the best such permutation's, as the
+// sequential auction. With them, a partial one. The bid cap is checked
+// before each bid, so a phase may overshoot it by the warps in flight. Not the CPU's permutation (the
 // bids race). Cost per phase: a scan of each row (n weights and n prices)
 // for each person's first bid and whenever its list fails, 128 entries for a
 // bid the list proves; bench/RESULTS.md has the counts and times.
@@ -107,12 +109,14 @@ struct Auction {
   unsigned* owned;             // objects owned in this phase
   unsigned stop_at;            // the phase ends once this many are owned (n - opt.unassigned x n)
   unsigned long long max_bids; // or once it has made this many bids (bids_allowed)
-  unsigned long long* counts;  // this phase's bids, lost bids, scans, then the tail's times (Counts)
+  unsigned long long* counts;  // this phase's bids, lost bids, scans, then the tail's times (slot::)
 };
 
-// Slots of Auction::counts.
-enum Count { bids, lost_bids, scans, first_take, tail };  // tail + k: the unassigned fell to 2^k (k = 32: to 0)
-constexpr int count_slots = tail + 33;
+// Slots of Auction::counts; tail + k: when the unassigned fell to 2^k (k = 32: to 0).
+namespace slot {
+constexpr int bids = 0, lost_bids = 1, scans = 2, first_take = 3, tail = 4;
+}
+constexpr int count_slots = slot::tail + 33;
 
 __device__ inline unsigned long long now_ns() {
   unsigned long long t;
@@ -290,13 +294,13 @@ __global__ void __launch_bounds__(block_threads) auction_phase(Auction<W> a, dou
   unsigned long long lost = 0, scans = 0;  // lane 0's
   const auto take = [&] {
     const unsigned next = atomicAdd(a.next, 1u);
-    if (next == 0) a.counts[first_take] = now_ns();
+    if (next == 0) a.counts[slot::first_take] = now_ns();
     return static_cast<vertex_t>(next);
   };
   vertex_t u = lane == 0 ? take() : no_vertex;
   for (;;) {
     const bool go = lane == 0 && unsigned(u) < unsigned(a.n) && __ldcg(a.owned) < a.stop_at &&
-                    __ldcg(a.counts + Count::bids) < a.max_bids;
+                    __ldcg(a.counts + slot::bids) < a.max_bids;
     if (!__shfl_sync(0xffffffffu, go, 0)) break;  // done, or enough owned or bids: u stays unassigned
     u = __shfl_sync(0xffffffffu, u, 0);
     bool ok = false;
@@ -304,7 +308,7 @@ __global__ void __launch_bounds__(block_threads) auction_phase(Auction<W> a, dou
     if (!ok) best = scan_row(a, u, lane);
     __syncwarp();
     if (lane == 0) {
-      atomicAdd(a.counts + Count::bids, 1ULL);  // (the result unused: a reduction, no wait)
+      atomicAdd(a.counts + slot::bids, 1ULL);  // (the result unused: a reduction, no wait)
       scans += !ok;
       // n == 2: one object, no second best; any bid above the price will do.
       const double second = best.v2 == -std::numeric_limits<W>::infinity() ? double(best.v1) : double(best.v2);
@@ -320,7 +324,7 @@ __global__ void __launch_bounds__(block_threads) auction_phase(Auction<W> a, dou
           u = vertex_t(previous);
         } else {
           const unsigned left = unsigned(a.n) - (atomicAdd(a.owned, 1u) + 1);
-          if ((left & (left - 1)) == 0) a.counts[tail + (left == 0 ? 32 : __ffs(left) - 1)] = now_ns();
+          if ((left & (left - 1)) == 0) a.counts[slot::tail + (left == 0 ? 32 : __ffs(left) - 1)] = now_ns();
           u = take();
         }
       } else {  // outbid before us: bring the scans' price up to the word's and bid again
@@ -331,8 +335,8 @@ __global__ void __launch_bounds__(block_threads) auction_phase(Auction<W> a, dou
     __syncwarp();  // lane 0's fence before any lane reads the next person's list
   }
   if (lane == 0) {
-    atomicAdd(a.counts + lost_bids, lost);
-    atomicAdd(a.counts + Count::scans, scans);
+    atomicAdd(a.counts + slot::lost_bids, lost);
+    atomicAdd(a.counts + slot::scans, scans);
   }
 }
 
@@ -462,7 +466,7 @@ gpu::DeviceBuffer<vertex_t> auction_on_device(const DeviceDense<W>& g, vertex_t 
                      next_and_owned.data(),
                      next_and_owned.data() + 1,
                      stop_at,
-                     static_cast<unsigned long long>(std::min<std::uint64_t>(bids_allowed(opt, n), ~0ULL)),
+                     static_cast<unsigned long long>(bids_allowed(opt, n)),
                      counts.data()};
   const int blocks = persistent_blocks<W>(g.device());
   gpu::Event start, stop;
@@ -485,13 +489,14 @@ gpu::DeviceBuffer<vertex_t> auction_on_device(const DeviceDense<W>& g, vertex_t 
       AuctionGpuPhase p;
       p.epsilon = epsilon;
       p.seconds = stop.since(start);
-      p.bids = static_cast<std::int64_t>(c[bids]);
-      p.lost_bids = static_cast<std::int64_t>(c[lost_bids]);
-      p.scans = static_cast<std::int64_t>(c[scans]);
+      p.bids = static_cast<std::int64_t>(c[slot::bids]);
+      p.lost_bids = static_cast<std::int64_t>(c[slot::lost_bids]);
+      p.scans = static_cast<std::int64_t>(c[slot::scans]);
       p.unassigned = n - static_cast<vertex_t>(owned);
       for (int k = 32; k >= 0; --k)
-        if (c[tail + k] != 0)
-          p.tail.emplace_back(k == 32 ? 0 : vertex_t(1) << k, (double(c[tail + k]) - double(c[first_take])) * 1e-9);
+        if (c[slot::tail + k] != 0)
+          p.tail.emplace_back(k == 32 ? 0 : vertex_t(1) << k,
+                              (double(c[slot::tail + k]) - double(c[slot::first_take])) * 1e-9);
       stats->phases.push_back(std::move(p));
     }
     if (last) break;

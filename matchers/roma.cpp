@@ -107,11 +107,11 @@ RomaRun run_phases(const Dense<W>& g, const RomaOptions& opt, bool stop_at_conve
   FourCycles<W> state(even, std::move(start));
   run.start_weight = state.weight();
   for (int p = 0; p < opt.phases && even.n >= 4; ++p) {
-    const auto start = std::chrono::steady_clock::now();
+    const auto began = std::chrono::steady_clock::now();
     RomaPhase phase;
     phase.phase = p;
     phase.flips = augment_phase(state, p);
-    phase.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    phase.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
     phase.weight = state.weight();
     run.phases.push_back(phase);
     if (stop_at_convergence && phase.flips == 0) break;

@@ -57,7 +57,7 @@ std::string to_string(RomaStart s);
 // bench/RESULTS.md "roma-gpu from the assignment start") the whole run took
 // 0.62-1.70x the neighbour start's time at n = 4096-65536, with GTO at most
 // 0.5% on all three distributions at n = 4096-32768 (neighbour: up to 9.3%
-// on exponential weights). On the CPU at n <= 1024 it ends 0.2-1.4% off.
+// on exponential weights). On the CPU at n <= 1024 it ends 0.0001-1.4% off.
 // AuctionOptions{} is the exact auction.
 inline constexpr AuctionOptions roma_start_auction{.final_epsilon = 0.01, .ratio = 25, .unassigned = 0.01,
                                                    .bids_per_person = 4};
@@ -80,7 +80,8 @@ struct RomaPhase {
 struct RomaRun {
   Matching matching;
   double start_weight = 0;
-  double start_seconds = 0;       // computing the start matching (wall clock; the phases' times exclude it)
+  double start_seconds = 0;       // computing the start matching (wall clock; the phases' times exclude it;
+                                  // on the GPU runners it includes a host copy of the graph for greedy)
   std::vector<RomaPhase> phases;  // the phases run (fewer than opt.phases at convergence)
 };
 

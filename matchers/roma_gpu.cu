@@ -180,8 +180,9 @@ __global__ void __launch_bounds__(fast_block, 2) roma_fast_phase(const S* __rest
           if constexpr (sizeof(WeightMate<W>) == 8) {
             const uint2 raw = x < hi ? __ldcg(reinterpret_cast<const uint2*>(cw) + x) : make_uint2(0, 0);
             cx[k] = {__uint_as_float(raw.x), vertex_t(raw.y)};
-          } else {
-            cx[k] = x < hi ? cw[x] : WeightMate<W>{W(0), 0};
+          } else {  // double: 16 bytes, also from L2 (a plain load could serve a stale L1 line)
+            const ulonglong2 raw = x < hi ? __ldcg(reinterpret_cast<const ulonglong2*>(cw) + x) : make_ulonglong2(0, 0);
+            cx[k] = {W(__longlong_as_double(static_cast<long long>(raw.x))), vertex_t(unsigned(raw.y))};
           }
         }
 #pragma unroll
@@ -195,7 +196,7 @@ __global__ void __launch_bounds__(fast_block, 2) roma_fast_phase(const S* __rest
           // An upper bound of the gain: w[v, y] <= max of row v, w[u, y] <=
           // max of row u (float sums round monotonically, so it bounds the
           // computed gain too). Most edges fail it once the matching is
-          // good: no mate read, no remote load.
+          // good: no remote load.
           if (!(max(at_x.u + row_max.v, row_max.u + at_x.v) - current > max(best.gain, min_gain))) continue;
           if (x == u || x == v || y == u || y == v) continue;
           const unsigned owner = unsigned(y / slice);
@@ -222,7 +223,7 @@ __global__ void __launch_bounds__(fast_block, 2) roma_fast_phase(const S* __rest
   }
 }
 
-// cw[x] = w[x, M[x]]; the pair counter reset.
+// cw[x] = (w[x, M[x]], M[x]); the pair counter reset.
 template <class W, class S>
 __global__ void start_phase(const S* w, vertex_t n, const vertex_t* mate, WeightMate<W>* cw, unsigned* counter) {
   const long long x = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;

@@ -150,6 +150,16 @@ TEST_CASE("roma and rama on a complete graph: --phases, --min-gain, --start") {
   INFO(exact.err);
   REQUIRE(exact.status == 0);
   CHECK(exact.out.find("\"cardinality\": 15") != std::string::npos);
+  // The flag reaches the auction: on this graph the exact auction's start
+  // (13.5056) differs from the default, stopped-early one (13.3101).
+  const auto start_line = [&](const std::string& flags) {
+    const Result r = cli(dir, "match " + q(graph) + " --algo roma --start assignment --phases 0 --phase-report" + flags);
+    const std::size_t at = r.out.find("\nstart ");
+    return at == std::string::npos ? std::string() : r.out.substr(at, r.out.find('\n', at + 1) - at);
+  };
+  const std::string with_exact = start_line(" --exact-auction"), with_default = start_line("");
+  CHECK(with_exact.find("13.5056") != std::string::npos);
+  CHECK(with_default.find("13.3101") != std::string::npos);
   CHECK(cli(dir, "match " + q(graph) + " --algo roma --exact-auction").status == 2);  // not the assignment start
   CHECK(cli(dir, "match " + q(graph) + " --algo greedy --exact-auction").status == 2);
   // roma-gpu's shape options: usage errors before any GPU is needed.

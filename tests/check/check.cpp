@@ -118,18 +118,26 @@ double brute_force_max_weight(const Csr<double>& g, bool perfect) {
   return brute_force(n, perfect, [&](int u, int v) { return w[std::size_t(u) * n + v]; });
 }
 
-void require_derangement(const std::vector<vertex_t>& sigma) {
+vertex_t require_partial_derangement(const std::vector<vertex_t>& sigma) {
   const vertex_t n = vertex_t(sigma.size());
   std::vector<char> hit(n, 0);
+  vertex_t left = 0;
   for (vertex_t u = 0; u < n; ++u) {
     CAPTURE(u);
+    if (sigma[u] == no_vertex) {
+      ++left;
+      continue;
+    }
     REQUIRE(sigma[u] >= 0);
     REQUIRE(sigma[u] < n);
     REQUIRE(sigma[u] != u);
     REQUIRE(!hit[sigma[u]]);
     hit[sigma[u]] = 1;
   }
+  return left;
 }
+
+void require_derangement(const std::vector<vertex_t>& sigma) { REQUIRE(require_partial_derangement(sigma) == 0); }
 
 double best_derangement(const Dense<double>& g) {
   std::vector<vertex_t> p(g.n);

@@ -75,6 +75,9 @@ double largest_off_diagonal(const Dense<W>& g) {
   return largest;
 }
 void require_derangement(const std::vector<vertex_t>& sigma);
+// The same for a partial one (sigma[u] = no_vertex: u unassigned); returns
+// how many persons are unassigned.
+vertex_t require_partial_derangement(const std::vector<vertex_t>& sigma);
 double best_derangement(const Dense<double>& g);
 
 // Maximum matching weight by exhaustive search over vertex subsets

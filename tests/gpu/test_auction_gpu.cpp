@@ -116,19 +116,7 @@ TEST_CASE("auction-gpu stopped early: a partial derangement, and a perfect match
         opt.bids_per_person = bids;
         const std::vector<vertex_t> sigma = dense_auction_gpu(d, opt);
         REQUIRE(sigma.size() == std::size_t(n));
-        std::vector<char> held(n, 0);
-        vertex_t left = 0;
-        for (vertex_t u = 0; u < n; ++u) {
-          if (sigma[u] == no_vertex) {
-            ++left;
-            continue;
-          }
-          REQUIRE(sigma[u] >= 0);
-          REQUIRE(sigma[u] < n);
-          REQUIRE(sigma[u] != u);
-          REQUIRE(!held[sigma[u]]);
-          held[sigma[u]] = 1;
-        }
+        const vertex_t left = check::require_partial_derangement(sigma);
         CAPTURE(f);
         CAPTURE(bids);
         CAPTURE(n);

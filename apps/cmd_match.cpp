@@ -154,12 +154,13 @@ int command_match(const Args& a) {
     opt.roma.phases = static_cast<int>(a.integer("phases", opt.roma.phases, 0, 1 << 30));
     opt.roma.min_gain = a.real("min-gain", opt.roma.min_gain, 0, 1e300);
     if (const auto s = a.value("start")) opt.roma.start = option_value([&] { return parse_roma_start(*s); });
+    if (const auto s = a.value("scan")) opt.roma.scan = option_value([&] { return parse_roma_scan(*s); });
     if (a.flag("exact-auction")) {
       if (opt.roma.start != RomaStart::assignment) throw usage_error("--exact-auction is for --start assignment");
       opt.roma.auction = AuctionOptions{};
     }
   } else {
-    for (const char* name : {"phases", "min-gain", "start"})
+    for (const char* name : {"phases", "min-gain", "start", "scan"})
       if (a.value(name)) throw usage_error(std::string("--") + name + " is for roma and rama, not '" + matcher.name + "'");
     if (a.flag("exact-auction")) throw usage_error("--exact-auction is for roma and rama, not '" + matcher.name + "'");
   }
@@ -231,10 +232,14 @@ int command_match(const Args& a) {
     std::printf("\n");
   }
   if (opt.roma_report) {  // seed 000 tables 5.2-5.6: one line per phase
-    std::printf("phase %6s %14s %18s %12s\n", "", "flips", "weight", "seconds");
-    std::printf("start %6s %14s %18.10g %12.6f\n", "", "-", roma_report.start_weight, roma_report.start_seconds);
-    for (const RomaPhase& p : roma_report.phases)
-      std::printf("phase %6d %14lld %18.10g %12.6f\n", p.phase, static_cast<long long>(p.flips), p.weight, p.seconds);
+    std::printf("phase %6s %14s %14s %18s %12s\n", "", "flips", "scanned", "weight", "seconds");
+    std::printf("start %6s %14s %14s %18.10g %12.6f\n", "", "-", "-", roma_report.start_weight,
+                roma_report.start_seconds);
+    for (const RomaPhase& p : roma_report.phases) {
+      const std::string scanned = p.scanned >= 0 ? std::to_string(p.scanned) : "-";
+      std::printf("phase %6d %14lld %14s %18.10g %12.6f\n", p.phase, static_cast<long long>(p.flips), scanned.c_str(),
+                  p.weight, p.seconds);
+    }
   }
   return 0;
 }

@@ -40,10 +40,12 @@ void print_help(std::FILE* out) {
       "      there --threads T is about how many GPU threads each kernel launches (0: one per item;\n"
       "      the result does not depend on it); the last four shape suitor-gpu (defaults 128, 8, nosync, auto)\n"
       "      [--phases P] [--min-gain G] [--start neighbour|half|shuffled|random|greedy|assignment] [--phase-report]\n"
-      "      [--exact-auction]\n"
+      "      [--exact-auction] [--scan all|changed]\n"
       "      roma and rama (complete graphs): at most P phases (default 8), flip only when the gain\n"
       "      exceeds G (default 1e-5), from the given start matching (default neighbour; assignment: an\n"
       "      auction stopped early for speed, --exact-auction runs it to the end);\n"
+      "      --scan changed (roma, roma-gpu) augments, after phase 0, only the pairs whose edge changed\n"
+      "      in the previous phase (default all: every vertex, every phase, as seed 000 Alg. 3);\n"
       "      --phase-report prints flips, weight and seconds per phase (the start's too)\n"
       "      [--cluster C] [--blocks-per-sm B] [--bf16]\n"
       "      roma-gpu: C blocks share a matched pair's rows (1, 2, 4, 8, 16; default: the fewest that fit),\n"
@@ -95,7 +97,8 @@ int run(int argc, char** argv) {
   if (command == "match") {
     Args a(argc, argv, 2,
            {"algo", "out", "seed", "threads", "view", "precision", "device", "gpu", "threads-per-block",
-            "vertices-per-warp", "variant", "search", "phases", "min-gain", "start", "cluster", "blocks-per-sm"},
+            "vertices-per-warp", "variant", "search", "phases", "min-gain", "start", "scan", "cluster",
+            "blocks-per-sm"},
            {"json", "gto", "phase-report", "bf16", "exact-auction"});
     return command_match(a);
   }

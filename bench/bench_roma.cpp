@@ -3,7 +3,7 @@
 // sequential CPU roma, the thesis-faithful GPU versions 1 and 2 and the fast
 // roma-gpu, over a list of sizes and weight distributions, in one run.
 //   bench_roma [--n N | --ns N1,N2,...] [--dists uniform,exponential,geometric]
-//              [--phases P] [--min-gain G] [--start neighbour|...] [--seed S]
+//              [--phases P] [--min-gain G] [--start neighbour|...] [--scan all|changed] [--seed S]
 //              [--auction-unassigned F] [--auction-bids B] [--auction-epsilon E]
 //              [--auction-ratio R]
 //              [--double] [--runs cpu,1,2,fast,fast-bf16] [--cluster C]
@@ -65,12 +65,16 @@ double copy_gbps = 0;  // measured once when a GPU run is asked for
 void report(const std::string& which, const std::string& dist, vertex_t n, std::size_t weight_bytes,
             const RomaRun& r, std::optional<double> optimum, bool optimum_is_bound, bool quiet) {
   if (!quiet) {
-    std::printf("%6s %12s %18s %10s\n", "phase", "flips", "weight", "seconds");
-    std::printf("%6s %12s %18.6f %10s\n", "start", "-", r.start_weight, "-");
+    std::printf("%6s %12s %12s %18s %10s\n", "phase", "flips", "scanned", "weight", "seconds");
+    std::printf("%6s %12s %12s %18.6f %10s\n", "start", "-", "-", r.start_weight, "-");
   }
   double total = 0, worst = 0, later = 0;
+  long long scans = 0;
   for (const RomaPhase& p : r.phases) {
-    if (!quiet) std::printf("%6d %12lld %18.6f %10.6f\n", p.phase, static_cast<long long>(p.flips), p.weight, p.seconds);
+    if (!quiet)
+      std::printf("%6d %12lld %12lld %18.6f %10.6f\n", p.phase, static_cast<long long>(p.flips),
+                  static_cast<long long>(p.scanned), p.weight, p.seconds);
+    scans += p.scanned;
     total += p.seconds;
     worst = std::max(worst, p.seconds);
     if (p.phase > 0) later = std::max(later, p.seconds);
@@ -85,6 +89,7 @@ void report(const std::string& which, const std::string& dist, vertex_t n, std::
               r.phases.empty() ? 0 : r.phases.front().seconds * 1e3, later * 1e3, last * 1e3, floor_ms,
               floor_ms > 0 ? worst * 1e3 / floor_ms : 0.0);
   std::printf(" start_s=%.6f start+phases_s=%.6f", r.start_seconds, r.start_seconds + total);
+  if (!r.phases.empty() && r.phases.front().scanned >= 0) std::printf(" scanned=%lld", scans);
   if (optimum)
     std::printf(optimum_is_bound ? " bound=%.6f gto<=%.4f%%" : " optimum=%.6f gto=%.4f%%", *optimum,
                 100 * (1 - weight / *optimum));
@@ -134,13 +139,13 @@ void run_one(const Settings& s, vertex_t n, const std::string& dist_name) {
       std::printf("roma-gpu %s skipped: no GPU (%s)\n", which.c_str(), gpu::unavailable_reason().c_str());
       continue;
     }
-    std::printf("%s: complete %s n=%d (%s weights, %.2f GB), start %s, phases <= %d, min-gain %g, seed %llu\n",
+    std::printf("%s: complete %s n=%d (%s weights, %.2f GB), start %s, scan %s, phases <= %d, min-gain %g, seed %llu\n",
                 which == "cpu"         ? "roma (CPU, sequential)"
                 : which == "fast"      ? "roma-gpu"
                 : which == "fast-bf16" ? "roma-gpu, bf16 weights"
                                        : ("roma-gpu-" + which).c_str(),
                 dist_name.c_str(), n, sizeof(W) == 4 ? "float" : "double", double(n) * n * sizeof(W) / 1e9,
-                to_string(s.opt.start).c_str(), s.opt.phases, s.opt.min_gain,
+                to_string(s.opt.start).c_str(), to_string(s.opt.scan).c_str(), s.opt.phases, s.opt.min_gain,
                 static_cast<unsigned long long>(s.opt.seed));
     RomaRun r;
     if (which == "cpu") {
@@ -187,6 +192,7 @@ int main(int argc, char** argv) {
     else if (a == "--phases" && v) s.opt.phases = std::atoi(argv[++i]);
     else if (a == "--min-gain" && v) s.opt.min_gain = std::atof(argv[++i]);
     else if (a == "--start" && v) s.opt.start = parse_roma_start(argv[++i]);
+    else if (a == "--scan" && v) s.opt.scan = parse_roma_scan(argv[++i]);
     else if (a == "--auction-unassigned" && v) s.opt.auction.unassigned = std::atof(argv[++i]);
     else if (a == "--auction-bids" && v) s.opt.auction.bids_per_person = std::atof(argv[++i]);
     else if (a == "--auction-epsilon" && v) s.opt.auction.final_epsilon = std::atof(argv[++i]);

@@ -43,7 +43,7 @@ class FourCycles {
 
   // Alg. 5: the best flip of u's matching edge with another one; done (Alg.
   // 4) when its gain exceeds min_gain. True when u's edge was flipped.
-  bool augment(vertex_t u, double min_gain) {
+  bool augment(vertex_t u, double min_gain, int phase = 0) {
     const vertex_t v = mate_[u];
     const vertex_t n = g_.n;
     const W* wu = &g_.values[std::size_t(u) * n];
@@ -73,8 +73,12 @@ class FourCycles {
     mate_[b] = v;
     mate_w_[u] = mate_w_[a] = g_(u, a);
     mate_w_[v] = mate_w_[b] = g_(v, b);
+    changed_[u] = changed_[a] = changed_[v] = changed_[b] = phase;
     return true;
   }
+
+  // The last phase in which u's matching edge changed (-1: never).
+  int changed_in(vertex_t u) const { return changed_[u]; }
 
   double weight() const {
     double sum = 0;
@@ -88,9 +92,11 @@ class FourCycles {
   const Dense<W>& g_;
   std::vector<vertex_t> mate_;
   std::vector<W> mate_w_;
+  std::vector<int> changed_ = std::vector<int>(mate_.size(), -1);
 };
 
-// Runs `phases` phases of augment_phase(state, phase) -> flips on the graph
+// Runs `phases` phases of augment_phase(state, report) (which fills the
+// report's flips and scanned) on the graph
 // padded to even order; stops early after a phase without flips when
 // stop_at_convergence. Returns the run with the matching on g's vertices.
 template <class W, class Phase>
@@ -110,7 +116,7 @@ RomaRun run_phases(const Dense<W>& g, const RomaOptions& opt, bool stop_at_conve
     const auto began = std::chrono::steady_clock::now();
     RomaPhase phase;
     phase.phase = p;
-    phase.flips = augment_phase(state, p);
+    augment_phase(state, phase);
     phase.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
     phase.weight = state.weight();
     run.phases.push_back(phase);
@@ -132,6 +138,14 @@ RomaStart parse_roma_start(std::string_view name) {
   throw invalid_input("unknown start matching '" + std::string(name) +
                       "' (known: neighbour, half, shuffled, random, greedy)");
 }
+
+RomaScan parse_roma_scan(std::string_view name) {
+  if (name == "all") return RomaScan::all;
+  if (name == "changed") return RomaScan::changed;
+  throw invalid_input("unknown ROMA scan '" + std::string(name) + "' (known: all, changed)");
+}
+
+std::string to_string(RomaScan s) { return s == RomaScan::all ? "all" : "changed"; }
 
 std::string to_string(RomaStart s) {
   for (const auto& [n, x] : start_names)
@@ -212,25 +226,32 @@ std::vector<vertex_t> roma_start_matching(const Dense<W>& g, RomaStart start, st
 template <class W>
 RomaRun roma(const Dense<W>& g, const RomaOptions& opt) {
   std::vector<vertex_t> order;
-  return run_phases(g, opt, /*stop_at_convergence=*/true, [&](FourCycles<W>& state, int p) {
+  return run_phases(g, opt, /*stop_at_convergence=*/true, [&](FourCycles<W>& state, RomaPhase& report) {
+    const int p = report.phase;
     const vertex_t n = vertex_t(state.mate().size());
     order.resize(n);
     std::iota(order.begin(), order.end(), 0);
     rng::shuffle(order, rng::Stream(opt.seed, order_stream + std::uint64_t(p)));
-    std::int64_t flips = 0;
-    for (vertex_t u : order) flips += state.augment(u, opt.min_gain);
-    return flips;
+    report.flips = report.scanned = 0;
+    for (vertex_t u : order)
+      if (opt.scan == RomaScan::all || state.changed_in(u) >= p - 1) {
+        report.flips += state.augment(u, opt.min_gain, p);
+        ++report.scanned;
+      }
   });
 }
 
 template <class W>
 RomaRun rama(const Dense<W>& g, const RomaOptions& opt) {
+  if (opt.scan != RomaScan::all)
+    throw invalid_input("rama augments random vertices; scan 'changed' is for roma and roma-gpu");
   const rng::Stream draws(opt.seed, rama_stream);
-  return run_phases(g, opt, /*stop_at_convergence=*/false, [&](FourCycles<W>& state, int p) {
+  return run_phases(g, opt, /*stop_at_convergence=*/false, [&](FourCycles<W>& state, RomaPhase& report) {
     const std::uint64_t n = state.mate().size();
-    std::int64_t flips = 0;
-    for (std::uint64_t i = 0; i < n; ++i) flips += state.augment(vertex_t(draws.below(std::uint64_t(p) * n + i, n)), opt.min_gain);
-    return flips;
+    report.flips = 0;
+    report.scanned = std::int64_t(n);
+    for (std::uint64_t i = 0; i < n; ++i)
+      report.flips += state.augment(vertex_t(draws.below(std::uint64_t(report.phase) * n + i, n)), opt.min_gain);
   });
 }
 

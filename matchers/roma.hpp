@@ -15,6 +15,15 @@
 //         augmented; stops after `phases` phases or after a phase with no flip
 //   rama  phases x n augmentations of uniformly random vertices (seeded),
 //         reported as phases of n augmentations, so the two read alike
+// RomaScan::changed (roma only) augments, from phase 1 on, only the vertices
+// whose matching edge changed in the previous phase or earlier in this one.
+// It finds every flip that RomaScan::all would find by the end: a flip's
+// gain is symmetric in its two edges, so a 4-cycle of two edges that were
+// both checked (every cycle of an edge is checked when it is augmented)
+// keeps its gain until one of them changes, and the changed one is augmented
+// in the next phase at the latest. So it stops, like all, at a matching with
+// no 4-cycle gaining more than min_gain; in between, a flip between an edge
+// changed late in a phase and an unchanged one is found a phase later.
 // An odd n gets one zero-weight vertex (padded_to_even) while matching; its
 // partner ends unmatched.
 //
@@ -45,6 +54,13 @@ namespace matchblas {
 // 000's graphs, where greedy + ROMA stays 1.7% off on exponential weights).
 enum class RomaStart { neighbour, half, shuffled, random, greedy, assignment };
 
+// Which vertices a roma phase augments: all (seed 000 Alg. 3), or from
+// phase 1 on only those whose matching edge changed since the previous
+// phase began (see above).
+enum class RomaScan { all, changed };
+RomaScan parse_roma_scan(std::string_view name);  // invalid_input lists the names
+std::string to_string(RomaScan s);
+
 // Whether `start` reads the weights (greedy, assignment).
 constexpr bool start_needs_weights(RomaStart s) { return s == RomaStart::greedy || s == RomaStart::assignment; }
 
@@ -67,12 +83,18 @@ struct RomaOptions {
   double min_gain = 1e-5;    // flip only when the gain exceeds this (>= 0)
   std::uint64_t seed = 1;    // vertex orders, RAMA's draws, shuffled/random starts
   RomaStart start = RomaStart::neighbour;
+  RomaScan scan = RomaScan::all;
   AuctionOptions auction = roma_start_auction;  // the assignment start's auction (matchers/auction.hpp)
 };
 
 struct RomaPhase {
   int phase = 0;             // 0-based
   std::int64_t flips = 0;
+  // Augmentations: scans of one matching edge against all the others. The
+  // CPU roma augments vertices (n a phase under RomaScan::all, each edge
+  // twice), roma-gpu the pairs on its worklist (n/2 under all, each edge
+  // once); -1 where not counted (roma-gpu-1 and -2 augment every vertex).
+  std::int64_t scanned = -1;
   double weight = 0;         // of the matching after the phase
   double seconds = 0;
 };

@@ -55,6 +55,9 @@
 #include <cooperative_groups.h>
 #include <cuda_bf16.h>
 #include <cuda_runtime.h>
+#include <thrust/iterator/counting_iterator.h>
+
+#include <cub/device/device_select.cuh>
 
 #include <algorithm>
 #include <cstdint>
@@ -87,7 +90,7 @@ template <class W, class S>
 __global__ void __launch_bounds__(fast_block, 2) roma_fast_phase(const S* __restrict__ w, vertex_t n, vertex_t* mate,
                                                                  WeightMate<W>* cw, vertex_t* locks, unsigned* counter,
                                                                  unsigned long long* flips, W min_gain,
-                                                                 vertex_t slice) {
+                                                                 vertex_t slice, Worklist list, ChangeStamps stamps) {
   __shared__ Candidate<W> per_warp[worker_warps];
   __shared__ Candidate<W> block_best;
   __shared__ RowPair<W> per_warp_top[worker_warps];
@@ -107,19 +110,26 @@ __global__ void __launch_bounds__(fast_block, 2) roma_fast_phase(const S* __rest
   if (rank == 0 && warp == 0) {  // the control warp
     if (lane == 0) queue.head = queue.len = 0;
     __syncwarp();
-    take_next_pair(queue, counter, vmate, n);
+    const unsigned listed = *list.count;
+    take_next_pair(queue, counter, vmate, list.pairs, listed);
     cluster.sync();
     PendingFlip<W> pending{no_vertex, no_vertex, W(0), {}};
+    unsigned long long taken = 0;
     for (;;) {
       const vertex_t u = queue.next_u, v = queue.next_v;
       auto arrived = cluster.barrier_arrive();  // S2 (or the last barrier)
-      if (lane == 0 && pending.u != no_vertex) flip_pending(pending, w, n, mate, cw, locks, flips, min_gain);
+      if (lane == 0 && pending.u != no_vertex)
+        flip_pending(pending, w, n, mate, cw, locks, flips, min_gain, stamps);
       __syncwarp();
       cluster.barrier_wait(std::move(arrived));
-      if (u == no_vertex) return;
+      if (u == no_vertex) {
+        if (lane == 0 && taken > 0) atomicAdd(list.scanned, taken);
+        return;
+      }
+      ++taken;
       const unsigned owner_v = unsigned(v / slice);
       const W wuv = cluster.map_shared_rank(rows, owner_v)[v - static_cast<long long>(owner_v) * slice].u;
-      take_next_pair(queue, counter, vmate, n);
+      take_next_pair(queue, counter, vmate, list.pairs, listed);
       cluster.sync();  // S3
       Candidate<W> c = block_best;
       for (unsigned r = 1; r < blocks; ++r) {
@@ -231,6 +241,20 @@ __global__ void start_phase(const S* w, vertex_t n, const vertex_t* mate, Weight
   if (x < n) cw[x] = {widen<W>(w[x * n + mate[x]]), mate[x]};
 }
 
+// Whether representative x's pair is on phase `phase`'s worklist: every
+// pair, or (RomaScan::changed, from phase 1 on) one whose edge changed in
+// the previous phase (both ends carry the stamp; either is enough).
+struct ToScan {
+  const vertex_t* mate;
+  const int* changed;
+  int phase;
+  bool every_pair;
+  __device__ bool operator()(vertex_t x) const {
+    const vertex_t y = mate[x];
+    return x < y && (every_pair || changed[x] >= phase - 1 || changed[y] >= phase - 1);
+  }
+};
+
 // The bf16 copy of a float matrix (round to nearest).
 __global__ void to_bf16(const float* w, long long count, __nv_bfloat16* out) {
   for (long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; i < count;
@@ -318,11 +342,27 @@ RomaRun run_fast(const DeviceDense<W>& g, const S* w, std::vector<vertex_t> mate
     throw error("roma-gpu: no cluster of " + std::to_string(shape.cluster) + " blocks with " +
                 std::to_string(shape.smem) + " bytes of shared memory each fits this GPU");
   config.gridDim = dim3(unsigned(std::min(clusters, n / 2) * shape.cluster));
-  return roma_phases(g, std::move(mate), opt, [&](int, const PhaseState& s) {
+
+  gpu::DeviceBuffer<int> changed{std::size_t(n)};
+  MATCHBLAS_CUDA_TRY(cudaMemset(changed.data(), 0xff, changed.size() * sizeof(int)));  // all -1
+  gpu::DeviceBuffer<vertex_t> pairs{std::size_t(n) / 2};
+  gpu::DeviceBuffer<unsigned> listed{1};
+  const thrust::counting_iterator<vertex_t> vertices(0);
+  auto select = [&](void* temp, std::size_t& bytes, int phase, const vertex_t* m) {
+    return cub::DeviceSelect::If(temp, bytes, vertices, pairs.data(), listed.data(), n,
+                                 ToScan{m, changed.data(), phase, opt.scan == RomaScan::all});
+  };
+  std::size_t temp_bytes = 0;
+  MATCHBLAS_CUDA_TRY(select(nullptr, temp_bytes, 0, nullptr));
+  gpu::DeviceBuffer<unsigned char> temp{std::max<std::size_t>(temp_bytes, 1)};
+  return roma_phases(g, std::move(mate), opt, /*counts_scans=*/true, [&](int p, const PhaseState& s) {
     start_phase<W, S><<<(n + 255) / 256, 256>>>(w, n, s.mate, cw.data(), counter.data());
     MATCHBLAS_CUDA_CHECK_LAUNCH();
+    MATCHBLAS_CUDA_TRY(select(temp.data(), temp_bytes, p, s.mate));
     MATCHBLAS_CUDA_TRY(cudaLaunchKernelEx(&config, roma_fast_phase<W, S>, w, n, s.mate, cw.data(), s.locks,
-                                          counter.data(), s.flips, W(opt.min_gain), shape.slice));
+                                          counter.data(), s.flips, W(opt.min_gain), shape.slice,
+                                          Worklist{pairs.data(), listed.data(), s.scanned},
+                                          ChangeStamps{changed.data(), p}));
   });
 }
 
@@ -331,7 +371,7 @@ RomaRun run_fast(const DeviceDense<W>& g, std::vector<vertex_t> mate, const Roma
                  const RomaGpuOptions& gopt) {
   MATCHBLAS_CUDA_TRY(cudaSetDevice(g.device()));
   const vertex_t n = g.padded_n();
-  if (n < 4 || opt.phases == 0) return roma_phases(g, std::move(mate), opt, [](int, const PhaseState&) {});
+  if (n < 4 || opt.phases == 0) return roma_phases(g, std::move(mate), opt, true, [](int, const PhaseState&) {});
   if (!gopt.bf16) return run_fast<W, W>(g, g.impl().w.data(), std::move(mate), opt, gopt);
   if constexpr (std::is_same_v<W, float>) {  // (check_roma_gpu_options refused bf16 for double)
     const long long count = static_cast<long long>(n) * n;

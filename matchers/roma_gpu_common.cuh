@@ -86,16 +86,19 @@ struct PhaseState {
   vertex_t* mate;
   vertex_t* locks;
   unsigned long long* flips;
+  unsigned long long* scanned;  // matching edges scanned (RomaPhase::scanned), where the phase counts them
 };
 
 // Alg. 9's host loop on g (padded order n), from the start matching `mate`:
-// each phase resets the flip counter, then phase(p, state) enqueues the
+// each phase resets the flip and scan counters (the scans are reported when
+// counts_scans), then phase(p, state) enqueues the
 // phase's kernels on the legacy stream (timed with events: RomaPhase::
 // seconds), then the weight is summed on the device; it stops after a phase
 // without flips or after opt.phases. The padding vertex's partner ends
 // unmatched.
 template <class W, class Phase>
-RomaRun roma_phases(const DeviceDense<W>& g, std::vector<vertex_t> mate, const RomaOptions& opt, Phase phase) {
+RomaRun roma_phases(const DeviceDense<W>& g, std::vector<vertex_t> mate, const RomaOptions& opt, bool counts_scans,
+                    Phase phase) {
   MATCHBLAS_CUDA_TRY(cudaSetDevice(g.device()));
   const vertex_t n = g.padded_n();
   const W* w = g.impl().w.data();
@@ -105,21 +108,23 @@ RomaRun roma_phases(const DeviceDense<W>& g, std::vector<vertex_t> mate, const R
   run.start_weight = n > 0 ? matching_weight_on_device(w, n, m.data(), sum) : 0;
   if (n >= 4 && opt.phases > 0) {
     gpu::DeviceBuffer<vertex_t> locks{std::size_t(n)};
-    gpu::DeviceBuffer<unsigned long long> flips{1};
+    gpu::DeviceBuffer<unsigned long long> counts{2};  // flips, scanned
     MATCHBLAS_CUDA_TRY(cudaMemset(locks.data(), 0xff, locks.size() * sizeof(vertex_t)));  // all -1: unlocked
-    const PhaseState state{m.data(), locks.data(), flips.data()};
+    const PhaseState state{m.data(), locks.data(), counts.data(), counts.data() + 1};
     gpu::Event start, stop;
     for (int p = 0; p < opt.phases; ++p) {
-      MATCHBLAS_CUDA_TRY(cudaMemset(flips.data(), 0, sizeof(unsigned long long)));
+      MATCHBLAS_CUDA_TRY(cudaMemset(counts.data(), 0, 2 * sizeof(unsigned long long)));
       start.record(nullptr);
       phase(p, state);
       stop.record(nullptr);
       RomaPhase report;
       report.phase = p;
       report.seconds = stop.since(start);
-      unsigned long long f = 0;
-      MATCHBLAS_CUDA_TRY(cudaMemcpy(&f, flips.data(), sizeof f, cudaMemcpyDeviceToHost));
+      unsigned long long c[2] = {0, 0};
+      MATCHBLAS_CUDA_TRY(cudaMemcpy(c, counts.data(), sizeof c, cudaMemcpyDeviceToHost));
+      const unsigned long long f = c[0];
       report.flips = static_cast<std::int64_t>(f);
+      if (counts_scans) report.scanned = static_cast<std::int64_t>(c[1]);
       report.weight = matching_weight_on_device(w, n, m.data(), sum);
       run.phases.push_back(report);
       if (f == 0) break;

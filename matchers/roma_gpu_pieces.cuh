@@ -51,9 +51,28 @@ struct PairQueue {
   vertex_t next_u, next_v;  // the pair the cluster takes next; -1: the phase is done
 };
 
-// The control warp of rank 0 (all 32 lanes): the next pair (u, M[u]) with
-// u < M[u], M[u] read now; -1 when the counter has passed n.
-inline __device__ void take_next_pair(PairQueue& q, unsigned* counter, const volatile vertex_t* mate, vertex_t n) {
+// The pairs a phase scans: the representatives pairs[0, *count) (every
+// u < M[u], or under RomaScan::changed those whose edge changed in the
+// previous phase), chosen when the phase starts; *scanned counts the pairs
+// taken.
+struct Worklist {
+  const vertex_t* pairs;
+  const unsigned* count;
+  unsigned long long* scanned;
+};
+
+// changed[x]: the last phase in which x's matching edge changed, or in which
+// a flip of it was chosen and refused (-1: none); written for every flip.
+struct ChangeStamps {
+  int* changed;
+  int phase;
+};
+
+// The control warp of rank 0 (all 32 lanes): the next pair (u, M[u]) with u
+// from the worklist and u < M[u], M[u] read now; -1 when the worklist is
+// used up (`count` entries).
+inline __device__ void take_next_pair(PairQueue& q, unsigned* counter, const volatile vertex_t* mate,
+                                      const vertex_t* pairs, unsigned count) {
   const unsigned lane = threadIdx.x & 31;
   for (;;) {
     const int head = q.head, len = q.len;
@@ -62,13 +81,14 @@ inline __device__ void take_next_pair(PairQueue& q, unsigned* counter, const vol
       unsigned base = 0;
       if (lane == 0) base = atomicAdd(counter, unsigned(queue_grab));
       base = __shfl_sync(~0u, base, 0);
-      if (base >= unsigned(n)) {
+      if (base >= count) {
         if (lane == 0) q.next_u = q.next_v = no_vertex;
         __syncwarp();
         return;
       }
-      const vertex_t x = vertex_t(base + lane);
-      const bool candidate = lane < queue_grab && x < n && x < mate[x];
+      const bool listed = lane < queue_grab && base + lane < count;
+      const vertex_t x = listed ? pairs[base + lane] : no_vertex;
+      const bool candidate = listed && x < mate[x];
       const unsigned found = __ballot_sync(~0u, candidate);
       if (candidate) q.u[__popc(found & ((1u << lane) - 1))] = x;
       if (lane == 0) q.head = 0, q.len = __popc(found);
@@ -169,7 +189,7 @@ struct PendingFlip {
 
 template <class W, class S>
 __device__ void flip_pending(const PendingFlip<W>& f, const S* w, vertex_t n, vertex_t* mate, WeightMate<W>* cw,
-                             vertex_t* locks, unsigned long long* flips, W min_gain) {
+                             vertex_t* locks, unsigned long long* flips, W min_gain, ChangeStamps stamps) {
   const Candidate<W>& c = f.c;
   const vertex_t x = min(c.a, c.b), y = max(c.a, c.b);
   const W wxy = widen<W>(w[static_cast<long long>(x) * n + y]);  // weights never change: read before the locks
@@ -180,8 +200,12 @@ __device__ void flip_pending(const PendingFlip<W>& f, const S* w, vertex_t n, ve
         cw[c.a] = {c.wua, f.u};
         cw[f.v] = {c.wvb, c.b};
         cw[c.b] = {c.wvb, f.v};
+        stamps.changed[c.a] = stamps.changed[c.b] = stamps.phase;
         __threadfence();  // whoever sees the new mates sees these
       });
+  // Flipped or refused, (u, v) is scanned again next phase: a refused flip
+  // may hide a second-best one.
+  stamps.changed[f.u] = stamps.changed[f.v] = stamps.phase;
 }
 
 }  // namespace matchblas::roma_gpu_detail

@@ -145,6 +145,32 @@ TEST_CASE("roma and rama on a complete graph: --phases, --min-gain, --start") {
   REQUIRE(report.status == 0);
   CHECK(report.out.find("start ") != std::string::npos);
   CHECK(report.out.find("phase      0") != std::string::npos);
+  CHECK(report.out.find("scanned") != std::string::npos);
+  // --scan changed: phase 0 augments all 200 vertices, later phases those
+  // whose edge changed (all of them, possibly, right after phase 0); the last
+  // one (seed 2: 14) far fewer.
+  const auto larger = dir / "k200.mtx";
+  REQUIRE(cli(dir, "gen complete-uniform 200 --seed 2 --out " + q(larger)).status == 0);
+  const Result changed = cli(dir, "match " + q(larger) + " --algo roma --scan changed --phases 20 --phase-report");
+  INFO(changed.err);
+  REQUIRE(changed.status == 0);
+  std::vector<long long> scanned;  // the report's third column, phase by phase
+  std::istringstream lines(changed.out);
+  for (std::string line; std::getline(lines, line);) {
+    std::istringstream fields(line);
+    std::string word, phase, flips;
+    long long count = -1;
+    if (fields >> word >> phase >> flips >> count && word == "phase") scanned.push_back(count);
+  }
+  REQUIRE(scanned.size() >= 2);
+  CHECK(scanned[0] == 200);
+  for (std::size_t p = 1; p < scanned.size(); ++p) CHECK(scanned[p] <= 200);
+  CHECK(scanned.back() < 50);
+  CHECK(cli(dir, "match " + q(graph) + " --algo roma --scan some").status == 2);
+  const Result rama_changed = cli(dir, "match " + q(graph) + " --algo rama --scan changed");
+  CHECK(rama_changed.status != 0);
+  CHECK(rama_changed.err.find("scan 'changed' is for roma") != std::string::npos);
+  CHECK(cli(dir, "match " + q(graph) + " --algo greedy --scan changed").status == 2);
   CHECK(cli(dir, "match " + q(graph) + " --algo greedy --phase-report").status == 2);
   const Result exact = cli(dir, "match " + q(graph) + " --algo roma --start assignment --exact-auction --json");
   INFO(exact.err);

@@ -50,24 +50,32 @@ TEST_CASE("roma and rama: every phase keeps a perfect matching and never lowers 
       GenOptions gen;
       gen.seed = 7 + n;
       const Dense<double> g = complete_graph<double>(dist, n, gen);
-      for (const bool random_order : {true, false})
+      for (const int order : {0, 1, 2})  // roma, roma scanning changed pairs, rama
         for (const RomaStart start :
              {RomaStart::neighbour, RomaStart::half, RomaStart::shuffled, RomaStart::random, RomaStart::greedy}) {
+          const bool random_order = order < 2;
           CAPTURE(n);
-          CAPTURE(random_order);
+          CAPTURE(order);
           CAPTURE(to_string(start));
           RomaOptions opt;
           opt.start = start;
+          opt.scan = order == 1 ? RomaScan::changed : RomaScan::all;
           opt.seed = 3;
           opt.phases = 6;
           const RomaRun full = random_order ? roma(g, opt) : rama(g, opt);
           require_perfect_or_one_free(g, full.matching);
           double previous = full.start_weight;
+          const std::int64_t padded_n = n + n % 2;
           for (const RomaPhase& p : full.phases) {
             CAPTURE(p.phase);
             CHECK(p.weight >= previous);
             CHECK(p.flips >= 0);
             previous = p.weight;
+            // Scan all (and rama) augments n vertices a phase; scan changed
+            // those whose edge changed in this phase or the one before
+            // (each flip changes four).
+            if (order != 1 || p.phase == 0) CHECK(p.scanned == padded_n);
+            else CHECK(p.scanned <= 4 * (full.phases[p.phase - 1].flips + p.flips));
           }
           CHECK(matching_weight(g, full.matching) == doctest::Approx(previous).epsilon(1e-12));
           if (random_order && full.phases.size() < 6 && !full.phases.empty()) CHECK(full.phases.back().flips == 0);
@@ -85,6 +93,8 @@ TEST_CASE("roma and rama: every phase keeps a perfect matching and never lowers 
     }
 }
 
+// Under RomaScan::changed later phases augment only the changed pairs; it
+// must still end with no 4-cycle of positive gain.
 TEST_CASE("roma with min-gain 0 run to convergence leaves no 4-cycle of positive gain") {
   for (const WeightDist dist : dists)
     for (vertex_t n : {4, 6, 16, 50, 120}) {
@@ -95,14 +105,18 @@ TEST_CASE("roma with min-gain 0 run to convergence leaves no 4-cycle of positive
         gen.seed = 11 + n;
         gen.ties = ties;
         const Dense<double> g = complete_graph<double>(dist, n, gen);
-        RomaOptions opt;
-        opt.min_gain = 0;
-        opt.phases = 100000;
-        const RomaRun run = roma(g, opt);
-        REQUIRE(!run.phases.empty());
-        CHECK(run.phases.back().flips == 0);
-        require_perfect_or_one_free(g, run.matching);
-        CHECK(best_flip_gain(g, run.matching) <= 1e-12);
+        for (const RomaScan scan : {RomaScan::all, RomaScan::changed}) {
+          CAPTURE(to_string(scan));
+          RomaOptions opt;
+          opt.min_gain = 0;
+          opt.phases = 100000;
+          opt.scan = scan;
+          const RomaRun run = roma(g, opt);
+          REQUIRE(!run.phases.empty());
+          CHECK(run.phases.back().flips == 0);
+          require_perfect_or_one_free(g, run.matching);
+          CHECK(best_flip_gain(g, run.matching) <= 1e-12);
+        }
       }
     }
 }
@@ -149,6 +163,13 @@ TEST_CASE("roma is reproducible by seed and refuses bad options") {
   opt.min_gain = std::numeric_limits<double>::quiet_NaN();
   CHECK_THROWS_AS(roma(g, opt), invalid_input);
   CHECK_THROWS_AS(parse_roma_start("sorted"), invalid_input);
+  CHECK(parse_roma_scan("changed") == RomaScan::changed);
+  CHECK_THROWS_WITH_AS(parse_roma_scan("some"), doctest::Contains("known: all, changed"), invalid_input);
+  opt = {};
+  opt.scan = RomaScan::changed;
+  CHECK_THROWS_WITH_AS(rama(g, opt), doctest::Contains("scan 'changed' is for roma"), invalid_input);
+  const RomaRun c = roma(g, opt), d = roma(g, opt);
+  CHECK(c.matching == d.matching);
   CHECK(parse_roma_start("assignment") == RomaStart::assignment);
   CHECK_THROWS_WITH_AS(roma_start_matching(vertex_t(8), RomaStart::assignment, 1), doctest::Contains("needs the weights"),
                        invalid_input);

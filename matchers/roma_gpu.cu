@@ -9,8 +9,9 @@
 // How a phase runs:
 //   - A persistent grid of clusters of C blocks (a Hopper thread-block
 //     cluster). Warp 0 of the cluster's first block is its control warp: it
-//     takes the next representative u < M[u] from a queue (a global counter,
-//     16 vertices a grab, M[u] re-read fresh when the pair is taken) and
+//     takes the next representative u < M[u] from the phase's worklist (a
+//     global counter, guided grabs of 1-16 entries, M[u] re-read fresh when
+//     the pair is taken) and
 //     makes the flips; warps 1-15 of every block are workers (warp 0 of the
 //     other blocks only keeps the barriers).
 //   - Block r's workers copy columns [r S, (r + 1) S) of rows u and v into
@@ -38,6 +39,15 @@
 //     the locks from exact weights: w[u, a], w[v, b] and w[u, v] (copied from
 //     the rows, which never change) and w[x, y] (read from memory), so a
 //     stale cw can cost a flip, never weight.
+//   - The worklist is built when a phase starts (a select over the
+//     representatives). Under RomaScan::changed (roma.hpp) it holds, from
+//     phase 1 on, only the pairs stamped in the previous phase: a flip stamps
+//     its four vertices, and a flip chosen but refused by the re-check
+//     stamps its pair (the refused candidate may have hidden a second-best
+//     one). The argument of roma.hpp holds under the races: a pair that is
+//     not stamped in phase p was taken in p (or in p - 1) and found no flip
+//     above min_gain against the pairs as they were, and every pair it read
+//     while that pair was being flipped is itself stamped, so rescanned.
 // Why the matching stays valid: only atomicFlip writes mates, under the locks
 // of both representatives, after re-checking both ends of both edges
 // (Lemma 4.1.1's argument, strengthened; roma_gpu_common.cuh). Rows are copied for
@@ -50,8 +60,9 @@
 // plus per pair n x 8 bytes of cw from L2 (float) and, for the edges that
 // pass the bound, a remote shared-memory load.
 // Shape: 512-thread blocks (one control warp, fifteen workers; two resident
-// per SM at 64 registers); 16 vertices a grab from the queue, enough to
-// amortise the atomic and small enough that the last grabs balance.
+// per SM at 64 registers); grabs of up to 16 worklist entries, enough to
+// amortise the atomic, shrinking as the worklist runs out so that the
+// clusters finish together.
 #include <cooperative_groups.h>
 #include <cuda_bf16.h>
 #include <cuda_runtime.h>
@@ -110,8 +121,8 @@ __global__ void __launch_bounds__(fast_block, 2) roma_fast_phase(const S* __rest
   if (rank == 0 && warp == 0) {  // the control warp
     if (lane == 0) queue.head = queue.len = 0;
     __syncwarp();
-    const unsigned listed = *list.count;
-    take_next_pair(queue, counter, vmate, list.pairs, listed);
+    const unsigned listed = *list.count, clusters = gridDim.x / blocks;
+    take_next_pair(queue, counter, vmate, list.pairs, listed, clusters);
     cluster.sync();
     PendingFlip<W> pending{no_vertex, no_vertex, W(0), {}};
     unsigned long long taken = 0;
@@ -129,7 +140,7 @@ __global__ void __launch_bounds__(fast_block, 2) roma_fast_phase(const S* __rest
       ++taken;
       const unsigned owner_v = unsigned(v / slice);
       const W wuv = cluster.map_shared_rank(rows, owner_v)[v - static_cast<long long>(owner_v) * slice].u;
-      take_next_pair(queue, counter, vmate, list.pairs, listed);
+      take_next_pair(queue, counter, vmate, list.pairs, listed, clusters);
       cluster.sync();  // S3
       Candidate<W> c = block_best;
       for (unsigned r = 1; r < blocks; ++r) {

@@ -20,7 +20,7 @@ namespace matchblas::roma_gpu_detail {
 constexpr int fast_block = 512;              // warp 0 controls, warps 1.. work
 constexpr int workers = fast_block - 32;
 constexpr int worker_warps = workers / 32;
-constexpr int queue_grab = 16;               // vertices taken from the counter at once
+constexpr int queue_grab = 16;               // the most worklist entries taken from the counter at once
 
 // cw[x]: the weight of x's matching edge and x's mate, kept together in
 // step with the flips (steering only: the truth is `mate`).
@@ -70,23 +70,32 @@ struct ChangeStamps {
 
 // The control warp of rank 0 (all 32 lanes): the next pair (u, M[u]) with u
 // from the worklist and u < M[u], M[u] read now; -1 when the worklist is
-// used up (`count` entries).
+// used up (`count` entries). Guided self-scheduling: a grab takes a quarter
+// of an even share of what is left, 1 to queue_grab entries, so the
+// clusters run out together (a pair costs about 10 us, so a grab of 16 at
+// the end of a short worklist would leave one cluster busy for 160 us).
 inline __device__ void take_next_pair(PairQueue& q, unsigned* counter, const volatile vertex_t* mate,
-                                      const vertex_t* pairs, unsigned count) {
+                                      const vertex_t* pairs, unsigned count, unsigned clusters) {
   const unsigned lane = threadIdx.x & 31;
   for (;;) {
     const int head = q.head, len = q.len;
     __syncwarp();       // read by every lane before lane 0 writes
     if (head == len) {  // refill
-      unsigned base = 0;
-      if (lane == 0) base = atomicAdd(counter, unsigned(queue_grab));
+      unsigned base = 0, grab = 0;
+      if (lane == 0) {
+        const unsigned seen = *static_cast<volatile unsigned*>(counter);
+        const unsigned left = seen < count ? count - seen : 0;
+        grab = max(1u, min(unsigned(queue_grab), left / (4 * clusters)));
+        base = atomicAdd(counter, grab);
+      }
       base = __shfl_sync(~0u, base, 0);
+      grab = __shfl_sync(~0u, grab, 0);
       if (base >= count) {
         if (lane == 0) q.next_u = q.next_v = no_vertex;
         __syncwarp();
         return;
       }
-      const bool listed = lane < queue_grab && base + lane < count;
+      const bool listed = lane < grab && base + lane < count;
       const vertex_t x = listed ? pairs[base + lane] : no_vertex;
       const bool candidate = listed && x < mate[x];
       const unsigned found = __ballot_sync(~0u, candidate);

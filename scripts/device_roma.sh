@@ -3,14 +3,17 @@
 # machine: build (CUDA, sm_90), the roma GPU tests, compute-sanitizer memcheck
 # and racecheck of roma-gpu on small graphs (every cluster size), then
 # bench_roma over the sizes of the thesis. Logs go to $OUT (or ./device-logs).
-#   scripts/device_roma.sh [tests] [sanitize] [bench] [table] [cpu] [sweep] [auction]   (default: all)
+#   scripts/device_roma.sh [tests] [sanitize] [bench] [table] [cpu] [sweep] [auction] [scan] [scan-cpu]
+#   (default: all but scan-cpu)
 # auction: the GPU auction's tests, memcheck of roma-gpu from the assignment
 # start, and bench_roma from the neighbour and the assignment starts.
+# scan: sanitizers and bench_roma with --scan changed against all (GPU only);
+# scan-cpu: the same at n = 16384 against the CPU roma, both scans, both starts.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${OUT:-device-logs}
 mkdir -p "$out"
-want=" ${*:-tests sanitize bench table cpu sweep auction} "
+want=" ${*:-tests sanitize bench table cpu sweep auction scan} "
 { cmake -S . -B build-device -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
   && cmake --build build-device -j "$(nproc)" --target matchblas_gpu_tests bench_roma matchblas_cli; } \
   > "$out/build.log" 2>&1 || { tail -40 "$out/build.log"; exit 1; }
@@ -63,4 +66,28 @@ if [[ $want == *" auction "* ]]; then
         --gpu-generate --start $start --quiet | grep summary | sed "s/^/rep=$rep /"
     done
   done | tee "$out/auction_bench.log"
+fi
+if [[ $want == *" scan "* ]]; then
+  for tool in memcheck racecheck; do
+    for c in 1 2 4; do
+      compute-sanitizer --tool $tool --error-exitcode 9 $bin/bench_roma --n 302 --runs fast --cluster $c --phases 6 \
+        --scan changed --dists exponential --quiet >> "$out/scan_sanitizer.log" 2>&1
+      echo "exit $? ($tool roma-gpu --scan changed cluster $c)"
+    done
+  done
+  grep -h "ERROR SUMMARY\|RACECHECK SUMMARY" "$out/scan_sanitizer.log" | sort | uniq -c
+  for scan in all changed; do
+    $bin/bench_roma --ns 16384,32768,65536,90112 --dists uniform,exponential,geometric --runs fast --gpu-generate \
+      --scan $scan > "$out/scan_$scan.log"
+    grep summary "$out/scan_$scan.log" | sed "s/^/scan=$scan /"
+  done
+fi
+if [[ $want == *" scan-cpu "* ]]; then  # end to end at n = 16384, same graph, same phase cap
+  for start in neighbour assignment; do
+    for scan in all changed; do
+      $bin/bench_roma --n 16384 --dists uniform,exponential,geometric --runs cpu,fast --gpu-generate --start $start \
+        --scan $scan > "$out/scan_cpu_${start}_$scan.log"
+      grep summary "$out/scan_cpu_${start}_$scan.log" | sed "s/^/start=$start scan=$scan /"
+    done
+  done
 fi

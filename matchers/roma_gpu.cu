@@ -44,10 +44,13 @@
 //     phase 1 on, only the pairs stamped in the previous phase: a flip stamps
 //     its four vertices, and a flip chosen but refused by the re-check
 //     stamps its pair (the refused candidate may have hidden a second-best
-//     one). The argument of roma.hpp holds under the races: a pair that is
-//     not stamped in phase p was taken in p (or in p - 1) and found no flip
-//     above min_gain against the pairs as they were, and every pair it read
-//     while that pair was being flipped is itself stamped, so rescanned.
+//     one). The argument of roma.hpp holds under the races. Claim: after
+//     phase p no two pairs unstamped in p form a 4-cycle gaining more than
+//     min_gain. Of two such pairs, either neither was stamped in p - 1 (the
+//     claim for p - 1), or one was, so it was listed in p, taken (its edge
+//     did not change) and scanned in full without finding a flip above
+//     min_gain, reading the other one exactly (unchanged all phase, so its
+//     cw entry too). A pair read mid-flip is stamped, so rescanned.
 // Why the matching stays valid: only atomicFlip writes mates, under the locks
 // of both representatives, after re-checking both ends of both edges
 // (Lemma 4.1.1's argument, strengthened; roma_gpu_common.cuh). Rows are copied for

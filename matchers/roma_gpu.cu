@@ -21,7 +21,7 @@
 //     slice: w[u, x] and w[v, x] are local, w[u, y] and w[v, y] come from the
 //     block that holds column y (one 2-word load through distributed shared
 //     memory), and the current weight of (x, y) and y itself from a vector
-//     cw (cw[x] = (w[x, M[x]], M[x]), one 8-byte load for float), not from a
+//     cw (cw[x] = (w[x, M[x]], M[x]), 8 bytes for float, two columns a 16-byte load), not from a
 //     gather into row x and a read of M[x]. x > y is skipped there and then.
 //     Before anything else an upper bound of the gain from the local values
 //     and the row maxima (w[v, y] <= max of row v, w[u, y] <= max of row u)
@@ -192,18 +192,44 @@ __global__ void __launch_bounds__(fast_block, 2) roma_fast_phase(const S* __rest
         row_max.v = max(row_max.v, t.v);
       }
       Candidate<W> best{W(0), no_vertex, no_vertex, W(0), W(0)};
-      // Four columns a thread at a time, their cw loads issued together
-      // (L2 latency, not bandwidth, bounds this loop otherwise; eight
-      // spilled registers under the 64 that two blocks per SM allow).
+      // The edge (x, y = M[x]) seen from column x: its current weight and
+      // y from cwx, w[u, x] and w[v, x] in at_x.
+      auto consider = [&](long long x, WeightMate<W> cwx, RowPair<W> at_x) {
+        const vertex_t y = cwx.mate;
+        if (!(x < y)) return;  // each matching edge once, from its smaller end
+        const W current = wuv + cwx.w;
+        // An upper bound of the gain: w[v, y] <= max of row v, w[u, y] <=
+        // max of row u (float sums round monotonically, so it bounds the
+        // computed gain too). Most edges fail it once the matching is good:
+        // no remote load.
+        if (!(max(at_x.u + row_max.v, row_max.u + at_x.v) - current > max(best.gain, min_gain))) return;
+        if (x == u || x == v || y == u || y == v) return;
+        const unsigned owner = unsigned(y / slice);
+        const RowPair<W> at_y = cluster.map_shared_rank(rows, owner)[y - static_cast<long long>(owner) * slice];
+        const W w1 = at_x.u + at_y.v, w2 = at_y.u + at_x.v;  // {u, x}, {v, y} or {u, y}, {v, x}
+        if (w1 > w2) {
+          if (w1 - current > best.gain) best = {w1 - current, vertex_t(x), y, at_x.u, at_y.v};
+        } else if (w2 - current > best.gain) {
+          best = {w2 - current, y, vertex_t(x), at_y.u, at_x.v};
+        }
+      };
+      // per_step columns a thread at a time (two for float: one 16-byte cw load
+      // and one 16-byte shared load bring both), four steps' cw loads issued
+      // together: L2 latency, not bandwidth, bounds this loop otherwise.
+      // Slices start on multiples of 4 and n is even, so a step never
+      // crosses hi. (Two columns a step against one: 2-3% off 8 phases and
+      // 5-8% off phase 0 on the H100, bench/RESULTS.md.)
+      constexpr int per_step = sizeof(WeightMate<W>) == 8 ? 2 : 1;
       constexpr int batch = 4;
-      for (long long base = lo + threadIdx.x - 32; base < hi; base += batch * workers) {
-        WeightMate<W> cx[batch];
+      for (long long base = lo + per_step * (threadIdx.x - 32); base < hi; base += batch * per_step * workers) {
+        WeightMate<W> cx[batch * per_step];
 #pragma unroll
         for (int k = 0; k < batch; ++k) {
-          const long long x = base + k * workers;
-          if constexpr (sizeof(WeightMate<W>) == 8) {
-            const uint2 raw = x < hi ? __ldcg(reinterpret_cast<const uint2*>(cw) + x) : make_uint2(0, 0);
-            cx[k] = {__uint_as_float(raw.x), vertex_t(raw.y)};
+          const long long x = base + k * per_step * workers;
+          if constexpr (per_step == 2) {  // float
+            const uint4 raw = x < hi ? __ldcg(reinterpret_cast<const uint4*>(cw + x)) : make_uint4(0, 0, 0, 0);
+            cx[2 * k] = {__uint_as_float(raw.x), vertex_t(raw.y)};
+            cx[2 * k + 1] = {__uint_as_float(raw.z), vertex_t(raw.w)};
           } else {  // double: 16 bytes, also from L2 (a plain load could serve a stale L1 line)
             const ulonglong2 raw = x < hi ? __ldcg(reinterpret_cast<const ulonglong2*>(cw) + x) : make_ulonglong2(0, 0);
             cx[k] = {W(__longlong_as_double(static_cast<long long>(raw.x))), vertex_t(unsigned(raw.y))};
@@ -211,25 +237,14 @@ __global__ void __launch_bounds__(fast_block, 2) roma_fast_phase(const S* __rest
         }
 #pragma unroll
         for (int k = 0; k < batch; ++k) {
-          const long long x = base + k * workers;
+          const long long x = base + k * per_step * workers;
           if (x >= hi) break;
-          const vertex_t y = cx[k].mate;
-          if (!(x < y)) continue;  // each matching edge once, from its smaller end
-          const RowPair<W> at_x = rows[x - lo];
-          const W current = wuv + cx[k].w;
-          // An upper bound of the gain: w[v, y] <= max of row v, w[u, y] <=
-          // max of row u (float sums round monotonically, so it bounds the
-          // computed gain too). Most edges fail it once the matching is
-          // good: no remote load.
-          if (!(max(at_x.u + row_max.v, row_max.u + at_x.v) - current > max(best.gain, min_gain))) continue;
-          if (x == u || x == v || y == u || y == v) continue;
-          const unsigned owner = unsigned(y / slice);
-          const RowPair<W> at_y = cluster.map_shared_rank(rows, owner)[y - static_cast<long long>(owner) * slice];
-          const W w1 = at_x.u + at_y.v, w2 = at_y.u + at_x.v;  // {u, x}, {v, y} or {u, y}, {v, x}
-          if (w1 > w2) {
-            if (w1 - current > best.gain) best = {w1 - current, vertex_t(x), y, at_x.u, at_y.v};
-          } else if (w2 - current > best.gain) {
-            best = {w2 - current, y, vertex_t(x), at_y.u, at_x.v};
+          if constexpr (per_step == 2) {
+            const float4 r = *reinterpret_cast<const float4*>(rows + (x - lo));
+            consider(x, cx[2 * k], RowPair<W>{r.x, r.y});
+            consider(x + 1, cx[2 * k + 1], RowPair<W>{r.z, r.w});
+          } else {
+            consider(x, cx[k], rows[x - lo]);
           }
         }
       }

@@ -94,6 +94,21 @@ namespace {
 namespace cg = cooperative_groups;
 using namespace roma_gpu_detail;
 
+// A worker block's cluster barrier (S2, S3): every thread arrives, and only
+// when `release` does its arrival publish its earlier writes (a fence).
+// Warp 1 holds the thread that writes the block's slice maxima and best
+// flip, after a named barrier of all the workers, so its release publishes
+// the whole block's rows and results (release is cumulative); the other
+// warps arrive relaxed, without the fence. Their own loads are spent by then
+// (their values went into the reductions), so no write after the barrier
+// can overtake them. (Against every thread fencing: 2-3% off 8 phases on
+// the H100, bench/RESULTS.md.)
+inline __device__ void pair_barrier(bool release) {
+  if (release) asm volatile("barrier.cluster.arrive.release.aligned;" ::: "memory");
+  else asm volatile("barrier.cluster.arrive.relaxed.aligned;" ::: "memory");
+  asm volatile("barrier.cluster.wait.acquire.aligned;" ::: "memory");
+}
+
 // One phase. Dynamic shared memory: rows[j] = (w[u, lo + j], w[v, lo + j])
 // for the block's columns [lo, lo + slice), lo = rank * slice.
 // Barriers per pair: S2 (rows on chip, the pair read by all) and S3 (every
@@ -181,7 +196,7 @@ __global__ void __launch_bounds__(fast_block, 2) roma_fast_phase(const S* __rest
         slice_top = top;
       }
     }
-    cluster.sync();  // S2: every slice on chip; every block has read the pair
+    pair_barrier(warp == 1);  // S2: every slice on chip; every block has read the pair
     if (warp > 0) {
       const unsigned owner_v = unsigned(v / slice);
       const W wuv = cluster.map_shared_rank(rows, owner_v)[v - static_cast<long long>(owner_v) * slice].u;
@@ -258,7 +273,7 @@ __global__ void __launch_bounds__(fast_block, 2) roma_fast_phase(const S* __rest
         block_best = c;
       }
     }
-    cluster.sync();  // S3: every block's best ready; every scan done
+    pair_barrier(warp == 1);  // S3: every block's best ready; every scan done
   }
 }
 

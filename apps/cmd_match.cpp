@@ -161,7 +161,9 @@ int command_match(const Args& a) {
     }
   } else {
     for (const char* name : {"phases", "min-gain", "start", "scan"})
-      if (a.value(name)) throw usage_error(std::string("--") + name + " is for roma and rama, not '" + matcher.name + "'");
+      if (a.value(name))
+        throw usage_error(std::string("--") + name + " is for roma" + (std::string(name) == "scan" ? "" : " and rama") +
+                          ", not '" + matcher.name + "'");
     if (a.flag("exact-auction")) throw usage_error("--exact-auction is for roma and rama, not '" + matcher.name + "'");
   }
   if (matcher.name == "roma-gpu") {
@@ -170,11 +172,6 @@ int command_match(const Args& a) {
     opt.roma_gpu.bf16 = a.flag("bf16");
     if (opt.roma_gpu.bf16 && precision != Precision::single)
       throw usage_error("--bf16 stores float weights as bf16: add --precision float");
-    option_value([&] {
-      if (opt.roma_gpu.cluster & (opt.roma_gpu.cluster - 1))
-        throw invalid_input("--cluster must be 1, 2, 4, 8 or 16, got " + std::to_string(opt.roma_gpu.cluster));
-      return 0;
-    });
   } else {
     for (const char* name : {"cluster", "blocks-per-sm"})
       if (a.value(name)) throw usage_error(std::string("--") + name + " is for roma-gpu, not '" + matcher.name + "'");

@@ -46,9 +46,10 @@ void print_help(std::FILE* out) {
       "      auction stopped early for speed, --exact-auction runs it to the end);\n"
       "      --scan changed (roma, roma-gpu) augments, after phase 0, only the pairs whose edge changed\n"
       "      in the previous phase (default all: every vertex, every phase, as seed 000 Alg. 3);\n"
-      "      --phase-report prints flips, weight and seconds per phase (the start's too)\n"
+      "      --phase-report prints flips, augmentations (scanned), weight and seconds per phase\n"
+      "      (the start's weight and seconds too)\n"
       "      [--cluster C] [--blocks-per-sm B] [--bf16]\n"
-      "      roma-gpu: C blocks share a matched pair's rows (1, 2, 4, 8, 16; default: the fewest that fit),\n"
+      "      roma-gpu: C blocks share a matched pair's rows (1-16; default: the fewest that fit),\n"
       "      B resident blocks per SM (1 or 2, default 2), --bf16 reads a bf16 copy of float weights\n"
       "  matchblas gen KIND N [--seed S] [--out FILE.mtx] [--edge-factor F] [--ties K]\n"
       "      write a generated graph (to stdout without --out); KIND is one of\n");

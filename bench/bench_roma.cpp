@@ -72,8 +72,8 @@ void report(const std::string& which, const std::string& dist, vertex_t n, std::
   long long scans = 0;
   for (const RomaPhase& p : r.phases) {
     if (!quiet)
-      std::printf("%6d %12lld %12lld %18.6f %10.6f\n", p.phase, static_cast<long long>(p.flips),
-                  static_cast<long long>(p.scanned), p.weight, p.seconds);
+      std::printf("%6d %12lld %12s %18.6f %10.6f\n", p.phase, static_cast<long long>(p.flips),
+                  p.scanned >= 0 ? std::to_string(p.scanned).c_str() : "-", p.weight, p.seconds);
     scans += p.scanned;
     total += p.seconds;
     worst = std::max(worst, p.seconds);

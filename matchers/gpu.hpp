@@ -201,8 +201,9 @@ std::vector<vertex_t> assignment_matching_gpu(const DeviceDense<W>& g, const Auc
 // a queue; weights of the current matching edges are kept in a vector in
 // step with the flips, and a flip re-checks its gain with exact weights
 // under the locks. Same options, start matchings and report as the CPU roma
-// (matchers/roma.hpp); RomaPhase::seconds is the phase's kernels (the
-// refresh of the weight vector and the phase kernel). The greedy start reads
+// (matchers/roma.hpp; RomaScan::changed keeps a worklist of the changed
+// pairs); RomaPhase::seconds is the phase's kernels (the refresh of the
+// weight vector, the worklist's select and the phase kernel). The greedy start reads
 // a DeviceDense back to the host (n^2 weights of host memory); the
 // assignment start is assignment_matching_gpu, on the device. Guarantee: a
 // perfect matching after every phase, weight never lower (with bf16 storage
@@ -210,7 +211,7 @@ std::vector<vertex_t> assignment_matching_gpu(const DeviceDense<W>& g, const Auc
 // dip); not the CPU's matching (the flips race), close to it in weight.
 struct RomaGpuOptions {
   int device = 0;         // for the Dense overload (a DeviceDense knows its own)
-  int cluster = 0;        // blocks per pair: 1, 2, 4, 8 or 16; 0: the fewest whose shared memory holds the rows
+  int cluster = 0;        // blocks per pair: 1-16; 0: the fewest whose shared memory holds the rows
   int blocks_per_sm = 2;  // 1 or 2: shared memory is split for this many resident blocks per SM
   bool bf16 = false;      // float graphs only (invalid_input for double): the kernels read a bf16 copy of
                           // the weights (half the bytes; the copy takes n^2 x 2 bytes more) and compute in
@@ -230,7 +231,8 @@ RomaRun roma_gpu(const Dense<W>& g, const RomaOptions& opt = {}, const RomaGpuOp
 // mates, flip, threadfence, unlock; we re-check both ends of each edge,
 // matchers/roma_gpu_common.cuh) and the host loop of Alg. 9 (a flip counter; stops
 // after a phase without flips or after opt.phases). Same options, start
-// matchings and report as the CPU roma (matchers/roma.hpp);
+// matchings and report as the CPU roma (matchers/roma.hpp), but RomaScan::
+// changed is refused (invalid_input: they scan every pair, Alg. 3);
 // RomaPhase::seconds is the phase kernel alone (CUDA events). Guarantee: a
 // perfect matching after every phase (Lemma 4.1.1 and the locks), weight
 // never lower (a flip's gain depends only on the four vertices it re-checks);

@@ -37,13 +37,15 @@ constexpr std::uint64_t start_stream = 0x53544152;  // shuffled and random start
 template <class W>
 class FourCycles {
  public:
-  FourCycles(const Dense<W>& g, std::vector<vertex_t> mate) : g_(g), mate_(std::move(mate)), mate_w_(g.n) {
+  FourCycles(const Dense<W>& g, std::vector<vertex_t> mate)
+      : g_(g), mate_(std::move(mate)), mate_w_(g.n), changed_(std::size_t(g.n), -1) {
     for (vertex_t u = 0; u < g.n; ++u) mate_w_[u] = g(u, mate_[u]);
   }
 
   // Alg. 5: the best flip of u's matching edge with another one; done (Alg.
-  // 4) when its gain exceeds min_gain. True when u's edge was flipped.
-  bool augment(vertex_t u, double min_gain, int phase = 0) {
+  // 4) when its gain exceeds min_gain, stamping its four vertices with
+  // `phase`. True when u's edge was flipped.
+  bool augment(vertex_t u, double min_gain, int phase) {
     const vertex_t v = mate_[u];
     const vertex_t n = g_.n;
     const W* wu = &g_.values[std::size_t(u) * n];
@@ -92,7 +94,7 @@ class FourCycles {
   const Dense<W>& g_;
   std::vector<vertex_t> mate_;
   std::vector<W> mate_w_;
-  std::vector<int> changed_ = std::vector<int>(mate_.size(), -1);
+  std::vector<int> changed_;
 };
 
 // Runs `phases` phases of augment_phase(state, report) (which fills the
@@ -234,7 +236,7 @@ RomaRun roma(const Dense<W>& g, const RomaOptions& opt) {
     rng::shuffle(order, rng::Stream(opt.seed, order_stream + std::uint64_t(p)));
     report.flips = report.scanned = 0;
     for (vertex_t u : order)
-      if (opt.scan == RomaScan::all || state.changed_in(u) >= p - 1) {
+      if (opt.scan == RomaScan::all || changed_since_previous_phase(state.changed_in(u), p)) {
         report.flips += state.augment(u, opt.min_gain, p);
         ++report.scanned;
       }
@@ -251,7 +253,8 @@ RomaRun rama(const Dense<W>& g, const RomaOptions& opt) {
     report.flips = 0;
     report.scanned = std::int64_t(n);
     for (std::uint64_t i = 0; i < n; ++i)
-      report.flips += state.augment(vertex_t(draws.below(std::uint64_t(report.phase) * n + i, n)), opt.min_gain);
+      report.flips += state.augment(vertex_t(draws.below(std::uint64_t(report.phase) * n + i, n)), opt.min_gain,
+                                    report.phase);
   });
 }
 

@@ -15,15 +15,16 @@
 //         augmented; stops after `phases` phases or after a phase with no flip
 //   rama  phases x n augmentations of uniformly random vertices (seeded),
 //         reported as phases of n augmentations, so the two read alike
-// RomaScan::changed (roma only) augments, from phase 1 on, only the vertices
-// whose matching edge changed in the previous phase or earlier in this one.
-// It finds every flip that RomaScan::all would find by the end: a flip's
-// gain is symmetric in its two edges, so a 4-cycle of two edges that were
-// both checked (every cycle of an edge is checked when it is augmented)
-// keeps its gain until one of them changes, and the changed one is augmented
-// in the next phase at the latest. So it stops, like all, at a matching with
-// no 4-cycle gaining more than min_gain; in between, a flip between an edge
-// changed late in a phase and an unchanged one is found a phase later.
+// RomaScan::changed (roma and roma-gpu; rama and roma-gpu-1/-2 refuse it)
+// augments, from phase 1 on, only the vertices whose matching edge changed
+// in the previous phase or earlier in this one. A flip's gain is symmetric
+// in its two edges, so a 4-cycle of two edges that were both checked (every
+// cycle of an edge is checked when it is augmented) keeps its gain until one
+// of them changes, and the changed one is augmented in the next phase at the
+// latest. So, run to convergence, it ends like all at a matching with no
+// 4-cycle gaining more than min_gain (not the same one: the two take other
+// paths); in between, a flip between an edge changed late in a phase and an
+// unchanged one is found a phase later.
 // An odd n gets one zero-weight vertex (padded_to_even) while matching; its
 // partner ends unmatched.
 //
@@ -58,6 +59,10 @@ enum class RomaStart { neighbour, half, shuffled, random, greedy, assignment };
 // phase 1 on only those whose matching edge changed since the previous
 // phase began (see above).
 enum class RomaScan { all, changed };
+// Whether a vertex whose edge last changed in phase `stamp` (-1: never) is
+// augmented in phase `phase` under RomaScan::changed (the CPU's rule and the
+// GPU worklist's).
+constexpr bool changed_since_previous_phase(int stamp, int phase) { return stamp >= phase - 1; }
 RomaScan parse_roma_scan(std::string_view name);  // invalid_input lists the names
 std::string to_string(RomaScan s);
 
@@ -92,8 +97,9 @@ struct RomaPhase {
   std::int64_t flips = 0;
   // Augmentations: scans of one matching edge against all the others. The
   // CPU roma augments vertices (n a phase under RomaScan::all, each edge
-  // twice), roma-gpu the pairs on its worklist (n/2 under all, each edge
-  // once); -1 where not counted (roma-gpu-1 and -2 augment every vertex).
+  // twice), roma-gpu the pairs it takes from its worklist (at most n/2 under
+  // all: a pair whose listed end stopped being its smaller end is skipped);
+  // -1 where not counted (roma-gpu-1 and -2 augment every vertex).
   std::int64_t scanned = -1;
   double weight = 0;         // of the matching after the phase
   double seconds = 0;

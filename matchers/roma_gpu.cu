@@ -21,8 +21,9 @@
 //     slice: w[u, x] and w[v, x] are local, w[u, y] and w[v, y] come from the
 //     block that holds column y (one 2-word load through distributed shared
 //     memory), and the current weight of (x, y) and y itself from a vector
-//     cw (cw[x] = (w[x, M[x]], M[x]), 8 bytes for float, two columns a 16-byte load), not from a
-//     gather into row x and a read of M[x]. x > y is skipped there and then.
+//     cw (cw[x] = (w[x, M[x]], M[x]), 8 bytes for float, two columns a
+//     16-byte load), not from a gather into row x and a read of M[x]. x > y
+//     is skipped there and then.
 //     Before anything else an upper bound of the gain from the local values
 //     and the row maxima (w[v, y] <= max of row v, w[u, y] <= max of row u)
 //     is tested: once the matching is good almost every edge fails it and
@@ -42,15 +43,19 @@
 //   - The worklist is built when a phase starts (a select over the
 //     representatives). Under RomaScan::changed (roma.hpp) it holds, from
 //     phase 1 on, only the pairs stamped in the previous phase: a flip stamps
-//     its four vertices, and a flip chosen but refused by the re-check
-//     stamps its pair (the refused candidate may have hidden a second-best
-//     one). The argument of roma.hpp holds under the races. Claim: after
+//     its four vertices, and a flip chosen but refused (by the re-check or
+//     a taken lock) stamps its pair (the refused candidate may have hidden
+//     a second-best one). The argument of roma.hpp holds under the races. Claim: after
 //     phase p no two pairs unstamped in p form a 4-cycle gaining more than
 //     min_gain. Of two such pairs, either neither was stamped in p - 1 (the
 //     claim for p - 1), or one was, so it was listed in p, taken (its edge
 //     did not change) and scanned in full without finding a flip above
 //     min_gain, reading the other one exactly (unchanged all phase, so its
-//     cw entry too). A pair read mid-flip is stamped, so rescanned.
+//     cw entry too). A pair read mid-flip is stamped, so rescanned. The
+//     run stops after a phase without flips; in such a phase no flip is
+//     refused either (mates and cw are exact, the re-check repeats the
+//     scan's arithmetic, and a chain of lock refusals ends in a flip), so
+//     nothing is stamped and the claim covers every pair.
 // Why the matching stays valid: only atomicFlip writes mates, under the locks
 // of both representatives, after re-checking both ends of both edges
 // (Lemma 4.1.1's argument, strengthened; roma_gpu_common.cuh). Rows are copied for
@@ -59,9 +64,10 @@
 // flip made one pair late (the control warp's overlap) is re-checked alike.
 // Guarantee: a perfect matching after every phase, weight never lower; each
 // flip gains more than min_gain (with bf16 storage: in the rounded weights).
-// Cost per phase: 4 n^2 bytes of rows from memory (float; 2 n^2 for bf16),
-// plus per pair n x 8 bytes of cw from L2 (float) and, for the edges that
-// pass the bound, a remote shared-memory load.
+// Cost per pair scanned: its two rows, 8 n bytes from memory (float; 4 n for
+// bf16), so 4 n^2 a phase of every pair; plus n x 8 bytes of cw from L2
+// (float) and, for the edges that pass the bound, a remote shared-memory
+// load.
 // Shape: 512-thread blocks (one control warp, fifteen workers; two resident
 // per SM at 64 registers); grabs of up to 16 worklist entries, enough to
 // amortise the atomic, shrinking as the worklist runs out so that the
@@ -85,6 +91,7 @@
 #include "matchers/gpu.hpp"
 #include "matchers/gpu_session.cuh"
 #include "matchers/roma_gpu_common.cuh"
+#include "matchers/roma_gpu_launch.cuh"
 #include "matchers/roma_gpu_pieces.cuh"
 
 namespace matchblas {
@@ -93,21 +100,6 @@ namespace {
 
 namespace cg = cooperative_groups;
 using namespace roma_gpu_detail;
-
-// A worker block's cluster barrier (S2, S3): every thread arrives, and only
-// when `release` does its arrival publish its earlier writes (a fence).
-// Warp 1 holds the thread that writes the block's slice maxima and best
-// flip, after a named barrier of all the workers, so its release publishes
-// the whole block's rows and results (release is cumulative); the other
-// warps arrive relaxed, without the fence. Their own loads are spent by then
-// (their values went into the reductions), so no write after the barrier
-// can overtake them. (Against every thread fencing: 2-3% off 8 phases on
-// the H100, bench/RESULTS.md.)
-inline __device__ void pair_barrier(bool release) {
-  if (release) asm volatile("barrier.cluster.arrive.release.aligned;" ::: "memory");
-  else asm volatile("barrier.cluster.arrive.relaxed.aligned;" ::: "memory");
-  asm volatile("barrier.cluster.wait.acquire.aligned;" ::: "memory");
-}
 
 // One phase. Dynamic shared memory: rows[j] = (w[u, lo + j], w[v, lo + j])
 // for the block's columns [lo, lo + slice), lo = rank * slice.
@@ -196,7 +188,7 @@ __global__ void __launch_bounds__(fast_block, 2) roma_fast_phase(const S* __rest
         slice_top = top;
       }
     }
-    pair_barrier(warp == 1);  // S2: every slice on chip; every block has read the pair
+    pair_barrier(warp <= 1);  // S2: every slice on chip; every block has read the pair
     if (warp > 0) {
       const unsigned owner_v = unsigned(v / slice);
       const W wuv = cluster.map_shared_rank(rows, owner_v)[v - static_cast<long long>(owner_v) * slice].u;
@@ -235,6 +227,7 @@ __global__ void __launch_bounds__(fast_block, 2) roma_fast_phase(const S* __rest
       // crosses hi. (Two columns a step against one: 2-3% off 8 phases and
       // 5-8% off phase 0 on the H100, bench/RESULTS.md.)
       constexpr int per_step = sizeof(WeightMate<W>) == 8 ? 2 : 1;
+      static_assert(per_step == 1 || (16 / sizeof(S)) % 2 == 0, "slices must start on even columns");
       constexpr int batch = 4;
       for (long long base = lo + per_step * (threadIdx.x - 32); base < hi; base += batch * per_step * workers) {
         WeightMate<W> cx[batch * per_step];
@@ -273,7 +266,7 @@ __global__ void __launch_bounds__(fast_block, 2) roma_fast_phase(const S* __rest
         block_best = c;
       }
     }
-    pair_barrier(warp == 1);  // S3: every block's best ready; every scan done
+    pair_barrier(warp <= 1);  // S3: every block's best ready; every scan done
   }
 }
 
@@ -285,73 +278,11 @@ __global__ void start_phase(const S* w, vertex_t n, const vertex_t* mate, Weight
   if (x < n) cw[x] = {widen<W>(w[x * n + mate[x]]), mate[x]};
 }
 
-// Whether representative x's pair is on phase `phase`'s worklist: every
-// pair, or (RomaScan::changed, from phase 1 on) one whose edge changed in
-// the previous phase (both ends carry the stamp; either is enough).
-struct ToScan {
-  const vertex_t* mate;
-  const int* changed;
-  int phase;
-  bool every_pair;
-  __device__ bool operator()(vertex_t x) const {
-    const vertex_t y = mate[x];
-    return x < y && (every_pair || changed[x] >= phase - 1 || changed[y] >= phase - 1);
-  }
-};
-
 // The bf16 copy of a float matrix (round to nearest).
 __global__ void to_bf16(const float* w, long long count, __nv_bfloat16* out) {
   for (long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; i < count;
        i += static_cast<long long>(gridDim.x) * blockDim.x)
     out[i] = __float2bfloat16_rn(w[i]);
-}
-
-// The launch shape: cluster size and slice length for n and the options.
-struct Shape {
-  int cluster;
-  vertex_t slice;
-  std::size_t smem;  // dynamic shared memory per block
-};
-
-template <class W, class S>
-Shape choose_shape(vertex_t n, const RomaGpuOptions& gopt, int device) {
-  int per_sm = 0, per_block_optin = 0;
-  MATCHBLAS_CUDA_TRY(cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, device));
-  MATCHBLAS_CUDA_TRY(cudaDeviceGetAttribute(&per_block_optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
-  cudaFuncAttributes attr{};
-  MATCHBLAS_CUDA_TRY(cudaFuncGetAttributes(&attr, roma_fast_phase<W, S>));
-  // Each resident block also costs 1 KB of the SM's shared memory.
-  const std::size_t share = std::min<std::size_t>(per_block_optin, per_sm / gopt.blocks_per_sm - 1024);
-  const std::size_t budget = share > attr.sharedSizeBytes ? share - attr.sharedSizeBytes : 0;
-  constexpr int per = 16 / sizeof(S);  // slices start on 16-byte boundaries of the stored rows
-  auto shape_for = [&](int c) {
-    const vertex_t slice = vertex_t(((n + c - 1) / c + per - 1) / per * per);
-    return Shape{c, slice, 2 * std::size_t(slice) * sizeof(W)};
-  };
-  if (gopt.cluster > 0) {
-    const Shape s = shape_for(gopt.cluster);
-    if (s.smem > budget)
-      throw invalid_input("roma-gpu: a cluster of " + std::to_string(gopt.cluster) + " blocks needs " +
-                          std::to_string(s.smem) + " bytes of shared memory per block for n = " + std::to_string(n) +
-                          ", more than the " + std::to_string(budget) + " available at " +
-                          std::to_string(gopt.blocks_per_sm) + " block(s) per SM");
-    return s;
-  }
-  for (int c : {1, 2, 4, 8, 16}) {
-    const Shape s = shape_for(c);
-    if (s.smem <= budget) return s;
-  }
-  throw invalid_input("roma-gpu: n = " + std::to_string(n) +
-                      " is too large: two rows do not fit the shared memory of a cluster of 16 blocks");
-}
-
-template <class W>
-void check_roma_gpu_options(const RomaGpuOptions& g) {
-  if (g.bf16 && !std::is_same_v<W, float>) throw invalid_input("roma-gpu: bf16 storage is for float weights");
-  if (g.cluster != 0 && g.cluster != 1 && g.cluster != 2 && g.cluster != 4 && g.cluster != 8 && g.cluster != 16)
-    throw invalid_input("roma-gpu: cluster must be 0 (automatic), 1, 2, 4, 8 or 16, got " + std::to_string(g.cluster));
-  if (g.blocks_per_sm != 1 && g.blocks_per_sm != 2)
-    throw invalid_input("roma-gpu: blocks per SM must be 1 or 2, got " + std::to_string(g.blocks_per_sm));
 }
 
 // The phases from the start matching `mate` (padded order), the kernels
@@ -361,7 +292,9 @@ template <class W, class S>
 RomaRun run_fast(const DeviceDense<W>& g, const S* w, std::vector<vertex_t> mate, const RomaOptions& opt,
                  const RomaGpuOptions& gopt) {
   const vertex_t n = g.padded_n();
-  const Shape shape = choose_shape<W, S>(n, gopt, g.device());
+  cudaFuncAttributes attr{};
+  MATCHBLAS_CUDA_TRY(cudaFuncGetAttributes(&attr, roma_fast_phase<W, S>));
+  const Shape shape = choose_shape<W, S>(n, gopt, g.device(), attr.sharedSizeBytes);
   gpu::DeviceBuffer<WeightMate<W>> cw{std::size_t(n)};
   gpu::DeviceBuffer<unsigned> counter{1};
   MATCHBLAS_CUDA_TRY(cudaFuncSetAttribute(roma_fast_phase<W, S>, cudaFuncAttributeMaxDynamicSharedMemorySize,

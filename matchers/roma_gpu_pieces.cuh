@@ -1,5 +1,6 @@
 // The pieces the fast ROMA kernel (matchers/roma_gpu.cu) is composed of:
-// its launch constants, the cluster leader's queue of pairs, the copy of two
+// its launch constants, the worklist and its select predicate, the pair
+// barrier, the cluster leader's queue of pairs, the copy of two
 // rows into shared memory (widening bf16 to float), the candidate flip and
 // its warp reduction, and the control warp's flip of a cluster's choice.
 // .cu files only; roma_gpu.cu states the algorithm, its source and its
@@ -13,6 +14,7 @@
 #include <type_traits>
 
 #include "lib/types.hpp"
+#include "matchers/roma.hpp"
 #include "matchers/roma_gpu_common.cuh"
 
 namespace matchblas::roma_gpu_detail {
@@ -68,6 +70,38 @@ struct ChangeStamps {
   int phase;
 };
 
+// Whether representative x's pair is on phase `phase`'s worklist: every
+// pair, or (RomaScan::changed, from phase 1 on) one whose edge changed in
+// the previous phase (both ends carry the stamp; either is enough).
+struct ToScan {
+  const vertex_t* mate;
+  const int* changed;
+  int phase;
+  bool every_pair;
+  __device__ bool operator()(vertex_t x) const {
+    const vertex_t y = mate[x];
+    return x < y && (every_pair || changed_since_previous_phase(changed[x], phase) ||
+                     changed_since_previous_phase(changed[y], phase));
+  }
+};
+
+// A worker block's cluster barrier (S2, S3): every thread arrives, and only
+// when `release` does its arrival publish its earlier writes (a fence).
+// Warp 1 holds the thread that writes the block's slice maxima and best
+// flip after a named barrier of all the workers, so its release (cumulative)
+// publishes the whole block's rows and results, and orders every worker's
+// loads of the pair (all made before that named barrier) before any write
+// that follows the barrier elsewhere. Warp 0 of a block other than the
+// leader is not in the named barrier (it only reads the leader's queue), so
+// it arrives with release too. The other warps arrive relaxed, without the
+// fence. (Against every thread fencing: 2-3% off 8 phases on the H100,
+// bench/RESULTS.md.)
+inline __device__ void pair_barrier(bool release) {
+  if (release) asm volatile("barrier.cluster.arrive.release.aligned;" ::: "memory");
+  else asm volatile("barrier.cluster.arrive.relaxed.aligned;" ::: "memory");
+  asm volatile("barrier.cluster.wait.acquire.aligned;" ::: "memory");
+}
+
 // The control warp of rank 0 (all 32 lanes): the next pair (u, M[u]) with u
 // from the worklist and u < M[u], M[u] read now; -1 when the worklist is
 // used up (`count` entries). Guided self-scheduling: a grab takes a quarter
@@ -95,9 +129,9 @@ inline __device__ void take_next_pair(PairQueue& q, unsigned* counter, const vol
         __syncwarp();
         return;
       }
-      const bool listed = lane < grab && base + lane < count;
-      const vertex_t x = listed ? pairs[base + lane] : no_vertex;
-      const bool candidate = listed && x < mate[x];
+      const bool in_grab = lane < grab && base + lane < count;
+      const vertex_t x = in_grab ? pairs[base + lane] : no_vertex;
+      const bool candidate = in_grab && x < mate[x];
       const unsigned found = __ballot_sync(~0u, candidate);
       if (candidate) q.u[__popc(found & ((1u << lane) - 1))] = x;
       if (lane == 0) q.head = 0, q.len = __popc(found);

@@ -97,7 +97,7 @@ __global__ void roma2_phase(const W* w, vertex_t n, volatile vertex_t* mate, ver
     atomic_flip(mate, locks, u, v, top.a, top.b, flips, [] { return true; }, [] {});
 }
 
-void check_version(int version, const RomaOptions& opt) {
+void check_thesis_options(int version, const RomaOptions& opt) {
   MATCHBLAS_EXPECTS(version == 1 || version == 2,
                     "roma_gpu_thesis: version must be 1 or 2, got " + std::to_string(version));
   if (opt.scan != RomaScan::all)
@@ -125,7 +125,7 @@ RomaRun run_thesis(const DeviceDense<W>& g, std::vector<vertex_t> mate, int vers
 template <class W>
 RomaRun roma_gpu_thesis(const Dense<W>& g, int version, const RomaOptions& opt, int device) {
   check_roma_options(opt);
-  check_version(version, opt);
+  check_thesis_options(version, opt);
   gpu::use_device("roma-gpu-" + std::to_string(version), device);
   const DeviceDense<W> d = DeviceDense<W>::upload(g, device);
   return run_from_start<W>(d, &g, opt,
@@ -135,7 +135,7 @@ RomaRun roma_gpu_thesis(const Dense<W>& g, int version, const RomaOptions& opt, 
 template <class W>
 RomaRun roma_gpu_thesis(const DeviceDense<W>& g, int version, const RomaOptions& opt) {
   check_roma_options(opt);
-  check_version(version, opt);
+  check_thesis_options(version, opt);
   return run_from_start<W>(g, nullptr, opt,
                            [&](std::vector<vertex_t> start) { return run_thesis(g, std::move(start), version, opt); });
 }

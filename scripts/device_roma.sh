@@ -69,7 +69,7 @@ if [[ $want == *" auction "* ]]; then
 fi
 if [[ $want == *" scan "* ]]; then
   for tool in memcheck racecheck; do
-    for c in 1 2 4; do
+    for c in 1 2 3 4; do
       compute-sanitizer --tool $tool --error-exitcode 9 $bin/bench_roma --n 302 --runs fast --cluster $c --phases 6 \
         --scan changed --dists exponential --quiet >> "$out/scan_sanitizer.log" 2>&1
       echo "exit $? ($tool roma-gpu --scan changed cluster $c)"

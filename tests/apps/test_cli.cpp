@@ -164,7 +164,6 @@ TEST_CASE("roma and rama on a complete graph: --phases, --min-gain, --start") {
   }
   REQUIRE(scanned.size() >= 2);
   CHECK(scanned[0] == 200);
-  for (std::size_t p = 1; p < scanned.size(); ++p) CHECK(scanned[p] <= 200);
   CHECK(scanned.back() < 50);
   CHECK(cli(dir, "match " + q(graph) + " --algo roma --scan some").status == 2);
   const Result rama_changed = cli(dir, "match " + q(graph) + " --algo rama --scan changed");
@@ -194,7 +193,7 @@ TEST_CASE("roma and rama on a complete graph: --phases, --min-gain, --start") {
   const Result no_float = cli(dir, "match " + q(graph) + " --algo roma-gpu --bf16");
   CHECK(no_float.status == 2);
   CHECK(no_float.err.find("--precision float") != std::string::npos);
-  CHECK(cli(dir, "match " + q(graph) + " --algo roma-gpu --cluster 3").status == 2);
+  CHECK(cli(dir, "match " + q(graph) + " --algo roma-gpu --cluster 17").status == 2);
   CHECK(cli(dir, "match " + q(graph) + " --algo roma-gpu --blocks-per-sm 3").status == 2);
 }
 

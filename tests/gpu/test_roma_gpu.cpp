@@ -155,7 +155,7 @@ TEST_CASE("roma-gpu: a perfect matching after every phase, weight never lower, e
       const Dense<float> g = complete_graph<float>(dist, n, gen);
       const DeviceDense<float> d = DeviceDense<float>::upload(g);
       for (const RomaStart start : {RomaStart::neighbour, RomaStart::random, RomaStart::greedy, RomaStart::assignment})
-        for (int cluster : {0, 1, 2, 4, 8})
+        for (int cluster : {0, 1, 2, 3, 4, 5, 8})
           for (int repeat = 0; repeat < 2; ++repeat) {
             CAPTURE(n);
             CAPTURE(to_string(start));
@@ -164,7 +164,7 @@ TEST_CASE("roma-gpu: a perfect matching after every phase, weight never lower, e
             RomaOptions opt;
             opt.start = start;
             opt.phases = repeat == 0 ? 8 : 2;
-            opt.scan = cluster % 2 == 0 ? RomaScan::changed : RomaScan::all;
+            opt.scan = (cluster + repeat) % 2 == 0 ? RomaScan::changed : RomaScan::all;
             RomaGpuOptions go;
             go.cluster = cluster;
             go.blocks_per_sm = 1 + repeat;
@@ -262,15 +262,17 @@ TEST_CASE("roma-gpu: weight within 1% of the CPU roma's from the neighbour start
 // flip) in the previous one; run to convergence it must still leave no
 // 4-cycle of gain above min-gain (the argument in roma.hpp, with the GPU's
 // races: a refused flip marks its pair). Phase 0 scans every pair, the last
-// phases far fewer. After 8 phases the weight stays within 3% of the CPU's
-// under the same rule: at these sizes the GPU's short late worklists are
-// scanned all at once and their flips collide, so it converges more slowly
-// (H100, n = 1000-4096: exponential 0.979-0.988, the others 0.9986-1.0001;
-// 13-25 phases to converge against the CPU's 6-8). At n = 16384 it is
-// within 0.15% (bench/RESULTS.md).
+// phases far fewer. After 8 phases the weight stays within 4% of the CPU's
+// under the same rule. That is a known cost of --scan changed on small
+// graphs: the GPU's short late worklists are scanned all at once and their
+// flips collide, so it converges more slowly (H100, n = 1000-4096:
+// exponential 0.979-0.988, the others 0.9986-1.0001; 13-25 phases to
+// converge against the CPU's 6-8); the flips race, so the bound leaves room.
+// At n = 16384 it is within 0.15% (bench/RESULTS.md). Odd n (1001) pads one
+// vertex; cluster 3 is an explicit shape.
 TEST_CASE("roma-gpu scanning changed pairs: at convergence no flip above min-gain, fewer scans, weight near the CPU's") {
   for (const WeightDist dist : dists)
-    for (vertex_t n : {64, 1000, 2048, 4096}) {
+    for (vertex_t n : {64, 1000, 1001, 2048, 4096}) {
       GenOptions gen;
       gen.seed = 29 + n;
       const Dense<float> g = complete_graph<float>(dist, n, gen);
@@ -281,10 +283,14 @@ TEST_CASE("roma-gpu scanning changed pairs: at convergence no flip above min-gai
         RomaOptions opt;
         opt.scan = RomaScan::changed;
         opt.phases = 100000;
-        const RomaRun run = roma_gpu(g, opt);
+        RomaGpuOptions go;
+        go.cluster = n == 1001 ? 3 : 0;
+        const RomaRun run = roma_gpu(g, opt, go);
         check_run(g, run);
         REQUIRE(!run.phases.empty());
         CHECK(run.phases.back().flips == 0);
+        // The GPU sums floats: a gain it saw as at most min-gain can be up to
+        // a few ulps of the four weights (here up to about 16) more in double.
         CHECK(best_remaining_gain(g, run.matching.mate) <= opt.min_gain + 1e-4);
         // Phase 0 lists every pair; one is skipped only when a flip has
         // made its listed end the larger one, at most one per pair scanned.
@@ -294,13 +300,13 @@ TEST_CASE("roma-gpu scanning changed pairs: at convergence no flip above min-gai
         // The last phase lists what the one before changed: far fewer pairs
         // on these graphs (at n = 64 a few flips can touch half of them).
         if (n >= 1000 && run.phases.size() >= 4) CHECK(run.phases.back().scanned < pairs / 2);
-        if (repeat > 0 || n < 1000) continue;
+        if (repeat > 0 || n < 1000 || n == 1001) continue;
         opt.phases = 8;
         const double cpu = matching_weight(g, roma(g, opt).matching);
         const double gpu = matching_weight(g, roma_gpu(g, opt).matching);
         MESSAGE("roma-gpu scan changed n=", n, " dist ", int(dist), ": GPU/CPU weight after <= 8 phases ", gpu / cpu,
                 ", phases to convergence ", run.phases.size());
-        CHECK(gpu >= (1 - 3e-2) * cpu);
+        CHECK(gpu >= (1 - 4e-2) * cpu);
       }
     }
 }
@@ -334,7 +340,7 @@ TEST_CASE("roma-gpu with bf16 storage: a perfect matching near the float run's w
 TEST_CASE("roma-gpu refuses bad options") {
   const Dense<float> g = complete_graph<float>(WeightDist::uniform, 16);
   RomaGpuOptions go;
-  go.cluster = 3;
+  go.cluster = 17;
   CHECK_THROWS_WITH_AS(roma_gpu(g, {}, go), doctest::Contains("cluster must be"), invalid_input);
   go.cluster = 0;
   go.blocks_per_sm = 4;

@@ -1,0 +1,70 @@
+// The launch shape of roma-gpu (matchers/roma_gpu.cu): how many blocks of a
+// thread-block cluster share a matched pair's two rows, and the slice of
+// columns each holds, for n, the storage type and the options; and the
+// options' checks. The fewest blocks whose shared memory holds the rows
+// (any count from 1 to 16, not only powers of two) leave the most pairs in
+// flight and the fewest remote loads. .cu files only.
+#pragma once
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <string>
+#include <type_traits>
+
+#include "lib/error.hpp"
+#include "lib/types.hpp"
+#include "matchers/gpu.hpp"
+#include "matchers/gpu_session.cuh"
+
+namespace matchblas::roma_gpu_detail {
+
+// The launch shape: cluster size and slice length for n and the options.
+struct Shape {
+  int cluster;
+  vertex_t slice;
+  std::size_t smem;  // dynamic shared memory per block
+};
+
+// The shape for n on `device`, where the kernel's static shared memory is
+// static_smem bytes a block.
+template <class W, class S>
+Shape choose_shape(vertex_t n, const RomaGpuOptions& gopt, int device, std::size_t static_smem) {
+  int per_sm = 0, per_block_optin = 0;
+  MATCHBLAS_CUDA_TRY(cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, device));
+  MATCHBLAS_CUDA_TRY(cudaDeviceGetAttribute(&per_block_optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+  // Each resident block also costs 1 KB of the SM's shared memory.
+  const std::size_t share = std::min<std::size_t>(per_block_optin, per_sm / gopt.blocks_per_sm - 1024);
+  const std::size_t budget = share > static_smem ? share - static_smem : 0;
+  constexpr int per = 16 / sizeof(S);  // slices start on 16-byte boundaries of the stored rows
+  auto shape_for = [&](int c) {
+    const vertex_t slice = vertex_t(((n + c - 1) / c + per - 1) / per * per);
+    return Shape{c, slice, 2 * std::size_t(slice) * sizeof(W)};
+  };
+  if (gopt.cluster > 0) {
+    const Shape s = shape_for(gopt.cluster);
+    if (s.smem > budget)
+      throw invalid_input("roma-gpu: a cluster of " + std::to_string(gopt.cluster) + " blocks needs " +
+                          std::to_string(s.smem) + " bytes of shared memory per block for n = " + std::to_string(n) +
+                          ", more than the " + std::to_string(budget) + " available at " +
+                          std::to_string(gopt.blocks_per_sm) + " block(s) per SM");
+    return s;
+  }
+  for (int c = 1; c <= 16; ++c) {  // the fewest blocks: the most pairs in flight, the fewest remote loads
+    const Shape s = shape_for(c);
+    if (s.smem <= budget) return s;
+  }
+  throw invalid_input("roma-gpu: n = " + std::to_string(n) +
+                      " is too large: two rows do not fit the shared memory of a cluster of 16 blocks");
+}
+
+template <class W>
+void check_roma_gpu_options(const RomaGpuOptions& g) {
+  if (g.bf16 && !std::is_same_v<W, float>) throw invalid_input("roma-gpu: bf16 storage is for float weights");
+  if (g.cluster < 0 || g.cluster > 16)
+    throw invalid_input("roma-gpu: cluster must be 0 (automatic) or 1-16, got " + std::to_string(g.cluster));
+  if (g.blocks_per_sm != 1 && g.blocks_per_sm != 2)
+    throw invalid_input("roma-gpu: blocks per SM must be 1 or 2, got " + std::to_string(g.blocks_per_sm));
+}
+
+}  // namespace matchblas::roma_gpu_detail

@@ -294,27 +294,30 @@ RomaRun run_fast(const DeviceDense<W>& g, const S* w, std::vector<vertex_t> mate
   const vertex_t n = g.padded_n();
   cudaFuncAttributes attr{};
   MATCHBLAS_CUDA_TRY(cudaFuncGetAttributes(&attr, roma_fast_phase<W, S>));
-  const Shape shape = choose_shape<W, S>(n, gopt, g.device(), attr.sharedSizeBytes);
-  gpu::DeviceBuffer<WeightMate<W>> cw{std::size_t(n)};
-  gpu::DeviceBuffer<unsigned> counter{1};
-  MATCHBLAS_CUDA_TRY(cudaFuncSetAttribute(roma_fast_phase<W, S>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                          static_cast<int>(shape.smem)));
-  if (shape.cluster > 8)
-    MATCHBLAS_CUDA_TRY(
-        cudaFuncSetAttribute(roma_fast_phase<W, S>, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
   cudaLaunchAttribute cluster_dim[1];
   cluster_dim[0].id = cudaLaunchAttributeClusterDimension;
-  cluster_dim[0].val.clusterDim.x = unsigned(shape.cluster);
-  cluster_dim[0].val.clusterDim.y = 1;
-  cluster_dim[0].val.clusterDim.z = 1;
   cudaLaunchConfig_t config{};
   config.attrs = cluster_dim;
   config.numAttrs = 1;
   config.blockDim = dim3(fast_block);
-  config.dynamicSmemBytes = shape.smem;
-  config.gridDim = dim3(unsigned(shape.cluster));
-  int clusters = 0;
-  MATCHBLAS_CUDA_TRY(cudaOccupancyMaxActiveClusters(&clusters, roma_fast_phase<W, S>, &config));
+  // The launch for shape s (one cluster), and how many such clusters fit.
+  auto active_clusters = [&](const Shape& s) {
+    MATCHBLAS_CUDA_TRY(cudaFuncSetAttribute(roma_fast_phase<W, S>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                            static_cast<int>(s.smem)));
+    if (s.cluster > 8)
+      MATCHBLAS_CUDA_TRY(
+          cudaFuncSetAttribute(roma_fast_phase<W, S>, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
+    cluster_dim[0].val.clusterDim = {unsigned(s.cluster), 1, 1};
+    config.dynamicSmemBytes = s.smem;
+    config.gridDim = dim3(unsigned(s.cluster));
+    int clusters = 0;
+    MATCHBLAS_CUDA_TRY(cudaOccupancyMaxActiveClusters(&clusters, roma_fast_phase<W, S>, &config));
+    return clusters;
+  };
+  const Shape shape = choose_shape<W, S>(n, gopt, g.device(), attr.sharedSizeBytes, active_clusters);
+  gpu::DeviceBuffer<WeightMate<W>> cw{std::size_t(n)};
+  gpu::DeviceBuffer<unsigned> counter{1};
+  const int clusters = active_clusters(shape);
   if (clusters < 1)
     throw error("roma-gpu: no cluster of " + std::to_string(shape.cluster) + " blocks with " +
                 std::to_string(shape.smem) + " bytes of shared memory each fits this GPU");

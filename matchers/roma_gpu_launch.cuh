@@ -1,10 +1,7 @@
 // The launch shape of roma-gpu (matchers/roma_gpu.cu): how many blocks of a
 // thread-block cluster share a matched pair's two rows, and the slice of
 // columns each holds, for n, the storage type and the options; and the
-// options' checks. The fewest blocks whose shared memory holds the rows
-// (any count from 1 to 16, not only powers of two) leave the most pairs in
-// flight and the fewest remote loads, as long as their clusters fill the
-// GPU. .cu files only.
+// options' checks. .cu files only.
 #pragma once
 #include <cuda_runtime.h>
 
@@ -33,14 +30,15 @@ struct Shape {
 template <class W, class S, class ActiveClusters>
 Shape choose_shape(vertex_t n, const RomaGpuOptions& gopt, int device, std::size_t static_smem,
                    ActiveClusters active_clusters) {
-  int sms = 0;
-  MATCHBLAS_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
   int per_sm = 0, per_block_optin = 0;
   MATCHBLAS_CUDA_TRY(cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, device));
   MATCHBLAS_CUDA_TRY(cudaDeviceGetAttribute(&per_block_optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
   // Each resident block also costs 1 KB of the SM's shared memory.
-  const std::size_t share = std::min<std::size_t>(per_block_optin, per_sm / gopt.blocks_per_sm - 1024);
-  const std::size_t budget = share > static_smem ? share - static_smem : 0;
+  auto budget_of = [&](std::size_t per_sm_bytes) -> std::size_t {
+    const std::size_t share = std::min<std::size_t>(per_block_optin, per_sm_bytes / gopt.blocks_per_sm - 1024);
+    return share > static_smem ? share - static_smem : 0;
+  };
+  const std::size_t budget = budget_of(std::size_t(per_sm));
   constexpr int per = 16 / sizeof(S);  // slices start on 16-byte boundaries of the stored rows
   auto shape_for = [&](int c) {
     const vertex_t slice = vertex_t(((n + c - 1) / c + per - 1) / per * per);
@@ -55,19 +53,28 @@ Shape choose_shape(vertex_t n, const RomaGpuOptions& gopt, int device, std::size
                           std::to_string(gopt.blocks_per_sm) + " block(s) per SM");
     return s;
   }
-  // The fewest blocks whose clusters fill at least 95% of the GPU's block
-  // slots (the GPCs' sizes leave some counts with idle SMs: on the H100 at
-  // n = 90112 clusters of 7 ran 17% slower than clusters of 8); failing
-  // that, the fewest that fit.
-  const long long slots = static_cast<long long>(sms) * gopt.blocks_per_sm;
-  for (int c = 1; c <= 16; ++c) {
-    const Shape s = shape_for(c);
-    if (s.smem <= budget && 20LL * active_clusters(s) * c >= 19 * slots) return s;
-  }
-  for (int c = 1; c <= 16; ++c) {
-    const Shape s = shape_for(c);
-    if (s.smem <= budget) return s;
-  }
+  // Among the cluster sizes 1-8 and 16 (the non-portable 9-15 are never
+  // chosen) whose rows fit `limit` bytes a block: the one with the most
+  // blocks resident at once, the fewest blocks a cluster on a tie (the most
+  // pairs in flight, the fewest remote loads). First within 196 KB of shared
+  // memory an SM, then within all of it: on the H100, clusters whose blocks
+  // take more (n = 65536 in 5 blocks of 105 KB, 90112 in 7 of 103 KB) ran
+  // 4-17% slower than the next size up (6 of 87 KB, 8 of 88 KB), though
+  // more of them fit (bench/RESULTS.md).
+  auto best_within = [&](std::size_t limit) {
+    Shape best{0, 0, 0};
+    long long best_blocks = 0;
+    for (int c : {1, 2, 3, 4, 5, 6, 7, 8, 16}) {
+      const Shape s = shape_for(c);
+      if (s.smem > limit) continue;
+      const long long blocks = static_cast<long long>(active_clusters(s)) * c;
+      if (blocks > best_blocks) best = s, best_blocks = blocks;
+    }
+    return best;
+  };
+  constexpr std::size_t preferred_per_sm = 196 * 1024;
+  for (const std::size_t limit : {budget_of(std::min<std::size_t>(preferred_per_sm, per_sm)), budget})
+    if (const Shape s = best_within(limit); s.cluster > 0) return s;
   throw invalid_input("roma-gpu: n = " + std::to_string(n) +
                       " is too large: two rows do not fit the shared memory of a cluster of 16 blocks");
 }

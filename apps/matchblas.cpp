@@ -49,7 +49,7 @@ void print_help(std::FILE* out) {
       "      --phase-report prints flips, augmentations (scanned), weight and seconds per phase\n"
       "      (the start's weight and seconds too)\n"
       "      [--cluster C] [--blocks-per-sm B] [--bf16]\n"
-      "      roma-gpu: C blocks share a matched pair's rows (1-16; default: the fewest that fit),\n"
+      "      roma-gpu: C blocks share a matched pair's rows (1-16; default: chosen to fill the GPU),\n"
       "      B resident blocks per SM (1 or 2, default 2), --bf16 reads a bf16 copy of float weights\n"
       "  matchblas gen KIND N [--seed S] [--out FILE.mtx] [--edge-factor F] [--ties K]\n"
       "      write a generated graph (to stdout without --out); KIND is one of\n");

@@ -211,7 +211,7 @@ std::vector<vertex_t> assignment_matching_gpu(const DeviceDense<W>& g, const Auc
 // dip); not the CPU's matching (the flips race), close to it in weight.
 struct RomaGpuOptions {
   int device = 0;         // for the Dense overload (a DeviceDense knows its own)
-  int cluster = 0;        // blocks per pair: 1-16; 0: the fewest whose shared memory holds the rows
+  int cluster = 0;        // blocks per pair: 1-16; 0: automatic (matchers/roma_gpu_launch.cuh)
   int blocks_per_sm = 2;  // 1 or 2: shared memory is split for this many resident blocks per SM
   bool bf16 = false;      // float graphs only (invalid_input for double): the kernels read a bf16 copy of
                           // the weights (half the bytes; the copy takes n^2 x 2 bytes more) and compute in

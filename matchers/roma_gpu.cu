@@ -45,9 +45,9 @@
 //     phase 1 on, only the pairs stamped in the previous phase: a flip stamps
 //     its four vertices, and a flip chosen but refused (by the re-check or
 //     a taken lock) stamps its pair (the refused candidate may have hidden
-//     a second-best one). The argument of roma.hpp holds under the races. Claim: after
-//     phase p no two pairs unstamped in p form a 4-cycle gaining more than
-//     min_gain. Of two such pairs, either neither was stamped in p - 1 (the
+//     a second-best one). The argument of roma.hpp holds under the races.
+//     Claim: after phase p no two pairs unstamped in p form a 4-cycle
+//     gaining more than min_gain. Of two such pairs, either neither was stamped in p - 1 (the
 //     claim for p - 1), or one was, so it was listed in p, taken (its edge
 //     did not change) and scanned in full without finding a flip above
 //     min_gain, reading the other one exactly (unchanged all phase, so its
@@ -220,11 +220,10 @@ __global__ void __launch_bounds__(fast_block, 2) roma_fast_phase(const S* __rest
           best = {w2 - current, y, vertex_t(x), at_y.u, at_x.v};
         }
       };
-      // per_step columns a thread at a time (two for float: one 16-byte cw load
-      // and one 16-byte shared load bring both), four steps' cw loads issued
-      // together: L2 latency, not bandwidth, bounds this loop otherwise.
-      // Slices start on multiples of 4 and n is even, so a step never
-      // crosses hi. (Two columns a step against one: 2-3% off 8 phases and
+      // per_step columns a thread at a time (two for float: one 16-byte cw
+      // load and one 16-byte shared load bring both), four steps' cw loads
+      // issued together to keep L2 loads in flight. Slices start on
+      // multiples of 4 and n is even, so a step never crosses hi. (Two columns a step against one: 2-3% off 8 phases and
       // 5-8% off phase 0 on the H100, bench/RESULTS.md.)
       constexpr int per_step = sizeof(WeightMate<W>) == 8 ? 2 : 1;
       static_assert(per_step == 1 || (16 / sizeof(S)) % 2 == 0, "slices must start on even columns");

@@ -155,6 +155,8 @@ int command_match(const Args& a) {
     opt.roma.min_gain = a.real("min-gain", opt.roma.min_gain, 0, 1e300);
     if (const auto s = a.value("start")) opt.roma.start = option_value([&] { return parse_roma_start(*s); });
     if (const auto s = a.value("scan")) opt.roma.scan = option_value([&] { return parse_roma_scan(*s); });
+    if (opt.roma.scan == RomaScan::changed && matcher.name != "roma" && matcher.name != "roma-gpu")
+      throw usage_error("--scan changed is for roma and roma-gpu, not '" + matcher.name + "'");
     if (a.flag("exact-auction")) {
       if (opt.roma.start != RomaStart::assignment) throw usage_error("--exact-auction is for --start assignment");
       opt.roma.auction = AuctionOptions{};

@@ -167,8 +167,10 @@ TEST_CASE("roma and rama on a complete graph: --phases, --min-gain, --start") {
   CHECK(scanned.back() < 50);
   CHECK(cli(dir, "match " + q(graph) + " --algo roma --scan some").status == 2);
   const Result rama_changed = cli(dir, "match " + q(graph) + " --algo rama --scan changed");
-  CHECK(rama_changed.status != 0);
-  CHECK(rama_changed.err.find("scan 'changed' is for roma") != std::string::npos);
+  CHECK(rama_changed.status == 2);
+  CHECK(rama_changed.err.find("--scan changed is for roma and roma-gpu, not 'rama'") != std::string::npos);
+  CHECK(cli(dir, "match " + q(graph) + " --algo roma-gpu-2 --scan changed").status == 2);
+  CHECK(cli(dir, "match " + q(graph) + " --algo rama --scan all").status == 0);
   CHECK(cli(dir, "match " + q(graph) + " --algo greedy --scan changed").status == 2);
   CHECK(cli(dir, "match " + q(graph) + " --algo greedy --phase-report").status == 2);
   const Result exact = cli(dir, "match " + q(graph) + " --algo roma --start assignment --exact-auction --json");

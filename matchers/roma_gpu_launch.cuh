@@ -54,27 +54,33 @@ Shape choose_shape(vertex_t n, const RomaGpuOptions& gopt, int device, std::size
     return s;
   }
   // Among the cluster sizes 1-8 and 16 (the non-portable 9-15 are never
-  // chosen) whose rows fit `limit` bytes a block: the one with the most
-  // blocks resident at once, the fewest blocks a cluster on a tie (the most
-  // pairs in flight, the fewest remote loads). First within 196 KB of shared
-  // memory an SM, then within all of it: on the H100, clusters whose blocks
-  // take more (n = 65536 in 5 blocks of 105 KB, 90112 in 7 of 103 KB) ran
-  // 4-17% slower than the next size up (6 of 87 KB, 8 of 88 KB), though
-  // more of them fit (bench/RESULTS.md).
-  auto best_within = [&](std::size_t limit) {
-    Shape best{0, 0, 0};
-    long long best_blocks = 0;
-    for (int c : {1, 2, 3, 4, 5, 6, 7, 8, 16}) {
-      const Shape s = shape_for(c);
-      if (s.smem > limit) continue;
-      const long long blocks = static_cast<long long>(active_clusters(s)) * c;
-      if (blocks > best_blocks) best = s, best_blocks = blocks;
-    }
-    return best;
-  };
+  // chosen) whose rows fit `limit` bytes a block: the fewest blocks a cluster
+  // (the most pairs in flight, the fewest remote loads) whose clusters fill
+  // at least 95% of the GPU's block slots (the sizes of the GPCs leave a few
+  // idle with some counts). First within 196 KB of shared memory an SM, then
+  // within all of it: on the H100, clusters whose blocks take more (n = 65536
+  // in 5 blocks of 105 KB, 90112 in 7 of 103 KB) ran 4-17% slower than the
+  // next size up (6 of 87 KB, 8 of 88 KB), though more of them fit. Failing
+  // both, the size with the most blocks resident (bench/RESULTS.md).
+  int sms = 0;
+  MATCHBLAS_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  const long long slots = static_cast<long long>(sms) * gopt.blocks_per_sm;
+  constexpr int sizes[] = {1, 2, 3, 4, 5, 6, 7, 8, 16};
   constexpr std::size_t preferred_per_sm = 196 * 1024;
   for (const std::size_t limit : {budget_of(std::min<std::size_t>(preferred_per_sm, per_sm)), budget})
-    if (const Shape s = best_within(limit); s.cluster > 0) return s;
+    for (int c : sizes) {
+      const Shape s = shape_for(c);
+      if (s.smem <= limit && 20LL * active_clusters(s) * c >= 19 * slots) return s;
+    }
+  Shape best{0, 0, 0};
+  long long best_blocks = 0;
+  for (int c : sizes) {
+    const Shape s = shape_for(c);
+    if (s.smem > budget) continue;
+    const long long blocks = static_cast<long long>(active_clusters(s)) * c;
+    if (blocks > best_blocks) best = s, best_blocks = blocks;
+  }
+  if (best.cluster > 0) return best;
   throw invalid_input("roma-gpu: n = " + std::to_string(n) +
                       " is too large: two rows do not fit the shared memory of a cluster of 16 blocks");
 }

@@ -169,13 +169,14 @@ int command_match(const Args& a) {
     if (a.flag("exact-auction")) throw usage_error("--exact-auction is for roma and rama, not '" + matcher.name + "'");
   }
   if (matcher.name == "roma-gpu") {
+    if (const auto k = a.value("kernel")) opt.roma_gpu.kernel = option_value([&] { return parse_roma_gpu_kernel(*k); });
     opt.roma_gpu.cluster = static_cast<int>(a.integer("cluster", 0, 0, 16));
     opt.roma_gpu.blocks_per_sm = static_cast<int>(a.integer("blocks-per-sm", opt.roma_gpu.blocks_per_sm, 1, 2));
     opt.roma_gpu.bf16 = a.flag("bf16");
     if (opt.roma_gpu.bf16 && precision != Precision::single)
       throw usage_error("--bf16 stores float weights as bf16: add --precision float");
   } else {
-    for (const char* name : {"cluster", "blocks-per-sm"})
+    for (const char* name : {"kernel", "cluster", "blocks-per-sm"})
       if (a.value(name)) throw usage_error(std::string("--") + name + " is for roma-gpu, not '" + matcher.name + "'");
     if (a.flag("bf16")) throw usage_error("--bf16 is for roma-gpu, not '" + matcher.name + "'");
   }

@@ -48,9 +48,11 @@ void print_help(std::FILE* out) {
       "      in the previous phase (default all: every vertex, every phase, as seed 000 Alg. 3);\n"
       "      --phase-report prints flips, augmentations (scanned), weight and seconds per phase\n"
       "      (the start's weight and seconds too)\n"
-      "      [--cluster C] [--blocks-per-sm B] [--bf16]\n"
-      "      roma-gpu: C blocks share a matched pair's rows (1-16; default: chosen to fill the GPU),\n"
-      "      B resident blocks per SM (1 or 2, default 2), --bf16 reads a bf16 copy of float weights\n"
+      "      [--kernel auto|cluster|stream] [--cluster C] [--blocks-per-sm B] [--bf16]\n"
+      "      roma-gpu: the phase kernel (default auto: cluster for phase 0 and for scans that gather\n"
+      "      much on rows that do not fit L2, stream otherwise); the cluster kernel's C blocks share a\n"
+      "      matched pair's rows (1-16; default: chosen to fill the GPU), B resident blocks per SM (1 or\n"
+      "      2, default 2); --bf16 reads a bf16 copy of float weights\n"
       "  matchblas gen KIND N [--seed S] [--out FILE.mtx] [--edge-factor F] [--ties K]\n"
       "      write a generated graph (to stdout without --out); KIND is one of\n");
   for (const GeneratorKindHelp& k : generator_help()) std::fprintf(out, "        %-22s N = %s\n", k.name.c_str(), k.size.c_str());
@@ -98,8 +100,8 @@ int run(int argc, char** argv) {
   if (command == "match") {
     Args a(argc, argv, 2,
            {"algo", "out", "seed", "threads", "view", "precision", "device", "gpu", "threads-per-block",
-            "vertices-per-warp", "variant", "search", "phases", "min-gain", "start", "scan", "cluster",
-            "blocks-per-sm"},
+            "vertices-per-warp", "variant", "search", "phases", "min-gain", "start", "scan", "kernel",
+            "cluster", "blocks-per-sm"},
            {"json", "gto", "phase-report", "bf16", "exact-auction"});
     return command_match(a);
   }

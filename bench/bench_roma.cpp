@@ -6,7 +6,7 @@
 //              [--phases P] [--min-gain G] [--start neighbour|...] [--scan all|changed] [--seed S]
 //              [--auction-unassigned F] [--auction-bids B] [--auction-epsilon E]
 //              [--auction-ratio R]
-//              [--double] [--runs cpu,1,2,fast,fast-bf16] [--cluster C]
+//              [--double] [--runs cpu,1,2,fast,fast-bf16] [--kernel auto|cluster|stream] [--cluster C]
 //              [--blocks-per-sm B] [--gpu-generate] [--exact-up-to N] [--upper-bound]
 //              [--quiet]
 // The --auction-* options set RomaOptions::auction (the assignment start):
@@ -21,7 +21,9 @@
 // none (so a GTO at most). The summary's floor is the
 // bytes a phase must read (n^2 weights, as stored: 2 bytes for fast-bf16)
 // over the measured copy bandwidth (bytes read plus written per second).
-// The summary's start_s is the start matching's seconds (RomaRun::
+// The per-phase table's kernel and past-bound columns are roma-gpu's
+// (RomaPhase::kernel, past_bound); the summary's kernels= lists them, c for
+// cluster and s for stream. The summary's start_s is the start matching's seconds (RomaRun::
 // start_seconds: greedy on the host, assignment on the device for the GPU
 // runs) and start+phases_s the whole run.
 // fast-bf16 reports the float weights of its matching (its quality cost).
@@ -65,15 +67,18 @@ double copy_gbps = 0;  // measured once when a GPU run is asked for
 void report(const std::string& which, const std::string& dist, vertex_t n, std::size_t weight_bytes,
             const RomaRun& r, std::optional<double> optimum, bool optimum_is_bound, bool quiet) {
   if (!quiet) {
-    std::printf("%6s %12s %12s %18s %10s\n", "phase", "flips", "scanned", "weight", "seconds");
+    std::printf("%6s %12s %12s %18s %10s %8s %12s\n", "phase", "flips", "scanned", "weight", "seconds", "kernel",
+                "past-bound");
     std::printf("%6s %12s %12s %18.6f %10s\n", "start", "-", "-", r.start_weight, "-");
   }
   double total = 0, worst = 0, later = 0;
   long long scans = 0;
   for (const RomaPhase& p : r.phases) {
     if (!quiet)
-      std::printf("%6d %12lld %12s %18.6f %10.6f\n", p.phase, static_cast<long long>(p.flips),
-                  p.scanned >= 0 ? std::to_string(p.scanned).c_str() : "-", p.weight, p.seconds);
+      std::printf("%6d %12lld %12s %18.6f %10.6f %8s %12s\n", p.phase, static_cast<long long>(p.flips),
+                  p.scanned >= 0 ? std::to_string(p.scanned).c_str() : "-", p.weight, p.seconds,
+                  p.kernel.empty() ? "-" : p.kernel.c_str(),
+                  p.past_bound >= 0 ? std::to_string(p.past_bound).c_str() : "-");
     scans += p.scanned;
     total += p.seconds;
     worst = std::max(worst, p.seconds);
@@ -90,6 +95,11 @@ void report(const std::string& which, const std::string& dist, vertex_t n, std::
               floor_ms > 0 ? worst * 1e3 / floor_ms : 0.0);
   std::printf(" start_s=%.6f start+phases_s=%.6f", r.start_seconds, r.start_seconds + total);
   if (!r.phases.empty() && r.phases.front().scanned >= 0) std::printf(" scanned=%lld", scans);
+  if (!r.phases.empty() && !r.phases.front().kernel.empty()) {  // c: cluster, s: stream, phase by phase
+    std::string kernels;
+    for (const RomaPhase& p : r.phases) kernels += p.kernel.front();
+    std::printf(" kernels=%s", kernels.c_str());
+  }
   if (optimum)
     std::printf(optimum_is_bound ? " bound=%.6f gto<=%.4f%%" : " optimum=%.6f gto=%.4f%%", *optimum,
                 100 * (1 - weight / *optimum));
@@ -200,6 +210,7 @@ int main(int argc, char** argv) {
     else if (a == "--seed" && v) s.opt.seed = std::strtoull(argv[++i], nullptr, 10);
     else if (a == "--double") use_double = true;
     else if (a == "--runs" && v) s.runs = bench::string_list(argv[++i]);
+    else if (a == "--kernel" && v) s.gpu.kernel = parse_roma_gpu_kernel(argv[++i]);
     else if (a == "--cluster" && v) s.gpu.cluster = std::atoi(argv[++i]);
     else if (a == "--blocks-per-sm" && v) s.gpu.blocks_per_sm = std::atoi(argv[++i]);
     else if (a == "--gpu-generate") s.gpu_generate = true;

@@ -195,24 +195,34 @@ std::vector<vertex_t> assignment_matching_gpu(const DeviceDense<W>& g, const Auc
                                               AuctionGpuStats* stats = nullptr);
 
 // ROMA on a complete graph on the GPU, our fastest version (matchers/
-// roma_gpu.cu says how): a cluster of `cluster` thread blocks holds the two
-// rows of one matched pair in its (distributed) shared memory, so that a
-// phase reads each row once from memory; a persistent grid takes pairs from
-// a queue; weights of the current matching edges are kept in a vector in
-// step with the flips, and a flip re-checks its gain with exact weights
-// under the locks. Same options, start matchings and report as the CPU roma
-// (matchers/roma.hpp; RomaScan::changed keeps a worklist of the changed
-// pairs); RomaPhase::seconds is the phase's kernels (the refresh of the
-// weight vector, the worklist's select and the phase kernel). The greedy start reads
-// a DeviceDense back to the host (n^2 weights of host memory); the
-// assignment start is assignment_matching_gpu, on the device. Guarantee: a
-// perfect matching after every phase, weight never lower (with bf16 storage
-// the flips are decided on the rounded weights, so the float weight may
-// dip); not the CPU's matching (the flips race), close to it in weight.
+// roma_gpu.cu says how). Each phase runs one of two kernels: the cluster
+// phase (a thread-block cluster holds the two rows of one matched pair in
+// its distributed shared memory, so every gather of the scan lands on chip)
+// or the stream phase (a block streams the two rows from memory and gathers
+// only for the edges past a gain bound from the rows' maxima). Both read
+// each row once a phase, take pairs from a worklist with a persistent grid,
+// keep the weights of the current matching edges in a vector in step with
+// the flips, and re-check a flip's gain with exact weights under the locks.
+// RomaGpuKernel::automatic takes the cluster phase for phase 0 and for
+// phases whose scans gather much on a graph whose rows do not fit L2, the
+// stream phase otherwise. Same options, start matchings and report as the
+// CPU roma (matchers/roma.hpp; RomaScan::changed keeps a worklist of the
+// changed pairs); RomaPhase::seconds is the phase's kernels (the refresh of
+// the weight vector, the worklist's select, the row maxima when first
+// needed, and the phase kernel). The greedy start reads a DeviceDense back
+// to the host (n^2 weights of host memory); the assignment start is
+// assignment_matching_gpu, on the device. Guarantee: a perfect matching
+// after every phase, weight never lower (with bf16 storage the flips are
+// decided on the rounded weights, so the float weight may dip); not the
+// CPU's matching (the flips race), close to it in weight.
+enum class RomaGpuKernel { automatic, cluster, stream };
+RomaGpuKernel parse_roma_gpu_kernel(std::string_view name);  // auto, cluster, stream
+std::string to_string(RomaGpuKernel k);
 struct RomaGpuOptions {
   int device = 0;         // for the Dense overload (a DeviceDense knows its own)
-  int cluster = 0;        // blocks per pair: 1-16; 0: automatic (matchers/roma_gpu_launch.cuh)
-  int blocks_per_sm = 2;  // 1 or 2: shared memory is split for this many resident blocks per SM
+  RomaGpuKernel kernel = RomaGpuKernel::automatic;  // the phase kernel; cluster or stream: every phase
+  int cluster = 0;        // the cluster phase's blocks per pair: 1-16; 0: automatic (matchers/roma_gpu_launch.cuh)
+  int blocks_per_sm = 2;  // 1 or 2: the cluster phase's shared memory is split for this many blocks per SM
   bool bf16 = false;      // float graphs only (invalid_input for double): the kernels read a bf16 copy of
                           // the weights (half the bytes; the copy takes n^2 x 2 bytes more) and compute in
                           // float; the report's weights are the float ones, so the cost in quality shows

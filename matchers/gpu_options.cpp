@@ -20,6 +20,11 @@ constexpr std::array<std::pair<std::string_view, SuitorGpuSearch>, 3> search_nam
     {"champions", SuitorGpuSearch::champions},
     {"walk", SuitorGpuSearch::walk},
 }};
+constexpr std::array<std::pair<std::string_view, RomaGpuKernel>, 3> kernel_names{{
+    {"auto", RomaGpuKernel::automatic},
+    {"cluster", RomaGpuKernel::cluster},
+    {"stream", RomaGpuKernel::stream},
+}};
 }  // namespace
 
 SuitorGpuVariant parse_suitor_gpu_variant(std::string_view name) {
@@ -44,6 +49,18 @@ SuitorGpuSearch parse_suitor_gpu_search(std::string_view name) {
 std::string to_string(SuitorGpuSearch s) {
   for (const auto& [n, x] : search_names)
     if (x == s) return std::string(n);
+  return "?";
+}
+
+RomaGpuKernel parse_roma_gpu_kernel(std::string_view name) {
+  for (const auto& [n, v] : kernel_names)
+    if (n == name) return v;
+  throw invalid_input("unknown roma-gpu kernel '" + std::string(name) + "' (known: auto, cluster, stream)");
+}
+
+std::string to_string(RomaGpuKernel k) {
+  for (const auto& [n, x] : kernel_names)
+    if (x == k) return std::string(n);
   return "?";
 }
 

@@ -3,41 +3,35 @@
 // Source: seed 000 sec. 3.5 (4-cycle augmentation, Alg. 4-5) and sec. 4.1
 // (the GPU ROMA: a block per matching edge, Alg. 7-9), rebuilt around what a
 // phase must move: each matched pair (u, v) reads rows u and v once, 4 n^2
-// bytes a phase for float weights, and every gather a scan makes lands on
-// chip.
+// bytes a phase for float weights.
 //
-// How a phase runs:
-//   - A persistent grid of clusters of C blocks (a Hopper thread-block
-//     cluster). Warp 0 of the cluster's first block is its control warp: it
-//     takes the next representative u < M[u] from the phase's worklist (a
-//     global counter, guided grabs of 1-16 entries, M[u] re-read fresh when
-//     the pair is taken) and
-//     makes the flips; warps 1-15 of every block are workers (warp 0 of the
-//     other blocks only keeps the barriers).
-//   - Block r's workers copy columns [r S, (r + 1) S) of rows u and v into
-//     shared memory, w[u, j] and w[v, j] side by side (16-byte streaming
-//     loads; S = n / C rounded up), and the largest entry of each row.
-//   - Each block scans the matching edges (x, y = M[x]), x < y, with x in its
-//     slice: w[u, x] and w[v, x] are local, w[u, y] and w[v, y] come from the
-//     block that holds column y (one 2-word load through distributed shared
-//     memory), and the current weight of (x, y) and y itself from a vector
-//     cw (cw[x] = (w[x, M[x]], M[x]), 8 bytes for float, two columns a
-//     16-byte load), not from a gather into row x and a read of M[x]. x > y
-//     is skipped there and then.
-//     Before anything else an upper bound of the gain from the local values
-//     and the row maxima (w[v, y] <= max of row v, w[u, y] <= max of row u)
-//     is tested: once the matching is good almost every edge fails it and
-//     costs no remote load (an exact pruning: the bound holds for the float
-//     sums too, they round monotonically). The block's best flip
-//     (gain, a, b) goes to the control warp, which takes the best of the C
-//     and calls atomicFlip (matchers/roma_gpu_common.cuh) while the workers copy
-//     the next pair's rows: it arrives at that pair's first cluster barrier
-//     before it flips and waits after.
-//   - cw is refreshed at the start of each phase and written by every flip
+// A phase is one of two kernels, each a persistent grid taking the pairs
+// (u, M[u]), u < M[u], from the phase's worklist and choosing for each the
+// 4-cycle of largest gain:
+//   - the cluster phase (roma_gpu_cluster.cuh): a thread-block cluster
+//     copies the two rows into its distributed shared memory, then scans;
+//     every gather lands on chip, at the cost of two cluster barriers and a
+//     copy-then-scan order per pair (1.5-1.8x the read floor on the H100);
+//   - the stream phase (roma_gpu_stream.cuh): a block streams the two rows
+//     and tests each edge against an upper bound of its gain from the rows'
+//     maxima; only an edge past the bound gathers w[u, y] and w[v, y] from
+//     global memory (1.1-1.2x the read floor when few do).
+// The automatic choice (choose_stream): phase 0 takes the cluster phase,
+// which records the maxima of the rows it copies (the rest are filled
+// before the first stream phase). Each phase counts the edges past the
+// bound; a later phase takes the stream phase unless the previous one's
+// count exceeded 0.2 n a pair and the rows of the stream phase's pairs in
+// flight exceed 1.5 times L2 (its gathers then miss L2 and cost a 32-byte
+// sector each). On the H100 that keeps the cluster phase for geometric
+// weights at n = 90112 (a stream phase took 58 ms against 31) and takes
+// the stream phase everywhere else (bench/RESULTS.md).
+//
+// What both kernels share, and why it is sound:
+//   - cw[x] = (w[x, M[x]], M[x]) is refreshed at the start of each phase and written by every flip
 //     before its mate writes, so it stays in step with the matching up to
 //     races; it only steers the choice (a stale mate in it names an edge that
 //     the flip's re-check then refuses). A flip's gain is re-computed under
-//     the locks from exact weights: w[u, a], w[v, b] and w[u, v] (copied from
+//     the locks from exact weights: w[u, a], w[v, b] and w[u, v] (read from
 //     the rows, which never change) and w[x, y] (read from memory), so a
 //     stale cw can cost a flip, never weight.
 //   - The worklist is built when a phase starts (a select over the
@@ -58,21 +52,16 @@
 //     nothing is stamped and the claim covers every pair.
 // Why the matching stays valid: only atomicFlip writes mates, under the locks
 // of both representatives, after re-checking both ends of both edges
-// (Lemma 4.1.1's argument, strengthened; roma_gpu_common.cuh). Rows are copied for
+// (Lemma 4.1.1's argument, strengthened; roma_gpu_common.cuh). Rows are read for
 // a pair whose edge may change before the scan ends; the re-check then
 // refuses the flip (a lost augmentation, never an invalid matching), and a
 // flip made one pair late (the control warp's overlap) is re-checked alike.
 // Guarantee: a perfect matching after every phase, weight never lower; each
 // flip gains more than min_gain (with bf16 storage: in the rounded weights).
 // Cost per pair scanned: its two rows, 8 n bytes from memory (float; 4 n for
-// bf16), so 4 n^2 a phase of every pair; plus n x 8 bytes of cw from L2
-// (float) and, for the edges that pass the bound, a remote shared-memory
-// load.
-// Shape: 512-thread blocks (one control warp, fifteen workers; two resident
-// per SM at 64 registers); grabs of up to 16 worklist entries, enough to
-// amortise the atomic, shrinking as the worklist runs out so that the
-// clusters finish together.
-#include <cooperative_groups.h>
+// bf16), so 4 n^2 a phase of every pair; n x 8 bytes of cw from L2; per edge
+// past the bound, a remote shared-memory load (cluster) or two gathers
+// (stream). Plus, once a run, the maxima of the rows phase 0 did not copy.
 #include <cuda_bf16.h>
 #include <cuda_runtime.h>
 #include <thrust/iterator/counting_iterator.h>
@@ -92,182 +81,15 @@
 #include "matchers/gpu_session.cuh"
 #include "matchers/roma_gpu_common.cuh"
 #include "matchers/roma_gpu_launch.cuh"
+#include "matchers/roma_gpu_cluster.cuh"
 #include "matchers/roma_gpu_pieces.cuh"
+#include "matchers/roma_gpu_stream.cuh"
 
 namespace matchblas {
 
 namespace {
 
-namespace cg = cooperative_groups;
 using namespace roma_gpu_detail;
-
-// One phase. Dynamic shared memory: rows[j] = (w[u, lo + j], w[v, lo + j])
-// for the block's columns [lo, lo + slice), lo = rank * slice.
-// Barriers per pair: S2 (rows on chip, the pair read by all) and S3 (every
-// block's best ready). The leader's control warp arrives at S2 before it
-// flips the previous pair's choice and waits after, so flips overlap the
-// copies and the scan.
-template <class W, class S>
-__global__ void __launch_bounds__(fast_block, 2) roma_fast_phase(const S* __restrict__ w, vertex_t n, vertex_t* mate,
-                                                                 WeightMate<W>* cw, vertex_t* locks, unsigned* counter,
-                                                                 unsigned long long* flips, W min_gain,
-                                                                 vertex_t slice, Worklist list, ChangeStamps stamps) {
-  __shared__ Candidate<W> per_warp[worker_warps];
-  __shared__ Candidate<W> block_best;
-  __shared__ RowPair<W> per_warp_top[worker_warps];
-  __shared__ RowPair<W> slice_top;  // the largest w[u, j] and w[v, j] of this block's columns
-  __shared__ PairQueue queue;  // rank 0's
-  extern __shared__ __align__(16) unsigned char raw[];
-  RowPair<W>* rows = reinterpret_cast<RowPair<W>*>(raw);
-
-  const cg::cluster_group cluster = cg::this_cluster();
-  const unsigned rank = cluster.block_rank(), blocks = cluster.num_blocks();
-  const long long lo = static_cast<long long>(rank) * slice;
-  const long long hi = min(static_cast<long long>(n), lo + slice);
-  const volatile vertex_t* vmate = mate;
-  const PairQueue* leader_queue = cluster.map_shared_rank(&queue, 0);
-  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-
-  if (rank == 0 && warp == 0) {  // the control warp
-    if (lane == 0) queue.head = queue.len = 0;
-    __syncwarp();
-    const unsigned listed = *list.count, clusters = gridDim.x / blocks;
-    take_next_pair(queue, counter, vmate, list.pairs, listed, clusters);
-    cluster.sync();
-    PendingFlip<W> pending{no_vertex, no_vertex, W(0), {}};
-    unsigned long long taken = 0;
-    for (;;) {
-      const vertex_t u = queue.next_u, v = queue.next_v;
-      auto arrived = cluster.barrier_arrive();  // S2 (or the last barrier)
-      if (lane == 0 && pending.u != no_vertex)
-        flip_pending(pending, w, n, mate, cw, locks, flips, min_gain, stamps);
-      __syncwarp();
-      cluster.barrier_wait(std::move(arrived));
-      if (u == no_vertex) {
-        if (lane == 0 && taken > 0) atomicAdd(list.scanned, taken);
-        return;
-      }
-      ++taken;
-      const unsigned owner_v = unsigned(v / slice);
-      const W wuv = cluster.map_shared_rank(rows, owner_v)[v - static_cast<long long>(owner_v) * slice].u;
-      take_next_pair(queue, counter, vmate, list.pairs, listed, clusters);
-      cluster.sync();  // S3
-      Candidate<W> c = block_best;
-      for (unsigned r = 1; r < blocks; ++r) {
-        const Candidate<W> other = *cluster.map_shared_rank(&block_best, r);
-        if (other.gain > c.gain) c = other;
-      }
-      pending = {no_vertex, no_vertex, W(0), c};
-      if (c.a != no_vertex && c.gain > min_gain) pending.u = u, pending.v = v, pending.wuv = wuv;
-    }
-  }
-
-  cluster.sync();
-  for (;;) {
-    const vertex_t u = leader_queue->next_u, v = leader_queue->next_v;
-    if (u == no_vertex) {  // the same for every block of the cluster
-      cluster.sync();      // no block leaves while the leader may read its candidate
-      return;
-    }
-    if (warp > 0) {
-      RowPair<W> top{-std::numeric_limits<W>::infinity(), -std::numeric_limits<W>::infinity()};
-      if (hi > lo)
-        top = copy_rows(rows, w + static_cast<long long>(u) * n + lo, w + static_cast<long long>(v) * n + lo,
-                        hi - lo, int(threadIdx.x) - 32);
-      for (int d = 16; d > 0; d /= 2) {
-        top.u = max(top.u, __shfl_down_sync(~0u, top.u, d));
-        top.v = max(top.v, __shfl_down_sync(~0u, top.v, d));
-      }
-      if (lane == 0) per_warp_top[warp - 1] = top;
-      asm volatile("bar.sync 1, %0;" ::"r"(workers) : "memory");  // the workers alone
-      if (threadIdx.x == 32) {
-        for (int k = 1; k < worker_warps; ++k) {
-          top.u = max(top.u, per_warp_top[k].u);
-          top.v = max(top.v, per_warp_top[k].v);
-        }
-        slice_top = top;
-      }
-    }
-    pair_barrier(warp <= 1);  // S2: every slice on chip; every block has read the pair
-    if (warp > 0) {
-      const unsigned owner_v = unsigned(v / slice);
-      const W wuv = cluster.map_shared_rank(rows, owner_v)[v - static_cast<long long>(owner_v) * slice].u;
-      RowPair<W> row_max = slice_top;  // of the whole rows u and v
-      for (unsigned r = 0; r < blocks; ++r) {
-        const RowPair<W> t = *cluster.map_shared_rank(&slice_top, r);
-        row_max.u = max(row_max.u, t.u);
-        row_max.v = max(row_max.v, t.v);
-      }
-      Candidate<W> best{W(0), no_vertex, no_vertex, W(0), W(0)};
-      // The edge (x, y = M[x]) seen from column x: its current weight and
-      // y from cwx, w[u, x] and w[v, x] in at_x.
-      auto consider = [&](long long x, WeightMate<W> cwx, RowPair<W> at_x) {
-        const vertex_t y = cwx.mate;
-        if (!(x < y)) return;  // each matching edge once, from its smaller end
-        const W current = wuv + cwx.w;
-        // An upper bound of the gain: w[v, y] <= max of row v, w[u, y] <=
-        // max of row u (float sums round monotonically, so it bounds the
-        // computed gain too). Most edges fail it once the matching is good:
-        // no remote load.
-        if (!(max(at_x.u + row_max.v, row_max.u + at_x.v) - current > max(best.gain, min_gain))) return;
-        if (x == u || x == v || y == u || y == v) return;
-        const unsigned owner = unsigned(y / slice);
-        const RowPair<W> at_y = cluster.map_shared_rank(rows, owner)[y - static_cast<long long>(owner) * slice];
-        const W w1 = at_x.u + at_y.v, w2 = at_y.u + at_x.v;  // {u, x}, {v, y} or {u, y}, {v, x}
-        if (w1 > w2) {
-          if (w1 - current > best.gain) best = {w1 - current, vertex_t(x), y, at_x.u, at_y.v};
-        } else if (w2 - current > best.gain) {
-          best = {w2 - current, y, vertex_t(x), at_y.u, at_x.v};
-        }
-      };
-      // per_step columns a thread at a time (two for float: one 16-byte cw
-      // load and one 16-byte shared load bring both), four steps' cw loads
-      // issued together to keep L2 loads in flight. Slices start on
-      // multiples of 4 and n is even, so a step never crosses hi. (Two columns a step against one: 2-3% off 8 phases and
-      // 5-8% off phase 0 on the H100, bench/RESULTS.md.)
-      constexpr int per_step = sizeof(WeightMate<W>) == 8 ? 2 : 1;
-      static_assert(per_step == 1 || (16 / sizeof(S)) % 2 == 0, "slices must start on even columns");
-      constexpr int batch = 4;
-      for (long long base = lo + per_step * (threadIdx.x - 32); base < hi; base += batch * per_step * workers) {
-        WeightMate<W> cx[batch * per_step];
-#pragma unroll
-        for (int k = 0; k < batch; ++k) {
-          const long long x = base + k * per_step * workers;
-          if constexpr (per_step == 2) {  // float
-            const uint4 raw = x < hi ? __ldcg(reinterpret_cast<const uint4*>(cw + x)) : make_uint4(0, 0, 0, 0);
-            cx[2 * k] = {__uint_as_float(raw.x), vertex_t(raw.y)};
-            cx[2 * k + 1] = {__uint_as_float(raw.z), vertex_t(raw.w)};
-          } else {  // double: 16 bytes, also from L2 (a plain load could serve a stale L1 line)
-            const ulonglong2 raw = x < hi ? __ldcg(reinterpret_cast<const ulonglong2*>(cw) + x) : make_ulonglong2(0, 0);
-            cx[k] = {W(__longlong_as_double(static_cast<long long>(raw.x))), vertex_t(unsigned(raw.y))};
-          }
-        }
-#pragma unroll
-        for (int k = 0; k < batch; ++k) {
-          const long long x = base + k * per_step * workers;
-          if (x >= hi) break;
-          if constexpr (per_step == 2) {
-            const float4 r = *reinterpret_cast<const float4*>(rows + (x - lo));
-            consider(x, cx[2 * k], RowPair<W>{r.x, r.y});
-            consider(x + 1, cx[2 * k + 1], RowPair<W>{r.z, r.w});
-          } else {
-            consider(x, cx[k], rows[x - lo]);
-          }
-        }
-      }
-      best = warp_best(best);
-      if (lane == 0) per_warp[warp - 1] = best;
-      asm volatile("bar.sync 1, %0;" ::"r"(workers) : "memory");  // the workers alone
-      if (threadIdx.x == 32) {
-        Candidate<W> c = per_warp[0];
-        for (int k = 1; k < worker_warps; ++k)
-          if (per_warp[k].gain > c.gain) c = per_warp[k];
-        block_best = c;
-      }
-    }
-    pair_barrier(warp <= 1);  // S3: every block's best ready; every scan done
-  }
-}
 
 // cw[x] = (w[x, M[x]], M[x]); the pair counter reset.
 template <class W, class S>
@@ -284,6 +106,22 @@ __global__ void to_bf16(const float* w, long long count, __nv_bfloat16* out) {
     out[i] = __float2bfloat16_rn(w[i]);
 }
 
+// Gathering much: more than this many edges past the bound per pair and
+// per column in the previous phase (with the warp-shared threshold both
+// kernels count alike; measured on the H100 in bench/RESULTS.md).
+constexpr double gathers_much = 0.2;
+// The stream phase's gathers stay in L2 while the rows of its pairs in
+// flight take at most this many times its size (the H100: 132 pairs of
+// 32768 floats a row, 34 MB of 50).
+constexpr double rows_in_l2 = 1.0;
+
+// Whether phase p takes the stream phase: the automatic choice (the header).
+bool choose_stream(RomaGpuKernel kernel, int p, const PhaseState& s, vertex_t n, bool rows_fit_l2) {
+  if (kernel != RomaGpuKernel::automatic) return kernel == RomaGpuKernel::stream;
+  if (p == 0) return false;  // the cluster phase records the row maxima
+  return rows_fit_l2 || double(s.previous_past_bound) <= gathers_much * double(n) * double(s.previous_pairs);
+}
+
 // The phases from the start matching `mate` (padded order), the kernels
 // reading the weights w stored as S (g's own, or a bf16 copy of them); the
 // report's weights are g's.
@@ -291,41 +129,59 @@ template <class W, class S>
 RomaRun run_fast(const DeviceDense<W>& g, const S* w, std::vector<vertex_t> mate, const RomaOptions& opt,
                  const RomaGpuOptions& gopt) {
   const vertex_t n = g.padded_n();
-  cudaFuncAttributes attr{};
-  MATCHBLAS_CUDA_TRY(cudaFuncGetAttributes(&attr, roma_fast_phase<W, S>));
+  // The cluster phase's launch (not made when every phase streams).
   cudaLaunchAttribute cluster_dim[1];
   cluster_dim[0].id = cudaLaunchAttributeClusterDimension;
   cudaLaunchConfig_t config{};
   config.attrs = cluster_dim;
   config.numAttrs = 1;
-  config.blockDim = dim3(fast_block);
-  // The launch for shape s (one cluster), and how many such clusters fit.
-  auto active_clusters = [&](const Shape& s) {
-    MATCHBLAS_CUDA_TRY(cudaFuncSetAttribute(roma_fast_phase<W, S>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                            static_cast<int>(s.smem)));
-    if (s.cluster > 8)
-      MATCHBLAS_CUDA_TRY(
-          cudaFuncSetAttribute(roma_fast_phase<W, S>, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
-    cluster_dim[0].val.clusterDim = {unsigned(s.cluster), 1, 1};
-    config.dynamicSmemBytes = s.smem;
-    config.gridDim = dim3(unsigned(s.cluster));
-    int clusters = 0;
-    MATCHBLAS_CUDA_TRY(cudaOccupancyMaxActiveClusters(&clusters, roma_fast_phase<W, S>, &config));
-    return clusters;
-  };
-  const Shape shape = choose_shape<W, S>(n, gopt, g.device(), attr.sharedSizeBytes, active_clusters);
+  config.blockDim = dim3(cluster_block);
+  Shape shape{0, 0, 0};
+  if (gopt.kernel != RomaGpuKernel::stream) {
+    cudaFuncAttributes attr{};
+    MATCHBLAS_CUDA_TRY(cudaFuncGetAttributes(&attr, roma_cluster_phase<W, S>));
+    // The launch for shape s (one cluster), and how many such clusters fit.
+    auto active_clusters = [&](const Shape& s) {
+      MATCHBLAS_CUDA_TRY(cudaFuncSetAttribute(roma_cluster_phase<W, S>,
+                                              cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(s.smem)));
+      if (s.cluster > 8)
+        MATCHBLAS_CUDA_TRY(
+            cudaFuncSetAttribute(roma_cluster_phase<W, S>, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
+      cluster_dim[0].val.clusterDim = {unsigned(s.cluster), 1, 1};
+      config.dynamicSmemBytes = s.smem;
+      config.gridDim = dim3(unsigned(s.cluster));
+      int clusters = 0;
+      MATCHBLAS_CUDA_TRY(cudaOccupancyMaxActiveClusters(&clusters, roma_cluster_phase<W, S>, &config));
+      return clusters;
+    };
+    shape = choose_shape<W, S>(n, gopt, g.device(), attr.sharedSizeBytes, active_clusters);
+    const int clusters = active_clusters(shape);
+    if (clusters < 1)
+      throw error("roma-gpu: no cluster of " + std::to_string(shape.cluster) + " blocks with " +
+                  std::to_string(shape.smem) + " bytes of shared memory each fits this GPU");
+    // At most one pair in eight in flight at once: pairs scanned together see
+    // each other's flips only through the re-check, and on small graphs
+    // (n = 1000-2048, all 264 clusters busy) that cost 1-4% of the weight
+    // after 8 phases on the H100.
+    config.gridDim = dim3(unsigned(std::min(clusters, std::max(1, n / 16)) * shape.cluster));
+  }
+  // The stream phase's launch: 16-byte row loads where every row starts on a
+  // 16-byte boundary; one block an SM, as many pairs in flight (at most one
+  // in eight, as above).
+  constexpr int per_load = 16 / sizeof(S);
+  const auto stream_kernel = n % per_load == 0 ? roma_stream_phase<W, S, per_load> : roma_stream_phase<W, S, 1>;
+  int per_sm = 0, sms = 0, l2_bytes = 0;
+  MATCHBLAS_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, stream_kernel, stream_block, 0));
+  MATCHBLAS_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, g.device()));
+  MATCHBLAS_CUDA_TRY(cudaDeviceGetAttribute(&l2_bytes, cudaDevAttrL2CacheSize, g.device()));
+  const int stream_grid = std::max(1, std::min(per_sm * sms, n / 16));
+  const bool rows_fit_l2 = double(stream_grid) * 2 * double(n) * sizeof(S) <= rows_in_l2 * double(l2_bytes);
+
   gpu::DeviceBuffer<WeightMate<W>> cw{std::size_t(n)};
   gpu::DeviceBuffer<unsigned> counter{1};
-  const int clusters = active_clusters(shape);
-  if (clusters < 1)
-    throw error("roma-gpu: no cluster of " + std::to_string(shape.cluster) + " blocks with " +
-                std::to_string(shape.smem) + " bytes of shared memory each fits this GPU");
-  // At most one pair in eight in flight at once: pairs scanned together see
-  // each other's flips only through the re-check, and on small graphs
-  // (n = 1000-2048, all 264 clusters busy) that cost 1-4% of the weight
-  // after 8 phases on the H100.
-  config.gridDim = dim3(unsigned(std::min(clusters, std::max(1, n / 16)) * shape.cluster));
-
+  gpu::DeviceBuffer<W> top{std::size_t(n)};  // row maxima, NaN until recorded
+  MATCHBLAS_CUDA_TRY(cudaMemset(top.data(), 0xff, top.size() * sizeof(W)));
+  bool top_filled = false;
   gpu::DeviceBuffer<int> changed{std::size_t(n)};
   MATCHBLAS_CUDA_TRY(cudaMemset(changed.data(), 0xff, changed.size() * sizeof(int)));  // all -1
   gpu::DeviceBuffer<vertex_t> pairs{std::size_t(n) / 2};
@@ -338,14 +194,28 @@ RomaRun run_fast(const DeviceDense<W>& g, const S* w, std::vector<vertex_t> mate
   std::size_t temp_bytes = 0;
   MATCHBLAS_CUDA_TRY(select(nullptr, temp_bytes, 0, nullptr));
   gpu::DeviceBuffer<unsigned char> temp{std::max<std::size_t>(temp_bytes, 1)};
-  return roma_phases(g, std::move(mate), opt, /*counts_scans=*/true, [&](int p, const PhaseState& s) {
+  return roma_phases(g, std::move(mate), opt, /*counts_scans=*/true, [&](int p, const PhaseState& s) -> const char* {
     start_phase<W, S><<<(n + 255) / 256, 256>>>(w, n, s.mate, cw.data(), counter.data());
     MATCHBLAS_CUDA_CHECK_LAUNCH();
     MATCHBLAS_CUDA_TRY(select(temp.data(), temp_bytes, p, s.mate));
-    MATCHBLAS_CUDA_TRY(cudaLaunchKernelEx(&config, roma_fast_phase<W, S>, w, n, s.mate, cw.data(), s.locks,
-                                          counter.data(), s.flips, W(opt.min_gain), shape.slice,
-                                          Worklist{pairs.data(), listed.data(), s.scanned},
-                                          ChangeStamps{changed.data(), p}));
+    const Worklist list{pairs.data(), listed.data(), s.scanned};
+    const ChangeStamps stamps{changed.data(), p};
+    const BoundStats<W> stats{s.past_bound, s.pairs, top.data()};
+    if (choose_stream(gopt.kernel, p, s, n, rows_fit_l2)) {
+      if (!top_filled) {  // the rows no cluster phase has copied
+        fill_row_maxima<W, S><<<n, 256>>>(w, n, top.data());
+        MATCHBLAS_CUDA_CHECK_LAUNCH();
+        top_filled = true;
+      }
+      stream_kernel<<<stream_grid, stream_block>>>(w, n, s.mate, cw.data(), s.locks, counter.data(), s.flips,
+                                                   W(opt.min_gain), list, stamps, stats);
+      MATCHBLAS_CUDA_CHECK_LAUNCH();
+      return "stream";
+    }
+    MATCHBLAS_CUDA_TRY(cudaLaunchKernelEx(&config, roma_cluster_phase<W, S>, w, n, s.mate, cw.data(), s.locks,
+                                          counter.data(), s.flips, W(opt.min_gain), shape.slice, list, stamps,
+                                          stats));
+    return "cluster";
   });
 }
 

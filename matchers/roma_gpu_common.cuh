@@ -20,6 +20,8 @@
 #include <chrono>
 #include <cub/block/block_reduce.cuh>
 #include <span>
+#include <string>
+#include <type_traits>
 #include <vector>
 
 #include "lib/types.hpp"
@@ -87,13 +89,17 @@ struct PhaseState {
   vertex_t* locks;
   unsigned long long* flips;
   unsigned long long* scanned;  // matching edges scanned (RomaPhase::scanned), where the phase counts them
+  unsigned long long* past_bound;  // edges past a gain bound, and pairs taken (roma-gpu's kernel choice)
+  unsigned long long* pairs;
+  unsigned long long previous_past_bound = 0, previous_pairs = 0;  // the previous phase's (0 in phase 0)
 };
 
 // Alg. 9's host loop on g (padded order n), from the start matching `mate`:
 // each phase resets the flip and scan counters (the scans are reported when
-// counts_scans), then phase(p, state) enqueues the
-// phase's kernels on the legacy stream (timed with events: RomaPhase::
-// seconds), then the weight is summed on the device; it stops after a phase
+// counts_scans), then phase(p, state) enqueues the phase's kernels on the
+// legacy stream (timed with events: RomaPhase::seconds; it may return the
+// kernel's name, RomaPhase::kernel, reported with the count of edges past
+// the gain bound), then the weight is summed on the device; it stops after a phase
 // without flips or after opt.phases. The padding vertex's partner ends
 // unmatched.
 template <class W, class Phase>
@@ -108,23 +114,27 @@ RomaRun roma_phases(const DeviceDense<W>& g, std::vector<vertex_t> mate, const R
   run.start_weight = n > 0 ? matching_weight_on_device(w, n, m.data(), sum) : 0;
   if (n >= 4 && opt.phases > 0) {
     gpu::DeviceBuffer<vertex_t> locks{std::size_t(n)};
-    gpu::DeviceBuffer<unsigned long long> counts{2};  // flips, scanned
+    gpu::DeviceBuffer<unsigned long long> counts{4};  // flips, scanned, past_bound, pairs
     MATCHBLAS_CUDA_TRY(cudaMemset(locks.data(), 0xff, locks.size() * sizeof(vertex_t)));  // all -1: unlocked
-    const PhaseState state{m.data(), locks.data(), counts.data(), counts.data() + 1};
+    PhaseState state{m.data(), locks.data(), counts.data(), counts.data() + 1, counts.data() + 2, counts.data() + 3};
     gpu::Event start, stop;
     for (int p = 0; p < opt.phases; ++p) {
-      MATCHBLAS_CUDA_TRY(cudaMemset(counts.data(), 0, 2 * sizeof(unsigned long long)));
+      MATCHBLAS_CUDA_TRY(cudaMemset(counts.data(), 0, 4 * sizeof(unsigned long long)));
       start.record(nullptr);
-      phase(p, state);
-      stop.record(nullptr);
       RomaPhase report;
+      if constexpr (std::is_void_v<decltype(phase(p, state))>) phase(p, state);
+      else report.kernel = phase(p, state);
+      stop.record(nullptr);
       report.phase = p;
       report.seconds = stop.since(start);
-      unsigned long long c[2] = {0, 0};
+      unsigned long long c[4] = {0, 0, 0, 0};
       MATCHBLAS_CUDA_TRY(cudaMemcpy(c, counts.data(), sizeof c, cudaMemcpyDeviceToHost));
+      state.previous_past_bound = c[2];
+      state.previous_pairs = c[3];
       const unsigned long long f = c[0];
       report.flips = static_cast<std::int64_t>(f);
       if (counts_scans) report.scanned = static_cast<std::int64_t>(c[1]);
+      if (!report.kernel.empty()) report.past_bound = static_cast<std::int64_t>(c[2]);
       report.weight = matching_weight_on_device(w, n, m.data(), sum);
       run.phases.push_back(report);
       if (f == 0) break;

@@ -19,8 +19,8 @@
 
 namespace matchblas::roma_gpu_detail {
 
-constexpr int fast_block = 512;              // warp 0 controls, warps 1.. work
-constexpr int workers = fast_block - 32;
+constexpr int cluster_block = 512;              // warp 0 controls, warps 1.. work
+constexpr int workers = cluster_block - 32;
 constexpr int worker_warps = workers / 32;
 constexpr int queue_grab = 16;               // the most worklist entries taken from the counter at once
 
@@ -69,6 +69,23 @@ struct ChangeStamps {
   int* changed;
   int phase;
 };
+
+// What the phase kernels report for the choice of the next phase's kernel
+// (roma_gpu.cu): edges past the gain bound and pairs taken; and where the
+// cluster kernel records the maxima of the rows it copies (null: not).
+template <class W>
+struct BoundStats {
+  unsigned long long* past;
+  unsigned long long* pairs;
+  W* top;  // [n]
+};
+
+// A worker thread's count of edges past the bound, added once at the end.
+template <class W>
+__device__ void add_past_bound(BoundStats<W> s, unsigned past) {
+  const unsigned warp_sum = __reduce_add_sync(~0u, past);
+  if ((threadIdx.x & 31) == 0 && warp_sum > 0) atomicAdd(s.past, static_cast<unsigned long long>(warp_sum));
+}
 
 // Whether representative x's pair is on phase `phase`'s worklist: every
 // pair, or (RomaScan::changed, from phase 1 on) one whose edge changed in
@@ -205,6 +222,14 @@ __device__ RowPair<W> copy_rows(RowPair<W>* rows, const S* ru, const S* rv, long
     top.v = max(top.v, e.v);
   }
   return top;
+}
+
+// The largest of a warp's gains, the scans' bound threshold (gains are >= 0,
+// so float bits order as unsigned integers); double keeps each lane's own.
+template <class W>
+__device__ W warp_threshold(W gain) {
+  if constexpr (sizeof(W) == 4) return __uint_as_float(__reduce_max_sync(~0u, __float_as_uint(gain)));
+  else return gain;
 }
 
 template <class W>

@@ -4,11 +4,14 @@
 # and racecheck of roma-gpu on small graphs (every cluster size), then
 # bench_roma over the sizes of the thesis. Logs go to $OUT (or ./device-logs).
 #   scripts/device_roma.sh [tests] [sanitize] [bench] [table] [cpu] [sweep] [auction] [scan] [scan-cpu]
-#   (default: all but scan-cpu)
+#                          [kernels] [bf16]
+#   (default: all but scan-cpu, kernels and bf16)
 # auction: the GPU auction's tests, memcheck of roma-gpu from the assignment
 # start, and bench_roma from the neighbour and the assignment starts.
 # scan: sanitizers and bench_roma with --scan changed against all (GPU only);
 # scan-cpu: the same at n = 16384 against the CPU roma, both scans, both starts.
+# kernels: bench_roma with each phase kernel forced and the automatic choice,
+# twice, interleaved; bf16: the bf16 storage against float.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${OUT:-device-logs}
@@ -25,9 +28,16 @@ fi
 if [[ $want == *" sanitize "* ]]; then
   for tool in memcheck racecheck; do
     for c in 1 2 4; do
-      compute-sanitizer --tool $tool --error-exitcode 9 $bin/bench_roma --n 302 --runs fast --cluster $c --phases 3 \
-        --dists exponential --quiet >> "$out/sanitizer.log" 2>&1
+      compute-sanitizer --tool $tool --error-exitcode 9 $bin/bench_roma --n 302 --runs fast --kernel cluster --cluster $c \
+        --phases 3 --dists exponential --quiet >> "$out/sanitizer.log" 2>&1
       echo "exit $? ($tool roma-gpu cluster $c)"
+    done
+    for n in 302 304; do  # the stream phase's scalar (302) and 16-byte (304) row loads; then auto
+      for kernel in stream auto; do
+        compute-sanitizer --tool $tool --error-exitcode 9 $bin/bench_roma --n $n --runs fast,fast-bf16 --kernel $kernel \
+          --phases 4 --dists geometric --quiet >> "$out/sanitizer.log" 2>&1
+        echo "exit $? ($tool roma-gpu --kernel $kernel n = $n, float and bf16)"
+      done
     done
   done
   grep -h "ERROR SUMMARY\|RACECHECK SUMMARY" "$out/sanitizer.log" | sort | uniq -c
@@ -81,6 +91,19 @@ if [[ $want == *" scan "* ]]; then
       --scan $scan > "$out/scan_$scan.log"
     grep summary "$out/scan_$scan.log" | sed "s/^/scan=$scan /"
   done
+fi
+if [[ $want == *" kernels "* ]]; then
+  for rep in 1 2; do
+    for kernel in cluster stream auto; do
+      $bin/bench_roma --ns 16384,32768,65536,90112 --dists uniform,exponential,geometric --runs fast --gpu-generate \
+        --kernel $kernel > "$out/kernels_$kernel.log" 2>&1
+      grep summary "$out/kernels_$kernel.log" | sed "s/^/kernel=$kernel rep=$rep /; s/start_s=.*scanned/scanned/"
+    done
+  done
+fi
+if [[ $want == *" bf16 "* ]]; then
+  $bin/bench_roma --ns 32768,65536,90112 --dists uniform,exponential,geometric --runs fast,fast-bf16 --gpu-generate \
+    --quiet | grep summary | sed "s/start_s=.*scanned/scanned/" | tee "$out/bf16.log"
 fi
 if [[ $want == *" scan-cpu "* ]]; then  # end to end at n = 16384, same graph, same phase cap
   for start in neighbour assignment; do

@@ -197,6 +197,12 @@ TEST_CASE("roma and rama on a complete graph: --phases, --min-gain, --start") {
   CHECK(no_float.err.find("--precision float") != std::string::npos);
   CHECK(cli(dir, "match " + q(graph) + " --algo roma-gpu --cluster 17").status == 2);
   CHECK(cli(dir, "match " + q(graph) + " --algo roma-gpu --blocks-per-sm 3").status == 2);
+  const Result bad_kernel = cli(dir, "match " + q(graph) + " --algo roma-gpu --kernel fast");
+  CHECK(bad_kernel.status == 2);
+  CHECK(bad_kernel.err.find("unknown roma-gpu kernel 'fast' (known: auto, cluster, stream)") != std::string::npos);
+  const Result cpu_kernel = cli(dir, "match " + q(graph) + " --algo roma --kernel stream");
+  CHECK(cpu_kernel.status == 2);
+  CHECK(cpu_kernel.err.find("--kernel is for roma-gpu, not 'roma'") != std::string::npos);
 }
 
 TEST_CASE("bmatch: --b and --b-file give b-greedy's edges (b-suitor-gpu: or one clear error without a GPU); marry and "

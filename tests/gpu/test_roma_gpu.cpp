@@ -147,7 +147,25 @@ TEST_CASE("DeviceDense::generate draws the CPU generator's weights") {
       }
 }
 
-TEST_CASE("roma-gpu: a perfect matching after every phase, weight never lower, every cluster size, repeated") {
+namespace {
+// Each phase reports its kernel and the edges its scans found past the gain
+// bound; the automatic choice starts with the cluster phase.
+void check_kernels(const RomaRun& run, RomaGpuKernel kernel) {
+  for (const RomaPhase& p : run.phases) {
+    CAPTURE(p.phase);
+    CHECK((p.kernel == "cluster" || p.kernel == "stream"));
+    if (kernel != RomaGpuKernel::automatic) CHECK(p.kernel == to_string(kernel));
+    else if (p.phase == 0) CHECK(p.kernel == "cluster");
+    CHECK(p.past_bound >= 0);
+  }
+}
+}  // namespace
+
+// Every cluster size of the cluster phase (0: the automatic one; the
+// automatic kernel), and the stream phase on its own: rows of 2-3000
+// floats, 16-byte aligned (n % 4 == 0 after padding) or not (7 -> 8 is,
+// 257 -> 258 is not).
+TEST_CASE("roma-gpu: a perfect matching after every phase, weight never lower, every cluster size and kernel, repeated") {
   for (const WeightDist dist : dists)
     for (vertex_t n : {2, 4, 7, 64, 257, 1024, 3000}) {
       GenOptions gen;
@@ -155,7 +173,7 @@ TEST_CASE("roma-gpu: a perfect matching after every phase, weight never lower, e
       const Dense<float> g = complete_graph<float>(dist, n, gen);
       const DeviceDense<float> d = DeviceDense<float>::upload(g);
       for (const RomaStart start : {RomaStart::neighbour, RomaStart::random, RomaStart::greedy, RomaStart::assignment})
-        for (int cluster : {0, 1, 2, 3, 4, 5, 8})
+        for (int cluster : {-1, 0, 1, 2, 3, 4, 5, 8})  // -1: the stream phase only
           for (int repeat = 0; repeat < 2; ++repeat) {
             CAPTURE(n);
             CAPTURE(to_string(start));
@@ -166,10 +184,14 @@ TEST_CASE("roma-gpu: a perfect matching after every phase, weight never lower, e
             opt.phases = repeat == 0 ? 8 : 2;
             opt.scan = (cluster + repeat) % 2 == 0 ? RomaScan::changed : RomaScan::all;
             RomaGpuOptions go;
-            go.cluster = cluster;
+            go.kernel = cluster < 0 ? RomaGpuKernel::stream
+                        : cluster == 0 ? RomaGpuKernel::automatic
+                                       : RomaGpuKernel::cluster;
+            go.cluster = std::max(cluster, 0);
             go.blocks_per_sm = 1 + repeat;
             const RomaRun run = roma_gpu(d, opt, go);
             check_run(g, run);
+            check_kernels(run, go.kernel);
             if (n >= 4 && !run.phases.empty()) CHECK(run.phases.front().scanned > 0);
           }
     }
@@ -183,6 +205,15 @@ TEST_CASE("roma-gpu on doubles and on a graph generated on the GPU") {
   REQUIRE(matching_violation(g, run.matching).empty());
   CHECK(cardinality(run.matching) == 1000);
   CHECK(matching_weight(g, run.matching) > run.start_weight);
+  for (const RomaGpuKernel kernel : {RomaGpuKernel::cluster, RomaGpuKernel::stream}) {
+    RomaGpuOptions go;
+    go.kernel = kernel;
+    const RomaRun one = roma_gpu(g, {}, go);
+    CAPTURE(to_string(kernel));
+    check_run(g, one);
+    check_kernels(one, kernel);
+    CHECK(matching_weight(g, one.matching) >= matching_weight(g, run.matching) * (1 - 1e-2));
+  }
   RomaOptions assignment;
   assignment.start = RomaStart::assignment;
   const RomaRun from_assignment = roma_gpu(g, assignment);
@@ -272,7 +303,9 @@ TEST_CASE("roma-gpu: weight within 1.5% of the CPU roma's from the neighbour sta
 // exponential 0.979-0.988, the others 0.9986-1.0001; 13-25 phases to
 // converge against the CPU's 6-8); the flips race, so the bound leaves room.
 // At n = 16384 it is within 0.15% (bench/RESULTS.md). Odd n (1001) pads one
-// vertex; cluster 3 is an explicit shape.
+// vertex and runs the cluster phase alone (cluster 3, an explicit shape);
+// n = 64 the stream phase alone; the others the automatic choice (on these
+// sizes: the cluster phase for phase 0, then the stream phase).
 TEST_CASE("roma-gpu scanning changed pairs: at convergence no flip above min-gain, fewer scans, weight near the CPU's") {
   for (const WeightDist dist : dists)
     for (vertex_t n : {64, 1000, 1001, 2048, 4096}) {
@@ -286,8 +319,9 @@ TEST_CASE("roma-gpu scanning changed pairs: at convergence no flip above min-gai
         RomaOptions opt;
         opt.scan = RomaScan::changed;
         opt.phases = 100000;
-        RomaGpuOptions go;
+        RomaGpuOptions go;  // n = 1001: the cluster phase alone, of 3 blocks; n = 64: the stream phase alone
         go.cluster = n == 1001 ? 3 : 0;
+        go.kernel = n == 1001 ? RomaGpuKernel::cluster : n == 64 ? RomaGpuKernel::stream : RomaGpuKernel::automatic;
         const RomaRun run = roma_gpu(g, opt, go);
         check_run(g, run);
         REQUIRE(!run.phases.empty());

@@ -1,0 +1,198 @@
+// roma-gpu's stream phase (matchers/roma_gpu.cu chooses it once the scans
+// gather little; issue 5): a block per matched pair (u, v) at a time, rows u
+// and v read straight from memory once, in 16-byte loads, with no copy into
+// shared memory and no cluster barrier.
+// Source: seed 000 sec. 3.5 (Alg. 4-5) and sec. 4.1 (Alg. 8: a block per
+// matching edge, a strided scan, a block max-reduction), with three
+// changes: the current weight and mate of each edge from cw (8 bytes a
+// column from L2) instead of a gather into row x; an upper bound of each
+// edge's gain from the maxima of rows u and v (BoundStats::top, recorded
+// by the cluster phase or by fill_row_maxima), so that only an edge past it
+// gathers w[u, y] and w[v, y] (rows just streamed, so mostly from L2);
+// and a persistent grid taking pairs from the worklist.
+// How a pair runs: the control warp (warp 0) names the block's next pair
+// while warps 1-31 scan the current one, each lane four columns a step
+// (float; eight for bf16, two for double), the warp sharing its best gain
+// as the bound's threshold; after one block barrier the control warp
+// reduces the warps' candidates and flips the best (flip_pending) while the
+// workers scan the next pair.
+// Guarantee and the races: roma_gpu.cu.
+// Cost per pair: 8 n bytes of rows from memory (float; 4 n for bf16) and
+// n x 8 bytes of cw from L2, one block barrier; per edge past the bound,
+// two gathers (from L2 while the rows of the pairs in flight fit it,
+// 132 x 8 n bytes on the H100, else 32-byte sectors from memory). On the
+// H100 a phase with few edges past the bound runs at 1.1-1.2x its read
+// floor (bench/RESULTS.md). .cu files only.
+#pragma once
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <limits>
+#include <type_traits>
+
+#include "matchers/roma_gpu_pieces.cuh"
+
+namespace matchblas::roma_gpu_detail {
+
+
+// top[r] = the largest entry of row r (widened), a block per row, for the
+// rows whose top[r] is NaN (not yet recorded).
+template <class W, class S>
+__global__ void fill_row_maxima(const S* w, vertex_t n, W* top) {
+  const long long r = blockIdx.x;
+  if (!(top[r] != top[r])) return;
+  W best = -std::numeric_limits<W>::infinity();
+  for (long long j = threadIdx.x; j < n; j += blockDim.x) best = max(best, widen<W>(__ldcs(w + r * n + j)));
+  for (int d = 16; d > 0; d /= 2) best = max(best, __shfl_down_sync(~0u, best, d));
+  __shared__ W per_warp[32];
+  if (threadIdx.x % 32 == 0) per_warp[threadIdx.x / 32] = best;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    for (int k = 1; k < int(blockDim.x / 32); ++k) best = max(best, per_warp[k]);
+    top[r] = best;
+  }
+}
+
+// `per` consecutive columns of a row from one 16-byte load (per = 16 /
+// sizeof(S), rows 16-byte aligned), or one column (per = 1).
+template <class W, class S, int per>
+struct RowChunk {
+  W v[per];
+  __device__ void load(const S* row, long long x) {
+    if constexpr (per == 1) {
+      v[0] = widen<W>(__ldg(row + x));
+    } else {
+      static_assert(per * sizeof(S) == 16);
+      const uint4 raw = __ldg(reinterpret_cast<const uint4*>(row + x));
+      const S* s = reinterpret_cast<const S*>(&raw);
+#pragma unroll
+      for (int k = 0; k < per; ++k) v[k] = widen<W>(s[k]);
+    }
+  }
+};
+
+// cw[x, x + per) from L2 (16-byte loads where they cover whole entries).
+template <class W, int per>
+struct CwChunk {
+  WeightMate<W> e[per];
+  __device__ void load(const WeightMate<W>* cw, long long x) {
+    if constexpr (sizeof(W) == 4 && per % 2 == 0) {
+#pragma unroll
+      for (int k = 0; k < per; k += 2) {
+        const uint4 raw = __ldcg(reinterpret_cast<const uint4*>(cw + x + k));
+        e[k] = {__uint_as_float(raw.x), vertex_t(raw.y)};
+        e[k + 1] = {__uint_as_float(raw.z), vertex_t(raw.w)};
+      }
+    } else if constexpr (sizeof(W) == 4) {
+      const uint2 raw = __ldcg(reinterpret_cast<const uint2*>(cw + x));
+      e[0] = {__uint_as_float(raw.x), vertex_t(raw.y)};
+    } else {
+#pragma unroll
+      for (int k = 0; k < per; ++k) {
+        const ulonglong2 raw = __ldcg(reinterpret_cast<const ulonglong2*>(cw + x + k));
+        e[k] = {W(__longlong_as_double(static_cast<long long>(raw.x))), vertex_t(unsigned(raw.y))};
+      }
+    }
+  }
+};
+
+constexpr int stream_block = 1024;  // warp 0 controls, warps 1-31 scan; one block an SM
+
+template <class W, class S, int per>
+__global__ void __launch_bounds__(stream_block, 1)
+    roma_stream_phase(const S* __restrict__ w, vertex_t n, vertex_t* mate, WeightMate<W>* cw, vertex_t* locks,
+                      unsigned* counter, unsigned long long* flips, W min_gain, Worklist list,
+                      ChangeStamps stamps, BoundStats<W> stats) {
+  constexpr int scan_warps = stream_block / 32 - 1, scanners = scan_warps * 32;
+  __shared__ Candidate<W> per_warp[2][scan_warps];
+  __shared__ vertex_t pair_u[2], pair_v[2];
+  __shared__ PairQueue queue;
+  const volatile vertex_t* vmate = mate;
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+
+  if (warp == 0) {  // the control warp: takes pairs, flips the block's choices
+    if (lane == 0) queue.head = queue.len = 0;
+    __syncwarp();
+    const unsigned listed = *list.count;
+    take_next_pair(queue, counter, vmate, list.pairs, listed, gridDim.x);
+    if (lane == 0) pair_u[0] = queue.next_u, pair_v[0] = queue.next_v;
+    __syncthreads();
+    unsigned long long taken = 0;
+    for (int k = 0;; ++k) {
+      const vertex_t u = pair_u[k & 1], v = pair_v[k & 1];
+      if (u == no_vertex) {
+        if (lane == 0 && taken > 0) atomicAdd(list.scanned, taken), atomicAdd(stats.pairs, taken);
+        return;
+      }
+      ++taken;
+      take_next_pair(queue, counter, vmate, list.pairs, listed, gridDim.x);
+      if (lane == 0) pair_u[(k + 1) & 1] = queue.next_u, pair_v[(k + 1) & 1] = queue.next_v;
+      __syncthreads();  // pair k scanned; pair k + 1 named
+      Candidate<W> c{W(0), no_vertex, no_vertex, W(0), W(0)};
+      if (lane < scan_warps) c = per_warp[k & 1][lane];
+      c = warp_best(c);
+      if (lane == 0 && c.a != no_vertex && c.gain > min_gain) {
+        const W wuv = widen<W>(w[static_cast<long long>(u) * n + v]);
+        flip_pending(PendingFlip<W>{u, v, wuv, c}, w, n, mate, cw, locks, flips, min_gain, stamps);
+      }
+      __syncwarp();
+    }
+  }
+
+  __syncthreads();
+  const long long stride = static_cast<long long>(scanners) * per;
+  const W* __restrict__ top = stats.top;
+  unsigned past = 0;
+  for (int k = 0;; ++k) {
+    const vertex_t u = pair_u[k & 1], v = pair_v[k & 1];
+    if (u == no_vertex) {
+      add_past_bound(stats, past);
+      return;
+    }
+    const S* ru = w + static_cast<long long>(u) * n;
+    const S* rv = w + static_cast<long long>(v) * n;
+    const W wuv = widen<W>(__ldg(ru + v)), top_u = top[u], top_v = top[v];
+    Candidate<W> best{W(0), no_vertex, no_vertex, W(0), W(0)};
+    W threshold = min_gain;
+    auto consider = [&](long long x, WeightMate<W> cwx, W ax, W bx) {
+      const vertex_t y = cwx.mate;
+      if (!(x < y)) return;
+      const W current = wuv + cwx.w;
+      if (!(max(ax + top_v, top_u + bx) - current > max(best.gain, threshold))) return;
+      ++past;
+      if (x == u || x == v || y == u || y == v) return;
+      const W ay = widen<W>(__ldg(ru + y)), by = widen<W>(__ldg(rv + y));
+      const W w1 = ax + by, w2 = ay + bx;  // {u, x}, {v, y} or {u, y}, {v, x}
+      if (w1 > w2) {
+        if (w1 - current > best.gain) best = {w1 - current, vertex_t(x), y, ax, by};
+      } else if (w2 - current > best.gain) {
+        best = {w2 - current, y, vertex_t(x), ay, bx};
+      }
+    };
+    constexpr int batch = per >= 8 ? 1 : 2;  // steps in flight (bf16: one, else it spills)
+    // Warp-uniform steps (the threshold is shared by the warp's lanes).
+    for (long long step = static_cast<long long>(warp - 1) * 32 * per; step < n; step += batch * stride) {
+      const long long base = step + lane * per;
+      RowChunk<W, S, per> a[batch], b[batch];
+      CwChunk<W, per> c[batch];
+#pragma unroll
+      for (int s = 0; s < batch; ++s) {
+        const long long x = base + s * stride;
+        if (x < n) a[s].load(ru, x), b[s].load(rv, x), c[s].load(cw, x);
+      }
+#pragma unroll
+      for (int s = 0; s < batch; ++s) {
+        const long long x = base + s * stride;
+        if (x >= n) break;
+#pragma unroll
+        for (int j = 0; j < per; ++j) consider(x + j, c[s].e[j], a[s].v[j], b[s].v[j]);
+      }
+      threshold = max(min_gain, warp_threshold(best.gain));
+    }
+    best = warp_best(best);
+    if (lane == 0) per_warp[k & 1][warp - 1] = best;
+    __syncthreads();  // pair k scanned; pair k + 1 named
+  }
+}
+
+}  // namespace matchblas::roma_gpu_detail

@@ -21,11 +21,12 @@
 // none (so a GTO at most). The summary's floor is the
 // bytes a phase must read (n^2 weights, as stored: 2 bytes for fast-bf16)
 // over the measured copy bandwidth (bytes read plus written per second).
-// The per-phase table's kernel and past-bound columns are roma-gpu's
-// (RomaPhase::kernel, past_bound); the summary's kernels= lists them, c for
-// cluster and s for stream. The summary's start_s is the start matching's seconds (RomaRun::
-// start_seconds: greedy on the host, assignment on the device for the GPU
-// runs) and start+phases_s the whole run.
+// --kernel picks roma-gpu's phase kernel (RomaGpuOptions::kernel); the
+// per-phase table's kernel and past-bound columns are its choices and counts
+// (RomaPhase::kernel, past_bound), and the summary's kernels= lists them, c
+// for cluster and s for stream. The summary's start_s is the start
+// matching's seconds (RomaRun::start_seconds: greedy on the host, assignment
+// on the device for the GPU runs) and start+phases_s the whole run.
 // fast-bf16 reports the float weights of its matching (its quality cost).
 #include <algorithm>
 #include <cmath>

@@ -173,6 +173,10 @@ int command_match(const Args& a) {
     opt.roma_gpu.cluster = static_cast<int>(a.integer("cluster", 0, 0, 16));
     opt.roma_gpu.blocks_per_sm = static_cast<int>(a.integer("blocks-per-sm", opt.roma_gpu.blocks_per_sm, 1, 2));
     opt.roma_gpu.bf16 = a.flag("bf16");
+    if (opt.roma_gpu.kernel == RomaGpuKernel::stream)
+      for (const char* name : {"cluster", "blocks-per-sm"})
+        if (a.value(name))
+          throw usage_error(std::string("--") + name + " shapes the cluster kernel, which --kernel stream never runs");
     if (opt.roma_gpu.bf16 && precision != Precision::single)
       throw usage_error("--bf16 stores float weights as bf16: add --precision float");
   } else {
@@ -232,13 +236,15 @@ int command_match(const Args& a) {
     std::printf("\n");
   }
   if (opt.roma_report) {  // seed 000 tables 5.2-5.6: one line per phase
-    std::printf("phase %6s %14s %14s %18s %12s\n", "", "flips", "scanned", "weight", "seconds");
-    std::printf("start %6s %14s %14s %18.10g %12.6f\n", "", "-", "-", roma_report.start_weight,
-                roma_report.start_seconds);
+    std::printf("phase %6s %14s %14s %18s %12s %8s %14s\n", "", "flips", "scanned", "weight", "seconds", "kernel",
+                "past-bound");
+    std::printf("start %6s %14s %14s %18.10g %12.6f %8s %14s\n", "", "-", "-", roma_report.start_weight,
+                roma_report.start_seconds, "-", "-");
     for (const RomaPhase& p : roma_report.phases) {
       const std::string scanned = p.scanned >= 0 ? std::to_string(p.scanned) : "-";
-      std::printf("phase %6d %14lld %14s %18.10g %12.6f\n", p.phase, static_cast<long long>(p.flips), scanned.c_str(),
-                  p.weight, p.seconds);
+      const std::string past = p.past_bound >= 0 ? std::to_string(p.past_bound) : "-";
+      std::printf("phase %6d %14lld %14s %18.10g %12.6f %8s %14s\n", p.phase, static_cast<long long>(p.flips),
+                  scanned.c_str(), p.weight, p.seconds, p.kernel.empty() ? "-" : p.kernel.c_str(), past.c_str());
     }
   }
   return 0;

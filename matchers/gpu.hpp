@@ -203,9 +203,9 @@ std::vector<vertex_t> assignment_matching_gpu(const DeviceDense<W>& g, const Auc
 // each row once a phase, take pairs from a worklist with a persistent grid,
 // keep the weights of the current matching edges in a vector in step with
 // the flips, and re-check a flip's gain with exact weights under the locks.
-// RomaGpuKernel::automatic takes the cluster phase for phase 0 and for
-// phases whose scans gather much on a graph whose rows do not fit L2, the
-// stream phase otherwise. Same options, start matchings and report as the
+// RomaGpuKernel::automatic takes the cluster phase for phase 0 and after a
+// phase whose scans gathered much when the stream phase's rows in flight
+// would not fit L2, the stream phase otherwise. Same options, start matchings and report as the
 // CPU roma (matchers/roma.hpp; RomaScan::changed keeps a worklist of the
 // changed pairs); RomaPhase::seconds is the phase's kernels (the refresh of
 // the weight vector, the worklist's select, the row maxima when first

@@ -21,10 +21,11 @@
 // before the first stream phase). Each phase counts the edges past the
 // bound; a later phase takes the stream phase unless the previous one's
 // count exceeded 0.2 n a pair and the rows of the stream phase's pairs in
-// flight exceed 1.5 times L2 (its gathers then miss L2 and cost a 32-byte
-// sector each). On the H100 that keeps the cluster phase for geometric
-// weights at n = 90112 (a stream phase took 58 ms against 31) and takes
-// the stream phase everywhere else (bench/RESULTS.md).
+// flight exceed L2 (its gathers then miss L2 and cost a 32-byte sector
+// each). On the H100 that keeps the cluster phase for geometric weights at
+// n >= 65536 (a stream phase took 58 ms against 31 at 90112) and for the
+// busy phase 1 of exponential weights there, and takes the stream phase
+// everywhere else (bench/RESULTS.md).
 //
 // What both kernels share, and why it is sound:
 //   - cw[x] = (w[x, M[x]], M[x]) is refreshed at the start of each phase and written by every flip
@@ -70,18 +71,17 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <limits>
-#include <type_traits>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "lib/error.hpp"
 #include "matchers/device_dense.cuh"
 #include "matchers/gpu.hpp"
 #include "matchers/gpu_session.cuh"
+#include "matchers/roma_gpu_cluster.cuh"
 #include "matchers/roma_gpu_common.cuh"
 #include "matchers/roma_gpu_launch.cuh"
-#include "matchers/roma_gpu_cluster.cuh"
 #include "matchers/roma_gpu_pieces.cuh"
 #include "matchers/roma_gpu_stream.cuh"
 
@@ -108,7 +108,9 @@ __global__ void to_bf16(const float* w, long long count, __nv_bfloat16* out) {
 
 // Gathering much: more than this many edges past the bound per pair and
 // per column in the previous phase (with the warp-shared threshold both
-// kernels count alike; measured on the H100 in bench/RESULTS.md).
+// kernels count alike; measured on the H100 in bench/RESULTS.md, float
+// weights: for double each lane keeps its own threshold, so more edges
+// pass and the rule leans to the cluster phase).
 constexpr double gathers_much = 0.2;
 // The stream phase's gathers stay in L2 while the rows of its pairs in
 // flight take at most this many times its size (the H100: 132 pairs of
@@ -166,10 +168,12 @@ RomaRun run_fast(const DeviceDense<W>& g, const S* w, std::vector<vertex_t> mate
     config.gridDim = dim3(unsigned(std::min(clusters, std::max(1, n / 16)) * shape.cluster));
   }
   // The stream phase's launch: 16-byte row loads where every row starts on a
-  // 16-byte boundary; one block an SM, as many pairs in flight (at most one
+  // 16-byte boundary (else one column a load: float rows of n = 4 k + 2
+  // could take 8-byte loads, not done); one block an SM, as many pairs in flight (at most one
   // in eight, as above).
   constexpr int per_load = 16 / sizeof(S);
-  const auto stream_kernel = n % per_load == 0 ? roma_stream_phase<W, S, per_load> : roma_stream_phase<W, S, 1>;
+  const bool aligned = n % per_load == 0 && reinterpret_cast<std::uintptr_t>(w) % 16 == 0;
+  const auto stream_kernel = aligned ? roma_stream_phase<W, S, per_load> : roma_stream_phase<W, S, 1>;
   int per_sm = 0, sms = 0, l2_bytes = 0;
   MATCHBLAS_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, stream_kernel, stream_block, 0));
   MATCHBLAS_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, g.device()));

@@ -83,7 +83,9 @@ double matching_weight_on_device(const W* w, vertex_t n, const vertex_t* mate, g
   return s;
 }
 
-// The device state of one run: mates, locks (-1: free), the flip counter.
+// The device state of one run: mates, locks (-1: free), the phase's
+// counters (flips, scans, edges past the bound, pairs taken), and the
+// previous phase's last two, read back by the host loop.
 struct PhaseState {
   vertex_t* mate;
   vertex_t* locks;

@@ -1,8 +1,9 @@
-// The pieces the fast ROMA kernel (matchers/roma_gpu.cu) is composed of:
-// its launch constants, the worklist and its select predicate, the pair
-// barrier, the cluster leader's queue of pairs, the copy of two
-// rows into shared memory (widening bf16 to float), the candidate flip and
-// its warp reduction, and the control warp's flip of a cluster's choice.
+// The pieces roma-gpu's two phase kernels (matchers/roma_gpu_cluster.cuh,
+// roma_gpu_stream.cuh) are composed of: the cluster kernel's launch
+// constants, the worklist and its select predicate, the counts of edges
+// past the gain bound, the pair barrier, the control warp's queue of pairs,
+// the copy of two rows into shared memory (widening bf16 to float), the
+// candidate flip with its warp reductions, and the control warp's flip.
 // .cu files only; roma_gpu.cu states the algorithm, its source and its
 // guarantee.
 #pragma once
@@ -71,8 +72,11 @@ struct ChangeStamps {
 };
 
 // What the phase kernels report for the choice of the next phase's kernel
-// (roma_gpu.cu): edges past the gain bound and pairs taken; and where the
-// cluster kernel records the maxima of the rows it copies (null: not).
+// (roma_gpu.cu): edges past the gain bound and pairs taken; and the row
+// maxima, recorded by the cluster kernel for the rows it copies (NaN until
+// then; the stream kernel reads them, and a NaN there would silently drop
+// the bound's edges: roma_gpu.cu fills the missing ones before the first
+// stream phase).
 template <class W>
 struct BoundStats {
   unsigned long long* past;

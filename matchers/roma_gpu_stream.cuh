@@ -11,9 +11,11 @@
 // gathers w[u, y] and w[v, y] (rows just streamed, so mostly from L2);
 // and a persistent grid taking pairs from the worklist.
 // How a pair runs: the control warp (warp 0) names the block's next pair
-// while warps 1-31 scan the current one, each lane four columns a step
-// (float; eight for bf16, two for double), the warp sharing its best gain
-// as the bound's threshold; after one block barrier the control warp
+// while warps 1-31 scan the current one, each lane one 16-byte load of
+// each row a load (four float columns, eight bf16, two double; one column
+// where rows are not 16-byte aligned), two loads in flight a step (one for
+// bf16), the warp sharing its best gain as the bound's threshold after
+// each step; after one block barrier the control warp
 // reduces the warps' candidates and flips the best (flip_pending) while the
 // workers scan the next pair.
 // Guarantee and the races: roma_gpu.cu.
@@ -26,9 +28,7 @@
 #pragma once
 #include <cuda_runtime.h>
 
-#include <cstdint>
 #include <limits>
-#include <type_traits>
 
 #include "matchers/roma_gpu_pieces.cuh"
 

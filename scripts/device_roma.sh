@@ -4,14 +4,15 @@
 # and racecheck of roma-gpu on small graphs (every cluster size), then
 # bench_roma over the sizes of the thesis. Logs go to $OUT (or ./device-logs).
 #   scripts/device_roma.sh [tests] [sanitize] [bench] [table] [cpu] [sweep] [auction] [scan] [scan-cpu]
-#                          [kernels] [bf16]
-#   (default: all but scan-cpu, kernels and bf16)
+#                          [kernels] [bf16] [shapes]
+#   (default: all but scan-cpu, kernels, bf16 and shapes)
 # auction: the GPU auction's tests, memcheck of roma-gpu from the assignment
 # start, and bench_roma from the neighbour and the assignment starts.
 # scan: sanitizers and bench_roma with --scan changed against all (GPU only);
 # scan-cpu: the same at n = 16384 against the CPU roma, both scans, both starts.
 # kernels: bench_roma with each phase kernel forced and the automatic choice,
-# twice, interleaved; bf16: the bf16 storage against float.
+# twice, interleaved; bf16: the bf16 storage against float; shapes: the
+# cluster phase's automatic cluster size against explicit ones.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${OUT:-device-logs}
@@ -40,7 +41,19 @@ if [[ $want == *" sanitize "* ]]; then
       done
     done
   done
+  for n in 302 304; do  # the stream phase's block barriers, the control warp's and the scanners' in one
+    compute-sanitizer --tool synccheck --error-exitcode 9 $bin/bench_roma --n $n --runs fast --kernel stream \
+      --phases 4 --dists geometric --quiet >> "$out/sanitizer.log" 2>&1
+    echo "exit $? (synccheck roma-gpu --kernel stream n = $n)"
+  done
   grep -h "ERROR SUMMARY\|RACECHECK SUMMARY" "$out/sanitizer.log" | sort | uniq -c
+fi
+if [[ $want == *" shapes "* ]]; then  # the automatic cluster size against explicit ones, the cluster phase alone
+  for shape in "32768 0" "32768 3" "32768 4" "65536 0" "65536 6" "65536 8" "90112 0" "90112 8"; do
+    set -- $shape
+    $bin/bench_roma --n $1 --runs fast --gpu-generate --quiet --kernel cluster --cluster $2 2>&1 \
+      | grep -E "summary" | sed "s/^/cluster=$2 /; s/start_s=.*scanned/scanned/"
+  done | tee "$out/shapes.log"
 fi
 if [[ $want == *" bench "* ]]; then
   $bin/bench_roma --ns 16384,32768,65536,90112 --runs fast --gpu-generate | tee "$out/bench_fast.log" \

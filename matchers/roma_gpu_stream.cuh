@@ -97,37 +97,95 @@ struct CwChunk {
 };
 
 constexpr int stream_block = 1024;  // warp 0 controls, warps 1-31 scan; one block an SM
+constexpr int scan_warps = stream_block / 32 - 1;
 
+// A scanning warp's best flip of the pair (u, v) (in lane 0): its lanes take
+// columns [step + lane per, + per) for warp-uniform steps over [0, n), the
+// warp's best gain so far the bound's threshold after each step; `past`
+// counts the edges past the bound.
+template <class W, class S, int per>
+__device__ Candidate<W> scan_pair(const S* __restrict__ w, vertex_t n, const WeightMate<W>* cw,
+                                  const W* __restrict__ top, vertex_t u, vertex_t v, W min_gain, unsigned& past) {
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  const long long stride = static_cast<long long>(scan_warps) * 32 * per;
+  const S* ru = w + static_cast<long long>(u) * n;
+  const S* rv = w + static_cast<long long>(v) * n;
+  const W wuv = widen<W>(__ldg(ru + v)), top_u = top[u], top_v = top[v];
+  Candidate<W> best{W(0), no_vertex, no_vertex, W(0), W(0)};
+  W threshold = min_gain;
+  auto consider = [&](long long x, WeightMate<W> cwx, W ax, W bx) {
+    const vertex_t y = cwx.mate;
+    if (!(x < y)) return;  // each matching edge once, from its smaller end
+    const W current = wuv + cwx.w;
+    if (!(max(ax + top_v, top_u + bx) - current > max(best.gain, threshold))) return;
+    ++past;
+    if (x == u || x == v || y == u || y == v) return;
+    const W ay = widen<W>(__ldg(ru + y)), by = widen<W>(__ldg(rv + y));
+    const W w1 = ax + by, w2 = ay + bx;  // {u, x}, {v, y} or {u, y}, {v, x}
+    if (w1 > w2) {
+      if (w1 - current > best.gain) best = {w1 - current, vertex_t(x), y, ax, by};
+    } else if (w2 - current > best.gain) {
+      best = {w2 - current, y, vertex_t(x), ay, bx};
+    }
+  };
+  constexpr int batch = per >= 8 ? 1 : 2;  // steps in flight (bf16: one, else it spills)
+  for (long long step = static_cast<long long>(warp - 1) * 32 * per; step < n; step += batch * stride) {
+    const long long base = step + lane * per;
+    RowChunk<W, S, per> a[batch], b[batch];
+    CwChunk<W, per> c[batch];
+#pragma unroll
+    for (int s = 0; s < batch; ++s) {
+      const long long x = base + s * stride;
+      if (x < n) a[s].load(ru, x), b[s].load(rv, x), c[s].load(cw, x);
+    }
+#pragma unroll
+    for (int s = 0; s < batch; ++s) {
+      const long long x = base + s * stride;
+      if (x >= n) break;
+#pragma unroll
+      for (int j = 0; j < per; ++j) consider(x + j, c[s].e[j], a[s].v[j], b[s].v[j]);
+    }
+    threshold = max(min_gain, warp_threshold(best.gain));
+  }
+  return warp_best(best);
+}
+
+// One phase: a persistent grid of blocks, each taking pairs from the
+// worklist. Every thread meets the same block barriers, one a pair: before
+// barrier k the control warp names pair k + 1 (slot (k + 1) & 1) while the
+// others scan pair k (slot k & 1) and leave their warps' best in
+// per_warp[k & 1]; after it the control warp flips pair k's best while the
+// others scan pair k + 1.
 template <class W, class S, int per>
 __global__ void __launch_bounds__(stream_block, 1)
     roma_stream_phase(const S* __restrict__ w, vertex_t n, vertex_t* mate, WeightMate<W>* cw, vertex_t* locks,
                       unsigned* counter, unsigned long long* flips, W min_gain, Worklist list,
                       ChangeStamps stamps, BoundStats<W> stats) {
-  constexpr int scan_warps = stream_block / 32 - 1, scanners = scan_warps * 32;
   __shared__ Candidate<W> per_warp[2][scan_warps];
   __shared__ vertex_t pair_u[2], pair_v[2];
   __shared__ PairQueue queue;
-  const volatile vertex_t* vmate = mate;
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-
-  if (warp == 0) {  // the control warp: takes pairs, flips the block's choices
+  if (warp == 0) {
     if (lane == 0) queue.head = queue.len = 0;
     __syncwarp();
-    const unsigned listed = *list.count;
-    take_next_pair(queue, counter, vmate, list.pairs, listed, gridDim.x);
+    take_next_pair(queue, counter, mate, list.pairs, *list.count, gridDim.x);
     if (lane == 0) pair_u[0] = queue.next_u, pair_v[0] = queue.next_v;
-    __syncthreads();
-    unsigned long long taken = 0;
-    for (int k = 0;; ++k) {
-      const vertex_t u = pair_u[k & 1], v = pair_v[k & 1];
-      if (u == no_vertex) {
-        if (lane == 0 && taken > 0) atomicAdd(list.scanned, taken), atomicAdd(stats.pairs, taken);
-        return;
-      }
-      ++taken;
-      take_next_pair(queue, counter, vmate, list.pairs, listed, gridDim.x);
+  }
+  __syncthreads();
+  unsigned past = 0;
+  int k = 0;  // pairs taken
+  for (;; ++k) {
+    const vertex_t u = pair_u[k & 1], v = pair_v[k & 1];
+    if (u == no_vertex) break;  // the same for every thread
+    if (warp == 0) {
+      take_next_pair(queue, counter, mate, list.pairs, *list.count, gridDim.x);
       if (lane == 0) pair_u[(k + 1) & 1] = queue.next_u, pair_v[(k + 1) & 1] = queue.next_v;
-      __syncthreads();  // pair k scanned; pair k + 1 named
+    } else {
+      const Candidate<W> best = scan_pair<W, S, per>(w, n, cw, stats.top, u, v, min_gain, past);
+      if (lane == 0) per_warp[k & 1][warp - 1] = best;
+    }
+    __syncthreads();  // pair k scanned; pair k + 1 named
+    if (warp == 0) {
       Candidate<W> c{W(0), no_vertex, no_vertex, W(0), W(0)};
       if (lane < scan_warps) c = per_warp[k & 1][lane];
       c = warp_best(c);
@@ -138,61 +196,8 @@ __global__ void __launch_bounds__(stream_block, 1)
       __syncwarp();
     }
   }
-
-  __syncthreads();
-  const long long stride = static_cast<long long>(scanners) * per;
-  const W* __restrict__ top = stats.top;
-  unsigned past = 0;
-  for (int k = 0;; ++k) {
-    const vertex_t u = pair_u[k & 1], v = pair_v[k & 1];
-    if (u == no_vertex) {
-      add_past_bound(stats, past);
-      return;
-    }
-    const S* ru = w + static_cast<long long>(u) * n;
-    const S* rv = w + static_cast<long long>(v) * n;
-    const W wuv = widen<W>(__ldg(ru + v)), top_u = top[u], top_v = top[v];
-    Candidate<W> best{W(0), no_vertex, no_vertex, W(0), W(0)};
-    W threshold = min_gain;
-    auto consider = [&](long long x, WeightMate<W> cwx, W ax, W bx) {
-      const vertex_t y = cwx.mate;
-      if (!(x < y)) return;
-      const W current = wuv + cwx.w;
-      if (!(max(ax + top_v, top_u + bx) - current > max(best.gain, threshold))) return;
-      ++past;
-      if (x == u || x == v || y == u || y == v) return;
-      const W ay = widen<W>(__ldg(ru + y)), by = widen<W>(__ldg(rv + y));
-      const W w1 = ax + by, w2 = ay + bx;  // {u, x}, {v, y} or {u, y}, {v, x}
-      if (w1 > w2) {
-        if (w1 - current > best.gain) best = {w1 - current, vertex_t(x), y, ax, by};
-      } else if (w2 - current > best.gain) {
-        best = {w2 - current, y, vertex_t(x), ay, bx};
-      }
-    };
-    constexpr int batch = per >= 8 ? 1 : 2;  // steps in flight (bf16: one, else it spills)
-    // Warp-uniform steps (the threshold is shared by the warp's lanes).
-    for (long long step = static_cast<long long>(warp - 1) * 32 * per; step < n; step += batch * stride) {
-      const long long base = step + lane * per;
-      RowChunk<W, S, per> a[batch], b[batch];
-      CwChunk<W, per> c[batch];
-#pragma unroll
-      for (int s = 0; s < batch; ++s) {
-        const long long x = base + s * stride;
-        if (x < n) a[s].load(ru, x), b[s].load(rv, x), c[s].load(cw, x);
-      }
-#pragma unroll
-      for (int s = 0; s < batch; ++s) {
-        const long long x = base + s * stride;
-        if (x >= n) break;
-#pragma unroll
-        for (int j = 0; j < per; ++j) consider(x + j, c[s].e[j], a[s].v[j], b[s].v[j]);
-      }
-      threshold = max(min_gain, warp_threshold(best.gain));
-    }
-    best = warp_best(best);
-    if (lane == 0) per_warp[k & 1][warp - 1] = best;
-    __syncthreads();  // pair k scanned; pair k + 1 named
-  }
+  if (warp > 0) add_past_bound(stats, past);
+  else if (lane == 0 && k > 0) atomicAdd(list.scanned, 0ULL + k), atomicAdd(stats.pairs, 0ULL + k);
 }
 
 }  // namespace matchblas::roma_gpu_detail

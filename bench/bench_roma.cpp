@@ -24,7 +24,8 @@
 // --kernel picks roma-gpu's phase kernel (RomaGpuOptions::kernel); the
 // per-phase table's kernel and past-bound columns are its choices and counts
 // (RomaPhase::kernel, past_bound), and the summary's kernels= lists them, c
-// for cluster and s for stream. The summary's start_s is the start
+// for cluster and s for stream, with cluster= the cluster phase's blocks a
+// pair (RomaPhase::cluster_blocks). The summary's start_s is the start
 // matching's seconds (RomaRun::start_seconds: greedy on the host, assignment
 // on the device for the GPU runs) and start+phases_s the whole run.
 // fast-bf16 reports the float weights of its matching (its quality cost).
@@ -98,8 +99,13 @@ void report(const std::string& which, const std::string& dist, vertex_t n, std::
   if (!r.phases.empty() && r.phases.front().scanned >= 0) std::printf(" scanned=%lld", scans);
   if (!r.phases.empty() && !r.phases.front().kernel.empty()) {  // c: cluster, s: stream, phase by phase
     std::string kernels;
-    for (const RomaPhase& p : r.phases) kernels += p.kernel.front();
+    int cluster = 0;
+    for (const RomaPhase& p : r.phases) {
+      kernels += p.kernel.front();
+      if (p.cluster_blocks > 0) cluster = p.cluster_blocks;
+    }
     std::printf(" kernels=%s", kernels.c_str());
+    if (cluster > 0) std::printf(" cluster=%d", cluster);
   }
   if (optimum)
     std::printf(optimum_is_bound ? " bound=%.6f gto<=%.4f%%" : " optimum=%.6f gto=%.4f%%", *optimum,

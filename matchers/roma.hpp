@@ -106,6 +106,7 @@ struct RomaPhase {
   // the automatic choice of the next phase's kernel reads); empty and -1
   // elsewhere.
   std::string kernel;
+  int cluster_blocks = 0;  // roma-gpu's cluster phase: the blocks of a cluster (one pair's); 0 elsewhere
   std::int64_t past_bound = -1;
   double weight = 0;         // of the matching after the phase
   double seconds = 0;

@@ -198,7 +198,7 @@ RomaRun run_fast(const DeviceDense<W>& g, const S* w, std::vector<vertex_t> mate
   std::size_t temp_bytes = 0;
   MATCHBLAS_CUDA_TRY(select(nullptr, temp_bytes, 0, nullptr));
   gpu::DeviceBuffer<unsigned char> temp{std::max<std::size_t>(temp_bytes, 1)};
-  return roma_phases(g, std::move(mate), opt, /*counts_scans=*/true, [&](int p, const PhaseState& s) -> const char* {
+  return roma_phases(g, std::move(mate), opt, /*counts_scans=*/true, [&](int p, const PhaseState& s) -> PhaseKernel {
     start_phase<W, S><<<(n + 255) / 256, 256>>>(w, n, s.mate, cw.data(), counter.data());
     MATCHBLAS_CUDA_CHECK_LAUNCH();
     MATCHBLAS_CUDA_TRY(select(temp.data(), temp_bytes, p, s.mate));
@@ -214,12 +214,12 @@ RomaRun run_fast(const DeviceDense<W>& g, const S* w, std::vector<vertex_t> mate
       stream_kernel<<<stream_grid, stream_block>>>(w, n, s.mate, cw.data(), s.locks, counter.data(), s.flips,
                                                    W(opt.min_gain), list, stamps, stats);
       MATCHBLAS_CUDA_CHECK_LAUNCH();
-      return "stream";
+      return {"stream", 0};
     }
     MATCHBLAS_CUDA_TRY(cudaLaunchKernelEx(&config, roma_cluster_phase<W, S>, w, n, s.mate, cw.data(), s.locks,
                                           counter.data(), s.flips, W(opt.min_gain), shape.slice, list, stamps,
                                           stats));
-    return "cluster";
+    return {"cluster", shape.cluster};
   });
 }
 

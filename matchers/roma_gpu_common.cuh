@@ -96,12 +96,17 @@ struct PhaseState {
   unsigned long long previous_past_bound = 0, previous_pairs = 0;  // the previous phase's (0 in phase 0)
 };
 
+// What a phase reports of its kernel (RomaPhase::kernel, cluster_blocks).
+struct PhaseKernel {
+  const char* name;
+  int cluster_blocks;
+};
+
 // Alg. 9's host loop on g (padded order n), from the start matching `mate`:
 // each phase resets the flip and scan counters (the scans are reported when
 // counts_scans), then phase(p, state) enqueues the phase's kernels on the
-// legacy stream (timed with events: RomaPhase::seconds; it may return the
-// kernel's name, RomaPhase::kernel, reported with the count of edges past
-// the gain bound), then the weight is summed on the device; it stops after a phase
+// legacy stream (timed with events: RomaPhase::seconds; it may return a
+// PhaseKernel, reported with the count of edges past the gain bound), then the weight is summed on the device; it stops after a phase
 // without flips or after opt.phases. The padding vertex's partner ends
 // unmatched.
 template <class W, class Phase>
@@ -124,8 +129,13 @@ RomaRun roma_phases(const DeviceDense<W>& g, std::vector<vertex_t> mate, const R
       MATCHBLAS_CUDA_TRY(cudaMemset(counts.data(), 0, 4 * sizeof(unsigned long long)));
       start.record(nullptr);
       RomaPhase report;
-      if constexpr (std::is_void_v<decltype(phase(p, state))>) phase(p, state);
-      else report.kernel = phase(p, state);
+      if constexpr (std::is_void_v<decltype(phase(p, state))>) {
+        phase(p, state);
+      } else {
+        const PhaseKernel k = phase(p, state);
+        report.kernel = k.name;
+        report.cluster_blocks = k.cluster_blocks;
+      }
       stop.record(nullptr);
       report.phase = p;
       report.seconds = stop.since(start);

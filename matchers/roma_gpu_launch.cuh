@@ -6,6 +6,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <iterator>
 #include <cstddef>
 #include <string>
 #include <type_traits>
@@ -55,32 +56,28 @@ Shape choose_shape(vertex_t n, const RomaGpuOptions& gopt, int device, std::size
   }
   // Among the cluster sizes 1-8 and 16 (the non-portable 9-15 are never
   // chosen) whose rows fit `limit` bytes a block: the fewest blocks a cluster
-  // (the most pairs in flight, the fewest remote loads) whose clusters fill
-  // at least 95% of the GPU's block slots (the sizes of the GPCs leave a few
-  // idle with some counts). First within 196 KB of shared memory an SM, then
-  // within all of it: on the H100, clusters whose blocks take more (n = 65536
-  // in 5 blocks of 105 KB, 90112 in 7 of 103 KB) ran 4-17% slower than the
-  // next size up (6 of 87 KB, 8 of 88 KB), though more of them fit. Failing
-  // both, the size with the most blocks resident (bench/RESULTS.md).
-  int sms = 0;
-  MATCHBLAS_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  const long long slots = static_cast<long long>(sms) * gopt.blocks_per_sm;
+  // (the most pairs in flight, the fewest remote loads) whose clusters keep
+  // at least 95% as many blocks resident as the best size does. The GPCs'
+  // sizes leave slots idle for every size: on the H100 the occupancy query
+  // gives 237 / 248 / 235 / 234 / 240 of 264 slots for 3 / 4 / 5 / 6 / 8
+  // blocks (n = 32768-90112), so a bound on the share of all 264 slots
+  // picked 4 and 8 where 3 and 6 ran 8-12% faster (bench/RESULTS.md). First
+  // within 196 KB of shared memory an SM, then within all of it: clusters
+  // whose blocks take more (n = 65536 in 5 blocks of 105 KB, 90112 in 7 of
+  // 103 KB) ran 4-17% slower than the next size up.
   constexpr int sizes[] = {1, 2, 3, 4, 5, 6, 7, 8, 16};
   constexpr std::size_t preferred_per_sm = 196 * 1024;
-  for (const std::size_t limit : {budget_of(std::min<std::size_t>(preferred_per_sm, per_sm)), budget})
-    for (int c : sizes) {
-      const Shape s = shape_for(c);
-      if (s.smem <= limit && 20LL * active_clusters(s) * c >= 19 * slots) return s;
+  for (const std::size_t limit : {budget_of(std::min<std::size_t>(preferred_per_sm, per_sm)), budget}) {
+    long long resident[std::size(sizes)] = {};  // blocks resident at once, 0 where the rows do not fit
+    long long most = 0;
+    for (std::size_t i = 0; i < std::size(sizes); ++i) {
+      const Shape s = shape_for(sizes[i]);
+      if (s.smem <= limit) resident[i] = static_cast<long long>(active_clusters(s)) * sizes[i];
+      most = std::max(most, resident[i]);
     }
-  Shape best{0, 0, 0};
-  long long best_blocks = 0;
-  for (int c : sizes) {
-    const Shape s = shape_for(c);
-    if (s.smem > budget) continue;
-    const long long blocks = static_cast<long long>(active_clusters(s)) * c;
-    if (blocks > best_blocks) best = s, best_blocks = blocks;
+    for (std::size_t i = 0; most > 0 && i < std::size(sizes); ++i)
+      if (20 * resident[i] >= 19 * most) return shape_for(sizes[i]);
   }
-  if (best.cluster > 0) return best;
   throw invalid_input("roma-gpu: n = " + std::to_string(n) +
                       " is too large: two rows do not fit the shared memory of a cluster of 16 blocks");
 }

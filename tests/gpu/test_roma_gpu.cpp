@@ -159,6 +159,8 @@ void check_kernels(const RomaRun& run, RomaGpuKernel kernel, vertex_t n) {
     else CHECK(p.kernel == (p.phase == 0 ? "cluster" : "stream"));
     CHECK(p.past_bound >= 0);
     CHECK(p.past_bound <= p.scanned * ((n + n % 2) / 2));
+    if (p.kernel == "cluster") CHECK((p.cluster_blocks >= 1 && p.cluster_blocks <= 16));
+    else CHECK(p.cluster_blocks == 0);
   }
 }
 }  // namespace
@@ -194,6 +196,8 @@ TEST_CASE("roma-gpu: a perfect matching after every phase, weight never lower, e
             const RomaRun run = roma_gpu(d, opt, go);
             check_run(g, run);
             check_kernels(run, go.kernel, n);
+            if (cluster > 0)
+              for (const RomaPhase& p : run.phases) CHECK(p.cluster_blocks == cluster);
             if (n >= 4 && !run.phases.empty()) CHECK(run.phases.front().scanned > 0);
           }
     }

@@ -1,6 +1,7 @@
 // Names and checks of the GPU matchers' options (matchers/gpu.hpp); built in
 // every configuration, with or without CUDA.
 #include <array>
+#include <string>
 #include <utility>
 
 #include "lib/error.hpp"
@@ -25,44 +26,41 @@ constexpr std::array<std::pair<std::string_view, RomaGpuKernel>, 3> kernel_names
     {"cluster", RomaGpuKernel::cluster},
     {"stream", RomaGpuKernel::stream},
 }};
+
+// The value named `name` in `names`, or invalid_input naming `what` and
+// listing the names; and the name of a value.
+template <class E, std::size_t N>
+E parse_named(const std::array<std::pair<std::string_view, E>, N>& names, std::string_view name,
+              const std::string& what) {
+  std::string known;
+  for (const auto& [n, v] : names) {
+    if (n == name) return v;
+    known += (known.empty() ? "" : ", ") + std::string(n);
+  }
+  throw invalid_input("unknown " + what + " '" + std::string(name) + "' (known: " + known + ")");
+}
+template <class E, std::size_t N>
+std::string name_of(const std::array<std::pair<std::string_view, E>, N>& names, E value) {
+  for (const auto& [n, v] : names)
+    if (v == value) return std::string(n);
+  return "?";
+}
 }  // namespace
 
 SuitorGpuVariant parse_suitor_gpu_variant(std::string_view name) {
-  for (const auto& [n, v] : variant_names)
-    if (n == name) return v;
-  throw invalid_input("unknown suitor-gpu variant '" + std::string(name) +
-                      "' (known: nosync, synclb, syncnolb, hybrid)");
+  return parse_named(variant_names, name, "suitor-gpu variant");
 }
-
-std::string to_string(SuitorGpuVariant v) {
-  for (const auto& [n, x] : variant_names)
-    if (x == v) return std::string(n);
-  return "?";
-}
+std::string to_string(SuitorGpuVariant v) { return name_of(variant_names, v); }
 
 SuitorGpuSearch parse_suitor_gpu_search(std::string_view name) {
-  for (const auto& [n, v] : search_names)
-    if (n == name) return v;
-  throw invalid_input("unknown suitor-gpu search '" + std::string(name) + "' (known: auto, champions, walk)");
+  return parse_named(search_names, name, "suitor-gpu search");
 }
-
-std::string to_string(SuitorGpuSearch s) {
-  for (const auto& [n, x] : search_names)
-    if (x == s) return std::string(n);
-  return "?";
-}
+std::string to_string(SuitorGpuSearch s) { return name_of(search_names, s); }
 
 RomaGpuKernel parse_roma_gpu_kernel(std::string_view name) {
-  for (const auto& [n, v] : kernel_names)
-    if (n == name) return v;
-  throw invalid_input("unknown roma-gpu kernel '" + std::string(name) + "' (known: auto, cluster, stream)");
+  return parse_named(kernel_names, name, "roma-gpu kernel");
 }
-
-std::string to_string(RomaGpuKernel k) {
-  for (const auto& [n, x] : kernel_names)
-    if (x == k) return std::string(n);
-  return "?";
-}
+std::string to_string(RomaGpuKernel k) { return name_of(kernel_names, k); }
 
 void check_gpu_options(const GpuOptions& opt) {
   const auto expect = [](bool ok, const std::string& what) {

@@ -17,8 +17,8 @@
 //     maxima; only an edge past the bound gathers w[u, y] and w[v, y] from
 //     global memory (1.1-1.2x the read floor when few do).
 // The automatic choice (choose_stream): phase 0 takes the cluster phase,
-// which records the maxima of the rows it copies (the rest are filled
-// before the first stream phase). Each phase counts the edges past the
+// which records the maxima of the rows it copies (the stream phase reads
+// the others' when it first meets them). Each phase counts the edges past the
 // bound; a later phase takes the stream phase unless the previous one's
 // count exceeded 0.2 n a pair and the rows of the stream phase's pairs in
 // flight exceed L2 (its gathers then miss L2 and cost a 32-byte sector
@@ -62,7 +62,8 @@
 // Cost per pair scanned: its two rows, 8 n bytes from memory (float; 4 n for
 // bf16), so 4 n^2 a phase of every pair; n x 8 bytes of cw from L2; per edge
 // past the bound, a remote shared-memory load (cluster) or two gathers
-// (stream). Plus, once a run, the maxima of the rows phase 0 did not copy.
+// (stream). Plus, once a run, a second read of each row whose maximum the
+// stream phase needs before any phase has read it (mostly from L2).
 #include <cuda_bf16.h>
 #include <cuda_runtime.h>
 #include <thrust/iterator/counting_iterator.h>
@@ -183,9 +184,8 @@ RomaRun run_fast(const DeviceDense<W>& g, const S* w, std::vector<vertex_t> mate
 
   gpu::DeviceBuffer<WeightMate<W>> cw{std::size_t(n)};
   gpu::DeviceBuffer<unsigned> counter{1};
-  gpu::DeviceBuffer<W> top{std::size_t(n)};  // row maxima, NaN until recorded
+  gpu::DeviceBuffer<W> top{std::size_t(n)};  // row maxima, NaN until a phase reads the row
   MATCHBLAS_CUDA_TRY(cudaMemset(top.data(), 0xff, top.size() * sizeof(W)));
-  bool top_filled = false;
   gpu::DeviceBuffer<int> changed{std::size_t(n)};
   MATCHBLAS_CUDA_TRY(cudaMemset(changed.data(), 0xff, changed.size() * sizeof(int)));  // all -1
   gpu::DeviceBuffer<vertex_t> pairs{std::size_t(n) / 2};
@@ -206,11 +206,6 @@ RomaRun run_fast(const DeviceDense<W>& g, const S* w, std::vector<vertex_t> mate
     const ChangeStamps stamps{changed.data(), p};
     const BoundStats<W> stats{s.past_bound, s.pairs, top.data()};
     if (choose_stream(gopt.kernel, p, s, n, rows_fit_l2)) {
-      if (!top_filled) {  // the rows no cluster phase has copied
-        fill_row_maxima<W, S><<<n, 256>>>(w, n, top.data());
-        MATCHBLAS_CUDA_CHECK_LAUNCH();
-        top_filled = true;
-      }
       stream_kernel<<<stream_grid, stream_block>>>(w, n, s.mate, cw.data(), s.locks, counter.data(), s.flips,
                                                    W(opt.min_gain), list, stamps, stats);
       MATCHBLAS_CUDA_CHECK_LAUNCH();

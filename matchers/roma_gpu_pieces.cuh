@@ -73,10 +73,9 @@ struct ChangeStamps {
 
 // What the phase kernels report for the choice of the next phase's kernel
 // (roma_gpu.cu): edges past the gain bound and pairs taken; and the row
-// maxima, recorded by the cluster kernel for the rows it copies (NaN until
-// then; the stream kernel reads them, and a NaN there would silently drop
-// the bound's edges: roma_gpu.cu fills the missing ones before the first
-// stream phase).
+// maxima, recorded by either kernel for the rows it reads (NaN until then:
+// the stream kernel reads a row's maximum first where its entry is NaN,
+// since a NaN in the bound would silently drop the edges).
 template <class W>
 struct BoundStats {
   unsigned long long* past;

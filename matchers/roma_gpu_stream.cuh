@@ -7,11 +7,13 @@
 // changes: the current weight and mate of each edge from cw (8 bytes a
 // column from L2) instead of a gather into row x; an upper bound of each
 // edge's gain from the maxima of rows u and v (BoundStats::top, recorded
-// by the cluster phase or by fill_row_maxima), so that only an edge past it
-// gathers w[u, y] and w[v, y] (rows just streamed, so mostly from L2);
-// and a persistent grid taking pairs from the worklist.
-// How a pair runs: the control warp (warp 0) names the block's next pair
-// while warps 1-31 scan the current one, each lane one 16-byte load of
+// by the cluster phase for the rows it copies, else read here first, in
+// one more pass over the row, when a pair meets a row no phase has read),
+// so that only an edge past it gathers w[u, y] and w[v, y] (rows just
+// streamed, so mostly from L2); and a persistent grid taking pairs from the
+// worklist.
+// How a pair runs: the control warp (warp 0) names the block's next pair,
+// with its rows' maxima as far as known, while warps 1-31 scan the current one, each lane one 16-byte load of
 // each row a load (four float columns, eight bf16, two double; one column
 // where rows are not 16-byte aligned), two loads in flight a step (one for
 // bf16), the warp sharing its best gain as the bound's threshold after
@@ -33,25 +35,6 @@
 #include "matchers/roma_gpu_pieces.cuh"
 
 namespace matchblas::roma_gpu_detail {
-
-
-// top[r] = the largest entry of row r (widened), a block per row, for the
-// rows whose top[r] is NaN (not yet recorded).
-template <class W, class S>
-__global__ void fill_row_maxima(const S* w, vertex_t n, W* top) {
-  const long long r = blockIdx.x;
-  if (!(top[r] != top[r])) return;
-  W best = -std::numeric_limits<W>::infinity();
-  for (long long j = threadIdx.x; j < n; j += blockDim.x) best = max(best, widen<W>(__ldcs(w + r * n + j)));
-  for (int d = 16; d > 0; d /= 2) best = max(best, __shfl_down_sync(~0u, best, d));
-  __shared__ W per_warp[32];
-  if (threadIdx.x % 32 == 0) per_warp[threadIdx.x / 32] = best;
-  __syncthreads();
-  if (threadIdx.x == 0) {
-    for (int k = 1; k < int(blockDim.x / 32); ++k) best = max(best, per_warp[k]);
-    top[r] = best;
-  }
-}
 
 // `per` consecutive columns of a row from one 16-byte load (per = 16 /
 // sizeof(S), rows 16-byte aligned), or one column (per = 1).
@@ -104,13 +87,13 @@ constexpr int scan_warps = stream_block / 32 - 1;
 // warp's best gain so far the bound's threshold after each step; `past`
 // counts the edges past the bound.
 template <class W, class S, int per>
-__device__ Candidate<W> scan_pair(const S* __restrict__ w, vertex_t n, const WeightMate<W>* cw,
-                                  const W* __restrict__ top, vertex_t u, vertex_t v, W min_gain, unsigned& past) {
+__device__ Candidate<W> scan_pair(const S* __restrict__ w, vertex_t n, const WeightMate<W>* cw, vertex_t u,
+                                  vertex_t v, W top_u, W top_v, W min_gain, unsigned& past) {
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   const long long stride = static_cast<long long>(scan_warps) * 32 * per;
   const S* ru = w + static_cast<long long>(u) * n;
   const S* rv = w + static_cast<long long>(v) * n;
-  const W wuv = widen<W>(__ldg(ru + v)), top_u = top[u], top_v = top[v];
+  const W wuv = widen<W>(__ldg(ru + v));
   Candidate<W> best{W(0), no_vertex, no_vertex, W(0), W(0)};
   W threshold = min_gain;
   auto consider = [&](long long x, WeightMate<W> cwx, W ax, W bx) {
@@ -150,6 +133,34 @@ __device__ Candidate<W> scan_pair(const S* __restrict__ w, vertex_t n, const Wei
   return warp_best(best);
 }
 
+// This scanning warp's share of the maxima of rows u and v (those the flags
+// ask for; -inf for the others), in lane 0.
+template <class W, class S, int per>
+__device__ RowPair<W> warp_row_maxima(const S* __restrict__ w, vertex_t n, vertex_t u, vertex_t v, bool of_u,
+                                      bool of_v) {
+  const long long stride = static_cast<long long>(scan_warps) * 32 * per;
+  RowPair<W> top{-std::numeric_limits<W>::infinity(), -std::numeric_limits<W>::infinity()};
+  for (long long x = static_cast<long long>(threadIdx.x - 32) * per; x < n; x += stride) {
+    if (of_u) {
+      RowChunk<W, S, per> c;
+      c.load(w + static_cast<long long>(u) * n, x);
+#pragma unroll
+      for (int j = 0; j < per; ++j) top.u = max(top.u, c.v[j]);
+    }
+    if (of_v) {
+      RowChunk<W, S, per> c;
+      c.load(w + static_cast<long long>(v) * n, x);
+#pragma unroll
+      for (int j = 0; j < per; ++j) top.v = max(top.v, c.v[j]);
+    }
+  }
+  for (int d = 16; d > 0; d /= 2) {
+    top.u = max(top.u, __shfl_down_sync(~0u, top.u, d));
+    top.v = max(top.v, __shfl_down_sync(~0u, top.v, d));
+  }
+  return top;
+}
+
 // One phase: a persistent grid of blocks, each taking pairs from the
 // worklist. Every thread meets the same block barriers, one a pair: before
 // barrier k the control warp names pair k + 1 (slot (k + 1) & 1) while the
@@ -163,13 +174,23 @@ __global__ void __launch_bounds__(stream_block, 1)
                       ChangeStamps stamps, BoundStats<W> stats) {
   __shared__ Candidate<W> per_warp[2][scan_warps];
   __shared__ vertex_t pair_u[2], pair_v[2];
+  __shared__ RowPair<W> pair_top[2];  // top[u], top[v] when the pair was named (NaN: not yet known)
+  __shared__ RowPair<W> top_shares[scan_warps];
   __shared__ PairQueue queue;
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  // The control warp names the pair in `slot`, with its rows' maxima as far
+  // as they are known (read once, so that every scanning thread agrees).
+  auto name_next = [&](int slot) {
+    take_next_pair(queue, counter, mate, list.pairs, *list.count, gridDim.x);
+    if (lane == 0) {
+      pair_u[slot] = queue.next_u, pair_v[slot] = queue.next_v;
+      if (queue.next_u != no_vertex) pair_top[slot] = {stats.top[queue.next_u], stats.top[queue.next_v]};
+    }
+  };
   if (warp == 0) {
     if (lane == 0) queue.head = queue.len = 0;
     __syncwarp();
-    take_next_pair(queue, counter, mate, list.pairs, *list.count, gridDim.x);
-    if (lane == 0) pair_u[0] = queue.next_u, pair_v[0] = queue.next_v;
+    name_next(0);
   }
   __syncthreads();
   unsigned past = 0;
@@ -177,11 +198,35 @@ __global__ void __launch_bounds__(stream_block, 1)
   for (;; ++k) {
     const vertex_t u = pair_u[k & 1], v = pair_v[k & 1];
     if (u == no_vertex) break;  // the same for every thread
+    // A pair with a row no phase has read yet reads that row's maximum first
+    // (then the scan finds the row mostly in L2): the same for every thread,
+    // and one more block barrier for the shares.
+    RowPair<W> top = pair_top[k & 1];
+    const bool of_u = isnan(top.u), of_v = isnan(top.v);
     if (warp == 0) {
-      take_next_pair(queue, counter, mate, list.pairs, *list.count, gridDim.x);
-      if (lane == 0) pair_u[(k + 1) & 1] = queue.next_u, pair_v[(k + 1) & 1] = queue.next_v;
-    } else {
-      const Candidate<W> best = scan_pair<W, S, per>(w, n, cw, stats.top, u, v, min_gain, past);
+      name_next((k + 1) & 1);
+    } else if (of_u || of_v) {
+      const RowPair<W> share = warp_row_maxima<W, S, per>(w, n, u, v, of_u, of_v);
+      if (lane == 0) top_shares[warp - 1] = share;
+    }
+    if (of_u || of_v) {
+      __syncthreads();  // the shares of the maxima
+      if (warp > 0) {
+        RowPair<W> read = top_shares[0];
+        for (int s = 1; s < scan_warps; ++s) {
+          read.u = max(read.u, top_shares[s].u);
+          read.v = max(read.v, top_shares[s].v);
+        }
+        if (of_u) top.u = read.u;
+        if (of_v) top.v = read.v;
+        if (threadIdx.x == 32) {
+          if (of_u) stats.top[u] = top.u;
+          if (of_v) stats.top[v] = top.v;
+        }
+      }
+    }
+    if (warp > 0) {
+      const Candidate<W> best = scan_pair<W, S, per>(w, n, cw, u, v, top.u, top.v, min_gain, past);
       if (lane == 0) per_warp[k & 1][warp - 1] = best;
     }
     __syncthreads();  // pair k scanned; pair k + 1 named

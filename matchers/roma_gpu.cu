@@ -15,7 +15,7 @@
 //   - the stream phase (roma_gpu_stream.cuh): a block streams the two rows
 //     and tests each edge against an upper bound of its gain from the rows'
 //     maxima; only an edge past the bound gathers w[u, y] and w[v, y] from
-//     global memory (1.1-1.2x the read floor when few do).
+//     global memory (1.15-1.3x the read floor when few do).
 // The automatic choice (choose_stream): phase 0 takes the cluster phase,
 // which records the maxima of the rows it copies (the stream phase reads
 // the others' when it first meets them). Each phase counts the edges past the

@@ -25,7 +25,7 @@
 // n x 8 bytes of cw from L2, one block barrier; per edge past the bound,
 // two gathers (from L2 while the rows of the pairs in flight fit it,
 // 132 x 8 n bytes on the H100, else 32-byte sectors from memory). On the
-// H100 a phase with few edges past the bound runs at 1.1-1.2x its read
+// H100 a phase with few edges past the bound runs at 1.15-1.3x its read
 // floor (bench/RESULTS.md). .cu files only.
 #pragma once
 #include <cuda_runtime.h>

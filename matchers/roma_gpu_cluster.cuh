@@ -56,11 +56,10 @@ namespace cg = cooperative_groups;
 // flips the previous pair's choice and waits after, so flips overlap the
 // copies and the scan.
 template <class W, class S>
-__global__ void __launch_bounds__(cluster_block, 2) roma_cluster_phase(const S* __restrict__ w, vertex_t n, vertex_t* mate,
-                                                                 WeightMate<W>* cw, vertex_t* locks, unsigned* counter,
-                                                                 unsigned long long* flips, W min_gain,
-                                                                 vertex_t slice, Worklist list, ChangeStamps stamps,
-                                                                 BoundStats<W> stats) {
+__global__ void __launch_bounds__(cluster_block, 2)
+    roma_cluster_phase(const S* __restrict__ w, vertex_t n, vertex_t* mate, WeightMate<W>* cw, vertex_t* locks,
+                       unsigned* counter, unsigned long long* flips, W min_gain, vertex_t slice, Worklist list,
+                       ChangeStamps stamps, BoundStats<W> stats) {
   __shared__ Candidate<W> per_warp[worker_warps];
   __shared__ Candidate<W> block_best;
   __shared__ RowPair<W> per_warp_top[worker_warps];

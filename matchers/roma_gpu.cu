@@ -31,10 +31,11 @@
 //   - cw[x] = (w[x, M[x]], M[x]) is refreshed at the start of each phase
 //     and written by every flip before its mate writes, so it stays in step
 //     with the matching up to races; it only steers the choice (a stale
-//     mate in it names an edge that the flip's re-check then refuses). A flip's gain is re-computed under
-//     the locks from exact weights: w[u, a], w[v, b] and w[u, v] (read from
-//     the rows, which never change) and w[x, y] (read from memory), so a
-//     stale cw can cost a flip, never weight.
+//     mate in it names an edge that the flip's re-check then refuses). A
+//     flip's gain is re-computed under the locks from exact weights: w[u, a],
+//     w[v, b] and w[u, v] (read from the rows, which never change) and
+//     w[x, y] (read from memory), so a stale cw can cost a flip, never
+//     weight.
 //   - The worklist is built when a phase starts (a select over the
 //     representatives). Under RomaScan::changed (roma.hpp) it holds, from
 //     phase 1 on, only the pairs stamped in the previous phase: a flip stamps

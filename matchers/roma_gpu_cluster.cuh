@@ -166,12 +166,7 @@ __global__ void __launch_bounds__(cluster_block, 2)
         if (x == u || x == v || y == u || y == v) return;
         const unsigned owner = unsigned(y / slice);
         const RowPair<W> at_y = cluster.map_shared_rank(rows, owner)[y - static_cast<long long>(owner) * slice];
-        const W w1 = at_x.u + at_y.v, w2 = at_y.u + at_x.v;  // {u, x}, {v, y} or {u, y}, {v, x}
-        if (w1 > w2) {
-          if (w1 - current > best.gain) best = {w1 - current, vertex_t(x), y, at_x.u, at_y.v};
-        } else if (w2 - current > best.gain) {
-          best = {w2 - current, y, vertex_t(x), at_y.u, at_x.v};
-        }
+        offer_flip(best, vertex_t(x), y, current, at_x.u, at_x.v, at_y.u, at_y.v);
       };
       // per_step columns a thread at a time (two for float: one 16-byte cw
       // load and one 16-byte shared load bring both), four steps' cw loads

@@ -227,6 +227,20 @@ __device__ RowPair<W> copy_rows(RowPair<W>* rows, const S* ru, const S* rv, long
   return top;
 }
 
+// Offers best the flip of the pair (u, v) with the matching edge (x, y),
+// whose current weight with (u, v) is `current`: the better of {u, x},
+// {v, y} and {u, y}, {v, x}, from w[u, x], w[v, x] (ax, bx) and w[u, y],
+// w[v, y] (ay, by). Both phase kernels' scans end in it.
+template <class W>
+__device__ void offer_flip(Candidate<W>& best, vertex_t x, vertex_t y, W current, W ax, W bx, W ay, W by) {
+  const W w1 = ax + by, w2 = ay + bx;
+  if (w1 > w2) {
+    if (w1 - current > best.gain) best = {w1 - current, x, y, ax, by};
+  } else if (w2 - current > best.gain) {
+    best = {w2 - current, y, x, ay, bx};
+  }
+}
+
 // The largest of a warp's gains, the scans' bound threshold (gains are >= 0,
 // so float bits order as unsigned integers); double keeps each lane's own.
 template <class W>

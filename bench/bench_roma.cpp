@@ -22,10 +22,12 @@
 // bytes a phase must read (n^2 weights, as stored: 2 bytes for fast-bf16)
 // over the measured copy bandwidth (bytes read plus written per second).
 // --kernel picks roma-gpu's phase kernel (RomaGpuOptions::kernel); the
-// per-phase table's kernel and past-bound columns are its choices and counts
-// (RomaPhase::kernel, past_bound), and the summary's kernels= lists them, c
-// for cluster and s for stream, with cluster= the cluster phase's blocks a
-// pair (RomaPhase::cluster_blocks). The summary's start_s is the start
+// per-phase table's kernel, past-bound and fallbacks columns are its
+// choices and counts (RomaPhase::kernel, past_bound, fallback_flips), and
+// the summary's kernels= lists them, c for cluster and s for stream, with
+// cluster= the cluster phase's blocks a pair (RomaPhase::cluster_blocks)
+// and fallbacks= the flips made with a pair's later candidate over all
+// phases. The summary's start_s is the start
 // matching's seconds (RomaRun::start_seconds: greedy on the host, assignment
 // on the device for the GPU runs) and start+phases_s the whole run.
 // fast-bf16 reports the float weights of its matching (its quality cost).
@@ -69,18 +71,19 @@ double copy_gbps = 0;  // measured once when a GPU run is asked for
 void report(const std::string& which, const std::string& dist, vertex_t n, std::size_t weight_bytes,
             const RomaRun& r, std::optional<double> optimum, bool optimum_is_bound, bool quiet) {
   if (!quiet) {
-    std::printf("%6s %12s %12s %18s %10s %8s %12s\n", "phase", "flips", "scanned", "weight", "seconds", "kernel",
-                "past-bound");
+    std::printf("%6s %12s %12s %18s %10s %8s %12s %10s\n", "phase", "flips", "scanned", "weight", "seconds", "kernel",
+                "past-bound", "fallbacks");
     std::printf("%6s %12s %12s %18.6f %10s\n", "start", "-", "-", r.start_weight, "-");
   }
   double total = 0, worst = 0, later = 0;
   long long scans = 0;
   for (const RomaPhase& p : r.phases) {
     if (!quiet)
-      std::printf("%6d %12lld %12s %18.6f %10.6f %8s %12s\n", p.phase, static_cast<long long>(p.flips),
+      std::printf("%6d %12lld %12s %18.6f %10.6f %8s %12s %10s\n", p.phase, static_cast<long long>(p.flips),
                   p.scanned >= 0 ? std::to_string(p.scanned).c_str() : "-", p.weight, p.seconds,
                   p.kernel.empty() ? "-" : p.kernel.c_str(),
-                  p.past_bound >= 0 ? std::to_string(p.past_bound).c_str() : "-");
+                  p.past_bound >= 0 ? std::to_string(p.past_bound).c_str() : "-",
+                  p.fallback_flips >= 0 ? std::to_string(p.fallback_flips).c_str() : "-");
     scans += p.scanned;
     total += p.seconds;
     worst = std::max(worst, p.seconds);
@@ -100,12 +103,15 @@ void report(const std::string& which, const std::string& dist, vertex_t n, std::
   if (!r.phases.empty() && !r.phases.front().kernel.empty()) {  // c: cluster, s: stream, phase by phase
     std::string kernels;
     int cluster = 0;
+    long long fallbacks = 0;
     for (const RomaPhase& p : r.phases) {
       kernels += p.kernel.front();
       if (p.cluster_blocks > 0) cluster = p.cluster_blocks;
+      fallbacks += p.fallback_flips;
     }
     std::printf(" kernels=%s", kernels.c_str());
     if (cluster > 0) std::printf(" cluster=%d", cluster);
+    std::printf(" fallbacks=%lld", fallbacks);
   }
   if (optimum)
     std::printf(optimum_is_bound ? " bound=%.6f gto<=%.4f%%" : " optimum=%.6f gto=%.4f%%", *optimum,

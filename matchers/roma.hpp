@@ -108,6 +108,9 @@ struct RomaPhase {
   std::string kernel;
   int cluster_blocks = 0;  // roma-gpu's cluster phase: the blocks of a cluster (one pair's); 0 elsewhere
   std::int64_t past_bound = -1;
+  // roma-gpu only: flips made with a candidate other than the pair's best,
+  // after the better ones were refused (flip_in_gain_order); -1 elsewhere.
+  std::int64_t fallback_flips = -1;
   double weight = 0;         // of the matching after the phase
   double seconds = 0;
 };

@@ -36,6 +36,12 @@
 //     w[v, b] and w[u, v] (read from the rows, which never change) and
 //     w[x, y] (read from memory), so a stale cw can cost a flip, never
 //     weight.
+//   - A pair's scan leaves several candidates with distinct partner pairs
+//     (the best of each scanning warp, or of each block of the cluster);
+//     the control warp tries them in order of gain until one flips
+//     (flip_in_gain_order). When many pairs in flight want the same few
+//     partners (geometric weights), the refused ones still flip in this
+//     phase. Each try is a whole atomicFlip with its re-check.
 //   - The worklist is built when a phase starts (a select over the
 //     representatives). Under RomaScan::changed (roma.hpp) it holds, from
 //     phase 1 on, only the pairs stamped in the previous phase: a flip stamps
@@ -208,13 +214,13 @@ RomaRun run_fast(const DeviceDense<W>& g, const S* w, std::vector<vertex_t> mate
     const BoundStats<W> stats{s.past_bound, s.pairs, top.data()};
     if (choose_stream(gopt.kernel, p, s, n, rows_fit_l2)) {
       stream_kernel<<<stream_grid, stream_block>>>(w, n, s.mate, cw.data(), s.locks, counter.data(), s.flips,
-                                                   W(opt.min_gain), list, stamps, stats);
+                                                   s.fallback_flips, W(opt.min_gain), list, stamps, stats);
       MATCHBLAS_CUDA_CHECK_LAUNCH();
       return {"stream", 0};
     }
     MATCHBLAS_CUDA_TRY(cudaLaunchKernelEx(&config, roma_cluster_phase<W, S>, w, n, s.mate, cw.data(), s.locks,
-                                          counter.data(), s.flips, W(opt.min_gain), shape.slice, list, stamps,
-                                          stats));
+                                          counter.data(), s.flips, s.fallback_flips, W(opt.min_gain), shape.slice,
+                                          list, stamps, stats));
     return {"cluster", shape.cluster};
   });
 }

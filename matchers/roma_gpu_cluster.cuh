@@ -24,9 +24,10 @@
 //     against an upper bound of its gain from the row maxima (exact pruning:
 //     float sums round monotonically); only one past it costs a remote load.
 //   - The block's best flip (gain, a, b) goes to the control warp, which
-//     takes the best of the C and calls flip_pending while the workers copy
-//     the next pair's rows: it arrives at that pair's first cluster barrier
-//     before it flips and waits after.
+//     tries the C blocks' bests in order of gain until one flips
+//     (flip_in_gain_order) while the workers copy the next pair's rows: it
+//     arrives at that pair's first cluster barrier before it flips and
+//     waits after.
 // Guarantee and the races: roma_gpu.cu.
 // Cost per pair: its two rows, 8 n bytes from memory (float; 4 n for bf16);
 // n x 8 bytes of cw from L2; a remote shared-memory load per edge past the
@@ -58,8 +59,8 @@ namespace cg = cooperative_groups;
 template <class W, class S>
 __global__ void __launch_bounds__(cluster_block, 2)
     roma_cluster_phase(const S* __restrict__ w, vertex_t n, vertex_t* mate, WeightMate<W>* cw, vertex_t* locks,
-                       unsigned* counter, unsigned long long* flips, W min_gain, vertex_t slice, Worklist list,
-                       ChangeStamps stamps, BoundStats<W> stats) {
+                       unsigned* counter, unsigned long long* flips, unsigned long long* fallbacks, W min_gain,
+                       vertex_t slice, Worklist list, ChangeStamps stamps, BoundStats<W> stats) {
   __shared__ Candidate<W> per_warp[worker_warps];
   __shared__ Candidate<W> block_best;
   __shared__ RowPair<W> per_warp_top[worker_warps];
@@ -87,8 +88,9 @@ __global__ void __launch_bounds__(cluster_block, 2)
     for (;;) {
       const vertex_t u = queue.next_u, v = queue.next_v;
       auto arrived = cluster.barrier_arrive();  // S2 (or the last barrier)
-      if (lane == 0 && pending.u != no_vertex)
-        flip_pending(pending, w, n, mate, cw, locks, flips, min_gain, stamps);
+      if (pending.u != no_vertex)
+        flip_in_gain_order(pending.c, pending.u, pending.v, pending.wuv, w, n, mate, cw, locks, flips, fallbacks,
+                           min_gain, stamps);
       __syncwarp();
       cluster.barrier_wait(std::move(arrived));
       if (u == no_vertex) {
@@ -100,13 +102,9 @@ __global__ void __launch_bounds__(cluster_block, 2)
       const W wuv = cluster.map_shared_rank(rows, owner_v)[v - static_cast<long long>(owner_v) * slice].u;
       take_next_pair(queue, counter, vmate, list.pairs, listed, clusters);
       cluster.sync();  // S3
-      Candidate<W> c = block_best;
-      for (unsigned r = 1; r < blocks; ++r) {
-        const Candidate<W> other = *cluster.map_shared_rank(&block_best, r);
-        if (other.gain > c.gain) c = other;
-      }
-      pending = {no_vertex, no_vertex, W(0), c};
-      if (c.a != no_vertex && c.gain > min_gain) pending.u = u, pending.v = v, pending.wuv = wuv;
+      Candidate<W> c{W(0), no_vertex, no_vertex, W(0), W(0)};  // lane r: block r's best
+      if (lane < blocks) c = *cluster.map_shared_rank(&block_best, lane);
+      pending = {u, v, wuv, c};
     }
   }
 

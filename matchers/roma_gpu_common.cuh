@@ -93,6 +93,7 @@ struct PhaseState {
   unsigned long long* scanned;  // matching edges scanned (RomaPhase::scanned), where the phase counts them
   unsigned long long* past_bound;  // edges past a gain bound, and pairs taken (roma-gpu's kernel choice)
   unsigned long long* pairs;
+  unsigned long long* fallback_flips;  // flips made with a pair's later candidate (RomaPhase::fallback_flips)
   unsigned long long previous_past_bound = 0, previous_pairs = 0;  // the previous phase's (0 in phase 0)
 };
 
@@ -121,12 +122,13 @@ RomaRun roma_phases(const DeviceDense<W>& g, std::vector<vertex_t> mate, const R
   run.start_weight = n > 0 ? matching_weight_on_device(w, n, m.data(), sum) : 0;
   if (n >= 4 && opt.phases > 0) {
     gpu::DeviceBuffer<vertex_t> locks{std::size_t(n)};
-    gpu::DeviceBuffer<unsigned long long> counts{4};  // flips, scanned, past_bound, pairs
+    gpu::DeviceBuffer<unsigned long long> counts{5};  // flips, scanned, past_bound, pairs, fallback_flips
     MATCHBLAS_CUDA_TRY(cudaMemset(locks.data(), 0xff, locks.size() * sizeof(vertex_t)));  // all -1: unlocked
-    PhaseState state{m.data(), locks.data(), counts.data(), counts.data() + 1, counts.data() + 2, counts.data() + 3};
+    PhaseState state{m.data(),          locks.data(),       counts.data(),     counts.data() + 1,
+                     counts.data() + 2, counts.data() + 3, counts.data() + 4};
     gpu::Event start, stop;
     for (int p = 0; p < opt.phases; ++p) {
-      MATCHBLAS_CUDA_TRY(cudaMemset(counts.data(), 0, 4 * sizeof(unsigned long long)));
+      MATCHBLAS_CUDA_TRY(cudaMemset(counts.data(), 0, counts.size() * sizeof(unsigned long long)));
       start.record(nullptr);
       RomaPhase report;
       if constexpr (std::is_void_v<decltype(phase(p, state))>) {
@@ -139,14 +141,17 @@ RomaRun roma_phases(const DeviceDense<W>& g, std::vector<vertex_t> mate, const R
       stop.record(nullptr);
       report.phase = p;
       report.seconds = stop.since(start);
-      unsigned long long c[4] = {0, 0, 0, 0};
+      unsigned long long c[5] = {0, 0, 0, 0, 0};
       MATCHBLAS_CUDA_TRY(cudaMemcpy(c, counts.data(), sizeof c, cudaMemcpyDeviceToHost));
       state.previous_past_bound = c[2];
       state.previous_pairs = c[3];
       const unsigned long long f = c[0];
       report.flips = static_cast<std::int64_t>(f);
       if (counts_scans) report.scanned = static_cast<std::int64_t>(c[1]);
-      if (!report.kernel.empty()) report.past_bound = static_cast<std::int64_t>(c[2]);
+      if (!report.kernel.empty()) {
+        report.past_bound = static_cast<std::int64_t>(c[2]);
+        report.fallback_flips = static_cast<std::int64_t>(c[4]);
+      }
       report.weight = matching_weight_on_device(w, n, m.data(), sum);
       run.phases.push_back(report);
       if (f == 0) break;

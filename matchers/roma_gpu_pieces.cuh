@@ -273,12 +273,12 @@ struct PendingFlip {
 };
 
 template <class W, class S>
-__device__ void flip_pending(const PendingFlip<W>& f, const S* w, vertex_t n, vertex_t* mate, WeightMate<W>* cw,
+__device__ bool flip_pending(const PendingFlip<W>& f, const S* w, vertex_t n, vertex_t* mate, WeightMate<W>* cw,
                              vertex_t* locks, unsigned long long* flips, W min_gain, ChangeStamps stamps) {
   const Candidate<W>& c = f.c;
   const vertex_t x = min(c.a, c.b), y = max(c.a, c.b);
   const W wxy = widen<W>(w[static_cast<long long>(x) * n + y]);  // weights never change: read before the locks
-  atomic_flip(
+  const bool flipped = atomic_flip(
       mate, locks, f.u, f.v, c.a, c.b, flips, [&] { return (c.wua + c.wvb) - (f.wuv + wxy) > min_gain; },
       [&] {
         cw[f.u] = {c.wua, c.a};
@@ -291,6 +291,41 @@ __device__ void flip_pending(const PendingFlip<W>& f, const S* w, vertex_t n, ve
   // Flipped or refused, (u, v) is scanned again next phase: a refused flip
   // may hide a second-best one.
   stamps.changed[f.u] = stamps.changed[f.v] = stamps.phase;
+  return flipped;
+}
+
+// The control warp (all 32 lanes; lane i holds candidate c, or none) flips
+// the pair (u, v) with the candidates in order of gain until one flip is
+// made, (u, v) itself has changed, or none above min_gain is left. The
+// candidates name distinct pairs (x, y) (each from its own columns: a
+// warp's in the stream phase, a block's in the cluster phase), so when the
+// best is refused (its pair taken by a flip of another pair in flight, or
+// locked) the next is still a 4-cycle of (u, v) with its own gain,
+// re-checked under the locks like the first. A flip made after a refusal
+// also adds 1 to *fallbacks. (Against the best alone, on the H100:
+// geometric weights converge in about half the phases; the others are
+// unchanged; bench/RESULTS.md.)
+template <class W, class S>
+__device__ void flip_in_gain_order(Candidate<W> c, vertex_t u, vertex_t v, W wuv, const S* w, vertex_t n,
+                                   vertex_t* mate, WeightMate<W>* cw, vertex_t* locks, unsigned long long* flips,
+                                   unsigned long long* fallbacks, W min_gain, ChangeStamps stamps) {
+  const int lane = threadIdx.x & 31;
+  for (int round = 0;; ++round) {  // at most 32 rounds: each drops a candidate
+    const bool live = c.a != no_vertex && c.gain > min_gain;
+    W top = live ? c.gain : -std::numeric_limits<W>::infinity();
+    for (int d = 16; d > 0; d /= 2) top = max(top, __shfl_xor_sync(~0u, top, d));
+    const unsigned holders = __ballot_sync(~0u, live && c.gain == top);
+    if (holders == 0) return;
+    const int holder = __ffs(holders) - 1;
+    bool done = false;
+    if (lane == holder) {
+      const bool flipped = flip_pending(PendingFlip<W>{u, v, wuv, c}, w, n, mate, cw, locks, flips, min_gain, stamps);
+      if (flipped && round > 0) atomicAdd(fallbacks, 1ULL);
+      done = flipped || static_cast<const volatile vertex_t*>(mate)[u] != v;
+      c.a = no_vertex;
+    }
+    if (__shfl_sync(~0u, done, holder)) return;
+  }
 }
 
 }  // namespace matchblas::roma_gpu_detail

@@ -18,8 +18,8 @@
 // where rows are not 16-byte aligned), two loads in flight a step (one for
 // bf16), the warp sharing its best gain as the bound's threshold after
 // each step; after one block barrier the control warp
-// reduces the warps' candidates and flips the best (flip_pending) while the
-// workers scan the next pair.
+// tries the warps' candidates in order of gain until one flips
+// (flip_in_gain_order) while the workers scan the next pair.
 // Guarantee and the races: roma_gpu.cu.
 // Cost per pair: 8 n bytes of rows from memory (float; 4 n for bf16) and
 // n x 8 bytes of cw from L2, one block barrier; per edge past the bound,
@@ -165,7 +165,8 @@ __device__ RowPair<W> warp_row_maxima(const S* __restrict__ w, vertex_t n, verte
 template <class W, class S, int per>
 __global__ void __launch_bounds__(stream_block, 1)
     roma_stream_phase(const S* __restrict__ w, vertex_t n, vertex_t* mate, WeightMate<W>* cw, vertex_t* locks,
-                      unsigned* counter, unsigned long long* flips, W min_gain, Worklist list,
+                      unsigned* counter, unsigned long long* flips, unsigned long long* fallbacks, W min_gain,
+                      Worklist list,
                       ChangeStamps stamps, BoundStats<W> stats) {
   __shared__ Candidate<W> per_warp[2][scan_warps];
   __shared__ vertex_t pair_u[2], pair_v[2];
@@ -228,11 +229,8 @@ __global__ void __launch_bounds__(stream_block, 1)
     if (warp == 0) {
       Candidate<W> c{W(0), no_vertex, no_vertex, W(0), W(0)};
       if (lane < scan_warps) c = per_warp[k & 1][lane];
-      c = warp_best(c);
-      if (lane == 0 && c.a != no_vertex && c.gain > min_gain) {
-        const W wuv = widen<W>(w[static_cast<long long>(u) * n + v]);
-        flip_pending(PendingFlip<W>{u, v, wuv, c}, w, n, mate, cw, locks, flips, min_gain, stamps);
-      }
+      const W wuv = widen<W>(w[static_cast<long long>(u) * n + v]);
+      flip_in_gain_order(c, u, v, wuv, w, n, mate, cw, locks, flips, fallbacks, min_gain, stamps);
       __syncwarp();
     }
   }

@@ -159,6 +159,8 @@ void check_kernels(const RomaRun& run, RomaGpuKernel kernel, vertex_t n) {
     else CHECK(p.kernel == (p.phase == 0 ? "cluster" : "stream"));
     CHECK(p.past_bound >= 0);
     CHECK(p.past_bound <= p.scanned * ((n + n % 2) / 2));
+    CHECK(p.fallback_flips >= 0);
+    CHECK(p.fallback_flips <= p.flips);
     if (p.kernel == "cluster") CHECK((p.cluster_blocks >= 1 && p.cluster_blocks <= 16));
     else CHECK(p.cluster_blocks == 0);
   }
@@ -201,6 +203,32 @@ TEST_CASE("roma-gpu: a perfect matching after every phase, weight never lower, e
             if (n >= 4 && !run.phases.empty()) CHECK(run.phases.front().scanned > 0);
           }
     }
+}
+
+// On geometric weights the pairs in flight want the same few partners; a
+// pair whose best flip is refused takes its next candidate (a scanning
+// warp's or a cluster block's best) in the same phase. Both kernels must
+// make such flips and keep the matching perfect.
+TEST_CASE("roma-gpu: a pair refused its best flip flips with its next candidate") {
+  GenOptions gen;
+  gen.seed = 31;
+  const Dense<float> g = complete_graph<float>(WeightDist::geometric, 4096, gen);
+  for (const RomaGpuKernel kernel : {RomaGpuKernel::stream, RomaGpuKernel::cluster}) {
+    CAPTURE(to_string(kernel));
+    RomaOptions opt;
+    opt.phases = 4;
+    RomaGpuOptions go;
+    go.kernel = kernel;
+    go.cluster = kernel == RomaGpuKernel::cluster ? 4 : 0;  // four candidates a pair
+    const RomaRun run = roma_gpu(g, opt, go);
+    check_run(g, run);
+    check_kernels(run, kernel, g.n);
+    std::int64_t fallbacks = 0, flips = 0;
+    for (const RomaPhase& p : run.phases) fallbacks += p.fallback_flips, flips += p.flips;
+    MESSAGE("roma-gpu geometric n=4096 --kernel ", to_string(kernel), ": ", fallbacks, " of ", flips,
+            " flips made with a later candidate");
+    CHECK(fallbacks > 0);
+  }
 }
 
 TEST_CASE("roma-gpu on doubles and on a graph generated on the GPU") {

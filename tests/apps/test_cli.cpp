@@ -146,6 +146,7 @@ TEST_CASE("roma and rama on a complete graph: --phases, --min-gain, --start") {
   CHECK(report.out.find("start ") != std::string::npos);
   CHECK(report.out.find("phase      0") != std::string::npos);
   CHECK(report.out.find("scanned") != std::string::npos);
+  CHECK(report.out.find("fallbacks") != std::string::npos);  // roma-gpu's count; "-" for the CPU roma
   // --scan changed: phase 0 augments all 200 vertices, later phases those
   // whose edge changed (all of them, possibly, right after phase 0); the last
   // one (seed 2: 14) far fewer.

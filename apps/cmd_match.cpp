@@ -173,10 +173,11 @@ int command_match(const Args& a) {
     opt.roma_gpu.cluster = static_cast<int>(a.integer("cluster", 0, 0, 16));
     opt.roma_gpu.blocks_per_sm = static_cast<int>(a.integer("blocks-per-sm", opt.roma_gpu.blocks_per_sm, 1, 2));
     opt.roma_gpu.bf16 = a.flag("bf16");
-    if (opt.roma_gpu.kernel == RomaGpuKernel::stream)
+    if (opt.roma_gpu.kernel == RomaGpuKernel::stream || opt.roma_gpu.kernel == RomaGpuKernel::queued)
       for (const char* name : {"cluster", "blocks-per-sm"})
         if (a.value(name))
-          throw usage_error(std::string("--") + name + " shapes the cluster kernel, which --kernel stream never runs");
+          throw usage_error(std::string("--") + name + " shapes the cluster kernel, which --kernel " +
+                            to_string(opt.roma_gpu.kernel) + " never runs");
     if (opt.roma_gpu.bf16 && precision != Precision::single)
       throw usage_error("--bf16 stores float weights as bf16: add --precision float");
   } else {

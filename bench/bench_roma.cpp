@@ -6,7 +6,7 @@
 //              [--phases P] [--min-gain G] [--start neighbour|...] [--scan all|changed] [--seed S]
 //              [--auction-unassigned F] [--auction-bids B] [--auction-epsilon E]
 //              [--auction-ratio R]
-//              [--double] [--runs cpu,1,2,fast,fast-bf16] [--kernel auto|cluster|stream] [--cluster C]
+//              [--double] [--runs cpu,1,2,fast,fast-bf16] [--kernel auto|cluster|stream|queued] [--cluster C]
 //              [--blocks-per-sm B] [--gpu-generate] [--exact-up-to N] [--upper-bound]
 //              [--quiet]
 // The --auction-* options set RomaOptions::auction (the assignment start):
@@ -24,7 +24,8 @@
 // --kernel picks roma-gpu's phase kernel (RomaGpuOptions::kernel); the
 // per-phase table's kernel, past-bound and fallbacks columns are its
 // choices and counts (RomaPhase::kernel, past_bound, fallback_flips), and
-// the summary's kernels= lists them, c for cluster and s for stream, with
+// the summary's kernels= lists them, c for cluster, s for stream and q for
+// queued, with
 // cluster= the cluster phase's blocks a pair (RomaPhase::cluster_blocks)
 // and fallbacks= the flips made with a pair's later candidate over all
 // phases. The summary's start_s is the start
@@ -100,7 +101,7 @@ void report(const std::string& which, const std::string& dist, vertex_t n, std::
               floor_ms > 0 ? worst * 1e3 / floor_ms : 0.0);
   std::printf(" start_s=%.6f start+phases_s=%.6f", r.start_seconds, r.start_seconds + total);
   if (!r.phases.empty() && r.phases.front().scanned >= 0) std::printf(" scanned=%lld", scans);
-  if (!r.phases.empty() && !r.phases.front().kernel.empty()) {  // c: cluster, s: stream, phase by phase
+  if (!r.phases.empty() && !r.phases.front().kernel.empty()) {  // c: cluster, s: stream, q: queued, phase by phase
     std::string kernels;
     int cluster = 0;
     long long fallbacks = 0;

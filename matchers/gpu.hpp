@@ -199,13 +199,16 @@ std::vector<vertex_t> assignment_matching_gpu(const DeviceDense<W>& g, const Auc
 // phase (a thread-block cluster holds the two rows of one matched pair in
 // its distributed shared memory, so every gather of the scan lands on chip)
 // or the stream phase (a block streams the two rows from memory and gathers
-// only for the edges past a gain bound from the rows' maxima). Both read
+// only for the edges past a gain bound from the rows' maxima; each such edge
+// at once, or queued: 32 at a time, one a lane). Both read
 // each row once a phase, take pairs from a worklist with a persistent grid,
 // keep the weights of the current matching edges in a vector in step with
 // the flips, and re-check a flip's gain with exact weights under the locks.
 // RomaGpuKernel::automatic takes the cluster phase for phase 0 and after a
 // phase whose scans gathered much when the stream phase's rows in flight
-// would not fit L2, the stream phase otherwise. Same options, start matchings and report as the
+// would not fit L2, the stream phase otherwise: queued, except from phase
+// 2 on after a phase whose scans passed the bound on most columns, and
+// with bf16 storage. Same options, start matchings and report as the
 // CPU roma (matchers/roma.hpp; RomaScan::changed keeps a worklist of the
 // changed pairs); RomaPhase::seconds is the phase's kernels (the refresh of
 // the weight vector, the worklist's select, the row maxima when first
@@ -215,12 +218,12 @@ std::vector<vertex_t> assignment_matching_gpu(const DeviceDense<W>& g, const Auc
 // after every phase, weight never lower (with bf16 storage the flips are
 // decided on the rounded weights, so the float weight may dip); not the
 // CPU's matching (the flips race), close to it in weight.
-enum class RomaGpuKernel { automatic, cluster, stream };
-RomaGpuKernel parse_roma_gpu_kernel(std::string_view name);  // auto, cluster, stream
+enum class RomaGpuKernel { automatic, cluster, stream, queued };  // queued: the stream phase, gathers queued
+RomaGpuKernel parse_roma_gpu_kernel(std::string_view name);       // auto, cluster, stream, queued
 std::string to_string(RomaGpuKernel k);
 struct RomaGpuOptions {
   int device = 0;         // for the Dense overload (a DeviceDense knows its own)
-  RomaGpuKernel kernel = RomaGpuKernel::automatic;  // the phase kernel; cluster or stream: every phase
+  RomaGpuKernel kernel = RomaGpuKernel::automatic;  // the phase kernel; cluster, stream or queued: every phase
   int cluster = 0;        // the cluster phase's blocks per pair: 1-16; 0: automatic (matchers/roma_gpu_launch.cuh)
   int blocks_per_sm = 2;  // 1 or 2: the cluster phase's shared memory is split for this many blocks per SM
   bool bf16 = false;      // float graphs only (invalid_input for double): the kernels read a bf16 copy of

@@ -21,10 +21,11 @@ constexpr std::array<std::pair<std::string_view, SuitorGpuSearch>, 3> search_nam
     {"champions", SuitorGpuSearch::champions},
     {"walk", SuitorGpuSearch::walk},
 }};
-constexpr std::array<std::pair<std::string_view, RomaGpuKernel>, 3> kernel_names{{
+constexpr std::array<std::pair<std::string_view, RomaGpuKernel>, 4> kernel_names{{
     {"auto", RomaGpuKernel::automatic},
     {"cluster", RomaGpuKernel::cluster},
     {"stream", RomaGpuKernel::stream},
+    {"queued", RomaGpuKernel::queued},
 }};
 
 // The value named `name` in `names`, or invalid_input naming `what` and

@@ -101,7 +101,7 @@ struct RomaPhase {
   // all: a pair whose listed end stopped being its smaller end is skipped);
   // -1 where not counted (roma-gpu-1 and -2 augment every vertex).
   std::int64_t scanned = -1;
-  // roma-gpu only: the phase's kernel ("cluster" or "stream", matchers/
+  // roma-gpu only: the phase's kernel ("cluster", "stream" or "queued", matchers/
   // roma_gpu.cu) and the edges its scans found past the gain bound (what
   // the automatic choice of the next phase's kernel reads); empty and -1
   // elsewhere.

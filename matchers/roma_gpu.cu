@@ -15,8 +15,11 @@
 //   - the stream phase (roma_gpu_stream.cuh): a block streams the two rows
 //     and tests each edge against an upper bound of its gain from the rows'
 //     maxima; only an edge past the bound gathers w[u, y] and w[v, y] from
-//     global memory (1.15-1.3x the read floor when few do).
-// The automatic choice (choose_stream): phase 0 takes the cluster phase,
+//     global memory (1.15-1.3x the read floor when few do), each at once
+//     (RomaGpuKernel::stream) or queued, 32 such edges gathering together
+//     (RomaGpuKernel::queued: one wait a warp per 32 of them instead of one
+//     per column that has any).
+// The automatic choice (choose_kernel): phase 0 takes the cluster phase,
 // which records the maxima of the rows it copies (the stream phase reads
 // the others' when it first meets them). Each phase counts the edges past the
 // bound; a later phase takes the stream phase unless the previous one's
@@ -25,7 +28,10 @@
 // each). On the H100 that keeps the cluster phase for geometric weights at
 // n >= 65536 (a stream phase took 58 ms against 31 at 90112) and for the
 // busy phase 1 of exponential weights there, and takes the stream phase
-// everywhere else (bench/RESULTS.md).
+// everywhere else (bench/RESULTS.md). A stream phase is queued unless it
+// follows (from phase 2 on) one that passed the bound on most of its
+// columns (gathers_everywhere: geometric weights), where the queue only
+// adds work to gathers made at every column anyway, or the rows are bf16.
 //
 // What both kernels share, and why it is sound:
 //   - cw[x] = (w[x, M[x]], M[x]) is refreshed at the start of each phase
@@ -125,11 +131,27 @@ constexpr double gathers_much = 0.2;
 // 32768 floats a row, 34 MB of 50).
 constexpr double rows_in_l2 = 1.0;
 
-// Whether phase p takes the stream phase: the automatic choice (the header).
-bool choose_stream(RomaGpuKernel kernel, int p, const PhaseState& s, vertex_t n, bool rows_fit_l2) {
-  if (kernel != RomaGpuKernel::automatic) return kernel == RomaGpuKernel::stream;
-  if (p == 0) return false;  // the cluster phase records the row maxima
-  return rows_fit_l2 || double(s.previous_past_bound) <= gathers_much * double(n) * double(s.previous_pairs);
+// Gathering everywhere: more than this many edges past the bound per pair
+// and per column (the x < M[x] half of them can pass). The queued stream
+// phase then only adds its ring's work to gathers made at every column
+// anyway (geometric weights pass at about 0.46; exponential ones at 0.02-0.11
+// after phase 1). Phase 0's count, from the start matching, says nothing
+// of later scans (exponential weights pass at 0.40 there), so phase 1 is
+// always queued. Not for bf16 rows (eight columns a load): their queued
+// kernel spills 88 bytes a thread and ran 20% slower than the stream phase
+// on the H100 (bench/RESULTS.md).
+constexpr double gathers_everywhere = 0.3;
+
+// Phase p's kernel: the automatic choice (the header); `queue_ok`: the
+// weights are stored as computed (not bf16).
+RomaGpuKernel choose_kernel(RomaGpuKernel kernel, int p, const PhaseState& s, vertex_t n, bool rows_fit_l2,
+                            bool queue_ok) {
+  if (kernel != RomaGpuKernel::automatic) return kernel;
+  if (p == 0) return RomaGpuKernel::cluster;  // it records the row maxima
+  const double passed = double(s.previous_past_bound) / (double(n) * double(std::max(1ULL, s.previous_pairs)));
+  if (!rows_fit_l2 && passed > gathers_much) return RomaGpuKernel::cluster;
+  if (!queue_ok || (p >= 2 && passed > gathers_everywhere)) return RomaGpuKernel::stream;
+  return RomaGpuKernel::queued;
 }
 
 // The phases from the start matching `mate` (padded order), the kernels
@@ -147,7 +169,7 @@ RomaRun run_fast(const DeviceDense<W>& g, const S* w, std::vector<vertex_t> mate
   config.numAttrs = 1;
   config.blockDim = dim3(cluster_block);
   Shape shape{0, 0, 0};
-  if (gopt.kernel != RomaGpuKernel::stream) {
+  if (gopt.kernel == RomaGpuKernel::automatic || gopt.kernel == RomaGpuKernel::cluster) {
     cudaFuncAttributes attr{};
     MATCHBLAS_CUDA_TRY(cudaFuncGetAttributes(&attr, roma_cluster_phase<W, S>));
     // The launch for shape s (one cluster), and how many such clusters fit.
@@ -181,9 +203,12 @@ RomaRun run_fast(const DeviceDense<W>& g, const S* w, std::vector<vertex_t> mate
   // in eight, as above).
   constexpr int per_load = 16 / sizeof(S);
   const bool aligned = n % per_load == 0 && reinterpret_cast<std::uintptr_t>(w) % 16 == 0;
-  const auto stream_kernel = aligned ? roma_stream_phase<W, S, per_load> : roma_stream_phase<W, S, 1>;
-  int per_sm = 0, sms = 0, l2_bytes = 0;
+  const auto stream_kernel = aligned ? roma_stream_phase<W, S, per_load, false> : roma_stream_phase<W, S, 1, false>;
+  const auto queued_kernel = aligned ? roma_stream_phase<W, S, per_load, true> : roma_stream_phase<W, S, 1, true>;
+  int per_sm = 0, queued_per_sm = 0, sms = 0, l2_bytes = 0;
   MATCHBLAS_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, stream_kernel, stream_block, 0));
+  MATCHBLAS_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&queued_per_sm, queued_kernel, stream_block, 0));
+  per_sm = std::min(per_sm, queued_per_sm);  // one grid for both (one block an SM either way)
   MATCHBLAS_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, g.device()));
   MATCHBLAS_CUDA_TRY(cudaDeviceGetAttribute(&l2_bytes, cudaDevAttrL2CacheSize, g.device()));
   const int stream_grid = std::max(1, std::min(per_sm * sms, n / 16));
@@ -212,11 +237,13 @@ RomaRun run_fast(const DeviceDense<W>& g, const S* w, std::vector<vertex_t> mate
     const Worklist list{pairs.data(), listed.data(), s.scanned};
     const ChangeStamps stamps{changed.data(), p};
     const BoundStats<W> stats{s.past_bound, s.pairs, top.data()};
-    if (choose_stream(gopt.kernel, p, s, n, rows_fit_l2)) {
-      stream_kernel<<<stream_grid, stream_block>>>(w, n, s.mate, cw.data(), s.locks, counter.data(), s.flips,
-                                                   s.fallback_flips, W(opt.min_gain), list, stamps, stats);
+    const RomaGpuKernel kernel = choose_kernel(gopt.kernel, p, s, n, rows_fit_l2, std::is_same_v<S, W>);
+    if (kernel != RomaGpuKernel::cluster) {
+      const auto phase_kernel = kernel == RomaGpuKernel::queued ? queued_kernel : stream_kernel;
+      phase_kernel<<<stream_grid, stream_block>>>(w, n, s.mate, cw.data(), s.locks, counter.data(), s.flips,
+                                                  s.fallback_flips, W(opt.min_gain), list, stamps, stats);
       MATCHBLAS_CUDA_CHECK_LAUNCH();
-      return {"stream", 0};
+      return {kernel == RomaGpuKernel::queued ? "queued" : "stream", 0};
     }
     MATCHBLAS_CUDA_TRY(cudaLaunchKernelEx(&config, roma_cluster_phase<W, S>, w, n, s.mate, cw.data(), s.locks,
                                           counter.data(), s.flips, s.fallback_flips, W(opt.min_gain), shape.slice,

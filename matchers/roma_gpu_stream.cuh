@@ -31,6 +31,7 @@
 #include <cuda_runtime.h>
 
 #include <limits>
+#include <type_traits>
 
 #include "matchers/roma_gpu_pieces.cuh"
 
@@ -82,13 +83,40 @@ struct CwChunk {
 constexpr int stream_block = 1024;  // warp 0 controls, warps 1-31 scan; one block an SM
 constexpr int scan_warps = stream_block / 32 - 1;
 
+// An edge (x, y) past the bound, waiting in its warp's ring for the gathers
+// of w[u, y] and w[v, y] (scan_pair, queued); `current` = w[u, v] + w[x, y].
+template <class W>
+struct PassedEdge {
+  vertex_t x, y;
+  W current, ax, bx;  // and w[u, x], w[v, x]
+};
+// For double the whole entry would take 63 KB of the 48 KB of static shared
+// memory: w[u, x] and w[v, x] are read again (from L1, just loaded).
+template <>
+struct PassedEdge<double> {
+  vertex_t x, y;
+  double current;
+};
+constexpr unsigned passed_slots = 64;  // a warp's ring: under 32 waiting, plus one column's 32
+
 // A scanning warp's best flip of the pair (u, v) (in lane 0): its lanes take
 // columns [step + lane per, + per) for warp-uniform steps over [0, n), the
 // warp's best gain so far the bound's threshold after each step; `past`
-// counts the edges past the bound.
-template <class W, class S, int per>
+// counts the edges past the bound. An edge past the bound gathers w[u, y]
+// and w[v, y]:
+//   - at once (queued = false), two steps' loads in flight (one for bf16).
+//     The warp waits for a round of gathers at every column where any lane
+//     has such an edge: fine when few do (the steady phases) or when nearly
+//     every column does (geometric weights);
+//   - queued (queued = true): the edges wait in the warp's ring
+//     passed[head, tail) (warp-uniform counters), and 32 at a time, one a
+//     lane, gather together: one round per 32 such edges, where a scan
+//     passes the bound on a few percent of its edges (busy phases). One
+//     step's loads in flight (two spill), the next step's rows prefetched
+//     into L2 instead.
+template <class W, class S, int per, bool queued>
 __device__ Candidate<W> scan_pair(const S* __restrict__ w, vertex_t n, const WeightMate<W>* cw, vertex_t u,
-                                  vertex_t v, W top_u, W top_v, W min_gain, unsigned& past) {
+                                  vertex_t v, W top_u, W top_v, W min_gain, PassedEdge<W>* passed, unsigned& past) {
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   const long long stride = static_cast<long long>(scan_warps) * 32 * per;
   const S* ru = w + static_cast<long long>(u) * n;
@@ -96,6 +124,20 @@ __device__ Candidate<W> scan_pair(const S* __restrict__ w, vertex_t n, const Wei
   const W wuv = widen<W>(__ldg(ru + v));
   Candidate<W> best{W(0), no_vertex, no_vertex, W(0), W(0)};
   W threshold = min_gain;
+  unsigned head = 0, tail = 0;  // the ring's (queued)
+  auto gather_and_offer = [&](unsigned count) {  // the ring's `count` oldest edges
+    __syncwarp();
+    if (lane < count) {
+      const PassedEdge<W> e = passed[(head + lane) % passed_slots];
+      W ax, bx;
+      if constexpr (std::is_same_v<W, double>) ax = widen<W>(__ldg(ru + e.x)), bx = widen<W>(__ldg(rv + e.x));
+      else ax = e.ax, bx = e.bx;
+      offer_flip(best, e.x, e.y, e.current, ax, bx, widen<W>(__ldg(ru + e.y)), widen<W>(__ldg(rv + e.y)));
+    }
+    head += count;
+    __syncwarp();
+  };
+  // Column x, gathers at once (a lane by itself).
   auto consider = [&](long long x, WeightMate<W> cwx, W ax, W bx) {
     const vertex_t y = cwx.mate;
     if (!(x < y)) return;  // each matching edge once, from its smaller end
@@ -103,12 +145,31 @@ __device__ Candidate<W> scan_pair(const S* __restrict__ w, vertex_t n, const Wei
     if (!(max(ax + top_v, top_u + bx) - current > max(best.gain, threshold))) return;
     ++past;
     if (x == u || x == v || y == u || y == v) return;
-    const W ay = widen<W>(__ldg(ru + y)), by = widen<W>(__ldg(rv + y));
-    offer_flip(best, vertex_t(x), y, current, ax, bx, ay, by);
+    offer_flip(best, vertex_t(x), y, current, ax, bx, widen<W>(__ldg(ru + y)), widen<W>(__ldg(rv + y)));
   };
-  constexpr int batch = per >= 8 ? 1 : 2;  // steps in flight (bf16: one, else it spills)
+  // Column x, queued (every lane at once; in_range false past n).
+  auto queue = [&](long long x, bool in_range, WeightMate<W> cwx, W ax, W bx) {
+    const vertex_t y = cwx.mate;
+    const W current = wuv + cwx.w;
+    const bool pass = in_range && x < y && max(ax + top_v, top_u + bx) - current > max(best.gain, threshold);
+    past += pass;
+    const bool keep = pass && !(x == u || x == v || y == u || y == v);
+    const unsigned keeping = __ballot_sync(~0u, keep);
+    if (keep) {
+      PassedEdge<W>& e = passed[(tail + __popc(keeping & ((1u << lane) - 1))) % passed_slots];
+      e.x = vertex_t(x), e.y = y, e.current = current;
+      if constexpr (!std::is_same_v<W, double>) e.ax = ax, e.bx = bx;
+    }
+    tail += __popc(keeping);
+    if (tail - head >= 32) gather_and_offer(32);
+  };
+  constexpr int batch = queued || per >= 8 ? 1 : 2;  // steps in flight
   for (long long step = static_cast<long long>(warp - 1) * 32 * per; step < n; step += batch * stride) {
     const long long base = step + lane * per;
+    if (queued && base + stride < n) {  // the next step's rows into L2 (no registers held)
+      asm volatile("prefetch.global.L2 [%0];" ::"l"(ru + base + stride));
+      asm volatile("prefetch.global.L2 [%0];" ::"l"(rv + base + stride));
+    }
     RowChunk<W, S, per> a[batch], b[batch];
     CwChunk<W, per> c[batch];
 #pragma unroll
@@ -118,13 +179,19 @@ __device__ Candidate<W> scan_pair(const S* __restrict__ w, vertex_t n, const Wei
     }
 #pragma unroll
     for (int s = 0; s < batch; ++s) {
-      const long long x = base + s * stride;
-      if (x >= n) break;
+      const long long x = base + s * stride;  // x < n: so are x + j (n % per == 0)
+      if constexpr (queued) {
 #pragma unroll
-      for (int j = 0; j < per; ++j) consider(x + j, c[s].e[j], a[s].v[j], b[s].v[j]);
+        for (int j = 0; j < per; ++j) queue(x + j, x < n, c[s].e[j], a[s].v[j], b[s].v[j]);
+      } else {
+        if (x >= n) break;
+#pragma unroll
+        for (int j = 0; j < per; ++j) consider(x + j, c[s].e[j], a[s].v[j], b[s].v[j]);
+      }
     }
     threshold = max(min_gain, warp_threshold(best.gain));
   }
+  if constexpr (queued) gather_and_offer(tail - head);
   return warp_best(best);
 }
 
@@ -162,7 +229,7 @@ __device__ RowPair<W> warp_row_maxima(const S* __restrict__ w, vertex_t n, verte
 // others scan pair k (slot k & 1) and leave their warps' best in
 // per_warp[k & 1]; after it the control warp flips pair k's best while the
 // others scan pair k + 1.
-template <class W, class S, int per>
+template <class W, class S, int per, bool queued>
 __global__ void __launch_bounds__(stream_block, 1)
     roma_stream_phase(const S* __restrict__ w, vertex_t n, vertex_t* mate, WeightMate<W>* cw, vertex_t* locks,
                       unsigned* counter, unsigned long long* flips, unsigned long long* fallbacks, W min_gain,
@@ -172,6 +239,7 @@ __global__ void __launch_bounds__(stream_block, 1)
   __shared__ vertex_t pair_u[2], pair_v[2];
   __shared__ RowPair<W> pair_top[2];  // top[u], top[v] when the pair was named (NaN: not yet known)
   __shared__ RowPair<W> top_shares[scan_warps];
+  __shared__ PassedEdge<W> passed[queued ? scan_warps : 1][queued ? passed_slots : 1];
   __shared__ PairQueue queue;
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   // The control warp names the pair in `slot`, with its rows' maxima as far
@@ -222,7 +290,7 @@ __global__ void __launch_bounds__(stream_block, 1)
       }
     }
     if (warp > 0) {
-      const Candidate<W> best = scan_pair<W, S, per>(w, n, cw, u, v, top.u, top.v, min_gain, past);
+      const Candidate<W> best = scan_pair<W, S, per, queued>(w, n, cw, u, v, top.u, top.v, min_gain, passed[queued ? warp - 1 : 0], past);
       if (lane == 0) per_warp[k & 1][warp - 1] = best;
     }
     __syncthreads();  // pair k scanned; pair k + 1 named

@@ -34,7 +34,7 @@ if [[ $want == *" sanitize "* ]]; then
       echo "exit $? ($tool roma-gpu cluster $c)"
     done
     for n in 302 304; do  # the stream phase's scalar (302) and 16-byte (304) row loads; then auto
-      for kernel in stream auto; do
+      for kernel in stream queued auto; do
         compute-sanitizer --tool $tool --error-exitcode 9 $bin/bench_roma --n $n --runs fast,fast-bf16 --kernel $kernel \
           --phases 4 --dists geometric --quiet >> "$out/sanitizer.log" 2>&1
         echo "exit $? ($tool roma-gpu --kernel $kernel n = $n, float and bf16)"
@@ -42,9 +42,11 @@ if [[ $want == *" sanitize "* ]]; then
     done
   done
   for n in 302 304; do  # the stream phase's block barriers, the control warp's and the scanners' in one
-    compute-sanitizer --tool synccheck --error-exitcode 9 $bin/bench_roma --n $n --runs fast --kernel stream \
-      --phases 4 --dists geometric --quiet >> "$out/sanitizer.log" 2>&1
-    echo "exit $? (synccheck roma-gpu --kernel stream n = $n)"
+    for kernel in stream queued; do
+      compute-sanitizer --tool synccheck --error-exitcode 9 $bin/bench_roma --n $n --runs fast --kernel $kernel \
+        --phases 4 --dists geometric --quiet >> "$out/sanitizer.log" 2>&1
+      echo "exit $? (synccheck roma-gpu --kernel $kernel n = $n)"
+    done
   done
   grep -h "ERROR SUMMARY\|RACECHECK SUMMARY" "$out/sanitizer.log" | sort | uniq -c
 fi
@@ -107,7 +109,7 @@ if [[ $want == *" scan "* ]]; then
 fi
 if [[ $want == *" kernels "* ]]; then
   for rep in 1 2; do
-    for kernel in cluster stream auto; do
+    for kernel in cluster stream queued auto; do
       $bin/bench_roma --ns 16384,32768,65536,90112 --dists uniform,exponential,geometric --runs fast --gpu-generate \
         --kernel $kernel > "$out/kernels_$kernel.log" 2>&1
       grep summary "$out/kernels_$kernel.log" | sed "s/^/kernel=$kernel rep=$rep /; s/start_s=.*scanned/scanned/"

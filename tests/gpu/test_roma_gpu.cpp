@@ -151,12 +151,24 @@ namespace {
 // Each phase reports its kernel and the edges its scans found past the gain
 // bound (each scanned pair tests at most n/2 edges). The automatic choice
 // starts with the cluster phase and, on graphs this small (the stream
-// phase's rows in flight fit L2), streams every later phase.
-void check_kernels(const RomaRun& run, RomaGpuKernel kernel, vertex_t n) {
+// phase's rows in flight fit L2), streams every later phase: queued in
+// phase 1 and after a phase that passed the bound on at most 0.3 of its
+// columns (past bound / (padded n x pairs scanned)), else at once; with
+// bf16 storage always at once.
+void check_kernels(const RomaRun& run, RomaGpuKernel kernel, vertex_t n, bool bf16 = false) {
+  const double padded = n + n % 2;
   for (const RomaPhase& p : run.phases) {
     CAPTURE(p.phase);
-    if (kernel != RomaGpuKernel::automatic) CHECK(p.kernel == to_string(kernel));
-    else CHECK(p.kernel == (p.phase == 0 ? "cluster" : "stream"));
+    if (kernel != RomaGpuKernel::automatic) {
+      CHECK(p.kernel == to_string(kernel));
+    } else if (p.phase == 0) {
+      CHECK(p.kernel == "cluster");
+    } else {
+      const RomaPhase& before = run.phases[p.phase - 1];
+      const double passed = double(before.past_bound) / (padded * double(std::max<std::int64_t>(1, before.scanned)));
+      CAPTURE(passed);
+      CHECK(p.kernel == (bf16 || (p.phase >= 2 && passed > 0.3) ? "stream" : "queued"));
+    }
     CHECK(p.past_bound >= 0);
     CHECK(p.past_bound <= p.scanned * ((n + n % 2) / 2));
     CHECK(p.fallback_flips >= 0);
@@ -168,7 +180,8 @@ void check_kernels(const RomaRun& run, RomaGpuKernel kernel, vertex_t n) {
 }  // namespace
 
 // Every cluster size of the cluster phase (0: the automatic one; the
-// automatic kernel), and the stream phase on its own: rows of 2-3000
+// automatic kernel), and the stream phase on its own, its gathers at once
+// and queued: rows of 2-3000
 // floats, 16-byte aligned (n % 4 == 0 after padding) or not (7 -> 8 is,
 // 257 -> 258 is not).
 TEST_CASE("roma-gpu: a perfect matching after every phase, weight never lower, every cluster size and kernel, repeated") {
@@ -179,7 +192,7 @@ TEST_CASE("roma-gpu: a perfect matching after every phase, weight never lower, e
       const Dense<float> g = complete_graph<float>(dist, n, gen);
       const DeviceDense<float> d = DeviceDense<float>::upload(g);
       for (const RomaStart start : {RomaStart::neighbour, RomaStart::random, RomaStart::greedy, RomaStart::assignment})
-        for (int cluster : {-1, 0, 1, 2, 3, 4, 5, 8})  // -1: the stream phase only
+        for (int cluster : {-2, -1, 0, 1, 2, 3, 4, 5, 8})  // -1: the stream phase only; -2: queued only
           for (int repeat = 0; repeat < 2; ++repeat) {
             CAPTURE(n);
             CAPTURE(to_string(start));
@@ -190,7 +203,8 @@ TEST_CASE("roma-gpu: a perfect matching after every phase, weight never lower, e
             opt.phases = repeat == 0 ? 8 : 2;
             opt.scan = (cluster + repeat) % 2 == 0 ? RomaScan::changed : RomaScan::all;
             RomaGpuOptions go;
-            go.kernel = cluster < 0 ? RomaGpuKernel::stream
+            go.kernel = cluster == -2  ? RomaGpuKernel::queued
+                        : cluster < 0  ? RomaGpuKernel::stream
                         : cluster == 0 ? RomaGpuKernel::automatic
                                        : RomaGpuKernel::cluster;
             go.cluster = std::max(cluster, 0);
@@ -213,7 +227,7 @@ TEST_CASE("roma-gpu: a pair refused its best flip flips with its next candidate"
   GenOptions gen;
   gen.seed = 31;
   const Dense<float> g = complete_graph<float>(WeightDist::geometric, 4096, gen);
-  for (const RomaGpuKernel kernel : {RomaGpuKernel::stream, RomaGpuKernel::cluster}) {
+  for (const RomaGpuKernel kernel : {RomaGpuKernel::stream, RomaGpuKernel::queued, RomaGpuKernel::cluster}) {
     CAPTURE(to_string(kernel));
     RomaOptions opt;
     opt.phases = 4;
@@ -239,7 +253,7 @@ TEST_CASE("roma-gpu on doubles and on a graph generated on the GPU") {
   REQUIRE(matching_violation(g, run.matching).empty());
   CHECK(cardinality(run.matching) == 1000);
   CHECK(matching_weight(g, run.matching) > run.start_weight);
-  for (const RomaGpuKernel kernel : {RomaGpuKernel::cluster, RomaGpuKernel::stream}) {
+  for (const RomaGpuKernel kernel : {RomaGpuKernel::cluster, RomaGpuKernel::stream, RomaGpuKernel::queued}) {
     RomaGpuOptions go;
     go.kernel = kernel;
     const RomaRun one = roma_gpu(g, {}, go);
@@ -344,8 +358,9 @@ TEST_CASE("roma-gpu: weight within 1.5% of the CPU roma's from the neighbour sta
 // (1001) pads one vertex and runs the cluster phase alone in clusters of 3;
 // n = 4096 the cluster phase alone in clusters of 1 (slices of 4096
 // columns: several warp steps, so the warp-shared threshold prunes);
-// n = 64, 2002 (rows not 16-byte aligned: a column a load, several steps)
-// and 8192 (several 16-byte steps) the stream phase alone; the others the
+// n = 64 and 8192 (several 16-byte steps) the stream phase alone, its
+// gathers at once; 2002 (rows not 16-byte aligned: a column a load, several
+// steps) and 2048 the stream phase alone, its gathers queued; the others the
 // automatic choice (here: the cluster phase for phase 0, then the stream
 // phase). The GPU/CPU weight check runs the automatic choice.
 TEST_CASE("roma-gpu scanning changed pairs: at convergence no flip above min-gain, fewer scans, weight near the CPU's") {
@@ -364,8 +379,9 @@ TEST_CASE("roma-gpu scanning changed pairs: at convergence no flip above min-gai
         RomaGpuOptions go;
         go.cluster = n == 1001 ? 3 : n == 4096 ? 1 : 0;
         go.kernel = n == 1001 || n == 4096 ? RomaGpuKernel::cluster
-                    : n == 64 || n == 2002 || n == 8192 ? RomaGpuKernel::stream
-                                                         : RomaGpuKernel::automatic;
+                    : n == 64 || n == 8192   ? RomaGpuKernel::stream
+                    : n == 2002 || n == 2048 ? RomaGpuKernel::queued
+                                             : RomaGpuKernel::automatic;
         const RomaRun run = roma_gpu(g, opt, go);
         check_run(g, run);
         REQUIRE(!run.phases.empty());
@@ -401,7 +417,8 @@ TEST_CASE("roma-gpu with bf16 storage: a perfect matching near the float run's w
       gen.seed = 41 + n;
       const Dense<float> g = complete_graph<float>(dist, n, gen);
       const double full = matching_weight(g, roma_gpu(g).matching);
-      for (const RomaGpuKernel kernel : {RomaGpuKernel::automatic, RomaGpuKernel::cluster, RomaGpuKernel::stream}) {
+      for (const RomaGpuKernel kernel :
+           {RomaGpuKernel::automatic, RomaGpuKernel::cluster, RomaGpuKernel::stream, RomaGpuKernel::queued}) {
         RomaGpuOptions go;
         go.bf16 = true;
         go.kernel = kernel;
@@ -412,7 +429,7 @@ TEST_CASE("roma-gpu with bf16 storage: a perfect matching near the float run's w
         REQUIRE(matching_violation(g, half.matching).empty());
         REQUIRE(cardinality(half.matching) == n / 2);
         CHECK(matching_weight(g, half.matching) == doctest::Approx(half.phases.back().weight).epsilon(1e-9));
-        check_kernels(half, kernel, n);
+        check_kernels(half, kernel, n, /*bf16=*/true);
         MESSAGE("roma-gpu bf16/float weight n=", n, " dist ", int(dist), " kernel ", to_string(kernel), ": ",
                 matching_weight(g, half.matching) / full);
         CHECK(matching_weight(g, half.matching) >= 0.98 * full);

@@ -263,8 +263,8 @@ __device__ Candidate<W> warp_best(Candidate<W> c) {
   return c;  // in lane 0
 }
 
-// The flip the cluster chose for (u, v), made by the leader's control warp
-// while the workers go on with the next pair.
+// A flip chosen for (u, v), made by the control warp (the cluster leader's,
+// or the stream block's) while the workers go on with the next pair.
 template <class W>
 struct PendingFlip {
   vertex_t u, v;

@@ -1,7 +1,8 @@
-// roma-gpu's stream phase (matchers/roma_gpu.cu chooses it once the scans
-// gather little; issue 5): a block per matched pair (u, v) at a time, rows u
-// and v read straight from memory once, in 16-byte loads, with no copy into
-// shared memory and no cluster barrier.
+// roma-gpu's stream phase (matchers/roma_gpu.cu chooses it unless the
+// scans gather much on rows too large for L2; issue 5): a block per
+// matched pair (u, v) at a time, rows u and v read straight from memory
+// once, in 16-byte loads, with no copy into shared memory and no cluster
+// barrier; its gathers at once, or queued (scan_pair).
 // Source: seed 000 sec. 3.5 (Alg. 4-5) and sec. 4.1 (Alg. 8: a block per
 // matching edge, a strided scan, a block max-reduction), with three
 // changes: the current weight and mate of each edge from cw (8 bytes a
@@ -13,13 +14,14 @@
 // streamed, so mostly from L2); and a persistent grid taking pairs from the
 // worklist.
 // How a pair runs: the control warp (warp 0) names the block's next pair,
-// with its rows' maxima as far as known, while warps 1-31 scan the current one, each lane one 16-byte load of
-// each row a load (four float columns, eight bf16, two double; one column
-// where rows are not 16-byte aligned), two loads in flight a step (one for
-// bf16), the warp sharing its best gain as the bound's threshold after
-// each step; after one block barrier the control warp
-// tries the warps' candidates in order of gain until one flips
-// (flip_in_gain_order) while the workers scan the next pair.
+// with its rows' maxima as far as known, while warps 1-31 scan the current
+// one, each lane one 16-byte load of each row a load (four float columns,
+// eight bf16, two double; one column where rows are not 16-byte aligned),
+// two steps' loads in flight (one for bf16 and in the queued form), the
+// warp sharing its best gain as the bound's threshold after each step;
+// after one block barrier the control warp tries the warps' candidates in
+// order of gain until one flips (flip_in_gain_order) while the workers
+// scan the next pair.
 // Guarantee and the races: roma_gpu.cu.
 // Cost per pair: 8 n bytes of rows from memory (float; 4 n for bf16) and
 // n x 8 bytes of cw from L2, one block barrier; per edge past the bound,
@@ -227,7 +229,8 @@ __device__ RowPair<W> warp_row_maxima(const S* __restrict__ w, vertex_t n, verte
 // worklist. Every thread meets the same block barriers, one a pair: before
 // barrier k the control warp names pair k + 1 (slot (k + 1) & 1) while the
 // others scan pair k (slot k & 1) and leave their warps' best in
-// per_warp[k & 1]; after it the control warp flips pair k's best while the
+// per_warp[k & 1]; after it the control warp flips pair k (its candidates
+// in order of gain) while the
 // others scan pair k + 1.
 template <class W, class S, int per, bool queued>
 __global__ void __launch_bounds__(stream_block, 1)
@@ -290,7 +293,8 @@ __global__ void __launch_bounds__(stream_block, 1)
       }
     }
     if (warp > 0) {
-      const Candidate<W> best = scan_pair<W, S, per, queued>(w, n, cw, u, v, top.u, top.v, min_gain, passed[queued ? warp - 1 : 0], past);
+      PassedEdge<W>* ring = passed[queued ? warp - 1 : 0];
+      const Candidate<W> best = scan_pair<W, S, per, queued>(w, n, cw, u, v, top.u, top.v, min_gain, ring, past);
       if (lane == 0) per_warp[k & 1][warp - 1] = best;
     }
     __syncthreads();  // pair k scanned; pair k + 1 named

@@ -201,14 +201,14 @@ TEST_CASE("roma and rama on a complete graph: --phases, --min-gain, --start") {
   const Result bad_kernel = cli(dir, "match " + q(graph) + " --algo roma-gpu --kernel fast");
   CHECK(bad_kernel.status == 2);
   CHECK(bad_kernel.err.find("unknown roma-gpu kernel 'fast' (known: auto, cluster, stream, queued)") != std::string::npos);
-  const Result stream_shape = cli(dir, "match " + q(graph) + " --algo roma-gpu --kernel stream --cluster 2");
-  CHECK(stream_shape.status == 2);
-  CHECK(stream_shape.err.find("--cluster shapes the cluster kernel") != std::string::npos);
-  CHECK(cli(dir, "match " + q(graph) + " --algo roma-gpu --kernel stream --blocks-per-sm 1").status == 2);
-  const Result queued_shape = cli(dir, "match " + q(graph) + " --algo roma-gpu --kernel queued --cluster 2");
-  CHECK(queued_shape.status == 2);
-  CHECK(queued_shape.err.find("--cluster shapes the cluster kernel, which --kernel queued never runs") !=
-        std::string::npos);
+  for (const std::string kernel : {"stream", "queued"}) {  // they never run the cluster kernel
+    CAPTURE(kernel);
+    const Result shape = cli(dir, "match " + q(graph) + " --algo roma-gpu --kernel " + kernel + " --cluster 2");
+    CHECK(shape.status == 2);
+    CHECK(shape.err.find("--cluster shapes the cluster kernel, which --kernel " + kernel + " never runs") !=
+          std::string::npos);
+    CHECK(cli(dir, "match " + q(graph) + " --algo roma-gpu --kernel " + kernel + " --blocks-per-sm 1").status == 2);
+  }
   const Result cpu_kernel = cli(dir, "match " + q(graph) + " --algo roma --kernel stream");
   CHECK(cpu_kernel.status == 2);
   CHECK(cpu_kernel.err.find("--kernel is for roma-gpu, not 'roma'") != std::string::npos);

@@ -17,8 +17,8 @@
 #include "lib/atomic_file.hpp"
 #include "lib/error.hpp"
 #include "lib/mmio.hpp"
-#include "matchers/b_matching.hpp"
-#include "matchers/gpu.hpp"
+#include "matchers/b_matching/b_matching.hpp"
+#include "matchers/device_graph.hpp"
 #include "ops/gpu/device.hpp"
 
 namespace matchblas::cli {

@@ -11,7 +11,7 @@
 
 #include "apps/commands.hpp"
 #include "datasets/generators.hpp"
-#include "matchers/run.hpp"
+#include "matchers/run_matcher.hpp"
 
 namespace matchblas::cli {
 

@@ -14,8 +14,7 @@
 #include "datasets/marriage.hpp"
 #include "lib/atomic_file.hpp"
 #include "lib/error.hpp"
-#include "matchers/gpu.hpp"
-#include "matchers/stable_marriage.hpp"
+#include "matchers/marriage/stable_marriage.hpp"
 
 namespace matchblas::cli {
 

@@ -15,7 +15,7 @@
 #include "lib/atomic_file.hpp"
 #include "lib/error.hpp"
 #include "lib/mmio.hpp"
-#include "matchers/run.hpp"
+#include "matchers/run_matcher.hpp"
 
 namespace matchblas::cli {
 
@@ -118,8 +118,8 @@ const MatcherInfo& on_device(const MatcherInfo& m, const std::optional<std::stri
 
 // --gpu ID, --threads N (GPU threads per kernel, seed 003), --threads-per-block,
 // --vertices-per-warp, --variant, --search; checked here, before the file is read.
-GpuOptions gpu_options(const Args& a) {
-  GpuOptions g;
+SuitorGpuOptions gpu_options(const Args& a) {
+  SuitorGpuOptions g;
   g.device = static_cast<int>(a.integer("gpu", 0, 0, 1024));
   g.threads = static_cast<int>(a.integer("threads", 0, 0, std::int64_t(1) << 30));
   g.threads_per_block = static_cast<int>(a.integer("threads-per-block", g.threads_per_block, 32, 1024));
@@ -127,7 +127,7 @@ GpuOptions gpu_options(const Args& a) {
   if (const auto v = a.value("variant")) g.variant = option_value([&] { return parse_suitor_gpu_variant(*v); });
   if (const auto v = a.value("search")) g.search = option_value([&] { return parse_suitor_gpu_search(*v); });
   option_value([&] {
-    check_gpu_options(g);
+    check_suitor_gpu_options(g);
     return 0;
   });
   return g;

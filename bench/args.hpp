@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "datasets/complete_weights.hpp"
+#include "lib/complete_weights.hpp"
 
 namespace matchblas::bench {
 

@@ -1,9 +1,9 @@
-// The GPU auction (matchers/auction_gpu.cu) on the seed 000 complete graphs:
+// The GPU auction (matchers/complete/auction_gpu.cu) on the seed 000 complete graphs:
 // per epsilon phase its kernel time, bids, lost bids, row scans, persons left
 // unassigned and the tail (when the unassigned count fell to 2^k), then one
 // summary line per run: the auction's seconds, the assignment's value, and
 // the weight of the perfect matching read off it. With --cpu, the sequential
-// CPU auction (matchers/auction.hpp) on the same graph, as the peer.
+// CPU auction (matchers/complete/auction.hpp) on the same graph, as the peer.
 //   bench_auction [--ns N1,N2,...] [--dists uniform,exponential,geometric]
 //                 [--unassigned F1,F2,...] [--final-epsilon E] [--ratio R] [--bids B]
 //                 [--seed S] [--cpu] [--quiet]
@@ -18,8 +18,9 @@
 
 #include "bench/args.hpp"
 #include "datasets/generators.hpp"
-#include "matchers/auction.hpp"
-#include "matchers/gpu.hpp"
+#include "lib/matching.hpp"
+#include "matchers/complete/auction.hpp"
+#include "matchers/complete/device_dense.hpp"
 #include "ops/gpu/device.hpp"
 
 using namespace matchblas;

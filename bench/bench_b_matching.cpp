@@ -25,8 +25,8 @@
 #include "bench/args.hpp"
 #include "bench/timing.hpp"
 #include "datasets/generators.hpp"
-#include "matchers/b_matching.hpp"
-#include "matchers/gpu.hpp"
+#include "matchers/b_matching/b_matching.hpp"
+#include "matchers/device_graph.hpp"
 #include "ops/gpu/device.hpp"
 
 using namespace matchblas;

@@ -16,8 +16,8 @@
 #include "bench/args.hpp"
 #include "datasets/generators.hpp"
 #include "datasets/load.hpp"
-#include "matchers/greedy.hpp"
-#include "matchers/run.hpp"
+#include "matchers/general/greedy.hpp"
+#include "matchers/run_matcher.hpp"
 
 using namespace matchblas;
 

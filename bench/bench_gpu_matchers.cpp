@@ -22,8 +22,11 @@
 
 #include "datasets/generators.hpp"
 #include "datasets/load.hpp"
-#include "matchers/gpu.hpp"
-#include "matchers/run.hpp"
+#include "matchers/device_graph.hpp"
+#include "matchers/general/suitor.hpp"
+#include "matchers/general/ld.hpp"
+#include "matchers/general/handshake.hpp"
+#include "matchers/run_matcher.hpp"
 #include "ops/gpu/device.hpp"
 
 using namespace matchblas;
@@ -153,7 +156,7 @@ int main(int argc, char** argv) {
               cpu_s * 1e3, "-", "-", "-", num_edges(g) / cpu_s / 1e6, "ref", 1.0);
 
   if (wanted("suitor-gpu")) {
-    GpuOptions o;
+    SuitorGpuOptions o;
     report("suitor-gpu", "adaptive nosync 128x8", median_gpu(reps, [&](GpuTimes* t) { return suitor_gpu(dg, o, t); }));
     for (SuitorGpuSearch s : {SuitorGpuSearch::champions, SuitorGpuSearch::walk}) {  // auto's two choices, same run
       o.search = s;
@@ -165,11 +168,11 @@ int main(int argc, char** argv) {
     report("suitor-gpu", "paper nosync 128x8", median_gpu(reps, [&](GpuTimes* t) { return suitor_gpu(dg, o, t); }));
   }
   if (wanted("handshake-gpu")) {
-    const GpuOptions o;
+    const SuitorGpuOptions o;
     report("handshake-gpu", "default", median_gpu(reps, [&](GpuTimes* t) { return handshake_gpu(dg, o, t); }));
   }
   if (wanted("ld-gpu")) {
-    const GpuOptions o;
+    const SuitorGpuOptions o;
     report("ld-gpu", "thread per vertex", median_gpu(std::min(reps, 3), [&](GpuTimes* t) { return ld_gpu(dg, o, t); }));
   }
 
@@ -185,7 +188,7 @@ int main(int argc, char** argv) {
       for (int tpb : {128, 192, 256}) {
         std::printf("%-9s %-9s %-9d", adaptive ? "adaptive" : "paper", to_string(variant).c_str(), tpb);
         for (int vpw : vpws) {
-          GpuOptions o;
+          SuitorGpuOptions o;
           o.adaptive = adaptive;
           o.variant = variant;
           o.threads_per_block = tpb;

@@ -16,7 +16,7 @@
 #include "bench/timing.hpp"
 #include "datasets/generators.hpp"
 #include "lib/edge_order.hpp"
-#include "matchers/greedy.hpp"
+#include "matchers/general/greedy.hpp"
 
 using namespace matchblas;
 using bench::median_seconds;

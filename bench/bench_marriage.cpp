@@ -23,8 +23,8 @@
 #include "bench/args.hpp"
 #include "bench/timing.hpp"
 #include "datasets/marriage.hpp"
-#include "matchers/gpu.hpp"
-#include "matchers/stable_marriage.hpp"
+#include "matchers/device_graph.hpp"
+#include "matchers/marriage/stable_marriage.hpp"
 #include "ops/gpu/device.hpp"
 
 using namespace matchblas;

@@ -43,10 +43,10 @@
 
 #include "bench/args.hpp"
 #include "datasets/generators.hpp"
-#include "matchers/auction.hpp"
-#include "matchers/exact.hpp"
-#include "matchers/gpu.hpp"
-#include "matchers/roma.hpp"
+#include "matchers/complete/auction.hpp"
+#include "matchers/general/exact.hpp"
+#include "matchers/complete/device_dense.hpp"
+#include "matchers/complete/roma.hpp"
 #include "ops/gpu/device.hpp"
 
 using namespace matchblas;

@@ -30,7 +30,7 @@ namespace matchblas {
 
 namespace {
 
-using namespace gen_detail;  // stream ids, tie_value (datasets/complete_weights.hpp)
+using namespace gen_detail;  // stream ids, tie_value (lib/complete_weights.hpp)
 
 constexpr std::int64_t max_edges = std::int64_t(1) << 32;   // edges drawn or generated
 constexpr double max_dense_bytes = 274877906944.0;          // 2^38 bytes of dense weights

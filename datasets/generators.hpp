@@ -41,20 +41,13 @@
 #include <string_view>
 #include <vector>
 
-#include "datasets/complete_weights.hpp"  // WeightDist, the pair weights
+#include "lib/complete_weights.hpp"  // the pair weights
+#include "lib/generation.hpp"       // WeightDist, GenOptions
 #include "lib/csr.hpp"
 #include "lib/dense.hpp"
 #include "lib/types.hpp"
 
 namespace matchblas {
-
-
-struct GenOptions {
-  std::uint64_t seed = 1;
-  double edge_factor = 16;  // erdos_renyi and rmat: edges drawn per vertex
-  int ties = 0;             // 0: continuous weights; k > 0: k distinct values
-  double rmat_a = 0.57, rmat_b = 0.19, rmat_c = 0.19;
-};
 
 template <class W>
 Dense<W> complete_graph(WeightDist dist, vertex_t n, const GenOptions& opt = {});

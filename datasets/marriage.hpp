@@ -16,7 +16,7 @@
 #include <cstdint>
 #include <string>
 
-#include "matchers/stable_marriage.hpp"
+#include "lib/marriage_instance.hpp"
 
 namespace matchblas {
 

@@ -1,10 +1,9 @@
-// DeviceGraph (matchers/gpu.hpp): a general graph uploaded once to a GPU,
+// DeviceGraph (matchers/device_graph.hpp): a general graph uploaded once to a GPU,
 // timed with CUDA events.
 #include <cuda_runtime.h>
 
 #include <string>
 
-#include "matchers/gpu.hpp"
 #include "matchers/gpu_session.cuh"
 
 namespace matchblas {

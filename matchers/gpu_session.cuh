@@ -12,7 +12,7 @@
 #include "lib/csr.hpp"
 #include "lib/error.hpp"
 #include "lib/matching.hpp"
-#include "matchers/gpu.hpp"
+#include "matchers/device_graph.hpp"
 #include "ops/gpu/cuda_check.hpp"
 #include "ops/gpu/device.hpp"
 #include "ops/gpu/device_buffer.cuh"

@@ -3,17 +3,16 @@
 #include "matchers/registry.hpp"
 
 #include "lib/error.hpp"
-#include "matchers/exact.hpp"
-#include "matchers/greedy.hpp"
-#include "matchers/gpu.hpp"
-#include "matchers/gpa.hpp"
-#include "matchers/handshake.hpp"
-#include "matchers/ld.hpp"
-#include "matchers/ld_rounds.hpp"
-#include "matchers/pga.hpp"
-#include "matchers/roma.hpp"
-#include "matchers/suitor.hpp"
-#include "matchers/suitor_bulk.hpp"
+#include "matchers/general/exact.hpp"
+#include "matchers/general/greedy.hpp"
+#include "matchers/general/gpa.hpp"
+#include "matchers/general/handshake.hpp"
+#include "matchers/general/ld.hpp"
+#include "matchers/general/ld_rounds.hpp"
+#include "matchers/general/pga.hpp"
+#include "matchers/complete/roma.hpp"
+#include "matchers/general/suitor.hpp"
+#include "matchers/general/suitor_bulk.hpp"
 
 namespace matchblas {
 

@@ -13,8 +13,9 @@
 
 #include "lib/graph.hpp"
 #include "lib/matching.hpp"
-#include "matchers/gpu.hpp"
-#include "matchers/roma.hpp"
+#include "matchers/device_graph.hpp"
+#include "matchers/general/suitor.hpp"
+#include "matchers/complete/roma.hpp"
 
 namespace matchblas {
 
@@ -23,7 +24,7 @@ enum class Device { cpu, gpu };
 struct MatchOptions {
   std::uint64_t seed = 1;  // for randomised matchers
   int threads = 0;         // CPU threads; <= 0: all
-  GpuOptions gpu;          // the GPU matchers' device and launch shape
+  SuitorGpuOptions gpu;    // the GPU matchers' device and launch shape
   RomaOptions roma;        // roma, rama: phases, min-gain, start (its seed is `seed` above)
   RomaGpuOptions roma_gpu; // roma-gpu: cluster, blocks per SM, bf16 (its device is gpu.device)
   RomaRun* roma_report = nullptr;  // when set, roma / rama / roma-gpu-* leave their phases there

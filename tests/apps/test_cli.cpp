@@ -9,9 +9,9 @@
 #include "lib/graph_from_matrix.hpp"
 #include "lib/mmio.hpp"
 #include "datasets/marriage.hpp"
-#include "matchers/b_matching.hpp"
-#include "matchers/greedy.hpp"
-#include "matchers/stable_marriage.hpp"
+#include "matchers/b_matching/b_matching.hpp"
+#include "matchers/general/greedy.hpp"
+#include "matchers/marriage/stable_marriage.hpp"
 #include "ops/gpu/device.hpp"
 #include "tests/check/check.hpp"
 

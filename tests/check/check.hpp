@@ -57,7 +57,7 @@ void require_same_csr(const Csr<W>& got, const Csr<W>& want) {
 // A seeded random complete graph (dense), weights as random_graph.
 Dense<double> random_complete_graph(vertex_t n, int ties, std::uint64_t seed);
 
-// Assignments (matchers/auction.hpp): sum of g(u, sigma[u]); the largest
+// Assignments (matchers/complete/auction.hpp): sum of g(u, sigma[u]); the largest
 // |g(u, v)|, u != v; a test failure unless sigma is a permutation without
 // fixed points; the best such permutation by brute force (n <= 8).
 template <class W>

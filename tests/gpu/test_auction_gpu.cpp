@@ -1,4 +1,4 @@
-// The GPU auction (matchers/gpu.hpp, matchers/auction_gpu.cu): a permutation
+// The GPU auction (matchers/gpu.hpp, matchers/complete/auction_gpu.cu): a permutation
 // without fixed points within n x (epsilon + a float's rounding of the
 // prices) of the best (brute force on small n, with ties; against the CPU
 // auction on the seed 000 graphs, both within n x epsilon of the optimum),
@@ -12,9 +12,9 @@
 #include "datasets/generators.hpp"
 #include "lib/error.hpp"
 #include "lib/matching.hpp"
-#include "matchers/auction.hpp"
-#include "matchers/gpu.hpp"
-#include "matchers/roma.hpp"
+#include "matchers/complete/auction.hpp"
+#include "matchers/complete/device_dense.hpp"
+#include "matchers/complete/roma.hpp"
 #include "tests/check/check.hpp"
 
 using namespace matchblas;

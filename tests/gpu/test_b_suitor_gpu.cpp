@@ -1,4 +1,4 @@
-// b-suitor-gpu (matchers/gpu.hpp, matchers/b_suitor_gpu.cu): a valid
+// b-suitor-gpu (matchers/gpu.hpp, matchers/b_matching/b_suitor_gpu.cu): a valid
 // b-matching equal to b_greedy's edge set, edge for edge, with float and
 // double weights, on every test graph (random tie-heavy graphs, the
 // generated families, the real matrices) for constant b (1, 2, 3, 5, and
@@ -16,9 +16,9 @@
 
 #include "datasets/generators.hpp"
 #include "lib/error.hpp"
-#include "matchers/b_matching.hpp"
-#include "matchers/gpu.hpp"
-#include "matchers/greedy.hpp"
+#include "matchers/b_matching/b_matching.hpp"
+#include "matchers/device_graph.hpp"
+#include "matchers/general/greedy.hpp"
 #include "tests/check/check.hpp"
 #include "tests/check/families.hpp"
 

@@ -12,8 +12,11 @@
 
 #include "datasets/generators.hpp"
 #include "lib/error.hpp"
-#include "matchers/gpu.hpp"
-#include "matchers/greedy.hpp"
+#include "matchers/device_graph.hpp"
+#include "matchers/general/suitor.hpp"
+#include "matchers/general/ld.hpp"
+#include "matchers/general/handshake.hpp"
+#include "matchers/general/greedy.hpp"
 #include "tests/check/check.hpp"
 #include "tests/check/families.hpp"
 
@@ -25,8 +28,8 @@ namespace {
 // vertex per warp (adaptive); 2, Paper I as written (128 x 8, no sub-warp
 // groups, no hub kernel); 8, 64 vertices per warp and every row longer than
 // 32 a hub (the hub kernel runs on the small test graphs too).
-GpuOptions suitor_shape(int threads, SuitorGpuVariant variant) {
-  GpuOptions o;
+SuitorGpuOptions suitor_shape(int threads, SuitorGpuVariant variant) {
+  SuitorGpuOptions o;
   o.variant = variant;
   o.adaptive_min_entries = 0;  // the adaptive path on the small test graphs too
   if (threads == 1) {
@@ -45,8 +48,8 @@ GpuOptions suitor_shape(int threads, SuitorGpuVariant variant) {
   return o;
 }
 
-GpuOptions with_threads(int threads) {
-  GpuOptions o;
+SuitorGpuOptions with_threads(int threads) {
+  SuitorGpuOptions o;
   o.threads = threads == 1 ? 32 : threads == 2 ? 1000 : 0;  // few, odd, one per item
   return o;
 }
@@ -78,7 +81,7 @@ TEST_CASE("suitor-gpu's row searches (champions, walk, auto) equal greedy, repea
   for (SuitorGpuSearch search : {SuitorGpuSearch::champions, SuitorGpuSearch::walk, SuitorGpuSearch::automatic}) {
     CAPTURE(to_string(search));
     const auto shape = [&](int t) {
-      GpuOptions o = suitor_shape(t == 2 ? 1 : t, SuitorGpuVariant::no_sync);  // adaptive shapes only
+      SuitorGpuOptions o = suitor_shape(t == 2 ? 1 : t, SuitorGpuVariant::no_sync);  // adaptive shapes only
       o.search = search;
       return o;
     };
@@ -95,7 +98,7 @@ TEST_CASE("suitor-gpu's champion search with load balancing, and where its refus
   for (SuitorGpuVariant v : {SuitorGpuVariant::sync_lb, SuitorGpuVariant::hybrid}) {
     CAPTURE(to_string(v));
     const auto shape = [&](int t) {
-      GpuOptions o = suitor_shape(t == 2 ? 8 : t, v);  // 8: 256 x 64, balanced for 2 rounds
+      SuitorGpuOptions o = suitor_shape(t == 2 ? 8 : t, v);  // 8: 256 x 64, balanced for 2 rounds
       o.search = SuitorGpuSearch::champions;
       return o;
     };
@@ -109,7 +112,7 @@ TEST_CASE("suitor-gpu's champion search with load balancing, and where its refus
   gen.seed = 21;
   gen.ties = 3;
   const Csr<float> g = erdos_renyi<float>(20000, gen);
-  GpuOptions o;
+  SuitorGpuOptions o;
   o.adaptive_min_entries = 0;
   o.threads_per_block = 1024;
   o.vertices_per_warp = 512;
@@ -163,7 +166,7 @@ TEST_CASE("the GPU matchers on n = 0, n = 1 and graphs without edges") {
 
 TEST_CASE("the GPU matchers refuse bad options and shapes with invalid_input") {
   const Csr<double> g = check::random_graph(20, 0.3, 0, 3);
-  GpuOptions o;
+  SuitorGpuOptions o;
   o.threads_per_block = 100;
   CHECK_THROWS_AS(suitor_gpu(g, o), invalid_input);
   o = {};
@@ -196,7 +199,7 @@ TEST_CASE("GpuTimes splits the run into upload, match and download") {
   gen.seed = 9;
   const Csr<float> g = rmat<float>(1 << 12, gen);
   GpuTimes t;
-  GpuOptions o;
+  SuitorGpuOptions o;
   o.adaptive_min_entries = 0;  // the adaptive path, which reports its phases
   const Matching m = suitor_gpu(g, o, &t);
   REQUIRE(m == greedy(g, 1));

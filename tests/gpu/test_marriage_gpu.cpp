@@ -6,8 +6,7 @@
 
 #include "datasets/marriage.hpp"
 #include "lib/error.hpp"
-#include "matchers/gpu.hpp"
-#include "matchers/stable_marriage.hpp"
+#include "matchers/marriage/stable_marriage.hpp"
 
 using namespace matchblas;
 

@@ -12,8 +12,8 @@
 
 #include "datasets/generators.hpp"
 #include "lib/error.hpp"
-#include "matchers/gpu.hpp"
-#include "matchers/roma.hpp"
+#include "matchers/complete/device_dense.hpp"
+#include "matchers/complete/roma.hpp"
 
 using namespace matchblas;
 
@@ -115,7 +115,7 @@ TEST_CASE("roma-gpu refuses bad arguments") {
   CHECK_THROWS_WITH_AS(roma_gpu_thesis(g, 2, {}, 4096), doctest::Contains("no GPU with id 4096"), invalid_input);
 }
 
-// ---- roma-gpu, the fast version (matchers/roma_gpu.cu) -----------------------
+// ---- roma-gpu, the fast version (matchers/complete/roma_gpu.cu) -----------------------
 
 TEST_CASE("DeviceDense::generate draws the CPU generator's weights") {
   for (const WeightDist dist : dists)

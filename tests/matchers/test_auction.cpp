@@ -1,4 +1,4 @@
-// The dense auction (matchers/auction.hpp): a fixed-point-free permutation
+// The dense auction (matchers/complete/auction.hpp): a fixed-point-free permutation
 // within n x epsilon of the best one (brute force on small n; twice the
 // optimal perfect matching from LEMON as a lower bound on larger n), and the
 // perfect matching read off it, near-optimal on the seed 000 graphs; the
@@ -11,9 +11,9 @@
 #include "datasets/generators.hpp"
 #include "lib/error.hpp"
 #include "lib/matching.hpp"
-#include "matchers/auction.hpp"
-#include "matchers/exact.hpp"
-#include "matchers/roma.hpp"
+#include "matchers/complete/auction.hpp"
+#include "matchers/general/exact.hpp"
+#include "matchers/complete/roma.hpp"
 #include "tests/check/check.hpp"
 
 using namespace matchblas;

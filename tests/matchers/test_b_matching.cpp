@@ -1,4 +1,4 @@
-// b-matching (matchers/b_matching.hpp): b_greedy, b_suitor_seq and
+// b-matching (matchers/b_matching/b_matching.hpp): b_greedy, b_suitor_seq and
 // b_suitor_omp (1, 2, 8 threads, repeated) are valid b-matchings and equal
 // edge for edge on random tie-heavy graphs, the
 // generated families and the real matrices, with constant b (1, 2, 3, 5)
@@ -11,8 +11,8 @@
 
 #include "datasets/generators.hpp"
 #include "lib/error.hpp"
-#include "matchers/b_matching.hpp"
-#include "matchers/greedy.hpp"
+#include "matchers/b_matching/b_matching.hpp"
+#include "matchers/general/greedy.hpp"
 #include "tests/check/check.hpp"
 #include "tests/check/families.hpp"
 

@@ -1,4 +1,4 @@
-// Tests of the exact references (matchers/exact.hpp): LEMON's maximum weight
+// Tests of the exact references (matchers/general/exact.hpp): LEMON's maximum weight
 // matching and maximum weight perfect matching against brute force on
 // hundreds of seeded random graphs (n <= 12, with and without ties), hand-made
 // graphs with known optima, and the input checks. Skips when the build lacks
@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "lib/error.hpp"
-#include "matchers/exact.hpp"
+#include "matchers/general/exact.hpp"
 #include "tests/check/check.hpp"
 
 using namespace matchblas;

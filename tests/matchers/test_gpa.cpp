@@ -1,4 +1,4 @@
-// The Global Paths Algorithm (matchers/gpa.hpp): valid and maximal on every
+// The Global Paths Algorithm (matchers/general/gpa.hpp): valid and maximal on every
 // test graph, at least half the optimum (brute force for n <= 16, the exact
 // matcher otherwise when LEMON is there), independent of the thread count,
 // hand cases for the applicable-edge rule, and the mean weight against greedy
@@ -13,9 +13,9 @@
 
 #include "datasets/generators.hpp"
 #include "lib/error.hpp"
-#include "matchers/exact.hpp"
-#include "matchers/gpa.hpp"
-#include "matchers/greedy.hpp"
+#include "matchers/general/exact.hpp"
+#include "matchers/general/gpa.hpp"
+#include "matchers/general/greedy.hpp"
 #include "tests/check/check.hpp"
 #include "tests/check/families.hpp"
 

@@ -1,4 +1,4 @@
-// Greedy (matchers/greedy.hpp) against an independent quadratic reference,
+// Greedy (matchers/general/greedy.hpp) against an independent quadratic reference,
 // the exact optimum (half-approximation), and itself across thread counts.
 #include <doctest/doctest.h>
 #include <omp.h>
@@ -6,8 +6,8 @@
 #include <tuple>
 
 #include "datasets/generators.hpp"
-#include "matchers/exact.hpp"
-#include "matchers/greedy.hpp"
+#include "matchers/general/exact.hpp"
+#include "matchers/general/greedy.hpp"
 #include "tests/check/check.hpp"
 #include "tests/check/families.hpp"
 

@@ -5,7 +5,7 @@
 #include <limits>
 
 #include "lib/error.hpp"
-#include "matchers/handshake.hpp"
+#include "matchers/general/handshake.hpp"
 #include "tests/check/check.hpp"
 #include "tests/check/families.hpp"
 

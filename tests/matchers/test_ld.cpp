@@ -1,4 +1,4 @@
-// Locally-Dominant matchers (matchers/ld.hpp) against greedy, mate for mate:
+// Locally-Dominant matchers (matchers/general/ld.hpp) against greedy, mate for mate:
 // every test graph (random tie-heavy graphs, generated families, real
 // matrices); ld_omp at 1, 2 and 8 threads, and repeated on mid-size tie-heavy
 // R-MAT graphs so that races would show up as flakiness.
@@ -8,8 +8,8 @@
 
 #include "datasets/generators.hpp"
 #include "lib/error.hpp"
-#include "matchers/greedy.hpp"
-#include "matchers/ld.hpp"
+#include "matchers/general/greedy.hpp"
+#include "matchers/general/ld.hpp"
 #include "tests/check/check.hpp"
 #include "tests/check/families.hpp"
 

@@ -2,7 +2,7 @@
 // test graph, at any thread count, with either ops backend.
 #include <doctest/doctest.h>
 
-#include "matchers/ld_rounds.hpp"
+#include "matchers/general/ld_rounds.hpp"
 #include "tests/check/families.hpp"
 
 using namespace matchblas;

@@ -1,4 +1,4 @@
-// The path and cycle dynamic programming of matchers/path_dp.hpp against
+// The path and cycle dynamic programming of matchers/general/path_dp.hpp against
 // brute force over every subset of edges (paths and cycles up to 14 edges,
 // seeded weights with and without ties), and match_paths_and_cycles on random
 // unions of paths and cycles, plus its input checks.
@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "lib/error.hpp"
-#include "matchers/path_dp.hpp"
+#include "matchers/general/path_dp.hpp"
 #include "tests/check/check.hpp"
 
 using namespace matchblas;

@@ -1,4 +1,4 @@
-// Path growing matchers (matchers/pga.hpp): valid matchings on every test
+// Path growing matchers (matchers/general/pga.hpp): valid matchings on every test
 // graph, at least half the optimum (brute force for n <= 16, the exact
 // matcher otherwise when LEMON is there), pga_dp never lighter than pga, hand
 // cases, and the mean weight against greedy and the optimum on each generated
@@ -11,9 +11,9 @@
 
 #include "datasets/generators.hpp"
 #include "lib/error.hpp"
-#include "matchers/exact.hpp"
-#include "matchers/greedy.hpp"
-#include "matchers/pga.hpp"
+#include "matchers/general/exact.hpp"
+#include "matchers/general/greedy.hpp"
+#include "matchers/general/pga.hpp"
 #include "tests/check/check.hpp"
 #include "tests/check/families.hpp"
 

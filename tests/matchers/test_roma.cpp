@@ -1,4 +1,4 @@
-// roma and rama (matchers/roma.hpp): every phase keeps a perfect matching and
+// roma and rama (matchers/complete/roma.hpp): every phase keeps a perfect matching and
 // never lowers the weight; with min-gain 0 and phases to convergence no
 // 4-cycle of positive gain is left (checked by brute force over all pairs of
 // matching edges); the start matchings are what they say; the runs are
@@ -12,9 +12,9 @@
 
 #include "datasets/generators.hpp"
 #include "lib/error.hpp"
-#include "matchers/exact.hpp"
-#include "matchers/greedy.hpp"
-#include "matchers/roma.hpp"
+#include "matchers/general/exact.hpp"
+#include "matchers/general/greedy.hpp"
+#include "matchers/complete/roma.hpp"
 #include "tests/check/check.hpp"
 
 using namespace matchblas;

@@ -1,4 +1,4 @@
-// Stable marriage (matchers/stable_marriage.hpp, datasets/marriage.hpp):
+// Stable marriage (matchers/marriage/stable_marriage.hpp, datasets/marriage.hpp):
 // Gale-Shapley, McVitie-Wilson and the OpenMP McVitie-Wilson (1, 2, 8
 // threads, repeated) return the same matching, which the independent checker
 // finds stable and which is man-optimal (brute force over all matchings for
@@ -19,8 +19,8 @@
 #include "lib/counter_rng.hpp"
 #include "lib/error.hpp"
 #include "lib/greedy_order.hpp"
-#include "matchers/greedy.hpp"
-#include "matchers/stable_marriage.hpp"
+#include "matchers/general/greedy.hpp"
+#include "matchers/marriage/stable_marriage.hpp"
 #include "ops/select.hpp"
 #include "tests/check/check.hpp"
 

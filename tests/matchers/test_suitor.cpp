@@ -1,4 +1,4 @@
-// suitor_seq, suitor_locks, suitor_cas (matchers/suitor.hpp): exactly
+// suitor_seq, suitor_locks, suitor_cas (matchers/general/suitor.hpp): exactly
 // greedy's matching, mate for mate, on every test graph (random tie-heavy
 // graphs, generated families, real matrices), with double and float weights;
 // the parallel variants at 1, 2 and 8 threads, repeated on tie-heavy graphs
@@ -9,8 +9,8 @@
 
 #include "datasets/generators.hpp"
 #include "lib/error.hpp"
-#include "matchers/greedy.hpp"
-#include "matchers/suitor.hpp"
+#include "matchers/general/greedy.hpp"
+#include "matchers/general/suitor.hpp"
 #include "tests/check/check.hpp"
 #include "tests/check/families.hpp"
 

@@ -2,7 +2,7 @@
 // test graph, at any thread count, with either ops backend.
 #include <doctest/doctest.h>
 
-#include "matchers/suitor_bulk.hpp"
+#include "matchers/general/suitor_bulk.hpp"
 #include "tests/check/families.hpp"
 
 using namespace matchblas;

@@ -1,4 +1,4 @@
-// suitor_heavy (matchers/suitor_heavy.cpp): valid and maximal on every test
+// suitor_heavy (matchers/general/suitor_heavy.cpp): valid and maximal on every test
 // graph, never lighter than greedy, at least half the optimum (brute force on
 // small random graphs, the exact matcher elsewhere when LEMON is built);
 // the path and cycle dynamic programming on hand-made graphs; the odd-cycle
@@ -14,9 +14,9 @@
 
 #include "datasets/generators.hpp"
 #include "lib/csr_build.hpp"
-#include "matchers/exact.hpp"
-#include "matchers/greedy.hpp"
-#include "matchers/suitor.hpp"
+#include "matchers/general/exact.hpp"
+#include "matchers/general/greedy.hpp"
+#include "matchers/general/suitor.hpp"
 #include "tests/check/check.hpp"
 #include "tests/check/families.hpp"
 

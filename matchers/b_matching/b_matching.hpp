@@ -1,0 +1,100 @@
+// b-matching: every vertex v may be matched to at most b(v) neighbours (issue
+// 6, CPU slice: the reference and b-Suitor, sequential and OpenMP).
+// Source: seed 001 Paper II sec. 2 (greedy b-matching, b-Suitor: a vertex
+// keeps its b(v) best offers, a displaced suitor proposes again) and Paper IV
+// sec. 3 (greedy b-matching as a many-to-many stable assignment).
+//
+//   b_greedy        edges in the greedy order (lib/greedy_order.hpp), each
+//                   taken when both ends still have room: the reference
+//   b_suitor_seq    b-Suitor, one vertex at a time: u proposes to its best
+//                   neighbour v not yet holding u's offer whose offers u
+//                   beats (or that has fewer than b(v)); when v's offers
+//                   overflow, the worst one (under neighbour_beats) is
+//                   dropped and its proposer proposes again. {u, v} is in the
+//                   result when each holds the other's offer.
+//   b_suitor_omp    the same in parallel (OpenMP), lock-free: v's offers
+//                   are min(b(v), degree) slot words (1 + the position of the proposer's
+//                   entry in v's row, 0 while empty); an offer replaces the
+//                   worst one held by compare-and-swap, and a slot's word
+//                   only improves, so scans read slots without
+//                   synchronisation and the CAS is the exact check; a vertex
+//                   is processed by one thread at a time (an owner flag,
+//                   released and re-checked, so that a suitor displaced
+//                   meanwhile is never lost). b_suitor_seq uses the same
+//                   slots.
+// Guarantee: b_suitor_seq and b_suitor_omp (any thread count and
+// interleaving) return exactly b_greedy's edge set (Khan et al.;
+// Paper II: b-Suitor computes the greedy b-matching), and with b = 1 both are
+// greedy's matching; 1/2-approximate.
+// Cost: b_greedy O(m log m); b_suitor_seq O(sum over proposals of the
+// proposer's degree + log b) and O(sum of b) memory.
+// Preconditions: g a general graph (square Csr, symmetric, no self-loops);
+// b has one entry per vertex, each >= 0 (invalid_input otherwise).
+#pragma once
+#include <string>
+#include <vector>
+
+#include "lib/csr.hpp"
+#include "lib/types.hpp"
+#include "matchers/device_graph.hpp"
+
+namespace matchblas {
+
+// A b-matching as a CSR of partners: partners[offsets[v] .. offsets[v+1]) are
+// v's partners, ascending; each edge {u, v} appears at both ends.
+struct BMatching {
+  std::vector<offset_t> offsets{0};
+  std::vector<vertex_t> partners;
+  vertex_t n() const noexcept { return vertex_t(offsets.size()) - 1; }
+  offset_t num_edges() const noexcept { return offset_t(partners.size()) / 2; }
+  bool operator==(const BMatching&) const = default;
+};
+
+template <class W>
+BMatching b_greedy(const Csr<W>& g, const std::vector<int>& b);
+
+template <class W>
+BMatching b_suitor_seq(const Csr<W>& g, const std::vector<int>& b);
+
+// threads <= 0: all OpenMP threads.
+template <class W>
+BMatching b_suitor_omp(const Csr<W>& g, const std::vector<int>& b, int threads = 0);
+
+// The weight of m's edges on g (each counted once).
+template <class W>
+double b_matching_weight(const Csr<W>& g, const BMatching& m);
+
+// "" when m is a b-matching of g (symmetric, every edge in g, no vertex above
+// b(v), no partner twice, partners ascending); otherwise why not.
+template <class W>
+std::string b_matching_violation(const Csr<W>& g, const std::vector<int>& b, const BMatching& m);
+
+// b(v) = value for every vertex of a graph of order n.
+std::vector<int> constant_b(vertex_t n, int value);
+
+namespace detail {
+// Throws invalid_input unless g is square and b has one entry >= 0 per vertex.
+template <class W>
+void expect_b(const Csr<W>& g, const std::vector<int>& b, const char* who);
+// The BMatching of per-vertex partner lists (each sorted here).
+BMatching from_lists(std::vector<std::vector<vertex_t>>& lists);
+}  // namespace detail
+
+// b-Suitor on the GPU (matchers/b_matching/b_suitor_gpu.cu): each vertex keeps its
+// b(v) best offers under a per-vertex lock, a tile of lanes (a block for
+// rows longer than 1024) scans a proposer's row; exactly b_greedy's edge set
+// (matchers/b_matching/b_matching.hpp) for any b and any interleaving, and with b = 1
+// greedy's matching. Same preconditions and errors as b_suitor_seq
+// (invalid_input for a bad b); of opt only `device` is used. GpuTimes:
+// upload (the graph's, plus b's), match (allocations, kernels and one host
+// synchronisation per round, the result left on the device; phases "init",
+// "propose (R rounds)", "extract"), download (the BMatching). On a
+// DeviceGraph, opt.device must be the graph's device.
+template <class W>
+BMatching b_suitor_gpu(const Csr<W>& g, const std::vector<int>& b, const GpuOptions& opt = {},
+                       GpuTimes* times = nullptr);
+template <class W>
+BMatching b_suitor_gpu(const DeviceGraph<W>& g, const std::vector<int>& b, const GpuOptions& opt = {},
+                       GpuTimes* times = nullptr);
+
+}  // namespace matchblas

@@ -1,0 +1,409 @@
+// b-Suitor on the GPU (matchers/b_matching/b_matching.hpp): the greedy b-matching of a general
+// graph, every vertex v keeping the b(v) best offers made to it.
+// Source: seed 001 (../shared/seeds/001_93b437a8e768cf5d.txt). That file
+// holds Paper II ("Scalable b-matching on GPUs", Naim and Manne) only as the
+// thesis's summary (sec. 1: a greedy b-matching algorithm for one GPU that
+// "avoids dynamic load balancing in order to reduce the burden of
+// synchronization and also to increase the independence between threads");
+// Paper II's own text, its GPU section included, is not in the file. So this
+// is b-Suitor as Paper IV sec. 3 states it (a vertex accepts the b(v) best
+// offers at any time, a rejected suitor proposes again; Khan et al., its
+// refs. [13], [14]) in Paper I sec. 4's GPU shape (Alg. 4: lanes scan a
+// proposer's row together and reduce to its candidate), locked like the
+// OpenMP twin (matchers/b_matching/b_suitor.cpp). No dynamic load balancing, as Paper
+// II: a proposer stays with the group that owns it.
+//
+// The offers (matchers/b_matching/b_suitor_gpu_offers.cuh): per vertex a heap of its
+// cap(v) = min(b(v), deg v) best offers and its count under a lock, and a
+// floor word (its worst offer, or room) read without the lock; per proposer
+// a state word (held offers, exhausted, owned) and a cursor (its last
+// proposal). A group owns proposer u (a tile of 4 lanes for rows of <= 32
+// entries, 32 lanes up to 1024, a block of 256 beyond) and, while u holds
+// fewer than b(u) offers, scans the entries strictly below the cursor for
+// the best one (neighbour_beats) whose floor takes u's offer; its leader
+// places the offer (place: wait for v's lock unless v's floor, re-read,
+// refuses; re-check exactly; heap, floor, held counts; unlock) and moves
+// the cursor there, placed or not. A displaced proposer that nobody owns is
+// claimed (claim: compare-and-swap of its owned bit) and processed next by
+// the same group, or listed for the next round when its row needs another
+// group size or the group has one waiting. Rounds (1-3 launches each) run
+// until no vertex is listed; the mutual offers are the result.
+//
+// Why the result is b_greedy's under every interleaving. O(u): the vertices
+// holding u's offer; H(v): the offers v holds; x "refuses" u when cap(x) = 0
+// or x holds cap(x) offers that all beat u's (neighbour_beats at x).
+//  (a) Refusal is permanent: H(x) changes only under x's lock, by an
+//      insertion while count < cap or by replacing its worst offer with a
+//      better one, so once full its worst offer only improves; the floor
+//      follows it, so a stale floor that refuses u was right then and still is.
+//  (b) u proposes down its row, never twice to one neighbour: each proposal
+//      goes to the best entry below the cursor not read as refusing, and the
+//      cursor moves there whether or not the placement succeeds. So every
+//      entry above the cursor holds u's offer or refuses u (read refusing,
+//      refused at its lock, or dropped u's offer: permanent by (a)).
+//  (c) Counts are exact, no proposer is lost or doubled: held is raised by
+//      u's owner and lowered by the displacer, both under the holder's lock
+//      (a dropped offer is never counted as held); the owner releases u only
+//      by a compare-and-swap that still sees held = b(u) or exhausted, which
+//      a concurrent drop makes fail, and a drop that finds u released claims
+//      it (one claim wins). The cursor goes with ownership: stored before
+//      the releasing compare-and-swap (release order), read after the
+//      claiming one (acquire). Two proposers racing on v's last slot are
+//      ordered by v's lock and the exact re-check under it.
+// At the end each u holds b(u) offers or is exhausted (nothing below its
+// cursor takes it), so by (b) every x outside O(u) that u prefers to a
+// member of O(u), or any x outside O(u) when |O(u)| < b(u), refuses u. Let
+// M be b_greedy's edges and M' the mutual offers; by induction along the
+// greedy order, edge e = {u, v} is in M' iff in M:
+//   e not in M: greedy met b(u) earlier M-edges at u (say), in M' by
+//      induction, so u's offer sits at b(u) vertices it prefers to v, and
+//      (at most b(u) held) not at v.
+//   e in M: fewer than b(u) earlier M-edges at u and b(v) at v. An offer of
+//      u held by y with {u, y} earlier than e is mutual (else greedy refused
+//      {u, y} for y's b(y) earlier edges, whose offers would fill H(y) with
+//      better ones, or for u's, too many), so u has fewer than b(u) offers
+//      at vertices it prefers to v. If v did not hold u's offer it would
+//      refuse u with cap(v) >= 1 better offers, each mutual by the same
+//      argument at v: cap(v) = min(b(v), deg v) earlier M-edges at v, too
+//      many. So v holds u's offer, u holds v's by symmetry: e is in M'.
+// Guarantee: exactly b_greedy's edge set for any b (0 and b > degree
+// included) and any schedule; with b = 1 greedy's matching (Paper IV
+// Lemma 3.1, sec. 3); 1/2-approximate.
+// Cost: O(sum over proposals of the proposer's degree) reads, as the CPU
+// b-Suitor, plus O(log cap) heap steps under the lock per placement; one
+// host synchronisation per round. Device memory besides the graph: about
+// 85 bytes per vertex, 25 per slot (sum of the caps) and the segmented
+// sort's temporary, 1 per entry.
+// Preconditions: as b_suitor_seq (g symmetric with sorted rows, no
+// self-loops, weights not NaN; b: one entry >= 0 per vertex, else
+// invalid_input). An asymmetric graph gives an unspecified result but no
+// out-of-bounds access. Needs sm_70 or later: a lane may wait for a lock
+// held by a lane of its own warp (independent thread scheduling).
+#include <cooperative_groups.h>
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstring>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include "lib/greedy_order.hpp"
+#include "matchers/b_matching/b_suitor_gpu_offers.cuh"
+#include "matchers/device_graph.hpp"
+#include "matchers/b_matching/b_matching.hpp"
+#include "matchers/gpu_session.cuh"
+#include "ops/gpu/launch.cuh"
+#include "ops/gpu/row_scan.cuh"
+
+namespace matchblas {
+
+namespace {
+
+namespace cg = cooperative_groups;
+using namespace gpu::b_suitor;
+
+// Group sizes by row length. Not tuned (no GPU on the development machine):
+// the class bounds and tile widths of suitor_gpu.cu's adaptive mode.
+constexpr offset_t small_row = 32, hub_row = 1024;
+constexpr int small_tile = 4, row_tile = 32, hub_block = 256, tile_block = 128;
+constexpr int classes = 3;  // rows of <= small_row entries, <= hub_row, hubs
+
+template <class W>
+using State = Offers<W, classes>;
+
+__device__ int row_class(offset_t degree) { return degree <= small_row ? 0 : degree <= hub_row ? 1 : 2; }
+
+template <class W>
+using Best = gpu::BestNeighbour<W>;
+
+// A lane's best entry of u's row (entries first, first + width, ...)
+// strictly below the cursor (cv, cw) whose floor takes u's offer; the floor
+// is read only for an entry that beats the lane's best so far.
+template <class W>
+__device__ Best<W> lane_best(const State<W>& o, vertex_t u, vertex_t cv, W cw, int first, int width) {
+  Best<W> best;
+  gpu::for_strided_entries(o.g, u, first, width, [&](vertex_t v, W w) {
+    if (cv != no_vertex && !neighbour_beats(cw, cv, w, v)) return;
+    if (best.v != no_vertex && !neighbour_beats(w, v, best.w, best.v)) return;
+    if (!o.rule.takes(w, u, load(o.floor + v))) return;
+    best.v = v;
+    best.w = w;
+  });
+  return best;
+}
+
+// The groups that own a proposer: a tile of G lanes of a warp, or a block.
+// Every member calls each function (control flow is uniform in a group).
+template <int G>
+struct TileGroup {
+  static constexpr int size = G;
+  cg::thread_block_tile<G> t;
+  __device__ int rank() const { return t.thread_rank(); }
+  __device__ bool leader() const { return t.thread_rank() == 0; }
+  template <class T>
+  __device__ T from_leader(T x) const {
+    return t.shfl(x, 0);
+  }
+  template <class W>
+  __device__ Best<W> best(Best<W> b) const {  // butterfly: every lane ends with the best
+    for (int offset = G / 2; offset > 0; offset >>= 1) b.offer(t.shfl_xor(b.v, offset), t.shfl_xor(b.w, offset));
+    return b;
+  }
+};
+
+template <int B, class W>
+struct BlockGroup {
+  static constexpr int size = B;
+  vertex_t* warp_v;  // shared, B / 32 each
+  W* warp_w;
+  word_t* word;      // shared, one
+  __device__ int rank() const { return threadIdx.x; }
+  __device__ bool leader() const { return threadIdx.x == 0; }
+  template <class T>
+  __device__ T from_leader(T x) const {
+    static_assert(sizeof(T) <= sizeof(word_t));
+    __syncthreads();  // everyone has read the previous value
+    if (leader()) memcpy(word, &x, sizeof(T));
+    __syncthreads();
+    memcpy(&x, word, sizeof(T));
+    return x;
+  }
+  __device__ Best<W> best(Best<W> b) const {
+    for (int offset = 16; offset > 0; offset >>= 1)
+      b.offer(__shfl_xor_sync(0xffffffffu, b.v, offset), __shfl_xor_sync(0xffffffffu, b.w, offset));
+    __syncthreads();
+    if (threadIdx.x % 32 == 0) {
+      warp_v[threadIdx.x / 32] = b.v;
+      warp_w[threadIdx.x / 32] = b.w;
+    }
+    __syncthreads();
+    for (int k = 0; k < B / 32; ++k) b.offer(warp_v[k], warp_w[k]);
+    return b;
+  }
+};
+
+// Lists x for the next round, in its class's list.
+template <class W>
+__device__ void list_next(const State<W>& o, vertex_t x) {
+  const int c = row_class(degree(o.g, x));
+  o.next[c][atomicAdd(o.next_count + c, 1)] = x;
+}
+
+// The group owns u: u proposes until it holds b(u) offers or is exhausted,
+// then the group releases it (after storing the cursor for the next owner).
+// Returns a vertex of class `cls` the group claimed meanwhile, to process
+// next, or no_vertex; the other vertices it claimed are listed.
+template <class Group, class W>
+__device__ vertex_t run_owned(const Group& group, const State<W>& o, vertex_t u, int cls) {
+  vertex_t next = no_vertex;  // the leader's
+  vertex_t cv = no_vertex;
+  W cw = W(0);
+  if (group.leader()) {
+    cv = load(o.cursor_v + u);
+    if (cv != no_vertex) cw = load(o.cursor_w + u);
+  }
+  cv = group.from_leader(cv);
+  cw = group.from_leader(cw);
+  const word_t bu = word_t(o.b[u]);
+  for (;;) {
+    int done = 0;
+    if (group.leader()) {
+      auto state = atomic(o.state + u);
+      word_t s = state.load(cuda::memory_order_relaxed);
+      if ((s & exhausted) || held_of(s) >= bu) {
+        store(o.cursor_v + u, cv);
+        store(o.cursor_w + u, cw);
+        while (!done && ((s & exhausted) || held_of(s) >= bu))  // fails when a drop came in meanwhile
+          done = state.compare_exchange_strong(s, s & ~owned, cuda::memory_order_release, cuda::memory_order_relaxed);
+      }
+    }
+    if (group.from_leader(done)) break;
+    const Best<W> c = group.best(lane_best(o, u, cv, cw, group.rank(), Group::size));
+    if (c.v == no_vertex) {  // nobody below the cursor takes u's offer, for good
+      if (group.leader()) atomic(o.state + u).fetch_or(exhausted, cuda::memory_order_relaxed);
+      continue;
+    }
+    if (group.leader()) {
+      const Placed p = place(o, u, c.v, c.w);
+      if (p.displaced != no_vertex && claim(o.state, p.displaced, p.displaced_state)) {
+        if (next == no_vertex && row_class(degree(o.g, p.displaced)) == cls) next = p.displaced;
+        else list_next(o, p.displaced);
+      }
+    }
+    cv = c.v;  // placed or refused: u never proposes at or above c.v again
+    cw = c.w;
+  }
+  return group.from_leader(next);
+}
+
+// A tile of G lanes per listed vertex of class cls.
+template <int G, class W>
+__global__ void propose_tiles(State<W> o, int cls, const vertex_t* list, int listed) {
+  const TileGroup<G> group{cg::tiled_partition<G>(cg::this_thread_block())};
+  const long long item = gpu::grid_thread() / G;
+  if (item >= listed) return;  // the whole tile
+  for (vertex_t u = list[item]; u != no_vertex;) u = run_owned(group, o, u, cls);
+}
+
+// A block per listed hub.
+template <class W>
+__global__ void propose_hubs(State<W> o, const vertex_t* list) {
+  __shared__ vertex_t warp_v[hub_block / 32];
+  __shared__ W warp_w[hub_block / 32];
+  __shared__ word_t word;
+  const BlockGroup<hub_block, W> group{warp_v, warp_w, &word};
+  for (vertex_t u = list[blockIdx.x]; u != no_vertex;) u = run_owned(group, o, u, classes - 1);
+}
+
+// cap(v) = min(b(v), deg v), and caps[n] = 0 for the exclusive scan.
+template <class W>
+__global__ void slot_caps(gpu::CsrView<W> g, const int* b, int* caps) {
+  for (long long v = gpu::grid_thread(); v <= g.n_rows; v += gpu::grid_threads())
+    caps[v] = v == g.n_rows ? 0 : int(min(offset_t(b[v]), degree(g, vertex_t(v))));
+}
+
+// A vertex with b > 0 and a neighbour starts owned and listed by class; the
+// others start exhausted.
+template <class W>
+__global__ void init_vertices(State<W> o) {
+  for (long long i = gpu::grid_thread(); i < o.g.n_rows; i += gpu::grid_threads()) {
+    const vertex_t u = vertex_t(i);
+    const offset_t d = degree(o.g, u);
+    o.count[u] = 0;
+    o.lock[u] = 0;
+    o.floor[u] = o.start[u + 1] == o.start[u] ? closed : room;
+    o.cursor_v[u] = no_vertex;
+    const bool active = o.b[u] > 0 && d > 0;
+    o.state[u] = active ? owned : exhausted;
+    for (int c = 0; c < classes; ++c)
+      if (active && row_class(d) == c) {  // one atomic per warp and class
+        const cg::coalesced_group same = cg::coalesced_threads();
+        int at = 0;
+        if (same.thread_rank() == 0) at = atomicAdd(o.next_count + c, int(same.size()));
+        o.next[c][same.shfl(at, 0) + same.thread_rank()] = u;
+      }
+  }
+}
+
+unsigned tiles_grid(int listed, int width) { return unsigned((listed * 1LL * width + tile_block - 1) / tile_block); }
+
+}  // namespace
+
+template <class W>
+BMatching b_suitor_gpu(const Csr<W>& g, const std::vector<int>& b, const GpuOptions& opt, GpuTimes* times) {
+  check_gpu_options(opt);
+  detail::expect_b(g, b, "b_suitor_gpu");
+  gpu::use_device("b-suitor-gpu", opt.device);
+  return b_suitor_gpu(DeviceGraph<W>(g, opt.device), b, opt, times);
+}
+
+template <class W>
+BMatching b_suitor_gpu(const DeviceGraph<W>& dg, const std::vector<int>& b, const GpuOptions& opt, GpuTimes* times) {
+  Csr<W> shape;  // expect_b reads the order and b only
+  shape.n_rows = shape.n_cols = dg.n();
+  detail::expect_b(shape, b, "b_suitor_gpu");
+  gpu::MatcherSession<W> session("b-suitor-gpu", dg, opt);
+  const cudaStream_t s = session.stream();
+  const gpu::CsrView<W> g = session.graph();
+  const vertex_t n = g.n_rows;
+  const std::size_t un = std::size_t(n);
+  const long long max_grid = 32LL * session.sms();
+  gpu::Event marks[5], fetched;  // b upload, init, propose, extract
+  marks[0].record(s);
+  const auto d_b = gpu::DeviceBuffer<int>::from_host(b, s);
+  marks[1].record(s);
+
+  // Init: slot ranges (prefix sum of the caps), then every vertex's state.
+  gpu::DeviceBuffer<int> caps(un + 1, s), count(un, s), lock(un, s), next_count(2 * classes, s);
+  gpu::DeviceBuffer<offset_t> start(un + 1, s);
+  gpu::DeviceBuffer<word_t> floor(un, s), state(un, s);
+  gpu::DeviceBuffer<vertex_t> cursor_v(un, s), lists(2 * classes * un, s);
+  gpu::DeviceBuffer<W> cursor_w(un, s);
+  const unsigned grid = gpu::grid_for(n + 1LL, 256, max_grid);
+  slot_caps<<<grid, 256, 0, s>>>(g, d_b.data(), caps.data());
+  MATCHBLAS_CUDA_CHECK_LAUNCH();
+  with_temp(s, [&](void* temp, std::size_t& bytes) {
+    return cub::DeviceScan::ExclusiveScan(temp, bytes, caps.data(), start.data(), cuda::std::plus<offset_t>{},
+                                          offset_t{0}, n + 1LL, s);
+  });
+  offset_t n_slots = 0;
+  MATCHBLAS_CUDA_TRY(cudaMemcpyAsync(&n_slots, start.data() + n, sizeof n_slots, cudaMemcpyDeviceToHost, s));
+  MATCHBLAS_CUDA_TRY(cudaStreamSynchronize(s));
+  gpu::DeviceBuffer<offset_t> slots{std::size_t(n_slots), s};
+  if (n_slots > 0) MATCHBLAS_CUDA_TRY(cudaMemsetAsync(slots.data(), 0xff, slots.size() * sizeof(offset_t), s));
+  MATCHBLAS_CUDA_TRY(cudaMemsetAsync(next_count.data(), 0, next_count.size() * sizeof(int), s));
+  State<W> o{g,           FloorFor<W>{g},  d_b.data(),      start.data(),    slots.data(),     count.data(),
+             floor.data(), lock.data(),     state.data(),    cursor_v.data(), cursor_w.data(),  {},
+             next_count.data()};
+  vertex_t* list[2][classes];
+  for (int r = 0; r < 2; ++r)
+    for (int c = 0; c < classes; ++c) list[r][c] = lists.data() + (r * classes + c) * un;
+  std::copy(list[0], list[0] + classes, o.next);
+  if (n > 0) {
+    init_vertices<<<grid, 256, 0, s>>>(o);
+    MATCHBLAS_CUDA_CHECK_LAUNCH();
+  }
+  int listed[classes] = {};
+  MATCHBLAS_CUDA_TRY(cudaMemcpyAsync(listed, next_count.data(), sizeof listed, cudaMemcpyDeviceToHost, s));
+  marks[2].record(s);
+  MATCHBLAS_CUDA_TRY(cudaStreamSynchronize(s));
+
+  // Rounds: round r processes the lists filled in round r - 1 (round 0:
+  // init's); each class by its kernel, all on one stream.
+  long long rounds = 0;
+  while (listed[0] + listed[1] + listed[2] > 0) {
+    // Every listed vertex proposes (its cursor moves down its row) or is
+    // exhausted, so this bound is never reached; it turns a bug into an error.
+    if (rounds > g.n_entries + n) throw error("b-suitor-gpu: no progress after " + std::to_string(rounds) + " rounds");
+    const int cur = int(rounds % 2), nxt = 1 - cur;
+    std::copy(list[nxt], list[nxt] + classes, o.next);
+    o.next_count = next_count.data() + nxt * classes;
+    MATCHBLAS_CUDA_TRY(cudaMemsetAsync(o.next_count, 0, classes * sizeof(int), s));
+    if (listed[0] > 0) {
+      propose_tiles<small_tile, W><<<tiles_grid(listed[0], small_tile), tile_block, 0, s>>>(o, 0, list[cur][0],
+                                                                                            listed[0]);
+      MATCHBLAS_CUDA_CHECK_LAUNCH();
+    }
+    if (listed[1] > 0) {
+      propose_tiles<row_tile, W><<<tiles_grid(listed[1], row_tile), tile_block, 0, s>>>(o, 1, list[cur][1],
+                                                                                        listed[1]);
+      MATCHBLAS_CUDA_CHECK_LAUNCH();
+    }
+    if (listed[2] > 0) {
+      propose_hubs<W><<<unsigned(listed[2]), hub_block, 0, s>>>(o, list[cur][2]);
+      MATCHBLAS_CUDA_CHECK_LAUNCH();
+    }
+    ++rounds;
+    MATCHBLAS_CUDA_TRY(cudaMemcpyAsync(listed, o.next_count, sizeof listed, cudaMemcpyDeviceToHost, s));
+    MATCHBLAS_CUDA_TRY(cudaStreamSynchronize(s));
+  }
+  marks[3].record(s);
+
+  const unsigned slot_grid = gpu::grid_for(std::max<offset_t>(n_slots, n + 1LL), 256, max_grid);
+  const DeviceBMatching d_m = mutual_offers(o, n_slots, slot_grid, s);
+  marks[4].record(s);
+  BMatching m;
+  m.offsets.resize(un + 1);
+  m.partners.resize(d_m.partners.size());
+  d_m.offsets.to_host(std::span(m.offsets), s);
+  d_m.partners.to_host(std::span(m.partners), s);
+  fetched.record(s);
+  MATCHBLAS_CUDA_TRY(cudaStreamSynchronize(s));
+  if (times) {
+    times->upload_s = dg.upload_seconds() + marks[1].since(marks[0]);
+    times->match_s = marks[4].since(marks[1]);
+    times->download_s = fetched.since(marks[4]);
+    times->phases = {{"init", marks[2].since(marks[1])},
+                     {"propose (" + std::to_string(rounds) + " rounds)", marks[3].since(marks[2])},
+                     {"extract", marks[4].since(marks[3])}};
+  }
+  return m;
+}
+
+template BMatching b_suitor_gpu(const Csr<float>&, const std::vector<int>&, const GpuOptions&, GpuTimes*);
+template BMatching b_suitor_gpu(const Csr<double>&, const std::vector<int>&, const GpuOptions&, GpuTimes*);
+template BMatching b_suitor_gpu(const DeviceGraph<float>&, const std::vector<int>&, const GpuOptions&, GpuTimes*);
+template BMatching b_suitor_gpu(const DeviceGraph<double>&, const std::vector<int>&, const GpuOptions&, GpuTimes*);
+
+}  // namespace matchblas

@@ -1,0 +1,300 @@
+// roma-gpu: ROMA on a complete graph on the GPU at the memory's pace
+// (matchers/complete/roma.hpp states the contract; issue 5).
+// Source: seed 000 sec. 3.5 (4-cycle augmentation, Alg. 4-5) and sec. 4.1
+// (the GPU ROMA: a block per matching edge, Alg. 7-9), rebuilt around what a
+// phase must move: each matched pair (u, v) reads rows u and v once, 4 n^2
+// bytes a phase for float weights.
+//
+// A phase is one of two kernels, each a persistent grid taking the pairs
+// (u, M[u]), u < M[u], from the phase's worklist and choosing for each the
+// 4-cycle of largest gain:
+//   - the cluster phase (roma_gpu_cluster.cuh): a thread-block cluster
+//     copies the two rows into its distributed shared memory, then scans;
+//     every gather lands on chip, at the cost of two cluster barriers and a
+//     copy-then-scan order per pair (1.5-1.8x the read floor on the H100);
+//   - the stream phase (roma_gpu_stream.cuh): a block streams the two rows
+//     and tests each edge against an upper bound of its gain from the rows'
+//     maxima; only an edge past the bound gathers w[u, y] and w[v, y] from
+//     global memory (1.15-1.3x the read floor when few do), each at once
+//     (RomaGpuKernel::stream) or queued, 32 such edges gathering together
+//     (RomaGpuKernel::queued: one wait a warp per 32 of them instead of one
+//     per column that has any).
+// The automatic choice (choose_kernel): phase 0 takes the cluster phase,
+// which records the maxima of the rows it copies (the stream phase reads
+// the others' when it first meets them). Each phase counts the edges past the
+// bound; a later phase takes the stream phase unless the previous one's
+// count exceeded 0.2 n a pair and the rows of the stream phase's pairs in
+// flight exceed L2 (its gathers then miss L2 and cost a 32-byte sector
+// each). On the H100 that keeps the cluster phase for geometric weights at
+// n >= 65536 (a stream phase took 58 ms against 31 at 90112) and for the
+// busy phase 1 of exponential weights there, and takes the stream phase
+// everywhere else (bench/RESULTS.md). A stream phase is queued unless it
+// follows (from phase 2 on) one that passed the bound on most of its
+// columns (gathers_everywhere: geometric weights), where the queue only
+// adds work to gathers made at every column anyway, or the rows are bf16.
+//
+// What both kernels share, and why it is sound:
+//   - cw[x] = (w[x, M[x]], M[x]) is refreshed at the start of each phase
+//     and written by every flip before its mate writes, so it stays in step
+//     with the matching up to races; it only steers the choice (a stale
+//     mate in it names an edge that the flip's re-check then refuses). A
+//     flip's gain is re-computed under the locks from exact weights: w[u, a],
+//     w[v, b] and w[u, v] (read from the rows, which never change) and
+//     w[x, y] (read from memory), so a stale cw can cost a flip, never
+//     weight.
+//   - A pair's scan leaves several candidates with distinct partner pairs
+//     (the best of each scanning warp, or of each block of the cluster);
+//     the control warp tries them in order of gain until one flips
+//     (flip_in_gain_order). When many pairs in flight want the same few
+//     partners (geometric weights), the refused ones still flip in this
+//     phase. Each try is a whole atomicFlip with its re-check.
+//   - The worklist is built when a phase starts (a select over the
+//     representatives). Under RomaScan::changed (roma.hpp) it holds, from
+//     phase 1 on, only the pairs stamped in the previous phase: a flip stamps
+//     its four vertices, and a flip chosen but refused (by the re-check or
+//     a taken lock) stamps its pair (the refused candidate may have hidden
+//     a second-best one). The argument of roma.hpp holds under the races.
+//     Claim: after phase p no two pairs unstamped in p form a 4-cycle
+//     gaining more than min_gain. Of two such pairs, either neither was stamped in p - 1 (the
+//     claim for p - 1), or one was, so it was listed in p, taken (its edge
+//     did not change) and scanned in full without finding a flip above
+//     min_gain, reading the other one exactly (unchanged all phase, so its
+//     cw entry too). A pair read mid-flip is stamped, so rescanned. The
+//     run stops after a phase without flips; in such a phase no flip is
+//     refused either (mates and cw are exact, the re-check repeats the
+//     scan's arithmetic, and a chain of lock refusals ends in a flip), so
+//     nothing is stamped and the claim covers every pair.
+// Why the matching stays valid: only atomicFlip writes mates, under the locks
+// of both representatives, after re-checking both ends of both edges
+// (Lemma 4.1.1's argument, strengthened; atomic_flip.cuh). Rows are read for
+// a pair whose edge may change before the scan ends; the re-check then
+// refuses the flip (a lost augmentation, never an invalid matching), and a
+// flip made one pair late (the control warp's overlap) is re-checked alike.
+// Guarantee: a perfect matching after every phase, weight never lower; each
+// flip gains more than min_gain (with bf16 storage: in the rounded weights).
+// Cost per pair scanned: its two rows, 8 n bytes from memory (float; 4 n for
+// bf16), so 4 n^2 a phase of every pair; n x 8 bytes of cw from L2; per edge
+// past the bound, a remote shared-memory load (cluster) or two gathers
+// (stream). Plus, once a run, a second read of each row whose maximum the
+// stream phase needs before any phase has read it (mostly from L2).
+#include <cuda_bf16.h>
+#include <cuda_runtime.h>
+#include <thrust/iterator/counting_iterator.h>
+
+#include <cub/device/device_select.cuh>
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "lib/error.hpp"
+#include "matchers/complete/device_dense_impl.cuh"
+#include "matchers/complete/device_dense.hpp"
+#include "matchers/complete/roma.hpp"
+#include "matchers/gpu_session.cuh"
+#include "matchers/complete/roma_gpu_cluster.cuh"
+#include "matchers/complete/atomic_flip.cuh"
+#include "matchers/complete/roma_gpu_launch.cuh"
+#include "matchers/complete/roma_gpu_pair_scan.cuh"
+#include "matchers/complete/roma_gpu_stream.cuh"
+
+namespace matchblas {
+
+namespace {
+
+using namespace roma_gpu_detail;
+
+// cw[x] = (w[x, M[x]], M[x]); the pair counter reset.
+template <class W, class S>
+__global__ void start_phase(const S* w, vertex_t n, const vertex_t* mate, WeightMate<W>* cw, unsigned* counter) {
+  const long long x = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
+  if (x == 0) *counter = 0;
+  if (x < n) cw[x] = {widen<W>(w[x * n + mate[x]]), mate[x]};
+}
+
+// The bf16 copy of a float matrix (round to nearest).
+__global__ void to_bf16(const float* w, long long count, __nv_bfloat16* out) {
+  for (long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; i < count;
+       i += static_cast<long long>(gridDim.x) * blockDim.x)
+    out[i] = __float2bfloat16_rn(w[i]);
+}
+
+// Gathering much: more than this many edges past the bound per pair and
+// per column in the previous phase (with the warp-shared threshold the
+// kernels count nearly alike: the queued form tests against a best gain
+// that rises only as its ring drains, so it counts a little more, e.g.
+// 0.102 against the cluster phase's 0.108 on exponential phase 1 at n =
+// 65536, 0.461 against 0.463 on geometric; measured on the H100 in
+// bench/RESULTS.md, float weights: for double each lane keeps its own
+// threshold, so more edges pass and the rule leans to the cluster phase).
+constexpr double gathers_much = 0.2;
+// The stream phase's gathers stay in L2 while the rows of its pairs in
+// flight take at most this many times its size (the H100: 132 pairs of
+// 32768 floats a row, 34 MB of 50).
+constexpr double rows_in_l2 = 1.0;
+
+// Gathering everywhere: more than this many edges past the bound per pair
+// and per column (the x < M[x] half of them can pass). The queued stream
+// phase then only adds its ring's work to gathers made at every column
+// anyway (geometric weights pass at about 0.46; exponential ones at 0.02-0.11
+// after phase 1). Phase 0's count, from the start matching, says nothing
+// of later scans (exponential weights pass at 0.40 there), so phase 1 is
+// always queued. Not for bf16 rows (eight columns a load): their queued
+// kernel spills 88 bytes a thread and ran 20% slower than the stream phase
+// on the H100 (bench/RESULTS.md).
+constexpr double gathers_everywhere = 0.3;
+
+// Phase p's kernel: the automatic choice (the header); `queue_ok`: the
+// weights are stored as computed (not bf16).
+RomaGpuKernel choose_kernel(RomaGpuKernel kernel, int p, const PhaseState& s, vertex_t n, bool rows_fit_l2,
+                            bool queue_ok) {
+  if (kernel != RomaGpuKernel::automatic) return kernel;
+  if (p == 0) return RomaGpuKernel::cluster;  // it records the row maxima
+  const double passed = double(s.previous_past_bound) / (double(n) * double(std::max(1ULL, s.previous_pairs)));
+  if (!rows_fit_l2 && passed > gathers_much) return RomaGpuKernel::cluster;
+  if (!queue_ok || (p >= 2 && passed > gathers_everywhere)) return RomaGpuKernel::stream;
+  return RomaGpuKernel::queued;
+}
+
+// The phases from the start matching `mate` (padded order), the kernels
+// reading the weights w stored as S (g's own, or a bf16 copy of them); the
+// report's weights are g's.
+template <class W, class S>
+RomaRun run_fast(const DeviceDense<W>& g, const S* w, std::vector<vertex_t> mate, const RomaOptions& opt,
+                 const RomaGpuOptions& gopt) {
+  const vertex_t n = g.padded_n();
+  // The cluster phase's launch (not made when every phase streams).
+  cudaLaunchAttribute cluster_dim[1];
+  cluster_dim[0].id = cudaLaunchAttributeClusterDimension;
+  cudaLaunchConfig_t config{};
+  config.attrs = cluster_dim;
+  config.numAttrs = 1;
+  config.blockDim = dim3(cluster_block);
+  Shape shape{0, 0, 0};
+  if (gopt.kernel == RomaGpuKernel::automatic || gopt.kernel == RomaGpuKernel::cluster) {
+    cudaFuncAttributes attr{};
+    MATCHBLAS_CUDA_TRY(cudaFuncGetAttributes(&attr, roma_cluster_phase<W, S>));
+    // The launch for shape s (one cluster), and how many such clusters fit.
+    auto active_clusters = [&](const Shape& s) {
+      MATCHBLAS_CUDA_TRY(cudaFuncSetAttribute(roma_cluster_phase<W, S>,
+                                              cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(s.smem)));
+      if (s.cluster > 8)
+        MATCHBLAS_CUDA_TRY(
+            cudaFuncSetAttribute(roma_cluster_phase<W, S>, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
+      cluster_dim[0].val.clusterDim = {unsigned(s.cluster), 1, 1};
+      config.dynamicSmemBytes = s.smem;
+      config.gridDim = dim3(unsigned(s.cluster));
+      int clusters = 0;
+      MATCHBLAS_CUDA_TRY(cudaOccupancyMaxActiveClusters(&clusters, roma_cluster_phase<W, S>, &config));
+      return clusters;
+    };
+    shape = choose_shape<W, S>(n, gopt, g.device(), attr.sharedSizeBytes, active_clusters);
+    const int clusters = active_clusters(shape);
+    if (clusters < 1)
+      throw error("roma-gpu: no cluster of " + std::to_string(shape.cluster) + " blocks with " +
+                  std::to_string(shape.smem) + " bytes of shared memory each fits this GPU");
+    // At most one pair in eight in flight at once: pairs scanned together see
+    // each other's flips only through the re-check, and on small graphs
+    // (n = 1000-2048, all 264 clusters busy) that cost 1-4% of the weight
+    // after 8 phases on the H100.
+    config.gridDim = dim3(unsigned(std::min(clusters, std::max(1, n / 16)) * shape.cluster));
+  }
+  // The stream phase's launch: 16-byte row loads where every row starts on a
+  // 16-byte boundary (else one column a load: float rows of n = 4 k + 2
+  // could take 8-byte loads, not done); one block an SM, as many pairs in flight (at most one
+  // in eight, as above).
+  constexpr int per_load = 16 / sizeof(S);
+  const bool aligned = n % per_load == 0 && reinterpret_cast<std::uintptr_t>(w) % 16 == 0;
+  const auto stream_kernel = aligned ? roma_stream_phase<W, S, per_load, false> : roma_stream_phase<W, S, 1, false>;
+  const auto queued_kernel = aligned ? roma_stream_phase<W, S, per_load, true> : roma_stream_phase<W, S, 1, true>;
+  int per_sm = 0, queued_per_sm = 0, sms = 0, l2_bytes = 0;
+  MATCHBLAS_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, stream_kernel, stream_block, 0));
+  MATCHBLAS_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&queued_per_sm, queued_kernel, stream_block, 0));
+  per_sm = std::min(per_sm, queued_per_sm);  // one grid for both (one block an SM either way)
+  MATCHBLAS_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, g.device()));
+  MATCHBLAS_CUDA_TRY(cudaDeviceGetAttribute(&l2_bytes, cudaDevAttrL2CacheSize, g.device()));
+  const int stream_grid = std::max(1, std::min(per_sm * sms, n / 16));
+  const bool rows_fit_l2 = double(stream_grid) * 2 * double(n) * sizeof(S) <= rows_in_l2 * double(l2_bytes);
+
+  gpu::DeviceBuffer<WeightMate<W>> cw{std::size_t(n)};
+  gpu::DeviceBuffer<unsigned> counter{1};
+  gpu::DeviceBuffer<W> top{std::size_t(n)};  // row maxima, NaN until a phase reads the row
+  MATCHBLAS_CUDA_TRY(cudaMemset(top.data(), 0xff, top.size() * sizeof(W)));
+  gpu::DeviceBuffer<int> changed{std::size_t(n)};
+  MATCHBLAS_CUDA_TRY(cudaMemset(changed.data(), 0xff, changed.size() * sizeof(int)));  // all -1
+  gpu::DeviceBuffer<vertex_t> pairs{std::size_t(n) / 2};
+  gpu::DeviceBuffer<unsigned> listed{1};
+  const thrust::counting_iterator<vertex_t> vertices(0);
+  auto select = [&](void* temp, std::size_t& bytes, int phase, const vertex_t* m) {
+    return cub::DeviceSelect::If(temp, bytes, vertices, pairs.data(), listed.data(), n,
+                                 ToScan{m, changed.data(), phase, opt.scan == RomaScan::all});
+  };
+  std::size_t temp_bytes = 0;
+  MATCHBLAS_CUDA_TRY(select(nullptr, temp_bytes, 0, nullptr));
+  gpu::DeviceBuffer<unsigned char> temp{std::max<std::size_t>(temp_bytes, 1)};
+  return roma_phases(g, std::move(mate), opt, /*counts_scans=*/true, [&](int p, const PhaseState& s) -> PhaseKernel {
+    start_phase<W, S><<<(n + 255) / 256, 256>>>(w, n, s.mate, cw.data(), counter.data());
+    MATCHBLAS_CUDA_CHECK_LAUNCH();
+    MATCHBLAS_CUDA_TRY(select(temp.data(), temp_bytes, p, s.mate));
+    const Worklist list{pairs.data(), listed.data(), s.scanned};
+    const ChangeStamps stamps{changed.data(), p};
+    const BoundStats<W> stats{s.past_bound, s.pairs, top.data()};
+    const RomaGpuKernel kernel = choose_kernel(gopt.kernel, p, s, n, rows_fit_l2, std::is_same_v<S, W>);
+    if (kernel != RomaGpuKernel::cluster) {
+      const auto phase_kernel = kernel == RomaGpuKernel::queued ? queued_kernel : stream_kernel;
+      phase_kernel<<<stream_grid, stream_block>>>(w, n, s.mate, cw.data(), s.locks, counter.data(), s.flips,
+                                                  s.fallback_flips, W(opt.min_gain), list, stamps, stats);
+      MATCHBLAS_CUDA_CHECK_LAUNCH();
+      return {kernel == RomaGpuKernel::queued ? "queued" : "stream", 0};
+    }
+    MATCHBLAS_CUDA_TRY(cudaLaunchKernelEx(&config, roma_cluster_phase<W, S>, w, n, s.mate, cw.data(), s.locks,
+                                          counter.data(), s.flips, s.fallback_flips, W(opt.min_gain), shape.slice,
+                                          list, stamps, stats));
+    return {"cluster", shape.cluster};
+  });
+}
+
+template <class W>
+RomaRun run_fast(const DeviceDense<W>& g, std::vector<vertex_t> mate, const RomaOptions& opt,
+                 const RomaGpuOptions& gopt) {
+  MATCHBLAS_CUDA_TRY(cudaSetDevice(g.device()));
+  const vertex_t n = g.padded_n();
+  if (n < 4 || opt.phases == 0) return roma_phases(g, std::move(mate), opt, true, [](int, const PhaseState&) {});
+  if (!gopt.bf16) return run_fast<W, W>(g, g.impl().w.data(), std::move(mate), opt, gopt);
+  if constexpr (std::is_same_v<W, float>) {  // (check_roma_gpu_options refused bf16 for double)
+    const long long count = static_cast<long long>(n) * n;
+    gpu::DeviceBuffer<__nv_bfloat16> half{std::size_t(count)};  // out_of_memory when it does not fit
+    to_bf16<<<1024, 256>>>(g.impl().w.data(), count, half.data());
+    MATCHBLAS_CUDA_CHECK_LAUNCH();
+    return run_fast<W, __nv_bfloat16>(g, half.data(), std::move(mate), opt, gopt);
+  }
+  return {};
+}
+
+}  // namespace
+
+template <class W>
+RomaRun roma_gpu(const DeviceDense<W>& g, const RomaOptions& opt, const RomaGpuOptions& gopt) {
+  check_roma_options(opt);
+  check_roma_gpu_options<W>(gopt);
+  return run_from_start<W>(g, nullptr, opt,
+                           [&](std::vector<vertex_t> start) { return run_fast(g, std::move(start), opt, gopt); });
+}
+
+template <class W>
+RomaRun roma_gpu(const Dense<W>& g, const RomaOptions& opt, const RomaGpuOptions& gopt) {
+  check_roma_options(opt);
+  check_roma_gpu_options<W>(gopt);
+  const DeviceDense<W> d = DeviceDense<W>::upload(g, gopt.device);
+  return run_from_start<W>(d, &g, opt,
+                           [&](std::vector<vertex_t> start) { return run_fast(d, std::move(start), opt, gopt); });
+}
+
+template RomaRun roma_gpu(const DeviceDense<float>&, const RomaOptions&, const RomaGpuOptions&);
+template RomaRun roma_gpu(const DeviceDense<double>&, const RomaOptions&, const RomaGpuOptions&);
+template RomaRun roma_gpu(const Dense<float>&, const RomaOptions&, const RomaGpuOptions&);
+template RomaRun roma_gpu(const Dense<double>&, const RomaOptions&, const RomaGpuOptions&);
+
+}  // namespace matchblas

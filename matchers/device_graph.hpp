@@ -1,0 +1,73 @@
+// What every GPU matcher shares: GpuOptions (the device and the thread
+// count), GpuTimes (upload, match, download, measured with CUDA events on
+// the matcher's stream) and DeviceGraph (a general graph uploaded once, for
+// running several matchers or settings on it). Plain header: callable from
+// host code in every build; without CUDA or without a GPU the entry points
+// throw matchblas::error saying why. The matchers themselves are declared in
+// their families' headers beside their CPU twins (general/suitor.hpp,
+// general/ld.hpp, general/handshake.hpp, complete/roma.hpp,
+// complete/auction.hpp, b_matching/b_matching.hpp, marriage/stable_marriage.hpp).
+#pragma once
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "lib/csr.hpp"
+#include "lib/error.hpp"
+#include "lib/types.hpp"
+
+namespace matchblas {
+
+struct GpuOptions {
+  int device = 0;               // CUDA device id
+  int threads = 0;              // handshake_gpu and ld_gpu: about this many threads per kernel (seed 003
+                                // -threads); 0: enough for one per element. The result never depends on it.
+  int threads_per_block = 128;  // suitor_gpu's warps (Paper I: 128, 192 or 256), handshake_gpu's kernels
+};
+
+// Throws invalid_input naming the bad field (device >= 0, threads >= 0,
+// threads_per_block a multiple of 32 in [32, 1024]).
+void check_gpu_options(const GpuOptions& opt);
+
+// Where the time went, measured with CUDA events on the device's stream.
+struct GpuTimes {
+  double upload_s = 0;    // the graph to the device
+  double match_s = 0;     // the kernels, graph resident, result on the device
+  double download_s = 0;  // the mate array back
+  // The parts of match_s where a matcher reports them (suitor_gpu adaptive:
+  // "argmax", "propose+list", "hubs", "warps"), in order.
+  std::vector<std::pair<std::string, double>> phases;
+};
+
+// A graph uploaded once to GPU `device`, for running several matchers or
+// settings on it without copying it again (benchmarks, sweeps). Checks that
+// g is square and a consistent CSR (invalid_input), that the GPU exists
+// (invalid_input) and that there is one (error). Move-only.
+template <class W>
+class DeviceGraph {
+ public:
+  explicit DeviceGraph(const Csr<W>& g, int device = 0);
+  ~DeviceGraph();
+  DeviceGraph(DeviceGraph&&) noexcept;
+  DeviceGraph& operator=(DeviceGraph&&) noexcept;
+  int device() const noexcept;
+  vertex_t n() const noexcept;
+  double upload_seconds() const noexcept;
+
+  struct Impl;  // matchers/gpu_session.cuh
+  const Impl& impl() const noexcept { return *impl_; }
+
+ private:
+  std::unique_ptr<Impl> impl_;
+};
+
+// Throws matchblas::error naming `what` and saying that this build has no
+// CUDA; the *_no_cuda.cpp files of the families stand in for their GPU
+// matchers with it.
+[[noreturn]] inline void throw_no_cuda(const std::string& what) {
+  throw error(what + " needs a CUDA GPU: this build has no CUDA (configure with nvcc available, or "
+                     "-DMATCHBLAS_CUDA=ON)");
+}
+
+}  // namespace matchblas

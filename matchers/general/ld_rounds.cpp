@@ -1,0 +1,53 @@
+// Locally-Dominant matching in synchronous rounds; see ld_rounds.hpp.
+#include "matchers/general/ld_rounds.hpp"
+
+#include <cstdint>
+#include <vector>
+
+#include "lib/error.hpp"
+#include "lib/omp_threads.hpp"
+#include "ops/assign.hpp"
+
+namespace matchblas {
+
+template <class W>
+Matching ld_rounds(const Csr<W>& g, int threads, ops::Backend backend) {
+  MATCHBLAS_EXPECTS(g.n_rows == g.n_cols, "ld-rounds needs a general (square) graph");
+  const ScopedThreads scope(threads);
+  const vertex_t n = g.n_rows;
+  Matching m(n);
+  std::vector<vertex_t> candidate(n, no_vertex);
+  std::vector<W> candidate_weight(n);
+  std::vector<vertex_t> fresh(n);
+  std::vector<std::uint8_t> is_free(n, 1), active(n, 1), mutual(n, 0);
+  for (;;) {
+    ops::ArgmaxMasks<W> masks;
+    masks.active_rows = active;
+    masks.eligible_cols = is_free;
+    // Inactive rows keep their candidate: argmax writes -1 there, so merge.
+    ops::argmax_rows(g, masks, std::span(fresh), std::span(candidate_weight), backend);
+    ops::assign(std::span(candidate), std::span<const std::uint8_t>(active), std::span<const vertex_t>(fresh));
+    std::int64_t matched = 0;
+#pragma omp parallel for schedule(static) reduction(+ : matched)
+    for (vertex_t u = 0; u < n; ++u) {
+      const vertex_t v = candidate[u];
+      mutual[u] = is_free[u] && v != no_vertex && candidate[v] == u;
+      matched += mutual[u];
+    }
+    if (matched == 0) break;
+    ops::assign(std::span(m.mate), std::span<const std::uint8_t>(mutual), std::span<const vertex_t>(candidate));
+    // Poll: a free vertex recomputes when its candidate has just been matched.
+#pragma omp parallel for schedule(static)
+    for (vertex_t u = 0; u < n; ++u) {
+      is_free[u] = m.mate[u] == no_vertex;
+      const vertex_t v = candidate[u];
+      active[u] = is_free[u] && v != no_vertex && m.mate[v] != no_vertex;
+    }
+  }
+  return m;
+}
+
+template Matching ld_rounds(const Csr<float>&, int, ops::Backend);
+template Matching ld_rounds(const Csr<double>&, int, ops::Backend);
+
+}  // namespace matchblas

@@ -1,0 +1,299 @@
+// GPU-Suitor: warp-based Suitor with lock-free offers (matchers/gpu.hpp).
+// Source: seed 001 Paper I sec. 4, Alg. 4 ("GPU-Suitor"), its initial and
+// recurrent phases and the four variants of "Synchronization and Load
+// Balancing"; the offer word and its atomic update follow the project's
+// lock-free CPU Suitor (matchers/general/suitor_cas.cpp, seed 004 sec. 2.3).
+//
+// A warp owns a chunk of vertices_per_warp vertices and a queue of them in
+// shared memory. One round: for each queued vertex u in turn, the 32 lanes
+// scan u's row together (lane i reads entries i, i+32, ...), each keeping its
+// best neighbour v whose offer u beats, then a butterfly reduction under
+// neighbour_beats gives u's candidate (Alg. 4 lines 5-7). Then each lane takes
+// one queued vertex and proposes to its candidate with one atomic on the
+// candidate's offer word (line 8): a lost proposal requeues u, a won one
+// requeues the suitor it displaced (if any); a ballot and a popcount compact
+// the requeued vertices into the queue (line 9). A vertex is in at most one
+// queue at a time (only the one winner of an atomic learns of a displaced
+// suitor), so a queue never outgrows its chunk.
+//   NoSync    warps run their rounds independently (the default)
+//   SyncNoLB  the warps of a block start every round together
+//   SyncLB    as SyncNoLB, and during the first lb_rounds rounds the queued
+//             vertices are spread evenly over the block's warps when a warp
+//             holds more than 1.25x the average (Paper I's 25% deviation)
+//   Hybrid    load balanced for the first lb_rounds rounds, then NoSync
+//
+// Adaptive mode (SuitorGpuOptions::adaptive, the default, on graphs of at least
+// adaptive_min_entries entries; otherwise Paper I as above), the same
+// matching, faster:
+//   1. bulk first round: no vertex holds an offer at the start, so every
+//      first proposal goes to the proposer's heaviest neighbour; the row
+//      argmax (ops/gpu/argmax_gpu, a streaming pass) finds them all and every
+//      vertex proposes at once;
+//   2. the vertices then holding no offer are listed; hubs (rows longer than
+//      hub_degree) are taken on by a block each (a warp would need degree/32
+//      dependent steps), the rest by the warps as above (more bulk rounds
+//      over the list, each requeued vertex collected for the next round, were
+//      tried and were slower: Erdos-Renyi scale 23, 4.7 ms against 4.1 ms
+//      for the warps, on the H100);
+//   3. in the warps, a row's group width follows its length: 4 lanes up to
+//      32 entries, 8 up to 128, else 32;
+//   4. with --search champions, or auto when no row has more than 128
+//      entries, rows of up to 128 entries are searched by champions
+//      (matchers/general/suitor_gpu_search.cuh: group_search), starting below the
+//      neighbour the vertex last lost or was displaced from, which the queue
+//      keeps beside the vertex (the bulk round's argmax for listed vertices);
+//      otherwise, and when the launch shape leaves no shared memory for those
+//      refusals, by Paper I's walk.
+// Offer words and searches: matchers/general/suitor_gpu_search.cuh; the warps'
+// kernel: matchers/general/suitor_gpu_warps.cuh.
+//
+// Guarantee: exactly greedy's matching for every launch shape, variant and
+// interleaving (matchers/general/suitor.hpp gives the argument: Suitor under a strict
+// total order of each vertex's neighbours has one outcome).
+// Cost: O(sum over proposals of the proposer's degree) work, as CPU Suitor;
+// each search reads the row (champions: once per round) plus the offer words
+// suitor_gpu_search.cuh counts.
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <limits>
+#include <type_traits>
+
+#include "lib/greedy_order.hpp"
+#include "matchers/device_graph.hpp"
+#include "matchers/general/suitor.hpp"
+#include "matchers/gpu_session.cuh"
+#include "matchers/general/suitor_gpu_search.cuh"
+#include "matchers/general/suitor_gpu_warps.cuh"
+#include "ops/gpu/argmax_gpu.cuh"
+
+namespace matchblas {
+
+namespace {
+
+using namespace suitor_gpu_detail;
+
+// Adaptive mode, after the bulk first round: the listed hubs (rows longer
+// than hub_degree), a block each. The block finds the hub's candidate, thread
+// 0 proposes; a lost hub rescans, a displaced hub is taken on by the block,
+// any other displaced suitor is appended to `extra` for the warps.
+constexpr int hub_block = 512;
+
+template <class W, class Offers>
+__global__ void suitor_hubs(gpu::CsrView<W> g, Offers offers, word_t* word, const vertex_t* hubs, const int* hub_count,
+                            vertex_t* extra, int* extra_count, int hub_degree) {
+  __shared__ vertex_t warp_v[hub_block / 32];
+  __shared__ W warp_w[hub_block / 32];
+  __shared__ vertex_t next;
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  for (int h = blockIdx.x; h < *hub_count; h += gridDim.x) {
+    for (vertex_t u = hubs[h]; u != no_vertex;) {
+      Best<W> b = reduce_lanes(lane_best(g, offers, word, u, threadIdx.x, hub_block), 32);
+      if (lane == 0) {
+        warp_v[warp] = b.v;
+        warp_w[warp] = b.w;
+      }
+      __syncthreads();
+      if (threadIdx.x == 0) {
+        for (int k = 1; k < hub_block / 32; ++k) b.offer(warp_v[k], warp_w[k]);
+        vertex_t again = no_vertex;
+        if (b.v != no_vertex) {
+          const Proposal<W> p = offers.propose(word + b.v, b.v, b.w, u);
+          if (!p.won) again = u;
+          else if (p.displaced != no_vertex && degree_of(g.offsets, p.displaced) > hub_degree) again = p.displaced;
+          else if (p.displaced != no_vertex) extra[atomicAdd(extra_count, 1)] = p.displaced;
+        }
+        next = again;
+      }
+      __syncthreads();
+      u = next;
+      __syncthreads();  // next and warp_v are rewritten in the next step
+    }
+  }
+}
+
+// Adaptive mode, the bulk first round. No vertex holds an offer yet, so
+// every vertex's first proposal goes to its heaviest neighbour: the row
+// argmax (gpu::argmax_rows, a bandwidth-bound pass) gives them all; then
+// every vertex proposes at once (the atomics order the proposals to one
+// vertex, as any interleaving of Suitor may).
+template <class W, class Offers>
+__global__ void propose_heaviest(vertex_t n, Offers offers, word_t* word, const vertex_t* best, const W* best_w) {
+  for (long long u = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; u < n;
+       u += static_cast<long long>(gridDim.x) * blockDim.x)
+    if (best[u] != no_vertex) offers.propose(word + best[u], best[u], best_w[u], vertex_t(u));
+}
+
+// After the bulk round, the vertices that hold no offer and have neighbours
+// must propose again (lost, or displaced): hubs into `hubs`, the others into
+// `extra` (order immaterial). A row whose argmax is empty (all entries -inf)
+// is listed too, so the warps decide it exactly.
+template <class W, class Offers>
+__global__ void list_unsettled(gpu::CsrView<W> g, Offers offers, const word_t* word, const vertex_t* best,
+                               int hub_degree, vertex_t* hubs, int* hub_count, vertex_t* extra, int* extra_count) {
+  for (long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; i < g.n_rows;
+       i += static_cast<long long>(gridDim.x) * blockDim.x) {
+    const vertex_t u = vertex_t(i), v = best[u];
+    const offset_t d = degree_of(g.offsets, u);
+    if (d == 0 || (v != no_vertex && offers.suitor(__ldcg(word + v)) == u)) continue;
+    if (d > hub_degree) hubs[atomicAdd(hub_count, 1)] = u;
+    else extra[atomicAdd(extra_count, 1)] = u;
+  }
+}
+
+template <class Offers>
+__global__ void mates_from_offers(Offers offers, const word_t* word, vertex_t n, vertex_t* mate) {
+  for (long long v = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; v < n;
+       v += static_cast<long long>(gridDim.x) * blockDim.x) {
+    const vertex_t s = offers.suitor(word[v]);
+    mate[v] = s != no_vertex && offers.suitor(word[s]) == static_cast<vertex_t>(v) ? s : no_vertex;
+  }
+}
+
+// Shared memory of the warps' kernel (with or without refusals).
+template <class W>
+std::size_t warps_shared_bytes(const SuitorGpuOptions& opt, bool refusals) {
+  return std::size_t(opt.threads_per_block / 32) * opt.vertices_per_warp * warps_slot_bytes<W>(refusals);
+}
+
+// The same without refusals, checked against the device's limit.
+template <class W>
+std::size_t checked_warps_shared_bytes(const SuitorGpuOptions& opt, int max_shared) {
+  const std::size_t shared = warps_shared_bytes<W>(opt, false);
+  if (shared > std::size_t(max_shared))
+    throw invalid_input("suitor-gpu: threads-per-block " + std::to_string(opt.threads_per_block) +
+                        " x vertices-per-warp " + std::to_string(opt.vertices_per_warp) + " needs " +
+                        std::to_string(shared) + " bytes of shared memory per block; the GPU has " +
+                        std::to_string(max_shared));
+  return shared;
+}
+
+template <bool Adaptive, class W, SuitorGpuVariant Variant>
+void launch_warps(const gpu::CsrView<W>& g, word_t* word, const SuitorGpuOptions& opt, std::size_t shared,
+                  const WarpsInput<W>& in, cudaStream_t s) {
+  const auto kernel = suitor_warps<Adaptive, W, OffersFor<W>, Variant>;
+  MATCHBLAS_CUDA_TRY(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared)));
+  const int warps = opt.threads_per_block / 32;
+  const long long chunks = (in.positions + opt.vertices_per_warp - 1) / opt.vertices_per_warp;
+  const long long blocks = (chunks + warps - 1) / warps;
+  if (blocks == 0) return;
+  kernel<<<static_cast<unsigned>(blocks), opt.threads_per_block, shared, s>>>(g, offers_for(g), word,
+                                                                              opt.vertices_per_warp, opt.lb_rounds, in);
+  MATCHBLAS_CUDA_CHECK_LAUNCH();
+}
+
+template <bool Adaptive, class W>
+void launch_warps(const gpu::CsrView<W>& g, word_t* word, const SuitorGpuOptions& opt, std::size_t shared,
+                  const WarpsInput<W>& in, cudaStream_t s) {
+  switch (opt.variant) {
+    case SuitorGpuVariant::no_sync:
+      return launch_warps<Adaptive, W, SuitorGpuVariant::no_sync>(g, word, opt, shared, in, s);
+    case SuitorGpuVariant::sync_lb:
+      return launch_warps<Adaptive, W, SuitorGpuVariant::sync_lb>(g, word, opt, shared, in, s);
+    case SuitorGpuVariant::sync_no_lb:
+      return launch_warps<Adaptive, W, SuitorGpuVariant::sync_no_lb>(g, word, opt, shared, in, s);
+    case SuitorGpuVariant::hybrid:
+      return launch_warps<Adaptive, W, SuitorGpuVariant::hybrid>(g, word, opt, shared, in, s);
+  }
+}
+
+}  // namespace
+
+template <class W>
+Matching suitor_gpu(const Csr<W>& g, const SuitorGpuOptions& opt, GpuTimes* times) {
+  check_suitor_gpu_options(opt);
+  return suitor_gpu(DeviceGraph<W>(g, opt.device), opt, times);
+}
+
+template <class W>
+Matching suitor_gpu(const DeviceGraph<W>& g, const SuitorGpuOptions& opt, GpuTimes* times) {
+  gpu::MatcherSession<W> session("suitor-gpu", g, opt);
+  const cudaStream_t s = session.stream();
+  const gpu::CsrView<W> view = session.graph();
+  int max_shared = 0;
+  MATCHBLAS_CUDA_TRY(cudaDeviceGetAttribute(&max_shared, cudaDevAttrMaxSharedMemoryPerBlockOptin, opt.device));
+  max_shared -= 32 * int(sizeof(int));  // the static counts array
+
+  const bool adaptive =
+      opt.adaptive && static_cast<long long>(g.impl().csr.num_entries()) >= opt.adaptive_min_entries;
+  const std::size_t shared = checked_warps_shared_bytes<W>(opt, max_shared);
+  const vertex_t n = g.n();
+  gpu::DeviceBuffer<word_t> word{std::size_t(n), s};
+  gpu::DeviceBuffer<vertex_t> mate{std::size_t(n), s};
+  if (n > 0) MATCHBLAS_CUDA_TRY(cudaMemsetAsync(word.data(), 0, word.size() * sizeof(word_t), s));
+  // The adaptive mode's scratch, alive until finish() has synchronised (the
+  // kernels run asynchronously).
+  const std::size_t scratch = adaptive ? std::size_t(n) : 0;
+  gpu::DeviceBuffer<vertex_t> best{scratch, s}, extra{scratch, s};
+  gpu::DeviceBuffer<W> best_w{scratch, s};
+  gpu::DeviceBuffer<vertex_t> hubs{
+      adaptive ? std::min<std::size_t>(scratch, g.impl().csr.num_entries() / std::size_t(opt.hub_degree + 1)) : 0, s};
+  gpu::DeviceBuffer<int> counts{2, s};  // listed hubs, listed others
+  gpu::ArgmaxScratch argmax_scratch(adaptive ? n : 0, s);
+  gpu::Event marks[5];  // the adaptive phases' boundaries
+  bool timed = false;
+  if (!adaptive) {
+    launch_warps<false>(view, word.data(), opt, shared, WarpsInput<W>{.leading = n, .positions = n}, s);
+  } else if (n > 0) {
+    // The bulk first round: heaviest neighbours, one proposal each.
+    marks[0].record(s);
+    gpu::argmax_rows(view, gpu::DeviceArgmaxMasks<W>{}, best.data(), best_w.data(), argmax_scratch, session.sms(), s);
+    const unsigned grid = gpu::grid_for(n, 256, 32LL * session.sms());
+    marks[1].record(s);
+    propose_heaviest<<<grid, 256, 0, s>>>(n, offers_for(view), word.data(), best.data(), best_w.data());
+    MATCHBLAS_CUDA_CHECK_LAUNCH();
+    // The vertices left without an offer: hubs to a block each, the others
+    // (and whoever the hubs displace) to the warps.
+    MATCHBLAS_CUDA_TRY(cudaMemsetAsync(counts.data(), 0, 2 * sizeof(int), s));
+    list_unsettled<<<grid, 256, 0, s>>>(view, offers_for(view), word.data(), best.data(), opt.hub_degree, hubs.data(),
+                                        counts.data(), extra.data(), counts.data() + 1);
+    MATCHBLAS_CUDA_CHECK_LAUNCH();
+    int found[2] = {0, 0}, long_rows[2] = {0, 0};
+    marks[2].record(s);
+    MATCHBLAS_CUDA_TRY(cudaMemcpyAsync(found, counts.data(), sizeof found, cudaMemcpyDeviceToHost, s));
+    MATCHBLAS_CUDA_TRY(cudaMemcpyAsync(long_rows, argmax_scratch.counts(), sizeof long_rows, cudaMemcpyDeviceToHost, s));
+    MATCHBLAS_CUDA_TRY(cudaStreamSynchronize(s));
+    if (found[0] > 0) {
+      suitor_hubs<<<static_cast<unsigned>(std::min(found[0], 4 * session.sms())), hub_block, 0, s>>>(
+          view, offers_for(view), word.data(), hubs.data(), counts.data(), extra.data(), counts.data() + 1,
+          opt.hub_degree);
+      MATCHBLAS_CUDA_CHECK_LAUNCH();
+      MATCHBLAS_CUDA_TRY(cudaMemcpyAsync(found + 1, counts.data() + 1, sizeof(int), cudaMemcpyDeviceToHost, s));
+      MATCHBLAS_CUDA_TRY(cudaStreamSynchronize(s));
+    }
+    marks[3].record(s);
+    // Champions when asked, or (auto) when no row is longer than 128 entries,
+    // and when the shape has shared memory for the refusals.
+    const bool even_degrees = long_rows[0] + long_rows[1] == 0;
+    const bool champions =
+        (opt.search == SuitorGpuSearch::champions || (opt.search == SuitorGpuSearch::automatic && even_degrees)) &&
+        warps_shared_bytes<W>(opt, true) <= std::size_t(max_shared);
+    const WarpsInput<W> listed{.extra = extra.data(),
+                               .extra_count = counts.data() + 1,
+                               .positions = found[1],
+                               .best = best.data(),
+                               .best_w = best_w.data(),
+                               .champions = champions};
+    launch_warps<true>(view, word.data(), opt, warps_shared_bytes<W>(opt, champions), listed, s);
+    marks[4].record(s);
+    timed = true;
+  }
+  if (n > 0) {
+    mates_from_offers<<<gpu::grid_for(n, 256, 32LL * session.sms()), 256, 0, s>>>(offers_for(view), word.data(), n,
+                                                                                  mate.data());
+    MATCHBLAS_CUDA_CHECK_LAUNCH();
+  }
+  Matching m = session.finish(mate, times);
+  if (times && timed) {
+    const char* names[4] = {"argmax", "propose+list", "hubs", "warps"};
+    for (int i = 0; i < 4; ++i) times->phases.emplace_back(names[i], marks[i + 1].since(marks[i]));
+  }
+  return m;
+}
+
+template Matching suitor_gpu(const Csr<float>&, const SuitorGpuOptions&, GpuTimes*);
+template Matching suitor_gpu(const Csr<double>&, const SuitorGpuOptions&, GpuTimes*);
+template Matching suitor_gpu(const DeviceGraph<float>&, const SuitorGpuOptions&, GpuTimes*);
+template Matching suitor_gpu(const DeviceGraph<double>&, const SuitorGpuOptions&, GpuTimes*);
+
+}  // namespace matchblas

@@ -1,0 +1,278 @@
+// Stable marriage by proposals; see stable_marriage.hpp.
+#include "matchers/marriage/stable_marriage.hpp"
+
+#include <omp.h>
+
+#include <atomic>
+#include <deque>
+#include <limits>
+#include <string>
+#include <numeric>
+#include <vector>
+
+#include "lib/error.hpp"
+
+namespace matchblas {
+
+namespace {
+
+// The two ways of giving preferences, behind one interface: a man's k-th
+// choice and that woman's rank of him.
+struct ListPrefs {
+  const RankedLists& p;
+  vertex_t men() const { return p.men; }
+  vertex_t women() const { return p.women; }
+  offset_t length(vertex_t m) const { return p.offsets[m + 1] - p.offsets[m]; }
+  vertex_t woman(vertex_t m, offset_t k) const { return p.woman[p.offsets[m] + k]; }
+  std::int32_t rank(vertex_t m, offset_t k) const { return p.her_rank[p.offsets[m] + k]; }
+};
+
+struct SharedPrefs {
+  const IdenticalPreferences& p;
+  vertex_t men() const { return vertex_t(p.man_rank.size()); }
+  vertex_t women() const { return vertex_t(p.women_order.size()); }
+  offset_t length(vertex_t) const { return offset_t(p.women_order.size()); }
+  vertex_t woman(vertex_t, offset_t k) const { return p.women_order[k]; }
+  std::int32_t rank(vertex_t m, offset_t) const { return p.man_rank[m]; }
+};
+
+constexpr std::int32_t unranked = std::numeric_limits<std::int32_t>::max();
+
+Marriage from_husbands(vertex_t men, std::vector<vertex_t> husband) {
+  Marriage r;
+  r.wife.assign(static_cast<std::size_t>(men), no_vertex);
+  for (vertex_t w = 0; w < vertex_t(husband.size()); ++w)
+    if (husband[w] != no_vertex) r.wife[husband[w]] = w;
+  r.husband = std::move(husband);
+  return r;
+}
+
+// Alg. 1 with a queue (Gale-Shapley) or a stack (McVitie-Wilson): the free
+// man taken next proposes to his best remaining woman who would take him
+// (skipping those holding a better suitor); a displaced suitor is put back.
+template <class Prefs, bool Stack>
+Marriage propose_sequentially(const Prefs& p) {
+  const vertex_t men = p.men(), women = p.women();
+  std::vector<offset_t> next(static_cast<std::size_t>(men), 0);
+  std::vector<vertex_t> suitor(static_cast<std::size_t>(women), no_vertex);
+  std::vector<std::int32_t> suitor_rank(static_cast<std::size_t>(women), unranked);
+  std::deque<vertex_t> free_men;
+  for (vertex_t m = 0; m < men; ++m) free_men.push_back(m);
+  while (!free_men.empty()) {
+    // The front is the queue's head and the stack's top: man 0 first; a
+    // rejected man goes to the back (queue) or is taken at once (stack).
+    const vertex_t m = free_men.front();
+    free_men.pop_front();
+    while (next[m] < p.length(m)) {
+      const offset_t k = next[m]++;
+      const vertex_t w = p.woman(m, k);
+      const std::int32_t r = p.rank(m, k);
+      if (r >= suitor_rank[w]) continue;  // she holds a better suitor: skip
+      const vertex_t displaced = suitor[w];
+      suitor[w] = m;
+      suitor_rank[w] = r;
+      if (displaced != no_vertex) {
+        if constexpr (Stack) free_men.push_front(displaced);
+        else free_men.push_back(displaced);
+      }
+      break;
+    }
+  }
+  return from_husbands(men, std::move(suitor));
+}
+
+// A woman's suitor word for the parallel versions: rank << 32 | man, smaller
+// is better, all ones while she is free.
+using SuitorWord = std::uint64_t;
+constexpr SuitorWord no_suitor = std::numeric_limits<SuitorWord>::max();
+
+// Man m proposes down his list (from his cursor) until a woman takes him:
+// her word is replaced by compare-and-swap while his offer still beats it
+// (offers only improve, so a word never comes back: no ABA). Returns the man
+// he displaced, or no_vertex (she was free, or his list ran out). His cursor
+// is touched only by the thread holding him; the next holder reads it after
+// the CAS that hands him over (acq_rel), or after a barrier.
+template <class Prefs>
+vertex_t place(const Prefs& p, vertex_t m, std::vector<offset_t>& next, std::vector<SuitorWord>& held) {
+  while (next[m] < p.length(m)) {
+    const offset_t k = next[m]++;
+    const vertex_t w = p.woman(m, k);
+    const SuitorWord mine = (SuitorWord(std::uint32_t(p.rank(m, k))) << 32) | SuitorWord(std::uint32_t(m));
+    std::atomic_ref<SuitorWord> slot(held[w]);
+    SuitorWord seen = slot.load(std::memory_order_acquire);
+    while (mine < seen)
+      if (slot.compare_exchange_weak(seen, mine, std::memory_order_acq_rel, std::memory_order_acquire))
+        return seen == no_suitor ? no_vertex : vertex_t(std::uint32_t(seen));
+  }
+  return no_vertex;
+}
+
+Marriage from_words(vertex_t men, const std::vector<SuitorWord>& held) {
+  std::vector<vertex_t> husband(held.size(), no_vertex);
+  for (std::size_t w = 0; w < held.size(); ++w)
+    if (held[w] != no_suitor) husband[w] = vertex_t(std::uint32_t(held[w]));
+  return from_husbands(men, std::move(husband));
+}
+
+// McVitie-Wilson in parallel: each man's chain of rejections is followed by
+// one thread (Paper IV sec. 4).
+template <class Prefs>
+Marriage mcvitie_wilson_parallel(const Prefs& p, int threads) {
+  const vertex_t men = p.men();
+  const int t = threads > 0 ? threads : omp_get_max_threads();
+  std::vector<SuitorWord> held(static_cast<std::size_t>(p.women()), no_suitor);
+  std::vector<offset_t> next(static_cast<std::size_t>(men), 0);
+#pragma omp parallel for num_threads(t) schedule(dynamic, 1024)
+  for (vertex_t first = 0; first < men; ++first)
+    for (vertex_t m = first; m != no_vertex;) m = place(p, m, next, held);
+  return from_words(men, held);
+}
+
+// Gale-Shapley in parallel (Paper IV sec. 4): rounds over a queue of free
+// men; in a round every free man proposes (in parallel) until placed, and
+// the men displaced in the round form the next round's queue.
+template <class Prefs>
+Marriage gale_shapley_parallel(const Prefs& p, int threads) {
+  const vertex_t men = p.men();
+  const int t = threads > 0 ? threads : omp_get_max_threads();
+  std::vector<SuitorWord> held(static_cast<std::size_t>(p.women()), no_suitor);
+  std::vector<offset_t> next(static_cast<std::size_t>(men), 0);
+  std::vector<vertex_t> queue(static_cast<std::size_t>(men)), later;
+  std::iota(queue.begin(), queue.end(), 0);
+  while (!queue.empty()) {
+    later.clear();
+#pragma omp parallel num_threads(t)
+    {
+      std::vector<vertex_t> mine;
+#pragma omp for schedule(dynamic, 1024) nowait
+      for (std::size_t i = 0; i < queue.size(); ++i) {
+        const vertex_t displaced = place(p, queue[i], next, held);
+        if (displaced != no_vertex) mine.push_back(displaced);
+      }
+#pragma omp critical
+      later.insert(later.end(), mine.begin(), mine.end());
+    }
+    queue.swap(later);
+  }
+  return from_words(men, held);
+}
+
+}  // namespace
+
+RankedLists rank_lists(const MarriageInstance& inst) {
+  check_instance(inst);
+  // For each man, the women who list him and at what rank (by a pass over
+  // the women's lists), then his own list, purged and annotated, using a
+  // per-woman scratch slot (Paper IV sec. 2).
+  std::vector<offset_t> by_man(static_cast<std::size_t>(inst.men) + 1, 0);
+  for (vertex_t m : inst.women_lists) ++by_man[m + 1];
+  for (vertex_t m = 0; m < inst.men; ++m) by_man[m + 1] += by_man[m];
+  std::vector<vertex_t> who(inst.women_lists.size());
+  std::vector<std::int32_t> at(inst.women_lists.size());
+  {
+    std::vector<offset_t> fill(by_man.begin(), by_man.end() - 1);
+    for (vertex_t w = 0; w < inst.women; ++w)
+      for (offset_t k = inst.women_offsets[w]; k < inst.women_offsets[w + 1]; ++k) {
+        const vertex_t m = inst.women_lists[k];
+        who[fill[m]] = w;
+        at[fill[m]++] = std::int32_t(k - inst.women_offsets[w]);
+      }
+  }
+  RankedLists r;
+  r.men = inst.men;
+  r.women = inst.women;
+  r.offsets.assign(static_cast<std::size_t>(inst.men) + 1, 0);
+  std::vector<vertex_t> slot_man(static_cast<std::size_t>(inst.women), no_vertex);
+  std::vector<std::int32_t> slot_rank(static_cast<std::size_t>(inst.women), 0);
+  for (vertex_t m = 0; m < inst.men; ++m) {
+    for (offset_t i = by_man[m]; i < by_man[m + 1]; ++i) {
+      slot_man[who[i]] = m;
+      slot_rank[who[i]] = at[i];
+    }
+    for (offset_t k = inst.men_offsets[m]; k < inst.men_offsets[m + 1]; ++k) {
+      const vertex_t w = inst.men_lists[k];
+      if (slot_man[w] != m) continue;  // she does not list him: purged
+      r.woman.push_back(w);
+      r.her_rank.push_back(slot_rank[w]);
+    }
+    r.offsets[m + 1] = offset_t(r.woman.size());
+  }
+  return r;
+}
+
+Marriage gale_shapley(const RankedLists& p) { return propose_sequentially<ListPrefs, false>(ListPrefs{p}); }
+Marriage mcvitie_wilson(const RankedLists& p) { return propose_sequentially<ListPrefs, true>(ListPrefs{p}); }
+Marriage mcvitie_wilson_omp(const RankedLists& p, int threads) { return mcvitie_wilson_parallel(ListPrefs{p}, threads); }
+Marriage gale_shapley_omp(const RankedLists& p, int threads) { return gale_shapley_parallel(ListPrefs{p}, threads); }
+Marriage gale_shapley(const IdenticalPreferences& p) {
+  check_identical(p);
+  return propose_sequentially<SharedPrefs, false>(SharedPrefs{p});
+}
+Marriage mcvitie_wilson(const IdenticalPreferences& p) {
+  check_identical(p);
+  return propose_sequentially<SharedPrefs, true>(SharedPrefs{p});
+}
+Marriage mcvitie_wilson_omp(const IdenticalPreferences& p, int threads) {
+  check_identical(p);
+  return mcvitie_wilson_parallel(SharedPrefs{p}, threads);
+}
+Marriage gale_shapley_omp(const IdenticalPreferences& p, int threads) {
+  check_identical(p);
+  return gale_shapley_parallel(SharedPrefs{p}, threads);
+}
+
+std::string marriage_violation(const MarriageInstance& inst, const Marriage& m) {
+  if (m.wife.size() != std::size_t(inst.men) || m.husband.size() != std::size_t(inst.women))
+    return "the marriage has the wrong number of men or women";
+  // rank_of_man[w][...] is not stored: for each woman, her rank of every man
+  // she lists, gathered per man below; her partner's rank first.
+  std::vector<std::int32_t> husband_rank(static_cast<std::size_t>(inst.women), unranked);
+  for (vertex_t w = 0; w < inst.women; ++w) {
+    const vertex_t h = m.husband[w];
+    if (h != no_vertex && (h < 0 || h >= inst.men || m.wife[h] != w))
+      return "woman " + std::to_string(w) + "'s husband " + std::to_string(h) + " does not have her as wife";
+    for (offset_t k = inst.women_offsets[w]; k < inst.women_offsets[w + 1]; ++k)
+      if (inst.women_lists[k] == h) husband_rank[w] = std::int32_t(k - inst.women_offsets[w]);
+    if (h != no_vertex && husband_rank[w] == unranked)
+      return "woman " + std::to_string(w) + " is married to man " + std::to_string(h) + " whom she does not list";
+  }
+  // Each man's view: the women who list him, with their rank of him.
+  std::vector<std::vector<std::pair<vertex_t, std::int32_t>>> listed_by(static_cast<std::size_t>(inst.men));
+  for (vertex_t w = 0; w < inst.women; ++w)
+    for (offset_t k = inst.women_offsets[w]; k < inst.women_offsets[w + 1]; ++k)
+      listed_by[inst.women_lists[k]].push_back({w, std::int32_t(k - inst.women_offsets[w])});
+  std::vector<std::int32_t> her_rank_of_him(static_cast<std::size_t>(inst.women), unranked);
+  for (vertex_t man = 0; man < inst.men; ++man) {
+    const vertex_t wife = m.wife[man];
+    if (wife != no_vertex && (wife < 0 || wife >= inst.women || m.husband[wife] != man))
+      return "man " + std::to_string(man) + "'s wife " + std::to_string(wife) + " does not have him as husband";
+    for (const auto& [w, r] : listed_by[man]) her_rank_of_him[w] = r;
+    bool wife_listed = wife == no_vertex;
+    for (offset_t k = inst.men_offsets[man]; k < inst.men_offsets[man + 1]; ++k) {
+      const vertex_t w = inst.men_lists[k];
+      if (w == wife) {
+        wife_listed = true;
+        break;  // women after his wife he likes less
+      }
+      if (her_rank_of_him[w] != unranked && her_rank_of_him[w] < husband_rank[w])
+        return "man " + std::to_string(man) + " and woman " + std::to_string(w) + " block: each prefers the other";
+    }
+    if (!wife_listed)
+      return "man " + std::to_string(man) + " is married to woman " + std::to_string(wife) + " whom he does not list";
+    for (const auto& [w, r] : listed_by[man]) her_rank_of_him[w] = unranked;
+  }
+  return "";
+}
+
+std::int64_t rank_sum(const MarriageInstance& inst, const Marriage& m) {
+  std::int64_t sum = 0;
+  for (vertex_t man = 0; man < inst.men; ++man)
+    for (offset_t k = inst.men_offsets[man]; k < inst.men_offsets[man + 1]; ++k)
+      if (inst.men_lists[k] == m.wife[man]) sum += k - inst.men_offsets[man] + 1;
+  for (vertex_t w = 0; w < inst.women; ++w)
+    for (offset_t k = inst.women_offsets[w]; k < inst.women_offsets[w + 1]; ++k)
+      if (inst.women_lists[k] == m.husband[w]) sum += k - inst.women_offsets[w] + 1;
+  return sum;
+}
+
+}  // namespace matchblas

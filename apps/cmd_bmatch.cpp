@@ -1,10 +1,10 @@
-// matchblas bmatch FILE --algo b-greedy|b-suitor|b-suitor-omp|b-suitor-gpu
-// (--b K | --b-file F) [--gpu ID]: a b-matching of the graph of a Matrix
-// Market file (general or bipartite view, double weights), validated;
+// matchblas bmatch FILE --algo NAME (--b K | --b-file F) [--gpu ID]: a
+// b-matching of the graph of a Matrix Market file (general or bipartite
+// view, double weights) by a registered b-matching algorithm, validated;
 // reports edges, weight and time (b-suitor-gpu: with the uploads and the
 // download); --out writes the edges, one "u v" line each (0-based, u < v).
-// --gpu ID (b-suitor-gpu only, default 0) picks the GPU; without one,
-// b-suitor-gpu fails (status 1, one line saying why) before reading FILE.
+// --gpu ID (GPU entries only, default 0) picks the GPU; without one, a GPU
+// entry fails (status 1, one line saying why) before reading FILE.
 // --b-file: one integer b(v) >= 0 per line for v = 0, 1, ... (n lines).
 #include <chrono>
 #include <cstdio>
@@ -12,14 +12,13 @@
 #include <string>
 #include <vector>
 
+#include "apps/algorithm_args.hpp"
 #include "apps/commands.hpp"
 #include "datasets/load.hpp"
 #include "lib/atomic_file.hpp"
 #include "lib/error.hpp"
 #include "lib/mmio.hpp"
 #include "matchers/b_matching/b_matching.hpp"
-#include "matchers/device_graph.hpp"
-#include "ops/gpu/device.hpp"
 
 namespace matchblas::cli {
 
@@ -55,18 +54,11 @@ std::vector<int> read_b_file(const std::string& path, vertex_t n) {
 
 int command_bmatch(const Args& a) {
   if (a.positional().size() != 1) throw usage_error("bmatch takes one FILE");
-  const std::string algo = a.value("algo").value_or("");
-  if (algo != "b-greedy" && algo != "b-suitor" && algo != "b-suitor-omp" && algo != "b-suitor-gpu")
-    throw usage_error("bmatch needs --algo b-greedy, b-suitor, b-suitor-omp or b-suitor-gpu");
   if (a.value("b").has_value() == a.value("b-file").has_value())
     throw usage_error("bmatch needs exactly one of --b K and --b-file FILE");
   const int constant = static_cast<int>(a.integer("b", 1, 0, INT32_MAX));
-  apply_threads(a);
-  if (a.value("gpu") && algo != "b-suitor-gpu")
-    throw usage_error("--gpu is for b-suitor-gpu; '" + algo + "' runs on the CPU");
-  GpuOptions gpu_opt;
-  gpu_opt.device = static_cast<int>(a.integer("gpu", 0, 0, 1024));
-  if (algo == "b-suitor-gpu") gpu::use_device("b-suitor-gpu", gpu_opt.device);  // before reading the file
+  const ChosenAlgorithm chosen = choose_algorithm(a, Problem::b_matching, "bmatch");
+  const std::string& algo = chosen.info->name;
   const std::string& file = a.positional()[0];
   GraphView view = GraphView::automatic;
   if (const auto v = a.value("view")) {
@@ -82,10 +74,7 @@ int command_bmatch(const Args& a) {
   const std::vector<int> b = a.value("b-file") ? read_b_file(*a.value("b-file"), g->n_rows) : constant_b(g->n_rows, constant);
 
   const auto start = std::chrono::steady_clock::now();
-  const BMatching m = algo == "b-greedy"       ? b_greedy(*g, b)
-                      : algo == "b-suitor"     ? b_suitor_seq(*g, b)
-                      : algo == "b-suitor-omp" ? b_suitor_omp(*g, b)
-                                               : b_suitor_gpu(*g, b, gpu_opt);
+  const BMatching m = run_b_matching(*chosen.info, g, b, chosen.run);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const std::string why = b_matching_violation(*g, b, m);
   if (!why.empty()) throw error("matcher '" + algo + "' returned an invalid b-matching on " + file + ": " + why);

@@ -1,4 +1,4 @@
-// matchblas marry FILE --algo gale-shapley|mcvitie-wilson|gale-shapley-omp|mcvitie-wilson-omp|mcvitie-wilson-gpu:
+// matchblas marry FILE --algo NAME: by a registered stable marriage algorithm,
 // the man-optimal stable matching of a stable marriage instance
 // (datasets/marriage.hpp's text format), checked for stability; reports
 // pairs, rank sum and time; --out writes each man's wife (0-based, or -1),
@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <string>
 
+#include "apps/algorithm_args.hpp"
 #include "apps/commands.hpp"
 #include "datasets/marriage.hpp"
 #include "lib/atomic_file.hpp"
@@ -20,24 +21,13 @@ namespace matchblas::cli {
 
 int command_marry(const Args& a) {
   if (a.positional().size() != 1) throw usage_error("marry takes one FILE");
-  const std::string algo = a.value("algo").value_or("");
-  if (algo != "gale-shapley" && algo != "mcvitie-wilson" && algo != "gale-shapley-omp" && algo != "mcvitie-wilson-omp" &&
-      algo != "mcvitie-wilson-gpu")
-    throw usage_error(
-        "marry needs --algo gale-shapley, mcvitie-wilson, gale-shapley-omp, mcvitie-wilson-omp or mcvitie-wilson-gpu");
-  apply_threads(a);
-  if (a.value("gpu") && algo != "mcvitie-wilson-gpu")
-    throw usage_error("--gpu is for mcvitie-wilson-gpu; '" + algo + "' runs on the CPU");
-  const int device = static_cast<int>(a.integer("gpu", 0, 0, 1024));
+  const ChosenAlgorithm chosen = choose_algorithm(a, Problem::marriage, "marry");
+  const std::string& algo = chosen.info->name;
   const std::string& file = a.positional()[0];
   const MarriageInstance inst = read_marriage(file);
   const RankedLists p = rank_lists(inst);
   const auto start = std::chrono::steady_clock::now();
-  const Marriage m = algo == "gale-shapley"     ? gale_shapley(p)
-                     : algo == "mcvitie-wilson" ? mcvitie_wilson(p)
-                     : algo == "mcvitie-wilson-omp" ? mcvitie_wilson_omp(p)
-                     : algo == "gale-shapley-omp"   ? gale_shapley_omp(p)
-                                                    : mcvitie_wilson_gpu(p, device);
+  const Marriage m = run_marriage(*chosen.info, p, chosen.run);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const std::string why = marriage_violation(inst, m);
   if (!why.empty()) throw error("'" + algo + "' returned an unstable matching on " + file + ": " + why);

@@ -1,6 +1,6 @@
 // matchblas: the command line tool.
 //   matchblas match FILE --algo NAME [--out FILE] [--seed S] [--threads T] [--json]
-//                   [--device gpu --gpu ID --threads-per-block B --vertices-per-warp V --variant X] ...
+//                   [--device cpu|gpu] [--gpu ID] [the algorithm's options, from the registry] ...
 //   matchblas gen KIND N [--seed S] [--out FILE.mtx] ...
 //   matchblas bmatch FILE --algo NAME (--b K | --b-file F) [--gpu ID] ...
 //   matchblas marry FILE --algo NAME ... / matchblas marriage-gen easy|hard N ...
@@ -12,17 +12,50 @@
 // matcher, view, precision or graph kind; a bad option value).
 #include <omp.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 #include <string>
 #include <string_view>
 
+#include "apps/algorithm_args.hpp"
 #include "apps/args.hpp"
 #include "apps/commands.hpp"
 #include "lib/error.hpp"
 #include "matchers/registry.hpp"
 
 namespace matchblas::cli {
+
+namespace {
+
+// One line per algorithm option of the registry: name, type, range or
+// words, default, help, and the algorithms that take it.
+void print_algorithm_options(std::FILE* out) {
+  std::vector<std::string> seen;
+  for (const MatcherInfo& m : matchers())
+    for (const OptionSpec& s : m.options) {
+      if (std::find(seen.begin(), seen.end(), s.name) != seen.end()) continue;
+      seen.push_back(s.name);
+      std::string form = "--" + s.name;
+      switch (s.type) {
+        case OptionSpec::Type::flag: break;
+        case OptionSpec::Type::word: {
+          std::string words;
+          for (const std::string& w : s.words) words += (words.empty() ? "" : "|") + w;
+          form += " " + words;
+          break;
+        }
+        case OptionSpec::Type::integer:
+          form += " " + std::to_string(std::int64_t(s.lo)) + ".." + std::to_string(std::int64_t(s.hi));
+          break;
+        case OptionSpec::Type::real: form += " X"; break;
+      }
+      std::fprintf(out, "  %s\n      %s%s (%s)\n", form.c_str(), s.help.c_str(),
+                   s.fallback.empty() ? "" : ("; default " + s.fallback).c_str(), takers(s.name, m.problem).c_str());
+    }
+}
+
+}  // namespace
 
 void print_help(std::FILE* out) {
   std::fprintf(out,
@@ -31,56 +64,38 @@ void print_help(std::FILE* out) {
       "usage:\n"
       "  matchblas match FILE --algo NAME [--out FILE] [--seed S] [--threads T] [--json]\n"
       "                  [--view auto|general|bipartite|complete] [--precision float|double] [--gto]\n"
+      "                  [--device cpu|gpu] [--gpu ID] [the algorithm's options, below]\n"
       "      read a Matrix Market file (.mtx or .mtx.gz), run a matcher, validate the result;\n"
       "      --out writes the mate array (one line per vertex: the 0-based mate, or -1);\n"
-      "      --gto also computes the optimum (exact) and reports the gap to it\n"
-      "      [--device cpu|gpu] [--gpu ID] [--threads-per-block B] [--vertices-per-warp V]\n"
-      "      [--variant nosync|synclb|syncnolb|hybrid] [--search auto|champions|walk]\n"
-      "      --device gpu runs the GPU twin of NAME (handshake -> handshake-gpu) on GPU ID (default 0);\n"
-      "      there --threads T is about how many GPU threads each kernel launches (0: one per item;\n"
-      "      the result does not depend on it); the last four shape suitor-gpu (defaults 128, 8, nosync, auto)\n"
-      "      [--phases P] [--min-gain G] [--start neighbour|half|shuffled|random|greedy|assignment] [--phase-report]\n"
-      "      [--exact-auction] [--scan all|changed]\n"
-      "      roma and rama (complete graphs): at most P phases (default 8), flip only when the gain\n"
-      "      exceeds G (default 1e-5), from the given start matching (default neighbour; assignment: an\n"
-      "      auction stopped early for speed, --exact-auction runs it to the end);\n"
-      "      --scan changed (roma, roma-gpu) augments, after phase 0, only the pairs whose edge changed\n"
-      "      in the previous phase (default all: every vertex, every phase, as seed 000 Alg. 3);\n"
-      "      --phase-report prints flips, augmentations (scanned), weight and seconds per phase\n"
-      "      (the start's weight and seconds too), and for roma-gpu each phase's kernel, the edges\n"
-      "      its scans found past the gain bound and the flips made with a pair's later candidate\n"
-      "      after its better ones were refused (fallbacks)\n"
-      "      [--kernel auto|cluster|stream|queued] [--cluster C] [--blocks-per-sm B] [--bf16]\n"
-      "      roma-gpu: the phase kernel (default auto: cluster for phase 0 and for scans that gather\n"
-      "      much on rows that do not fit L2, else the stream kernel, its gathers queued 32 at a time\n"
-      "      except with --bf16 and, from phase 2 on, after scans that passed the bound on most\n"
-      "      columns); the cluster kernel's C blocks share a\n"
-      "      matched pair's rows (1-16; default: chosen to fill the GPU), B resident blocks per SM (1 or\n"
-      "      2, default 2); --bf16 reads a bf16 copy of float weights\n"
+      "      --gto also computes the optimum (exact) and reports the gap to it;\n"
+      "      --device runs NAME's twin on that device (handshake -> handshake-gpu) and --gpu ID\n"
+      "      picks the GPU (default 0); for a GPU matcher --threads T is about how many GPU threads\n"
+      "      each kernel launches (0: one per item; the result does not depend on it)\n"
       "  matchblas gen KIND N [--seed S] [--out FILE.mtx] [--edge-factor F] [--ties K]\n"
       "      write a generated graph (to stdout without --out); KIND is one of\n");
   for (const GeneratorKindHelp& k : generator_help()) std::fprintf(out, "        %-22s N = %s\n", k.name.c_str(), k.size.c_str());
   std::fprintf(out,
-      "  matchblas bmatch FILE --algo b-greedy|b-suitor|b-suitor-omp|b-suitor-gpu (--b K | --b-file F)\n"
-      "                   [--out FILE] [--threads T] [--gpu ID] [--view auto|general|bipartite] [--json]\n"
+      "  matchblas bmatch FILE --algo NAME (--b K | --b-file F) [--out FILE] [--threads T]\n"
+      "                   [--device cpu|gpu] [--gpu ID] [--view auto|general|bipartite] [--json]\n"
       "      a b-matching (each vertex v in at most b(v) edges; --b-file: one b(v) per line);\n"
-      "      --out writes the edges, one 'u v' line each; --gpu ID: b-suitor-gpu's GPU (default 0)\n"
-      "  matchblas marry FILE --algo gale-shapley|mcvitie-wilson|gale-shapley-omp|mcvitie-wilson-omp|mcvitie-wilson-gpu\n"
-      "                  [--out FILE] [--threads T] [--gpu ID] [--json]\n"
+      "      --out writes the edges, one 'u v' line each\n"
+      "  matchblas marry FILE --algo NAME [--out FILE] [--threads T] [--device cpu|gpu] [--gpu ID] [--json]\n"
       "      the man-optimal stable matching of a stable marriage instance, checked for stability\n"
       "  matchblas marriage-gen easy|hard N [--eps E] [--seed S] [--out FILE]\n"
       "      Paper IV's instances: easy (each man ranks (1+eps) ln N women), hard (identical lists)\n"
-      "  matchblas list [--json]      list the matchers\n"
+      "  matchblas list [--json]      list the algorithms, their guarantees and options\n"
       "  matchblas demo [--n N] [--seed S] [--threads T]\n"
-      "      generate graphs, run every available matcher, print weight, GTO and time\n"
+      "      generate graphs, run every available algorithm, print weight, GTO and time\n"
       "  matchblas [COMMAND] --help\n"
       "--threads T: 0 (default) uses every core; at most 4 x the cores\n"
       "exit status: 0 done, 1 bad input or a failure, 2 bad command line\n"
-      "\nmatchers:\n");
+      "\nalgorithms (NAME; match: matchers, bmatch: b-matching, marry: stable marriage):\n");
   for (const MatcherInfo& m : matchers())
-    std::fprintf(out, "  %-14s %-6s %-28s %s%s\n", m.name.c_str(), m.guarantee.c_str(),
-                 kinds_string(m.kinds).c_str(), m.summary.c_str(),
-                 m.unavailable ? (" [unavailable: " + *m.unavailable + "]").c_str() : "");
+    std::fprintf(out, "  %-18s %-10s %-11s %-28s %s%s\n", m.name.c_str(), to_string(m.problem).c_str(),
+                 m.guarantee.c_str(), m.problem == Problem::marriage ? "preference lists" : kinds_string(m.kinds).c_str(),
+                 m.summary.c_str(), m.unavailable ? (" [unavailable: " + *m.unavailable + "]").c_str() : "");
+  std::fprintf(out, "\nthe algorithms' own options (an option an algorithm does not take is an error):\n");
+  print_algorithm_options(out);
 }
 
 int run(int argc, char** argv) {
@@ -101,17 +116,12 @@ int run(int argc, char** argv) {
       print_help(stdout);
       return 0;
     }
-  if (command == "match") {
-    Args a(argc, argv, 2,
-           {"algo", "out", "seed", "threads", "view", "precision", "device", "gpu", "threads-per-block",
-            "vertices-per-warp", "variant", "search", "phases", "min-gain", "start", "scan", "kernel",
-            "cluster", "blocks-per-sm"},
-           {"json", "gto", "phase-report", "bf16", "exact-auction"});
-    return command_match(a);
-  }
+  if (command == "match")
+    return command_match(
+        algorithm_args(argc, argv, Problem::matching, {"out", "seed", "view", "precision"}, {"json", "gto"}));
   if (command == "bmatch")
-    return command_bmatch(Args(argc, argv, 2, {"algo", "b", "b-file", "out", "threads", "view", "gpu"}, {"json"}));
-  if (command == "marry") return command_marry(Args(argc, argv, 2, {"algo", "out", "threads", "gpu"}, {"json"}));
+    return command_bmatch(algorithm_args(argc, argv, Problem::b_matching, {"b", "b-file", "out", "view"}, {"json"}));
+  if (command == "marry") return command_marry(algorithm_args(argc, argv, Problem::marriage, {"out"}, {"json"}));
   if (command == "marriage-gen") return command_marriage_gen(Args(argc, argv, 2, {"eps", "seed", "out"}, {}));
   if (command == "gen") return command_gen(Args(argc, argv, 2, {"seed", "out", "edge-factor", "ties"}, {}));
   if (command == "list") return command_list(Args(argc, argv, 2, {}, {"json"}));

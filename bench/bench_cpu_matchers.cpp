@@ -62,10 +62,10 @@ int main(int argc, char** argv) {
   const Matching reference = greedy(g, 0);
   std::printf("%-16s %7s %10s %12s %16s %8s\n", "matcher", "threads", "median s", "Medges/s", "weight", "=greedy");
   for (const MatcherInfo& info : matchers()) {
-    if (info.device != Device::cpu || info.unavailable || info.name == "exact" || !info.accepts(general_graphs)) continue;
+    if (info.problem != Problem::matching || info.device != Device::cpu || info.unavailable || info.name == "exact" || !info.accepts(general_graphs)) continue;
     if (!only.empty() && std::find(only.begin(), only.end(), info.name) == only.end()) continue;
     for (int t : thread_counts) {
-      MatchOptions opt;
+      RunOptions opt;
       opt.threads = t;
       std::vector<double> times;
       MatchRun run;

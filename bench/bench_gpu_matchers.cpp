@@ -123,7 +123,7 @@ int main(int argc, char** argv) {
               bytes / (copy_gbs * 1e9) * 1e3);
 
   // The CPU peer, all cores; also the reference matching (= greedy's).
-  MatchOptions cpu;
+  RunOptions cpu;
   cpu.threads = omp_get_max_threads();
   const MatcherInfo& cas = find_matcher("suitor-cas");
   std::vector<double> cpu_times;

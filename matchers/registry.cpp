@@ -1,208 +1,249 @@
-// The registered matchers. One entry per matcher; keep the list sorted by
-// family (references first).
+// The registry's lookups, option parsing and runners (matchers/registry.hpp).
+// The entries themselves are in each family's registry.cpp.
 #include "matchers/registry.hpp"
 
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+
 #include "lib/error.hpp"
-#include "matchers/general/exact.hpp"
-#include "matchers/general/greedy.hpp"
-#include "matchers/general/gpa.hpp"
-#include "matchers/general/handshake.hpp"
-#include "matchers/general/ld.hpp"
-#include "matchers/general/ld_rounds.hpp"
-#include "matchers/general/pga.hpp"
-#include "matchers/complete/roma.hpp"
-#include "matchers/general/suitor.hpp"
-#include "matchers/general/suitor_bulk.hpp"
 
 namespace matchblas {
 
 namespace {
 
-// Adapts a generic callable f(graph, options) to GraphRef, for the graph
-// kinds it accepts; other kinds throw (the registry's `kinds` says which).
-template <class F>
-std::function<Matching(GraphRef, const MatchOptions&)> on_sparse_and_dense(F f) {
-  return [f](GraphRef g, const MatchOptions& opt) {
-    return std::visit([&](const auto* graph) { return f(*graph, opt); }, g);
-  };
-}
-
-// Adapts f(const Csr<W>&, options) to GraphRef for matchers of sparse graphs
-// (general and bipartite views); a complete graph is refused.
-template <class F>
-std::function<Matching(GraphRef, const MatchOptions&)> on_sparse(std::string name, F f) {
-  return [name, f](GraphRef g, const MatchOptions& opt) -> Matching {
-    return std::visit(
-        [&](const auto* graph) -> Matching {
-          if constexpr (requires { graph->n_rows; }) return f(*graph, opt);
-          else throw invalid_input("matcher '" + name + "' takes sparse graphs, not complete ones");
-        },
-        g);
-  };
-}
-
-// A deterministic CPU matcher of sparse graphs (general and bipartite views).
-// Guarantee "greedy": it returns exactly Greedy's matching.
-template <class F>
-MatcherInfo sparse_cpu(std::string name, std::string guarantee, std::string summary, F f) {
-  MatcherInfo m;
-  m.name = name;
-  m.kinds = general_graphs | bipartite_graphs;
-  m.device = Device::cpu;
-  m.deterministic = true;
-  m.guarantee = std::move(guarantee);
-  m.summary = std::move(summary);
-  m.run = on_sparse(std::move(name), f);
-  return m;
-}
-
-// A deterministic GPU matcher of sparse graphs; unavailable in builds
-// without CUDA (without a GPU it throws when run, saying why).
-template <class F>
-MatcherInfo sparse_gpu(std::string name, std::string summary, F f) {
-  MatcherInfo m = sparse_cpu(std::move(name), "greedy", std::move(summary), f);
-  m.device = Device::gpu;
-#ifndef MATCHBLAS_HAVE_CUDA
-  m.unavailable = "needs CUDA: this build has none (configure where nvcc is found)";
-#endif
-  return m;
-}
-
-// A matcher of complete graphs from the ROMA family: f(dense graph, roma
-// options with the run's seed, options) -> RomaRun; the run's phases go to
-// MatchOptions::roma_report when it is set. Sparse graphs are refused.
-template <class F>
-MatcherInfo complete_roma(std::string name, Device device, std::string summary, F f) {
-  MatcherInfo m;
-  m.name = name;
-  m.kinds = complete_graphs;
-  m.device = device;
-  m.guarantee = "2/3-eps";
-  m.summary = std::move(summary);
-  m.run = [name, f](GraphRef g, const MatchOptions& o) -> Matching {
-    return std::visit(
-        [&](const auto* graph) -> Matching {
-          if constexpr (requires { graph->n_rows; }) {
-            throw invalid_input("matcher '" + name + "' takes complete graphs (--view complete), not sparse ones");
-          } else {
-            RomaOptions ro = o.roma;
-            ro.seed = o.seed;
-            RomaRun run = f(*graph, ro, o);
-            if (o.roma_report) *o.roma_report = run;
-            return std::move(run.matching);
-          }
-        },
-        g);
-  };
-  return m;
-}
-
 std::vector<MatcherInfo> make_registry() {
   std::vector<MatcherInfo> r;
-  r.push_back({
-      .name = "greedy",
-      .kinds = general_graphs | complete_graphs | bipartite_graphs,
-      .device = Device::cpu,
-      .deterministic = true,
-      .guarantee = "greedy",
-      .summary = "sort edges by (weight desc, min id, max id), scan (seed 000 sec. 3.3.1)",
-      .run = on_sparse_and_dense([](const auto& g, const MatchOptions& o) { return greedy(g, o.threads); }),
-      .unavailable = std::nullopt,
-  });
-  r.push_back({
-      .name = "exact",
-      .kinds = general_graphs | complete_graphs | bipartite_graphs,
-      .device = Device::cpu,
-      .deterministic = true,
-      .guarantee = "exact",
-      .summary = "maximum weight matching, LEMON's blossom algorithm; perfect on complete graphs",
-      .run = on_sparse_and_dense([](const auto& g, const MatchOptions&) {
-        if constexpr (requires { g.n_rows; }) return exact_matching(g);
-        else return exact_complete_matching(g);
-      }),
-      .unavailable = have_exact() ? std::nullopt
-                                  : std::optional<std::string>("needs LEMON (liblemon-dev), absent from this build"),
-  });
-  r.push_back(sparse_cpu("suitor", "greedy", "Suitor, sequential (seed 004 sec. 2.1; seed 001 Paper I Alg. 3)",
-                         [](const auto& g, const MatchOptions& o) { return suitor_seq(g, o.threads); }));
-  r.push_back(sparse_cpu("suitor-locks", "greedy", "Suitor, OpenMP with one lock per vertex (seed 004 sec. 2.2)",
-                         [](const auto& g, const MatchOptions& o) { return suitor_locks(g, o.threads); }));
-  r.push_back(sparse_cpu("suitor-cas", "greedy", "Suitor, OpenMP lock-free with compare-and-swap (seed 004 sec. 2.3)",
-                         [](const auto& g, const MatchOptions& o) { return suitor_cas(g, o.threads); }));
-  r.push_back(sparse_cpu("ld", "greedy", "Locally-Dominant, sequential with a queue (seed 001 Paper I Alg. 1-2)",
-                         [](const auto& g, const MatchOptions& o) { return ld_seq(g, o.threads); }));
-  r.push_back(sparse_cpu("ld-omp", "greedy", "Locally-Dominant, OpenMP (seed 001 Paper I Alg. 1)",
-                         [](const auto& g, const MatchOptions& o) { return ld_omp(g, o.threads); }));
-  r.push_back(sparse_cpu("handshake", "greedy", "mutual strongest neighbours, filter, compact; with the ops (seed 003)",
-                         [](const auto& g, const MatchOptions& o) { return handshake(g, o.threads); }));
-  r.push_back(sparse_cpu("ld-rounds", "greedy", "locally dominant edges in synchronous rounds; with the ops (seed 002 Alg. 1)",
-                         [](const auto& g, const MatchOptions& o) { return ld_rounds(g, o.threads); }));
-  r.push_back(sparse_cpu("suitor-bulk", "greedy", "Suitor in bulk-synchronous rounds; with the ops (issue 3)",
-                         [](const auto& g, const MatchOptions& o) { return suitor_bulk(g, o.threads); }));
-  r.push_back(sparse_cpu("suitor-heavy", "1/2", "2-Suitor, then optimal matchings of its paths and cycles (seed 004 sec. 3.1)",
-                         [](const auto& g, const MatchOptions& o) { return suitor_heavy(g, o.threads); }));
-  r.push_back(sparse_cpu("pga", "1/2", "path growing, Drake-Hougardy (seed 000 sec. 3.3.2)",
-                         [](const auto& g, const MatchOptions& o) { return pga(g, o.threads); }));
-  r.push_back(sparse_cpu("pga-dp", "1/2", "PGA': path growing, each path matched optimally by DP (seed 000 sec. 3.3.2)",
-                         [](const auto& g, const MatchOptions& o) { return pga_dp(g, o.threads); }));
-  r.push_back(sparse_cpu("gpa", "1/2", "global paths, Maue-Sanders, DP on paths and even cycles (seed 000 sec. 3.3.3)",
-                         [](const auto& g, const MatchOptions& o) { return gpa(g, o.threads); }));
-  for (const bool random_order : {true, false}) {
-    MatcherInfo m = complete_roma(random_order ? "roma" : "rama", Device::cpu,
-                                  random_order
-                                      ? "4-cycle augmentation, every vertex per phase in random order (seed 000 Alg. 3-5)"
-                                      : "4-cycle augmentation of random vertices, n per phase (seed 000 Alg. 2, 4-5)",
-                                  [random_order](const auto& g, const RomaOptions& ro, const MatchOptions&) {
-                                    return random_order ? roma(g, ro) : rama(g, ro);
-                                  });
-    m.deterministic = true;  // seeded
-    r.push_back(std::move(m));
-  }
-  for (const int version : {0, 1, 2}) {
-    MatcherInfo m = complete_roma(
-        version == 0 ? std::string("roma-gpu") : "roma-gpu-" + std::to_string(version), Device::gpu,
-        version == 0   ? "ROMA on the GPU: a cluster per matched pair, rows in distributed shared memory (issue 5)"
-        : version == 1 ? "ROMA on the GPU, a thread per matching edge, atomicFlip (seed 000 Alg. 6, 7, 9)"
-                       : "ROMA on the GPU, a block per matching edge, block max-reduction (seed 000 Alg. 7-9)",
-        [version](const auto& g, const RomaOptions& ro, const MatchOptions& o) {
-          if (version == 0) {
-            RomaGpuOptions go = o.roma_gpu;
-            go.device = o.gpu.device;
-            return roma_gpu(g, ro, go);
-          }
-          return roma_gpu_thesis(g, version, ro, o.gpu.device);
-        });
-    m.deterministic = false;  // racing flips
-#ifndef MATCHBLAS_HAVE_CUDA
-    m.unavailable = "needs CUDA: this build has none (configure where nvcc is found)";
-#endif
-    r.push_back(std::move(m));
-  }
-  r.push_back(sparse_gpu("suitor-gpu", "GPU-Suitor, warp-based, NoSync/SyncLB/SyncNoLB/Hybrid (seed 001 Paper I Alg. 4)",
-                         [](const auto& g, const MatchOptions& o) { return suitor_gpu(g, o.gpu); }));
-  r.push_back(sparse_gpu("ld-gpu", "Locally-Dominant, a GPU thread per vertex: the GPU-LD baseline (seed 001 Paper I)",
-                         [](const auto& g, const MatchOptions& o) { return ld_gpu(g, o.gpu); }));
-  r.push_back(sparse_gpu("handshake-gpu", "mutual strongest neighbours, filter, compact; the GPU ops (seed 003)",
-                         [](const auto& g, const MatchOptions& o) { return handshake_gpu(g, o.gpu); }));
+  registry_detail::add_general(r);
+  registry_detail::add_complete(r);
+  registry_detail::add_b_matching(r);
+  registry_detail::add_marriage(r);
   return r;
 }
 
+// "a", "a and b", "a, b and c".
+std::string listed(const std::vector<std::string>& names) {
+  std::string out;
+  for (std::size_t i = 0; i < names.size(); ++i)
+    out += (i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + names[i];
+  return out;
+}
+
+std::string number(double x) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.10g", x);
+  return buf;
+}
+
+// Checks `text` against spec s; throws invalid_input naming the option and
+// the algorithm.
+void check_value(const OptionSpec& s, const std::string& text, const std::string& algo) {
+  const std::string option = "--" + s.name, of = " (an option of '" + algo + "')";
+  switch (s.type) {
+    case OptionSpec::Type::flag:
+      if (!text.empty()) throw invalid_input("option " + option + " takes no value" + of);
+      return;
+    case OptionSpec::Type::word: {
+      std::string known;
+      for (const std::string& w : s.words) {
+        if (w == text) return;
+        known += (known.empty() ? "" : ", ") + w;
+      }
+      throw invalid_input("unknown " + option + " '" + text + "' for " + algo + " (known: " + known + ")");
+    }
+    case OptionSpec::Type::integer: {
+      std::int64_t v = 0;
+      const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+      if (ec != std::errc() || end != text.data() + text.size())
+        throw invalid_input(option + " must be an integer, got '" + text + "'" + of);
+      if (double(v) < s.lo || double(v) > s.hi)
+        throw invalid_input(option + " must be in " + number(s.lo) + ".." + number(s.hi) + ", got " + text + of);
+      return;
+    }
+    case OptionSpec::Type::real: {
+      double v = 0;
+      const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+      if (ec != std::errc() || end != text.data() + text.size() || !std::isfinite(v))
+        throw invalid_input(option + " must be a number, got '" + text + "'" + of);
+      if (v < s.lo || v > s.hi)
+        throw invalid_input(option + " must be in [" + number(s.lo) + ", " + number(s.hi) + "], got " + text + of);
+      return;
+    }
+  }
+}
+
 }  // namespace
+
+const OptionSpec* MatcherInfo::option(std::string_view name) const {
+  for (const OptionSpec& s : options)
+    if (s.name == name) return &s;
+  return nullptr;
+}
+
+const OptionSpec& OptionValues::spec(std::string_view name, OptionSpec::Type type) const {
+  if (specs_)
+    for (const OptionSpec& s : *specs_)
+      if (s.name == name) {
+        if (s.type != type)
+          throw error("option '" + s.name + "' is " + to_string(s.type) + ", read as " + to_string(type));
+        return s;
+      }
+  throw error("no option '" + std::string(name) + "' in this algorithm's specs");
+}
+
+bool OptionValues::takes(std::string_view name) const {
+  if (specs_)
+    for (const OptionSpec& s : *specs_)
+      if (s.name == name) return true;
+  return false;
+}
+
+std::string OptionValues::text(const OptionSpec& s) const {
+  const auto it = given_.find(s.name);
+  return it == given_.end() ? s.fallback : it->second;
+}
+
+std::int64_t OptionValues::integer(std::string_view name) const {
+  const std::string t = text(spec(name, OptionSpec::Type::integer));
+  std::int64_t v = 0;
+  std::from_chars(t.data(), t.data() + t.size(), v);
+  return v;
+}
+
+double OptionValues::real(std::string_view name) const {
+  const std::string t = text(spec(name, OptionSpec::Type::real));
+  double v = 0;
+  std::from_chars(t.data(), t.data() + t.size(), v);
+  return v;
+}
+
+std::string OptionValues::word(std::string_view name) const { return text(spec(name, OptionSpec::Type::word)); }
+
+bool OptionValues::flag(std::string_view name) const {
+  spec(name, OptionSpec::Type::flag);
+  return given(name);
+}
 
 const std::vector<MatcherInfo>& matchers() {
   static const std::vector<MatcherInfo> registry = make_registry();
   return registry;
 }
 
-const MatcherInfo& find_matcher(std::string_view name) {
-  std::string known;
+const MatcherInfo& find_matcher(std::string_view name, Problem problem) {
+  std::vector<std::string> known;
   for (const MatcherInfo& m : matchers()) {
+    if (m.problem != problem) continue;
     if (m.name == name) return m;
-    known += (known.empty() ? "" : ", ") + m.name;
+    known.push_back(m.name);
   }
-  throw invalid_input("unknown matcher '" + std::string(name) + "' (known: " + known + ")");
+  for (const MatcherInfo& m : matchers())
+    if (m.name == name)
+      throw invalid_input("'" + std::string(name) + "' computes a " + to_string(m.problem) + ", not a " +
+                          to_string(problem));
+  std::string names;
+  for (const std::string& k : known) names += (names.empty() ? "" : ", ") + k;
+  const std::string what = problem == Problem::matching ? "matcher" : to_string(problem) + " algorithm";
+  throw invalid_input("unknown " + what + " '" + std::string(name) + "' (known: " + names + ")");
+}
+
+const MatcherInfo& on_device(const MatcherInfo& m, Device device) {
+  if (m.device == device) return m;
+  if (!m.twin.empty()) return find_matcher(m.twin, m.problem);
+  std::vector<std::string> there;
+  for (const MatcherInfo& other : matchers())
+    if (other.device == device && other.problem == m.problem) there.push_back(other.name);
+  throw invalid_input("'" + m.name + "' has no " + to_string(device) + " version (" + to_string(device) +
+                      " algorithms: " + listed(there) + ")");
+}
+
+std::string takers(std::string_view name, Problem problem) {
+  std::vector<std::string> names;
+  for (const MatcherInfo& m : matchers())
+    if (m.problem == problem && m.option(name)) names.push_back(m.name);
+  return listed(names);
+}
+
+OptionValues parse_options(const MatcherInfo& m, const std::map<std::string, std::string>& given,
+                           Precision precision) {
+  for (const auto& [name, text] : given) {
+    const OptionSpec* s = m.option(name);
+    if (!s) {
+      const std::string who = takers(name, m.problem);
+      throw invalid_input("--" + name + (who.empty() ? " is not an option of '" + m.name + "'"
+                                                     : " is for " + who + ", not '" + m.name + "'"));
+    }
+    check_value(*s, text, m.name);
+  }
+  OptionValues values(&m.options, given);
+  if (m.check) m.check(values, precision);
+  return values;
+}
+
+namespace {
+// opt with its options read through m's specs.
+RunOptions for_entry(const MatcherInfo& m, const RunOptions& opt) {
+  RunOptions o = opt;
+  if (opt.options.specs() != &m.options) o.options = parse_options(m, opt.options.given_values());
+  return o;
+}
+}  // namespace
+
+Matching run_matching(const MatcherInfo& m, GraphRef g, const RunOptions& opt) {
+  const auto* run = std::get_if<MatchRunner>(&m.run);
+  if (!run) throw invalid_input("'" + m.name + "' computes a " + to_string(m.problem) + ", not a matching");
+  if (m.unavailable) throw error("'" + m.name + "' is unavailable: " + *m.unavailable);
+  return (*run)(g, for_entry(m, opt));
+}
+
+BMatching run_b_matching(const MatcherInfo& m, GraphRef g, const std::vector<int>& b, const RunOptions& opt) {
+  const auto* run = std::get_if<BMatchRunner>(&m.run);
+  if (!run) throw invalid_input("'" + m.name + "' computes a " + to_string(m.problem) + ", not a b-matching");
+  if (m.unavailable) throw error("'" + m.name + "' is unavailable: " + *m.unavailable);
+  return (*run)(g, b, for_entry(m, opt));
+}
+
+Marriage run_marriage(const MatcherInfo& m, const RankedLists& p, const RunOptions& opt) {
+  const auto* run = std::get_if<MarriageRunner>(&m.run);
+  if (!run) throw invalid_input("'" + m.name + "' computes a " + to_string(m.problem) + ", not a stable marriage");
+  if (m.unavailable) throw error("'" + m.name + "' is unavailable: " + *m.unavailable);
+  return (*run)(p, for_entry(m, opt));
 }
 
 std::string to_string(Device d) { return d == Device::cpu ? "cpu" : "gpu"; }
+
+std::string to_string(Problem p) {
+  switch (p) {
+    case Problem::matching: return "matching";
+    case Problem::b_matching: return "b-matching";
+    case Problem::marriage: return "stable marriage";
+  }
+  return "?";
+}
+
+std::string to_string(OptionSpec::Type t) {
+  switch (t) {
+    case OptionSpec::Type::integer: return "integer";
+    case OptionSpec::Type::real: return "real";
+    case OptionSpec::Type::word: return "word";
+    case OptionSpec::Type::flag: return "flag";
+  }
+  return "?";
+}
+
+Device parse_device(std::string_view name) {
+  if (name == "cpu") return Device::cpu;
+  if (name == "gpu") return Device::gpu;
+  throw invalid_input("--device must be cpu or gpu, got '" + std::string(name) + "'");
+}
+
+namespace registry_detail {
+std::optional<std::string> needs_cuda() {
+#ifdef MATCHBLAS_HAVE_CUDA
+  return std::nullopt;
+#else
+  return "needs CUDA: this build has none (configure where nvcc is found)";
+#endif
+}
+}  // namespace registry_detail
 
 }  // namespace matchblas

@@ -1,56 +1,180 @@
-// The registry: every matcher of matchblas by name, with what it accepts,
-// where it runs, whether it is deterministic and what it guarantees.
-// The CLI, the benchmarks and the tests find matchers here; a new matcher is
-// one entry in registry.cpp.
+// The registry: every algorithm matchblas runs, by name, with what it
+// solves (matching, b-matching, stable marriage), the graphs it accepts,
+// where it runs, its twin on the other device, whether it is deterministic,
+// what it guarantees, and its own options (name, type, default, one-line
+// help). The CLI's commands, `list`, `--help`, option parsing, `demo`, the
+// benchmarks and the conformance test (tests/check/conformance.hpp) read it.
+// A new algorithm is its file(s) plus one entry in its family's registry
+// file (matchers/<family>/registry.cpp).
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <variant>
 #include <vector>
 
+#include "datasets/load.hpp"
+#include "lib/csr.hpp"
+#include "lib/error.hpp"
 #include "lib/graph.hpp"
 #include "lib/matching.hpp"
-#include "matchers/device_graph.hpp"
-#include "matchers/general/suitor.hpp"
+#include "matchers/b_matching/b_matching.hpp"
 #include "matchers/complete/roma.hpp"
+#include "matchers/marriage/stable_marriage.hpp"
 
 namespace matchblas {
 
 enum class Device { cpu, gpu };
+enum class Problem { matching, b_matching, marriage };
 
-struct MatchOptions {
-  std::uint64_t seed = 1;  // for randomised matchers
-  int threads = 0;         // CPU threads; <= 0: all
-  SuitorGpuOptions gpu;    // the GPU matchers' device and launch shape
-  RomaOptions roma;        // roma, rama: phases, min-gain, start (its seed is `seed` above)
-  RomaGpuOptions roma_gpu; // roma-gpu: cluster, blocks per SM, bf16 (its device is gpu.device)
-  RomaRun* roma_report = nullptr;  // when set, roma / rama / roma-gpu-* leave their phases there
+// One option an algorithm takes (on the command line: --name VALUE, or
+// --name for a flag).
+struct OptionSpec {
+  enum class Type { integer, real, word, flag };
+  std::string name;
+  Type type = Type::flag;
+  std::string fallback;            // the default, as text ("" for a flag)
+  std::vector<std::string> words;  // Type::word: the accepted words
+  double lo = 0, hi = 0;           // integer and real: the accepted range
+  std::string help;                // one line
 };
+
+// An algorithm's options as given, read through its specs: a typed getter
+// returns the given value or the spec's default. Build one with
+// parse_options (which checks every value) or default-construct one with
+// the specs for the defaults.
+class OptionValues {
+ public:
+  OptionValues() = default;
+  explicit OptionValues(const std::vector<OptionSpec>* specs, std::map<std::string, std::string> given = {})
+      : specs_(specs), given_(std::move(given)) {}
+  bool given(std::string_view name) const { return given_.count(std::string(name)) != 0; }
+  bool takes(std::string_view name) const;  // whether the specs have this option
+  const std::vector<OptionSpec>* specs() const { return specs_; }
+  const std::map<std::string, std::string>& given_values() const { return given_; }
+  std::int64_t integer(std::string_view name) const;
+  double real(std::string_view name) const;
+  std::string word(std::string_view name) const;
+  bool flag(std::string_view name) const;
+
+ private:
+  const OptionSpec& spec(std::string_view name, OptionSpec::Type type) const;
+  std::string text(const OptionSpec& s) const;
+  const std::vector<OptionSpec>* specs_ = nullptr;
+  std::map<std::string, std::string> given_;
+};
+
+// What a run gets besides the input.
+struct RunOptions {
+  std::uint64_t seed = 1;  // randomised algorithms
+  int threads = 0;         // CPU: threads (<= 0: all); GPU: about this many threads per kernel (0: one per item)
+  int gpu = 0;             // GPU entries: the CUDA device
+  OptionValues options;    // the entry's own options; empty: every default
+  RomaRun* phase_report = nullptr;  // entries with phases (option "phase-report") leave them here when set
+};
+
+using MatchRunner = std::function<Matching(GraphRef, const RunOptions&)>;
+using BMatchRunner = std::function<BMatching(GraphRef, const std::vector<int>& b, const RunOptions&)>;
+using MarriageRunner = std::function<Marriage(const RankedLists&, const RunOptions&)>;
 
 struct MatcherInfo {
   std::string name;
-  unsigned kinds = 0;       // GraphKind bits
+  Problem problem = Problem::matching;
+  unsigned kinds = 0;       // GraphKind bits (matching and b-matching)
   Device device = Device::cpu;
   bool deterministic = true;
-  std::string guarantee;    // "greedy" (equals Greedy), "1/2", "2/3-eps", "exact", ...
+  // What the conformance test checks: "greedy" (equals greedy, mate for
+  // mate), "1/2" (at least half the optimum), "2/3-eps" (a perfect matching
+  // with no 4-cycle gaining more than min-gain: at least 2/3 of the optimum
+  // less min-gain per edge), "exact", "b-greedy" (equals b_greedy, edge for
+  // edge), "man-optimal" (the man-optimal stable matching).
+  std::string guarantee;
   std::string summary;      // one line: the algorithm and its source
-  std::function<Matching(GraphRef, const MatchOptions&)> run;
-  // When set, the matcher is registered but cannot run in this build; the
+  std::string twin;         // the same algorithm on the other device; "" when none
+  std::vector<OptionSpec> options;
+  // Rules between options (and the weights' precision), checked with the
+  // options before any input is read; throws invalid_input.
+  std::function<void(const OptionValues&, Precision)> check;
+  std::variant<MatchRunner, BMatchRunner, MarriageRunner> run;
+  // When set, the algorithm is registered but cannot run in this build; the
   // string says why (e.g. "needs LEMON").
   std::optional<std::string> unavailable;
 
   bool accepts(GraphKind k) const { return (kinds & k) != 0; }
+  const OptionSpec* option(std::string_view name) const;
 };
 
-// Every registered matcher, in a fixed order.
+// Every registered algorithm, in a fixed order (by family, references first).
 const std::vector<MatcherInfo>& matchers();
 
-// The matcher called `name`; throws invalid_input listing the known names.
-const MatcherInfo& find_matcher(std::string_view name);
+// The algorithm called `name` that solves `problem`; throws invalid_input
+// listing that problem's names.
+const MatcherInfo& find_matcher(std::string_view name, Problem problem = Problem::matching);
+
+// m's twin on `device` (m itself when it runs there); invalid_input when it
+// has none, naming the algorithms that run there.
+const MatcherInfo& on_device(const MatcherInfo& m, Device device);
+
+// The options of m as given (name -> text), each checked against its spec
+// (type, range, words), then m.check; throws invalid_input naming the
+// option and the algorithm. An option m does not take is an error naming the
+// algorithms that take it.
+OptionValues parse_options(const MatcherInfo& m, const std::map<std::string, std::string>& given,
+                           Precision precision = Precision::dual);
+
+// The algorithms of `problem` that take option `name`, as "a, b and c".
+std::string takers(std::string_view name, Problem problem);
+
+// Runs m (of the right problem; invalid_input otherwise). Options read
+// through another entry's specs (or none: every default) are parsed again
+// with m's.
+Matching run_matching(const MatcherInfo& m, GraphRef g, const RunOptions& opt);
+BMatching run_b_matching(const MatcherInfo& m, GraphRef g, const std::vector<int>& b, const RunOptions& opt);
+Marriage run_marriage(const MatcherInfo& m, const RankedLists& p, const RunOptions& opt);
 
 std::string to_string(Device d);
+std::string to_string(Problem p);
+std::string to_string(OptionSpec::Type t);
+Device parse_device(std::string_view name);  // "cpu" | "gpu"; invalid_input otherwise
+
+namespace registry_detail {
+// Each family's entries (matchers/<family>/registry.cpp), appended in order.
+void add_general(std::vector<MatcherInfo>& r);
+void add_complete(std::vector<MatcherInfo>& r);
+void add_b_matching(std::vector<MatcherInfo>& r);
+void add_marriage(std::vector<MatcherInfo>& r);
+
+// Adapts f(const Csr<W>&, rest...) -> R to a GraphRef of a sparse graph;
+// a complete graph is refused naming the algorithm.
+template <class R, class F>
+auto on_sparse(std::string name, F f) {
+  return [name, f](GraphRef g, const auto&... rest) -> R {
+    return std::visit(
+        [&](const auto* graph) -> R {
+          if constexpr (requires { graph->n_rows; }) return f(*graph, rest...);
+          else throw invalid_input("'" + name + "' takes sparse graphs, not complete ones");
+        },
+        g);
+  };
+}
+// The same for complete graphs; a sparse graph is refused.
+template <class F>
+auto on_complete(std::string name, F f) {
+  return [name, f](GraphRef g, const RunOptions& o) -> Matching {
+    return std::visit(
+        [&](const auto* graph) -> Matching {
+          if constexpr (requires { graph->n_rows; })
+            throw invalid_input("'" + name + "' takes complete graphs (--view complete), not sparse ones");
+          else return f(*graph, o);
+        },
+        g);
+  };
+}
+// "unavailable" for a GPU entry in a build without CUDA.
+std::optional<std::string> needs_cuda();
+}  // namespace registry_detail
 
 }  // namespace matchblas

@@ -28,14 +28,14 @@ void require_available(const MatcherInfo& m) {
   throw error(why);
 }
 
-MatchRun run_matcher(const MatcherInfo& m, GraphRef g, GraphKind kind, const MatchOptions& opt) {
+MatchRun run_matcher(const MatcherInfo& m, GraphRef g, GraphKind kind, const RunOptions& opt) {
   require_available(m);
   if (!m.accepts(kind))
     throw invalid_input("matcher '" + m.name + "' does not accept " + kinds_string(kind) +
                         " graphs (it takes: " + kinds_string(m.kinds) + ")");
   MatchRun r;
   const auto start = std::chrono::steady_clock::now();
-  r.matching = m.run(g, opt);
+  r.matching = run_matching(m, g, opt);
   const auto stop = std::chrono::steady_clock::now();
   MatchReport& rep = r.report;
   rep.algo = m.name;

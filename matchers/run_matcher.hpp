@@ -37,7 +37,7 @@ void require_available(const MatcherInfo& m);
 
 // Runs m on g (throws invalid_input when m does not accept g's kind, or
 // error when m is unavailable in this build), then validates the result.
-MatchRun run_matcher(const MatcherInfo& m, GraphRef g, GraphKind kind, const MatchOptions& opt);
+MatchRun run_matcher(const MatcherInfo& m, GraphRef g, GraphKind kind, const RunOptions& opt);
 
 // The gap to optimality in percent; 0 when the optimum is 0.
 double gto_percent(double weight, double optimum);

@@ -1,0 +1,64 @@
+#include "apps/algorithm_args.hpp"
+
+#include <omp.h>
+
+#include <map>
+
+#include "apps/commands.hpp"
+#include "lib/error.hpp"
+#include "matchers/run_matcher.hpp"
+#include "ops/gpu/device.hpp"
+
+namespace matchblas::cli {
+
+Args algorithm_args(int argc, char** argv, Problem problem, std::set<std::string> valued,
+                    std::set<std::string> flags) {
+  valued.insert({"algo", "device", "gpu", "threads"});
+  for (const MatcherInfo& m : matchers())
+    if (m.problem == problem)
+      for (const OptionSpec& s : m.options) (s.type == OptionSpec::Type::flag ? flags : valued).insert(s.name);
+  return Args(argc, argv, 2, valued, flags);
+}
+
+ChosenAlgorithm choose_algorithm(const Args& a, Problem problem, const std::string& command, Precision precision) {
+  const auto algo = a.value("algo");
+  if (!algo) throw usage_error(command + " needs --algo NAME (matchblas list shows the names)");
+  ChosenAlgorithm c;
+  try {
+    c.info = &find_matcher(*algo, problem);
+    if (const auto d = a.value("device")) c.info = &on_device(*c.info, parse_device(*d));
+    // The entry's options as given: every registry option of this problem
+    // that is on the command line.
+    std::map<std::string, std::string> given;
+    for (const MatcherInfo& m : matchers())
+      if (m.problem == problem)
+        for (const OptionSpec& s : m.options) {
+          if (s.type == OptionSpec::Type::flag ? a.flag(s.name) : a.value(s.name).has_value())
+            given[s.name] = s.type == OptionSpec::Type::flag ? "" : *a.value(s.name);
+        }
+    c.run.options = parse_options(*c.info, given, precision);
+  } catch (const invalid_input& e) {
+    throw usage_error(e.what());
+  }
+  const MatcherInfo& m = *c.info;
+  c.run.seed = static_cast<std::uint64_t>(a.integer("seed", 1, 0, INT64_MAX));
+  if (m.device == Device::gpu) {
+    c.run.gpu = static_cast<int>(a.integer("gpu", 0, 0, 1024));
+    c.run.threads = static_cast<int>(a.integer("threads", 0, 0, std::int64_t(1) << 30));
+  } else {
+    if (a.value("gpu")) {
+      std::string gpus;
+      for (const MatcherInfo& other : matchers())
+        if (other.problem == problem && other.device == Device::gpu) gpus += (gpus.empty() ? "" : ", ") + other.name;
+      throw usage_error("--gpu is for the GPU matchers (" + gpus + "); '" + m.name +
+                        "' runs on the CPU (add --device gpu)");
+    }
+    apply_threads(a);
+    c.run.threads = omp_get_max_threads();
+  }
+  require_available(m);
+  if (m.device == Device::gpu) gpu::use_device(m.name, c.run.gpu);  // a GPU that exists, before any input is read
+  return c;
+}
+
+}  // namespace matchblas::cli

@@ -1,0 +1,53 @@
+// The b-matching algorithms' registry entries (matchers/registry.hpp): the
+// reference b_greedy and b-Suitor on CPU and GPU. A new b-matching
+// algorithm is one entry here.
+#include "matchers/registry.hpp"
+
+#include "matchers/b_matching/b_matching.hpp"
+
+namespace matchblas::registry_detail {
+
+namespace {
+
+// f(const Csr<W>&, b, RunOptions) -> BMatching on sparse graphs.
+template <class F>
+MatcherInfo b_matcher(std::string name, Device device, std::string guarantee, std::string summary, std::string twin,
+                      F f) {
+  MatcherInfo m;
+  m.name = name;
+  m.problem = Problem::b_matching;
+  m.kinds = general_graphs | bipartite_graphs;
+  m.device = device;
+  m.guarantee = std::move(guarantee);
+  m.summary = std::move(summary);
+  m.twin = std::move(twin);
+  m.run = BMatchRunner(on_sparse<BMatching>(std::move(name), f));
+  if (device == Device::gpu) m.unavailable = needs_cuda();
+  return m;
+}
+
+}  // namespace
+
+void add_b_matching(std::vector<MatcherInfo>& r) {
+  r.push_back(b_matcher("b-greedy", Device::cpu, "b-greedy",
+                        "edges in the greedy order, each taken while both ends have room (the reference)", "",
+                        [](const auto& g, const std::vector<int>& b, const RunOptions&) { return b_greedy(g, b); }));
+  r.push_back(b_matcher("b-suitor", Device::cpu, "b-greedy",
+                        "b-Suitor, sequential: each vertex keeps its b(v) best offers (seed 001 Paper II)",
+                        "b-suitor-gpu",
+                        [](const auto& g, const std::vector<int>& b, const RunOptions&) { return b_suitor_seq(g, b); }));
+  r.push_back(b_matcher("b-suitor-omp", Device::cpu, "b-greedy",
+                        "b-Suitor, OpenMP, lock-free offer slots replaced by compare-and-swap (seed 001 Paper II)", "",
+                        [](const auto& g, const std::vector<int>& b, const RunOptions& o) {
+                          return b_suitor_omp(g, b, o.threads);
+                        }));
+  r.push_back(b_matcher("b-suitor-gpu", Device::gpu, "b-greedy",
+                        "b-Suitor on the GPU: a tile, warp or block per proposer by row length", "b-suitor",
+                        [](const auto& g, const std::vector<int>& b, const RunOptions& o) {
+                          GpuOptions go;
+                          go.device = o.gpu;
+                          return b_suitor_gpu(g, b, go);
+                        }));
+}
+
+}  // namespace matchblas::registry_detail

@@ -1,0 +1,156 @@
+// The general-graph matchers' registry entries (matchers/registry.hpp): the
+// references (greedy, exact), the 1/2-approximate family that equals greedy
+// on CPU and GPU, and the path-based matchers. A new matcher of this family
+// is one entry here.
+#include "matchers/registry.hpp"
+
+#include "matchers/general/exact.hpp"
+#include "matchers/general/gpa.hpp"
+#include "matchers/general/greedy.hpp"
+#include "matchers/general/handshake.hpp"
+#include "matchers/general/ld.hpp"
+#include "matchers/general/ld_rounds.hpp"
+#include "matchers/general/pga.hpp"
+#include "matchers/general/suitor.hpp"
+#include "matchers/general/suitor_bulk.hpp"
+
+namespace matchblas::registry_detail {
+
+namespace {
+
+// A deterministic CPU matcher of sparse graphs (general and bipartite views),
+// f(const Csr<W>&, threads).
+template <class F>
+MatcherInfo sparse_cpu(std::string name, std::string guarantee, std::string summary, F f, std::string twin = "") {
+  MatcherInfo m;
+  m.name = name;
+  m.kinds = general_graphs | bipartite_graphs;
+  m.guarantee = std::move(guarantee);
+  m.summary = std::move(summary);
+  m.twin = std::move(twin);
+  m.run = MatchRunner(on_sparse<Matching>(
+      std::move(name), [f](const auto& g, const RunOptions& o) { return f(g, o.threads); }));
+  return m;
+}
+
+// A GPU matcher of sparse graphs equal to greedy: f(const Csr<W>&, GpuOptions
+// or a derived options struct filled by `options`), with its CPU twin.
+template <class F, class O>
+MatcherInfo sparse_gpu(std::string name, std::string summary, std::string twin, std::vector<OptionSpec> specs,
+                       O options, F f) {
+  MatcherInfo m;
+  m.name = name;
+  m.kinds = general_graphs | bipartite_graphs;
+  m.device = Device::gpu;
+  m.guarantee = "greedy";
+  m.summary = std::move(summary);
+  m.twin = std::move(twin);
+  m.options = std::move(specs);
+  m.check = [options](const OptionValues& v, Precision) {
+    RunOptions o;
+    o.options = v;
+    options(o);  // the option structs' own checks (e.g. a multiple of 32)
+  };
+  m.run = MatchRunner(on_sparse<Matching>(
+      std::move(name), [f, options](const auto& g, const RunOptions& o) { return f(g, options(o)); }));
+  m.unavailable = needs_cuda();
+  return m;
+}
+
+const OptionSpec threads_per_block{"threads-per-block", OptionSpec::Type::integer, "128", {}, 32, 1024,
+                                   "threads per block, a multiple of 32 (Paper I: 128, 192 or 256)"};
+
+GpuOptions gpu_options(const RunOptions& o) {
+  GpuOptions g;
+  g.device = o.gpu;
+  g.threads = o.threads;
+  if (o.options.given("threads-per-block")) g.threads_per_block = int(o.options.integer("threads-per-block"));
+  check_gpu_options(g);
+  return g;
+}
+
+SuitorGpuOptions suitor_gpu_options(const RunOptions& o) {
+  SuitorGpuOptions g;
+  static_cast<GpuOptions&>(g) = gpu_options(o);
+  g.vertices_per_warp = int(o.options.integer("vertices-per-warp"));
+  g.variant = parse_suitor_gpu_variant(o.options.word("variant"));
+  g.search = parse_suitor_gpu_search(o.options.word("search"));
+  check_suitor_gpu_options(g);
+  return g;
+}
+
+}  // namespace
+
+void add_general(std::vector<MatcherInfo>& r) {
+  {
+    MatcherInfo m;
+    m.name = "greedy";
+    m.kinds = general_graphs | complete_graphs | bipartite_graphs;
+    m.guarantee = "greedy";
+    m.summary = "sort edges by (weight desc, min id, max id), scan (seed 000 sec. 3.3.1)";
+    m.run = [](GraphRef g, const RunOptions& o) {
+      return std::visit([&](const auto* graph) { return greedy(*graph, o.threads); }, g);
+    };
+    r.push_back(std::move(m));
+  }
+  {
+    MatcherInfo m;
+    m.name = "exact";
+    m.kinds = general_graphs | complete_graphs | bipartite_graphs;
+    m.guarantee = "exact";
+    m.summary = "maximum weight matching, LEMON's blossom algorithm; perfect on complete graphs";
+    m.run = [](GraphRef g, const RunOptions&) {
+      return std::visit(
+          [](const auto* graph) {
+            if constexpr (requires { graph->n_rows; }) return exact_matching(*graph);
+            else return exact_complete_matching(*graph);
+          },
+          g);
+    };
+    if (!have_exact()) m.unavailable = "needs LEMON (liblemon-dev), absent from this build";
+    r.push_back(std::move(m));
+  }
+  r.push_back(sparse_cpu("suitor", "greedy", "Suitor, sequential (seed 004 sec. 2.1; seed 001 Paper I Alg. 3)",
+                         [](const auto& g, int t) { return suitor_seq(g, t); }, "suitor-gpu"));
+  r.push_back(sparse_cpu("suitor-locks", "greedy", "Suitor, OpenMP with one lock per vertex (seed 004 sec. 2.2)",
+                         [](const auto& g, int t) { return suitor_locks(g, t); }));
+  r.push_back(sparse_cpu("suitor-cas", "greedy", "Suitor, OpenMP lock-free with compare-and-swap (seed 004 sec. 2.3)",
+                         [](const auto& g, int t) { return suitor_cas(g, t); }));
+  r.push_back(sparse_cpu("ld", "greedy", "Locally-Dominant, sequential with a queue (seed 001 Paper I Alg. 1-2)",
+                         [](const auto& g, int t) { return ld_seq(g, t); }, "ld-gpu"));
+  r.push_back(sparse_cpu("ld-omp", "greedy", "Locally-Dominant, OpenMP (seed 001 Paper I Alg. 1)",
+                         [](const auto& g, int t) { return ld_omp(g, t); }));
+  r.push_back(sparse_cpu("handshake", "greedy", "mutual strongest neighbours, filter, compact; with the ops (seed 003)",
+                         [](const auto& g, int t) { return handshake(g, t); }, "handshake-gpu"));
+  r.push_back(sparse_cpu("ld-rounds", "greedy",
+                         "locally dominant edges in synchronous rounds; with the ops (seed 002 Alg. 1)",
+                         [](const auto& g, int t) { return ld_rounds(g, t); }));
+  r.push_back(sparse_cpu("suitor-bulk", "greedy", "Suitor in bulk-synchronous rounds; with the ops",
+                         [](const auto& g, int t) { return suitor_bulk(g, t); }));
+  r.push_back(sparse_cpu("suitor-heavy", "1/2",
+                         "2-Suitor, then optimal matchings of its paths and cycles (seed 004 sec. 3.1)",
+                         [](const auto& g, int t) { return suitor_heavy(g, t); }));
+  r.push_back(sparse_cpu("pga", "1/2", "path growing, Drake-Hougardy (seed 000 sec. 3.3.2)",
+                         [](const auto& g, int t) { return pga(g, t); }));
+  r.push_back(sparse_cpu("pga-dp", "1/2", "PGA': path growing, each path matched optimally by DP (seed 000 sec. 3.3.2)",
+                         [](const auto& g, int t) { return pga_dp(g, t); }));
+  r.push_back(sparse_cpu("gpa", "1/2", "global paths, Maue-Sanders, DP on paths and even cycles (seed 000 sec. 3.3.3)",
+                         [](const auto& g, int t) { return gpa(g, t); }));
+
+  r.push_back(sparse_gpu(
+      "suitor-gpu", "GPU-Suitor, warp-based, NoSync/SyncLB/SyncNoLB/Hybrid (seed 001 Paper I Alg. 4)", "suitor",
+      {threads_per_block,
+       {"vertices-per-warp", OptionSpec::Type::integer, "8", {}, 1, 1024, "vertices a warp takes at a time"},
+       {"variant", OptionSpec::Type::word, "nosync", {"nosync", "synclb", "syncnolb", "hybrid"}, 0, 0,
+        "Paper I's synchronisation and load balancing"},
+       {"search", OptionSpec::Type::word, "auto", {"auto", "champions", "walk"}, 0, 0,
+        "how rows of up to 128 entries are searched for the next proposal (same matching)"}},
+      suitor_gpu_options, [](const auto& g, const SuitorGpuOptions& o) { return suitor_gpu(g, o); }));
+  r.push_back(sparse_gpu("ld-gpu", "Locally-Dominant, a GPU thread per vertex: the GPU-LD baseline (seed 001 Paper I)",
+                         "ld", {}, gpu_options, [](const auto& g, const GpuOptions& o) { return ld_gpu(g, o); }));
+  r.push_back(sparse_gpu("handshake-gpu", "mutual strongest neighbours, filter, compact; the GPU ops (seed 003)",
+                         "handshake", {threads_per_block}, gpu_options,
+                         [](const auto& g, const GpuOptions& o) { return handshake_gpu(g, o); }));
+}
+
+}  // namespace matchblas::registry_detail

@@ -1,0 +1,45 @@
+// The stable marriage algorithms' registry entries (matchers/registry.hpp):
+// Gale-Shapley and McVitie-Wilson, sequential, OpenMP and GPU, all
+// returning the man-optimal stable matching. A new one is one entry here.
+#include "matchers/registry.hpp"
+
+#include "matchers/marriage/stable_marriage.hpp"
+
+namespace matchblas::registry_detail {
+
+namespace {
+
+template <class F>
+MatcherInfo marriage(std::string name, Device device, std::string summary, std::string twin, F f) {
+  MatcherInfo m;
+  m.name = std::move(name);
+  m.problem = Problem::marriage;
+  m.device = device;
+  m.guarantee = "man-optimal";
+  m.summary = std::move(summary);
+  m.twin = std::move(twin);
+  m.run = MarriageRunner(f);
+  if (device == Device::gpu) m.unavailable = needs_cuda();
+  return m;
+}
+
+}  // namespace
+
+void add_marriage(std::vector<MatcherInfo>& r) {
+  r.push_back(marriage("gale-shapley", Device::cpu, "Gale-Shapley with a queue of free men (seed 001 Paper IV Alg. 1)",
+                       "", [](const RankedLists& p, const RunOptions&) { return gale_shapley(p); }));
+  r.push_back(marriage("mcvitie-wilson", Device::cpu, "McVitie-Wilson: the same proposals with a stack (Paper IV)",
+                       "mcvitie-wilson-gpu", [](const RankedLists& p, const RunOptions&) { return mcvitie_wilson(p); }));
+  r.push_back(marriage("gale-shapley-omp", Device::cpu,
+                       "Gale-Shapley in rounds, proposals in parallel by compare-and-swap (Paper IV sec. 4)", "",
+                       [](const RankedLists& p, const RunOptions& o) { return gale_shapley_omp(p, o.threads); }));
+  r.push_back(marriage("mcvitie-wilson-omp", Device::cpu,
+                       "McVitie-Wilson, men in parallel, a woman's suitor word changed by CAS (Paper IV sec. 4)", "",
+                       [](const RankedLists& p, const RunOptions& o) { return mcvitie_wilson_omp(p, o.threads); }));
+  r.push_back(marriage("mcvitie-wilson-gpu", Device::gpu,
+                       "McVitie-Wilson on the GPU, a thread per man, atomicMin on suitor words (Paper IV sec. 4)",
+                       "mcvitie-wilson",
+                       [](const RankedLists& p, const RunOptions& o) { return mcvitie_wilson_gpu(p, o.gpu); }));
+}
+
+}  // namespace matchblas::registry_detail

@@ -1,0 +1,294 @@
+#include "tests/check/conformance.hpp"
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <map>
+#include <optional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "datasets/generators.hpp"
+#include "datasets/marriage.hpp"
+#include "lib/marriage_instance.hpp"
+#include "matchers/b_matching/b_matching.hpp"
+#include "matchers/general/exact.hpp"
+#include "matchers/general/greedy.hpp"
+#include "matchers/marriage/stable_marriage.hpp"
+#include "tests/check/check.hpp"
+#include "tests/check/families.hpp"
+
+namespace matchblas::check {
+
+namespace {
+
+// Above this many stored entries the LEMON optimum is not computed (about a
+// second of work; the demo's measurement).
+constexpr offset_t exact_max_entries = 200000;
+
+RunOptions with_threads(int threads) {
+  RunOptions o;
+  o.threads = threads;
+  return o;
+}
+
+// ---- matchings of sparse graphs ---------------------------------------------
+
+// The optimum of g where it can be had independently of the matchers under
+// test: brute force up to 20 vertices, else LEMON (when built) up to
+// exact_max_entries. Kept by the graph's name (for_each_test_graph's names
+// say how each graph was made), so each is computed once per test run.
+std::optional<double> sparse_optimum(const std::string& name, const Csr<double>& g) {
+  static std::map<std::string, std::optional<double>> known;
+  if (const auto it = known.find(name); it != known.end()) return it->second;
+  std::optional<double> optimum;
+  if (g.n_rows <= 20) optimum = brute_force_max_weight(g);
+  else if (have_exact() && offset_t(g.cols.size()) <= exact_max_entries) optimum = matching_weight(g, exact_matching(g));
+  known[name] = optimum;
+  return optimum;
+}
+
+void check_sparse_matching(const MatcherInfo& m) {
+  FamilyOptions families;
+  families.random_graphs = 82;  // every n of 0..40 twice, all tie levels
+  for_each_test_graph(
+      [&](const std::string& name, const Csr<double>& g) {
+        CAPTURE(name);
+        const int threads = m.device == Device::cpu ? 2 : 0;
+        const Matching got = run_matching(m, &g, with_threads(threads));
+        require_valid(g, got);
+        if (m.deterministic && m.device == Device::cpu) REQUIRE(run_matching(m, &g, with_threads(1)) == got);
+        const double weight = matching_weight(g, got);
+        if (m.guarantee == "greedy") {
+          require_equals_greedy(g, got, greedy(g, 1));
+        } else if (m.guarantee == "1/2") {
+          const std::optional<double> optimum = sparse_optimum(name, g);
+          const double bound = optimum ? *optimum : matching_weight(g, greedy(g, 1));  // greedy <= the optimum
+          CAPTURE(bound);
+          CHECK(weight >= 0.5 * bound - 1e-9 * std::max(1.0, bound));
+        } else if (m.guarantee == "exact") {
+          if (g.n_rows <= 20) CHECK(weight == doctest::Approx(brute_force_max_weight(g)).epsilon(1e-12));
+          CHECK(weight >= matching_weight(g, greedy(g, 1)) - 1e-9 * std::max(1.0, weight));
+        } else {
+          FAIL("no conformance check for guarantee '" << m.guarantee << "' on sparse graphs");
+        }
+      },
+      families);
+}
+
+// ---- matchings of complete graphs -------------------------------------------
+
+// Fails unless no two edges (a, b), (c, d) of the perfect matching m of g
+// can be exchanged for (a, c), (b, d) or (a, d), (b, c) gaining more than
+// `min_gain` (plus rounding).
+void require_no_gaining_4_cycle(const Dense<double>& g, const Matching& m, double min_gain) {
+  std::vector<vertex_t> firsts;
+  for (vertex_t u = 0; u < g.n; ++u)
+    if (m.mate[u] > u) firsts.push_back(u);
+  const double slack = min_gain + 1e-9;
+  for (std::size_t i = 0; i < firsts.size(); ++i)
+    for (std::size_t j = i + 1; j < firsts.size(); ++j) {
+      const vertex_t a = firsts[i], b = m.mate[a], c = firsts[j], d = m.mate[c];
+      const double now = g(a, b) + g(c, d);
+      const double gain = std::max(g(a, c) + g(b, d), g(a, d) + g(b, c)) - now;
+      if (gain > slack) {
+        INFO("edges (", a, ", ", b, ") and (", c, ", ", d, ") can be exchanged gaining ", gain);
+        REQUIRE(gain <= slack);
+      }
+    }
+}
+
+void check_complete_matching(const MatcherInfo& m) {
+  // Complete graphs: random ones (brute-force optimum) and generated ones
+  // of each weight distribution (LEMON's optimum where built).
+  std::vector<std::pair<std::string, Dense<double>>> graphs;
+  for (vertex_t n : {0, 1, 2, 3, 4, 5, 7, 8, 11, 12, 16})
+    for (int ties : {0, 1, 3}) {
+      const std::uint64_t seed = 500 + 10 * n + ties;
+      graphs.emplace_back("random complete n=" + std::to_string(n) + " ties=" + std::to_string(ties) +
+                              " seed=" + std::to_string(seed),
+                          random_complete_graph(n, ties, seed));
+    }
+  for (WeightDist dist : {WeightDist::uniform, WeightDist::exponential, WeightDist::geometric})
+    for (vertex_t n : {65, 200}) {
+      GenOptions gen;
+      gen.seed = 9;
+      graphs.emplace_back("complete dist=" + std::to_string(int(dist)) + " n=" + std::to_string(n),
+                          complete_graph<double>(dist, n, gen));
+    }
+  // Entries with phases run to convergence (a phase without flips ends
+  // ROMA), so the local optimality the guarantee rests on can be checked.
+  std::map<std::string, std::string> given;
+  if (m.option("phases")) given["phases"] = "100000";
+  RunOptions run;
+  run.options = parse_options(m, given);
+  const double min_gain = m.option("min-gain") ? run.options.real("min-gain") : 0;
+  for (const auto& [name, g] : graphs) {
+    CAPTURE(name);
+    const Matching got = run_matching(m, &g, run);
+    require_valid(g, got);
+    if (m.deterministic && m.device == Device::cpu) {
+      RunOptions again = run;
+      again.threads = 1;
+      REQUIRE(run_matching(m, &g, again) == got);
+    }
+    const double weight = matching_weight(g, got);
+    std::optional<double> optimum;
+    if (g.n <= 16) optimum = brute_force_max_weight(g, /*perfect=*/g.n % 2 == 0);
+    else if (have_exact()) optimum = matching_weight(g, exact_complete_matching(g));
+    if (m.guarantee == "greedy") {
+      CHECK(got == greedy(g, 1));
+    } else if (m.guarantee == "exact") {
+      REQUIRE(optimum);
+      CHECK(weight == doctest::Approx(*optimum).epsilon(1e-12));
+    } else if (m.guarantee == "1/2") {
+      if (optimum) CHECK(weight >= 0.5 * *optimum - 1e-9);
+    } else if (m.guarantee == "2/3-eps") {
+      CHECK(cardinality(got) == g.n / 2);
+      require_no_gaining_4_cycle(g, got, min_gain);
+      if (optimum) CHECK(weight >= 2.0 / 3.0 * *optimum - g.n * min_gain - 1e-9);
+    } else {
+      FAIL("no conformance check for guarantee '" << m.guarantee << "' on complete graphs");
+    }
+  }
+}
+
+// ---- b-matchings ---------------------------------------------------------------
+
+void check_b_matching(const MatcherInfo& m) {
+  REQUIRE(m.guarantee == "b-greedy");
+  FamilyOptions families;
+  families.random_graphs = 41;
+  int graph_index = 0;
+  for_each_test_graph(
+      [&](const std::string& name, const Csr<double>& g) {
+        CAPTURE(name);
+        std::mt19937_64 rng(77 + graph_index++);
+        std::vector<std::vector<int>> bs = {constant_b(g.n_rows, 1), constant_b(g.n_rows, 3)};
+        std::vector<int> mixed(std::size_t(g.n_rows));
+        for (int& b : mixed) b = int(rng() % 4);  // 0..3, zeros included
+        bs.push_back(mixed);
+        for (const std::vector<int>& b : bs) {
+          const int threads = m.device == Device::cpu ? 2 : 0;
+          const BMatching got = run_b_matching(m, &g, b, with_threads(threads));
+          const std::string why = b_matching_violation(g, b, got);
+          INFO("b_matching_violation: ", why);
+          REQUIRE(why.empty());
+          REQUIRE(got == b_greedy(g, b));
+          if (m.deterministic && m.device == Device::cpu) REQUIRE(run_b_matching(m, &g, b, with_threads(1)) == got);
+        }
+      },
+      families);
+}
+
+// ---- stable marriages ---------------------------------------------------------
+
+// A random instance with incomplete lists: each man lists a random subset of
+// the women in random order, each woman a random subset of the men.
+MarriageInstance random_instance(vertex_t men, vertex_t women, double density, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  MarriageInstance inst;
+  inst.men = men;
+  inst.women = women;
+  const auto side = [&](vertex_t count, vertex_t other, std::vector<offset_t>& off, std::vector<vertex_t>& lists) {
+    off.assign(1, 0);
+    for (vertex_t a = 0; a < count; ++a) {
+      std::vector<vertex_t> list;
+      for (vertex_t b = 0; b < other; ++b)
+        if (std::uniform_real_distribution<double>(0, 1)(rng) < density) list.push_back(b);
+      std::shuffle(list.begin(), list.end(), rng);
+      lists.insert(lists.end(), list.begin(), list.end());
+      off.push_back(offset_t(lists.size()));
+    }
+  };
+  side(men, women, inst.men_offsets, inst.men_lists);
+  side(women, men, inst.women_offsets, inst.women_lists);
+  return inst;
+}
+
+// Every stable matching of a small instance (backtracking over the men's
+// acceptable women, each kept when marriage_violation finds no problem).
+std::vector<Marriage> all_stable(const MarriageInstance& inst) {
+  std::vector<Marriage> stable;
+  Marriage cur{std::vector<vertex_t>(std::size_t(inst.men), no_vertex),
+               std::vector<vertex_t>(std::size_t(inst.women), no_vertex)};
+  std::function<void(vertex_t)> place = [&](vertex_t man) {
+    if (man == inst.men) {
+      if (marriage_violation(inst, cur).empty()) stable.push_back(cur);
+      return;
+    }
+    place(man + 1);  // unmatched
+    for (offset_t k = inst.men_offsets[man]; k < inst.men_offsets[man + 1]; ++k) {
+      const vertex_t w = inst.men_lists[k];
+      if (cur.husband[w] != no_vertex) continue;
+      cur.wife[man] = w;
+      cur.husband[w] = man;
+      place(man + 1);
+      cur.wife[man] = cur.husband[w] = no_vertex;
+    }
+  };
+  place(0);
+  return stable;
+}
+
+// Fails unless `got` is stable and gives every man the best wife he has in
+// any stable matching of inst.
+void require_man_optimal(const MarriageInstance& inst, const Marriage& got) {
+  const std::string why = marriage_violation(inst, got);
+  INFO("marriage_violation: ", why);
+  REQUIRE(why.empty());
+  const auto rank = [&](vertex_t man, vertex_t w) {  // position in his list; unmatched is worst
+    for (offset_t k = inst.men_offsets[man]; k < inst.men_offsets[man + 1]; ++k)
+      if (inst.men_lists[k] == w) return k - inst.men_offsets[man];
+    return offset_t(inst.women) + 1;
+  };
+  for (const Marriage& other : all_stable(inst))
+    for (vertex_t man = 0; man < inst.men; ++man) {
+      CAPTURE(man);
+      REQUIRE(rank(man, got.wife[man]) <= rank(man, other.wife[man]));
+    }
+}
+
+void check_marriage(const MatcherInfo& m) {
+  REQUIRE(m.guarantee == "man-optimal");
+  const RunOptions run = with_threads(m.device == Device::cpu ? 2 : 0);
+  for (int i = 0; i < 120; ++i) {
+    const vertex_t men = vertex_t(i % 7), women = vertex_t((i / 7) % 7);
+    const MarriageInstance inst = random_instance(men, women, 0.2 + 0.1 * (i % 8), 300 + i);
+    CAPTURE(i);
+    require_man_optimal(inst, run_marriage(m, rank_lists(inst), run));
+  }
+  for (vertex_t n : {0, 1, 100, 2000})
+    for (double eps : {0.1, 2.0}) {
+      const MarriageInstance inst = easy_marriage(n, eps, 11 + n);
+      CAPTURE(n);
+      CAPTURE(eps);
+      const RankedLists p = rank_lists(inst);
+      const Marriage got = run_marriage(m, p, run);
+      const std::string why = marriage_violation(inst, got);
+      INFO("marriage_violation: ", why);
+      REQUIRE(why.empty());
+      CHECK(got == gale_shapley(p));
+      if (m.deterministic && m.device == Device::cpu) CHECK(run_marriage(m, p, with_threads(1)) == got);
+    }
+}
+
+}  // namespace
+
+void require_conformance(const MatcherInfo& m) {
+  INFO("registry entry '", m.name, "' (guarantee ", m.guarantee, ")");
+  REQUIRE(!m.unavailable);
+  switch (m.problem) {
+    case Problem::matching:
+      if (m.accepts(general_graphs)) check_sparse_matching(m);
+      if (m.accepts(complete_graphs)) check_complete_matching(m);
+      break;
+    case Problem::b_matching: check_b_matching(m); break;
+    case Problem::marriage: check_marriage(m); break;
+  }
+}
+
+}  // namespace matchblas::check

@@ -1,0 +1,88 @@
+// Every CPU entry of the registry against its declared guarantee
+// (tests/check/conformance.hpp); the GPU entries are checked the same way in
+// tests/gpu/test_conformance_gpu.cpp.
+#include <doctest/doctest.h>
+
+#include "matchers/registry.hpp"
+#include "tests/check/conformance.hpp"
+
+namespace matchblas {
+
+TEST_CASE("every CPU entry of the registry meets its guarantee") {
+  int checked = 0;
+  for (const MatcherInfo& m : matchers()) {
+    if (m.device != Device::cpu) continue;
+    if (m.unavailable) {
+      MESSAGE("'" << m.name << "' skipped: " << *m.unavailable);
+      continue;
+    }
+    CAPTURE(m.name);
+    check::require_conformance(m);
+    ++checked;
+  }
+  CHECK(checked >= 20);  // the references, the 1/2 family, ROMA, b-matching and marriage
+}
+
+TEST_CASE("the registry is consistent: unique names, twins both ways, options well formed") {
+  for (const MatcherInfo& m : matchers()) {
+    CAPTURE(m.name);
+    int same_name = 0;
+    for (const MatcherInfo& other : matchers()) same_name += other.name == m.name;
+    CHECK(same_name == 1);
+    CHECK(!m.guarantee.empty());
+    CHECK(!m.summary.empty());
+    if (!m.twin.empty()) {
+      const MatcherInfo& twin = find_matcher(m.twin, m.problem);
+      CHECK(twin.device != m.device);
+      CHECK(twin.twin == m.name);
+    }
+    if (m.problem != Problem::marriage) CHECK(m.kinds != 0);
+    for (const OptionSpec& s : m.options) {
+      CAPTURE(s.name);
+      CHECK(!s.help.empty());
+      // Every default passes the entry's own option parsing.
+      std::map<std::string, std::string> given;
+      if (s.type != OptionSpec::Type::flag) given[s.name] = s.fallback;
+      else continue;
+      CHECK_NOTHROW(parse_options(m, given));
+    }
+  }
+}
+
+TEST_CASE("options: an option an entry does not take names the entries that do; values are checked") {
+  const MatcherInfo& greedy = find_matcher("greedy");
+  CHECK_THROWS_WITH_AS(parse_options(greedy, {{"phases", "3"}}),
+                       "--phases is for roma, rama, roma-gpu, roma-gpu-1 and roma-gpu-2, not 'greedy'", invalid_input);
+  CHECK_THROWS_WITH_AS(parse_options(greedy, {{"no-such", "3"}}), "--no-such is not an option of 'greedy'",
+                       invalid_input);
+  const MatcherInfo& roma = find_matcher("roma");
+  CHECK_THROWS_AS(parse_options(roma, {{"phases", "-1"}}), invalid_input);
+  CHECK_THROWS_AS(parse_options(roma, {{"phases", "2x"}}), invalid_input);
+  CHECK_THROWS_AS(parse_options(roma, {{"min-gain", "nan"}}), invalid_input);
+  CHECK_THROWS_AS(parse_options(roma, {{"start", "sorted"}}), invalid_input);
+  CHECK_THROWS_AS(parse_options(roma, {{"exact-auction", ""}}), invalid_input);  // needs --start assignment
+  CHECK_NOTHROW(parse_options(roma, {{"exact-auction", ""}, {"start", "assignment"}}));
+  const OptionValues v = parse_options(roma, {{"phases", "3"}});
+  CHECK(v.integer("phases") == 3);
+  CHECK(v.real("min-gain") == 1e-5);  // the default
+  CHECK(v.word("start") == "neighbour");
+  CHECK(!v.flag("phase-report"));
+  const MatcherInfo& fast = find_matcher("roma-gpu");
+  CHECK_THROWS_AS(parse_options(fast, {{"bf16", ""}}, Precision::dual), invalid_input);
+  CHECK_NOTHROW(parse_options(fast, {{"bf16", ""}}, Precision::single));
+  CHECK_THROWS_AS(parse_options(fast, {{"kernel", "stream"}, {"cluster", "2"}}), invalid_input);
+  CHECK_THROWS_AS(parse_options(find_matcher("suitor-gpu"), {{"threads-per-block", "100"}}), invalid_input);
+}
+
+TEST_CASE("lookups: by problem, twins by the field, runners by problem") {
+  CHECK(find_matcher("b-suitor", Problem::b_matching).problem == Problem::b_matching);
+  CHECK_THROWS_WITH_AS(find_matcher("b-suitor"), "'b-suitor' computes a b-matching, not a matching", invalid_input);
+  CHECK(on_device(find_matcher("suitor"), Device::gpu).name == "suitor-gpu");
+  CHECK(on_device(find_matcher("roma-gpu"), Device::cpu).name == "roma");
+  CHECK(on_device(find_matcher("mcvitie-wilson", Problem::marriage), Device::gpu).name == "mcvitie-wilson-gpu");
+  CHECK_THROWS_AS(on_device(find_matcher("pga"), Device::gpu), invalid_input);
+  const Csr<double> g;
+  CHECK_THROWS_AS(run_b_matching(find_matcher("greedy"), &g, {}, {}), invalid_input);
+}
+
+}  // namespace matchblas

@@ -10,16 +10,48 @@ GraphRef LoadedGraph::ref() const {
 }
 
 namespace {
+
+// The view auto stands for when the header decides it: bipartite for a
+// rectangular matrix, complete for a square array. A square coordinate file
+// stays `automatic`: its graph decides (load_square_coordinate).
+GraphView resolve_by_header(GraphView view, const MmHeader& h) {
+  if (view != GraphView::automatic) return view;
+  if (h.rows != h.cols) return GraphView::bipartite;
+  return h.format == MmFormat::array ? GraphView::complete : GraphView::automatic;
+}
+
+// Whether the general graph g has every pair u != v as an edge: n(n-1)
+// stored entries (its Csr has no diagonal, no duplicates, both directions).
 template <class W>
-LoadedGraph load_as(const MmMatrix& a, GraphView view, const GraphRules& rules) {
-  const MmHeader& h = a.header;
-  if (view == GraphView::automatic) {
-    if (h.rows != h.cols) view = GraphView::bipartite;
-    else view = h.format == MmFormat::array ? GraphView::complete : GraphView::general;
+bool has_every_pair(const Csr<W>& g) {
+  return g.n_rows >= 2 && g.num_entries() == offset_t(g.n_rows) * (g.n_rows - 1);
+}
+
+// Auto on a square coordinate file: its general graph (O(entries), the graph
+// auto has always built), unless the algorithm wants complete graphs only
+// and that graph has every pair; then the dense graph, built from the file
+// exactly as --view complete builds it. Returns the name.
+template <class W>
+std::string load_square_coordinate(LoadedGraph& out, const MmMatrix& a, const GraphRules& rules, unsigned wanted) {
+  Csr<W> g = general_graph<W>(a, rules);
+  const bool complete_only = (wanted & complete_graphs) && !(wanted & general_graphs);
+  if (!complete_only || !has_every_pair(g)) {
+    out.graph = std::move(g);
+    out.kind = general_graphs;
+    return "general graph";
   }
+  g = Csr<W>{};  // freed before the n x n matrix is allocated
+  out.graph = complete_graph_from_matrix<W>(a, rules);
+  out.kind = complete_graphs;
+  return "complete graph (every pair listed)";
+}
+
+template <class W>
+LoadedGraph load_as(const MmMatrix& a, GraphView view, const GraphRules& rules, unsigned wanted) {
+  const MmHeader& h = a.header;
   LoadedGraph out;
   std::string name;
-  switch (view) {
+  switch (resolve_by_header(view, h)) {
     case GraphView::general:
       out.graph = general_graph<W>(a, rules);
       out.kind = general_graphs;
@@ -37,6 +69,7 @@ LoadedGraph load_as(const MmMatrix& a, GraphView view, const GraphRules& rules) 
       name = "complete graph";
       break;
     case GraphView::automatic:
+      name = load_square_coordinate<W>(out, a, rules, wanted);
       break;
   }
   const GraphRef g = out.ref();
@@ -44,10 +77,13 @@ LoadedGraph load_as(const MmMatrix& a, GraphView view, const GraphRules& rules) 
                     std::to_string(num_edges(g)) + " edges";
   return out;
 }
+
 }  // namespace
 
-LoadedGraph graph_from_file(const MmMatrix& a, GraphView view, Precision precision, const GraphRules& rules) {
-  return precision == Precision::single ? load_as<float>(a, view, rules) : load_as<double>(a, view, rules);
+LoadedGraph graph_from_file(const MmMatrix& a, GraphView view, Precision precision, const GraphRules& rules,
+                            unsigned wanted) {
+  return precision == Precision::single ? load_as<float>(a, view, rules, wanted)
+                                        : load_as<double>(a, view, rules, wanted);
 }
 
 GraphView parse_view(const std::string& name) {

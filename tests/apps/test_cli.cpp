@@ -140,6 +140,35 @@ TEST_CASE("roma and rama on a complete graph: --phases, --min-gain, --start") {
       CHECK(r.out.find("\"valid\": true") != std::string::npos);
       CHECK(r.out.find("\"cardinality\": 15") != std::string::npos);
     }
+  {  // The same graph as coordinates (general storage, every off-diagonal entry): auto sees a complete graph.
+    const MmMatrix array = read_matrix_market(graph.string());
+    const vertex_t n = array.header.rows;
+    MmMatrix coo;
+    coo.header = {MmFormat::coordinate, MmField::real, MmSymmetry::general, n, n, offset_t(n) * (n - 1)};
+    for (vertex_t u = 0; u < n; ++u)
+      for (vertex_t v = 0; v < n; ++v)
+        if (u != v) {
+          coo.row.push_back(u);
+          coo.col.push_back(v);
+          coo.val.push_back(array.val[std::size_t(u) * n + v]);
+        }
+    const auto coordinates = dir / "k_coordinate.mtx";
+    write_matrix_market(coordinates.string(), coo);
+    const std::string args = " --algo roma --phases 3 --min-gain 0 --start greedy --json";
+    const Result from_array = cli(dir, "match " + q(graph) + args);
+    const Result from_coordinates = cli(dir, "match " + q(coordinates) + args);
+    INFO(from_coordinates.err);
+    REQUIRE(from_coordinates.status == 0);
+    CHECK(from_coordinates.out.find("\"graph\": \"complete\"") != std::string::npos);
+    const auto weight = [](const std::string& out) { return out.substr(out.find("\"weight\": "), 32); };
+    CHECK(weight(from_coordinates.out) == weight(from_array.out));
+    const Result sparse = cli(dir, "match " + q(coordinates) + " --algo suitor --json");  // takes general graphs: unchanged
+    CHECK(sparse.status == 0);
+    CHECK(sparse.out.find("\"graph\": \"general\"") != std::string::npos);
+    const Result general = cli(dir, "match " + q(coordinates) + " --algo roma --view general");
+    CHECK(general.status == 1);
+    CHECK(general.err.find("does not accept general graphs") != std::string::npos);
+  }
   const Result report = cli(dir, "match " + q(graph) + " --algo roma --phases 2 --phase-report");
   INFO(report.err);
   REQUIRE(report.status == 0);

@@ -118,7 +118,8 @@ int command_match(const Args& a) {
   }
   const std::string& file = a.positional()[0];
 
-  const LoadedGraph graph = naming_file(file, [&] { return graph_from_file(read_matrix_market(file), view, precision, {}, matcher.kinds); });
+  const LoadedGraph graph = naming_file(
+      file, [&] { return graph_from_file(read_matrix_market(file), view, precision, {}, matcher.kinds); });
   MatchRun run = naming_file(file, [&] { return run_matcher(matcher, graph.ref(), graph.kind, opt); });
   if (!run.report.valid)
     throw error("matcher '" + matcher.name + "' returned an invalid matching on " + file + ": " +

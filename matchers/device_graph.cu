@@ -1,5 +1,5 @@
 // DeviceGraph (matchers/device_graph.hpp): a general graph uploaded once to a GPU,
-// timed with CUDA events.
+// on the caller's stream or its own, timed with CUDA events on it.
 #include <cuda_runtime.h>
 
 #include <string>
@@ -9,7 +9,7 @@
 namespace matchblas {
 
 template <class W>
-DeviceGraph<W>::DeviceGraph(const Csr<W>& g, int device) {
+DeviceGraph<W>::DeviceGraph(const Csr<W>& g, int device, CUstream_st* stream) {
   MATCHBLAS_EXPECTS(g.n_rows == g.n_cols, "the GPU matchers need a general (square) graph");
   MATCHBLAS_EXPECTS(g.offsets.size() == std::size_t(g.n_rows) + 1 && g.cols.size() == g.weights.size() &&
                         g.cols.size() == std::size_t(g.num_entries()),
@@ -25,11 +25,12 @@ DeviceGraph<W>::DeviceGraph(const Csr<W>& g, int device) {
                             (g.cols[k] == u ? " (a self-loop)" : " (out of range)"));
   }
   gpu::use_device("the GPU matchers", device);
+  const gpu::StreamSession session(device, stream);
   gpu::Event start, stop;
-  start.record(nullptr);
-  gpu::DeviceCsr<W> csr(g, nullptr);
-  stop.record(nullptr);
-  const double upload_s = stop.since(start);
+  start.record(session.stream());
+  gpu::DeviceCsr<W> csr(g, session.stream());
+  stop.record(session.stream());
+  const double upload_s = stop.since(start);  // (waits for the copy)
   impl_ = std::make_unique<Impl>(Impl{device, g.n_rows, std::move(csr), upload_s});
 }
 

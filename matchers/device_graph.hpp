@@ -1,9 +1,14 @@
-// What every GPU matcher shares: GpuOptions (the device and the thread
-// count), GpuTimes (upload, match, download, measured with CUDA events on
-// the matcher's stream) and DeviceGraph (a general graph uploaded once, for
-// running several matchers or settings on it). Plain header: callable from
-// host code in every build; without CUDA or without a GPU the entry points
-// throw matchblas::error saying why. The matchers themselves are declared in
+// What every GPU matcher shares: GpuOptions (the device, the thread count
+// and the stream to run on), GpuTimes (upload, match, download, measured
+// with CUDA events on the matcher's stream) and DeviceGraph (a general graph
+// uploaded once, for running several matchers or settings on it). Plain
+// header: callable from host code in every build, no CUDA header included
+// (a stream is a CUstream_st*, which is what cudaStream_t names); without
+// CUDA or without a GPU the entry points throw matchblas::error saying why.
+// Streams: every GPU entry point runs its work (copies, kernels, scratch
+// allocated from the device's pool) on one stream, the caller's or one it
+// creates and owns (matchers/gpu_session.cuh), never on the legacy default
+// stream, and waits for that stream alone before it returns host results. The matchers themselves are declared in
 // their families' headers beside their CPU twins (general/suitor.hpp,
 // general/ld.hpp, general/handshake.hpp, complete/roma.hpp,
 // complete/auction.hpp, b_matching/b_matching.hpp, marriage/stable_marriage.hpp).
@@ -17,6 +22,8 @@
 #include "lib/error.hpp"
 #include "lib/types.hpp"
 
+struct CUstream_st;  // the CUDA runtime's stream type: cudaStream_t is CUstream_st*
+
 namespace matchblas {
 
 struct GpuOptions {
@@ -24,6 +31,10 @@ struct GpuOptions {
   int threads = 0;              // handshake_gpu and ld_gpu: about this many threads per kernel (seed 003
                                 // -threads); 0: enough for one per element. The result never depends on it.
   int threads_per_block = 128;  // suitor_gpu's warps (Paper I: 128, 192 or 256), handshake_gpu's kernels
+  // A cudaStream_t to run on (a stream of GPU `device`); null: the matcher
+  // creates and owns one. The matcher synchronises with it before returning
+  // host results; it never destroys a stream it was given.
+  CUstream_st* stream = nullptr;
 };
 
 // Throws invalid_input naming the bad field (device >= 0, threads >= 0,
@@ -43,11 +54,13 @@ struct GpuTimes {
 // A graph uploaded once to GPU `device`, for running several matchers or
 // settings on it without copying it again (benchmarks, sweeps). Checks that
 // g is square and a consistent CSR (invalid_input), that the GPU exists
-// (invalid_input) and that there is one (error). Move-only.
+// (invalid_input) and that there is one (error). The copy goes on `stream`
+// (a cudaStream_t of that GPU; null: one of its own) and is complete when
+// the constructor returns. Move-only.
 template <class W>
 class DeviceGraph {
  public:
-  explicit DeviceGraph(const Csr<W>& g, int device = 0);
+  explicit DeviceGraph(const Csr<W>& g, int device = 0, CUstream_st* stream = nullptr);
   ~DeviceGraph();
   DeviceGraph(DeviceGraph&&) noexcept;
   DeviceGraph& operator=(DeviceGraph&&) noexcept;

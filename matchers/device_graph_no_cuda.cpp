@@ -7,7 +7,7 @@ template <class W>
 struct DeviceGraph<W>::Impl {};
 
 template <class W>
-DeviceGraph<W>::DeviceGraph(const Csr<W>&, int) {
+DeviceGraph<W>::DeviceGraph(const Csr<W>&, int, CUstream_st*) {
   throw_no_cuda("DeviceGraph");
 }
 template <class W>

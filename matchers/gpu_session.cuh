@@ -1,7 +1,11 @@
-// What every GPU matcher does around its kernels (matchers/gpu.hpp): check
-// the options and the graph, pick the device, own a stream, upload the graph,
-// time the three parts with CUDA events, and bring the mate array back.
-// .cu files only.
+// What every GPU entry point does around its kernels (matchers/device_graph.hpp
+// states the stream contract): StreamSession makes the device current and
+// holds the one stream all of the call's work goes on (the caller's, or one
+// it owns), and says how many SMs the device has; Event times work on that
+// stream; MatcherSession adds, for the sparse matchers on a DeviceGraph, the
+// option checks, the events that time match and download, and the mate array
+// back. The dense family (matchers/complete/) and mcvitie-wilson-gpu use
+// StreamSession directly. .cu files only.
 #pragma once
 #include <cuda_runtime.h>
 
@@ -60,45 +64,75 @@ struct DeviceGraph<W>::Impl {
 
 namespace matchblas::gpu {
 
-// One matcher run on a resident graph: the graph's device made current, a
-// stream, and the events that time the match and the download.
-template <class W>
-class MatcherSession {
+// One call's stream on GPU `device`, which it makes current: `stream` when
+// given (the caller's: never destroyed here), else a non-blocking stream it
+// creates and, at its end, synchronises and destroys. Every copy, memset,
+// kernel and event of the call goes on stream(), never on the legacy default
+// stream; the call waits for it (synchronize(), or an Event's since()) before
+// it reads results on the host. The device's default memory pool keeps freed
+// memory (retain_pool_memory), so scratch taken on the stream
+// (DeviceBuffer(n, stream)) costs no driver allocation after the first call;
+// declare such buffers after the session, so that they are freed on its
+// stream before an owned stream is destroyed. The caller checks `device`
+// first (use_device, or a resident graph's own device).
+class StreamSession {
  public:
-  MatcherSession(const char* name, const DeviceGraph<W>& g, const GpuOptions& opt)
-      : n_(g.n()), upload_s_(g.upload_seconds()), graph_(g.impl().csr.view()) {
-    check_gpu_options(opt);
-    if (opt.device != g.device())
-      throw invalid_input(std::string(name) + ": the graph is on GPU " + std::to_string(g.device()) +
-                          ", the options name GPU " + std::to_string(opt.device));
-    MATCHBLAS_CUDA_TRY(cudaSetDevice(g.device()));
-    retain_pool_memory();  // the matchers' scratch is stream-ordered (DeviceBuffer(n, stream))
-    MATCHBLAS_CUDA_TRY(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
-    MATCHBLAS_CUDA_TRY(cudaDeviceGetAttribute(&sms_, cudaDevAttrMultiProcessorCount, g.device()));
-    start_.record(stream_);
+  StreamSession(int device, cudaStream_t stream) : device_(device), stream_(stream) {
+    MATCHBLAS_CUDA_TRY(cudaSetDevice(device));
+    retain_pool_memory();
+    MATCHBLAS_CUDA_TRY(cudaDeviceGetAttribute(&sms_, cudaDevAttrMultiProcessorCount, device));
+    if (!stream_) {
+      MATCHBLAS_CUDA_TRY(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+      owned_ = true;
+    }
   }
-  ~MatcherSession() {
-    if (stream_) {
+  ~StreamSession() {
+    if (owned_) {
       cudaStreamSynchronize(stream_);
       cudaStreamDestroy(stream_);
     }
   }
-  MatcherSession(const MatcherSession&) = delete;
-  MatcherSession& operator=(const MatcherSession&) = delete;
+  StreamSession(const StreamSession&) = delete;
+  StreamSession& operator=(const StreamSession&) = delete;
 
   cudaStream_t stream() const { return stream_; }
+  int device() const { return device_; }
   int sms() const { return sms_; }
+  // Waits for the work enqueued on the stream (this stream only).
+  void synchronize() const { MATCHBLAS_CUDA_TRY(cudaStreamSynchronize(stream_)); }
+
+ private:
+  int device_;
+  cudaStream_t stream_;
+  bool owned_ = false;
+  int sms_ = 0;
+};
+
+// One matcher run on a resident graph: the options checked against the
+// graph, a StreamSession on the graph's device (opt.stream, or its own), and
+// the events that time the match and the download.
+template <class W>
+class MatcherSession : public StreamSession {
+ public:
+  MatcherSession(const char* name, const DeviceGraph<W>& g, const GpuOptions& opt)
+      : StreamSession(checked_device(name, g, opt), opt.stream),
+        n_(g.n()),
+        upload_s_(g.upload_seconds()),
+        graph_(g.impl().csr.view()) {
+    start_.record(stream());
+  }
+
   CsrView<W> graph() const { return graph_; }
   vertex_t n() const { return n_; }
 
-  // Ends the match phase: copies mate (n entries on the device) back, fills
-  // times when asked, and returns the matching.
+  // Ends the match phase: copies mate (n entries on the device) back, waits
+  // for the stream, fills times when asked, and returns the matching.
   Matching finish(const DeviceBuffer<vertex_t>& mate, GpuTimes* times) {
-    matched_.record(stream_);
+    matched_.record(stream());
     Matching m(n_);
-    mate.to_host(std::span(m.mate), stream_);
-    done_.record(stream_);
-    MATCHBLAS_CUDA_TRY(cudaStreamSynchronize(stream_));
+    mate.to_host(std::span(m.mate), stream());
+    done_.record(stream());
+    synchronize();
     if (times) {
       times->upload_s = upload_s_;
       times->match_s = matched_.since(start_);
@@ -108,11 +142,18 @@ class MatcherSession {
   }
 
  private:
+  // The graph's device, once the options are checked and name it.
+  static int checked_device(const char* name, const DeviceGraph<W>& g, const GpuOptions& opt) {
+    check_gpu_options(opt);
+    if (opt.device != g.device())
+      throw invalid_input(std::string(name) + ": the graph is on GPU " + std::to_string(g.device()) +
+                          ", the options name GPU " + std::to_string(opt.device));
+    return g.device();
+  }
+
   vertex_t n_;
   double upload_s_;
   CsrView<W> graph_;
-  cudaStream_t stream_ = nullptr;
-  int sms_ = 0;
   Event start_, matched_, done_;
 };
 

@@ -295,7 +295,7 @@ BMatching b_suitor_gpu(const Csr<W>& g, const std::vector<int>& b, const GpuOpti
   check_gpu_options(opt);
   detail::expect_b(g, b, "b_suitor_gpu");
   gpu::use_device("b-suitor-gpu", opt.device);
-  return b_suitor_gpu(DeviceGraph<W>(g, opt.device), b, opt, times);
+  return b_suitor_gpu(DeviceGraph<W>(g, opt.device, opt.stream), b, opt, times);
 }
 
 template <class W>

@@ -1,6 +1,6 @@
 // What the ROMA GPU matchers (matchers/complete/roma_gpu_thesis.cu, roma_gpu.cu)
 // share: atomicFlip (seed 000 Alg. 7) and the host loop of Alg. 9 on a
-// resident graph. .cu files only.
+// resident graph, on one gpu::StreamSession's stream. .cu files only.
 //
 // A flip turns the matching edges {u, v} and {x, y} (u < v, x < y, found by
 // a scan that may have read mates mid-flip) into {u, a}, {v, b} with
@@ -75,13 +75,17 @@ __global__ void matching_weight_kernel(const W* w, vertex_t n, const vertex_t* m
   if (threadIdx.x == 0) atomicAdd(sum, block);
 }
 
+// The matching's weight, summed on `stream` into sum and read back (waits
+// for the stream).
 template <class W>
-double matching_weight_on_device(const W* w, vertex_t n, const vertex_t* mate, gpu::DeviceBuffer<double>& sum) {
-  MATCHBLAS_CUDA_TRY(cudaMemset(sum.data(), 0, sizeof(double)));
-  matching_weight_kernel<W><<<(n + 255) / 256, 256>>>(w, n, mate, sum.data());
+double matching_weight_on_device(const W* w, vertex_t n, const vertex_t* mate, gpu::DeviceBuffer<double>& sum,
+                                 cudaStream_t stream) {
+  MATCHBLAS_CUDA_TRY(cudaMemsetAsync(sum.data(), 0, sizeof(double), stream));
+  matching_weight_kernel<W><<<(n + 255) / 256, 256, 0, stream>>>(w, n, mate, sum.data());
   MATCHBLAS_CUDA_CHECK_LAUNCH();
   double s = 0;
-  MATCHBLAS_CUDA_TRY(cudaMemcpy(&s, sum.data(), sizeof s, cudaMemcpyDeviceToHost));
+  MATCHBLAS_CUDA_TRY(cudaMemcpyAsync(&s, sum.data(), sizeof s, cudaMemcpyDeviceToHost, stream));
+  MATCHBLAS_CUDA_TRY(cudaStreamSynchronize(stream));
   return s;
 }
 
@@ -105,33 +109,38 @@ struct PhaseKernel {
   int cluster_blocks;
 };
 
-// Alg. 9's host loop on g (padded order n), from the start matching `mate`:
-// each phase resets the flip and scan counters (the scans are reported when
-// counts_scans), then phase(p, state) enqueues the phase's kernels on the
-// legacy stream (timed with events: RomaPhase::seconds; it may return a
-// PhaseKernel, reported with the count of edges past the gain bound), then the weight is summed on the device; it stops after a phase
-// without flips or after opt.phases. The padding vertex's partner ends
-// unmatched.
+// Alg. 9's host loop on g (padded order n), from the start matching `mate`,
+// on the session's stream (its device is g's): each phase resets the flip
+// and scan counters (the scans are reported when counts_scans), then
+// phase(p, state) enqueues the phase's kernels on session.stream() (timed
+// with events on it: RomaPhase::seconds; it may return a PhaseKernel,
+// reported with the count of edges past the gain bound), then the weight is
+// summed on the device; it stops after a phase without flips or after
+// opt.phases. The padding vertex's partner ends unmatched. Waits for the
+// stream before it returns.
 template <class W, class Phase>
-RomaRun roma_phases(const DeviceDense<W>& g, std::vector<vertex_t> mate, const RomaOptions& opt, bool counts_scans,
-                    Phase phase) {
-  MATCHBLAS_CUDA_TRY(cudaSetDevice(g.device()));
+RomaRun roma_phases(const gpu::StreamSession& session, const DeviceDense<W>& g, std::vector<vertex_t> mate,
+                    const RomaOptions& opt, bool counts_scans, Phase phase) {
+  const cudaStream_t st = session.stream();
   const vertex_t n = g.padded_n();
   const W* w = g.impl().w.data();
   RomaRun run;
-  auto m = gpu::DeviceBuffer<vertex_t>::from_host(mate, nullptr);
-  gpu::DeviceBuffer<double> sum(1);
-  run.start_weight = n > 0 ? matching_weight_on_device(w, n, m.data(), sum) : 0;
+  gpu::DeviceBuffer<vertex_t> m{mate.size(), st};
+  if (!mate.empty())
+    MATCHBLAS_CUDA_TRY(
+        cudaMemcpyAsync(m.data(), mate.data(), mate.size() * sizeof(vertex_t), cudaMemcpyHostToDevice, st));
+  gpu::DeviceBuffer<double> sum(1, st);
+  run.start_weight = n > 0 ? matching_weight_on_device(w, n, m.data(), sum, st) : 0;
   if (n >= 4 && opt.phases > 0) {
-    gpu::DeviceBuffer<vertex_t> locks{std::size_t(n)};
-    gpu::DeviceBuffer<unsigned long long> counts{5};  // flips, scanned, past_bound, pairs, fallback_flips
-    MATCHBLAS_CUDA_TRY(cudaMemset(locks.data(), 0xff, locks.size() * sizeof(vertex_t)));  // all -1: unlocked
+    gpu::DeviceBuffer<vertex_t> locks{std::size_t(n), st};
+    gpu::DeviceBuffer<unsigned long long> counts{5, st};  // flips, scanned, past_bound, pairs, fallback_flips
+    MATCHBLAS_CUDA_TRY(cudaMemsetAsync(locks.data(), 0xff, locks.size() * sizeof(vertex_t), st));  // all -1: unlocked
     PhaseState state{m.data(),          locks.data(),       counts.data(),     counts.data() + 1,
                      counts.data() + 2, counts.data() + 3, counts.data() + 4};
     gpu::Event start, stop;
     for (int p = 0; p < opt.phases; ++p) {
-      MATCHBLAS_CUDA_TRY(cudaMemset(counts.data(), 0, counts.size() * sizeof(unsigned long long)));
-      start.record(nullptr);
+      MATCHBLAS_CUDA_TRY(cudaMemsetAsync(counts.data(), 0, counts.size() * sizeof(unsigned long long), st));
+      start.record(st);
       RomaPhase report;
       if constexpr (std::is_void_v<decltype(phase(p, state))>) {
         phase(p, state);
@@ -140,11 +149,12 @@ RomaRun roma_phases(const DeviceDense<W>& g, std::vector<vertex_t> mate, const R
         report.kernel = k.name;
         report.cluster_blocks = k.cluster_blocks;
       }
-      stop.record(nullptr);
+      stop.record(st);
       report.phase = p;
       report.seconds = stop.since(start);
       unsigned long long c[5] = {0, 0, 0, 0, 0};
-      MATCHBLAS_CUDA_TRY(cudaMemcpy(c, counts.data(), sizeof c, cudaMemcpyDeviceToHost));
+      MATCHBLAS_CUDA_TRY(cudaMemcpyAsync(c, counts.data(), sizeof c, cudaMemcpyDeviceToHost, st));
+      session.synchronize();
       state.previous_past_bound = c[2];
       state.previous_pairs = c[3];
       const unsigned long long f = c[0];
@@ -154,13 +164,13 @@ RomaRun roma_phases(const DeviceDense<W>& g, std::vector<vertex_t> mate, const R
         report.past_bound = static_cast<std::int64_t>(c[2]);
         report.fallback_flips = static_cast<std::int64_t>(c[4]);
       }
-      report.weight = matching_weight_on_device(w, n, m.data(), sum);
+      report.weight = matching_weight_on_device(w, n, m.data(), sum, st);
       run.phases.push_back(report);
       if (f == 0) break;
     }
   }
-  m.to_host(std::span(mate), nullptr);
-  MATCHBLAS_CUDA_TRY(cudaDeviceSynchronize());
+  m.to_host(std::span(mate), st);
+  session.synchronize();
   const vertex_t order = g.n();
   run.matching = Matching(order);
   for (vertex_t u = 0; u < order; ++u) run.matching.mate[u] = mate[u] < order ? mate[u] : no_vertex;
@@ -169,16 +179,19 @@ RomaRun roma_phases(const DeviceDense<W>& g, std::vector<vertex_t> mate, const R
 
 // The run of `phases_from(start)` from opt.start's matching for g, with
 // RomaRun::start_seconds, the start's wall-clock time (device work
-// included): assignment runs on the device (assignment_matching_gpu); greedy
-// needs the weights on the host (a copy of the device graph when none is
-// given).
+// included): assignment runs on the device (assignment_matching_gpu, on the
+// session's stream); greedy needs the weights on the host (a copy of the
+// device graph when none is given).
 template <class W, class PhasesFrom>
-RomaRun run_from_start(const DeviceDense<W>& g, const Dense<W>* host, const RomaOptions& opt, PhasesFrom phases_from) {
+RomaRun run_from_start(const gpu::StreamSession& session, const DeviceDense<W>& g, const Dense<W>* host,
+                       const RomaOptions& opt, PhasesFrom phases_from) {
   const auto t0 = std::chrono::steady_clock::now();
   std::vector<vertex_t> mate;
-  if (opt.start == RomaStart::assignment) mate = assignment_matching_gpu(g, opt.auction);
+  if (opt.start == RomaStart::assignment) mate = assignment_matching_gpu(g, opt.auction, nullptr, session.stream());
   else if (!start_needs_weights(opt.start)) mate = roma_start_matching(g.padded_n(), opt.start, opt.seed);
-  else mate = roma_start_matching(padded_to_even(host ? *host : g.to_host()), opt.start, opt.seed, opt.auction);
+  else
+    mate = roma_start_matching(padded_to_even(host ? *host : g.to_host(session.stream())), opt.start, opt.seed,
+                               opt.auction);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   RomaRun run = phases_from(std::move(mate));
   run.start_seconds = seconds;

@@ -93,7 +93,9 @@ std::vector<vertex_t> matching_from_assignment(std::span<const vertex_t> sigma,
 // graph's order n; assignment_matching_gpu on the padded order (as roma-gpu
 // matches), the matching read off on the host from sigma and the n weights
 // w(u, sigma(u)). Not the CPU's permutation (the bids race). Throws
-// invalid_input naming a weight that is not finite.
+// invalid_input naming a weight that is not finite. The work goes on
+// `stream` (a cudaStream_t of the graph's GPU; null: a stream of their own,
+// matchers/gpu_session.cuh), which they wait for before returning.
 // With stats, each phase's epsilon, kernel seconds, bids (lost ones: another
 // bid came first), row scans, persons left unassigned, and its tail: when the
 // unassigned count fell to 2^k (and to 0), seconds since the phase's first bid.
@@ -110,9 +112,9 @@ struct AuctionGpuStats {
 };
 template <class W>
 std::vector<vertex_t> dense_auction_gpu(const DeviceDense<W>& g, const AuctionOptions& opt = {},
-                                        AuctionGpuStats* stats = nullptr);
+                                        AuctionGpuStats* stats = nullptr, CUstream_st* stream = nullptr);
 template <class W>
 std::vector<vertex_t> assignment_matching_gpu(const DeviceDense<W>& g, const AuctionOptions& opt = {},
-                                              AuctionGpuStats* stats = nullptr);
+                                              AuctionGpuStats* stats = nullptr, CUstream_st* stream = nullptr);
 
 }  // namespace matchblas

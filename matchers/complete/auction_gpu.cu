@@ -57,6 +57,9 @@
 // bids race). Cost per phase: a scan of each row (n weights and n prices)
 // for each person's first bid and whenever its list fails, 128 entries for a
 // bid the list proves; bench/RESULTS.md has the counts and times.
+// Host side: one gpu::StreamSession (the caller's stream or one of its own)
+// carries every copy, kernel and event; the scratch is stream-ordered on it,
+// and the host waits for that stream alone (for the counts, and the result).
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -396,45 +399,52 @@ __global__ void weight_to_sigma(const W* w, long long stride, vertex_t n, const 
     out[u] = sigma[u] == no_vertex ? 0.0 : double(w[u * stride + sigma[u]]);
 }
 
+// The persistent grid on a GPU of `sms` SMs: as many blocks as are resident at once.
 template <class W>
-int persistent_blocks(int device) {
-  int sms = 0, per_sm = 0;
-  MATCHBLAS_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+int persistent_blocks(int sms) {
+  int per_sm = 0;
   MATCHBLAS_CUDA_TRY(
       cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, auction_phase<W>, block_threads, 0));
   return std::max(1, sms * std::max(per_sm, 1));
 }
 
-// The auction on the first n rows and columns of g (n <= g.padded_n()),
-// sigma left on the device; per-phase counts in *stats when asked.
-template <class W>
-gpu::DeviceBuffer<vertex_t> auction_on_device(const DeviceDense<W>& g, vertex_t n, const AuctionOptions& opt,
-                                              AuctionGpuStats* stats) {
+// The checks of dense_auction_gpu's options (before any GPU work).
+void check_auction_gpu_options(const AuctionOptions& opt) {
   check_auction_options(opt);
   if (opt.final_epsilon < 1e-5)
     throw invalid_input("auction-gpu: final epsilon must be >= 1e-5 (of the largest weight: prices are floats), got " +
                         std::to_string(opt.final_epsilon));
-  MATCHBLAS_CUDA_TRY(cudaSetDevice(g.device()));
+}
+
+// The auction on the first n rows and columns of g (n <= g.padded_n()),
+// sigma left on the device, everything on the session's stream (sigma is
+// freed on it: the session must outlive it); per-phase counts in *stats
+// when asked. The options are checked (check_auction_gpu_options).
+template <class W>
+gpu::DeviceBuffer<vertex_t> auction_on_device(const gpu::StreamSession& session, const DeviceDense<W>& g, vertex_t n,
+                                              const AuctionOptions& opt, AuctionGpuStats* stats) {
   MATCHBLAS_EXPECTS(n == 0 || n >= 2, "auction-gpu: a vertex cannot be assigned to itself; n must be 0 or >= 2, got " +
                                           std::to_string(n));
   if (stats) *stats = {};
-  gpu::retain_pool_memory();  // the scratch below comes from the pool, on the legacy stream
-  gpu::DeviceBuffer<vertex_t> sigma{std::size_t(n), nullptr};
+  const cudaStream_t s = session.stream();
+  gpu::DeviceBuffer<vertex_t> sigma{std::size_t(n), s};  // the scratch below too comes from the pool, on s
   if (n == 0) return sigma;
   const auto t0 = std::chrono::steady_clock::now();
   const W* w = g.impl().w.data();
   const long long stride = g.padded_n();
-  gpu::DeviceBuffer<unsigned long long> scale_bits{2, nullptr};  // the largest |w| (its bits), the first bad entry
+  gpu::DeviceBuffer<unsigned long long> scale_bits{2, s};  // the largest |w| (its bits), the first bad entry
   const unsigned long long initial[2] = {0, ~0ULL};
-  MATCHBLAS_CUDA_TRY(cudaMemcpyAsync(scale_bits.data(), initial, sizeof initial, cudaMemcpyHostToDevice, nullptr));
-  scale_and_check<W><<<1024, 256>>>(w, stride, n, scale_bits.data(), scale_bits.data() + 1);
+  MATCHBLAS_CUDA_TRY(cudaMemcpyAsync(scale_bits.data(), initial, sizeof initial, cudaMemcpyHostToDevice, s));
+  scale_and_check<W><<<1024, 256, 0, s>>>(w, stride, n, scale_bits.data(), scale_bits.data() + 1);
   MATCHBLAS_CUDA_CHECK_LAUNCH();
   unsigned long long found[2];
-  MATCHBLAS_CUDA_TRY(cudaMemcpy(found, scale_bits.data(), sizeof found, cudaMemcpyDeviceToHost));
+  MATCHBLAS_CUDA_TRY(cudaMemcpyAsync(found, scale_bits.data(), sizeof found, cudaMemcpyDeviceToHost, s));
+  session.synchronize();
   if (found[1] != ~0ULL) {
     const long long u = static_cast<long long>(found[1] / n), v = static_cast<long long>(found[1] % n);
     W x{};
-    MATCHBLAS_CUDA_TRY(cudaMemcpy(&x, w + u * stride + v, sizeof x, cudaMemcpyDeviceToHost));
+    MATCHBLAS_CUDA_TRY(cudaMemcpyAsync(&x, w + u * stride + v, sizeof x, cudaMemcpyDeviceToHost, s));
+    session.synchronize();
     throw invalid_input("auction-gpu: weight (" + std::to_string(u) + ", " + std::to_string(v) + ") is " +
                         std::to_string(double(x)) + "; the assignment start needs finite weights");
   }
@@ -444,14 +454,14 @@ gpu::DeviceBuffer<vertex_t> auction_on_device(const DeviceDense<W>& g, vertex_t 
   const double final_epsilon = opt.final_epsilon * scale;
 
   const vertex_t priced = (n + 3) / 4 * 4;  // the scans read prices four or two at a time
-  gpu::DeviceBuffer<unsigned long long> word{std::size_t(n), nullptr};
-  gpu::DeviceBuffer<float> price{std::size_t(priced), nullptr};
-  gpu::DeviceBuffer<vertex_t> list{std::size_t(n) * listed, nullptr};
-  gpu::DeviceBuffer<W> list_w{std::size_t(n) * listed, nullptr};
-  gpu::DeviceBuffer<float> bound{std::size_t(n), nullptr};
-  gpu::DeviceBuffer<unsigned> next_and_owned{2, nullptr};
-  gpu::DeviceBuffer<unsigned long long> counts{count_slots, nullptr};
-  init_objects<<<(priced + 255) / 256, 256>>>(word.data(), price.data(), bound.data(), n, priced);
+  gpu::DeviceBuffer<unsigned long long> word{std::size_t(n), s};
+  gpu::DeviceBuffer<float> price{std::size_t(priced), s};
+  gpu::DeviceBuffer<vertex_t> list{std::size_t(n) * listed, s};
+  gpu::DeviceBuffer<W> list_w{std::size_t(n) * listed, s};
+  gpu::DeviceBuffer<float> bound{std::size_t(n), s};
+  gpu::DeviceBuffer<unsigned> next_and_owned{2, s};
+  gpu::DeviceBuffer<unsigned long long> counts{count_slots, s};
+  init_objects<<<(priced + 255) / 256, 256, 0, s>>>(word.data(), price.data(), bound.data(), n, priced);
   MATCHBLAS_CUDA_CHECK_LAUNCH();
   const auto stop_at = static_cast<unsigned>(n - static_cast<vertex_t>(unassigned_allowed(opt, n)));
   const Auction<W> a{w,
@@ -468,24 +478,26 @@ gpu::DeviceBuffer<vertex_t> auction_on_device(const DeviceDense<W>& g, vertex_t 
                      stop_at,
                      static_cast<unsigned long long>(bids_allowed(opt, n)),
                      counts.data()};
-  const int blocks = persistent_blocks<W>(g.device());
+  const int blocks = persistent_blocks<W>(session.sms());
   gpu::Event start, stop;
   for (double epsilon = std::max(scale / 4, final_epsilon);; epsilon = std::max(epsilon / opt.ratio, final_epsilon)) {
-    MATCHBLAS_CUDA_TRY(cudaMemset(next_and_owned.data(), 0, 2 * sizeof(unsigned)));
-    MATCHBLAS_CUDA_TRY(cudaMemset(counts.data(), 0, count_slots * sizeof(unsigned long long)));
-    start.record(nullptr);
-    auction_phase<W><<<blocks, block_threads>>>(a, epsilon / scale);
+    MATCHBLAS_CUDA_TRY(cudaMemsetAsync(next_and_owned.data(), 0, 2 * sizeof(unsigned), s));
+    MATCHBLAS_CUDA_TRY(cudaMemsetAsync(counts.data(), 0, count_slots * sizeof(unsigned long long), s));
+    start.record(s);
+    auction_phase<W><<<blocks, block_threads, 0, s>>>(a, epsilon / scale);
     MATCHBLAS_CUDA_CHECK_LAUNCH();
-    stop.record(nullptr);
+    stop.record(s);
     const bool last = epsilon <= final_epsilon;
-    if (last) MATCHBLAS_CUDA_TRY(cudaMemset(sigma.data(), 0xff, n * sizeof(vertex_t)));  // no_vertex: unassigned
-    collect<<<(n + 255) / 256, 256>>>(word.data(), n, last ? sigma.data() : nullptr, !last);
+    if (last) MATCHBLAS_CUDA_TRY(cudaMemsetAsync(sigma.data(), 0xff, n * sizeof(vertex_t), s));  // no_vertex: unassigned
+    collect<<<(n + 255) / 256, 256, 0, s>>>(word.data(), n, last ? sigma.data() : nullptr, !last);
     MATCHBLAS_CUDA_CHECK_LAUNCH();
     if (stats) {
       std::vector<unsigned long long> c(count_slots);
       unsigned owned = 0;
-      MATCHBLAS_CUDA_TRY(cudaMemcpy(c.data(), counts.data(), count_slots * sizeof c[0], cudaMemcpyDeviceToHost));
-      MATCHBLAS_CUDA_TRY(cudaMemcpy(&owned, next_and_owned.data() + 1, sizeof owned, cudaMemcpyDeviceToHost));
+      MATCHBLAS_CUDA_TRY(
+          cudaMemcpyAsync(c.data(), counts.data(), count_slots * sizeof c[0], cudaMemcpyDeviceToHost, s));
+      MATCHBLAS_CUDA_TRY(cudaMemcpyAsync(&owned, next_and_owned.data() + 1, sizeof owned, cudaMemcpyDeviceToHost, s));
+      session.synchronize();
       AuctionGpuPhase p;
       p.epsilon = epsilon;
       p.seconds = stop.since(start);
@@ -502,7 +514,7 @@ gpu::DeviceBuffer<vertex_t> auction_on_device(const DeviceDense<W>& g, vertex_t 
     if (last) break;
   }
   if (stats) {
-    MATCHBLAS_CUDA_TRY(cudaDeviceSynchronize());
+    session.synchronize();
     stats->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   }
   return sigma;
@@ -511,37 +523,45 @@ gpu::DeviceBuffer<vertex_t> auction_on_device(const DeviceDense<W>& g, vertex_t 
 }  // namespace
 
 template <class W>
-std::vector<vertex_t> dense_auction_gpu(const DeviceDense<W>& g, const AuctionOptions& opt, AuctionGpuStats* stats) {
-  const gpu::DeviceBuffer<vertex_t> sigma = auction_on_device(g, g.n(), opt, stats);
+std::vector<vertex_t> dense_auction_gpu(const DeviceDense<W>& g, const AuctionOptions& opt, AuctionGpuStats* stats,
+                                        CUstream_st* stream) {
+  check_auction_gpu_options(opt);
+  const gpu::StreamSession session(g.device(), stream);
+  const gpu::DeviceBuffer<vertex_t> sigma = auction_on_device(session, g, g.n(), opt, stats);
   std::vector<vertex_t> host(sigma.size());
-  sigma.to_host(std::span(host), nullptr);
-  MATCHBLAS_CUDA_TRY(cudaDeviceSynchronize());
+  sigma.to_host(std::span(host), session.stream());
+  session.synchronize();
   return host;
 }
 
 template <class W>
 std::vector<vertex_t> assignment_matching_gpu(const DeviceDense<W>& g, const AuctionOptions& opt,
-                                              AuctionGpuStats* stats) {
+                                              AuctionGpuStats* stats, CUstream_st* stream) {
+  check_auction_gpu_options(opt);
+  const gpu::StreamSession session(g.device(), stream);
+  const cudaStream_t s = session.stream();
   const vertex_t n = g.padded_n();
-  const gpu::DeviceBuffer<vertex_t> sigma = auction_on_device(g, n, opt, stats);
+  const gpu::DeviceBuffer<vertex_t> sigma = auction_on_device(session, g, n, opt, stats);
   std::vector<vertex_t> host(n);
   std::vector<double> weight(n);
   if (n > 0) {
-    gpu::DeviceBuffer<double> w{std::size_t(n), nullptr};
-    weight_to_sigma<W><<<(n + 255) / 256, 256>>>(g.impl().w.data(), n, n, sigma.data(), w.data());
+    gpu::DeviceBuffer<double> w{std::size_t(n), s};
+    weight_to_sigma<W><<<(n + 255) / 256, 256, 0, s>>>(g.impl().w.data(), n, n, sigma.data(), w.data());
     MATCHBLAS_CUDA_CHECK_LAUNCH();
-    sigma.to_host(std::span(host), nullptr);
-    w.to_host(std::span(weight), nullptr);
-    MATCHBLAS_CUDA_TRY(cudaDeviceSynchronize());
+    sigma.to_host(std::span(host), s);
+    w.to_host(std::span(weight), s);
+    session.synchronize();
   }
   return matching_from_assignment(host, weight);
 }
 
-template std::vector<vertex_t> dense_auction_gpu(const DeviceDense<float>&, const AuctionOptions&, AuctionGpuStats*);
-template std::vector<vertex_t> dense_auction_gpu(const DeviceDense<double>&, const AuctionOptions&, AuctionGpuStats*);
+template std::vector<vertex_t> dense_auction_gpu(const DeviceDense<float>&, const AuctionOptions&, AuctionGpuStats*,
+                                                 CUstream_st*);
+template std::vector<vertex_t> dense_auction_gpu(const DeviceDense<double>&, const AuctionOptions&, AuctionGpuStats*,
+                                                 CUstream_st*);
 template std::vector<vertex_t> assignment_matching_gpu(const DeviceDense<float>&, const AuctionOptions&,
-                                                       AuctionGpuStats*);
+                                                       AuctionGpuStats*, CUstream_st*);
 template std::vector<vertex_t> assignment_matching_gpu(const DeviceDense<double>&, const AuctionOptions&,
-                                                       AuctionGpuStats*);
+                                                       AuctionGpuStats*, CUstream_st*);
 
 }  // namespace matchblas

@@ -1,5 +1,6 @@
 // DeviceDense (matchers/complete/device_dense.hpp): a complete graph's weights on the GPU,
-// uploaded from the host or generated there.
+// uploaded from the host or generated there, on the caller's stream or one of
+// its own (gpu::StreamSession), timed with CUDA events on it.
 // Generation draws weight (a, b) from lib/complete_weights.hpp, the
 // function the CPU generator uses (seed 000 sec. 5.1 distributions): a thread
 // per entry of the padded n x n matrix, the padding vertex's row and column
@@ -51,7 +52,7 @@ template <class W>
 DeviceDense<W>::DeviceDense(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 
 template <class W>
-DeviceDense<W> DeviceDense<W>::upload(const Dense<W>& g, int device) {
+DeviceDense<W> DeviceDense<W>::upload(const Dense<W>& g, int device, CUstream_st* stream) {
   check_order(g.n, "DeviceDense::upload");
   MATCHBLAS_EXPECTS(g.values.size() == std::size_t(g.n) * std::size_t(g.n),
                     "DeviceDense::upload: the dense matrix holds " + std::to_string(g.values.size()) +
@@ -60,39 +61,43 @@ DeviceDense<W> DeviceDense<W>::upload(const Dense<W>& g, int device) {
   std::optional<Dense<W>> padded;
   if (g.n % 2 != 0) padded = padded_to_even(g);
   const Dense<W>& even = padded ? *padded : g;
+  const gpu::StreamSession session(device, stream);
   gpu::Event start, stop;
-  start.record(nullptr);
-  auto w = gpu::DeviceBuffer<W>::from_host(even.values, nullptr);
-  stop.record(nullptr);
-  const double s = stop.since(start);
+  start.record(session.stream());
+  auto w = gpu::DeviceBuffer<W>::from_host(even.values, session.stream());
+  stop.record(session.stream());
+  const double s = stop.since(start);  // (waits for the copy)
   return DeviceDense(std::make_unique<Impl>(Impl{device, g.n, even.n, std::move(w), s}));
 }
 
 template <class W>
-DeviceDense<W> DeviceDense<W>::generate(WeightDist dist, vertex_t n, const GenOptions& opt, int device) {
+DeviceDense<W> DeviceDense<W>::generate(WeightDist dist, vertex_t n, const GenOptions& opt, int device,
+                                        CUstream_st* stream) {
   check_order(n, "DeviceDense::generate");
   MATCHBLAS_EXPECTS(opt.ties >= 0, "DeviceDense::generate: ties must be >= 0, got " + std::to_string(opt.ties));
   gpu::use_device("DeviceDense", device);
   const vertex_t padded = n + n % 2;
+  const gpu::StreamSession session(device, stream);
+  const cudaStream_t st = session.stream();
   gpu::Event start, stop;
-  start.record(nullptr);
+  start.record(st);
   gpu::DeviceBuffer<W> w(std::size_t(padded) * std::size_t(padded));  // out_of_memory when it does not fit
-  gpu::DeviceBuffer<double> x, y;
+  gpu::DeviceBuffer<double> x, y;  // scratch: stream-ordered, freed on st after the wait below
   if (dist == WeightDist::geometric && n > 0) {
-    x = gpu::DeviceBuffer<double>(std::size_t(n));
-    y = gpu::DeviceBuffer<double>(std::size_t(n));
-    draw_points<<<(n + 255) / 256, 256>>>(opt.seed, n, x.data(), y.data());
+    x = gpu::DeviceBuffer<double>(std::size_t(n), st);
+    y = gpu::DeviceBuffer<double>(std::size_t(n), st);
+    draw_points<<<(n + 255) / 256, 256, 0, st>>>(opt.seed, n, x.data(), y.data());
     MATCHBLAS_CUDA_CHECK_LAUNCH();
   }
   if (padded > 0) {
     const CompleteWeights weight(dist, opt.ties, opt.seed, x.data(), y.data());
     const dim3 grid(static_cast<unsigned>(std::min<long long>((padded + 255) / 256, 64)),
                     static_cast<unsigned>(std::min<vertex_t>(padded, 65535)));
-    draw_weights<W><<<grid, 256>>>(weight, n, padded, w.data());
+    draw_weights<W><<<grid, 256, 0, st>>>(weight, n, padded, w.data());
     MATCHBLAS_CUDA_CHECK_LAUNCH();
   }
-  stop.record(nullptr);
-  const double s = stop.since(start);
+  stop.record(st);
+  const double s = stop.since(start);  // (waits for the weights)
   return DeviceDense(std::make_unique<Impl>(Impl{device, n, padded, std::move(w), s}));
 }
 
@@ -120,14 +125,16 @@ double DeviceDense<W>::seconds() const noexcept {
 }
 
 template <class W>
-Dense<W> DeviceDense<W>::to_host() const {
-  MATCHBLAS_CUDA_TRY(cudaSetDevice(impl_->device));
+Dense<W> DeviceDense<W>::to_host(CUstream_st* stream) const {
+  const gpu::StreamSession session(impl_->device, stream);
   const vertex_t n = impl_->n, p = impl_->padded;
   Dense<W> d(n);
-  if (n > 0)
-    MATCHBLAS_CUDA_TRY(cudaMemcpy2D(d.values.data(), std::size_t(n) * sizeof(W), impl_->w.data(),
-                                    std::size_t(p) * sizeof(W), std::size_t(n) * sizeof(W), std::size_t(n),
-                                    cudaMemcpyDeviceToHost));
+  if (n > 0) {
+    MATCHBLAS_CUDA_TRY(cudaMemcpy2DAsync(d.values.data(), std::size_t(n) * sizeof(W), impl_->w.data(),
+                                         std::size_t(p) * sizeof(W), std::size_t(n) * sizeof(W), std::size_t(n),
+                                         cudaMemcpyDeviceToHost, session.stream()));
+    session.synchronize();
+  }
   return d;
 }
 

@@ -1,11 +1,14 @@
 // DeviceDense: a complete graph resident on the GPU, uploaded or generated
-// there (matchers/complete/device_dense.cu). Plain header.
+// there (matchers/complete/device_dense.cu). Plain header (no CUDA header: a
+// stream is a CUstream_st*, what cudaStream_t names).
 #pragma once
 #include <memory>
 
 #include "lib/dense.hpp"
 #include "lib/generation.hpp"
 #include "lib/types.hpp"
+
+struct CUstream_st;  // cudaStream_t is CUstream_st* (matchers/device_graph.hpp)
 
 namespace matchblas {
 
@@ -16,12 +19,16 @@ namespace matchblas {
 // datasets/generators.hpp (datasets/complete_weights.hpp is the one pair
 // weight function both use; the device's log1p may differ from the host's in
 // a double's last bit), so that n = 131072 (64 GiB of float) never exists on
-// the host. Move-only.
+// the host. Each runs on `stream` (a cudaStream_t of GPU `device`; null: a
+// stream of its own, matchers/gpu_session.cuh) and returns once the weights
+// are on the device; to_host() likewise copies on `stream` and waits for
+// it. Move-only.
 template <class W>
 class DeviceDense {
  public:
-  static DeviceDense upload(const Dense<W>& g, int device = 0);
-  static DeviceDense generate(WeightDist dist, vertex_t n, const GenOptions& opt = {}, int device = 0);
+  static DeviceDense upload(const Dense<W>& g, int device = 0, CUstream_st* stream = nullptr);
+  static DeviceDense generate(WeightDist dist, vertex_t n, const GenOptions& opt = {}, int device = 0,
+                              CUstream_st* stream = nullptr);
   ~DeviceDense();
   DeviceDense(DeviceDense&&) noexcept;
   DeviceDense& operator=(DeviceDense&&) noexcept;
@@ -29,7 +36,7 @@ class DeviceDense {
   vertex_t n() const noexcept;         // the graph's order
   vertex_t padded_n() const noexcept;  // n, or n + 1 when n is odd
   double seconds() const noexcept;     // the upload or the generation (CUDA events)
-  Dense<W> to_host() const;            // the n x n weights, without the padding
+  Dense<W> to_host(CUstream_st* stream = nullptr) const;  // the n x n weights, without the padding
 
   struct Impl;  // matchers/complete/device_dense_impl.cuh
   const Impl& impl() const noexcept { return *impl_; }

@@ -11,11 +11,11 @@ struct DeviceDense<W>::Impl {};
 template <class W>
 DeviceDense<W>::DeviceDense(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 template <class W>
-DeviceDense<W> DeviceDense<W>::upload(const Dense<W>&, int) {
+DeviceDense<W> DeviceDense<W>::upload(const Dense<W>&, int, CUstream_st*) {
   throw_no_cuda("DeviceDense");
 }
 template <class W>
-DeviceDense<W> DeviceDense<W>::generate(WeightDist, vertex_t, const GenOptions&, int) {
+DeviceDense<W> DeviceDense<W>::generate(WeightDist, vertex_t, const GenOptions&, int, CUstream_st*) {
   throw_no_cuda("DeviceDense");
 }
 template <class W>
@@ -41,18 +41,19 @@ double DeviceDense<W>::seconds() const noexcept {
   return 0;
 }
 template <class W>
-Dense<W> DeviceDense<W>::to_host() const {
+Dense<W> DeviceDense<W>::to_host(CUstream_st*) const {
   throw_no_cuda("DeviceDense");
 }
 template class DeviceDense<float>;
 template class DeviceDense<double>;
 
 template <class W>
-std::vector<vertex_t> dense_auction_gpu(const DeviceDense<W>&, const AuctionOptions&, AuctionGpuStats*) {
+std::vector<vertex_t> dense_auction_gpu(const DeviceDense<W>&, const AuctionOptions&, AuctionGpuStats*, CUstream_st*) {
   throw_no_cuda("auction-gpu");
 }
 template <class W>
-std::vector<vertex_t> assignment_matching_gpu(const DeviceDense<W>&, const AuctionOptions&, AuctionGpuStats*) {
+std::vector<vertex_t> assignment_matching_gpu(const DeviceDense<W>&, const AuctionOptions&, AuctionGpuStats*,
+                                              CUstream_st*) {
   throw_no_cuda("auction-gpu");
 }
 
@@ -69,7 +70,11 @@ RomaRun roma_gpu_thesis(const Dense<W>&, int version, const RomaOptions&, int) {
   throw_no_cuda(version == 1 ? "roma-gpu-1" : "roma-gpu-2");
 }
 template <class W>
-RomaRun roma_gpu_thesis(const DeviceDense<W>&, int version, const RomaOptions&) {
+RomaRun roma_gpu_thesis(const Dense<W>&, int version, const RomaOptions&, const GpuOptions&) {
+  throw_no_cuda(version == 1 ? "roma-gpu-1" : "roma-gpu-2");
+}
+template <class W>
+RomaRun roma_gpu_thesis(const DeviceDense<W>&, int version, const RomaOptions&, CUstream_st*) {
   throw_no_cuda(version == 1 ? "roma-gpu-1" : "roma-gpu-2");
 }
 
@@ -79,13 +84,17 @@ template RomaRun roma_gpu(const Dense<float>&, const RomaOptions&, const RomaGpu
 template RomaRun roma_gpu(const Dense<double>&, const RomaOptions&, const RomaGpuOptions&);
 template RomaRun roma_gpu_thesis(const Dense<float>&, int, const RomaOptions&, int);
 template RomaRun roma_gpu_thesis(const Dense<double>&, int, const RomaOptions&, int);
-template RomaRun roma_gpu_thesis(const DeviceDense<float>&, int, const RomaOptions&);
-template RomaRun roma_gpu_thesis(const DeviceDense<double>&, int, const RomaOptions&);
-template std::vector<vertex_t> dense_auction_gpu(const DeviceDense<float>&, const AuctionOptions&, AuctionGpuStats*);
-template std::vector<vertex_t> dense_auction_gpu(const DeviceDense<double>&, const AuctionOptions&, AuctionGpuStats*);
+template RomaRun roma_gpu_thesis(const Dense<float>&, int, const RomaOptions&, const GpuOptions&);
+template RomaRun roma_gpu_thesis(const Dense<double>&, int, const RomaOptions&, const GpuOptions&);
+template RomaRun roma_gpu_thesis(const DeviceDense<float>&, int, const RomaOptions&, CUstream_st*);
+template RomaRun roma_gpu_thesis(const DeviceDense<double>&, int, const RomaOptions&, CUstream_st*);
+template std::vector<vertex_t> dense_auction_gpu(const DeviceDense<float>&, const AuctionOptions&, AuctionGpuStats*,
+                                                 CUstream_st*);
+template std::vector<vertex_t> dense_auction_gpu(const DeviceDense<double>&, const AuctionOptions&, AuctionGpuStats*,
+                                                 CUstream_st*);
 template std::vector<vertex_t> assignment_matching_gpu(const DeviceDense<float>&, const AuctionOptions&,
-                                                       AuctionGpuStats*);
+                                                       AuctionGpuStats*, CUstream_st*);
 template std::vector<vertex_t> assignment_matching_gpu(const DeviceDense<double>&, const AuctionOptions&,
-                                                       AuctionGpuStats*);
+                                                       AuctionGpuStats*, CUstream_st*);
 
 }  // namespace matchblas

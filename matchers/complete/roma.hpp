@@ -44,6 +44,7 @@
 #include "lib/matching.hpp"
 #include "matchers/complete/auction.hpp"
 #include "matchers/complete/device_dense.hpp"
+#include "matchers/device_graph.hpp"
 
 namespace matchblas {
 
@@ -156,7 +157,8 @@ void check_roma_options(const RomaOptions& opt);
 // phase whose scans gathered much when the stream phase's rows in flight
 // would not fit L2, the stream phase otherwise: queued, except from phase
 // 2 on after a phase whose scans passed the bound on most columns, and
-// with bf16 storage. Same options, start matchings and report as the
+// with bf16 storage (the rule and its thresholds: matchers/complete/
+// roma_gpu_policy.hpp). Same options, start matchings and report as the
 // CPU roma (matchers/complete/roma.hpp; RomaScan::changed keeps a worklist of the
 // changed pairs); RomaPhase::seconds is the phase's kernels (the refresh of
 // the weight vector, the worklist's select, the row maxima when first
@@ -165,12 +167,16 @@ void check_roma_options(const RomaOptions& opt);
 // assignment_matching_gpu, on the device. Guarantee: a perfect matching
 // after every phase, weight never lower (with bf16 storage the flips are
 // decided on the rounded weights, so the float weight may dip); not the
-// CPU's matching (the flips race), close to it in weight.
+// CPU's matching (the flips race), close to it in weight. All of a run's
+// work (the upload of a Dense, the start's auction, the phases) goes on one
+// stream, gopt.stream or one of its own, waited for before it returns.
 enum class RomaGpuKernel { automatic, cluster, stream, queued };  // queued: the stream phase, gathers queued
 RomaGpuKernel parse_roma_gpu_kernel(std::string_view name);       // auto, cluster, stream, queued
 std::string to_string(RomaGpuKernel k);
-struct RomaGpuOptions {
-  int device = 0;         // for the Dense overload (a DeviceDense knows its own)
+// GpuOptions's device (for the Dense overload: a DeviceDense knows its own)
+// and stream (a cudaStream_t of that GPU; null: roma-gpu creates and owns
+// one); its threads and threads_per_block are not read. Then the kernels'.
+struct RomaGpuOptions : GpuOptions {
   RomaGpuKernel kernel = RomaGpuKernel::automatic;  // the phase kernel; cluster, stream or queued: every phase
   int cluster = 0;        // the cluster phase's blocks per pair: 1-16; 0: automatic (matchers/complete/roma_gpu_launch.cuh)
   int blocks_per_sm = 2;  // 1 or 2: the cluster phase's shared memory is split for this many blocks per SM
@@ -198,10 +204,15 @@ RomaRun roma_gpu(const Dense<W>& g, const RomaOptions& opt = {}, const RomaGpuOp
 // perfect matching after every phase (Lemma 4.1.1 and the locks), weight
 // never lower (a flip's gain depends only on the four vertices it re-checks);
 // not the CPU's matching (the flips race), but close to it in weight
-// (tests/gpu/test_roma_gpu.cpp).
+// (tests/gpu/test_roma_gpu.cpp). Streams as roma_gpu: the run's work goes on
+// gpu.stream (the Dense overload; the int form is gpu.device = device) or
+// `stream` (a DeviceDense's), or on one of its own when null.
 template <class W>
 RomaRun roma_gpu_thesis(const Dense<W>& g, int version, const RomaOptions& opt = {}, int device = 0);
 template <class W>
-RomaRun roma_gpu_thesis(const DeviceDense<W>& g, int version, const RomaOptions& opt = {});
+RomaRun roma_gpu_thesis(const Dense<W>& g, int version, const RomaOptions& opt, const GpuOptions& gpu);
+template <class W>
+RomaRun roma_gpu_thesis(const DeviceDense<W>& g, int version, const RomaOptions& opt = {},
+                        CUstream_st* stream = nullptr);
 
 }  // namespace matchblas

@@ -19,7 +19,9 @@
 //     (RomaGpuKernel::stream) or queued, 32 such edges gathering together
 //     (RomaGpuKernel::queued: one wait a warp per 32 of them instead of one
 //     per column that has any).
-// The automatic choice (choose_kernel): phase 0 takes the cluster phase,
+// The automatic choice (roma_gpu_policy::choose_kernel in
+// roma_gpu_policy.hpp/.cpp, host code a CPU test reaches, with its
+// thresholds): phase 0 takes the cluster phase,
 // which records the maxima of the rows it copies (the stream phase reads
 // the others' when it first meets them). Each phase counts the edges past the
 // bound; a later phase takes the stream phase unless the previous one's
@@ -93,6 +95,7 @@
 #include "matchers/complete/device_dense_impl.cuh"
 #include "matchers/complete/device_dense.hpp"
 #include "matchers/complete/roma.hpp"
+#include "matchers/complete/roma_gpu_policy.hpp"
 #include "matchers/gpu_session.cuh"
 #include "matchers/complete/roma_gpu_cluster.cuh"
 #include "matchers/complete/atomic_flip.cuh"
@@ -121,49 +124,13 @@ __global__ void to_bf16(const float* w, long long count, __nv_bfloat16* out) {
     out[i] = __float2bfloat16_rn(w[i]);
 }
 
-// Gathering much: more than this many edges past the bound per pair and
-// per column in the previous phase (with the warp-shared threshold the
-// kernels count nearly alike: the queued form tests against a best gain
-// that rises only as its ring drains, so it counts a little more, e.g.
-// 0.102 against the cluster phase's 0.108 on exponential phase 1 at n =
-// 65536, 0.461 against 0.463 on geometric; measured on the H100 in
-// bench/RESULTS.md, float weights: for double each lane keeps its own
-// threshold, so more edges pass and the rule leans to the cluster phase).
-constexpr double gathers_much = 0.2;
-// The stream phase's gathers stay in L2 while the rows of its pairs in
-// flight take at most this many times its size (the H100: 132 pairs of
-// 32768 floats a row, 34 MB of 50).
-constexpr double rows_in_l2 = 1.0;
-
-// Gathering everywhere: more than this many edges past the bound per pair
-// and per column (the x < M[x] half of them can pass). The queued stream
-// phase then only adds its ring's work to gathers made at every column
-// anyway (geometric weights pass at about 0.46; exponential ones at 0.02-0.11
-// after phase 1). Phase 0's count, from the start matching, says nothing
-// of later scans (exponential weights pass at 0.40 there), so phase 1 is
-// always queued. Not for bf16 rows (eight columns a load): their queued
-// kernel spills 88 bytes a thread and ran 20% slower than the stream phase
-// on the H100 (bench/RESULTS.md).
-constexpr double gathers_everywhere = 0.3;
-
-// Phase p's kernel: the automatic choice (the header); `queue_ok`: the
-// weights are stored as computed (not bf16).
-RomaGpuKernel choose_kernel(RomaGpuKernel kernel, int p, const PhaseState& s, vertex_t n, bool rows_fit_l2,
-                            bool queue_ok) {
-  if (kernel != RomaGpuKernel::automatic) return kernel;
-  if (p == 0) return RomaGpuKernel::cluster;  // it records the row maxima
-  const double passed = double(s.previous_past_bound) / (double(n) * double(std::max(1ULL, s.previous_pairs)));
-  if (!rows_fit_l2 && passed > gathers_much) return RomaGpuKernel::cluster;
-  if (!queue_ok || (p >= 2 && passed > gathers_everywhere)) return RomaGpuKernel::stream;
-  return RomaGpuKernel::queued;
-}
-
 // The phases from the start matching `mate` (padded order), the kernels
 // reading the weights w stored as S (g's own, or a bf16 copy of them); the
-// report's weights are g's.
+// report's weights are g's. Everything on the session's stream.
 template <class W, class S>
-RomaRun run_fast(const DeviceDense<W>& g, const S* w, std::vector<vertex_t> mate, const RomaOptions& opt,
-                 const RomaGpuOptions& gopt) {
+RomaRun run_fast(const gpu::StreamSession& session, const DeviceDense<W>& g, const S* w, std::vector<vertex_t> mate,
+                 const RomaOptions& opt, const RomaGpuOptions& gopt) {
+  const cudaStream_t st = session.stream();
   const vertex_t n = g.padded_n();
   // The cluster phase's launch (not made when every phase streams).
   cudaLaunchAttribute cluster_dim[1];
@@ -201,6 +168,7 @@ RomaRun run_fast(const DeviceDense<W>& g, const S* w, std::vector<vertex_t> mate
     // after 8 phases on the H100.
     config.gridDim = dim3(unsigned(std::min(clusters, std::max(1, n / 16)) * shape.cluster));
   }
+  config.stream = st;  // the launch's (set after the occupancy queries above, which read the config as before)
   // The stream phase's launch: 16-byte row loads where every row starts on a
   // 16-byte boundary (else one column a load: float rows of n = 4 k + 2
   // could take 8-byte loads, not done); one block an SM, as many pairs in flight (at most one
@@ -209,43 +177,47 @@ RomaRun run_fast(const DeviceDense<W>& g, const S* w, std::vector<vertex_t> mate
   const bool aligned = n % per_load == 0 && reinterpret_cast<std::uintptr_t>(w) % 16 == 0;
   const auto stream_kernel = aligned ? roma_stream_phase<W, S, per_load, false> : roma_stream_phase<W, S, 1, false>;
   const auto queued_kernel = aligned ? roma_stream_phase<W, S, per_load, true> : roma_stream_phase<W, S, 1, true>;
-  int per_sm = 0, queued_per_sm = 0, sms = 0, l2_bytes = 0;
+  int per_sm = 0, queued_per_sm = 0, l2_bytes = 0;
   MATCHBLAS_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, stream_kernel, stream_block, 0));
   MATCHBLAS_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&queued_per_sm, queued_kernel, stream_block, 0));
   per_sm = std::min(per_sm, queued_per_sm);  // one grid for both (one block an SM either way)
-  MATCHBLAS_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, g.device()));
+  const int sms = session.sms();
   MATCHBLAS_CUDA_TRY(cudaDeviceGetAttribute(&l2_bytes, cudaDevAttrL2CacheSize, g.device()));
   const int stream_grid = std::max(1, std::min(per_sm * sms, n / 16));
-  const bool rows_fit_l2 = double(stream_grid) * 2 * double(n) * sizeof(S) <= rows_in_l2 * double(l2_bytes);
+  const bool rows_fit_l2 = roma_gpu_policy::rows_fit_l2(stream_grid, n, sizeof(S), l2_bytes);
 
-  gpu::DeviceBuffer<WeightMate<W>> cw{std::size_t(n)};
-  gpu::DeviceBuffer<unsigned> counter{1};
-  gpu::DeviceBuffer<W> top{std::size_t(n)};  // row maxima, NaN until a phase reads the row
-  MATCHBLAS_CUDA_TRY(cudaMemset(top.data(), 0xff, top.size() * sizeof(W)));
-  gpu::DeviceBuffer<int> changed{std::size_t(n)};
-  MATCHBLAS_CUDA_TRY(cudaMemset(changed.data(), 0xff, changed.size() * sizeof(int)));  // all -1
-  gpu::DeviceBuffer<vertex_t> pairs{std::size_t(n) / 2};
-  gpu::DeviceBuffer<unsigned> listed{1};
+  // The phases' scratch, stream-ordered on st (freed there, after the
+  // session's last wait in roma_phases).
+  gpu::DeviceBuffer<WeightMate<W>> cw{std::size_t(n), st};
+  gpu::DeviceBuffer<unsigned> counter{1, st};
+  gpu::DeviceBuffer<W> top{std::size_t(n), st};  // row maxima, NaN until a phase reads the row
+  MATCHBLAS_CUDA_TRY(cudaMemsetAsync(top.data(), 0xff, top.size() * sizeof(W), st));
+  gpu::DeviceBuffer<int> changed{std::size_t(n), st};
+  MATCHBLAS_CUDA_TRY(cudaMemsetAsync(changed.data(), 0xff, changed.size() * sizeof(int), st));  // all -1
+  gpu::DeviceBuffer<vertex_t> pairs{std::size_t(n) / 2, st};
+  gpu::DeviceBuffer<unsigned> listed{1, st};
   const thrust::counting_iterator<vertex_t> vertices(0);
   auto select = [&](void* temp, std::size_t& bytes, int phase, const vertex_t* m) {
     return cub::DeviceSelect::If(temp, bytes, vertices, pairs.data(), listed.data(), n,
-                                 ToScan{m, changed.data(), phase, opt.scan == RomaScan::all});
+                                 ToScan{m, changed.data(), phase, opt.scan == RomaScan::all}, st);
   };
   std::size_t temp_bytes = 0;
   MATCHBLAS_CUDA_TRY(select(nullptr, temp_bytes, 0, nullptr));
-  gpu::DeviceBuffer<unsigned char> temp{std::max<std::size_t>(temp_bytes, 1)};
-  return roma_phases(g, std::move(mate), opt, /*counts_scans=*/true, [&](int p, const PhaseState& s) -> PhaseKernel {
-    start_phase<W, S><<<(n + 255) / 256, 256>>>(w, n, s.mate, cw.data(), counter.data());
+  gpu::DeviceBuffer<unsigned char> temp{std::max<std::size_t>(temp_bytes, 1), st};
+  return roma_phases(session, g, std::move(mate), opt, /*counts_scans=*/true,
+                     [&](int p, const PhaseState& s) -> PhaseKernel {
+    start_phase<W, S><<<(n + 255) / 256, 256, 0, st>>>(w, n, s.mate, cw.data(), counter.data());
     MATCHBLAS_CUDA_CHECK_LAUNCH();
     MATCHBLAS_CUDA_TRY(select(temp.data(), temp_bytes, p, s.mate));
     const Worklist list{pairs.data(), listed.data(), s.scanned};
     const ChangeStamps stamps{changed.data(), p};
     const BoundStats<W> stats{s.past_bound, s.pairs, top.data()};
-    const RomaGpuKernel kernel = choose_kernel(gopt.kernel, p, s, n, rows_fit_l2, std::is_same_v<S, W>);
+    const RomaGpuKernel kernel = roma_gpu_policy::choose_kernel(gopt.kernel, p, s.previous_past_bound,
+                                                                s.previous_pairs, n, rows_fit_l2, std::is_same_v<S, W>);
     if (kernel != RomaGpuKernel::cluster) {
       const auto phase_kernel = kernel == RomaGpuKernel::queued ? queued_kernel : stream_kernel;
-      phase_kernel<<<stream_grid, stream_block>>>(w, n, s.mate, cw.data(), s.locks, counter.data(), s.flips,
-                                                  s.fallback_flips, W(opt.min_gain), list, stamps, stats);
+      phase_kernel<<<stream_grid, stream_block, 0, st>>>(w, n, s.mate, cw.data(), s.locks, counter.data(), s.flips,
+                                                         s.fallback_flips, W(opt.min_gain), list, stamps, stats);
       MATCHBLAS_CUDA_CHECK_LAUNCH();
       return {kernel == RomaGpuKernel::queued ? "queued" : "stream", 0};
     }
@@ -257,20 +229,30 @@ RomaRun run_fast(const DeviceDense<W>& g, const S* w, std::vector<vertex_t> mate
 }
 
 template <class W>
-RomaRun run_fast(const DeviceDense<W>& g, std::vector<vertex_t> mate, const RomaOptions& opt,
-                 const RomaGpuOptions& gopt) {
-  MATCHBLAS_CUDA_TRY(cudaSetDevice(g.device()));
+RomaRun run_fast(const gpu::StreamSession& session, const DeviceDense<W>& g, std::vector<vertex_t> mate,
+                 const RomaOptions& opt, const RomaGpuOptions& gopt) {
   const vertex_t n = g.padded_n();
-  if (n < 4 || opt.phases == 0) return roma_phases(g, std::move(mate), opt, true, [](int, const PhaseState&) {});
-  if (!gopt.bf16) return run_fast<W, W>(g, g.impl().w.data(), std::move(mate), opt, gopt);
+  if (n < 4 || opt.phases == 0)
+    return roma_phases(session, g, std::move(mate), opt, true, [](int, const PhaseState&) {});
+  if (!gopt.bf16) return run_fast<W, W>(session, g, g.impl().w.data(), std::move(mate), opt, gopt);
   if constexpr (std::is_same_v<W, float>) {  // (check_roma_gpu_options refused bf16 for double)
     const long long count = static_cast<long long>(n) * n;
     gpu::DeviceBuffer<__nv_bfloat16> half{std::size_t(count)};  // out_of_memory when it does not fit
-    to_bf16<<<1024, 256>>>(g.impl().w.data(), count, half.data());
+    to_bf16<<<1024, 256, 0, session.stream()>>>(g.impl().w.data(), count, half.data());
     MATCHBLAS_CUDA_CHECK_LAUNCH();
-    return run_fast<W, __nv_bfloat16>(g, half.data(), std::move(mate), opt, gopt);
+    return run_fast<W, __nv_bfloat16>(session, g, half.data(), std::move(mate), opt, gopt);
   }
   return {};
+}
+
+// The run on g, resident on its own GPU, on `stream` (null: the session's own).
+template <class W>
+RomaRun run_on_device(const DeviceDense<W>& g, const Dense<W>* host, const RomaOptions& opt,
+                      const RomaGpuOptions& gopt, cudaStream_t stream) {
+  const gpu::StreamSession session(g.device(), stream);
+  return run_from_start<W>(session, g, host, opt, [&](std::vector<vertex_t> start) {
+    return run_fast(session, g, std::move(start), opt, gopt);
+  });
 }
 
 }  // namespace
@@ -279,17 +261,15 @@ template <class W>
 RomaRun roma_gpu(const DeviceDense<W>& g, const RomaOptions& opt, const RomaGpuOptions& gopt) {
   check_roma_options(opt);
   check_roma_gpu_options<W>(gopt);
-  return run_from_start<W>(g, nullptr, opt,
-                           [&](std::vector<vertex_t> start) { return run_fast(g, std::move(start), opt, gopt); });
+  return run_on_device<W>(g, nullptr, opt, gopt, gopt.stream);
 }
 
 template <class W>
 RomaRun roma_gpu(const Dense<W>& g, const RomaOptions& opt, const RomaGpuOptions& gopt) {
   check_roma_options(opt);
   check_roma_gpu_options<W>(gopt);
-  const DeviceDense<W> d = DeviceDense<W>::upload(g, gopt.device);
-  return run_from_start<W>(d, &g, opt,
-                           [&](std::vector<vertex_t> start) { return run_fast(d, std::move(start), opt, gopt); });
+  const DeviceDense<W> d = DeviceDense<W>::upload(g, gopt.device, gopt.stream);
+  return run_on_device<W>(d, &g, opt, gopt, gopt.stream);
 }
 
 template RomaRun roma_gpu(const DeviceDense<float>&, const RomaOptions&, const RomaGpuOptions&);

@@ -16,6 +16,8 @@
 // Cost per phase: version 2 reads the rows of u and M[u] for each matched
 // pair u < M[u] (about 4 n^2 bytes for float) plus a gather w[x, M[x]] per
 // entry; version 1 the same with a thread per pair.
+// Host side: one gpu::StreamSession (the caller's stream or one of its own)
+// carries the upload, the start and every phase (atomic_flip.cuh's loop).
 #include <cuda_runtime.h>
 
 #include <cub/block/block_reduce.cuh>
@@ -108,41 +110,59 @@ void check_thesis_options(int version, const RomaOptions& opt) {
 }
 
 template <class W>
-RomaRun run_thesis(const DeviceDense<W>& g, std::vector<vertex_t> mate, int version, const RomaOptions& opt) {
+RomaRun run_thesis(const gpu::StreamSession& session, const DeviceDense<W>& g, std::vector<vertex_t> mate,
+                   int version, const RomaOptions& opt) {
+  const cudaStream_t st = session.stream();
   const vertex_t n = g.padded_n();
   const W* w = g.impl().w.data();
-  return roma_phases(g, std::move(mate), opt, /*counts_scans=*/false, [&](int, const PhaseState& s) {
+  return roma_phases(session, g, std::move(mate), opt, /*counts_scans=*/false, [&](int, const PhaseState& s) {
     if (version == 2)
-      roma2_phase<W><<<static_cast<unsigned>(n), roma2_block>>>(w, n, s.mate, s.locks, W(opt.min_gain), s.flips);
+      roma2_phase<W><<<static_cast<unsigned>(n), roma2_block, 0, st>>>(w, n, s.mate, s.locks, W(opt.min_gain),
+                                                                        s.flips);
     else
-      roma1_phase<W><<<static_cast<unsigned>((n + 1023) / 1024), 1024>>>(w, n, s.mate, s.locks, W(opt.min_gain),
-                                                                         s.flips);
+      roma1_phase<W><<<static_cast<unsigned>((n + 1023) / 1024), 1024, 0, st>>>(w, n, s.mate, s.locks,
+                                                                                W(opt.min_gain), s.flips);
     MATCHBLAS_CUDA_CHECK_LAUNCH();
+  });
+}
+
+// The run on g, resident on its own GPU, on `stream` (null: the session's own).
+template <class W>
+RomaRun run_on_device(const DeviceDense<W>& g, const Dense<W>* host, int version, const RomaOptions& opt,
+                      cudaStream_t stream) {
+  const gpu::StreamSession session(g.device(), stream);
+  return run_from_start<W>(session, g, host, opt, [&](std::vector<vertex_t> start) {
+    return run_thesis(session, g, std::move(start), version, opt);
   });
 }
 
 }  // namespace
 
 template <class W>
-RomaRun roma_gpu_thesis(const Dense<W>& g, int version, const RomaOptions& opt, int device) {
+RomaRun roma_gpu_thesis(const Dense<W>& g, int version, const RomaOptions& opt, const GpuOptions& gpu) {
   check_roma_options(opt);
   check_thesis_options(version, opt);
-  gpu::use_device("roma-gpu-" + std::to_string(version), device);
-  const DeviceDense<W> d = DeviceDense<W>::upload(g, device);
-  return run_from_start<W>(d, &g, opt,
-                           [&](std::vector<vertex_t> start) { return run_thesis(d, std::move(start), version, opt); });
+  gpu::use_device("roma-gpu-" + std::to_string(version), gpu.device);
+  const DeviceDense<W> d = DeviceDense<W>::upload(g, gpu.device, gpu.stream);
+  return run_on_device<W>(d, &g, version, opt, gpu.stream);
 }
 
 template <class W>
-RomaRun roma_gpu_thesis(const DeviceDense<W>& g, int version, const RomaOptions& opt) {
-  check_roma_options(opt);
-  check_thesis_options(version, opt);
-  return run_from_start<W>(g, nullptr, opt,
-                           [&](std::vector<vertex_t> start) { return run_thesis(g, std::move(start), version, opt); });
+RomaRun roma_gpu_thesis(const Dense<W>& g, int version, const RomaOptions& opt, int device) {
+  return roma_gpu_thesis(g, version, opt, GpuOptions{.device = device});
 }
 
-template RomaRun roma_gpu_thesis(const DeviceDense<float>&, int, const RomaOptions&);
-template RomaRun roma_gpu_thesis(const DeviceDense<double>&, int, const RomaOptions&);
+template <class W>
+RomaRun roma_gpu_thesis(const DeviceDense<W>& g, int version, const RomaOptions& opt, CUstream_st* stream) {
+  check_roma_options(opt);
+  check_thesis_options(version, opt);
+  return run_on_device<W>(g, nullptr, version, opt, stream);
+}
+
+template RomaRun roma_gpu_thesis(const DeviceDense<float>&, int, const RomaOptions&, CUstream_st*);
+template RomaRun roma_gpu_thesis(const DeviceDense<double>&, int, const RomaOptions&, CUstream_st*);
+template RomaRun roma_gpu_thesis(const Dense<float>&, int, const RomaOptions&, const GpuOptions&);
+template RomaRun roma_gpu_thesis(const Dense<double>&, int, const RomaOptions&, const GpuOptions&);
 template RomaRun roma_gpu_thesis(const Dense<float>&, int, const RomaOptions&, int);
 template RomaRun roma_gpu_thesis(const Dense<double>&, int, const RomaOptions&, int);
 

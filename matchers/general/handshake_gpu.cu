@@ -49,7 +49,7 @@ __global__ void handshakes(vertex_t n, const vertex_t* strong, std::uint8_t* sha
 template <class W>
 Matching handshake_gpu(const Csr<W>& g, const GpuOptions& opt, GpuTimes* times) {
   check_gpu_options(opt);
-  return handshake_gpu(DeviceGraph<W>(g, opt.device), opt, times);
+  return handshake_gpu(DeviceGraph<W>(g, opt.device, opt.stream), opt, times);
 }
 
 template <class W>

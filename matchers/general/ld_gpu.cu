@@ -71,7 +71,7 @@ __global__ void ld_match(vertex_t n, const vertex_t* cand, vertex_t* mate, int* 
 template <class W>
 Matching ld_gpu(const Csr<W>& g, const GpuOptions& opt, GpuTimes* times) {
   check_gpu_options(opt);
-  return ld_gpu(DeviceGraph<W>(g, opt.device), opt, times);
+  return ld_gpu(DeviceGraph<W>(g, opt.device, opt.stream), opt, times);
 }
 
 template <class W>

@@ -202,7 +202,7 @@ void launch_warps(const gpu::CsrView<W>& g, word_t* word, const SuitorGpuOptions
 template <class W>
 Matching suitor_gpu(const Csr<W>& g, const SuitorGpuOptions& opt, GpuTimes* times) {
   check_suitor_gpu_options(opt);
-  return suitor_gpu(DeviceGraph<W>(g, opt.device), opt, times);
+  return suitor_gpu(DeviceGraph<W>(g, opt.device, opt.stream), opt, times);
 }
 
 template <class W>

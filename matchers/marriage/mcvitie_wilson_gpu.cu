@@ -1,5 +1,5 @@
-// McVitie-Wilson on the GPU, a thread per man (matchers/gpu.hpp; the CPU
-// twins are in matchers/marriage/stable_marriage.cpp).
+// McVitie-Wilson on the GPU, a thread per man (matchers/marriage/
+// stable_marriage.hpp; the CPU twins are in matchers/marriage/stable_marriage.cpp).
 // Source: seed 001 Paper IV sec. 4 (parallel McVitie-Wilson: each thread
 // follows the chain of men its proposals reject; compare-and-swap on
 // suitor(woman)).
@@ -12,7 +12,9 @@
 // written (and fenced) before each proposal, so the thread that displaces him
 // later resumes where he stopped. Guarantee: the man-optimal stable matching, as the
 // CPU versions, whatever the schedule. Cost: O(proposals), a chain followed
-// by one thread.
+// by one thread. Host side: the upload, the kernels and the download on one
+// gpu::StreamSession's stream (the caller's or its own), the scratch
+// stream-ordered on it.
 #include <cuda_runtime.h>
 
 #include <limits>
@@ -81,32 +83,34 @@ __global__ void husbands_from_words(vertex_t women, const word_t* held, vertex_t
     husband[w] = held[w] == empty_word ? no_vertex : vertex_t(std::uint32_t(held[w]));
 }
 
+// The proposals and the husbands on the session's stream; waits for it.
 template <class View>
-Marriage run(const View& view, vertex_t men, vertex_t women, int device, GpuTimes* times) {
+Marriage run(const gpu::StreamSession& session, const View& view, vertex_t men, vertex_t women, GpuTimes* times) {
   constexpr int block = 256;
+  const cudaStream_t st = session.stream();
   gpu::Event start, matched, done;
-  gpu::DeviceBuffer<offset_t> next{static_cast<std::size_t>(men)};
-  gpu::DeviceBuffer<word_t> held{static_cast<std::size_t>(women)};
-  gpu::DeviceBuffer<vertex_t> husband{static_cast<std::size_t>(women)};
-  int sms = 0;
-  MATCHBLAS_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  start.record(nullptr);
-  if (men > 0) MATCHBLAS_CUDA_TRY(cudaMemset(next.data(), 0, next.size() * sizeof(offset_t)));
-  if (women > 0) MATCHBLAS_CUDA_TRY(cudaMemset(held.data(), 0xff, held.size() * sizeof(word_t)));
+  gpu::DeviceBuffer<offset_t> next{static_cast<std::size_t>(men), st};
+  gpu::DeviceBuffer<word_t> held{static_cast<std::size_t>(women), st};
+  gpu::DeviceBuffer<vertex_t> husband{static_cast<std::size_t>(women), st};
+  const int sms = session.sms();
+  start.record(st);
+  if (men > 0) MATCHBLAS_CUDA_TRY(cudaMemsetAsync(next.data(), 0, next.size() * sizeof(offset_t), st));
+  if (women > 0) MATCHBLAS_CUDA_TRY(cudaMemsetAsync(held.data(), 0xff, held.size() * sizeof(word_t), st));
   if (men > 0) {
-    propose<<<gpu::grid_for(men, block, 1LL << 30), block>>>(view, men, next.data(), held.data());
+    propose<<<gpu::grid_for(men, block, 1LL << 30), block, 0, st>>>(view, men, next.data(), held.data());
     MATCHBLAS_CUDA_CHECK_LAUNCH();
   }
   if (women > 0) {
-    husbands_from_words<<<gpu::grid_for(women, block, 32LL * sms), block>>>(women, held.data(), husband.data());
+    husbands_from_words<<<gpu::grid_for(women, block, 32LL * sms), block, 0, st>>>(women, held.data(),
+                                                                                   husband.data());
     MATCHBLAS_CUDA_CHECK_LAUNCH();
   }
-  matched.record(nullptr);
+  matched.record(st);
   Marriage r;
   r.husband.resize(static_cast<std::size_t>(women));
-  husband.to_host(std::span(r.husband), nullptr);
-  done.record(nullptr);
-  MATCHBLAS_CUDA_TRY(cudaDeviceSynchronize());
+  husband.to_host(std::span(r.husband), st);
+  done.record(st);
+  session.synchronize();
   r.wife.assign(static_cast<std::size_t>(men), no_vertex);
   for (vertex_t w = 0; w < women; ++w)
     if (r.husband[w] != no_vertex) r.wife[r.husband[w]] = w;
@@ -119,36 +123,48 @@ Marriage run(const View& view, vertex_t men, vertex_t women, int device, GpuTime
 
 }  // namespace
 
-Marriage mcvitie_wilson_gpu(const RankedLists& p, int device, GpuTimes* times) {
+Marriage mcvitie_wilson_gpu(const RankedLists& p, const GpuOptions& opt, GpuTimes* times) {
   MATCHBLAS_EXPECTS(p.offsets.size() == static_cast<std::size_t>(p.men) + 1 && p.woman.size() == p.her_rank.size() &&
                         p.offsets.front() == 0 && p.offsets.back() == offset_t(p.woman.size()),
                     "mcvitie_wilson_gpu: inconsistent ranked lists");
   for (vertex_t w : p.woman)
     MATCHBLAS_EXPECTS(w >= 0 && w < p.women, "mcvitie_wilson_gpu: a woman id out of range in the ranked lists");
-  gpu::use_device("mcvitie-wilson-gpu", device);
+  gpu::use_device("mcvitie-wilson-gpu", opt.device);
+  const gpu::StreamSession session(opt.device, opt.stream);
+  const cudaStream_t st = session.stream();
   gpu::Event up0, up1;
-  up0.record(nullptr);
-  const auto offsets = gpu::DeviceBuffer<offset_t>::from_host(p.offsets, nullptr);
-  const auto woman = gpu::DeviceBuffer<vertex_t>::from_host(p.woman, nullptr);
-  const auto rank = gpu::DeviceBuffer<std::int32_t>::from_host(p.her_rank, nullptr);
-  up1.record(nullptr);
-  Marriage r = run(ListView{offsets.data(), woman.data(), rank.data()}, p.men, p.women, device, times);
+  up0.record(st);
+  const auto offsets = gpu::DeviceBuffer<offset_t>::from_host(p.offsets, st);
+  const auto woman = gpu::DeviceBuffer<vertex_t>::from_host(p.woman, st);
+  const auto rank = gpu::DeviceBuffer<std::int32_t>::from_host(p.her_rank, st);
+  up1.record(st);
+  Marriage r = run(session, ListView{offsets.data(), woman.data(), rank.data()}, p.men, p.women, times);
   if (times) times->upload_s = up1.since(up0);
   return r;
 }
 
-Marriage mcvitie_wilson_gpu(const IdenticalPreferences& p, int device, GpuTimes* times) {
+Marriage mcvitie_wilson_gpu(const IdenticalPreferences& p, const GpuOptions& opt, GpuTimes* times) {
   check_identical(p);
-  gpu::use_device("mcvitie-wilson-gpu", device);
+  gpu::use_device("mcvitie-wilson-gpu", opt.device);
+  const gpu::StreamSession session(opt.device, opt.stream);
+  const cudaStream_t st = session.stream();
   gpu::Event up0, up1;
-  up0.record(nullptr);
-  const auto order = gpu::DeviceBuffer<vertex_t>::from_host(p.women_order, nullptr);
-  const auto rank = gpu::DeviceBuffer<std::int32_t>::from_host(p.man_rank, nullptr);
-  up1.record(nullptr);
-  Marriage r = run(SharedView{order.data(), rank.data(), offset_t(p.women_order.size())}, vertex_t(p.man_rank.size()),
-                   vertex_t(p.women_order.size()), device, times);
+  up0.record(st);
+  const auto order = gpu::DeviceBuffer<vertex_t>::from_host(p.women_order, st);
+  const auto rank = gpu::DeviceBuffer<std::int32_t>::from_host(p.man_rank, st);
+  up1.record(st);
+  Marriage r = run(session, SharedView{order.data(), rank.data(), offset_t(p.women_order.size())},
+                   vertex_t(p.man_rank.size()), vertex_t(p.women_order.size()), times);
   if (times) times->upload_s = up1.since(up0);
   return r;
+}
+
+Marriage mcvitie_wilson_gpu(const RankedLists& p, int device, GpuTimes* times) {
+  return mcvitie_wilson_gpu(p, GpuOptions{.device = device}, times);
+}
+
+Marriage mcvitie_wilson_gpu(const IdenticalPreferences& p, int device, GpuTimes* times) {
+  return mcvitie_wilson_gpu(p, GpuOptions{.device = device}, times);
 }
 
 }  // namespace matchblas

@@ -73,7 +73,12 @@ std::int64_t rank_sum(const MarriageInstance& inst, const Marriage& m);
 // McVitie-Wilson on the GPU, a thread per man following the chain of men it
 // rejects, atomicMin on a woman's suitor word (seed 001 Paper IV sec. 4);
 // the same man-optimal stable matching as the CPU versions. GpuTimes:
-// upload, match (kernels), download. matchers/marriage/mcvitie_wilson_gpu.cu.
+// upload, match (kernels), download. On GPU opt.device, on opt.stream (null:
+// a stream of its own; waited for before it returns); GpuOptions's threads
+// and threads_per_block are not read. The int forms are opt.device = device.
+// matchers/marriage/mcvitie_wilson_gpu.cu.
+Marriage mcvitie_wilson_gpu(const RankedLists& p, const GpuOptions& opt, GpuTimes* times = nullptr);
+Marriage mcvitie_wilson_gpu(const IdenticalPreferences& p, const GpuOptions& opt, GpuTimes* times = nullptr);
 Marriage mcvitie_wilson_gpu(const RankedLists& p, int device = 0, GpuTimes* times = nullptr);
 Marriage mcvitie_wilson_gpu(const IdenticalPreferences& p, int device = 0, GpuTimes* times = nullptr);
 

@@ -1,5 +1,5 @@
 // matchblas list [--json]: every registered algorithm and what it declares
-// (problem, graphs, device, twin, determinism, guarantee, availability,
+// (problem, graphs, device, twin, determinism, whether OpenMP, guarantee, availability,
 // options).
 #include <cstdio>
 
@@ -24,10 +24,11 @@ void print_json(const MatcherInfo& m, bool first) {
         std::printf("%s%s", first_kind ? "" : ", ", json_string(kinds_string(k)).c_str());
         first_kind = false;
       }
-  std::printf("], \"device\": %s, \"twin\": %s, \"deterministic\": %s, \"guarantee\": %s, \"available\": %s, "
-              "\"unavailable_reason\": %s, \"summary\": %s, \"options\": [",
+  std::printf("], \"device\": %s, \"twin\": %s, \"deterministic\": %s, \"threaded\": %s, \"guarantee\": %s, "
+              "\"available\": %s, \"unavailable_reason\": %s, \"summary\": %s, \"options\": [",
               json_string(to_string(m.device)).c_str(), m.twin.empty() ? "null" : json_string(m.twin).c_str(),
-              m.deterministic ? "true" : "false", json_string(m.guarantee).c_str(), m.unavailable ? "false" : "true",
+              m.deterministic ? "true" : "false", m.threaded ? "true" : "false", json_string(m.guarantee).c_str(),
+              m.unavailable ? "false" : "true",
               m.unavailable ? json_string(*m.unavailable).c_str() : "null", json_string(m.summary).c_str());
   for (std::size_t i = 0; i < m.options.size(); ++i) {
     const OptionSpec& s = m.options[i];

@@ -1,18 +1,21 @@
-// b-matching on R-MAT (or Erdos-Renyi): b_greedy (the reference), sequential
-// b-Suitor, OpenMP b-Suitor at the given thread counts (all cores always
-// among them) and b-suitor-gpu, for each b; median of --reps runs, edges/s,
-// and whether each equals b_greedy edge for edge. The GPU row's speed-up is
-// over OpenMP b-Suitor on all cores, measured in the same run.
+// b-matching on R-MAT (or Erdos-Renyi): every b-matching algorithm of the
+// registry, for each b: b-greedy (the reference) first, each other CPU entry
+// once (one thread) or, when it is an OpenMP one, at each thread count (all
+// cores always among them), each GPU entry last; median of --reps runs,
+// edges/s, and whether each equals b-greedy edge for edge. The GPU rows'
+// speed-up is over the fastest OpenMP row on all cores, same run.
 //   bench_b_matching [--graph rmat|er] [--scale S] [--edge-factor F]
 //                    [--b 1,2,5] [--threads 1,16] [--reps R] [--greedy-reps R]
 //                    [--no-seq] [--gpu ID | --no-gpu]
-// --threads: a value <= 0 means all cores. --no-seq skips the sequential
-// b-Suitor (tens of seconds at scale 24); --greedy-reps times b_greedy (the
-// reference, always computed) over fewer runs. GPU: the graph is uploaded
-// once (a DeviceGraph; its upload reported apart); "match" is the median of
-// GpuTimes::match_s (CUDA events: the allocations, kernels and host
-// synchronisations of the run, the b-matching left on the device), "+io"
-// adds b's upload and the result's download. Skipped without a GPU.
+// --threads: a value <= 0 means all cores. --no-seq skips the one-thread
+// entries other than the reference (tens of seconds at scale 24);
+// --greedy-reps times b-greedy (always computed) over fewer runs. GPU:
+// b-suitor-gpu runs on a graph uploaded once (a DeviceGraph; its upload
+// reported apart); "match" is the median of GpuTimes::match_s (CUDA events:
+// the allocations, kernels and host synchronisations of the run, the
+// b-matching left on the device), "+io" adds b's upload and the result's
+// download. Another GPU entry runs through the registry, host arrays in and
+// out, timed end to end. Skipped without a GPU.
 #include <omp.h>
 
 #include <algorithm>
@@ -27,6 +30,7 @@
 #include "datasets/generators.hpp"
 #include "matchers/b_matching/b_matching.hpp"
 #include "matchers/device_graph.hpp"
+#include "matchers/registry.hpp"
 #include "ops/gpu/device.hpp"
 
 using namespace matchblas;
@@ -98,50 +102,65 @@ int main(int argc, char** argv) {
     std::printf("device: %s; graph upload (once) %.1f ms\n", gpu::device_description(device).c_str(),
                 dg->upload_seconds() * 1e3);
   } else {
-    std::printf("b-suitor-gpu: skipped, %s\n", no_gpu.c_str());
+    std::printf("GPU entries: skipped, %s\n", no_gpu.c_str());
   }
 
   std::printf("%3s %-14s %7s %10s %12s %10s %8s\n", "b", "matcher", "threads", "median s", "Medges/s", "edges",
               "=greedy");
+  const MatcherInfo& reference = find_matcher("b-greedy", Problem::b_matching);
   for (int b : bs) {
     const std::vector<int> bv = constant_b(n, b);
-    BMatching ref;
-    const double greedy_s = bench::median_seconds(greedy_reps, [&] { ref = b_greedy(g, bv); });
-    row(b, "b-greedy", "all", greedy_s, m, ref, "ref");
-    BMatching got;
-    if (seq) {
-      const double s = bench::median_seconds(reps, [&] { got = b_suitor_seq(g, bv); });
-      row(b, "b-suitor", "1", s, m, got, got == ref ? "yes" : "NO");
-    }
-    double omp_all_s = 0;
-    for (int t : threads) {
-      const double s = bench::median_seconds(reps, [&] { got = b_suitor_omp(g, bv, t); });
-      row(b, "b-suitor-omp", std::to_string(t), s, m, got, got == ref ? "yes" : "NO");
-      if (t == all) omp_all_s = s;
+    BMatching ref, got;
+    RunOptions one;
+    one.threads = 1;
+    const double greedy_s =
+        bench::median_seconds(greedy_reps, [&] { ref = run_b_matching(reference, &g, bv, one); });
+    row(b, reference.name.c_str(), "1", greedy_s, m, ref, "ref");
+    double omp_all_s = 0;  // the fastest OpenMP entry on all cores
+    for (const MatcherInfo& info : matchers()) {
+      if (info.problem != Problem::b_matching || &info == &reference || info.device != Device::cpu) continue;
+      if (!info.threaded && !seq) continue;
+      for (int t : info.threaded ? threads : std::vector<int>{1}) {
+        RunOptions o;
+        o.threads = t;
+        const double s = bench::median_seconds(reps, [&] { got = run_b_matching(info, &g, bv, o); });
+        row(b, info.name.c_str(), std::to_string(t), s, m, got, got == ref ? "yes" : "NO");
+        if (info.threaded && t == all && (omp_all_s == 0 || s < omp_all_s)) omp_all_s = s;
+      }
     }
     if (!dg) continue;
-    std::vector<double> match, io;
-    GpuTimes last;
-    bool same = true;
-    GpuOptions o;
-    o.device = device;
-    for (int r = 0; r < std::max(reps, 1); ++r) {
-      GpuTimes t;
-      got = b_suitor_gpu(*dg, bv, o, &t);
-      same = same && got == ref;
-      match.push_back(t.match_s);
-      io.push_back(t.match_s + t.download_s + (t.upload_s - dg->upload_seconds()));
-      last = t;
+    for (const MatcherInfo& info : matchers()) {
+      if (info.problem != Problem::b_matching || info.device != Device::gpu || info.unavailable) continue;
+      if (info.name != "b-suitor-gpu") {  // no device-resident call: through the registry, end to end
+        RunOptions o;
+        o.gpu = device;
+        const double s = bench::median_seconds(reps, [&] { got = run_b_matching(info, &g, bv, o); });
+        row(b, info.name.c_str(), "gpu+io", s, m, got, got == ref ? "yes" : "NO");
+        continue;
+      }
+      std::vector<double> match, io;
+      GpuTimes last;
+      bool same = true;
+      GpuOptions o;
+      o.device = device;
+      for (int r = 0; r < std::max(reps, 1); ++r) {
+        GpuTimes t;
+        got = b_suitor_gpu(*dg, bv, o, &t);
+        same = same && got == ref;
+        match.push_back(t.match_s);
+        io.push_back(t.match_s + t.download_s + (t.upload_s - dg->upload_seconds()));
+        last = t;
+      }
+      const double gpu_s = median(match), gpu_io_s = median(io);
+      row(b, info.name.c_str(), "gpu", gpu_s, m, got, same ? "yes" : "NO");
+      std::printf("    %s: match %.3f ms (last run:", info.name.c_str(), gpu_s * 1e3);
+      for (const auto& [name, seconds] : last.phases) std::printf(" %s %.3f", name.c_str(), seconds * 1e3);
+      std::printf("), +io %.3f ms (b upload %.3f, fetch %.3f); OpenMP on %d threads / GPU: %.1fx match, "
+                  "%.1fx +io\n",
+                  gpu_io_s * 1e3, (last.upload_s - dg->upload_seconds()) * 1e3, last.download_s * 1e3, all,
+                  omp_all_s / gpu_s, omp_all_s / gpu_io_s);
+      std::fflush(stdout);
     }
-    const double gpu_s = median(match), gpu_io_s = median(io);
-    row(b, "b-suitor-gpu", "gpu", gpu_s, m, got, same ? "yes" : "NO");
-    std::printf("    b-suitor-gpu: match %.3f ms (last run:", gpu_s * 1e3);
-    for (const auto& [name, seconds] : last.phases) std::printf(" %s %.3f", name.c_str(), seconds * 1e3);
-    std::printf("), +io %.3f ms (b upload %.3f, fetch %.3f); b-suitor-omp %d threads / b-suitor-gpu: %.1fx match, "
-                "%.1fx +io\n",
-                gpu_io_s * 1e3, (last.upload_s - dg->upload_seconds()) * 1e3, last.download_s * 1e3, all,
-                omp_all_s / gpu_s, omp_all_s / gpu_io_s);
-    std::fflush(stdout);
   }
   return 0;
 }

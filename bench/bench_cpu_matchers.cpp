@@ -1,4 +1,5 @@
-// Every registered CPU matcher on one graph, at the given thread counts:
+// Every registered CPU matcher on one graph, the OpenMP ones at the given
+// thread counts, the others once on one thread:
 // median time, edges/s, weight, and whether it equals greedy (for the
 // matchers whose guarantee is "greedy"). The graph is R-MAT by default
 // (issue 3: about 2^22 vertices and 2^26 edges) or a Matrix Market file.
@@ -64,7 +65,7 @@ int main(int argc, char** argv) {
   for (const MatcherInfo& info : matchers()) {
     if (info.problem != Problem::matching || info.device != Device::cpu || info.unavailable || info.name == "exact" || !info.accepts(general_graphs)) continue;
     if (!only.empty() && std::find(only.begin(), only.end(), info.name) == only.end()) continue;
-    for (int t : thread_counts) {
+    for (int t : info.threaded ? thread_counts : std::vector<int>{1}) {
       RunOptions opt;
       opt.threads = t;
       std::vector<double> times;

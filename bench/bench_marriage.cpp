@@ -1,11 +1,12 @@
-// Stable marriage (Paper IV sec. 5): Gale-Shapley, McVitie-Wilson and
-// their OpenMP versions (and, where there is a GPU, mcvitie-wilson-gpu:
-// its kernels alone, lists already on the device; threads 0 in the table)
+// Stable marriage (Paper IV sec. 5): every marriage algorithm of the
+// registry (Gale-Shapley, McVitie-Wilson, their OpenMP versions at each
+// thread count and, where there is a GPU, mcvitie-wilson-gpu: its kernels
+// alone, lists already on the device; threads 0 in the table)
 // on an easy instance (each man ranks (1 + eps) ln n
 // random women) and a hard one (identical complete lists), over lists of
 // sizes, in one run.
 // TEPS as Paper IV: the sum of the ranks of the final partners (both sides)
-// over the time. Median of --reps runs; every result compared with GS's.
+// over the time. Median of --reps runs; every result compared with the first row's.
 //   bench_marriage [--easy N1,N2,..] [--hard N1,..] [--eps E] [--threads 1,2,16]
 //                  [--reps R] [--seq-up-to N] [--omp-up-to N]
 // --seq-up-to / --omp-up-to leave the sequential (and 1-thread) rows / the
@@ -25,6 +26,7 @@
 #include "datasets/marriage.hpp"
 #include "matchers/device_graph.hpp"
 #include "matchers/marriage/stable_marriage.hpp"
+#include "matchers/registry.hpp"
 #include "ops/gpu/device.hpp"
 
 using namespace matchblas;
@@ -36,16 +38,33 @@ struct Limits {
   long long omp_up_to = -1;  // OpenMP rows only for n <= this; -1: always
 };
 
-// The rows for one instance of order n. The reference is Gale-Shapley's
-// matching when it runs, else the first OpenMP one (every algorithm returns
-// the same man-optimal matching); `check` (may be empty) names a stability
-// violation of the reference.
+// One run of registry entry m with t threads: ranked lists through the
+// registry; identical lists (the hard instance, which the registry's
+// runners do not take: its ranked lists would be n^2 words) through the
+// entry's own overload, found by name.
+Marriage run_entry(const MatcherInfo& m, const RankedLists& p, int t) {
+  RunOptions o;
+  o.threads = t;
+  return run_marriage(m, p, o);
+}
+Marriage run_entry(const MatcherInfo& m, const IdenticalPreferences& p, int t) {
+  if (m.name == "gale-shapley") return gale_shapley(p);
+  if (m.name == "mcvitie-wilson") return mcvitie_wilson(p);
+  if (m.name == "gale-shapley-omp") return gale_shapley_omp(p, t);
+  if (m.name == "mcvitie-wilson-omp") return mcvitie_wilson_omp(p, t);
+  throw invalid_input("bench_marriage: no identical-lists form of '" + m.name + "'");
+}
+
+// The rows for one instance of order n: every CPU entry, then the GPU ones.
+// The reference is the first row's matching (every algorithm returns the
+// same man-optimal matching); `check` (may be empty) names a stability
+// violation of it.
 template <class P, class RankSum, class Check>
 void run_all(const char* what, vertex_t n, const P& prefs, RankSum ranks, Check check, const std::vector<int>& threads,
              int reps, const Limits& lim) {
   Marriage ref;
   bool have_ref = false;
-  const auto row = [&](const char* name, int t, double s, const Marriage& m) {
+  const auto row = [&](const std::string& name, int t, double s, const Marriage& m) {
     if (!have_ref) {
       ref = m;
       have_ref = true;
@@ -53,36 +72,37 @@ void run_all(const char* what, vertex_t n, const P& prefs, RankSum ranks, Check 
       std::printf("%-6s stable: %s\n", what, why.empty() ? "yes (independent check)" : why.c_str());
     }
     const double sum = double(ranks(m));
-    std::printf("%-6s %-20s %7d %10.4f %14.0f %10.1f %6s\n", what, name, t, s, sum, sum / s / 1e6,
+    std::printf("%-6s %-20s %7d %10.4f %14.0f %10.1f %6s\n", what, name.c_str(), t, s, sum, sum / s / 1e6,
                 m == ref ? "yes" : "NO");
     std::fflush(stdout);
   };
   const bool seq = lim.seq_up_to < 0 || n <= lim.seq_up_to;
   const bool omp = lim.omp_up_to < 0 || n <= lim.omp_up_to;
   Marriage m;
-  if (seq) {
-    const double gs = bench::median_seconds(reps, [&] { m = gale_shapley(prefs); });
-    row("gale-shapley", 1, gs, m);
-    const double mw = bench::median_seconds(reps, [&] { m = mcvitie_wilson(prefs); });
-    row("mcvitie-wilson", 1, mw, m);
-  }
-  if (omp)
-    for (int t : threads) {
-      if (t == 1 && !seq) continue;
-      double s = bench::median_seconds(reps, [&] { m = gale_shapley_omp(prefs, t); });
-      row("gale-shapley-omp", t, s, m);
-      s = bench::median_seconds(reps, [&] { m = mcvitie_wilson_omp(prefs, t); });
-      row("mcvitie-wilson-omp", t, s, m);
+  for (const MatcherInfo& info : matchers()) {
+    if (info.problem != Problem::marriage || info.device != Device::cpu || info.unavailable) continue;
+    for (int t : info.threaded ? threads : std::vector<int>{1}) {
+      if (info.threaded ? !omp || (t == 1 && !seq) : !seq) continue;
+      const double s = bench::median_seconds(reps, [&] { m = run_entry(info, prefs, t); });
+      row(info.name, t, s, m);
     }
-  if (gpu::device_count() == 0) return;
-  std::vector<double> gpu_s;
-  for (int r = 0; r < std::max(reps, 1); ++r) {
-    GpuTimes times;
-    m = mcvitie_wilson_gpu(prefs, 0, &times);
-    gpu_s.push_back(times.match_s);
   }
-  std::sort(gpu_s.begin(), gpu_s.end());
-  row("mcvitie-wilson-gpu", 0, gpu_s[gpu_s.size() / 2], m);
+  if (gpu::device_count() == 0) return;
+  for (const MatcherInfo& info : matchers()) {
+    if (info.problem != Problem::marriage || info.device != Device::gpu || info.unavailable) continue;
+    if (info.name != "mcvitie-wilson-gpu") {
+      std::printf("%-6s %-20s skipped: no timed device call in this benchmark\n", what, info.name.c_str());
+      continue;
+    }
+    std::vector<double> gpu_s;
+    for (int r = 0; r < std::max(reps, 1); ++r) {
+      GpuTimes times;
+      m = mcvitie_wilson_gpu(prefs, 0, &times);
+      gpu_s.push_back(times.match_s);
+    }
+    std::sort(gpu_s.begin(), gpu_s.end());
+    row(info.name, 0, gpu_s[gpu_s.size() / 2], m);
+  }
 }
 }  // namespace
 

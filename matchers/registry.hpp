@@ -86,6 +86,9 @@ struct MatcherInfo {
   unsigned kinds = 0;       // GraphKind bits (matching and b-matching)
   Device device = Device::cpu;
   bool deterministic = true;
+  // Whether RunOptions::threads sets how many threads do the work (an OpenMP
+  // algorithm); false: one thread runs it (a sort inside may still use more).
+  bool threaded = false;
   // What the conformance test checks: "greedy" (equals greedy, mate for
   // mate), "1/2" (at least half the optimum), "2/3-eps" (a perfect matching
   // with no 4-cycle gaining more than min-gain: at least 2/3 of the optimum
@@ -172,6 +175,11 @@ auto on_complete(std::string name, F f) {
         },
         g);
   };
+}
+// m, marked as an OpenMP algorithm (MatcherInfo::threaded).
+inline MatcherInfo threaded(MatcherInfo m) {
+  m.threaded = true;
+  return m;
 }
 // "unavailable" for a GPU entry in a build without CUDA.
 std::optional<std::string> needs_cuda();

@@ -36,11 +36,11 @@ void add_b_matching(std::vector<MatcherInfo>& r) {
                         "b-Suitor, sequential: each vertex keeps its b(v) best offers (seed 001 Paper II)",
                         "b-suitor-gpu",
                         [](const auto& g, const std::vector<int>& b, const RunOptions&) { return b_suitor_seq(g, b); }));
-  r.push_back(b_matcher("b-suitor-omp", Device::cpu, "b-greedy",
+  r.push_back(threaded(b_matcher("b-suitor-omp", Device::cpu, "b-greedy",
                         "b-Suitor, OpenMP, lock-free offer slots replaced by compare-and-swap (seed 001 Paper II)", "",
                         [](const auto& g, const std::vector<int>& b, const RunOptions& o) {
                           return b_suitor_omp(g, b, o.threads);
-                        }));
+                        })));
   r.push_back(b_matcher("b-suitor-gpu", Device::gpu, "b-greedy",
                         "b-Suitor on the GPU: a tile, warp or block per proposer by row length", "b-suitor",
                         [](const auto& g, const std::vector<int>& b, const RunOptions& o) {

@@ -112,21 +112,21 @@ void add_general(std::vector<MatcherInfo>& r) {
   }
   r.push_back(sparse_cpu("suitor", "greedy", "Suitor, sequential (seed 004 sec. 2.1; seed 001 Paper I Alg. 3)",
                          [](const auto& g, int t) { return suitor_seq(g, t); }, "suitor-gpu"));
-  r.push_back(sparse_cpu("suitor-locks", "greedy", "Suitor, OpenMP with one lock per vertex (seed 004 sec. 2.2)",
-                         [](const auto& g, int t) { return suitor_locks(g, t); }));
-  r.push_back(sparse_cpu("suitor-cas", "greedy", "Suitor, OpenMP lock-free with compare-and-swap (seed 004 sec. 2.3)",
-                         [](const auto& g, int t) { return suitor_cas(g, t); }));
+  r.push_back(threaded(sparse_cpu("suitor-locks", "greedy", "Suitor, OpenMP with one lock per vertex (seed 004 sec. 2.2)",
+                         [](const auto& g, int t) { return suitor_locks(g, t); })));
+  r.push_back(threaded(sparse_cpu("suitor-cas", "greedy", "Suitor, OpenMP lock-free with compare-and-swap (seed 004 sec. 2.3)",
+                         [](const auto& g, int t) { return suitor_cas(g, t); })));
   r.push_back(sparse_cpu("ld", "greedy", "Locally-Dominant, sequential with a queue (seed 001 Paper I Alg. 1-2)",
                          [](const auto& g, int t) { return ld_seq(g, t); }, "ld-gpu"));
-  r.push_back(sparse_cpu("ld-omp", "greedy", "Locally-Dominant, OpenMP (seed 001 Paper I Alg. 1)",
-                         [](const auto& g, int t) { return ld_omp(g, t); }));
-  r.push_back(sparse_cpu("handshake", "greedy", "mutual strongest neighbours, filter, compact; with the ops (seed 003)",
-                         [](const auto& g, int t) { return handshake(g, t); }, "handshake-gpu"));
-  r.push_back(sparse_cpu("ld-rounds", "greedy",
+  r.push_back(threaded(sparse_cpu("ld-omp", "greedy", "Locally-Dominant, OpenMP (seed 001 Paper I Alg. 1)",
+                         [](const auto& g, int t) { return ld_omp(g, t); })));
+  r.push_back(threaded(sparse_cpu("handshake", "greedy", "mutual strongest neighbours, filter, compact; with the ops (seed 003)",
+                         [](const auto& g, int t) { return handshake(g, t); }, "handshake-gpu")));
+  r.push_back(threaded(sparse_cpu("ld-rounds", "greedy",
                          "locally dominant edges in synchronous rounds; with the ops (seed 002 Alg. 1)",
-                         [](const auto& g, int t) { return ld_rounds(g, t); }));
-  r.push_back(sparse_cpu("suitor-bulk", "greedy", "Suitor in bulk-synchronous rounds; with the ops",
-                         [](const auto& g, int t) { return suitor_bulk(g, t); }));
+                         [](const auto& g, int t) { return ld_rounds(g, t); })));
+  r.push_back(threaded(sparse_cpu("suitor-bulk", "greedy", "Suitor in bulk-synchronous rounds; with the ops",
+                         [](const auto& g, int t) { return suitor_bulk(g, t); })));
   r.push_back(sparse_cpu("suitor-heavy", "1/2",
                          "2-Suitor, then optimal matchings of its paths and cycles (seed 004 sec. 3.1)",
                          [](const auto& g, int t) { return suitor_heavy(g, t); }));

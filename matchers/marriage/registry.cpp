@@ -30,12 +30,12 @@ void add_marriage(std::vector<MatcherInfo>& r) {
                        "", [](const RankedLists& p, const RunOptions&) { return gale_shapley(p); }));
   r.push_back(marriage("mcvitie-wilson", Device::cpu, "McVitie-Wilson: the same proposals with a stack (Paper IV)",
                        "mcvitie-wilson-gpu", [](const RankedLists& p, const RunOptions&) { return mcvitie_wilson(p); }));
-  r.push_back(marriage("gale-shapley-omp", Device::cpu,
+  r.push_back(threaded(marriage("gale-shapley-omp", Device::cpu,
                        "Gale-Shapley in rounds, proposals in parallel by compare-and-swap (Paper IV sec. 4)", "",
-                       [](const RankedLists& p, const RunOptions& o) { return gale_shapley_omp(p, o.threads); }));
-  r.push_back(marriage("mcvitie-wilson-omp", Device::cpu,
+                       [](const RankedLists& p, const RunOptions& o) { return gale_shapley_omp(p, o.threads); })));
+  r.push_back(threaded(marriage("mcvitie-wilson-omp", Device::cpu,
                        "McVitie-Wilson, men in parallel, a woman's suitor word changed by CAS (Paper IV sec. 4)", "",
-                       [](const RankedLists& p, const RunOptions& o) { return mcvitie_wilson_omp(p, o.threads); }));
+                       [](const RankedLists& p, const RunOptions& o) { return mcvitie_wilson_omp(p, o.threads); })));
   r.push_back(marriage("mcvitie-wilson-gpu", Device::gpu,
                        "McVitie-Wilson on the GPU, a thread per man, atomicMin on suitor words (Paper IV sec. 4)",
                        "mcvitie-wilson",

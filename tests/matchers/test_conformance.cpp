@@ -23,7 +23,7 @@ TEST_CASE("every CPU entry of the registry meets its guarantee") {
   CHECK(checked >= 20);  // the references, the 1/2 family, ROMA, b-matching and marriage
 }
 
-TEST_CASE("the registry is consistent: unique names, twins both ways, options well formed") {
+TEST_CASE("the registry is consistent: unique names, twins both ways, OpenMP only on the CPU, options well formed") {
   for (const MatcherInfo& m : matchers()) {
     CAPTURE(m.name);
     int same_name = 0;
@@ -37,6 +37,7 @@ TEST_CASE("the registry is consistent: unique names, twins both ways, options we
       CHECK(twin.twin == m.name);
     }
     if (m.problem != Problem::marriage) CHECK(m.kinds != 0);
+    if (m.threaded) CHECK(m.device == Device::cpu);  // OpenMP threads: a CPU entry
     for (const OptionSpec& s : m.options) {
       CAPTURE(s.name);
       CHECK(!s.help.empty());

@@ -15,8 +15,8 @@ std::string graphs_of(const MatcherInfo& m) {
 }
 
 void print_json(const MatcherInfo& m, bool first) {
-  std::printf("%s\n  {\"name\": %s, \"problem\": %s, \"kinds\": [", first ? "" : ",", json_string(m.name).c_str(),
-              json_string(to_string(m.problem)).c_str());
+  std::printf("%s\n  {\"name\": %s, \"problem\": %s, \"family\": %s, \"kinds\": [", first ? "" : ",",
+              json_string(m.name).c_str(), json_string(to_string(m.problem)).c_str(), json_string(m.family).c_str());
   bool first_kind = true;
   if (m.problem != Problem::marriage)
     for (GraphKind k : {general_graphs, complete_graphs, bipartite_graphs})

@@ -5,6 +5,7 @@
 #include <omp.h>
 
 #include <charconv>
+#include <chrono>
 #include <cstdio>
 #include <new>
 #include <optional>
@@ -118,8 +119,14 @@ int command_match(const Args& a) {
   }
   const std::string& file = a.positional()[0];
 
-  const LoadedGraph graph = naming_file(
-      file, [&] { return graph_from_file(read_matrix_market(file), view, precision, {}, matcher.kinds); });
+  const auto t0 = std::chrono::steady_clock::now();
+  std::optional<MmMatrix> matrix = naming_file(file, [&] { return read_matrix_market(file); });
+  const auto t1 = std::chrono::steady_clock::now();
+  const LoadedGraph graph =
+      naming_file(file, [&] { return graph_from_file(*matrix, view, precision, {}, matcher.kinds); });
+  matrix.reset();
+  const double read_s = std::chrono::duration<double>(t1 - t0).count();
+  const double setup_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
   MatchRun run = naming_file(file, [&] { return run_matcher(matcher, graph.ref(), graph.kind, opt); });
   if (!run.report.valid)
     throw error("matcher '" + matcher.name + "' returned an invalid matching on " + file + ": " +
@@ -136,11 +143,11 @@ int command_match(const Args& a) {
   if (a.flag("json")) {
     std::printf("{\"algo\": %s, \"file\": %s, \"graph\": %s, \"n\": %d, \"edges\": %lld, "
                 "\"weight\": %.17g, \"cardinality\": %lld, \"time_s\": %.6g, \"valid\": %s, "
-                "\"threads\": %d, \"gto\": ",
+                "\"threads\": %d, \"device\": %s, \"read_s\": %.6g, \"setup_s\": %.6g, \"gto\": ",
                 json_string(r.algo).c_str(), json_string(file).c_str(),
                 json_string(kinds_string(graph.kind)).c_str(), r.n, static_cast<long long>(r.edges), r.weight,
                 static_cast<long long>(r.cardinality), r.time_s, r.valid ? "true" : "false",
-                opt.threads);
+                opt.threads, json_string(to_string(matcher.device)).c_str(), read_s, setup_s);
     if (gto) std::printf("%.6g}\n", *gto);
     else std::printf("null}\n");
   } else {

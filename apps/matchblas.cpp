@@ -4,6 +4,7 @@
 //   matchblas gen KIND N [--seed S] [--out FILE.mtx] ...
 //   matchblas bmatch FILE --algo NAME (--b K | --b-file F) [--gpu ID] ...
 //   matchblas marry FILE --algo NAME ... / matchblas marriage-gen easy|hard N ...
+//   matchblas eval PATH... [--algos a,b | --family NAME] [--exact] [--out DIR] [--resume] ...
 //   matchblas list [--json]
 //   matchblas demo [--n N] [--seed S] [--threads T]
 //   matchblas [COMMAND] --help
@@ -83,6 +84,13 @@ void print_help(std::FILE* out) {
       "      the man-optimal stable matching of a stable marriage instance, checked for stability\n"
       "  matchblas marriage-gen easy|hard N [--eps E] [--seed S] [--out FILE]\n"
       "      Paper IV's instances: easy (each man ranks (1+eps) ln N women), hard (identical lists)\n"
+      "  matchblas eval PATH... [--algos a,b | --family NAME] [--device cpu|gpu] [--threads T] [--reps R]\n"
+      "                 [--timeout S] [--exact] [--out DIR] [--resume] [--baseline NAME] [--no-plots] [--cache DIR]\n"
+      "      matchers over a matrix collection (directories searched for .mtx and .mtx.gz, manifest .tsv\n"
+      "      files with a 'file' column, or files), each run a child process (a crash or --timeout S,\n"
+      "      default 600, costs one row); DIR (default matchblas-eval) gets runs.csv, runs.jsonl,\n"
+      "      summary.md and pictures (python3 with matplotlib); --exact adds the optimum and GTO\n"
+      "      (cached by content under --cache, default ~/.cache/matchblas/optimum); --resume continues DIR\n"
       "  matchblas list [--json]      list the algorithms, their guarantees and options\n"
       "  matchblas demo [--n N] [--seed S] [--threads T]\n"
       "      generate graphs, run every available algorithm, print weight, GTO and time\n"
@@ -109,8 +117,9 @@ int run(int argc, char** argv) {
     return 0;
   }
   if (command != "match" && command != "gen" && command != "list" && command != "demo" && command != "bmatch" &&
-      command != "marry" && command != "marriage-gen")
-    throw usage_error("unknown command '" + command + "' (match, bmatch, marry, gen, marriage-gen, list, demo, --help)");
+      command != "marry" && command != "marriage-gen" && command != "eval")
+    throw usage_error("unknown command '" + command +
+                      "' (match, bmatch, marry, gen, marriage-gen, eval, list, demo, --help)");
   for (int i = 2; i < argc; ++i)
     if (std::string_view(argv[i]) == "--help" || std::string_view(argv[i]) == "-h") {
       print_help(stdout);
@@ -124,6 +133,9 @@ int run(int argc, char** argv) {
   if (command == "marry") return command_marry(algorithm_args(argc, argv, Problem::marriage, {"out"}, {"json"}));
   if (command == "marriage-gen") return command_marriage_gen(Args(argc, argv, 2, {"eps", "seed", "out"}, {}));
   if (command == "gen") return command_gen(Args(argc, argv, 2, {"seed", "out", "edge-factor", "ties"}, {}));
+  if (command == "eval")
+    return command_eval(Args(argc, argv, 2, {"algos", "family", "device", "threads", "reps", "timeout", "out", "baseline", "cache", "gpu"},
+                             {"exact", "resume", "no-plots"}));
   if (command == "list") return command_list(Args(argc, argv, 2, {}, {"json"}));
   return command_demo(Args(argc, argv, 2, {"n", "seed", "threads"}, {}));
 }

@@ -14,10 +14,17 @@ namespace {
 
 std::vector<MatcherInfo> make_registry() {
   std::vector<MatcherInfo> r;
-  registry_detail::add_general(r);
-  registry_detail::add_complete(r);
-  registry_detail::add_b_matching(r);
-  registry_detail::add_marriage(r);
+  // Each family's entries, named after its folder (matchers/<family>/).
+  const std::pair<const char*, void (*)(std::vector<MatcherInfo>&)> families[] = {
+      {"general", registry_detail::add_general},
+      {"complete", registry_detail::add_complete},
+      {"b_matching", registry_detail::add_b_matching},
+      {"marriage", registry_detail::add_marriage}};
+  for (const auto& [family, add] : families) {
+    const std::size_t first = r.size();
+    add(r);
+    for (std::size_t i = first; i < r.size(); ++i) r[i].family = family;
+  }
   return r;
 }
 

@@ -83,6 +83,7 @@ using MarriageRunner = std::function<Marriage(const RankedLists&, const RunOptio
 struct MatcherInfo {
   std::string name;
   Problem problem = Problem::matching;
+  std::string family;       // its folder, matchers/<family>/ (set by the registry)
   unsigned kinds = 0;       // GraphKind bits (matching and b-matching)
   Device device = Device::cpu;
   bool deterministic = true;

@@ -2,7 +2,8 @@
 # Installs what matchblas builds against on a fresh Debian/Ubuntu machine.
 # Required: a C++20 compiler, CMake, zlib, OpenMP, Eigen 3, doctest.
 # Optional (found by CMake; what needs them is skipped with a message):
-#   SuiteSparse:GraphBLAS (libgraphblas-dev), LEMON (liblemon-dev).
+#   SuiteSparse:GraphBLAS (libgraphblas-dev), LEMON (liblemon-dev),
+#   matplotlib for the pictures of `matchblas eval` (python3-matplotlib).
 # The CUDA Toolkit (nvcc, CUB/Thrust, cuSPARSE) is optional too and is NOT
 # installed by this script: CI and the development machines already have
 # nvcc. Without it the build is CPU-only and the GPU tests report "skipped".
@@ -13,7 +14,7 @@
 # to never call it (machines without network).
 set -euo pipefail
 packages=(build-essential cmake zlib1g-dev libomp-dev libeigen3-dev doctest-dev
-          libgraphblas-dev liblemon-dev)
+          libgraphblas-dev liblemon-dev python3-matplotlib)
 if ! command -v nvcc >/dev/null 2>&1 && [ ! -x /usr/local/cuda/bin/nvcc ]; then
   echo "install_deps: no nvcc found; the CUDA Toolkit is optional and not installed by this script" \
        "(NVIDIA's apt repository: cuda-toolkit; or apt-get install nvidia-cuda-toolkit). Building CPU-only."

@@ -3,6 +3,8 @@
 // tests/gpu/test_conformance_gpu.cpp.
 #include <doctest/doctest.h>
 
+#include <filesystem>
+
 #include "matchers/registry.hpp"
 #include "tests/check/conformance.hpp"
 
@@ -31,6 +33,7 @@ TEST_CASE("the registry is consistent: unique names, twins both ways, OpenMP onl
     CHECK(same_name == 1);
     CHECK(!m.guarantee.empty());
     CHECK(!m.summary.empty());
+    CHECK(std::filesystem::is_directory(std::filesystem::path(MATCHBLAS_TEST_DATA) / ".." / ".." / "matchers" / m.family));
     if (!m.twin.empty()) {
       const MatcherInfo& twin = find_matcher(m.twin, m.problem);
       CHECK(twin.device != m.device);

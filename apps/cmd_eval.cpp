@@ -15,6 +15,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -48,9 +49,43 @@ std::vector<std::string> split_commas(const std::string& list) {
   return out;
 }
 
+// One algorithm to run: a registry entry with some of its options
+// ("roma-sparse:start=gpa:phases=20" in --algos), its label in the rows.
+struct Chosen {
+  const MatcherInfo* info = nullptr;
+  std::string label;                    // the name, with its options as given
+  std::vector<std::string> arguments;   // the options for `match` (--start gpa ...)
+};
+
+// "name[:option=value|:flag]..." checked against the entry's options.
+Chosen parse_chosen(const std::string& spec) {
+  std::vector<std::string> parts;
+  std::stringstream in(spec);
+  for (std::string part; std::getline(in, part, ':');) parts.push_back(part);
+  if (parts.empty() || parts[0].empty()) throw usage_error("eval: an empty algorithm in --algos");
+  Chosen c;
+  try {
+    c.info = &find_matcher(parts[0], Problem::matching);
+    std::map<std::string, std::string> given;
+    for (std::size_t i = 1; i < parts.size(); ++i) {
+      const std::size_t eq = parts[i].find('=');
+      const std::string name = parts[i].substr(0, eq), value = eq == std::string::npos ? "" : parts[i].substr(eq + 1);
+      if (name.empty() || given.count(name)) throw usage_error("eval: a bad or repeated option in '" + spec + "'");
+      given[name] = value;
+      c.arguments.push_back("--" + name);
+      if (eq != std::string::npos) c.arguments.push_back(value);
+    }
+    parse_options(*c.info, given);
+  } catch (const invalid_input& e) {
+    throw usage_error(e.what());
+  }
+  c.label = spec;
+  return c;
+}
+
 // The algorithms to run: --algos as named, else --family's or every
 // available matcher on --device (the exact reference only when named).
-std::vector<const MatcherInfo*> chosen_algorithms(const Args& a) {
+std::vector<Chosen> chosen_algorithms(const Args& a) {
   const std::optional<std::string> device_name = a.value("device");
   Device device = Device::cpu;
   if (device_name) {
@@ -60,20 +95,16 @@ std::vector<const MatcherInfo*> chosen_algorithms(const Args& a) {
       throw usage_error(e.what());
     }
   }
-  std::vector<const MatcherInfo*> out;
+  std::vector<Chosen> out;
   if (const auto algos = a.value("algos")) {
     if (a.value("family")) throw usage_error("eval takes --algos or --family, not both");
-    for (const std::string& name : split_commas(*algos)) {
-      const MatcherInfo* m = nullptr;
-      try {
-        m = &find_matcher(name, Problem::matching);
-      } catch (const invalid_input& e) {
-        throw usage_error(e.what());
-      }
-      if (device_name && m->device != device)
-        throw usage_error("eval: '" + name + "' runs on the " + to_string(m->device) + ", not on the " +
+    for (const std::string& spec : split_commas(*algos)) {
+      Chosen c = parse_chosen(spec);
+      if (device_name && c.info->device != device)
+        throw usage_error("eval: '" + c.info->name + "' runs on the " + to_string(c.info->device) + ", not on the " +
                           *device_name + " (--device)");
-      if (std::find(out.begin(), out.end(), m) == out.end()) out.push_back(m);
+      if (std::none_of(out.begin(), out.end(), [&](const Chosen& o) { return o.label == c.label; }))
+        out.push_back(std::move(c));
     }
     if (out.empty()) throw usage_error("eval: --algos names no algorithm");
     return out;
@@ -85,7 +116,7 @@ std::vector<const MatcherInfo*> chosen_algorithms(const Args& a) {
     families.insert(m.family);
     if (m.device != device || m.name == "exact") continue;
     if (family && m.family != *family) continue;
-    out.push_back(&m);
+    out.push_back({&m, m.name, {}});
   }
   if (family && !families.count(*family)) {
     std::string names;
@@ -227,7 +258,7 @@ std::optional<fs::path> plots_script(const std::string& self) {
 
 int command_eval(const Args& a) {
   if (a.positional().empty()) throw usage_error("eval takes one or more PATHs (directories, manifests, files)");
-  const std::vector<const MatcherInfo*> algos = chosen_algorithms(a);
+  const std::vector<Chosen> algos = chosen_algorithms(a);
   const int threads = int(a.integer("threads", 0, 0, 4 * std::int64_t(std::max(1u, std::thread::hardware_concurrency()))));
   const int reps = int(a.integer("reps", 1, 1, 1000000));
   const double timeout_s = a.real("timeout", 600, 0, 1e9);
@@ -293,8 +324,8 @@ int command_eval(const Args& a) {
 
   for (const EvalInput& in : inputs) {
     bool pending = false;
-    for (const MatcherInfo* m : algos)
-      for (int rep = 1; rep <= reps; ++rep) pending = pending || !done.count(row_key(in.path, m->name, rep));
+    for (const Chosen& c : algos)
+      for (int rep = 1; rep <= reps; ++rep) pending = pending || !done.count(row_key(in.path, c.label, rep));
     if (!pending) continue;
     EvalRow base;
     base.matrix = in.name;
@@ -312,11 +343,12 @@ int command_eval(const Args& a) {
     }
     std::optional<double> optimum;
     if (header && exact) optimum = optimum_of(in, cache, timeout_s, self);
-    for (const MatcherInfo* m : algos) {
+    for (const Chosen& c : algos) {
+      const MatcherInfo* m = c.info;
       for (int rep = 1; rep <= reps; ++rep) {
-        if (done.count(row_key(in.path, m->name, rep))) continue;
+        if (done.count(row_key(in.path, c.label, rep))) continue;
         EvalRow r = base;
-        r.algo = m->name;
+        r.algo = c.label;
         r.device = to_string(m->device);
         r.rep = rep;
         r.optimum = optimum.value_or(EvalRow::none);
@@ -338,6 +370,7 @@ int command_eval(const Args& a) {
         std::vector<std::string> argv = {self, "match", in.path, "--algo", m->name, "--json",
                                          "--threads", std::to_string(threads)};
         if (m->device == Device::gpu) argv.insert(argv.end(), {"--gpu", std::to_string(gpu)});
+        argv.insert(argv.end(), c.arguments.begin(), c.arguments.end());
         const ChildResult c = run_child(argv, timeout_s);
         ++ran;
         r.wall_s = c.wall_s;

@@ -29,14 +29,20 @@ namespace matchblas::cli {
 
 namespace {
 
-// One line per algorithm option of the registry: name, type, range or
-// words, default, help, and the algorithms that take it.
+// One entry per algorithm option of the registry: name, type, range or
+// words, default, help, and the algorithms that take it. An option whose
+// spec differs between algorithms (roma's --start and roma-sparse's) gets
+// one entry per spec.
 void print_algorithm_options(std::FILE* out) {
-  std::vector<std::string> seen;
+  const auto same_spec = [](const OptionSpec& a, const OptionSpec& b) {
+    return a.name == b.name && a.type == b.type && a.fallback == b.fallback && a.words == b.words && a.lo == b.lo &&
+           a.hi == b.hi;
+  };
+  std::vector<const OptionSpec*> seen;
   for (const MatcherInfo& m : matchers())
     for (const OptionSpec& s : m.options) {
-      if (std::find(seen.begin(), seen.end(), s.name) != seen.end()) continue;
-      seen.push_back(s.name);
+      if (std::any_of(seen.begin(), seen.end(), [&](const OptionSpec* t) { return same_spec(*t, s); })) continue;
+      seen.push_back(&s);
       std::string form = "--" + s.name;
       switch (s.type) {
         case OptionSpec::Type::flag: break;
@@ -51,8 +57,14 @@ void print_algorithm_options(std::FILE* out) {
           break;
         case OptionSpec::Type::real: form += " X"; break;
       }
+      std::vector<std::string> takers;
+      for (const MatcherInfo& t : matchers())
+        if (const OptionSpec* ts = t.option(s.name); ts && same_spec(*ts, s)) takers.push_back(t.name);
+      std::string names;
+      for (std::size_t i = 0; i < takers.size(); ++i)
+        names += (i == 0 ? "" : i + 1 == takers.size() ? " and " : ", ") + takers[i];
       std::fprintf(out, "  %s\n      %s%s (%s)\n", form.c_str(), s.help.c_str(),
-                   s.fallback.empty() ? "" : ("; default " + s.fallback).c_str(), takers(s.name, m.problem).c_str());
+                   s.fallback.empty() ? "" : ("; default " + s.fallback).c_str(), names.c_str());
     }
 }
 
@@ -87,7 +99,8 @@ void print_help(std::FILE* out) {
       "  matchblas eval PATH... [--algos a,b | --family NAME] [--device cpu|gpu] [--threads T] [--reps R]\n"
       "                 [--timeout S] [--exact] [--out DIR] [--resume] [--baseline NAME] [--no-plots] [--cache DIR]\n"
       "      matchers over a matrix collection (directories searched for .mtx and .mtx.gz, manifest .tsv\n"
-      "      files with a 'file' column, or files), each run a child process (a crash or --timeout S,\n"
+      "      files with a 'file' column, or files); an algorithm may carry its options: roma-sparse:start=gpa;\n"
+      "      each run is a child process (a crash or --timeout S,\n"
       "      default 600, costs one row); DIR (default matchblas-eval) gets runs.csv, runs.jsonl,\n"
       "      summary.md and pictures (python3 with matplotlib); --exact adds the optimum and GTO\n"
       "      (cached by content under --cache, default ~/.cache/matchblas/optimum); --resume continues DIR\n"

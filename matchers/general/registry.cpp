@@ -11,6 +11,7 @@
 #include "matchers/general/ld.hpp"
 #include "matchers/general/ld_rounds.hpp"
 #include "matchers/general/pga.hpp"
+#include "matchers/general/roma_sparse.hpp"
 #include "matchers/general/suitor.hpp"
 #include "matchers/general/suitor_bulk.hpp"
 
@@ -136,6 +137,32 @@ void add_general(std::vector<MatcherInfo>& r) {
                          [](const auto& g, int t) { return pga_dp(g, t); }));
   r.push_back(sparse_cpu("gpa", "1/2", "global paths, Maue-Sanders, DP on paths and even cycles (seed 000 sec. 3.3.3)",
                          [](const auto& g, int t) { return gpa(g, t); }));
+  {
+    using Type = OptionSpec::Type;
+    MatcherInfo m;
+    m.name = "roma-sparse";
+    m.kinds = general_graphs | bipartite_graphs;
+    m.guarantee = "2/3-eps";
+    m.summary = "ROMA with every 2-augmentation centred at a vertex, from Suitor's matching (Pettie-Sanders; "
+                "Maue-Sanders)";
+    m.options = {
+        {"phases", Type::integer, "100", {}, 0, 1 << 30, "at most P phases (stops earlier at a phase without augmentations)"},
+        {"min-gain", Type::real, "1e-09", {}, 0, 1, "augment only above G x the largest edge weight"},
+        {"start", Type::word, "suitor", {"suitor", "gpa", "empty"}, 0, 0,
+         "the start matching (suitor: greedy's; gpa: Maue-Sanders' global paths)"},
+        {"phase-report", Type::flag, "", {}, 0, 0, "print augmentations, weight and seconds per phase"}};
+    m.run = MatchRunner(on_sparse<Matching>("roma-sparse", [](const auto& g, const RunOptions& o) {
+      RomaSparseOptions ro;
+      ro.seed = o.seed;
+      ro.phases = int(o.options.integer("phases"));
+      ro.min_gain = o.options.real("min-gain");
+      ro.start = parse_roma_sparse_start(o.options.word("start"));
+      RomaRun run = roma_sparse(g, ro);
+      if (o.phase_report) *o.phase_report = run;
+      return std::move(run.matching);
+    }));
+    r.push_back(std::move(m));
+  }
 
   r.push_back(sparse_gpu(
       "suitor-gpu", "GPU-Suitor, warp-based, NoSync/SyncLB/SyncNoLB/Hybrid (seed 001 Paper I Alg. 4)", "suitor",

@@ -217,6 +217,22 @@ TEST_CASE("eval: a malformed matrix is a row with its error, the others run; odd
   CHECK(slurp(dir / "ev" / "runs.jsonl").find("\"a,b \\\"c\\\".mtx\"") != std::string::npos);
 }
 
+TEST_CASE("eval: an algorithm with options (name:option=value) runs as match with those options") {
+  check::temp_dir dir;
+  REQUIRE(cli(dir, "gen er 400 --seed 3 --out " + q(dir / "g.mtx")).status == 0);
+  const Result r = cli(dir, "eval " + q(dir / "g.mtx") +
+                                " --algos roma-sparse:start=gpa:phases=2,roma-sparse --no-plots --out " + q(dir / "ev"));
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  const auto rows = read_csv(dir / "ev" / "runs.csv");
+  REQUIRE(rows.size() == 2);
+  CHECK(rows[0].at("algo") == "roma-sparse:start=gpa:phases=2");
+  CHECK(rows[1].at("algo") == "roma-sparse");
+  const Result direct = cli(dir, "match " + q(dir / "g.mtx") + " --algo roma-sparse --start gpa --phases 2 --json");
+  REQUIRE(direct.status == 0);
+  CHECK(std::stod(rows[0].at("weight")) == doctest::Approx(json_number(direct.out, "weight")).epsilon(1e-12));
+}
+
 TEST_CASE("eval: a run over --timeout is a timeout row") {
   check::temp_dir dir;
   REQUIRE(cli(dir, "gen er 20000 --out " + q(dir / "g.mtx")).status == 0);
@@ -277,7 +293,9 @@ TEST_CASE("eval: bad command lines are usage errors before anything runs") {
   const std::string g = q(dir / "g.mtx");
   for (const std::string& args : std::vector<std::string>{"eval " + g + " --algos nosuch", "eval " + g + " --algos greedy --family general",
         "eval " + g + " --family nosuch", "eval " + q(dir / "missing.mtx"), "eval",
-        "eval " + g + " --algos greedy --device gpu", "eval " + g + " --baseline nosuch"}) {
+        "eval " + g + " --algos greedy --device gpu", "eval " + g + " --baseline nosuch",
+        "eval " + g + " --algos greedy:phases=3", "eval " + g + " --algos roma-sparse:start=nosuch",
+        "eval " + g + " --algos roma-sparse:phases=1:phases=2"}) {
     CAPTURE(args);
     const Result r = cli(dir, args + " --out " + q(dir / "ev"));
     CHECK(r.status == 2);

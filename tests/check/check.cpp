@@ -110,6 +110,44 @@ double brute_force(vertex_t n, bool perfect, WeightOf weight_of) {
 }
 }  // namespace
 
+TwoAugmentation largest_2_augmentation(const Csr<double>& g, const Matching& m) {
+  const auto w = [&](vertex_t a, vertex_t b) {
+    for (offset_t k = g.offsets[a]; k < g.offsets[a + 1]; ++k)
+      if (g.cols[k] == b) return g.weights[k];
+    FAIL("no edge (" << a << ", " << b << ")");
+    return 0.0;
+  };
+  const auto neighbours_or_none = [&](vertex_t a) {
+    std::vector<vertex_t> out = {no_vertex};
+    if (a != no_vertex)
+      for (offset_t k = g.offsets[a]; k < g.offsets[a + 1]; ++k) out.push_back(g.cols[k]);
+    return out;
+  };
+  TwoAugmentation best;
+  for (vertex_t v = 0; v < g.n_rows; ++v) {
+    const vertex_t u = m.mate[v];
+    for (vertex_t x : neighbours_or_none(v))
+      for (vertex_t y : neighbours_or_none(u)) {
+        if ((x == no_vertex && y == no_vertex) || x == u || y == v || (x != no_vertex && x == y)) continue;
+        std::vector<std::pair<vertex_t, vertex_t>> added, removed;
+        if (x != no_vertex) added.push_back({v, x});
+        if (y != no_vertex) added.push_back({u, y});
+        for (const auto& [a, b] : added)
+          for (vertex_t end : {a, b}) {
+            const vertex_t mate = m.mate[end];
+            if (mate == no_vertex) continue;
+            const std::pair<vertex_t, vertex_t> e{std::min(end, mate), std::max(end, mate)};
+            if (std::find(removed.begin(), removed.end(), e) == removed.end()) removed.push_back(e);
+          }
+        double gain = 0;
+        for (const auto& [a, b] : added) gain += w(a, b);
+        for (const auto& [a, b] : removed) gain -= w(a, b);
+        if (gain > best.gain) best = {gain, v, x, y};
+      }
+  }
+  return best;
+}
+
 double brute_force_max_weight(const Csr<double>& g, bool perfect) {
   const vertex_t n = g.n_rows;
   std::vector<double> w(std::size_t(n) * n, std::numeric_limits<double>::quiet_NaN());

@@ -86,6 +86,17 @@ double best_derangement(const Dense<double>& g);
 double brute_force_max_weight(const Csr<double>& g, bool perfect = false);
 double brute_force_max_weight(const Dense<double>& g, bool perfect = false);
 
+// The 2-augmentation of largest gain over the matching m of g, centred at
+// any vertex v (Pettie and Sanders): new edges (v, x) and / or (M[v], y), the
+// matching edges at their ends removed. Exhaustive over every v, x, y
+// (O(n d^2) edge sets, each compared by summing its weights), independent of
+// the matchers' search. gain 0 and no centre when nothing gains.
+struct TwoAugmentation {
+  double gain = 0;
+  vertex_t centre = -1, x = -1, y = -1;
+};
+TwoAugmentation largest_2_augmentation(const Csr<double>& g, const Matching& m);
+
 // Fails the current test (with the reason) unless m is a valid matching of g.
 template <class G>
 void require_valid(const G& g, const Matching& m) {

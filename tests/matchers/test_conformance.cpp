@@ -56,7 +56,7 @@ TEST_CASE("the registry is consistent: unique names, twins both ways, OpenMP onl
 TEST_CASE("options: an option an entry does not take names the entries that do; values are checked") {
   const MatcherInfo& greedy = find_matcher("greedy");
   CHECK_THROWS_WITH_AS(parse_options(greedy, {{"phases", "3"}}),
-                       "--phases is for roma, rama, roma-gpu, roma-gpu-1 and roma-gpu-2, not 'greedy'", invalid_input);
+                       "--phases is for roma-sparse, roma, rama, roma-gpu, roma-gpu-1 and roma-gpu-2, not 'greedy'", invalid_input);
   CHECK_THROWS_WITH_AS(parse_options(greedy, {{"no-such", "3"}}), "--no-such is not an option of 'greedy'",
                        invalid_input);
   const MatcherInfo& roma = find_matcher("roma");

@@ -1,0 +1,133 @@
+// roma-sparse: hand-made graphs whose best 2-augmentation is known, random
+// graphs checked against the exhaustive 2-augmentation search and the
+// brute-force optimum, the phases' report, the options.
+#include <doctest/doctest.h>
+
+#include "matchers/general/greedy.hpp"
+#include "matchers/general/roma_sparse.hpp"
+#include "tests/check/check.hpp"
+
+namespace matchblas {
+
+namespace {
+
+// A general graph from (u, v, w) triples, both directions, rows sorted.
+Csr<double> graph(vertex_t n, std::vector<std::tuple<vertex_t, vertex_t, double>> edges) {
+  std::vector<std::vector<std::pair<vertex_t, double>>> rows(static_cast<std::size_t>(n));
+  for (const auto& [u, v, w] : edges) {
+    rows[u].push_back({v, w});
+    rows[v].push_back({u, w});
+  }
+  Csr<double> g;
+  g.n_rows = g.n_cols = n;
+  for (auto& row : rows) {
+    std::sort(row.begin(), row.end());
+    for (const auto& [v, w] : row) {
+      g.cols.push_back(v);
+      g.weights.push_back(w);
+    }
+    g.offsets.push_back(offset_t(g.cols.size()));
+  }
+  return g;
+}
+
+RomaSparseOptions to_convergence() {
+  RomaSparseOptions o;
+  o.phases = 1000;
+  return o;
+}
+
+}  // namespace
+
+TEST_CASE("roma-sparse: a path a-b-c-d, greedy's middle edge replaced by the two outer ones") {
+  const Csr<double> g = graph(4, {{0, 1, 1.0}, {1, 2, 1.5}, {2, 3, 1.0}});
+  REQUIRE(matching_weight(g, greedy(g, 1)) == 1.5);
+  const RomaRun run = roma_sparse(g, to_convergence());
+  check::require_valid(g, run.matching);
+  CHECK(matching_weight(g, run.matching) == 2.0);
+  CHECK(run.start_weight == 1.5);
+  CHECK(run.phases.front().flips == 1);
+  CHECK(run.phases.back().flips == 0);
+}
+
+TEST_CASE("roma-sparse: a 4-cycle flipped, and an arm that frees a vertex") {
+  // Cycle 0-1-2-3-0: greedy takes (0,1) = 3 and (2,3) = 1; the flip to
+  // (1,2) + (3,0) = 5.8 gains 1.8.
+  const Csr<double> cycle = graph(4, {{0, 1, 3.0}, {1, 2, 2.9}, {2, 3, 1.0}, {3, 0, 2.9}});
+  CHECK(matching_weight(cycle, roma_sparse(cycle, to_convergence()).matching) == doctest::Approx(5.8));
+  // A triangle 0-1-2 with a pendant 3 at 2: greedy takes (1,2) = 2.5 and
+  // leaves 0 and 3 free; the two arms (1,0) and (2,3), both to free
+  // vertices, replace it: 3, the optimum.
+  const Csr<double> tri = graph(4, {{0, 1, 2.0}, {1, 2, 2.5}, {0, 2, 0.1}, {2, 3, 1.0}});
+  REQUIRE(matching_weight(tri, greedy(tri, 1)) == 2.5);
+  const RomaRun run = roma_sparse(tri, to_convergence());
+  CHECK(matching_weight(tri, run.matching) == doctest::Approx(3.0));
+  CHECK(check::brute_force_max_weight(tri) == doctest::Approx(3.0));
+}
+
+TEST_CASE("roma-sparse: random graphs end with no 2-augmentation above the threshold, >= greedy, >= 2/3 optimum") {
+  int improved = 0;
+  for (std::uint64_t seed = 1; seed <= 60; ++seed)
+    for (int ties : {0, 2}) {
+      const vertex_t n = vertex_t(4 + seed % 17);
+      const Csr<double> g = check::random_graph(n, 0.3, ties, seed);
+      CAPTURE(seed);
+      CAPTURE(ties);
+      for (RomaSparseStart start : {RomaSparseStart::suitor, RomaSparseStart::empty}) {
+        RomaSparseOptions o = to_convergence();
+        o.start = start;
+        o.seed = seed;
+        const RomaRun run = roma_sparse(g, o);
+        check::require_valid(g, run.matching);
+        const double weight = matching_weight(g, run.matching);
+        CHECK(check::largest_2_augmentation(g, run.matching).gain <= 1e-9);
+        const double optimum = check::brute_force_max_weight(g);
+        CHECK(weight >= 2.0 / 3.0 * optimum - 1e-9);
+        CHECK(weight <= optimum + 1e-9);
+        double previous = run.start_weight;  // the weight never falls
+        for (const RomaPhase& p : run.phases) {
+          CHECK(p.weight >= previous - 1e-12);
+          previous = p.weight;
+        }
+        if (start == RomaSparseStart::suitor) {
+          CHECK(run.start_weight == doctest::Approx(matching_weight(g, greedy(g, 1))));
+          improved += weight > run.start_weight + 1e-9;
+        }
+        CHECK(roma_sparse(g, o).matching == run.matching);  // deterministic for a seed
+      }
+    }
+  CHECK(improved > 10);  // the search does something on these graphs
+}
+
+TEST_CASE("roma-sparse: without phases it returns its start, where the exhaustive search finds gains") {
+  int gaining = 0;
+  for (std::uint64_t seed = 1; seed <= 30; ++seed) {
+    const Csr<double> g = check::random_graph(14, 0.35, 0, seed);
+    RomaSparseOptions o;
+    o.phases = 0;
+    const RomaRun run = roma_sparse(g, o);
+    CHECK(run.matching == greedy(g, 1));
+    CHECK(run.phases.empty());
+    gaining += check::largest_2_augmentation(g, run.matching).gain > 1e-9;
+  }
+  CHECK(gaining > 5);  // the checker can fail: greedy is not locally optimal
+}
+
+TEST_CASE("roma-sparse: float weights, a star, the empty graph, bad options") {
+  const Csr<double> g = check::random_graph(30, 0.2, 0, 5);
+  const Csr<float> f = check::with_weights<float>(g);
+  check::require_valid(f, roma_sparse(f, to_convergence()).matching);
+  // A star: one centre, 50 leaves: one edge, the heaviest.
+  std::vector<std::tuple<vertex_t, vertex_t, double>> star;
+  for (vertex_t v = 1; v <= 50; ++v) star.push_back({0, v, double(v)});
+  const Csr<double> s = graph(51, star);
+  CHECK(matching_weight(s, roma_sparse(s, to_convergence()).matching) == 50.0);
+  CHECK(roma_sparse(graph(0, {}), to_convergence()).matching.mate.empty());
+  RomaSparseOptions bad;
+  bad.phases = -1;
+  CHECK_THROWS_AS(roma_sparse(g, bad), invalid_input);
+  CHECK_THROWS_AS(parse_roma_sparse_start("neighbour"), invalid_input);
+  CHECK(to_string(parse_roma_sparse_start("empty")) == "empty");
+}
+
+}  // namespace matchblas

@@ -49,19 +49,19 @@ void demo_graph(const std::string& label, GraphRef g, GraphKind kind, const RunO
   const std::optional<std::string> skip_exact = exact_skipped(exact, g, kind);
   std::optional<MatchReport> best;  // exact runs once: its report is its row and the optimum
   if (!skip_exact) best = run_matcher(exact, g, kind, opt).report;
-  std::printf("  %-14s %16s %12s %10s %12s %6s\n", "matcher", "weight", "cardinality", "GTO %", "time ms", "valid");
+  std::printf("  %-18s %16s %12s %10s %12s %6s\n", "matcher", "weight", "cardinality", "GTO %", "time ms", "valid");
   for (const MatcherInfo& m : matchers()) {
     if (m.problem != Problem::matching || !m.accepts(kind)) continue;
     const bool is_exact = &m == &exact;
     const std::optional<std::string> why = is_exact && skip_exact ? skip_exact : unavailable_here(m);
     if (why) {
-      std::printf("  %-14s skipped: %s\n", m.name.c_str(), why->c_str());
+      std::printf("  %-18s skipped: %s\n", m.name.c_str(), why->c_str());
       continue;
     }
     const MatchReport r = is_exact ? *best : run_matcher(m, g, kind, opt).report;
     char gto[32] = "n/a";
     if (best) std::snprintf(gto, sizeof gto, "%.4f", gto_percent(r.weight, best->weight));
-    std::printf("  %-14s %16.6f %12lld %10s %12.3f %6s\n", m.name.c_str(), r.weight,
+    std::printf("  %-18s %16.6f %12lld %10s %12.3f %6s\n", m.name.c_str(), r.weight,
                 static_cast<long long>(r.cardinality), gto, 1e3 * r.time_s, r.valid ? "yes" : "NO");
   }
   std::fflush(stdout);

@@ -58,6 +58,36 @@ MatcherInfo sparse_gpu(std::string name, std::string summary, std::string twin, 
   return m;
 }
 
+// roma-sparse and roma-sparse-omp: f(graph, RomaSparseOptions, threads) ->
+// RomaRun; its phases go to RunOptions::phase_report when set.
+template <class F>
+MatcherInfo roma_sparse_entry(std::string name, bool parallel, std::string summary, F f) {
+  using Type = OptionSpec::Type;
+  MatcherInfo m;
+  m.name = name;
+  m.kinds = general_graphs | bipartite_graphs;
+  m.deterministic = !parallel;  // seeded; the threads' races decide otherwise
+  m.guarantee = "2/3-eps";
+  m.summary = std::move(summary);
+  m.options = {
+      {"phases", Type::integer, "100", {}, 0, 1 << 30, "at most P phases (stops earlier at a phase without augmentations)"},
+      {"min-gain", Type::real, "1e-09", {}, 0, 1, "augment only above G x the largest edge weight"},
+      {"start", Type::word, "suitor", {"suitor", "gpa", "empty"}, 0, 0,
+       "the start matching (suitor: greedy's; gpa: Maue-Sanders' global paths)"},
+      {"phase-report", Type::flag, "", {}, 0, 0, "print augmentations, weight and seconds per phase"}};
+  m.run = MatchRunner(on_sparse<Matching>(std::move(name), [f](const auto& g, const RunOptions& o) {
+    RomaSparseOptions ro;
+    ro.seed = o.seed;
+    ro.phases = int(o.options.integer("phases"));
+    ro.min_gain = o.options.real("min-gain");
+    ro.start = parse_roma_sparse_start(o.options.word("start"));
+    RomaRun run = f(g, ro, o.threads);
+    if (o.phase_report) *o.phase_report = run;
+    return std::move(run.matching);
+  }));
+  return m;
+}
+
 const OptionSpec threads_per_block{"threads-per-block", OptionSpec::Type::integer, "128", {}, 32, 1024,
                                    "threads per block, a multiple of 32 (Paper I: 128, 192 or 256)"};
 
@@ -137,32 +167,13 @@ void add_general(std::vector<MatcherInfo>& r) {
                          [](const auto& g, int t) { return pga_dp(g, t); }));
   r.push_back(sparse_cpu("gpa", "1/2", "global paths, Maue-Sanders, DP on paths and even cycles (seed 000 sec. 3.3.3)",
                          [](const auto& g, int t) { return gpa(g, t); }));
-  {
-    using Type = OptionSpec::Type;
-    MatcherInfo m;
-    m.name = "roma-sparse";
-    m.kinds = general_graphs | bipartite_graphs;
-    m.guarantee = "2/3-eps";
-    m.summary = "ROMA with every 2-augmentation centred at a vertex, from Suitor's matching (Pettie-Sanders; "
-                "Maue-Sanders)";
-    m.options = {
-        {"phases", Type::integer, "100", {}, 0, 1 << 30, "at most P phases (stops earlier at a phase without augmentations)"},
-        {"min-gain", Type::real, "1e-09", {}, 0, 1, "augment only above G x the largest edge weight"},
-        {"start", Type::word, "suitor", {"suitor", "gpa", "empty"}, 0, 0,
-         "the start matching (suitor: greedy's; gpa: Maue-Sanders' global paths)"},
-        {"phase-report", Type::flag, "", {}, 0, 0, "print augmentations, weight and seconds per phase"}};
-    m.run = MatchRunner(on_sparse<Matching>("roma-sparse", [](const auto& g, const RunOptions& o) {
-      RomaSparseOptions ro;
-      ro.seed = o.seed;
-      ro.phases = int(o.options.integer("phases"));
-      ro.min_gain = o.options.real("min-gain");
-      ro.start = parse_roma_sparse_start(o.options.word("start"));
-      RomaRun run = roma_sparse(g, ro);
-      if (o.phase_report) *o.phase_report = run;
-      return std::move(run.matching);
-    }));
-    r.push_back(std::move(m));
-  }
+  r.push_back(roma_sparse_entry("roma-sparse", false,
+                                 "ROMA with every 2-augmentation centred at a vertex, from Suitor's matching "
+                                 "(Pettie-Sanders; Maue-Sanders)",
+                                 [](const auto& g, const RomaSparseOptions& o, int) { return roma_sparse(g, o); }));
+  r.push_back(threaded(roma_sparse_entry(
+      "roma-sparse-omp", true, "roma-sparse with OpenMP threads locking the vertices of each augmentation",
+      [](const auto& g, const RomaSparseOptions& o, int threads) { return roma_sparse_omp(g, o, threads); })));
 
   r.push_back(sparse_gpu(
       "suitor-gpu", "GPU-Suitor, warp-based, NoSync/SyncLB/SyncNoLB/Hybrid (seed 001 Paper I Alg. 4)", "suitor",

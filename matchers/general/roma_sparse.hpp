@@ -23,10 +23,11 @@
 // found in O(deg v + deg u) with u's row scattered into a stamped array, so
 // a phase costs O(m) whatever the degrees (a hub is scanned once as a centre
 // and once as each of its few mates' partner, not per neighbour).
-//   roma_sparse  phases; in each, every vertex in a fresh seeded random order
-//                is augmented when its best gain exceeds min_gain times the
-//                largest edge weight; stops after a phase with none, or after
-//                `phases` phases
+//   roma_sparse      phases; in each, every vertex in a fresh seeded random
+//                    order is augmented when its best gain exceeds min_gain
+//                    times the largest edge weight; stops after a phase with
+//                    none, or after `phases` phases
+//   roma_sparse_omp  the same with OpenMP threads and per-vertex locks (below)
 //
 // Guarantee: a valid matching whose weight never falls below the start's
 // (Suitor's = greedy's by default) and rises with every augmentation; run to
@@ -35,7 +36,8 @@
 // threshold per matched edge (Pettie and Sanders: a matching no
 // 2-augmentation improves weighs at least 2/3 of the optimum). Deterministic
 // for a seed.
-// Cost: O(m) a phase, O(n) extra memory.
+// Cost: O(m) a phase, O(n) extra memory (roma-sparse-omp: O(m log d) a
+// phase, the 4-cycles' w(u, y) by binary search in u's row).
 #pragma once
 #include <cstdint>
 #include <string>
@@ -61,5 +63,15 @@ struct RomaSparseOptions {
 // augmentations applied.
 template <class W>
 RomaRun roma_sparse(const Csr<W>& g, const RomaSparseOptions& opt = {});
+
+// roma-sparse-omp: the same phases, a phase's vertices augmented by OpenMP
+// threads that lock the (at most six) vertices an augmentation touches and
+// apply it only when its gain, recomputed under the locks, still exceeds the
+// threshold; searches that lose a lock race are redone sequentially at the
+// phase's end (matchers/general/roma_sparse_omp.cpp: why the matching stays
+// valid, the weight never falls and the phases end as roma-sparse's do).
+// The same guarantee; not deterministic. threads <= 0: all.
+template <class W>
+RomaRun roma_sparse_omp(const Csr<W>& g, const RomaSparseOptions& opt = {}, int threads = 0);
 
 }  // namespace matchblas

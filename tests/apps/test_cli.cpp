@@ -217,7 +217,12 @@ TEST_CASE("roma and rama on a complete graph: --phases, --min-gain, --start") {
   const std::string with_exact = start_line(" --exact-auction"), with_default = start_line("");
   CHECK(with_exact.find("13.5056") != std::string::npos);
   CHECK(with_default.find("13.3101") != std::string::npos);
-  CHECK(cli(dir, "match " + q(graph) + " --algo roma --exact-auction").status == 2);  // not the assignment start
+  CHECK(cli(dir, "match " + q(graph) + " --algo roma --exact-auction").status == 0);  // roma's default start: assignment
+  CHECK(cli(dir, "match " + q(graph) + " --algo roma --start neighbour --exact-auction").status == 2);
+  CHECK(cli(dir, "match " + q(graph) + " --algo rama --exact-auction").status == 2);  // rama's default: neighbour
+  // The default start of roma is the assignment, of rama seed 000's neighbour.
+  CHECK(cli(dir, "match " + q(graph) + " --algo roma --phases 0 --phase-report").out.find("13.3101") !=
+        std::string::npos);
   CHECK(cli(dir, "match " + q(graph) + " --algo greedy --exact-auction").status == 2);
   // roma-gpu's shape options: usage errors before any GPU is needed.
   CHECK(cli(dir, "match " + q(graph) + " --algo roma --bf16").status == 2);
@@ -373,7 +378,7 @@ TEST_CASE("exit status: 2 for a bad command line, 1 for a bad file; --help anywh
       {"match " + q(g) + " --algo greedy --search walk", "--search is for suitor-gpu, not 'greedy'"},
       {"match " + q(g) + " --algo suitor-gpu --threads-per-block 100", "threads-per-block must be"},
       {"match " + q(g) + " --algo handshake --device gpu --threads -1", "--threads must be in"},
-      {"match " + q(g) + " --algo greedy --phases 3", "--phases is for roma-sparse, roma, rama, roma-gpu, roma-gpu-1 and roma-gpu-2, not 'greedy'"},
+      {"match " + q(g) + " --algo greedy --phases 3", "--phases is for roma-sparse, roma-sparse-omp, roma, rama, roma-gpu, roma-gpu-1 and roma-gpu-2, not 'greedy'"},
       {"match " + q(g) + " --algo roma --start sorted", "unknown --start 'sorted' for roma"},
       {"match " + q(g) + " --algo rama --min-gain -1", "--min-gain must be in [0, 1e+300], got -1 (an option of 'rama')"},
       {"match " + q(g) + " --algo greedy --threads 1000000", "--threads must be in"},

@@ -56,7 +56,7 @@ TEST_CASE("the registry is consistent: unique names, twins both ways, OpenMP onl
 TEST_CASE("options: an option an entry does not take names the entries that do; values are checked") {
   const MatcherInfo& greedy = find_matcher("greedy");
   CHECK_THROWS_WITH_AS(parse_options(greedy, {{"phases", "3"}}),
-                       "--phases is for roma-sparse, roma, rama, roma-gpu, roma-gpu-1 and roma-gpu-2, not 'greedy'", invalid_input);
+                       "--phases is for roma-sparse, roma-sparse-omp, roma, rama, roma-gpu, roma-gpu-1 and roma-gpu-2, not 'greedy'", invalid_input);
   CHECK_THROWS_WITH_AS(parse_options(greedy, {{"no-such", "3"}}), "--no-such is not an option of 'greedy'",
                        invalid_input);
   const MatcherInfo& roma = find_matcher("roma");
@@ -64,12 +64,15 @@ TEST_CASE("options: an option an entry does not take names the entries that do; 
   CHECK_THROWS_AS(parse_options(roma, {{"phases", "2x"}}), invalid_input);
   CHECK_THROWS_AS(parse_options(roma, {{"min-gain", "nan"}}), invalid_input);
   CHECK_THROWS_AS(parse_options(roma, {{"start", "sorted"}}), invalid_input);
-  CHECK_THROWS_AS(parse_options(roma, {{"exact-auction", ""}}), invalid_input);  // needs --start assignment
-  CHECK_NOTHROW(parse_options(roma, {{"exact-auction", ""}, {"start", "assignment"}}));
+  CHECK_THROWS_AS(parse_options(roma, {{"exact-auction", ""}, {"start", "neighbour"}}),
+                  invalid_input);  // needs --start assignment, roma's default
+  CHECK_NOTHROW(parse_options(roma, {{"exact-auction", ""}}));
+  CHECK_THROWS_AS(parse_options(find_matcher("rama"), {{"exact-auction", ""}}), invalid_input);  // rama: neighbour
   const OptionValues v = parse_options(roma, {{"phases", "3"}});
   CHECK(v.integer("phases") == 3);
   CHECK(v.real("min-gain") == 1e-5);  // the default
-  CHECK(v.word("start") == "neighbour");
+  CHECK(v.word("start") == "assignment");  // roma's default; rama's is seed 000's neighbour
+  CHECK(parse_options(find_matcher("rama"), {}).word("start") == "neighbour");
   CHECK(!v.flag("phase-report"));
   const MatcherInfo& fast = find_matcher("roma-gpu");
   CHECK_THROWS_AS(parse_options(fast, {{"bf16", ""}}, Precision::dual), invalid_input);

@@ -113,6 +113,42 @@ TEST_CASE("roma-sparse: without phases it returns its start, where the exhaustiv
   CHECK(gaining > 5);  // the checker can fail: greedy is not locally optimal
 }
 
+TEST_CASE("roma-sparse-omp: valid, never lighter, locally optimal at the end, under contention") {
+  // Threads beyond the cores (8 on 2 cores) make the lock races likely; a
+  // hub joined to every vertex makes many augmentations want the same locks.
+  for (std::uint64_t seed = 1; seed <= 25; ++seed) {
+    Csr<double> g = check::random_graph(vertex_t(30 + seed * 7), 0.15, seed % 3, seed);
+    CAPTURE(seed);
+    for (int threads : {2, 8}) {
+      RomaSparseOptions o = to_convergence();
+      o.seed = seed;
+      const RomaRun run = roma_sparse_omp(g, o, threads);
+      check::require_valid(g, run.matching);
+      const double weight = matching_weight(g, run.matching);
+      CHECK(run.start_weight == doctest::Approx(matching_weight(g, greedy(g, 1))));
+      CHECK(weight >= run.start_weight - 1e-12);
+      double previous = run.start_weight;
+      for (const RomaPhase& p : run.phases) {
+        CHECK(p.weight >= previous - 1e-12);
+        previous = p.weight;
+      }
+      CHECK(run.phases.back().flips == 0);
+      CHECK(check::largest_2_augmentation(g, run.matching).gain <= 1e-9);
+      if (g.n_rows <= 20) CHECK(weight >= 2.0 / 3.0 * check::brute_force_max_weight(g) - 1e-9);
+    }
+  }
+  std::vector<std::tuple<vertex_t, vertex_t, double>> hub;
+  for (vertex_t v = 1; v < 400; ++v) {
+    hub.push_back({0, v, 0.5 + double(v % 7) / 10});
+    if (v + 1 < 400) hub.push_back({v, v + 1, double((v * 37) % 11) / 10 + 0.05});
+  }
+  const Csr<double> h = graph(400, hub);
+  const RomaRun run = roma_sparse_omp(h, to_convergence(), 8);
+  check::require_valid(h, run.matching);
+  CHECK(check::largest_2_augmentation(h, run.matching).gain <= 1e-9);
+  CHECK(matching_weight(h, run.matching) >= run.start_weight);
+}
+
 TEST_CASE("roma-sparse: float weights, a star, the empty graph, bad options") {
   const Csr<double> g = check::random_graph(30, 0.2, 0, 5);
   const Csr<float> f = check::with_weights<float>(g);
@@ -126,6 +162,8 @@ TEST_CASE("roma-sparse: float weights, a star, the empty graph, bad options") {
   RomaSparseOptions bad;
   bad.phases = -1;
   CHECK_THROWS_AS(roma_sparse(g, bad), invalid_input);
+  CHECK_THROWS_AS(roma_sparse_omp(g, bad, 2), invalid_input);
+  check::require_valid(f, roma_sparse_omp(f, to_convergence(), 2).matching);
   CHECK_THROWS_AS(parse_roma_sparse_start("neighbour"), invalid_input);
   CHECK(to_string(parse_roma_sparse_start("empty")) == "empty");
 }

@@ -1,0 +1,229 @@
+// roma-sparse-omp (matchers/general/roma_sparse.hpp): the phases of
+// roma-sparse with the vertices of a phase augmented by OpenMP threads.
+//
+// A thread finds aug(v) on the matching as it reads it (mates and matched
+// weights read atomically, relaxed: other threads change them meanwhile),
+// then locks every vertex the augmentation touches: v, its mate u, x and
+// y and their mates, at most six, each by a compare-and-swap on its own
+// lock byte, in increasing order, none waited for: when one is taken, the
+// ones it holds are released and v goes to the thread's retry list. Holding
+// them, it checks that v, x and y still have the mates the search saw (the
+// locks keep them) and recomputes the gain from the locked vertices' matched
+// weights; only when that exact gain exceeds the threshold is the
+// augmentation applied. After the parallel loop the retry lists are
+// augmented sequentially. Locks come from seed 000's atomicFlip (Hovland
+// 2020, Alg. 7: lock the four vertices of a flip or give up), extended to
+// the six of a 2-augmentation.
+//
+// Why this is right (the analogue of Hovland's Lemma 4.1.1):
+//  - Valid: an augmentation changes only the mates of locked vertices, and
+//    removes every matching edge at the ends of its new edges (their other
+//    ends are locked too), so no vertex ends with two mates.
+//  - The weight never falls: the gain that decides is computed under the
+//    locks from the edges actually removed, and the locks keep those edges
+//    until the augmentation is applied.
+//  - Progress and the end: a phase in which nothing is applied changes no
+//    mate, so every search in it read the final matching exactly; the ones
+//    that lost a lock race were searched again sequentially. So a phase
+//    without augmentations proves what roma-sparse's proves: no
+//    2-augmentation gains more than the threshold. Two threads can make each
+//    other give up (each holding a lock the other wants), but the retry pass
+//    is sequential and gives up nothing, so every phase evaluates every
+//    vertex and the phases stop as roma-sparse's do.
+// Not deterministic (the races decide which augmentations win).
+#include <omp.h>
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <numeric>
+
+#include "lib/counter_rng.hpp"
+#include "lib/error.hpp"
+#include "lib/omp_threads.hpp"
+#include "matchers/general/roma_sparse.hpp"
+#include "matchers/general/roma_sparse_search.hpp"
+
+namespace matchblas {
+
+namespace {
+
+using namespace roma_sparse_detail;
+
+template <class W>
+class SharedMatching {
+ public:
+  SharedMatching(const Csr<W>& g, Matching m)
+      : mate_(std::move(m.mate)), mw_(matched_weights(g, matching())), lock_(mate_.size()) {}
+
+  vertex_t mate(vertex_t a) const { return std::atomic_ref(mate_[a]).load(std::memory_order_relaxed); }
+  double matched(vertex_t a) const { return std::atomic_ref(mw_[a]).load(std::memory_order_relaxed); }
+
+  // Locks the distinct vertices of `set` (no_vertex entries ignored) in
+  // increasing order, giving up at the first one taken.
+  bool try_lock(std::array<vertex_t, 6>& set, int& count) {
+    std::sort(set.begin(), set.end());
+    count = int(std::unique(set.begin(), set.end()) - set.begin());
+    int held = 0;
+    for (int i = 0; i < count; ++i) {
+      if (set[i] == no_vertex) continue;
+      std::uint8_t expected = 0;
+      if (!lock_[set[i]].compare_exchange_strong(expected, 1, std::memory_order_acquire)) {
+        for (int j = 0; j < i; ++j)
+          if (set[j] != no_vertex) lock_[set[j]].store(0, std::memory_order_release);
+        return false;
+      }
+      ++held;
+    }
+    return true;
+  }
+  void unlock(const std::array<vertex_t, 6>& set, int count) {
+    for (int i = 0; i < count; ++i)
+      if (set[i] != no_vertex) lock_[set[i]].store(0, std::memory_order_release);
+  }
+
+  // a's exact gain on the matching as it is now (the caller holds the locks):
+  // the new edges less every matching edge at their ends, each once.
+  double gain_now(vertex_t v, const Augmentation& a) const {
+    double gain = 0;
+    vertex_t removed[3][2];
+    int n_removed = 0;
+    const auto remove_at = [&](vertex_t p) {
+      const vertex_t q = mate(p);
+      if (q == no_vertex) return;
+      for (int i = 0; i < n_removed; ++i)
+        if ((removed[i][0] == p && removed[i][1] == q) || (removed[i][0] == q && removed[i][1] == p)) return;
+      removed[n_removed][0] = p;
+      removed[n_removed][1] = q;
+      ++n_removed;
+      gain -= matched(p);
+    };
+    remove_at(v);
+    if (a.x != no_vertex) {
+      gain += a.w_vx;
+      remove_at(a.x);
+    }
+    if (a.y != no_vertex) {
+      gain += a.w_uy;
+      remove_at(a.y);
+    }
+    return gain;
+  }
+
+  void apply(vertex_t v, const Augmentation& a) {
+    apply_augmentation(
+        v, a, [&](vertex_t p) { return mate(p); },
+        [&](vertex_t p) {
+          const vertex_t q = mate(p);
+          set(p, no_vertex, 0);
+          set(q, no_vertex, 0);
+        },
+        [&](vertex_t p, vertex_t q, double w) {
+          set(p, q, w);
+          set(q, p, w);
+        });
+  }
+
+  Matching matching() const {
+    Matching m;
+    m.mate = mate_;
+    return m;
+  }
+
+ private:
+  void set(vertex_t a, vertex_t mate, double w) {
+    std::atomic_ref(mate_[a]).store(mate, std::memory_order_relaxed);
+    std::atomic_ref(mw_[a]).store(w, std::memory_order_relaxed);
+  }
+
+  std::vector<vertex_t> mate_;
+  std::vector<double> mw_;
+  std::vector<std::atomic<std::uint8_t>> lock_;
+};
+
+}  // namespace
+
+template <class W>
+RomaRun roma_sparse_omp(const Csr<W>& g, const RomaSparseOptions& opt, int threads) {
+  MATCHBLAS_EXPECTS(g.n_rows == g.n_cols, "roma-sparse-omp needs a general (square) graph");
+  MATCHBLAS_EXPECTS(opt.phases >= 0 && opt.min_gain >= 0, "roma-sparse-omp: phases and min-gain must be >= 0");
+  const ScopedThreads scope(threads);
+  const vertex_t n = g.n_rows;
+  RomaRun run;
+  auto t = std::chrono::steady_clock::now();
+  SharedMatching<W> state(g, start_matching(g, opt.start));
+  run.start_seconds = seconds_since(t);
+  run.start_weight = matching_weight(g, state.matching());
+  const double threshold = augmentation_threshold(g, opt.min_gain);
+  const auto mate = [&](vertex_t a) { return state.mate(a); };
+  const auto matched = [&](vertex_t a) { return state.matched(a); };
+  std::vector<vertex_t> order(static_cast<std::size_t>(n));
+  for (int p = 0; p < opt.phases; ++p) {
+    t = std::chrono::steady_clock::now();
+    std::iota(order.begin(), order.end(), vertex_t(0));
+    rng::shuffle(order, rng::Stream(opt.seed, order_stream + std::uint64_t(p)));
+    std::int64_t flips = 0;
+    std::vector<vertex_t> retry;
+#pragma omp parallel reduction(+ : flips)
+    {
+      std::vector<vertex_t> mine;
+      vertex_t u_row = no_vertex;
+      const auto prepare = [&](vertex_t u) { u_row = u; };
+      const auto weight_to_u = [&](vertex_t y) { return edge_weight(g, u_row, y); };
+#pragma omp for schedule(dynamic, 256) nowait
+      for (vertex_t i = 0; i < n; ++i) {
+        const vertex_t v = order[i];
+        const Augmentation a = best_augmentation(g, v, mate, matched, prepare, weight_to_u);
+        if (!(a.gain > threshold)) continue;
+        std::array<vertex_t, 6> set = {v, a.u, a.x, a.x_mate, a.y, a.y_mate};
+        int count = 0;
+        if (!state.try_lock(set, count)) {
+          mine.push_back(v);
+          continue;
+        }
+        // The mates the search saw, still there? Then the exact gain decides.
+        const bool same = state.mate(v) == a.u && (a.x == no_vertex || state.mate(a.x) == a.x_mate) &&
+                          (a.y == no_vertex || state.mate(a.y) == a.y_mate);
+        if (same && state.gain_now(v, a) > threshold) {
+          state.apply(v, a);
+          ++flips;
+        } else if (!same) {
+          mine.push_back(v);
+        }
+        state.unlock(set, count);
+      }
+#pragma omp critical
+      retry.insert(retry.end(), mine.begin(), mine.end());
+    }
+    // The searches that lost a race, again, one at a time.
+    std::sort(retry.begin(), retry.end());
+    vertex_t u_row = no_vertex;
+    const auto prepare = [&](vertex_t u) { u_row = u; };
+    const auto weight_to_u = [&](vertex_t y) { return edge_weight(g, u_row, y); };
+    for (vertex_t v : retry) {
+      const Augmentation a = best_augmentation(g, v, mate, matched, prepare, weight_to_u);
+      if (a.gain > threshold) {
+        state.apply(v, a);
+        ++flips;
+      }
+    }
+    RomaPhase phase;
+    phase.phase = p;
+    phase.scanned = n + vertex_t(retry.size());
+    phase.flips = flips;
+    phase.seconds = seconds_since(t);
+    phase.weight = matching_weight(g, state.matching());
+    run.phases.push_back(phase);
+    if (flips == 0) break;
+  }
+  run.matching = state.matching();
+  return run;
+}
+
+template RomaRun roma_sparse_omp(const Csr<float>&, const RomaSparseOptions&, int);
+template RomaRun roma_sparse_omp(const Csr<double>&, const RomaSparseOptions&, int);
+
+}  // namespace matchblas

@@ -1,0 +1,141 @@
+// The search for aug(v) shared by roma-sparse and roma-sparse-omp
+// (matchers/general/roma_sparse.hpp states the augmentations and their
+// gains): the two best arms at v and at its mate u, the single arms, the
+// pair of arms at different vertices, the 4-cycles. The caller supplies how
+// a vertex's mate and matched weight are read (plain or atomic) and how the
+// weight of (u, y) is looked up for the 4-cycles (a stamped array or a
+// binary search in u's row).
+#pragma once
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include <chrono>
+#include <cstdint>
+#include <vector>
+
+#include "lib/csr.hpp"
+#include "lib/matching.hpp"
+#include "matchers/general/roma_sparse.hpp"
+
+namespace matchblas::roma_sparse_detail {
+
+inline constexpr std::uint64_t order_stream = 0x524f4d53;  // "ROMS": the phases' vertex orders (rng::Stream)
+
+// What both versions start from (roma_sparse.cpp): the start matching, each
+// vertex's matched weight (0: free), min_gain x the largest edge weight.
+template <class W>
+Matching start_matching(const Csr<W>& g, RomaSparseStart s);
+template <class W>
+std::vector<double> matched_weights(const Csr<W>& g, const Matching& m);
+template <class W>
+double augmentation_threshold(const Csr<W>& g, double min_gain);
+
+inline double seconds_since(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+
+// The best 2-augmentation centred at v: new edges (v, x) when x != none and
+// (u, y) when y != none, u the mate v had when it was found, and the mates
+// x and y had then (what roma-sparse-omp checks again under its locks).
+struct Augmentation {
+  double gain = 0;
+  vertex_t u = no_vertex, x = no_vertex, y = no_vertex;
+  vertex_t x_mate = no_vertex, y_mate = no_vertex;
+  double w_vx = 0, w_uy = 0;
+};
+
+// The two largest arms (vertex, value, edge weight) of a centre, distinct
+// vertices.
+struct TopTwo {
+  vertex_t x1 = no_vertex, x2 = no_vertex;
+  double a1 = 0, a2 = 0, w1 = 0, w2 = 0;
+  void offer(vertex_t x, double a, double w) {
+    if (x1 == no_vertex || a > a1) {
+      x2 = x1, a2 = a1, w2 = w1;
+      x1 = x, a1 = a, w1 = w;
+    } else if (x2 == no_vertex || a > a2) {
+      x2 = x, a2 = a, w2 = w;
+    }
+  }
+};
+
+// mate(a) and matched(a) read a's mate and its edge's weight (0: free);
+// prepare(u) readies weight_to_u(y) (the weight of (u, y), NaN when there
+// is no such edge) for u's row.
+template <class W, class Mate, class Matched, class Prepare, class WeightToU>
+Augmentation best_augmentation(const Csr<W>& g, vertex_t v, Mate mate, Matched matched, Prepare prepare,
+                               WeightToU weight_to_u) {
+  const vertex_t u = mate(v);
+  TopTwo arms_v, arms_u;
+  for (offset_t k = g.offsets[v]; k < g.offsets[v + 1]; ++k) {
+    const vertex_t x = g.cols[k];
+    if (x != u) arms_v.offer(x, double(g.weights[k]) - matched(x), double(g.weights[k]));
+  }
+  Augmentation best;
+  best.u = u;
+  const auto consider = [&](double gain, vertex_t x, double w_vx, vertex_t y, double w_uy) {
+    if (gain > best.gain) best = {gain, u, x, y, no_vertex, no_vertex, w_vx, w_uy};
+  };
+  if (u == no_vertex) {
+    if (arms_v.x1 != no_vertex) consider(arms_v.a1, arms_v.x1, arms_v.w1, no_vertex, 0);
+  } else {
+    const double w_uv = matched(v);
+    prepare(u);
+    for (offset_t k = g.offsets[u]; k < g.offsets[u + 1]; ++k) {
+      const vertex_t y = g.cols[k];
+      if (y != v) arms_u.offer(y, double(g.weights[k]) - matched(y), double(g.weights[k]));
+    }
+    if (arms_v.x1 != no_vertex) consider(arms_v.a1 - w_uv, arms_v.x1, arms_v.w1, no_vertex, 0);
+    if (arms_u.x1 != no_vertex) consider(arms_u.a1 - w_uv, no_vertex, 0, arms_u.x1, arms_u.w1);
+    // Two arms at different vertices (a 4-cycle's pair counts its shared
+    // matching edge twice here, below its gain, which the loop below finds).
+    if (arms_v.x1 != no_vertex && arms_u.x1 != no_vertex) {
+      if (arms_v.x1 != arms_u.x1) {
+        consider(arms_v.a1 + arms_u.a1 - w_uv, arms_v.x1, arms_v.w1, arms_u.x1, arms_u.w1);
+      } else {
+        if (arms_u.x2 != no_vertex)
+          consider(arms_v.a1 + arms_u.a2 - w_uv, arms_v.x1, arms_v.w1, arms_u.x2, arms_u.w2);
+        if (arms_v.x2 != no_vertex)
+          consider(arms_v.a2 + arms_u.a1 - w_uv, arms_v.x2, arms_v.w2, arms_u.x1, arms_u.w1);
+      }
+    }
+    // 4-cycles v-x, x-y matched, y-u.
+    for (offset_t k = g.offsets[v]; k < g.offsets[v + 1]; ++k) {
+      const vertex_t x = g.cols[k];
+      if (x == u) continue;
+      const vertex_t y = mate(x);
+      if (y == no_vertex || y == v) continue;
+      const double w_uy = weight_to_u(y);
+      if (std::isnan(w_uy)) continue;
+      const double w_vx = double(g.weights[k]);
+      consider(w_vx + w_uy - w_uv - matched(x), x, w_vx, y, w_uy);
+    }
+  }
+  if (best.x != no_vertex) best.x_mate = mate(best.x);
+  if (best.y != no_vertex) best.y_mate = mate(best.y);
+  return best;
+}
+
+// The weight of (a, b) by binary search in a's sorted row; NaN when there
+// is no such edge.
+template <class W>
+double edge_weight(const Csr<W>& g, vertex_t a, vertex_t b) {
+  const auto first = g.cols.begin() + g.offsets[a], last = g.cols.begin() + g.offsets[a + 1];
+  const auto it = std::lower_bound(first, last, b);
+  return it != last && *it == b ? double(g.weights[std::size_t(it - g.cols.begin())])
+                                : std::numeric_limits<double>::quiet_NaN();
+}
+
+// M := M xor a (the new edges in, every matching edge at their ends out),
+// through unmatch(p) (p and its mate made free) and match(p, q, w).
+template <class Mate, class Unmatch, class Match>
+void apply_augmentation(vertex_t v, const Augmentation& a, Mate mate, Unmatch unmatch, Match match) {
+  if (a.u != no_vertex) unmatch(v);
+  if (a.x != no_vertex && mate(a.x) != no_vertex) unmatch(a.x);
+  if (a.y != no_vertex && mate(a.y) != no_vertex) unmatch(a.y);
+  if (a.x != no_vertex) match(v, a.x, a.w_vx);
+  if (a.y != no_vertex) match(a.u, a.y, a.w_uy);
+}
+
+}  // namespace matchblas::roma_sparse_detail

@@ -1,6 +1,8 @@
-// suitor-gpu, ld-gpu and handshake-gpu in a build without CUDA: each throws, saying why.
+// suitor-gpu, ld-gpu, handshake-gpu and roma-sparse-gpu in a build without
+// CUDA: each throws, saying why.
 #include "matchers/general/handshake.hpp"
 #include "matchers/general/ld.hpp"
+#include "matchers/general/roma_sparse.hpp"
 #include "matchers/general/suitor.hpp"
 
 namespace matchblas {
@@ -33,5 +35,12 @@ template Matching ld_gpu(const Csr<float>&, const GpuOptions&, GpuTimes*);
 template Matching ld_gpu(const Csr<double>&, const GpuOptions&, GpuTimes*);
 template Matching handshake_gpu(const Csr<float>&, const GpuOptions&, GpuTimes*);
 template Matching handshake_gpu(const Csr<double>&, const GpuOptions&, GpuTimes*);
+
+template <class W>
+RomaRun roma_sparse_gpu(const Csr<W>&, const RomaSparseOptions&, const GpuOptions&) {
+  throw_no_cuda("roma-sparse-gpu");
+}
+template RomaRun roma_sparse_gpu(const Csr<float>&, const RomaSparseOptions&, const GpuOptions&);
+template RomaRun roma_sparse_gpu(const Csr<double>&, const RomaSparseOptions&, const GpuOptions&);
 
 }  // namespace matchblas

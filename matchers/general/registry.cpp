@@ -58,14 +58,18 @@ MatcherInfo sparse_gpu(std::string name, std::string summary, std::string twin, 
   return m;
 }
 
-// roma-sparse and roma-sparse-omp: f(graph, RomaSparseOptions, threads) ->
+// roma-sparse, -omp and -gpu: f(graph, RomaSparseOptions, RunOptions) ->
 // RomaRun; its phases go to RunOptions::phase_report when set.
 template <class F>
-MatcherInfo roma_sparse_entry(std::string name, bool parallel, std::string summary, F f) {
+MatcherInfo roma_sparse_entry(std::string name, Device device, bool parallel, std::string summary, std::string twin,
+                              F f) {
   using Type = OptionSpec::Type;
   MatcherInfo m;
   m.name = name;
   m.kinds = general_graphs | bipartite_graphs;
+  m.device = device;
+  m.twin = std::move(twin);
+  if (device == Device::gpu) m.unavailable = needs_cuda();
   m.deterministic = !parallel;  // seeded; the threads' races decide otherwise
   m.guarantee = "2/3-eps";
   m.summary = std::move(summary);
@@ -81,7 +85,7 @@ MatcherInfo roma_sparse_entry(std::string name, bool parallel, std::string summa
     ro.phases = int(o.options.integer("phases"));
     ro.min_gain = o.options.real("min-gain");
     ro.start = parse_roma_sparse_start(o.options.word("start"));
-    RomaRun run = f(g, ro, o.threads);
+    RomaRun run = f(g, ro, o);
     if (o.phase_report) *o.phase_report = run;
     return std::move(run.matching);
   }));
@@ -167,13 +171,23 @@ void add_general(std::vector<MatcherInfo>& r) {
                          [](const auto& g, int t) { return pga_dp(g, t); }));
   r.push_back(sparse_cpu("gpa", "1/2", "global paths, Maue-Sanders, DP on paths and even cycles (seed 000 sec. 3.3.3)",
                          [](const auto& g, int t) { return gpa(g, t); }));
-  r.push_back(roma_sparse_entry("roma-sparse", false,
-                                 "ROMA with every 2-augmentation centred at a vertex, from Suitor's matching "
-                                 "(Pettie-Sanders; Maue-Sanders)",
-                                 [](const auto& g, const RomaSparseOptions& o, int) { return roma_sparse(g, o); }));
+  r.push_back(roma_sparse_entry(
+      "roma-sparse", Device::cpu, false,
+      "ROMA with every 2-augmentation centred at a vertex, from Suitor's matching (Pettie-Sanders; Maue-Sanders)",
+      "roma-sparse-gpu", [](const auto& g, const RomaSparseOptions& o, const RunOptions&) { return roma_sparse(g, o); }));
   r.push_back(threaded(roma_sparse_entry(
-      "roma-sparse-omp", true, "roma-sparse with OpenMP threads locking the vertices of each augmentation",
-      [](const auto& g, const RomaSparseOptions& o, int threads) { return roma_sparse_omp(g, o, threads); })));
+      "roma-sparse-omp", Device::cpu, true, "roma-sparse with OpenMP threads locking the vertices of each augmentation",
+      "", [](const auto& g, const RomaSparseOptions& o, const RunOptions& run) {
+        return roma_sparse_omp(g, o, run.threads);
+      })));
+  r.push_back(roma_sparse_entry(
+      "roma-sparse-gpu", Device::gpu, true, "roma-sparse on the GPU, a warp per vertex, the same locks by atomicCAS",
+      "roma-sparse", [](const auto& g, const RomaSparseOptions& o, const RunOptions& run) {
+        GpuOptions go;
+        go.device = run.gpu;
+        go.threads = run.threads;
+        return roma_sparse_gpu(g, o, go);
+      }));
 
   r.push_back(sparse_gpu(
       "suitor-gpu", "GPU-Suitor, warp-based, NoSync/SyncLB/SyncNoLB/Hybrid (seed 001 Paper I Alg. 4)", "suitor",

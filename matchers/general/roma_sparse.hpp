@@ -28,6 +28,7 @@
 //                    times the largest edge weight; stops after a phase with
 //                    none, or after `phases` phases
 //   roma_sparse_omp  the same with OpenMP threads and per-vertex locks (below)
+//   roma_sparse_gpu  the same on the GPU, a warp per vertex, the same locks
 //
 // Guarantee: a valid matching whose weight never falls below the start's
 // (Suitor's = greedy's by default) and rises with every augmentation; run to
@@ -45,6 +46,7 @@
 
 #include "lib/csr.hpp"
 #include "matchers/complete/roma.hpp"
+#include "matchers/device_graph.hpp"
 
 namespace matchblas {
 
@@ -73,5 +75,12 @@ RomaRun roma_sparse(const Csr<W>& g, const RomaSparseOptions& opt = {});
 // The same guarantee; not deterministic. threads <= 0: all.
 template <class W>
 RomaRun roma_sparse_omp(const Csr<W>& g, const RomaSparseOptions& opt = {}, int threads = 0);
+
+// roma-sparse-gpu: the same phases on the GPU, a warp per vertex, the locks
+// of roma-sparse-omp taken by atomicCAS (matchers/general/roma_sparse_gpu.cu);
+// the start is suitor-gpu's for RomaSparseStart::suitor. The same guarantee;
+// not deterministic. Throws cuda_error without a usable GPU.
+template <class W>
+RomaRun roma_sparse_gpu(const Csr<W>& g, const RomaSparseOptions& opt, const GpuOptions& gpu);
 
 }  // namespace matchblas

@@ -3,8 +3,9 @@
 // roma-sparse-omp (matchers/general/roma_sparse_omp.cpp, where the argument
 // for validity, monotone weight and the end of the phases is written out).
 //
-// A phase is one kernel over the vertices in a seeded random order (one
-// order, drawn once; each phase starts it at a seeded offset). The warp of a
+// A phase is one kernel over the vertices in a seeded scrambled order (item
+// i of phase p is vertex (a_p i + b_p) mod n, a_p coprime to n, a_p and b_p
+// drawn from the seed and p: a bijection with no array). The warp of a
 // vertex v reads v's row and its mate u's row 32 entries at a time, each
 // lane keeping its two best arms, merged across the warp by shuffles; the
 // 4-cycles are a lane per entry of v's row, w(u, y) by binary search in u's
@@ -159,13 +160,21 @@ __device__ bool lock_and_apply(const State& s, vertex_t v, vertex_t u, const Can
   return same;
 }
 
+// The order of a phase: list[i] when list is set, else (a i + b) mod count.
+struct Order {
+  const vertex_t* list = nullptr;
+  unsigned long long a = 1, b = 0;
+  __device__ vertex_t operator()(long long i, vertex_t count) const {
+    return list ? list[i] : vertex_t((a * (unsigned long long)i + b) % (unsigned long long)count);
+  }
+};
+
 template <class W>
-__global__ void roma_sparse_round(gpu::CsrView<W> g, const vertex_t* list, vertex_t count, vertex_t offset,
-                                  State s, double threshold) {
+__global__ void roma_sparse_round(gpu::CsrView<W> g, Order order, vertex_t count, State s, double threshold) {
   const int lane = threadIdx.x & 31;
   const long long warps = (long long)gridDim.x * (blockDim.x / 32);
   for (long long i = (blockIdx.x * (long long)blockDim.x + threadIdx.x) / 32; i < count; i += warps) {
-    const vertex_t v = list[(i + offset) % count];
+    const vertex_t v = order(i, count);
     const vertex_t u = mate_of(s, v);
     Arms at_v, at_u;
     for (offset_t k = g.offsets[v] + lane; k < g.offsets[v + 1]; k += 32) {
@@ -213,6 +222,14 @@ __global__ void roma_sparse_round(gpu::CsrView<W> g, const vertex_t* list, verte
   }
 }
 
+// Each vertex's matched weight, from its row (0 when free).
+template <class W>
+__global__ void matched_weights_of(gpu::CsrView<W> g, const vertex_t* mate, double* mw) {
+  for (long long v = blockIdx.x * (long long)blockDim.x + threadIdx.x; v < g.n_rows;
+       v += (long long)gridDim.x * blockDim.x)
+    mw[v] = mate[v] == no_vertex ? 0.0 : weight_in_row(g, vertex_t(v), mate[v]);
+}
+
 // The weight of the matching: half the sum of the matched weights.
 __global__ void sum_matched(const double* mw, vertex_t n, double* total) {
   double mine = 0;
@@ -241,29 +258,41 @@ RomaRun roma_sparse_gpu(const Csr<W>& g, const RomaSparseOptions& opt, const Gpu
   gpu::MatcherSession<W> session("roma-sparse-gpu", dg, gopt);
   const cudaStream_t st = session.stream();
   const vertex_t n = g.n_rows;
-  const std::vector<double> host_mw = matched_weights(g, start);
-  run.start_weight = 0;
-  for (double w : host_mw) run.start_weight += w / 2;
-  std::vector<vertex_t> order(static_cast<std::size_t>(n));
-  std::iota(order.begin(), order.end(), vertex_t(0));
-  rng::shuffle(order, rng::Stream(opt.seed, order_stream));
   auto mate = gpu::DeviceBuffer<vertex_t>::from_host(std::span<const vertex_t>(start.mate), st);
-  auto mw = gpu::DeviceBuffer<double>::from_host(std::span<const double>(host_mw), st);
-  auto list = gpu::DeviceBuffer<vertex_t>::from_host(std::span<const vertex_t>(order), st);
+  gpu::DeviceBuffer<double> mw(std::size_t(n), st);
   gpu::DeviceBuffer<int> lock(std::size_t(n), st);
   gpu::DeviceBuffer<vertex_t> retry_a(std::size_t(n), st), retry_b(std::size_t(n), st);
   gpu::DeviceBuffer<int> retry_count(1, st);
   gpu::DeviceBuffer<unsigned long long> flips(1, st);
   gpu::DeviceBuffer<double> total(1, st);
-  if (n > 0) MATCHBLAS_CUDA_TRY(cudaMemsetAsync(lock.data(), 0, std::size_t(n) * sizeof(int), st));
-  const double threshold = augmentation_threshold(g, opt.min_gain);
   constexpr int block = 256;
+  // The matching's weight, half the sum of the matched weights.
+  const auto weight_now = [&] {
+    double weight = 0;
+    MATCHBLAS_CUDA_TRY(cudaMemsetAsync(total.data(), 0, sizeof(double), st));
+    sum_matched<<<gpu::grid_for(n, block, 1024), block, 0, st>>>(mw.data(), n, total.data());
+    MATCHBLAS_CUDA_CHECK_LAUNCH();
+    MATCHBLAS_CUDA_TRY(cudaMemcpyAsync(&weight, total.data(), sizeof(weight), cudaMemcpyDeviceToHost, st));
+    MATCHBLAS_CUDA_TRY(cudaStreamSynchronize(st));
+    return weight;
+  };
+  if (n > 0) {
+    MATCHBLAS_CUDA_TRY(cudaMemsetAsync(lock.data(), 0, std::size_t(n) * sizeof(int), st));
+    matched_weights_of<W><<<gpu::grid_for(n, block, 1 << 16), block, 0, st>>>(session.graph(), mate.data(), mw.data());
+    MATCHBLAS_CUDA_CHECK_LAUNCH();
+    run.start_weight = weight_now();
+  }
+  const double threshold = augmentation_threshold(g, opt.min_gain);
   const auto grid_for_items = [&](vertex_t items) { return gpu::grid_for((long long)items * 32, block, 1LL << 20); };
   for (int p = 0; p < opt.phases && n > 0; ++p) {
     t = std::chrono::steady_clock::now();
     MATCHBLAS_CUDA_TRY(cudaMemsetAsync(flips.data(), 0, sizeof(unsigned long long), st));
-    const vertex_t offset = vertex_t(rng::Stream(opt.seed, order_stream + 1).below(std::uint64_t(p), std::uint64_t(n)));
-    const vertex_t* from = list.data();
+    // (a i + b) mod n: a coprime to n, drawn from the seed and the phase.
+    const rng::Stream draws(opt.seed, order_stream + std::uint64_t(p));
+    Order order;
+    order.b = draws.below(0, std::uint64_t(n));
+    order.a = 1 + draws.below(1, std::uint64_t(n));
+    for (std::uint64_t k = 2; std::gcd(order.a, std::uint64_t(n)) != 1; ++k) order.a = 1 + draws.below(k, std::uint64_t(n));
     vertex_t count = n, scanned = 0, last = n + 1;
     gpu::DeviceBuffer<vertex_t>* into = &retry_a;
     while (count > 0) {
@@ -271,8 +300,8 @@ RomaRun roma_sparse_gpu(const Csr<W>& g, const RomaSparseOptions& opt, const Gpu
       State s{mate.data(), mw.data(), lock.data(), into->data(), retry_count.data(), flips.data()};
       // A round that failed to shrink the list: one warp, which races nobody.
       const bool alone = count >= last;
-      roma_sparse_round<W><<<alone ? 1 : grid_for_items(count), alone ? 32 : block, 0, st>>>(
-          session.graph(), from, count, from == list.data() ? offset : 0, s, threshold);
+      roma_sparse_round<W><<<alone ? 1 : grid_for_items(count), alone ? 32 : block, 0, st>>>(session.graph(), order,
+                                                                                           count, s, threshold);
       MATCHBLAS_CUDA_CHECK_LAUNCH();
       scanned += count;
       last = count;
@@ -280,17 +309,12 @@ RomaRun roma_sparse_gpu(const Csr<W>& g, const RomaSparseOptions& opt, const Gpu
       MATCHBLAS_CUDA_TRY(cudaMemcpyAsync(&retried, retry_count.data(), sizeof(int), cudaMemcpyDeviceToHost, st));
       MATCHBLAS_CUDA_TRY(cudaStreamSynchronize(st));
       count = retried;
-      from = into->data();
+      order.list = into->data();
       into = into == &retry_a ? &retry_b : &retry_a;
     }
     unsigned long long applied = 0;
-    double weight = 0;
-    MATCHBLAS_CUDA_TRY(cudaMemsetAsync(total.data(), 0, sizeof(double), st));
-    sum_matched<<<gpu::grid_for(n, block, 1024), block, 0, st>>>(mw.data(), n, total.data());
-    MATCHBLAS_CUDA_CHECK_LAUNCH();
     MATCHBLAS_CUDA_TRY(cudaMemcpyAsync(&applied, flips.data(), sizeof(applied), cudaMemcpyDeviceToHost, st));
-    MATCHBLAS_CUDA_TRY(cudaMemcpyAsync(&weight, total.data(), sizeof(weight), cudaMemcpyDeviceToHost, st));
-    MATCHBLAS_CUDA_TRY(cudaStreamSynchronize(st));
+    const double weight = weight_now();
     RomaPhase phase;
     phase.phase = p;
     phase.scanned = scanned;

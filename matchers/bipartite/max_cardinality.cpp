@@ -1,0 +1,112 @@
+// Maximum-cardinality bipartite matching: greedy start then Pothen-Fan phases
+// (see max_cardinality.hpp for source, guarantee and cost).
+#include "matchers/bipartite/max_cardinality.hpp"
+
+#include <string>
+
+#include "lib/error.hpp"
+
+namespace matchblas {
+namespace {
+
+template <class W>
+void check_pattern(const Csr<W>& a) {
+  if (a.n_rows < 0 || a.n_cols < 0) throw invalid_input("bipartite: negative dimension");
+  if (a.offsets.size() != static_cast<std::size_t>(a.n_rows) + 1 || a.offsets[0] != 0)
+    throw invalid_input("bipartite: offsets must have n_rows + 1 entries starting at 0");
+  for (vertex_t i = 0; i < a.n_rows; ++i)
+    if (a.offsets[i + 1] < a.offsets[i])
+      throw invalid_input("bipartite: offsets decrease at row " + std::to_string(i));
+  if (static_cast<std::size_t>(a.offsets.back()) != a.cols.size())
+    throw invalid_input("bipartite: offsets[n_rows] differs from the number of column indices");
+  for (std::size_t k = 0; k < a.cols.size(); ++k)
+    if (a.cols[k] < 0 || a.cols[k] >= a.n_cols)
+      throw invalid_input("bipartite: column index " + std::to_string(a.cols[k]) +
+                          " out of range at entry " + std::to_string(k));
+}
+
+}  // namespace
+
+template <class W>
+BipartiteMates max_cardinality_bipartite(const Csr<W>& a) {
+  check_pattern(a);
+  const vertex_t m = a.n_rows, n = a.n_cols;
+  BipartiteMates r;
+  r.row_mate.assign(m, -1);
+  r.col_mate.assign(n, -1);
+
+  // Greedy start.
+  for (vertex_t i = 0; i < m; ++i)
+    for (offset_t k = a.offsets[i]; k < a.offsets[i + 1]; ++k)
+      if (r.col_mate[a.cols[k]] < 0) {
+        r.row_mate[i] = a.cols[k];
+        r.col_mate[a.cols[k]] = i;
+        ++r.matched;
+        break;
+      }
+
+  std::vector<vertex_t> visited(n, -1);        // phase in which a column was visited
+  std::vector<offset_t> lookahead(a.offsets.begin(), a.offsets.end() - 1);
+  std::vector<offset_t> next(m);               // DFS cursor per row
+  std::vector<vertex_t> stack_rows, stack_cols;  // row on the path, column it entered by
+  for (vertex_t phase = 0;; ++phase) {
+    vertex_t augmented = 0;
+    for (vertex_t root = 0; root < m; ++root) {
+      if (r.row_mate[root] >= 0) continue;
+      stack_rows.assign(1, root);
+      stack_cols.clear();
+      next[root] = a.offsets[root];
+      vertex_t found = -1;
+      while (!stack_rows.empty() && found < 0) {
+        const vertex_t i = stack_rows.back();
+        // Lookahead: a free column adjacent to i ends the path at once.
+        for (; lookahead[i] < a.offsets[i + 1]; ++lookahead[i]) {
+          const vertex_t j = a.cols[lookahead[i]];
+          if (r.col_mate[j] < 0 && visited[j] != phase) {
+            visited[j] = phase;
+            found = j;
+            ++lookahead[i];
+            break;
+          }
+        }
+        if (found >= 0) break;
+        bool descended = false;
+        for (; next[i] < a.offsets[i + 1]; ++next[i]) {
+          const vertex_t j = a.cols[next[i]];
+          if (visited[j] == phase) continue;
+          visited[j] = phase;
+          const vertex_t i2 = r.col_mate[j];  // j is matched: lookahead found no free one
+          stack_cols.push_back(j);
+          stack_rows.push_back(i2);
+          next[i2] = a.offsets[i2];
+          ++next[i];
+          descended = true;
+          break;
+        }
+        if (!descended) {
+          stack_rows.pop_back();
+          if (!stack_cols.empty()) stack_cols.pop_back();
+        }
+      }
+      if (found < 0) continue;
+      // Augment along the path: stack_rows[t] takes stack_cols[t] (t >= 1 shifted).
+      vertex_t j = found;
+      for (std::size_t t = stack_rows.size(); t-- > 0;) {
+        const vertex_t i = stack_rows[t];
+        const vertex_t old = r.row_mate[i];
+        r.row_mate[i] = j;
+        r.col_mate[j] = i;
+        j = old;
+      }
+      ++r.matched;
+      ++augmented;
+    }
+    if (augmented == 0) break;
+  }
+  return r;
+}
+
+template BipartiteMates max_cardinality_bipartite(const Csr<float>&);
+template BipartiteMates max_cardinality_bipartite(const Csr<double>&);
+
+}  // namespace matchblas

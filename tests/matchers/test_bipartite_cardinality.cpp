@@ -1,0 +1,192 @@
+// max_cardinality_bipartite (matchers/bipartite/max_cardinality.hpp): every
+// result validated (each pair an entry, no row or column twice, mates
+// consistent), certified maximum by Berge's theorem (an alternating BFS from
+// all free rows reaches no free column), and its size compared with Kuhn's
+// simple augmenting-path algorithm written here independently.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <functional>
+#include <random>
+#include <vector>
+
+#include "lib/error.hpp"
+#include "lib/mmio.hpp"
+#include "matchers/bipartite/max_cardinality.hpp"
+#include "tests/check/check.hpp"
+
+using namespace matchblas;
+
+namespace {
+
+Csr<double> random_bipartite(vertex_t m, vertex_t n, double density, std::mt19937& rng) {
+  Csr<double> a;
+  a.n_rows = m;
+  a.n_cols = n;
+  std::bernoulli_distribution keep(density);
+  for (vertex_t i = 0; i < m; ++i) {
+    for (vertex_t j = 0; j < n; ++j)
+      if (keep(rng)) {
+        a.cols.push_back(j);
+        a.weights.push_back(0.0);  // explicit zeros: the pattern alone counts
+      }
+    a.offsets.push_back(static_cast<offset_t>(a.cols.size()));
+  }
+  return a;
+}
+
+void validate(const Csr<double>& a, const BipartiteMates& r) {
+  REQUIRE(r.row_mate.size() == static_cast<std::size_t>(a.n_rows));
+  REQUIRE(r.col_mate.size() == static_cast<std::size_t>(a.n_cols));
+  vertex_t count = 0;
+  for (vertex_t i = 0; i < a.n_rows; ++i) {
+    const vertex_t j = r.row_mate[i];
+    if (j < 0) continue;
+    ++count;
+    REQUIRE(j < a.n_cols);
+    REQUIRE(r.col_mate[j] == i);
+    const auto cols = a.row_cols(i);
+    REQUIRE(std::find(cols.begin(), cols.end(), j) != cols.end());
+  }
+  for (vertex_t j = 0; j < a.n_cols; ++j)
+    if (r.col_mate[j] >= 0) REQUIRE(r.row_mate[r.col_mate[j]] == j);
+  REQUIRE(count == r.matched);
+}
+
+// Berge: the matching is maximum iff no augmenting path exists.
+bool has_augmenting_path(const Csr<double>& a, const BipartiteMates& r) {
+  std::vector<char> seen(a.n_cols, 0);
+  std::vector<vertex_t> queue;
+  for (vertex_t i = 0; i < a.n_rows; ++i)
+    if (r.row_mate[i] < 0) queue.push_back(i);
+  for (std::size_t h = 0; h < queue.size(); ++h)
+    for (vertex_t j : a.row_cols(queue[h])) {
+      if (seen[j]) continue;
+      seen[j] = 1;
+      if (r.col_mate[j] < 0) return true;
+      queue.push_back(r.col_mate[j]);
+    }
+  return false;
+}
+
+vertex_t kuhn_size(const Csr<double>& a) {
+  std::vector<vertex_t> col_mate(a.n_cols, -1);
+  std::vector<char> used;
+  std::function<bool(vertex_t)> try_row = [&](vertex_t i) {
+    for (vertex_t j : a.row_cols(i)) {
+      if (used[j]) continue;
+      used[j] = 1;
+      if (col_mate[j] < 0 || try_row(col_mate[j])) {
+        col_mate[j] = i;
+        return true;
+      }
+    }
+    return false;
+  };
+  vertex_t size = 0;
+  for (vertex_t i = 0; i < a.n_rows; ++i) {
+    used.assign(a.n_cols, 0);
+    if (try_row(i)) ++size;
+  }
+  return size;
+}
+
+}  // namespace
+
+TEST_CASE("bipartite max cardinality: empty, one entry, structurally singular") {
+  Csr<double> empty;
+  auto r0 = max_cardinality_bipartite(empty);
+  CHECK(r0.matched == 0);
+
+  Csr<double> a;  // 3x3, rows 0 and 1 only reach column 0: structural rank 2
+  a.n_rows = 3;
+  a.n_cols = 3;
+  a.offsets = {0, 1, 2, 5};
+  a.cols = {0, 0, 0, 1, 2};
+  a.weights = {1, 2, 3, 4, 5};
+  auto r = max_cardinality_bipartite(a);
+  validate(a, r);
+  CHECK(r.matched == 2);
+  CHECK_FALSE(has_augmenting_path(a, r));
+}
+
+TEST_CASE("bipartite max cardinality: random square and rectangular, against Kuhn") {
+  std::mt19937 rng(18);
+  for (int trial = 0; trial < 300; ++trial) {
+    const vertex_t m = static_cast<vertex_t>(rng() % 40);
+    const vertex_t n = static_cast<vertex_t>(rng() % 40);
+    const double density = (rng() % 100) / 400.0;
+    const auto a = random_bipartite(m, n, density, rng);
+    const auto r = max_cardinality_bipartite(a);
+    validate(a, r);
+    CHECK_FALSE(has_augmenting_path(a, r));
+    CHECK(r.matched == kuhn_size(a));
+  }
+}
+
+TEST_CASE("bipartite max cardinality: malformed input throws") {
+  Csr<double> a;
+  a.n_rows = 1;
+  a.n_cols = 2;
+  a.offsets = {0, 1};
+  a.cols = {5};
+  a.weights = {1.0};
+  CHECK_THROWS_AS(max_cardinality_bipartite(a), invalid_input);
+}
+
+// Every matrix of the shared collection: the matched count equals the
+// structural rank recorded in MANIFEST.tsv (computed there with scipy).
+TEST_CASE("bipartite max cardinality: shared matrices reach their structural rank") {
+  const auto dir = check::shared_matrices();
+  if (!dir) {
+    MESSAGE("shared matrices absent (MATCHBLAS_SHARED_MATRICES): skipped");
+    return;
+  }
+  std::ifstream manifest(*dir / "MANIFEST.tsv");
+  std::string line;
+  std::getline(manifest, line);  // header; column 14 is structural_rank
+  int checked = 0;
+  while (std::getline(manifest, line)) {
+    std::vector<std::string> f;
+    std::stringstream ss(line);
+    for (std::string cell; std::getline(ss, cell, '\t');) f.push_back(cell);
+    if (f.size() < 14 || f[13].empty()) continue;
+    MmMatrix mm;
+    try {
+      mm = read_matrix_market((*dir / f[0]).string());
+    } catch (const error& e) {
+      MESSAGE("skipped " << f[0] << ": " << std::string(e.what()));
+      continue;
+    }
+    if (mm.header.format != MmFormat::coordinate) continue;
+    const bool sym = mm.header.symmetry != MmSymmetry::general;
+    std::vector<std::vector<vertex_t>> rows(mm.header.rows);
+    for (std::size_t k = 0; k < mm.row.size(); ++k) {
+      rows[mm.row[k]].push_back(mm.col[k]);
+      if (sym && mm.row[k] != mm.col[k]) rows[mm.col[k]].push_back(mm.row[k]);
+    }
+    Csr<double> a;
+    a.n_rows = mm.header.rows;
+    a.n_cols = mm.header.cols;
+    for (auto& r : rows) {
+      std::sort(r.begin(), r.end());
+      r.erase(std::unique(r.begin(), r.end()), r.end());
+      for (vertex_t j : r) {
+        a.cols.push_back(j);
+        a.weights.push_back(1.0);
+      }
+      a.offsets.push_back(static_cast<offset_t>(a.cols.size()));
+    }
+    const auto r = max_cardinality_bipartite(a);
+    INFO(f[0]);
+    validate(a, r);
+    CHECK_FALSE(has_augmenting_path(a, r));
+    CHECK(r.matched == std::stol(f[13]));
+    ++checked;
+  }
+  MESSAGE("checked " << checked << " shared matrices");
+  CHECK(checked > 0);
+}

@@ -6,35 +6,97 @@
 
 #include <charconv>
 #include <cstdio>
+#include <cstdlib>
 #include <new>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "apps/algorithm_args.hpp"
 #include "apps/commands.hpp"
 #include "datasets/load.hpp"
 #include "lib/atomic_file.hpp"
 #include "lib/error.hpp"
+#include "lib/input_stream.hpp"
 #include "lib/mmio.hpp"
 #include "matchers/run_matcher.hpp"
 
 namespace matchblas::cli {
 
+// --threads T, capped at 4 x the cores; a count from the environment
+// (OMP_NUM_THREADS, its first level) gets the same cap, checked before any
+// parallel region starts the runtime's threads.
 void apply_threads(const Args& a) {
   const std::int64_t cap = 4 * std::int64_t(omp_get_num_procs());
   const int t = static_cast<int>(a.integer("threads", 0, 0, cap));
-  if (t > 0) omp_set_num_threads(t);
+  if (t > 0) {
+    omp_set_num_threads(t);
+    return;
+  }
+  if (const char* env = std::getenv("OMP_NUM_THREADS"); env && *env) {
+    std::string_view first(env);
+    first = first.substr(0, first.find(','));
+    while (!first.empty() && (first.front() == ' ' || first.front() == '\t')) first.remove_prefix(1);
+    while (!first.empty() && (first.back() == ' ' || first.back() == '\t')) first.remove_suffix(1);
+    long long v = 0;
+    if (!matchblas::parse_integer(first, 1, cap, v))
+      throw usage_error("OMP_NUM_THREADS='" + std::string(env).substr(0, 40) + "' must be a thread count in 1.." +
+                        std::to_string(cap) + " (4 x the cores), like --threads");
+  }
+  if (omp_get_max_threads() > cap) omp_set_num_threads(int(cap));
 }
 
+// A JSON string for any bytes: quotes, backslashes and control characters
+// escaped; valid UTF-8 sequences kept; every other byte (a file name need not
+// be UTF-8) written as \u00XX, its Latin-1 reading, so the output stays JSON.
 std::string json_string(const std::string& s) {
   std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') out += {'\\', c};
-    else if (static_cast<unsigned char>(c) < 0x20) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\u%04x", c);
-      out += buf;
-    } else out += c;
+  const auto byte = [&](std::size_t i) { return static_cast<unsigned char>(s[i]); };
+  const auto escape = [&](unsigned c) {
+    char buf[8];
+    std::snprintf(buf, sizeof buf, "\\u%04x", c);
+    out += buf;
+  };
+  for (std::size_t i = 0; i < s.size();) {
+    const unsigned char c = byte(i);
+    if (c == '"' || c == '\\') {
+      out += {'\\', char(c)};
+      ++i;
+      continue;
+    }
+    if (c < 0x20 || c == 0x7f) {
+      escape(c);
+      ++i;
+      continue;
+    }
+    if (c < 0x80) {
+      out += char(c);
+      ++i;
+      continue;
+    }
+    // The length of a well-formed UTF-8 sequence starting here (RFC 3629:
+    // no overlongs, no surrogates, at most U+10FFFF), or 0.
+    std::size_t len = c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3 : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
+    if (len && i + len <= s.size()) {
+      const unsigned c1 = byte(i + 1);
+      unsigned lo = 0x80, hi = 0xbf;
+      if (c == 0xe0) lo = 0xa0;
+      if (c == 0xed) hi = 0x9f;
+      if (c == 0xf0) lo = 0x90;
+      if (c == 0xf4) hi = 0x8f;
+      bool ok = c1 >= lo && c1 <= hi;
+      for (std::size_t k = 2; ok && k < len; ++k) ok = (byte(i + k) & 0xc0) == 0x80;
+      if (!ok) len = 0;
+    } else {
+      len = 0;
+    }
+    if (len) {
+      out.append(s, i, len);
+      i += len;
+    } else {
+      escape(c);
+      ++i;
+    }
   }
   return out + "\"";
 }
@@ -79,8 +141,7 @@ auto naming_file(const std::string& file, F f) -> decltype(f()) {
   }
 }
 
-void write_mates(const std::string& path, const Matching& m) {
-  AtomicFile f(path);
+void write_mates(AtomicFile& f, const Matching& m) {
   std::string buf;
   buf.reserve(1 << 20);
   char num[16];
@@ -117,6 +178,7 @@ int command_match(const Args& a) {
     }
   }
   const std::string& file = a.positional()[0];
+  const std::unique_ptr<AtomicFile> out = open_output(a, {file});
 
   const LoadedGraph graph = naming_file(
       file, [&] { return graph_from_file(read_matrix_market(file), view, precision, {}, matcher.kinds); });
@@ -130,7 +192,7 @@ int command_match(const Args& a) {
                                               : run_matcher(exact, graph.ref(), graph.kind, RunOptions{}).report.weight;
     gto = gto_percent(run.report.weight, optimum);
   }
-  if (const auto out = a.value("out")) write_mates(*out, run.matching);
+  if (out) write_mates(*out, run.matching);
 
   const MatchReport& r = run.report;
   if (a.flag("json")) {

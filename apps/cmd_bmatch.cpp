@@ -15,6 +15,7 @@
 
 #include "apps/algorithm_args.hpp"
 #include "apps/commands.hpp"
+#include "apps/naming_file.hpp"
 #include "datasets/b_values.hpp"
 #include "datasets/load.hpp"
 #include "lib/atomic_file.hpp"
@@ -43,13 +44,15 @@ int command_bmatch(const Args& a) {
   std::vector<std::string> inputs{file};
   if (const auto bf = a.value("b-file")) inputs.push_back(*bf);
   const std::unique_ptr<AtomicFile> out = open_output(a, inputs);
-  const LoadedGraph graph = graph_from_file(read_matrix_market(file), view, Precision::dual);
+  const LoadedGraph graph =
+      naming_file(file, [&] { return graph_from_file(read_matrix_market(file), view, Precision::dual); });
   const auto* g = std::get_if<Csr<double>>(&graph.graph);
   if (!g) throw invalid_input(file + ": bmatch takes sparse graphs (general or bipartite view), not complete ones");
   const std::vector<int> b = a.value("b-file") ? read_b_values(*a.value("b-file"), g->n_rows) : constant_b(g->n_rows, constant);
 
   const auto start = std::chrono::steady_clock::now();
-  const BMatching m = run_b_matching(*chosen.info, g, b, chosen.run);
+  const BMatching m = naming_file(
+      file, [&] { return run_b_matching(*chosen.info, g, b, chosen.run); }, "running '" + algo + "'");
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const std::string why = b_matching_violation(*g, b, m);
   if (!why.empty()) throw error("matcher '" + algo + "' returned an invalid b-matching on " + file + ": " + why);

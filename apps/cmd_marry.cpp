@@ -12,6 +12,7 @@
 
 #include "apps/algorithm_args.hpp"
 #include "apps/commands.hpp"
+#include "apps/naming_file.hpp"
 #include "datasets/marriage.hpp"
 #include "lib/atomic_file.hpp"
 #include "lib/error.hpp"
@@ -28,7 +29,7 @@ int command_marry(const Args& a) {
   const MarriageInstance inst = read_marriage(file);
   const RankedLists p = rank_lists(inst);
   const auto start = std::chrono::steady_clock::now();
-  const Marriage m = run_marriage(*chosen.info, p, chosen.run);
+  const Marriage m = naming_file(file, [&] { return run_marriage(*chosen.info, p, chosen.run); }, "running '" + algo + "'");
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const std::string why = marriage_violation(inst, m);
   if (!why.empty()) throw error("'" + algo + "' returned an unstable matching on " + file + ": " + why);

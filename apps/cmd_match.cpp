@@ -14,6 +14,7 @@
 
 #include "apps/algorithm_args.hpp"
 #include "apps/commands.hpp"
+#include "apps/naming_file.hpp"
 #include "datasets/load.hpp"
 #include "lib/atomic_file.hpp"
 #include "lib/error.hpp"
@@ -114,33 +115,6 @@ decltype(auto) option_value(F f) {
   }
 }
 
-// f(), with every matchblas error prefixed "FILE: " (unless it already
-// starts so, like the reader's) and of the same type.
-template <class F>
-auto naming_file(const std::string& file, F f) -> decltype(f()) {
-  const auto named = [&](const std::exception& e) {
-    const std::string what = e.what();
-    return what.rfind(file + ":", 0) == 0 ? what : file + ": " + what;
-  };
-  try {
-    return f();
-  } catch (const parse_error&) {
-    throw;  // "FILE:LINE: reason" already
-  } catch (const shape_error& e) {
-    throw shape_error(named(e));
-  } catch (const invalid_input& e) {
-    throw invalid_input(named(e));
-  } catch (const out_of_memory& e) {
-    throw out_of_memory(named(e));
-  } catch (const cuda_error& e) {
-    throw cuda_error(named(e));
-  } catch (const error& e) {
-    throw error(named(e));
-  } catch (const std::bad_alloc&) {
-    throw out_of_memory(file + ": out of memory while building the graph");
-  }
-}
-
 void write_mates(AtomicFile& f, const Matching& m) {
   std::string buf;
   buf.reserve(1 << 20);
@@ -182,7 +156,8 @@ int command_match(const Args& a) {
 
   const LoadedGraph graph = naming_file(
       file, [&] { return graph_from_file(read_matrix_market(file), view, precision, {}, matcher.kinds); });
-  MatchRun run = naming_file(file, [&] { return run_matcher(matcher, graph.ref(), graph.kind, opt); });
+  MatchRun run = naming_file(
+      file, [&] { return run_matcher(matcher, graph.ref(), graph.kind, opt); }, "running matcher '" + matcher.name + "'");
   if (!run.report.valid)
     throw error("matcher '" + matcher.name + "' returned an invalid matching on " + file + ": " +
                 run.report.violation);

@@ -707,3 +707,16 @@ TEST_CASE("--out: checked before the work, never the input, permissions kept, li
   CHECK(!std::filesystem::exists(dir / "m.gz"));
   CHECK(!temp_left(dir.path()));
 }
+
+// Issue 17, class 7: every error names its file (bmatch's shape errors did not).
+TEST_CASE("bmatch's graph errors name the file") {
+  check::temp_dir dir;
+  const auto rect = dir / "rect.mtx";
+  std::ofstream(rect) << "%%MatrixMarket matrix coordinate real general\n3 4 2\n1 2 1\n2 3 1\n";
+  for (const char* view : {"general", "complete"}) {
+    CAPTURE(view);
+    const Result r = cli(dir, "bmatch " + q(rect) + " --algo b-greedy --b 1 --view " + view);
+    CHECK(r.status == 1);
+    CHECK(r.err.find("error: " + rect.string() + ": ") != std::string::npos);
+  }
+}

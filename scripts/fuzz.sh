@@ -30,7 +30,7 @@ run() {  # target corpus-folder
   echo "fuzz: $t ($runs runs, at most ${seconds} s)"
   "$build/$t" -runs="$runs" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=1024 \
     -max_len=4096 -print_final_stats=1 "$work" "$seeds" 2>"$build/$t.log" || { tail -40 "$build/$t.log"; exit 1; }
-  grep -E "^stat::number_of_executed_units|^#[0-9]+ *DONE" "$build/$t.log" | tr '\n' ' '
+  grep -E "^stat::number_of_executed_units|^#[0-9]+[[:space:]]+DONE" "$build/$t.log" | tr '\n' ' '
   echo
 }
 run fuzz_mm_text mm

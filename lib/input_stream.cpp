@@ -38,7 +38,10 @@ InputStream::InputStream(const std::string& path) : name_(path == "-" ? "<stdin>
     ::close(fd);
     throw out_of_memory(name_ + ": out of memory opening the input");
   }
-  gzbuffer(gz(gz_), 1 << 20);
+  // 1 MiB buffers for large or unknown inputs; a small file gets small ones
+  // (zlib allocates twice this size for gzip data).
+  const std::size_t want = file_bytes_ ? std::clamp<std::size_t>(file_bytes_, 8192, std::size_t(1) << 20) : std::size_t(1) << 20;
+  gzbuffer(gz(gz_), unsigned(want));
 }
 
 InputStream::~InputStream() {

@@ -26,10 +26,10 @@ Args::Args(int argc, char** argv, int first, const std::set<std::string>& valued
             throw usage_error("option --" + name + " needs a value");
           val = argv[++i];
         }
-        values_[name] = val;
+        if (!values_.emplace(name, val).second) throw usage_error("option --" + name + " given twice");
       } else if (flags.count(name)) {
         if (inline_value) throw usage_error("option --" + name + " takes no value");
-        flags_.insert(name);
+        if (!flags_.insert(name).second) throw usage_error("option --" + name + " given twice");
       } else {
         throw usage_error("unknown option --" + name);
       }

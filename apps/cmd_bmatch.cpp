@@ -7,6 +7,7 @@
 // entry fails (status 1, one line saying why) before reading FILE.
 // --b-file: one integer b(v) >= 0 per line for v = 0, 1, ... (n lines).
 #include <chrono>
+#include <climits>
 #include <cstdio>
 #include <fstream>
 #include <string>
@@ -14,6 +15,8 @@
 
 #include "apps/algorithm_args.hpp"
 #include "apps/commands.hpp"
+#include "apps/naming_file.hpp"
+#include "datasets/b_values.hpp"
 #include "datasets/load.hpp"
 #include "lib/atomic_file.hpp"
 #include "lib/error.hpp"
@@ -21,36 +24,6 @@
 #include "matchers/b_matching/b_matching.hpp"
 
 namespace matchblas::cli {
-
-namespace {
-
-std::vector<int> read_b_file(const std::string& path, vertex_t n) {
-  std::ifstream in(path);
-  if (!in) throw parse_error(path, 0, "cannot open for reading");
-  std::vector<int> b;
-  std::string line;
-  long long line_no = 0;
-  while (std::getline(in, line)) {
-    ++line_no;
-    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-    std::size_t used = 0;
-    long long v = -1;
-    try {
-      v = std::stoll(line, &used);
-    } catch (const std::exception&) {
-      throw parse_error(path, line_no, "not an integer: '" + line + "'");
-    }
-    if (line.find_first_not_of(" \t\r", used) != std::string::npos)
-      throw parse_error(path, line_no, "one integer per line expected: '" + line + "'");
-    if (v < 0 || v > INT32_MAX) throw parse_error(path, line_no, "b must be in 0.." + std::to_string(INT32_MAX));
-    b.push_back(int(v));
-  }
-  if (b.size() != std::size_t(n))
-    throw parse_error(path, 0, "has " + std::to_string(b.size()) + " values, the graph " + std::to_string(n) + " vertices");
-  return b;
-}
-
-}  // namespace
 
 int command_bmatch(const Args& a) {
   if (a.positional().size() != 1) throw usage_error("bmatch takes one FILE");
@@ -68,18 +41,23 @@ int command_bmatch(const Args& a) {
       throw usage_error(e.what());
     }
   }
-  const LoadedGraph graph = graph_from_file(read_matrix_market(file), view, Precision::dual);
+  std::vector<std::string> inputs{file};
+  if (const auto bf = a.value("b-file")) inputs.push_back(*bf);
+  const std::unique_ptr<AtomicFile> out = open_output(a, inputs);
+  const LoadedGraph graph =
+      naming_file(file, [&] { return graph_from_file(read_matrix_market(file), view, Precision::dual); });
   const auto* g = std::get_if<Csr<double>>(&graph.graph);
   if (!g) throw invalid_input(file + ": bmatch takes sparse graphs (general or bipartite view), not complete ones");
-  const std::vector<int> b = a.value("b-file") ? read_b_file(*a.value("b-file"), g->n_rows) : constant_b(g->n_rows, constant);
+  const std::vector<int> b = a.value("b-file") ? read_b_values(*a.value("b-file"), g->n_rows) : constant_b(g->n_rows, constant);
 
   const auto start = std::chrono::steady_clock::now();
-  const BMatching m = run_b_matching(*chosen.info, g, b, chosen.run);
+  const BMatching m = naming_file(
+      file, [&] { return run_b_matching(*chosen.info, g, b, chosen.run); }, "running '" + algo + "'");
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const std::string why = b_matching_violation(*g, b, m);
   if (!why.empty()) throw error("matcher '" + algo + "' returned an invalid b-matching on " + file + ": " + why);
-  if (const auto out = a.value("out")) {
-    AtomicFile f(*out);
+  if (out) {
+    AtomicFile& f = *out;
     std::string buf;
     for (vertex_t u = 0; u < m.n(); ++u)
       for (offset_t i = m.offsets[u]; i < m.offsets[u + 1]; ++i)

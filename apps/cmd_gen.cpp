@@ -59,6 +59,7 @@ int command_gen(const Args& a) {
   opt.edge_factor = a.real("edge-factor", opt.edge_factor, 0, 1e6);
   opt.ties = static_cast<int>(a.integer("ties", 0, 0, 1 << 30));
 
+  if (const auto out = a.value("out")) check_output_path(*out, {}, true);
   const MmMatrix m = info->complete ? as_matrix_market(info->complete_double(n, opt))
                                     : as_matrix_market(info->sparse_double(n, opt));
   char comment[256];

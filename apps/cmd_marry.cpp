@@ -12,6 +12,7 @@
 
 #include "apps/algorithm_args.hpp"
 #include "apps/commands.hpp"
+#include "apps/naming_file.hpp"
 #include "datasets/marriage.hpp"
 #include "lib/atomic_file.hpp"
 #include "lib/error.hpp"
@@ -24,17 +25,18 @@ int command_marry(const Args& a) {
   const ChosenAlgorithm chosen = choose_algorithm(a, Problem::marriage, "marry");
   const std::string& algo = chosen.info->name;
   const std::string& file = a.positional()[0];
+  const std::unique_ptr<AtomicFile> out = open_output(a, {file});
   const MarriageInstance inst = read_marriage(file);
   const RankedLists p = rank_lists(inst);
   const auto start = std::chrono::steady_clock::now();
-  const Marriage m = run_marriage(*chosen.info, p, chosen.run);
+  const Marriage m = naming_file(file, [&] { return run_marriage(*chosen.info, p, chosen.run); }, "running '" + algo + "'");
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const std::string why = marriage_violation(inst, m);
   if (!why.empty()) throw error("'" + algo + "' returned an unstable matching on " + file + ": " + why);
   long long pairs = 0;
   for (vertex_t w : m.wife) pairs += w != no_vertex;
-  if (const auto out = a.value("out")) {
-    AtomicFile f(*out);
+  if (out) {
+    AtomicFile& f = *out;
     std::string buf;
     for (vertex_t w : m.wife) buf += std::to_string(w) + '\n';
     f.write(buf.data(), buf.size());
@@ -62,7 +64,11 @@ int command_marriage_gen(const Args& a) {
   if (kind == "easy" && n > 1 && double(n) * std::ceil((1 + eps) * std::log(double(n))) > 2e9)
     throw usage_error("marriage-gen easy: N x (1 + eps) ln N list entries must be at most 2e9");
   const MarriageInstance inst = kind == "easy" ? easy_marriage(n, eps, seed) : explicit_instance(hard_marriage(n, seed));
-  write_marriage(a.value("out").value_or("/dev/stdout"), inst);
+  if (const auto out = a.value("out")) {
+    check_output_path(*out, {}, false);
+    write_marriage(*out, inst);
+  }
+  else write_marriage(stdout, inst, "<stdout>");
   return 0;
 }
 

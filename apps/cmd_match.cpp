@@ -7,35 +7,98 @@
 #include <charconv>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <new>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "apps/algorithm_args.hpp"
 #include "apps/commands.hpp"
+#include "apps/naming_file.hpp"
 #include "datasets/load.hpp"
 #include "lib/atomic_file.hpp"
 #include "lib/error.hpp"
+#include "lib/input_stream.hpp"
 #include "lib/mmio.hpp"
 #include "matchers/run_matcher.hpp"
 
 namespace matchblas::cli {
 
+// --threads T, capped at 4 x the cores; a count from the environment
+// (OMP_NUM_THREADS, its first level) gets the same cap, checked before any
+// parallel region starts the runtime's threads.
 void apply_threads(const Args& a) {
   const std::int64_t cap = 4 * std::int64_t(omp_get_num_procs());
   const int t = static_cast<int>(a.integer("threads", 0, 0, cap));
-  if (t > 0) omp_set_num_threads(t);
+  if (t > 0) {
+    omp_set_num_threads(t);
+    return;
+  }
+  if (const char* env = std::getenv("OMP_NUM_THREADS"); env && *env) {
+    std::string_view first(env);
+    first = first.substr(0, first.find(','));
+    while (!first.empty() && (first.front() == ' ' || first.front() == '\t')) first.remove_prefix(1);
+    while (!first.empty() && (first.back() == ' ' || first.back() == '\t')) first.remove_suffix(1);
+    long long v = 0;
+    if (!matchblas::parse_integer(first, 1, cap, v))
+      throw usage_error("OMP_NUM_THREADS='" + std::string(env).substr(0, 40) + "' must be a thread count in 1.." +
+                        std::to_string(cap) + " (4 x the cores), like --threads");
+  }
+  if (omp_get_max_threads() > cap) omp_set_num_threads(int(cap));
 }
 
+// A JSON string for any bytes: quotes, backslashes and control characters
+// escaped; valid UTF-8 sequences kept; every other byte (a file name need not
+// be UTF-8) written as \u00XX, its Latin-1 reading, so the output stays JSON.
 std::string json_string(const std::string& s) {
   std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') out += {'\\', c};
-    else if (static_cast<unsigned char>(c) < 0x20) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\u%04x", c);
-      out += buf;
-    } else out += c;
+  const auto byte = [&](std::size_t i) { return static_cast<unsigned char>(s[i]); };
+  const auto escape = [&](unsigned c) {
+    char buf[8];
+    std::snprintf(buf, sizeof buf, "\\u%04x", c);
+    out += buf;
+  };
+  for (std::size_t i = 0; i < s.size();) {
+    const unsigned char c = byte(i);
+    if (c == '"' || c == '\\') {
+      out += {'\\', char(c)};
+      ++i;
+      continue;
+    }
+    if (c < 0x20 || c == 0x7f) {
+      escape(c);
+      ++i;
+      continue;
+    }
+    if (c < 0x80) {
+      out += char(c);
+      ++i;
+      continue;
+    }
+    // The length of a well-formed UTF-8 sequence starting here (RFC 3629:
+    // no overlongs, no surrogates, at most U+10FFFF), or 0.
+    std::size_t len = c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3 : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
+    if (len && i + len <= s.size()) {
+      const unsigned c1 = byte(i + 1);
+      unsigned lo = 0x80, hi = 0xbf;
+      if (c == 0xe0) lo = 0xa0;
+      if (c == 0xed) hi = 0x9f;
+      if (c == 0xf0) lo = 0x90;
+      if (c == 0xf4) hi = 0x8f;
+      bool ok = c1 >= lo && c1 <= hi;
+      for (std::size_t k = 2; ok && k < len; ++k) ok = (byte(i + k) & 0xc0) == 0x80;
+      if (!ok) len = 0;
+    } else {
+      len = 0;
+    }
+    if (len) {
+      out.append(s, i, len);
+      i += len;
+    } else {
+      escape(c);
+      ++i;
+    }
   }
   return out + "\"";
 }
@@ -53,35 +116,7 @@ decltype(auto) option_value(F f) {
   }
 }
 
-// f(), with every matchblas error prefixed "FILE: " (unless it already
-// starts so, like the reader's) and of the same type.
-template <class F>
-auto naming_file(const std::string& file, F f) -> decltype(f()) {
-  const auto named = [&](const std::exception& e) {
-    const std::string what = e.what();
-    return what.rfind(file + ":", 0) == 0 ? what : file + ": " + what;
-  };
-  try {
-    return f();
-  } catch (const parse_error&) {
-    throw;  // "FILE:LINE: reason" already
-  } catch (const shape_error& e) {
-    throw shape_error(named(e));
-  } catch (const invalid_input& e) {
-    throw invalid_input(named(e));
-  } catch (const out_of_memory& e) {
-    throw out_of_memory(named(e));
-  } catch (const cuda_error& e) {
-    throw cuda_error(named(e));
-  } catch (const error& e) {
-    throw error(named(e));
-  } catch (const std::bad_alloc&) {
-    throw out_of_memory(file + ": out of memory while building the graph");
-  }
-}
-
-void write_mates(const std::string& path, const Matching& m) {
-  AtomicFile f(path);
+void write_mates(AtomicFile& f, const Matching& m) {
   std::string buf;
   buf.reserve(1 << 20);
   char num[16];
@@ -118,6 +153,7 @@ int command_match(const Args& a) {
     }
   }
   const std::string& file = a.positional()[0];
+  const std::unique_ptr<AtomicFile> out = open_output(a, {file});
 
   const auto t0 = std::chrono::steady_clock::now();
   std::optional<MmMatrix> matrix = naming_file(file, [&] { return read_matrix_market(file); });
@@ -127,7 +163,8 @@ int command_match(const Args& a) {
   matrix.reset();
   const double read_s = std::chrono::duration<double>(t1 - t0).count();
   const double setup_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
-  MatchRun run = naming_file(file, [&] { return run_matcher(matcher, graph.ref(), graph.kind, opt); });
+  MatchRun run = naming_file(
+      file, [&] { return run_matcher(matcher, graph.ref(), graph.kind, opt); }, "running matcher '" + matcher.name + "'");
   if (!run.report.valid)
     throw error("matcher '" + matcher.name + "' returned an invalid matching on " + file + ": " +
                 run.report.violation);
@@ -137,7 +174,7 @@ int command_match(const Args& a) {
                                               : run_matcher(exact, graph.ref(), graph.kind, RunOptions{}).report.weight;
     gto = gto_percent(run.report.weight, optimum);
   }
-  if (const auto out = a.value("out")) write_mates(*out, run.matching);
+  if (out) write_mates(*out, run.matching);
 
   const MatchReport& r = run.report;
   if (a.flag("json")) {

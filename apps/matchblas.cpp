@@ -11,10 +11,14 @@
 // Exit status: 0 done; 1 bad input file or a runtime failure (one line on
 // stderr, no output file); 2 a bad command line (unknown command, option,
 // matcher, view, precision or graph kind; a bad option value).
+#include <fcntl.h>
 #include <omp.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <iostream>
 #include <string>
 #include <string_view>
@@ -155,9 +159,26 @@ int run(int argc, char** argv) {
 
 }  // namespace matchblas::cli
 
+// Every command's standard output is checked here, once: a result that did
+// not reach stdout (a full disk, a closed descriptor, a broken pipe) is a
+// failure, exit status 1 with one line on stderr.
+// A descriptor 0-2 the caller closed is held by a read-only /dev/null, so that
+// no file the tool opens becomes "stdout" and a write to it fails (EBADF).
 int main(int argc, char** argv) {
+  for (int fd = 0; fd <= 2; ++fd)
+    if (::fcntl(fd, F_GETFD) < 0 && errno == EBADF) {
+      const int held = ::open("/dev/null", O_RDONLY);
+      if (held >= 0 && held != fd) ::close(held);  // fd was taken meanwhile: nothing to hold
+    }
   try {
-    return matchblas::cli::run(argc, argv);
+    const int status = matchblas::cli::run(argc, argv);
+    errno = 0;
+    if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
+      std::fprintf(stderr, "matchblas: error: cannot write <stdout>: %s\n",
+                   errno ? std::strerror(errno) : "write error");
+      return 1;
+    }
+    return status;
   } catch (const matchblas::cli::usage_error& e) {
     std::fprintf(stderr, "matchblas: %s (see matchblas --help)\n", e.what());
     return 2;

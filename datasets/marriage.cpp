@@ -3,13 +3,16 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
+#include <cerrno>
+#include <climits>
+#include <cstring>
 #include <numeric>
-#include <sstream>
+#include <string_view>
 
 #include "lib/atomic_file.hpp"
 #include "lib/counter_rng.hpp"
 #include "lib/error.hpp"
+#include "lib/input_stream.hpp"
 
 namespace matchblas {
 
@@ -107,31 +110,39 @@ MarriageInstance explicit_instance(const IdenticalPreferences& p) {
   return inst;
 }
 
-MarriageInstance read_marriage(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw parse_error(path, 0, "cannot open for reading");
+namespace {
+MarriageInstance read_marriage_stream(const std::string& path) {
+  InputStream in(path);
+  LineReader lines(in);
+  const std::string& name = in.name();
   std::string line;
-  long long line_no = 0;
-  const auto fail = [&](const std::string& why) { throw parse_error(path, line_no, why); };
+  const auto fail = [&](const std::string& why) { throw parse_error(name, lines.line(), why); };
   const auto next_line = [&]() -> bool {
-    while (std::getline(in, line)) {
-      ++line_no;
+    while (lines.next(line))
       if (line.empty() || line[0] != '%') return true;
-    }
     return false;
+  };
+  const auto tokens = [](const std::string& s) {
+    std::vector<std::string_view> out;
+    std::size_t i = 0;
+    while (i < s.size()) {
+      while (i < s.size() && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r')) ++i;
+      std::size_t j = i;
+      while (j < s.size() && s[j] != ' ' && s[j] != '\t' && s[j] != '\r') ++j;
+      if (j > i) out.emplace_back(s.data() + i, j - i);
+      i = j;
+    }
+    return out;
   };
   // The header may not be preceded by empty lines.
   do {
-    if (!std::getline(in, line)) fail("missing the header 'stable-marriage MEN WOMEN'");
-    ++line_no;
+    if (!lines.next(line)) fail("missing the header 'stable-marriage MEN WOMEN'");
   } while (!line.empty() && line[0] == '%');
-  std::istringstream head(line);
-  std::string magic;
+  const auto head = tokens(line);
   long long men = -1, women = -1;
-  head >> magic >> men >> women;
-  std::string rest;
-  if (magic != "stable-marriage" || !head || men < 0 || women < 0 || men > INT32_MAX || women > INT32_MAX || (head >> rest))
-    fail("the header must be 'stable-marriage MEN WOMEN' with MEN, WOMEN >= 0");
+  if (head.size() != 3 || head[0] != "stable-marriage" || !parse_integer(head[1], 0, INT32_MAX, men) ||
+      !parse_integer(head[2], 0, INT32_MAX, women))
+    fail("the header must be 'stable-marriage MEN WOMEN' with MEN, WOMEN in 0..2147483647");
   MarriageInstance inst;
   inst.men = vertex_t(men);
   inst.women = vertex_t(women);
@@ -139,15 +150,16 @@ MarriageInstance read_marriage(const std::string& path) {
                              const char* side) {
     for (long long a = 0; a < count; ++a) {
       if (!next_line()) fail(std::string("missing the list of ") + side + " " + std::to_string(a));
-      std::istringstream ids(line);
-      long long id;
-      while (ids >> id) {
+      for (const std::string_view t : tokens(line)) {
+        long long id = -1;
+        if (!parse_integer(t, LLONG_MIN, LLONG_MAX, id))
+          fail(std::string("the list of ") + side + " " + std::to_string(a) + " has a non-integer or out-of-range entry '" +
+               std::string(t.substr(0, 40)) + "'");
         if (id < 0 || id >= other)
           fail(std::string(side) + " " + std::to_string(a) + " lists " + std::to_string(id) + ", out of range 0.." +
                std::to_string(other - 1));
         lists.push_back(vertex_t(id));
       }
-      if (!ids.eof()) fail(std::string("the list of ") + side + " " + std::to_string(a) + " has a non-integer entry");
       off.push_back(offset_t(lists.size()));
     }
   };
@@ -158,14 +170,24 @@ MarriageInstance read_marriage(const std::string& path) {
   try {
     check_instance(inst);
   } catch (const invalid_input& e) {
-    throw parse_error(path, 0, e.what());
+    throw parse_error(name, 0, e.what());
   }
   return inst;
 }
+}  // namespace
 
-void write_marriage(const std::string& path, const MarriageInstance& inst) {
-  check_instance(inst);
-  AtomicFile f(path);
+MarriageInstance read_marriage(const std::string& path) {
+  try {
+    return read_marriage_stream(path);
+  } catch (const std::bad_alloc&) {
+    throw out_of_memory((path == "-" ? std::string("<stdin>") : path) + ": out of memory while reading the instance");
+  }
+}
+
+namespace {
+// The instance's text, handed to sink(data, size) in pieces of about 1 MiB.
+template <class Sink>
+void marriage_text(const MarriageInstance& inst, Sink sink) {
   std::string buf = "stable-marriage " + std::to_string(inst.men) + " " + std::to_string(inst.women) + "\n";
   const auto lists = [&](const std::vector<offset_t>& off, const std::vector<vertex_t>& ids, vertex_t count) {
     for (vertex_t a = 0; a < count; ++a) {
@@ -175,15 +197,30 @@ void write_marriage(const std::string& path, const MarriageInstance& inst) {
       }
       buf += '\n';
       if (buf.size() > (1 << 20)) {
-        f.write(buf.data(), buf.size());
+        sink(buf.data(), buf.size());
         buf.clear();
       }
     }
   };
   lists(inst.men_offsets, inst.men_lists, inst.men);
   lists(inst.women_offsets, inst.women_lists, inst.women);
-  f.write(buf.data(), buf.size());
+  sink(buf.data(), buf.size());
+}
+}  // namespace
+
+void write_marriage(const std::string& path, const MarriageInstance& inst) {
+  check_instance(inst);
+  AtomicFile f(path);
+  marriage_text(inst, [&](const char* p, std::size_t n) { f.write(p, n); });
   f.commit();
+}
+
+void write_marriage(std::FILE* file, const MarriageInstance& inst, const std::string& name) {
+  check_instance(inst);
+  marriage_text(inst, [&](const char* p, std::size_t n) {
+    if (std::fwrite(p, 1, n, file) != n) throw error("cannot write " + name + ": " + std::strerror(errno));
+  });
+  if (std::fflush(file) != 0) throw error("cannot write " + name + ": " + std::strerror(errno));
 }
 
 }  // namespace matchblas

@@ -13,6 +13,7 @@
 // checked (check_instance).
 // Generators are seeded and give the same instance for every thread count.
 #pragma once
+#include <cstdio>
 #include <cstdint>
 #include <string>
 
@@ -27,5 +28,8 @@ MarriageInstance explicit_instance(const IdenticalPreferences& p);
 
 MarriageInstance read_marriage(const std::string& path);
 void write_marriage(const std::string& path, const MarriageInstance& inst);
+// The same text to a FILE* the caller keeps open (stdout: appended to, never
+// reopened or truncated); throws error naming `name` on a write error.
+void write_marriage(std::FILE* file, const MarriageInstance& inst, const std::string& name);
 
 }  // namespace matchblas

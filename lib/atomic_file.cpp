@@ -9,6 +9,7 @@
 
 #include <atomic>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 
 #include "lib/error.hpp"
@@ -55,14 +56,28 @@ int open_named_temp(const std::string& path, std::string& temp) {
 AtomicFile::AtomicFile(std::string path) : path_(std::move(path)) {
   struct stat st {};
   int fd = -1;
-  if (::lstat(path_.c_str(), &st) == 0 && (S_ISLNK(st.st_mode) || !S_ISREG(st.st_mode))) {
+  // A symbolic link to a regular file: the file it leads to is replaced
+  // like a plain one (the link stays), so no partial output there either.
+  target_ = path_;
+  if (::lstat(path_.c_str(), &st) == 0 && S_ISLNK(st.st_mode)) {
+    struct stat to {};
+    if (::stat(path_.c_str(), &to) == 0 && S_ISREG(to.st_mode)) {
+      if (char* real = ::realpath(path_.c_str(), nullptr)) {
+        target_ = real;
+        std::free(real);
+        st = to;
+      }
+    }
+  }
+  const bool replace = target_ != path_ || (::lstat(path_.c_str(), &st) == 0 && S_ISREG(st.st_mode));
+  if (target_ == path_ && ::lstat(path_.c_str(), &st) == 0 && (S_ISLNK(st.st_mode) || !S_ISREG(st.st_mode))) {
     mode_ = Mode::direct;
     struct stat target {};
     const bool regular = ::stat(path_.c_str(), &target) == 0 && S_ISREG(target.st_mode);
     fd = ::open(path_.c_str(), O_WRONLY | O_CREAT | O_NOCTTY | O_CLOEXEC | (regular ? O_TRUNC : 0), 0666);
   } else {
     mode_ = Mode::unnamed;
-    fd = ::open(folder_of(path_).c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666);
+    fd = ::open(folder_of(target_).c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666);
     // commit() links the file through /proc/self/fd: without it, fall back.
     if (fd >= 0 && ::access(proc_fd_path(fd).c_str(), F_OK) != 0) {
       ::close(fd);
@@ -70,7 +85,12 @@ AtomicFile::AtomicFile(std::string path) : path_(std::move(path)) {
     }
     if (fd < 0) {
       mode_ = Mode::named;
-      fd = open_named_temp(path_, temp_);
+      fd = open_named_temp(target_, temp_);
+    }
+    // Replacing a file keeps its permissions (as far as this user may set them).
+    if (fd >= 0 && replace) {
+      struct stat old {};
+      if (::stat(target_.c_str(), &old) == 0) (void)::fchmod(fd, old.st_mode & 07777);
     }
   }
   if (fd < 0) fail(errno);
@@ -105,7 +125,7 @@ void AtomicFile::commit() {
     // linkat cannot replace an existing file: link under a unique name, then rename.
     const std::string from = proc_fd_path(fileno(file_));
     for (int attempt = 0; attempt < max_name_attempts; ++attempt) {
-      temp_ = temp_name(path_);
+      temp_ = temp_name(target_);
       err = ::linkat(AT_FDCWD, from.c_str(), AT_FDCWD, temp_.c_str(), AT_SYMLINK_FOLLOW) == 0 ? 0 : errno;
       if (err != EEXIST) break;
     }
@@ -115,7 +135,7 @@ void AtomicFile::commit() {
   const bool closed = std::fclose(file_) == 0;
   if (err == 0 && !closed) err = errno;
   file_ = nullptr;
-  if (mode_ == Mode::named && err == 0 && std::rename(temp_.c_str(), path_.c_str()) != 0) err = errno;
+  if (mode_ == Mode::named && err == 0 && std::rename(temp_.c_str(), target_.c_str()) != 0) err = errno;
   if (err == 0) return;
   if (mode_ == Mode::named) ::unlink(temp_.c_str());
   fail(err);

@@ -5,8 +5,12 @@
 //     onto the target. Where O_TMPFILE is unsupported (or /proc is absent),
 //     a named temporary "TARGET.tmp.PID.K" beside the target is used instead
 //     and removed again on failure.
+//     Replacing a file keeps its permission bits.
+//   - A symbolic link leading to a regular file: that file is replaced as
+//     above (temporary in its folder, renamed onto it); the link stays.
 //   - The target exists and is not a regular file (a device such as
-//     /dev/null or /dev/full, a FIFO, /dev/stdout) or is a symbolic link:
+//     /dev/null or /dev/full, a FIFO, /dev/stdout) or is a symbolic link
+//     leading to anything else:
 //     the data is written straight to it (opened for writing, truncated when
 //     it leads to a regular file); no temporary, no rename, so a device or a
 //     link is never replaced by a file. A write error still throws.
@@ -40,6 +44,7 @@ class AtomicFile {
   [[noreturn]] void fail(int err) const;
 
   std::string path_;
+  std::string target_;  // the file replaced: path_, or the regular file a link at path_ leads to
   std::string temp_;  // the named temporary (Mode::named; also Mode::unnamed once linked)
   std::FILE* file_ = nullptr;
   Mode mode_ = Mode::named;

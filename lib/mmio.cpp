@@ -10,9 +10,7 @@
 // can hold, so a lying header cannot make us allocate terabytes.
 #include "lib/mmio.hpp"
 
-#include <sys/stat.h>
-#include <unistd.h>
-#include <zlib.h>
+#include <string.h>  // memrchr
 
 #include <algorithm>
 #include <cerrno>
@@ -25,6 +23,7 @@
 #include <new>
 
 #include "lib/error.hpp"
+#include "lib/input_stream.hpp"
 
 namespace matchblas {
 
@@ -415,51 +414,29 @@ MmMatrix parse_stream(Parser& ps, std::vector<char>& buf, std::size_t len, Read 
   return ps.finish();
 }
 
-struct FileCloser {
-  void operator()(std::FILE* f) const { std::fclose(f); }
-};
-struct GzCloser {
-  void operator()(gzFile_s* g) const { gzclose(g); }
-};
-
 }  // namespace
 
 MmMatrix read_matrix_market(const std::string& path) {
-  std::unique_ptr<std::FILE, FileCloser> f(std::fopen(path.c_str(), "rb"));
-  if (!f) throw parse_error(path, 0, std::string("cannot open: ") + std::strerror(errno));
   try {
-    struct stat st {};
-    const std::size_t size = ::fstat(fileno(f.get()), &st) == 0 && S_ISREG(st.st_mode) ? std::size_t(st.st_size) : 0;
-    std::vector<char> buf(chunk_bytes);
-    const std::size_t head = std::fread(buf.data(), 1, 2, f.get());
-    if (head == 2 && static_cast<unsigned char>(buf[0]) == 0x1f && static_cast<unsigned char>(buf[1]) == 0x8b) {
-      f.reset();
-      std::unique_ptr<gzFile_s, GzCloser> gz(gzopen(path.c_str(), "rb"));
-      if (!gz) throw parse_error(path, 0, std::string("cannot open: ") + std::strerror(errno));
-      gzbuffer(gz.get(), 1 << 20);
-      Parser ps(path, size * 16);  // a guess at the text's size, to bound the reservations
-      std::string failed;
-      return parse_stream(
-          ps, buf, 0,
-          [&](char* dst, std::size_t n) -> std::size_t {
-            const int got = gzread(gz.get(), dst, unsigned(std::min<std::size_t>(n, 1u << 30)));
-            int code = Z_OK;
-            const char* msg = gzerror(gz.get(), &code);
-            if (got < 0 || (code != Z_OK && code != Z_STREAM_END)) {
-              if (failed.empty()) failed = std::string("corrupt or truncated gzip data (") + msg + ")";
-              return got > 0 ? std::size_t(got) : 0;
-            }
-            return std::size_t(got);
-          },
-          [&] { return failed; });
+    InputStream in(path);
+    const std::string& name = in.name();
+    // A small file needs no 8 MiB buffer (the buffer only bounds how much
+    // is parsed at a time; it grows for longer lines).
+    const std::size_t bytes = in.file_bytes();
+    std::vector<char> buf(bytes ? std::clamp<std::size_t>(bytes + 1, 4096, chunk_bytes) : chunk_bytes);
+    // The first chunk tells whether the data is gzip (then the file's size
+    // is a guess at a sixteenth of the text's, to bound the reservations).
+    std::size_t head = 0;
+    for (std::size_t got = 1; got != 0 && head < buf.size();) {
+      got = in.read_noexcept(buf.data() + head, buf.size() - head);
+      head += got;
     }
-    Parser ps(path, size);
+    Parser ps(name, in.compressed() ? in.file_bytes() * 16 : in.file_bytes());
     return parse_stream(
-        ps, buf, head,
-        [&](char* dst, std::size_t n) { return std::fread(dst, 1, n, f.get()); },
-        [&] { return std::ferror(f.get()) ? std::string("read error: ") + std::strerror(errno) : std::string(); });
+        ps, buf, head, [&](char* dst, std::size_t n) { return in.read_noexcept(dst, n); },
+        [&] { return in.failure(); });
   } catch (const std::bad_alloc&) {
-    throw out_of_memory(path + ": out of memory while reading the matrix");
+    throw out_of_memory((path == "-" ? std::string("<stdin>") : path) + ": out of memory while reading the matrix");
   }
 }
 

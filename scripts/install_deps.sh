@@ -3,7 +3,9 @@
 # Required: a C++20 compiler, CMake, zlib, OpenMP, Eigen 3, doctest.
 # Optional (found by CMake; what needs them is skipped with a message):
 #   SuiteSparse:GraphBLAS (libgraphblas-dev), LEMON (liblemon-dev),
-#   matplotlib for the pictures of `matchblas eval` (python3-matplotlib).
+#   matplotlib for the pictures of `matchblas eval` (python3-matplotlib), clang
+#   with its libFuzzer/sanitizer runtime (clang, libclang-rt-N-dev for the
+#   installed clang N) for scripts/fuzz.sh.
 # The CUDA Toolkit (nvcc, CUB/Thrust, cuSPARSE) is optional too and is NOT
 # installed by this script: CI and the development machines already have
 # nvcc. Without it the build is CPU-only and the GPU tests report "skipped".
@@ -14,7 +16,7 @@
 # to never call it (machines without network).
 set -euo pipefail
 packages=(build-essential cmake zlib1g-dev libomp-dev libeigen3-dev doctest-dev
-          libgraphblas-dev liblemon-dev python3-matplotlib)
+          libgraphblas-dev liblemon-dev python3-matplotlib clang)
 if ! command -v nvcc >/dev/null 2>&1 && [ ! -x /usr/local/cuda/bin/nvcc ]; then
   echo "install_deps: no nvcc found; the CUDA Toolkit is optional and not installed by this script" \
        "(NVIDIA's apt repository: cuda-toolkit; or apt-get install nvidia-cuda-toolkit). Building CPU-only."
@@ -23,16 +25,35 @@ missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
-if [ "${#missing[@]}" -eq 0 ]; then
+# libFuzzer comes with clang's runtime package, named after clang's version.
+clang_major="$(clang --version 2>/dev/null | sed -n 's/.*clang version \([0-9][0-9]*\).*/\1/p' | head -1 || true)"
+[ -z "$clang_major" ] && clang_major="$(apt-cache depends clang 2>/dev/null | sed -n 's/.*Depends: clang-\([0-9][0-9]*\)$/\1/p' | head -1 || true)"
+optional=()
+if [ -n "$clang_major" ]; then
+  dpkg-query -W -f='${Status}' "libclang-rt-$clang_major-dev" 2>/dev/null | grep -q "install ok installed" ||
+    optional+=("libclang-rt-$clang_major-dev")
+fi
+if [ "${#missing[@]}" -eq 0 ] && [ "${#optional[@]}" -eq 0 ]; then
   echo "install_deps: all packages present"
   exit 0
 fi
 if [ "${MATCHBLAS_SKIP_APT:-0}" = 1 ]; then
-  echo "install_deps: MATCHBLAS_SKIP_APT=1, not installing: ${missing[*]}" >&2
+  echo "install_deps: MATCHBLAS_SKIP_APT=1, not installing: ${missing[*]} ${optional[*]}" >&2
   exit 0
 fi
 sudo=""
 [ "$(id -u)" -eq 0 ] || sudo="sudo"
-echo "install_deps: installing ${missing[*]}"
+echo "install_deps: installing ${missing[*]} ${optional[*]}"
 $sudo apt-get update -q
-DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
+if [ "${#missing[@]}" -gt 0 ]; then
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi
+# The fuzzing runtime is optional: without it scripts/fuzz.sh skips.
+if [ "${#optional[@]}" -eq 0 ] && command -v clang >/dev/null; then
+  clang_major="$(clang --version | sed -n 's/.*clang version \([0-9][0-9]*\).*/\1/p' | head -1)"
+  optional=("libclang-rt-$clang_major-dev")
+fi
+for p in "${optional[@]}"; do
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "$p" ||
+    echo "install_deps: $p not installed; scripts/fuzz.sh will skip"
+done

@@ -526,3 +526,202 @@ TEST_CASE("match works on every valid shared matrix and refuses the complex one"
     }
   }
 }
+
+// Issue 17, class 1: any readable stream, read once, plain or gzip.
+TEST_CASE("input from standard input, a pipe or a FIFO, plain or gzip, for every reader") {
+  check::temp_dir dir;
+  const auto g = dir / "g.mtx";
+  REQUIRE(cli(dir, "gen er 200 --seed 9 --out " + q(g)).status == 0);
+  const Result direct = cli(dir, "match " + q(g) + " --algo greedy");
+  REQUIRE(direct.status == 0);
+  const std::string bin = std::string("'") + MATCHBLAS_CLI + "'";
+  const auto out = dir / "out.txt", err = dir / "err.txt";
+  // gzip through a pipe to "-", and plain text to "-": the same report.
+  for (const std::string& feed : std::vector<std::string>{"gzip -c " + q(g), "cat " + q(g)}) {
+    CAPTURE(feed);
+    CHECK(sh(feed + " | " + bin + " match - --algo greedy >" + q(out) + " 2>" + q(err)) == 0);
+    INFO(slurp(err));
+    const auto report = [](const std::string& s) { return s.substr(s.find("weight"), s.find(", time") - s.find("weight")); };
+    CHECK(report(slurp(out)) == report(direct.out));
+  }
+  // gzip through a FIFO.
+  REQUIRE(sh("mkfifo " + q(dir / "fifo")) == 0);
+  CHECK(sh("(gzip -c " + q(g) + " >" + q(dir / "fifo") + " &); timeout 30 " + bin + " match " + q(dir / "fifo") +
+           " --algo greedy >" + q(out) + " 2>" + q(err)) == 0);
+  CHECK(slurp(out).find("weight") != std::string::npos);
+  // b-values from standard input, gzip-compressed.
+  CHECK(sh("yes 1 | head -n 200 | gzip | timeout 30 " + bin + " bmatch " + q(g) + " --algo b-greedy --b-file - >" +
+           q(out) + " 2>" + q(err)) == 0);
+  CHECK(slurp(err).empty());
+  // A marriage instance from standard input, gzip-compressed.
+  std::ofstream(dir / "m.txt") << "stable-marriage 2 2\n0 1\n1 0\n0 1\n1 0\n";
+  CHECK(sh("gzip -c " + q(dir / "m.txt") + " | timeout 30 " + bin + " marry - --algo gale-shapley --out " +
+           q(dir / "wives.txt") + " >" + q(out) + " 2>" + q(err)) == 0);
+  INFO(slurp(err));
+  CHECK(slurp(dir / "wives.txt") == "0\n1\n");
+  // Corrupt gzip from standard input: one line naming <stdin>.
+  CHECK(sh("gzip -c " + q(g) + " | head -c 300 | " + bin + " match - --algo greedy >" + q(out) + " 2>" + q(err)) == 1);
+  CHECK(slurp(err).find("error: <stdin>:") != std::string::npos);
+  CHECK(slurp(err).find("<fd:") == std::string::npos);
+  CHECK(lines(slurp(err)) == 1);
+}
+
+// Issue 17, class 3: a number too large for its type, wherever it stands.
+TEST_CASE("an id or b value out of range at the end of a line is an error, not dropped") {
+  check::temp_dir dir;
+  const auto m = dir / "m.txt";
+  std::ofstream(m) << "stable-marriage 2 2\n0 99999999999999999999\n1\n0\n1\n";
+  Result r = cli(dir, "marry " + q(m) + " --algo gale-shapley");
+  CHECK(r.status == 1);
+  CHECK(r.err.find(m.string() + ":2:") != std::string::npos);
+  std::ofstream(m) << "stable-marriage 2 99999999999999999999\n0\n1\n0\n1\n";
+  CHECK(cli(dir, "marry " + q(m) + " --algo gale-shapley").status == 1);
+  const auto g = dir / "g.mtx", b = dir / "b.txt";
+  REQUIRE(cli(dir, "gen grid 2 --out " + q(g)).status == 0);
+  std::ofstream(b) << "1\n1\n1\n99999999999999999999\n";
+  r = cli(dir, "bmatch " + q(g) + " --algo b-greedy --b-file " + q(b));
+  CHECK(r.status == 1);
+  CHECK(r.err.find(b.string() + ":4:") != std::string::npos);
+  std::ofstream(b) << "1\n1\n1\n1 99999999999999999999\n";
+  CHECK(cli(dir, "bmatch " + q(g) + " --algo b-greedy --b-file " + q(b)).status == 1);
+}
+
+// Issue 17, class 7: a repeated option is a usage error, not "the last one wins".
+TEST_CASE("a repeated option or flag is a usage error") {
+  check::temp_dir dir;
+  const auto g = dir / "g.mtx";
+  REQUIRE(cli(dir, "gen grid 3 --out " + q(g)).status == 0);
+  Result r = cli(dir, "match " + q(g) + " --algo greedy --algo suitor");
+  CHECK(r.status == 2);
+  CHECK(r.err.find("--algo given twice") != std::string::npos);
+  CHECK(cli(dir, "match " + q(g) + " --algo greedy --json --json").status == 2);
+  CHECK(cli(dir, "gen grid 3 --seed 1 --seed=2").status == 2);
+}
+
+// Issue 17, class 2: a result that cannot reach standard output is a failure;
+// standard output is appended to, never reopened or truncated.
+TEST_CASE("every command's standard output is checked, and appended to") {
+  check::temp_dir dir;
+  const auto g = dir / "g.mtx", err = dir / "err.txt";
+  REQUIRE(cli(dir, "gen grid 3 --out " + q(g)).status == 0);
+  std::ofstream(dir / "m.txt") << "stable-marriage 1 1\n0\n0\n";
+  const std::string bin = std::string("'") + MATCHBLAS_CLI + "' ";
+  for (const std::string& args : std::vector<std::string>{"match " + q(g) + " --algo greedy", "match " + q(g) + " --algo greedy --json",
+                                 "bmatch " + q(g) + " --algo b-greedy --b 1", "marry " + q(dir / "m.txt") +
+                                 " --algo gale-shapley", "list", "list --json", "--help", "match --help",
+                                 "demo --n 16", "marriage-gen easy 10"}) {
+    CAPTURE(args);
+    CHECK(sh(bin + args + " >/dev/full 2>" + q(err)) == 1);
+    CHECK(slurp(err).find("cannot write <stdout>") != std::string::npos);
+    CHECK(lines(slurp(err)) == 1);
+    // A closed descriptor.
+    CHECK(sh(bin + args + " >&- 2>" + q(err)) == 1);
+  }
+  // Appended to, as the shell's >> asks: what was there stays.
+  std::ofstream(dir / "log.txt") << "kept\n";
+  REQUIRE(sh(bin + "marriage-gen easy 5 >>" + q(dir / "log.txt")) == 0);
+  REQUIRE(sh(bin + "gen grid 2 >>" + q(dir / "log.txt")) == 0);
+  const std::string log = slurp(dir / "log.txt");
+  CHECK(log.rfind("kept\nstable-marriage 5 5\n", 0) == 0);
+  CHECK(log.find("%%MatrixMarket") != std::string::npos);
+}
+
+// Issue 17, class 6: the environment's thread count gets --threads' cap.
+TEST_CASE("OMP_NUM_THREADS beyond 4 x the cores, or not a count, is a usage error") {
+  check::temp_dir dir;
+  const auto g = dir / "g.mtx";
+  REQUIRE(cli(dir, "gen grid 3 --out " + q(g)).status == 0);
+  for (const char* env : {"100000000", "9999999999999", "abc", "0", "-3"}) {
+    CAPTURE(env);
+    const Result r = cli(dir, "match " + q(g) + " --algo suitor-locks", std::string("export OMP_NUM_THREADS=") + env);
+    CHECK(r.status == 2);
+    CHECK(r.err.find("OMP_NUM_THREADS") != std::string::npos);
+    CHECK(cli(dir, "demo --n 16", std::string("export OMP_NUM_THREADS=") + env).status == 2);
+  }
+  CHECK(cli(dir, "match " + q(g) + " --algo suitor-locks", "export OMP_NUM_THREADS=2").status == 0);
+  // --threads decides over the environment.
+  CHECK(cli(dir, "match " + q(g) + " --algo suitor-locks --threads 1", "export OMP_NUM_THREADS=abc").status == 0);
+}
+
+// Issue 17, class 7: --json stays valid JSON whatever the file's name.
+TEST_CASE("--json escapes control characters and bytes that are not UTF-8 in file names") {
+  check::temp_dir dir;
+  const std::string name = std::string("g\x01\t\"q\\\xff\xc3(\xe2\x82\xac") + ".mtx";  // ends in a valid euro sign
+  const auto g = dir / name;
+  REQUIRE(cli(dir, "gen grid 3 --out " + q(g)).status == 0);
+  const Result r = cli(dir, "match " + q(g) + " --algo greedy --json");
+  REQUIRE(r.status == 0);
+  const std::string want = "\"file\": \"" + dir.path().string() + "/g\\u0001\\u0009\\\"q\\\\\\u00ff\\u00c3(\xe2\x82\xac.mtx\"";
+  CHECK(r.out.find(want) != std::string::npos);
+  // Every byte of the output is printable ASCII or part of valid UTF-8 (the euro sign).
+  for (unsigned char c : r.out) CHECK((c >= 0x20 || c == '\n') );
+  if (sh("command -v python3 >/dev/null") == 0) {
+    std::ofstream(dir / "out.json", std::ios::binary) << r.out;
+    CHECK(sh("python3 -c 'import json,sys; json.load(open(sys.argv[1], encoding=\"utf-8\"))' " + q(dir / "out.json")) == 0);
+  }
+}
+
+// Issue 17, class 5: the output path is checked before the work, replaced
+// with its permissions, and a link's file follows the no-partial-output rule.
+TEST_CASE("--out: checked before the work, never the input, permissions kept, links replaced whole, .gz") {
+  check::temp_dir dir;
+  const auto g = dir / "g.mtx", bad = dir / "bad.mtx";
+  REQUIRE(cli(dir, "gen grid 4 --out " + q(g)).status == 0);
+  std::ofstream(bad) << "%%MatrixMarket matrix coordinate real general\n3 3 1\n1 9 1.0\n";
+  // A missing folder or an unwritable one is reported before the input is
+  // even read (the bad input's own error never shows).
+  for (const std::string& cmd : std::vector<std::string>{"match " + q(bad) + " --algo greedy",
+                                                         "bmatch " + q(bad) + " --algo b-greedy --b 1",
+                                                         "marry " + q(bad) + " --algo gale-shapley"}) {
+    CAPTURE(cmd);
+    const Result r = cli(dir, cmd + " --out " + q(dir / "missing" / "out.txt"));
+    CHECK(r.status == 1);
+    CHECK(r.err.find("cannot write " + (dir / "missing" / "out.txt").string()) != std::string::npos);
+  }
+  CHECK(cli(dir, "gen er 100 --out " + q(dir / "missing" / "g.mtx")).status == 1);
+  CHECK(cli(dir, "marriage-gen easy 10 --out " + q(dir / "missing" / "m.txt")).status == 1);
+  // The input itself: refused, the input intact.
+  const std::string before = slurp(g);
+  Result r = cli(dir, "match " + q(g) + " --algo greedy --out " + q(g));
+  CHECK(r.status == 1);
+  CHECK(r.err.find("it is the input file") != std::string::npos);
+  CHECK(slurp(g) == before);
+  std::filesystem::create_symlink(g, dir / "g-link.mtx");
+  CHECK(cli(dir, "match " + q(g) + " --algo greedy --out " + q(dir / "g-link.mtx")).status == 1);
+  CHECK(slurp(g) == before);
+  // Permissions kept on replace.
+  const auto mates = dir / "mates.txt";
+  std::ofstream(mates) << "old\n";
+  std::filesystem::permissions(mates, std::filesystem::perms::owner_read | std::filesystem::perms::owner_write |
+                                          std::filesystem::perms::group_read);
+  REQUIRE(cli(dir, "match " + q(g) + " --algo greedy --out " + q(mates)).status == 0);
+  CHECK(lines(slurp(mates)) == 16);
+  CHECK((std::filesystem::status(mates).permissions() & std::filesystem::perms::all) ==
+        (std::filesystem::perms::owner_read | std::filesystem::perms::owner_write | std::filesystem::perms::group_read));
+  // Through a link: a failed run leaves the linked file as it was.
+  std::ofstream(dir / "target.txt") << "old\n";
+  std::filesystem::create_symlink(dir / "target.txt", dir / "link.txt");
+  CHECK(cli(dir, "match " + q(bad) + " --algo greedy --out " + q(dir / "link.txt")).status == 1);
+  CHECK(slurp(dir / "target.txt") == "old\n");
+  CHECK(std::filesystem::is_symlink(dir / "link.txt"));
+  // .gz: gen writes gzip; the plain-text outputs refuse the name.
+  REQUIRE(cli(dir, "gen grid 3 --out " + q(dir / "g3.mtx.gz")).status == 0);
+  CHECK(slurp(dir / "g3.mtx.gz").rfind("\x1f\x8b", 0) == 0);
+  CHECK(cli(dir, "match " + q(g) + " --algo greedy --out " + q(dir / "m.gz")).status == 2);
+  CHECK(cli(dir, "marriage-gen easy 5 --out " + q(dir / "m.gz")).status == 2);
+  CHECK(!std::filesystem::exists(dir / "m.gz"));
+  CHECK(!temp_left(dir.path()));
+}
+
+// Issue 17, class 7: every error names its file (bmatch's shape errors did not).
+TEST_CASE("bmatch's graph errors name the file") {
+  check::temp_dir dir;
+  const auto rect = dir / "rect.mtx";
+  std::ofstream(rect) << "%%MatrixMarket matrix coordinate real general\n3 4 2\n1 2 1\n2 3 1\n";
+  for (const char* view : {"general", "complete"}) {
+    CAPTURE(view);
+    const Result r = cli(dir, "bmatch " + q(rect) + " --algo b-greedy --b 1 --view " + view);
+    CHECK(r.status == 1);
+    CHECK(r.err.find("error: " + rect.string() + ": ") != std::string::npos);
+  }
+}

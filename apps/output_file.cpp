@@ -1,0 +1,44 @@
+// --out, checked before any work: the output is opened (its folder exists,
+// it may be written) and is not one of the inputs; a name ending in ".gz" is
+// refused by the commands that write plain text. See commands.hpp.
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "apps/commands.hpp"
+#include "lib/atomic_file.hpp"
+#include "lib/error.hpp"
+
+namespace matchblas::cli {
+
+void check_output_path(const std::string& out, const std::vector<std::string>& inputs, bool gzip_ok) {
+  if (!gzip_ok && out.size() > 3 && out.compare(out.size() - 3, 3, ".gz") == 0)
+    throw usage_error("--out " + out + ": this command writes plain text, not gzip (name it without .gz)");
+  struct stat o {};
+  const bool exists = ::stat(out.c_str(), &o) == 0;
+  if (!exists || S_ISREG(o.st_mode)) {
+    // A new or replaced file goes into its folder: that folder must exist
+    // and be writable now, not after the work.
+    const auto slash = out.find_last_of('/');
+    const std::string folder = slash == std::string::npos ? "." : slash == 0 ? "/" : out.substr(0, slash);
+    if (::access(folder.c_str(), W_OK | X_OK) != 0)
+      throw error("cannot write " + out + ": " + std::strerror(errno) + " (folder " + folder + ")");
+  }
+  if (!exists || !S_ISREG(o.st_mode)) return;
+  for (const std::string& in : inputs) {
+    struct stat i {};
+    if (in != "-" && ::stat(in.c_str(), &i) == 0 && i.st_dev == o.st_dev && i.st_ino == o.st_ino)
+      throw error("cannot write " + out + ": it is the input file " + in);
+  }
+}
+
+std::unique_ptr<AtomicFile> open_output(const Args& a, const std::vector<std::string>& inputs) {
+  const auto out = a.value("out");
+  if (!out) return nullptr;
+  check_output_path(*out, inputs, false);
+  return std::make_unique<AtomicFile>(*out);
+}
+
+}  // namespace matchblas::cli

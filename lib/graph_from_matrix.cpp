@@ -17,9 +17,9 @@ namespace matchblas {
 namespace {
 
 // Calls f(row, col, value) for every stored entry of a, in file order,
-// with pattern entries given their seeded weight.
+// with pattern entries given their seeded weight (rules null: the value 1).
 template <class F>
-void for_each_entry(const MmMatrix& a, const GraphRules& rules, F&& f) {
+void for_each_entry(const MmMatrix& a, const GraphRules* rules, F&& f) {
   const MmHeader& h = a.header;
   if (h.format == MmFormat::array) {
     for (vertex_t r = 0; r < h.rows; ++r)
@@ -29,8 +29,9 @@ void for_each_entry(const MmMatrix& a, const GraphRules& rules, F&& f) {
   const bool pattern = h.field == MmField::pattern;
   for (std::size_t k = 0; k < a.row.size(); ++k) {
     const vertex_t r = a.row[k], c = a.col[k];
-    const double v = pattern ? rng::uniform_open_closed(rules.pattern_seed, std::min(r, c), std::max(r, c))
-                             : a.val[k];
+    const double v = !pattern ? a.val[k]
+                     : rules  ? rng::uniform_open_closed(rules->pattern_seed, std::min(r, c), std::max(r, c))
+                              : 1.0;
     f(r, c, v);
   }
 }
@@ -80,8 +81,8 @@ double expanded_entries(const MmMatrix& a) {
 }
 
 // A's stored entries, duplicates summed, in a double Csr (zeros kept unless
-// drop_zeros).
-Csr<double> summed_entries(const MmMatrix& a, const GraphRules& rules, bool skip_diagonal, bool drop_zeros) {
+// drop_zeros; rules null: pattern entries 1).
+Csr<double> summed_entries(const MmMatrix& a, const GraphRules* rules, bool skip_diagonal, bool drop_zeros) {
   Triples<double> t;
   t.reserve(static_cast<std::size_t>(expanded_entries(a)));
   const bool transpose = implies_transpose(a.header);
@@ -153,7 +154,7 @@ Csr<W> general_graph(const MmMatrix& a, const GraphRules& rules) {
     throw shape_error("a general graph needs a square matrix, this one is " + dims(h) + " (use the bipartite view)");
   expect_memory((double(h.rows) + 1) * row_bytes + expanded_entries(a) * entry_bytes,
                 "the general graph of a " + dims(h) + " matrix with " + entries(h));
-  const Csr<double> summed = summed_entries(a, rules, /*skip_diagonal=*/true, /*drop_zeros=*/false);
+  const Csr<double> summed = summed_entries(a, &rules, /*skip_diagonal=*/true, /*drop_zeros=*/false);
   // w(u, v) = max(|a_uv|, |a_vu|): every summed entry speaks for both directions.
   Triples<double> t;
   t.reserve(2 * summed.cols.size());
@@ -173,7 +174,20 @@ Csr<W> bipartite_graph(const MmMatrix& a, const GraphRules& rules) {
                 "the bipartite graph of a " + dims(h) + " matrix with " + entries(h));
   // Sum first, drop the zero sums, then take |.| (abs before the sum would
   // keep entries that cancel).
-  return cast_abs<W>(summed_entries(a, rules, /*skip_diagonal=*/false, /*drop_zeros=*/true));
+  return cast_abs<W>(summed_entries(a, &rules, /*skip_diagonal=*/false, /*drop_zeros=*/true));
+}
+
+Csr<double> matrix_as_given(const MmMatrix& a) {
+  const MmHeader& h = a.header;
+  expect_memory((double(h.rows) + 1) * row_bytes + expanded_entries(a) * entry_bytes / 2,
+                "the " + dims(h) + " matrix with " + entries(h));
+  Csr<double> s = summed_entries(a, nullptr, /*skip_diagonal=*/false, /*drop_zeros=*/false);
+  for (vertex_t r = 0; r < s.n_rows; ++r)
+    for (offset_t k = s.offsets[r]; k < s.offsets[r + 1]; ++k)
+      if (!std::isfinite(s.weights[k]))
+        throw invalid_input("entry (" + std::to_string(r + 1) + ", " + std::to_string(s.cols[k] + 1) +
+                            ") sums to " + short_number(s.weights[k]) + ", which a double cannot hold");
+  return s;
 }
 
 template <class W>
@@ -214,7 +228,7 @@ Dense<W> complete_graph_from_matrix(const MmMatrix& a, const GraphRules& rules) 
     return d;
   }
   // Coordinate: duplicates summed (and symmetric files expanded) first.
-  const Csr<double> summed = summed_entries(a, rules, /*skip_diagonal=*/true, /*drop_zeros=*/false);
+  const Csr<double> summed = summed_entries(a, &rules, /*skip_diagonal=*/true, /*drop_zeros=*/false);
   for (vertex_t r = 0; r < summed.n_rows; ++r)
     for (offset_t k = summed.offsets[r]; k < summed.offsets[r + 1]; ++k) {
       const vertex_t c = summed.cols[k];

@@ -10,6 +10,10 @@
 //   bipartite_graph  any m x n A -> the m x n Csr of |A| (rows on one side,
 //                    columns on the other), duplicates summed, zeros dropped,
 //                    symmetric files expanded; the diagonal is kept.
+//   matrix_as_given  any m x n A -> its m x n Csr with the signed values,
+//                    duplicates summed, explicit zeros kept (also sums that
+//                    cancel), symmetric and skew-symmetric files expanded,
+//                    pattern entries 1 (the diagonal pre-pass's input).
 //   bipartite_as_general  that bipartite graph as a general graph on m + n
 //                    vertices (row i -> vertex i, column j -> vertex m + j), so
 //                    every general-graph matcher runs on it.
@@ -43,6 +47,8 @@ Csr<W> general_graph(const MmMatrix& a, const GraphRules& rules = {});
 
 template <class W>
 Csr<W> bipartite_graph(const MmMatrix& a, const GraphRules& rules = {});
+
+Csr<double> matrix_as_given(const MmMatrix& a);
 
 template <class W>
 Csr<W> bipartite_as_general(const Csr<W>& b);

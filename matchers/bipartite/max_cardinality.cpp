@@ -7,10 +7,8 @@
 #include "lib/error.hpp"
 
 namespace matchblas {
-namespace {
-
 template <class W>
-void check_pattern(const Csr<W>& a) {
+void check_bipartite_csr(const Csr<W>& a) {
   if (a.n_rows < 0 || a.n_cols < 0) throw invalid_input("bipartite: negative dimension");
   if (a.offsets.size() != static_cast<std::size_t>(a.n_rows) + 1 || a.offsets[0] != 0)
     throw invalid_input("bipartite: offsets must have n_rows + 1 entries starting at 0");
@@ -25,25 +23,12 @@ void check_pattern(const Csr<W>& a) {
                           " out of range at entry " + std::to_string(k));
 }
 
-}  // namespace
+namespace {
 
+// Pothen-Fan phases from the valid matching r.
 template <class W>
-BipartiteMates max_cardinality_bipartite(const Csr<W>& a) {
-  check_pattern(a);
+BipartiteMates augment_to_maximum(const Csr<W>& a, BipartiteMates r) {
   const vertex_t m = a.n_rows, n = a.n_cols;
-  BipartiteMates r;
-  r.row_mate.assign(m, -1);
-  r.col_mate.assign(n, -1);
-
-  // Greedy start.
-  for (vertex_t i = 0; i < m; ++i)
-    for (offset_t k = a.offsets[i]; k < a.offsets[i + 1]; ++k)
-      if (r.col_mate[a.cols[k]] < 0) {
-        r.row_mate[i] = a.cols[k];
-        r.col_mate[a.cols[k]] = i;
-        ++r.matched;
-        break;
-      }
 
   std::vector<vertex_t> visited(n, -1);        // phase in which a column was visited
   std::vector<offset_t> lookahead(a.offsets.begin(), a.offsets.end() - 1);
@@ -106,7 +91,40 @@ BipartiteMates max_cardinality_bipartite(const Csr<W>& a) {
   return r;
 }
 
-template BipartiteMates max_cardinality_bipartite(const Csr<float>&);
-template BipartiteMates max_cardinality_bipartite(const Csr<double>&);
+}  // namespace
+
+template <class W>
+BipartiteMates max_cardinality_bipartite(const Csr<W>& a) {
+  check_bipartite_csr(a);
+  BipartiteMates r;
+  r.row_mate.assign(a.n_rows, -1);
+  r.col_mate.assign(a.n_cols, -1);
+  // Greedy start.
+  for (vertex_t i = 0; i < a.n_rows; ++i)
+    for (offset_t k = a.offsets[i]; k < a.offsets[i + 1]; ++k)
+      if (r.col_mate[a.cols[k]] < 0) {
+        r.row_mate[i] = a.cols[k];
+        r.col_mate[a.cols[k]] = i;
+        ++r.matched;
+        break;
+      }
+  return augment_to_maximum(a, std::move(r));
+}
+
+template <class W>
+BipartiteMates max_cardinality_bipartite(const Csr<W>& a, BipartiteMates start) {
+  check_bipartite_csr(a);
+  MATCHBLAS_EXPECTS(start.row_mate.size() == std::size_t(a.n_rows) && start.col_mate.size() == std::size_t(a.n_cols),
+                    "max_cardinality_bipartite: the start matching has the wrong size");
+  return augment_to_maximum(a, std::move(start));
+}
+
+#define MATCHBLAS_INSTANTIATE(W)                                                      \
+  template void check_bipartite_csr(const Csr<W>&);                                  \
+  template BipartiteMates max_cardinality_bipartite(const Csr<W>&);                  \
+  template BipartiteMates max_cardinality_bipartite(const Csr<W>&, BipartiteMates);
+MATCHBLAS_INSTANTIATE(float)
+MATCHBLAS_INSTANTIATE(double)
+#undef MATCHBLAS_INSTANTIATE
 
 }  // namespace matchblas

@@ -29,4 +29,14 @@ struct BipartiteMates {
 template <class W>
 BipartiteMates max_cardinality_bipartite(const Csr<W>& a);
 
+// The same from a valid matching `start` of a (its greedy start skipped):
+// the result contains every row and column `start` matched.
+template <class W>
+BipartiteMates max_cardinality_bipartite(const Csr<W>& a, BipartiteMates start);
+
+// Throws invalid_input unless a is a well-formed m-by-n Csr (offsets from 0,
+// non-decreasing, as many as rows + 1; column indices in range).
+template <class W>
+void check_bipartite_csr(const Csr<W>& a);
+
 }  // namespace matchblas

@@ -1,0 +1,168 @@
+// The pre-pass driver: a job's algorithm, the permutation, the scalings and
+// the report (see prepass.hpp).
+#include "matchers/bipartite/prepass.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "lib/error.hpp"
+#include "matchers/bipartite/bottleneck.hpp"
+#include "matchers/bipartite/shortest_augmenting.hpp"
+#include "ops/transpose.hpp"
+
+namespace matchblas {
+namespace {
+
+// The value of the entry (i, row_mate[i]) of a.
+double matched_value(const Csr<double>& a, vertex_t i, vertex_t j) {
+  for (offset_t k = a.offsets[i]; k < a.offsets[i + 1]; ++k)
+    if (a.cols[k] == j) return std::fabs(a.weights[k]);
+  throw std::logic_error("prepass: row " + std::to_string(i) + " is matched to column " + std::to_string(j) +
+                         ", which is not an entry");
+}
+
+// Costs for jobs 4 and 5 (minimised): -|a| and -log|a|, an explicit zero in
+// job 5 costing more than any difference the nonzeros can make.
+Csr<double> costs(const Csr<double>& a, int job) {
+  Csr<double> c = a;
+  if (job == 4) {
+    for (double& w : c.weights) w = -std::fabs(w);
+    return c;
+  }
+  double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+  bool zero = false;
+  for (double& w : c.weights) {
+    if (w == 0) {
+      zero = true;
+      continue;
+    }
+    w = -std::log(std::fabs(w));
+    lo = std::min(lo, w);
+    hi = std::max(hi, w);
+  }
+  if (zero) {
+    if (lo > hi) lo = hi = 0;
+    const double zero_cost = hi + (double(std::min(a.n_rows, a.n_cols)) + 1) * (hi - lo + 1);
+    for (std::size_t k = 0; k < c.weights.size(); ++k)
+      if (a.weights[k] == 0) c.weights[k] = zero_cost;
+  }
+  return c;
+}
+
+void check_values(const Csr<double>& a) {
+  check_bipartite_csr(a);
+  if (a.weights.size() != a.cols.size())
+    throw invalid_input("prepass: " + std::to_string(a.weights.size()) + " values for " +
+                        std::to_string(a.cols.size()) + " entries");
+  for (vertex_t i = 0; i < a.n_rows; ++i)
+    for (offset_t k = a.offsets[i]; k < a.offsets[i + 1]; ++k)
+      if (!std::isfinite(a.weights[k]))
+        throw invalid_input("prepass: the entry at row " + std::to_string(i) + ", column " +
+                            std::to_string(a.cols[k]) + " is not finite");
+}
+
+// Whether |a| is symmetric (same pattern, same moduli): a' and a'' (a with
+// its rows sorted) must agree.
+bool symmetric_moduli(const Csr<double>& a) {
+  if (a.n_rows != a.n_cols) return false;
+  const Csr<double> t = ops::transpose(a, ops::Backend::plain);
+  const Csr<double> s = ops::transpose(t, ops::Backend::plain);
+  if (t.offsets != s.offsets || t.cols != s.cols) return false;
+  for (std::size_t k = 0; k < t.weights.size(); ++k)
+    if (std::fabs(t.weights[k]) != std::fabs(s.weights[k])) return false;
+  return true;
+}
+
+}  // namespace
+
+PrepassResult prepass(const Csr<double>& a, const PrepassOptions& options) {
+  const auto start = std::chrono::steady_clock::now();
+  check_values(a);
+  const int job = options.job;
+  if (job < 0 || job > 5) throw invalid_input("prepass: job " + std::to_string(job) + " is not one of 0-5");
+  if (options.symmetric && job != 5)
+    throw invalid_input("prepass: the symmetric mode scales, so it needs job 5 (job " + std::to_string(job) + " given)");
+  if (options.symmetric && !symmetric_moduli(a))
+    throw invalid_input("prepass: the symmetric mode needs a square matrix holding both triangles of a "
+                        "symmetric |A| (this one is " +
+                        std::to_string(a.n_rows) + " x " + std::to_string(a.n_cols) +
+                        (a.n_rows == a.n_cols ? ", not symmetric)" : ")"));
+  const vertex_t m = a.n_rows, n = a.n_cols;
+  PrepassResult r;
+  r.job = job;
+  switch (job) {
+    case 0:
+      r.mates.row_mate.assign(m, -1);
+      r.mates.col_mate.assign(n, -1);
+      break;
+    case 1: r.mates = max_cardinality_bipartite(a); break;
+    case 2:
+    case 3: {
+      BottleneckMatching b = bottleneck_matching(a);
+      r.mates = std::move(b.mates);
+      r.searches = b.thresholds_tried;
+      break;
+    }
+    default: {
+      DualMatching d = min_cost_max_cardinality(costs(a, job));
+      r.mates = std::move(d.mates);
+      r.searches = d.searches;
+      if (job == 5) {
+        r.row_log_scale = std::move(d.u);
+        r.col_log_scale = std::move(d.v);
+      }
+    }
+  }
+  // The report.
+  double sum = 0, log_sum = 0, smallest = std::numeric_limits<double>::infinity();
+  for (vertex_t i = 0; i < m; ++i) {
+    const vertex_t j = r.mates.row_mate[i];
+    if (j < 0) continue;
+    const double x = matched_value(a, i, j);
+    sum += x;
+    log_sum += std::log(x);
+    smallest = std::min(smallest, x);
+  }
+  r.min_matched_abs = r.mates.matched > 0 ? smallest : 0;
+  r.objective = job == 1 ? double(r.mates.matched) : job <= 3 ? r.min_matched_abs : job == 4 ? sum : log_sum;
+  if (job == 0) r.objective = 0;
+  r.singular = job != 0 && r.mates.matched < std::min(m, n);
+  if (job == 5) {
+    if (options.symmetric)
+      for (vertex_t i = 0; i < m; ++i) {
+        const double s = 0.5 * (r.row_log_scale[i] + r.col_log_scale[i]);
+        r.row_log_scale[i] = r.col_log_scale[i] = s;
+      }
+    const double limit = 0.5 * std::log(std::numeric_limits<double>::max());
+    for (double x : r.row_log_scale) r.scaling_near_overflow |= !(std::fabs(x) < limit);
+    for (double x : r.col_log_scale) r.scaling_near_overflow |= !(std::fabs(x) < limit);
+  }
+  if (m == n) {
+    r.perm.assign(n, -1);
+    std::vector<vertex_t> free_cols;
+    for (vertex_t j = 0; j < n; ++j)
+      if (r.mates.col_mate[j] < 0) free_cols.push_back(j);
+    std::size_t next = 0;
+    for (vertex_t i = 0; i < m; ++i) r.perm[i] = r.mates.row_mate[i] >= 0 ? r.mates.row_mate[i] : free_cols[next++];
+  }
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return r;
+}
+
+Csr<double> apply_log_scaling(const Csr<double>& a, const std::vector<double>& row_log_scale,
+                              const std::vector<double>& col_log_scale) {
+  MATCHBLAS_EXPECTS(row_log_scale.size() == std::size_t(a.n_rows) && col_log_scale.size() == std::size_t(a.n_cols),
+                    "apply_log_scaling: the scalings do not fit the matrix");
+  Csr<double> b = a;
+  for (vertex_t i = 0; i < a.n_rows; ++i)
+    for (offset_t k = a.offsets[i]; k < a.offsets[i + 1]; ++k)
+      if (a.weights[k] != 0)  // exp of the sum of logs: no 0 * inf, no overflow on the way
+        b.weights[k] = std::copysign(std::exp(std::log(std::fabs(a.weights[k])) + row_log_scale[i] +
+                                              col_log_scale[a.cols[k]]),
+                                     a.weights[k]);
+  return b;
+}
+
+}  // namespace matchblas

@@ -1,0 +1,69 @@
+// The diagonal-permutation pre-pass: MC64's jobs on an m-by-n sparse matrix
+// (rows on one side, columns on the other), with the permutation, the
+// scalings and a report.
+//   Jobs (numbered as MC64's):
+//     0  none: the identity permutation, nothing matched.
+//     1  maximum cardinality (max_cardinality.hpp).
+//     2, 3  bottleneck: a maximum matching maximising the smallest matched
+//        |a_ij| (bottleneck.hpp; both jobs run the same algorithm).
+//     4  maximum sum of the matched |a_ij| among the maximum matchings
+//        (shortest_augmenting.hpp on the costs -|a_ij|).
+//     5  maximum product of the matched |a_ij| among the maximum matchings
+//        (costs -log|a_ij|; an explicit zero entry costs more than any
+//        product of nonzeros can gain, so it is used only when the
+//        cardinality needs it) with log scalings from the duals:
+//        |a_ij| exp(r_i + c_j) = 1 on the matching and <= 1 everywhere.
+//   Symmetric mode (job 5, square matrices holding both triangles of a
+//   symmetric |A|): one scaling s = (r + c) / 2 for rows and columns, which
+//   keeps both bounds (MC64's symmetric variant; Duff and Pralet, SIAM J.
+//   Matrix Anal. Appl. 27(2), 2005, sec. 3).
+//   The permutation (square matrices): perm[i] = the column matched to row
+//   i, completed by giving the unmatched rows the unmatched columns in
+//   increasing order. Column perm[i] of A is column i of A Q, so A Q has the
+//   matched entries on its diagonal; this is MC64's CPERM (0-based) and
+//   SuperLU's perm_r (row i of A is row perm[i] of P A, which puts the same
+//   entries on the diagonal of P A).
+//   Cost: that of the job's algorithm; the report's `seconds` times it.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "lib/csr.hpp"
+#include "matchers/bipartite/max_cardinality.hpp"
+
+namespace matchblas {
+
+struct PrepassOptions {
+  int job = 5;             // 0-5 as MC64's
+  bool symmetric = false;  // job 5 only: one scaling vector (square, symmetric |A|)
+};
+
+struct PrepassResult {
+  int job = 5;
+  BipartiteMates mates;
+  std::vector<vertex_t> perm;          // n entries for a square matrix; empty otherwise
+  std::vector<double> row_log_scale;   // job 5: m entries r_i (symmetric: s)
+  std::vector<double> col_log_scale;   // job 5: n entries c_j (symmetric: s)
+  bool singular = false;               // fewer than min(m, n) matched
+  bool scaling_near_overflow = false;  // some |log scale| above log(DBL_MAX) / 2
+  // Job 1: the matched count; 2-3: the smallest matched |a_ij|; 4: the sum of
+  // the matched |a_ij|; 5: the sum of their natural logarithms (-inf when an
+  // explicit zero had to be matched).
+  double objective = 0;
+  double min_matched_abs = 0;  // the smallest matched |a_ij| (0 when none)
+  std::int64_t searches = 0;   // jobs 4-5: shortest-path searches; 2-3: thresholds tried
+  double seconds = 0;
+};
+
+// a's values are read through |.| (a pattern matrix: all ones); explicit
+// zeros are entries. Throws invalid_input for a malformed Csr, a job out of
+// range, a non-finite value, or the symmetric mode on a matrix that is not
+// square with |a_ij| = |a_ji|.
+PrepassResult prepass(const Csr<double>& a, const PrepassOptions& options = {});
+
+// b_ij = a_ij exp(r_i + c_j) for every entry of a (same pattern; computed as
+// sign(a_ij) exp(log|a_ij| + r_i + c_j), explicit zeros kept zero).
+Csr<double> apply_log_scaling(const Csr<double>& a, const std::vector<double>& row_log_scale,
+                              const std::vector<double>& col_log_scale);
+
+}  // namespace matchblas

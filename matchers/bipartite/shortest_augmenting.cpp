@@ -1,0 +1,376 @@
+// Minimum-cost row-perfect matching by shortest augmenting paths with duals,
+// and its extension to any rank through the coarse Dulmage-Mendelsohn blocks
+// (see shortest_augmenting.hpp for sources, guarantee and cost).
+#include "matchers/bipartite/shortest_augmenting.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "lib/error.hpp"
+#include "ops/transpose.hpp"
+
+namespace matchblas {
+namespace {
+
+constexpr double inf = std::numeric_limits<double>::infinity();
+
+// An indexed binary min-heap of columns keyed by dist[] (owned by the caller;
+// a key is only ever lowered while its column is in the heap).
+class ColumnHeap {
+ public:
+  ColumnHeap(vertex_t n, const std::vector<double>& dist) : pos_(n, -1), dist_(dist) {}
+  bool empty() const { return heap_.empty(); }
+  vertex_t top() const { return heap_.front(); }
+  void push_or_decrease(vertex_t j) {
+    if (pos_[j] < 0) {
+      pos_[j] = static_cast<vertex_t>(heap_.size());
+      heap_.push_back(j);
+    }
+    up(pos_[j]);
+  }
+  vertex_t pop() {
+    const vertex_t j = heap_.front();
+    pos_[j] = -1;
+    const vertex_t last = heap_.back();
+    heap_.pop_back();
+    if (!heap_.empty()) {
+      heap_[0] = last;
+      pos_[last] = 0;
+      down(0);
+    }
+    return j;
+  }
+  void clear() {
+    for (vertex_t j : heap_) pos_[j] = -1;
+    heap_.clear();
+  }
+
+ private:
+  void up(vertex_t p) {
+    const vertex_t j = heap_[p];
+    while (p > 0) {
+      const vertex_t parent = (p - 1) / 2;
+      if (dist_[heap_[parent]] <= dist_[j]) break;
+      heap_[p] = heap_[parent];
+      pos_[heap_[p]] = p;
+      p = parent;
+    }
+    heap_[p] = j;
+    pos_[j] = p;
+  }
+  void down(vertex_t p) {
+    const vertex_t j = heap_[p];
+    const vertex_t size = static_cast<vertex_t>(heap_.size());
+    for (;;) {
+      vertex_t child = 2 * p + 1;
+      if (child >= size) break;
+      if (child + 1 < size && dist_[heap_[child + 1]] < dist_[heap_[child]]) ++child;
+      if (dist_[heap_[child]] >= dist_[j]) break;
+      heap_[p] = heap_[child];
+      pos_[heap_[p]] = p;
+      p = child;
+    }
+    heap_[p] = j;
+    pos_[j] = p;
+  }
+  std::vector<vertex_t> heap_;
+  std::vector<vertex_t> pos_;
+  const std::vector<double>& dist_;
+};
+
+void check_costs(const Csr<double>& c) {
+  check_bipartite_csr(c);
+  for (std::size_t k = 0; k < c.weights.size(); ++k)
+    if (!std::isfinite(c.weights[k]))
+      throw invalid_input("bipartite: cost of entry " + std::to_string(k) + " is not finite");
+}
+
+// MC64's start: column minima (square matrices), row minima of the reduced costs, tight
+// columns taken greedily, with a one-step reassignment of a tight column's
+// row to another free tight column (cursor[k] never revisits an entry: tight
+// stays tight and matched stays matched while the duals are fixed).
+void initialise(const Csr<double>& c, DualMatching& r) {
+  const vertex_t m = c.n_rows, n = c.n_cols;
+  auto& u = r.u;
+  auto& v = r.v;
+  auto& rm = r.mates.row_mate;
+  auto& cm = r.mates.col_mate;
+  // With more columns than rows, a column may stay free, so its dual must
+  // stay <= 0 (0 while free): start from v = 0 there.
+  v.assign(n, m == n ? inf : 0.0);
+  if (m == n) {
+    for (vertex_t i = 0; i < m; ++i)
+      for (offset_t k = c.offsets[i]; k < c.offsets[i + 1]; ++k) v[c.cols[k]] = std::min(v[c.cols[k]], c.weights[k]);
+    for (double& x : v)
+      if (x == inf) x = 0;  // an empty column
+  }
+  u.assign(m, 0);
+  for (vertex_t i = 0; i < m; ++i) {
+    if (c.offsets[i] == c.offsets[i + 1])
+      throw invalid_input("bipartite: row " + std::to_string(i) + " has no entry and cannot be matched");
+    double best = inf;
+    for (offset_t k = c.offsets[i]; k < c.offsets[i + 1]; ++k) best = std::min(best, c.weights[k] - v[c.cols[k]]);
+    u[i] = best;
+  }
+  rm.assign(m, -1);
+  cm.assign(n, -1);
+  std::vector<offset_t> cursor(c.offsets.begin(), c.offsets.end() - 1);
+  auto tight = [&](vertex_t i, offset_t k) { return c.weights[k] - u[i] - v[c.cols[k]] <= 0; };
+  for (vertex_t i = 0; i < m; ++i) {
+    for (offset_t k = c.offsets[i]; k < c.offsets[i + 1] && rm[i] < 0; ++k)
+      if (tight(i, k) && cm[c.cols[k]] < 0) {
+        rm[i] = c.cols[k];
+        cm[c.cols[k]] = i;
+      }
+    for (offset_t k = c.offsets[i]; k < c.offsets[i + 1] && rm[i] < 0; ++k) {
+      if (!tight(i, k)) continue;
+      const vertex_t j = c.cols[k], other = cm[j];
+      for (offset_t& q = cursor[other]; q < c.offsets[other + 1]; ++q) {
+        const vertex_t j2 = c.cols[q];
+        if (cm[j2] < 0 && tight(other, q)) {
+          rm[other] = j2;
+          cm[j2] = other;
+          rm[i] = j;
+          cm[j] = i;
+          ++q;
+          break;
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+
+DualMatching min_cost_row_perfect(const Csr<double>& c) {
+  check_costs(c);
+  const vertex_t m = c.n_rows, n = c.n_cols;
+  if (m > n)
+    throw invalid_input("bipartite: " + std::to_string(m) + " rows cannot all be matched to " + std::to_string(n) +
+                        " columns");
+  DualMatching r;
+  initialise(c, r);
+  auto& u = r.u;
+  auto& v = r.v;
+  auto& rm = r.mates.row_mate;
+  auto& cm = r.mates.col_mate;
+
+  std::vector<double> dist(n, inf);
+  std::vector<vertex_t> pred(n, -1);    // the row a column was reached from
+  std::vector<vertex_t> settled_in(n, -1);  // the search that settled a column
+  std::vector<vertex_t> touched, settled;
+  ColumnHeap heap(n, dist);
+  for (vertex_t s = 0; s < m; ++s) {
+    if (rm[s] >= 0) continue;
+    ++r.searches;
+    double best = inf;
+    vertex_t best_col = -1;
+    auto relax = [&](vertex_t i, double base) {
+      for (offset_t k = c.offsets[i]; k < c.offsets[i + 1]; ++k) {
+        const vertex_t j = c.cols[k];
+        if (settled_in[j] == s) continue;
+        const double nd = base + std::max(0.0, c.weights[k] - u[i] - v[j]);
+        if (nd >= dist[j] || nd >= best) continue;
+        if (dist[j] == inf) touched.push_back(j);
+        dist[j] = nd;
+        pred[j] = i;
+        if (cm[j] < 0) {
+          best = nd;
+          best_col = j;
+        } else {
+          heap.push_or_decrease(j);
+        }
+      }
+    };
+    relax(s, 0);
+    while (!heap.empty() && dist[heap.top()] < best) {
+      const vertex_t j = heap.pop();
+      settled_in[j] = s;
+      settled.push_back(j);
+      relax(cm[j], dist[j]);
+    }
+    heap.clear();
+    if (best_col < 0)
+      throw invalid_input("bipartite: row " + std::to_string(s) +
+                          " cannot be matched (the matrix does not have full row rank)");
+    // Duals: settled columns and their rows move by their distance to the
+    // free column; the search's row by all of it.
+    for (vertex_t j : settled) {
+      v[j] += dist[j] - best;
+      u[cm[j]] += best - dist[j];
+    }
+    u[s] += best;
+    // Flip the path.
+    for (vertex_t j = best_col;;) {
+      const vertex_t i = pred[j], next = rm[i];
+      rm[i] = j;
+      cm[j] = i;
+      if (i == s) break;
+      j = next;
+    }
+    for (vertex_t j : touched) dist[j] = inf;
+    touched.clear();
+    settled.clear();
+  }
+  r.mates.matched = m;
+  for (vertex_t i = 0; i < m; ++i)
+    for (offset_t k = c.offsets[i]; k < c.offsets[i + 1]; ++k)
+      if (c.cols[k] == rm[i]) {
+        r.cost += c.weights[k];
+        break;
+      }
+  return r;
+}
+
+namespace {
+
+enum Block : unsigned char { horizontal = 0, square = 1, vertical = 2 };
+
+// The rows and columns of one block, renumbered.
+struct BlockPart {
+  std::vector<vertex_t> rows, cols;
+};
+
+Csr<double> block_of(const Csr<double>& c, const BlockPart& p, const std::vector<unsigned char>& col_block,
+                     Block b, const std::vector<vertex_t>& local_col) {
+  Csr<double> s;
+  s.n_rows = static_cast<vertex_t>(p.rows.size());
+  s.n_cols = static_cast<vertex_t>(p.cols.size());
+  s.offsets.assign(1, 0);
+  for (vertex_t i : p.rows) {
+    for (offset_t k = c.offsets[i]; k < c.offsets[i + 1]; ++k)
+      if (col_block[c.cols[k]] == b) {
+        s.cols.push_back(local_col[c.cols[k]]);
+        s.weights.push_back(c.weights[k]);
+      }
+    s.offsets.push_back(static_cast<offset_t>(s.cols.size()));
+  }
+  return s;
+}
+
+DualMatching transposed(DualMatching t) {
+  DualMatching r;
+  r.mates.row_mate = std::move(t.mates.col_mate);
+  r.mates.col_mate = std::move(t.mates.row_mate);
+  r.mates.matched = t.mates.matched;
+  r.u = std::move(t.v);
+  r.v = std::move(t.u);
+  r.cost = t.cost;
+  r.searches = t.searches;
+  return r;
+}
+
+}  // namespace
+
+DualMatching min_cost_max_cardinality(const Csr<double>& c) {
+  check_costs(c);
+  const vertex_t m = c.n_rows, n = c.n_cols;
+  const BipartiteMates mc = max_cardinality_bipartite(c);
+  if (mc.matched == m) return min_cost_row_perfect(c);
+  const Csr<double> t = ops::transpose(c, ops::Backend::plain);
+  if (mc.matched == n) return transposed(min_cost_row_perfect(t));
+
+  // Coarse Dulmage-Mendelsohn blocks of the maximum matching mc: vertical =
+  // reachable from a free row by alternating paths, horizontal = reachable
+  // from a free column; the rest is square and perfectly matched.
+  std::vector<unsigned char> row_block(m, square), col_block(n, square);
+  std::vector<vertex_t> queue;
+  for (vertex_t i = 0; i < m; ++i)
+    if (mc.row_mate[i] < 0) {
+      row_block[i] = vertical;
+      queue.push_back(i);
+    }
+  for (std::size_t q = 0; q < queue.size(); ++q)
+    for (vertex_t j : c.row_cols(queue[q]))
+      if (col_block[j] != vertical) {
+        col_block[j] = vertical;
+        const vertex_t k = mc.col_mate[j];  // matched, or mc would not be maximum
+        if (row_block[k] != vertical) {
+          row_block[k] = vertical;
+          queue.push_back(k);
+        }
+      }
+  queue.clear();
+  for (vertex_t j = 0; j < n; ++j)
+    if (mc.col_mate[j] < 0) {
+      col_block[j] = horizontal;
+      queue.push_back(j);
+    }
+  for (std::size_t q = 0; q < queue.size(); ++q)
+    for (vertex_t i : t.row_cols(queue[q]))
+      if (row_block[i] != horizontal) {
+        row_block[i] = horizontal;
+        const vertex_t k = mc.row_mate[i];
+        if (col_block[k] != horizontal) {
+          col_block[k] = horizontal;
+          queue.push_back(k);
+        }
+      }
+
+  BlockPart part[3];
+  std::vector<vertex_t> local_row(m), local_col(n);
+  for (vertex_t i = 0; i < m; ++i) {
+    local_row[i] = static_cast<vertex_t>(part[row_block[i]].rows.size());
+    part[row_block[i]].rows.push_back(i);
+  }
+  for (vertex_t j = 0; j < n; ++j) {
+    local_col[j] = static_cast<vertex_t>(part[col_block[j]].cols.size());
+    part[col_block[j]].cols.push_back(j);
+  }
+
+  DualMatching r;
+  r.mates.row_mate.assign(m, -1);
+  r.mates.col_mate.assign(n, -1);
+  r.u.assign(m, 0);
+  r.v.assign(n, 0);
+  for (int b = horizontal; b <= vertical; ++b) {
+    const BlockPart& p = part[b];
+    if (p.rows.empty() || p.cols.empty()) continue;
+    DualMatching s;
+    if (b == vertical) {  // more rows than columns: match every column
+      BlockPart pt{p.cols, p.rows};
+      s = transposed(min_cost_row_perfect(block_of(t, pt, row_block, vertical, local_row)));
+    } else {
+      s = min_cost_row_perfect(block_of(c, p, col_block, static_cast<Block>(b), local_col));
+    }
+    for (std::size_t i = 0; i < p.rows.size(); ++i) {
+      r.u[p.rows[i]] = s.u[i];
+      if (s.mates.row_mate[i] >= 0) r.mates.row_mate[p.rows[i]] = p.cols[s.mates.row_mate[i]];
+    }
+    for (std::size_t j = 0; j < p.cols.size(); ++j) {
+      r.v[p.cols[j]] = s.v[j];
+      if (s.mates.col_mate[j] >= 0) r.mates.col_mate[p.cols[j]] = p.rows[s.mates.col_mate[j]];
+    }
+    r.mates.matched += s.mates.matched;
+    r.cost += s.cost;
+    r.searches += s.searches;
+  }
+  if (r.mates.matched != mc.matched)
+    throw std::logic_error("min_cost_max_cardinality: the blocks matched " + std::to_string(r.mates.matched) +
+                           " of a maximum of " + std::to_string(mc.matched));
+
+  // Entries between blocks lie above the block diagonal (horizontal rows to
+  // square and vertical columns, square rows to vertical columns). Shifting a
+  // block's row duals up by a_b and its column duals down by a_b keeps its own
+  // reduced costs; a_square and a_vertical are raised until the entries
+  // between blocks are non-negative too.
+  double need[3][3] = {};
+  for (vertex_t i = 0; i < m; ++i)
+    for (offset_t k = c.offsets[i]; k < c.offsets[i + 1]; ++k) {
+      const vertex_t j = c.cols[k];
+      const int x = row_block[i], y = col_block[j];
+      if (x == y) continue;
+      if (x > y) throw std::logic_error("min_cost_max_cardinality: an entry below the block diagonal");
+      need[x][y] = std::max(need[x][y], -(c.weights[k] - r.u[i] - r.v[j]));
+    }
+  double shift[3] = {0, 0, 0};
+  shift[square] = need[horizontal][square];
+  shift[vertical] = std::max({0.0, need[horizontal][vertical], shift[square] + need[square][vertical]});
+  for (vertex_t i = 0; i < m; ++i) r.u[i] += shift[row_block[i]];
+  for (vertex_t j = 0; j < n; ++j) r.v[j] -= shift[col_block[j]];
+  return r;
+}
+
+}  // namespace matchblas

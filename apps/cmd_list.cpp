@@ -11,14 +11,14 @@ namespace matchblas::cli {
 namespace {
 
 std::string graphs_of(const MatcherInfo& m) {
-  return m.problem == Problem::marriage ? "preference lists" : kinds_string(m.kinds);
+  return input_of(m);
 }
 
 void print_json(const MatcherInfo& m, bool first) {
   std::printf("%s\n  {\"name\": %s, \"problem\": %s, \"family\": %s, \"kinds\": [", first ? "" : ",",
               json_string(m.name).c_str(), json_string(to_string(m.problem)).c_str(), json_string(m.family).c_str());
   bool first_kind = true;
-  if (m.problem != Problem::marriage)
+  if (m.kinds != 0)
     for (GraphKind k : {general_graphs, complete_graphs, bipartite_graphs})
       if (m.accepts(k)) {
         std::printf("%s%s", first_kind ? "" : ", ", json_string(kinds_string(k)).c_str());

@@ -117,7 +117,7 @@ void print_help(std::FILE* out) {
       "\nalgorithms (NAME; match: matchers, bmatch: b-matching, marry: stable marriage):\n");
   for (const MatcherInfo& m : matchers())
     std::fprintf(out, "  %-18s %-10s %-11s %-28s %s%s\n", m.name.c_str(), to_string(m.problem).c_str(),
-                 m.guarantee.c_str(), m.problem == Problem::marriage ? "preference lists" : kinds_string(m.kinds).c_str(),
+                 m.guarantee.c_str(), input_of(m).c_str(),
                  m.summary.c_str(), m.unavailable ? (" [unavailable: " + *m.unavailable + "]").c_str() : "");
   std::fprintf(out, "\nthe algorithms' own options (an option an algorithm does not take is an error):\n");
   print_algorithm_options(out);

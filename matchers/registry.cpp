@@ -19,7 +19,8 @@ std::vector<MatcherInfo> make_registry() {
       {"general", registry_detail::add_general},
       {"complete", registry_detail::add_complete},
       {"b_matching", registry_detail::add_b_matching},
-      {"marriage", registry_detail::add_marriage}};
+      {"marriage", registry_detail::add_marriage},
+      {"bipartite", registry_detail::add_bipartite}};
   for (const auto& [family, add] : families) {
     const std::size_t first = r.size();
     add(r);
@@ -216,6 +217,31 @@ Marriage run_marriage(const MatcherInfo& m, const RankedLists& p, const RunOptio
   return (*run)(p, for_entry(m, opt));
 }
 
+PrepassResult run_prepass(const MatcherInfo& m, const Csr<double>& a, const RunOptions& opt) {
+  const auto* run = std::get_if<PrepassRunner>(&m.run);
+  if (!run) throw invalid_input("'" + m.name + "' computes a " + to_string(m.problem) + ", not a bipartite pre-pass");
+  if (m.unavailable) throw error("'" + m.name + "' is unavailable: " + *m.unavailable);
+  return (*run)(a, for_entry(m, opt));
+}
+
+const MatcherInfo& find_prepass_job(int job) {
+  for (const MatcherInfo& m : matchers())
+    if (m.problem == Problem::bipartite && (m.job == job || (job == 3 && m.job == 2))) return m;
+  std::string jobs;
+  for (const MatcherInfo& m : matchers())
+    if (m.problem == Problem::bipartite && m.job > 0)
+      jobs += (jobs.empty() ? "" : ", ") + std::to_string(m.job) + " " + m.name;
+  throw invalid_input("--job " + std::to_string(job) + " is not a pre-pass job (jobs: " + jobs + ", 3 as 2)");
+}
+
+std::string input_of(const MatcherInfo& m) {
+  switch (m.problem) {
+    case Problem::marriage: return "preference lists";
+    case Problem::bipartite: return "m x n matrices";
+    default: return kinds_string(m.kinds);
+  }
+}
+
 std::string to_string(Device d) { return d == Device::cpu ? "cpu" : "gpu"; }
 
 std::string to_string(Problem p) {
@@ -223,6 +249,7 @@ std::string to_string(Problem p) {
     case Problem::matching: return "matching";
     case Problem::b_matching: return "b-matching";
     case Problem::marriage: return "stable marriage";
+    case Problem::bipartite: return "bipartite";
   }
   return "?";
 }

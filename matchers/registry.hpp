@@ -22,13 +22,15 @@
 #include "lib/graph.hpp"
 #include "lib/matching.hpp"
 #include "matchers/b_matching/b_matching.hpp"
+#include "matchers/bipartite/prepass.hpp"
 #include "matchers/complete/roma.hpp"
 #include "matchers/marriage/stable_marriage.hpp"
 
 namespace matchblas {
 
 enum class Device { cpu, gpu };
-enum class Problem { matching, b_matching, marriage };
+// bipartite: the diagonal pre-pass on an m-by-n matrix (a PrepassResult).
+enum class Problem { matching, b_matching, marriage, bipartite };
 
 // One option an algorithm takes (on the command line: --name VALUE, or
 // --name for a flag).
@@ -79,6 +81,7 @@ struct RunOptions {
 using MatchRunner = std::function<Matching(GraphRef, const RunOptions&)>;
 using BMatchRunner = std::function<BMatching(GraphRef, const std::vector<int>& b, const RunOptions&)>;
 using MarriageRunner = std::function<Marriage(const RankedLists&, const RunOptions&)>;
+using PrepassRunner = std::function<PrepassResult(const Csr<double>&, const RunOptions&)>;
 
 struct MatcherInfo {
   std::string name;
@@ -94,15 +97,19 @@ struct MatcherInfo {
   // mate), "1/2" (at least half the optimum), "2/3-eps" (a perfect matching
   // with no 4-cycle gaining more than min-gain: at least 2/3 of the optimum
   // less min-gain per edge), "exact", "b-greedy" (equals b_greedy, edge for
-  // edge), "man-optimal" (the man-optimal stable matching).
+  // edge), "man-optimal" (the man-optimal stable matching); bipartite:
+  // "cardinality" (a maximum matching), "bottleneck" (a maximum matching
+  // with the largest smallest |a_ij|), "exact" (the best objective among the
+  // maximum matchings).
   std::string guarantee;
+  int job = 0;              // bipartite: the MC64 job it computes (1-5)
   std::string summary;      // one line: the algorithm and its source
   std::string twin;         // the same algorithm on the other device; "" when none
   std::vector<OptionSpec> options;
   // Rules between options (and the weights' precision), checked with the
   // options before any input is read; throws invalid_input.
   std::function<void(const OptionValues&, Precision)> check;
-  std::variant<MatchRunner, BMatchRunner, MarriageRunner> run;
+  std::variant<MatchRunner, BMatchRunner, MarriageRunner, PrepassRunner> run;
   // When set, the algorithm is registered but cannot run in this build; the
   // string says why (e.g. "needs LEMON").
   std::optional<std::string> unavailable;
@@ -138,6 +145,14 @@ std::string takers(std::string_view name, Problem problem);
 Matching run_matching(const MatcherInfo& m, GraphRef g, const RunOptions& opt);
 BMatching run_b_matching(const MatcherInfo& m, GraphRef g, const std::vector<int>& b, const RunOptions& opt);
 Marriage run_marriage(const MatcherInfo& m, const RankedLists& p, const RunOptions& opt);
+PrepassResult run_prepass(const MatcherInfo& m, const Csr<double>& a, const RunOptions& opt);
+
+// The bipartite entry computing MC64's job (1-5; 3 is 2's entry); throws
+// invalid_input naming the jobs.
+const MatcherInfo& find_prepass_job(int job);
+
+// What m takes, in words: its graph kinds, "preference lists" or "m x n matrices".
+std::string input_of(const MatcherInfo& m);
 
 std::string to_string(Device d);
 std::string to_string(Problem p);
@@ -150,6 +165,7 @@ void add_general(std::vector<MatcherInfo>& r);
 void add_complete(std::vector<MatcherInfo>& r);
 void add_b_matching(std::vector<MatcherInfo>& r);
 void add_marriage(std::vector<MatcherInfo>& r);
+void add_bipartite(std::vector<MatcherInfo>& r);
 
 // Adapts f(const Csr<W>&, rest...) -> R to a GraphRef of a sparse graph;
 // a complete graph is refused naming the algorithm.

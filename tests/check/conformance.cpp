@@ -18,6 +18,7 @@
 #include "matchers/general/exact.hpp"
 #include "matchers/general/greedy.hpp"
 #include "matchers/marriage/stable_marriage.hpp"
+#include "tests/check/bipartite_reference.hpp"
 #include "tests/check/check.hpp"
 #include "tests/check/families.hpp"
 
@@ -302,6 +303,46 @@ void check_marriage(const MatcherInfo& m) {
     }
 }
 
+// Bipartite entries on random matrices of every shape and rank, with ties
+// and explicit zeros: a valid matching of maximum cardinality (Kuhn's
+// algorithm), then the guarantee's objective against the brute-force
+// bottleneck or the dense Hungarian reference (bipartite_reference.hpp).
+void check_bipartite(const MatcherInfo& m) {
+  REQUIRE(m.job >= 1);
+  REQUIRE(m.job <= 5);
+  std::mt19937 rng(1964);
+  for (int i = 0; i < 200; ++i) {
+    const vertex_t rows = vertex_t(rng() % 10), cols = vertex_t(rng() % 10);
+    Csr<double> a = random_matrix(rows, cols, 0.1 + 0.1 * (i % 7), i % 2 ? 3 : 0, 500 + i);
+    if (i % 5 == 0)
+      for (std::size_t k = 0; k < a.weights.size(); k += 3) a.weights[k] = 0;  // explicit zeros
+    CAPTURE(i);
+    const PrepassResult r = run_prepass(m, a, {});
+    std::vector<char> col_used(cols, 0);
+    vertex_t count = 0;
+    for (vertex_t u = 0; u < rows; ++u) {
+      const vertex_t v = r.mates.row_mate[u];
+      if (v < 0) continue;
+      ++count;
+      const auto row = a.row_cols(u);
+      REQUIRE(std::find(row.begin(), row.end(), v) != row.end());
+      REQUIRE(!col_used[v]);
+      col_used[v] = 1;
+      REQUIRE(r.mates.col_mate[v] == u);
+    }
+    REQUIRE(count == r.mates.matched);
+    REQUIRE(count == bipartite_rank(a));
+    if (m.guarantee == "bottleneck") CHECK(r.min_matched_abs == bottleneck_value(a));
+    if (m.guarantee == "exact") {
+      REQUIRE((m.job == 4 || m.job == 5));
+      const auto [best_count, best] = best_bipartite(a, m.job);
+      CHECK(best_count == count);
+      if (std::isfinite(best)) CHECK(r.objective == doctest::Approx(best).epsilon(1e-12));
+      else CHECK(r.objective == best);
+    }
+  }
+}
+
 }  // namespace
 
 void require_conformance(const MatcherInfo& m) {
@@ -314,6 +355,7 @@ void require_conformance(const MatcherInfo& m) {
       break;
     case Problem::b_matching: check_b_matching(m); break;
     case Problem::marriage: check_marriage(m); break;
+    case Problem::bipartite: check_bipartite(m); break;
   }
 }
 

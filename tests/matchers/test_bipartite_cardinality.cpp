@@ -16,6 +16,7 @@
 #include "lib/error.hpp"
 #include "lib/mmio.hpp"
 #include "matchers/bipartite/max_cardinality.hpp"
+#include "tests/check/bipartite_reference.hpp"
 #include "tests/check/check.hpp"
 
 using namespace matchblas;
@@ -72,28 +73,6 @@ bool has_augmenting_path(const Csr<double>& a, const BipartiteMates& r) {
   return false;
 }
 
-vertex_t kuhn_size(const Csr<double>& a) {
-  std::vector<vertex_t> col_mate(a.n_cols, -1);
-  std::vector<char> used;
-  std::function<bool(vertex_t)> try_row = [&](vertex_t i) {
-    for (vertex_t j : a.row_cols(i)) {
-      if (used[j]) continue;
-      used[j] = 1;
-      if (col_mate[j] < 0 || try_row(col_mate[j])) {
-        col_mate[j] = i;
-        return true;
-      }
-    }
-    return false;
-  };
-  vertex_t size = 0;
-  for (vertex_t i = 0; i < a.n_rows; ++i) {
-    used.assign(a.n_cols, 0);
-    if (try_row(i)) ++size;
-  }
-  return size;
-}
-
 }  // namespace
 
 TEST_CASE("bipartite max cardinality: empty, one entry, structurally singular") {
@@ -123,7 +102,7 @@ TEST_CASE("bipartite max cardinality: random square and rectangular, against Kuh
     const auto r = max_cardinality_bipartite(a);
     validate(a, r);
     CHECK_FALSE(has_augmenting_path(a, r));
-    CHECK(r.matched == kuhn_size(a));
+    CHECK(r.matched == check::bipartite_rank(a));
   }
 }
 

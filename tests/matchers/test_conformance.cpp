@@ -39,7 +39,8 @@ TEST_CASE("the registry is consistent: unique names, twins both ways, OpenMP onl
       CHECK(twin.device != m.device);
       CHECK(twin.twin == m.name);
     }
-    if (m.problem != Problem::marriage) CHECK(m.kinds != 0);
+    if (m.problem == Problem::matching || m.problem == Problem::b_matching) CHECK(m.kinds != 0);
+    if (m.problem == Problem::bipartite) CHECK((m.job >= 1 && m.job <= 5));
     if (m.threaded) CHECK(m.device == Device::cpu);  // OpenMP threads: a CPU entry
     for (const OptionSpec& s : m.options) {
       CAPTURE(s.name);

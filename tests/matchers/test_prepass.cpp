@@ -26,6 +26,7 @@
 #include "lib/mmio.hpp"
 #include "matchers/bipartite/prepass.hpp"
 #include "matchers/bipartite/shortest_augmenting.hpp"
+#include "tests/check/bipartite_reference.hpp"
 #include "tests/check/check.hpp"
 
 using namespace matchblas;
@@ -48,108 +49,6 @@ Csr<double> random_integer_matrix(vertex_t m, vertex_t n, double density, int le
     a.offsets.push_back(static_cast<offset_t>(a.cols.size()));
   }
   return a;
-}
-
-// Minimum-cost assignment of the rows of a dense N x N cost matrix
-// (Hungarian method with potentials, O(N^3)); returns the column of each row.
-std::vector<int> hungarian(const std::vector<std::vector<double>>& cost) {
-  const int n = static_cast<int>(cost.size());
-  const double inf = std::numeric_limits<double>::infinity();
-  std::vector<double> u(n + 1, 0), v(n + 1, 0);
-  std::vector<int> p(n + 1, 0), way(n + 1, 0);  // p[j]: row (1-based) of column j
-  for (int i = 1; i <= n; ++i) {
-    p[0] = i;
-    int j0 = 0;
-    std::vector<double> minv(n + 1, inf);
-    std::vector<char> used(n + 1, 0);
-    do {
-      used[j0] = 1;
-      const int i0 = p[j0];
-      double delta = inf;
-      int j1 = 0;
-      for (int j = 1; j <= n; ++j)
-        if (!used[j]) {
-          const double cur = cost[i0 - 1][j - 1] - u[i0] - v[j];
-          if (cur < minv[j]) {
-            minv[j] = cur;
-            way[j] = j0;
-          }
-          if (minv[j] < delta) {
-            delta = minv[j];
-            j1 = j;
-          }
-        }
-      for (int j = 0; j <= n; ++j)
-        if (used[j]) {
-          u[p[j]] += delta;
-          v[j] -= delta;
-        } else {
-          minv[j] -= delta;
-        }
-      j0 = j1;
-    } while (p[j0] != 0);
-    do {
-      const int j1 = way[j0];
-      p[j0] = p[j1];
-      j0 = j1;
-    } while (j0);
-  }
-  std::vector<int> col(n, -1);
-  for (int j = 1; j <= n; ++j)
-    if (p[j] > 0) col[p[j] - 1] = j - 1;
-  return col;
-}
-
-// The reference for jobs 4 and 5: (cardinality, objective) of the best
-// maximum matching. Missing entries cost `missing`, explicit zeros in job 5
-// cost `zero` (both far above every real cost), so the reference maximises
-// the cardinality, then (job 5) avoids zeros, then the objective.
-std::pair<int, double> reference(const Csr<double>& a, int job) {
-  const int big_n = std::max<int>(a.n_rows, a.n_cols);
-  const double missing = 1e9, zero = 1e6;
-  std::vector<std::vector<double>> cost(big_n, std::vector<double>(big_n, missing));
-  for (vertex_t i = 0; i < a.n_rows; ++i)
-    for (offset_t k = a.offsets[i]; k < a.offsets[i + 1]; ++k) {
-      const double x = std::fabs(a.weights[k]);
-      cost[i][a.cols[k]] = job == 4 ? -x : x == 0 ? zero : -std::log(x);
-    }
-  const auto col = hungarian(cost);
-  int count = 0;
-  double objective = 0;
-  for (int i = 0; i < big_n; ++i)
-    if (cost[i][col[i]] < missing) {
-      ++count;
-      const double x = std::fabs([&] {
-        for (offset_t k = a.offsets[i]; k < a.offsets[i + 1]; ++k)
-          if (a.cols[k] == col[i]) return a.weights[k];
-        return 0.0;
-      }());
-      objective += job == 4 ? x : std::log(x);
-    }
-  return {count, objective};
-}
-
-vertex_t kuhn_size(const Csr<double>& a, double threshold = -1) {
-  std::vector<vertex_t> col_mate(a.n_cols, -1);
-  std::vector<char> used;
-  std::function<bool(vertex_t)> try_row = [&](vertex_t i) {
-    for (offset_t k = a.offsets[i]; k < a.offsets[i + 1]; ++k) {
-      const vertex_t j = a.cols[k];
-      if (std::fabs(a.weights[k]) < threshold || used[j]) continue;
-      used[j] = 1;
-      if (col_mate[j] < 0 || try_row(col_mate[j])) {
-        col_mate[j] = i;
-        return true;
-      }
-    }
-    return false;
-  };
-  vertex_t size = 0;
-  for (vertex_t i = 0; i < a.n_rows; ++i) {
-    used.assign(a.n_cols, 0);
-    if (try_row(i)) ++size;
-  }
-  return size;
 }
 
 void validate(const Csr<double>& a, const PrepassResult& r) {
@@ -210,7 +109,7 @@ TEST_CASE("prepass: jobs 4 and 5 equal a dense Hungarian reference, with ties, z
     const double density = 0.1 + (rng() % 8) / 10.0;
     const bool zeros = trial % 3 == 0;
     const Csr<double> a = random_integer_matrix(m, n, density, 1 + trial % 5, zeros, rng);
-    const vertex_t rank = kuhn_size(a);
+    const vertex_t rank = check::bipartite_rank(a);
     singular += rank < std::min(m, n);
     rectangular += m != n;
     for (int job : {1, 2, 3, 4, 5}) {
@@ -220,7 +119,7 @@ TEST_CASE("prepass: jobs 4 and 5 equal a dense Hungarian reference, with ties, z
       CHECK(r.mates.matched == rank);
       CHECK(r.singular == (rank < std::min(m, n)));
       if (job == 4 || job == 5) {
-        const auto [count, objective] = reference(a, job);
+        const auto [count, objective] = check::best_bipartite(a, job);
         CHECK(count == rank);
         if (job == 4) CHECK(r.objective == objective);  // integers: exact
         if (job == 5 && std::isfinite(objective)) CHECK(r.objective == doctest::Approx(objective).epsilon(1e-12));
@@ -228,9 +127,7 @@ TEST_CASE("prepass: jobs 4 and 5 equal a dense Hungarian reference, with ties, z
       }
       if (job == 5) require_scaling_bounds(a, r, 1e-12);
       if ((job == 2 || job == 3) && rank > 0) {
-        double best = 0;  // brute force: the largest threshold keeping the rank
-        for (double w : a.weights)
-          if (std::fabs(w) > best && kuhn_size(a, std::fabs(w)) == rank) best = std::fabs(w);
+        const double best = check::bottleneck_value(a);
         CHECK(r.min_matched_abs == best);
         CHECK(r.objective == best);
       }
@@ -260,7 +157,7 @@ TEST_CASE("prepass: larger random matrices, job 5 against the reference; duals f
     for (int job : {4, 5}) {
       const PrepassResult r = prepass(a, {.job = job});
       validate(a, r);
-      const auto [count, objective] = reference(a, job);
+      const auto [count, objective] = check::best_bipartite(a, job);
       CHECK(r.mates.matched == count);
       CHECK(r.objective == doctest::Approx(objective).epsilon(1e-10));
       if (job == 5) require_scaling_bounds(a, r, 1e-12);
@@ -400,7 +297,7 @@ TEST_CASE("prepass: shared matrices, every job: count = structural rank, scaling
       CHECK(r.mates.matched == sm.structural_rank);
       if (job == 5) require_scaling_bounds(sm.a, r, 1e-12);
       if (job == 4 && sm.a.num_entries() <= 20000) {
-        const auto [count, objective] = reference(sm.a, 4);
+        const auto [count, objective] = check::best_bipartite(sm.a, 4);
         (void)count;
         if (std::max(sm.a.n_rows, sm.a.n_cols) <= 600) CHECK(r.objective == doctest::Approx(objective).epsilon(1e-9));
       }
@@ -457,7 +354,7 @@ TEST_CASE("prepass: mahindas and 1138_bus against MC64's reference outputs") {
     // which this test cannot undo; the objective on A is checked against the
     // Hungarian reference below for the smaller one.
     if (a.n_rows <= 1300) {
-      const auto [count, objective] = reference(a, 5);
+      const auto [count, objective] = check::best_bipartite(a, 5);
       CHECK(count == a.n_rows);
       CHECK(r.objective == doctest::Approx(objective).epsilon(1e-10));
     }

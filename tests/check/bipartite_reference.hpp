@@ -1,0 +1,25 @@
+// Independent references for the bipartite family (written here, sharing no
+// code with matchers/bipartite/):
+//   bipartite_rank      Kuhn's augmenting-path algorithm: the size of a
+//                       maximum matching of the entries with |a_ij| >= threshold.
+//   best_bipartite      a dense Hungarian method (potentials, O(N^3), N =
+//                       max(m, n)) on costs where a missing entry costs far
+//                       more than any real one (and, for job 5, an explicit
+//                       zero far more than any nonzero): the best
+//                       (cardinality, objective) of MC64's job 4 (sum of
+//                       |a_ij|) or 5 (sum of log|a_ij|) over the maximum
+//                       matchings. Small matrices only (N <= ~1500).
+//   bottleneck_value    the largest t such that the entries >= t keep the
+//                       maximum cardinality (brute force over the values).
+#pragma once
+#include <utility>
+
+#include "lib/csr.hpp"
+
+namespace matchblas::check {
+
+vertex_t bipartite_rank(const Csr<double>& a, double threshold = -1);
+std::pair<vertex_t, double> best_bipartite(const Csr<double>& a, int job);
+double bottleneck_value(const Csr<double>& a);
+
+}  // namespace matchblas::check

@@ -17,6 +17,7 @@ int command_bmatch(const Args& a);
 int command_marry(const Args& a);
 int command_marriage_gen(const Args& a);
 int command_eval(const Args& a);
+int command_perm(const Args& a);
 
 struct GeneratorKindHelp {
   std::string name, size;

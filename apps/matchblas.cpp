@@ -108,6 +108,13 @@ void print_help(std::FILE* out) {
       "      default 600, costs one row); DIR (default matchblas-eval) gets runs.csv, runs.jsonl,\n"
       "      summary.md and pictures (python3 with matplotlib); --exact adds the optimum and GTO\n"
       "      (cached by content under --cache, default ~/.cache/matchblas/optimum); --resume continues DIR\n"
+      "  matchblas perm FILE [--job J | --algo NAME] [--symmetric] [--out PERM] [--scales-out S]\n"
+      "                 [--scaled-out B.mtx] [--json]\n"
+      "      the diagonal pre-pass, MC64's jobs: 1 maximum cardinality, 2-3 bottleneck, 4 maximum sum,\n"
+      "      5 maximum product with log scalings (default: 5, or 1 for a pattern; 0 none); PERM gets\n"
+      "      perm[i] + 1 per row (column perm[i] of A becomes column i: MC64's CPERM), S the scalings\n"
+      "      (r I VALUE, c J VALUE: b_ij = a_ij exp(r_i + c_j)), B.mtx the permuted (and scaled) matrix;\n"
+      "      --symmetric (job 5): one scaling for a symmetric matrix; structurally singular: a warning\n"
       "  matchblas list [--json]      list the algorithms, their guarantees and options\n"
       "  matchblas demo [--n N] [--seed S] [--threads T]\n"
       "      generate graphs, run every available algorithm, print weight, GTO and time\n"
@@ -134,9 +141,9 @@ int run(int argc, char** argv) {
     return 0;
   }
   if (command != "match" && command != "gen" && command != "list" && command != "demo" && command != "bmatch" &&
-      command != "marry" && command != "marriage-gen" && command != "eval")
+      command != "marry" && command != "marriage-gen" && command != "eval" && command != "perm")
     throw usage_error("unknown command '" + command +
-                      "' (match, bmatch, marry, gen, marriage-gen, eval, list, demo, --help)");
+                      "' (match, bmatch, marry, perm, gen, marriage-gen, eval, list, demo, --help)");
   for (int i = 2; i < argc; ++i)
     if (std::string_view(argv[i]) == "--help" || std::string_view(argv[i]) == "-h") {
       print_help(stdout);
@@ -154,6 +161,9 @@ int run(int argc, char** argv) {
     return command_eval(Args(argc, argv, 2, {"algos", "family", "device", "threads", "reps", "timeout", "out", "baseline", "cache", "gpu"},
                              {"exact", "resume", "no-plots"}));
   if (command == "list") return command_list(Args(argc, argv, 2, {}, {"json"}));
+  if (command == "perm")
+    return command_perm(
+        Args(argc, argv, 2, {"job", "algo", "out", "scales-out", "scaled-out", "threads"}, {"json", "symmetric"}));
   return command_demo(Args(argc, argv, 2, {"n", "seed", "threads"}, {}));
 }
 

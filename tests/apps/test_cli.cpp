@@ -14,29 +14,16 @@
 #include "matchers/marriage/stable_marriage.hpp"
 #include "ops/gpu/device.hpp"
 #include "tests/check/check.hpp"
+#include "tests/check/cli_process.hpp"
 
 using namespace matchblas;
 
 namespace {
-struct Result {
-  int status;
-  std::string out, err;
-};
+using Result = check::CliResult;
+using check::slurp;
 
-std::string slurp(const std::filesystem::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-// Runs matchblas ARGS through /bin/sh, after the shell commands `before`
-// (limits, traps, background readers).
 Result cli(const check::temp_dir& dir, const std::string& args, const std::string& before = "") {
-  const std::string cmd = before + (before.empty() ? "" : "; ") + "'" + MATCHBLAS_CLI + "' " + args + " >'" +
-                          (dir / "stdout").string() + "' 2>'" + (dir / "stderr").string() + "'";
-  const int raw = std::system(cmd.c_str());
-  return {WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, slurp(dir / "stdout"), slurp(dir / "stderr")};
+  return check::run_cli(dir, args, before);
 }
 
 long lines(const std::string& s) { return std::count(s.begin(), s.end(), '\n'); }
@@ -56,13 +43,7 @@ bool have_exact_matcher(const check::temp_dir& dir) {
   return out.find("\"available\": true", at) < out.find('}', at);
 }
 
-// p in single quotes, for the shell.
-std::string q(const std::filesystem::path& p) {
-  std::string s = "'";  // appended, not "'" + string (a GCC 12 -Wrestrict false positive)
-  s += p.string();
-  s += '\'';
-  return s;
-}
+std::string q(const std::filesystem::path& p) { return check::shell_quoted(p); }
 
 // The exit status of a whole /bin/sh command line.
 int sh(const std::string& cmd) {

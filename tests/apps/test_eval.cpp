@@ -13,37 +13,18 @@
 #include <thread>
 
 #include "tests/check/check.hpp"
+#include "tests/check/cli_process.hpp"
 
 namespace {
 
 namespace fs = std::filesystem;
 using namespace matchblas;
 
-struct Result {
-  int status;
-  std::string out, err;
-};
+using Result = check::CliResult;
+using check::slurp;
 
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-std::string q(const fs::path& p) {
-  std::string s = "'";
-  s += p.string();
-  s += '\'';
-  return s;
-}
-
-Result cli(const check::temp_dir& dir, const std::string& args) {
-  const std::string cmd = std::string("'") + MATCHBLAS_CLI + "' " + args + " >" + q(dir / "stdout") + " 2>" +
-                          q(dir / "stderr");
-  const int raw = std::system(cmd.c_str());
-  return {WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, slurp(dir / "stdout"), slurp(dir / "stderr")};
-}
+std::string q(const fs::path& p) { return check::shell_quoted(p); }
+Result cli(const check::temp_dir& dir, const std::string& args) { return check::run_cli(dir, args); }
 
 // RFC 4180 rows: quoted fields with doubled quotes, commas and newlines inside.
 std::vector<std::map<std::string, std::string>> read_csv(const fs::path& p) {

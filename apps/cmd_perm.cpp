@@ -1,0 +1,181 @@
+// matchblas perm FILE [--job J | --algo NAME] [--symmetric] [--out PERM]
+//                [--scales-out S] [--scaled-out B.mtx] [--json]:
+// the diagonal pre-pass (matchers/bipartite/prepass.hpp) on a Matrix Market
+// file, as MC64's jobs. Options are checked and every output is opened
+// before the file is read; the outputs are committed together at the end,
+// so a failure leaves none of them.
+//   PERM  one line per row i: perm[i] + 1, the column of A that becomes
+//         column i (MC64's CPERM, 1-based; SuperLU's perm_r + 1). A
+//         rectangular matrix has no permutation: the line holds the column
+//         matched to row i + 1, or 0.
+//   S     job 5's log scalings: "r I VALUE" for every row, then "c J VALUE"
+//         for every column, b_ij = a_ij exp(r_i + c_j).
+//   B     A Q (columns permuted so that the matched entries are on the
+//         diagonal), scaled when job 5 ran; square matrices only.
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "apps/algorithm_args.hpp"
+#include "apps/commands.hpp"
+#include "apps/naming_file.hpp"
+#include "lib/atomic_file.hpp"
+#include "lib/error.hpp"
+#include "lib/graph_from_matrix.hpp"
+#include "lib/mmio.hpp"
+#include "matchers/registry.hpp"
+
+namespace matchblas::cli {
+
+namespace {
+
+void write_text(AtomicFile& f, const std::string& s) { f.write(s.data(), s.size()); }
+
+std::string permutation_text(const PrepassResult& r) {
+  std::string out;
+  const bool square = !r.perm.empty() || r.mates.row_mate.empty();
+  for (std::size_t i = 0; i < r.mates.row_mate.size(); ++i)
+    out += std::to_string((square ? r.perm[i] : r.mates.row_mate[i]) + 1) + "\n";
+  return out;
+}
+
+std::string scales_text(const PrepassResult& r) {
+  std::string out = "% matchblas perm: log scalings, b_ij = a_ij exp(r_i + c_j); rows (r I VALUE), then columns (c J VALUE)\n";
+  char buf[64];
+  for (std::size_t i = 0; i < r.row_log_scale.size(); ++i) {
+    std::snprintf(buf, sizeof buf, "r %zu %.17g\n", i + 1, r.row_log_scale[i]);
+    out += buf;
+  }
+  for (std::size_t j = 0; j < r.col_log_scale.size(); ++j) {
+    std::snprintf(buf, sizeof buf, "c %zu %.17g\n", j + 1, r.col_log_scale[j]);
+    out += buf;
+  }
+  return out;
+}
+
+// A Q, scaled when the result has scalings.
+MmMatrix permuted_scaled(const Csr<double>& a, const PrepassResult& r) {
+  const Csr<double> b = r.row_log_scale.empty() ? a : apply_log_scaling(a, r.row_log_scale, r.col_log_scale);
+  std::vector<vertex_t> position(a.n_cols);
+  for (vertex_t i = 0; i < a.n_rows; ++i) position[r.perm[i]] = i;
+  MmMatrix m;
+  m.header.rows = a.n_rows;
+  m.header.cols = a.n_cols;
+  m.header.entries = b.num_entries();
+  for (vertex_t i = 0; i < b.n_rows; ++i)
+    for (offset_t k = b.offsets[i]; k < b.offsets[i + 1]; ++k) {
+      m.row.push_back(i);
+      m.col.push_back(position[b.cols[k]]);
+      m.val.push_back(b.weights[k]);
+    }
+  return m;
+}
+
+std::unique_ptr<AtomicFile> open_named_output(const Args& a, const std::string& option, const std::string& input) {
+  const auto path = a.value(option);
+  if (!path) return nullptr;
+  try {
+    check_output_path(*path, {input}, false);
+  } catch (const usage_error& e) {
+    throw usage_error("--" + option + std::string(e.what()).substr(5));  // "--out X: ..." names this option
+  }
+  return std::make_unique<AtomicFile>(*path);
+}
+
+}  // namespace
+
+int command_perm(const Args& a) {
+  if (a.positional().size() != 1) throw usage_error("perm takes one FILE");
+  if (a.value("job") && a.value("algo")) throw usage_error("perm takes --job or --algo, not both");
+  const int job = a.value("job") ? static_cast<int>(a.integer("job", 5, 0, 5)) : -1;  // -1: automatic
+  const MatcherInfo* entry = nullptr;
+  if (a.value("algo")) {
+    try {
+      entry = &find_matcher(*a.value("algo"), Problem::bipartite);
+    } catch (const invalid_input& e) {
+      throw usage_error(e.what());
+    }
+  } else if (job > 0) {
+    try {
+      entry = &find_prepass_job(job);
+    } catch (const invalid_input& e) {
+      throw usage_error(e.what());
+    }
+  }
+  if (a.flag("symmetric") && entry && !entry->option("symmetric"))
+    throw usage_error("--symmetric is for job 5 (max-product), not '" + entry->name + "'");
+  const auto needs_scalings = [&](const MatcherInfo* e) {
+    if (a.value("scales-out") && (!e || e->job != 5))
+      throw usage_error("--scales-out needs job 5 (max-product): '" + (e ? e->name : std::string("job 0")) +
+                        "' computes no scalings");
+  };
+  if (entry || job == 0) needs_scalings(entry);  // known before the file is read
+  apply_threads(a);
+  const std::string& file = a.positional()[0];
+  const std::unique_ptr<AtomicFile> perm_out = open_output(a, {file});
+  const std::unique_ptr<AtomicFile> scales_out = open_named_output(a, "scales-out", file);
+  const std::unique_ptr<AtomicFile> scaled_out = open_named_output(a, "scaled-out", file);
+
+  const auto t0 = std::chrono::steady_clock::now();
+  std::optional<MmMatrix> mm = naming_file(file, [&] { return read_matrix_market(file); });
+  const bool pattern = mm->header.field == MmField::pattern;
+  const Csr<double> matrix = naming_file(file, [&] { return matrix_as_given(*mm); });
+  mm.reset();
+  const double read_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  // Automatic job: 5 for a matrix with values (or --symmetric), 1 for a pattern.
+  if (!entry && job != 0) entry = &find_prepass_job(pattern && !a.flag("symmetric") ? 1 : 5);
+  needs_scalings(entry);
+  if (scaled_out && matrix.n_rows != matrix.n_cols)
+    throw error("--scaled-out: " + file + " is " + std::to_string(matrix.n_rows) + " x " +
+                std::to_string(matrix.n_cols) + "; only a square matrix has a permuted form");
+
+  RunOptions run;
+  if (entry && a.flag("symmetric")) run.options = parse_options(*entry, {{"symmetric", ""}});
+  const PrepassResult r = naming_file(
+      file, [&] { return entry ? run_prepass(*entry, matrix, run) : prepass(matrix, {.job = 0}); },
+      "running '" + (entry ? entry->name : std::string("job 0")) + "'");
+  const int ran = job == 3 ? 3 : r.job;
+
+  if (perm_out) write_text(*perm_out, permutation_text(r));
+  if (scales_out) write_text(*scales_out, scales_text(r));
+  if (scaled_out)
+    write_matrix_market(scaled_out->get(), permuted_scaled(matrix, r),
+                        {" matchblas perm " + file + ": A Q" + std::string(r.row_log_scale.empty() ? "" : ", scaled") +
+                         " (job " + std::to_string(ran) + ")"},
+                        scaled_out->path());
+  for (AtomicFile* f : {perm_out.get(), scales_out.get(), scaled_out.get()})
+    if (f) f->commit();
+
+  char objective[32] = "null";  // JSON has no -inf (a zero had to be matched)
+  if (std::isfinite(r.objective)) std::snprintf(objective, sizeof objective, "%.17g", r.objective);
+  const char* objective_name = ran == 1 ? "matched" : ran <= 3 ? "smallest |a_ij|" : ran == 4 ? "sum |a_ij|" : "log product";
+  if (a.flag("json")) {
+    std::printf("{\"command\": \"perm\", \"file\": %s, \"algo\": %s, \"job\": %d, \"rows\": %d, \"cols\": %d, "
+                "\"entries\": %lld, \"matched\": %lld, \"structurally_singular\": %s, \"objective\": %s, "
+                "\"min_matched_abs\": %.17g, \"scaling_near_overflow\": %s, \"symmetric\": %s, \"time_s\": %.6g, "
+                "\"read_s\": %.6g}\n",
+                json_string(file).c_str(), json_string(entry ? entry->name : "none").c_str(), ran, matrix.n_rows,
+                matrix.n_cols, static_cast<long long>(matrix.num_entries()), static_cast<long long>(r.mates.matched),
+                r.singular ? "true" : "false",
+                objective, r.min_matched_abs,
+                r.scaling_near_overflow ? "true" : "false", a.flag("symmetric") ? "true" : "false", r.seconds, read_s);
+  } else {
+    std::printf("%s: %d x %d, %lld entries\n", file.c_str(), matrix.n_rows, matrix.n_cols,
+                static_cast<long long>(matrix.num_entries()));
+    std::printf("%s (job %d): matched %lld of %d", entry ? entry->name.c_str() : "none", ran,
+                static_cast<long long>(r.mates.matched), std::min(matrix.n_rows, matrix.n_cols));
+    if (ran >= 2) std::printf(", %s %.10g", objective_name, r.objective);
+    std::printf(", smallest matched |a_ij| %.6g, time %.6f s\n", r.min_matched_abs, r.seconds);
+  }
+  if (r.singular)
+    std::fprintf(stderr, "matchblas: warning: %s is structurally singular: %lld of %d matched (a maximum partial matching)\n",
+                 file.c_str(), static_cast<long long>(r.mates.matched), std::min(matrix.n_rows, matrix.n_cols));
+  if (r.scaling_near_overflow)
+    std::fprintf(stderr, "matchblas: warning: some scalings exceed log(DBL_MAX)/2 and may overflow when applied\n");
+  return 0;
+}
+
+}  // namespace matchblas::cli

@@ -2,7 +2,10 @@
 // (rows on one side, columns on the other; MC64's job 1 without the permutation).
 //   Algorithm: greedy start (first free column of each row), then Pothen-Fan
 //   phases: depth-first augmenting-path searches with one-step lookahead from
-//   every free row, columns visited at most once per phase.
+//   every free row, columns visited at most once per phase, a row's entries
+//   scanned forwards and backwards in alternate phases (fairness: Duff, Kaya
+//   and Ucar, "Design, implementation, and analysis of maximum transversal
+//   algorithms", ACM TOMS 38(2), 2011).
 //   Source: A. Pothen and C.-J. Fan, "Computing the block triangular form of a
 //   sparse matrix", ACM Trans. Math. Softw. 16(4), 1990, sec. 3 (algorithm MC21-style
 //   DFS with lookahead); I. S. Duff, "On algorithms for obtaining a maximum

@@ -16,11 +16,12 @@ namespace {
 
 constexpr double inf = std::numeric_limits<double>::infinity();
 
-// An indexed binary min-heap of columns keyed by dist[] (owned by the caller;
-// a key is only ever lowered while its column is in the heap).
+// An indexed binary min-heap of columns keyed by key(j) (owned by the
+// caller; a key is only ever lowered while its column is in the heap).
+template <class Key>
 class ColumnHeap {
  public:
-  ColumnHeap(vertex_t n, const std::vector<double>& dist) : pos_(n, -1), dist_(dist) {}
+  ColumnHeap(vertex_t n, Key key) : pos_(n, -1), dist_(key) {}
   bool empty() const { return heap_.empty(); }
   vertex_t top() const { return heap_.front(); }
   void push_or_decrease(vertex_t j) {
@@ -42,6 +43,18 @@ class ColumnHeap {
     }
     return j;
   }
+  void remove(vertex_t j) {  // j's key may have been lowered below its place
+    const vertex_t p = pos_[j];
+    if (p < 0) return;
+    pos_[j] = -1;
+    const vertex_t last = heap_.back();
+    heap_.pop_back();
+    if (last == j) return;
+    heap_[p] = last;
+    pos_[last] = p;
+    up(p);
+    down(pos_[last]);
+  }
   void clear() {
     for (vertex_t j : heap_) pos_[j] = -1;
     heap_.clear();
@@ -52,7 +65,7 @@ class ColumnHeap {
     const vertex_t j = heap_[p];
     while (p > 0) {
       const vertex_t parent = (p - 1) / 2;
-      if (dist_[heap_[parent]] <= dist_[j]) break;
+      if (dist_(heap_[parent]) <= dist_(j)) break;
       heap_[p] = heap_[parent];
       pos_[heap_[p]] = p;
       p = parent;
@@ -66,8 +79,8 @@ class ColumnHeap {
     for (;;) {
       vertex_t child = 2 * p + 1;
       if (child >= size) break;
-      if (child + 1 < size && dist_[heap_[child + 1]] < dist_[heap_[child]]) ++child;
-      if (dist_[heap_[child]] >= dist_[j]) break;
+      if (child + 1 < size && dist_(heap_[child + 1]) < dist_(heap_[child])) ++child;
+      if (dist_(heap_[child]) >= dist_(j)) break;
       heap_[p] = heap_[child];
       pos_[heap_[p]] = p;
       p = child;
@@ -77,7 +90,7 @@ class ColumnHeap {
   }
   std::vector<vertex_t> heap_;
   std::vector<vertex_t> pos_;
-  const std::vector<double>& dist_;
+  Key dist_;
 };
 
 void check_costs(const Csr<double>& c) {
@@ -100,16 +113,25 @@ void initialise(const Csr<double>& c, DualMatching& r) {
   // With more columns than rows, a column may stay free, so its dual must
   // stay <= 0 (0 while free): start from v = 0 there.
   v.assign(n, m == n ? inf : 0.0);
+  u.assign(m, 0);
   if (m == n) {
+    // Rows first (each row's smallest cost), then the columns' minima of
+    // what is left: a column's dual then picks the row in which its entry is
+    // relatively best, not the row with the largest entry overall, which
+    // leaves far fewer rows for the searches (MC64 does the same, its costs
+    // being normalised per column of its own orientation).
+    for (vertex_t i = 0; i < m; ++i) {
+      double best = inf;
+      for (offset_t k = c.offsets[i]; k < c.offsets[i + 1]; ++k) best = std::min(best, c.weights[k]);
+      u[i] = best == inf ? 0 : best;
+    }
     for (vertex_t i = 0; i < m; ++i)
-      for (offset_t k = c.offsets[i]; k < c.offsets[i + 1]; ++k) v[c.cols[k]] = std::min(v[c.cols[k]], c.weights[k]);
+      for (offset_t k = c.offsets[i]; k < c.offsets[i + 1]; ++k)
+        v[c.cols[k]] = std::min(v[c.cols[k]], c.weights[k] - u[i]);
     for (double& x : v)
       if (x == inf) x = 0;  // an empty column
   }
-  u.assign(m, 0);
   for (vertex_t i = 0; i < m; ++i) {
-    if (c.offsets[i] == c.offsets[i + 1])
-      throw invalid_input("bipartite: row " + std::to_string(i) + " has no entry and cannot be matched");
     double best = inf;
     for (offset_t k = c.offsets[i]; k < c.offsets[i + 1]; ++k) best = std::min(best, c.weights[k] - v[c.cols[k]]);
     u[i] = best;
@@ -142,77 +164,105 @@ void initialise(const Csr<double>& c, DualMatching& r) {
   }
 }
 
-}  // namespace
-
-DualMatching min_cost_row_perfect(const Csr<double>& c) {
-  check_costs(c);
+// The searches of min_cost_row_perfect on checked costs (m <= n): false,
+// with r unfinished, as soon as a row has no augmenting path (the matrix has
+// no row-perfect matching); row_out then names it.
+bool match_every_row(const Csr<double>& c, DualMatching& r, vertex_t& row_out) {
   const vertex_t m = c.n_rows, n = c.n_cols;
-  if (m > n)
-    throw invalid_input("bipartite: " + std::to_string(m) + " rows cannot all be matched to " + std::to_string(n) +
-                        " columns");
-  DualMatching r;
+  for (vertex_t i = 0; i < m; ++i)
+    if (c.offsets[i] == c.offsets[i + 1]) {
+      row_out = i;
+      return false;
+    }
   initialise(c, r);
   auto& u = r.u;
-  auto& v = r.v;
   auto& rm = r.mates.row_mate;
-  auto& cm = r.mates.col_mate;
-
-  std::vector<double> dist(n, inf);
-  std::vector<vertex_t> pred(n, -1);    // the row a column was reached from
-  std::vector<vertex_t> settled_in(n, -1);  // the search that settled a column
+  // What a relaxation reads and writes of a column, in one place (one cache
+  // line instead of four arrays).
+  struct Column {
+    double dist;
+    double v;       // the dual
+    vertex_t mate;  // its row, -1 when free
+    vertex_t pred;  // the row it was reached from
+  };
+  std::vector<Column> col(n);
+  for (vertex_t j = 0; j < n; ++j) col[j] = {inf, r.v[j], r.mates.col_mate[j], -1};
   std::vector<vertex_t> touched, settled;
-  ColumnHeap heap(n, dist);
+  // Columns at the current smallest distance wait in `ready` instead of the
+  // heap (MC64's Q2): on tight entries a search then walks without heap
+  // operations. A column whose distance is final is never relaxed again,
+  // because a relaxation only offers dist >= the current smallest, so
+  // `nd >= dist` turns it away without a per-search mark.
+  std::vector<vertex_t> ready;
+  auto key = [&col](vertex_t j) { return col[j].dist; };
+  ColumnHeap<decltype(key)> heap(n, key);
   for (vertex_t s = 0; s < m; ++s) {
     if (rm[s] >= 0) continue;
     ++r.searches;
-    double best = inf;
+    double best = inf, dmin = 0;
     vertex_t best_col = -1;
     auto relax = [&](vertex_t i, double base) {
+      const double ui = u[i];
       for (offset_t k = c.offsets[i]; k < c.offsets[i + 1]; ++k) {
         const vertex_t j = c.cols[k];
-        if (settled_in[j] == s) continue;
-        const double nd = base + std::max(0.0, c.weights[k] - u[i] - v[j]);
-        if (nd >= dist[j] || nd >= best) continue;
-        if (dist[j] == inf) touched.push_back(j);
-        dist[j] = nd;
-        pred[j] = i;
-        if (cm[j] < 0) {
+        Column& cj = col[j];
+        const double nd = base + std::max(0.0, c.weights[k] - ui - cj.v);
+        if (nd >= cj.dist || nd >= best) continue;
+        if (cj.dist == inf) touched.push_back(j);
+        cj.dist = nd;
+        cj.pred = i;
+        if (cj.mate < 0) {
           best = nd;
           best_col = j;
+        } else if (nd <= dmin) {
+          heap.remove(j);
+          ready.push_back(j);
         } else {
           heap.push_or_decrease(j);
         }
       }
     };
     relax(s, 0);
-    while (!heap.empty() && dist[heap.top()] < best) {
-      const vertex_t j = heap.pop();
-      settled_in[j] = s;
+    for (;;) {
+      if (ready.empty()) {
+        if (heap.empty() || col[heap.top()].dist >= best) break;
+        dmin = col[heap.top()].dist;
+        while (!heap.empty() && col[heap.top()].dist <= dmin) ready.push_back(heap.pop());
+      }
+      const vertex_t j = ready.back();
+      ready.pop_back();
+      if (col[j].dist >= best) break;  // every ready column is as far
       settled.push_back(j);
-      relax(cm[j], dist[j]);
+      relax(col[j].mate, col[j].dist);
     }
     heap.clear();
-    if (best_col < 0)
-      throw invalid_input("bipartite: row " + std::to_string(s) +
-                          " cannot be matched (the matrix does not have full row rank)");
+    ready.clear();
+    if (best_col < 0) {
+      row_out = s;
+      return false;
+    }
     // Duals: settled columns and their rows move by their distance to the
     // free column; the search's row by all of it.
     for (vertex_t j : settled) {
-      v[j] += dist[j] - best;
-      u[cm[j]] += best - dist[j];
+      col[j].v += col[j].dist - best;
+      u[col[j].mate] += best - col[j].dist;
     }
     u[s] += best;
     // Flip the path.
     for (vertex_t j = best_col;;) {
-      const vertex_t i = pred[j], next = rm[i];
+      const vertex_t i = col[j].pred, next = rm[i];
       rm[i] = j;
-      cm[j] = i;
+      col[j].mate = i;
       if (i == s) break;
       j = next;
     }
-    for (vertex_t j : touched) dist[j] = inf;
+    for (vertex_t j : touched) col[j].dist = inf;
     touched.clear();
     settled.clear();
+  }
+  for (vertex_t j = 0; j < n; ++j) {
+    r.v[j] = col[j].v;
+    r.mates.col_mate[j] = col[j].mate;
   }
   r.mates.matched = m;
   for (vertex_t i = 0; i < m; ++i)
@@ -221,6 +271,21 @@ DualMatching min_cost_row_perfect(const Csr<double>& c) {
         r.cost += c.weights[k];
         break;
       }
+  return true;
+}
+
+}  // namespace
+
+DualMatching min_cost_row_perfect(const Csr<double>& c) {
+  check_costs(c);
+  if (c.n_rows > c.n_cols)
+    throw invalid_input("bipartite: " + std::to_string(c.n_rows) + " rows cannot all be matched to " +
+                        std::to_string(c.n_cols) + " columns");
+  DualMatching r;
+  vertex_t row = -1;
+  if (!match_every_row(c, r, row))
+    throw invalid_input("bipartite: row " + std::to_string(row) +
+                        " cannot be matched (the matrix does not have full row rank)");
   return r;
 }
 
@@ -267,10 +332,19 @@ DualMatching transposed(DualMatching t) {
 DualMatching min_cost_max_cardinality(const Csr<double>& c) {
   check_costs(c);
   const vertex_t m = c.n_rows, n = c.n_cols;
-  const BipartiteMates mc = max_cardinality_bipartite(c);
-  if (mc.matched == m) return min_cost_row_perfect(c);
+  // Most matrices have a matching of every row (or column): try that first,
+  // which needs no separate maximum matching.
+  vertex_t unmatched = -1;
+  if (m <= n) {
+    DualMatching r;
+    if (match_every_row(c, r, unmatched)) return r;
+  }
   const Csr<double> t = ops::transpose(c, ops::Backend::plain);
-  if (mc.matched == n) return transposed(min_cost_row_perfect(t));
+  if (m > n) {
+    DualMatching r;
+    if (match_every_row(t, r, unmatched)) return transposed(std::move(r));
+  }
+  const BipartiteMates mc = max_cardinality_bipartite(c);
 
   // Coarse Dulmage-Mendelsohn blocks of the maximum matching mc: vertical =
   // reachable from a free row by alternating paths, horizontal = reachable

@@ -1,12 +1,15 @@
 // Minimum-cost matching of every row of an m-by-n cost matrix (m <= n, full
 // row rank), with dual variables: the engine of MC64's jobs 4 and 5.
 //   Algorithm: successive shortest augmenting paths. Start as MC64 does:
-//   column duals v_j = min_i c_ij (0 when m < n: a free column keeps v_j = 0
+//   (square) each row's smallest cost r_i, then column duals
+//   v_j = min_i (c_ij - r_i) (0 when m < n: a free column keeps v_j = 0
 //   and every v_j <= 0), row duals u_i = min_j (c_ij - v_j), each
 //   row matched to a free tight column, or to a tight column whose row can
 //   move to another free tight column. Then, for every free row, a Dijkstra
 //   search over the reduced costs c_ij - u_i - v_j >= 0 (an indexed binary
-//   heap on columns; a matched column leads to its row), stopped as soon as
+//   heap on columns, the columns at the current smallest distance kept
+//   on a stack beside it as MC64's Q2; a matched column leads to its row),
+//   stopped as soon as
 //   no column left in the heap is closer than the best free column reached;
 //   the duals of the settled columns and their rows move by the distances,
 //   which keeps every reduced cost non-negative and the matched ones zero,
@@ -46,7 +49,10 @@ struct DualMatching {
 DualMatching min_cost_row_perfect(const Csr<double>& cost);
 
 // Minimum-cost matching among the maximum-cardinality matchings of any
-// m-by-n cost matrix (rectangular or structurally singular): the rows and
+// m-by-n cost matrix (rectangular or structurally singular). First the
+// searches of min_cost_row_perfect on the smaller side, which succeed
+// whenever that side can be matched whole (the usual case, with no separate
+// maximum matching); when one fails, the rows and
 // columns are split by the coarse Dulmage-Mendelsohn decomposition of a
 // maximum matching into the horizontal, square and vertical blocks, which
 // every maximum matching respects; each block is solved by

@@ -22,47 +22,15 @@
 #include "matchers/bipartite/prepass.hpp"
 #include "ops/transpose.hpp"
 #include "tests/check/check.hpp"
+#include "tests/check/mc64_reference.hpp"
 
 using namespace matchblas;
 
 #if MATCHBLAS_HAVE_MC64
-// SuperLU's MC64, compiled from upstream's SRC/mc64ad.c (int_t is int; cperm is int).
-extern "C" int mc64id_(int* icntl);
-extern "C" int mc64ad_(int* job, int* n, int* ne, int* ip, int* irn, double* a, int* num, int* cperm, int* liw,
-                       int* iw, int* ldw, double* dw, int* icntl, int* info);
-
 namespace {
 
-struct Mc64Result {
-  int num = 0;
-  std::vector<int> cperm;  // 0-based: row i matched to column cperm[i] (when an entry)
-  int info = 0;
-};
-
-// MC64 on the square a (its CSC is the CSR of a', 1-based).
-Mc64Result mc64(const Csr<double>& a, int job) {
-  const Csr<double> t = ops::transpose(a, ops::Backend::plain);  // row j of t = column j of a
-  int n = a.n_rows, ne = static_cast<int>(a.num_entries());
-  std::vector<int> ip(n + 1), irn(ne);
-  std::vector<double> val(ne);
-  for (int j = 0; j <= n; ++j) ip[j] = static_cast<int>(t.offsets[j]) + 1;
-  for (int k = 0; k < ne; ++k) {
-    irn[k] = t.cols[k] + 1;
-    val[k] = t.weights[k];
-  }
-  int liw = 10 * n + ne, ldw = 3 * n + ne, icntl[10], info[10];
-  std::vector<int> iw(liw);
-  std::vector<double> dw(ldw);
-  mc64id_(icntl);
-  icntl[0] = icntl[1] = icntl[2] = -1;  // no messages
-  Mc64Result r;
-  r.cperm.resize(n);
-  mc64ad_(&job, &n, &ne, ip.data(), irn.data(), val.data(), &r.num, r.cperm.data(), &liw, iw.data(), &ldw, dw.data(),
-          icntl, info);
-  r.info = info[0];
-  for (int& c : r.cperm) --c;
-  return r;
-}
+using check::mc64;
+using check::Mc64Result;
 
 // The objective of MC64's matching, read as the pre-pass reports it.
 double objective(const Csr<double>& a, const std::vector<int>& cperm, int job) {

@@ -1,0 +1,175 @@
+// The diagonal pre-pass (the bipartite family's registry entries) on
+// Matrix Market files and generated solver matrices, against HSL MC64
+// (SuperLU's copy, when the build has it) in the same run: the median time of
+// each entry at each thread count, its objective, MC64's time and objective
+// for the same job, and the ratio. `--dump DIR` also writes each matrix as
+// DIR/NAME.csr (int64 rows, cols, nnz; int64 offsets; int32 columns; float64
+// values, little-endian) for bench/prepass_scipy.py, which times scipy on the
+// same matrices.
+//   bench_prepass INPUT... [--algos a,b] [--threads 1,2] [--reps R] [--mc64-jobs 2,4,5]
+//                 [--dump DIR] [--json]
+//   INPUT: a .mtx/.mtx.gz file, or a generator (datasets/solver_matrices.hpp):
+//   stencil2d:SIDE, stencil3d:SIDE, circuit:N, heavy:N[:DEGREE].
+#include <omp.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "bench/args.hpp"
+#include "bench/timing.hpp"
+#include "datasets/solver_matrices.hpp"
+#include "lib/error.hpp"
+#include "lib/graph_from_matrix.hpp"
+#include "lib/mmio.hpp"
+#include "matchers/registry.hpp"
+#include "tests/check/mc64_reference.hpp"
+
+using namespace matchblas;
+
+namespace {
+
+const char* usage =
+    "usage: bench_prepass INPUT... [--algos a,b] [--threads 1,2] [--reps R] [--mc64-jobs 2,4,5] [--dump DIR] [--json]\n"
+    "  INPUT: FILE.mtx[.gz], stencil2d:SIDE, stencil3d:SIDE, circuit:N or heavy:N[:DEGREE]\n";
+
+bool is_generator(const std::string& s) {
+  for (const char* kind : {"stencil2d:", "stencil3d:", "circuit:", "heavy:"})
+    if (s.rfind(kind, 0) == 0) return true;
+  return false;
+}
+
+std::string base_name(const std::string& input) {
+  if (is_generator(input)) {
+    std::string s = input;
+    for (char& c : s)
+      if (c == ':') c = '_';
+    return s;
+  }
+  std::string s = std::filesystem::path(input).filename().string();
+  for (const char* ext : {".gz", ".mtx"})
+    if (s.size() > std::strlen(ext) && s.ends_with(ext)) s.resize(s.size() - std::strlen(ext));
+  return s;
+}
+
+void dump(const std::filesystem::path& p, const Csr<double>& a) {
+  std::ofstream out(p, std::ios::binary);
+  const std::int64_t head[3] = {a.n_rows, a.n_cols, a.num_entries()};
+  out.write(reinterpret_cast<const char*>(head), sizeof head);
+  out.write(reinterpret_cast<const char*>(a.offsets.data()), std::streamsize(a.offsets.size() * sizeof(offset_t)));
+  out.write(reinterpret_cast<const char*>(a.cols.data()), std::streamsize(a.cols.size() * sizeof(vertex_t)));
+  out.write(reinterpret_cast<const char*>(a.weights.data()), std::streamsize(a.weights.size() * sizeof(double)));
+  if (!out) throw error("cannot write " + p.string());
+}
+
+#if MATCHBLAS_HAVE_MC64
+// MC64's objective for `job` on its matching (as the pre-pass reports it).
+double mc64_objective(const Csr<double>& a, const std::vector<int>& cperm, int job) {
+  double sum = 0, log_sum = 0, smallest = INFINITY;
+  for (vertex_t i = 0; i < a.n_rows; ++i)
+    for (offset_t k = a.offsets[i]; k < a.offsets[i + 1]; ++k)
+      if (a.cols[k] == cperm[i]) {
+        const double x = std::fabs(a.weights[k]);
+        sum += x;
+        log_sum += std::log(x);
+        smallest = std::min(smallest, x);
+      }
+  return job == 4 ? sum : job == 5 ? log_sum : smallest;
+}
+#endif
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::string> inputs, algos;
+  std::vector<int> threads = {1, omp_get_max_threads()}, mc64_jobs = {2, 4, 5};
+  int reps = 3;
+  bool json = false;
+  std::string dump_dir;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    const bool has_value = i + 1 < argc;
+    if (a == "--help" || a == "-h") {
+      std::fputs(usage, stdout);
+      return 0;
+    } else if (a == "--json") json = true;
+    else if (a == "--algos" && has_value) algos = bench::string_list(argv[++i]);
+    else if (a == "--threads" && has_value) threads = bench::int_list(argv[++i]);
+    else if (a == "--mc64-jobs" && has_value) mc64_jobs = bench::int_list(argv[++i]);
+    else if (a == "--reps" && has_value) reps = std::atoi(argv[++i]);
+    else if (a == "--dump" && has_value) dump_dir = argv[++i];
+    else if (a.rfind("--", 0) == 0) {
+      std::fprintf(stderr, "bench_prepass: unknown option or missing value: %s\n%s", a.c_str(), usage);
+      return 2;
+    } else inputs.push_back(a);
+  }
+  if (inputs.empty()) {
+    std::fputs(usage, stderr);
+    return 2;
+  }
+  std::vector<const MatcherInfo*> entries;
+  try {
+    if (algos.empty())
+      for (const MatcherInfo& m : matchers())
+        if (m.problem == Problem::bipartite && !m.unavailable && m.device == Device::cpu) entries.push_back(&m);
+    for (const std::string& name : algos) entries.push_back(&find_matcher(name, Problem::bipartite));
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "bench_prepass: %s\n", e.what());
+    return 2;
+  }
+  if (!json)
+    std::printf("%-26s %9s %10s %-12s %4s %3s %11s %10s %22s %11s %8s\n", "matrix", "n", "nnz", "algo", "job", "thr",
+                "median s", "matched", "objective", "MC64 s", "MC64/us");
+  try {
+    for (const std::string& input : inputs) {
+      const std::string name = base_name(input);
+      const Csr<double> a =
+          is_generator(input) ? solver_matrix(input) : matrix_as_given(read_matrix_market(input));
+      if (!dump_dir.empty()) dump(std::filesystem::path(dump_dir) / (name + ".csr"), a);
+      for (const MatcherInfo* m : entries) {
+        // MC64's time for the same job (square matrices; SuperLU's copy has jobs 2-5).
+        double mc64_s = NAN, mc64_obj = NAN;
+        int mc64_num = -1;
+#if MATCHBLAS_HAVE_MC64
+        if (a.n_rows == a.n_cols && std::find(mc64_jobs.begin(), mc64_jobs.end(), m->job) != mc64_jobs.end()) {
+          check::Mc64Input in = check::mc64_input(a);
+          check::Mc64Result r;
+          mc64_s = bench::median_seconds(reps, [&] { r = check::mc64_run(in, m->job); });
+          mc64_obj = mc64_objective(a, r.cperm, m->job);
+          mc64_num = r.num;
+        }
+#endif
+        for (int t : (m->threaded ? threads : std::vector<int>{1})) {
+          RunOptions opt;
+          opt.threads = t;
+          omp_set_num_threads(t);
+          PrepassResult r;
+          const double s = bench::median_seconds(reps, [&] { r = run_prepass(*m, a, opt); });
+          const bool differs = !std::isnan(mc64_obj) && mc64_num == r.mates.matched &&
+                               (m->guarantee == "exact" || m->guarantee == "bottleneck") &&
+                               std::fabs(mc64_obj - r.objective) > 1e-9 * std::fabs(mc64_obj);
+          if (json)
+            std::printf("{\"matrix\": \"%s\", \"n\": %d, \"nnz\": %lld, \"algo\": \"%s\", \"job\": %d, \"threads\": %d, "
+                        "\"seconds\": %.6g, \"matched\": %d, \"objective\": %.17g, \"mc64_seconds\": %.6g, "
+                        "\"mc64_matched\": %d, \"mc64_objective\": %.17g}\n",
+                        name.c_str(), a.n_rows, static_cast<long long>(a.num_entries()), m->name.c_str(), m->job, t, s,
+                        r.mates.matched, r.objective, mc64_s, mc64_num, mc64_obj);
+          else
+            std::printf("%-26s %9d %10lld %-12s %4d %3d %11.5f %10d %22.15g %11.5f %8.2f%s\n", name.c_str(), a.n_rows,
+                        static_cast<long long>(a.num_entries()), m->name.c_str(), m->job, t, s, r.mates.matched,
+                        r.objective, mc64_s, mc64_s / s, differs ? "  (objective differs from MC64's)" : "");
+          std::fflush(stdout);
+        }
+      }
+    }
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "bench_prepass: %s\n", e.what());
+    return 1;
+  }
+  return 0;
+}

@@ -1,5 +1,5 @@
-// The pre-pass driver: a job's algorithm, the permutation, the scalings and
-// the report (see prepass.hpp).
+// The pre-pass driver: a job's algorithm, the scalings, and (prepass_result)
+// the report and the permutation of any matching (see prepass.hpp).
 #include "matchers/bipartite/prepass.hpp"
 
 #include <chrono>
@@ -77,45 +77,13 @@ bool symmetric_moduli(const Csr<double>& a) {
 
 }  // namespace
 
-PrepassResult prepass(const Csr<double>& a, const PrepassOptions& options) {
-  const auto start = std::chrono::steady_clock::now();
-  check_values(a);
-  const int job = options.job;
-  if (job < 0 || job > 5) throw invalid_input("prepass: job " + std::to_string(job) + " is not one of 0-5");
-  if (options.symmetric && job != 5)
-    throw invalid_input("prepass: the symmetric mode scales, so it needs job 5 (job " + std::to_string(job) + " given)");
-  if (options.symmetric && !symmetric_moduli(a))
-    throw invalid_input("prepass: the symmetric mode needs a square matrix holding both triangles of a "
-                        "symmetric |A| (this one is " +
-                        std::to_string(a.n_rows) + " x " + std::to_string(a.n_cols) +
-                        (a.n_rows == a.n_cols ? ", not symmetric)" : ")"));
+PrepassResult prepass_result(const Csr<double>& a, int job, BipartiteMates mates) {
   const vertex_t m = a.n_rows, n = a.n_cols;
+  MATCHBLAS_EXPECTS(mates.row_mate.size() == std::size_t(m) && mates.col_mate.size() == std::size_t(n),
+                    "prepass_result: the mates do not fit the matrix");
   PrepassResult r;
   r.job = job;
-  switch (job) {
-    case 0:
-      r.mates.row_mate.assign(m, -1);
-      r.mates.col_mate.assign(n, -1);
-      break;
-    case 1: r.mates = max_cardinality_bipartite(a); break;
-    case 2:
-    case 3: {
-      BottleneckMatching b = bottleneck_matching(a);
-      r.mates = std::move(b.mates);
-      r.searches = b.thresholds_tried;
-      break;
-    }
-    default: {
-      DualMatching d = min_cost_max_cardinality(costs(a, job));
-      r.mates = std::move(d.mates);
-      r.searches = d.searches;
-      if (job == 5) {
-        r.row_log_scale = std::move(d.u);
-        r.col_log_scale = std::move(d.v);
-      }
-    }
-  }
-  // The report.
+  r.mates = std::move(mates);
   double sum = 0, log_sum = 0, smallest = std::numeric_limits<double>::infinity();
   for (vertex_t i = 0; i < m; ++i) {
     const vertex_t j = r.mates.row_mate[i];
@@ -129,7 +97,61 @@ PrepassResult prepass(const Csr<double>& a, const PrepassOptions& options) {
   r.objective = job == 1 ? double(r.mates.matched) : job <= 3 ? r.min_matched_abs : job == 4 ? sum : log_sum;
   if (job == 0) r.objective = 0;
   r.singular = job != 0 && r.mates.matched < std::min(m, n);
+  if (m == n) {
+    r.perm.assign(n, -1);
+    std::vector<vertex_t> free_cols;
+    for (vertex_t j = 0; j < n; ++j)
+      if (r.mates.col_mate[j] < 0) free_cols.push_back(j);
+    std::size_t next = 0;
+    for (vertex_t i = 0; i < m; ++i) r.perm[i] = r.mates.row_mate[i] >= 0 ? r.mates.row_mate[i] : free_cols[next++];
+  }
+  return r;
+}
+
+PrepassResult prepass(const Csr<double>& a, const PrepassOptions& options) {
+  const auto start = std::chrono::steady_clock::now();
+  check_values(a);
+  const int job = options.job;
+  if (job < 0 || job > 5) throw invalid_input("prepass: job " + std::to_string(job) + " is not one of 0-5");
+  if (options.symmetric && job != 5)
+    throw invalid_input("prepass: the symmetric mode scales, so it needs job 5 (job " + std::to_string(job) + " given)");
+  if (options.symmetric && !symmetric_moduli(a))
+    throw invalid_input("prepass: the symmetric mode needs a square matrix holding both triangles of a "
+                        "symmetric |A| (this one is " +
+                        std::to_string(a.n_rows) + " x " + std::to_string(a.n_cols) +
+                        (a.n_rows == a.n_cols ? ", not symmetric)" : ")"));
+  const vertex_t m = a.n_rows, n = a.n_cols;
+  BipartiteMates mates;
+  std::int64_t searches = 0;
+  std::vector<double> row_log_scale, col_log_scale;
+  switch (job) {
+    case 0:
+      mates.row_mate.assign(m, -1);
+      mates.col_mate.assign(n, -1);
+      break;
+    case 1: mates = max_cardinality_bipartite(a); break;
+    case 2:
+    case 3: {
+      BottleneckMatching b = bottleneck_matching(a);
+      mates = std::move(b.mates);
+      searches = b.thresholds_tried;
+      break;
+    }
+    default: {
+      DualMatching d = min_cost_max_cardinality(costs(a, job));
+      mates = std::move(d.mates);
+      searches = d.searches;
+      if (job == 5) {
+        row_log_scale = std::move(d.u);
+        col_log_scale = std::move(d.v);
+      }
+    }
+  }
+  PrepassResult r = prepass_result(a, job, std::move(mates));
+  r.searches = searches;
   if (job == 5) {
+    r.row_log_scale = std::move(row_log_scale);
+    r.col_log_scale = std::move(col_log_scale);
     if (options.symmetric)
       for (vertex_t i = 0; i < m; ++i) {
         const double s = 0.5 * (r.row_log_scale[i] + r.col_log_scale[i]);
@@ -138,14 +160,6 @@ PrepassResult prepass(const Csr<double>& a, const PrepassOptions& options) {
     const double limit = 0.5 * std::log(std::numeric_limits<double>::max());
     for (double x : r.row_log_scale) r.scaling_near_overflow |= !(std::fabs(x) < limit);
     for (double x : r.col_log_scale) r.scaling_near_overflow |= !(std::fabs(x) < limit);
-  }
-  if (m == n) {
-    r.perm.assign(n, -1);
-    std::vector<vertex_t> free_cols;
-    for (vertex_t j = 0; j < n; ++j)
-      if (r.mates.col_mate[j] < 0) free_cols.push_back(j);
-    std::size_t next = 0;
-    for (vertex_t i = 0; i < m; ++i) r.perm[i] = r.mates.row_mate[i] >= 0 ? r.mates.row_mate[i] : free_cols[next++];
   }
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return r;

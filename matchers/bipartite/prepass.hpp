@@ -61,6 +61,13 @@ struct PrepassResult {
 // square with |a_ij| = |a_ji|.
 PrepassResult prepass(const Csr<double>& a, const PrepassOptions& options = {});
 
+// The report and the permutation of a matching `mates` of a computed for
+// `job` (0-5): objective, min_matched_abs, singular and perm as prepass()
+// fills them; scalings, searches and seconds are left to the caller. Other
+// algorithms computing a job's matching (awpm.hpp) report through it.
+// Throws std::logic_error when a matched pair is not an entry of a.
+PrepassResult prepass_result(const Csr<double>& a, int job, BipartiteMates mates);
+
 // b_ij = a_ij exp(r_i + c_j) for every entry of a (same pattern; computed as
 // sign(a_ij) exp(log|a_ij| + r_i + c_j), explicit zeros kept zero).
 Csr<double> apply_log_scaling(const Csr<double>& a, const std::vector<double>& row_log_scale,

@@ -3,6 +3,9 @@
 // an m-by-n matrix. A new one is one entry here.
 #include "matchers/registry.hpp"
 
+#include <chrono>
+
+#include "matchers/bipartite/awpm.hpp"
 #include "matchers/bipartite/prepass.hpp"
 
 namespace matchblas::registry_detail {
@@ -27,6 +30,45 @@ MatcherInfo job_entry(std::string name, int job, std::string guarantee, std::str
   return m;
 }
 
+// AWPM: job 4's objective, approximately; after max-sum, so that
+// find_prepass_job(4) finds the exact entry.
+MatcherInfo awpm_entry() {
+  MatcherInfo m;
+  m.name = "awpm";
+  m.problem = Problem::bipartite;
+  m.device = Device::cpu;
+  m.threaded = true;
+  m.job = 4;
+  m.guarantee = "approximate";
+  m.summary =
+      "MC64 job 4 approximately: greedy start, maximum cardinality, then locally dominant weight-increasing "
+      "4-cycles (Azad, Buluc, Li, Wang and Langguth, SISC 2020)";
+  m.options = {{.name = "min-gain",
+                .type = OptionSpec::Type::real,
+                .fallback = "1e-12",
+                .words = {},
+                .lo = 0,
+                .hi = 1,
+                .help = "apply a 4-cycle only if it gains more than this times the matching's weight"},
+               {.name = "max-rounds",
+                .type = OptionSpec::Type::integer,
+                .fallback = "100000",
+                .words = {},
+                .lo = 0,
+                .hi = 1e9,
+                .help = "at most this many rounds of 4-cycles (0: the start and maximum cardinality only)"}};
+  m.run = PrepassRunner([](const Csr<double>& a, const RunOptions& o) {
+    const auto start = std::chrono::steady_clock::now();
+    AwpmResult w = awpm(a, {.min_gain = o.options.real("min-gain"),
+                            .max_rounds = o.options.integer("max-rounds"),
+                            .threads = o.threads});
+    PrepassResult r = prepass_result(a, 4, std::move(w.mates));
+    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return r;
+  });
+  return m;
+}
+
 }  // namespace
 
 void add_bipartite(std::vector<MatcherInfo>& r) {
@@ -42,6 +84,7 @@ void add_bipartite(std::vector<MatcherInfo>& r) {
   r.push_back(job_entry("max-product", 5, "exact",
                         "MC64 job 5: maximum product of |a_ij| with log scalings from the duals "
                         "(Duff and Koster, SIMAX 2001)"));
+  r.push_back(awpm_entry());
 }
 
 }  // namespace matchblas::registry_detail

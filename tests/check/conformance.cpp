@@ -21,6 +21,7 @@
 #include "tests/check/bipartite_reference.hpp"
 #include "tests/check/check.hpp"
 #include "tests/check/families.hpp"
+#include "tests/check/four_cycles.hpp"
 
 namespace matchblas::check {
 
@@ -306,32 +307,58 @@ void check_marriage(const MatcherInfo& m) {
 // Bipartite entries on random matrices of every shape and rank, with ties
 // and explicit zeros: a valid matching of maximum cardinality (Kuhn's
 // algorithm), then the guarantee's objective against the brute-force
-// bottleneck or the dense Hungarian reference (bipartite_reference.hpp).
+// bottleneck or the dense Hungarian reference (bipartite_reference.hpp);
+// "approximate" (job 4): at most the optimum, and no 4-cycle gaining more
+// than min-gain times the weight (four_cycles.hpp). Deterministic OpenMP
+// entries give the same mates at 1 and 2 threads.
 void check_bipartite(const MatcherInfo& m) {
   REQUIRE(m.job >= 1);
   REQUIRE(m.job <= 5);
+  if (m.guarantee != "cardinality" && m.guarantee != "bottleneck" && m.guarantee != "exact" &&
+      m.guarantee != "approximate")
+    FAIL("no conformance check for guarantee '" << m.guarantee << "' on bipartite matrices");
+  // Entries with rounds run to convergence, so that the local optimality
+  // "approximate" rests on can be checked.
+  std::map<std::string, std::string> given;
+  if (m.option("max-rounds")) given["max-rounds"] = "1000000000";
+  RunOptions run = with_threads(m.threaded ? 2 : 0);
+  run.options = parse_options(m, given);
+  const double min_gain = m.option("min-gain") ? run.options.real("min-gain") : 0;
   std::mt19937 rng(1964);
-  for (int i = 0; i < 200; ++i) {
-    const vertex_t rows = vertex_t(rng() % 10), cols = vertex_t(rng() % 10);
-    Csr<double> a = random_matrix(rows, cols, 0.1 + 0.1 * (i % 7), i % 2 ? 3 : 0, 500 + i);
+  for (int i = 0; i < 240; ++i) {
+    // 200 small ones (every shape and rank), then 40 up to 80 x 80.
+    const vertex_t span = i < 200 ? 10 : 81;
+    const vertex_t rows = vertex_t(rng() % span), cols = vertex_t(rng() % span);
+    const double density = i < 200 ? 0.1 + 0.1 * (i % 7) : 0.02 + 0.03 * (i % 5);
+    Csr<double> a = random_matrix(rows, cols, density, i % 2 ? 3 : 0, 500 + i);
     if (i % 5 == 0)
       for (std::size_t k = 0; k < a.weights.size(); k += 3) a.weights[k] = 0;  // explicit zeros
     CAPTURE(i);
-    const PrepassResult r = run_prepass(m, a, {});
+    CAPTURE(rows);
+    CAPTURE(cols);
+    const PrepassResult r = run_prepass(m, a, run);
     std::vector<char> col_used(cols, 0);
     vertex_t count = 0;
+    double sum = 0;  // of the matched |a_ij|, for job 4's objective
     for (vertex_t u = 0; u < rows; ++u) {
       const vertex_t v = r.mates.row_mate[u];
       if (v < 0) continue;
       ++count;
       const auto row = a.row_cols(u);
-      REQUIRE(std::find(row.begin(), row.end(), v) != row.end());
+      const auto at = std::find(row.begin(), row.end(), v);
+      REQUIRE(at != row.end());
+      sum += std::fabs(a.row_weights(u)[std::size_t(at - row.begin())]);
       REQUIRE(!col_used[v]);
       col_used[v] = 1;
       REQUIRE(r.mates.col_mate[v] == u);
     }
     REQUIRE(count == r.mates.matched);
     REQUIRE(count == bipartite_rank(a));
+    if (m.deterministic && m.threaded) {
+      RunOptions one = run;
+      one.threads = 1;
+      REQUIRE(run_prepass(m, a, one).mates.row_mate == r.mates.row_mate);
+    }
     if (m.guarantee == "bottleneck") CHECK(r.min_matched_abs == bottleneck_value(a));
     if (m.guarantee == "exact") {
       REQUIRE((m.job == 4 || m.job == 5));
@@ -339,6 +366,17 @@ void check_bipartite(const MatcherInfo& m) {
       CHECK(best_count == count);
       if (std::isfinite(best)) CHECK(r.objective == doctest::Approx(best).epsilon(1e-12));
       else CHECK(r.objective == best);
+    }
+    if (m.guarantee == "approximate") {
+      REQUIRE(m.job == 4);
+      CHECK(r.objective == doctest::Approx(sum).epsilon(1e-12));
+      const auto [best_count, best] = best_bipartite(a, 4);
+      CHECK(best_count == count);
+      const double slack = 1e-9 * std::max(1.0, best);
+      CHECK(r.objective <= best + slack);
+      const FourCycle c = largest_4_cycle(a, r.mates.row_mate);
+      INFO("rows ", c.row, " and ", c.other, " can exchange their columns gaining ", c.gain);
+      CHECK(c.gain <= min_gain * r.objective + slack);
     }
   }
 }

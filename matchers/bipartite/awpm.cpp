@@ -1,0 +1,238 @@
+// AWPM: Suitor start, maximum cardinality, then rounds of locally dominant
+// weight-increasing 4-cycles (see awpm.hpp for source, guarantee and cost).
+//
+// Determinism. The start is the greedy matching of |a| under the order
+// (weight descending, row ascending, column ascending): rows propose,
+// columns keep their best offer (one-sided Suitor), whose result is that
+// matching for every interleaving. In a round every matched row i finds its
+// best cycle, the partner row i' with the largest gain and, on ties, the
+// smallest index; this is the order (gain descending, smaller row, larger
+// row) on cycles restricted to i's, and both rows of a cycle compute the
+// same gain bit for bit (the sums are taken in the same pairs). A cycle is
+// applied when each of its rows is the other's best: such cycles share no
+// row, hence no column, so they are applied at once without conflicts; the
+// best cycle of the whole matching is always among them (progress), and
+// which ones are applied depends on the matching alone, not on the threads.
+//
+// Termination. A cycle that does not gain in exact arithmetic has a
+// computed gain of at most about 2.2e-16 times the weight (its two old
+// entries are part of it), so with min_gain above that (the default 1e-12)
+// every applied cycle gains, no matching comes back, and the rounds end;
+// max_rounds bounds them otherwise.
+#include "matchers/bipartite/awpm.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <numeric>
+#include <string>
+
+#include "lib/error.hpp"
+#include "lib/greedy_order.hpp"
+#include "lib/omp_threads.hpp"
+#include "ops/transpose.hpp"
+
+namespace matchblas {
+namespace {
+
+// |a| with each row sorted by column and one entry per column (the first
+// in a's row order), so that (i, j) is found by binary search.
+Csr<double> sorted_moduli(const Csr<double>& a) {
+  bool sorted = true;
+#pragma omp parallel for schedule(static) reduction(&& : sorted)
+  for (vertex_t i = 0; i < a.n_rows; ++i)
+    for (offset_t k = a.offsets[i] + 1; k < a.offsets[i + 1]; ++k) sorted = sorted && a.cols[k - 1] < a.cols[k];
+  Csr<double> s = a;
+  if (sorted) {
+#pragma omp parallel for schedule(static)
+    for (std::size_t k = 0; k < s.weights.size(); ++k) s.weights[k] = std::fabs(s.weights[k]);
+    return s;
+  }
+  s.cols.clear();
+  s.weights.clear();
+  std::vector<offset_t> order;
+  for (vertex_t i = 0; i < a.n_rows; ++i) {
+    order.resize(std::size_t(a.degree(i)));
+    std::iota(order.begin(), order.end(), a.offsets[i]);
+    std::stable_sort(order.begin(), order.end(), [&](offset_t x, offset_t y) { return a.cols[x] < a.cols[y]; });
+    for (std::size_t t = 0; t < order.size(); ++t)
+      if (t == 0 || a.cols[order[t]] != a.cols[order[t - 1]]) {
+        s.cols.push_back(a.cols[order[t]]);
+        s.weights.push_back(std::fabs(a.weights[order[t]]));
+      }
+    s.offsets[i + 1] = offset_t(s.cols.size());
+  }
+  return s;
+}
+
+// |a_ij| of the sorted s, or -1 when (i, j) is not an entry.
+double entry(const Csr<double>& s, vertex_t i, vertex_t j) {
+  const auto first = s.cols.begin() + s.offsets[i], last = s.cols.begin() + s.offsets[i + 1];
+  const auto it = std::lower_bound(first, last, j);
+  return it != last && *it == j ? s.weights[std::size_t(it - s.cols.begin())] : -1;
+}
+
+// The greedy matching of s by one-sided Suitor. offer[j] is the entry of
+// column j's best proposal so far (-1: none); it only improves, by CAS. A
+// row holds at most one proposal, and the thread that displaces it (the one
+// CAS that replaces its entry, which never returns to that column) carries
+// it on, so each row is worked on by one thread at a time. The entries are
+// read-only, so relaxed order suffices: the CAS alone decides every race.
+BipartiteMates suitor_start(const Csr<double>& s) {
+  const vertex_t m = s.n_rows, n = s.n_cols;
+  std::vector<vertex_t> entry_row(s.cols.size());
+#pragma omp parallel for schedule(static)
+  for (vertex_t i = 0; i < m; ++i)
+    for (offset_t k = s.offsets[i]; k < s.offsets[i + 1]; ++k) entry_row[k] = i;
+  std::vector<std::atomic<offset_t>> offer(static_cast<std::size_t>(n));
+  for (auto& o : offer) o.store(-1, std::memory_order_relaxed);
+  // Row i's proposal by entry k beats entry e (-1: nothing) in the greedy order.
+  const auto beats = [&](offset_t k, vertex_t i, offset_t e) {
+    return e < 0 || neighbour_beats(s.weights[k], i, s.weights[e], entry_row[e]);
+  };
+#pragma omp parallel for schedule(dynamic, 64)
+  for (vertex_t first = 0; first < m; ++first) {
+    vertex_t i = first;
+    while (i >= 0) {
+      offset_t pick = -1;  // the best column that i's offer would win
+      for (offset_t k = s.offsets[i]; k < s.offsets[i + 1]; ++k) {
+        if (pick >= 0 && !neighbour_beats(s.weights[k], s.cols[k], s.weights[pick], s.cols[pick])) continue;
+        if (beats(k, i, offer[s.cols[k]].load(std::memory_order_relaxed))) pick = k;
+      }
+      if (pick < 0) break;  // i stays unmatched
+      std::atomic<offset_t>& slot = offer[s.cols[pick]];
+      offset_t held = slot.load(std::memory_order_relaxed);
+      bool won = false;
+      while (!won && beats(pick, i, held)) won = slot.compare_exchange_weak(held, pick, std::memory_order_relaxed);
+      if (!won) continue;  // outbid meanwhile: choose again
+      i = held < 0 ? -1 : entry_row[held];  // the displaced row proposes again
+    }
+  }
+  BipartiteMates x;
+  x.row_mate.assign(m, -1);
+  x.col_mate.assign(n, -1);
+  for (vertex_t j = 0; j < n; ++j)
+    if (const offset_t e = offer[j].load(std::memory_order_relaxed); e >= 0) {
+      x.row_mate[entry_row[e]] = j;
+      x.col_mate[j] = entry_row[e];
+      ++x.matched;
+    }
+  return x;
+}
+
+// A row's best cycle: partner row, gain, and the two new entries' weights
+// (the row's, the partner's). partner -1: no cycle gains anything.
+struct Cycle {
+  vertex_t partner = -1;
+  double gain = 0, mine = 0, theirs = 0;
+};
+
+// The search for (i', j) is skipped when row i''s largest entry,
+// row_max[i'], in place of |a_i'j| could not make the cycle gain or beat the
+// best so far: rounding is monotone, so that bound computed in floating
+// point is >= the gain computed the same way, and the result is the same as
+// without the test.
+Cycle best_cycle(const Csr<double>& s, const BipartiteMates& x, const std::vector<double>& mate_weight,
+                 const std::vector<double>& row_max, vertex_t i) {
+  Cycle best;
+  const vertex_t j = x.row_mate[i];
+  if (j < 0) return best;
+  for (offset_t k = s.offsets[i]; k < s.offsets[i + 1]; ++k) {
+    const vertex_t other = s.cols[k] == j ? -1 : x.col_mate[s.cols[k]];
+    if (other < 0) continue;
+    const double bound = (s.weights[k] + row_max[other]) - (mate_weight[i] + mate_weight[other]);
+    if (!(bound > 0) || (best.partner >= 0 && bound < best.gain)) continue;
+    const double back = entry(s, other, j);
+    if (back < 0) continue;
+    const double gain = (s.weights[k] + back) - (mate_weight[i] + mate_weight[other]);
+    if (gain > 0 && (best.partner < 0 || gain > best.gain || (gain == best.gain && other < best.partner)))
+      best = {other, gain, s.weights[k], back};
+  }
+  return best;
+}
+
+double weight_of(const std::vector<double>& mate_weight) {
+  double w = 0;  // in row order, so the threshold is the same for every thread count
+  for (double x : mate_weight) w += x;
+  return w;
+}
+
+}  // namespace
+
+AwpmResult awpm(const Csr<double>& a, const AwpmOptions& options) {
+  check_bipartite_csr(a);
+  MATCHBLAS_EXPECTS(a.weights.size() == a.cols.size(), "awpm: as many values as entries needed");
+  for (std::size_t k = 0; k < a.weights.size(); ++k)
+    if (!std::isfinite(a.weights[k])) throw invalid_input("awpm: entry " + std::to_string(k) + " is not finite");
+  MATCHBLAS_EXPECTS(options.min_gain >= 0 && std::isfinite(options.min_gain), "awpm: min_gain must be >= 0");
+  MATCHBLAS_EXPECTS(options.max_rounds >= 0, "awpm: max_rounds must be >= 0");
+  const ScopedThreads scope(options.threads);
+  const vertex_t m = a.n_rows;
+
+  const Csr<double> s = sorted_moduli(a);
+  AwpmResult r;
+  BipartiteMates start = suitor_start(s);
+  std::vector<double> mate_weight(std::size_t(m), 0);  // |a_ij| of each row's matched entry, 0 if unmatched
+  const auto weigh = [&](const BipartiteMates& x) {
+#pragma omp parallel for schedule(static)
+    for (vertex_t i = 0; i < m; ++i) mate_weight[i] = x.row_mate[i] < 0 ? 0 : entry(s, i, x.row_mate[i]);
+    return weight_of(mate_weight);
+  };
+  r.start_weight = weigh(start);
+  BipartiteMates x = max_cardinality_bipartite(s, std::move(start));
+  r.maximum_weight = weigh(x);
+
+  // Rounds. A row's best cycle changes only when its mate or the mate of a
+  // column in its row changes, so only those rows are evaluated again.
+  const Csr<double> t = ops::transpose(s, ops::Backend::plain);  // column -> rows
+  std::vector<double> row_max(static_cast<std::size_t>(m), 0);
+#pragma omp parallel for schedule(static)
+  for (vertex_t i = 0; i < m; ++i)
+    for (offset_t k = s.offsets[i]; k < s.offsets[i + 1]; ++k) row_max[i] = std::max(row_max[i], s.weights[k]);
+  std::vector<Cycle> best(static_cast<std::size_t>(m));
+  std::vector<std::atomic<unsigned char>> stale(static_cast<std::size_t>(m));
+  for (auto& f : stale) f.store(1, std::memory_order_relaxed);
+  const auto mark_column = [&](vertex_t j) {
+    for (offset_t k = t.offsets[j]; k < t.offsets[j + 1]; ++k) stale[t.cols[k]].store(1, std::memory_order_relaxed);
+  };
+  double weight = r.maximum_weight;
+  while (std::int64_t(r.rounds.size()) < options.max_rounds) {
+#pragma omp parallel for schedule(dynamic, 64)
+    for (vertex_t i = 0; i < m; ++i)
+      if (stale[i].load(std::memory_order_relaxed)) {
+        stale[i].store(0, std::memory_order_relaxed);
+        best[i] = best_cycle(s, x, mate_weight, row_max, i);
+      }
+    const double threshold = options.min_gain * weight;
+    std::int64_t cycles = 0;
+#pragma omp parallel for schedule(dynamic, 256) reduction(+ : cycles)
+    for (vertex_t i = 0; i < m; ++i) {
+      const vertex_t p = best[i].partner;
+      if (p <= i || best[p].partner != i || !(best[i].gain > threshold)) continue;
+      const vertex_t j = x.row_mate[i], jp = x.row_mate[p];
+      x.row_mate[i] = jp;
+      x.row_mate[p] = j;
+      x.col_mate[jp] = i;
+      x.col_mate[j] = p;
+      mate_weight[i] = best[i].mine;
+      mate_weight[p] = best[i].theirs;
+      stale[i].store(1, std::memory_order_relaxed);
+      stale[p].store(1, std::memory_order_relaxed);
+      mark_column(j);
+      mark_column(jp);
+      ++cycles;
+    }
+    weight = weight_of(mate_weight);
+    r.rounds.push_back({cycles, weight});
+    if (cycles == 0) {
+      r.converged = true;
+      break;
+    }
+  }
+  r.mates = std::move(x);
+  return r;
+}
+
+}  // namespace matchblas

@@ -1,0 +1,367 @@
+// AWPM (matchers/bipartite/awpm.hpp): on random matrices of every shape and
+// rank with ties and explicit zeros, a valid matching of maximum cardinality
+// (Kuhn), weight at most job 4's optimum, no 4-cycle gaining more than the
+// threshold (an independent brute force, tests/check/four_cycles.hpp), the
+// greedy start, rounds that never lose weight, the same result at 1, 2 and
+// 4 threads; unsorted rows with duplicates; bad input; the registry entry
+// and its conformance; and every shared matrix: count = structural rank,
+// objective within 1% of job 4's, but for a documented list of measured
+// gaps (the gaps as messages; the times against job 4 in a test case that
+// runs only when asked for).
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <fstream>
+#include <limits>
+#include <map>
+#include <random>
+#include <sstream>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "lib/error.hpp"
+#include "lib/graph_from_matrix.hpp"
+#include "lib/omp_threads.hpp"
+#include "lib/mmio.hpp"
+#include "matchers/bipartite/awpm.hpp"
+#include "matchers/bipartite/prepass.hpp"
+#include "matchers/registry.hpp"
+#include "tests/check/bipartite_reference.hpp"
+#include "tests/check/check.hpp"
+#include "tests/check/conformance.hpp"
+#include "tests/check/four_cycles.hpp"
+
+using namespace matchblas;
+
+namespace {
+
+// A random m x n matrix with values from few levels (ties) and, when asked,
+// about one entry in three an explicit zero.
+Csr<double> tied_matrix(vertex_t m, vertex_t n, double density, bool zeros, std::uint64_t seed) {
+  Csr<double> a = check::random_matrix(m, n, density, 3, seed);
+  if (zeros)
+    for (std::size_t k = 0; k < a.weights.size(); k += 3) a.weights[k] = 0;
+  return a;
+}
+
+// Fails unless x is a matching of a's entries with consistent mate arrays.
+void require_valid(const Csr<double>& a, const BipartiteMates& x) {
+  REQUIRE(x.row_mate.size() == std::size_t(a.n_rows));
+  REQUIRE(x.col_mate.size() == std::size_t(a.n_cols));
+  vertex_t count = 0;
+  for (vertex_t i = 0; i < a.n_rows; ++i) {
+    const vertex_t j = x.row_mate[i];
+    if (j < 0) continue;
+    ++count;
+    const auto row = a.row_cols(i);
+    REQUIRE(std::find(row.begin(), row.end(), j) != row.end());
+    REQUIRE(x.col_mate[j] == i);
+  }
+  vertex_t cols = 0;
+  for (vertex_t j = 0; j < a.n_cols; ++j) cols += x.col_mate[j] >= 0;
+  REQUIRE(cols == count);
+  REQUIRE(x.matched == count);
+}
+
+// The weight of the greedy matching of |a| (entries by weight descending,
+// then row, then column; a sorted row-major list, written here), summed in
+// row order.
+double greedy_weight(const Csr<double>& a) {
+  std::vector<std::tuple<double, vertex_t, vertex_t>> e;
+  for (vertex_t i = 0; i < a.n_rows; ++i)
+    for (offset_t k = a.offsets[i]; k < a.offsets[i + 1]; ++k) e.emplace_back(-std::fabs(a.weights[k]), i, a.cols[k]);
+  std::sort(e.begin(), e.end());
+  std::vector<double> row_weight(a.n_rows, -1);
+  std::vector<char> col_used(a.n_cols, 0);
+  for (const auto& [w, i, j] : e)
+    if (row_weight[i] < 0 && !col_used[j]) {
+      row_weight[i] = -w;
+      col_used[j] = 1;
+    }
+  double sum = 0;
+  for (double w : row_weight)
+    if (w >= 0) sum += w;
+  return sum;
+}
+
+AwpmResult run(const Csr<double>& a, int threads, AwpmOptions o = {}) {
+  o.threads = threads;
+  return awpm(a, o);
+}
+
+// Everything the tests compare between thread counts.
+void require_same(const AwpmResult& x, const AwpmResult& y) {
+  REQUIRE(x.mates.row_mate == y.mates.row_mate);
+  REQUIRE(x.mates.col_mate == y.mates.col_mate);
+  REQUIRE(x.rounds.size() == y.rounds.size());
+  for (std::size_t t = 0; t < x.rounds.size(); ++t) {
+    REQUIRE(x.rounds[t].cycles == y.rounds[t].cycles);
+    REQUIRE(x.rounds[t].weight == y.rounds[t].weight);
+  }
+  REQUIRE(x.start_weight == y.start_weight);
+  REQUIRE(x.maximum_weight == y.maximum_weight);
+}
+
+}  // namespace
+
+TEST_CASE("awpm: random matrices of every shape and rank, ties and zeros: maximum, <= job 4, no gaining 4-cycle") {
+  std::mt19937 rng(2020);
+  for (int i = 0; i < 400; ++i) {
+    const vertex_t span = i < 300 ? 12 : 120;
+    const vertex_t m = vertex_t(rng() % span), n = vertex_t(rng() % span);
+    const double density = i < 300 ? 0.05 + 0.1 * (i % 8) : 0.01 + 0.02 * (i % 6);
+    const std::uint64_t seed = 7000 + i;
+    const Csr<double> a = tied_matrix(m, n, density, i % 3 == 0, seed);
+    CAPTURE(seed);
+    CAPTURE(m);
+    CAPTURE(n);
+    const AwpmResult r = run(a, 2);
+    require_valid(a, r.mates);
+    REQUIRE(r.mates.matched == check::bipartite_rank(a));
+    REQUIRE(r.converged);
+    CHECK(r.start_weight == greedy_weight(a));
+    double before = r.maximum_weight;
+    for (const AwpmRound& round : r.rounds) {
+      CHECK(round.weight >= before);
+      before = round.weight;
+    }
+    const PrepassResult report = prepass_result(a, 4, r.mates);
+    CHECK(report.objective == before);
+    const PrepassResult exact = prepass(a, {.job = 4});
+    CHECK(report.objective <= exact.objective + 1e-9 * std::max(1.0, exact.objective));
+    const check::FourCycle c = check::largest_4_cycle(a, r.mates.row_mate);
+    INFO("rows ", c.row, " and ", c.other, " gain ", c.gain);
+    CHECK(c.gain <= AwpmOptions{}.min_gain * report.objective + 1e-12 * std::max(1.0, report.objective));
+    require_same(run(a, 1), r);
+    require_same(run(a, 4), r);
+  }
+}
+
+TEST_CASE("awpm: larger matrices, 1, 2 and 4 threads give the same rounds and matching (repeated)") {
+  for (const auto& [m, n, density, seed] : std::vector<std::tuple<vertex_t, vertex_t, double, std::uint64_t>>{
+           {3000, 3000, 0.002, 1}, {2000, 3500, 0.003, 2}, {4000, 1500, 0.004, 3}, {5000, 5000, 0.0008, 4}}) {
+    const Csr<double> a = tied_matrix(m, n, density, seed % 2 == 0, seed);
+    CAPTURE(seed);
+    const AwpmResult one = run(a, 1);
+    require_valid(a, one.mates);
+    CHECK(one.mates.matched == prepass(a, {.job = 1}).mates.matched);
+    CHECK(one.converged);
+    MESSAGE("seed " << seed << ": " << one.rounds.size() << " rounds");
+    for (int repeat = 0; repeat < 3; ++repeat) {
+      require_same(run(a, 2), one);
+      require_same(run(a, 4), one);
+    }
+  }
+}
+
+TEST_CASE("awpm: rows unsorted with duplicates read the first entry of each column") {
+  for (std::uint64_t seed = 1; seed <= 40; ++seed) {
+    const Csr<double> sorted = check::random_matrix(vertex_t(seed % 23), vertex_t(seed % 17 + 3), 0.4, 3, seed);
+    const Csr<double> a = check::scramble_rows(sorted, seed);
+    // The first entry of each column in each row, rows sorted: what awpm reads.
+    Csr<double> first;
+    first.n_rows = a.n_rows;
+    first.n_cols = a.n_cols;
+    for (vertex_t i = 0; i < a.n_rows; ++i) {
+      std::map<vertex_t, double> row;
+      for (offset_t k = a.offsets[i]; k < a.offsets[i + 1]; ++k) row.emplace(a.cols[k], a.weights[k]);
+      for (auto [j, w] : row) {
+        first.cols.push_back(j);
+        first.weights.push_back(w);
+      }
+      first.offsets.push_back(offset_t(first.cols.size()));
+    }
+    CAPTURE(seed);
+    const AwpmResult r = run(a, 2);
+    require_valid(a, r.mates);
+    require_same(r, run(first, 2));
+    CHECK(prepass_result(a, 4, r.mates).objective == prepass_result(first, 4, r.mates).objective);
+  }
+}
+
+TEST_CASE("awpm: empty shapes, all zeros, max-rounds 0, bad input") {
+  for (auto [m, n] : std::vector<std::pair<vertex_t, vertex_t>>{{0, 0}, {0, 5}, {4, 0}}) {
+    Csr<double> a;
+    a.n_rows = m;
+    a.n_cols = n;
+    a.offsets.assign(std::size_t(m) + 1, 0);
+    const AwpmResult r = awpm(a);
+    CHECK(r.mates.matched == 0);
+    CHECK(r.converged);
+  }
+  Csr<double> zeros = check::random_matrix(30, 30, 0.2, 0, 5);
+  std::fill(zeros.weights.begin(), zeros.weights.end(), 0.0);
+  const AwpmResult z = awpm(zeros);
+  CHECK(z.mates.matched == check::bipartite_rank(zeros));
+  CHECK(z.converged);
+  const Csr<double> a = tied_matrix(200, 200, 0.03, false, 9);
+  const AwpmResult none = awpm(a, {.max_rounds = 0});
+  CHECK(none.rounds.empty());
+  CHECK(!none.converged);
+  CHECK(prepass_result(a, 4, none.mates).objective == none.maximum_weight);
+  CHECK(awpm(a).rounds.back().weight >= none.maximum_weight);
+
+  Csr<double> bad = a;
+  bad.weights[3] = std::numeric_limits<double>::quiet_NaN();
+  CHECK_THROWS_AS(awpm(bad), invalid_input);
+  bad = a;
+  bad.cols[0] = a.n_cols;
+  CHECK_THROWS_AS(awpm(bad), invalid_input);
+  bad = a;
+  bad.weights.pop_back();
+  CHECK_THROWS_AS(awpm(bad), invalid_input);
+  CHECK_THROWS_AS(awpm(a, {.min_gain = -1}), invalid_input);
+  CHECK_THROWS_AS(awpm(a, {.max_rounds = -1}), invalid_input);
+}
+
+TEST_CASE("awpm: the registry entry, after max-sum, and its conformance") {
+  const MatcherInfo& m = find_matcher("awpm", Problem::bipartite);
+  CHECK(m.job == 4);
+  CHECK(m.guarantee == "approximate");
+  CHECK(m.threaded);
+  CHECK(m.deterministic);
+  CHECK(m.family == "bipartite");
+  CHECK(find_prepass_job(4).name == "max-sum");
+  CHECK_THROWS_AS(parse_options(m, {{"min-gain", "-1"}}), invalid_input);
+  CHECK_THROWS_AS(parse_options(m, {{"max-rounds", "x"}}), invalid_input);
+  const Csr<double> a = tied_matrix(60, 60, 0.08, true, 11);
+  RunOptions o;
+  o.threads = 2;
+  const PrepassResult r = run_prepass(m, a, o);
+  CHECK(r.job == 4);
+  CHECK(r.mates.row_mate == awpm(a).mates.row_mate);
+  CHECK(r.objective == prepass_result(a, 4, r.mates).objective);
+  std::vector<vertex_t> perm = r.perm;
+  std::sort(perm.begin(), perm.end());
+  for (vertex_t j = 0; j < a.n_cols; ++j) CHECK(perm[j] == j);
+  check::require_conformance(m);
+}
+
+namespace {
+
+struct SharedMatrix {
+  std::string file;
+  long structural_rank;
+  Csr<double> a;
+};
+
+// The shared matrices with their structural rank (MANIFEST.tsv's column
+// 14), as tests/matchers/test_prepass.cpp reads them; a file the reader
+// refuses (the complex one) is skipped with a message.
+std::vector<SharedMatrix> shared_matrices() {
+  std::vector<SharedMatrix> out;
+  const auto dir = check::shared_matrices();
+  if (!dir) return out;
+  std::ifstream manifest(*dir / "MANIFEST.tsv");
+  std::string line;
+  std::getline(manifest, line);
+  while (std::getline(manifest, line)) {
+    std::vector<std::string> f;
+    std::stringstream ss(line);
+    for (std::string cell; std::getline(ss, cell, '\t');) f.push_back(cell);
+    if (f.size() < 14 || f[13].empty() || f[0].find("_mc64_result") != std::string::npos) continue;
+    try {
+      out.push_back({f[0], std::stol(f[13]), matrix_as_given(read_matrix_market((*dir / f[0]).string()))});
+    } catch (const error& e) {
+      MESSAGE("skipped " << f[0] << ": " << std::string(e.what()));
+    }
+  }
+  return out;
+}
+
+// Matrices on which AWPM's 4-cycle local optimum misses job 4's optimum by
+// more than 1%: the relative gap measured (default options; the same at
+// every thread count). The test fails if a gap grows by more than 10% of
+// itself plus 0.001 (the slack is for changes in the maximum-cardinality
+// step, max_cardinality.hpp, whose augmenting paths decide which local
+// optimum the rounds reach). Why they miss: the greedy start is heavy but far from maximum
+// (its weight 1.0 to 5655 times the optimum), and the augmenting paths of
+// the maximum-cardinality step re-pair its heaviest entries (after it:
+// 4% to 96% of the optimum); the rounds then stop at a 4-cycle local
+// optimum, while what the optimum differs by are longer alternating cycles
+// (b1_ss: one cycle through 5 rows; west0479: cycles through 6 to 48 rows;
+// hangGlider_2: one through 309 rows) and, on the singular and rectangular
+// GD97_b, lp_e226, lp_share1b and mbeacxc, alternating paths to unmatched
+// rows or columns, which no 4-cycle covers. Local optimality under 4-cycles
+// bounds nothing for perfect matchings. Measured, not applied here:
+// exchanges with unmatched vertices (a row moving to a free column, a free
+// row taking a column) bring GD97_b to 0.4%, lp_e226 to 0.3%, lp_share1b to
+// 6%, mbeacxc to 6.4%; 6-cycles too bring the mean gap from 10.9% to 7.4%.
+const std::map<std::string, double> known_gaps = {
+    {"hangGlider_2.mtx", 0.949022},   {"west0479.mtx", 0.94857},  {"west1505.mtx", 0.94736},
+    {"nnc1374.mtx", 0.373721},        {"bayer10.mtx.gz", 0.284699}, {"lp_share1b.mtx", 0.109394},
+    {"impcol_a.mtx", 0.103318},       {"mbeacxc.mtx", 0.0737403}, {"bp_1200.mtx", 0.0677594},
+    {"b1_ss.mtx", 0.0671459},         {"west0067.mtx", 0.0351487}, {"orani678.mtx.gz", 0.0274495},
+    {"GD97_b.mtx", 0.0253259},        {"lp_e226.mtx", 0.0137906}};
+
+std::int64_t cycles(const AwpmResult& r) {
+  std::int64_t c = 0;
+  for (const AwpmRound& round : r.rounds) c += round.cycles;
+  return c;
+}
+
+template <class F>
+double best_seconds(F f) {
+  double best = std::numeric_limits<double>::infinity();
+  for (int t = 0; t < 3; ++t) {
+    const auto start = std::chrono::steady_clock::now();
+    f();
+    best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  }
+  return best;
+}
+
+}  // namespace
+
+TEST_CASE("awpm: shared matrices: count = structural rank, objective within 1% of job 4's") {
+  const auto matrices = shared_matrices();
+  if (matrices.empty()) {
+    MESSAGE("shared matrices absent (MATCHBLAS_SHARED_MATRICES): skipped");
+    return;
+  }
+  double worst = 0, total = 0;
+  int counted = 0;
+  for (const auto& sm : matrices) {
+    INFO(sm.file);
+    const AwpmResult r = run(sm.a, 2);
+    require_valid(sm.a, r.mates);
+    CHECK(r.mates.matched == sm.structural_rank);
+    CHECK(r.converged);
+    require_same(run(sm.a, 1), r);
+    const double got = prepass_result(sm.a, 4, r.mates).objective;
+    const PrepassResult exact = prepass(sm.a, {.job = 4});
+    CHECK(got <= exact.objective * (1 + 1e-12));
+    const double gap = exact.objective > 0 ? (exact.objective - got) / exact.objective : 0;
+    worst = std::max(worst, gap);
+    total += gap;
+    ++counted;
+    const check::FourCycle c = check::largest_4_cycle(sm.a, r.mates.row_mate);
+    CHECK(c.gain <= AwpmOptions{}.min_gain * got + 1e-12 * std::max(1.0, got));
+    if (const auto known = known_gaps.find(sm.file); known != known_gaps.end()) {
+      MESSAGE(sm.file << ": known gap " << known->second << ", measured " << gap);
+      CHECK(gap <= known->second * 1.1 + 1e-3);
+    } else {
+      CHECK(gap <= 0.01);
+    }
+    MESSAGE(sm.file << " " << sm.a.n_rows << "x" << sm.a.n_cols << " nnz " << sm.a.num_entries() << ": gap " << gap
+                    << " (start " << r.start_weight / exact.objective << ", maximum "
+                    << r.maximum_weight / exact.objective << " of the optimum), rounds " << r.rounds.size()
+                    << ", cycles " << cycles(r));
+  }
+  MESSAGE("gap over " << counted << " matrices: max " << worst << ", mean " << total / std::max(1, counted));
+}
+
+// Times only, no assertions (skipped unless asked for: -tc="awpm: timings*" --no-skip).
+TEST_CASE("awpm: timings against job 4 on the shared matrices" * doctest::skip()) {
+  for (const auto& sm : shared_matrices()) {
+    const double awpm_1 = best_seconds([&] { run(sm.a, 1); }), awpm_2 = best_seconds([&] { run(sm.a, 2); });
+    const double exact_1 = best_seconds([&] { ScopedThreads one(1); prepass(sm.a, {.job = 4}); });
+    const double exact_2 = best_seconds([&] { ScopedThreads two(2); prepass(sm.a, {.job = 4}); });
+    MESSAGE(sm.file << " " << sm.a.n_rows << "x" << sm.a.n_cols << " nnz " << sm.a.num_entries() << ": awpm "
+                    << awpm_1 << " s (1 thread) " << awpm_2 << " s (2), job 4 " << exact_1 << " s (1) " << exact_2
+                    << " s (2)");
+  }
+}

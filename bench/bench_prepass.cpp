@@ -67,6 +67,14 @@ void dump(const std::filesystem::path& p, const Csr<double>& a) {
   if (!out) throw error("cannot write " + p.string());
 }
 
+// JSON has no NaN or infinity: null.
+std::string json_number(double x) {
+  if (!std::isfinite(x)) return "null";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.17g", x);
+  return buf;
+}
+
 #if MATCHBLAS_HAVE_MC64
 // MC64's objective for `job` on its matching (as the pre-pass reports it).
 double mc64_objective(const Csr<double>& a, const std::vector<int>& cperm, int job) {
@@ -155,10 +163,11 @@ int main(int argc, char** argv) {
                                std::fabs(mc64_obj - r.objective) > 1e-9 * std::fabs(mc64_obj);
           if (json)
             std::printf("{\"matrix\": \"%s\", \"n\": %d, \"nnz\": %lld, \"algo\": \"%s\", \"job\": %d, \"threads\": %d, "
-                        "\"seconds\": %.6g, \"matched\": %d, \"objective\": %.17g, \"mc64_seconds\": %.6g, "
-                        "\"mc64_matched\": %d, \"mc64_objective\": %.17g}\n",
+                        "\"seconds\": %.6g, \"matched\": %d, \"objective\": %s, \"mc64_seconds\": %s, "
+                        "\"mc64_matched\": %d, \"mc64_objective\": %s}\n",
                         name.c_str(), a.n_rows, static_cast<long long>(a.num_entries()), m->name.c_str(), m->job, t, s,
-                        r.mates.matched, r.objective, mc64_s, mc64_num, mc64_obj);
+                        r.mates.matched, json_number(r.objective).c_str(), json_number(mc64_s).c_str(), mc64_num,
+                        json_number(mc64_obj).c_str());
           else
             std::printf("%-26s %9d %10lld %-12s %4d %3d %11.5f %10d %22.15g %11.5f %8.2f%s\n", name.c_str(), a.n_rows,
                         static_cast<long long>(a.num_entries()), m->name.c_str(), m->job, t, s, r.mates.matched,

@@ -100,7 +100,9 @@ struct MatcherInfo {
   // edge), "man-optimal" (the man-optimal stable matching); bipartite:
   // "cardinality" (a maximum matching), "bottleneck" (a maximum matching
   // with the largest smallest |a_ij|), "exact" (the best objective among the
-  // maximum matchings).
+  // maximum matchings), "approximate" (a maximum matching, its objective at
+  // most the optimum, and no alternating 4-cycle gaining more than the
+  // entry's min-gain).
   std::string guarantee;
   int job = 0;              // bipartite: the MC64 job it computes (1-5)
   std::string summary;      // one line: the algorithm and its source

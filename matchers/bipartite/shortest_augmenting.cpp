@@ -16,81 +16,76 @@ namespace {
 
 constexpr double inf = std::numeric_limits<double>::infinity();
 
-// An indexed binary min-heap of columns keyed by key(j) (owned by the
-// caller; a key is only ever lowered while its column is in the heap).
-template <class Key>
+// An indexed binary min-heap of columns with their keys stored beside them
+// (a sift compares keys in the heap's own array, not through the columns);
+// a key is only ever lowered while its column is in the heap.
 class ColumnHeap {
  public:
-  ColumnHeap(vertex_t n, Key key) : pos_(n, -1), dist_(key) {}
+  explicit ColumnHeap(vertex_t n) : pos_(n, -1) {}
   bool empty() const { return heap_.empty(); }
-  vertex_t top() const { return heap_.front(); }
-  void push_or_decrease(vertex_t j) {
+  double top_key() const { return heap_.front().key; }
+  void push_or_decrease(vertex_t j, double key) {
     if (pos_[j] < 0) {
       pos_[j] = static_cast<vertex_t>(heap_.size());
-      heap_.push_back(j);
+      heap_.push_back({key, j});
     }
-    up(pos_[j]);
+    up(pos_[j], {key, j});
   }
   vertex_t pop() {
-    const vertex_t j = heap_.front();
+    const vertex_t j = heap_.front().id;
     pos_[j] = -1;
-    const vertex_t last = heap_.back();
+    const Item last = heap_.back();
     heap_.pop_back();
-    if (!heap_.empty()) {
-      heap_[0] = last;
-      pos_[last] = 0;
-      down(0);
-    }
+    if (!heap_.empty()) down(0, last);
     return j;
   }
-  void remove(vertex_t j) {  // j's key may have been lowered below its place
+  void remove(vertex_t j) {
     const vertex_t p = pos_[j];
     if (p < 0) return;
     pos_[j] = -1;
-    const vertex_t last = heap_.back();
+    const Item last = heap_.back();
     heap_.pop_back();
-    if (last == j) return;
-    heap_[p] = last;
-    pos_[last] = p;
-    up(p);
-    down(pos_[last]);
+    if (last.id == j) return;
+    up(p, last);
+    down(pos_[last.id], last);
   }
   void clear() {
-    for (vertex_t j : heap_) pos_[j] = -1;
+    for (const Item& x : heap_) pos_[x.id] = -1;
     heap_.clear();
   }
 
  private:
-  void up(vertex_t p) {
-    const vertex_t j = heap_[p];
+  struct Item {
+    double key;
+    vertex_t id;
+  };
+  void place(vertex_t p, Item x) {
+    heap_[p] = x;
+    pos_[x.id] = p;
+  }
+  void up(vertex_t p, Item x) {  // x moves to p or above it
     while (p > 0) {
       const vertex_t parent = (p - 1) / 2;
-      if (dist_(heap_[parent]) <= dist_(j)) break;
-      heap_[p] = heap_[parent];
-      pos_[heap_[p]] = p;
+      if (heap_[parent].key <= x.key) break;
+      place(p, heap_[parent]);
       p = parent;
     }
-    heap_[p] = j;
-    pos_[j] = p;
+    place(p, x);
   }
-  void down(vertex_t p) {
-    const vertex_t j = heap_[p];
+  void down(vertex_t p, Item x) {  // x moves to p or below it
     const vertex_t size = static_cast<vertex_t>(heap_.size());
     for (;;) {
       vertex_t child = 2 * p + 1;
       if (child >= size) break;
-      if (child + 1 < size && dist_(heap_[child + 1]) < dist_(heap_[child])) ++child;
-      if (dist_(heap_[child]) >= dist_(j)) break;
-      heap_[p] = heap_[child];
-      pos_[heap_[p]] = p;
+      if (child + 1 < size && heap_[child + 1].key < heap_[child].key) ++child;
+      if (heap_[child].key >= x.key) break;
+      place(p, heap_[child]);
       p = child;
     }
-    heap_[p] = j;
-    pos_[j] = p;
+    place(p, x);
   }
-  std::vector<vertex_t> heap_;
+  std::vector<Item> heap_;
   std::vector<vertex_t> pos_;
-  Key dist_;
 };
 
 void check_costs(const Csr<double>& c) {
@@ -194,8 +189,7 @@ bool match_every_row(const Csr<double>& c, DualMatching& r, vertex_t& row_out) {
   // because a relaxation only offers dist >= the current smallest, so
   // `nd >= dist` turns it away without a per-search mark.
   std::vector<vertex_t> ready;
-  auto key = [&col](vertex_t j) { return col[j].dist; };
-  ColumnHeap<decltype(key)> heap(n, key);
+  ColumnHeap heap(n);
   for (vertex_t s = 0; s < m; ++s) {
     if (rm[s] >= 0) continue;
     ++r.searches;
@@ -218,16 +212,16 @@ bool match_every_row(const Csr<double>& c, DualMatching& r, vertex_t& row_out) {
           heap.remove(j);
           ready.push_back(j);
         } else {
-          heap.push_or_decrease(j);
+          heap.push_or_decrease(j, nd);
         }
       }
     };
     relax(s, 0);
     for (;;) {
       if (ready.empty()) {
-        if (heap.empty() || col[heap.top()].dist >= best) break;
-        dmin = col[heap.top()].dist;
-        while (!heap.empty() && col[heap.top()].dist <= dmin) ready.push_back(heap.pop());
+        if (heap.empty() || heap.top_key() >= best) break;
+        dmin = heap.top_key();
+        while (!heap.empty() && heap.top_key() <= dmin) ready.push_back(heap.pop());
       }
       const vertex_t j = ready.back();
       ready.pop_back();

@@ -23,10 +23,21 @@ Args algorithm_args(int argc, char** argv, Problem problem, std::set<std::string
 ChosenAlgorithm choose_algorithm(const Args& a, Problem problem, const std::string& command, Precision precision) {
   const auto algo = a.value("algo");
   if (!algo) throw usage_error(command + " needs --algo NAME (matchblas list shows the names)");
-  ChosenAlgorithm c;
+  const MatcherInfo* m = nullptr;
   try {
-    c.info = &find_matcher(*algo, problem);
-    if (const auto d = a.value("device")) c.info = &on_device(*c.info, parse_device(*d));
+    m = &find_matcher(*algo, problem);
+    if (const auto d = a.value("device")) m = &on_device(*m, parse_device(*d));
+  } catch (const invalid_input& e) {
+    throw usage_error(e.what());
+  }
+  return configure_algorithm(*m, a, precision);
+}
+
+ChosenAlgorithm configure_algorithm(const MatcherInfo& entry, const Args& a, Precision precision) {
+  const Problem problem = entry.problem;
+  ChosenAlgorithm c;
+  c.info = &entry;
+  try {
     // The entry's options as given: every registry option of this problem
     // that is on the command line.
     std::map<std::string, std::string> given;

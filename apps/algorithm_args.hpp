@@ -30,4 +30,8 @@ struct ChosenAlgorithm {
 ChosenAlgorithm choose_algorithm(const Args& a, Problem problem, const std::string& command,
                                  Precision precision = Precision::dual);
 
+// The same for an entry the command chose itself (perm's --job): its options
+// from the command line, --gpu, --threads, availability.
+ChosenAlgorithm configure_algorithm(const MatcherInfo& entry, const Args& a, Precision precision = Precision::dual);
+
 }  // namespace matchblas::cli

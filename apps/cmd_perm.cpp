@@ -91,29 +91,31 @@ int command_perm(const Args& a) {
   if (a.positional().size() != 1) throw usage_error("perm takes one FILE");
   if (a.value("job") && a.value("algo")) throw usage_error("perm takes --job or --algo, not both");
   const int job = a.value("job") ? static_cast<int>(a.integer("job", 5, 0, 5)) : -1;  // -1: automatic
-  const MatcherInfo* entry = nullptr;
-  if (a.value("algo")) {
+  // The entry: --algo's, --job's, or (automatic) max-product's until the
+  // file shows a pattern; its options (the registry's) checked before the
+  // file is read.
+  ChosenAlgorithm chosen;
+  if (a.value("algo")) chosen = choose_algorithm(a, Problem::bipartite, "perm");
+  else if (job != 0) {
     try {
-      entry = &find_matcher(*a.value("algo"), Problem::bipartite);
+      chosen = configure_algorithm(find_prepass_job(job > 0 ? job : 5), a);
     } catch (const invalid_input& e) {
       throw usage_error(e.what());
     }
-  } else if (job > 0) {
-    try {
-      entry = &find_prepass_job(job);
-    } catch (const invalid_input& e) {
-      throw usage_error(e.what());
-    }
+  } else {
+    for (const MatcherInfo& m : matchers())
+      if (m.problem == Problem::bipartite)
+        for (const OptionSpec& o : m.options)
+          if (o.type == OptionSpec::Type::flag ? a.flag(o.name) : a.value(o.name).has_value())
+            throw usage_error("--" + o.name + " is for '" + m.name + "', not job 0");
   }
-  if (a.flag("symmetric") && entry && !entry->option("symmetric"))
-    throw usage_error("--symmetric is for job 5 (max-product), not '" + entry->name + "'");
+  const MatcherInfo* entry = job < 0 && !a.value("algo") ? nullptr : chosen.info;
   const auto needs_scalings = [&](const MatcherInfo* e) {
     if (a.value("scales-out") && (!e || e->job != 5))
       throw usage_error("--scales-out needs job 5 (max-product): '" + (e ? e->name : std::string("job 0")) +
                         "' computes no scalings");
   };
   if (entry || job == 0) needs_scalings(entry);  // known before the file is read
-  apply_threads(a);
   const std::string& file = a.positional()[0];
   const std::unique_ptr<AtomicFile> perm_out = open_output(a, {file});
   const std::unique_ptr<AtomicFile> scales_out = open_named_output(a, "scales-out", file);
@@ -126,16 +128,17 @@ int command_perm(const Args& a) {
   mm.reset();
   const double read_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   // Automatic job: 5 for a matrix with values (or --symmetric), 1 for a pattern.
-  if (!entry && job != 0) entry = &find_prepass_job(pattern && !a.flag("symmetric") ? 1 : 5);
+  if (!entry && job != 0) {
+    entry = chosen.info;  // max-product
+    if (pattern && !a.flag("symmetric")) chosen = configure_algorithm(*(entry = &find_prepass_job(1)), a);
+  }
   needs_scalings(entry);
   if (scaled_out && matrix.n_rows != matrix.n_cols)
     throw error("--scaled-out: " + file + " is " + std::to_string(matrix.n_rows) + " x " +
                 std::to_string(matrix.n_cols) + "; only a square matrix has a permuted form");
 
-  RunOptions run;
-  if (entry && a.flag("symmetric")) run.options = parse_options(*entry, {{"symmetric", ""}});
   const PrepassResult r = naming_file(
-      file, [&] { return entry ? run_prepass(*entry, matrix, run) : prepass(matrix, {.job = 0}); },
+      file, [&] { return entry ? run_prepass(*entry, matrix, chosen.run) : prepass(matrix, {.job = 0}); },
       "running '" + (entry ? entry->name : std::string("job 0")) + "'");
   const int ran = job == 3 ? 3 : r.job;
 

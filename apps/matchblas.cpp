@@ -109,7 +109,7 @@ void print_help(std::FILE* out) {
       "      summary.md and pictures (python3 with matplotlib); --exact adds the optimum and GTO\n"
       "      (cached by content under --cache, default ~/.cache/matchblas/optimum); --resume continues DIR\n"
       "  matchblas perm FILE [--job J | --algo NAME] [--symmetric] [--out PERM] [--scales-out S]\n"
-      "                 [--scaled-out B.mtx] [--json]\n"
+      "                 [--scaled-out B.mtx] [--threads T] [--json] [the algorithm's options]\n"
       "      the diagonal pre-pass, MC64's jobs: 1 maximum cardinality, 2-3 bottleneck, 4 maximum sum,\n"
       "      5 maximum product with log scalings (default: 5, or 1 for a pattern; 0 none); PERM gets\n"
       "      perm[i] + 1 per row (column perm[i] of A becomes column i: MC64's CPERM), S the scalings\n"
@@ -162,8 +162,7 @@ int run(int argc, char** argv) {
                              {"exact", "resume", "no-plots"}));
   if (command == "list") return command_list(Args(argc, argv, 2, {}, {"json"}));
   if (command == "perm")
-    return command_perm(
-        Args(argc, argv, 2, {"job", "algo", "out", "scales-out", "scaled-out", "threads"}, {"json", "symmetric"}));
+    return command_perm(algorithm_args(argc, argv, Problem::bipartite, {"job", "out", "scales-out", "scaled-out"}, {"json"}));
   return command_demo(Args(argc, argv, 2, {"n", "seed", "threads"}, {}));
 }
 

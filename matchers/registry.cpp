@@ -161,7 +161,7 @@ const MatcherInfo& on_device(const MatcherInfo& m, Device device) {
   for (const MatcherInfo& other : matchers())
     if (other.device == device && other.problem == m.problem) there.push_back(other.name);
   throw invalid_input("'" + m.name + "' has no " + to_string(device) + " version (" + to_string(device) +
-                      " algorithms: " + listed(there) + ")");
+                      " algorithms of its problem: " + (there.empty() ? std::string("none yet") : listed(there)) + ")");
 }
 
 std::string takers(std::string_view name, Problem problem) {

@@ -14,6 +14,7 @@
 #include "lib/graph_from_matrix.hpp"
 #include "lib/mmio.hpp"
 #include "matchers/bipartite/prepass.hpp"
+#include "matchers/registry.hpp"
 #include "tests/check/check.hpp"
 #include "tests/check/cli_process.hpp"
 
@@ -171,6 +172,21 @@ TEST_CASE("perm: automatic job, rectangular and singular matrices, job 0, standa
   std::vector<long> p = numbers(check::slurp(dir / "p4.txt"));
   REQUIRE(p.size() == std::size_t(a.n_rows));
   for (vertex_t i = 0; i < a.n_rows; ++i) CHECK(p[i] == want4.perm[i] + 1);
+  // A registry entry by name with its own options and threads.
+  r = run_cli(dir, "perm " + shell_quoted(dir / "a.mtx") + " --algo awpm --max-rounds 2 --threads 2 --json --out " +
+                       shell_quoted(dir / "pa.txt"));
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  CHECK(r.out.find("\"algo\": \"awpm\"") != std::string::npos);
+  {
+    const MatcherInfo& awpm = find_matcher("awpm", Problem::bipartite);
+    RunOptions run;
+    run.options = parse_options(awpm, {{"max-rounds", "2"}});
+    const PrepassResult want = run_prepass(awpm, a, run);
+    p = numbers(check::slurp(dir / "pa.txt"));
+    REQUIRE(p.size() == std::size_t(a.n_rows));
+    for (vertex_t i = 0; i < a.n_rows; ++i) CHECK(p[i] == want.perm[i] + 1);
+  }
   // Job 0: the identity.
   r = run_cli(dir, "perm " + shell_quoted(dir / "a.mtx") + " --job 0 --out " + shell_quoted(dir / "p0.txt"));
   REQUIRE(r.status == 0);
@@ -247,7 +263,11 @@ TEST_CASE("perm: errors are one line, checked before the input where they can be
       {"perm " + a + " --job 6" + out, 2, "--job must be in"},
       {"perm " + a + " --job 4 --algo max-sum" + out, 2, "--job or --algo, not both"},
       {"perm " + a + " --algo greedy" + out, 2, "greedy"},
-      {"perm " + a + " --job 4 --symmetric" + out, 2, "--symmetric is for job 5"},
+      {"perm " + a + " --job 4 --symmetric" + out, 2, "--symmetric is for max-product, not 'max-sum'"},
+      {"perm " + a + " --max-rounds 3" + out, 2, "--max-rounds is for awpm, not 'max-product'"},
+      {"perm " + a + " --job 0 --symmetric" + out, 2, "not job 0"},
+      {"perm " + a + " --algo max-sum --device gpu" + out, 2, "has no gpu version"},
+      {"perm " + a + " --algo awpm --max-rounds -1" + out, 2, "--max-rounds"},
       {"perm " + a + " --job 1 --scales-out " + shell_quoted(dir / "s.txt") + out, 2, "--scales-out needs job 5"},
       {"perm " + shell_quoted(dir / "missing.mtx") + out, 1, "missing.mtx"},
       {"perm" + out, 2, "perm takes one FILE"},

@@ -1,0 +1,303 @@
+// max_cardinality_omp (matchers/bipartite/max_cardinality_omp.hpp): every
+// result validated (each pair an entry, no row or column twice, mates
+// symmetric, the count right), its size equal to the sequential
+// max_cardinality_bipartite's and to Kuhn's (tests/check/bipartite_reference)
+// on random matrices of every shape and rank at 1, 2 and 4 threads, run
+// again and again to shake out races; the shared matrices against their
+// structural rank (MANIFEST.tsv); large generated solver matrices; bad
+// input; the registry entry.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <fstream>
+#include <limits>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "datasets/solver_matrices.hpp"
+#include "lib/error.hpp"
+#include "lib/mmio.hpp"
+#include "matchers/bipartite/max_cardinality.hpp"
+#include "matchers/bipartite/max_cardinality_omp.hpp"
+#include "matchers/bipartite/prepass.hpp"
+#include "matchers/registry.hpp"
+#include "tests/check/bipartite_reference.hpp"
+#include "tests/check/check.hpp"
+
+using namespace matchblas;
+
+namespace {
+
+// Why r is not a matching of a's entries with symmetric mates and the right
+// count ("" when it is). Rows of a may hold duplicates.
+template <class W>
+std::string violation(const Csr<W>& a, const BipartiteMates& r) {
+  if (r.row_mate.size() != std::size_t(a.n_rows) || r.col_mate.size() != std::size_t(a.n_cols))
+    return "mate arrays of the wrong size";
+  vertex_t count = 0;
+  for (vertex_t i = 0; i < a.n_rows; ++i) {
+    const vertex_t j = r.row_mate[i];
+    if (j < 0) continue;
+    ++count;
+    if (j >= a.n_cols || r.col_mate[j] != i) return "row " + std::to_string(i) + "'s mate is not symmetric";
+    const auto cols = a.row_cols(i);
+    if (std::find(cols.begin(), cols.end(), j) == cols.end())
+      return "row " + std::to_string(i) + " matched to column " + std::to_string(j) + ", not an entry";
+  }
+  for (vertex_t j = 0; j < a.n_cols; ++j)
+    if (r.col_mate[j] >= 0 && (r.col_mate[j] >= a.n_rows || r.row_mate[r.col_mate[j]] != j))
+      return "column " + std::to_string(j) + "'s mate is not symmetric";
+  if (count != r.matched) return "matched says " + std::to_string(r.matched) + ", the rows " + std::to_string(count);
+  return "";
+}
+
+template <class W>
+void require_valid(const Csr<W>& a, const BipartiteMates& r) {
+  const std::string why = violation(a, r);
+  INFO("violation: ", why);
+  REQUIRE(why.empty());
+}
+
+// Berge: no augmenting path from a free row (an alternating BFS).
+template <class W>
+bool has_augmenting_path(const Csr<W>& a, const BipartiteMates& r) {
+  std::vector<char> seen(std::size_t(a.n_cols), 0);
+  std::vector<vertex_t> queue;
+  for (vertex_t i = 0; i < a.n_rows; ++i)
+    if (r.row_mate[i] < 0) queue.push_back(i);
+  for (std::size_t h = 0; h < queue.size(); ++h)
+    for (vertex_t j : a.row_cols(queue[h])) {
+      if (seen[j]) continue;
+      seen[j] = 1;
+      if (r.col_mate[j] < 0) return true;
+      queue.push_back(r.col_mate[j]);
+    }
+  return false;
+}
+
+// The pattern of a Matrix Market file as an m x n Csr (symmetric files
+// expanded, duplicates dropped), as test_bipartite_cardinality reads them.
+Csr<double> pattern_of(const MmMatrix& mm) {
+  const bool sym = mm.header.symmetry != MmSymmetry::general;
+  std::vector<std::vector<vertex_t>> rows(std::size_t(mm.header.rows));
+  for (std::size_t k = 0; k < mm.row.size(); ++k) {
+    rows[mm.row[k]].push_back(mm.col[k]);
+    if (sym && mm.row[k] != mm.col[k]) rows[mm.col[k]].push_back(mm.row[k]);
+  }
+  Csr<double> a;
+  a.n_rows = mm.header.rows;
+  a.n_cols = mm.header.cols;
+  for (auto& r : rows) {
+    std::sort(r.begin(), r.end());
+    r.erase(std::unique(r.begin(), r.end()), r.end());
+    for (vertex_t j : r) {
+      a.cols.push_back(j);
+      a.weights.push_back(1.0);
+    }
+    a.offsets.push_back(offset_t(a.cols.size()));
+  }
+  return a;
+}
+
+}  // namespace
+
+TEST_CASE("cardinality-omp: empty, no entries, one entry, structurally singular") {
+  for (int threads : {1, 2, 4}) {
+    CAPTURE(threads);
+    Csr<double> empty;
+    CHECK(max_cardinality_omp(empty, threads).matched == 0);
+
+    Csr<double> none;  // 3 x 2, no entries
+    none.n_rows = 3;
+    none.n_cols = 2;
+    none.offsets = {0, 0, 0, 0};
+    const auto r0 = max_cardinality_omp(none, threads);
+    require_valid(none, r0);
+    CHECK(r0.matched == 0);
+
+    Csr<double> a;  // 3x3, rows 0 and 1 only reach column 0: structural rank 2
+    a.n_rows = 3;
+    a.n_cols = 3;
+    a.offsets = {0, 1, 2, 5};
+    a.cols = {0, 0, 0, 1, 2};
+    a.weights = {1, 2, 3, 4, 5};
+    const auto r = max_cardinality_omp(a, threads);
+    require_valid(a, r);
+    CHECK(r.matched == 2);
+    CHECK_FALSE(has_augmenting_path(a, r));
+  }
+}
+
+TEST_CASE("cardinality-omp: random matrices of every shape and rank, 1, 2 and 4 threads") {
+  for (int trial = 0; trial < 300; ++trial) {
+    const std::uint64_t seed = 7000 + std::uint64_t(trial);
+    CAPTURE(seed);
+    std::mt19937 rng(static_cast<std::uint32_t>(seed));
+    // Mostly small (every shape), every tenth up to 400 x 400 so that the
+    // phases have many roots to share out.
+    const vertex_t span = trial % 10 == 9 ? 400 : 40;
+    const vertex_t m = vertex_t(rng() % span), n = vertex_t(rng() % span);
+    const double density = trial % 10 == 9 ? 0.5 * (1 + rng() % 8) / std::max<vertex_t>(1, std::max(m, n))
+                                           : (rng() % 100) / 400.0;
+    const Csr<double> a = check::random_matrix(m, n, density, 0, seed);
+    const vertex_t rank = check::bipartite_rank(a);
+    CHECK(max_cardinality_bipartite(a).matched == rank);
+    // The small ones give a thread a chunk of roots or two at most, so they
+    // are run once; the larger ones, which share out their roots, three times.
+    const int reps = span > 40 ? 3 : 1;
+    for (int threads : {1, 2, 4})
+      for (int rep = 0; rep < reps; ++rep) {
+        CAPTURE(threads);
+        CAPTURE(rep);
+        const auto r = max_cardinality_omp(a, threads);
+        require_valid(a, r);
+        REQUIRE(r.matched == rank);
+        CHECK_FALSE(has_augmenting_path(a, r));
+      }
+  }
+}
+
+// Large enough that every phase shares hundreds of roots among the threads,
+// sparse enough to be structurally singular (searches that fail meet
+// searches that succeed), wide and tall: many runs, each against the rank.
+TEST_CASE("cardinality-omp: mid-size sparse matrices, singular and not, 2 and 4 threads, many runs") {
+  for (int trial = 0; trial < 6; ++trial) {
+    const std::uint64_t seed = 8200 + std::uint64_t(trial);
+    CAPTURE(seed);
+    const vertex_t m = trial % 3 == 2 ? 1500 : 3000, n = trial % 3 == 1 ? 1500 : 3000;
+    const double degree = trial < 3 ? 1.5 : 3.0;  // below and above the threshold of a perfect matching
+    const Csr<double> a = check::random_matrix(m, n, degree / double(n), 0, seed);
+    const vertex_t rank = max_cardinality_bipartite(a).matched;
+    for (int threads : {2, 4})
+      for (int rep = 0; rep < 10; ++rep) {
+        CAPTURE(threads);
+        CAPTURE(rep);
+        const auto r = max_cardinality_omp(a, threads);
+        require_valid(a, r);
+        REQUIRE(r.matched == rank);
+      }
+    CHECK_FALSE(has_augmenting_path(a, max_cardinality_omp(a, 2)));
+  }
+}
+
+TEST_CASE("cardinality-omp: unsorted rows with duplicates, float weights") {
+  for (int trial = 0; trial < 40; ++trial) {
+    const std::uint64_t seed = 9100 + std::uint64_t(trial);
+    CAPTURE(seed);
+    const Csr<double> a = check::scramble_rows(check::random_matrix(60, 50, 0.06, 0, seed), seed);
+    const vertex_t rank = check::bipartite_rank(a);
+    const Csr<float> f = check::with_weights<float>(a);
+    for (int threads : {1, 2, 4}) {
+      CAPTURE(threads);
+      const auto r = max_cardinality_omp(f, threads);
+      require_valid(f, r);
+      CHECK(r.matched == rank);
+    }
+  }
+}
+
+TEST_CASE("cardinality-omp: large solver matrices, equal to the sequential count, repeated") {
+  for (const char* spec : {"stencil2d:300", "circuit:100000", "heavy:100000"}) {
+    CAPTURE(spec);
+    const Csr<double> a = solver_matrix(spec);
+    const vertex_t want = max_cardinality_bipartite(a).matched;
+    CHECK(want == a.n_rows);  // the generators are structurally nonsingular
+    for (int threads : {1, 2, 4})
+      for (int rep = 0; rep < 2; ++rep) {
+        CAPTURE(threads);
+        MaxCardinalityOmpStats stats;
+        const auto r = max_cardinality_omp(a, threads, &stats);
+        require_valid(a, r);
+        CHECK(r.matched == want);
+        CHECK(stats.start_matched <= r.matched);
+        CHECK(stats.phases >= 1);
+      }
+  }
+}
+
+TEST_CASE("cardinality-omp: malformed input throws") {
+  Csr<double> a;
+  a.n_rows = 1;
+  a.n_cols = 2;
+  a.offsets = {0, 1};
+  a.cols = {5};
+  a.weights = {1.0};
+  CHECK_THROWS_AS(max_cardinality_omp(a, 2), invalid_input);
+  a.cols = {-1};
+  CHECK_THROWS_AS(max_cardinality_omp(a, 2), invalid_input);
+  a.cols = {1};
+  a.offsets = {0, 2};  // more than the entries
+  CHECK_THROWS_AS(max_cardinality_omp(a, 2), invalid_input);
+  a.n_rows = 2;
+  a.offsets = {0, 1, 0};  // decreasing
+  CHECK_THROWS_AS(max_cardinality_omp(a, 2), invalid_input);
+}
+
+TEST_CASE("cardinality-omp: the registry entry, and job 1 still finds the sequential one") {
+  const MatcherInfo& m = find_matcher("cardinality-omp", Problem::bipartite);
+  CHECK(m.job == 1);
+  CHECK(m.guarantee == "cardinality");
+  CHECK(m.threaded);
+  CHECK_FALSE(m.deterministic);
+  CHECK(find_prepass_job(1).name == "cardinality");
+
+  const Csr<double> a = check::random_matrix(30, 30, 0.08, 0, 31);
+  RunOptions run;
+  run.threads = 2;
+  const PrepassResult r = run_prepass(m, a, run);
+  require_valid(a, r.mates);
+  CHECK(r.job == 1);
+  CHECK(r.objective == double(check::bipartite_rank(a)));
+  CHECK(r.perm.size() == 30);
+  CHECK(r.singular == (r.mates.matched < 30));
+  const PrepassResult seq = prepass(a, {.job = 1});
+  CHECK(r.mates.matched == seq.mates.matched);
+
+  Csr<double> bad = a;
+  bad.weights[0] = std::numeric_limits<double>::quiet_NaN();
+  CHECK_THROWS_AS(run_prepass(m, bad, run), invalid_input);
+}
+
+// Every matrix of the shared collection: the matched count equals the
+// structural rank recorded in MANIFEST.tsv and the sequential count, at 1,
+// 2 and 4 threads.
+TEST_CASE("cardinality-omp: shared matrices reach their structural rank") {
+  const auto dir = check::shared_matrices();
+  if (!dir) {
+    MESSAGE("shared matrices absent (MATCHBLAS_SHARED_MATRICES): skipped");
+    return;
+  }
+  std::ifstream manifest(*dir / "MANIFEST.tsv");
+  std::string line;
+  std::getline(manifest, line);  // header; column 14 is structural_rank
+  int checked = 0;
+  while (std::getline(manifest, line)) {
+    std::vector<std::string> f;
+    std::stringstream ss(line);
+    for (std::string cell; std::getline(ss, cell, '\t');) f.push_back(cell);
+    if (f.size() < 14 || f[13].empty()) continue;
+    MmMatrix mm;
+    try {
+      mm = read_matrix_market((*dir / f[0]).string());
+    } catch (const error& e) {
+      MESSAGE("skipped " << f[0] << ": " << std::string(e.what()));
+      continue;
+    }
+    if (mm.header.format != MmFormat::coordinate) continue;
+    const Csr<double> a = pattern_of(mm);
+    INFO(f[0]);
+    const vertex_t rank = vertex_t(std::stol(f[13]));
+    CHECK(max_cardinality_bipartite(a).matched == rank);
+    for (int threads : {1, 2, 4}) {
+      CAPTURE(threads);
+      const auto r = max_cardinality_omp(a, threads);
+      require_valid(a, r);
+      CHECK(r.matched == rank);
+    }
+    ++checked;
+  }
+  MESSAGE("checked " << checked << " shared matrices");
+  CHECK(checked > 0);
+}

@@ -1,8 +1,10 @@
-// Maximum-cardinality bipartite matching: greedy start then Pothen-Fan phases
+// Maximum-cardinality bipartite matching: one-sided Karp-Sipser start then Pothen-Fan phases
 // (see max_cardinality.hpp for source, guarantee and cost).
 #include "matchers/bipartite/max_cardinality.hpp"
 
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "lib/error.hpp"
 
@@ -100,24 +102,66 @@ BipartiteMates augment_to_maximum(const Csr<W>& a, BipartiteMates r) {
   return r;
 }
 
+// The start: one-sided Karp-Sipser. A column left with one entry whose row
+// is unmatched can only ever be matched to that row, so it takes it at once
+// (the degree-one rule, on columns only: rows would need the transpose); the
+// other rows take their first free column, and each match may leave columns
+// with one row, which cascade. tally[j] counts column j's entries from
+// unmatched rows and XORs those rows, so at count one it names the row.
+template <class W>
+BipartiteMates karp_sipser_start(const Csr<W>& a) {
+  BipartiteMates r;
+  r.row_mate.assign(a.n_rows, -1);
+  r.col_mate.assign(a.n_cols, -1);
+  std::vector<std::pair<vertex_t, vertex_t>> tally(a.n_cols);  // (count, XOR of rows)
+  for (vertex_t i = 0; i < a.n_rows; ++i)
+    for (offset_t k = a.offsets[i]; k < a.offsets[i + 1]; ++k) {
+      ++tally[a.cols[k]].first;
+      tally[a.cols[k]].second ^= i;
+    }
+  std::vector<vertex_t> ones;  // columns that fell to one row
+  // Matches i and j; i leaves the tallies of its free columns (a matched
+  // column's tally no longer counts).
+  const auto match = [&](vertex_t i, vertex_t j) {
+    r.row_mate[i] = j;
+    r.col_mate[j] = i;
+    ++r.matched;
+    for (offset_t k = a.offsets[i]; k < a.offsets[i + 1]; ++k) {
+      const vertex_t c = a.cols[k];
+      if (r.col_mate[c] >= 0) continue;
+      tally[c].second ^= i;
+      if (--tally[c].first == 1) ones.push_back(c);
+    }
+  };
+  // A free column down to one row takes it: that row is unmatched, since a
+  // matched row has left the tallies of the columns that were free then.
+  const auto cascade = [&] {
+    while (!ones.empty()) {
+      const vertex_t c = ones.back();
+      ones.pop_back();
+      if (r.col_mate[c] < 0 && tally[c].first == 1) match(tally[c].second, c);
+    }
+  };
+  for (vertex_t j = 0; j < a.n_cols; ++j)
+    if (tally[j].first == 1) {
+      ones.push_back(j);
+      cascade();
+    }
+  for (vertex_t i = 0; i < a.n_rows; ++i)
+    for (offset_t k = a.offsets[i]; k < a.offsets[i + 1] && r.row_mate[i] < 0; ++k)
+      if (r.col_mate[a.cols[k]] < 0) {
+        match(i, a.cols[k]);
+        cascade();
+      }
+  return r;
+}
+
 }  // namespace
 
 template <class W>
 BipartiteMates max_cardinality_bipartite(const Csr<W>& a) {
   check_bipartite_csr(a);
-  BipartiteMates r;
-  r.row_mate.assign(a.n_rows, -1);
-  r.col_mate.assign(a.n_cols, -1);
-  // Greedy start.
-  for (vertex_t i = 0; i < a.n_rows; ++i)
-    for (offset_t k = a.offsets[i]; k < a.offsets[i + 1]; ++k)
-      if (r.col_mate[a.cols[k]] < 0) {
-        r.row_mate[i] = a.cols[k];
-        r.col_mate[a.cols[k]] = i;
-        ++r.matched;
-        break;
-      }
-  return augment_to_maximum(a, std::move(r));
+  return augment_to_maximum(a, karp_sipser_start(a));
 }
 
 template <class W>

@@ -1,10 +1,12 @@
 // Maximum-cardinality matching of a bipartite graph given as an m-by-n Csr
 // (rows on one side, columns on the other; MC64's job 1 without the permutation).
-//   Algorithm: greedy start (first free column of each row), then Pothen-Fan
-//   phases: depth-first augmenting-path searches with one-step lookahead from
-//   every free row, columns visited at most once per phase, a row's entries
-//   scanned forwards and backwards in alternate phases (fairness: Duff, Kaya
-//   and Ucar, "Design, implementation, and analysis of maximum transversal
+//   Algorithm: a one-sided Karp-Sipser start (a column left with one
+//   unmatched row takes it, cascading; other rows take their first free
+//   column; Karp and Sipser, FOCS 1981), then Pothen-Fan phases: depth-first
+//   augmenting-path searches with one-step lookahead from every free row,
+//   columns visited at most once per phase, a row's entries scanned
+//   forwards and backwards in alternate phases (fairness: Duff, Kaya and
+//   Ucar, "Design, implementation, and analysis of maximum transversal
 //   algorithms", ACM TOMS 38(2), 2011).
 //   Source: A. Pothen and C.-J. Fan, "Computing the block triangular form of a
 //   sparse matrix", ACM Trans. Math. Softw. 16(4), 1990, sec. 3 (algorithm MC21-style
@@ -32,7 +34,7 @@ struct BipartiteMates {
 template <class W>
 BipartiteMates max_cardinality_bipartite(const Csr<W>& a);
 
-// The same from a valid matching `start` of a (its greedy start skipped):
+// The same from a valid matching `start` of a (its own start skipped):
 // the result contains every row and column `start` matched.
 template <class W>
 BipartiteMates max_cardinality_bipartite(const Csr<W>& a, BipartiteMates start);

@@ -106,8 +106,8 @@ MatcherInfo awpm_entry() {
 
 void add_bipartite(std::vector<MatcherInfo>& r) {
   r.push_back(job_entry("cardinality", 1, "cardinality",
-                        "MC64 job 1: maximum cardinality, greedy start then Pothen-Fan augmenting paths "
-                        "(Pothen and Fan, ACM TOMS 1990)"));
+                        "MC64 job 1: maximum cardinality, one-sided Karp-Sipser start then Pothen-Fan augmenting "
+                        "paths (Pothen and Fan, ACM TOMS 1990)"));
   r.push_back(cardinality_omp_entry());
   r.push_back(job_entry("bottleneck", 2, "bottleneck",
                         "MC64 jobs 2-3: a maximum matching maximising the smallest |a_ij|, binary search over "

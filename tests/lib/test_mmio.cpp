@@ -25,6 +25,7 @@
 #include "lib/error.hpp"
 #include "lib/mmio.hpp"
 #include "tests/check/check.hpp"
+#include "tests/check/shared_collection.hpp"
 
 using namespace matchblas;
 namespace fs = std::filesystem;
@@ -545,39 +546,27 @@ TEST_CASE("mmio: the shared SuiteSparse collection reads, counts as in MANIFEST.
     MESSAGE("skipped: the shared matrices are absent (set MATCHBLAS_MATRICES)");
     return;
   }
-  std::ifstream manifest(*folder / "MANIFEST.tsv");
-  std::string line;
-  std::getline(manifest, line);
-  std::map<std::string, std::size_t> column;
-  {
-    std::istringstream head(line);
-    std::string name;
-    for (std::size_t i = 0; std::getline(head, name, '\t'); ++i) column[name] = i;
-  }
-  for (const char* c : {"file", "rows", "cols", "nnz", "field", "symmetry"}) REQUIRE(column.count(c) == 1);
+  const std::vector<check::ManifestRow> manifest = check::shared_manifest();
+  REQUIRE(!manifest.empty());
+  for (const char* c : {"file", "rows", "cols", "nnz", "field", "symmetry"}) REQUIRE(manifest[0].field.count(c) == 1);
   std::set<std::string> seen;
-  while (std::getline(manifest, line)) {
-    if (line.empty()) continue;
-    std::vector<std::string> cell;
-    std::istringstream row(line);
-    for (std::string c; std::getline(row, c, '\t');) cell.push_back(c);
-    cell.resize(column.size());
-    const std::string file = cell[column["file"]];
+  for (check::ManifestRow row : manifest) {
+    const std::string& file = row.file;
     CAPTURE(file);
     seen.insert(file);
-    const std::string path = (*folder / file).string();
-    if (cell[column["field"]] == "complex") {
+    const std::string path = row.path.string();
+    if (row.field["field"] == "complex") {
       const parse_error e = error_of([&] { read_matrix_market(path); });
       CHECK(e.line() == 1);
       CHECK(e.reason().find("complex") != std::string::npos);
       continue;
     }
     const MmMatrix m = read_matrix_market(path);
-    CHECK(m.header.rows == std::stoll(cell[column["rows"]]));
-    CHECK(m.header.cols == std::stoll(cell[column["cols"]]));
-    CHECK(m.header.entries == std::stoll(cell[column["nnz"]]));
-    CHECK(to_string(m.header.field) == cell[column["field"]]);
-    CHECK(to_string(m.header.symmetry) == cell[column["symmetry"]]);
+    CHECK(m.header.rows == std::stoll(row.field["rows"]));
+    CHECK(m.header.cols == std::stoll(row.field["cols"]));
+    CHECK(m.header.entries == std::stoll(row.field["nnz"]));
+    CHECK(to_string(m.header.field) == row.field["field"]);
+    CHECK(to_string(m.header.symmetry) == row.field["symmetry"]);
     CHECK(m.row.size() == std::size_t(m.header.entries));
   }
   CHECK(seen.count("young1c.mtx") == 1);

@@ -31,6 +31,7 @@
 #include "matchers/registry.hpp"
 #include "tests/check/bipartite_reference.hpp"
 #include "tests/check/check.hpp"
+#include "tests/check/shared_collection.hpp"
 #include "tests/check/conformance.hpp"
 #include "tests/check/four_cycles.hpp"
 
@@ -242,33 +243,14 @@ TEST_CASE("awpm: the registry entry, after max-sum, and its conformance") {
 
 namespace {
 
-struct SharedMatrix {
-  std::string file;
-  long structural_rank;
-  Csr<double> a;
-};
-
-// The shared matrices with their structural rank (MANIFEST.tsv's column
-// 14), as tests/matchers/test_prepass.cpp reads them; a file the reader
+// The shared matrices with their structural rank (MANIFEST.tsv's
+// structural_rank), but MC64's reference outputs; a file the reader
 // refuses (the complex one) is skipped with a message.
-std::vector<SharedMatrix> shared_matrices() {
-  std::vector<SharedMatrix> out;
-  const auto dir = check::shared_matrices();
-  if (!dir) return out;
-  std::ifstream manifest(*dir / "MANIFEST.tsv");
-  std::string line;
-  std::getline(manifest, line);
-  while (std::getline(manifest, line)) {
-    std::vector<std::string> f;
-    std::stringstream ss(line);
-    for (std::string cell; std::getline(ss, cell, '\t');) f.push_back(cell);
-    if (f.size() < 14 || f[13].empty() || f[0].find("_mc64_result") != std::string::npos) continue;
-    try {
-      out.push_back({f[0], std::stol(f[13]), matrix_as_given(read_matrix_market((*dir / f[0]).string()))});
-    } catch (const error& e) {
-      MESSAGE("skipped " << f[0] << ": " << std::string(e.what()));
-    }
-  }
+std::vector<check::SharedMatrix> shared_matrices() {
+  std::vector<check::SharedMatrix> out = check::shared_prepass_matrices();
+  std::erase_if(out, [](const check::SharedMatrix& m) {
+    return m.structural_rank < 0 || m.file.find("_mc64_result") != std::string::npos;
+  });
   return out;
 }
 

@@ -18,6 +18,7 @@
 #include "matchers/bipartite/max_cardinality.hpp"
 #include "tests/check/bipartite_reference.hpp"
 #include "tests/check/check.hpp"
+#include "tests/check/shared_collection.hpp"
 
 using namespace matchblas;
 
@@ -124,46 +125,15 @@ TEST_CASE("bipartite max cardinality: shared matrices reach their structural ran
     MESSAGE("shared matrices absent (MATCHBLAS_SHARED_MATRICES): skipped");
     return;
   }
-  std::ifstream manifest(*dir / "MANIFEST.tsv");
-  std::string line;
-  std::getline(manifest, line);  // header; column 14 is structural_rank
   int checked = 0;
-  while (std::getline(manifest, line)) {
-    std::vector<std::string> f;
-    std::stringstream ss(line);
-    for (std::string cell; std::getline(ss, cell, '\t');) f.push_back(cell);
-    if (f.size() < 14 || f[13].empty()) continue;
-    MmMatrix mm;
-    try {
-      mm = read_matrix_market((*dir / f[0]).string());
-    } catch (const error& e) {
-      MESSAGE("skipped " << f[0] << ": " << std::string(e.what()));
-      continue;
-    }
-    if (mm.header.format != MmFormat::coordinate) continue;
-    const bool sym = mm.header.symmetry != MmSymmetry::general;
-    std::vector<std::vector<vertex_t>> rows(mm.header.rows);
-    for (std::size_t k = 0; k < mm.row.size(); ++k) {
-      rows[mm.row[k]].push_back(mm.col[k]);
-      if (sym && mm.row[k] != mm.col[k]) rows[mm.col[k]].push_back(mm.row[k]);
-    }
-    Csr<double> a;
-    a.n_rows = mm.header.rows;
-    a.n_cols = mm.header.cols;
-    for (auto& r : rows) {
-      std::sort(r.begin(), r.end());
-      r.erase(std::unique(r.begin(), r.end()), r.end());
-      for (vertex_t j : r) {
-        a.cols.push_back(j);
-        a.weights.push_back(1.0);
-      }
-      a.offsets.push_back(static_cast<offset_t>(a.cols.size()));
-    }
+  for (const check::SharedMatrix& sm : check::shared_prepass_matrices()) {
+    if (sm.structural_rank < 0) continue;
+    const Csr<double>& a = sm.a;  // the entries, explicit zeros included, are the pattern
     const auto r = max_cardinality_bipartite(a);
-    INFO(f[0]);
+    INFO(sm.file);
     validate(a, r);
     CHECK_FALSE(has_augmenting_path(a, r));
-    CHECK(r.matched == std::stol(f[13]));
+    CHECK(r.matched == sm.structural_rank);
     ++checked;
   }
   MESSAGE("checked " << checked << " shared matrices");

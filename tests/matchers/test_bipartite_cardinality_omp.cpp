@@ -25,6 +25,7 @@
 #include "matchers/registry.hpp"
 #include "tests/check/bipartite_reference.hpp"
 #include "tests/check/check.hpp"
+#include "tests/check/shared_collection.hpp"
 
 using namespace matchblas;
 
@@ -75,30 +76,6 @@ bool has_augmenting_path(const Csr<W>& a, const BipartiteMates& r) {
       queue.push_back(r.col_mate[j]);
     }
   return false;
-}
-
-// The pattern of a Matrix Market file as an m x n Csr (symmetric files
-// expanded, duplicates dropped), as test_bipartite_cardinality reads them.
-Csr<double> pattern_of(const MmMatrix& mm) {
-  const bool sym = mm.header.symmetry != MmSymmetry::general;
-  std::vector<std::vector<vertex_t>> rows(std::size_t(mm.header.rows));
-  for (std::size_t k = 0; k < mm.row.size(); ++k) {
-    rows[mm.row[k]].push_back(mm.col[k]);
-    if (sym && mm.row[k] != mm.col[k]) rows[mm.col[k]].push_back(mm.row[k]);
-  }
-  Csr<double> a;
-  a.n_rows = mm.header.rows;
-  a.n_cols = mm.header.cols;
-  for (auto& r : rows) {
-    std::sort(r.begin(), r.end());
-    r.erase(std::unique(r.begin(), r.end()), r.end());
-    for (vertex_t j : r) {
-      a.cols.push_back(j);
-      a.weights.push_back(1.0);
-    }
-    a.offsets.push_back(offset_t(a.cols.size()));
-  }
-  return a;
 }
 
 }  // namespace
@@ -269,32 +246,17 @@ TEST_CASE("cardinality-omp: shared matrices reach their structural rank") {
     MESSAGE("shared matrices absent (MATCHBLAS_SHARED_MATRICES): skipped");
     return;
   }
-  std::ifstream manifest(*dir / "MANIFEST.tsv");
-  std::string line;
-  std::getline(manifest, line);  // header; column 14 is structural_rank
   int checked = 0;
-  while (std::getline(manifest, line)) {
-    std::vector<std::string> f;
-    std::stringstream ss(line);
-    for (std::string cell; std::getline(ss, cell, '\t');) f.push_back(cell);
-    if (f.size() < 14 || f[13].empty()) continue;
-    MmMatrix mm;
-    try {
-      mm = read_matrix_market((*dir / f[0]).string());
-    } catch (const error& e) {
-      MESSAGE("skipped " << f[0] << ": " << std::string(e.what()));
-      continue;
-    }
-    if (mm.header.format != MmFormat::coordinate) continue;
-    const Csr<double> a = pattern_of(mm);
-    INFO(f[0]);
-    const vertex_t rank = vertex_t(std::stol(f[13]));
-    CHECK(max_cardinality_bipartite(a).matched == rank);
+  for (const check::SharedMatrix& sm : check::shared_prepass_matrices()) {
+    if (sm.structural_rank < 0) continue;
+    const Csr<double>& a = sm.a;  // the entries, explicit zeros included, are the pattern
+    INFO(sm.file);
+    CHECK(max_cardinality_bipartite(a).matched == sm.structural_rank);
     for (int threads : {1, 2, 4}) {
       CAPTURE(threads);
       const auto r = max_cardinality_omp(a, threads);
       require_valid(a, r);
-      CHECK(r.matched == rank);
+      CHECK(r.matched == sm.structural_rank);
     }
     ++checked;
   }

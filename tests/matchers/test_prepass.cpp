@@ -28,6 +28,7 @@
 #include "matchers/bipartite/shortest_augmenting.hpp"
 #include "tests/check/bipartite_reference.hpp"
 #include "tests/check/check.hpp"
+#include "tests/check/shared_collection.hpp"
 
 using namespace matchblas;
 
@@ -239,30 +240,10 @@ TEST_CASE("prepass: bad input and bad options throw invalid_input") {
 
 namespace {
 
-struct SharedMatrix {
-  std::string file;
-  long structural_rank;
-  Csr<double> a;
-};
-
-std::vector<SharedMatrix> shared_matrices() {
-  std::vector<SharedMatrix> out;
-  const auto dir = check::shared_matrices();
-  if (!dir) return out;
-  std::ifstream manifest(*dir / "MANIFEST.tsv");
-  std::string line;
-  std::getline(manifest, line);  // header; column 14 is structural_rank
-  while (std::getline(manifest, line)) {
-    std::vector<std::string> f;
-    std::stringstream ss(line);
-    for (std::string cell; std::getline(ss, cell, '\t');) f.push_back(cell);
-    if (f.size() < 14 || f[13].empty()) continue;
-    try {
-      out.push_back({f[0], std::stol(f[13]), matrix_as_given(read_matrix_market((*dir / f[0]).string()))});
-    } catch (const error& e) {
-      MESSAGE("skipped " << f[0] << ": " << std::string(e.what()));
-    }
-  }
+// The collection's matrices with a structural rank in MANIFEST.tsv.
+std::vector<check::SharedMatrix> shared_matrices() {
+  std::vector<check::SharedMatrix> out = check::shared_prepass_matrices();
+  std::erase_if(out, [](const check::SharedMatrix& m) { return m.structural_rank < 0; });
   return out;
 }
 

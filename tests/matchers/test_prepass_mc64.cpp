@@ -23,6 +23,7 @@
 #include "ops/transpose.hpp"
 #include "tests/check/check.hpp"
 #include "tests/check/mc64_reference.hpp"
+#include "tests/check/shared_collection.hpp"
 
 using namespace matchblas;
 
@@ -71,21 +72,10 @@ TEST_CASE("prepass vs MC64 (SuperLU's mc64ad_): shared square matrices") {
     MESSAGE("shared matrices absent (MATCHBLAS_SHARED_MATRICES): skipped");
     return;
   }
-  std::ifstream manifest(*dir / "MANIFEST.tsv");
-  std::string line;
-  std::getline(manifest, line);
   int compared = 0;
-  while (std::getline(manifest, line)) {
-    const std::string file = line.substr(0, line.find('\t'));
-    Csr<double> a;
-    try {
-      a = matrix_as_given(read_matrix_market((*dir / file).string()));
-    } catch (const error& e) {
-      MESSAGE("skipped " << file << ": " << std::string(e.what()));
-      continue;
-    }
-    if (a.n_rows != a.n_cols || a.num_entries() == 0) continue;
-    compare(file, a);
+  for (const check::SharedMatrix& sm : check::shared_prepass_matrices()) {
+    if (sm.a.n_rows != sm.a.n_cols || sm.a.num_entries() == 0) continue;
+    compare(sm.file, sm.a);
     ++compared;
   }
   MESSAGE("compared " << compared << " square matrices with MC64");

@@ -56,6 +56,16 @@ std::string entry_name(const matchblas_sparse& a, std::int64_t outer, std::int64
          ")";
 }
 
+// A C enum field as the int the caller stored: C lets any int into it, and
+// loading an out-of-range value as the C++ enum type is undefined.
+template <class E>
+int stored_int(const E& field) {
+  static_assert(sizeof(E) == sizeof(int));
+  int v;
+  std::memcpy(&v, &field, sizeof v);
+  return v;
+}
+
 // Checks a's description and arrays; returns its number of entries.
 std::int64_t check_sparse(const matchblas_sparse* a) {
   if (!a) fail(MATCHBLAS_ERR_NULL_ARGUMENT, "the matrix is NULL");
@@ -65,13 +75,15 @@ std::int64_t check_sparse(const matchblas_sparse* a) {
   if (a->rows > id_limit || a->cols > id_limit)
     fail(MATCHBLAS_ERR_BAD_DIMENSION, "dimension " + std::to_string(a->rows) + " x " + std::to_string(a->cols) +
                                           " exceeds the 32-bit vertex ids (at most " + std::to_string(id_limit) + ")");
-  if (a->layout != MATCHBLAS_CSR && a->layout != MATCHBLAS_CSC)
-    fail(MATCHBLAS_ERR_BAD_FORMAT, "layout " + std::to_string(int(a->layout)) + " is neither MATCHBLAS_CSR nor MATCHBLAS_CSC");
+  const int layout = stored_int(a->layout), index_type = stored_int(a->index_type),
+            value_type = stored_int(a->value_type);
+  if (layout != MATCHBLAS_CSR && layout != MATCHBLAS_CSC)
+    fail(MATCHBLAS_ERR_BAD_FORMAT, "layout " + std::to_string(layout) + " is neither MATCHBLAS_CSR nor MATCHBLAS_CSC");
   if (a->base != 0 && a->base != 1) fail(MATCHBLAS_ERR_BAD_FORMAT, "base " + std::to_string(a->base) + " is neither 0 nor 1");
-  if (a->index_type != MATCHBLAS_INT32 && a->index_type != MATCHBLAS_INT64)
-    fail(MATCHBLAS_ERR_BAD_FORMAT, "index type " + std::to_string(int(a->index_type)) + " is unknown");
-  if (a->value_type < MATCHBLAS_DOUBLE || a->value_type > MATCHBLAS_PATTERN)
-    fail(MATCHBLAS_ERR_BAD_FORMAT, "value type " + std::to_string(int(a->value_type)) + " is unknown");
+  if (index_type != MATCHBLAS_INT32 && index_type != MATCHBLAS_INT64)
+    fail(MATCHBLAS_ERR_BAD_FORMAT, "index type " + std::to_string(index_type) + " is unknown");
+  if (value_type < MATCHBLAS_DOUBLE || value_type > MATCHBLAS_PATTERN)
+    fail(MATCHBLAS_ERR_BAD_FORMAT, "value type " + std::to_string(value_type) + " is unknown");
   if (!a->pointers) fail(MATCHBLAS_ERR_NULL_ARGUMENT, "the matrix's pointers are NULL");
   const std::int64_t outer = a->layout == MATCHBLAS_CSR ? a->rows : a->cols;
   const char* outer_name = a->layout == MATCHBLAS_CSR ? "row" : "column";

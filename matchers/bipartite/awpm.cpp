@@ -56,7 +56,8 @@ Csr<double> sorted_moduli(const Csr<double>& a) {
   for (vertex_t i = 0; i < a.n_rows; ++i) {
     order.resize(std::size_t(a.degree(i)));
     std::iota(order.begin(), order.end(), a.offsets[i]);
-    std::stable_sort(order.begin(), order.end(), [&](offset_t x, offset_t y) { return a.cols[x] < a.cols[y]; });
+    std::sort(order.begin(), order.end(),  // by column, then position: the first of duplicates first
+              [&](offset_t x, offset_t y) { return a.cols[x] != a.cols[y] ? a.cols[x] < a.cols[y] : x < y; });
     for (std::size_t t = 0; t < order.size(); ++t)
       if (t == 0 || a.cols[order[t]] != a.cols[order[t - 1]]) {
         s.cols.push_back(a.cols[order[t]]);

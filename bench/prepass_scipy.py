@@ -11,8 +11,9 @@ stencil3d:SIDE, circuit:N, heavy:N[:DEGREE]). scipy's peers:
 maximum_bipartite_matching (Hopcroft-Karp) for job 1 and
 min_weight_full_bipartite_matching (LAPJVsp) with maximize=True for job 4 on
 |a| and job 5 on log|a| shifted to be positive (scipy drops zero weights; the
-shift changes no full matching's order), given one empty column more (its
-setup stage is very slow on square input; the answer is the same). Square structurally nonsingular
+shift changes no full matching's order), as given and with one empty column
+more (its setup stage is very slow on some square inputs; the answer is the
+same), the faster of the two. Square structurally nonsingular
 matrices only for LAPJVsp (it needs a full matching). Prints one table and,
 with --json, one JSON object per matrix.
 """
@@ -88,23 +89,26 @@ def scipy_row(a, reps, with_sum, timeout):
     logs.data = np.log(logs.data)
     shift = 1.0 - logs.data.min()
     logs.data += shift
-    # scipy 1.10's LAPJVsp spends minutes in its setup stage on square
+    # scipy 1.10's LAPJVsp spends minutes in its setup stage on some square
     # inputs; one empty column more makes it skip that stage without
-    # changing the answer (every row is still matched), so the peer is
-    # measured at its best.
+    # changing the answer (every row is still matched), but is slower on
+    # others: both are timed and the faster counts, so the peer is measured
+    # at its best.
     pad = sp.csr_matrix((n, 1))
-    logs = sp.hstack([logs, pad], format="csr")
-    absval = sp.hstack([absval, pad], format="csr")
     jobs = [(5, logs, -n * shift)] + ([(4, absval, 0.0)] if with_sum else [])
     for job, w, offset in jobs:
-        def solve():
-            try:
-                s, (r, c) = median_time(reps, lambda: min_weight_full_bipartite_matching(w, maximize=True))
-                return s, float(w[r, c].sum()) + offset
-            except ValueError:  # no full matching of the nonzero weights
-                return None, None
-        got = in_child(timeout, solve)
-        row[f"scipy_job{job}_s"], row[f"scipy_job{job}_objective"] = got if got else (None, None)
+        best = None
+        for weights in (w, sp.hstack([w, pad], format="csr")):
+            def solve(weights=weights):
+                try:
+                    s, (r, c) = median_time(reps, lambda: min_weight_full_bipartite_matching(weights, maximize=True))
+                    return s, float(weights[r, c].sum()) + offset
+                except ValueError:  # no full matching of the nonzero weights
+                    return None, None
+            got = in_child(timeout, solve)
+            if got and got[0] is not None and (best is None or got[0] < best[0]):
+                best = got
+        row[f"scipy_job{job}_s"], row[f"scipy_job{job}_objective"] = best if best else (None, None)
     return row
 
 

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <functional>
 #include <limits>
+#include <string>
 #include <vector>
 
 namespace matchblas::check {
@@ -123,5 +124,47 @@ double bottleneck_value(const Csr<double>& a) {
     if (std::fabs(w) > best && bipartite_rank(a, std::fabs(w)) == rank) best = std::fabs(w);
   return rank == 0 ? 0 : best;
 }
+
+template <class W>
+std::string bipartite_mates_violation(const Csr<W>& a, const BipartiteMates& m) {
+  if (m.row_mate.size() != std::size_t(a.n_rows) || m.col_mate.size() != std::size_t(a.n_cols))
+    return "mate arrays of the wrong size";
+  vertex_t count = 0;
+  for (vertex_t i = 0; i < a.n_rows; ++i) {
+    const vertex_t j = m.row_mate[i];
+    if (j < 0) continue;
+    ++count;
+    if (j >= a.n_cols || m.col_mate[j] != i) return "row " + std::to_string(i) + "'s mate is not symmetric";
+    const auto cols = a.row_cols(i);
+    if (std::find(cols.begin(), cols.end(), j) == cols.end())
+      return "row " + std::to_string(i) + " matched to column " + std::to_string(j) + ", not an entry";
+  }
+  for (vertex_t j = 0; j < a.n_cols; ++j)
+    if (m.col_mate[j] >= 0 && (m.col_mate[j] >= a.n_rows || m.row_mate[m.col_mate[j]] != j))
+      return "column " + std::to_string(j) + "'s mate is not symmetric";
+  if (count != m.matched) return "matched says " + std::to_string(m.matched) + ", the rows " + std::to_string(count);
+  return "";
+}
+
+template <class W>
+bool has_augmenting_path(const Csr<W>& a, const BipartiteMates& m) {
+  std::vector<char> seen(std::size_t(a.n_cols), 0);
+  std::vector<vertex_t> queue;
+  for (vertex_t i = 0; i < a.n_rows; ++i)
+    if (m.row_mate[i] < 0) queue.push_back(i);
+  for (std::size_t h = 0; h < queue.size(); ++h)
+    for (vertex_t j : a.row_cols(queue[h])) {
+      if (seen[j]) continue;
+      seen[j] = 1;
+      if (m.col_mate[j] < 0) return true;
+      queue.push_back(m.col_mate[j]);
+    }
+  return false;
+}
+
+template std::string bipartite_mates_violation(const Csr<float>&, const BipartiteMates&);
+template std::string bipartite_mates_violation(const Csr<double>&, const BipartiteMates&);
+template bool has_augmenting_path(const Csr<float>&, const BipartiteMates&);
+template bool has_augmenting_path(const Csr<double>&, const BipartiteMates&);
 
 }  // namespace matchblas::check

@@ -11,15 +11,37 @@
 //                       matchings. Small matrices only (N <= ~1500).
 //   bottleneck_value    the largest t such that the entries >= t keep the
 //                       maximum cardinality (brute force over the values).
+//   bipartite_mates_violation  why mate arrays are not a matching of a's
+//                       entries (sizes, bounds, symmetry, every pair an entry,
+//                       `matched` their count); "" when they are.
+//   has_augmenting_path Berge: an alternating BFS from the free rows reaches a
+//                       free column (so the matching is not maximum).
 #pragma once
+#include <doctest/doctest.h>
+
+#include <string>
 #include <utility>
 
 #include "lib/csr.hpp"
+#include "matchers/bipartite/max_cardinality.hpp"  // BipartiteMates (the type only)
 
 namespace matchblas::check {
 
 vertex_t bipartite_rank(const Csr<double>& a, double threshold = -1);
 std::pair<vertex_t, double> best_bipartite(const Csr<double>& a, int job);
 double bottleneck_value(const Csr<double>& a);
+
+template <class W>
+std::string bipartite_mates_violation(const Csr<W>& a, const BipartiteMates& m);
+template <class W>
+bool has_augmenting_path(const Csr<W>& a, const BipartiteMates& m);
+
+// Fails the current test (with the reason) unless m is a matching of a.
+template <class W>
+void require_valid_mates(const Csr<W>& a, const BipartiteMates& m) {
+  const std::string why = bipartite_mates_violation(a, m);
+  INFO("bipartite_mates_violation: ", why);
+  REQUIRE(why.empty());
+}
 
 }  // namespace matchblas::check

@@ -48,25 +48,6 @@ Csr<double> tied_matrix(vertex_t m, vertex_t n, double density, bool zeros, std:
   return a;
 }
 
-// Fails unless x is a matching of a's entries with consistent mate arrays.
-void require_valid(const Csr<double>& a, const BipartiteMates& x) {
-  REQUIRE(x.row_mate.size() == std::size_t(a.n_rows));
-  REQUIRE(x.col_mate.size() == std::size_t(a.n_cols));
-  vertex_t count = 0;
-  for (vertex_t i = 0; i < a.n_rows; ++i) {
-    const vertex_t j = x.row_mate[i];
-    if (j < 0) continue;
-    ++count;
-    const auto row = a.row_cols(i);
-    REQUIRE(std::find(row.begin(), row.end(), j) != row.end());
-    REQUIRE(x.col_mate[j] == i);
-  }
-  vertex_t cols = 0;
-  for (vertex_t j = 0; j < a.n_cols; ++j) cols += x.col_mate[j] >= 0;
-  REQUIRE(cols == count);
-  REQUIRE(x.matched == count);
-}
-
 // The weight of the greedy matching of |a| (entries by weight descending,
 // then row, then column; a sorted row-major list, written here), summed in
 // row order.
@@ -120,7 +101,7 @@ TEST_CASE("awpm: random matrices of every shape and rank, ties and zeros: maximu
     CAPTURE(m);
     CAPTURE(n);
     const AwpmResult r = run(a, 2);
-    require_valid(a, r.mates);
+    check::require_valid_mates(a, r.mates);
     REQUIRE(r.mates.matched == check::bipartite_rank(a));
     REQUIRE(r.converged);
     CHECK(r.start_weight == greedy_weight(a));
@@ -147,7 +128,7 @@ TEST_CASE("awpm: larger matrices, 1, 2 and 4 threads give the same rounds and ma
     const Csr<double> a = tied_matrix(m, n, density, seed % 2 == 0, seed);
     CAPTURE(seed);
     const AwpmResult one = run(a, 1);
-    require_valid(a, one.mates);
+    check::require_valid_mates(a, one.mates);
     CHECK(one.mates.matched == prepass(a, {.job = 1}).mates.matched);
     CHECK(one.converged);
     MESSAGE("seed " << seed << ": " << one.rounds.size() << " rounds");
@@ -177,7 +158,7 @@ TEST_CASE("awpm: rows unsorted with duplicates read the first entry of each colu
     }
     CAPTURE(seed);
     const AwpmResult r = run(a, 2);
-    require_valid(a, r.mates);
+    check::require_valid_mates(a, r.mates);
     require_same(r, run(first, 2));
     CHECK(prepass_result(a, 4, r.mates).objective == prepass_result(first, 4, r.mates).objective);
   }
@@ -309,7 +290,7 @@ TEST_CASE("awpm: shared matrices: count = structural rank, objective within 1% o
   for (const auto& sm : matrices) {
     INFO(sm.file);
     const AwpmResult r = run(sm.a, 2);
-    require_valid(sm.a, r.mates);
+    check::require_valid_mates(sm.a, r.mates);
     CHECK(r.mates.matched == sm.structural_rank);
     CHECK(r.converged);
     require_same(run(sm.a, 1), r);

@@ -40,40 +40,6 @@ Csr<double> random_bipartite(vertex_t m, vertex_t n, double density, std::mt1993
   return a;
 }
 
-void validate(const Csr<double>& a, const BipartiteMates& r) {
-  REQUIRE(r.row_mate.size() == static_cast<std::size_t>(a.n_rows));
-  REQUIRE(r.col_mate.size() == static_cast<std::size_t>(a.n_cols));
-  vertex_t count = 0;
-  for (vertex_t i = 0; i < a.n_rows; ++i) {
-    const vertex_t j = r.row_mate[i];
-    if (j < 0) continue;
-    ++count;
-    REQUIRE(j < a.n_cols);
-    REQUIRE(r.col_mate[j] == i);
-    const auto cols = a.row_cols(i);
-    REQUIRE(std::find(cols.begin(), cols.end(), j) != cols.end());
-  }
-  for (vertex_t j = 0; j < a.n_cols; ++j)
-    if (r.col_mate[j] >= 0) REQUIRE(r.row_mate[r.col_mate[j]] == j);
-  REQUIRE(count == r.matched);
-}
-
-// Berge: the matching is maximum iff no augmenting path exists.
-bool has_augmenting_path(const Csr<double>& a, const BipartiteMates& r) {
-  std::vector<char> seen(a.n_cols, 0);
-  std::vector<vertex_t> queue;
-  for (vertex_t i = 0; i < a.n_rows; ++i)
-    if (r.row_mate[i] < 0) queue.push_back(i);
-  for (std::size_t h = 0; h < queue.size(); ++h)
-    for (vertex_t j : a.row_cols(queue[h])) {
-      if (seen[j]) continue;
-      seen[j] = 1;
-      if (r.col_mate[j] < 0) return true;
-      queue.push_back(r.col_mate[j]);
-    }
-  return false;
-}
-
 }  // namespace
 
 TEST_CASE("bipartite max cardinality: empty, one entry, structurally singular") {
@@ -88,9 +54,9 @@ TEST_CASE("bipartite max cardinality: empty, one entry, structurally singular") 
   a.cols = {0, 0, 0, 1, 2};
   a.weights = {1, 2, 3, 4, 5};
   auto r = max_cardinality_bipartite(a);
-  validate(a, r);
+  check::require_valid_mates(a, r);
   CHECK(r.matched == 2);
-  CHECK_FALSE(has_augmenting_path(a, r));
+  CHECK_FALSE(check::has_augmenting_path(a, r));
 }
 
 TEST_CASE("bipartite max cardinality: random square and rectangular, against Kuhn") {
@@ -101,8 +67,8 @@ TEST_CASE("bipartite max cardinality: random square and rectangular, against Kuh
     const double density = (rng() % 100) / 400.0;
     const auto a = random_bipartite(m, n, density, rng);
     const auto r = max_cardinality_bipartite(a);
-    validate(a, r);
-    CHECK_FALSE(has_augmenting_path(a, r));
+    check::require_valid_mates(a, r);
+    CHECK_FALSE(check::has_augmenting_path(a, r));
     CHECK(r.matched == check::bipartite_rank(a));
   }
 }
@@ -131,8 +97,8 @@ TEST_CASE("bipartite max cardinality: shared matrices reach their structural ran
     const Csr<double>& a = sm.a;  // the entries, explicit zeros included, are the pattern
     const auto r = max_cardinality_bipartite(a);
     INFO(sm.file);
-    validate(a, r);
-    CHECK_FALSE(has_augmenting_path(a, r));
+    check::require_valid_mates(a, r);
+    CHECK_FALSE(check::has_augmenting_path(a, r));
     CHECK(r.matched == sm.structural_rank);
     ++checked;
   }

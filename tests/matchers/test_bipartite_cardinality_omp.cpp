@@ -29,57 +29,6 @@
 
 using namespace matchblas;
 
-namespace {
-
-// Why r is not a matching of a's entries with symmetric mates and the right
-// count ("" when it is). Rows of a may hold duplicates.
-template <class W>
-std::string violation(const Csr<W>& a, const BipartiteMates& r) {
-  if (r.row_mate.size() != std::size_t(a.n_rows) || r.col_mate.size() != std::size_t(a.n_cols))
-    return "mate arrays of the wrong size";
-  vertex_t count = 0;
-  for (vertex_t i = 0; i < a.n_rows; ++i) {
-    const vertex_t j = r.row_mate[i];
-    if (j < 0) continue;
-    ++count;
-    if (j >= a.n_cols || r.col_mate[j] != i) return "row " + std::to_string(i) + "'s mate is not symmetric";
-    const auto cols = a.row_cols(i);
-    if (std::find(cols.begin(), cols.end(), j) == cols.end())
-      return "row " + std::to_string(i) + " matched to column " + std::to_string(j) + ", not an entry";
-  }
-  for (vertex_t j = 0; j < a.n_cols; ++j)
-    if (r.col_mate[j] >= 0 && (r.col_mate[j] >= a.n_rows || r.row_mate[r.col_mate[j]] != j))
-      return "column " + std::to_string(j) + "'s mate is not symmetric";
-  if (count != r.matched) return "matched says " + std::to_string(r.matched) + ", the rows " + std::to_string(count);
-  return "";
-}
-
-template <class W>
-void require_valid(const Csr<W>& a, const BipartiteMates& r) {
-  const std::string why = violation(a, r);
-  INFO("violation: ", why);
-  REQUIRE(why.empty());
-}
-
-// Berge: no augmenting path from a free row (an alternating BFS).
-template <class W>
-bool has_augmenting_path(const Csr<W>& a, const BipartiteMates& r) {
-  std::vector<char> seen(std::size_t(a.n_cols), 0);
-  std::vector<vertex_t> queue;
-  for (vertex_t i = 0; i < a.n_rows; ++i)
-    if (r.row_mate[i] < 0) queue.push_back(i);
-  for (std::size_t h = 0; h < queue.size(); ++h)
-    for (vertex_t j : a.row_cols(queue[h])) {
-      if (seen[j]) continue;
-      seen[j] = 1;
-      if (r.col_mate[j] < 0) return true;
-      queue.push_back(r.col_mate[j]);
-    }
-  return false;
-}
-
-}  // namespace
-
 TEST_CASE("cardinality-omp: empty, no entries, one entry, structurally singular") {
   for (int threads : {1, 2, 4}) {
     CAPTURE(threads);
@@ -91,7 +40,7 @@ TEST_CASE("cardinality-omp: empty, no entries, one entry, structurally singular"
     none.n_cols = 2;
     none.offsets = {0, 0, 0, 0};
     const auto r0 = max_cardinality_omp(none, threads);
-    require_valid(none, r0);
+    check::require_valid_mates(none, r0);
     CHECK(r0.matched == 0);
 
     Csr<double> a;  // 3x3, rows 0 and 1 only reach column 0: structural rank 2
@@ -101,9 +50,9 @@ TEST_CASE("cardinality-omp: empty, no entries, one entry, structurally singular"
     a.cols = {0, 0, 0, 1, 2};
     a.weights = {1, 2, 3, 4, 5};
     const auto r = max_cardinality_omp(a, threads);
-    require_valid(a, r);
+    check::require_valid_mates(a, r);
     CHECK(r.matched == 2);
-    CHECK_FALSE(has_augmenting_path(a, r));
+    CHECK_FALSE(check::has_augmenting_path(a, r));
   }
 }
 
@@ -129,9 +78,9 @@ TEST_CASE("cardinality-omp: random matrices of every shape and rank, 1, 2 and 4 
         CAPTURE(threads);
         CAPTURE(rep);
         const auto r = max_cardinality_omp(a, threads);
-        require_valid(a, r);
+        check::require_valid_mates(a, r);
         REQUIRE(r.matched == rank);
-        CHECK_FALSE(has_augmenting_path(a, r));
+        CHECK_FALSE(check::has_augmenting_path(a, r));
       }
   }
 }
@@ -152,10 +101,10 @@ TEST_CASE("cardinality-omp: mid-size sparse matrices, singular and not, 2 and 4 
         CAPTURE(threads);
         CAPTURE(rep);
         const auto r = max_cardinality_omp(a, threads);
-        require_valid(a, r);
+        check::require_valid_mates(a, r);
         REQUIRE(r.matched == rank);
       }
-    CHECK_FALSE(has_augmenting_path(a, max_cardinality_omp(a, 2)));
+    CHECK_FALSE(check::has_augmenting_path(a, max_cardinality_omp(a, 2)));
   }
 }
 
@@ -169,7 +118,7 @@ TEST_CASE("cardinality-omp: unsorted rows with duplicates, float weights") {
     for (int threads : {1, 2, 4}) {
       CAPTURE(threads);
       const auto r = max_cardinality_omp(f, threads);
-      require_valid(f, r);
+      check::require_valid_mates(f, r);
       CHECK(r.matched == rank);
     }
   }
@@ -186,7 +135,7 @@ TEST_CASE("cardinality-omp: large solver matrices, equal to the sequential count
         CAPTURE(threads);
         MaxCardinalityOmpStats stats;
         const auto r = max_cardinality_omp(a, threads, &stats);
-        require_valid(a, r);
+        check::require_valid_mates(a, r);
         CHECK(r.matched == want);
         CHECK(stats.start_matched <= r.matched);
         CHECK(stats.phases >= 1);
@@ -224,7 +173,7 @@ TEST_CASE("cardinality-omp: the registry entry, and job 1 still finds the sequen
   RunOptions run;
   run.threads = 2;
   const PrepassResult r = run_prepass(m, a, run);
-  require_valid(a, r.mates);
+  check::require_valid_mates(a, r.mates);
   CHECK(r.job == 1);
   CHECK(r.objective == double(check::bipartite_rank(a)));
   CHECK(r.perm.size() == 30);
@@ -255,7 +204,7 @@ TEST_CASE("cardinality-omp: shared matrices reach their structural rank") {
     for (int threads : {1, 2, 4}) {
       CAPTURE(threads);
       const auto r = max_cardinality_omp(a, threads);
-      require_valid(a, r);
+      check::require_valid_mates(a, r);
       CHECK(r.matched == sm.structural_rank);
     }
     ++checked;

@@ -53,21 +53,7 @@ Csr<double> random_integer_matrix(vertex_t m, vertex_t n, double density, int le
 }
 
 void validate(const Csr<double>& a, const PrepassResult& r) {
-  REQUIRE(r.mates.row_mate.size() == std::size_t(a.n_rows));
-  REQUIRE(r.mates.col_mate.size() == std::size_t(a.n_cols));
-  vertex_t count = 0;
-  for (vertex_t i = 0; i < a.n_rows; ++i) {
-    const vertex_t j = r.mates.row_mate[i];
-    if (j < 0) continue;
-    ++count;
-    REQUIRE(j < a.n_cols);
-    REQUIRE(r.mates.col_mate[j] == i);
-    const auto cols = a.row_cols(i);
-    REQUIRE(std::find(cols.begin(), cols.end(), j) != cols.end());
-  }
-  for (vertex_t j = 0; j < a.n_cols; ++j)
-    if (r.mates.col_mate[j] >= 0) REQUIRE(r.mates.row_mate[r.mates.col_mate[j]] == j);
-  REQUIRE(count == r.mates.matched);
+  check::require_valid_mates(a, r.mates);
   if (a.n_rows == a.n_cols) {
     REQUIRE(r.perm.size() == std::size_t(a.n_rows));
     std::vector<char> seen(a.n_cols, 0);

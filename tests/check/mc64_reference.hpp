@@ -6,6 +6,8 @@
 // the benchmark can use it without the test library.
 #pragma once
 #if MATCHBLAS_HAVE_MC64
+#include <algorithm>
+#include <cmath>
 #include <vector>
 
 #include "lib/csr.hpp"
@@ -61,6 +63,22 @@ inline Mc64Result mc64_run(Mc64Input& in, int job) {
   r.info = info[0];
   for (int& c : r.cperm) --c;
   return r;
+}
+
+// The objective of MC64's matching for `job`, read as the pre-pass reports
+// it: 4 the sum of the matched |a_ij|, 5 the sum of their logarithms, 2-3
+// the smallest.
+inline double mc64_objective(const Csr<double>& a, const std::vector<int>& cperm, int job) {
+  double sum = 0, log_sum = 0, smallest = INFINITY;
+  for (vertex_t i = 0; i < a.n_rows; ++i)
+    for (offset_t k = a.offsets[i]; k < a.offsets[i + 1]; ++k)
+      if (a.cols[k] == cperm[i]) {
+        const double x = std::fabs(a.weights[k]);
+        sum += x;
+        log_sum += std::log(x);
+        smallest = std::min(smallest, x);
+      }
+  return job == 4 ? sum : job == 5 ? log_sum : smallest;
 }
 
 inline Mc64Result mc64(const Csr<double>& a, int job) {

@@ -32,20 +32,7 @@ namespace {
 
 using check::mc64;
 using check::Mc64Result;
-
-// The objective of MC64's matching, read as the pre-pass reports it.
-double objective(const Csr<double>& a, const std::vector<int>& cperm, int job) {
-  double sum = 0, log_sum = 0, smallest = std::numeric_limits<double>::infinity();
-  for (vertex_t i = 0; i < a.n_rows; ++i)
-    for (offset_t k = a.offsets[i]; k < a.offsets[i + 1]; ++k)
-      if (a.cols[k] == cperm[i]) {
-        const double x = std::fabs(a.weights[k]);
-        sum += x;
-        log_sum += std::log(x);
-        smallest = std::min(smallest, x);
-      }
-  return job == 4 ? sum : job == 5 ? log_sum : smallest;
-}
+using check::mc64_objective;
 
 void compare(const std::string& name, const Csr<double>& a) {
   for (int job : {2, 4, 5}) {
@@ -54,7 +41,7 @@ void compare(const std::string& name, const Csr<double>& a) {
     REQUIRE(ref.info >= 0);
     const PrepassResult r = prepass(a, {.job = job});
     CHECK(r.mates.matched == ref.num);
-    const double want = objective(a, ref.cperm, job);
+    const double want = mc64_objective(a, ref.cperm, job);
     if (!std::isfinite(want) || !std::isfinite(r.objective)) {  // a zero had to be matched
       CHECK(r.objective == want);
       continue;

@@ -34,6 +34,8 @@
 
 #include <stdint.h>
 
+#include "matchblas/common.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -47,50 +49,6 @@ enum {
   MATCHBLAS_JOB_MAX_SUM = 4,
   MATCHBLAS_JOB_MAX_PRODUCT = 5
 };
-
-enum {
-  MATCHBLAS_OK = 0,
-  MATCHBLAS_STRUCTURALLY_SINGULAR = 1,
-  MATCHBLAS_SCALING_NEAR_OVERFLOW = 2,
-  MATCHBLAS_ERR_NULL_ARGUMENT = -1,    /* a required pointer is NULL */
-  MATCHBLAS_ERR_BAD_JOB = -2,          /* job not in -1..5, or symmetric with job != 5 */
-  MATCHBLAS_ERR_BAD_DIMENSION = -3,    /* rows or cols negative, or too large for 32-bit ids */
-  MATCHBLAS_ERR_BAD_FORMAT = -4,       /* layout, base, index or value type unknown */
-  MATCHBLAS_ERR_BAD_POINTERS = -5,     /* offsets do not start at base or decrease */
-  MATCHBLAS_ERR_INDEX_OUT_OF_RANGE = -6,
-  MATCHBLAS_ERR_DUPLICATE_ENTRY = -7,  /* the same (row, column) twice */
-  MATCHBLAS_ERR_BAD_VALUE = -8,        /* NaN or infinity */
-  MATCHBLAS_ERR_NOT_SYMMETRIC = -9,    /* symmetric mode on a non-square matrix */
-  MATCHBLAS_ERR_OUT_OF_MEMORY = -10,
-  MATCHBLAS_ERR_INTERNAL = -11         /* a bug: please report it with the message */
-};
-
-typedef enum { MATCHBLAS_CSR = 0, MATCHBLAS_CSC = 1 } matchblas_layout;
-typedef enum { MATCHBLAS_INT32 = 0, MATCHBLAS_INT64 = 1 } matchblas_index_type;
-typedef enum {
-  MATCHBLAS_DOUBLE = 0,
-  MATCHBLAS_FLOAT = 1,
-  MATCHBLAS_COMPLEX_DOUBLE = 2, /* (re, im) pairs; the modulus counts */
-  MATCHBLAS_COMPLEX_FLOAT = 3,
-  MATCHBLAS_PATTERN = 4         /* no values: every entry is 1 */
-} matchblas_value_type;
-
-/* An m-by-n sparse matrix in caller-owned arrays. CSR: pointers has rows+1
- * offsets, indices the column of each entry; CSC: pointers has cols+1
- * offsets, indices the row of each entry. Offsets and indices are `base`-
- * based (0 or 1) and of index_type; entries within a row (column) in any
- * order; no entry twice. */
-typedef struct {
-  int64_t rows;
-  int64_t cols;
-  matchblas_layout layout;
-  int base;
-  matchblas_index_type index_type;
-  matchblas_value_type value_type;
-  const void* pointers;
-  const void* indices;
-  const void* values; /* NULL for MATCHBLAS_PATTERN */
-} matchblas_sparse;
 
 typedef struct {
   int job;       /* MATCHBLAS_JOB_*; default MATCHBLAS_JOB_AUTO */
@@ -129,9 +87,6 @@ int matchblas_prepass(const matchblas_sparse* a, const matchblas_prepass_options
  * equal row_log_scale (symmetric mode). */
 int matchblas_apply_scaling(const matchblas_sparse* a, const double* row_log_scale, const double* col_log_scale,
                             void* scaled_values, matchblas_inform* inform);
-
-/* A short name for a status ("ok", "structurally singular", ...). */
-const char* matchblas_status_string(int status);
 
 #ifdef __cplusplus
 }

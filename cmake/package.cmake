@@ -1,0 +1,91 @@
+# The installed package: one library (shared and static) holding every
+# layer's objects, the public headers, a relocatable CMake package and a
+# pkg-config file. Included by the top CMakeLists.txt after the layers.
+#
+#   find_package(matchblas 0.2 CONFIG REQUIRED)           # matchblas::matchblas (shared)
+#   find_package(matchblas CONFIG REQUIRED COMPONENTS static)  # + matchblas::matchblas_static
+#   find_package(matchblas CONFIG REQUIRED COMPONENTS cuda)    # + matchblas::cuda (only when built with CUDA)
+#
+# The shared library carries its dependencies privately (a user links only
+# it); the static one needs them at link time, so the `static` component
+# finds them again (OpenMP, zlib, and GraphBLAS, LEMON and the CUDA Toolkit
+# when the build used them). `cuda` says the library was built with the
+# CUDA backend: matchblas::cuda adds the CUDA runtime for a caller that
+# passes device pointers and streams. No CUDA or GraphBLAS header is
+# installed or needed: the public headers are include/matchblas's.
+include(GNUInstallDirs)
+include(CMakePackageConfigHelpers)
+
+set(matchblas_objects)
+foreach(layer matchblas_lib matchblas_ops matchblas_datasets matchblas_matchers matchblas_api)
+  list(APPEND matchblas_objects $<TARGET_OBJECTS:${layer}>)
+endforeach()
+if(TARGET matchblas_lemon)
+  list(APPEND matchblas_objects $<TARGET_OBJECTS:matchblas_lemon>)
+endif()
+
+# What the objects need, as the layers link it.
+set(matchblas_dependencies OpenMP::OpenMP_CXX ZLIB::ZLIB)
+if(MATCHBLAS_HAVE_GRAPHBLAS)
+  list(APPEND matchblas_dependencies GraphBLAS::GraphBLAS)
+endif()
+if(MATCHBLAS_HAVE_LEMON)
+  list(APPEND matchblas_dependencies LEMON::LEMON)
+endif()
+if(MATCHBLAS_HAVE_CUDA)
+  list(APPEND matchblas_dependencies CUDA::cudart CUDA::cusparse)
+endif()
+
+set(matchblas_public_include
+  $<BUILD_INTERFACE:${CMAKE_CURRENT_SOURCE_DIR}/include>
+  $<BUILD_INTERFACE:${CMAKE_BINARY_DIR}/include>
+  $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
+
+# Semantic versioning: before 1.0 a minor release may change the ABI, so
+# the soname carries major.minor.
+add_library(matchblas_shared SHARED ${matchblas_objects})
+add_library(matchblas_static STATIC ${matchblas_objects})
+set_target_properties(matchblas_shared PROPERTIES OUTPUT_NAME matchblas EXPORT_NAME matchblas
+  VERSION ${PROJECT_VERSION} SOVERSION ${PROJECT_VERSION_MAJOR}.${PROJECT_VERSION_MINOR}
+  LINKER_LANGUAGE CXX LIBRARY_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/lib)
+set_target_properties(matchblas_static PROPERTIES OUTPUT_NAME matchblas EXPORT_NAME matchblas_static
+  LINKER_LANGUAGE CXX POSITION_INDEPENDENT_CODE ON ARCHIVE_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/lib)
+target_link_libraries(matchblas_shared PRIVATE ${matchblas_dependencies})
+target_link_libraries(matchblas_static INTERFACE ${matchblas_dependencies})
+target_include_directories(matchblas_shared INTERFACE ${matchblas_public_include})
+target_include_directories(matchblas_static INTERFACE ${matchblas_public_include})
+target_compile_features(matchblas_shared INTERFACE cxx_std_20)
+target_compile_features(matchblas_static INTERFACE cxx_std_20)
+# Nothing but the C interface needs exporting from the shared library: the
+# C++ headers are header-only over it.
+set_target_properties(matchblas_shared PROPERTIES C_VISIBILITY_PRESET default CXX_VISIBILITY_PRESET default)
+
+set(matchblas_cmake_dir ${CMAKE_INSTALL_LIBDIR}/cmake/matchblas)
+install(TARGETS matchblas_shared EXPORT matchblas-targets
+        LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+        RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+install(TARGETS matchblas_static EXPORT matchblas-static-targets ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
+file(GLOB matchblas_public_headers ${CMAKE_CURRENT_SOURCE_DIR}/include/matchblas/*.h
+     ${CMAKE_CURRENT_SOURCE_DIR}/include/matchblas/*.hpp)
+install(FILES ${matchblas_public_headers} ${CMAKE_BINARY_DIR}/include/matchblas/version.h
+        DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/matchblas)
+install(EXPORT matchblas-targets NAMESPACE matchblas:: DESTINATION ${matchblas_cmake_dir})
+install(EXPORT matchblas-static-targets NAMESPACE matchblas:: DESTINATION ${matchblas_cmake_dir})
+configure_package_config_file(${CMAKE_CURRENT_SOURCE_DIR}/cmake/matchblasConfig.cmake.in
+  ${CMAKE_BINARY_DIR}/cmake/matchblasConfig.cmake INSTALL_DESTINATION ${matchblas_cmake_dir})
+# 0.x: a 0.2 request takes 0.2.y only.
+write_basic_package_version_file(${CMAKE_BINARY_DIR}/cmake/matchblasConfigVersion.cmake
+  VERSION ${PROJECT_VERSION} COMPATIBILITY SameMinorVersion)
+install(FILES ${CMAKE_BINARY_DIR}/cmake/matchblasConfig.cmake ${CMAKE_BINARY_DIR}/cmake/matchblasConfigVersion.cmake
+        DESTINATION ${matchblas_cmake_dir})
+
+# pkg-config: the prefix is found from the .pc file's own place, so the
+# installed tree can be moved.
+set(matchblas_pc_private "")
+if(OpenMP_CXX_FLAGS)
+  set(matchblas_pc_private "${OpenMP_CXX_FLAGS}")
+endif()
+file(RELATIVE_PATH matchblas_pc_prefix ${CMAKE_INSTALL_FULL_LIBDIR}/pkgconfig ${CMAKE_INSTALL_PREFIX})
+string(REGEX REPLACE "/$" "" matchblas_pc_prefix "${matchblas_pc_prefix}")
+configure_file(${CMAKE_CURRENT_SOURCE_DIR}/cmake/matchblas.pc.in ${CMAKE_BINARY_DIR}/cmake/matchblas.pc @ONLY)
+install(FILES ${CMAKE_BINARY_DIR}/cmake/matchblas.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)

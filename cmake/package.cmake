@@ -56,9 +56,10 @@ target_include_directories(matchblas_shared INTERFACE ${matchblas_public_include
 target_include_directories(matchblas_static INTERFACE ${matchblas_public_include})
 target_compile_features(matchblas_shared INTERFACE cxx_std_20)
 target_compile_features(matchblas_static INTERFACE cxx_std_20)
-# Nothing but the C interface needs exporting from the shared library: the
-# C++ headers are header-only over it.
-set_target_properties(matchblas_shared PROPERTIES C_VISIBILITY_PRESET default CXX_VISIBILITY_PRESET default)
+# Nothing but the C interface is exported from the shared library (the C++
+# headers are header-only over it): a version script keeps the rest local.
+target_link_options(matchblas_shared PRIVATE "LINKER:--version-script=${CMAKE_CURRENT_SOURCE_DIR}/cmake/exports.map")
+set_property(TARGET matchblas_shared APPEND PROPERTY LINK_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/cmake/exports.map)
 
 set(matchblas_cmake_dir ${CMAKE_INSTALL_LIBDIR}/cmake/matchblas)
 install(TARGETS matchblas_shared EXPORT matchblas-targets

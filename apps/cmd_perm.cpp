@@ -98,7 +98,9 @@ int command_perm(const Args& a) {
   if (a.value("algo")) chosen = choose_algorithm(a, Problem::bipartite, "perm");
   else if (job != 0) {
     try {
-      chosen = configure_algorithm(find_prepass_job(job > 0 ? job : 5), a);
+      const MatcherInfo* e = &find_prepass_job(job > 0 ? job : 5);
+      if (const auto d = a.value("device")) e = &on_device(*e, parse_device(*d));  // --job 1 --device gpu
+      chosen = configure_algorithm(*e, a);
     } catch (const invalid_input& e) {
       throw usage_error(e.what());
     }
@@ -130,7 +132,11 @@ int command_perm(const Args& a) {
   // Automatic job: 5 for a matrix with values (or --symmetric), 1 for a pattern.
   if (!entry && job != 0) {
     entry = chosen.info;  // max-product
-    if (pattern && !a.flag("symmetric")) chosen = configure_algorithm(*(entry = &find_prepass_job(1)), a);
+    if (pattern && !a.flag("symmetric")) {
+      entry = &find_prepass_job(1);
+      if (const auto d = a.value("device")) entry = &on_device(*entry, parse_device(*d));
+      chosen = configure_algorithm(*entry, a);
+    }
   }
   needs_scalings(entry);
   if (scaled_out && matrix.n_rows != matrix.n_cols)

@@ -20,6 +20,7 @@
 
 #include "lib/csr.hpp"
 #include "lib/types.hpp"
+#include "matchers/device_graph.hpp"
 
 namespace matchblas {
 
@@ -38,6 +39,15 @@ BipartiteMates max_cardinality_bipartite(const Csr<W>& a);
 // the result contains every row and column `start` matched.
 template <class W>
 BipartiteMates max_cardinality_bipartite(const Csr<W>& a, BipartiteMates start);
+
+// The same on GPU opt.device (max_cardinality_gpu.cu: a greedy start, then
+// phases of alternating BFS from every free row at once with vertex-disjoint
+// trees, APFB of Deveci, Kaya, Ucar and Catalyurek, Euro-Par 2013): a
+// maximum matching, its size the same, which one not deterministic. Throws
+// error without a GPU (or in a build without CUDA), out_of_memory when the
+// graph does not fit; times, when given, gets upload, match and download.
+BipartiteMates max_cardinality_bipartite_gpu(const Csr<double>& a, const GpuOptions& opt = {},
+                                             GpuTimes* times = nullptr);
 
 // Throws invalid_input unless a is a well-formed m-by-n Csr (offsets from 0,
 // non-decreasing, as many as rows + 1; column indices in range).

@@ -26,6 +26,7 @@
 //   Cost: that of the job's algorithm; the report's `seconds` times it.
 #pragma once
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 #include "lib/csr.hpp"
@@ -53,6 +54,9 @@ struct PrepassResult {
   double min_matched_abs = 0;  // the smallest matched |a_ij| (0 when none)
   std::int64_t searches = 0;   // jobs 4-5: shortest-path searches; 2-3: thresholds tried
   double seconds = 0;
+  // GPU entries: the work with the matrix already on the device (no upload,
+  // no download); NaN for the CPU entries.
+  double device_seconds = std::numeric_limits<double>::quiet_NaN();
 };
 
 // a's values are read through |.| (a pattern matrix: all ones); explicit

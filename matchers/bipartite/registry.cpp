@@ -9,12 +9,22 @@
 #include "lib/error.hpp"
 #include "lib/omp_threads.hpp"
 #include "matchers/bipartite/awpm.hpp"
+#include "matchers/bipartite/max_cardinality.hpp"
 #include "matchers/bipartite/max_cardinality_omp.hpp"
 #include "matchers/bipartite/prepass.hpp"
 
 namespace matchblas::registry_detail {
 
 namespace {
+
+// The values as prepass() checks them: one per entry, all finite.
+void check_values(const std::string& name, const Csr<double>& a) {
+  MATCHBLAS_EXPECTS(a.weights.size() == a.cols.size(), name + ": as many values as entries needed");
+  bool finite = true;
+#pragma omp parallel for schedule(static) reduction(&& : finite)
+  for (std::size_t k = 0; k < a.weights.size(); ++k) finite = finite && std::isfinite(a.weights[k]);
+  if (!finite) throw invalid_input(name + ": the matrix has a value that is not finite");
+}
 
 MatcherInfo job_entry(std::string name, int job, std::string guarantee, std::string summary) {
   MatcherInfo m;
@@ -27,6 +37,10 @@ MatcherInfo job_entry(std::string name, int job, std::string guarantee, std::str
   if (job == 5)
     m.options.push_back({.name = "symmetric",
                          .type = OptionSpec::Type::flag,
+                         .fallback = "",
+                         .words = {},
+                         .lo = 0,
+                         .hi = 0,
                          .help = "a symmetric matrix: one scaling vector for rows and columns (MC64's symmetric variant)"});
   m.run = PrepassRunner([job](const Csr<double>& a, const RunOptions& o) {
     return prepass(a, {.job = job, .symmetric = o.options.specs() && o.options.takes("symmetric") && o.options.flag("symmetric")});
@@ -51,13 +65,37 @@ MatcherInfo cardinality_omp_entry() {
   m.run = PrepassRunner([](const Csr<double>& a, const RunOptions& o) {
     const auto start = std::chrono::steady_clock::now();
     const ScopedThreads scope(o.threads);
-    MATCHBLAS_EXPECTS(a.weights.size() == a.cols.size(), "cardinality-omp: as many values as entries needed");
-    bool finite = true;
-#pragma omp parallel for schedule(static) reduction(&& : finite)
-    for (std::size_t k = 0; k < a.weights.size(); ++k) finite = finite && std::isfinite(a.weights[k]);
-    if (!finite) throw invalid_input("cardinality-omp: the matrix has a value that is not finite");
+    check_values("cardinality-omp", a);
     PrepassResult r = prepass_result(a, 1, max_cardinality_omp(a));
     r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return r;
+  });
+  return m;
+}
+
+// Job 1 on the GPU, the twin of "cardinality"; options as the other GPU
+// entries' (--gpu).
+MatcherInfo cardinality_gpu_entry() {
+  MatcherInfo m;
+  m.name = "cardinality-gpu";
+  m.problem = Problem::bipartite;
+  m.device = Device::gpu;
+  m.deterministic = false;
+  m.job = 1;
+  m.guarantee = "cardinality";
+  m.twin = "cardinality";
+  m.summary =
+      "MC64 job 1 on the GPU: greedy start, then phases of alternating BFS from every free row with vertex-disjoint "
+      "trees (APFB: Deveci, Kaya, Ucar and Catalyurek, Euro-Par 2013)";
+  m.run = PrepassRunner([](const Csr<double>& a, const RunOptions& o) {
+    const auto start = std::chrono::steady_clock::now();
+    check_values("cardinality-gpu", a);
+    GpuOptions g;
+    g.device = o.gpu;
+    GpuTimes times;
+    PrepassResult r = prepass_result(a, 1, max_cardinality_bipartite_gpu(a, g, &times));
+    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    r.device_seconds = times.match_s;
     return r;
   });
   return m;
@@ -105,10 +143,13 @@ MatcherInfo awpm_entry() {
 }  // namespace
 
 void add_bipartite(std::vector<MatcherInfo>& r) {
-  r.push_back(job_entry("cardinality", 1, "cardinality",
-                        "MC64 job 1: maximum cardinality, one-sided Karp-Sipser start then Pothen-Fan augmenting "
-                        "paths (Pothen and Fan, ACM TOMS 1990)"));
+  MatcherInfo cardinality = job_entry("cardinality", 1, "cardinality",
+                                      "MC64 job 1: maximum cardinality, one-sided Karp-Sipser start then Pothen-Fan "
+                                      "augmenting paths (Pothen and Fan, ACM TOMS 1990)");
+  cardinality.twin = "cardinality-gpu";
+  r.push_back(std::move(cardinality));
   r.push_back(cardinality_omp_entry());
+  r.push_back(cardinality_gpu_entry());
   r.push_back(job_entry("bottleneck", 2, "bottleneck",
                         "MC64 jobs 2-3: a maximum matching maximising the smallest |a_ij|, binary search over "
                         "thresholds (Duff and Koster, SIMAX 1999)"));

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# The GPU pre-pass's checks and benchmark in one batch on the GPU machine:
+# build (CUDA sm_90; no GraphBLAS, LEMON or SuperLU there), the gpu-labelled
+# tests of the bipartite family (test_bipartite_gpu, the GPU conformance
+# test), compute-sanitizer memcheck, racecheck and synccheck on
+# `perm --job 1 --device gpu`, then bench_prepass on generated solver
+# matrices: cardinality (1 thread), cardinality-omp (every core) and
+# cardinality-gpu in the same run. Logs go to $OUT (or ./device-logs).
+#   scripts/device_prepass_gpu.sh [BENCH_INPUT...]
+set -uo pipefail
+cd "$(dirname "$0")/.."
+out=${OUT:-device-logs}
+mkdir -p "$out"
+{ cmake -S . -B build-device -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DMATCHBLAS_EXAMPLES=OFF \
+  && cmake --build build-device -j "$(nproc)" --target matchblas_gpu_tests matchblas_cli bench_prepass; } \
+  > "$out/build.log" 2>&1 || { tail -40 "$out/build.log"; exit 1; }
+bin=build-device/bin
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$out/gpu.txt"
+$bin/matchblas_gpu_tests --source-file='*/test_bipartite_gpu.cpp' > "$out/test_bipartite_gpu.log" 2>&1
+echo "test_bipartite_gpu: exit $?"; tail -3 "$out/test_bipartite_gpu.log"
+$bin/matchblas_gpu_tests --source-file='*/test_conformance_gpu.cpp' > "$out/test_conformance_gpu.log" 2>&1
+echo "test_conformance_gpu: exit $?"; tail -3 "$out/test_conformance_gpu.log"
+
+small=()
+for f in ../shared/datasets/matrices/west0067.mtx ../shared/datasets/matrices/494_bus.mtx; do
+  [ -f "$f" ] && small+=("$f")
+done
+printf '%%%%MatrixMarket matrix coordinate real general\n4 5 6\n1 1 1\n1 2 2\n2 1 3\n3 3 1\n4 3 2\n4 5 1\n' > "$out/wide.mtx"
+small+=("$out/wide.mtx")
+for tool in memcheck racecheck synccheck; do
+  for f in "${small[@]}"; do
+    compute-sanitizer --tool $tool --error-exitcode 9 $bin/matchblas perm "$f" --job 1 --device gpu --json \
+      >> "$out/sanitizer.log" 2>&1
+    echo "$tool $(basename "$f"): exit $?"
+  done
+done
+
+inputs=("$@")
+[ ${#inputs[@]} -eq 0 ] && inputs=(stencil2d:3000 stencil3d:150 circuit:4000000 heavy:4000000)
+$bin/bench_prepass "${inputs[@]}" --algos cardinality,cardinality-omp,cardinality-gpu --threads "1,$(nproc)" --reps 3 \
+  > "$out/bench_prepass.log" 2>&1
+echo "bench_prepass: exit $?"; cat "$out/bench_prepass.log"

@@ -171,7 +171,8 @@ int main(int argc, char** argv) {
             std::printf("%-26s %9d %10lld %-12s %4d %3d %11.5f %10d %22.15g %11.5f %8.2f%s%s\n", name.c_str(), a.n_rows,
                         static_cast<long long>(a.num_entries()), m->name.c_str(), m->job, t, s, r.mates.matched,
                         r.objective, mc64_s, mc64_s / s, differs ? "  (objective differs from MC64's)" : "",
-                        std::isnan(on_device) ? "" : ("  (on the device: " + std::to_string(on_device) + " s)").c_str());
+                        std::isnan(on_device) ? "" : ("  (on the device: " + std::to_string(on_device) + " s, " + std::to_string(r.searches) +
+                                                          " searches)").c_str());
           std::fflush(stdout);
         }
       }

@@ -22,7 +22,8 @@ $bin/matchblas_gpu_tests --source-file='*/test_conformance_gpu.cpp' > "$out/test
 echo "test_conformance_gpu: exit $?"; tail -3 "$out/test_conformance_gpu.log"
 
 small=()
-for f in ../shared/datasets/matrices/west0067.mtx ../shared/datasets/matrices/494_bus.mtx; do
+export MATCHBLAS_MATRICES=${MATCHBLAS_MATRICES:-../shared/datasets/matrices}
+for f in "$MATCHBLAS_MATRICES"/west0067.mtx "$MATCHBLAS_MATRICES"/494_bus.mtx "$MATCHBLAS_MATRICES"/lp_afiro.mtx "$MATCHBLAS_MATRICES"/bcsstk13.mtx; do
   [ -f "$f" ] && small+=("$f")
 done
 printf '%%%%MatrixMarket matrix coordinate real general\n4 5 6\n1 1 1\n1 2 2\n2 1 3\n3 3 1\n4 3 2\n4 5 1\n' > "$out/wide.mtx"

@@ -3,7 +3,7 @@
 
 namespace matchblas {
 
-BipartiteMates max_cardinality_bipartite_gpu(const Csr<double>&, const GpuOptions&, GpuTimes*) {
+BipartiteMates max_cardinality_bipartite_gpu(const Csr<double>&, const GpuOptions&, GpuTimes*, GpuSearchCounts*) {
   throw_no_cuda("cardinality-gpu");
 }
 

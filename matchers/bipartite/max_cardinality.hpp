@@ -45,9 +45,14 @@ BipartiteMates max_cardinality_bipartite(const Csr<W>& a, BipartiteMates start);
 // trees, APFB of Deveci, Kaya, Ucar and Catalyurek, Euro-Par 2013): a
 // maximum matching, its size the same, which one not deterministic. Throws
 // error without a GPU (or in a build without CUDA), out_of_memory when the
-// graph does not fit; times, when given, gets upload, match and download.
+// graph does not fit; times, when given, gets upload, match and download;
+// counts the phases and levels searched.
+struct GpuSearchCounts {
+  long long phases = 0;  // BFS phases (the last one finds no path or has no root)
+  long long levels = 0;  // BFS levels over all phases
+};
 BipartiteMates max_cardinality_bipartite_gpu(const Csr<double>& a, const GpuOptions& opt = {},
-                                             GpuTimes* times = nullptr);
+                                             GpuTimes* times = nullptr, GpuSearchCounts* counts = nullptr);
 
 // Throws invalid_input unless a is a well-formed m-by-n Csr (offsets from 0,
 // non-decreasing, as many as rows + 1; column indices in range).

@@ -17,7 +17,9 @@
 //   root that had none), so the loop ends at a maximum matching (Berge).
 //   Which maximum matching depends on the schedule: not deterministic.
 //   Cost: O(nnz) work per phase, at most min(m, n) + 1 phases (in practice
-//   few); each BFS level costs a 4-byte read back for the next level's size.
+//   few). All phases run in one cooperative launch with a grid-wide barrier
+//   per level, so a level costs a barrier, not a host round trip.
+#include <cooperative_groups.h>
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -33,6 +35,8 @@
 
 namespace matchblas {
 namespace {
+
+namespace cg = cooperative_groups;
 
 constexpr int block_size = 256;  // not tuned: the kernels are grid-stride loops over rows
 
@@ -51,67 +55,100 @@ __global__ void greedy_start(vertex_t m, const offset_t* offsets, const vertex_t
   }
 }
 
-// The phase's roots: every free row with an entry, each its own root.
-__global__ void free_rows(vertex_t m, const offset_t* offsets, const vertex_t* row_mate, vertex_t* root_of,
-                          vertex_t* frontier, unsigned* count) {
-  for (long long i = gpu::grid_thread(); i < m; i += gpu::grid_threads())
-    if (row_mate[i] == no_vertex && offsets[i + 1] > offsets[i]) {
-      root_of[i] = vertex_t(i);
-      frontier[atomicAdd(count, 1u)] = vertex_t(i);
-    }
-}
+// The search state of one call, in device memory (a view passed by value).
+struct SearchState {
+  vertex_t m, n;
+  const offset_t* offsets;
+  const vertex_t* cols;
+  vertex_t* row_mate;
+  vertex_t* col_mate;
+  vertex_t* col_pred;   // the row that claimed the column this phase, or -1
+  vertex_t* root_of;    // the free row whose tree a row joined
+  int* root_done;       // 1 once the root's tree reached a free column
+  vertex_t* frontier[2];
+  unsigned* counts;     // [0..2] level sizes (rotating), [3] paths, [4] phases, [5] levels
+  vertex_t* endpoints;  // the free column ending each path found
+};
 
 // One BFS level: each frontier row whose root has no path yet scans its
 // columns; a column it claims first (col_pred) either is free, which ends
 // the root's search (root_done claimed: the endpoint is recorded), or leads
 // to its mate row, which joins the next level under the same root.
-__global__ void bfs_level(const vertex_t* frontier, unsigned size, const offset_t* offsets, const vertex_t* cols,
-                          const vertex_t* col_mate, vertex_t* col_pred, vertex_t* root_of, int* root_done,
-                          vertex_t* next, unsigned* next_count, vertex_t* endpoints, unsigned* endpoint_count) {
+__device__ void bfs_level(const SearchState& st, const vertex_t* frontier, unsigned size, vertex_t* next,
+                          unsigned* next_count) {
   for (long long t = gpu::grid_thread(); t < size; t += gpu::grid_threads()) {
     const vertex_t i = frontier[t];
-    const vertex_t root = root_of[i];
-    for (offset_t k = offsets[i]; k < offsets[i + 1]; ++k) {
-      if (root_done[root]) break;
-      const vertex_t j = cols[k];
-      if (col_pred[j] != no_vertex || atomicCAS(&col_pred[j], no_vertex, i) != no_vertex) continue;
-      const vertex_t mate = col_mate[j];
+    const vertex_t root = st.root_of[i];
+    for (offset_t k = st.offsets[i]; k < st.offsets[i + 1]; ++k) {
+      if (st.root_done[root]) break;
+      const vertex_t j = st.cols[k];
+      if (st.col_pred[j] != no_vertex || atomicCAS(&st.col_pred[j], no_vertex, i) != no_vertex) continue;
+      const vertex_t mate = st.col_mate[j];
       if (mate == no_vertex) {
-        if (atomicCAS(&root_done[root], 0, 1) == 0) endpoints[atomicAdd(endpoint_count, 1u)] = j;
+        if (atomicCAS(&st.root_done[root], 0, 1) == 0) st.endpoints[atomicAdd(&st.counts[3], 1u)] = j;
         break;
       }
-      root_of[mate] = root;
+      st.root_of[mate] = root;
       next[atomicAdd(next_count, 1u)] = mate;
     }
   }
 }
 
-// Flips each path found, from its free column back to its root (a free row).
-__global__ void augment(const vertex_t* endpoints, unsigned count, const vertex_t* col_pred, vertex_t* row_mate,
-                        vertex_t* col_mate) {
-  for (long long t = gpu::grid_thread(); t < count; t += gpu::grid_threads()) {
-    vertex_t j = endpoints[t];
-    while (true) {
-      const vertex_t i = col_pred[j];
-      const vertex_t previous = row_mate[i];
-      row_mate[i] = j;
-      col_mate[j] = i;
-      if (previous == no_vertex) break;
-      j = previous;
+// Every phase in one cooperative launch, a grid-wide barrier between steps
+// (no host round trip per level): reset the phase's marks; the roots (every
+// free row with an entry); BFS levels until the forest stops growing, the
+// level sizes in three rotating counters (the one two levels ahead is zeroed
+// while no thread touches it); then each path found flipped, from its free
+// column back to its root. Ends at a phase without roots or without paths.
+__global__ void augmenting_phases(SearchState st) {
+  cg::grid_group grid = cg::this_grid();
+  const long long first = gpu::grid_thread(), stride = gpu::grid_threads();
+  while (true) {
+    for (long long j = first; j < st.n; j += stride) st.col_pred[j] = no_vertex;
+    for (long long i = first; i < st.m; i += stride) st.root_done[i] = 0;
+    if (first == 0) {
+      st.counts[0] = st.counts[1] = st.counts[2] = st.counts[3] = 0;
+      ++st.counts[4];
     }
+    grid.sync();
+    for (long long i = first; i < st.m; i += stride)
+      if (st.row_mate[i] == no_vertex && st.offsets[i + 1] > st.offsets[i]) {
+        st.root_of[i] = vertex_t(i);
+        st.frontier[0][atomicAdd(&st.counts[0], 1u)] = vertex_t(i);
+      }
+    grid.sync();
+    if (st.counts[0] == 0) return;  // every thread reads the same value
+    for (unsigned level = 0;; ++level) {
+      const unsigned size = st.counts[level % 3];
+      if (size == 0) break;
+      if (first == 0) {
+        st.counts[(level + 2) % 3] = 0;
+        ++st.counts[5];
+      }
+      bfs_level(st, st.frontier[level % 2], size, st.frontier[(level + 1) % 2], &st.counts[(level + 1) % 3]);
+      grid.sync();
+    }
+    const unsigned paths = st.counts[3];
+    if (paths == 0) return;
+    for (long long t = first; t < paths; t += stride) {
+      vertex_t j = st.endpoints[t];
+      while (true) {  // paths are vertex-disjoint: no other thread touches these
+        const vertex_t i = st.col_pred[j];
+        const vertex_t previous = st.row_mate[i];
+        st.row_mate[i] = j;
+        st.col_mate[j] = i;
+        if (previous == no_vertex) break;
+        j = previous;
+      }
+    }
+    grid.sync();
   }
-}
-
-unsigned read_count(const gpu::DeviceBuffer<unsigned>& d, cudaStream_t s) {
-  unsigned h = 0;
-  MATCHBLAS_CUDA_TRY(cudaMemcpyAsync(&h, d.data(), sizeof h, cudaMemcpyDeviceToHost, s));
-  MATCHBLAS_CUDA_TRY(cudaStreamSynchronize(s));
-  return h;
 }
 
 }  // namespace
 
-BipartiteMates max_cardinality_bipartite_gpu(const Csr<double>& a, const GpuOptions& opt, GpuTimes* times) {
+BipartiteMates max_cardinality_bipartite_gpu(const Csr<double>& a, const GpuOptions& opt, GpuTimes* times,
+                                             GpuSearchCounts* counts_out) {
   check_bipartite_csr(a);
   check_gpu_options(opt);
   gpu::use_device("cardinality-gpu", opt.device);
@@ -129,47 +166,41 @@ BipartiteMates max_cardinality_bipartite_gpu(const Csr<double>& a, const GpuOpti
   const auto cols = gpu::DeviceBuffer<vertex_t>::from_host(std::span<const vertex_t>(a.cols), s);
   uploaded.record(s);
   gpu::DeviceBuffer<vertex_t> row_mate(std::size_t(m), s), col_mate(std::size_t(n), s), col_pred(std::size_t(n), s),
-      root_of(std::size_t(m), s), frontier(std::size_t(m), s), next(std::size_t(m), s), endpoints(std::size_t(m), s);
+      root_of(std::size_t(m), s), frontier0(std::size_t(m), s), frontier1(std::size_t(m), s),
+      endpoints(std::size_t(m), s);
   gpu::DeviceBuffer<int> root_done(std::size_t(m), s);
+  gpu::DeviceBuffer<unsigned> counts(6, s);
   MATCHBLAS_CUDA_TRY(cudaMemsetAsync(row_mate.data(), 0xff, sizeof(vertex_t) * m, s));
   MATCHBLAS_CUDA_TRY(cudaMemsetAsync(col_mate.data(), 0xff, sizeof(vertex_t) * n, s));
-  const long long cap = gpu::max_blocks_per_sm * session.sms();
-  const auto grid = [&](long long items) { return gpu::grid_for(items, block_size, cap); };
-
-  greedy_start<<<grid(m), block_size, 0, s>>>(m, offsets.data(), cols.data(), row_mate.data(), col_mate.data());
+  MATCHBLAS_CUDA_TRY(cudaMemsetAsync(counts.data(), 0, sizeof(unsigned) * 6, s));
+  greedy_start<<<gpu::grid_for(m, block_size, gpu::max_blocks_per_sm * session.sms()), block_size, 0, s>>>(
+      m, offsets.data(), cols.data(), row_mate.data(), col_mate.data());
   MATCHBLAS_CUDA_CHECK_LAUNCH();
-  gpu::DeviceBuffer<unsigned> next_count(1, s), endpoint_count(1, s), root_count(1, s);
-  while (true) {
-    MATCHBLAS_CUDA_TRY(cudaMemsetAsync(col_pred.data(), 0xff, sizeof(vertex_t) * n, s));
-    MATCHBLAS_CUDA_TRY(cudaMemsetAsync(root_done.data(), 0, sizeof(int) * m, s));
-    MATCHBLAS_CUDA_TRY(cudaMemsetAsync(root_count.data(), 0, sizeof(unsigned), s));
-    MATCHBLAS_CUDA_TRY(cudaMemsetAsync(endpoint_count.data(), 0, sizeof(unsigned), s));
-    free_rows<<<grid(m), block_size, 0, s>>>(m, offsets.data(), row_mate.data(), root_of.data(), frontier.data(),
-                                             root_count.data());
-    MATCHBLAS_CUDA_CHECK_LAUNCH();
-    unsigned size = read_count(root_count, s);
-    if (size == 0) break;
-    while (size > 0) {
-      MATCHBLAS_CUDA_TRY(cudaMemsetAsync(next_count.data(), 0, sizeof(unsigned), s));
-      bfs_level<<<grid(size), block_size, 0, s>>>(frontier.data(), size, offsets.data(), cols.data(), col_mate.data(),
-                                                  col_pred.data(), root_of.data(), root_done.data(), next.data(),
-                                                  next_count.data(), endpoints.data(), endpoint_count.data());
-      MATCHBLAS_CUDA_CHECK_LAUNCH();
-      size = read_count(next_count, s);
-      std::swap(frontier, next);
-    }
-    const unsigned paths = read_count(endpoint_count, s);
-    if (paths == 0) break;
-    augment<<<grid(paths), block_size, 0, s>>>(endpoints.data(), paths, col_pred.data(), row_mate.data(),
-                                               col_mate.data());
-    MATCHBLAS_CUDA_CHECK_LAUNCH();
-  }
+
+  // The cooperative launch: every block resident at once (grid.sync()).
+  int cooperative = 0, per_sm = 0;
+  MATCHBLAS_CUDA_TRY(cudaDeviceGetAttribute(&cooperative, cudaDevAttrCooperativeLaunch, session.device()));
+  if (!cooperative) throw error("cardinality-gpu: GPU " + std::to_string(session.device()) + " has no cooperative launch");
+  MATCHBLAS_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, augmenting_phases, block_size, 0));
+  SearchState st{m,           n,
+                 offsets.data(), cols.data(),
+                 row_mate.data(), col_mate.data(),
+                 col_pred.data(), root_of.data(),
+                 root_done.data(), {frontier0.data(), frontier1.data()},
+                 counts.data(), endpoints.data()};
+  void* args[] = {&st};
+  MATCHBLAS_CUDA_TRY(cudaLaunchCooperativeKernel(reinterpret_cast<void*>(augmenting_phases),
+                                                 dim3(unsigned(std::max(1, per_sm) * session.sms())), dim3(block_size),
+                                                 args, 0, s));
   matched.record(s);
   row_mate.to_host(std::span(out.row_mate), s);
   col_mate.to_host(std::span(out.col_mate), s);
+  unsigned host_counts[6] = {};
+  MATCHBLAS_CUDA_TRY(cudaMemcpyAsync(host_counts, counts.data(), sizeof host_counts, cudaMemcpyDeviceToHost, s));
   done.record(s);
   session.synchronize();
   out.matched = vertex_t(std::count_if(out.row_mate.begin(), out.row_mate.end(), [](vertex_t j) { return j != no_vertex; }));
+  if (counts_out) *counts_out = {host_counts[4], host_counts[5]};
   if (times) {
     times->upload_s = uploaded.since(start);
     times->match_s = matched.since(uploaded);

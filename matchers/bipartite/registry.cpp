@@ -93,7 +93,9 @@ MatcherInfo cardinality_gpu_entry() {
     GpuOptions g;
     g.device = o.gpu;
     GpuTimes times;
-    PrepassResult r = prepass_result(a, 1, max_cardinality_bipartite_gpu(a, g, &times));
+    GpuSearchCounts counts;
+    PrepassResult r = prepass_result(a, 1, max_cardinality_bipartite_gpu(a, g, &times, &counts));
+    r.searches = counts.phases;
     r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     r.device_seconds = times.match_s;
     return r;

@@ -16,8 +16,8 @@ mkdir -p "$out"
   > "$out/build.log" 2>&1 || { tail -40 "$out/build.log"; exit 1; }
 bin=build-device/bin
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$out/gpu.txt"
-$bin/matchblas_gpu_tests --source-file='*/test_bipartite_gpu.cpp' > "$out/test_bipartite_gpu.log" 2>&1
-echo "test_bipartite_gpu: exit $?"; tail -3 "$out/test_bipartite_gpu.log"
+$bin/matchblas_gpu_tests --source-file="*/test_bipartite_gpu.cpp" --success=false > "$out/test_bipartite_gpu.log" 2>&1
+echo "test_bipartite_gpu: exit $?"; grep -E "awpm-gpu .*, awpm" "$out/test_bipartite_gpu.log" | head -50; tail -3 "$out/test_bipartite_gpu.log"
 $bin/matchblas_gpu_tests --source-file='*/test_conformance_gpu.cpp' > "$out/test_conformance_gpu.log" 2>&1
 echo "test_conformance_gpu: exit $?"; tail -3 "$out/test_conformance_gpu.log"
 
@@ -32,7 +32,10 @@ for tool in memcheck racecheck synccheck; do
   for f in "${small[@]}"; do
     compute-sanitizer --tool $tool --error-exitcode 9 $bin/matchblas perm "$f" --job 1 --device gpu --json \
       >> "$out/sanitizer.log" 2>&1
-    echo "$tool $(basename "$f"): exit $?"
+    echo "$tool cardinality-gpu $(basename "$f"): exit $?"
+    compute-sanitizer --tool $tool --error-exitcode 9 $bin/matchblas perm "$f" --algo awpm-gpu --json \
+      >> "$out/sanitizer.log" 2>&1
+    echo "$tool awpm-gpu $(basename "$f"): exit $?"
   done
 done
 
@@ -41,3 +44,8 @@ inputs=("$@")
 $bin/bench_prepass "${inputs[@]}" --algos cardinality,cardinality-omp,cardinality-gpu --threads "1,$(nproc)" --reps 3 \
   > "$out/bench_prepass.log" 2>&1
 echo "bench_prepass: exit $?"; cat "$out/bench_prepass.log"
+# Job 4 approximately: awpm-gpu against the exact max-sum (sequential) and
+# awpm on every core, on smaller matrices (max-sum takes tens of seconds).
+$bin/bench_prepass stencil2d:1000 stencil3d:60 circuit:1000000 heavy:1000000 --algos max-sum,awpm,awpm-gpu \
+  --threads "$(nproc)" --reps 1 > "$out/bench_awpm.log" 2>&1
+echo "bench_prepass (job 4): exit $?"; cat "$out/bench_awpm.log"

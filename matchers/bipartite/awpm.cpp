@@ -37,37 +37,6 @@
 namespace matchblas {
 namespace {
 
-// |a| with each row sorted by column and one entry per column (the first
-// in a's row order), so that (i, j) is found by binary search.
-Csr<double> sorted_moduli(const Csr<double>& a) {
-  bool sorted = true;
-#pragma omp parallel for schedule(static) reduction(&& : sorted)
-  for (vertex_t i = 0; i < a.n_rows; ++i)
-    for (offset_t k = a.offsets[i] + 1; k < a.offsets[i + 1]; ++k) sorted = sorted && a.cols[k - 1] < a.cols[k];
-  Csr<double> s = a;
-  if (sorted) {
-#pragma omp parallel for schedule(static)
-    for (std::size_t k = 0; k < s.weights.size(); ++k) s.weights[k] = std::fabs(s.weights[k]);
-    return s;
-  }
-  s.cols.clear();
-  s.weights.clear();
-  std::vector<offset_t> order;
-  for (vertex_t i = 0; i < a.n_rows; ++i) {
-    order.resize(std::size_t(a.degree(i)));
-    std::iota(order.begin(), order.end(), a.offsets[i]);
-    std::sort(order.begin(), order.end(),  // by column, then position: the first of duplicates first
-              [&](offset_t x, offset_t y) { return a.cols[x] != a.cols[y] ? a.cols[x] < a.cols[y] : x < y; });
-    for (std::size_t t = 0; t < order.size(); ++t)
-      if (t == 0 || a.cols[order[t]] != a.cols[order[t - 1]]) {
-        s.cols.push_back(a.cols[order[t]]);
-        s.weights.push_back(std::fabs(a.weights[order[t]]));
-      }
-    s.offsets[i + 1] = offset_t(s.cols.size());
-  }
-  return s;
-}
-
 // |a_ij| of the sorted s, or -1 when (i, j) is not an entry.
 double entry(const Csr<double>& s, vertex_t i, vertex_t j) {
   const auto first = s.cols.begin() + s.offsets[i], last = s.cols.begin() + s.offsets[i + 1];
@@ -161,6 +130,35 @@ double weight_of(const std::vector<double>& mate_weight) {
 }
 
 }  // namespace
+
+Csr<double> sorted_moduli(const Csr<double>& a) {
+  bool sorted = true;
+#pragma omp parallel for schedule(static) reduction(&& : sorted)
+  for (vertex_t i = 0; i < a.n_rows; ++i)
+    for (offset_t k = a.offsets[i] + 1; k < a.offsets[i + 1]; ++k) sorted = sorted && a.cols[k - 1] < a.cols[k];
+  Csr<double> s = a;
+  if (sorted) {
+#pragma omp parallel for schedule(static)
+    for (std::size_t k = 0; k < s.weights.size(); ++k) s.weights[k] = std::fabs(s.weights[k]);
+    return s;
+  }
+  s.cols.clear();
+  s.weights.clear();
+  std::vector<offset_t> order;
+  for (vertex_t i = 0; i < a.n_rows; ++i) {
+    order.resize(std::size_t(a.degree(i)));
+    std::iota(order.begin(), order.end(), a.offsets[i]);
+    std::sort(order.begin(), order.end(),  // by column, then position: the first of duplicates first
+              [&](offset_t x, offset_t y) { return a.cols[x] != a.cols[y] ? a.cols[x] < a.cols[y] : x < y; });
+    for (std::size_t t = 0; t < order.size(); ++t)
+      if (t == 0 || a.cols[order[t]] != a.cols[order[t - 1]]) {
+        s.cols.push_back(a.cols[order[t]]);
+        s.weights.push_back(std::fabs(a.weights[order[t]]));
+      }
+    s.offsets[i + 1] = offset_t(s.cols.size());
+  }
+  return s;
+}
 
 AwpmResult awpm(const Csr<double>& a, const AwpmOptions& options) {
   check_bipartite_csr(a);

@@ -54,4 +54,19 @@ struct AwpmResult {
 // Csr, a non-finite value, or options out of range.
 AwpmResult awpm(const Csr<double>& a, const AwpmOptions& options = {});
 
+// The same on GPU gpu.device (awpm_gpu.cu): the same start (the greedy
+// matching of |a|, by one-sided Suitor in rounds of proposals), maximum
+// cardinality by cardinality-gpu's phases, then the same rounds of cycles
+// each of whose rows is the other's best. Guarantee: approximate, as awpm;
+// which maximum matching the rounds start from depends on the schedule, so
+// the result is not deterministic. options.threads is not used. times, when
+// given, gets upload, match (start, maximum cardinality, rounds) and download.
+AwpmResult awpm_gpu(const Csr<double>& a, const AwpmOptions& options = {}, const GpuOptions& gpu = {},
+                    GpuTimes* times = nullptr);
+
+// |a| with each row sorted by column and one entry per column (the first in
+// a's row order), so that (i, j) is found by binary search: what both
+// versions search.
+Csr<double> sorted_moduli(const Csr<double>& a);
+
 }  // namespace matchblas

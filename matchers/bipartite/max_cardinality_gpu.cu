@@ -27,6 +27,7 @@
 
 #include "lib/error.hpp"
 #include "matchers/bipartite/max_cardinality.hpp"
+#include "matchers/bipartite/max_cardinality_gpu.cuh"
 #include "matchers/gpu_session.cuh"
 #include "ops/gpu/cuda_check.hpp"
 #include "ops/gpu/device.hpp"
@@ -147,6 +148,36 @@ __global__ void augmenting_phases(SearchState st) {
 
 }  // namespace
 
+namespace gpu {
+
+GpuSearchCounts augment_to_maximum(const StreamSession& session, vertex_t m, vertex_t n, const offset_t* offsets,
+                                   const vertex_t* cols, vertex_t* row_mate, vertex_t* col_mate) {
+  if (m == 0 || n == 0) return {};
+  const cudaStream_t s = session.stream();
+  DeviceBuffer<vertex_t> col_pred(std::size_t(n), s), root_of(std::size_t(m), s), frontier0(std::size_t(m), s),
+      frontier1(std::size_t(m), s), endpoints(std::size_t(m), s);
+  DeviceBuffer<int> root_done(std::size_t(m), s);
+  DeviceBuffer<unsigned> counts(6, s);
+  MATCHBLAS_CUDA_TRY(cudaMemsetAsync(counts.data(), 0, sizeof(unsigned) * 6, s));
+  // The cooperative launch: every block resident at once (grid.sync()).
+  int cooperative = 0, per_sm = 0;
+  MATCHBLAS_CUDA_TRY(cudaDeviceGetAttribute(&cooperative, cudaDevAttrCooperativeLaunch, session.device()));
+  if (!cooperative) throw error("GPU " + std::to_string(session.device()) + " has no cooperative launch");
+  MATCHBLAS_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, augmenting_phases, block_size, 0));
+  SearchState st{m,         n,          offsets,          cols, row_mate, col_mate, col_pred.data(), root_of.data(),
+                 root_done.data(), {frontier0.data(), frontier1.data()}, counts.data(), endpoints.data()};
+  void* args[] = {&st};
+  MATCHBLAS_CUDA_TRY(cudaLaunchCooperativeKernel(reinterpret_cast<void*>(augmenting_phases),
+                                                 dim3(unsigned(std::max(1, per_sm) * session.sms())), dim3(block_size),
+                                                 args, 0, s));
+  unsigned host_counts[6] = {};
+  MATCHBLAS_CUDA_TRY(cudaMemcpyAsync(host_counts, counts.data(), sizeof host_counts, cudaMemcpyDeviceToHost, s));
+  session.synchronize();
+  return {host_counts[4], host_counts[5]};
+}
+
+}  // namespace gpu
+
 BipartiteMates max_cardinality_bipartite_gpu(const Csr<double>& a, const GpuOptions& opt, GpuTimes* times,
                                              GpuSearchCounts* counts_out) {
   check_bipartite_csr(a);
@@ -165,42 +196,21 @@ BipartiteMates max_cardinality_bipartite_gpu(const Csr<double>& a, const GpuOpti
   const auto offsets = gpu::DeviceBuffer<offset_t>::from_host(std::span<const offset_t>(a.offsets), s);
   const auto cols = gpu::DeviceBuffer<vertex_t>::from_host(std::span<const vertex_t>(a.cols), s);
   uploaded.record(s);
-  gpu::DeviceBuffer<vertex_t> row_mate(std::size_t(m), s), col_mate(std::size_t(n), s), col_pred(std::size_t(n), s),
-      root_of(std::size_t(m), s), frontier0(std::size_t(m), s), frontier1(std::size_t(m), s),
-      endpoints(std::size_t(m), s);
-  gpu::DeviceBuffer<int> root_done(std::size_t(m), s);
-  gpu::DeviceBuffer<unsigned> counts(6, s);
+  gpu::DeviceBuffer<vertex_t> row_mate(std::size_t(m), s), col_mate(std::size_t(n), s);
   MATCHBLAS_CUDA_TRY(cudaMemsetAsync(row_mate.data(), 0xff, sizeof(vertex_t) * m, s));
   MATCHBLAS_CUDA_TRY(cudaMemsetAsync(col_mate.data(), 0xff, sizeof(vertex_t) * n, s));
-  MATCHBLAS_CUDA_TRY(cudaMemsetAsync(counts.data(), 0, sizeof(unsigned) * 6, s));
   greedy_start<<<gpu::grid_for(m, block_size, gpu::max_blocks_per_sm * session.sms()), block_size, 0, s>>>(
       m, offsets.data(), cols.data(), row_mate.data(), col_mate.data());
   MATCHBLAS_CUDA_CHECK_LAUNCH();
-
-  // The cooperative launch: every block resident at once (grid.sync()).
-  int cooperative = 0, per_sm = 0;
-  MATCHBLAS_CUDA_TRY(cudaDeviceGetAttribute(&cooperative, cudaDevAttrCooperativeLaunch, session.device()));
-  if (!cooperative) throw error("cardinality-gpu: GPU " + std::to_string(session.device()) + " has no cooperative launch");
-  MATCHBLAS_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, augmenting_phases, block_size, 0));
-  SearchState st{m,           n,
-                 offsets.data(), cols.data(),
-                 row_mate.data(), col_mate.data(),
-                 col_pred.data(), root_of.data(),
-                 root_done.data(), {frontier0.data(), frontier1.data()},
-                 counts.data(), endpoints.data()};
-  void* args[] = {&st};
-  MATCHBLAS_CUDA_TRY(cudaLaunchCooperativeKernel(reinterpret_cast<void*>(augmenting_phases),
-                                                 dim3(unsigned(std::max(1, per_sm) * session.sms())), dim3(block_size),
-                                                 args, 0, s));
+  const GpuSearchCounts counts =
+      gpu::augment_to_maximum(session, m, n, offsets.data(), cols.data(), row_mate.data(), col_mate.data());
   matched.record(s);
   row_mate.to_host(std::span(out.row_mate), s);
   col_mate.to_host(std::span(out.col_mate), s);
-  unsigned host_counts[6] = {};
-  MATCHBLAS_CUDA_TRY(cudaMemcpyAsync(host_counts, counts.data(), sizeof host_counts, cudaMemcpyDeviceToHost, s));
   done.record(s);
   session.synchronize();
   out.matched = vertex_t(std::count_if(out.row_mate.begin(), out.row_mate.end(), [](vertex_t j) { return j != no_vertex; }));
-  if (counts_out) *counts_out = {host_counts[4], host_counts[5]};
+  if (counts_out) *counts_out = counts;
   if (times) {
     times->upload_s = uploaded.since(start);
     times->match_s = matched.since(uploaded);

@@ -103,6 +103,24 @@ MatcherInfo cardinality_gpu_entry() {
   return m;
 }
 
+// The options of awpm and awpm-gpu.
+std::vector<OptionSpec> awpm_options() {
+  return {{.name = "min-gain",
+           .type = OptionSpec::Type::real,
+           .fallback = "1e-12",
+           .words = {},
+           .lo = 0,
+           .hi = 1,
+           .help = "apply a 4-cycle only if it gains more than this times the matching's weight"},
+          {.name = "max-rounds",
+           .type = OptionSpec::Type::integer,
+           .fallback = "100000",
+           .words = {},
+           .lo = 0,
+           .hi = 1e9,
+           .help = "at most this many rounds of 4-cycles (0: the start and maximum cardinality only)"}};
+}
+
 // AWPM: job 4's objective, approximately; after max-sum, so that
 // find_prepass_job(4) finds the exact entry.
 MatcherInfo awpm_entry() {
@@ -116,20 +134,8 @@ MatcherInfo awpm_entry() {
   m.summary =
       "MC64 job 4 approximately: greedy start, maximum cardinality, then locally dominant weight-increasing "
       "4-cycles (Azad, Buluc, Li, Wang and Langguth, SISC 2020)";
-  m.options = {{.name = "min-gain",
-                .type = OptionSpec::Type::real,
-                .fallback = "1e-12",
-                .words = {},
-                .lo = 0,
-                .hi = 1,
-                .help = "apply a 4-cycle only if it gains more than this times the matching's weight"},
-               {.name = "max-rounds",
-                .type = OptionSpec::Type::integer,
-                .fallback = "100000",
-                .words = {},
-                .lo = 0,
-                .hi = 1e9,
-                .help = "at most this many rounds of 4-cycles (0: the start and maximum cardinality only)"}};
+  m.options = awpm_options();
+  m.twin = "awpm-gpu";
   m.run = PrepassRunner([](const Csr<double>& a, const RunOptions& o) {
     const auto start = std::chrono::steady_clock::now();
     AwpmResult w = awpm(a, {.min_gain = o.options.real("min-gain"),
@@ -137,6 +143,36 @@ MatcherInfo awpm_entry() {
                             .threads = o.threads});
     PrepassResult r = prepass_result(a, 4, std::move(w.mates));
     r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return r;
+  });
+  return m;
+}
+
+// AWPM on the GPU, the twin of awpm (after it: find_prepass_job(4) stays
+// the exact entry).
+MatcherInfo awpm_gpu_entry() {
+  MatcherInfo m;
+  m.name = "awpm-gpu";
+  m.problem = Problem::bipartite;
+  m.device = Device::gpu;
+  m.deterministic = false;
+  m.job = 4;
+  m.guarantee = "approximate";
+  m.twin = "awpm";
+  m.summary =
+      "MC64 job 4 approximately on the GPU: greedy start (one-sided Suitor), maximum cardinality (cardinality-gpu), "
+      "then 4-cycles whose rows are each other's best (Azad, Buluc, Li, Wang and Langguth, SISC 2020)";
+  m.options = awpm_options();
+  m.run = PrepassRunner([](const Csr<double>& a, const RunOptions& o) {
+    const auto start = std::chrono::steady_clock::now();
+    GpuOptions g;
+    g.device = o.gpu;
+    GpuTimes times;
+    AwpmResult w = awpm_gpu(a, {.min_gain = o.options.real("min-gain"), .max_rounds = o.options.integer("max-rounds")},
+                            g, &times);
+    PrepassResult r = prepass_result(a, 4, std::move(w.mates));
+    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    r.device_seconds = times.match_s;
     return r;
   });
   return m;
@@ -162,6 +198,7 @@ void add_bipartite(std::vector<MatcherInfo>& r) {
                         "MC64 job 5: maximum product of |a_ij| with log scalings from the duals "
                         "(Duff and Koster, SIMAX 2001)"));
   r.push_back(awpm_entry());
+  r.push_back(awpm_gpu_entry());
 }
 
 }  // namespace matchblas::registry_detail

@@ -8,15 +8,18 @@
 // permutation and report of the CPU entry's form); a bad GPU id refused.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
 #include "datasets/solver_matrices.hpp"
 #include "lib/error.hpp"
+#include "matchers/bipartite/awpm.hpp"
 #include "matchers/bipartite/max_cardinality.hpp"
 #include "matchers/registry.hpp"
 #include "tests/check/bipartite_reference.hpp"
 #include "tests/check/check.hpp"
+#include "tests/check/four_cycles.hpp"
 #include "tests/check/shared_collection.hpp"
 
 using namespace matchblas;
@@ -89,4 +92,48 @@ TEST_CASE("cardinality-gpu through the registry: the CPU entry's report and a pe
   GpuOptions bad;
   bad.device = 4096;
   CHECK_THROWS_AS(max_cardinality_bipartite_gpu(a, bad), invalid_input);
+}
+
+// awpm-gpu (matchers/bipartite/awpm_gpu.cu): the CPU awpm's start weight
+// (the same greedy matching), a maximum matching, rounds that never lose
+// weight, at most job 4's optimum (small matrices), no 4-cycle gaining more
+// than the threshold at convergence (the independent brute force); on the
+// shared matrices its final weight beside the CPU awpm's, as messages.
+TEST_CASE("awpm-gpu: the CPU's start, maximum cardinality, no gaining 4-cycle, never above the optimum") {
+  for (std::uint64_t seed = 1; seed <= 30; ++seed) {
+    const vertex_t m = vertex_t(1 + seed * 29 % 120), n = vertex_t(1 + seed * 41 % 120);
+    const double density = seed % 3 == 0 ? 0.02 : 0.08;
+    CAPTURE(seed);
+    const Csr<double> a = check::random_matrix(m, n, density, 3, seed);
+    const AwpmResult cpu = awpm(a);
+    const AwpmResult g = awpm_gpu(a);
+    check::require_valid_mates(a, g.mates);
+    CHECK(g.mates.matched == check::bipartite_rank(a));
+    CHECK(g.start_weight == doctest::Approx(cpu.start_weight).epsilon(1e-12));
+    CHECK(g.converged);
+    double last = g.maximum_weight;
+    for (const AwpmRound& r : g.rounds) {
+      CHECK(r.weight >= last * (1 - 1e-12));
+      last = r.weight;
+    }
+    if (std::max(m, n) <= 120) CHECK(last <= check::best_bipartite(a, 4).second * (1 + 1e-12));
+    const check::FourCycle c = check::largest_4_cycle(a, g.mates.row_mate);
+    CHECK(c.gain <= 1e-12 * std::max(1.0, last) * (1 + 1e-9));
+  }
+}
+
+TEST_CASE("awpm-gpu on the shared matrices: maximum cardinality; its weight beside the CPU awpm's") {
+  const std::vector<check::SharedMatrix> shared = check::shared_prepass_matrices();
+  if (shared.empty()) MESSAGE("the shared collection is absent");
+  for (const check::SharedMatrix& s : shared) {
+    CAPTURE(s.file);
+    const AwpmResult g = awpm_gpu(s.a);
+    check::require_valid_mates(s.a, g.mates);
+    CHECK(g.mates.matched == max_cardinality_bipartite(s.a).matched);
+    const AwpmResult cpu = awpm(s.a);
+    const double gw = g.rounds.empty() ? g.maximum_weight : g.rounds.back().weight;
+    const double cw = cpu.rounds.empty() ? cpu.maximum_weight : cpu.rounds.back().weight;
+    MESSAGE(s.file << ": awpm-gpu " << gw << ", awpm " << cw << " (" << g.rounds.size() << " and " << cpu.rounds.size()
+                   << " rounds)");
+  }
 }

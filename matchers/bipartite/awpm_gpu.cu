@@ -1,0 +1,282 @@
+// AWPM on the GPU (registry entry awpm-gpu, twin of awpm): a maximum
+// matching of an m-by-n matrix with a heavy sum of matched |a_ij| by
+// 4-cycles, the algorithm of awpm.cpp with each step a kernel.
+//   Source: A. Azad, A. Buluc, X. S. Li, X. Wang, J. Langguth, "A
+//   distributed-memory algorithm for computing a heavy-weight perfect
+//   matching on bipartite graphs", SIAM J. Sci. Comput. 42(4), 2020.
+//   Steps: (1) the greedy matching of |a| (weight descending, row ascending,
+//   column ascending) by one-sided Suitor in rounds: the rows still to place
+//   propose at once, a column's offer word (the row holding it) changes by
+//   compare-and-swap only to a better row, a displaced row proposes in the
+//   next round; the result is the greedy matching whatever the schedule
+//   (the Suitor invariant). (2) Maximum cardinality from it by
+//   cardinality-gpu's phases (max_cardinality_gpu.cuh). (3) Rounds: every
+//   matched row finds its best 4-cycle (partner row i' = col_mate[j'] for an
+//   entry (i, j'), the entry (i', j) found by binary search in i''s sorted
+//   row, gain (new pair) - (old pair), ties to the smaller partner); a cycle
+//   whose rows are each other's best is applied (such cycles share no row,
+//   and the best cycle of all is among them); until a round applies none
+//   above min_gain times the weight, or max_rounds.
+//   Guarantee: approximate (awpm.hpp): a maximum matching whose weight never
+//   decreases in the rounds and, at convergence, no 4-cycle gaining more than
+//   min_gain times the weight. Not deterministic (step 2's schedule).
+//   Cost: step 1 O(proposals x degree) work; step 2 as cardinality-gpu; a
+//   round O(sum over matched rows of deg(i) log(max deg)). Memory: the sorted
+//   |a| (offsets, columns, values) and O(m + n) words.
+#include <cub/device/device_reduce.cuh>
+#include <cuda_runtime.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "lib/error.hpp"
+#include "matchers/bipartite/awpm.hpp"
+#include "matchers/bipartite/max_cardinality_gpu.cuh"
+#include "matchers/gpu_session.cuh"
+#include "ops/gpu/cuda_check.hpp"
+#include "ops/gpu/device.hpp"
+#include "ops/gpu/device_buffer.cuh"
+#include "ops/gpu/launch.cuh"
+
+namespace matchblas {
+namespace {
+
+constexpr int block_size = 256;  // not tuned: grid-stride loops over rows
+
+// The sorted |a| on the device (a view passed by value).
+struct Sorted {
+  vertex_t m, n;
+  const offset_t* offsets;
+  const vertex_t* cols;
+  const double* w;
+};
+
+// |a_ij|, or -1 when (i, j) is not an entry (binary search in row i).
+__device__ double entry(const Sorted& a, vertex_t i, vertex_t j) {
+  offset_t lo = a.offsets[i], hi = a.offsets[i + 1];
+  while (lo < hi) {
+    const offset_t mid = lo + (hi - lo) / 2;
+    if (a.cols[mid] < j) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < a.offsets[i + 1] && a.cols[lo] == j ? a.w[lo] : -1.0;
+}
+
+// Row i's entry of weight wi beats row r's entry of weight wr in column j
+// (greedy order: heavier, then the smaller row).
+__device__ bool beats(double wi, vertex_t i, double wr, vertex_t r) { return wi > wr || (wi == wr && i < r); }
+
+// One round of proposals: each row of `active` proposes to its best column
+// (weight descending, column ascending) whose offer it beats, until its CAS
+// wins or no column is left; a row it displaces goes to `next`.
+__global__ void propose(Sorted a, const vertex_t* active, unsigned size, vertex_t* offer, vertex_t* next,
+                        unsigned* next_count) {
+  for (long long t = gpu::grid_thread(); t < size; t += gpu::grid_threads()) {
+    const vertex_t i = active[t];
+    while (true) {
+      offset_t pick = -1;
+      for (offset_t k = a.offsets[i]; k < a.offsets[i + 1]; ++k) {
+        if (pick >= 0 && !(a.w[k] > a.w[pick])) continue;  // columns ascend: ties keep the smaller
+        const vertex_t held = offer[a.cols[k]];
+        if (held == no_vertex || beats(a.w[k], i, entry(a, held, a.cols[k]), held)) pick = k;
+      }
+      if (pick < 0) break;  // i stays unmatched
+      const vertex_t j = a.cols[pick];
+      vertex_t held = offer[j];
+      bool won = false;
+      while (!won && (held == no_vertex || beats(a.w[pick], i, entry(a, held, j), held))) {
+        const vertex_t seen = atomicCAS(&offer[j], held, i);
+        won = seen == held;
+        held = seen;
+      }
+      if (!won) continue;  // outbid meanwhile: choose again
+      if (held != no_vertex) next[atomicAdd(next_count, 1u)] = held;
+      break;
+    }
+  }
+}
+
+__global__ void all_rows(vertex_t m, vertex_t* rows) {
+  for (long long i = gpu::grid_thread(); i < m; i += gpu::grid_threads()) rows[i] = vertex_t(i);
+}
+
+__global__ void mates_from_offers(vertex_t n, const vertex_t* offer, vertex_t* row_mate, vertex_t* col_mate) {
+  for (long long j = gpu::grid_thread(); j < n; j += gpu::grid_threads())
+    if (offer[j] != no_vertex) {
+      col_mate[j] = offer[j];
+      row_mate[offer[j]] = vertex_t(j);
+    }
+}
+
+__global__ void weigh_rows(Sorted a, const vertex_t* row_mate, double* mate_weight) {
+  for (long long i = gpu::grid_thread(); i < a.m; i += gpu::grid_threads())
+    mate_weight[i] = row_mate[i] == no_vertex ? 0.0 : entry(a, vertex_t(i), row_mate[i]);
+}
+
+// Each matched row's best cycle (partner, gain, the two new entries).
+__global__ void best_cycles(Sorted a, const vertex_t* row_mate, const vertex_t* col_mate, const double* mate_weight,
+                            vertex_t* partner, double* gain, double* mine, double* theirs) {
+  for (long long r = gpu::grid_thread(); r < a.m; r += gpu::grid_threads()) {
+    const auto i = vertex_t(r);
+    vertex_t best = no_vertex;
+    double best_gain = 0, best_mine = 0, best_theirs = 0;
+    const vertex_t j = row_mate[i];
+    if (j != no_vertex)
+      for (offset_t k = a.offsets[i]; k < a.offsets[i + 1]; ++k) {
+        const vertex_t other = a.cols[k] == j ? no_vertex : col_mate[a.cols[k]];
+        if (other == no_vertex) continue;
+        const double back = entry(a, other, j);
+        if (back < 0) continue;
+        const double g = (a.w[k] + back) - (mate_weight[i] + mate_weight[other]);
+        if (g > 0 && (best == no_vertex || g > best_gain || (g == best_gain && other < best))) {
+          best = other;
+          best_gain = g;
+          best_mine = a.w[k];
+          best_theirs = back;
+        }
+      }
+    partner[i] = best;
+    gain[i] = best_gain;
+    mine[i] = best_mine;
+    theirs[i] = best_theirs;
+  }
+}
+
+// Applies each cycle whose two rows are each other's best (from its smaller
+// row), above the threshold; counts them.
+__global__ void apply_cycles(vertex_t m, const vertex_t* partner, const double* gain, const double* mine,
+                             const double* theirs, double threshold, vertex_t* row_mate, vertex_t* col_mate,
+                             double* mate_weight, unsigned* applied) {
+  for (long long r = gpu::grid_thread(); r < m; r += gpu::grid_threads()) {
+    const auto i = vertex_t(r);
+    const vertex_t p = partner[i];
+    if (p == no_vertex || p <= i || partner[p] != i || !(gain[i] > threshold)) continue;
+    const vertex_t j = row_mate[i], jp = row_mate[p];
+    row_mate[i] = jp;
+    row_mate[p] = j;
+    col_mate[jp] = i;
+    col_mate[j] = p;
+    mate_weight[i] = mine[i];
+    mate_weight[p] = theirs[i];
+    atomicAdd(applied, 1u);
+  }
+}
+
+unsigned read_count(const unsigned* d, cudaStream_t s) {
+  unsigned h = 0;
+  MATCHBLAS_CUDA_TRY(cudaMemcpyAsync(&h, d, sizeof h, cudaMemcpyDeviceToHost, s));
+  MATCHBLAS_CUDA_TRY(cudaStreamSynchronize(s));
+  return h;
+}
+
+// The sum of the m values (CUB), read back.
+double device_sum(const double* values, vertex_t m, cudaStream_t s) {
+  gpu::DeviceBuffer<double> total(1, s);
+  std::size_t bytes = 0;
+  MATCHBLAS_CUDA_TRY(cub::DeviceReduce::Sum(nullptr, bytes, values, total.data(), m, s));
+  gpu::DeviceBuffer<unsigned char> scratch(bytes, s);
+  MATCHBLAS_CUDA_TRY(cub::DeviceReduce::Sum(scratch.data(), bytes, values, total.data(), m, s));
+  double h = 0;
+  MATCHBLAS_CUDA_TRY(cudaMemcpyAsync(&h, total.data(), sizeof h, cudaMemcpyDeviceToHost, s));
+  MATCHBLAS_CUDA_TRY(cudaStreamSynchronize(s));
+  return h;
+}
+
+}  // namespace
+
+AwpmResult awpm_gpu(const Csr<double>& a, const AwpmOptions& options, const GpuOptions& opt, GpuTimes* times) {
+  check_bipartite_csr(a);
+  MATCHBLAS_EXPECTS(a.weights.size() == a.cols.size(), "awpm-gpu: as many values as entries needed");
+  for (std::size_t k = 0; k < a.weights.size(); ++k)
+    if (!std::isfinite(a.weights[k])) throw invalid_input("awpm-gpu: entry " + std::to_string(k) + " is not finite");
+  MATCHBLAS_EXPECTS(options.min_gain >= 0 && std::isfinite(options.min_gain), "awpm-gpu: min_gain must be >= 0");
+  MATCHBLAS_EXPECTS(options.max_rounds >= 0, "awpm-gpu: max_rounds must be >= 0");
+  check_gpu_options(opt);
+  gpu::use_device("awpm-gpu", opt.device);
+  const vertex_t m = a.n_rows, n = a.n_cols;
+  AwpmResult r;
+  r.mates.row_mate.assign(std::size_t(m), no_vertex);
+  r.mates.col_mate.assign(std::size_t(n), no_vertex);
+  if (m == 0 || n == 0 || a.num_entries() == 0) {
+    r.converged = true;
+    return r;
+  }
+  const Csr<double> sorted = sorted_moduli(a);
+
+  gpu::StreamSession session(opt.device, opt.stream);
+  const cudaStream_t s = session.stream();
+  gpu::Event start, uploaded, matched, done;
+  start.record(s);
+  const auto offsets = gpu::DeviceBuffer<offset_t>::from_host(std::span<const offset_t>(sorted.offsets), s);
+  const auto cols = gpu::DeviceBuffer<vertex_t>::from_host(std::span<const vertex_t>(sorted.cols), s);
+  const auto w = gpu::DeviceBuffer<double>::from_host(std::span<const double>(sorted.weights), s);
+  uploaded.record(s);
+  const Sorted view{m, n, offsets.data(), cols.data(), w.data()};
+  const long long cap = gpu::max_blocks_per_sm * session.sms();
+  const auto grid = [&](long long items) { return gpu::grid_for(items, block_size, cap); };
+
+  gpu::DeviceBuffer<vertex_t> row_mate(std::size_t(m), s), col_mate(std::size_t(n), s), offer(std::size_t(n), s),
+      active(std::size_t(m), s), next(std::size_t(m), s), partner(std::size_t(m), s);
+  gpu::DeviceBuffer<double> mate_weight(std::size_t(m), s), gain(std::size_t(m), s), mine(std::size_t(m), s),
+      theirs(std::size_t(m), s);
+  gpu::DeviceBuffer<unsigned> count(1, s);
+  MATCHBLAS_CUDA_TRY(cudaMemsetAsync(row_mate.data(), 0xff, sizeof(vertex_t) * m, s));
+  MATCHBLAS_CUDA_TRY(cudaMemsetAsync(col_mate.data(), 0xff, sizeof(vertex_t) * n, s));
+  MATCHBLAS_CUDA_TRY(cudaMemsetAsync(offer.data(), 0xff, sizeof(vertex_t) * n, s));
+
+  // (1) The greedy start: rounds of proposals until no row is displaced.
+  all_rows<<<grid(m), block_size, 0, s>>>(m, active.data());
+  MATCHBLAS_CUDA_CHECK_LAUNCH();
+  for (unsigned size = unsigned(m); size > 0;) {
+    MATCHBLAS_CUDA_TRY(cudaMemsetAsync(count.data(), 0, sizeof(unsigned), s));
+    propose<<<grid(size), block_size, 0, s>>>(view, active.data(), size, offer.data(), next.data(), count.data());
+    MATCHBLAS_CUDA_CHECK_LAUNCH();
+    size = read_count(count.data(), s);
+    std::swap(active, next);
+  }
+  mates_from_offers<<<grid(n), block_size, 0, s>>>(n, offer.data(), row_mate.data(), col_mate.data());
+  MATCHBLAS_CUDA_CHECK_LAUNCH();
+  weigh_rows<<<grid(m), block_size, 0, s>>>(view, row_mate.data(), mate_weight.data());
+  MATCHBLAS_CUDA_CHECK_LAUNCH();
+  r.start_weight = device_sum(mate_weight.data(), m, s);
+
+  // (2) Maximum cardinality.
+  gpu::augment_to_maximum(session, m, n, offsets.data(), cols.data(), row_mate.data(), col_mate.data());
+  weigh_rows<<<grid(m), block_size, 0, s>>>(view, row_mate.data(), mate_weight.data());
+  MATCHBLAS_CUDA_CHECK_LAUNCH();
+  double weight = r.maximum_weight = device_sum(mate_weight.data(), m, s);
+
+  // (3) Rounds of cycles.
+  while (std::int64_t(r.rounds.size()) < options.max_rounds) {
+    best_cycles<<<grid(m), block_size, 0, s>>>(view, row_mate.data(), col_mate.data(), mate_weight.data(),
+                                               partner.data(), gain.data(), mine.data(), theirs.data());
+    MATCHBLAS_CUDA_CHECK_LAUNCH();
+    MATCHBLAS_CUDA_TRY(cudaMemsetAsync(count.data(), 0, sizeof(unsigned), s));
+    apply_cycles<<<grid(m), block_size, 0, s>>>(m, partner.data(), gain.data(), mine.data(), theirs.data(),
+                                                options.min_gain * weight, row_mate.data(), col_mate.data(),
+                                                mate_weight.data(), count.data());
+    MATCHBLAS_CUDA_CHECK_LAUNCH();
+    const unsigned cycles = read_count(count.data(), s);
+    weight = device_sum(mate_weight.data(), m, s);
+    r.rounds.push_back({std::int64_t(cycles), weight});
+    if (cycles == 0) {
+      r.converged = true;
+      break;
+    }
+  }
+  matched.record(s);
+  row_mate.to_host(std::span(r.mates.row_mate), s);
+  col_mate.to_host(std::span(r.mates.col_mate), s);
+  done.record(s);
+  session.synchronize();
+  for (vertex_t j : r.mates.row_mate) r.mates.matched += j != no_vertex;
+  if (times) {
+    times->upload_s = uploaded.since(start);
+    times->match_s = matched.since(uploaded);
+    times->download_s = done.since(matched);
+  }
+  return r;
+}
+
+}  // namespace matchblas

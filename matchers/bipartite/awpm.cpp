@@ -180,7 +180,7 @@ AwpmResult awpm(const Csr<double>& a, const AwpmOptions& options) {
     return weight_of(mate_weight);
   };
   r.start_weight = weigh(start);
-  BipartiteMates x = max_cardinality_bipartite(s, std::move(start));
+  BipartiteMates x = max_cardinality_bipartite_bfs(s, std::move(start));
   r.maximum_weight = weigh(x);
 
   // Rounds. A row's best cycle changes only when its mate or the mate of a

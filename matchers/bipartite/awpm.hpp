@@ -5,17 +5,19 @@
 //   matching on bipartite graphs", SIAM J. Sci. Comput. 42(4), 2020: a
 //   maximal start, maximum cardinality, then rounds of weight-increasing
 //   alternating 4-cycles. Here in shared memory (OpenMP), on any shape, from
-//   a greedy (Suitor) start, the cycles of a round chosen locally dominant.
+//   a greedy (Suitor) start, maximum cardinality by breadth-first phases
+//   (short augmenting paths keep more of the heavy start than Pothen-Fan's
+//   depth-first ones), the cycles of a round chosen locally dominant.
 //   Guarantee: approximate. A maximum matching (its size the structural
 //   rank); the rounds never lower its weight, which is <= job 4's optimum;
 //   on convergence no 4-cycle (rows i, i', their columns j, j',
 //   entries (i, j'), (i', j)) gains more than min_gain times the weight.
-//   No bound on the gap to the optimum: up to 95% on the shared matrices
+//   No bound on the gap to the optimum: up to 65% on the shared matrices
 //   (tests/matchers/test_awpm.cpp lists those over 1%, and why).
 //   Deterministic: the same matching for every thread count.
 //   Cost: the start O(sum over proposals of the proposer's degree) work
-//   (Suitor, parallel); maximum cardinality O(nnz * min(m, n)) worst case,
-//   sequential; each round O(m + sum over the rows evaluated again of
+//   (Suitor, parallel); maximum cardinality O(nnz) per breadth-first phase,
+//   at most min(m, n) + 1 phases, sequential; each round O(m + sum over the rows evaluated again of
 //   deg(i) log(max deg)) work, depth O(max deg log(max deg)) plus an O(m)
 //   sum; O(m + n + nnz) memory (a row-sorted copy of |a| and its transpose).
 #pragma once

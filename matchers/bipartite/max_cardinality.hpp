@@ -40,6 +40,13 @@ BipartiteMates max_cardinality_bipartite(const Csr<W>& a);
 template <class W>
 BipartiteMates max_cardinality_bipartite(const Csr<W>& a, BipartiteMates start);
 
+// The same from `start` by breadth-first phases (max_cardinality_bfs.cpp:
+// vertex-disjoint alternating trees from every free row, short paths), the
+// sequential form of the GPU search below; deterministic. Augmenting from a
+// heavy start, it keeps more of the start matched than Pothen-Fan.
+template <class W>
+BipartiteMates max_cardinality_bipartite_bfs(const Csr<W>& a, BipartiteMates start);
+
 // The same on GPU opt.device (max_cardinality_gpu.cu: a greedy start, then
 // phases of alternating BFS from every free row at once with vertex-disjoint
 // trees, APFB of Deveci, Kaya, Ucar and Catalyurek, Euro-Par 2013): a

@@ -105,3 +105,34 @@ TEST_CASE("bipartite max cardinality: shared matrices reach their structural ran
   MESSAGE("checked " << checked << " shared matrices");
   CHECK(checked > 0);
 }
+
+TEST_CASE("bipartite max cardinality by breadth-first phases: from the empty and from partial starts, against Kuhn") {
+  for (std::uint64_t seed = 1; seed <= 60; ++seed) {
+    const vertex_t m = vertex_t(1 + seed * 37 % 150), n = vertex_t(1 + seed * 53 % 150);
+    CAPTURE(seed);
+    const Csr<double> a = check::random_matrix(m, n, seed % 3 == 0 ? 0.01 : 0.05, 3, seed);
+    BipartiteMates empty;
+    empty.row_mate.assign(std::size_t(m), -1);
+    empty.col_mate.assign(std::size_t(n), -1);
+    const BipartiteMates x = max_cardinality_bipartite_bfs(a, empty);
+    check::require_valid_mates(a, x);
+    CHECK(x.matched == check::bipartite_rank(a));
+    CHECK_FALSE(check::has_augmenting_path(a, x));
+    // From a partial start (every other row of a maximum matching): the
+    // start's rows stay matched (augmenting paths never unmatch a vertex).
+    BipartiteMates half = empty;
+    for (vertex_t i = 0; i < m; i += 2)
+      if (const vertex_t j = x.row_mate[i]; j >= 0) {
+        half.row_mate[i] = j;
+        half.col_mate[j] = i;
+        ++half.matched;
+      }
+    const BipartiteMates y = max_cardinality_bipartite_bfs(a, half);
+    check::require_valid_mates(a, y);
+    CHECK(y.matched == x.matched);
+    for (vertex_t i = 0; i < m; i += 2) CHECK((half.row_mate[i] < 0 || y.row_mate[i] >= 0));
+  }
+  BipartiteMates wrong;
+  wrong.row_mate.assign(3, -1);
+  CHECK_THROWS_AS(max_cardinality_bipartite_bfs(check::random_matrix(4, 4, 0.5, 1, 1), wrong), invalid_input);
+}

@@ -28,10 +28,16 @@
 
 namespace matchblas::ops {
 
+// What an import makes: the row view (keys carrying the column; always),
+// and the column view too (keys carrying the row), which transpose needs
+// and would otherwise make on first use by two GraphBLAS passes over the
+// entries: worth importing for a matrix that is about to be transposed.
+enum class GraphBlasViews { rows, rows_and_columns };
+
 template <class W>
 class GraphBlasGraph {
  public:
-  explicit GraphBlasGraph(const Csr<W>& a);
+  explicit GraphBlasGraph(const Csr<W>& a, GraphBlasViews views = GraphBlasViews::rows);
   ~GraphBlasGraph();
   GraphBlasGraph(GraphBlasGraph&&) noexcept;
   GraphBlasGraph& operator=(GraphBlasGraph&&) noexcept;

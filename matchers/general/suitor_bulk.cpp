@@ -58,7 +58,7 @@ Matching suitor_rounds(const Graph& g, vertex_t n, ops::Backend backend) {
       const Csr<W> pt = ops::transpose(p, backend);
       ops::argmax_rows(pt, ops::ArgmaxMasks<W>{}, std::span(winner), std::span(winning_offer), backend);
     } else {
-      const auto pt = ops::transpose(Graph(p), backend);
+      const auto pt = ops::transpose(Graph(p, ops::GraphBlasViews::rows_and_columns), backend);
       ops::argmax_rows(pt, ops::ArgmaxMasks<W>{}, std::span(winner), std::span(winning_offer), backend);
     }
     std::vector<std::uint8_t> next(n, 0);

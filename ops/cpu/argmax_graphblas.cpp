@@ -4,17 +4,19 @@
 // so the argmax with the smallest-index tie rule is one built-in MAX
 // reduction (7.4 has no GxB_IndexBinaryOp; DESIGN.md "Dependency facts"):
 //
-//   no column mask    w<r> = reduce_rows(K, MAX)                 r: the active rows
-//   eligible columns  w<r> = K MAX.TIMES x,  x(v) = 1 eligible, 0 not
-//   a floor           Kr = K(r, :), Kr2 = K2(r, :) (row extracts; the whole
-//                     matrices when every row is active), then
-//                     Q = Kr2 ANY.ISGT diag(f)   Q(u,v) = 1 when u beats v's floor
-//                     T = Kr .* Q  (TIMES)       failing entries become key 0
-//                     w = reduce_rows(T, MAX)
-//                     f(v) = the floor key of (floor_weight[v], floor_vertex[v]),
-//                     or all ones for an ineligible v; K2 is the column view
-//                     (keys with u), made once per matrix. Skipped when no
-//                     floor can exclude a pickable entry (every floor -inf).
+//   1. w<r> = reduce_rows(K, MAX)             no column mask; r: the active rows
+//      w<r> = K MAX.TIMES x                   x(v) = 1 for an eligible column, else 0
+//   2. with a floor: a row whose best eligible entry beats its column's
+//      floor is done (nothing better qualifies). The other rows R are
+//      recomputed on their own entries:
+//        Kr = K(R, :)                                          a row extract
+//        Kr2 = (Kr BAND code bits) + diag(2^32 - 1 - u)        their column view (keys with u)
+//        Q = Kr2 ANY.ISGT diag(f)     Q(u,v) = 1 when u beats v's floor
+//        T = Kr .* Q  (TIMES)         the failing entries become key 0
+//        w(R) = reduce_rows(T, MAX)
+//      f(v) = the floor key of (floor_weight[v], floor_vertex[v]), all ones
+//      for an ineligible column. Skipped when no floor excludes a pickable
+//      entry (every floor -inf, as in Suitor's first round).
 //   best[u] = the column of w(u), best_weight[u] = its weight; -1 and 0 where
 //   w(u) is absent or has a code no argmax picks (key 0: nothing qualified;
 //   NaN, -inf).
@@ -23,12 +25,14 @@
 // run through 7.4's generic kernels, measured 5-10x slower (bench/RESULTS.md).
 //
 // Source: seed 003 (strongest neighbour, smallest index on ties), DESIGN.md
-// "The ops" (the MAX reduction with a tie-break). Guarantee: the plain
-// backend's result for every input (tests/ops/test_argmax.cpp, against the
-// executable specification). Cost: O(local rows + local columns) for the
-// masks and the output, plus O(entries of the active rows) in GraphBLAS: one
-// reduction without a floor; two extracts, a scaling, a product and a
-// reduction with one. Threads: omp_get_max_threads() (grb::Context).
+// "The ops" (the MAX reduction with a tie-break); step 2's "test the best
+// first" is best_neighbour's early exit (lib/greedy_order.hpp) in bulk.
+// Guarantee: the plain backend's result for every input
+// (tests/ops/test_argmax.cpp, test_graphblas_graph.cpp). Cost: O(local rows
+// + local columns) for the masks and the output, plus in GraphBLAS one
+// reduction over the active rows' entries and, with a floor, five passes
+// over the entries of the rows whose best entry fails its floor.
+// Threads: omp_get_max_threads() (grb::Context).
 #include <algorithm>
 
 #include "lib/error.hpp"
@@ -39,12 +43,64 @@ namespace matchblas::ops {
 
 namespace {
 
-// K(rows, :) as a new matrix.
-grb::Matrix extract_rows(GrB_Matrix k, const std::vector<GrB_Index>& rows, GrB_Index cols, const grb::Context& ctx) {
-  grb::Matrix out = grb::new_matrix(GrB_UINT64, rows.size(), cols);
-  MATCHBLAS_GRB_TRY(GrB_Matrix_extract(out.get(), nullptr, nullptr, k, rows.data(), rows.size(), GrB_ALL, cols,
-                                       ctx.plain()));
-  return out;
+// w<mask> = the best key of each row of k (MAX.TIMES x when x is given).
+void best_keys(GrB_Vector w, GrB_Vector mask, const grb::View& k, GrB_Vector x, const grb::Context& ctx) {
+  const GrB_Descriptor d = ctx.desc(k.transposed, /*structural=*/true);
+  if (x != nullptr)
+    MATCHBLAS_GRB_TRY(GrB_mxv(w, mask, nullptr, GxB_MAX_TIMES_UINT64, k.get(), x, d));
+  else
+    MATCHBLAS_GRB_TRY(GrB_Matrix_reduce_Monoid(w, mask, nullptr, GrB_MAX_MONOID_UINT64, k.get(), d));
+}
+
+// The entries (index, key) of w.
+void tuples(GrB_Vector w, std::vector<GrB_Index>& at, std::vector<std::uint64_t>& keys) {
+  GrB_Index n = 0;
+  MATCHBLAS_GRB_TRY(GrB_Vector_nvals(&n, w));
+  at.resize(n);
+  keys.resize(n);
+  MATCHBLAS_GRB_TRY(GrB_Vector_extractTuples_UINT64(at.data(), keys.data(), &n, w));
+}
+
+// The best key of each row `rows` of K (local ids) among the entries whose
+// key, in the column view when `exact` (keys with the row) and the row view
+// otherwise, is above their column's value in `above` (by local column):
+//   Kr = K(rows, :); [Kr2 = (Kr BAND code bits) + diag(2^32 - 1 - u)];
+//   T = Kr .* (Kr[2] ANY.ISGT diag(above)); w = reduce_rows(T, MAX).
+template <class W>
+grb::Vector best_above(const grb::GraphImpl<W>& a, const std::vector<GrB_Index>& rows,
+                       const std::vector<std::uint64_t>& above, bool exact, const grb::Context& ctx) {
+  const GrB_Index n = rows.size(), cols = a.local_cols;
+  grb::Matrix kr = grb::new_matrix(GrB_UINT64, n, cols);
+  MATCHBLAS_GRB_TRY(GrB_Matrix_extract(kr.get(), nullptr, nullptr, a.rows_view.get(), rows.data(), n, GrB_ALL, cols,
+                                       ctx.desc(a.rows_view.transposed)));
+  grb::Matrix beats = grb::new_matrix(GrB_UINT64, n, cols), above_diag;
+  const grb::Vector above_vector = grb::full_vector(above, ctx);
+  MATCHBLAS_GRB_TRY(GrB_Matrix_diag(above_diag.out(), above_vector.get(), 0));
+  if (exact) {
+    grb::Matrix codes = grb::new_matrix(GrB_UINT64, n, cols), row_diag;
+    MATCHBLAS_GRB_TRY(GrB_Matrix_apply_BinaryOp2nd_UINT64(codes.get(), nullptr, nullptr, GrB_BAND_UINT64, kr.get(),
+                                                          ~grb::low_bits, ctx.plain()));
+    std::vector<std::uint64_t> low(n);
+    for (GrB_Index k = 0; k < n; ++k) low[k] = grb::low_bits - std::uint32_t(a.row_id(rows[k]));
+    const grb::Vector low_vector = grb::full_vector(low, ctx);
+    MATCHBLAS_GRB_TRY(GrB_Matrix_diag(row_diag.out(), low_vector.get(), 0));
+    grb::Matrix kr2 = grb::new_matrix(GrB_UINT64, n, cols);
+    MATCHBLAS_GRB_TRY(
+        GrB_mxm(kr2.get(), nullptr, nullptr, GxB_ANY_PLUS_UINT64, row_diag.get(), codes.get(), ctx.plain()));
+    codes.reset();
+    MATCHBLAS_GRB_TRY(
+        GrB_mxm(beats.get(), nullptr, nullptr, GxB_ANY_ISGT_UINT64, kr2.get(), above_diag.get(), ctx.plain()));
+  } else {
+    MATCHBLAS_GRB_TRY(
+        GrB_mxm(beats.get(), nullptr, nullptr, GxB_ANY_ISGT_UINT64, kr.get(), above_diag.get(), ctx.plain()));
+  }
+  grb::Matrix kept = grb::new_matrix(GrB_UINT64, n, cols);
+  MATCHBLAS_GRB_TRY(
+      GrB_Matrix_eWiseMult_BinaryOp(kept.get(), nullptr, nullptr, GrB_TIMES_UINT64, kr.get(), beats.get(), ctx.plain()));
+  grb::Vector w;
+  MATCHBLAS_GRB_TRY(GrB_Vector_new(w.out(), GrB_UINT64, n));
+  best_keys(w.get(), nullptr, grb::own(std::move(kept)), nullptr, ctx);
+  return w;
 }
 
 }  // namespace
@@ -60,106 +116,115 @@ void argmax_rows(const GraphBlasGraph<W>& g, const ArgmaxMasks<W>& masks, std::s
   if (a.entries == 0) return;
   const grb::Context ctx;
   const GrB_Index rows = a.local_rows, cols = a.local_cols;
-  const auto local_cols = std::int64_t(cols);
+  const grb::WeightCodes<W>& codes = *a.codes;
+  const std::uint32_t unpicked = codes.last_unpicked();
 
-  // The active local rows (all: no mask).
-  std::vector<GrB_Index> active;
-  bool all_rows = true;
+  // The active rows, as a structural mask (none: every row).
+  grb::Vector mask;
   if (!masks.active_rows.empty()) {
+    std::vector<GrB_Index> active;
     for (GrB_Index r = 0; r < rows; ++r)
       if (masks.active_rows[std::size_t(a.row_id(r))] != 0) active.push_back(r);
     if (active.empty()) return;
-    all_rows = active.size() == rows;
-  }
-
-  // Per local column: the floor key (ineligible: nothing beats it), or the
-  // eligibility as 1 / 0.
-  const bool eligible_mask = !masks.eligible_cols.empty(), floor_mask = !masks.floor_weight.empty();
-  std::vector<std::uint64_t> col_value;
-  bool floor_excludes = false, some_ineligible = false;
-  if (floor_mask || eligible_mask) {
-    col_value.resize(cols);
-    const grb::WeightCodes<W>& codes = *a.codes;
-    const std::uint32_t unpicked = codes.last_unpicked();
-#pragma omp parallel for schedule(static) reduction(|| : floor_excludes, some_ineligible)
-    for (std::int64_t c = 0; c < local_cols; ++c) {
-      const vertex_t v = a.col_id(GrB_Index(c));
-      const bool eligible = !eligible_mask || masks.eligible_cols[std::size_t(v)] != 0;
-      some_ineligible = some_ineligible || !eligible;
-      if (floor_mask) {
-        const std::uint64_t f =
-            eligible ? codes.floor_key(masks.floor_weight[std::size_t(v)], masks.floor_vertex[std::size_t(v)])
-                     : ~std::uint64_t(0);
-        floor_excludes = floor_excludes || grb::key_code(f) > unpicked;  // else every pickable weight beats it
-        col_value[std::size_t(c)] = f;
-      } else {
-        col_value[std::size_t(c)] = eligible ? 1 : 0;
-      }
-    }
-    if (floor_mask && !floor_excludes) col_value.clear();  // no floor excludes anything: every column is eligible
-  }
-
-  grb::Vector w;
-  const bool extracted = floor_excludes && !all_rows;
-  MATCHBLAS_GRB_TRY(GrB_Vector_new(w.out(), GrB_UINT64, extracted ? GrB_Index(active.size()) : rows));
-  if (floor_excludes) {
-    grb::Matrix kr, kr2;
-    GrB_Matrix k = a.rows_view.get(), k2 = a.cols_view(ctx);
-    if (extracted) {
-      kr = extract_rows(k, active, cols, ctx);
-      kr2 = extract_rows(k2, active, cols, ctx);
-      k = kr.get();
-      k2 = kr2.get();
-    }
-    const GrB_Index out_rows = extracted ? GrB_Index(active.size()) : rows;
-    const grb::Vector floor_vector = grb::full_vector(col_value, ctx);
-    grb::Matrix diag;
-    MATCHBLAS_GRB_TRY(GrB_Matrix_diag(diag.out(), floor_vector.get(), 0));
-    grb::Matrix beats = grb::new_matrix(GrB_UINT64, out_rows, cols);
-    MATCHBLAS_GRB_TRY(GrB_mxm(beats.get(), nullptr, nullptr, GxB_ANY_ISGT_UINT64, k2, diag.get(), ctx.plain()));
-    kr2.reset();
-    grb::Matrix kept = grb::new_matrix(GrB_UINT64, out_rows, cols);
-    MATCHBLAS_GRB_TRY(
-        GrB_Matrix_eWiseMult_BinaryOp(kept.get(), nullptr, nullptr, GrB_TIMES_UINT64, k, beats.get(), ctx.plain()));
-    beats.reset();
-    kr.reset();
-    MATCHBLAS_GRB_TRY(
-        GrB_Matrix_reduce_Monoid(w.get(), nullptr, nullptr, GrB_MAX_MONOID_UINT64, kept.get(), ctx.plain()));
-  } else {
-    grb::Vector mask;  // structural: its values do not matter
-    if (!all_rows) {
+    if (active.size() < rows) {
       grb::Scalar one;
       MATCHBLAS_GRB_TRY(GrB_Scalar_new(one.out(), GrB_BOOL));
       MATCHBLAS_GRB_TRY(GrB_Scalar_setElement_BOOL(one.get(), true));
       MATCHBLAS_GRB_TRY(GrB_Vector_new(mask.out(), GrB_BOOL, rows));
       MATCHBLAS_GRB_TRY(GxB_Vector_build_Scalar(mask.get(), active.data(), one.get(), active.size()));
     }
-    if (eligible_mask && some_ineligible) {
-      const grb::Vector x = grb::full_vector(col_value, ctx);
-      MATCHBLAS_GRB_TRY(
-          GrB_mxv(w.get(), mask.get(), nullptr, GxB_MAX_TIMES_UINT64, a.rows_view.get(), x.get(), ctx.structural_mask()));
-    } else {
-      MATCHBLAS_GRB_TRY(GrB_Matrix_reduce_Monoid(w.get(), mask.get(), nullptr, GrB_MAX_MONOID_UINT64,
-                                                 a.rows_view.get(), ctx.structural_mask()));
+  }
+
+  // The floor key of an original column v (ineligible: nothing beats it).
+  const bool eligible_mask = !masks.eligible_cols.empty(), floor_mask = !masks.floor_weight.empty();
+  const auto eligible = [&](vertex_t v) { return !eligible_mask || masks.eligible_cols[std::size_t(v)] != 0; };
+  const auto floor_key = [&](vertex_t v) {
+    return eligible(v) ? codes.floor_key(masks.floor_weight[std::size_t(v)], masks.floor_vertex[std::size_t(v)])
+                       : ~std::uint64_t(0);
+  };
+  // Per local column: eligibility as 1 / 0, and whether any floor excludes
+  // a pickable entry.
+  std::vector<std::uint64_t> col_value;
+  bool some_ineligible = false, floor_excludes = false;
+  if (eligible_mask || floor_mask) {
+    col_value.resize(cols);
+    const auto local_cols = std::int64_t(cols);
+#pragma omp parallel for schedule(static) reduction(|| : some_ineligible, floor_excludes)
+    for (std::int64_t c = 0; c < local_cols; ++c) {
+      const vertex_t v = a.col_id(GrB_Index(c));
+      col_value[std::size_t(c)] = eligible(v) ? 1 : 0;
+      some_ineligible = some_ineligible || !eligible(v);
+      if (floor_mask) floor_excludes = floor_excludes || grb::key_code(floor_key(v)) > unpicked;
     }
   }
 
-  // Decode: the local row of w's entry k, its original row, column and weight.
-  GrB_Index n = 0;
-  MATCHBLAS_GRB_TRY(GrB_Vector_nvals(&n, w.get()));
-  std::vector<GrB_Index> at(n);
-  std::vector<std::uint64_t> keys(n);
-  MATCHBLAS_GRB_TRY(GrB_Vector_extractTuples_UINT64(at.data(), keys.data(), &n, w.get()));
-  const grb::WeightCodes<W>& codes = *a.codes;
-#pragma omp parallel for schedule(static)
-  for (std::int64_t k = 0; k < std::int64_t(n); ++k) {
-    const std::uint64_t key = keys[std::size_t(k)];
-    if (grb::key_code(key) <= codes.last_unpicked()) continue;  // nothing qualified, or only NaN / -inf weights
-    const GrB_Index r = extracted ? active[std::size_t(at[std::size_t(k)])] : at[std::size_t(k)];
+  // 1. The best eligible key of each active row.
+  grb::Vector w;
+  MATCHBLAS_GRB_TRY(GrB_Vector_new(w.out(), GrB_UINT64, rows));
+  {
+    grb::Vector x;
+    if (some_ineligible) x = grb::full_vector(col_value, ctx);
+    best_keys(w.get(), mask.get(), a.rows_view, x.get(), ctx);
+  }
+  std::vector<GrB_Index> at;
+  std::vector<std::uint64_t> keys;
+  tuples(w.get(), at, keys);
+  w.reset();
+
+  // 2. Rows whose best entry loses to its column's floor are recomputed:
+  //    first among their entries whose weight is at least the floor's (a
+  //    row key above (code(fw) - 1) << 32 | 2^32 - 1: two GraphBLAS passes
+  //    less than the exact test); a row whose best there is a tie with the
+  //    floor that it loses is recomputed exactly, in the column view.
+  const auto decode = [&](GrB_Index r, std::uint64_t key) {
+    if (grb::key_code(key) <= unpicked) return;  // nothing qualified, or only NaN / -inf weights
     const auto u = std::size_t(a.row_id(r));
     best[u] = grb::key_id(key);
     best_weight[u] = codes.weight(grb::key_code(key));
+  };
+  // Whether the entry of `key` in row r beats its column's floor.
+  const auto beats_floor = [&](GrB_Index r, std::uint64_t key) {
+    const std::uint64_t column_view = (key & ~grb::low_bits) | (grb::low_bits - std::uint32_t(a.row_id(r)));
+    return column_view > floor_key(grb::key_id(key));
+  };
+  // Decodes the entries (rows[at[k]], keys[k]) that qualify (or mean "none");
+  // returns the rows of the others.
+  const auto settle = [&](const std::vector<GrB_Index>* rows) {
+    std::vector<std::uint8_t> fails(keys.size(), 0);
+#pragma omp parallel for schedule(static)
+    for (std::int64_t k = 0; k < std::int64_t(keys.size()); ++k) {
+      const GrB_Index r = rows != nullptr ? (*rows)[at[std::size_t(k)]] : at[std::size_t(k)];
+      const std::uint64_t key = keys[std::size_t(k)];
+      if (floor_excludes && grb::key_code(key) > unpicked && !beats_floor(r, key)) fails[std::size_t(k)] = 1;
+      else decode(r, key);
+    }
+    std::vector<GrB_Index> failed;
+    for (std::size_t k = 0; k < keys.size(); ++k)
+      if (fails[k] != 0) failed.push_back(rows != nullptr ? (*rows)[at[k]] : at[k]);
+    return failed;
+  };
+  std::vector<GrB_Index> retry = settle(nullptr);
+  if (retry.empty()) return;
+
+  // The floor key per local column, and the key every entry of weight at
+  // least the floor's beats (code(fw) << 32 - 1; unchanged when nothing or
+  // everything beats the floor).
+  std::vector<std::uint64_t> floor(cols), at_least(cols);
+  const auto local_cols = std::int64_t(cols);
+#pragma omp parallel for schedule(static)
+  for (std::int64_t c = 0; c < local_cols; ++c) {
+    const std::uint64_t f = floor_key(a.col_id(GrB_Index(c)));
+    floor[std::size_t(c)] = f;
+    at_least[std::size_t(c)] = f == ~std::uint64_t(0) || grb::key_code(f) == 0 ? f : (f & ~grb::low_bits) - 1;
   }
+  const grb::Vector w2 = best_above(a, retry, at_least, /*exact=*/false, ctx);
+  tuples(w2.get(), at, keys);
+  const std::vector<GrB_Index> ties = settle(&retry);
+  if (ties.empty()) return;
+  const grb::Vector w3 = best_above(a, ties, floor, /*exact=*/true, ctx);
+  tuples(w3.get(), at, keys);
+#pragma omp parallel for schedule(static)
+  for (std::int64_t k = 0; k < std::int64_t(keys.size()); ++k) decode(ties[at[std::size_t(k)]], keys[std::size_t(k)]);
 }
 
 template void argmax_rows<float>(const GraphBlasGraph<float>&, const ArgmaxMasks<float>&, std::span<vertex_t>,

@@ -93,6 +93,23 @@ std::vector<double> sorted_distinct(const std::vector<double>& v) {
   return s;
 }
 
+// The CSR (p, j, x) of rows x cols with m entries, sorted rows, keys as
+// values, as a GraphBLAS matrix that owns the arrays (moved in).
+template <class P, class J, class X>
+Matrix import_csr(P& p, J& j, X& x, GrB_Index rows, GrB_Index cols, std::size_t m, const Context& ctx) {
+  Matrix a;
+  GrB_Index* pp = p.get();
+  GrB_Index* jj = j.get();
+  void* xx = x.get();
+  MATCHBLAS_GRB_TRY(GxB_Matrix_import_CSR(a.out(), GrB_UINT64, rows, cols, &pp, &jj, &xx,
+                                          (std::size_t(rows) + 1) * sizeof(GrB_Index), m * sizeof(GrB_Index),
+                                          m * sizeof(std::uint64_t), /*iso=*/false, /*jumbled=*/false, ctx.plain()));
+  (void)p.release();  // GraphBLAS owns the arrays now
+  (void)j.release();
+  (void)x.release();
+  return a;
+}
+
 }  // namespace
 
 void check(GrB_Info info, const char* call, const char* file, int line) {
@@ -107,12 +124,15 @@ void check(GrB_Info info, const char* call, const char* file, int line) {
 Context::Context() : threads_(std::max(1, omp_get_max_threads())) {
   init_once();
   MATCHBLAS_GRB_TRY(GxB_Global_Option_set_INT32(GxB_GLOBAL_NTHREADS, threads_));
-  MATCHBLAS_GRB_TRY(GrB_Descriptor_new(plain_.out()));
-  MATCHBLAS_GRB_TRY(GxB_Desc_set(plain_.get(), GxB_DESCRIPTOR_NTHREADS, threads_));
-  MATCHBLAS_GRB_TRY(GrB_Descriptor_new(structural_.out()));
-  MATCHBLAS_GRB_TRY(GxB_Desc_set(structural_.get(), GxB_DESCRIPTOR_NTHREADS, threads_));
-  MATCHBLAS_GRB_TRY(GrB_Descriptor_set(structural_.get(), GrB_MASK, GrB_STRUCTURE));
+  for (int k = 0; k < 4; ++k) {
+    MATCHBLAS_GRB_TRY(GrB_Descriptor_new(desc_[k].out()));
+    MATCHBLAS_GRB_TRY(GxB_Desc_set(desc_[k].get(), GxB_DESCRIPTOR_NTHREADS, threads_));
+    if ((k & 1) != 0) MATCHBLAS_GRB_TRY(GrB_Descriptor_set(desc_[k].get(), GrB_INP0, GrB_TRAN));
+    if ((k & 2) != 0) MATCHBLAS_GRB_TRY(GrB_Descriptor_set(desc_[k].get(), GrB_MASK, GrB_STRUCTURE));
+  }
 }
+
+View own(Matrix m) { return {std::make_shared<const Matrix>(std::move(m)), false}; }
 
 Matrix new_matrix(GrB_Type type, GrB_Index rows, GrB_Index cols) {
   Matrix m;
@@ -204,9 +224,11 @@ template class WeightCodes<double>;
 // ---- the column view -------------------------------------------------------
 
 template <class W>
-GrB_Matrix GraphImpl<W>::cols_view(const Context& ctx) const {
+View GraphImpl<W>::cols_view(const Context& ctx) const {
   const std::lock_guard<std::mutex> lock(cols_mutex_);
-  if (cols_view_) return cols_view_.get();
+  if (cols_view_) return cols_view_;
+  // A transposed row view comes from transpose, which sets the column view.
+  MATCHBLAS_EXPECTS(!rows_view.transposed, "GraphBlasGraph: a transposed matrix without its column view");
   Matrix view = new_matrix(GrB_UINT64, local_rows, local_cols);
   if (entries > 0) {
     Matrix codes_only = new_matrix(GrB_UINT64, local_rows, local_cols);
@@ -214,7 +236,8 @@ GrB_Matrix GraphImpl<W>::cols_view(const Context& ctx) const {
                                                           rows_view.get(), ~low_bits, ctx.plain()));
     std::vector<std::uint64_t> low(local_rows);
 #pragma omp parallel for schedule(static)
-    for (std::int64_t r = 0; r < std::int64_t(local_rows); ++r) low[std::size_t(r)] = low_bits - std::uint32_t(row_id(GrB_Index(r)));
+    for (std::int64_t r = 0; r < std::int64_t(local_rows); ++r)
+      low[std::size_t(r)] = low_bits - std::uint32_t(row_id(GrB_Index(r)));
     const Vector low_vector = full_vector(low, ctx);
     Matrix diag;
     MATCHBLAS_GRB_TRY(GrB_Matrix_diag(diag.out(), low_vector.get(), 0));
@@ -222,20 +245,20 @@ GrB_Matrix GraphImpl<W>::cols_view(const Context& ctx) const {
         GrB_mxm(view.get(), nullptr, nullptr, GxB_ANY_PLUS_UINT64, diag.get(), codes_only.get(), ctx.plain()));
     MATCHBLAS_GRB_TRY(GrB_Matrix_wait(view.get(), GrB_MATERIALIZE));
   }
-  cols_view_ = std::move(view);
-  return cols_view_.get();
+  cols_view_ = own(std::move(view));
+  return cols_view_;
 }
 
 template <class W>
-GrB_Matrix GraphImpl<W>::cols_view_if_made() const {
+View GraphImpl<W>::cols_view_if_made() const {
   const std::lock_guard<std::mutex> lock(cols_mutex_);
-  return cols_view_.get();
+  return cols_view_;
 }
 
 template <class W>
-void GraphImpl<W>::set_cols_view(Matrix m) const {
+void GraphImpl<W>::set_cols_view(View v) const {
   const std::lock_guard<std::mutex> lock(cols_mutex_);
-  cols_view_ = std::move(m);
+  cols_view_ = std::move(v);
 }
 
 template struct GraphImpl<float>;
@@ -246,7 +269,7 @@ template struct GraphImpl<double>;
 // ---- the handle --------------------------------------------------------------
 
 template <class W>
-GraphBlasGraph<W>::GraphBlasGraph(const Csr<W>& a) : n_rows_(a.n_rows), n_cols_(a.n_cols) {
+GraphBlasGraph<W>::GraphBlasGraph(const Csr<W>& a, GraphBlasViews views) : n_rows_(a.n_rows), n_cols_(a.n_cols) {
   MATCHBLAS_EXPECTS(a.n_rows >= 0 && a.n_cols >= 0 && a.offsets.size() == std::size_t(a.n_rows) + 1 &&
                         a.offsets.front() == 0 && a.cols.size() == std::size_t(a.offsets.back()) &&
                         a.weights.size() == a.cols.size(),
@@ -266,7 +289,7 @@ GraphBlasGraph<W>::GraphBlasGraph(const Csr<W>& a) : n_rows_(a.n_rows), n_cols_(
   impl->entries = GrB_Index(a.num_entries());
   const std::size_t m = a.cols.size();
   if (m == 0) {
-    impl->rows_view = grb::new_matrix(GrB_UINT64, GrB_Index(rows), GrB_Index(cols));
+    impl->rows_view = grb::own(grb::new_matrix(GrB_UINT64, GrB_Index(rows), GrB_Index(cols)));
   } else {
     auto ap = grb::allocate<GrB_Index>(std::size_t(rows) + 1, "the row offsets");
     auto aj = grb::allocate<GrB_Index>(m, "the column indices");
@@ -306,16 +329,24 @@ GraphBlasGraph<W>::GraphBlasGraph(const Csr<W>& a) : n_rows_(a.n_rows), n_cols_(
       throw invalid_input("GraphBlasGraph: row " + std::to_string(duplicate) +
                           " holds the same column twice (the graphblas backend takes one entry per position)");
     p[rows] = GrB_Index(m);
-    GrB_Index* pp = p;
-    GrB_Index* jj = j;
-    void* xx = x;
-    MATCHBLAS_GRB_TRY(GxB_Matrix_import_CSR(impl->rows_view.out(), GrB_UINT64, GrB_Index(rows), GrB_Index(cols), &pp,
-                                            &jj, &xx, (std::size_t(rows) + 1) * sizeof(GrB_Index),
-                                            m * sizeof(GrB_Index), m * sizeof(std::uint64_t), /*iso=*/false,
-                                            /*jumbled=*/false, ctx.plain()));
-    (void)ap.release();  // GraphBLAS owns the arrays now
-    (void)aj.release();
-    (void)ax.release();
+    if (views == GraphBlasViews::rows_and_columns) {
+      // The same pattern, keys carrying the row.
+      auto ap2 = grb::allocate<GrB_Index>(std::size_t(rows) + 1, "the row offsets");
+      auto aj2 = grb::allocate<GrB_Index>(m, "the column indices");
+      auto ax2 = grb::allocate<std::uint64_t>(m, "the keys");
+      GrB_Index* const p2 = ap2.get();
+      GrB_Index* const j2 = aj2.get();
+      std::uint64_t* const x2 = ax2.get();
+      std::copy(p, p + rows + 1, p2);
+#pragma omp parallel for schedule(dynamic, 256)
+      for (vertex_t u = 0; u < rows; ++u)
+        for (offset_t k = off[u]; k < off[u + 1]; ++k) {
+          j2[k] = j[k];
+          x2[k] = (x[k] & ~grb::low_bits) | (grb::low_bits - std::uint32_t(u));
+        }
+      impl->set_cols_view(grb::own(grb::import_csr(ap2, aj2, ax2, GrB_Index(rows), GrB_Index(cols), m, ctx)));
+    }
+    impl->rows_view = grb::own(grb::import_csr(ap, aj, ax, GrB_Index(rows), GrB_Index(cols), m, ctx));
   }
   entries_ = offset_t(impl->entries);
   impl_ = std::move(impl);
@@ -344,6 +375,7 @@ Csr<W> GraphBlasGraph<W>::to_csr() const {
   std::vector<GrB_Index> rows(n), cols(n);
   std::vector<std::uint64_t> keys(n);
   if (n > 0) MATCHBLAS_GRB_TRY(GrB_Matrix_extractTuples_UINT64(rows.data(), cols.data(), keys.data(), &n, a.rows_view.get()));
+  if (a.rows_view.transposed) rows.swap(cols);  // the stored matrix is the transpose
   for (GrB_Index k = 0; k < n; ++k) ++c.offsets[std::size_t(a.row_id(rows[k])) + 1];
   for (vertex_t u = 0; u < n_rows_; ++u) c.offsets[std::size_t(u) + 1] += c.offsets[std::size_t(u)];
   c.cols.resize(n);

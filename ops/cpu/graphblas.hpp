@@ -84,13 +84,17 @@ using Scalar = Owned<GrB_Scalar, GrB_Scalar_free>;
 class Context {
  public:
   Context();
-  GrB_Descriptor plain() const { return plain_.get(); }
-  GrB_Descriptor structural_mask() const { return structural_.get(); }  // mask by its pattern
+  GrB_Descriptor plain() const { return desc_[0].get(); }
+  // transpose: the first input is transposed (GrB_INP0); structural: the
+  // mask counts by its pattern.
+  GrB_Descriptor desc(bool transpose, bool structural = false) const {
+    return desc_[(transpose ? 1 : 0) + (structural ? 2 : 0)].get();
+  }
   int threads() const { return threads_; }
 
  private:
   int threads_;
-  Descriptor plain_, structural_;
+  Descriptor desc_[4];
 };
 
 // ---- keys ----------------------------------------------------------------
@@ -138,13 +142,25 @@ class WeightCodes {
 
 // ---- GraphBlasGraph's body -------------------------------------------------
 
+// A key matrix as an operand: m, or its transpose when `transposed` (the
+// ops pass GrB_INP0 = GrB_TRAN; GraphBLAS decides how to evaluate it).
+// Shared: a matrix and its transpose hold the same GraphBLAS matrices.
+struct View {
+  std::shared_ptr<const Matrix> m;
+  bool transposed = false;
+  GrB_Matrix get() const { return m ? m->get() : nullptr; }
+  explicit operator bool() const { return m != nullptr; }
+  View flipped() const { return {m, !transposed}; }
+};
+View own(Matrix m);  // an untransposed view of m
+
 // A logical n_rows x n_cols matrix held as the GraphBLAS matrix of its rows
 // `row_ids` and columns `col_ids` (ascending original ids; empty: all, in
 // order), in local numbering. Immutable once made (the column view is made
 // on first use, under a lock), so const use from several threads is safe.
 template <class W>
 struct GraphImpl {
-  Matrix rows_view;                // local rows x local cols, UINT64 keys with the original column
+  View rows_view;                  // local rows x local cols, UINT64 keys with the original column
   std::vector<vertex_t> row_ids;   // local row -> original row; empty: identity
   std::vector<vertex_t> col_ids;   // local column -> original column; empty: identity
   std::shared_ptr<const WeightCodes<W>> codes;
@@ -152,15 +168,17 @@ struct GraphImpl {
 
   vertex_t row_id(GrB_Index r) const { return row_ids.empty() ? vertex_t(r) : row_ids[r]; }
   vertex_t col_id(GrB_Index c) const { return col_ids.empty() ? vertex_t(c) : col_ids[c]; }
-  // The column view (keys with the original row), made on first use from
-  // the row view: the code bits, plus 2^32 - 1 - row by a row scaling.
-  GrB_Matrix cols_view(const Context& ctx) const;
-  GrB_Matrix cols_view_if_made() const;  // null until made
-  void set_cols_view(Matrix m) const;    // when an op has made it anyway
+  // The column view (the same entries, keys with the original row), made on
+  // first use from the row view: its code bits (a bind-2nd BAND) plus
+  // 2^32 - 1 - row (a row scaling). A transposed row view always has it
+  // (transpose sets it).
+  View cols_view(const Context& ctx) const;
+  View cols_view_if_made() const;  // empty until made
+  void set_cols_view(View v) const;
 
  private:
   mutable std::mutex cols_mutex_;
-  mutable Matrix cols_view_;
+  mutable View cols_view_;
 };
 
 // A new matrix of `type`, rows x cols.

@@ -24,7 +24,7 @@ template <class W>
 struct GraphBlasGraph<W>::Impl {};
 
 template <class W>
-GraphBlasGraph<W>::GraphBlasGraph(const Csr<W>&) {
+GraphBlasGraph<W>::GraphBlasGraph(const Csr<W>&, GraphBlasViews) {
   missing();
 }
 template <class W>

@@ -28,15 +28,16 @@ std::vector<GrB_Index> free_locals(GrB_Index n, Id id, std::span<const vertex_t>
   return kept;
 }
 
-// A(I, J) (GrB_ALL for a full list).
-grb::Matrix extract(GrB_Matrix a, GrB_Index rows, GrB_Index cols, const std::vector<GrB_Index>& i,
-                    const std::vector<GrB_Index>& j, const grb::Context& ctx) {
+// A(I, J) (GrB_ALL for a full list) of the logical matrix of view a.
+grb::View extract(const grb::View& a, GrB_Index rows, GrB_Index cols, const std::vector<GrB_Index>& i,
+                  const std::vector<GrB_Index>& j, const grb::Context& ctx) {
   grb::Matrix c = grb::new_matrix(GrB_UINT64, i.size(), j.size());
   if (!i.empty() && !j.empty())
-    MATCHBLAS_GRB_TRY(GrB_Matrix_extract(c.get(), nullptr, nullptr, a, i.size() == rows ? GrB_ALL : i.data(),
-                                         i.size(), j.size() == cols ? GrB_ALL : j.data(), j.size(), ctx.plain()));
+    MATCHBLAS_GRB_TRY(GrB_Matrix_extract(c.get(), nullptr, nullptr, a.get(), i.size() == rows ? GrB_ALL : i.data(),
+                                         i.size(), j.size() == cols ? GrB_ALL : j.data(), j.size(),
+                                         ctx.desc(a.transposed)));
   MATCHBLAS_GRB_TRY(GrB_Matrix_wait(c.get(), GrB_MATERIALIZE));
-  return c;
+  return grb::own(std::move(c));
 }
 
 }  // namespace
@@ -60,9 +61,9 @@ GraphBlasGraph<W> select_free_entries(const GraphBlasGraph<W>& g, std::span<cons
     for (const GrB_Index r : i) c->row_ids.push_back(a.row_id(r));
   if (j.size() != a.local_cols || !a.col_ids.empty())
     for (const GrB_Index k : j) c->col_ids.push_back(a.col_id(k));
-  c->rows_view = extract(a.rows_view.get(), a.local_rows, a.local_cols, i, j, ctx);
+  c->rows_view = extract(a.rows_view, a.local_rows, a.local_cols, i, j, ctx);
   c->entries = grb::nvals(c->rows_view.get());
-  if (GrB_Matrix k2 = a.cols_view_if_made()) c->set_cols_view(extract(k2, a.local_rows, a.local_cols, i, j, ctx));
+  if (const grb::View k2 = a.cols_view_if_made()) c->set_cols_view(extract(k2, a.local_rows, a.local_cols, i, j, ctx));
   return GraphBlasGraph<W>(g.n_rows(), g.n_cols(), std::move(c));
 }
 

@@ -108,6 +108,13 @@ void chain(const Csr<W>& g, std::uint64_t seed) {
     const Csr<W> ct = ops::transpose(c);
     check::require_same_csr(t.to_csr(), ct);
     require_argmax_as_plain(t, ct, rng);
+    // select on the transposed view, then transpose back
+    const std::vector<vertex_t> mate_t = random_mate(ct.n_rows, rng);
+    const GraphBlasGraph<W> st = ops::select_free_entries(t, mate_t);
+    const Csr<W> cst = ops::select_free_entries<W>(ct, mate_t);
+    check::require_same_csr(st.to_csr(), cst);
+    require_argmax_as_plain(st, cst, rng);
+    check::require_same_csr(ops::transpose(st).to_csr(), ops::transpose(cst));
   }
 }
 

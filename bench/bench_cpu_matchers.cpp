@@ -2,9 +2,13 @@
 // thread counts, the others once on one thread:
 // median time, edges/s, weight, and whether it equals greedy (for the
 // matchers whose guarantee is "greedy"). The graph is R-MAT by default
-// (issue 3: about 2^22 vertices and 2^26 edges) or a Matrix Market file.
-//   bench_cpu_matchers [--scale S] [--edge-factor F] [--file FILE.mtx] [--reps R]
-//                      [--only a,b,c] [--threads 1,2,16]
+// (issue 3: about 2^22 vertices and 2^26 edges), Erdos-Renyi (--er) or a
+// Matrix Market file. The matchers written with the ops (those with the
+// option --backend) run on each backend of --backend (default plain),
+// the backends taking turns within each repetition; "x plain" is the
+// median time over the plain backend's in the same run.
+//   bench_cpu_matchers [--scale S] [--edge-factor F] [--er 0|1] [--file FILE.mtx] [--reps R]
+//                      [--only a,b,c] [--threads 1,2,16] [--backend plain,graphblas]
 #include <omp.h>
 
 #include <algorithm>
@@ -28,20 +32,17 @@ int main(int argc, char** argv) {
   double edge_factor = 16;
   std::string file;
   std::vector<std::string> only;  // empty: every matcher
+  std::vector<std::string> backends{"plain"};
+  bool er = false;
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string a = argv[i];
     if (a == "--scale") scale = std::atoi(argv[i + 1]);
     else if (a == "--edge-factor") edge_factor = std::atof(argv[i + 1]);
     else if (a == "--file") file = argv[i + 1];
     else if (a == "--reps") reps = std::atoi(argv[i + 1]);
-    else if (a == "--only") {
-      std::string list = argv[i + 1];
-      for (std::size_t start = 0; start <= list.size();) {
-        const std::size_t comma = std::min(list.find(',', start), list.size());
-        only.push_back(list.substr(start, comma - start));
-        start = comma + 1;
-      }
-    }
+    else if (a == "--only") only = bench::string_list(argv[i + 1]);
+    else if (a == "--backend") backends = bench::string_list(argv[i + 1]);
+    else if (a == "--er") er = std::atoi(argv[i + 1]) != 0;
     else if (a == "--threads") thread_counts = bench::int_list(argv[i + 1]);
     else {
       std::fprintf(stderr, "bench_cpu_matchers: unknown option %s\n", a.c_str());
@@ -52,8 +53,8 @@ int main(int argc, char** argv) {
   if (file.empty()) {
     GenOptions opt;
     opt.edge_factor = edge_factor;
-    g = rmat<float>(vertex_t(1) << scale, opt);
-    std::printf("graph: R-MAT scale %d edge factor %g", scale, edge_factor);
+    g = er ? erdos_renyi<float>(vertex_t(1) << scale, opt) : rmat<float>(vertex_t(1) << scale, opt);
+    std::printf("graph: %s scale %d edge factor %g", er ? "Erdos-Renyi" : "R-MAT", scale, edge_factor);
   } else {
     g = std::get<Csr<float>>(graph_from_file(read_matrix_market(file), GraphView::automatic, Precision::single).graph);
     std::printf("graph: %s", file.c_str());
@@ -61,23 +62,40 @@ int main(int argc, char** argv) {
   const offset_t m = num_edges(g);
   std::printf(", %d vertices, %lld edges, float weights\n", g.n_rows, static_cast<long long>(m));
   const Matching reference = greedy(g, 0);
-  std::printf("%-16s %7s %10s %12s %16s %8s\n", "matcher", "threads", "median s", "Medges/s", "weight", "=greedy");
+  std::printf("%-16s %-9s %7s %10s %12s %16s %8s %8s\n", "matcher", "backend", "threads", "median s", "Medges/s",
+              "weight", "=greedy", "x plain");
   for (const MatcherInfo& info : matchers()) {
     if (info.problem != Problem::matching || info.device != Device::cpu || info.unavailable || info.name == "exact" || !info.accepts(general_graphs)) continue;
     if (!only.empty() && std::find(only.begin(), only.end(), info.name) == only.end()) continue;
+    const bool has_backend = info.option("backend") != nullptr;
+    const std::vector<std::string> mine = has_backend ? backends : std::vector<std::string>{"-"};
     for (int t : info.threaded ? thread_counts : std::vector<int>{1}) {
-      RunOptions opt;
-      opt.threads = t;
-      std::vector<double> times;
-      MatchRun run;
-      for (int r = 0; r < reps; ++r) {
-        run = run_matcher(info, &g, general_graphs, opt);
-        times.push_back(run.report.time_s);
+      std::vector<RunOptions> opts(mine.size());
+      for (std::size_t b = 0; b < mine.size(); ++b) {
+        opts[b].threads = t;
+        if (has_backend) opts[b].options = parse_options(info, {{"backend", mine[b]}});
       }
-      std::sort(times.begin(), times.end());
-      const double s = times[times.size() / 2];
-      const char* same = info.guarantee != "greedy" ? "-" : (run.matching == reference ? "yes" : "NO");
-      std::printf("%-16s %7d %10.3f %12.1f %16.4f %8s\n", info.name.c_str(), t, s, m / s / 1e6, run.report.weight, same);
+      std::vector<std::vector<double>> times(mine.size());
+      std::vector<MatchRun> runs(mine.size());
+      for (int r = 0; r < reps; ++r)
+        for (std::size_t b = 0; b < mine.size(); ++b) {
+          runs[b] = run_matcher(info, &g, general_graphs, opts[b]);
+          times[b].push_back(runs[b].report.time_s);
+        }
+      const auto median = [](std::vector<double> v) {
+        std::sort(v.begin(), v.end());
+        return v[v.size() / 2];
+      };
+      const auto plain = std::find(mine.begin(), mine.end(), "plain");
+      const double plain_s = plain == mine.end() ? 0 : median(times[std::size_t(plain - mine.begin())]);
+      for (std::size_t b = 0; b < mine.size(); ++b) {
+        const double s = median(times[b]);
+        const char* same = info.guarantee != "greedy" ? "-" : (runs[b].matching == reference ? "yes" : "NO");
+        std::printf("%-16s %-9s %7d %10.3f %12.1f %16.4f %8s", info.name.c_str(), mine[b].c_str(), t, s, m / s / 1e6,
+                    runs[b].report.weight, same);
+        if (has_backend && plain_s > 0) std::printf(" %8.2f", s / plain_s);
+        std::printf("\n");
+      }
       std::fflush(stdout);
     }
   }

@@ -16,10 +16,13 @@
 //                             means "no suitor yet" for positive weights)
 //
 // Backends: `plain` (C++/OpenMP, rows in parallel; the fast CPU path),
-// `graphblas` (SuiteSparse:GraphBLAS; the reference path) and `gpu` (CUDA,
-// rows binned by degree to groups of 4, 8 or 32 lanes or a block; copies in
-// and out per call: ops/gpu/argmax_gpu.cu). All
-// give the same result for every input. `automatic` picks plain.
+// `graphblas` (SuiteSparse:GraphBLAS, the reference path: one built-in MAX
+// reduction over keys, ops/cpu/argmax_graphblas.cpp; on a Csr it imports A
+// per call, on a resident GraphBlasGraph nothing) and `gpu` (CUDA, rows
+// binned by degree to groups of 4, 8 or 32 lanes or a block; copies in and
+// out per call: ops/gpu/argmax_gpu.cu). All give the same result for every
+// input (graphblas: invalid_input for a row holding a column twice).
+// `automatic` picks plain.
 // Cost: O(rows + entries of active rows) work, O(max degree) depth.
 #pragma once
 #include <cstdint>
@@ -28,6 +31,7 @@
 #include "lib/csr.hpp"
 #include "lib/types.hpp"
 #include "ops/backend.hpp"
+#include "ops/graphblas_graph.hpp"
 
 namespace matchblas::ops {
 
@@ -46,7 +50,17 @@ template <class W>
 void argmax_rows(const Csr<W>& a, const ArgmaxMasks<W>& masks, std::span<vertex_t> best,
                  std::span<W> best_weight, Backend backend = Backend::automatic);
 
-// True when this build has the graphblas backend.
-bool have_graphblas() noexcept;
+// The graphblas backend on a resident matrix (backend graphblas or
+// automatic; invalid_input otherwise): nothing is imported.
+template <class W>
+void argmax_rows(const GraphBlasGraph<W>& a, const ArgmaxMasks<W>& masks, std::span<vertex_t> best,
+                 std::span<W> best_weight, Backend backend = Backend::graphblas);
+
+namespace detail {
+// The O(1) checks of both entries: mask and output lengths (invalid_input).
+template <class W>
+void expect_argmax_lengths(vertex_t rows, vertex_t cols, const ArgmaxMasks<W>& masks, std::size_t best,
+                           std::size_t best_weight);
+}  // namespace detail
 
 }  // namespace matchblas::ops

@@ -12,9 +12,11 @@
 // out (O(1) checks, invalid_input otherwise); values does not overlap out
 // except as the same array (out[i] = values[i] is then a no-op) -- not
 // checked.
-// Backends (ops/backend.hpp): plain (the loops below) and gpu
-// (ops/gpu/assign_gpu.cu, for T in {uint8, int32, int64, float, double};
-// invalid_input for other T). The length checks come first on both.
+// Backends (ops/backend.hpp): plain (the loops below), gpu
+// (ops/gpu/assign_gpu.cu) and graphblas (ops/cpu/assign_graphblas.cpp:
+// GrB_Vector_assign on copies of the arrays), the last two for T in {uint8,
+// int32, int64, float, double} (invalid_input for other T). The length
+// checks come first on every backend.
 // Guarantee: exactly the loops above, for any thread count (each entry is
 // written by one thread). Cost: O(n) work, entries in parallel (OpenMP,
 // static schedule) from assign_parallel_min entries up, sequential below.
@@ -47,13 +49,23 @@ inline void expect_assign_lengths(std::size_t out, std::size_t mask, std::size_t
     throw invalid_input("assign: values has " + std::to_string(values) + " entries, expected " +
                         std::to_string(out));
 }
-// The gpu backend, for the entry types it is compiled for.
+// The graphblas backend (ops/cpu/assign_graphblas.cpp), T with gpu_assign_type<T>.
+template <class T>
+void assign_graphblas(std::span<T> out, std::span<const std::uint8_t> mask, std::span<const T> values);
+template <class T>
+void assign_graphblas(std::span<T> out, std::span<const std::uint8_t> mask, T value);
+
+// The gpu or graphblas backend, for the entry types they are compiled for
+// (the same five).
 template <class T, class Source>
-void assign_on_gpu(std::span<T> out, std::span<const std::uint8_t> mask, Source source) {
-  if constexpr (gpu_assign_type<T>)
-    assign_gpu<T>(out, mask, source);
-  else
-    throw invalid_input("assign: the gpu backend takes uint8, int32, int64, float or double entries");
+void assign_on_backend(std::span<T> out, std::span<const std::uint8_t> mask, Source source, Backend backend) {
+  if constexpr (gpu_assign_type<T>) {
+    if (backend == Backend::gpu) assign_gpu<T>(out, mask, source);
+    else assign_graphblas<T>(out, mask, source);
+  } else {
+    throw invalid_input(std::string("assign: the ") + backend_name(backend) +
+                        " backend takes uint8, int32, int64, float or double entries");
+  }
 }
 }  // namespace detail
 
@@ -61,8 +73,8 @@ template <class T>
 void assign(std::span<T> out, std::span<const std::uint8_t> mask, std::type_identity_t<T> value,
             Backend backend = Backend::automatic) {
   detail::expect_assign_lengths(out.size(), mask.size(), 0, false);
-  if (backend == Backend::gpu) return detail::assign_on_gpu(out, mask, value);
-  detail::expect_not_graphblas(backend, "assign");
+  if (backend == Backend::gpu || backend == Backend::graphblas)
+    return detail::assign_on_backend<T, T>(out, mask, value, backend);
   const std::ptrdiff_t n = std::ptrdiff_t(out.size());
   T* const o = out.data();
   if (mask.empty()) {
@@ -80,8 +92,8 @@ template <class T>
 void assign(std::span<T> out, std::span<const std::uint8_t> mask, std::span<const std::type_identity_t<T>> values,
             Backend backend = Backend::automatic) {
   detail::expect_assign_lengths(out.size(), mask.size(), values.size(), true);
-  if (backend == Backend::gpu) return detail::assign_on_gpu(out, mask, values);
-  detail::expect_not_graphblas(backend, "assign");
+  if (backend == Backend::gpu || backend == Backend::graphblas)
+    return detail::assign_on_backend<T, std::span<const T>>(out, mask, values, backend);
   const std::ptrdiff_t n = std::ptrdiff_t(out.size());
   T* const o = out.data();
   const T* const v = values.data();

@@ -7,9 +7,12 @@
 //   select_free_entries(A, mate): keep(u, v) = mate[u] == -1 && mate[v] == -1.
 //
 // Backends of select_free_entries (ops/backend.hpp): plain (the loops
-// below) and gpu (ops/gpu/select_gpu.cu: flags, a CUB scan, a fill kernel;
-// the same result). select_entries, whose predicate is host code, has
-// plain only.
+// below), gpu (ops/gpu/select_gpu.cu: flags, a CUB scan, a fill kernel;
+// the same result) and graphblas (ops/cpu/select_graphblas.cpp: C = A(F, F)
+// by one GrB_extract, F the free vertices; on a Csr A is imported and C
+// exported per call, so C's rows come back sorted and a row holding a column
+// twice is invalid_input; on a resident GraphBlasGraph nothing is imported).
+// select_entries, whose predicate is host code, has plain only.
 // Cost: O(rows + entries) work, rows in parallel (OpenMP); the prefix sum
 // is sequential over rows.
 //
@@ -31,6 +34,7 @@
 #include "lib/error.hpp"
 #include "lib/types.hpp"
 #include "ops/backend.hpp"
+#include "ops/graphblas_graph.hpp"
 #include "ops/gpu_ops.hpp"
 
 namespace matchblas::ops {
@@ -40,6 +44,12 @@ Csr<W> select_entries(const Csr<W>& a, Keep keep);
 
 template <class W>
 Csr<W> select_free_entries(const Csr<W>& a, std::span<const vertex_t> mate, Backend backend = Backend::automatic);
+
+// The graphblas backend on a resident matrix (backend graphblas or
+// automatic; invalid_input otherwise); W in {float, double}.
+template <class W>
+GraphBlasGraph<W> select_free_entries(const GraphBlasGraph<W>& a, std::span<const vertex_t> mate,
+                                      Backend backend = Backend::graphblas);
 
 // ---- implementation ----------------------------------------------------------
 
@@ -114,8 +124,8 @@ Csr<W> select_entries(const Csr<W>& a, Keep keep) {
 template <class W>
 Csr<W> select_free_entries(const Csr<W>& a, std::span<const vertex_t> mate, Backend backend) {
   if (backend == Backend::gpu) return select_free_entries_gpu(a, mate);
-  detail::expect_not_graphblas(backend, "select_free_entries");
   detail::expect_free_entries_args(a, mate);
+  if (backend == Backend::graphblas) return select_free_entries(GraphBlasGraph<W>(a), mate).to_csr();
   const vertex_t* const m = mate.data();
   return select_entries(a, [m](vertex_t u, vertex_t v) { return m[u] == no_vertex && m[v] == no_vertex; });
 }

@@ -7,20 +7,21 @@
 #include "lib/error.hpp"
 #include "lib/omp_threads.hpp"
 #include "ops/assign.hpp"
+#include "ops/graphblas_graph.hpp"
 #include "ops/select.hpp"
 
 namespace matchblas {
 
-template <class W>
-Matching handshake(const Csr<W>& g, int threads, ops::Backend backend) {
-  MATCHBLAS_EXPECTS(g.n_rows == g.n_cols, "handshake needs a general (square) graph");
-  const ScopedThreads scope(threads);
-  const vertex_t n = g.n_rows;
+namespace {
+
+// The passes on `edges`: a Csr (plain or gpu backend) or a GraphBlasGraph
+// (graphblas backend), both taken by the same ops.
+template <class W, class Graph>
+Matching handshake_passes(Graph edges, vertex_t n, ops::Backend backend) {
   Matching m(n);
   std::vector<vertex_t> strong(n);
   std::vector<W> strong_weight(n);
   std::vector<std::uint8_t> shakes(n);
-  Csr<W> edges = g;
   while (edges.num_entries() > 0) {
     // Strongest neighbour of every vertex among the remaining edges.
     ops::argmax_rows(edges, ops::ArgmaxMasks<W>{}, std::span(strong), std::span(strong_weight), backend);
@@ -30,16 +31,26 @@ Matching handshake(const Csr<W>& g, int threads, ops::Backend backend) {
       const vertex_t v = strong[u];
       shakes[u] = v != no_vertex && strong[v] == u;
     }
-    ops::assign(std::span(m.mate), std::span<const std::uint8_t>(shakes), std::span<const vertex_t>(strong));
+    ops::assign(std::span(m.mate), std::span<const std::uint8_t>(shakes), std::span<const vertex_t>(strong), backend);
     // Keep the edges whose endpoints are both free; compact.
     const offset_t before = edges.num_entries();
-    edges = ops::select_free_entries(edges, std::span<const vertex_t>(m.mate));
+    edges = ops::select_free_entries(edges, std::span<const vertex_t>(m.mate), backend);
     // The heaviest remaining edge always shakes, unless no entry can win an
     // argmax (NaN or -inf weights): then nothing would ever change.
     if (edges.num_entries() == before)
       throw invalid_input("handshake: no progress; the weights must be numbers above -infinity (NaN or -inf found)");
   }
   return m;
+}
+
+}  // namespace
+
+template <class W>
+Matching handshake(const Csr<W>& g, int threads, ops::Backend backend) {
+  MATCHBLAS_EXPECTS(g.n_rows == g.n_cols, "handshake needs a general (square) graph");
+  const ScopedThreads scope(threads);
+  if (backend == ops::Backend::graphblas) return handshake_passes<W>(ops::GraphBlasGraph<W>(g), g.n_rows, backend);
+  return handshake_passes<W>(g, g.n_rows, backend);
 }
 
 template Matching handshake(const Csr<float>&, int, ops::Backend);

@@ -4,7 +4,9 @@
 // a matched endpoint are filtered out and the edge list is compacted by an
 // exclusive prefix sum; repeat until no edge is left.
 // Written with the ops: argmax (strongest neighbour), assign (update
-// matches), select + compaction (keep-edges, prefix sum, filter).
+// matches), select + compaction (keep-edges, prefix sum, filter), each on
+// `backend`; graphblas keeps the remaining edges resident in
+// SuiteSparse:GraphBLAS (ops/graphblas_graph.hpp), imported once.
 // Guarantee: each pass matches every locally dominant edge of the remaining
 // graph, so the result is exactly Greedy's matching (DESIGN.md); hence
 // 1/2-approximate, and independent of the thread count.

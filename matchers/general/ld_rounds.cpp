@@ -7,14 +7,16 @@
 #include "lib/error.hpp"
 #include "lib/omp_threads.hpp"
 #include "ops/assign.hpp"
+#include "ops/graphblas_graph.hpp"
 
 namespace matchblas {
 
-template <class W>
-Matching ld_rounds(const Csr<W>& g, int threads, ops::Backend backend) {
-  MATCHBLAS_EXPECTS(g.n_rows == g.n_cols, "ld-rounds needs a general (square) graph");
-  const ScopedThreads scope(threads);
-  const vertex_t n = g.n_rows;
+namespace {
+
+// The rounds on g: a Csr (plain or gpu backend) or a GraphBlasGraph
+// (graphblas backend), both taken by the same ops.
+template <class W, class Graph>
+Matching ld_rounds_on(const Graph& g, vertex_t n, ops::Backend backend) {
   Matching m(n);
   std::vector<vertex_t> candidate(n, no_vertex);
   std::vector<W> candidate_weight(n);
@@ -26,7 +28,8 @@ Matching ld_rounds(const Csr<W>& g, int threads, ops::Backend backend) {
     masks.eligible_cols = is_free;
     // Inactive rows keep their candidate: argmax writes -1 there, so merge.
     ops::argmax_rows(g, masks, std::span(fresh), std::span(candidate_weight), backend);
-    ops::assign(std::span(candidate), std::span<const std::uint8_t>(active), std::span<const vertex_t>(fresh));
+    ops::assign(std::span(candidate), std::span<const std::uint8_t>(active), std::span<const vertex_t>(fresh),
+                backend);
     std::int64_t matched = 0;
 #pragma omp parallel for schedule(static) reduction(+ : matched)
     for (vertex_t u = 0; u < n; ++u) {
@@ -35,7 +38,8 @@ Matching ld_rounds(const Csr<W>& g, int threads, ops::Backend backend) {
       matched += mutual[u];
     }
     if (matched == 0) break;
-    ops::assign(std::span(m.mate), std::span<const std::uint8_t>(mutual), std::span<const vertex_t>(candidate));
+    ops::assign(std::span(m.mate), std::span<const std::uint8_t>(mutual), std::span<const vertex_t>(candidate),
+                backend);
     // Poll: a free vertex recomputes when its candidate has just been matched.
 #pragma omp parallel for schedule(static)
     for (vertex_t u = 0; u < n; ++u) {
@@ -45,6 +49,16 @@ Matching ld_rounds(const Csr<W>& g, int threads, ops::Backend backend) {
     }
   }
   return m;
+}
+
+}  // namespace
+
+template <class W>
+Matching ld_rounds(const Csr<W>& g, int threads, ops::Backend backend) {
+  MATCHBLAS_EXPECTS(g.n_rows == g.n_cols, "ld-rounds needs a general (square) graph");
+  const ScopedThreads scope(threads);
+  if (backend == ops::Backend::graphblas) return ld_rounds_on<W>(ops::GraphBlasGraph<W>(g), g.n_rows, backend);
+  return ld_rounds_on<W>(g, g.n_rows, backend);
 }
 
 template Matching ld_rounds(const Csr<float>&, int, ops::Backend);

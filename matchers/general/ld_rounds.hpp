@@ -5,7 +5,9 @@
 // the smaller index); mutual candidates are locally dominant edges and are
 // matched (assign). A candidate stays valid while it is free (free
 // neighbours only ever disappear), so only the vertices whose candidate was
-// matched in the last round recompute ("poll").
+// matched in the last round recompute ("poll"). Every op (argmax, assign)
+// on `backend`; graphblas keeps g resident in SuiteSparse:GraphBLAS
+// (ops/graphblas_graph.hpp), imported once.
 // Guarantee: exactly Greedy's matching (DESIGN.md), any thread count.
 // Cost: O(rounds x n + sum of the degrees of the recomputing vertices).
 #pragma once

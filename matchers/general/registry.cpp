@@ -92,6 +92,32 @@ MatcherInfo roma_sparse_entry(std::string name, Device device, bool parallel, st
   return m;
 }
 
+// An OpenMP matcher written with the ops and equal to greedy,
+// f(const Csr<W>&, threads, ops::Backend), with the option
+// --backend plain|graphblas: every op on that backend (graphblas: the graph
+// resident in SuiteSparse:GraphBLAS, which the build must have).
+template <class F>
+MatcherInfo ops_cpu(std::string name, std::string summary, F f, std::string twin = "") {
+  MatcherInfo m;
+  m.name = name;
+  m.kinds = general_graphs | bipartite_graphs;
+  m.threaded = true;
+  m.guarantee = "greedy";
+  m.summary = std::move(summary);
+  m.twin = std::move(twin);
+  m.options = {{"backend", OptionSpec::Type::word, "plain", {"plain", "graphblas"}, 0, 0,
+                "the ops' backend: plain (C++/OpenMP) or graphblas (SuiteSparse:GraphBLAS, the reference path)"}};
+  m.check = [name](const OptionValues& v, Precision) {
+    if (v.word("backend") == "graphblas" && !ops::have_graphblas())
+      throw invalid_input("--backend graphblas of '" + name + "' needs SuiteSparse:GraphBLAS, which this build lacks");
+  };
+  m.run = MatchRunner(on_sparse<Matching>(std::move(name), [f](const auto& g, const RunOptions& o) {
+    const bool graphblas = o.options.takes("backend") && o.options.word("backend") == "graphblas";
+    return f(g, o.threads, graphblas ? ops::Backend::graphblas : ops::Backend::plain);
+  }));
+  return m;
+}
+
 const OptionSpec threads_per_block{"threads-per-block", OptionSpec::Type::integer, "128", {}, 32, 1024,
                                    "threads per block, a multiple of 32 (Paper I: 128, 192 or 256)"};
 
@@ -155,13 +181,12 @@ void add_general(std::vector<MatcherInfo>& r) {
                          [](const auto& g, int t) { return ld_seq(g, t); }, "ld-gpu"));
   r.push_back(threaded(sparse_cpu("ld-omp", "greedy", "Locally-Dominant, OpenMP (seed 001 Paper I Alg. 1)",
                          [](const auto& g, int t) { return ld_omp(g, t); })));
-  r.push_back(threaded(sparse_cpu("handshake", "greedy", "mutual strongest neighbours, filter, compact; with the ops (seed 003)",
-                         [](const auto& g, int t) { return handshake(g, t); }, "handshake-gpu")));
-  r.push_back(threaded(sparse_cpu("ld-rounds", "greedy",
-                         "locally dominant edges in synchronous rounds; with the ops (seed 002 Alg. 1)",
-                         [](const auto& g, int t) { return ld_rounds(g, t); })));
-  r.push_back(threaded(sparse_cpu("suitor-bulk", "greedy", "Suitor in bulk-synchronous rounds; with the ops",
-                         [](const auto& g, int t) { return suitor_bulk(g, t); })));
+  r.push_back(ops_cpu("handshake", "mutual strongest neighbours, filter, compact; with the ops (seed 003)",
+                       [](const auto& g, int t, ops::Backend b) { return handshake(g, t, b); }, "handshake-gpu"));
+  r.push_back(ops_cpu("ld-rounds", "locally dominant edges in synchronous rounds; with the ops (seed 002 Alg. 1)",
+                       [](const auto& g, int t, ops::Backend b) { return ld_rounds(g, t, b); }));
+  r.push_back(ops_cpu("suitor-bulk", "Suitor in bulk-synchronous rounds; with the ops",
+                       [](const auto& g, int t, ops::Backend b) { return suitor_bulk(g, t, b); }));
   r.push_back(sparse_cpu("suitor-heavy", "1/2",
                          "2-Suitor, then optimal matchings of its paths and cycles (seed 004 sec. 3.1)",
                          [](const auto& g, int t) { return suitor_heavy(g, t); }));

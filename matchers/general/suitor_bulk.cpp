@@ -3,19 +3,39 @@
 
 #include <cstdint>
 #include <limits>
+#include <type_traits>
 #include <vector>
 
-#include "lib/csr_build.hpp"
 #include "lib/error.hpp"
 #include "lib/omp_threads.hpp"
+#include "ops/graphblas_graph.hpp"
+#include "ops/transpose.hpp"
 
 namespace matchblas {
 
+namespace {
+
+// P: row u holds u's proposal (target[u], offer[u]) when it made one.
 template <class W>
-Matching suitor_bulk(const Csr<W>& g, int threads, ops::Backend backend) {
-  MATCHBLAS_EXPECTS(g.n_rows == g.n_cols, "suitor-bulk needs a general (square) graph");
-  const ScopedThreads scope(threads);
-  const vertex_t n = g.n_rows;
+Csr<W> proposals(const std::vector<vertex_t>& target, const std::vector<W>& offer) {
+  const auto n = vertex_t(target.size());
+  Csr<W> p;
+  p.n_rows = p.n_cols = n;
+  p.offsets.resize(std::size_t(n) + 1);
+  for (vertex_t u = 0; u < n; ++u) {
+    p.offsets[std::size_t(u) + 1] = p.offsets[std::size_t(u)];
+    if (target[std::size_t(u)] == no_vertex) continue;
+    ++p.offsets[std::size_t(u) + 1];
+    p.cols.push_back(target[std::size_t(u)]);
+    p.weights.push_back(offer[std::size_t(u)]);
+  }
+  return p;
+}
+
+// The rounds on g: a Csr (plain or gpu backend) or a GraphBlasGraph
+// (graphblas backend), both taken by the same ops.
+template <class W, class Graph>
+Matching suitor_rounds(const Graph& g, vertex_t n, ops::Backend backend) {
   // The best offer each vertex holds; -inf with no suitor is beaten by any
   // finite weight, negative ones included (argmax's "no suitor" floor of 0
   // assumes positive weights).
@@ -31,15 +51,16 @@ Matching suitor_bulk(const Csr<W>& g, int threads, ops::Backend backend) {
     masks.floor_weight = ws;
     masks.floor_vertex = suitor;
     ops::argmax_rows(g, masks, std::span(target), std::span(offer), backend);
-    // P^T: row v holds the proposals made to v.
-    Triples<W> pt;
-    pt.reserve(static_cast<std::size_t>(proposers));
-    for (vertex_t u = 0; u < n; ++u)
-      if (target[u] != no_vertex) pt.push_back(target[u], u, offer[u]);
-    if (pt.size() == 0) break;
-    const Csr<W> proposals = csr_from_triples(n, n, pt, Duplicates::max, /*drop_zeros=*/false);
-    // Conflicts: each v keeps its best proposal (column-wise argmax of P).
-    ops::argmax_rows(proposals, ops::ArgmaxMasks<W>{}, std::span(winner), std::span(winning_offer), backend);
+    Csr<W> p = proposals(target, offer);
+    if (p.num_entries() == 0) break;
+    // Conflicts: each v keeps its best proposal, the argmax of row v of P^T.
+    if constexpr (std::is_same_v<Graph, Csr<W>>) {
+      const Csr<W> pt = ops::transpose(p, backend);
+      ops::argmax_rows(pt, ops::ArgmaxMasks<W>{}, std::span(winner), std::span(winning_offer), backend);
+    } else {
+      const auto pt = ops::transpose(Graph(p, ops::GraphBlasViews::rows_and_columns), backend);
+      ops::argmax_rows(pt, ops::ArgmaxMasks<W>{}, std::span(winner), std::span(winning_offer), backend);
+    }
     std::vector<std::uint8_t> next(n, 0);
     for (vertex_t v = 0; v < n; ++v) {
       if (winner[v] == no_vertex) continue;
@@ -58,6 +79,16 @@ Matching suitor_bulk(const Csr<W>& g, int threads, ops::Backend backend) {
   for (vertex_t u = 0; u < n; ++u)
     if (suitor[u] != no_vertex && suitor[suitor[u]] == u) m.mate[u] = suitor[u];
   return m;
+}
+
+}  // namespace
+
+template <class W>
+Matching suitor_bulk(const Csr<W>& g, int threads, ops::Backend backend) {
+  MATCHBLAS_EXPECTS(g.n_rows == g.n_cols, "suitor-bulk needs a general (square) graph");
+  const ScopedThreads scope(threads);
+  if (backend == ops::Backend::graphblas) return suitor_rounds<W>(ops::GraphBlasGraph<W>(g), g.n_rows, backend);
+  return suitor_rounds<W>(g, g.n_rows, backend);
 }
 
 template Matching suitor_bulk(const Csr<float>&, int, ops::Backend);

@@ -2,6 +2,7 @@
 // the plain backend (ops/transpose.hpp states the semantics).
 //   plain      a counting sort by column, below
 //   gpu        ops/gpu/transpose_gpu.cu (cuSPARSE csr2csc)
+//   graphblas  ops/cpu/transpose_graphblas.cpp on A imported for the call
 //   automatic  plain
 //
 // The plain backend cuts the rows into `parts` ranges of about equal entry
@@ -135,8 +136,8 @@ void expect_transposable(const Csr<W>& a) {
 template <class W>
 Csr<W> transpose(const Csr<W>& a, Backend backend) {
   if (backend == Backend::gpu) return transpose_gpu(a);
-  detail::expect_not_graphblas(backend, "transpose");
   detail::expect_transposable(a);
+  if (backend == Backend::graphblas) return transpose(GraphBlasGraph<W>(a)).to_csr();
   return transpose_plain(a);
 }
 

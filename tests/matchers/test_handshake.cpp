@@ -1,5 +1,6 @@
 // handshake (seed 003, written with the ops): exactly greedy's matching on every
-// test graph, at any thread count, with either ops backend.
+// test graph, at any thread count, with either ops backend (graphblas: every
+// op on it); and its registry option --backend.
 #include <doctest/doctest.h>
 
 #include <limits>
@@ -8,6 +9,7 @@
 #include "matchers/general/handshake.hpp"
 #include "tests/check/check.hpp"
 #include "tests/check/families.hpp"
+#include "tests/matchers/backend_option.hpp"
 
 using namespace matchblas;
 
@@ -22,4 +24,8 @@ TEST_CASE("handshake refuses weights no argmax can pick (NaN, -inf) instead of l
     for (double& w : g.weights) w = bad;
     CHECK_THROWS_WITH_AS(handshake(g, 1), doctest::Contains("no progress"), invalid_input);
   }
+}
+
+TEST_CASE("handshake --backend graphblas equals the plain backend through the registry") {
+  check::require_backend_option("handshake");
 }

@@ -1,13 +1,19 @@
 // suitor_bulk (bulk-synchronous Suitor, written with the ops): exactly greedy's matching on every
-// test graph, at any thread count, with either ops backend.
+// test graph, at any thread count, with either ops backend (graphblas: every
+// op on it); and its registry option --backend.
 #include <doctest/doctest.h>
 
 #include "matchers/general/suitor_bulk.hpp"
 #include "tests/check/families.hpp"
+#include "tests/matchers/backend_option.hpp"
 
 using namespace matchblas;
 
 TEST_CASE("suitor_bulk equals greedy on both ops backends") {
   check::require_greedy_family_on_both_backends(
       [](const auto& g, int threads, ops::Backend backend) { return suitor_bulk(g, threads, backend); });
+}
+
+TEST_CASE("suitor-bulk --backend graphblas equals the plain backend through the registry") {
+  check::require_backend_option("suitor-bulk");
 }

@@ -1,10 +1,12 @@
-// Row argmax (ops/argmax.hpp): the plain and graphblas backends against the
+// Row argmax (ops/argmax.hpp): the plain and graphblas backends (on a Csr,
+// importing per call, and on a resident GraphBlasGraph) against the
 // executable specification below (STYLE 5), on seeded random inputs with
 // heavy ties, the corner cases, and at several thread counts.
 #include <doctest/doctest.h>
 #include <omp.h>
 
 #include <algorithm>
+#include <optional>
 #include <random>
 #include <tuple>
 #include <utility>
@@ -126,8 +128,9 @@ Csr<W> shuffle_rows(Csr<W> a, std::uint64_t seed) {
   return a;
 }
 
-// plain (on a and on a with shuffled rows) and, when built, graphblas equal
-// the specification.
+// plain (on a and on a with shuffled rows) and, when built, graphblas (on a,
+// and twice on a resident copy of a with shuffled rows: the second call
+// reuses what the first made) equal the specification.
 template <class W>
 void require_backends_match_spec(const Csr<W>& a, const ArgmaxMasks<W>& m) {
   std::vector<vertex_t> want, got(std::size_t(a.n_rows), -2);
@@ -146,6 +149,14 @@ void require_backends_match_spec(const Csr<W>& a, const ArgmaxMasks<W>& m) {
   ops::argmax_rows<W>(a, m, got, got_w, Backend::graphblas);
   REQUIRE(got == want);
   REQUIRE(got_w == want_w);
+  const ops::GraphBlasGraph<W> resident(shuffle_rows(a, std::uint64_t(a.num_entries()) + 1));
+  for (int call = 0; call < 2; ++call) {
+    std::fill(got.begin(), got.end(), -2);
+    std::fill(got_w.begin(), got_w.end(), W(-2));
+    ops::argmax_rows<W>(resident, m, got, got_w);
+    REQUIRE(got == want);
+    REQUIRE(got_w == want_w);
+  }
 }
 
 template <class W>
@@ -251,7 +262,7 @@ TEST_CASE("argmax: one huge row (a star with 100k edges) and empty rows") {
   }
 }
 
-TEST_CASE("argmax: plain gives identical results at 1, 2 and 8 threads, repeated") {
+TEST_CASE("argmax: plain and graphblas give identical results at 1, 2 and 8 threads, repeated") {
   GenOptions opt;
   opt.ties = 2;
   opt.edge_factor = 8;
@@ -260,6 +271,8 @@ TEST_CASE("argmax: plain gives identical results at 1, 2 and 8 threads, repeated
   const Masks<float> m = random_masks<float>(g.n_rows, g.n_cols, 2, rng, 3, 3, 2);
   std::vector<vertex_t> want;
   std::vector<float> want_w;
+  std::optional<ops::GraphBlasGraph<float>> resident;
+  if (ops::have_graphblas()) resident.emplace(g);
   const int saved = omp_get_max_threads();
   for (const bool masked : {false, true}) {
     const ArgmaxMasks<float> view = masked ? m.view() : ArgmaxMasks<float>{};
@@ -272,6 +285,11 @@ TEST_CASE("argmax: plain gives identical results at 1, 2 and 8 threads, repeated
         std::vector<vertex_t> best(std::size_t(g.n_rows), -2);
         std::vector<float> bw(std::size_t(g.n_rows), -2);
         ops::argmax_rows<float>(g, view, best, bw, Backend::plain);
+        REQUIRE(best == want);
+        REQUIRE(bw == want_w);
+        if (!resident || rep >= 2) continue;
+        std::fill(best.begin(), best.end(), -2);
+        ops::argmax_rows<float>(*resident, view, best, bw);
         REQUIRE(best == want);
         REQUIRE(bw == want_w);
       }
@@ -294,6 +312,20 @@ TEST_CASE("argmax: wrong lengths and a missing backend are errors") {
   CHECK_THROWS_AS(ops::argmax_rows<double>(a, {}, std::span(best).first(4), bw), invalid_input);
   CHECK_THROWS_AS(ops::argmax_rows<double>(a, {}, best, std::span(bw).first(4)), invalid_input);
   CHECK_NOTHROW(ops::argmax_rows<double>(a, {five, five, fw5, fv5}, best, bw));
-  if (!ops::have_graphblas())
+  if (!ops::have_graphblas()) {
     CHECK_THROWS_AS(ops::argmax_rows<double>(a, {}, best, bw, Backend::graphblas), error);
+    return;
+  }
+  const ops::GraphBlasGraph<double> resident(a);
+  CHECK_THROWS_AS(ops::argmax_rows<double>(resident, {four, {}, {}, {}}, best, bw), invalid_input);
+  CHECK_THROWS_AS(ops::argmax_rows<double>(resident, {}, std::span(best).first(4), bw), invalid_input);
+  CHECK_THROWS_AS(ops::argmax_rows<double>(resident, {}, best, bw, Backend::plain), invalid_input);
+  CHECK_NOTHROW(ops::argmax_rows<double>(resident, {five, five, fw5, fv5}, best, bw, Backend::automatic));
+  Csr<double> twice = a;  // a row holding a column twice: GraphBLAS cannot hold it
+  REQUIRE(twice.degree(0) > 0);
+  twice.cols.insert(twice.cols.begin(), twice.cols[0]);
+  twice.weights.insert(twice.weights.begin(), 0.25);
+  for (std::size_t u = 1; u < twice.offsets.size(); ++u) ++twice.offsets[u];
+  CHECK_THROWS_WITH_AS(ops::argmax_rows<double>(twice, {}, best, bw, Backend::graphblas),
+                       doctest::Contains("row 0 holds the same column twice"), invalid_input);
 }

@@ -1,12 +1,13 @@
-// Masked assign (ops/assign.hpp) against the executable specification below
-// (STYLE 5), on seeded random inputs, the corner cases, and at several
-// thread counts.
+// Masked assign (ops/assign.hpp), the plain and graphblas backends, against
+// the executable specification below (STYLE 5), on seeded random inputs,
+// the corner cases, and at several thread counts.
 #include <doctest/doctest.h>
 #include <omp.h>
 
 #include <random>
 #include <vector>
 
+#include "ops/argmax.hpp"
 #include "ops/assign.hpp"
 #include "ops/gpu/device.hpp"
 
@@ -66,17 +67,31 @@ void check_seed(std::uint64_t seed) {
   got = out;  // values aliasing out: a no-op
   ops::assign<T>(got, mask, got);
   REQUIRE(got == out);
+
+  if (!ops::have_graphblas()) return;
+  got = out;
+  ops::assign<T>(got, mask, value, ops::Backend::graphblas);
+  REQUIRE(got == spec_assign(out, mask, std::vector<T>(n, value)));
+  got = out;
+  ops::assign<T>(got, mask, values, ops::Backend::graphblas);
+  REQUIRE(got == spec_assign(out, mask, values));
+  got = out;
+  ops::assign<T>(got, mask, got, ops::Backend::graphblas);
+  REQUIRE(got == out);
 }
 
 }  // namespace
 
 TEST_CASE("assign equals the specification on random inputs") {
+  if (!ops::have_graphblas()) MESSAGE("skipped the graphblas backend: this build has no SuiteSparse:GraphBLAS");
   for (std::uint64_t seed = 1; seed <= 300; ++seed) check_seed<std::int32_t>(seed);
   for (std::uint64_t seed = 301; seed <= 400; ++seed) check_seed<double>(seed);
   for (std::uint64_t seed = 401; seed <= 450; ++seed) check_seed<std::uint8_t>(seed);
+  for (std::uint64_t seed = 451; seed <= 480; ++seed) check_seed<std::int64_t>(seed);
+  for (std::uint64_t seed = 481; seed <= 510; ++seed) check_seed<float>(seed);
 }
 
-TEST_CASE("assign: identical results at 1, 2 and 8 threads, repeated") {
+TEST_CASE("assign: identical results at 1, 2 and 8 threads, repeated, on both CPU backends") {
   std::mt19937_64 rng(17);
   const std::size_t n = 1 << 20;
   std::vector<std::int32_t> out(n), values(n);
@@ -91,6 +106,10 @@ TEST_CASE("assign: identical results at 1, 2 and 8 threads, repeated") {
       omp_set_num_threads(threads);
       std::vector<std::int32_t> got = out;
       ops::assign<std::int32_t>(got, mask, values);
+      REQUIRE(got == want);
+      if (!ops::have_graphblas() || rep >= 3) continue;
+      got = out;
+      ops::assign<std::int32_t>(got, mask, values, ops::Backend::graphblas);
       REQUIRE(got == want);
     }
   omp_set_num_threads(saved);
@@ -115,12 +134,22 @@ TEST_CASE("assign: backends") {
   const std::vector<std::int32_t> values(5, 9);
   ops::assign<std::int32_t>(out, mask, values, ops::Backend::automatic);
   CHECK(out == std::vector<std::int32_t>{9, 3, 9, 3, 3});
-  CHECK_THROWS_AS(ops::assign<std::int32_t>(out, mask, 1, ops::Backend::graphblas), invalid_input);
-  CHECK_THROWS_AS(ops::assign<std::int32_t>(out, {}, values, ops::Backend::graphblas), invalid_input);
   const std::vector<std::uint8_t> mask4(4, 1);
   CHECK_THROWS_AS(ops::assign<std::int32_t>(out, mask4, 1, ops::Backend::gpu), invalid_input);  // lengths first
+  CHECK_THROWS_AS(ops::assign<std::int32_t>(out, mask4, 1, ops::Backend::graphblas), invalid_input);
   std::vector<std::uint16_t> narrow(3, 0);
   CHECK_THROWS_AS(ops::assign<std::uint16_t>(narrow, {}, 1, ops::Backend::gpu), invalid_input);  // not compiled for the GPU
+  CHECK_THROWS_AS(ops::assign<std::uint16_t>(narrow, {}, 1, ops::Backend::graphblas), invalid_input);  // nor for GraphBLAS
+  if (ops::have_graphblas()) {
+    std::vector<std::int32_t> copy = out;
+    ops::assign<std::int32_t>(copy, mask, -4, ops::Backend::graphblas);
+    CHECK(copy == std::vector<std::int32_t>{-4, 3, -4, 3, 3});
+    std::vector<std::int32_t> empty;
+    CHECK_NOTHROW(ops::assign<std::int32_t>(empty, {}, 1, ops::Backend::graphblas));
+  } else {
+    CHECK_THROWS_AS(ops::assign<std::int32_t>(out, mask, 1, ops::Backend::graphblas), error);
+    CHECK_THROWS_AS(ops::assign<std::int32_t>(out, {}, values, ops::Backend::graphblas), error);
+  }
   if (gpu::device_count() == 0) {
     CHECK_THROWS_AS(ops::assign<std::int32_t>(out, mask, 1, ops::Backend::gpu), error);
     std::vector<double> real(5, 0.0);

@@ -1,12 +1,14 @@
-// transpose (ops/transpose.hpp) against the executable specification below
-// (STYLE 5), on seeded random inputs of every shape, the corner cases, and
-// at several thread counts; plus its argument errors and backend choice.
+// transpose (ops/transpose.hpp), the plain and graphblas backends, against
+// the executable specification below (STYLE 5), on seeded random inputs of
+// every shape, the corner cases, and at several thread counts; plus its
+// argument errors and backend choice.
 #include <doctest/doctest.h>
 #include <omp.h>
 
 #include <algorithm>
 #include <random>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "datasets/generators.hpp"
@@ -50,9 +52,36 @@ void require_dense_transpose(const Csr<double>& a, const Csr<double>& c) {
   REQUIRE(da == dc);
 }
 
+// a with each row's entries in a random order (no duplicates added).
+Csr<double> shuffle_rows(Csr<double> a, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  for (vertex_t u = 0; u < a.n_rows; ++u) {
+    std::vector<std::pair<vertex_t, double>> row;
+    for (offset_t k = a.offsets[u]; k < a.offsets[u + 1]; ++k) row.emplace_back(a.cols[k], a.weights[k]);
+    std::shuffle(row.begin(), row.end(), rng);
+    for (offset_t k = a.offsets[u]; k < a.offsets[u + 1]; ++k) std::tie(a.cols[k], a.weights[k]) = row[std::size_t(k - a.offsets[u])];
+  }
+  return a;
+}
+
+// The graphblas backend, when built, on a Csr and on a resident copy of a
+// (transposed twice: back to a, rows sorted), equals want.
+template <class W>
+void require_graphblas_transpose(const Csr<W>& a, const Csr<W>& want) {
+  if (!ops::have_graphblas()) return;
+  check::require_same_csr(ops::transpose(a, ops::Backend::graphblas), want);
+  const ops::GraphBlasGraph<W> resident(a);
+  const ops::GraphBlasGraph<W> c = ops::transpose(resident);
+  CHECK(c.n_rows() == a.n_cols);
+  CHECK(c.n_cols() == a.n_rows);
+  check::require_same_csr(c.to_csr(), want);
+  check::require_same_csr(ops::transpose(c).to_csr(), spec_transpose(want));
+}
+
 }  // namespace
 
 TEST_CASE("transpose equals the specification on random matrices of every shape") {
+  if (!ops::have_graphblas()) MESSAGE("skipped the graphblas backend: this build has no SuiteSparse:GraphBLAS");
   for (std::uint64_t seed = 1; seed <= 400; ++seed) {
     CAPTURE(seed);
     std::mt19937_64 rng(seed);
@@ -68,6 +97,9 @@ TEST_CASE("transpose equals the specification on random matrices of every shape"
     check::require_same_csr(ops::transpose(s), spec_transpose(s));
     const Csr<float> f = check::with_weights<float>(s);
     check::require_same_csr(ops::transpose(f), spec_transpose(f));
+    require_graphblas_transpose(a, spec_transpose(a));
+    const Csr<double> shuffled = shuffle_rows(a, seed);  // unsorted rows, no duplicates
+    require_graphblas_transpose(check::with_weights<float>(shuffled), spec_transpose(check::with_weights<float>(a)));
   }
 }
 
@@ -81,6 +113,7 @@ TEST_CASE("transpose: corner cases") {
       const Csr<double> c = ops::transpose(a);
       check::require_same_csr(c, spec_transpose(a));
       CHECK(c.offsets.size() == std::size_t(cols) + 1);
+      require_graphblas_transpose(a, c);
     }
   Csr<double> empty;  // the default Csr: 0 x 0, offsets {0}
   check::require_same_csr(ops::transpose(empty), empty);
@@ -96,6 +129,8 @@ TEST_CASE("transpose: one huge row, one huge column, empty rows and columns") {
   const Csr<float> c = ops::transpose(a);
   check::require_same_csr(c, spec_transpose(a));
   check::require_same_csr(ops::transpose(c), a);  // c has one huge column
+  require_graphblas_transpose(a, c);
+  require_graphblas_transpose(c, a);
 }
 
 TEST_CASE("transpose: identical results at 1, 2 and 8 threads, repeated") {
@@ -113,6 +148,7 @@ TEST_CASE("transpose: identical results at 1, 2 and 8 threads, repeated") {
       omp_set_num_threads(threads);
       check::require_same_csr(ops::transpose(g), want_g);
       check::require_same_csr(ops::transpose(s), want_s);
+      if (ops::have_graphblas() && rep < 2) check::require_same_csr(ops::transpose(g, ops::Backend::graphblas), want_g);
     }
   omp_set_num_threads(saved);
 }
@@ -137,7 +173,19 @@ TEST_CASE("transpose: bad input and backends") {
   bad = a;
   bad.offsets[0] = 1;
   CHECK_THROWS_AS(ops::transpose(bad), invalid_input);
-  CHECK_THROWS_AS(ops::transpose(a, ops::Backend::graphblas), invalid_input);
   check::require_same_csr(ops::transpose(a, ops::Backend::automatic), ops::transpose(a, ops::Backend::plain));
+  bad = a;
+  bad.cols[1] = 5;
+  CHECK_THROWS_AS(ops::transpose(bad, ops::Backend::graphblas), invalid_input);  // the checks come first
+  if (!ops::have_graphblas()) {
+    CHECK_THROWS_AS(ops::transpose(a, ops::Backend::graphblas), error);
+  } else {
+    Csr<double> twice = a;  // a duplicate entry: the plain backend keeps both, GraphBLAS cannot hold them
+    twice.cols.insert(twice.cols.begin(), twice.cols[0]);
+    twice.weights.insert(twice.weights.begin(), 0.5);
+    for (std::size_t u = 1; u < twice.offsets.size(); ++u) ++twice.offsets[u];
+    CHECK_THROWS_AS(ops::transpose(twice, ops::Backend::graphblas), invalid_input);
+    CHECK_THROWS_AS(ops::transpose(ops::GraphBlasGraph<double>(a), ops::Backend::plain), invalid_input);
+  }
   if (gpu::device_count() == 0) CHECK_THROWS_AS(ops::transpose(a, ops::Backend::gpu), error);
 }

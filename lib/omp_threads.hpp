@@ -1,6 +1,7 @@
 // Runs a scope with a given number of OpenMP threads and restores the
 // caller's setting on exit, so that a matcher's `threads` argument never
 // leaks into later code. threads <= 0 keeps the current setting.
+// require_threads checks that the system can start that many threads.
 #pragma once
 #include <omp.h>
 
@@ -18,5 +19,16 @@ class ScopedThreads {
  private:
   int saved_;
 };
+
+// Starts threads - 1 threads with the stack size OpenMP gives its threads
+// (OMP_STACKSIZE, else GOMP_STACKSIZE, read as libgomp reads them: a number
+// with an optional B, K, M or G, kilobytes by default), all alive at once,
+// then joins them; throws error "cannot start N threads: REASON" when the
+// system refuses one (a process or thread limit, no memory for the
+// stacks). The OpenMP runtime, meeting the same refusal inside a parallel
+// region, prints "Thread creation failed" and exits the process; call this
+// before the first parallel region with the count it will use.
+// lib/omp_threads.cpp.
+void require_threads(int threads);
 
 }  // namespace matchblas

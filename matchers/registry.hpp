@@ -112,6 +112,18 @@ struct MatcherInfo {
   // options before any input is read; throws invalid_input.
   std::function<void(const OptionValues&, Precision)> check;
   std::variant<MatchRunner, BMatchRunner, MarriageRunner, PrepassRunner> run;
+  // The memory it needs beyond its input, at its peak: bytes per vertex and
+  // per edge. Vertices and edges are those of its input: a graph's vertices
+  // and undirected edges (a complete graph's n(n-1)/2 pairs); bipartite:
+  // rows + columns and stored entries; marriage: men + women and list
+  // entries (both sides). The input itself (the graph's Csr or Dense, the
+  // matrix, the ranked lists) is not counted here: the memory check
+  // (apps/memory_check.cpp) adds it. GPU entries: host memory only. Set in
+  // each family's registry.cpp from the algorithm's arrays, checked against
+  // measured peaks (bench/bench_memory.cpp, bench/RESULTS.md).
+  struct Memory {
+    double per_vertex = 0, per_edge = 0;
+  } memory;
   // When set, the algorithm is registered but cannot run in this build; the
   // string says why (e.g. "needs LEMON").
   std::optional<std::string> unavailable;

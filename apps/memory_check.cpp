@@ -37,7 +37,8 @@ void refuse_unless_fits(const std::string& file, double bytes, const std::string
   try {
     require_memory(bytes, what);
   } catch (const out_of_memory& e) {
-    throw out_of_memory(file.empty() ? std::string(e.what()) : file + ": " + e.what());
+    const std::string name = file == "-" ? "<stdin>" : file;  // as the readers call it
+    throw out_of_memory(name.empty() ? std::string(e.what()) : name + ": " + e.what());
   }
 }
 

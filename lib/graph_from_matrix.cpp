@@ -132,10 +132,11 @@ Csr<W> cast_abs(Csr<double> a) {
 }  // namespace
 
 double graph_build_bytes(const MmHeader& h, GraphBuild build, std::size_t weight_bytes) {
-  const double rows = double(h.rows) + double(h.cols) + 1, e = expanded_entries(h);
+  // The bipartite view's rows are the matrix's rows and columns.
+  const double rows = double(h.rows) + 1, e = expanded_entries(h);
   switch (build) {
     case GraphBuild::general: return rows * row_bytes + e * entry_bytes;
-    case GraphBuild::bipartite: return rows * row_bytes + e * entry_bytes;
+    case GraphBuild::bipartite: return (rows + double(h.cols)) * row_bytes + e * entry_bytes;
     case GraphBuild::as_given: return rows * row_bytes + e * entry_bytes / 2;
     case GraphBuild::complete:
       return double(h.rows) * double(h.rows) * double(weight_bytes) +

@@ -47,6 +47,7 @@ InputStream::InputStream(const std::string& path) : name_(path == "-" ? "<stdin>
     if (!failure_.empty()) throw parse_error(name_, 0, failure_);
     gzip_ = in_.size() >= 2 && (unsigned char)in_[0] == 0x1f && (unsigned char)in_[1] == 0x8b;
     if (gzip_) {
+      out_.reserve(2 * buffer_);
       z_ = new z_stream{};
       if (inflateInit2(zs(z_), 16 + MAX_WBITS) != Z_OK) throw std::bad_alloc();
     }
@@ -93,36 +94,38 @@ bool InputStream::fill() {
   return got > 0;
 }
 
+// Inflates into dst until it is full or the data ends, as gzread does; on
+// corrupt or truncated data what this call inflated is dropped (the bytes
+// just before a detected corruption are often garbage already) and the
+// failure kept.
 std::size_t InputStream::inflate_some(char* dst, std::size_t n) {
   z_stream* z = zs(z_);
-  for (;;) {
-    if (in_pos_ == in_.size() && !fill()) {
-      if (!failure_.empty()) return 0;
-      failure_ = "corrupt or truncated gzip data (unexpected end of file)";
-      return 0;
-    }
+  std::size_t total = 0;
+  const auto corrupt = [&](const std::string& why) {
+    failure_ = "corrupt or truncated gzip data (" + why + ")";
+    return std::size_t(0);
+  };
+  while (total < n && !ended_) {
+    if (in_pos_ == in_.size() && !fill()) return failure_.empty() ? corrupt("unexpected end of file") : 0;
     z->next_in = reinterpret_cast<Bytef*>(in_.data() + in_pos_);
     z->avail_in = uInt(std::min<std::size_t>(in_.size() - in_pos_, std::size_t(1) << 30));
-    z->next_out = reinterpret_cast<Bytef*>(dst);
-    z->avail_out = uInt(std::min<std::size_t>(n, std::size_t(1) << 30));
+    z->next_out = reinterpret_cast<Bytef*>(dst + total);
+    z->avail_out = uInt(std::min<std::size_t>(n - total, std::size_t(1) << 30));
     const uInt before_in = z->avail_in;
     const int rc = inflate(z, Z_NO_FLUSH);
     in_pos_ += before_in - z->avail_in;
-    const std::size_t out = std::size_t(z->next_out - reinterpret_cast<Bytef*>(dst));
+    total += std::size_t(z->next_out - reinterpret_cast<Bytef*>(dst + total));
     if (rc == Z_MEM_ERROR) {  // zlib allocates its window at the first inflate
       failure_ = "out of memory";
       out_of_memory_ = true;
-      return out;
+      return 0;
     }
-    if (rc != Z_OK && rc != Z_STREAM_END && rc != Z_BUF_ERROR) {
-      failure_ = std::string("corrupt or truncated gzip data (") + (z->msg ? z->msg : "inflate failed") + ")";
-      return out;
-    }
+    if (rc != Z_OK && rc != Z_STREAM_END && rc != Z_BUF_ERROR) return corrupt(z->msg ? z->msg : "inflate failed");
     if (rc == Z_STREAM_END) {
       // Another member, or trailing data (an error), or the end.
       while (in_.size() - in_pos_ < 2 && fill()) {
       }
-      if (!failure_.empty()) return out;
+      if (!failure_.empty()) return 0;
       if (in_pos_ == in_.size()) {
         ended_ = true;
       } else if (in_.size() - in_pos_ >= 2 && (unsigned char)in_[in_pos_] == 0x1f &&
@@ -131,16 +134,44 @@ std::size_t InputStream::inflate_some(char* dst, std::size_t n) {
       } else {
         failure_ = "trailing data after the gzip stream, at byte " + std::to_string(consumed_ + in_pos_) +
                    " (not another gzip member)";
-        return out;
+        return total;  // the member was whole: its text stands, the error follows it
       }
     }
-    if (out > 0 || ended_) return out;
   }
+  return total;
 }
 
 std::size_t InputStream::read_noexcept(char* dst, std::size_t n) noexcept {
-  if (!failure_.empty() || ended_ || n == 0) return 0;
-  if (gzip_) return inflate_some(dst, n);
+  if (n == 0) return 0;
+  if (gzip_) {
+    // As gzread: the request is filled whole (up to the end of the data),
+    // large pieces inflated in place, small ones through an output buffer
+    // of twice the input buffer, filled ahead; when a corruption is found
+    // on the way, the whole request is dropped (the text just before a
+    // detected corruption is often garbage already).
+    const bool trailing = failure_.rfind("trailing", 0) == 0;  // the text before it stands
+    if (!failure_.empty() && !trailing) return 0;
+    std::size_t total = 0;
+    while (total < n) {
+      if (out_pos_ < out_.size()) {
+        const std::size_t k = std::min(n - total, out_.size() - out_pos_);
+        std::memcpy(dst + total, out_.data() + out_pos_, k);
+        out_pos_ += k;
+        total += k;
+        continue;
+      }
+      if (!failure_.empty() || ended_) break;
+      if (n - total >= 2 * buffer_) {
+        total += inflate_some(dst + total, n - total);
+      } else {
+        out_.resize(2 * buffer_);
+        out_.resize(inflate_some(out_.data(), out_.size()));
+        out_pos_ = 0;
+      }
+    }
+    return failure_.empty() || failure_.rfind("trailing", 0) == 0 ? total : 0;
+  }
+  if (!failure_.empty()) return 0;
   // Plain: what is buffered first, then straight from the descriptor.
   if (in_pos_ < in_.size()) {
     const std::size_t k = std::min(n, in_.size() - in_pos_);

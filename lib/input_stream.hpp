@@ -62,6 +62,8 @@ class InputStream {
   std::string in_;           // input bytes read but not yet used (in_pos_ onwards)
   std::size_t in_pos_ = 0;
   std::size_t consumed_ = 0; // compressed bytes used before in_
+  std::string out_;          // gzip: inflated ahead of small requests (out_pos_ onwards)
+  std::size_t out_pos_ = 0;
   bool in_eof_ = false;
 };
 

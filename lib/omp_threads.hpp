@@ -5,6 +5,9 @@
 #pragma once
 #include <omp.h>
 
+#include <atomic>
+#include <new>
+
 namespace matchblas {
 
 class ScopedThreads {
@@ -18,6 +21,31 @@ class ScopedThreads {
 
  private:
   int saved_;
+};
+
+// An exception must not leave an OpenMP region (std::terminate). Inside a
+// parallel loop, guard.run(body) runs one iteration's body, keeps a
+// std::bad_alloc it throws, and skips the bodies of every later iteration
+// of every thread; after the region, guard.rethrow() throws it. Other
+// exceptions are not expected inside the regions (inputs are checked
+// before them).
+class AllocationGuard {
+ public:
+  template <class F>
+  void run(F&& body) noexcept {
+    if (failed_.load(std::memory_order_relaxed)) return;
+    try {
+      body();
+    } catch (const std::bad_alloc&) {
+      failed_.store(true, std::memory_order_relaxed);
+    }
+  }
+  void rethrow() const {
+    if (failed_.load()) throw std::bad_alloc();
+  }
+
+ private:
+  std::atomic<bool> failed_{false};
 };
 
 // Starts threads - 1 threads with the stack size OpenMP gives its threads

@@ -2,10 +2,12 @@
 // The entries themselves are in each family's registry.cpp.
 #include "matchers/registry.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <new>
+#include <stdexcept>
 
 #include "lib/error.hpp"
 
@@ -187,6 +189,16 @@ OptionValues parse_options(const MatcherInfo& m, const std::map<std::string, std
   if (m.check) m.check(values, precision);
   return values;
 }
+
+namespace registry_detail {
+void set_memory(std::vector<MatcherInfo>& r, std::initializer_list<MemoryOf> table) {
+  for (const MemoryOf& t : table) {
+    const auto it = std::find_if(r.begin(), r.end(), [&](const MatcherInfo& m) { return m.name == t.name; });
+    if (it == r.end()) throw std::logic_error(std::string("set_memory: no entry '") + t.name + "'");
+    it->memory = {t.per_vertex, t.per_edge};
+  }
+}
+}  // namespace registry_detail
 
 namespace {
 // opt with its options read through m's specs.

@@ -9,6 +9,7 @@
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <initializer_list>
 #include <map>
 #include <optional>
 #include <string>
@@ -214,6 +215,14 @@ inline MatcherInfo threaded(MatcherInfo m) {
 }
 // "unavailable" for a GPU entry in a build without CUDA.
 std::optional<std::string> needs_cuda();
+// Sets MatcherInfo::memory of the named entries of r; throws
+// std::logic_error for a name r does not hold (a typo would leave an entry
+// without its figures).
+struct MemoryOf {
+  const char* name;
+  double per_vertex, per_edge;
+};
+void set_memory(std::vector<MatcherInfo>& r, std::initializer_list<MemoryOf> table);
 }  // namespace registry_detail
 
 }  // namespace matchblas

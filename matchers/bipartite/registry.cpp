@@ -119,6 +119,12 @@ void add_bipartite(std::vector<MatcherInfo>& r) {
                         "MC64 job 5: maximum product of |a_ij| with log scalings from the duals "
                         "(Duff and Koster, SIMAX 2001)"));
   r.push_back(awpm_entry());
+  // Memory beyond the input (MatcherInfo::memory), bytes per vertex and per
+  // edge: peaks measured by bench/bench_memory, fitted and rounded up by
+  // about 20% (bench/RESULTS.md, "Memory estimates"). Vertices: rows + columns; edges:
+  // stored entries.
+  set_memory(r, {{"cardinality", 32, 0}, {"cardinality-omp", 24, 0}, {"bottleneck", 88, 20},
+                 {"max-sum", 272, 4}, {"max-product", 268, 4}, {"awpm", 52, 32}});
 }
 
 }  // namespace matchblas::registry_detail

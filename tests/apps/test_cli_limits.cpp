@@ -85,8 +85,8 @@ TEST_CASE("memory: MATCHBLAS_MEMORY_AVAILABLE forces the refusal on a small inpu
   const fs::path g = dir / "g.mtx", out = dir / "out.txt", m = dir / "m.txt";
   REQUIRE(check::run_cli(dir, "gen er 2000 --out " + q(g)).status == 0);
   REQUIRE(check::run_cli(dir, "marriage-gen easy 300 --out " + q(m)).status == 0);
-  const std::string tight = "export MATCHBLAS_MEMORY_AVAILABLE=64K; ";
-  const std::string roomy = "export MATCHBLAS_MEMORY_AVAILABLE=1G; ";
+  const std::string tight = "export MATCHBLAS_MEMORY_AVAILABLE=64K";
+  const std::string roomy = "export MATCHBLAS_MEMORY_AVAILABLE=1G";
   const std::vector<std::string> commands = {
       "match " + q(g) + " --algo suitor --out " + q(out), "bmatch " + q(g) + " --algo b-suitor --b 2 --out " + q(out),
       "perm " + q(g) + " --out " + q(out), "marry " + q(m) + " --algo gale-shapley --out " + q(out),
@@ -102,7 +102,7 @@ TEST_CASE("memory: MATCHBLAS_MEMORY_AVAILABLE forces the refusal on a small inpu
     fs::remove(out);
   }
   // A bad value is a clear error, not a silent default.
-  const check::CliResult bad = check::run_cli(dir, commands[0], "export MATCHBLAS_MEMORY_AVAILABLE=lots; ");
+  const check::CliResult bad = check::run_cli(dir, commands[0], "export MATCHBLAS_MEMORY_AVAILABLE=lots");
   CHECK(bad.status != 0);
   CHECK(bad.err.find("MATCHBLAS_MEMORY_AVAILABLE") != std::string::npos);
   CHECK(!fs::exists(out));
@@ -119,7 +119,7 @@ TEST_CASE("memory: marriage headers and preference lists that will not fit are r
   REQUIRE(std::system(("(echo 'stable-marriage 1 1'; yes 0 | head -n 1000000 | tr '\\n' ' '; echo; echo 0) | gzip >" +
                        q(packed)).c_str()) == 0);
   const check::CliResult r =
-      check::run_cli(dir, "marry " + q(packed) + " --algo gale-shapley --out " + q(out), "export MATCHBLAS_MEMORY_AVAILABLE=1M; ");
+      check::run_cli(dir, "marry " + q(packed) + " --algo gale-shapley --out " + q(out), "export MATCHBLAS_MEMORY_AVAILABLE=1M");
   require_refusal(r, packed.string() + ":2: the preference lists", out);
   // With room, the same file is read and refused for what it is (a woman listed twice).
   const check::CliResult listed = check::run_cli(dir, "marry " + q(packed) + " --algo gale-shapley --out " + q(out));
@@ -152,21 +152,28 @@ TEST_CASE("gzip: every member is read; trailing data after the stream is an erro
   REQUIRE(joined.status == 0);
   CHECK(plain.out.substr(plain.out.find("\"weight\"")) .substr(0, 40) ==
         joined.out.substr(joined.out.find("\"weight\"")).substr(0, 40));
-  // Trailing bytes that are not a member: garbage, or zero padding.
+  // Trailing bytes that are not a member: garbage, or zero padding; in a
+  // matrix and in a b-value file.
+  {
+    std::ofstream b(dir / "b.txt");
+    for (int v = 0; v < 300; ++v) b << 1 << '\n';
+  }
   for (const std::string& tail : {std::string("garbage\n"), std::string(512, '\0'), std::string("\x1f")}) {
-    const fs::path bad = dir / "bad.mtx.gz";
-    REQUIRE(std::system(("gzip -c " + q(g) + " >" + q(bad)).c_str()) == 0);
+    const fs::path bad = dir / "bad.mtx.gz", bad_b = dir / "b.txt.gz";
+    REQUIRE(std::system(("gzip -c " + q(g) + " >" + q(bad) + " && gzip -c " + q(dir / "b.txt") + " >" + q(bad_b)).c_str()) == 0);
     std::ofstream(bad, std::ios::app | std::ios::binary) << tail;
+    std::ofstream(bad_b, std::ios::app | std::ios::binary) << tail;
     for (const std::string& c : {"match " + q(bad) + " --algo greedy --out " + q(out),
                                  "match - --algo greedy --out " + q(out) + " <" + q(bad),
-                                 "bmatch " + q(g) + " --algo b-greedy --b-file " + q(bad) + " --out " + q(out)}) {
+                                 "bmatch " + q(g) + " --algo b-greedy --b-file " + q(bad_b) + " --out " + q(out)}) {
       CAPTURE(c);
       const check::CliResult r = check::run_cli(dir, c);
       INFO(r.err);
       CHECK(r.status == 1);
       CHECK(lines(r.err) == 1);
       CHECK(r.err.find("trailing data after the gzip stream") != std::string::npos);
-      CHECK((r.err.find(bad.string()) != std::string::npos || r.err.find("<stdin>") != std::string::npos));
+      CHECK((r.err.find(bad.string()) != std::string::npos || r.err.find(bad_b.string()) != std::string::npos ||
+             r.err.find("<stdin>") != std::string::npos));
       CHECK(!fs::exists(out));
     }
   }
@@ -179,7 +186,7 @@ TEST_CASE("threads: a count the system cannot start is one error line, not the r
   // Each OpenMP thread asks for an 8 GiB stack under a 4 GiB address-space
   // limit: the system refuses the second thread, whoever runs the test (a
   // process limit would not bind root).
-  const std::string limits = "ulimit -v 4194304; export OMP_STACKSIZE=8G; ";
+  const std::string limits = "ulimit -v 4194304; export OMP_STACKSIZE=8G";
   for (const std::string& c : {"match " + q(g) + " --algo suitor-locks --threads 4 --out " + q(out),
                                "match " + q(g) + " --algo greedy --out " + q(out)}) {
     CAPTURE(c);

@@ -15,6 +15,7 @@
 
 #include "apps/algorithm_args.hpp"
 #include "apps/commands.hpp"
+#include "apps/memory_check.hpp"
 #include "apps/naming_file.hpp"
 #include "datasets/b_values.hpp"
 #include "datasets/load.hpp"
@@ -45,7 +46,12 @@ int command_bmatch(const Args& a) {
   if (const auto bf = a.value("b-file")) inputs.push_back(*bf);
   const std::unique_ptr<AtomicFile> out = open_output(a, inputs);
   const LoadedGraph graph =
-      naming_file(file, [&] { return graph_from_file(read_matrix_market(file), view, Precision::dual); });
+      naming_file(file, [&] {
+        const auto check = [&](const MmHeader& h) {
+          check_graph_memory(file, h, view, Precision::dual, *chosen.info, sizeof(int));  // and b(v)
+        };
+        return graph_from_file(read_matrix_market(file, check), view, Precision::dual);
+      });
   const auto* g = std::get_if<Csr<double>>(&graph.graph);
   if (!g) throw invalid_input(file + ": bmatch takes sparse graphs (general or bipartite view), not complete ones");
   const std::vector<int> b = a.value("b-file") ? read_b_values(*a.value("b-file"), g->n_rows) : constant_b(g->n_rows, constant);

@@ -24,9 +24,11 @@
 #include "apps/eval_child.hpp"
 #include "apps/eval_collection.hpp"
 #include "apps/eval_rows.hpp"
+#include "apps/memory_check.hpp"
 #include "lib/atomic_file.hpp"
 #include "lib/error.hpp"
 #include "lib/graph.hpp"
+#include "lib/memory_budget.hpp"
 #include "lib/mmio.hpp"
 #include "matchers/registry.hpp"
 #include "matchers/run_matcher.hpp"
@@ -125,18 +127,6 @@ std::vector<Chosen> chosen_algorithms(const Args& a) {
   }
   if (out.empty()) throw usage_error("eval: no matcher of that family runs on the " + to_string(device));
   return out;
-}
-
-// The graph kind `match --view auto` makes of a file with this header for
-// an algorithm of `kinds` (datasets/load.hpp).
-GraphKind kind_of(const MmHeader& h, unsigned kinds) {
-  if (h.rows != h.cols) return bipartite_graphs;
-  if (h.format == MmFormat::array) return complete_graphs;
-  // Coordinate: complete only for an algorithm of complete graphs alone when
-  // every pair can be stored (the child then decides from the entries).
-  const double n = h.rows, pairs = h.symmetry == MmSymmetry::general ? n * (n - 1) : n * (n - 1) / 2;
-  const bool complete_only = (kinds & complete_graphs) && !(kinds & general_graphs);
-  return complete_only && n >= 2 && double(h.entries) >= pairs ? complete_graphs : general_graphs;
 }
 
 // The first line of a child's error output, without the tool's prefix.
@@ -331,11 +321,16 @@ int command_eval(const Args& a) {
     base.matrix = in.name;
     base.path = in.path;
     base.threads = threads;
-    // Read once here: a file that cannot be read is one error per run, no child.
+    // Read once here: a file that cannot be read is one error per run, no
+    // child; one too large to read here is skipped (every run would be).
     std::optional<MmHeader> header;
-    std::string read_error;
+    std::string read_error, too_large;
     try {
-      header = read_matrix_market(in.path).header;
+      header = read_matrix_market(in.path, [&](const MmHeader& h) {
+        require_memory(matrix_market_bytes(h), "reading it");
+      }).header;
+    } catch (const out_of_memory& e) {
+      too_large = std::string(e.what()).rfind(in.path + ":", 0) == 0 ? e.what() : in.path + ": " + e.what();
     } catch (const std::bad_alloc&) {
       read_error = in.path + ": out of memory reading it";
     } catch (const std::exception& e) {
@@ -353,17 +348,25 @@ int command_eval(const Args& a) {
         r.rep = rep;
         r.optimum = optimum.value_or(EvalRow::none);
         if (!header) {
-          r.status = "error";
-          r.message = read_error;
+          r.status = too_large.empty() ? "error" : "skipped";
+          r.message = too_large.empty() ? read_error : too_large;
           record(std::move(r));
           continue;
         }
-        const GraphKind kind = kind_of(*header, m->kinds);
+        const GraphKind kind = expected_kind(*header, GraphView::automatic, m->kinds);
         if (m->unavailable || !m->accepts(kind)) {
           r.status = "skipped";
           r.message = m->unavailable ? *m->unavailable
                                      : "'" + m->name + "' takes " + kinds_string(m->kinds) +
                                            " graphs, this file is a " + kinds_string(kind) + " graph";
+          record(std::move(r));
+          continue;
+        }
+        try {  // a run that will not fit this machine's memory now: skipped, no child
+          check_graph_memory(in.path, *header, GraphView::automatic, Precision::dual, *m);
+        } catch (const out_of_memory& e) {
+          r.status = "skipped";
+          r.message = e.what();
           record(std::move(r));
           continue;
         }

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "apps/commands.hpp"
+#include "apps/memory_check.hpp"
 #include "datasets/generators.hpp"
 #include "lib/error.hpp"
 #include "lib/mmio.hpp"
@@ -60,6 +61,7 @@ int command_gen(const Args& a) {
   opt.ties = static_cast<int>(a.integer("ties", 0, 0, 1 << 30));
 
   if (const auto out = a.value("out")) check_output_path(*out, {}, true);
+  check_gen_memory(*info, n, opt);
   const MmMatrix m = info->complete ? as_matrix_market(info->complete_double(n, opt))
                                     : as_matrix_market(info->sparse_double(n, opt));
   char comment[256];

@@ -12,6 +12,7 @@
 
 #include "apps/algorithm_args.hpp"
 #include "apps/commands.hpp"
+#include "apps/memory_check.hpp"
 #include "apps/naming_file.hpp"
 #include "datasets/marriage.hpp"
 #include "lib/atomic_file.hpp"
@@ -26,8 +27,13 @@ int command_marry(const Args& a) {
   const std::string& algo = chosen.info->name;
   const std::string& file = a.positional()[0];
   const std::unique_ptr<AtomicFile> out = open_output(a, {file});
-  const MarriageInstance inst = read_marriage(file);
-  const RankedLists p = rank_lists(inst);
+  // The memory check: at the header (MEN, WOMEN), then with the lists' length.
+  const auto check = [&](vertex_t men, vertex_t women, double entries) {
+    check_marriage_memory(file, men, women, entries, *chosen.info);
+  };
+  const MarriageInstance inst = read_marriage(file, [&](vertex_t men, vertex_t women) { check(men, women, 0); });
+  check(inst.men, inst.women, double(inst.men_lists.size() + inst.women_lists.size()));
+  const RankedLists p = naming_file(file, [&] { return rank_lists(inst); }, "ranking the lists");
   const auto start = std::chrono::steady_clock::now();
   const Marriage m = naming_file(file, [&] { return run_marriage(*chosen.info, p, chosen.run); }, "running '" + algo + "'");
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

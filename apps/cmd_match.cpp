@@ -15,24 +15,29 @@
 
 #include "apps/algorithm_args.hpp"
 #include "apps/commands.hpp"
+#include "apps/memory_check.hpp"
 #include "apps/naming_file.hpp"
 #include "datasets/load.hpp"
 #include "lib/atomic_file.hpp"
 #include "lib/error.hpp"
 #include "lib/input_stream.hpp"
 #include "lib/mmio.hpp"
+#include "lib/omp_threads.hpp"
 #include "matchers/run_matcher.hpp"
 
 namespace matchblas::cli {
 
 // --threads T, capped at 4 x the cores; a count from the environment
 // (OMP_NUM_THREADS, its first level) gets the same cap, checked before any
-// parallel region starts the runtime's threads.
+// parallel region starts the runtime's threads; then the count is started
+// once (require_threads), so that one the system cannot start is an error
+// here, not the OpenMP runtime's exit inside the work.
 void apply_threads(const Args& a) {
   const std::int64_t cap = 4 * std::int64_t(omp_get_num_procs());
   const int t = static_cast<int>(a.integer("threads", 0, 0, cap));
   if (t > 0) {
     omp_set_num_threads(t);
+    require_threads(t);
     return;
   }
   if (const char* env = std::getenv("OMP_NUM_THREADS"); env && *env) {
@@ -46,6 +51,7 @@ void apply_threads(const Args& a) {
                         std::to_string(cap) + " (4 x the cores), like --threads");
   }
   if (omp_get_max_threads() > cap) omp_set_num_threads(int(cap));
+  require_threads(omp_get_max_threads());
 }
 
 // A JSON string for any bytes: quotes, backslashes and control characters
@@ -156,7 +162,12 @@ int command_match(const Args& a) {
   const std::unique_ptr<AtomicFile> out = open_output(a, {file});
 
   const auto t0 = std::chrono::steady_clock::now();
-  std::optional<MmMatrix> matrix = naming_file(file, [&] { return read_matrix_market(file); });
+  std::optional<MmMatrix> matrix = naming_file(file, [&] {
+    return read_matrix_market(file, [&](const MmHeader& h) {
+      check_graph_memory(file, h, view, precision, matcher);
+      if (a.flag("gto") && &matcher != &exact) check_graph_memory(file, h, view, precision, exact);
+    });
+  });
   const auto t1 = std::chrono::steady_clock::now();
   const LoadedGraph graph =
       naming_file(file, [&] { return graph_from_file(*matrix, view, precision, {}, matcher.kinds); });

@@ -21,6 +21,7 @@
 
 #include "apps/algorithm_args.hpp"
 #include "apps/commands.hpp"
+#include "apps/memory_check.hpp"
 #include "apps/naming_file.hpp"
 #include "lib/atomic_file.hpp"
 #include "lib/error.hpp"
@@ -124,7 +125,13 @@ int command_perm(const Args& a) {
   const std::unique_ptr<AtomicFile> scaled_out = open_named_output(a, "scaled-out", file);
 
   const auto t0 = std::chrono::steady_clock::now();
-  std::optional<MmMatrix> mm = naming_file(file, [&] { return read_matrix_market(file); });
+  // The memory check: the chosen entry (automatic: max-product, which needs
+  // more than job 1's); job 0 runs no matcher beyond the driver.
+  std::optional<MmMatrix> mm = naming_file(file, [&] {
+    return read_matrix_market(file, [&](const MmHeader& h) {
+      check_prepass_memory(file, h, chosen.info ? *chosen.info : find_prepass_job(1));
+    });
+  });
   const bool pattern = mm->header.field == MmField::pattern;
   const Csr<double> matrix = naming_file(file, [&] { return matrix_as_given(*mm); });
   mm.reset();

@@ -13,9 +13,10 @@ namespace matchblas::cli {
 
 template <class F>
 auto naming_file(const std::string& file, F f, const std::string& doing = "building the graph") -> decltype(f()) {
+  const std::string shown = file == "-" ? "<stdin>" : file;  // as the readers call it
   const auto named = [&](const std::exception& e) {
     const std::string what = e.what();
-    return what.rfind(file + ":", 0) == 0 ? what : file + ": " + what;
+    return what.rfind(shown + ":", 0) == 0 ? what : shown + ": " + what;
   };
   try {
     return f();
@@ -32,7 +33,7 @@ auto naming_file(const std::string& file, F f, const std::string& doing = "build
   } catch (const error& e) {
     throw error(named(e));
   } catch (const std::bad_alloc&) {
-    throw out_of_memory(file + ": out of memory while " + doing);
+    throw out_of_memory(shown + ": out of memory while " + doing);
   }
 }
 

@@ -232,14 +232,35 @@ Dense<W> complete_of(vertex_t n, const GenOptions& opt) {
   return complete_graph<W>(D, n, opt);
 }
 
+// Sizes and peak bytes (double weights). Drawn edges (er, rmat): 2m
+// triples (32 m), csr_from_triples' entries (32 m) and output (24 m), its
+// row arrays (24 n); grid and bipartite write their Csr directly (8 n +
+// 24 m); complete: n^2 weights and the geometric kind's points.
+GeneratedSize drawn_size(vertex_t n, const GenOptions& opt) {
+  const double m = std::round(std::max(0.0, opt.edge_factor) * double(n));
+  return {double(n), m, 24.0 * (double(n) + 1) + 88.0 * m};
+}
+GeneratedSize grid_size(vertex_t side, const GenOptions&) {
+  const double v = double(side) * double(side), m = 2 * (v - std::min<double>(v, side));
+  return {v, m, 8.0 * (v + 1) + 24.0 * m};
+}
+GeneratedSize bipartite_size(vertex_t side, const GenOptions&) {
+  const double m = double(side) * double(side);
+  return {2.0 * side, m, 8.0 * (2.0 * side + 1) + 24.0 * m};
+}
+GeneratedSize complete_size(vertex_t n, const GenOptions&) {
+  return {double(n), double(n) * (double(n) - 1) / 2, 8.0 * double(n) * double(n) + 16.0 * double(n)};
+}
+
 template <WeightDist D>
 GeneratorKind complete_kind(std::string name, std::string size) {
-  return {std::move(name), true, std::move(size), nullptr, nullptr, &complete_of<float, D>, &complete_of<double, D>};
+  return {std::move(name), true, std::move(size), nullptr, nullptr, &complete_of<float, D>, &complete_of<double, D>,
+          &complete_size};
 }
 
 template <Csr<float> (*F)(vertex_t, const GenOptions&), Csr<double> (*D)(vertex_t, const GenOptions&)>
-GeneratorKind sparse_kind(std::string name, std::string size) {
-  return {std::move(name), false, std::move(size), F, D, nullptr, nullptr};
+GeneratorKind sparse_kind(std::string name, std::string help, GeneratedSize (*size)(vertex_t, const GenOptions&)) {
+  return {std::move(name), false, std::move(help), F, D, nullptr, nullptr, size};
 }
 
 [[noreturn]] void unknown_kind(const std::string& kind, bool complete) {
@@ -254,10 +275,12 @@ const std::vector<GeneratorKind>& generator_kinds() {
       complete_kind<WeightDist::exponential>("complete-exponential", "vertices; weights exponential, lambda = 3.5"),
       complete_kind<WeightDist::geometric>("complete-geometric",
                                            "vertices; weights = distances of random points in the unit square"),
-      sparse_kind<&erdos_renyi<float>, &erdos_renyi<double>>("er", "vertices; edge_factor * N random edges"),
-      sparse_kind<&rmat<float>, &rmat<double>>("rmat", "vertices, a power of two; edge_factor * N R-MAT edges"),
-      sparse_kind<&grid2d<float>, &grid2d<double>>("grid", "side; N x N vertices, 4-neighbour"),
-      sparse_kind<&complete_bipartite<float>, &complete_bipartite<double>>("bipartite", "side; K_{N,N}, 2N vertices"),
+      sparse_kind<&erdos_renyi<float>, &erdos_renyi<double>>("er", "vertices; edge_factor * N random edges", &drawn_size),
+      sparse_kind<&rmat<float>, &rmat<double>>("rmat", "vertices, a power of two; edge_factor * N R-MAT edges",
+                                                             &drawn_size),
+      sparse_kind<&grid2d<float>, &grid2d<double>>("grid", "side; N x N vertices, 4-neighbour", &grid_size),
+      sparse_kind<&complete_bipartite<float>, &complete_bipartite<double>>("bipartite", "side; K_{N,N}, 2N vertices",
+                                                                                &bipartite_size),
   };
   return kinds;
 }

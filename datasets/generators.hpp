@@ -71,6 +71,13 @@ Csr<W> complete_bipartite(vertex_t side, const GenOptions& opt = {});
 // place that maps names to generators: the dispatchers below, the CLI and the
 // help text all read it. A sparse kind has the sparse_* functions set, a
 // complete kind the complete_* ones; the others are null.
+// The vertices and (undirected) edges of a generated graph, at most, and
+// the bytes the generator holds at its peak with double weights (drawn
+// edges as triples, their sort and the Csr; or the dense weights).
+struct GeneratedSize {
+  double vertices = 0, edges = 0, peak_bytes = 0;
+};
+
 struct GeneratorKind {
   std::string name;
   bool complete;             // true: a dense complete graph
@@ -79,6 +86,9 @@ struct GeneratorKind {
   Csr<double> (*sparse_double)(vertex_t, const GenOptions&) = nullptr;
   Dense<float> (*complete_float)(vertex_t, const GenOptions&) = nullptr;
   Dense<double> (*complete_double)(vertex_t, const GenOptions&) = nullptr;
+  // What generating a graph of size N takes, known before anything is
+  // allocated (the generators' own size checks still apply).
+  GeneratedSize (*size)(vertex_t, const GenOptions&) = nullptr;
 };
 const std::vector<GeneratorKind>& generator_kinds();
 

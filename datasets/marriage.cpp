@@ -13,6 +13,7 @@
 #include "lib/counter_rng.hpp"
 #include "lib/error.hpp"
 #include "lib/input_stream.hpp"
+#include "lib/memory_budget.hpp"
 
 namespace matchblas {
 
@@ -111,7 +112,8 @@ MarriageInstance explicit_instance(const IdenticalPreferences& p) {
 }
 
 namespace {
-MarriageInstance read_marriage_stream(const std::string& path) {
+MarriageInstance read_marriage_stream(const std::string& path,
+                                      const std::function<void(vertex_t, vertex_t)>& on_header) {
   InputStream in(path);
   LineReader lines(in);
   const std::string& name = in.name();
@@ -143,6 +145,7 @@ MarriageInstance read_marriage_stream(const std::string& path) {
   if (head.size() != 3 || head[0] != "stable-marriage" || !parse_integer(head[1], 0, INT32_MAX, men) ||
       !parse_integer(head[2], 0, INT32_MAX, women))
     fail("the header must be 'stable-marriage MEN WOMEN' with MEN, WOMEN in 0..2147483647");
+  if (on_header) on_header(vertex_t(men), vertex_t(women));
   MarriageInstance inst;
   inst.men = vertex_t(men);
   inst.women = vertex_t(women);
@@ -158,6 +161,14 @@ MarriageInstance read_marriage_stream(const std::string& path) {
         if (id < 0 || id >= other)
           fail(std::string(side) + " " + std::to_string(a) + " lists " + std::to_string(id) + ", out of range 0.." +
                std::to_string(other - 1));
+        if (lists.size() == lists.capacity()) {  // the next growth: about twice as much
+          const double grown = 2.0 * sizeof(vertex_t) * double(std::max<std::size_t>(lists.size(), 1024));
+          try {
+            require_memory(grown, "the preference lists");
+          } catch (const out_of_memory& e) {
+            throw out_of_memory(name + ":" + std::to_string(lines.line()) + ": " + e.what());
+          }
+        }
         lists.push_back(vertex_t(id));
       }
       off.push_back(offset_t(lists.size()));
@@ -176,9 +187,9 @@ MarriageInstance read_marriage_stream(const std::string& path) {
 }
 }  // namespace
 
-MarriageInstance read_marriage(const std::string& path) {
+MarriageInstance read_marriage(const std::string& path, const std::function<void(vertex_t, vertex_t)>& on_header) {
   try {
-    return read_marriage_stream(path);
+    return read_marriage_stream(path, on_header);
   } catch (const std::bad_alloc&) {
     throw out_of_memory((path == "-" ? std::string("<stdin>") : path) + ": out of memory while reading the instance");
   }

@@ -15,6 +15,7 @@
 #pragma once
 #include <cstdio>
 #include <cstdint>
+#include <functional>
 #include <string>
 
 #include "lib/marriage_instance.hpp"
@@ -26,7 +27,14 @@ IdenticalPreferences hard_marriage(vertex_t n, std::uint64_t seed = 1);
 // The explicit instance of identical preferences (n^2 entries: small n only).
 MarriageInstance explicit_instance(const IdenticalPreferences& p);
 
-MarriageInstance read_marriage(const std::string& path);
+// on_header, when set, sees MEN and WOMEN before any list is read (the
+// caller's memory check: it refuses by throwing). The lists, whose length
+// the header does not give, are checked against the memory available
+// (lib/memory_budget.hpp) each time their storage grows: a compressed file
+// that expands to more lists than fit is an out_of_memory naming the file
+// and line, not the OOM killer.
+MarriageInstance read_marriage(const std::string& path,
+                               const std::function<void(vertex_t men, vertex_t women)>& on_header = {});
 void write_marriage(const std::string& path, const MarriageInstance& inst);
 // The same text to a FILE* the caller keeps open (stdout: appended to, never
 // reopened or truncated); throws error naming `name` on a write error.

@@ -1,8 +1,6 @@
 // The graph-from-matrix rules; see graph_from_matrix.hpp.
 #include "lib/graph_from_matrix.hpp"
 
-#include <unistd.h>
-
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -11,6 +9,7 @@
 #include "lib/counter_rng.hpp"
 #include "lib/csr_build.hpp"
 #include "lib/error.hpp"
+#include "lib/memory_budget.hpp"
 
 namespace matchblas {
 
@@ -49,42 +48,27 @@ std::string short_number(double v) {
   return buf;
 }
 
-// Throws out_of_memory when building `what` needs more than the machine's
-// physical memory, checked before allocating: a 3-line file that declares
-// 2^31 rows fails at once, naming the size, instead of meeting the OOM
-// killer. The estimates below are rough upper bounds of the peak.
-void expect_memory(double bytes, const std::string& what) {
-  const long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGE_SIZE);
-  if (pages <= 0 || page <= 0) return;  // unknown: let the allocator decide
-  const double physical = double(pages) * double(page);
-  const auto gb = [](double b) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.3g GB", b / 1e9);
-    return std::string(buf);
-  };
-  if (bytes > physical)
-    throw out_of_memory(what + " needs about " + gb(bytes) + " of memory, more than the " + gb(physical) +
-                        " of this machine");
-}
-
 // Peak bytes of the row-indexed vectors of the Csr builds (count, cursors,
 // survivors, offsets of the input and the output Csr) and of the per-entry
-// arrays (triples, sorted entries, output columns and weights), both
-// directions of every stored entry counted.
+// arrays (triples, sorted entries, output columns and weights), per entry
+// of the triples the build sorts: csr_from_triples on E entries holds the
+// triples (16 E), its entries (16 E) and its output (12 E); general_graph
+// sorts E summed entries, then 2E directed ones beside the summed Csr.
 constexpr double row_bytes = 6 * sizeof(offset_t);
 constexpr double entry_bytes = 112;
 
-// Stored entries, counting the transposes that symmetric files imply.
-double expanded_entries(const MmMatrix& a) {
-  if (a.header.format == MmFormat::array) return double(a.val.size());
-  return double(a.row.size()) * (implies_transpose(a.header) ? 2 : 1);
+// Stored entries of a file with this header, counting the transposes that
+// symmetric files imply (an array file is read as the full matrix).
+double expanded_entries(const MmHeader& h) {
+  if (h.format == MmFormat::array) return double(h.rows) * double(h.cols);
+  return double(h.entries) * (h.symmetry != MmSymmetry::general ? 2 : 1);
 }
 
 // A's stored entries, duplicates summed, in a double Csr (zeros kept unless
 // drop_zeros; rules null: pattern entries 1).
 Csr<double> summed_entries(const MmMatrix& a, const GraphRules* rules, bool skip_diagonal, bool drop_zeros) {
   Triples<double> t;
-  t.reserve(static_cast<std::size_t>(expanded_entries(a)));
+  t.reserve(static_cast<std::size_t>(expanded_entries(a.header)));
   const bool transpose = implies_transpose(a.header);
   const double sign = a.header.symmetry == MmSymmetry::skew_symmetric ? -1.0 : 1.0;
   for_each_entry(a, rules, [&](vertex_t r, vertex_t c, double v) {
@@ -147,13 +131,27 @@ Csr<W> cast_abs(Csr<double> a) {
 
 }  // namespace
 
+double graph_build_bytes(const MmHeader& h, GraphBuild build, std::size_t weight_bytes) {
+  // The bipartite view's rows are the matrix's rows and columns.
+  const double rows = double(h.rows) + 1, e = expanded_entries(h);
+  switch (build) {
+    case GraphBuild::general: return rows * row_bytes + e * entry_bytes;
+    case GraphBuild::bipartite: return (rows + double(h.cols)) * row_bytes + e * entry_bytes;
+    case GraphBuild::as_given: return rows * row_bytes + e * entry_bytes / 2;
+    case GraphBuild::complete:
+      return double(h.rows) * double(h.rows) * double(weight_bytes) +
+             (h.format == MmFormat::array ? 0.0 : rows * row_bytes + e * entry_bytes / 2);
+  }
+  return 0;
+}
+
 template <class W>
 Csr<W> general_graph(const MmMatrix& a, const GraphRules& rules) {
   const MmHeader& h = a.header;
   if (h.rows != h.cols)
     throw shape_error("a general graph needs a square matrix, this one is " + dims(h) + " (use the bipartite view)");
-  expect_memory((double(h.rows) + 1) * row_bytes + expanded_entries(a) * entry_bytes,
-                "the general graph of a " + dims(h) + " matrix with " + entries(h));
+  require_memory(graph_build_bytes(h, GraphBuild::general, sizeof(W)),
+                 "the general graph of a " + dims(h) + " matrix with " + entries(h));
   const Csr<double> summed = summed_entries(a, &rules, /*skip_diagonal=*/true, /*drop_zeros=*/false);
   // w(u, v) = max(|a_uv|, |a_vu|): every summed entry speaks for both directions.
   Triples<double> t;
@@ -170,8 +168,8 @@ Csr<W> general_graph(const MmMatrix& a, const GraphRules& rules) {
 template <class W>
 Csr<W> bipartite_graph(const MmMatrix& a, const GraphRules& rules) {
   const MmHeader& h = a.header;
-  expect_memory((double(h.rows) + 1) * row_bytes + expanded_entries(a) * entry_bytes / 2,
-                "the bipartite graph of a " + dims(h) + " matrix with " + entries(h));
+  require_memory(graph_build_bytes(h, GraphBuild::as_given, sizeof(W)),
+                 "the bipartite graph of a " + dims(h) + " matrix with " + entries(h));
   // Sum first, drop the zero sums, then take |.| (abs before the sum would
   // keep entries that cancel).
   return cast_abs<W>(summed_entries(a, &rules, /*skip_diagonal=*/false, /*drop_zeros=*/true));
@@ -179,8 +177,8 @@ Csr<W> bipartite_graph(const MmMatrix& a, const GraphRules& rules) {
 
 Csr<double> matrix_as_given(const MmMatrix& a) {
   const MmHeader& h = a.header;
-  expect_memory((double(h.rows) + 1) * row_bytes + expanded_entries(a) * entry_bytes / 2,
-                "the " + dims(h) + " matrix with " + entries(h));
+  require_memory(graph_build_bytes(h, GraphBuild::as_given, sizeof(double)),
+                 "the " + dims(h) + " matrix with " + entries(h));
   Csr<double> s = summed_entries(a, nullptr, /*skip_diagonal=*/false, /*drop_zeros=*/false);
   for (vertex_t r = 0; r < s.n_rows; ++r)
     for (offset_t k = s.offsets[r]; k < s.offsets[r + 1]; ++k)
@@ -195,8 +193,8 @@ Csr<W> bipartite_as_general(const Csr<W>& b) {
   const std::int64_t n = std::int64_t(b.n_rows) + b.n_cols;
   MATCHBLAS_EXPECTS(n <= std::numeric_limits<vertex_t>::max(),
                     "the bipartite graph has " + std::to_string(n) + " vertices, more than int32 ids allow");
-  expect_memory((double(n) + 1) * row_bytes + 2 * double(b.cols.size()) * entry_bytes,
-                "the bipartite graph on " + std::to_string(n) + " vertices (" + std::to_string(b.n_rows) +
+  require_memory((double(n) + 1) * row_bytes + double(b.cols.size()) * entry_bytes,
+                 "the bipartite graph on " + std::to_string(n) + " vertices (" + std::to_string(b.n_rows) +
                     " rows + " + std::to_string(b.n_cols) + " columns)");
   Triples<W> t;
   t.reserve(2 * b.cols.size());
@@ -213,9 +211,7 @@ Dense<W> complete_graph_from_matrix(const MmMatrix& a, const GraphRules& rules) 
   const MmHeader& h = a.header;
   if (h.rows != h.cols) throw shape_error("a complete graph needs a square matrix, this one is " + dims(h));
   const bool array = h.format == MmFormat::array;
-  expect_memory(double(h.rows) * double(h.rows) * sizeof(W) +
-                    (array ? 0.0 : (double(h.rows) + 1) * row_bytes + expanded_entries(a) * entry_bytes),
-                "the complete graph of a " + dims(h) + " matrix");
+  require_memory(graph_build_bytes(h, GraphBuild::complete, sizeof(W)), "the complete graph of a " + dims(h) + " matrix");
   Dense<W> d(h.rows);
   if (array) {  // the reader expanded the values to the full row-major n x n; no duplicates
     const std::size_t n = std::size_t(h.rows);

@@ -24,9 +24,10 @@
 // Weights must be finite (the reader already refuses NaN and Inf; a sum of
 // duplicates that overflows W is an invalid_input). Cost O(entries + n)
 // (O(n^2) for the complete graph).
-// Before allocating, each builder estimates the memory it needs and throws
-// out_of_memory naming the size when that exceeds the machine's physical
-// memory (a file may declare 2^31 rows in three lines).
+// Before allocating, each builder estimates the memory it needs
+// (graph_build_bytes) and throws out_of_memory naming the size when that
+// exceeds the memory available (lib/memory_budget.hpp; a file may declare
+// 2^31 rows in three lines).
 #pragma once
 #include <cstdint>
 
@@ -41,6 +42,17 @@ struct GraphRules {
   // so that every tool reading the same file sees the same graph.
   std::uint64_t pattern_seed = 20201;
 };
+
+// The peak bytes a builder holds beyond its input matrix, for a file with
+// this header (every stored entry counted, symmetric files expanded, as if
+// no duplicate merged): `general` (general_graph), `bipartite`
+// (bipartite_graph then bipartite_as_general: the bipartite view),
+// `as_given` (matrix_as_given), `complete` (complete_graph_from_matrix).
+// weight_bytes: sizeof(W). The estimates follow the builders' arrays
+// (triples, csr_from_triples' entries and output) and were checked against
+// measured peaks (bench/RESULTS.md, "Memory estimates").
+enum class GraphBuild { general, bipartite, as_given, complete };
+double graph_build_bytes(const MmHeader& h, GraphBuild build, std::size_t weight_bytes);
 
 template <class W>
 Csr<W> general_graph(const MmMatrix& a, const GraphRules& rules = {});

@@ -1,7 +1,8 @@
 // One input stream for every reader; see input_stream.hpp. The file
-// descriptor (a dup of 0 for "-") goes to zlib's gzdopen, which reads gzip
-// members and passes plain bytes through unchanged, so nothing is opened twice
-// and nothing is peeked and re-read.
+// descriptor (a dup of 0 for "-") is read with read(2); gzip data goes
+// through zlib's inflate (windowBits 16 + 15: gzip wrapper, checked CRC and
+// length), member after member, so nothing is opened twice and nothing is
+// peeked and re-read.
 #include "lib/input_stream.hpp"
 
 #include <fcntl.h>
@@ -13,63 +14,183 @@
 #include <cerrno>
 #include <charconv>
 #include <cstring>
+#include <new>
 
 #include "lib/error.hpp"
 
 namespace matchblas {
 
 namespace {
-gzFile gz(void* p) { return static_cast<gzFile>(p); }
+z_stream* zs(void* p) { return static_cast<z_stream*>(p); }
 }  // namespace
 
 InputStream::InputStream(const std::string& path) : name_(path == "-" ? "<stdin>" : path) {
-  const int fd = path == "-" ? ::fcntl(0, F_DUPFD_CLOEXEC, 0) : ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) throw parse_error(name_, 0, std::string("cannot open: ") + std::strerror(errno));
+  fd_ = path == "-" ? ::fcntl(0, F_DUPFD_CLOEXEC, 0) : ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd_ < 0) throw parse_error(name_, 0, std::string("cannot open: ") + std::strerror(errno));
   struct stat st {};
-  if (::fstat(fd, &st) == 0) {
+  if (::fstat(fd_, &st) == 0) {
     if (S_ISDIR(st.st_mode)) {
-      ::close(fd);
+      ::close(fd_);
       throw parse_error(name_, 0, "cannot read: is a directory");
     }
     if (S_ISREG(st.st_mode)) file_bytes_ = std::size_t(st.st_size);
   }
-  gz_ = gzdopen(fd, "rb");
-  if (!gz_) {
-    ::close(fd);
-    throw out_of_memory(name_ + ": out of memory opening the input");
+  // The buffer of compressed (or first) bytes, never reallocated while
+  // reading (fill() keeps at most one unused byte). Small files get small
+  // buffers (ASan-filled 1 MiB buffers made the fuzz targets slow).
+  buffer_ = file_bytes_ ? std::clamp<std::size_t>(file_bytes_, 8192, std::size_t(1) << 20) : std::size_t(1) << 20;
+  try {
+    in_.reserve(buffer_ + 2);
+    // The first bytes decide: gzip's magic 1f 8b, or plain.
+    while (in_.size() < 2 && fill()) {
+    }
+    if (!failure_.empty()) throw parse_error(name_, 0, failure_);
+    gzip_ = in_.size() >= 2 && (unsigned char)in_[0] == 0x1f && (unsigned char)in_[1] == 0x8b;
+    if (gzip_) {
+      out_.reserve(2 * buffer_);
+      z_ = new z_stream{};
+      if (inflateInit2(zs(z_), 16 + MAX_WBITS) != Z_OK) throw std::bad_alloc();
+    }
+  } catch (...) {
+    delete zs(z_);
+    ::close(fd_);
+    throw;
   }
-  // 1 MiB buffers for large or unknown inputs; a small file gets small ones
-  // (zlib allocates twice this size for gzip data).
-  const std::size_t want = file_bytes_ ? std::clamp<std::size_t>(file_bytes_, 8192, std::size_t(1) << 20) : std::size_t(1) << 20;
-  gzbuffer(gz(gz_), unsigned(want));
 }
 
 InputStream::~InputStream() {
-  if (gz_) gzclose(gz(gz_));
+  if (z_) {
+    inflateEnd(zs(z_));  // also after a failed inflateInit2: it checks the state
+    delete zs(z_);
+  }
+  ::close(fd_);
 }
 
-bool InputStream::compressed() const noexcept { return gz_ && gzdirect(gz(gz_)) == 0; }
+bool InputStream::compressed() const noexcept { return gzip_; }
+
+std::size_t InputStream::raw_read(char* dst, std::size_t n) {
+  for (;;) {
+    const ssize_t got = ::read(fd_, dst, std::min<std::size_t>(n, std::size_t(1) << 30));
+    if (got >= 0) return std::size_t(got);
+    if (errno == EINTR) continue;
+    failure_ = std::string("read error: ") + std::strerror(errno);
+    return 0;
+  }
+}
+
+// Reads more compressed input into in_ (what is unused stays); false when
+// the input has ended (or failed: failure_ says so).
+bool InputStream::fill() {
+  if (in_eof_) return false;
+  consumed_ += in_pos_;
+  in_.erase(0, in_pos_);
+  in_pos_ = 0;
+  const std::size_t want = buffer_ + 2 - in_.size();
+  const std::size_t have = in_.size();
+  in_.resize(have + want);
+  const std::size_t got = raw_read(in_.data() + have, want);
+  in_.resize(have + got);
+  if (got == 0) in_eof_ = true;
+  return got > 0;
+}
+
+// Inflates into dst until it is full or the data ends, as gzread does; on
+// corrupt or truncated data what this call inflated is dropped (the bytes
+// just before a detected corruption are often garbage already) and the
+// failure kept.
+std::size_t InputStream::inflate_some(char* dst, std::size_t n) {
+  z_stream* z = zs(z_);
+  std::size_t total = 0;
+  const auto corrupt = [&](const std::string& why) {
+    failure_ = "corrupt or truncated gzip data (" + why + ")";
+    return std::size_t(0);
+  };
+  while (total < n && !ended_) {
+    if (in_pos_ == in_.size() && !fill()) return failure_.empty() ? corrupt("unexpected end of file") : 0;
+    z->next_in = reinterpret_cast<Bytef*>(in_.data() + in_pos_);
+    z->avail_in = uInt(std::min<std::size_t>(in_.size() - in_pos_, std::size_t(1) << 30));
+    z->next_out = reinterpret_cast<Bytef*>(dst + total);
+    z->avail_out = uInt(std::min<std::size_t>(n - total, std::size_t(1) << 30));
+    const uInt before_in = z->avail_in;
+    const int rc = inflate(z, Z_NO_FLUSH);
+    in_pos_ += before_in - z->avail_in;
+    total += std::size_t(z->next_out - reinterpret_cast<Bytef*>(dst + total));
+    if (rc == Z_MEM_ERROR) {  // zlib allocates its window at the first inflate
+      failure_ = "out of memory";
+      out_of_memory_ = true;
+      return 0;
+    }
+    if (rc != Z_OK && rc != Z_STREAM_END && rc != Z_BUF_ERROR) return corrupt(z->msg ? z->msg : "inflate failed");
+    if (rc == Z_STREAM_END) {
+      // Another member, or trailing data (an error), or the end.
+      while (in_.size() - in_pos_ < 2 && fill()) {
+      }
+      if (!failure_.empty()) return 0;
+      if (in_pos_ == in_.size()) {
+        ended_ = true;
+      } else if (in_.size() - in_pos_ >= 2 && (unsigned char)in_[in_pos_] == 0x1f &&
+                 (unsigned char)in_[in_pos_ + 1] == 0x8b) {
+        inflateReset(z);
+      } else {
+        failure_ = "trailing data after the gzip stream, at byte " + std::to_string(consumed_ + in_pos_) +
+                   " (not another gzip member)";
+        return total;  // the member was whole: its text stands, the error follows it
+      }
+    }
+  }
+  return total;
+}
 
 std::size_t InputStream::read_noexcept(char* dst, std::size_t n) noexcept {
-  if (!failure_.empty()) return 0;
-  const int got = gzread(gz(gz_), dst, unsigned(std::min<std::size_t>(n, 1u << 30)));
-  int code = Z_OK;
-  const char* msg = gzerror(gz(gz_), &code);
-  if (got < 0 || (code != Z_OK && code != Z_STREAM_END)) {
-    if (code == Z_ERRNO) failure_ = std::string("read error: ") + std::strerror(errno);
-    else {
-      std::string why = msg ? msg : "";
-      if (why.rfind("<fd:", 0) == 0 && why.find(": ") != std::string::npos) why.erase(0, why.find(": ") + 2);
-      failure_ = "corrupt or truncated gzip data (" + why + ")";
+  if (n == 0) return 0;
+  if (gzip_) {
+    // As gzread: the request is filled whole (up to the end of the data),
+    // large pieces inflated in place, small ones through an output buffer
+    // of twice the input buffer, filled ahead; when a corruption is found
+    // on the way, the whole request is dropped (the text just before a
+    // detected corruption is often garbage already).
+    const bool trailing = failure_.rfind("trailing", 0) == 0;  // the text before it stands
+    if (!failure_.empty() && !trailing) return 0;
+    std::size_t total = 0;
+    while (total < n) {
+      if (out_pos_ < out_.size()) {
+        const std::size_t k = std::min(n - total, out_.size() - out_pos_);
+        std::memcpy(dst + total, out_.data() + out_pos_, k);
+        out_pos_ += k;
+        total += k;
+        continue;
+      }
+      if (!failure_.empty() || ended_) break;
+      if (n - total >= 2 * buffer_) {
+        total += inflate_some(dst + total, n - total);
+      } else {
+        out_.resize(2 * buffer_);
+        out_.resize(inflate_some(out_.data(), out_.size()));
+        out_pos_ = 0;
+      }
     }
-    return got > 0 ? std::size_t(got) : 0;
+    return failure_.empty() || failure_.rfind("trailing", 0) == 0 ? total : 0;
   }
-  return std::size_t(got);
+  if (!failure_.empty()) return 0;
+  // Plain: what is buffered first, then straight from the descriptor.
+  if (in_pos_ < in_.size()) {
+    const std::size_t k = std::min(n, in_.size() - in_pos_);
+    std::memcpy(dst, in_.data() + in_pos_, k);
+    in_pos_ += k;
+    return k;
+  }
+  if (in_eof_) return 0;
+  const std::size_t got = raw_read(dst, n);
+  if (got == 0) in_eof_ = true;
+  return got;
 }
 
 std::size_t InputStream::read(char* dst, std::size_t n) {
   const std::size_t got = read_noexcept(dst, n);
-  if (got == 0 && !failure_.empty()) throw parse_error(name_, 0, failure_);
+  if (got == 0 && !failure_.empty()) {
+    if (out_of_memory_) throw std::bad_alloc();
+    throw parse_error(name_, 0, failure_);
+  }
   return got;
 }
 
@@ -96,6 +217,7 @@ bool LineReader::next(std::string& line) {
     const std::size_t got = in_.read_noexcept(buf_.data() + have, buf_.size() - have);
     buf_.resize(have + got);
     if (got == 0) {
+      if (in_.failed_for_memory()) throw std::bad_alloc();
       if (!in_.failure().empty()) throw parse_error(in_.name(), line_ + 1, in_.failure());
       eof_ = true;
     }

@@ -1,7 +1,12 @@
 // One input stream for every reader (Matrix Market, marriage instances,
 // b-value files): a path or "-" (standard input), a regular file, pipe,
-// FIFO or device, plain or gzip (recognised from the bytes, by zlib's
-// transparent reader, never by the name), read once from the start in order.
+// FIFO or device, plain or gzip (recognised from the first two bytes, the
+// gzip magic 1f 8b, never by the name), read once from the start in order.
+// gzip: every member is read, one after the other, as `gzip -d` does (RFC
+// 1952 allows several members; `cat a.gz b.gz` makes such a file); data
+// after the last member that is not another member (zero padding included)
+// is an error naming the file and the byte offset ("trailing data after the
+// gzip stream"), never ignored (gzip -d only warns).
 // LineReader splits it into lines with a length limit; parse_integer is the
 // one checked integer parser of the line-based formats (whole token, range
 // checked, no silent truncation).
@@ -14,8 +19,9 @@ namespace matchblas {
 
 class InputStream {
  public:
-  // Opens path ("-": standard input, left open). Throws parse_error
-  // (name, 0, "cannot open: ...") when it cannot be opened.
+  // Opens path ("-": standard input, left open) and reads its first bytes
+  // (gzip or plain). Throws parse_error (name, 0, "cannot open: ...") when
+  // it cannot be opened or read, std::bad_alloc when its buffers cannot be.
   explicit InputStream(const std::string& path);
   ~InputStream();
   InputStream(const InputStream&) = delete;
@@ -28,6 +34,9 @@ class InputStream {
   // throwing (for callers that add the line number).
   std::size_t read_noexcept(char* dst, std::size_t n) noexcept;
   const std::string& failure() const noexcept { return failure_; }
+  // Whether that failure is zlib's failed allocation (readers throw
+  // std::bad_alloc, which they report as out_of_memory).
+  bool failed_for_memory() const noexcept { return out_of_memory_; }
 
   // The name for messages: the path, or "<stdin>".
   const std::string& name() const noexcept { return name_; }
@@ -37,10 +46,25 @@ class InputStream {
   bool compressed() const noexcept;
 
  private:
+  std::size_t raw_read(char* dst, std::size_t n);  // from the descriptor; sets failure_
+  bool fill();                                   // more compressed input; false at its end
+  std::size_t inflate_some(char* dst, std::size_t n);
   std::string name_;
-  void* gz_ = nullptr;  // gzFile
+  int fd_ = -1;
+  bool own_fd_ = false;
   std::size_t file_bytes_ = 0;
   std::string failure_;
+  bool gzip_ = false;        // decided by the first bytes
+  bool ended_ = false;       // gzip: the last member ended
+  bool out_of_memory_ = false;
+  std::size_t buffer_ = 0;   // bytes read at a time
+  void* z_ = nullptr;        // z_stream (gzip)
+  std::string in_;           // input bytes read but not yet used (in_pos_ onwards)
+  std::size_t in_pos_ = 0;
+  std::size_t consumed_ = 0; // compressed bytes used before in_
+  std::string out_;          // gzip: inflated ahead of small requests (out_pos_ onwards)
+  std::size_t out_pos_ = 0;
+  bool in_eof_ = false;
 };
 
 // Lines of a stream, '\n' removed (and a '\r' before it), each at most

@@ -109,7 +109,8 @@ bool overflows(const char* p, const char* e) {
 // takes whole lines (the range ends with '\n', which also stops every scan).
 class Parser {
  public:
-  Parser(std::string name, std::size_t size_hint) : name_(std::move(name)), size_hint_(size_hint) {}
+  Parser(std::string name, std::size_t size_hint, const std::function<void(const MmHeader&)>* on_header = nullptr)
+      : name_(std::move(name)), size_hint_(size_hint), on_header_(on_header && *on_header ? on_header : nullptr) {}
 
   void lines(const char* p, const char* end) {
     while (p < end && state_ != State::entries) {
@@ -209,15 +210,18 @@ class Parser {
     else if (h.symmetry == MmSymmetry::general) h.entries = offset_t(h.rows) * h.cols;
     else if (h.symmetry == MmSymmetry::symmetric) h.entries = n * (n + 1) / 2;
     else h.entries = n * (n - 1) / 2;
+    state_ = State::entries;
+    if (on_header_) (*on_header_)(h);  // the caller's memory check: may throw
     // Each entry takes at least 4 bytes ("1 1\n"), each array value 2 ("1\n").
-    const offset_t room = size_hint_ ? offset_t(size_hint_ / (coord ? 4 : 2)) + 1 : unknown_size_reserve;
+    const offset_t room = on_header_   ? h.entries
+                          : size_hint_ ? offset_t(size_hint_ / (coord ? 4 : 2)) + 1
+                                       : unknown_size_reserve;
     const std::size_t r = std::size_t(std::min(h.entries, room));
     if (coord) {
       m_.row.reserve(r);
       m_.col.reserve(r);
     }
     if (h.field != MmField::pattern) m_.val.reserve(r);
-    state_ = State::entries;
   }
 
   template <bool Skew>
@@ -373,6 +377,7 @@ class Parser {
 
   std::string name_;
   std::size_t size_hint_;  // bytes of input, 0 when unknown
+  const std::function<void(const MmHeader&)>* on_header_;  // null: none
   State state_ = State::banner;
   long long line_ = 0;  // lines consumed so far
   offset_t count_ = 0;  // entries (coordinate) or values (array) read so far
@@ -416,7 +421,7 @@ MmMatrix parse_stream(Parser& ps, std::vector<char>& buf, std::size_t len, Read 
 
 }  // namespace
 
-MmMatrix read_matrix_market(const std::string& path) {
+MmMatrix read_matrix_market(const std::string& path, const std::function<void(const MmHeader&)>& on_header) {
   try {
     InputStream in(path);
     const std::string& name = in.name();
@@ -431,13 +436,36 @@ MmMatrix read_matrix_market(const std::string& path) {
       got = in.read_noexcept(buf.data() + head, buf.size() - head);
       head += got;
     }
-    Parser ps(name, in.compressed() ? in.file_bytes() * 16 : in.file_bytes());
+    Parser ps(name, in.compressed() ? in.file_bytes() * 16 : in.file_bytes(), &on_header);
     return parse_stream(
         ps, buf, head, [&](char* dst, std::size_t n) { return in.read_noexcept(dst, n); },
-        [&] { return in.failure(); });
+        [&] {
+          if (in.failed_for_memory()) throw std::bad_alloc();
+          return in.failure();
+        });
   } catch (const std::bad_alloc&) {
     throw out_of_memory((path == "-" ? std::string("<stdin>") : path) + ": out of memory while reading the matrix");
   }
+}
+
+MmHeader read_matrix_market_header(const std::string& path) {
+  struct header_read {
+    MmHeader h;
+  };
+  try {
+    read_matrix_market(path, [](const MmHeader& h) { throw header_read{h}; });
+  } catch (const header_read& done) {
+    return done.h;
+  }
+  // Unreachable: the reader either calls on_header or throws parse_error.
+  throw parse_error(path, 0, "no size line");
+}
+
+double matrix_market_bytes(const MmHeader& h) {
+  const double entries = double(h.entries);
+  const double chunk = double(chunk_bytes);
+  if (h.format == MmFormat::array) return chunk + sizeof(double) * (entries + double(h.rows) * double(h.cols));
+  return chunk + entries * (2 * sizeof(vertex_t) + (h.field == MmField::pattern ? 0 : sizeof(double)));
 }
 
 MmMatrix read_matrix_market_text(std::string_view text, const std::string& name) {

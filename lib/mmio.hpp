@@ -18,6 +18,7 @@
 #pragma once
 #include <cstdint>
 #include <cstdio>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -54,8 +55,23 @@ struct MmMatrix {
   std::vector<double> val;
 };
 
-// Reads a file (plain or gzip). `path` is the name used in error messages.
-MmMatrix read_matrix_market(const std::string& path);
+// Reads a file (plain or gzip; "-": standard input). `path` is the name
+// used in error messages. on_header, when set, sees the header as soon as
+// the size line is read, before any entry is read or memory reserved for
+// them: the caller's memory check, which refuses by throwing. Without it the
+// vectors are reserved no larger than the input's size can fill (a lying
+// header cannot reserve terabytes); with it, at the declared size.
+MmMatrix read_matrix_market(const std::string& path,
+                            const std::function<void(const MmHeader&)>& on_header = {});
+
+// Only the banner and the size line of a file (its entries are not read or
+// checked).
+MmHeader read_matrix_market_header(const std::string& path);
+
+// The bytes the reader holds at its peak for a file with this header: the
+// 0-based index and value vectors (an array file's values twice while they
+// are expanded to the full matrix), plus its chunk buffer.
+double matrix_market_bytes(const MmHeader& h);
 
 // Reads from memory; `name` is the name used in error messages.
 MmMatrix read_matrix_market_text(std::string_view text, const std::string& name = "<text>");

@@ -2,9 +2,12 @@
 // The entries themselves are in each family's registry.cpp.
 #include "matchers/registry.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <new>
+#include <stdexcept>
 
 #include "lib/error.hpp"
 
@@ -187,6 +190,16 @@ OptionValues parse_options(const MatcherInfo& m, const std::map<std::string, std
   return values;
 }
 
+namespace registry_detail {
+void set_memory(std::vector<MatcherInfo>& r, std::initializer_list<MemoryOf> table) {
+  for (const MemoryOf& t : table) {
+    const auto it = std::find_if(r.begin(), r.end(), [&](const MatcherInfo& m) { return m.name == t.name; });
+    if (it == r.end()) throw std::logic_error(std::string("set_memory: no entry '") + t.name + "'");
+    it->memory = {t.per_vertex, t.per_edge};
+  }
+}
+}  // namespace registry_detail
+
 namespace {
 // opt with its options read through m's specs.
 RunOptions for_entry(const MatcherInfo& m, const RunOptions& opt) {
@@ -194,34 +207,45 @@ RunOptions for_entry(const MatcherInfo& m, const RunOptions& opt) {
   if (opt.options.specs() != &m.options) o.options = parse_options(m, opt.options.given_values());
   return o;
 }
+
+// run(), a failed host allocation (std::bad_alloc) turned into out_of_memory
+// naming the matcher.
+template <class F>
+auto naming_matcher(const MatcherInfo& m, F run) -> decltype(run()) {
+  try {
+    return run();
+  } catch (const std::bad_alloc&) {
+    throw out_of_memory("out of memory in matcher '" + m.name + "'");
+  }
+}
 }  // namespace
 
 Matching run_matching(const MatcherInfo& m, GraphRef g, const RunOptions& opt) {
   const auto* run = std::get_if<MatchRunner>(&m.run);
   if (!run) throw invalid_input("'" + m.name + "' computes a " + to_string(m.problem) + ", not a matching");
   if (m.unavailable) throw error("'" + m.name + "' is unavailable: " + *m.unavailable);
-  return (*run)(g, for_entry(m, opt));
+  return naming_matcher(m, [&] { return (*run)(g, for_entry(m, opt)); });
 }
 
 BMatching run_b_matching(const MatcherInfo& m, GraphRef g, const std::vector<int>& b, const RunOptions& opt) {
   const auto* run = std::get_if<BMatchRunner>(&m.run);
   if (!run) throw invalid_input("'" + m.name + "' computes a " + to_string(m.problem) + ", not a b-matching");
   if (m.unavailable) throw error("'" + m.name + "' is unavailable: " + *m.unavailable);
-  return (*run)(g, b, for_entry(m, opt));
+  return naming_matcher(m, [&] { return (*run)(g, b, for_entry(m, opt)); });
 }
 
 Marriage run_marriage(const MatcherInfo& m, const RankedLists& p, const RunOptions& opt) {
   const auto* run = std::get_if<MarriageRunner>(&m.run);
   if (!run) throw invalid_input("'" + m.name + "' computes a " + to_string(m.problem) + ", not a stable marriage");
   if (m.unavailable) throw error("'" + m.name + "' is unavailable: " + *m.unavailable);
-  return (*run)(p, for_entry(m, opt));
+  return naming_matcher(m, [&] { return (*run)(p, for_entry(m, opt)); });
 }
 
 PrepassResult run_prepass(const MatcherInfo& m, const Csr<double>& a, const RunOptions& opt) {
   const auto* run = std::get_if<PrepassRunner>(&m.run);
   if (!run) throw invalid_input("'" + m.name + "' computes a " + to_string(m.problem) + ", not a bipartite pre-pass");
   if (m.unavailable) throw error("'" + m.name + "' is unavailable: " + *m.unavailable);
-  return (*run)(a, for_entry(m, opt));
+  return naming_matcher(m, [&] { return (*run)(a, for_entry(m, opt)); });
 }
 
 const MatcherInfo& find_prepass_job(int job) {

@@ -9,6 +9,7 @@
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <initializer_list>
 #include <map>
 #include <optional>
 #include <string>
@@ -112,6 +113,18 @@ struct MatcherInfo {
   // options before any input is read; throws invalid_input.
   std::function<void(const OptionValues&, Precision)> check;
   std::variant<MatchRunner, BMatchRunner, MarriageRunner, PrepassRunner> run;
+  // The memory it needs beyond its input, at its peak: bytes per vertex and
+  // per edge. Vertices and edges are those of its input: a graph's vertices
+  // and undirected edges (a complete graph's n(n-1)/2 pairs); bipartite:
+  // rows + columns and stored entries; marriage: men + women and list
+  // entries (both sides). The input itself (the graph's Csr or Dense, the
+  // matrix, the ranked lists) is not counted here: the memory check
+  // (apps/memory_check.cpp) adds it. GPU entries: host memory only. Set in
+  // each family's registry.cpp from the algorithm's arrays, checked against
+  // measured peaks (bench/bench_memory.cpp, bench/RESULTS.md).
+  struct Memory {
+    double per_vertex = 0, per_edge = 0;
+  } memory;
   // When set, the algorithm is registered but cannot run in this build; the
   // string says why (e.g. "needs LEMON").
   std::optional<std::string> unavailable;
@@ -202,6 +215,14 @@ inline MatcherInfo threaded(MatcherInfo m) {
 }
 // "unavailable" for a GPU entry in a build without CUDA.
 std::optional<std::string> needs_cuda();
+// Sets MatcherInfo::memory of the named entries of r; throws
+// std::logic_error for a name r does not hold (a typo would leave an entry
+// without its figures).
+struct MemoryOf {
+  const char* name;
+  double per_vertex, per_edge;
+};
+void set_memory(std::vector<MatcherInfo>& r, std::initializer_list<MemoryOf> table);
 }  // namespace registry_detail
 
 }  // namespace matchblas

@@ -2,6 +2,8 @@
 # Builds the libFuzzer targets (tests/fuzz, clang with
 # -fsanitize=fuzzer,address,undefined) and runs each from its seed corpus.
 #   scripts/fuzz.sh [RUNS] [SECONDS]   (defaults: 200000 runs, at most 60 s each)
+# MATCHBLAS_FUZZ_TARGETS="fuzz_mm_text fuzz_graph" runs only those targets
+# (a long campaign one target at a time); MATCHBLAS_FUZZ_BUILD the build folder.
 # Any crash, leak, UB report or timeout fails the script (libFuzzer's exit
 # status). Without clang or libFuzzer it says so and exits 0 (skipped).
 # Grown corpora go to build-fuzz/corpus/, never into tests/fuzz/corpus/.
@@ -24,8 +26,10 @@ fi
 rm -rf "$probe"
 cmake -S tests/fuzz -B "$build" -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build "$build" -j "$(nproc)" >/dev/null
+only="${MATCHBLAS_FUZZ_TARGETS:-}"
 run() {  # target corpus-folder
   local t="$1" seeds="tests/fuzz/corpus/$2" work="$build/corpus/$1"
+  if [[ -n "$only" && " $only " != *" $t "* ]]; then return 0; fi
   mkdir -p "$work"
   echo "fuzz: $t ($runs runs, at most ${seconds} s)"
   "$build/$t" -runs="$runs" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=1024 \

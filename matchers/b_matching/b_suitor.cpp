@@ -13,6 +13,7 @@
 
 #include "lib/error.hpp"
 #include "lib/greedy_order.hpp"
+#include "lib/omp_threads.hpp"
 #include "matchers/b_matching/b_matching.hpp"
 
 namespace matchblas {
@@ -195,44 +196,48 @@ BMatching b_suitor_omp(const Csr<W>& g, const std::vector<int>& b, int threads) 
   const auto spent = [&](vertex_t u) { return std::atomic_ref<std::uint8_t>(exhausted[u]); };
   const auto wants = [&](vertex_t u) { return spent(u).load() == 0 && held(u).load() < b[u]; };
 
+  AllocationGuard guard;  // a stack that cannot grow: rethrown after the region
 #pragma omp parallel num_threads(t)
   {
     std::vector<vertex_t> stack;
 #pragma omp for schedule(dynamic, 64)
     for (vertex_t first = 0; first < n; ++first) {
-      if (!claim(first)) continue;  // already being processed
-      stack.push_back(first);
-      while (!stack.empty()) {
-        const vertex_t u = stack.back();
-        stack.pop_back();
-        for (;;) {
-          while (wants(u)) {
-            const Candidate<W> c = best_candidate(g, heaps, proposed, u);
-            if (c.v == no_vertex) {
-              spent(u).store(1);  // floors only rise: nobody will take more
-              break;
+      guard.run([&] {
+        if (!claim(first)) return;  // already being processed
+        stack.push_back(first);
+        while (!stack.empty()) {
+          const vertex_t u = stack.back();
+          stack.pop_back();
+          for (;;) {
+            while (wants(u)) {
+              const Candidate<W> c = best_candidate(g, heaps, proposed, u);
+              if (c.v == no_vertex) {
+                spent(u).store(1);  // floors only rise: nobody will take more
+                break;
+              }
+              proposed.set(c.k, true);  // before the CAS: a displacement clears it after
+              const Placed p = heaps.place(c.v, c.w, u, heaps.position(c.v, u));  // the exact check, a CAS
+              if (!p.accepted) {
+                proposed.set(c.k, false);
+                continue;  // v improved meanwhile: look again
+              }
+              held(u).fetch_add(1);
+              if (p.dropped != no_vertex) {
+                proposed.set(heaps.position(p.dropped, c.v), false);
+                held(p.dropped).fetch_sub(1);
+                if (claim(p.dropped)) stack.push_back(p.dropped);
+              }
             }
-            proposed.set(c.k, true);  // before the CAS: a displacement clears it after
-            const Placed p = heaps.place(c.v, c.w, u, heaps.position(c.v, u));  // the exact check, a CAS
-            if (!p.accepted) {
-              proposed.set(c.k, false);
-              continue;  // v improved meanwhile: look again
-            }
-            held(u).fetch_add(1);
-            if (p.dropped != no_vertex) {
-              proposed.set(heaps.position(p.dropped, c.v), false);
-              held(p.dropped).fetch_sub(1);
-              if (claim(p.dropped)) stack.push_back(p.dropped);
-            }
+            // Release, then look again: a displacement that found u owned
+            // counted on this check.
+            std::atomic_ref<std::uint8_t>(owned[u]).store(0);
+            if (!wants(u) || !claim(u)) break;
           }
-          // Release, then look again: a displacement that found u owned
-          // counted on this check.
-          std::atomic_ref<std::uint8_t>(owned[u]).store(0);
-          if (!wants(u) || !claim(u)) break;
         }
-      }
+      });
     }
   }
+  guard.rethrow();
   return mutual_offers(g, heaps, proposed);
 }
 

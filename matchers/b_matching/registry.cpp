@@ -48,6 +48,12 @@ void add_b_matching(std::vector<MatcherInfo>& r) {
                           go.device = o.gpu;
                           return b_suitor_gpu(g, b, go);
                         }));
+  // Memory beyond the input (MatcherInfo::memory), bytes per vertex and per
+  // edge: peaks measured by bench/bench_memory, fitted and rounded up by
+  // about 20% (bench/RESULTS.md, "Memory estimates"). GPU entries: host
+  // memory, their CPU twin's figures (not measured: no GPU on the
+  // development machine).
+  set_memory(r, {{"b-greedy", 44, 40}, {"b-suitor", 136, 4}, {"b-suitor-omp", 132, 4}, {"b-suitor-gpu", 136, 4}});
 }
 
 }  // namespace matchblas::registry_detail

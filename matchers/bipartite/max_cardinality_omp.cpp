@@ -159,25 +159,31 @@ class KarpSipserStart {
         t.fetch_xor(std::uint64_t(i), std::memory_order_relaxed);
       }
     vertex_t matched = 0;
+    AllocationGuard guard;  // a list that cannot grow: rethrown after the region
 #pragma omp parallel reduction(+ : matched) if (parallel)
     {
       std::vector<vertex_t> ones;  // columns that fell to one row
 #pragma omp for schedule(dynamic, start_chunk)
       for (vertex_t j = 0; j < a_.n_cols; ++j)
-        if (count(j) == 1) {
-          ones.push_back(j);
-          matched += cascade(ones);
-        }
+        guard.run([&] {
+          if (count(j) == 1) {
+            ones.push_back(j);
+            matched += cascade(ones);
+          }
+        });
 #pragma omp for schedule(dynamic, start_chunk)
       for (vertex_t i = 0; i < a_.n_rows; ++i)
-        while (peek(r_.row_mate[i]) < 0) {  // a lost race for a column: choose again
-          vertex_t j = -1;
-          for (offset_t k = a_.offsets[i]; k < a_.offsets[i + 1] && j < 0; ++k)
-            if (peek(r_.col_mate[a_.cols[k]]) < 0) j = a_.cols[k];
-          if (j < 0) break;
-          if (pair(i, j, ones)) matched += 1 + cascade(ones);
-        }
+        guard.run([&] {
+          while (peek(r_.row_mate[i]) < 0) {  // a lost race for a column: choose again
+            vertex_t j = -1;
+            for (offset_t k = a_.offsets[i]; k < a_.offsets[i + 1] && j < 0; ++k)
+              if (peek(r_.col_mate[a_.cols[k]]) < 0) j = a_.cols[k];
+            if (j < 0) break;
+            if (pair(i, j, ones)) matched += 1 + cascade(ones);
+          }
+        });
     }
+    guard.rethrow();
     return matched;
   }
 
@@ -262,16 +268,20 @@ BipartiteMates max_cardinality_omp(const Csr<W>& a, int threads, MaxCardinalityO
     const bool forwards = phase % 2 == 0;
     vertex_t augmented = 0;
     const auto roots = std::ptrdiff_t(free_rows.size());
+    AllocationGuard guard;  // a path that cannot grow: rethrown after the region
 #pragma omp parallel reduction(+ : augmented) if (roots > phase_chunk)
     {
       std::vector<vertex_t> path;
 #pragma omp for schedule(dynamic, phase_chunk)
       for (std::ptrdiff_t t = 0; t < roots; ++t)
-        if (p.search(free_rows[std::size_t(t)], phase, forwards, path)) {
-          free_rows[std::size_t(t)] = -1;  // matched: no root next phase
-          ++augmented;
-        }
+        guard.run([&] {
+          if (p.search(free_rows[std::size_t(t)], phase, forwards, path)) {
+            free_rows[std::size_t(t)] = -1;  // matched: no root next phase
+            ++augmented;
+          }
+        });
     }
+    guard.rethrow();
     if (augmented == 0) break;
     r.matched += augmented;
     std::erase(free_rows, vertex_t(-1));

@@ -199,6 +199,15 @@ void add_bipartite(std::vector<MatcherInfo>& r) {
                         "(Duff and Koster, SIMAX 2001)"));
   r.push_back(awpm_entry());
   r.push_back(awpm_gpu_entry());
+  // Memory beyond the input (MatcherInfo::memory), bytes per vertex and per
+  // edge: peaks measured by bench/bench_memory, fitted and rounded up by
+  // about 20% (bench/RESULTS.md, "Memory estimates"). Vertices: rows + columns; edges:
+  // stored entries.
+  // The GPU entries' host memory: their CPU twins' figures (not measured on
+  // a GPU; awpm-gpu keeps the same sorted copy on the host).
+  set_memory(r, {{"cardinality", 32, 0}, {"cardinality-omp", 24, 0}, {"cardinality-gpu", 32, 0},
+                 {"bottleneck", 88, 20}, {"max-sum", 272, 4}, {"max-product", 268, 4}, {"awpm", 52, 32},
+                 {"awpm-gpu", 52, 32}});
 }
 
 }  // namespace matchblas::registry_detail

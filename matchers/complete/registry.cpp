@@ -122,6 +122,14 @@ void add_complete(std::vector<MatcherInfo>& r) {
                      : "ROMA on the GPU, a block per matching edge, block max-reduction (seed 000 Alg. 7-9)",
         roma_specs(false),
         [version](const auto& g, const RunOptions& o) { return roma_gpu_thesis(g, version, roma_options(o), o.gpu); }));
+  // Memory beyond the input (MatcherInfo::memory), bytes per vertex and per
+  // edge: peaks measured by bench/bench_memory, fitted and rounded up by
+  // about 20% (bench/RESULTS.md, "Memory estimates"). GPU entries: host
+  // memory, their CPU twin's figures (not measured: no GPU on the
+  // development machine).
+  // Per edge: an odd n's padded copy of the weights (16 bytes per pair).
+  set_memory(r, {{"roma", 480, 16}, {"rama", 480, 16}, {"roma-gpu", 480, 16}, {"roma-gpu-1", 480, 16},
+                 {"roma-gpu-2", 480, 16}});
 }
 
 }  // namespace matchblas::registry_detail

@@ -228,6 +228,18 @@ void add_general(std::vector<MatcherInfo>& r) {
   r.push_back(sparse_gpu("handshake-gpu", "mutual strongest neighbours, filter, compact; the GPU ops (seed 003)",
                          "handshake", {threads_per_block}, gpu_options,
                          [](const auto& g, const GpuOptions& o) { return handshake_gpu(g, o); }));
+  // Memory beyond the input (MatcherInfo::memory), bytes per vertex and per
+  // edge: peaks measured by bench/bench_memory on Erdos-Renyi inputs,
+  // fitted and rounded up by about 20% (bench/RESULTS.md, "Memory
+  // estimates"). GPU entries: host memory, their CPU twin's figures (not
+  // measured: no GPU on the development machine).
+  set_memory(r, {{"greedy", 8, 40},        {"exact", 580, 104},     {"suitor", 24, 0},
+                 {"suitor-locks", 32, 0},  {"suitor-cas", 24, 0},   {"ld", 12, 8},
+                 {"ld-omp", 8, 12},        {"handshake", 44, 40},   {"ld-rounds", 36, 0},
+                 {"suitor-bulk", 124, 0},  {"suitor-heavy", 92, 0}, {"pga", 16, 4},
+                 {"pga-dp", 12, 4},        {"gpa", 16, 40},         {"roma-sparse", 44, 0},
+                 {"roma-sparse-omp", 44, 0}, {"roma-sparse-gpu", 44, 0}, {"suitor-gpu", 24, 0},
+                 {"ld-gpu", 12, 8},        {"handshake-gpu", 44, 40}});
 }
 
 }  // namespace matchblas::registry_detail

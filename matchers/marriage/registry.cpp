@@ -40,6 +40,14 @@ void add_marriage(std::vector<MatcherInfo>& r) {
                        "McVitie-Wilson on the GPU, a thread per man, atomicMin on suitor words (Paper IV sec. 4)",
                        "mcvitie-wilson",
                        [](const RankedLists& p, const RunOptions& o) { return mcvitie_wilson_gpu(p, o.gpu); }));
+  // Memory beyond the input (MatcherInfo::memory), bytes per vertex and per
+  // edge: peaks measured by bench/bench_memory, fitted and rounded up by
+  // about 20% (bench/RESULTS.md, "Memory estimates"). Vertices: men +
+  // women; edges: list entries. GPU entries: host
+  // memory, their CPU twin's figures (not measured: no GPU on the
+  // development machine).
+  set_memory(r, {{"gale-shapley", 20, 0}, {"mcvitie-wilson", 20, 0}, {"gale-shapley-omp", 24, 0},
+                 {"mcvitie-wilson-omp", 20, 0}, {"mcvitie-wilson-gpu", 20, 0}});
 }
 
 }  // namespace matchblas::registry_detail

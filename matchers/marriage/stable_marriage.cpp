@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "lib/error.hpp"
+#include "lib/omp_threads.hpp"
 
 namespace matchblas {
 
@@ -139,19 +140,22 @@ Marriage gale_shapley_parallel(const Prefs& p, int threads) {
   std::vector<offset_t> next(static_cast<std::size_t>(men), 0);
   std::vector<vertex_t> queue(static_cast<std::size_t>(men)), later;
   std::iota(queue.begin(), queue.end(), 0);
+  AllocationGuard guard;  // a list that cannot grow: rethrown after the region
   while (!queue.empty()) {
     later.clear();
 #pragma omp parallel num_threads(t)
     {
       std::vector<vertex_t> mine;
 #pragma omp for schedule(dynamic, 1024) nowait
-      for (std::size_t i = 0; i < queue.size(); ++i) {
-        const vertex_t displaced = place(p, queue[i], next, held);
-        if (displaced != no_vertex) mine.push_back(displaced);
-      }
+      for (std::size_t i = 0; i < queue.size(); ++i)
+        guard.run([&] {
+          const vertex_t displaced = place(p, queue[i], next, held);
+          if (displaced != no_vertex) mine.push_back(displaced);
+        });
 #pragma omp critical
-      later.insert(later.end(), mine.begin(), mine.end());
+      guard.run([&] { later.insert(later.end(), mine.begin(), mine.end()); });
     }
+    guard.rethrow();
     queue.swap(later);
   }
   return from_words(men, held);

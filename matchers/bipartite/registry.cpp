@@ -11,6 +11,7 @@
 #include "matchers/bipartite/awpm.hpp"
 #include "matchers/bipartite/max_cardinality_omp.hpp"
 #include "matchers/bipartite/prepass.hpp"
+#include "matchers/references.hpp"
 
 namespace matchblas::registry_detail {
 
@@ -47,7 +48,7 @@ MatcherInfo cardinality_omp_entry() {
   m.guarantee = "cardinality";
   m.summary =
       "MC64 job 1 in parallel: one-sided Karp-Sipser start by atomic claims, then parallel Pothen-Fan with fairness "
-      "and lookahead (Azad, Halappanavar, Rajamanickam, Boman, Khan and Pothen, IPDPS 2012)";
+      "and lookahead";
   m.run = PrepassRunner([](const Csr<double>& a, const RunOptions& o) {
     const auto start = std::chrono::steady_clock::now();
     const ScopedThreads scope(o.threads);
@@ -75,7 +76,7 @@ MatcherInfo awpm_entry() {
   m.guarantee = "approximate";
   m.summary =
       "MC64 job 4 approximately: greedy start, maximum cardinality, then locally dominant weight-increasing "
-      "4-cycles (Azad, Buluc, Li, Wang and Langguth, SISC 2020)";
+      "4-cycles";
   m.options = {{.name = "min-gain",
                 .type = OptionSpec::Type::real,
                 .fallback = "1e-12",
@@ -107,18 +108,25 @@ MatcherInfo awpm_entry() {
 void add_bipartite(std::vector<MatcherInfo>& r) {
   r.push_back(job_entry("cardinality", 1, "cardinality",
                         "MC64 job 1: maximum cardinality, one-sided Karp-Sipser start then Pothen-Fan augmenting "
-                        "paths (Pothen and Fan, ACM TOMS 1990)"));
+                        "paths"));
   r.push_back(cardinality_omp_entry());
   r.push_back(job_entry("bottleneck", 2, "bottleneck",
                         "MC64 jobs 2-3: a maximum matching maximising the smallest |a_ij|, binary search over "
-                        "thresholds (Duff and Koster, SIMAX 1999)"));
+                        "thresholds"));
   r.push_back(job_entry("max-sum", 4, "exact",
                         "MC64 job 4: maximum sum of |a_ij| over the maximum matchings, shortest augmenting paths "
-                        "with duals (Duff and Koster, SIMAX 2001)"));
+                        "with duals"));
   r.push_back(job_entry("max-product", 5, "exact",
-                        "MC64 job 5: maximum product of |a_ij| with log scalings from the duals "
-                        "(Duff and Koster, SIMAX 2001)"));
+                        "MC64 job 5: maximum product of |a_ij| with log scalings from the duals"));
   r.push_back(awpm_entry());
+
+  using namespace references;
+  cite(r, {{"cardinality", pothen_fan + ", sec. 3"},
+           {"cardinality-omp", azad_ipdps},
+           {"bottleneck", duff_koster_1999 + ", sec. 3"},
+           {"max-sum", duff_koster_2001 + ", sec. 4"},
+           {"max-product", duff_koster_2001 + ", sec. 4 (symmetric scaling: I. S. Duff, S. Pralet, SIAM J. Matrix Anal. Appl. 27(2), 2005, sec. 3)"},
+           {"awpm", azad_awpm}});
 }
 
 }  // namespace matchblas::registry_detail

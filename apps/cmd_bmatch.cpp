@@ -35,6 +35,7 @@ int command_bmatch(const Args& a) {
   const ChosenAlgorithm chosen = choose_algorithm(a, Problem::b_matching, "bmatch");
   const std::string& algo = chosen.info->name;
   const std::string& file = a.positional()[0];
+  const std::string shown = file == "-" ? "<stdin>" : file;  // in the text report
   if (file == "-" && a.value("b-file") == "-")
     throw usage_error("FILE - and --b-file - conflict: standard input can be read once");
   GraphView view = GraphView::automatic;
@@ -99,7 +100,7 @@ int command_bmatch(const Args& a) {
                    .number("read_s", read_s)
                    .number("setup_s", setup_s));
   else
-    std::fprintf(report, "%s: %s\n%s: %lld edges, weight %.10g, time %.6f s, valid\n", file.c_str(),
+    std::fprintf(report, "%s: %s\n%s: %lld edges, weight %.10g, time %.6f s, valid\n", shown.c_str(),
                  graph.description.c_str(), algo.c_str(), static_cast<long long>(m.num_edges()), weight, seconds);
   return 0;
 }

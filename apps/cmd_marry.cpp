@@ -29,6 +29,7 @@ int command_marry(const Args& a) {
   const ChosenAlgorithm chosen = choose_algorithm(a, Problem::marriage, "marry");
   const std::string& algo = chosen.info->name;
   const std::string& file = a.positional()[0];
+  const std::string shown = file == "-" ? "<stdin>" : file;  // in the text report
   std::FILE* report = report_stream(a, {"out"});
   const std::unique_ptr<AtomicFile> out = open_output(a, {file});
   Progress progress(Progress::level(a));
@@ -70,7 +71,7 @@ int command_marry(const Args& a) {
                    .text("device", to_string(chosen.info->device))
                    .number("read_s", read_s));
   else
-    std::fprintf(report, "%s: %d men, %d women\n%s: %lld pairs, rank sum %lld, time %.6f s, stable\n", file.c_str(),
+    std::fprintf(report, "%s: %d men, %d women\n%s: %lld pairs, rank sum %lld, time %.6f s, stable\n", shown.c_str(),
                  inst.men, inst.women, algo.c_str(), pairs, ranks, seconds);
   return 0;
 }

@@ -100,6 +100,7 @@ int command_match(const Args& a) {
   }
   std::FILE* report = report_stream(a, {"out"});
   const std::string& file = a.positional()[0];
+  const std::string shown = file == "-" ? "<stdin>" : file;  // in the text report
   const std::unique_ptr<AtomicFile> out = open_output(a, {file});
   Progress progress(Progress::level(a));
 
@@ -148,7 +149,7 @@ int command_match(const Args& a) {
                    .number("setup_s", setup_s)
                    .number("gto", gto));
   } else {
-    std::fprintf(report, "%s: %s\n", file.c_str(), graph.description.c_str());
+    std::fprintf(report, "%s: %s\n", shown.c_str(), graph.description.c_str());
     std::fprintf(report, "%s: weight %.10g, cardinality %lld, time %.6f s, valid", r.algo.c_str(), r.weight,
                  static_cast<long long>(r.cardinality), r.time_s);
     if (gto) std::fprintf(report, ", GTO %.4f%%", *gto);

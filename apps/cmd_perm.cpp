@@ -118,6 +118,7 @@ int command_perm(const Args& a) {
   };
   if (entry || job == 0) needs_scalings(entry);  // known before the file is read
   const std::string& file = a.positional()[0];
+  const std::string shown = file == "-" ? "<stdin>" : file;  // in the text report
   std::FILE* report = report_stream(a, {"out", "scales-out", "scaled-out"});
   const std::unique_ptr<AtomicFile> perm_out = open_output(a, {file});
   const std::unique_ptr<AtomicFile> scales_out = open_named_output(a, "scales-out", file);
@@ -179,7 +180,7 @@ int command_perm(const Args& a) {
                    .text("device", "cpu")
                    .number("read_s", read_s));
   } else {
-    std::fprintf(report, "%s: %d x %d, %lld entries\n", file.c_str(), matrix.n_rows, matrix.n_cols,
+    std::fprintf(report, "%s: %d x %d, %lld entries\n", shown.c_str(), matrix.n_rows, matrix.n_cols,
                 static_cast<long long>(matrix.num_entries()));
     std::fprintf(report, "%s (job %d): matched %lld of %d", entry ? entry->name.c_str() : "none", ran,
                 static_cast<long long>(r.mates.matched), std::min(matrix.n_rows, matrix.n_cols));
@@ -188,7 +189,7 @@ int command_perm(const Args& a) {
   }
   if (r.singular)
     std::fprintf(stderr, "matchblas: warning: %s is structurally singular: %lld of %d matched (a maximum partial matching)\n",
-                 file.c_str(), static_cast<long long>(r.mates.matched), std::min(matrix.n_rows, matrix.n_cols));
+                 shown.c_str(), static_cast<long long>(r.mates.matched), std::min(matrix.n_rows, matrix.n_cols));
   if (r.scaling_near_overflow)
     std::fprintf(stderr, "matchblas: warning: some scalings exceed log(DBL_MAX)/2 and may overflow when applied\n");
   return 0;

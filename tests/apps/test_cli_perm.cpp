@@ -110,7 +110,7 @@ TEST_CASE("perm: the files equal the library's pre-pass, the scaled matrix is wi
       REQUIRE(r.status == 0);
       const PrepassResult want = prepass(a, {.job = job});
       CHECK(r.out.find("\"job\": " + std::to_string(job)) != std::string::npos);
-      CHECK(r.out.find("\"matched\": " + std::to_string(want.mates.matched)) != std::string::npos);
+      CHECK(r.out.find("\"cardinality\": " + std::to_string(want.mates.matched)) != std::string::npos);
       CHECK(r.out.find("\"structurally_singular\": false") != std::string::npos);
       // PERM: perm[i] + 1 per row, a permutation putting the matching on the diagonal.
       const std::vector<long> p = numbers(check::slurp(perm));
@@ -248,7 +248,7 @@ TEST_CASE("perm: automatic job, rectangular and singular matrices, job 0, standa
   CHECK(r.err.find("structurally singular") != std::string::npos);
   const PrepassResult ws = prepass(singular, {.job = 5});
   CHECK(ws.mates.matched <= 18);
-  CHECK(r.out.find("\"matched\": " + std::to_string(ws.mates.matched)) != std::string::npos);
+  CHECK(r.out.find("\"cardinality\": " + std::to_string(ws.mates.matched)) != std::string::npos);
   p = numbers(check::slurp(dir / "ps.txt"));
   std::sort(p.begin(), p.end());
   for (vertex_t i = 0; i < 20; ++i) CHECK(p[i] == i + 1);  // unmatched rows take the unmatched columns

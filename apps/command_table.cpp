@@ -71,7 +71,7 @@ std::vector<Command> make_table() {
                 "|a_ij|, 5 maximum product with log scalings, 0 none; default 5, or 1 for a pattern file.",
                 "A structurally singular matrix gives a maximum partial matching and a warning (status 0).",
                 "All output files are written together at the end, or none."},
-               join(join(algorithm_options(false),
+               join(join(algorithm_options(true),
                          {{"job", "J", "MC64's job 0-5 (instead of --algo)"},
                           {"out", "PERM", "perm[i] + 1 per row: the column of A that becomes column i (MC64's CPERM)"},
                           {"scales-out", "S", "job 5's log scalings: 'r I VALUE' per row, 'c J VALUE' per column"},
@@ -79,8 +79,10 @@ std::vector<Command> make_table() {
                           {"json", "", "one JSON object on standard output (docs/JSON.md)"}}),
                     progress_options),
                Problem::bipartite, command_perm});
+  std::vector<std::string> kinds = {"KIND (N means):"};
+  for (const GeneratorKindHelp& k : generator_help()) kinds.push_back("  " + k.name + ": " + k.size);
   t.push_back({"gen", "KIND N", "write a generated graph as Matrix Market (to standard output without --out)",
-               {},
+               kinds,
                {{"seed", "S", "the generator's seed (default 1)"},
                 {"out", "FILE.mtx", "the output file (.gz: gzip; - : standard output)"},
                 {"edge-factor", "F", "edges per vertex of er and rmat (default 8)"},
@@ -153,7 +155,11 @@ void print_algorithm_options(std::FILE* out, Problem problem) {
           break;
         }
         case OptionSpec::Type::integer:
-          form += " " + std::to_string(std::int64_t(s.lo)) + ".." + std::to_string(std::int64_t(s.hi));
+          // appended piece by piece (GCC 12 warns, wrongly, on " " + std::string&&)
+          form += ' ';
+          form += std::to_string(std::int64_t(s.lo));
+          form += "..";
+          form += std::to_string(std::int64_t(s.hi));
           break;
         case OptionSpec::Type::real: form += " X"; break;
       }
@@ -231,8 +237,11 @@ void print_command_help(const Command& c, std::FILE* out) {
   std::fprintf(out, "usage: %s [options]\n\n%s\n", synopsis.c_str(), c.summary.c_str());
   for (const std::string& line : c.details) std::fprintf(out, "%s\n", line.c_str());
   std::fprintf(out, "\noptions:\n");
-  for (const CommandOption& o : c.options)
-    std::fprintf(out, "  %-36s %s\n", option_form(o).c_str(), o.help.c_str());
+  for (const CommandOption& o : c.options) {
+    const std::string form = option_form(o);
+    if (form.size() > 36) std::fprintf(out, "  %s\n  %-36s %s\n", form.c_str(), "", o.help.c_str());
+    else std::fprintf(out, "  %-36s %s\n", form.c_str(), o.help.c_str());
+  }
   std::fprintf(out, "  %-36s %s\n", "--help", "this text");
   if (c.problem) {
     std::fprintf(out, "\nalgorithms (NAME, problem, guarantee, what it does, where it comes from):\n");

@@ -270,7 +270,7 @@ TEST_CASE("perm: errors are one line, checked before the input where they can be
       {"perm " + a + " --algo awpm --max-rounds -1" + out, 2, "--max-rounds"},
       {"perm " + a + " --job 1 --scales-out " + shell_quoted(dir / "s.txt") + out, 2, "--scales-out needs job 5"},
       {"perm " + shell_quoted(dir / "missing.mtx") + out, 1, "missing.mtx"},
-      {"perm" + out, 2, "perm takes one FILE"},
+      {"perm" + out, 2, "perm needs a FILE"},
       {"perm " + a + " --out " + a, 1, "it is the input file"},
       {"perm " + a + " --job 5 --symmetric" + out, 1, "symmetric"},  // |A| is not symmetric
       {"perm " + a + " --algo awful" + out, 2, "max-product"},          // names the known ones

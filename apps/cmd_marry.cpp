@@ -87,9 +87,9 @@ int command_marriage_gen(const Args& a) {
   if (kind == "hard" && double(n) * n > 1e8) throw usage_error("marriage-gen hard: N^2 list entries must be at most 1e8");
   if (kind == "easy" && n > 1 && double(n) * std::ceil((1 + eps) * std::log(double(n))) > 2e9)
     throw usage_error("marriage-gen easy: N x (1 + eps) ln N list entries must be at most 2e9");
+  if (out) check_output_path(*out, {}, false);  // before the work
   const MarriageInstance inst = kind == "easy" ? easy_marriage(n, eps, seed) : explicit_instance(hard_marriage(n, seed));
   if (out && *out != "-") {
-    check_output_path(*out, {}, false);
     write_marriage(*out, inst);
   } else {
     write_marriage(stdout, inst, "<stdout>");

@@ -16,6 +16,7 @@
 
 #include "apps/algorithm_args.hpp"
 #include "apps/commands.hpp"
+#include "apps/input_graph.hpp"
 #include "apps/naming_file.hpp"
 #include "apps/progress.hpp"
 #include "datasets/b_values.hpp"
@@ -51,18 +52,12 @@ int command_bmatch(const Args& a) {
   if (const auto bf = a.value("b-file")) inputs.push_back(*bf);
   const std::unique_ptr<AtomicFile> out = open_output(a, inputs);
   Progress progress(Progress::level(a));
-  const auto t0 = std::chrono::steady_clock::now();
-  progress.step("reading " + file, file);
-  std::optional<MmMatrix> matrix = naming_file(file, [&] { return read_matrix_market(file); });
-  const auto t1 = std::chrono::steady_clock::now();
-  progress.step("building the graph");
-  const LoadedGraph graph = naming_file(file, [&] { return graph_from_file(*matrix, view, Precision::dual); });
-  matrix.reset();
+  const InputGraph input = read_input_graph(file, view, Precision::dual, 0, progress);
+  const LoadedGraph& graph = input.graph;
   const auto* g = std::get_if<Csr<double>>(&graph.graph);
   if (!g) throw invalid_input(file + ": bmatch takes sparse graphs (general or bipartite view), not complete ones");
   const std::vector<int> b = a.value("b-file") ? read_b_values(*a.value("b-file"), g->n_rows) : constant_b(g->n_rows, constant);
-  const double read_s = std::chrono::duration<double>(t1 - t0).count();
-  const double setup_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
+  const double read_s = input.read_s, setup_s = input.setup_s;
 
   progress.step("running " + algo);
   const auto start = std::chrono::steady_clock::now();

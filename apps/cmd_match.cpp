@@ -15,6 +15,7 @@
 
 #include "apps/algorithm_args.hpp"
 #include "apps/commands.hpp"
+#include "apps/input_graph.hpp"
 #include "apps/naming_file.hpp"
 #include "apps/progress.hpp"
 #include "datasets/load.hpp"
@@ -104,16 +105,9 @@ int command_match(const Args& a) {
   const std::unique_ptr<AtomicFile> out = open_output(a, {file});
   Progress progress(Progress::level(a));
 
-  const auto t0 = std::chrono::steady_clock::now();
-  progress.step("reading " + file, file);
-  std::optional<MmMatrix> matrix = naming_file(file, [&] { return read_matrix_market(file); });
-  const auto t1 = std::chrono::steady_clock::now();
-  progress.step("building the graph");
-  const LoadedGraph graph =
-      naming_file(file, [&] { return graph_from_file(*matrix, view, precision, {}, matcher.kinds); });
-  matrix.reset();
-  const double read_s = std::chrono::duration<double>(t1 - t0).count();
-  const double setup_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
+  const InputGraph input = read_input_graph(file, view, precision, matcher.kinds, progress);
+  const LoadedGraph& graph = input.graph;
+  const double read_s = input.read_s, setup_s = input.setup_s;
   progress.step("running " + matcher.name);
   MatchRun run = naming_file(
       file, [&] { return run_matcher(matcher, graph.ref(), graph.kind, opt); }, "running matcher '" + matcher.name + "'");

@@ -26,7 +26,7 @@ Result cli(const check::temp_dir& dir, const std::string& args, const std::strin
   return check::run_cli(dir, args, before);
 }
 
-long lines(const std::string& s) { return std::count(s.begin(), s.end(), '\n'); }
+long lines(const std::string& s) { return check::line_count(s); }
 
 // Whether a temporary ("*.tmp*") is left in dir.
 bool temp_left(const std::filesystem::path& dir) {
@@ -46,10 +46,7 @@ bool have_exact_matcher(const check::temp_dir& dir) {
 std::string q(const std::filesystem::path& p) { return check::shell_quoted(p); }
 
 // The exit status of a whole /bin/sh command line.
-int sh(const std::string& cmd) {
-  const int raw = std::system(cmd.c_str());
-  return WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-}
+int sh(const std::string& cmd) { return check::shell_status(cmd); }
 }  // namespace
 
 TEST_CASE("list names greedy and exact with their guarantees") {

@@ -27,25 +27,9 @@ Result run(const check::temp_dir& dir, const std::string& args, const std::strin
   return check::run_cli(dir, args, before);
 }
 std::string q(const std::filesystem::path& p) { return check::shell_quoted(p); }
-long lines(const std::string& s) { return std::count(s.begin(), s.end(), '\n'); }
-int sh(const std::string& cmd) {
-  const int raw = std::system(cmd.c_str());
-  return WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-}
-std::filesystem::path source_root() { return check::test_data().parent_path().parent_path(); }
-
-// The commands `matchblas --help` lists ("  NAME  ARGUMENTS  SUMMARY" lines
-// after "commands:").
-std::vector<std::string> command_names(const check::temp_dir& dir) {
-  const std::string help = check::run_cli(dir, "--help").out;
-  std::vector<std::string> names;
-  const auto start = help.find("commands:\n");
-  REQUIRE(start != std::string::npos);
-  std::istringstream in(help.substr(start + 10));
-  for (std::string line; std::getline(in, line) && line.rfind("  ", 0) == 0;)
-    names.push_back(line.substr(2, line.find(' ', 2) - 2));
-  return names;
-}
+using check::line_count;
+using check::shell_status;
+using check::source_root;
 
 // The options COMMAND --help lists in its "options:" section.
 std::vector<std::string> command_options(const check::temp_dir& dir, const std::string& command) {
@@ -54,7 +38,8 @@ std::vector<std::string> command_options(const check::temp_dir& dir, const std::
   const auto start = help.find("\noptions:\n");
   REQUIRE(start != std::string::npos);
   std::istringstream in(help.substr(start + 10));
-  for (std::string line; std::getline(in, line) && line.rfind("  --", 0) == 0;) {
+  for (std::string line; std::getline(in, line) && !line.empty();) {  // a long form's help is on the next line
+    if (line.rfind("  --", 0) != 0) continue;
     const std::string name = line.substr(4, line.find_first_of(" ", 4) - 4);
     if (name != "help") names.push_back(name);
   }
@@ -75,7 +60,7 @@ struct Fixtures {
 // A python3 that imports jsonschema, or "".
 std::string jsonschema_python() {
   for (const char* python : {"python3", "/usr/bin/python3"})
-    if (sh(std::string(python) + " -c 'import jsonschema' >/dev/null 2>&1") == 0) return python;
+    if (shell_status(std::string(python) + " -c 'import jsonschema' >/dev/null 2>&1") == 0) return python;
   return "";
 }
 }  // namespace
@@ -127,7 +112,7 @@ TEST_CASE("exit status: 0 done, 1 bad input or run-time failure, 2 bad command l
     INFO(r.err);
     CHECK(r.status == status);
     if (status != 0) {
-      CHECK(lines(r.err) == 1);
+      CHECK(line_count(r.err) == 1);
       CHECK(r.out.empty());
     }
     if (status == 2) CHECK(r.err.find(" --help)") != std::string::npos);  // points at the help
@@ -179,12 +164,12 @@ TEST_CASE("- is standard output for every --out and standard input for every inp
   };
   for (const std::string& cmd : inputs) {
     CAPTURE(cmd);
-    CHECK(sh(cmd + " >" + q(out) + " 2>" + q(err)) == 0);
+    CHECK(shell_status(cmd + " >" + q(out) + " 2>" + q(err)) == 0);
     INFO(slurp(err));
     if (cmd.find("--b-file -") == std::string::npos) CHECK(slurp(out).find("<stdin>: ") != std::string::npos);
     else CHECK(slurp(out).find("valid") != std::string::npos);
   }
-  CHECK(sh("cat " + q(f.graph) + " | " + bin + " bmatch - --algo b-greedy --b-file - >" + q(out) + " 2>" + q(err)) == 2);
+  CHECK(shell_status("cat " + q(f.graph) + " | " + bin + " bmatch - --algo b-greedy --b-file - >" + q(out) + " 2>" + q(err)) == 2);
 }
 
 TEST_CASE("every command's --json validates against docs/json-schema.json, one version and field meaning") {
@@ -217,25 +202,25 @@ TEST_CASE("every command's --json validates against docs/json-schema.json, one v
         python + " -c 'import json, sys, jsonschema; s = json.load(open(sys.argv[1])); "
                  "jsonschema.validators.validator_for(s)(s).validate(json.load(open(sys.argv[2])))' " +
         q(schema) + " " + q(f.dir / "out.json") + " 2>" + q(f.dir / "why.txt");
-    CHECK_MESSAGE(sh(validate) == 0, slurp(f.dir / "why.txt"));
+    CHECK_MESSAGE(shell_status(validate) == 0, slurp(f.dir / "why.txt"));
     seen.push_back(command);
   }
   // Every command that takes --json was validated.
-  for (const std::string& c : command_names(f.dir)) {
+  for (const std::string& c : check::cli_commands(f.dir)) {
     const auto options = command_options(f.dir, c);
     if (std::find(options.begin(), options.end(), "json") != options.end())
       CHECK_MESSAGE(std::count(seen.begin(), seen.end(), c) > 0, c);
   }
   // A document that breaks the schema is refused (the check can fail).
   std::ofstream(f.dir / "out.json") << "{\"schema_version\": 1, \"command\": \"match\", \"algo\": \"greedy\"}\n";
-  CHECK(sh(python + " -c 'import json, sys, jsonschema; s = json.load(open(sys.argv[1])); "
+  CHECK(shell_status(python + " -c 'import json, sys, jsonschema; s = json.load(open(sys.argv[1])); "
                     "jsonschema.validators.validator_for(s)(s).validate(json.load(open(sys.argv[2])))' " +
            q(schema) + " " + q(f.dir / "out.json") + " 2>/dev/null") != 0);
 }
 
 TEST_CASE("COMMAND --help for every command: options the parser takes and, for algorithm commands, its algorithms") {
   check::temp_dir dir;
-  const std::vector<std::string> commands = command_names(dir);
+  const std::vector<std::string> commands = check::cli_commands(dir);
   CHECK(commands.size() >= 9);
   const std::map<std::string, Problem> algorithm_commands = {
       {"match", Problem::matching}, {"bmatch", Problem::b_matching}, {"marry", Problem::marriage}, {"perm", Problem::bipartite}};
@@ -250,6 +235,9 @@ TEST_CASE("COMMAND --help for every command: options the parser takes and, for a
     // a bad value or another error, never "unknown option").
     const std::vector<std::string> options = command_options(dir, c);
     CHECK(!options.empty());
+    if (c == "match")  // the long forms' lines are read too
+      for (const char* o : {"view", "precision", "gto", "seed", "quiet", "verbose"})
+        CHECK(std::find(options.begin(), options.end(), o) != options.end());
     for (const std::string& o : options) {
       const Result r = run(dir, c + " --" + o + " --no-such-option");
       CHECK_MESSAGE(r.err.find("unknown option --" + o + " (") == std::string::npos, o);
@@ -319,7 +307,7 @@ TEST_CASE("availability as it is here: a GPU algorithm without a usable GPU says
     CAPTURE(args);
     const Result r = run(f.dir, args);
     CHECK(r.status == 1);
-    CHECK(lines(r.err) == 1);
+    CHECK(line_count(r.err) == 1);
     CHECK(r.err.find("is unavailable: needs") != std::string::npos);
     CHECK(r.err.find("driver version") == std::string::npos);
   }
@@ -343,13 +331,13 @@ TEST_CASE("progress: --verbose reports each step on stderr, --quiet and a pipe p
   }
   // On a terminal (script(1) gives one) a run over a second draws the line:
   // a FIFO that is written after 1.5 s keeps the reading step going.
-  if (sh("command -v script >/dev/null") != 0) {
+  if (shell_status("command -v script >/dev/null") != 0) {
     MESSAGE("terminal check skipped: no script(1)");
     return;
   }
-  REQUIRE(sh("mkfifo " + q(f.dir / "slow")) == 0);
+  REQUIRE(shell_status("mkfifo " + q(f.dir / "slow")) == 0);
   const std::string run = std::string(MATCHBLAS_CLI) + " match " + (f.dir / "slow").string() + " --algo greedy";
-  CHECK(sh("(sleep 1.5; cat " + q(f.graph) + " >" + q(f.dir / "slow") + ") & script -qec " + q(run) + " /dev/null >" +
+  CHECK(shell_status("(sleep 1.5; cat " + q(f.graph) + " >" + q(f.dir / "slow") + ") & script -qec " + q(run) + " /dev/null >" +
            q(f.dir / "tty.txt") + " 2>&1; wait") == 0);
   const std::string tty = slurp(f.dir / "tty.txt");
   CHECK(tty.find("matchblas: reading ") != std::string::npos);
@@ -361,7 +349,7 @@ TEST_CASE("what a user reads cites sources, not the project's seed files or issu
   check::temp_dir dir;
   const std::regex internal("seed 00[0-4]|paper (i|ii|iii|iv)\\b|issue [0-9]+", std::regex::icase);
   std::vector<std::string> texts = {"--help", "list", "list --json", "--version"};
-  for (const std::string& c : command_names(dir)) texts.push_back(c + " --help");
+  for (const std::string& c : check::cli_commands(dir)) texts.push_back(c + " --help");
   for (const std::string& args : texts) {
     CAPTURE(args);
     const Result r = run(dir, args);

@@ -19,7 +19,7 @@ using namespace matchblas;
 
 namespace {
 
-std::filesystem::path source_root() { return check::test_data().parent_path().parent_path(); }
+using check::source_root;
 
 struct Example {
   std::string command;
@@ -106,16 +106,9 @@ TEST_CASE("README: every console example runs and prints what the README shows, 
 TEST_CASE("README: every command is named, with the exit statuses; CITATION.cff has the project's version") {
   const std::string readme = check::slurp(source_root() / "README.md");
   check::temp_dir dir;
-  const std::string help = check::run_cli(dir, "--help").out;
-  const auto start = help.find("commands:\n");
-  REQUIRE(start != std::string::npos);
-  std::istringstream in(help.substr(start + 10));
-  int commands = 0;
-  for (std::string line; std::getline(in, line) && line.rfind("  ", 0) == 0; ++commands) {
-    const std::string name = line.substr(2, line.find(' ', 2) - 2);
-    CHECK_MESSAGE(readme.find("| `" + name) != std::string::npos, name);
-  }
-  CHECK(commands >= 9);
+  const std::vector<std::string> commands = check::cli_commands(dir);
+  for (const std::string& name : commands) CHECK_MESSAGE(readme.find("| `" + name) != std::string::npos, name);
+  CHECK(commands.size() >= 9);
   for (const char* section : {"## Install", "## The command line tool", "### Exit status", "### Worked examples",
                               "## Which matcher when", "## Where the test data comes from",
                               "## The diagonal pre-pass as a library", "## License and citation"})

@@ -11,22 +11,19 @@
 
 namespace matchblas::cli {
 
-Args algorithm_args(int argc, char** argv, Problem problem, std::set<std::string> valued,
-                    std::set<std::string> flags) {
-  valued.insert({"algo", "device", "gpu", "threads"});
-  for (const MatcherInfo& m : matchers())
-    if (m.problem == problem)
-      for (const OptionSpec& s : m.options) (s.type == OptionSpec::Type::flag ? flags : valued).insert(s.name);
-  return Args(argc, argv, 2, valued, flags);
-}
-
 ChosenAlgorithm choose_algorithm(const Args& a, Problem problem, const std::string& command, Precision precision) {
   const auto algo = a.value("algo");
   if (!algo) throw usage_error(command + " needs --algo NAME (matchblas list shows the names)");
   const MatcherInfo* m = nullptr;
   try {
     m = &find_matcher(*algo, problem);
-    if (const auto d = a.value("device")) m = &on_device(*m, parse_device(*d));
+    if (const auto d = a.value("device")) {
+      const Device device = parse_device(*d);
+      if (m->device == Device::gpu && device == Device::cpu)
+        throw usage_error("'" + m->name + "' runs on the GPU: --device cpu conflicts with it" +
+                          (m->twin.empty() ? std::string() : " (its CPU version is --algo " + m->twin + ")"));
+      m = &on_device(*m, device);
+    }
   } catch (const invalid_input& e) {
     throw usage_error(e.what());
   }
@@ -52,6 +49,18 @@ ChosenAlgorithm configure_algorithm(const MatcherInfo& entry, const Args& a, Pre
     throw usage_error(e.what());
   }
   const MatcherInfo& m = *c.info;
+  if (a.value("seed") && !m.seeded) {
+    const std::string who = [&] {
+      std::vector<std::string> names;
+      for (const MatcherInfo& s : matchers())
+        if (s.problem == problem && s.seeded) names.push_back(s.name);
+      std::string out;
+      for (std::size_t i = 0; i < names.size(); ++i) out += (i ? ", " : "") + names[i];
+      return out;
+    }();
+    throw usage_error("--seed is for the randomised algorithms (" + (who.empty() ? std::string("none") : who) +
+                      "); '" + m.name + "' uses no seed");
+  }
   c.run.seed = static_cast<std::uint64_t>(a.integer("seed", 1, 0, INT64_MAX));
   if (m.device == Device::gpu) {
     c.run.gpu = static_cast<int>(a.integer("gpu", 0, 0, 1024));

@@ -1,8 +1,7 @@
-// The command line of the commands that run a registered algorithm (match,
-// bmatch, marry): which options to accept (the command's own plus every
-// option of the problem's algorithms, from the registry), and the chosen
-// algorithm with its options and run settings, checked before any input is
-// read (usage errors, status 2).
+// The chosen algorithm of the commands that run a registered algorithm
+// (match, bmatch, marry, perm), with its options and run settings, checked
+// before any input is read (usage errors, status 2). Which options they
+// accept is apps/command_table.*.
 #pragma once
 #include <set>
 #include <string>
@@ -12,21 +11,17 @@
 
 namespace matchblas::cli {
 
-// Parses argv[2..) for a command of `problem` whose own options are
-// `valued` and `flags`; adds --device, --gpu and every option of the
-// problem's registry entries.
-Args algorithm_args(int argc, char** argv, Problem problem, std::set<std::string> valued,
-                    std::set<std::string> flags);
-
 struct ChosenAlgorithm {
   const MatcherInfo* info = nullptr;
   RunOptions run;  // seed, threads (applied to OpenMP for CPU entries), GPU, the entry's options
 };
 
-// The algorithm --algo names (its twin when --device names the other
-// device), its options checked against its registry entry (one it does not
-// take is a usage error naming the algorithms that do), --gpu only for GPU
-// entries, --threads applied, and whether it can run here (error, status 1).
+// The algorithm --algo names, its options checked against its registry
+// entry (one it does not take is a usage error naming the algorithms that
+// do; --seed only for seeded entries), --gpu only for GPU entries, --threads
+// applied, and whether it can run here (error, status 1). --device gpu with
+// a CPU algorithm runs its GPU twin; a GPU algorithm with --device cpu is a
+// usage error (conflicting options), as is --device with no twin there.
 ChosenAlgorithm choose_algorithm(const Args& a, Problem problem, const std::string& command,
                                  Precision precision = Precision::dual);
 

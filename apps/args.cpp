@@ -33,6 +33,9 @@ Args::Args(int argc, char** argv, int first, const std::set<std::string>& valued
       } else {
         throw usage_error("unknown option --" + name);
       }
+    } else if (a.size() > 1 && a[0] == '-' && !(a[1] >= '0' && a[1] <= '9') && a[1] != '.') {
+      // "-o FILE": options are spelt --NAME; "-" alone is standard input.
+      throw usage_error("unknown option " + a + " (options are spelt --NAME)");
     } else {
       positional_.push_back(a);
     }

@@ -1,7 +1,9 @@
 // A small command-line parser for the matchblas tool: positional arguments
 // and --name VALUE (or --name=VALUE) / --flag options, each option declared
 // before use, so that a misspelt option is an error and not silently ignored.
-// A separate VALUE may not start with "--"; a flag takes no "=VALUE".
+// A separate VALUE may not start with "--"; a flag takes no "=VALUE"; a
+// word starting with one "-" and a letter ("-o") is an unknown option, "-"
+// alone a positional argument (standard input).
 // usage_error means a bad command line: the tool exits with status 2.
 #pragma once
 #include <cstdint>

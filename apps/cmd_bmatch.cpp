@@ -10,13 +10,16 @@
 #include <climits>
 #include <cstdio>
 #include <fstream>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "apps/algorithm_args.hpp"
 #include "apps/commands.hpp"
 #include "apps/memory_check.hpp"
+#include "apps/input_graph.hpp"
 #include "apps/naming_file.hpp"
+#include "apps/progress.hpp"
 #include "datasets/b_values.hpp"
 #include "datasets/load.hpp"
 #include "lib/atomic_file.hpp"
@@ -27,13 +30,16 @@
 namespace matchblas::cli {
 
 int command_bmatch(const Args& a) {
-  if (a.positional().size() != 1) throw usage_error("bmatch takes one FILE");
+  require_one_input(a, "bmatch");
   if (a.value("b").has_value() == a.value("b-file").has_value())
-    throw usage_error("bmatch needs exactly one of --b K and --b-file FILE");
+    throw usage_error(a.value("b") ? "--b and --b-file conflict: give one" : "bmatch needs one of --b K and --b-file F");
   const int constant = static_cast<int>(a.integer("b", 1, 0, INT32_MAX));
   const ChosenAlgorithm chosen = choose_algorithm(a, Problem::b_matching, "bmatch");
   const std::string& algo = chosen.info->name;
   const std::string& file = a.positional()[0];
+  const std::string shown = file == "-" ? "<stdin>" : file;  // in the text report
+  if (file == "-" && a.value("b-file") == "-")
+    throw usage_error("FILE - and --b-file - conflict: standard input can be read once");
   GraphView view = GraphView::automatic;
   if (const auto v = a.value("view")) {
     try {
@@ -42,27 +48,30 @@ int command_bmatch(const Args& a) {
       throw usage_error(e.what());
     }
   }
+  std::FILE* report = report_stream(a, {"out"});
   std::vector<std::string> inputs{file};
   if (const auto bf = a.value("b-file")) inputs.push_back(*bf);
   const std::unique_ptr<AtomicFile> out = open_output(a, inputs);
-  const LoadedGraph graph =
-      naming_file(file, [&] {
-        const auto check = [&](const MmHeader& h) {
-          check_graph_memory(file, h, view, Precision::dual, *chosen.info, sizeof(int));  // and b(v)
-        };
-        return graph_from_file(read_matrix_market(file, check), view, Precision::dual);
-      });
+  Progress progress(Progress::level(a));
+  const InputGraph input = read_input_graph(file, view, Precision::dual, 0, progress, [&](const MmHeader& h) {
+    check_graph_memory(file, h, view, Precision::dual, *chosen.info, sizeof(int));  // and b(v)
+  });
+  const LoadedGraph& graph = input.graph;
   const auto* g = std::get_if<Csr<double>>(&graph.graph);
   if (!g) throw invalid_input(file + ": bmatch takes sparse graphs (general or bipartite view), not complete ones");
   const std::vector<int> b = a.value("b-file") ? read_b_values(*a.value("b-file"), g->n_rows) : constant_b(g->n_rows, constant);
+  const double read_s = input.read_s, setup_s = input.setup_s;
 
+  progress.step("running " + algo);
   const auto start = std::chrono::steady_clock::now();
   const BMatching m = naming_file(
       file, [&] { return run_b_matching(*chosen.info, g, b, chosen.run); }, "running '" + algo + "'");
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  progress.step("checking");
   const std::string why = b_matching_violation(*g, b, m);
   if (!why.empty()) throw error("matcher '" + algo + "' returned an invalid b-matching on " + file + ": " + why);
   if (out) {
+    progress.step("writing");
     AtomicFile& f = *out;
     std::string buf;
     for (vertex_t u = 0; u < m.n(); ++u)
@@ -71,15 +80,26 @@ int command_bmatch(const Args& a) {
     f.write(buf.data(), buf.size());
     f.commit();
   }
+  progress.finish();
   const double weight = b_matching_weight(*g, m);
   if (a.flag("json"))
-    std::printf("{\"algo\": %s, \"file\": %s, \"n\": %d, \"edges\": %lld, \"weight\": %.17g, \"time_s\": %.6g, "
-                "\"valid\": true}\n",
-                json_string(algo).c_str(), json_string(file).c_str(), g->n_rows,
-                static_cast<long long>(m.num_edges()), weight, seconds);
+    print_json(JsonObject("bmatch")
+                   .text("algo", algo)
+                   .text("file", file)
+                   .text("graph", kinds_string(graph.kind))
+                   .integer("n", g->n_rows)
+                   .integer("edges", g->num_entries() / 2)
+                   .number("weight", weight)
+                   .integer("cardinality", m.num_edges())
+                   .number("time_s", seconds)
+                   .boolean("valid", true)
+                   .integer("threads", chosen.run.threads)
+                   .text("device", to_string(chosen.info->device))
+                   .number("read_s", read_s)
+                   .number("setup_s", setup_s));
   else
-    std::printf("%s: %s\n%s: %lld edges, weight %.10g, time %.6f s, valid\n", file.c_str(), graph.description.c_str(),
-                algo.c_str(), static_cast<long long>(m.num_edges()), weight, seconds);
+    std::fprintf(report, "%s: %s\n%s: %lld edges, weight %.10g, time %.6f s, valid\n", shown.c_str(),
+                 graph.description.c_str(), algo.c_str(), static_cast<long long>(m.num_edges()), weight, seconds);
   return 0;
 }
 

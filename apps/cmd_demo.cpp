@@ -94,7 +94,7 @@ void demo_b_matching(const std::string& label, const Csr<double>& g, const RunOp
 void demo_marriage(vertex_t n, const RunOptions& opt) {
   const MarriageInstance inst = easy_marriage(n, 0.1, opt.seed);
   const RankedLists p = rank_lists(inst);
-  std::printf("\nstable marriage, Paper IV's easy instance: %d men, %d women\n", inst.men, inst.women);
+  std::printf("\nstable marriage, an easy instance (Manne et al., CSC 2016): %d men, %d women\n", inst.men, inst.women);
   std::printf("  %-18s %12s %12s %12s %6s\n", "algorithm", "pairs", "rank sum", "time ms", "stable");
   for (const MatcherInfo& m : matchers()) {
     if (m.problem != Problem::marriage) continue;

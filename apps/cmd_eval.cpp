@@ -247,6 +247,7 @@ std::optional<fs::path> plots_script(const std::string& self) {
 }  // namespace
 
 int command_eval(const Args& a) {
+  const bool quiet = a.flag("quiet");  // no progress lines on stderr
   if (a.positional().empty()) throw usage_error("eval takes one or more PATHs (directories, manifests, files)");
   const std::vector<Chosen> algos = chosen_algorithms(a);
   const int threads = int(a.integer("threads", 0, 0, 4 * std::int64_t(std::max(1u, std::thread::hardware_concurrency()))));
@@ -307,8 +308,9 @@ int command_eval(const Args& a) {
     }
     std::string eta;
     if (ran > 0 && finished < total) eta = ", ETA " + seconds_text(elapsed / double(ran) * double(total - finished));
-    std::fprintf(stderr, "eval [%ld/%ld] %s %s rep %d: %s (elapsed %s%s)\n", finished, total, r.matrix.c_str(),
-                 r.algo.c_str(), r.rep, what.c_str(), seconds_text(elapsed).c_str(), eta.c_str());
+    if (!quiet)
+      std::fprintf(stderr, "eval [%ld/%ld] %s %s rep %d: %s (elapsed %s%s)\n", finished, total, r.matrix.c_str(),
+                   r.algo.c_str(), r.rep, what.c_str(), seconds_text(elapsed).c_str(), eta.c_str());
     rows.push_back(std::move(r));
   };
 

@@ -1,50 +1,66 @@
 // matchblas list [--json]: every registered algorithm and what it declares
-// (problem, graphs, device, twin, determinism, whether OpenMP, guarantee, availability,
-// options).
+// (problem, graphs, device, twin, determinism, whether OpenMP or seeded,
+// guarantee, options), whether it can run on this machine and why not
+// (unavailable_here: the build lacks CUDA or LEMON, or no usable GPU), and
+// its source (MatcherInfo::reference).
 #include <cstdio>
 
 #include "apps/commands.hpp"
 #include "matchers/registry.hpp"
+#include "matchers/run_matcher.hpp"
 
 namespace matchblas::cli {
 
 namespace {
 
-std::string graphs_of(const MatcherInfo& m) {
-  return input_of(m);
+std::string options_json(const MatcherInfo& m) {
+  std::string out = "[";
+  for (std::size_t i = 0; i < m.options.size(); ++i) {
+    const OptionSpec& s = m.options[i];
+    JsonObject o;
+    o.text("name", s.name).text("type", to_string(s.type));
+    if (s.type == OptionSpec::Type::flag) o.boolean("default", false);
+    else o.text("default", s.fallback);
+    if (s.type == OptionSpec::Type::word) {
+      std::string words = "[";
+      for (std::size_t w = 0; w < s.words.size(); ++w) words += (w ? ", " : "") + json_string(s.words[w]);
+      o.raw("words", words + "]");
+    } else if (s.type != OptionSpec::Type::flag) {
+      o.number("min", s.lo).number("max", s.hi);
+    }
+    o.text("help", s.help);
+    out += (i ? ", " : "") + o.str();
+  }
+  return out + "]";
 }
 
-void print_json(const MatcherInfo& m, bool first) {
-  std::printf("%s\n  {\"name\": %s, \"problem\": %s, \"family\": %s, \"kinds\": [", first ? "" : ",",
-              json_string(m.name).c_str(), json_string(to_string(m.problem)).c_str(), json_string(m.family).c_str());
-  bool first_kind = true;
+std::string entry_json(const MatcherInfo& m) {
+  std::string kinds = "[";
+  bool first = true;
   if (m.kinds != 0)
     for (GraphKind k : {general_graphs, complete_graphs, bipartite_graphs})
       if (m.accepts(k)) {
-        std::printf("%s%s", first_kind ? "" : ", ", json_string(kinds_string(k)).c_str());
-        first_kind = false;
+        kinds += (first ? "" : ", ") + json_string(kinds_string(k));
+        first = false;
       }
-  std::printf("], \"device\": %s, \"twin\": %s, \"deterministic\": %s, \"threaded\": %s, \"guarantee\": %s, "
-              "\"available\": %s, \"unavailable_reason\": %s, \"summary\": %s, \"options\": [",
-              json_string(to_string(m.device)).c_str(), m.twin.empty() ? "null" : json_string(m.twin).c_str(),
-              m.deterministic ? "true" : "false", m.threaded ? "true" : "false", json_string(m.guarantee).c_str(),
-              m.unavailable ? "false" : "true",
-              m.unavailable ? json_string(*m.unavailable).c_str() : "null", json_string(m.summary).c_str());
-  for (std::size_t i = 0; i < m.options.size(); ++i) {
-    const OptionSpec& s = m.options[i];
-    std::printf("%s{\"name\": %s, \"type\": %s, \"default\": %s, ", i ? ", " : "", json_string(s.name).c_str(),
-                json_string(to_string(s.type)).c_str(),
-                s.type == OptionSpec::Type::flag ? "false" : json_string(s.fallback).c_str());
-    if (s.type == OptionSpec::Type::word) {
-      std::printf("\"words\": [");
-      for (std::size_t w = 0; w < s.words.size(); ++w) std::printf("%s%s", w ? ", " : "", json_string(s.words[w]).c_str());
-      std::printf("], ");
-    } else if (s.type != OptionSpec::Type::flag) {
-      std::printf("\"min\": %.17g, \"max\": %.17g, ", s.lo, s.hi);
-    }
-    std::printf("\"help\": %s}", json_string(s.help).c_str());
-  }
-  std::printf("]}");
+  const std::optional<std::string> why = unavailable_here(m);
+  JsonObject o;
+  o.text("name", m.name)
+      .text("problem", to_string(m.problem))
+      .text("family", m.family)
+      .raw("kinds", kinds + "]")
+      .text("device", to_string(m.device))
+      .text("twin", m.twin.empty() ? std::nullopt : std::optional<std::string>(m.twin))
+      .boolean("deterministic", m.deterministic)
+      .boolean("threaded", m.threaded)
+      .boolean("seeded", m.seeded)
+      .text("guarantee", m.guarantee)
+      .boolean("available", !why)
+      .text("unavailable_reason", why)
+      .text("summary", m.summary)
+      .text("reference", m.reference)
+      .raw("options", options_json(m));
+  return o.str();
 }
 
 }  // namespace
@@ -52,22 +68,24 @@ void print_json(const MatcherInfo& m, bool first) {
 int command_list(const Args& a) {
   if (!a.positional().empty()) throw usage_error("list takes no arguments");
   if (a.flag("json")) {
-    std::printf("[");
+    std::string entries = "[";
     bool first = true;
     for (const MatcherInfo& m : matchers()) {
-      print_json(m, first);
+      entries += std::string(first ? "\n  " : ",\n  ") + entry_json(m);
       first = false;
     }
-    std::printf("\n]\n");
+    print_json(JsonObject("list").raw("algorithms", entries + "\n]"));
     return 0;
   }
   std::printf("%-18s %-15s %-28s %-6s %-18s %-13s %-11s %s\n", "name", "problem", "graphs", "device", "twin",
-              "deterministic", "guarantee", "available");
+              "deterministic", "guarantee", "available here");
   for (const MatcherInfo& m : matchers()) {
+    const std::optional<std::string> why = unavailable_here(m);
     std::printf("%-18s %-15s %-28s %-6s %-18s %-13s %-11s %s\n", m.name.c_str(), to_string(m.problem).c_str(),
-                graphs_of(m).c_str(), to_string(m.device).c_str(), m.twin.empty() ? "-" : m.twin.c_str(),
-                m.deterministic ? "yes" : "no", m.guarantee.c_str(),
-                m.unavailable ? ("no: " + *m.unavailable).c_str() : "yes");
+                input_of(m).c_str(), to_string(m.device).c_str(), m.twin.empty() ? "-" : m.twin.c_str(),
+                m.deterministic ? "yes" : "no", m.guarantee.c_str(), why ? ("no: " + *why).c_str() : "yes");
+    std::printf("%-18s %s\n", "", m.summary.c_str());
+    std::printf("%-18s source: %s\n", "", m.reference.c_str());
     if (!m.options.empty()) {
       std::string names;
       for (const OptionSpec& s : m.options) names += (names.empty() ? "--" : ", --") + s.name;

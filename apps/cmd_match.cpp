@@ -16,7 +16,9 @@
 #include "apps/algorithm_args.hpp"
 #include "apps/commands.hpp"
 #include "apps/memory_check.hpp"
+#include "apps/input_graph.hpp"
 #include "apps/naming_file.hpp"
+#include "apps/progress.hpp"
 #include "datasets/load.hpp"
 #include "lib/atomic_file.hpp"
 #include "lib/error.hpp"
@@ -54,61 +56,6 @@ void apply_threads(const Args& a) {
   require_threads(omp_get_max_threads());
 }
 
-// A JSON string for any bytes: quotes, backslashes and control characters
-// escaped; valid UTF-8 sequences kept; every other byte (a file name need not
-// be UTF-8) written as \u00XX, its Latin-1 reading, so the output stays JSON.
-std::string json_string(const std::string& s) {
-  std::string out = "\"";
-  const auto byte = [&](std::size_t i) { return static_cast<unsigned char>(s[i]); };
-  const auto escape = [&](unsigned c) {
-    char buf[8];
-    std::snprintf(buf, sizeof buf, "\\u%04x", c);
-    out += buf;
-  };
-  for (std::size_t i = 0; i < s.size();) {
-    const unsigned char c = byte(i);
-    if (c == '"' || c == '\\') {
-      out += {'\\', char(c)};
-      ++i;
-      continue;
-    }
-    if (c < 0x20 || c == 0x7f) {
-      escape(c);
-      ++i;
-      continue;
-    }
-    if (c < 0x80) {
-      out += char(c);
-      ++i;
-      continue;
-    }
-    // The length of a well-formed UTF-8 sequence starting here (RFC 3629:
-    // no overlongs, no surrogates, at most U+10FFFF), or 0.
-    std::size_t len = c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3 : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
-    if (len && i + len <= s.size()) {
-      const unsigned c1 = byte(i + 1);
-      unsigned lo = 0x80, hi = 0xbf;
-      if (c == 0xe0) lo = 0xa0;
-      if (c == 0xed) hi = 0x9f;
-      if (c == 0xf0) lo = 0x90;
-      if (c == 0xf4) hi = 0x8f;
-      bool ok = c1 >= lo && c1 <= hi;
-      for (std::size_t k = 2; ok && k < len; ++k) ok = (byte(i + k) & 0xc0) == 0x80;
-      if (!ok) len = 0;
-    } else {
-      len = 0;
-    }
-    if (len) {
-      out.append(s, i, len);
-      i += len;
-    } else {
-      escape(c);
-      ++i;
-    }
-  }
-  return out + "\"";
-}
-
 namespace {
 
 // f(), with the library's invalid_input (an unknown name) turned into a
@@ -142,7 +89,7 @@ void write_mates(AtomicFile& f, const Matching& m) {
 }  // namespace
 
 int command_match(const Args& a) {
-  if (a.positional().size() != 1) throw usage_error("match takes one FILE");
+  require_one_input(a, "match");
   const GraphView view = option_value([&] { return parse_view(a.value("view").value_or("auto")); });
   const Precision precision = option_value([&] { return parse_precision(a.value("precision").value_or("double")); });
   ChosenAlgorithm chosen = choose_algorithm(a, Problem::matching, "match", precision);
@@ -158,22 +105,20 @@ int command_match(const Args& a) {
       throw error(std::string("--gto needs the exact optimum: ") + e.what());
     }
   }
+  std::FILE* report = report_stream(a, {"out"});
   const std::string& file = a.positional()[0];
+  const std::string shown = file == "-" ? "<stdin>" : file;  // in the text report
   const std::unique_ptr<AtomicFile> out = open_output(a, {file});
+  Progress progress(Progress::level(a));
 
-  const auto t0 = std::chrono::steady_clock::now();
-  std::optional<MmMatrix> matrix = naming_file(file, [&] {
-    return read_matrix_market(file, [&](const MmHeader& h) {
-      check_graph_memory(file, h, view, precision, matcher);
-      if (a.flag("gto") && &matcher != &exact) check_graph_memory(file, h, view, precision, exact);
-    });
-  });
-  const auto t1 = std::chrono::steady_clock::now();
-  const LoadedGraph graph =
-      naming_file(file, [&] { return graph_from_file(*matrix, view, precision, {}, matcher.kinds); });
-  matrix.reset();
-  const double read_s = std::chrono::duration<double>(t1 - t0).count();
-  const double setup_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
+  const InputGraph input =
+      read_input_graph(file, view, precision, matcher.kinds, progress, [&](const MmHeader& h) {
+        check_graph_memory(file, h, view, precision, matcher);
+        if (a.flag("gto") && &matcher != &exact) check_graph_memory(file, h, view, precision, exact);
+      });
+  const LoadedGraph& graph = input.graph;
+  const double read_s = input.read_s, setup_s = input.setup_s;
+  progress.step("running " + matcher.name);
   MatchRun run = naming_file(
       file, [&] { return run_matcher(matcher, graph.ref(), graph.kind, opt); }, "running matcher '" + matcher.name + "'");
   if (!run.report.valid)
@@ -181,40 +126,49 @@ int command_match(const Args& a) {
                 run.report.violation);
   std::optional<double> gto;
   if (a.flag("gto")) {
+    progress.step("computing the optimum (exact) for --gto");
     const double optimum = &matcher == &exact ? run.report.weight
                                               : run_matcher(exact, graph.ref(), graph.kind, RunOptions{}).report.weight;
     gto = gto_percent(run.report.weight, optimum);
   }
+  progress.step("writing");
   if (out) write_mates(*out, run.matching);
+  progress.finish();
 
   const MatchReport& r = run.report;
   if (a.flag("json")) {
-    std::printf("{\"algo\": %s, \"file\": %s, \"graph\": %s, \"n\": %d, \"edges\": %lld, "
-                "\"weight\": %.17g, \"cardinality\": %lld, \"time_s\": %.6g, \"valid\": %s, "
-                "\"threads\": %d, \"device\": %s, \"read_s\": %.6g, \"setup_s\": %.6g, \"gto\": ",
-                json_string(r.algo).c_str(), json_string(file).c_str(),
-                json_string(kinds_string(graph.kind)).c_str(), r.n, static_cast<long long>(r.edges), r.weight,
-                static_cast<long long>(r.cardinality), r.time_s, r.valid ? "true" : "false",
-                opt.threads, json_string(to_string(matcher.device)).c_str(), read_s, setup_s);
-    if (gto) std::printf("%.6g}\n", *gto);
-    else std::printf("null}\n");
+    print_json(JsonObject("match")
+                   .text("algo", r.algo)
+                   .text("file", file)
+                   .text("graph", kinds_string(graph.kind))
+                   .integer("n", r.n)
+                   .integer("edges", r.edges)
+                   .number("weight", r.weight)
+                   .integer("cardinality", r.cardinality)
+                   .number("time_s", r.time_s)
+                   .boolean("valid", r.valid)
+                   .integer("threads", opt.threads)
+                   .text("device", to_string(matcher.device))
+                   .number("read_s", read_s)
+                   .number("setup_s", setup_s)
+                   .number("gto", gto));
   } else {
-    std::printf("%s: %s\n", file.c_str(), graph.description.c_str());
-    std::printf("%s: weight %.10g, cardinality %lld, time %.6f s, valid", r.algo.c_str(), r.weight,
-                static_cast<long long>(r.cardinality), r.time_s);
-    if (gto) std::printf(", GTO %.4f%%", *gto);
-    std::printf("\n");
+    std::fprintf(report, "%s: %s\n", shown.c_str(), graph.description.c_str());
+    std::fprintf(report, "%s: weight %.10g, cardinality %lld, time %.6f s, valid", r.algo.c_str(), r.weight,
+                 static_cast<long long>(r.cardinality), r.time_s);
+    if (gto) std::fprintf(report, ", GTO %.4f%%", *gto);
+    std::fprintf(report, "\n");
   }
-  if (opt.phase_report) {  // seed 000 tables 5.2-5.6: one line per phase
-    std::printf("phase %6s %14s %14s %18s %12s %8s %14s %10s\n", "", "flips", "scanned", "weight", "seconds",
+  if (opt.phase_report) {  // one line per phase, as Hovland 2020 tables 5.2-5.6
+    std::fprintf(report, "phase %6s %14s %14s %18s %12s %8s %14s %10s\n", "", "flips", "scanned", "weight", "seconds",
                 "kernel", "past-bound", "fallbacks");
-    std::printf("start %6s %14s %14s %18.10g %12.6f %8s %14s %10s\n", "", "-", "-", roma_report.start_weight,
+    std::fprintf(report, "start %6s %14s %14s %18.10g %12.6f %8s %14s %10s\n", "", "-", "-", roma_report.start_weight,
                 roma_report.start_seconds, "-", "-", "-");
     for (const RomaPhase& p : roma_report.phases) {
       const std::string scanned = p.scanned >= 0 ? std::to_string(p.scanned) : "-";
       const std::string past = p.past_bound >= 0 ? std::to_string(p.past_bound) : "-";
       const std::string fallbacks = p.fallback_flips >= 0 ? std::to_string(p.fallback_flips) : "-";
-      std::printf("phase %6d %14lld %14s %18.10g %12.6f %8s %14s %10s\n", p.phase, static_cast<long long>(p.flips),
+      std::fprintf(report, "phase %6d %14lld %14s %18.10g %12.6f %8s %14s %10s\n", p.phase, static_cast<long long>(p.flips),
                   scanned.c_str(), p.weight, p.seconds, p.kernel.empty() ? "-" : p.kernel.c_str(), past.c_str(),
                   fallbacks.c_str());
     }

@@ -23,6 +23,7 @@
 #include "apps/commands.hpp"
 #include "apps/memory_check.hpp"
 #include "apps/naming_file.hpp"
+#include "apps/progress.hpp"
 #include "lib/atomic_file.hpp"
 #include "lib/error.hpp"
 #include "lib/graph_from_matrix.hpp"
@@ -89,7 +90,7 @@ std::unique_ptr<AtomicFile> open_named_output(const Args& a, const std::string& 
 }  // namespace
 
 int command_perm(const Args& a) {
-  if (a.positional().size() != 1) throw usage_error("perm takes one FILE");
+  require_one_input(a, "perm");
   if (a.value("job") && a.value("algo")) throw usage_error("perm takes --job or --algo, not both");
   const int job = a.value("job") ? static_cast<int>(a.integer("job", 5, 0, 5)) : -1;  // -1: automatic
   // The entry: --algo's, --job's, or (automatic) max-product's until the
@@ -120,11 +121,15 @@ int command_perm(const Args& a) {
   };
   if (entry || job == 0) needs_scalings(entry);  // known before the file is read
   const std::string& file = a.positional()[0];
+  const std::string shown = file == "-" ? "<stdin>" : file;  // in the text report
+  std::FILE* report = report_stream(a, {"out", "scales-out", "scaled-out"});
   const std::unique_ptr<AtomicFile> perm_out = open_output(a, {file});
   const std::unique_ptr<AtomicFile> scales_out = open_named_output(a, "scales-out", file);
   const std::unique_ptr<AtomicFile> scaled_out = open_named_output(a, "scaled-out", file);
 
+  Progress progress(Progress::level(a));
   const auto t0 = std::chrono::steady_clock::now();
+  progress.step("reading " + file, file);
   // The memory check: the chosen entry (automatic: max-product, which needs
   // more than job 1's); job 0 runs no matcher beyond the driver.
   std::optional<MmMatrix> mm = naming_file(file, [&] {
@@ -150,11 +155,13 @@ int command_perm(const Args& a) {
     throw error("--scaled-out: " + file + " is " + std::to_string(matrix.n_rows) + " x " +
                 std::to_string(matrix.n_cols) + "; only a square matrix has a permuted form");
 
+  progress.step("running " + (entry ? entry->name : std::string("job 0")));
   const PrepassResult r = naming_file(
       file, [&] { return entry ? run_prepass(*entry, matrix, chosen.run) : prepass(matrix, {.job = 0}); },
       "running '" + (entry ? entry->name : std::string("job 0")) + "'");
   const int ran = job == 3 ? 3 : r.job;
 
+  progress.step("writing");
   if (perm_out) write_text(*perm_out, permutation_text(r));
   if (scales_out) write_text(*scales_out, scales_text(r));
   if (scaled_out)
@@ -164,31 +171,38 @@ int command_perm(const Args& a) {
                         scaled_out->path());
   for (AtomicFile* f : {perm_out.get(), scales_out.get(), scaled_out.get()})
     if (f) f->commit();
+  progress.finish();
 
-  char objective[32] = "null";  // JSON has no -inf (a zero had to be matched)
-  if (std::isfinite(r.objective)) std::snprintf(objective, sizeof objective, "%.17g", r.objective);
   const char* objective_name = ran == 1 ? "matched" : ran <= 3 ? "smallest |a_ij|" : ran == 4 ? "sum |a_ij|" : "log product";
   if (a.flag("json")) {
-    std::printf("{\"command\": \"perm\", \"file\": %s, \"algo\": %s, \"job\": %d, \"rows\": %d, \"cols\": %d, "
-                "\"entries\": %lld, \"matched\": %lld, \"structurally_singular\": %s, \"objective\": %s, "
-                "\"min_matched_abs\": %.17g, \"scaling_near_overflow\": %s, \"symmetric\": %s, \"time_s\": %.6g, "
-                "\"read_s\": %.6g}\n",
-                json_string(file).c_str(), json_string(entry ? entry->name : "none").c_str(), ran, matrix.n_rows,
-                matrix.n_cols, static_cast<long long>(matrix.num_entries()), static_cast<long long>(r.mates.matched),
-                r.singular ? "true" : "false",
-                objective, r.min_matched_abs,
-                r.scaling_near_overflow ? "true" : "false", a.flag("symmetric") ? "true" : "false", r.seconds, read_s);
+    print_json(JsonObject("perm")
+                   .text("algo", entry ? entry->name : "none")
+                   .text("file", file)
+                   .integer("job", ran)
+                   .integer("rows", matrix.n_rows)
+                   .integer("cols", matrix.n_cols)
+                   .integer("entries", matrix.num_entries())
+                   .integer("cardinality", r.mates.matched)
+                   .boolean("structurally_singular", r.singular)
+                   .number("objective", r.objective)  // null when not finite (a zero had to be matched)
+                   .number("min_matched_abs", r.min_matched_abs)
+                   .boolean("scaling_near_overflow", r.scaling_near_overflow)
+                   .boolean("symmetric", a.flag("symmetric"))
+                   .number("time_s", r.seconds)
+                   .integer("threads", chosen.info ? chosen.run.threads : 1)
+                   .text("device", entry ? to_string(entry->device) : "cpu")
+                   .number("read_s", read_s));
   } else {
-    std::printf("%s: %d x %d, %lld entries\n", file.c_str(), matrix.n_rows, matrix.n_cols,
+    std::fprintf(report, "%s: %d x %d, %lld entries\n", shown.c_str(), matrix.n_rows, matrix.n_cols,
                 static_cast<long long>(matrix.num_entries()));
-    std::printf("%s (job %d): matched %lld of %d", entry ? entry->name.c_str() : "none", ran,
+    std::fprintf(report, "%s (job %d): matched %lld of %d", entry ? entry->name.c_str() : "none", ran,
                 static_cast<long long>(r.mates.matched), std::min(matrix.n_rows, matrix.n_cols));
-    if (ran >= 2) std::printf(", %s %.10g", objective_name, r.objective);
-    std::printf(", smallest matched |a_ij| %.6g, time %.6f s\n", r.min_matched_abs, r.seconds);
+    if (ran >= 2) std::fprintf(report, ", %s %.10g", objective_name, r.objective);
+    std::fprintf(report, ", smallest matched |a_ij| %.6g, time %.6f s\n", r.min_matched_abs, r.seconds);
   }
   if (r.singular)
     std::fprintf(stderr, "matchblas: warning: %s is structurally singular: %lld of %d matched (a maximum partial matching)\n",
-                 file.c_str(), static_cast<long long>(r.mates.matched), std::min(matrix.n_rows, matrix.n_cols));
+                 shown.c_str(), static_cast<long long>(r.mates.matched), std::min(matrix.n_rows, matrix.n_cols));
   if (r.scaling_near_overflow)
     std::fprintf(stderr, "matchblas: warning: some scalings exceed log(DBL_MAX)/2 and may overflow when applied\n");
   return 0;

@@ -1,10 +1,12 @@
 // The commands of the matchblas tool, one function each (apps/cmd_*.cpp).
 #pragma once
+#include <cstdio>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "apps/args.hpp"
+#include "apps/json_output.hpp"
 #include "lib/atomic_file.hpp"
 
 namespace matchblas::cli {
@@ -18,6 +20,8 @@ int command_marry(const Args& a);
 int command_marriage_gen(const Args& a);
 int command_eval(const Args& a);
 int command_perm(const Args& a);
+// --version's text (apps/version.cpp).
+void print_version(std::FILE* out);
 
 struct GeneratorKindHelp {
   std::string name, size;
@@ -27,14 +31,20 @@ std::vector<GeneratorKindHelp> generator_help();
 // Applies --threads (0 or absent: all cores).
 void apply_threads(const Args& a);
 
-// --out's checks before any work: not ".gz" unless gzip_ok (usage error),
+// The one positional FILE of `command` (usage error otherwise, naming what
+// was given).
+void require_one_input(const Args& a, const std::string& command);
+
+// Where the command's report goes: standard output, or standard error when
+// one of `outputs` (option names) is "-" (the output file is standard
+// output). Two of them "-", or one with --json, conflict (usage error).
+std::FILE* report_stream(const Args& a, const std::vector<std::string>& outputs);
+
+// --out's checks before any work ("-", standard output, has none): not ".gz" unless gzip_ok (usage error),
 // not the same file as one of `inputs` (error).
 void check_output_path(const std::string& out, const std::vector<std::string>& inputs, bool gzip_ok);
-// --out opened before any work (a missing folder, no permission: an error
+// --out opened before any work ("-": standard output) (a missing folder, no permission: an error
 // now, not after the work), after check_output_path; nullptr without --out.
 std::unique_ptr<AtomicFile> open_output(const Args& a, const std::vector<std::string>& inputs);
-
-// JSON string literal of s (quotes and escapes).
-std::string json_string(const std::string& s);
 
 }  // namespace matchblas::cli

@@ -13,7 +13,31 @@
 
 namespace matchblas::cli {
 
+void require_one_input(const Args& a, const std::string& command) {
+  const auto& p = a.positional();
+  if (p.size() == 1) return;
+  if (p.empty()) throw usage_error(command + " needs a FILE (- for standard input)");
+  std::string given;
+  for (const std::string& s : p) given += " '" + s + "'";
+  throw usage_error(command + " takes one FILE, got " + std::to_string(p.size()) + ":" + given);
+}
+
+std::FILE* report_stream(const Args& a, const std::vector<std::string>& outputs) {
+  std::string to_stdout;
+  for (const std::string& o : outputs)
+    if (a.value(o) == "-") {
+      if (!to_stdout.empty())
+        throw usage_error("--" + to_stdout + " - and --" + o + " - conflict: one output can go to standard output");
+      to_stdout = o;
+    }
+  if (to_stdout.empty()) return stdout;
+  if (a.flag("json"))
+    throw usage_error("--" + to_stdout + " - and --json conflict: both would go to standard output");
+  return stderr;
+}
+
 void check_output_path(const std::string& out, const std::vector<std::string>& inputs, bool gzip_ok) {
+  if (out == "-") return;
   if (!gzip_ok && out.size() > 3 && out.compare(out.size() - 3, 3, ".gz") == 0)
     throw usage_error("--out " + out + ": this command writes plain text, not gzip (name it without .gz)");
   struct stat o {};

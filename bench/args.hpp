@@ -10,6 +10,18 @@
 
 namespace matchblas::bench {
 
+// Whether --help or -h is among the arguments; then `usage` (the program's
+// synopsis and what it measures) goes to standard output and the program
+// returns 0 without running anything.
+inline bool help(int argc, char** argv, const char* usage) {
+  for (int i = 1; i < argc; ++i)
+    if (std::string(argv[i]) == "--help" || std::string(argv[i]) == "-h") {
+      std::fputs(usage, stdout);
+      return true;
+    }
+  return false;
+}
+
 // "1,2,16" -> {1, 2, 16} (each item read as by std::atoi).
 inline std::vector<int> int_list(const std::string& s) {
   std::vector<int> out;

@@ -1,4 +1,4 @@
-// The GPU auction (matchers/complete/auction_gpu.cu) on the seed 000 complete graphs:
+// The GPU auction (matchers/complete/auction_gpu.cu) on the Hovland 2020 complete graphs:
 // per epsilon phase its kernel time, bids, lost bids, row scans, persons left
 // unassigned and the tail (when the unassigned count fell to 2^k), then one
 // summary line per run: the auction's seconds, the assignment's value, and
@@ -39,6 +39,19 @@ double value(const Dense<float>& g, const std::vector<vertex_t>& sigma) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (bench::help(argc, argv,
+      "usage: bench_auction [--ns N1,N2,...] [--dists uniform,exponential,geometric]\n"
+      "              [--unassigned F1,F2,...] [--final-epsilon E] [--ratio R] [--bids B]\n"
+      "              [--seed S] [--cpu] [--quiet]\n"
+      "\n"
+      "The GPU auction (matchers/complete/auction_gpu.cu) on the Hovland 2020 complete graphs:\n"
+      "per epsilon phase its kernel time, bids, lost bids, row scans, persons left\n"
+      "unassigned and the tail (when the unassigned count fell to 2^k), then one\n"
+      "summary line per run: the auction's seconds, the assignment's value, and\n"
+      "the weight of the perfect matching read off it. With --cpu, the sequential\n"
+      "CPU auction (matchers/complete/auction.hpp) on the same graph, as the peer.\n"
+      "(bench/README.md; results in bench/RESULTS.md)\n"))
+    return 0;
   std::vector<int> ns{4096};
   std::vector<std::string> dists{"uniform", "exponential", "geometric"};
   std::vector<double> fractions{0};

@@ -52,6 +52,19 @@ void row(int b, const char* matcher, const std::string& threads, double s, doubl
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (bench::help(argc, argv,
+      "usage: bench_b_matching [--graph rmat|er] [--scale S] [--edge-factor F]\n"
+      "                 [--b 1,2,5] [--threads 1,16] [--reps R] [--greedy-reps R]\n"
+      "                 [--no-seq] [--gpu ID | --no-gpu]\n"
+      "\n"
+      "b-matching on R-MAT (or Erdos-Renyi): every b-matching algorithm of the\n"
+      "registry, for each b: b-greedy (the reference) first, each other CPU entry\n"
+      "once (one thread) or, when it is an OpenMP one, at each thread count (all\n"
+      "cores always among them), each GPU entry last; median of --reps runs,\n"
+      "edges/s, and whether each equals b-greedy edge for edge. The GPU rows'\n"
+      "speed-up is over the fastest OpenMP row on all cores, same run.\n"
+      "(bench/README.md; results in bench/RESULTS.md)\n"))
+    return 0;
   int scale = 20, reps = 3, greedy_reps = -1, device = 0;
   double edge_factor = 16;
   bool seq = true, use_gpu = true;

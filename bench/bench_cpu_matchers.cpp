@@ -2,7 +2,7 @@
 // thread counts, the others once on one thread:
 // median time, edges/s, weight, and whether it equals greedy (for the
 // matchers whose guarantee is "greedy"). The graph is R-MAT by default
-// (issue 3: about 2^22 vertices and 2^26 edges), Erdos-Renyi (--er) or a
+// (about 2^22 vertices and 2^26 edges), Erdos-Renyi (--er) or a
 // Matrix Market file. The matchers written with the ops (those with the
 // option --backend) run on each backend of --backend (default plain),
 // the backends taking turns within each repetition; "x plain" is the
@@ -27,6 +27,17 @@
 using namespace matchblas;
 
 int main(int argc, char** argv) {
+  if (bench::help(argc, argv,
+      "usage: bench_cpu_matchers [--scale S] [--edge-factor F] [--file FILE.mtx] [--reps R]\n"
+      "                   [--only a,b,c] [--threads 1,2,16]\n"
+      "\n"
+      "Every registered CPU matcher on one graph, the OpenMP ones at the given\n"
+      "thread counts, the others once on one thread:\n"
+      "median time, edges/s, weight, and whether it equals greedy (for the\n"
+      "matchers whose guarantee is \"greedy\"). The graph is R-MAT by default\n"
+      "(about 2^22 vertices and 2^26 edges) or a Matrix Market file.\n"
+      "(bench/README.md; results in bench/RESULTS.md)\n"))
+    return 0;
   int scale = 22, reps = 3;
   std::vector<int> thread_counts = {1, omp_get_max_threads()};
   double edge_factor = 16;

@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/args.hpp"
 #include "datasets/generators.hpp"
 #include "datasets/load.hpp"
 #include "matchers/device_graph.hpp"
@@ -71,6 +72,20 @@ std::vector<std::string> split(const std::string& list) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (bench::help(argc, argv,
+      "usage: bench_gpu_matchers [--graph rmat|er] [--scale S] [--edge-factor F]\n"
+      "                   [--file FILE.mtx] [--reps R] [--only a,b] [--sweep]\n"
+      "\n"
+      "The registry's GPU matchers against each other and against the OpenMP\n"
+      "Suitor on all CPU cores, in one run. Times are medians of --reps runs of the\n"
+      "match phase alone (the graph uploaded once, a DeviceGraph; CUDA events;\n"
+      "upload and the mate array's fetch reported apart); the CPU peer is timed by\n"
+      "run_matcher. Bandwidth:\n"
+      "each matcher must read the CSR once, 8 (n + 1) + (4 + sizeof(W)) x entries\n"
+      "bytes; achieved GB/s is that over the time, set against the measured\n"
+      "device-to-device copy bandwidth.\n"
+      "(bench/README.md; results in bench/RESULTS.md)\n"))
+    return 0;
   int scale = 20, reps = 5;
   double edge_factor = 16;
   std::string graph = "rmat", file;

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "bench/timing.hpp"
+#include "bench/args.hpp"
 #include "datasets/generators.hpp"
 #include "lib/edge_order.hpp"
 #include "matchers/general/greedy.hpp"
@@ -22,6 +23,14 @@ using namespace matchblas;
 using bench::median_seconds;
 
 int main(int argc, char** argv) {
+  if (bench::help(argc, argv,
+      "usage: bench_greedy [--scale S] [--edge-factor F] [--reps R] [--seed X]\n"
+      "\n"
+      "Greedy on an R-MAT graph: time and edges/s at 1 thread and all threads,\n"
+      "against a peer measured in the same run: the sort of the same edge array\n"
+      "alone (lib/edge_order.hpp; the floor of any sort-based greedy).\n"
+      "(bench/README.md; results in bench/RESULTS.md)\n"))
+    return 0;
   int scale = 20, reps = 3;
   double edge_factor = 10;
   std::uint64_t seed = 1;

@@ -1,11 +1,11 @@
-// Stable marriage (Paper IV sec. 5): every marriage algorithm of the
+// Stable marriage (Manne et al. 2016 sec. 5): every marriage algorithm of the
 // registry (Gale-Shapley, McVitie-Wilson, their OpenMP versions at each
 // thread count and, where there is a GPU, mcvitie-wilson-gpu: its kernels
 // alone, lists already on the device; threads 0 in the table)
 // on an easy instance (each man ranks (1 + eps) ln n
 // random women) and a hard one (identical complete lists), over lists of
 // sizes, in one run.
-// TEPS as Paper IV: the sum of the ranks of the final partners (both sides)
+// TEPS as Manne et al. 2016: the sum of the ranks of the final partners (both sides)
 // over the time. Median of --reps runs; every result compared with the first row's.
 //   bench_marriage [--easy N1,N2,..] [--hard N1,..] [--eps E] [--threads 1,2,16]
 //                  [--reps R] [--seq-up-to N] [--omp-up-to N]
@@ -107,6 +107,21 @@ void run_all(const char* what, vertex_t n, const P& prefs, RankSum ranks, Check 
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (bench::help(argc, argv,
+      "usage: bench_marriage [--easy N1,N2,..] [--hard N1,..] [--eps E] [--threads 1,2,16]\n"
+      "               [--reps R] [--seq-up-to N] [--omp-up-to N]\n"
+      "\n"
+      "Stable marriage (Manne et al. 2016 sec. 5): every marriage algorithm of the\n"
+      "registry (Gale-Shapley, McVitie-Wilson, their OpenMP versions at each\n"
+      "thread count and, where there is a GPU, mcvitie-wilson-gpu: its kernels\n"
+      "alone, lists already on the device; threads 0 in the table)\n"
+      "on an easy instance (each man ranks (1 + eps) ln n\n"
+      "random women) and a hard one (identical complete lists), over lists of\n"
+      "sizes, in one run.\n"
+      "TEPS as Manne et al. 2016: the sum of the ranks of the final partners (both sides)\n"
+      "over the time. Median of --reps runs; every result compared with the first row's.\n"
+      "(bench/README.md; results in bench/RESULTS.md)\n"))
+    return 0;
   std::vector<int> easy_ns = {1 << 20}, hard_ns = {20000};
   double eps = 0.1;
   int reps = 3;

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "lib/error.hpp"
+#include "bench/args.hpp"
 #include "bench/timing.hpp"
 #include "lib/mmio.hpp"
 
@@ -83,6 +84,18 @@ void row(const char* what, double bytes, double raw_s, double parse_s) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (bench::help(argc, argv,
+      "usage: bench_mmio [--nnz N] [--file PATH] [--gz] [--keep]\n"
+      "\n"
+      "bench_mmio: how fast read_matrix_market parses, against the I/O floor.\n"
+      "Writes a synthetic coordinate real general file of N nonzeros (random\n"
+      "indices and values from a fixed seed) into a temporary folder, or takes an\n"
+      "existing file, then times, median of 3: (a) fread of the file's bytes into a\n"
+      "chunk buffer (the peer: nothing can read the file faster), (b)\n"
+      "read_matrix_market. With --gz also the .gz version: (a) gzread, (b) the\n"
+      "reader on the .gz file.\n"
+      "(bench/README.md; results in bench/RESULTS.md)\n"))
+    return 0;
   long long nnz = 10000000;
   std::string file;
   bool gz = false, keep = false;

@@ -1,4 +1,4 @@
-// ROMA on generated complete graphs: the per-phase report of seed 000 tables
+// ROMA on generated complete graphs: the per-phase report of Hovland 2020 tables
 // 5.2-5.6 (flips, weight, seconds) and one summary line per run, for the
 // sequential CPU roma, the thesis-faithful GPU versions 1 and 2 and the fast
 // roma-gpu, over a list of sizes and weight distributions, in one run.
@@ -142,7 +142,7 @@ void run_one(const Settings& s, vertex_t n, const std::string& dist_name) {
     if (host->n % 2) padded = padded_to_even(*host);
     const Dense<W>& even = padded ? *padded : *host;
     AuctionOptions exact;
-    exact.final_epsilon = 1e-5;  // n epsilon / 2 below 0.003% of the optimum on the seed 000 graphs
+    exact.final_epsilon = 1e-5;  // n epsilon / 2 below 0.003% of the optimum on the Hovland 2020 graphs
     const std::vector<vertex_t> sigma = dense_auction(even, exact);
     double value = 0, largest = 0;
     for (vertex_t u = 0; u < even.n; ++u) {
@@ -205,6 +205,21 @@ void warm_up(const Settings& s) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (bench::help(argc, argv,
+      "usage: bench_roma [--n N | --ns N1,N2,...] [--dists uniform,exponential,geometric]\n"
+      "           [--phases P] [--min-gain G] [--start neighbour|...] [--scan all|changed] [--seed S]\n"
+      "           [--auction-unassigned F] [--auction-bids B] [--auction-epsilon E]\n"
+      "           [--auction-ratio R]\n"
+      "           [--double] [--runs cpu,1,2,fast,fast-bf16] [--kernel auto|cluster|stream|queued] [--cluster C]\n"
+      "           [--blocks-per-sm B] [--gpu-generate] [--exact-up-to N] [--upper-bound]\n"
+      "           [--quiet]\n"
+      "\n"
+      "ROMA on generated complete graphs: the per-phase report of Hovland 2020 tables\n"
+      "5.2-5.6 (flips, weight, seconds) and one summary line per run, for the\n"
+      "sequential CPU roma, the thesis-faithful GPU versions 1 and 2 and the fast\n"
+      "roma-gpu, over a list of sizes and weight distributions, in one run.\n"
+      "(bench/README.md; results in bench/RESULTS.md)\n"))
+    return 0;
   Settings s;
   bool use_double = false;
   for (int i = 1; i < argc; ++i) {

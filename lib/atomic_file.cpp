@@ -54,6 +54,12 @@ int open_named_temp(const std::string& path, std::string& temp) {
 }  // namespace
 
 AtomicFile::AtomicFile(std::string path) : path_(std::move(path)) {
+  if (path_ == "-") {  // standard output: written through, never closed
+    path_ = target_ = "<stdout>";
+    mode_ = Mode::standard_output;
+    file_ = stdout;
+    return;
+  }
   struct stat st {};
   int fd = -1;
   // A symbolic link to a regular file: the file it leads to is replaced
@@ -104,7 +110,7 @@ AtomicFile::AtomicFile(std::string path) : path_(std::move(path)) {
 }
 
 AtomicFile::~AtomicFile() {
-  if (!file_) return;
+  if (!file_ || mode_ == Mode::standard_output) return;
   std::fclose(file_);
   if (mode_ == Mode::named) ::unlink(temp_.c_str());
 }
@@ -121,6 +127,11 @@ void AtomicFile::commit() {
   if (!file_) throw error("cannot write " + path_ + ": the output is already closed");
   int err = std::fflush(file_) == 0 ? 0 : errno;
   if (err == 0 && std::ferror(file_)) err = EIO;
+  if (mode_ == Mode::standard_output) {
+    file_ = nullptr;
+    if (err != 0) fail(err);
+    return;
+  }
   if (err == 0 && mode_ == Mode::unnamed) {
     // linkat cannot replace an existing file: link under a unique name, then rename.
     const std::string from = proc_fd_path(fileno(file_));

@@ -14,6 +14,8 @@
 //     the data is written straight to it (opened for writing, truncated when
 //     it leads to a regular file); no temporary, no rename, so a device or a
 //     link is never replaced by a file. A write error still throws.
+//   - "-": standard output, written through and flushed by commit(), never
+//     closed; its name in messages is "<stdout>".
 // Every error is a matchblas::error naming the target, never the temporary.
 #pragma once
 #include <cstdio>
@@ -30,7 +32,7 @@ class AtomicFile {
 
   std::FILE* get() const noexcept { return file_; }
   const std::string& path() const noexcept { return path_; }
-  bool direct() const noexcept { return mode_ == Mode::direct; }
+  bool direct() const noexcept { return mode_ == Mode::direct || mode_ == Mode::standard_output; }
 
   // Writes n bytes; throws error naming the target path on failure.
   void write(const char* data, std::size_t n);
@@ -40,7 +42,7 @@ class AtomicFile {
   void commit();
 
  private:
-  enum class Mode { direct, unnamed, named };
+  enum class Mode { direct, unnamed, named, standard_output };
   [[noreturn]] void fail(int err) const;
 
   std::string path_;

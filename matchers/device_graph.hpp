@@ -28,9 +28,9 @@ namespace matchblas {
 
 struct GpuOptions {
   int device = 0;               // CUDA device id
-  int threads = 0;              // handshake_gpu and ld_gpu: about this many threads per kernel (seed 003
+  int threads = 0;              // handshake_gpu and ld_gpu: about this many threads per kernel (the handshaking course project
                                 // -threads); 0: enough for one per element. The result never depends on it.
-  int threads_per_block = 128;  // suitor_gpu's warps (Paper I: 128, 192 or 256), handshake_gpu's kernels
+  int threads_per_block = 128;  // suitor_gpu's warps (Naim et al. 2015: 128, 192 or 256), handshake_gpu's kernels
   // A cudaStream_t to run on (a stream of GPU `device`); null: the matcher
   // creates and owns one. The matcher synchronises with it before returning
   // host results; it never destroys a stream it was given.

@@ -295,6 +295,14 @@ Device parse_device(std::string_view name) {
 }
 
 namespace registry_detail {
+void cite(std::vector<MatcherInfo>& r, const std::vector<std::pair<std::string, std::string>>& references) {
+  for (const auto& [name, reference] : references) {
+    const auto it = std::find_if(r.begin(), r.end(), [&](const MatcherInfo& m) { return m.name == name; });
+    if (it == r.end()) throw error("registry: a reference for '" + name + "', which is not an entry");
+    it->reference = reference;
+  }
+}
+
 std::optional<std::string> needs_cuda() {
 #ifdef MATCHBLAS_HAVE_CUDA
   return std::nullopt;

@@ -94,6 +94,9 @@ struct MatcherInfo {
   // Whether RunOptions::threads sets how many threads do the work (an OpenMP
   // algorithm); false: one thread runs it (a sort inside may still use more).
   bool threaded = false;
+  // Whether RunOptions::seed changes its result (random orders or starts);
+  // the CLI refuses --seed for the others.
+  bool seeded = false;
   // What the conformance test checks: "greedy" (equals greedy, mate for
   // mate), "1/2" (at least half the optimum), "2/3-eps" (a perfect matching
   // with no 4-cycle gaining more than min-gain: at least 2/3 of the optimum
@@ -106,7 +109,11 @@ struct MatcherInfo {
   // entry's min-gain).
   std::string guarantee;
   int job = 0;              // bipartite: the MC64 job it computes (1-5)
-  std::string summary;      // one line: the algorithm and its source
+  std::string summary;      // one line: the algorithm
+  // Where it comes from, as a reader can find it: authors, title, venue or
+  // kind, year, section or algorithm (docs/REFERENCES.md has every source in
+  // full); set by each family's cite() table.
+  std::string reference;
   std::string twin;         // the same algorithm on the other device; "" when none
   std::vector<OptionSpec> options;
   // Rules between options (and the weights' precision), checked with the
@@ -213,6 +220,9 @@ inline MatcherInfo threaded(MatcherInfo m) {
   m.threaded = true;
   return m;
 }
+// Sets the reference of each named entry of r; throws error for a name r
+// does not have (so that a renamed entry cannot lose its reference).
+void cite(std::vector<MatcherInfo>& r, const std::vector<std::pair<std::string, std::string>>& references);
 // "unavailable" for a GPU entry in a build without CUDA.
 std::optional<std::string> needs_cuda();
 // Sets MatcherInfo::memory of the named entries of r; throws

@@ -1,7 +1,7 @@
 // b-matching: every vertex v may be matched to at most b(v) neighbours (issue
 // 6, CPU slice: the reference and b-Suitor, sequential and OpenMP).
-// Source: seed 001 Paper II sec. 2 (greedy b-matching, b-Suitor: a vertex
-// keeps its b(v) best offers, a displaced suitor proposes again) and Paper IV
+// Source: Naim and Manne 2017 sec. 2 (greedy b-matching, b-Suitor: a vertex
+// keeps its b(v) best offers, a displaced suitor proposes again) and Manne et al. 2016
 // sec. 3 (greedy b-matching as a many-to-many stable assignment).
 //
 //   b_greedy        edges in the greedy order (lib/greedy_order.hpp), each
@@ -24,7 +24,7 @@
 //                   slots.
 // Guarantee: b_suitor_seq and b_suitor_omp (any thread count and
 // interleaving) return exactly b_greedy's edge set (Khan et al.;
-// Paper II: b-Suitor computes the greedy b-matching), and with b = 1 both are
+// Naim and Manne 2017: b-Suitor computes the greedy b-matching), and with b = 1 both are
 // greedy's matching; 1/2-approximate.
 // Cost: b_greedy O(m log m); b_suitor_seq O(sum over proposals of the
 // proposer's degree + log b) and O(sum of b) memory.

@@ -1,7 +1,7 @@
 // b-Suitor, sequential and OpenMP; see b_matching.hpp.
-// Source: seed 001 Paper II sec. 2-3 (b-Suitor: a vertex keeps its b(v) best
+// Source: Naim and Manne 2017 sec. 2-3 (b-Suitor: a vertex keeps its b(v) best
 // offers; a displaced suitor proposes again); the lock-free offer words of
-// the project's CAS Suitor (matchers/general/suitor_cas.cpp, seed 004 sec. 2.3),
+// the project's CAS Suitor (matchers/general/suitor_cas.cpp, Mazankiewicz sec. 2.3),
 // one per offer slot.
 #include <omp.h>
 

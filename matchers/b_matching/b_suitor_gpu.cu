@@ -1,14 +1,15 @@
 // b-Suitor on the GPU (matchers/b_matching/b_matching.hpp): the greedy b-matching of a general
 // graph, every vertex v keeping the b(v) best offers made to it.
-// Source: seed 001 (../shared/seeds/001_93b437a8e768cf5d.txt). That file
-// holds Paper II ("Scalable b-matching on GPUs", Naim and Manne) only as the
-// thesis's summary (sec. 1: a greedy b-matching algorithm for one GPU that
-// "avoids dynamic load balancing in order to reduce the burden of
-// synchronization and also to increase the independence between threads");
-// Paper II's own text, its GPU section included, is not in the file. So this
-// is b-Suitor as Paper IV sec. 3 states it (a vertex accepts the b(v) best
+// Source: M. Naim, "Parallel Matching and Clustering Algorithms on GPUs",
+// PhD thesis, University of Bergen, 2017, whose sec. 1 summarises M. Naim
+// and F. Manne, "Scalable b-matching on GPUs" (a greedy b-matching algorithm
+// for one GPU that "avoids dynamic load balancing in order to reduce the
+// burden of synchronization and also to increase the independence between
+// threads"); that paper's own text, its GPU section included, was not
+// available to us. So this
+// is b-Suitor as Manne et al. 2016 sec. 3 states it (a vertex accepts the b(v) best
 // offers at any time, a rejected suitor proposes again; Khan et al., its
-// refs. [13], [14]) in Paper I sec. 4's GPU shape (Alg. 4: lanes scan a
+// refs. [13], [14]) in Naim et al. 2015 sec. 4's GPU shape (Alg. 4: lanes scan a
 // proposer's row together and reduce to its candidate), locked like the
 // OpenMP twin (matchers/b_matching/b_suitor.cpp). No dynamic load balancing, as Paper
 // II: a proposer stays with the group that owns it.
@@ -67,7 +68,7 @@
 //      argument at v: cap(v) = min(b(v), deg v) earlier M-edges at v, too
 //      many. So v holds u's offer, u holds v's by symmetry: e is in M'.
 // Guarantee: exactly b_greedy's edge set for any b (0 and b > degree
-// included) and any schedule; with b = 1 greedy's matching (Paper IV
+// included) and any schedule; with b = 1 greedy's matching (Manne et al. 2016
 // Lemma 3.1, sec. 3); 1/2-approximate.
 // Cost: O(sum over proposals of the proposer's degree) reads, as the CPU
 // b-Suitor, plus O(log cap) heap steps under the lock per placement; one

@@ -4,6 +4,7 @@
 #include "matchers/registry.hpp"
 
 #include "matchers/b_matching/b_matching.hpp"
+#include "matchers/references.hpp"
 
 namespace matchblas::registry_detail {
 
@@ -33,11 +34,11 @@ void add_b_matching(std::vector<MatcherInfo>& r) {
                         "edges in the greedy order, each taken while both ends have room (the reference)", "",
                         [](const auto& g, const std::vector<int>& b, const RunOptions&) { return b_greedy(g, b); }));
   r.push_back(b_matcher("b-suitor", Device::cpu, "b-greedy",
-                        "b-Suitor, sequential: each vertex keeps its b(v) best offers (seed 001 Paper II)",
+                        "b-Suitor, sequential: each vertex keeps its b(v) best offers",
                         "b-suitor-gpu",
                         [](const auto& g, const std::vector<int>& b, const RunOptions&) { return b_suitor_seq(g, b); }));
   r.push_back(threaded(b_matcher("b-suitor-omp", Device::cpu, "b-greedy",
-                        "b-Suitor, OpenMP, lock-free offer slots replaced by compare-and-swap (seed 001 Paper II)", "",
+                        "b-Suitor, OpenMP, lock-free offer slots replaced by compare-and-swap", "",
                         [](const auto& g, const std::vector<int>& b, const RunOptions& o) {
                           return b_suitor_omp(g, b, o.threads);
                         })));
@@ -54,6 +55,12 @@ void add_b_matching(std::vector<MatcherInfo>& r) {
   // memory, their CPU twin's figures (not measured: no GPU on the
   // development machine).
   set_memory(r, {{"b-greedy", 44, 40}, {"b-suitor", 136, 4}, {"b-suitor-omp", 132, 4}, {"b-suitor-gpu", 136, 4}});
+
+  using namespace references;
+  cite(r, {{"b-greedy", naim_b_matching + " (the greedy b-matching every b-Suitor equals)"},
+           {"b-suitor", naim_b_matching},
+           {"b-suitor-omp", naim_b_matching},
+           {"b-suitor-gpu", naim_b_matching + " (the GPU b-Suitor)"}});
 }
 
 }  // namespace matchblas::registry_detail

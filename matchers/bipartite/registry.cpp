@@ -12,6 +12,7 @@
 #include "matchers/bipartite/max_cardinality.hpp"
 #include "matchers/bipartite/max_cardinality_omp.hpp"
 #include "matchers/bipartite/prepass.hpp"
+#include "matchers/references.hpp"
 
 namespace matchblas::registry_detail {
 
@@ -61,7 +62,7 @@ MatcherInfo cardinality_omp_entry() {
   m.guarantee = "cardinality";
   m.summary =
       "MC64 job 1 in parallel: one-sided Karp-Sipser start by atomic claims, then parallel Pothen-Fan with fairness "
-      "and lookahead (Azad, Halappanavar, Rajamanickam, Boman, Khan and Pothen, IPDPS 2012)";
+      "and lookahead";
   m.run = PrepassRunner([](const Csr<double>& a, const RunOptions& o) {
     const auto start = std::chrono::steady_clock::now();
     const ScopedThreads scope(o.threads);
@@ -86,7 +87,7 @@ MatcherInfo cardinality_gpu_entry() {
   m.twin = "cardinality";
   m.summary =
       "MC64 job 1 on the GPU: greedy start, then phases of alternating BFS from every free row with vertex-disjoint "
-      "trees (APFB: Deveci, Kaya, Ucar and Catalyurek, Euro-Par 2013)";
+      "trees";
   m.run = PrepassRunner([](const Csr<double>& a, const RunOptions& o) {
     const auto start = std::chrono::steady_clock::now();
     check_values("cardinality-gpu", a);
@@ -133,7 +134,7 @@ MatcherInfo awpm_entry() {
   m.guarantee = "approximate";
   m.summary =
       "MC64 job 4 approximately: greedy start, maximum cardinality, then locally dominant weight-increasing "
-      "4-cycles (Azad, Buluc, Li, Wang and Langguth, SISC 2020)";
+      "4-cycles";
   m.options = awpm_options();
   m.twin = "awpm-gpu";
   m.run = PrepassRunner([](const Csr<double>& a, const RunOptions& o) {
@@ -161,7 +162,7 @@ MatcherInfo awpm_gpu_entry() {
   m.twin = "awpm";
   m.summary =
       "MC64 job 4 approximately on the GPU: greedy start (one-sided Suitor), maximum cardinality (cardinality-gpu), "
-      "then 4-cycles whose rows are each other's best (Azad, Buluc, Li, Wang and Langguth, SISC 2020)";
+      "then 4-cycles whose rows are each other's best";
   m.options = awpm_options();
   m.run = PrepassRunner([](const Csr<double>& a, const RunOptions& o) {
     const auto start = std::chrono::steady_clock::now();
@@ -183,20 +184,19 @@ MatcherInfo awpm_gpu_entry() {
 void add_bipartite(std::vector<MatcherInfo>& r) {
   MatcherInfo cardinality = job_entry("cardinality", 1, "cardinality",
                                       "MC64 job 1: maximum cardinality, one-sided Karp-Sipser start then Pothen-Fan "
-                                      "augmenting paths (Pothen and Fan, ACM TOMS 1990)");
+                                      "augmenting paths");
   cardinality.twin = "cardinality-gpu";
   r.push_back(std::move(cardinality));
   r.push_back(cardinality_omp_entry());
   r.push_back(cardinality_gpu_entry());
   r.push_back(job_entry("bottleneck", 2, "bottleneck",
                         "MC64 jobs 2-3: a maximum matching maximising the smallest |a_ij|, binary search over "
-                        "thresholds (Duff and Koster, SIMAX 1999)"));
+                        "thresholds"));
   r.push_back(job_entry("max-sum", 4, "exact",
                         "MC64 job 4: maximum sum of |a_ij| over the maximum matchings, shortest augmenting paths "
-                        "with duals (Duff and Koster, SIMAX 2001)"));
+                        "with duals"));
   r.push_back(job_entry("max-product", 5, "exact",
-                        "MC64 job 5: maximum product of |a_ij| with log scalings from the duals "
-                        "(Duff and Koster, SIMAX 2001)"));
+                        "MC64 job 5: maximum product of |a_ij| with log scalings from the duals"));
   r.push_back(awpm_entry());
   r.push_back(awpm_gpu_entry());
   // Memory beyond the input (MatcherInfo::memory), bytes per vertex and per
@@ -208,6 +208,16 @@ void add_bipartite(std::vector<MatcherInfo>& r) {
   set_memory(r, {{"cardinality", 32, 0}, {"cardinality-omp", 24, 0}, {"cardinality-gpu", 32, 0},
                  {"bottleneck", 88, 20}, {"max-sum", 272, 4}, {"max-product", 268, 4}, {"awpm", 52, 32},
                  {"awpm-gpu", 52, 32}});
+
+  using namespace references;
+  cite(r, {{"cardinality", pothen_fan + ", sec. 3"},
+           {"cardinality-omp", azad_ipdps},
+           {"bottleneck", duff_koster_1999 + ", sec. 3"},
+           {"max-sum", duff_koster_2001 + ", sec. 4"},
+           {"max-product", duff_koster_2001 + ", sec. 4 (symmetric scaling: I. S. Duff, S. Pralet, SIAM J. Matrix Anal. Appl. 27(2), 2005, sec. 3)"},
+           {"awpm", azad_awpm + "; the maximum-cardinality step breadth first as " + deveci_apfb},
+           {"cardinality-gpu", deveci_apfb + ", sec. 3 (APFB)"},
+           {"awpm-gpu", azad_awpm + "; maximum cardinality: " + deveci_apfb}});
 }
 
 }  // namespace matchblas::registry_detail

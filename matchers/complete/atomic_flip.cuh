@@ -1,5 +1,5 @@
 // What the ROMA GPU matchers (matchers/complete/roma_gpu_thesis.cu, roma_gpu.cu)
-// share: atomicFlip (seed 000 Alg. 7) and the host loop of Alg. 9 on a
+// share: atomicFlip (Hovland 2020 Alg. 7) and the host loop of Alg. 9 on a
 // resident graph, on one gpu::StreamSession's stream. .cu files only.
 //
 // A flip turns the matching edges {u, v} and {x, y} (u < v, x < y, found by

@@ -5,7 +5,7 @@
 // method for the assignment problem", Annals of Operations Research 14
 // (1988), sec. 2 (bids, epsilon-complementary slackness) and sec. 4
 // (epsilon-scaling). Not among the seeds; bench/RESULTS.md ("ROMA quality:
-// why the greedy start stalls") says why ROMA wants it: on the seed 000
+// why the greedy start stalls") says why ROMA wants it: on the Hovland 2020
 // graphs the greedy start leaves the optimum one or two alternating cycles of
 // hundreds of edges away, which no 4-cycle reaches, while the optimal
 // assignment is almost all 2-cycles, that is, matching edges.
@@ -21,7 +21,7 @@
 // fixed-point-free permutation whose value is within n x the final epsilon
 // of the best such permutation's (epsilon-complementary slackness). A phase
 // stopped early by either leaves a partial permutation and no such bound.
-// Cost: O(n) per bid; on the seed 000 graphs 12-45 bids per person in all
+// Cost: O(n) per bid; on the Hovland 2020 graphs 12-45 bids per person in all
 // (bench/RESULTS.md).
 //
 // assignment_matching: every 2-cycle {u, sigma(u)} of the permutation is a
@@ -29,7 +29,7 @@
 // sets (one vertex left out of an odd cycle); the left-out vertices are
 // paired in index order. Since a perfect matching M is a permutation of value
 // 2 w(M), the optimal assignment is at least twice the optimal matching; on
-// the seed 000 graphs the matching read off it is within 0.1% of the optimum
+// the Hovland 2020 graphs the matching read off it is within 0.1% of the optimum
 // (ROMA then closes most of the rest). Reading the matching off sigma is
 // O(n) (matching_from_assignment).
 #pragma once

@@ -6,8 +6,8 @@
 // D. P. Bertsekas and D. A. Castanon, "Parallel synchronous and asynchronous
 // implementations of the auction algorithm", Parallel Computing 17 (1991)
 // (bids computed from out-of-date prices are sound when a bid is accepted
-// only above the current price). The chains are those of suitor-gpu (seed 001
-// Paper I): the warp whose bid displaces an owner bids next for it.
+// only above the current price). The chains are those of suitor-gpu (Naim 2017
+// Naim et al. 2015): the warp whose bid displaces an owner bids next for it.
 //
 // Values and prices are in units of the largest |w| (so that float prices
 // neither overflow nor lose epsilon on huge or tiny weights). Each warp takes

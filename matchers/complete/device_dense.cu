@@ -2,7 +2,7 @@
 // uploaded from the host or generated there, on the caller's stream or one of
 // its own (gpu::StreamSession), timed with CUDA events on it.
 // Generation draws weight (a, b) from lib/complete_weights.hpp, the
-// function the CPU generator uses (seed 000 sec. 5.1 distributions): a thread
+// function the CPU generator uses (Hovland 2020 sec. 5.1 distributions): a thread
 // per entry of the padded n x n matrix, the padding vertex's row and column
 // zero, geometric points drawn first (2n doubles).
 // Cost: upload n^2 sizeof(W) bytes over the bus; generation n^2 draws and

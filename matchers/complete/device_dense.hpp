@@ -12,7 +12,7 @@ struct CUstream_st;  // cudaStream_t is CUstream_st* (matchers/device_graph.hpp)
 
 namespace matchblas {
 
-// A complete graph's weights resident on GPU `device` (issue 5): n x n,
+// A complete graph's weights resident on GPU `device`: n x n,
 // row-major, an odd order padded with one zero-weight vertex (as the ROMA
 // matchers match it). upload() copies a host Dense; generate() draws the
 // weights on the GPU, the same as complete_graph(dist, n, opt) of

@@ -4,6 +4,7 @@
 #include "matchers/registry.hpp"
 
 #include "matchers/complete/roma.hpp"
+#include "matchers/references.hpp"
 
 namespace matchblas::registry_detail {
 
@@ -15,11 +16,11 @@ using Type = OptionSpec::Type;
 // changed-pairs scan exists (roma, roma-gpu). roma and roma-gpu start from
 // the assignment (the heaviest result for its cost: bench/RESULTS.md, "The
 // default start of roma and roma-gpu"); rama and the thesis's GPU versions
-// keep seed 000's neighbour start.
+// keep the thesis's neighbour start (Hovland 2020, sec. 5.1).
 std::vector<OptionSpec> roma_specs(bool scan, const char* start = "neighbour") {
   std::vector<OptionSpec> s = {
       {"phases", Type::integer, "8", {}, 0, 1 << 30, "at most P phases (ROMA stops earlier at a phase without flips)"},
-      {"min-gain", Type::real, "1e-05", {}, 0, 1e300, "flip only when the gain exceeds G (seed 000 sec. 5.3)"},
+      {"min-gain", Type::real, "1e-05", {}, 0, 1e300, "flip only when the gain exceeds G (Hovland 2020, sec. 5.3)"},
       {"start", Type::word, start, {"neighbour", "half", "shuffled", "random", "greedy", "assignment"}, 0, 0,
        "the start matching (assignment: an auction stopped early for speed)"},
       {"exact-auction", Type::flag, "", {}, 0, 0, "with --start assignment: run the auction to the end"},
@@ -56,6 +57,7 @@ MatcherInfo complete_roma(std::string name, Device device, std::string summary, 
   m.kinds = complete_graphs;
   m.device = device;
   m.deterministic = device == Device::cpu;  // seeded on the CPU; racing flips on the GPU
+  m.seeded = true;
   m.guarantee = "2/3-eps";
   m.summary = std::move(summary);
   m.options = std::move(specs);
@@ -73,12 +75,12 @@ MatcherInfo complete_roma(std::string name, Device device, std::string summary, 
 
 void add_complete(std::vector<MatcherInfo>& r) {
   MatcherInfo roma_cpu = complete_roma(
-      "roma", Device::cpu, "4-cycle augmentation, every vertex per phase in random order (seed 000 Alg. 3-5)",
+      "roma", Device::cpu, "4-cycle augmentation, every vertex per phase in random order",
       roma_specs(true, "assignment"), [](const auto& g, const RunOptions& o) { return roma(g, roma_options(o)); });
   roma_cpu.twin = "roma-gpu";
   r.push_back(std::move(roma_cpu));
   r.push_back(complete_roma("rama", Device::cpu,
-                            "4-cycle augmentation of random vertices, n per phase (seed 000 Alg. 2, 4-5)",
+                            "4-cycle augmentation of random vertices, n per phase",
                             roma_specs(false),
                             [](const auto& g, const RunOptions& o) { return rama(g, roma_options(o)); }));
 
@@ -118,8 +120,8 @@ void add_complete(std::vector<MatcherInfo>& r) {
   for (const int version : {1, 2})
     r.push_back(complete_roma(
         "roma-gpu-" + std::to_string(version), Device::gpu,
-        version == 1 ? "ROMA on the GPU, a thread per matching edge, atomicFlip (seed 000 Alg. 6, 7, 9)"
-                     : "ROMA on the GPU, a block per matching edge, block max-reduction (seed 000 Alg. 7-9)",
+        version == 1 ? "ROMA on the GPU, a thread per matching edge, atomicFlip"
+                     : "ROMA on the GPU, a block per matching edge, block max-reduction",
         roma_specs(false),
         [version](const auto& g, const RunOptions& o) { return roma_gpu_thesis(g, version, roma_options(o), o.gpu); }));
   // Memory beyond the input (MatcherInfo::memory), bytes per vertex and per
@@ -130,6 +132,13 @@ void add_complete(std::vector<MatcherInfo>& r) {
   // Per edge: an odd n's padded copy of the weights (16 bytes per pair).
   set_memory(r, {{"roma", 480, 16}, {"rama", 480, 16}, {"roma-gpu", 480, 16}, {"roma-gpu-1", 480, 16},
                  {"roma-gpu-2", 480, 16}});
+
+  using namespace references;
+  cite(r, {{"roma", hovland + ", Alg. 3-5; " + maue_sanders + "; assignment start: " + bertsekas},
+           {"rama", hovland + ", Alg. 2, 4-5; " + pettie_sanders},
+           {"roma-gpu", hovland + ", Alg. 6-9 (our kernels; bench/RESULTS.md); assignment start: " + bertsekas},
+           {"roma-gpu-1", hovland + ", Alg. 6, 7, 9"},
+           {"roma-gpu-2", hovland + ", Alg. 7-9"}});
 }
 
 }  // namespace matchblas::registry_detail

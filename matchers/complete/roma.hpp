@@ -1,6 +1,6 @@
 // ROMA and RAMA on complete graphs by 4-cycle augmentation: the sequential
-// CPU reference of issue 5.
-// Source: seed 000 sec. 3.3.4 (RAMA, Alg. 2), 3.3.5 (ROMA, Alg. 3), 3.5
+// CPU reference of the GPU versions.
+// Source: Hovland 2020 sec. 3.3.4 (RAMA, Alg. 2), 3.3.5 (ROMA, Alg. 3), 3.5
 // (4-cycle augmentation on complete graphs, Alg. 4 flip and Alg. 5 aug),
 // sec. 5.3 (flip only when the gain exceeds 1e-5), sec. 5.5.5 / 5.5.7 (start
 // matchings: neighbour, n/2, shuffled).
@@ -48,7 +48,7 @@
 
 namespace matchblas {
 
-// Start matchings (seed 000 sec. 5.5.7): neighbour 0-1, 2-3, ...; half u with
+// Start matchings (Hovland 2020 sec. 5.5.7): neighbour 0-1, 2-3, ...; half u with
 // u + n/2; shuffled u < n/2 with a seeded shuffle of the second half; random
 // a seeded random perfect matching; greedy the greedy matching completed to a
 // perfect one (free vertices paired in index order); assignment the matching
@@ -57,7 +57,7 @@ namespace matchblas {
 // 000's graphs, where greedy + ROMA stays 1.7% off on exponential weights).
 enum class RomaStart { neighbour, half, shuffled, random, greedy, assignment };
 
-// Which vertices a roma phase augments: all (seed 000 Alg. 3), or from
+// Which vertices a roma phase augments: all (Hovland 2020 Alg. 3), or from
 // phase 1 on only those whose matching edge changed since the previous
 // phase began (see above).
 enum class RomaScan { all, changed };
@@ -189,7 +189,7 @@ RomaRun roma_gpu(const DeviceDense<W>& g, const RomaOptions& opt = {}, const Rom
 template <class W>
 RomaRun roma_gpu(const Dense<W>& g, const RomaOptions& opt = {}, const RomaGpuOptions& gopt = {});
 
-// ROMA on the GPU, faithful to seed 000 (issue 5), the baseline
+// ROMA on the GPU, faithful to Hovland 2020, the baseline
 // (matchers/complete/roma_gpu_thesis.cu):
 //   version 1  Alg. 6: a thread per vertex u < M[u], the whole Alg. 5 scan
 //   version 2  Alg. 8: a 1024-thread block per vertex u < M[u], a strided

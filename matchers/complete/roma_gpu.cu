@@ -1,6 +1,6 @@
 // roma-gpu: ROMA on a complete graph on the GPU at the memory's pace
-// (matchers/complete/roma.hpp states the contract; issue 5).
-// Source: seed 000 sec. 3.5 (4-cycle augmentation, Alg. 4-5) and sec. 4.1
+// (matchers/complete/roma.hpp states the contract).
+// Source: Hovland 2020 sec. 3.5 (4-cycle augmentation, Alg. 4-5) and sec. 4.1
 // (the GPU ROMA: a block per matching edge, Alg. 7-9), rebuilt around what a
 // phase must move: each matched pair (u, v) reads rows u and v once, 4 n^2
 // bytes a phase for float weights.
@@ -140,7 +140,14 @@ RomaRun run_fast(const gpu::StreamSession& session, const DeviceDense<W>& g, con
   config.numAttrs = 1;
   config.blockDim = dim3(cluster_block);
   Shape shape{0, 0, 0};
-  if (gopt.kernel == RomaGpuKernel::automatic || gopt.kernel == RomaGpuKernel::cluster) {
+  // Thread-block clusters (sm_90 and newer): without them the cluster phase
+  // is never run (roma_gpu_policy::without_clusters).
+  int has_clusters = 0;
+  MATCHBLAS_CUDA_TRY(cudaDeviceGetAttribute(&has_clusters, cudaDevAttrClusterLaunch, g.device()));
+  if (!has_clusters && gopt.kernel == RomaGpuKernel::cluster)
+    throw invalid_input("roma-gpu: --kernel cluster needs thread-block clusters (sm_90 or newer); this GPU has none "
+                        "(--kernel auto, stream or queued)");
+  if (has_clusters && (gopt.kernel == RomaGpuKernel::automatic || gopt.kernel == RomaGpuKernel::cluster)) {
     cudaFuncAttributes attr{};
     MATCHBLAS_CUDA_TRY(cudaFuncGetAttributes(&attr, roma_cluster_phase<W, S>));
     // The launch for shape s (one cluster), and how many such clusters fit.
@@ -212,8 +219,10 @@ RomaRun run_fast(const gpu::StreamSession& session, const DeviceDense<W>& g, con
     const Worklist list{pairs.data(), listed.data(), s.scanned};
     const ChangeStamps stamps{changed.data(), p};
     const BoundStats<W> stats{s.past_bound, s.pairs, top.data()};
-    const RomaGpuKernel kernel = roma_gpu_policy::choose_kernel(gopt.kernel, p, s.previous_past_bound,
-                                                                s.previous_pairs, n, rows_fit_l2, std::is_same_v<S, W>);
+    const RomaGpuKernel kernel = roma_gpu_policy::without_clusters(
+        roma_gpu_policy::choose_kernel(gopt.kernel, p, s.previous_past_bound, s.previous_pairs, n, rows_fit_l2,
+                                       std::is_same_v<S, W>),
+        has_clusters != 0, std::is_same_v<S, W>);
     if (kernel != RomaGpuKernel::cluster) {
       const auto phase_kernel = kernel == RomaGpuKernel::queued ? queued_kernel : stream_kernel;
       phase_kernel<<<stream_grid, stream_block, 0, st>>>(w, n, s.mate, cw.data(), s.locks, counter.data(), s.flips,

@@ -1,8 +1,8 @@
 // roma-gpu's cluster phase (matchers/complete/roma_gpu.cu chooses it for phase 0
-// and for phases whose scans gather much; issue 5): a matched pair's two
+// and for phases whose scans gather much): a matched pair's two
 // rows copied into the distributed shared memory of a thread-block
 // cluster, so that every gather of the scan lands on chip.
-// Source: seed 000 sec. 3.5 (Alg. 4-5) and sec. 4.1 (Alg. 7-9), rebuilt
+// Source: Hovland 2020 sec. 3.5 (Alg. 4-5) and sec. 4.1 (Alg. 7-9), rebuilt
 // around the bytes a phase must move.
 //
 // How a phase runs:
@@ -61,6 +61,9 @@ __global__ void __launch_bounds__(cluster_block, 2)
     roma_cluster_phase(const S* __restrict__ w, vertex_t n, vertex_t* mate, WeightMate<W>* cw, vertex_t* locks,
                        unsigned* counter, unsigned long long* flips, unsigned long long* fallbacks, W min_gain,
                        vertex_t slice, Worklist list, ChangeStamps stamps, BoundStats<W> stats) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
+  __trap();  // no thread-block clusters before sm_90: the host never launches this there (without_clusters)
+#else
   __shared__ Candidate<W> per_warp[worker_warps];
   __shared__ Candidate<W> block_best;
   __shared__ RowPair<W> per_warp_top[worker_warps];
@@ -217,6 +220,7 @@ __global__ void __launch_bounds__(cluster_block, 2)
     }
     pair_barrier(warp <= 1);  // S3: every block's best ready; every scan done
   }
+#endif
 }
 
 }  // namespace matchblas::roma_gpu_detail

@@ -21,6 +21,11 @@ RomaGpuKernel choose_kernel(RomaGpuKernel requested, int phase, unsigned long lo
   return RomaGpuKernel::queued;
 }
 
+RomaGpuKernel without_clusters(RomaGpuKernel chosen, bool clusters, bool queue_ok) {
+  if (clusters || chosen != RomaGpuKernel::cluster) return chosen;
+  return queue_ok ? RomaGpuKernel::queued : RomaGpuKernel::stream;
+}
+
 ClusterShape cluster_shape(vertex_t n, int cluster, int per_load, std::size_t weight_bytes) {
   const int c = cluster, per = per_load;
   const vertex_t slice = vertex_t(((n + c - 1) / c + per - 1) / per * per);

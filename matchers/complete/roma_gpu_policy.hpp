@@ -60,6 +60,13 @@ bool rows_fit_l2(long long pairs_in_flight, vertex_t n, std::size_t stored_bytes
 RomaGpuKernel choose_kernel(RomaGpuKernel requested, int phase, unsigned long long previous_past_bound,
                             unsigned long long previous_pairs, vertex_t n, bool rows_fit_l2, bool queue_ok);
 
+// The kernel to run on a GPU with or without thread-block clusters (sm_90
+// and newer have them; the cluster phase needs them): `chosen` itself, or
+// for the cluster phase on an older GPU (sm_80-89) the queued stream phase
+// (the stream phase when queue_ok is false). The tuning above was measured
+// on the H100 only.
+RomaGpuKernel without_clusters(RomaGpuKernel chosen, bool clusters, bool queue_ok);
+
 // ---- the cluster phase's shape (matchers/complete/roma_gpu_launch.cuh) ----
 
 // The launch shape: cluster size and slice length for n and the options.

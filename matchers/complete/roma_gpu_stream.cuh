@@ -1,9 +1,9 @@
 // roma-gpu's stream phase (matchers/complete/roma_gpu.cu chooses it unless the
-// scans gather much on rows too large for L2; issue 5): a block per
+// scans gather much on rows too large for L2): a block per
 // matched pair (u, v) at a time, rows u and v read straight from memory
 // once, in 16-byte loads, with no copy into shared memory and no cluster
 // barrier; its gathers at once, or queued (scan_pair).
-// Source: seed 000 sec. 3.5 (Alg. 4-5) and sec. 4.1 (Alg. 8: a block per
+// Source: Hovland 2020 sec. 3.5 (Alg. 4-5) and sec. 4.1 (Alg. 8: a block per
 // matching edge, a strided scan, a block max-reduction), with three
 // changes: the current weight and mate of each edge from cw (8 bytes a
 // column from L2) instead of a gather into row x; an upper bound of each

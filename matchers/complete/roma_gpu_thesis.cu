@@ -1,7 +1,7 @@
 // ROMA on the GPU, faithful to the thesis: roma-gpu-1 (Alg. 6) and
 // roma-gpu-2 (Alg. 8), atomicFlip (Alg. 7), the host loop (Alg. 9)
 // (matchers/complete/roma.hpp states the contract).
-// Source: seed 000 sec. 4.1, Alg. 6-9, Lemma 4.1.1; the per-vertex scan is
+// Source: Hovland 2020 sec. 4.1, Alg. 6-9, Lemma 4.1.1; the per-vertex scan is
 // Alg. 5 (matchers/complete/roma.cpp is the CPU twin).
 //
 // Why the matching stays valid under races (Lemma 4.1.1's argument): a

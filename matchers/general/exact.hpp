@@ -27,7 +27,7 @@ template <class W>
 Matching exact_perfect_matching(const Dense<W>& g);
 
 // A maximum weight matching of a complete graph of any order: n odd gets one
-// zero-weight vertex (seed 000 sec. 5.1), which is dropped from the result.
+// zero-weight vertex (Hovland 2020 sec. 5.1), which is dropped from the result.
 template <class W>
 Matching exact_complete_matching(const Dense<W>& g);
 

@@ -2,7 +2,7 @@
 // even cycles built in the greedy order, then an optimal matching of each by
 // dynamic programming.
 //
-// Source: seed 000 sec. 3.3.3; J. Maue and P. Sanders, "Engineering
+// Source: Hovland 2020 sec. 3.3.3; J. Maue and P. Sanders, "Engineering
 // algorithms for approximate weighted matching", WEA 2007.
 // Rule: scan the edges in the greedy order (weight descending, then
 // min(u,v), then max(u,v): lib/greedy_order.hpp) and keep an edge when it is
@@ -13,8 +13,8 @@
 // path and each cycle gets its maximum weight matching (matchers/general/path_dp.hpp;
 // a cycle as the better of "first edge left out" and "last edge left out"),
 // and finally fill_maximal (matchers/general/maximal_fill.hpp) adds the free-free
-// edges in the greedy order. That last step is not in seed 000 nor in the
-// KaHIP GPA code; issue 3 asks for it, and it only adds weight.
+// edges in the greedy order. That last step is not in Hovland 2020 nor in the
+// KaHIP GPA code; it only adds weight.
 // Guarantee: 1/2-approximate (Maue-Sanders); maximal; deterministic. Not
 // equal to greedy (usually heavier).
 // Cost: O(m log m) for the sort (parallel when threads != 1, the result does

@@ -1,6 +1,6 @@
 // Greedy matching: sort the edges by the greedy order (lib/greedy_order.hpp)
 // and scan them, matching every edge whose endpoints are both free.
-// Source: seed 000 sec. 3.3.1 (Greedy); the order is DESIGN.md's.
+// Source: Hovland 2020 sec. 3.3.1 (Greedy); the order is DESIGN.md's.
 // Guarantee: 1/2-approximate; the reference matching that every
 // 1/2-approximate matcher of matchblas must equal mate for mate.
 // Cost: O(m log m) work (the sort; parallel with OpenMP when threads > 1,

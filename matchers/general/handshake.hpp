@@ -1,4 +1,4 @@
-// Handshaking matching (seed 003, "Parallel Graph Matching"): every vertex
+// Handshaking matching (the handshaking course project, "Parallel Graph Matching"): every vertex
 // extends a hand to its strongest neighbour (heaviest edge, smallest index on
 // ties); vertices that shake hands (choose each other) are matched; edges with
 // a matched endpoint are filtered out and the edge list is compacted by an

@@ -1,6 +1,6 @@
 // Handshaking matching on the GPU, written with the device ops
 // (matchers/general/handshake.hpp; the CPU twin is matchers/general/handshake.cpp).
-// Source: seed 003 (strongest neighbour, update matches, keep-edges flags,
+// Source: the handshaking course project (strongest neighbour, update matches, keep-edges flags,
 // exclusive prefix sum, compaction; "-threads" launches about that many
 // threads per kernel and must not change the result). Here opt.threads sizes
 // the grid of the handshake kernel and opt.threads_per_block the blocks of
@@ -15,7 +15,7 @@
 //              + compaction, ops/gpu/select_gpu)
 // Guarantee: exactly greedy's matching: a handshake is a locally dominant
 // edge, and the heaviest remaining edge always shakes, so every round matches
-// at least one edge (seed 002 Alg. 1 argues the same for LD). Cost: O(rounds x
+// at least one edge (Thorsen and Merkey 2010 Alg. 1 argues the same for LD). Cost: O(rounds x
 // remaining entries) work, one host synchronisation per round (the size of
 // the compacted edge set).
 #include <cuda_runtime.h>

@@ -7,9 +7,9 @@
 // candidates (candidate[candidate[s]] == s) are matched and queued; when a
 // vertex u is matched, the free neighbours whose candidate was u look again.
 //
-//   ld_seq  one thread, one FIFO queue: seed 001 Paper I sec. 2.1, Alg. 1-2
-//           run sequentially (seed 004 Exercise 1.2); see ld_seq.cpp
-//   ld_omp  OpenMP: Paper I Alg. 1 with the queue tail advanced by an atomic
+//   ld_seq  one thread, one FIFO queue: Naim et al. 2015 sec. 2.1, Alg. 1-2
+//           run sequentially (Mazankiewicz Exercise 1.2); see ld_seq.cpp
+//   ld_omp  OpenMP: Naim et al. 2015 Alg. 1 with the queue tail advanced by an atomic
 //           fetch_add; each round is two barrier-separated loops, "match the
 //           mutual candidates" (CAS on mate) and "recompute the candidates
 //           the new matches invalidated" (the two parallel sections of seed
@@ -61,11 +61,11 @@ Matching ld_omp(const Csr<W>& g, int threads = 0);
 namespace detail {
 // A vertex's heaviest free neighbour (ties to the smaller index), asked again
 // every time the previous answer got matched. Free neighbours only ever
-// disappear, so the first two asks scan the row (O(degree) each, Paper I
+// disappear, so the first two asks scan the row (O(degree) each, Naim et al. 2015
 // Alg. 2), and from the third ask on a row of 16 or more entries is copied
 // into a heap in the vertex's order of its neighbours (O(degree), once); each
 // later ask pops the matched tops (O(log degree) each, every entry popped at
-// most once). Paper I sec. 2.1 notes that rows sorted by weight make LD
+// most once). Naim et al. 2015 sec. 2.1 notes that rows sorted by weight make LD
 // O(n + m); the heap gets that effect lazily, without sorting rows that are
 // asked once or twice. Total O(m log Delta) instead of Alg. 2's O(m Delta) on
 // rows whose candidates keep getting matched (tie-heavy hubs).
@@ -119,7 +119,7 @@ class HeaviestFree {
 };
 }  // namespace detail
 
-// ld-gpu: the GPU-LD baseline of seed 001 Paper I, a thread per vertex
+// ld-gpu: the GPU-LD baseline of Naim et al. 2015, a thread per vertex
 // (matchers/general/ld_gpu.cu); on a DeviceGraph, opt.device must be the graph's.
 template <class W>
 Matching ld_gpu(const Csr<W>& g, const GpuOptions& opt = {}, GpuTimes* times = nullptr);

@@ -1,9 +1,9 @@
 // GPU Locally-Dominant, one thread per vertex: the GPU-LD baseline that
-// Paper I compares GPU-Suitor against (matchers/gpu.hpp).
-// Source: seed 001 Paper I sec. 2.1, Alg. 1 (candidates, then matching the
+// Naim et al. 2015 compares GPU-Suitor against (matchers/gpu.hpp).
+// Source: Naim et al. 2015 sec. 2.1, Alg. 1 (candidates, then matching the
 // locally dominant edges, until no vertex changes) run as two kernels per
 // round with a thread per vertex, as the GPU LD of Auer and Bisseling that
-// Paper I measures.
+// Naim et al. 2015 measures.
 //
 // Round: (1) every free vertex u whose candidate is unset or matched scans
 // its whole row (one thread) for its best free neighbour under
@@ -14,7 +14,7 @@
 // nobody: the heaviest edge among free vertices with candidates would be
 // mutual, so then every vertex is matched or dead.
 // Guarantee: exactly greedy's matching (locally dominant edges under a strict
-// total order; Paper I sec. 2.1). Cost: O(rounds x n) threads, each a full
+// total order; Naim et al. 2015 sec. 2.1). Cost: O(rounds x n) threads, each a full
 // row scan when its candidate was taken; a vertex of degree d costs one
 // thread d steps, so skewed degrees leave most of a warp idle (the point of
 // the comparison).

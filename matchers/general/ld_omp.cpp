@@ -1,8 +1,8 @@
-// Parallel Locally-Dominant matching with OpenMP: seed 001 Paper I sec. 2.1,
+// Parallel Locally-Dominant matching with OpenMP: Naim et al. 2015 sec. 2.1,
 // Alg. 1 and 2 (a queue of matched vertices whose tail is advanced with an
-// atomic fetch_add, as Paper I does with __sync_fetch_and_add; a candidate
+// atomic fetch_add, as Naim et al. 2015 does with __sync_fetch_and_add; a candidate
 // array), with PROCESSVERTEX split in two parallel loops so that no loop reads
-// an array another thread writes (the two sections of seed 004 Exercise 1.3).
+// an array another thread writes (the two sections of Mazankiewicz Exercise 1.3).
 //
 // Start: candidate[s] = heaviest free neighbour of every vertex s (Alg. 1
 // lines 6-7, first half of PROCESSVERTEX). Then rounds of two loops:
@@ -23,7 +23,7 @@
 //       free vertex, neither equals u' (a matched vertex other than u), so
 //       the comparison comes out the same; each v is found by exactly one
 //       thread, hence W has no duplicates.
-// The rounds stop when one matches nothing. Paper I's Q_N (filled by (b)) and
+// The rounds stop when one matches nothing. Naim et al.'s (2015) Q_N (filled by (b)) and
 // Q_C (read by (c)) are one buffer here, since (c) runs after (b)'s barrier in
 // the same round; Q and W are reused every round, their tails double-buffered
 // by round parity, so a round costs two barriers.

@@ -1,5 +1,5 @@
 // Locally-Dominant matching in synchronous rounds, written with the ops: the
-// sync-poll parallel greedy of seed 002 (Alg. 1 and sec. 3.1, "sync-poll").
+// sync-poll parallel greedy of Thorsen and Merkey 2010 (Alg. 1 and sec. 3.1, "sync-poll").
 // Each round every free vertex whose candidate is stale picks its heaviest
 // free neighbour (argmax over active rows and eligible = free columns, ties to
 // the smaller index); mutual candidates are locally dominant edges and are

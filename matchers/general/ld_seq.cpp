@@ -1,6 +1,6 @@
-// Sequential Locally-Dominant matching with a queue: seed 001 Paper I
+// Sequential Locally-Dominant matching with a queue: Naim et al. 2015
 // sec. 2.1, Alg. 1 (LOCALLY-DOMINANT) and Alg. 2 (PROCESSVERTEX) run by one
-// thread; seed 004 Exercise 1.2. One FIFO queue plays Q_C and Q_N. Alg. 1
+// thread; Mazankiewicz Exercise 1.2. One FIFO queue plays Q_C and Q_N. Alg. 1
 // line 11 gains a "v is free" test (a matched v's candidate is its own mate).
 // Guarantee: exactly greedy's matching (see ld.hpp for why).
 // Cost: O(n + m log Delta) worst case, O(n + m) in practice (ld.hpp,

@@ -2,8 +2,8 @@
 // free is considered in the greedy order (lib/greedy_order.hpp) and added when
 // its endpoints are still free, exactly as greedy would on the free subgraph.
 //
-// Source: a post-processing step, not part of seed 000 sec. 3.3.2-3.3.3 (nor
-// of the KaHIP GPA code); gpa applies it (issue 3 asks for it), pga and
+// Source: a post-processing step, not part of Hovland 2020 sec. 3.3.2-3.3.3 (nor
+// of the KaHIP GPA code); gpa applies it, pga and
 // pga_dp do not (their source does not), and any matcher may call it.
 // Guarantee: the result is maximal, contains m, and with positive weights is
 // at least as heavy as m.

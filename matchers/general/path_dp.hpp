@@ -2,11 +2,11 @@
 // a whole graph of maximum degree 2 (a set of vertex-disjoint paths and
 // cycles) stored as two neighbour slots per vertex.
 //
-// Source: seed 000 sec. 3.3.2 (PGA': "computes the optimal matching for each
+// Source: Hovland 2020 sec. 3.3.2 (PGA': "computes the optimal matching for each
 // path ... by dynamic programming") and sec. 3.3.3 (GPA: "calculating a
 // maximum weight matching for each of them by dynamic programming"); Maue and
 // Sanders, WEA 2007. Used by pga_dp, gpa, and the heavy-matching step of
-// Suitor (seed 004 3.1; Manne & Halappanavar 2014 sec. 4).
+// Suitor (Mazankiewicz 3.1; Manne & Halappanavar 2014 sec. 4).
 // Guarantee: exact (the optimum of each path or cycle, sums in double).
 // Cost: O(k) time and O(1) extra memory for a path or cycle of k edges;
 // O(n) for a degree-2 graph on n vertices.

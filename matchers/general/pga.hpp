@@ -1,7 +1,7 @@
 // Path growing matchers: Drake and Hougardy's Path Growing Algorithm (PGA)
 // and its dynamic-programming refinement PGA'.
 //
-// Source: seed 000 sec. 3.3.2; D. E. Drake and S. Hougardy, "A simple
+// Source: Hovland 2020 sec. 3.3.2; D. E. Drake and S. Hougardy, "A simple
 // approximation algorithm for the weighted matching problem", IPL 85 (2003);
 // PGA' after Maue and Sanders, WEA 2007.
 //
@@ -13,7 +13,7 @@
 //
 //   pga     Drake and Hougardy as published: the path edges go alternately
 //           into M1 and M2 (the alternation runs on across paths, i = 3 - i),
-//           and the heavier of M1, M2 is returned (M1 on a tie). Seed 000's
+//           and the heavier of M1, M2 is returned (M1 on a tie). Hovland's (2020)
 //           paraphrase picks the heavier of the odd and even edges of each
 //           path separately; that choice is never lighter than this one and
 //           is dominated in turn by pga_dp, so we keep the published rule.

@@ -14,6 +14,7 @@
 #include "matchers/general/roma_sparse.hpp"
 #include "matchers/general/suitor.hpp"
 #include "matchers/general/suitor_bulk.hpp"
+#include "matchers/references.hpp"
 
 namespace matchblas::registry_detail {
 
@@ -71,6 +72,7 @@ MatcherInfo roma_sparse_entry(std::string name, Device device, bool parallel, st
   m.twin = std::move(twin);
   if (device == Device::gpu) m.unavailable = needs_cuda();
   m.deterministic = !parallel;  // seeded; the threads' races decide otherwise
+  m.seeded = true;
   m.guarantee = "2/3-eps";
   m.summary = std::move(summary);
   m.options = {
@@ -119,7 +121,7 @@ MatcherInfo ops_cpu(std::string name, std::string summary, F f, std::string twin
 }
 
 const OptionSpec threads_per_block{"threads-per-block", OptionSpec::Type::integer, "128", {}, 32, 1024,
-                                   "threads per block, a multiple of 32 (Paper I: 128, 192 or 256)"};
+                                   "threads per block, a multiple of 32 (Naim et al. 2015 used 128, 192 or 256)"};
 
 GpuOptions gpu_options(const RunOptions& o) {
   GpuOptions g;
@@ -148,7 +150,7 @@ void add_general(std::vector<MatcherInfo>& r) {
     m.name = "greedy";
     m.kinds = general_graphs | complete_graphs | bipartite_graphs;
     m.guarantee = "greedy";
-    m.summary = "sort edges by (weight desc, min id, max id), scan (seed 000 sec. 3.3.1)";
+    m.summary = "sort edges by (weight desc, min id, max id), scan";
     m.run = [](GraphRef g, const RunOptions& o) {
       return std::visit([&](const auto* graph) { return greedy(*graph, o.threads); }, g);
     };
@@ -171,34 +173,34 @@ void add_general(std::vector<MatcherInfo>& r) {
     if (!have_exact()) m.unavailable = "needs LEMON (liblemon-dev), absent from this build";
     r.push_back(std::move(m));
   }
-  r.push_back(sparse_cpu("suitor", "greedy", "Suitor, sequential (seed 004 sec. 2.1; seed 001 Paper I Alg. 3)",
+  r.push_back(sparse_cpu("suitor", "greedy", "Suitor, sequential",
                          [](const auto& g, int t) { return suitor_seq(g, t); }, "suitor-gpu"));
-  r.push_back(threaded(sparse_cpu("suitor-locks", "greedy", "Suitor, OpenMP with one lock per vertex (seed 004 sec. 2.2)",
+  r.push_back(threaded(sparse_cpu("suitor-locks", "greedy", "Suitor, OpenMP with one lock per vertex",
                          [](const auto& g, int t) { return suitor_locks(g, t); })));
-  r.push_back(threaded(sparse_cpu("suitor-cas", "greedy", "Suitor, OpenMP lock-free with compare-and-swap (seed 004 sec. 2.3)",
+  r.push_back(threaded(sparse_cpu("suitor-cas", "greedy", "Suitor, OpenMP lock-free with compare-and-swap",
                          [](const auto& g, int t) { return suitor_cas(g, t); })));
-  r.push_back(sparse_cpu("ld", "greedy", "Locally-Dominant, sequential with a queue (seed 001 Paper I Alg. 1-2)",
+  r.push_back(sparse_cpu("ld", "greedy", "Locally-Dominant, sequential with a queue",
                          [](const auto& g, int t) { return ld_seq(g, t); }, "ld-gpu"));
-  r.push_back(threaded(sparse_cpu("ld-omp", "greedy", "Locally-Dominant, OpenMP (seed 001 Paper I Alg. 1)",
+  r.push_back(threaded(sparse_cpu("ld-omp", "greedy", "Locally-Dominant, OpenMP",
                          [](const auto& g, int t) { return ld_omp(g, t); })));
-  r.push_back(ops_cpu("handshake", "mutual strongest neighbours, filter, compact; with the ops (seed 003)",
+  r.push_back(ops_cpu("handshake", "mutual strongest neighbours, filter, compact; with the ops",
                        [](const auto& g, int t, ops::Backend b) { return handshake(g, t, b); }, "handshake-gpu"));
-  r.push_back(ops_cpu("ld-rounds", "locally dominant edges in synchronous rounds; with the ops (seed 002 Alg. 1)",
+  r.push_back(ops_cpu("ld-rounds", "locally dominant edges in synchronous rounds; with the ops",
                        [](const auto& g, int t, ops::Backend b) { return ld_rounds(g, t, b); }));
   r.push_back(ops_cpu("suitor-bulk", "Suitor in bulk-synchronous rounds; with the ops",
                        [](const auto& g, int t, ops::Backend b) { return suitor_bulk(g, t, b); }));
   r.push_back(sparse_cpu("suitor-heavy", "1/2",
-                         "2-Suitor, then optimal matchings of its paths and cycles (seed 004 sec. 3.1)",
+                         "2-Suitor, then optimal matchings of its paths and cycles",
                          [](const auto& g, int t) { return suitor_heavy(g, t); }));
-  r.push_back(sparse_cpu("pga", "1/2", "path growing, Drake-Hougardy (seed 000 sec. 3.3.2)",
+  r.push_back(sparse_cpu("pga", "1/2", "path growing (PGA)",
                          [](const auto& g, int t) { return pga(g, t); }));
-  r.push_back(sparse_cpu("pga-dp", "1/2", "PGA': path growing, each path matched optimally by DP (seed 000 sec. 3.3.2)",
+  r.push_back(sparse_cpu("pga-dp", "1/2", "PGA': path growing, each path matched optimally by DP",
                          [](const auto& g, int t) { return pga_dp(g, t); }));
-  r.push_back(sparse_cpu("gpa", "1/2", "global paths, Maue-Sanders, DP on paths and even cycles (seed 000 sec. 3.3.3)",
+  r.push_back(sparse_cpu("gpa", "1/2", "global paths (GPA), DP on paths and even cycles",
                          [](const auto& g, int t) { return gpa(g, t); }));
   r.push_back(roma_sparse_entry(
       "roma-sparse", Device::cpu, false,
-      "ROMA with every 2-augmentation centred at a vertex, from Suitor's matching (Pettie-Sanders; Maue-Sanders)",
+      "ROMA with every 2-augmentation centred at a vertex, from Suitor's matching",
       "roma-sparse-gpu", [](const auto& g, const RomaSparseOptions& o, const RunOptions&) { return roma_sparse(g, o); }));
   r.push_back(threaded(roma_sparse_entry(
       "roma-sparse-omp", Device::cpu, true, "roma-sparse with OpenMP threads locking the vertices of each augmentation",
@@ -215,17 +217,17 @@ void add_general(std::vector<MatcherInfo>& r) {
       }));
 
   r.push_back(sparse_gpu(
-      "suitor-gpu", "GPU-Suitor, warp-based, NoSync/SyncLB/SyncNoLB/Hybrid (seed 001 Paper I Alg. 4)", "suitor",
+      "suitor-gpu", "GPU-Suitor, warp-based, NoSync/SyncLB/SyncNoLB/Hybrid", "suitor",
       {threads_per_block,
        {"vertices-per-warp", OptionSpec::Type::integer, "8", {}, 1, 1024, "vertices a warp takes at a time"},
        {"variant", OptionSpec::Type::word, "nosync", {"nosync", "synclb", "syncnolb", "hybrid"}, 0, 0,
-        "Paper I's synchronisation and load balancing"},
+        "the synchronisation and load balancing of Naim et al. 2015"},
        {"search", OptionSpec::Type::word, "auto", {"auto", "champions", "walk"}, 0, 0,
         "how rows of up to 128 entries are searched for the next proposal (same matching)"}},
       suitor_gpu_options, [](const auto& g, const SuitorGpuOptions& o) { return suitor_gpu(g, o); }));
-  r.push_back(sparse_gpu("ld-gpu", "Locally-Dominant, a GPU thread per vertex: the GPU-LD baseline (seed 001 Paper I)",
+  r.push_back(sparse_gpu("ld-gpu", "Locally-Dominant, a GPU thread per vertex: the GPU-LD baseline",
                          "ld", {}, gpu_options, [](const auto& g, const GpuOptions& o) { return ld_gpu(g, o); }));
-  r.push_back(sparse_gpu("handshake-gpu", "mutual strongest neighbours, filter, compact; the GPU ops (seed 003)",
+  r.push_back(sparse_gpu("handshake-gpu", "mutual strongest neighbours, filter, compact; the GPU ops",
                          "handshake", {threads_per_block}, gpu_options,
                          [](const auto& g, const GpuOptions& o) { return handshake_gpu(g, o); }));
   // Memory beyond the input (MatcherInfo::memory), bytes per vertex and per
@@ -240,6 +242,30 @@ void add_general(std::vector<MatcherInfo>& r) {
                  {"pga-dp", 12, 4},        {"gpa", 16, 40},         {"roma-sparse", 44, 0},
                  {"roma-sparse-omp", 44, 0}, {"roma-sparse-gpu", 44, 0}, {"suitor-gpu", 24, 0},
                  {"ld-gpu", 12, 8},        {"handshake-gpu", 44, 40}});
+
+  using namespace references;
+  const std::string handshaking = handshake_project + "; after B. O. Fagginger Auer, R. H. Bisseling, A GPU "
+                                  "algorithm for greedy graph matching, Facing the Multicore Challenge II, LNCS 7174, 2012";
+  cite(r, {{"greedy", hovland + ", sec. 3.3.1"},
+           {"exact", edmonds},
+           {"suitor", manne_halappanavar + "; " + mazankiewicz + ", sec. 2.1; " + naim_hipc + ", Alg. 3"},
+           {"suitor-locks", manne_halappanavar + "; " + mazankiewicz + ", sec. 2.2"},
+           {"suitor-cas", mazankiewicz + ", sec. 2.3"},
+           {"ld", naim_hipc + ", Alg. 1-2"},
+           {"ld-omp", naim_hipc + ", Alg. 1"},
+           {"handshake", handshaking},
+           {"ld-rounds", thorsen_merkey + ", Alg. 1"},
+           {"suitor-bulk", manne_halappanavar + " (Suitor's proposals, here in bulk-synchronous rounds)"},
+           {"suitor-heavy", mazankiewicz + ", sec. 3.1"},
+           {"pga", drake_hougardy + "; " + hovland + ", sec. 3.3.2"},
+           {"pga-dp", hovland + ", sec. 3.3.2 (PGA')"},
+           {"gpa", maue_sanders + "; " + hovland + ", sec. 3.3.3"},
+           {"roma-sparse", pettie_sanders + "; " + maue_sanders},
+           {"roma-sparse-omp", pettie_sanders + "; " + maue_sanders},
+           {"roma-sparse-gpu", pettie_sanders + "; " + maue_sanders},
+           {"suitor-gpu", naim_hipc + ", Alg. 4"},
+           {"ld-gpu", naim_hipc + " (GPU-LD)"},
+           {"handshake-gpu", handshaking}});
 }
 
 }  // namespace matchblas::registry_detail

@@ -11,7 +11,7 @@
 // locks keep them) and recomputes the gain from the locked vertices' matched
 // weights; only when that exact gain exceeds the threshold is the
 // augmentation applied. After the parallel loop the retry lists are
-// augmented sequentially. Locks come from seed 000's atomicFlip (Hovland
+// augmented sequentially. Locks come from Hovland's (2020) atomicFlip (Hovland
 // 2020, Alg. 7: lock the four vertices of a flip or give up), extended to
 // the six of a 2-augmentation.
 //

@@ -9,14 +9,14 @@
 // displaced vertex"). At the end u and v are matched when suitor[u] == v and
 // suitor[v] == u.
 //
-//   suitor_seq    sequential (seed 004 sec. 2.1; seed 001 Paper I sec. 2.2
+//   suitor_seq    sequential (Mazankiewicz sec. 2.1; Naim et al. 2015 sec. 2.2
 //                 Alg. 3 run on one thread; Manne & Halappanavar 2014 Alg. 2)
 //   suitor_locks  OpenMP, one omp_lock_t per vertex; the offer is re-checked
-//                 under the partner's lock (seed 004 sec. 2.2; Paper I Alg. 3)
+//                 under the partner's lock (Mazankiewicz sec. 2.2; Naim et al. 2015 Alg. 3)
 //   suitor_cas    OpenMP, lock-free: a vertex's offer is one 64-bit word
-//                 changed by compare-and-swap (seed 004 sec. 2.3)
+//                 changed by compare-and-swap (Mazankiewicz sec. 2.3)
 //   suitor_heavy  2-Suitor, then an optimal matching of its paths and cycles
-//                 by dynamic programming (seed 004 sec. 3.1; Manne &
+//                 by dynamic programming (Mazankiewicz sec. 3.1; Manne &
 //                 Halappanavar 2014 sec. 4); see suitor_heavy.cpp
 //
 // Guarantee: suitor_seq, suitor_locks and suitor_cas return exactly greedy's
@@ -24,11 +24,11 @@
 // count and every interleaving: every vertex ranks its neighbours by the
 // greedy order restricted to its edges, which is a strict total order, and
 // under such an order Suitor is McVitie-Wilson on the equivalent stable
-// roommates instance, whose unique solution is the greedy matching (seed 001
-// Paper IV, Lemma 3.1 and the remark after it). suitor_heavy: a valid,
+// roommates instance, whose unique solution is the greedy matching (Naim 2017
+// Manne et al. 2016, Lemma 3.1 and the remark after it). suitor_heavy: a valid,
 // maximal matching of weight >= greedy's >= 1/2 optimum.
 // Cost: O(sum over proposals of the proposer's degree), at most O(m Delta);
-// O(m) in practice (Paper I sec. 2.2). Parallel depth: not bounded (a chain
+// O(m) in practice (Naim et al. 2015 sec. 2.2). Parallel depth: not bounded (a chain
 // of displacements is followed by one thread).
 // Preconditions: g is a general graph (square Csr, both directions stored with
 // equal weights, no self-loops, columns sorted: the lock-free double variant
@@ -80,9 +80,9 @@ inline Matching matching_from_suitors(const std::vector<vertex_t>& suitor) {
 
 }  // namespace detail
 // ---- suitor-gpu ----
-// Paper I sec. 4, "Synchronization and Load Balancing".
+// Naim et al. 2015 sec. 4, "Synchronization and Load Balancing".
 enum class SuitorGpuVariant {
-  no_sync,     // warps never wait for each other (the default, Paper I's best)
+  no_sync,     // warps never wait for each other (the default, Naim et al.'s (2015) best)
   sync_lb,     // block-synchronised rounds; load balanced over the warps of a
                // block during the first lb_rounds rounds
   sync_no_lb,  // block-synchronised rounds, no load balancing
@@ -96,29 +96,29 @@ enum class SuitorGpuSearch {
   champions,  // each lane's best entry first, one offer word per lane at a time
               // (walk instead when the launch shape leaves no shared memory
               // for the refusals it keeps: 8 more bytes per queue slot)
-  walk,       // Paper I: each lane walks its entries, reading words as it goes
+  walk,       // Naim et al. 2015: each lane walks its entries, reading words as it goes
 };
 
-// suitor-gpu's launch shape and departures from Paper I (the device and the
+// suitor-gpu's launch shape and departures from Naim et al. 2015 (the device and the
 // threads of GpuOptions too).
 struct SuitorGpuOptions : GpuOptions {
-  int vertices_per_warp = 8;    // Paper I: 8 was best
+  int vertices_per_warp = 8;    // Naim et al. 2015: 8 was best
   SuitorGpuVariant variant = SuitorGpuVariant::no_sync;
   int lb_rounds = 4;            // sync_lb / hybrid: rounds with load balancing
-  // suitor_gpu: true (default) adds three departures from Paper I's warp
+  // suitor_gpu: true (default) adds three departures from Naim et al.'s (2015) warp
   // per vertex, same result: a bulk first round (every vertex proposes to
   // its heaviest neighbour, found by a streaming row argmax), rows longer
   // than hub_degree left after it are matched by a block each (a warp would
   // take degree / 32 dependent steps), and the warps scan rows of <= 32
   // entries with groups of 4 lanes and rows of <= 128 with groups of 8
   // (searched as `search` says).
-  // false: Paper I as written (matchers/general/suitor_gpu.cu).
+  // false: Naim et al. 2015 as written (matchers/general/suitor_gpu.cu).
   bool adaptive = true;
   int hub_degree = 1024;
   SuitorGpuSearch search = SuitorGpuSearch::automatic;
   // ... but only on graphs of at least this many stored entries: below, the
   // adaptive mode's extra launches and host synchronisations cost more than
-  // they save (bcsstk16, 285k entries: 0.17 ms adaptive, 0.08 ms Paper I,
+  // they save (bcsstk16, 285k entries: 0.17 ms adaptive, 0.08 ms Naim et al. 2015,
   // on the H100). The crossover was not measured more finely.
   long long adaptive_min_entries = 1LL << 20;
 };

@@ -1,5 +1,5 @@
-// Suitor in bulk-synchronous rounds, written with the ops (issue 3; the
-// Suitor algorithm of seed 001 Paper I Alg. 3 / seed 004 sec. 2.1 reordered
+// Suitor in bulk-synchronous rounds, written with the ops (the
+// Suitor algorithm of Naim et al. 2015 Alg. 3 / Mazankiewicz sec. 2.1 reordered
 // into rounds). Every vertex v holds its best offer so far, (ws[v],
 // suitor[v]). In a round, every active vertex u proposes to its best
 // neighbour v whose offer it beats (argmax over active rows against the

@@ -1,7 +1,7 @@
 // Lock-free parallel Suitor: the offer a vertex holds is one 64-bit word,
 // replaced by compare-and-swap; no ws array and no locks.
-// Source: seed 004 sec. 2.3 (Manne & Halappanavar 2014 sec. 3, p. 5: the
-// suitor array points at the weight); the CAS retry rule of seed 001 Paper IV
+// Source: Mazankiewicz sec. 2.3 (Manne & Halappanavar 2014 sec. 3, p. 5: the
+// suitor array points at the weight); the CAS retry rule of Manne et al. 2016
 // sec. 4, Experiments (retry while the proposal still beats the new value, else rescan).
 // Guarantee: exactly greedy's matching for every thread count and
 // interleaving (suitor.hpp), hence 1/2-approximate.

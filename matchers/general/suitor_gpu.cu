@@ -1,8 +1,8 @@
 // GPU-Suitor: warp-based Suitor with lock-free offers (matchers/gpu.hpp).
-// Source: seed 001 Paper I sec. 4, Alg. 4 ("GPU-Suitor"), its initial and
+// Source: Naim et al. 2015 sec. 4, Alg. 4 ("GPU-Suitor"), its initial and
 // recurrent phases and the four variants of "Synchronization and Load
 // Balancing"; the offer word and its atomic update follow the project's
-// lock-free CPU Suitor (matchers/general/suitor_cas.cpp, seed 004 sec. 2.3).
+// lock-free CPU Suitor (matchers/general/suitor_cas.cpp, Mazankiewicz sec. 2.3).
 //
 // A warp owns a chunk of vertices_per_warp vertices and a queue of them in
 // shared memory. One round: for each queued vertex u in turn, the 32 lanes
@@ -19,11 +19,11 @@
 //   SyncNoLB  the warps of a block start every round together
 //   SyncLB    as SyncNoLB, and during the first lb_rounds rounds the queued
 //             vertices are spread evenly over the block's warps when a warp
-//             holds more than 1.25x the average (Paper I's 25% deviation)
+//             holds more than 1.25x the average (Naim et al.'s (2015) 25% deviation)
 //   Hybrid    load balanced for the first lb_rounds rounds, then NoSync
 //
 // Adaptive mode (SuitorGpuOptions::adaptive, the default, on graphs of at least
-// adaptive_min_entries entries; otherwise Paper I as above), the same
+// adaptive_min_entries entries; otherwise Naim et al. 2015 as above), the same
 // matching, faster:
 //   1. bulk first round: no vertex holds an offer at the start, so every
 //      first proposal goes to the proposer's heaviest neighbour; the row
@@ -43,7 +43,7 @@
 //      neighbour the vertex last lost or was displaced from, which the queue
 //      keeps beside the vertex (the bulk round's argmax for listed vertices);
 //      otherwise, and when the launch shape leaves no shared memory for those
-//      refusals, by Paper I's walk.
+//      refusals, by Naim et al.'s (2015) walk.
 // Offer words and searches: matchers/general/suitor_gpu_search.cuh; the warps'
 // kernel: matchers/general/suitor_gpu_warps.cuh.
 //

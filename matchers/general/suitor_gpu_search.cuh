@@ -1,8 +1,8 @@
 // suitor-gpu's offer words and its searches for a vertex's next proposal
-// (matchers/general/suitor_gpu.cu runs them). Source: seed 001 Paper I sec. 4, Alg. 4
+// (matchers/general/suitor_gpu.cu runs them). Source: Naim et al. 2015 sec. 4, Alg. 4
 // lines 5-8 (a warp finds u's best neighbour whose offer u beats, then
 // proposes with one atomic); the offer word follows the lock-free CPU Suitor
-// (matchers/general/suitor_cas.cpp, seed 004 sec. 2.3). .cu files only.
+// (matchers/general/suitor_cas.cpp, Mazankiewicz sec. 2.3). .cu files only.
 //
 // Offer word of v (64 bits, 0 = no offer):
 //   float   (order-preserving bits of w) << 32 | ~suitor, updated with one
@@ -18,7 +18,7 @@
 // rises, a neighbour that refuses u once refuses it for good.
 //
 // Two searches, the same answer:
-//   lane_best     Paper I: each lane walks its entries in row order and reads
+//   lane_best     Naim et al. 2015: each lane walks its entries in row order and reads
 //                 the word of every entry that beats its best so far (a chain
 //                 of dependent reads per lane, and about 3 words per lane of
 //                 8 entries on a random row).
@@ -116,7 +116,7 @@ OffersFor<W> offers_for(const gpu::CsrView<W>& g) {
 template <class W>
 using Best = gpu::BestNeighbour<W>;
 
-// Paper I: a lane's best neighbour of u whose offer u beats, among entries
+// Naim et al. 2015: a lane's best neighbour of u whose offer u beats, among entries
 // first, first + width, ... of u's row ranked below `below` and above
 // `above` (no_vertex: no bound); the offer word is read only for an entry
 // that would beat the lane's best so far.
@@ -144,7 +144,7 @@ __device__ Best<W> reduce_lanes(Best<W> b, int width) {
 }
 
 // The candidate of u for a group of `width` lanes (member = the lane's place
-// in it), Paper I's way; `mine` false: the lane's group has no vertex but
+// in it), Naim et al.'s (2015) way; `mine` false: the lane's group has no vertex but
 // must still take part in the shuffles. All 32 lanes call it.
 template <class W, class Offers>
 __device__ Best<W> group_candidate(const gpu::CsrView<W>& g, const Offers& offers, const word_t* word, vertex_t u,
@@ -159,7 +159,7 @@ __device__ Best<W> group_candidate(const gpu::CsrView<W>& g, const Offers& offer
 // Up to `rounds` rounds: each open lane takes its best entry ranked below its
 // own refused bound and above `found` (the group's best accepted entry so
 // far), reads its word, and stays open only if refused. Lanes still open
-// after the last round finish with Paper I's walk over the entries between
+// after the last round finish with Naim et al.'s (2015) walk over the entries between
 // found and their refused champion. Exact: every entry ranked above the
 // result is at or above a refusal, or was read and refused, and the result
 // was accepted when read. All 32 lanes call it.

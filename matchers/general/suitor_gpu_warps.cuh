@@ -1,4 +1,4 @@
-// suitor-gpu's warps: Paper I's kernel (seed 001 Paper I sec. 4, Alg. 4 and
+// suitor-gpu's warps: Naim et al.'s (2015) kernel (Naim et al. 2015 sec. 4, Alg. 4 and
 // the four variants of "Synchronization and Load Balancing"), with the
 // adaptive mode's sub-warp groups and champion searches
 // (matchers/general/suitor_gpu.cu says how the two modes differ and why the result is
@@ -21,7 +21,7 @@ __device__ inline offset_t degree_of(const offset_t* offsets, vertex_t u) { retu
 
 // A warp's queue in shared memory: the queued vertices and, beside each, a
 // neighbour known to refuse it (the one it last lost or was displaced from;
-// refused_v[i] = no_vertex: none known). Paper I's mode keeps no refusals
+// refused_v[i] = no_vertex: none known). Naim et al.'s (2015) mode keeps no refusals
 // (refused_v and refused_w null).
 template <class W>
 struct WarpQueue {
@@ -37,7 +37,7 @@ constexpr int champion_rounds = 2;
 
 // One pass of groups of Width lanes over the queue: group k of the warp takes
 // positions k, k + 32/Width, ... whose row length is in (shortest, longest],
-// and writes their candidates, by champions (group_search) or Paper I's walk
+// and writes their candidates, by champions (group_search) or Naim et al.'s (2015) walk
 // (group_candidate). Loops are uniform over the warp.
 template <int Width, class W, class Offers>
 __device__ void group_candidates(const gpu::CsrView<W>& g, const Offers& offers, const word_t* word,
@@ -69,7 +69,7 @@ __device__ void group_candidates(const gpu::CsrView<W>& g, const Offers& offers,
   }
 }
 
-// Candidates of the count queued vertices, into cand / cand_w. Paper I: the
+// Candidates of the count queued vertices, into cand / cand_w. Naim et al. 2015: the
 // warp scans one vertex after another. Adaptive: the group width follows the
 // row length, so that a lane reads at most 8 to 16 entries of a short row and
 // a warp holds 8 or 4 short rows at once: 4 lanes up to 32 entries, 8 lanes
@@ -129,7 +129,7 @@ constexpr std::size_t warps_slot_bytes(bool refusals) {
 }
 
 // The vertices the warps' kernel starts from: positions 0 .. leading +
-// *extra_count - 1, where position p < leading is vertex p (Paper I: every
+// *extra_count - 1, where position p < leading is vertex p (Naim et al. 2015: every
 // vertex) and the others are listed in extra (adaptive: the vertices the
 // bulk first round and the hub kernel left without an offer held; their
 // heaviest neighbour, best[u], refuses them). positions: the host's count of

@@ -1,7 +1,7 @@
 // Suitor heavy matching: a 2-Suitor gives vertex-disjoint paths and cycles;
 // an optimal matching of each by dynamic programming, then greedy fill-in.
-// Source: seed 004 sec. 3.1 (Manne & Halappanavar 2014 sec. 4); the b-Suitor
-// of seed 001 Paper IV sec. 3 with b = 2; path/cycle DP as GPA (seed 000
+// Source: Mazankiewicz sec. 3.1 (Manne & Halappanavar 2014 sec. 4); the b-Suitor
+// of Manne et al. 2016 sec. 3 with b = 2; path/cycle DP as GPA (Hovland 2020
 // sec. 3.3.3, Maue & Sanders 2007).
 //
 // The rule, exactly:
@@ -11,7 +11,7 @@
 //    to its best neighbour v (heaviest, then smallest index) with x not in
 //    S(v) and (w(x,v), x) beating the worse of S(v) (or S(v) not full); a
 //    proposer pushed out of S(v) proposes again. (The b-matching this finds
-//    is the greedy one: seed 001 Paper IV sec. 3, last paragraphs.)
+//    is the greedy one: Manne et al. 2016 sec. 3, last paragraphs.)
 // 2. Kept edges K = {{u,v} : u in S(v) and v in S(u)}. |S(v)| <= 2, so every
 //    vertex has at most two kept edges: K is vertex-disjoint paths and cycles.
 // 3. A maximum weight matching of each path and cycle of K by dynamic

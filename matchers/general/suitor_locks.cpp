@@ -1,7 +1,7 @@
 // Parallel Suitor with one OpenMP lock per vertex: threads take vertices from
 // a dynamic loop; a thread that displaces a suitor continues with it.
-// Source: seed 004 sec. 2.2; seed 001 Paper I sec. 2.2 Alg. 3 (OMP-Suitor).
-// Two departures from Alg. 3 as transcribed in seed 001: the scan starts from
+// Source: Mazankiewicz sec. 2.2; Naim et al. 2015 sec. 2.2 Alg. 3 (OMP-Suitor).
+// Two departures from Alg. 3 as transcribed in Naim 2017: the scan starts from
 // "no candidate" (lines 10-11 start from current's own suitor and its
 // weight), and a failed re-check rescans `current` (line 28's next <- u would
 // lose a displaced vertex and let u hold two proposals).

@@ -1,7 +1,7 @@
 // Sequential Suitor: each vertex proposes to its best neighbour whose offer
 // it beats; a displaced suitor proposes again. See suitor.hpp for the family.
-// Source: seed 004 sec. 2.1 (Manne & Halappanavar 2014, Alg. 2, the
-// non-recursive form); seed 001 Paper I sec. 2.2 Alg. 3 on one thread.
+// Source: Mazankiewicz sec. 2.1 (Manne & Halappanavar 2014, Alg. 2, the
+// non-recursive form); Naim et al. 2015 sec. 2.2 Alg. 3 on one thread.
 // Guarantee: exactly greedy's matching (DESIGN.md), hence 1/2-approximate.
 // Cost: O(sum over proposals of the proposer's degree) work, O(n) extra space.
 // Preconditions: general graph (square Csr, symmetric, no self-loops).

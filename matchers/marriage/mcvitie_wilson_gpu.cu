@@ -1,6 +1,6 @@
 // McVitie-Wilson on the GPU, a thread per man (matchers/marriage/
 // stable_marriage.hpp; the CPU twins are in matchers/marriage/stable_marriage.cpp).
-// Source: seed 001 Paper IV sec. 4 (parallel McVitie-Wilson: each thread
+// Source: Manne et al. 2016 sec. 4 (parallel McVitie-Wilson: each thread
 // follows the chain of men its proposals reject; compare-and-swap on
 // suitor(woman)).
 //

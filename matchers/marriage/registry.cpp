@@ -4,6 +4,7 @@
 #include "matchers/registry.hpp"
 
 #include "matchers/marriage/stable_marriage.hpp"
+#include "matchers/references.hpp"
 
 namespace matchblas::registry_detail {
 
@@ -26,18 +27,18 @@ MatcherInfo marriage(std::string name, Device device, std::string summary, std::
 }  // namespace
 
 void add_marriage(std::vector<MatcherInfo>& r) {
-  r.push_back(marriage("gale-shapley", Device::cpu, "Gale-Shapley with a queue of free men (seed 001 Paper IV Alg. 1)",
+  r.push_back(marriage("gale-shapley", Device::cpu, "Gale-Shapley with a queue of free men",
                        "", [](const RankedLists& p, const RunOptions&) { return gale_shapley(p); }));
-  r.push_back(marriage("mcvitie-wilson", Device::cpu, "McVitie-Wilson: the same proposals with a stack (Paper IV)",
+  r.push_back(marriage("mcvitie-wilson", Device::cpu, "McVitie-Wilson: the same proposals with a stack",
                        "mcvitie-wilson-gpu", [](const RankedLists& p, const RunOptions&) { return mcvitie_wilson(p); }));
   r.push_back(threaded(marriage("gale-shapley-omp", Device::cpu,
-                       "Gale-Shapley in rounds, proposals in parallel by compare-and-swap (Paper IV sec. 4)", "",
+                       "Gale-Shapley in rounds, proposals in parallel by compare-and-swap", "",
                        [](const RankedLists& p, const RunOptions& o) { return gale_shapley_omp(p, o.threads); })));
   r.push_back(threaded(marriage("mcvitie-wilson-omp", Device::cpu,
-                       "McVitie-Wilson, men in parallel, a woman's suitor word changed by CAS (Paper IV sec. 4)", "",
+                       "McVitie-Wilson, men in parallel, a woman's suitor word changed by CAS", "",
                        [](const RankedLists& p, const RunOptions& o) { return mcvitie_wilson_omp(p, o.threads); })));
   r.push_back(marriage("mcvitie-wilson-gpu", Device::gpu,
-                       "McVitie-Wilson on the GPU, a thread per man, atomicMin on suitor words (Paper IV sec. 4)",
+                       "McVitie-Wilson on the GPU, a thread per man, atomicMin on suitor words",
                        "mcvitie-wilson",
                        [](const RankedLists& p, const RunOptions& o) { return mcvitie_wilson_gpu(p, o.gpu); }));
   // Memory beyond the input (MatcherInfo::memory), bytes per vertex and per
@@ -48,6 +49,13 @@ void add_marriage(std::vector<MatcherInfo>& r) {
   // development machine).
   set_memory(r, {{"gale-shapley", 20, 0}, {"mcvitie-wilson", 20, 0}, {"gale-shapley-omp", 24, 0},
                  {"mcvitie-wilson-omp", 20, 0}, {"mcvitie-wilson-gpu", 20, 0}});
+
+  using namespace references;
+  cite(r, {{"gale-shapley", gale_shapley_1962 + "; " + manne_marriage + ", Alg. 1"},
+           {"mcvitie-wilson", mcvitie_wilson_1971 + "; " + manne_marriage},
+           {"gale-shapley-omp", manne_marriage + ", sec. 4"},
+           {"mcvitie-wilson-omp", manne_marriage + ", sec. 4"},
+           {"mcvitie-wilson-gpu", manne_marriage + ", sec. 4"}});
 }
 
 }  // namespace matchblas::registry_detail

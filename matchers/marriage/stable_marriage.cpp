@@ -116,7 +116,7 @@ Marriage from_words(vertex_t men, const std::vector<SuitorWord>& held) {
 }
 
 // McVitie-Wilson in parallel: each man's chain of rejections is followed by
-// one thread (Paper IV sec. 4).
+// one thread (Manne et al. 2016 sec. 4).
 template <class Prefs>
 Marriage mcvitie_wilson_parallel(const Prefs& p, int threads) {
   const vertex_t men = p.men();
@@ -129,7 +129,7 @@ Marriage mcvitie_wilson_parallel(const Prefs& p, int threads) {
   return from_words(men, held);
 }
 
-// Gale-Shapley in parallel (Paper IV sec. 4): rounds over a queue of free
+// Gale-Shapley in parallel (Manne et al. 2016 sec. 4): rounds over a queue of free
 // men; in a round every free man proposes (in parallel) until placed, and
 // the men displaced in the round form the next round's queue.
 template <class Prefs>
@@ -167,7 +167,7 @@ RankedLists rank_lists(const MarriageInstance& inst) {
   check_instance(inst);
   // For each man, the women who list him and at what rank (by a pass over
   // the women's lists), then his own list, purged and annotated, using a
-  // per-woman scratch slot (Paper IV sec. 2).
+  // per-woman scratch slot (Manne et al. 2016 sec. 2).
   std::vector<offset_t> by_man(static_cast<std::size_t>(inst.men) + 1, 0);
   for (vertex_t m : inst.women_lists) ++by_man[m + 1];
   for (vertex_t m = 0; m < inst.men; ++m) by_man[m + 1] += by_man[m];

@@ -1,13 +1,13 @@
 // Stable marriage (SM, complete lists) and with incomplete lists (SMI): the
-// man-optimal stable matching by proposals (issue 6, CPU slice).
-// Source: seed 001 Paper IV sec. 2 (Gale-Shapley with a queue, Alg. 1, with
+// man-optimal stable matching by proposals (CPU slice).
+// Source: Manne et al. 2016 sec. 2 (Gale-Shapley with a queue, Alg. 1, with
 // the skip of proposals bound to be refused; McVitie-Wilson as the same loop
 // with a stack; the O(1) ranking look-up: each man's list carries the
 // woman's rank of him, non-mutual entries purged) and sec. 4 (parallel
 // Gale-Shapley and McVitie-Wilson with compare-and-swap on suitor(woman)).
 //
 // A pair (m, w) is acceptable when each lists the other. An instance is
-// given explicitly (MarriageInstance: every list) or, for Paper IV's "hard"
+// given explicitly (MarriageInstance: every list) or, for Manne et al.'s (2016) "hard"
 // instances, as identical lists (IdenticalPreferences: one order of the
 // women shared by all men, one ranking of the men shared by all women),
 // which n^2 entries would not fit.
@@ -35,7 +35,7 @@
 namespace matchblas {
 
 // Each man's list with, beside each woman, her rank of him (0 = best);
-// entries whose woman does not list him are purged (Paper IV sec. 2).
+// entries whose woman does not list him are purged (Manne et al. 2016 sec. 2).
 struct RankedLists {
   vertex_t men = 0, women = 0;
   std::vector<offset_t> offsets{0};
@@ -66,12 +66,12 @@ Marriage gale_shapley_omp(const IdenticalPreferences& p, int threads = 0);
 // directly. Cost: O(sum of list lengths) with O(women + men) extra space.
 std::string marriage_violation(const MarriageInstance& inst, const Marriage& m);
 
-// Paper IV's measure: the sum over matched men of (their rank of their wife
+// Manne et al.'s (2016) measure: the sum over matched men of (their rank of their wife
 // + 1) and over matched women of (their rank of their husband + 1).
 std::int64_t rank_sum(const MarriageInstance& inst, const Marriage& m);
 
 // McVitie-Wilson on the GPU, a thread per man following the chain of men it
-// rejects, atomicMin on a woman's suitor word (seed 001 Paper IV sec. 4);
+// rejects, atomicMin on a woman's suitor word (Manne et al. 2016 sec. 4);
 // the same man-optimal stable matching as the CPU versions. GpuTimes:
 // upload, match (kernels), download. On GPU opt.device, on opt.stream (null:
 // a stream of its own; waited for before it returns); GpuOptions's threads

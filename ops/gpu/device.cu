@@ -4,6 +4,7 @@
 #include <cuda_runtime.h>
 
 #include <cstdint>
+#include <filesystem>
 #include <limits>
 #include <mutex>
 #include <set>
@@ -18,15 +19,29 @@ namespace matchblas::gpu {
 namespace {
 __global__ void probe_kernel(int* out) { *out = 1; }
 
+// Whether the operating system shows an NVIDIA GPU: the driver's device
+// nodes or its /proc entries (WSL: /dev/dxg). Without one, CUDA's error
+// (often "driver version is insufficient", for a missing driver) is not the
+// user's problem: there is no GPU.
+bool gpu_visible() {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (fs::exists("/dev/dxg", ec)) return true;
+  for (int i = 0; i < 64; ++i)
+    if (fs::exists("/dev/nvidia" + std::to_string(i), ec)) return true;
+  return fs::exists("/proc/driver/nvidia/gpus", ec) && !fs::is_empty("/proc/driver/nvidia/gpus", ec);
+}
+
 // Runs one tiny kernel: proves the driver loads this build's device code.
 std::string probe() {
   int n = 0;
   cudaError_t status = cudaGetDeviceCount(&n);
   if (status != cudaSuccess) {
     cudaGetLastError();  // clear the sticky error for later calls
-    return std::string("cudaGetDeviceCount: ") + cudaGetErrorString(status);
+    if (status == cudaErrorNoDevice || !gpu_visible()) return "no CUDA GPU found";
+    return std::string("a GPU is present but CUDA cannot use it: ") + cudaGetErrorString(status);
   }
-  if (n == 0) return "no CUDA device";
+  if (n == 0) return "no CUDA GPU found";
   int* flag = nullptr;
   if (cudaMalloc(&flag, sizeof(int)) != cudaSuccess) return "cudaMalloc failed";
   probe_kernel<<<1, 1>>>(flag);

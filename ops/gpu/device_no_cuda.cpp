@@ -5,7 +5,9 @@
 namespace matchblas::gpu {
 
 int device_count() { return 0; }
-std::string unavailable_reason() { return "this build has no CUDA backend (MATCHBLAS_CUDA=OFF or no nvcc)"; }
+std::string unavailable_reason() {
+  return "this build has no CUDA backend (configured with MATCHBLAS_CUDA=OFF or without nvcc)";
+}
 std::string device_description(int id) {
   throw invalid_input("no GPU with id " + std::to_string(id) + ": this build has no CUDA backend");
 }

@@ -110,7 +110,7 @@ TEST_CASE("perm: the files equal the library's pre-pass, the scaled matrix is wi
       REQUIRE(r.status == 0);
       const PrepassResult want = prepass(a, {.job = job});
       CHECK(r.out.find("\"job\": " + std::to_string(job)) != std::string::npos);
-      CHECK(r.out.find("\"matched\": " + std::to_string(want.mates.matched)) != std::string::npos);
+      CHECK(r.out.find("\"cardinality\": " + std::to_string(want.mates.matched)) != std::string::npos);
       CHECK(r.out.find("\"structurally_singular\": false") != std::string::npos);
       // PERM: perm[i] + 1 per row, a permutation putting the matching on the diagonal.
       const std::vector<long> p = numbers(check::slurp(perm));
@@ -248,7 +248,7 @@ TEST_CASE("perm: automatic job, rectangular and singular matrices, job 0, standa
   CHECK(r.err.find("structurally singular") != std::string::npos);
   const PrepassResult ws = prepass(singular, {.job = 5});
   CHECK(ws.mates.matched <= 18);
-  CHECK(r.out.find("\"matched\": " + std::to_string(ws.mates.matched)) != std::string::npos);
+  CHECK(r.out.find("\"cardinality\": " + std::to_string(ws.mates.matched)) != std::string::npos);
   p = numbers(check::slurp(dir / "ps.txt"));
   std::sort(p.begin(), p.end());
   for (vertex_t i = 0; i < 20; ++i) CHECK(p[i] == i + 1);  // unmatched rows take the unmatched columns
@@ -270,7 +270,7 @@ TEST_CASE("perm: errors are one line, checked before the input where they can be
       {"perm " + a + " --algo awpm --max-rounds -1" + out, 2, "--max-rounds"},
       {"perm " + a + " --job 1 --scales-out " + shell_quoted(dir / "s.txt") + out, 2, "--scales-out needs job 5"},
       {"perm " + shell_quoted(dir / "missing.mtx") + out, 1, "missing.mtx"},
-      {"perm" + out, 2, "perm takes one FILE"},
+      {"perm" + out, 2, "perm needs a FILE"},
       {"perm " + a + " --out " + a, 1, "it is the input file"},
       {"perm " + a + " --job 5 --symmetric" + out, 1, "symmetric"},  // |A| is not symmetric
       {"perm " + a + " --algo awful" + out, 2, "max-product"},          // names the known ones

@@ -2,6 +2,7 @@
 
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -20,6 +21,26 @@ std::string shell_quoted(const std::filesystem::path& p) {
   s += p.string();
   s += '\'';
   return s;
+}
+
+int shell_status(const std::string& command) {
+  const int raw = std::system(command.c_str());
+  return WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+}
+
+long line_count(const std::string& s) { return static_cast<long>(std::count(s.begin(), s.end(), '\n')); }
+
+std::filesystem::path source_root() { return test_data().parent_path().parent_path(); }
+
+std::vector<std::string> cli_commands(const temp_dir& dir) {
+  const std::string help = run_cli(dir, "--help").out;
+  std::vector<std::string> names;
+  const auto start = help.find("commands:\n");
+  if (start == std::string::npos) return names;
+  std::istringstream in(help.substr(start + 10));
+  for (std::string line; std::getline(in, line) && line.rfind("  ", 0) == 0;)
+    names.push_back(line.substr(2, line.find(' ', 2) - 2));
+  return names;
 }
 
 CliResult run_cli(const temp_dir& dir, const std::string& args, const std::string& before) {

@@ -3,6 +3,7 @@
 #pragma once
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include "tests/check/check.hpp"
 
@@ -22,5 +23,17 @@ std::string slurp(const std::filesystem::path& p);
 
 // p in single quotes, for the shell.
 std::string shell_quoted(const std::filesystem::path& p);
+
+// The exit status of a whole /bin/sh command line (-1 when killed).
+int shell_status(const std::string& command);
+
+// The number of lines (newlines) in s.
+long line_count(const std::string& s);
+
+// The project's source folder (README.md, docs/, CMakeLists.txt).
+std::filesystem::path source_root();
+
+// The commands `matchblas --help` lists, in its order.
+std::vector<std::string> cli_commands(const temp_dir& dir);
 
 }  // namespace matchblas::check

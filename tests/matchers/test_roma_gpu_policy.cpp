@@ -159,3 +159,19 @@ TEST_CASE("roma-gpu policy: the cluster size keeping 95% of the best resident bl
   // Nothing fits the budget: -1 (the caller tries the next budget, then refuses n).
   CHECK(pick_cluster_size(std::vector<long long>(9, 0)) == -1);
 }
+
+TEST_CASE("roma-gpu policy: without thread-block clusters (before sm_90) the cluster phase becomes a stream phase") {
+  using roma_gpu_policy::without_clusters;
+  for (const RomaGpuKernel k : {RomaGpuKernel::cluster, RomaGpuKernel::stream, RomaGpuKernel::queued})
+    CHECK(without_clusters(k, true, true) == k);  // sm_90: unchanged
+  CHECK(without_clusters(RomaGpuKernel::cluster, false, true) == RomaGpuKernel::queued);
+  CHECK(without_clusters(RomaGpuKernel::cluster, false, false) == RomaGpuKernel::stream);  // bf16 rows: never queued
+  CHECK(without_clusters(RomaGpuKernel::stream, false, true) == RomaGpuKernel::stream);
+  CHECK(without_clusters(RomaGpuKernel::queued, false, true) == RomaGpuKernel::queued);
+  // Every phase's automatic choice runs on an older GPU.
+  for (int phase = 0; phase < 4; ++phase)
+    for (const bool fit : {false, true}) {
+      const RomaGpuKernel k = roma_gpu_policy::choose_kernel(RomaGpuKernel::automatic, phase, 1ULL << 40, 1, 4096, fit, true);
+      CHECK(without_clusters(k, false, true) != RomaGpuKernel::cluster);
+    }
+}

@@ -212,7 +212,7 @@ def self_check(a, job, report, perm, fail):
     present, values = lookup(a, rows, cols)
     if m != n and not present.all():
         return fail("PERM matches a row to a column where A has no entry")
-    matched = report["matched"]
+    matched = report["cardinality"]
     if len(values) != matched:
         return fail(f"PERM puts {len(values)} entries of A on the diagonal; the report says matched {matched}")
     if report["structurally_singular"] != (matched < min(m, n)):
@@ -271,7 +271,7 @@ def compare_objectives(name, a, runs, peers, tally, failures, notes):
         want, got = peers.run(fn, a), runs[job]["objective"]
         if want == "nofull" and job == 4:
             failures.append(f"{name} job 4: scipy finds no full matching of {m} x {n}, matchblas matched "
-                            f"{runs[job]['matched']}")
+                            f"{runs[job]['cardinality']}")
         elif want == "nofull":  # the nonzeros have no full matching: a zero must be matched
             tally["null5"] += 1
             notes.append("job 5 null = scipy (a zero must be matched)")
@@ -286,7 +286,7 @@ def compare_objectives(name, a, runs, peers, tally, failures, notes):
             if got is None or not close(got, want[0], want[1]):
                 failures.append(f"{name} job {job}: objective {got!r}, scipy's min_weight_full_bipartite_"
                                 f"matching {want[0]!r} ({m} x {n}, {a.nnz} entries, matched "
-                                f"{runs[job]['matched']})")
+                                f"{runs[job]['cardinality']})")
 
 
 def check_file(name, path, cli, peers, tmp, tally, failures, verbose):
@@ -301,10 +301,10 @@ def check_file(name, path, cli, peers, tmp, tally, failures, verbose):
         notes.append("matched = scipy")
         for job, report in runs.items():
             tally[f"count{job}"] += 1
-            if report["matched"] != matched:
-                failures.append(f"{name} job {job}: matched {report['matched']}, scipy's maximum_bipartite_matching "
+            if report["cardinality"] != matched:
+                failures.append(f"{name} job {job}: matched {report['cardinality']}, scipy's maximum_bipartite_matching "
                                 f"{matched} ({m} x {n}, {a.nnz} entries)")
-    if matched == min(m, n) or (isinstance(matched, str) and runs.get(1, {}).get("matched") == min(m, n)):
+    if matched == min(m, n) or (isinstance(matched, str) and runs.get(1, {}).get("cardinality") == min(m, n)):
         compare_objectives(name, a, runs, peers, tally, failures, notes)
     elif not isinstance(matched, str):
         tally["singular"] += 1

@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/args.hpp"
 #include "datasets/generators.hpp"
 #include "datasets/marriage.hpp"
 #include "matchers/registry.hpp"
@@ -86,14 +87,20 @@ int main(int argc, char** argv) {
   vertex_t n = 1 << 17, complete_n = 2000;
   int threads = 2;
   std::string only;
-  for (int i = 1; i + 1 < argc; i += 2) {
+  const char* usage = "usage: bench_memory [--n N] [--complete-n N] [--threads T] [--only NAME]\n";
+  if (bench::help(argc, argv, usage)) return 0;
+  for (int i = 1; i < argc; i += 2) {
     const std::string o = argv[i];
+    if (i + 1 >= argc) {
+      std::fprintf(stderr, "bench_memory: %s needs a value\n%s", o.c_str(), usage);
+      return 2;
+    }
     if (o == "--n") n = vertex_t(std::atol(argv[i + 1]));
     else if (o == "--complete-n") complete_n = vertex_t(std::atol(argv[i + 1]));
     else if (o == "--threads") threads = std::atoi(argv[i + 1]);
     else if (o == "--only") only = argv[i + 1];
     else {
-      std::fprintf(stderr, "unknown option %s\n", o.c_str());
+      std::fprintf(stderr, "bench_memory: unknown option %s\n%s", o.c_str(), usage);
       return 2;
     }
   }

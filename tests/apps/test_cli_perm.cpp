@@ -264,7 +264,7 @@ TEST_CASE("perm: errors are one line, checked before the input where they can be
       {"perm " + a + " --job 4 --algo max-sum" + out, 2, "--job or --algo, not both"},
       {"perm " + a + " --algo greedy" + out, 2, "greedy"},
       {"perm " + a + " --job 4 --symmetric" + out, 2, "--symmetric is for max-product, not 'max-sum'"},
-      {"perm " + a + " --max-rounds 3" + out, 2, "--max-rounds is for awpm, not 'max-product'"},
+      {"perm " + a + " --max-rounds 3" + out, 2, "--max-rounds is for awpm and awpm-gpu, not 'max-product'"},
       {"perm " + a + " --job 0 --symmetric" + out, 2, "not job 0"},
       {"perm " + a + " --algo max-sum --device gpu" + out, 2, "has no gpu version"},
       {"perm " + a + " --algo awpm --max-rounds -1" + out, 2, "--max-rounds"},

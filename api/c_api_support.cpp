@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 
+#include "lib/interrupt.hpp"
 #include "lib/types.hpp"
 
 namespace matchblas::capi {
@@ -83,6 +84,7 @@ int status_of(const error& e) {
   if (dynamic_cast<const shape_error*>(&e)) return MATCHBLAS_ERR_BAD_DIMENSION;
   if (dynamic_cast<const cuda_error*>(&e)) return MATCHBLAS_ERR_DEVICE;
   if (dynamic_cast<const out_of_memory*>(&e)) return MATCHBLAS_ERR_OUT_OF_MEMORY;
+  if (dynamic_cast<const interrupted*>(&e)) return MATCHBLAS_ERR_INTERRUPTED;
   return MATCHBLAS_ERR_BAD_INPUT;
 }
 
@@ -110,6 +112,7 @@ extern "C" const char* matchblas_status_string(int status) {
     case MATCHBLAS_ERR_BAD_FILE: return "bad file";
     case MATCHBLAS_ERR_DEVICE: return "device error";
     case MATCHBLAS_ERR_BAD_INPUT: return "bad input";
+    case MATCHBLAS_ERR_INTERRUPTED: return "interrupted";
     default: return "unknown status";
   }
 }

@@ -61,7 +61,8 @@ void set_status(Report* report, int status, const std::string& message) {
 
 // The status of a library exception: parse_error a bad file, shape_error a
 // bad dimension, invalid_input bad input, cuda_error the device,
-// out_of_memory; any other matchblas::error bad input.
+// out_of_memory, interrupted (lib/interrupt.hpp) interrupted; any other
+// matchblas::error bad input.
 int status_of(const error& e);
 
 // Runs body (returning a status), turning every exception into a status and

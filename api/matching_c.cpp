@@ -6,6 +6,8 @@
 // copied into library-allocated arrays. Nothing escapes as an exception.
 #include "matchblas/matching.h"
 
+#include "matchblas/coordinate.h"
+
 #include <omp.h>
 
 #include <chrono>
@@ -21,6 +23,7 @@
 #include "datasets/load.hpp"
 #include "datasets/marriage.hpp"
 #include "lib/error.hpp"
+#include "lib/interrupt.hpp"
 #include "lib/mmio.hpp"
 #include "matchers/b_matching/b_matching.hpp"
 #include "matchers/marriage/stable_marriage.hpp"
@@ -87,6 +90,58 @@ MmMatrix sparse_as_matrix(const matchblas_sparse* a) {
   return m;
 }
 
+// The caller's coordinate arrays as the MmMatrix a file would give (checked
+// as check_sparse checks compressed arrays; 0-based, general symmetry).
+MmMatrix coordinate_as_matrix(const matchblas_coordinate_graph& g) {
+  const std::int64_t id_limit = std::numeric_limits<vertex_t>::max() - 1;
+  if (g.rows < 0 || g.cols < 0 || g.rows > id_limit || g.cols > id_limit)
+    fail(MATCHBLAS_ERR_BAD_DIMENSION, "dimension " + std::to_string(g.rows) + " x " + std::to_string(g.cols) +
+                                          " is negative or exceeds the 32-bit vertex ids");
+  if (g.entries < 0) fail(MATCHBLAS_ERR_BAD_DIMENSION, "entries " + std::to_string(g.entries) + " is negative");
+  if (g.base != 0 && g.base != 1) fail(MATCHBLAS_ERR_BAD_FORMAT, "base " + std::to_string(g.base) + " is neither 0 nor 1");
+  const int index_type = stored_int(g.index_type), value_type = stored_int(g.value_type);
+  if (index_type != MATCHBLAS_INT32 && index_type != MATCHBLAS_INT64)
+    fail(MATCHBLAS_ERR_BAD_FORMAT, "index type " + std::to_string(index_type) + " is unknown");
+  if (value_type != MATCHBLAS_DOUBLE && value_type != MATCHBLAS_FLOAT && value_type != MATCHBLAS_PATTERN)
+    fail(MATCHBLAS_ERR_BAD_FORMAT, "value type " + std::to_string(value_type) +
+                                       " is not taken by the matching calls (double, float or pattern)");
+  if (g.entries > 0 && (!g.row_indices || !g.col_indices))
+    fail(MATCHBLAS_ERR_NULL_ARGUMENT, "the matrix's row or column indices are NULL");
+  if (g.entries > 0 && value_type != MATCHBLAS_PATTERN && !g.values)
+    fail(MATCHBLAS_ERR_NULL_ARGUMENT, "the matrix's values are NULL (use MATCHBLAS_PATTERN for a pattern)");
+  MmMatrix m;
+  m.header.format = MmFormat::coordinate;
+  m.header.field = value_type == MATCHBLAS_PATTERN ? MmField::pattern : MmField::real;
+  m.header.symmetry = MmSymmetry::general;
+  m.header.rows = vertex_t(g.rows);
+  m.header.cols = vertex_t(g.cols);
+  m.header.entries = g.entries;
+  m.row.resize(std::size_t(g.entries));
+  m.col.resize(std::size_t(g.entries));
+  if (value_type != MATCHBLAS_PATTERN) m.val.resize(std::size_t(g.entries));
+  const auto read = [&](const void* a, std::int64_t k) {
+    return index_type == MATCHBLAS_INT32 ? std::int64_t(static_cast<const std::int32_t*>(a)[k])
+                                         : static_cast<const std::int64_t*>(a)[k];
+  };
+  for (std::int64_t k = 0; k < g.entries; ++k) {
+    const std::int64_t i = read(g.row_indices, k) - g.base, j = read(g.col_indices, k) - g.base;
+    if (i < 0 || i >= g.rows || j < 0 || j >= g.cols)
+      fail(MATCHBLAS_ERR_INDEX_OUT_OF_RANGE, "entry " + std::to_string(k + g.base) + " is (" + std::to_string(i + g.base) +
+                                                 ", " + std::to_string(j + g.base) + "), outside the " +
+                                                 std::to_string(g.rows) + " x " + std::to_string(g.cols) + " matrix");
+    m.row[std::size_t(k)] = vertex_t(i);
+    m.col[std::size_t(k)] = vertex_t(j);
+    if (value_type == MATCHBLAS_PATTERN) continue;
+    const double x = value_type == MATCHBLAS_DOUBLE ? static_cast<const double*>(g.values)[k]
+                                                    : double(static_cast<const float*>(g.values)[k]);
+    if (!std::isfinite(x))
+      fail(MATCHBLAS_ERR_BAD_VALUE, "the entry (" + std::to_string(i + g.base) + ", " + std::to_string(j + g.base) +
+                                        ") is not finite");
+    m.val[std::size_t(k)] = x;
+  }
+  return m;
+}
+
 // The caller's dense n x n matrix as an array MmMatrix (row-major values).
 MmMatrix dense_as_matrix(const matchblas_graph& g) {
   const std::int64_t n = g.dense_n;
@@ -118,21 +173,21 @@ MmMatrix dense_as_matrix(const matchblas_graph& g) {
   return m;
 }
 
-GraphView view_of(const matchblas_graph& g) {
-  switch (stored_int(g.view)) {
+GraphView view_of(const matchblas_view& view) {
+  switch (stored_int(view)) {
     case MATCHBLAS_VIEW_AUTO: return GraphView::automatic;
     case MATCHBLAS_VIEW_GENERAL: return GraphView::general;
     case MATCHBLAS_VIEW_BIPARTITE: return GraphView::bipartite;
     case MATCHBLAS_VIEW_COMPLETE: return GraphView::complete;
   }
-  fail(MATCHBLAS_ERR_BAD_FORMAT, "view " + std::to_string(stored_int(g.view)) + " is unknown");
+  fail(MATCHBLAS_ERR_BAD_FORMAT, "view " + std::to_string(stored_int(view)) + " is unknown");
 }
 
 // The graph for an algorithm accepting `kinds`, by the rules; a file's errors
 // name it (status bad file).
 LoadedGraph load_graph(const matchblas_graph* g, unsigned kinds) {
   if (!g) fail(MATCHBLAS_ERR_NULL_ARGUMENT, "the graph is NULL");
-  const GraphView view = view_of(*g);
+  const GraphView view = view_of(g->view);
   const Precision precision = g->single_precision ? Precision::single : Precision::dual;
   switch (stored_int(g->source)) {
     case MATCHBLAS_GRAPH_SPARSE: return graph_from_file(sparse_as_matrix(&g->sparse), view, precision, {}, kinds);
@@ -161,6 +216,13 @@ LoadedGraph load_graph(const matchblas_graph* g, unsigned kinds) {
     }
   }
   fail(MATCHBLAS_ERR_BAD_FORMAT, "graph source " + std::to_string(stored_int(g->source)) + " is unknown");
+}
+
+LoadedGraph load_coordinate_graph(const matchblas_coordinate_graph* g, unsigned kinds) {
+  if (!g) fail(MATCHBLAS_ERR_NULL_ARGUMENT, "the graph is NULL");
+  const GraphView view = view_of(g->view);
+  return graph_from_file(coordinate_as_matrix(*g), view, g->single_precision ? Precision::single : Precision::dual, {},
+                         kinds);
 }
 
 // The registry entry `algo` of `problem` (its twin on settings.device), its
@@ -242,18 +304,24 @@ extern "C" void matchblas_default_run_settings(matchblas_run_settings* settings)
   settings->device = -1;
 }
 
-extern "C" int matchblas_match(const matchblas_graph* graph, const char* algo, const matchblas_run_settings* settings,
-                               matchblas_matching* result, matchblas_match_report* report) {
+namespace {
+
+// matchblas_match on a graph from load(kinds) (the graph in the precision
+// `single` says): every source's call is this one.
+template <class Load>
+int match_graph(Load load, bool single, const char* algo, const matchblas_run_settings* settings,
+                matchblas_matching* result, matchblas_match_report* report) {
   start_report(report);
   if (result) *result = matchblas_matching{};
   return guarded(report, [&] {
     if (!result) fail(MATCHBLAS_ERR_NULL_ARGUMENT, "the result is NULL");
     const matchblas_run_settings s = settings_or_default(settings);
-    const Precision precision = graph && graph->single_precision ? Precision::single : Precision::dual;
-    Chosen c = choose(algo, Problem::matching, s, precision);
+    Chosen c = choose(algo, Problem::matching, s, single ? Precision::single : Precision::dual);
+    check_interrupt();
     const auto t0 = clock_type::now();
-    const LoadedGraph g = load_graph(graph, c.info->kinds);
+    const LoadedGraph g = load(c.info->kinds);
     const double setup = seconds_since(t0);
+    check_interrupt();
     RomaRun phases;
     if (c.run.options.takes("phase-report")) c.run.phase_report = &phases;
     const MatchRun run = run_matcher(*c.info, g.ref(), g.kind, c.run);
@@ -276,9 +344,11 @@ extern "C" int matchblas_match(const matchblas_graph* graph, const char* algo, c
   });
 }
 
-extern "C" int matchblas_b_match(const matchblas_graph* graph, const char* algo, const int64_t* b, int64_t b_length,
-                                 const matchblas_run_settings* settings, matchblas_b_matching* result,
-                                 matchblas_match_report* report) {
+// matchblas_b_match on a graph from load(kinds).
+template <class Load>
+int b_match_graph(Load load, bool single, const char* algo, const int64_t* b, int64_t b_length,
+                  const matchblas_run_settings* settings, matchblas_b_matching* result,
+                  matchblas_match_report* report) {
   start_report(report);
   if (result) *result = matchblas_b_matching{};
   return guarded(report, [&] {
@@ -286,9 +356,10 @@ extern "C" int matchblas_b_match(const matchblas_graph* graph, const char* algo,
     if (!b) fail(MATCHBLAS_ERR_NULL_ARGUMENT, "b is NULL");
     const matchblas_run_settings s = settings_or_default(settings);
     Chosen c = choose(algo, Problem::b_matching, s, Precision::dual);
-    if (graph && graph->single_precision) fail(MATCHBLAS_ERR_BAD_OPTION, "b-matchings are computed in double precision");
+    if (single) fail(MATCHBLAS_ERR_BAD_OPTION, "b-matchings are computed in double precision");
+    check_interrupt();
     const auto t0 = clock_type::now();
-    const LoadedGraph g = load_graph(graph, c.info->kinds);
+    const LoadedGraph g = load(c.info->kinds);
     const auto* csr = std::get_if<Csr<double>>(&g.graph);
     if (!csr) fail(MATCHBLAS_ERR_BAD_INPUT, "b-matchings take sparse graphs (general or bipartite view), not complete ones");
     const vertex_t n = csr->n_rows;
@@ -304,6 +375,7 @@ extern "C" int matchblas_b_match(const matchblas_graph* graph, const char* algo,
       bv[v] = int(x);
     }
     const double setup = seconds_since(t0);
+    check_interrupt();
     const auto t1 = clock_type::now();
     const BMatching m = run_b_matching(*c.info, csr, bv, c.run);
     const double seconds = seconds_since(t1);
@@ -325,6 +397,36 @@ extern "C" int matchblas_b_match(const matchblas_graph* graph, const char* algo,
     }
     return MATCHBLAS_OK;
   });
+}
+
+}  // namespace
+
+extern "C" int matchblas_match(const matchblas_graph* graph, const char* algo, const matchblas_run_settings* settings,
+                               matchblas_matching* result, matchblas_match_report* report) {
+  return match_graph([&](unsigned kinds) { return load_graph(graph, kinds); }, graph && graph->single_precision, algo,
+                     settings, result, report);
+}
+
+extern "C" int matchblas_match_coordinate(const matchblas_coordinate_graph* graph, const char* algo,
+                                          const matchblas_run_settings* settings, matchblas_matching* result,
+                                          matchblas_match_report* report) {
+  return match_graph([&](unsigned kinds) { return load_coordinate_graph(graph, kinds); },
+                     graph && graph->single_precision, algo, settings, result, report);
+}
+
+extern "C" int matchblas_b_match(const matchblas_graph* graph, const char* algo, const int64_t* b, int64_t b_length,
+                                 const matchblas_run_settings* settings, matchblas_b_matching* result,
+                                 matchblas_match_report* report) {
+  return b_match_graph([&](unsigned kinds) { return load_graph(graph, kinds); }, graph && graph->single_precision,
+                       algo, b, b_length, settings, result, report);
+}
+
+extern "C" int matchblas_b_match_coordinate(const matchblas_coordinate_graph* graph, const char* algo,
+                                            const int64_t* b, int64_t b_length,
+                                            const matchblas_run_settings* settings, matchblas_b_matching* result,
+                                            matchblas_match_report* report) {
+  return b_match_graph([&](unsigned kinds) { return load_coordinate_graph(graph, kinds); },
+                       graph && graph->single_precision, algo, b, b_length, settings, result, report);
 }
 
 namespace {
@@ -376,6 +478,7 @@ extern "C" int matchblas_marry(const matchblas_preferences* preferences, const c
     if (!preferences) fail(MATCHBLAS_ERR_NULL_ARGUMENT, "the preferences are NULL");
     const matchblas_run_settings s = settings_or_default(settings);
     Chosen c = choose(algo, Problem::marriage, s, Precision::dual);
+    check_interrupt();
     const auto t0 = clock_type::now();
     MarriageInstance inst;
     if (preferences->path) {
@@ -391,6 +494,7 @@ extern "C" int matchblas_marry(const matchblas_preferences* preferences, const c
     }
     const RankedLists lists = rank_lists(inst);
     const double setup = seconds_since(t0);
+    check_interrupt();
     const auto t1 = clock_type::now();
     const Marriage m = run_marriage(*c.info, lists, c.run);
     const double seconds = seconds_since(t1);

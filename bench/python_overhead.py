@@ -22,6 +22,11 @@ values), then for each algorithm alternates REPS runs of
 and prints the medians, the mates compared (they must be equal), and the
 ratio python wall / tool (setup_s + time_s): the overhead of the Python
 route. One markdown row per algorithm (bench/RESULTS.md).
+
+--tutorial also times docs/prototyping.md's Suitor (Python over
+matchblas.ops) on the same matrix against matchblas.match(A, "suitor-bulk")
+(the library's same algorithm over the same ops) and "suitor", mates
+compared with greedy's.
 """
 import argparse
 import json
@@ -46,6 +51,7 @@ def main():
     p.add_argument("--threads", type=int, default=0)
     p.add_argument("--form", choices=["csr", "coo"], default="csr")
     p.add_argument("--dir", default="/tmp")
+    p.add_argument("--tutorial", action="store_true")
     a = p.parse_args()
 
     path = os.path.join(a.dir, f"rmat{a.scale}_seed1.mtx")
@@ -81,6 +87,29 @@ def main():
         print(f"#   {algo} all runs: tool {[round(x, 3) for x in tool]}, python wall {[round(x, 3) for x in wall]}")
         if not equal:
             sys.exit(f"{algo}: the tool's and Python's mates differ")
+    if a.tutorial:
+        tutorial(A, a.threads)
+
+
+def tutorial(A, threads):
+    import re
+    page = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "docs", "prototyping.md")
+    namespace = {}
+    exec(re.search(r"```python\n(.*?)```", open(page).read(), re.S).group(1), namespace)
+    greedy, _ = matchblas.match(A, "greedy", threads=threads)
+    t = time.perf_counter()
+    mate = namespace["suitor"](A)
+    python_s = time.perf_counter() - t
+    assert np.array_equal(mate, greedy), "the tutorial's matching differs from greedy's"
+    print("| matcher | wall s | vs tutorial |")
+    print("|---|---|---|")
+    print(f"| docs/prototyping.md suitor (Python over matchblas.ops) | {python_s:.3f} | 1.00 |")
+    for algo in ("suitor-bulk", "suitor"):
+        t = time.perf_counter()
+        m, r = matchblas.match(A, algo, threads=threads)
+        wall = time.perf_counter() - t
+        assert np.array_equal(m, greedy)
+        print(f"| matchblas.match {algo} (time_s {r.time_s:.3f}) | {wall:.3f} | {wall / python_s:.2f} |")
 
 
 if __name__ == "__main__":

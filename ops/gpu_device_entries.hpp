@@ -69,3 +69,20 @@ OwnedDeviceCsr<W> select_free_on_device(const DeviceCsrArrays<W>& a, const verte
 void free_on_device(void* p, int device) noexcept;
 
 }  // namespace matchblas::ops
+
+// The explicit instantiations, one list for device_entries.cu and its
+// stand-in device_entries_no_cuda.cpp (used inside namespace matchblas::ops).
+#define MATCHBLAS_DEVICE_ENTRIES_WEIGHT(W)                                                                       \
+  template void argmax_rows_on_device<W>(const DeviceCsrArrays<W>&, const std::uint8_t*, const std::uint8_t*,    \
+                                         const W*, const vertex_t*, vertex_t*, W*, int, void*);                  \
+  template OwnedDeviceCsr<W> select_free_on_device<W>(const DeviceCsrArrays<W>&, const vertex_t*, int, void*);
+#define MATCHBLAS_DEVICE_ENTRIES_ASSIGN(T) \
+  template void assign_on_device<T>(T*, std::size_t, const std::uint8_t*, const T*, T, int, void*);
+#define MATCHBLAS_INSTANTIATE_DEVICE_ENTRIES      \
+  MATCHBLAS_DEVICE_ENTRIES_WEIGHT(float)          \
+  MATCHBLAS_DEVICE_ENTRIES_WEIGHT(double)         \
+  MATCHBLAS_DEVICE_ENTRIES_ASSIGN(std::uint8_t)   \
+  MATCHBLAS_DEVICE_ENTRIES_ASSIGN(std::int32_t)   \
+  MATCHBLAS_DEVICE_ENTRIES_ASSIGN(std::int64_t)   \
+  MATCHBLAS_DEVICE_ENTRIES_ASSIGN(float)          \
+  MATCHBLAS_DEVICE_ENTRIES_ASSIGN(double)

@@ -122,21 +122,6 @@ void free_on_device(void* p, int device) noexcept {
   cudaGetLastError();
 }
 
-#define MATCHBLAS_DEVICE_ENTRIES(W)                                                                              \
-  template void argmax_rows_on_device<W>(const DeviceCsrArrays<W>&, const std::uint8_t*, const std::uint8_t*,    \
-                                         const W*, const vertex_t*, vertex_t*, W*, int, void*);                  \
-  template OwnedDeviceCsr<W> select_free_on_device<W>(const DeviceCsrArrays<W>&, const vertex_t*, int, void*);
-MATCHBLAS_DEVICE_ENTRIES(float)
-MATCHBLAS_DEVICE_ENTRIES(double)
-#undef MATCHBLAS_DEVICE_ENTRIES
-
-#define MATCHBLAS_ASSIGN_ON_DEVICE(T) \
-  template void assign_on_device<T>(T*, std::size_t, const std::uint8_t*, const T*, T, int, void*);
-MATCHBLAS_ASSIGN_ON_DEVICE(std::uint8_t)
-MATCHBLAS_ASSIGN_ON_DEVICE(std::int32_t)
-MATCHBLAS_ASSIGN_ON_DEVICE(std::int64_t)
-MATCHBLAS_ASSIGN_ON_DEVICE(float)
-MATCHBLAS_ASSIGN_ON_DEVICE(double)
-#undef MATCHBLAS_ASSIGN_ON_DEVICE
+MATCHBLAS_INSTANTIATE_DEVICE_ENTRIES
 
 }  // namespace matchblas::ops

@@ -93,24 +93,19 @@ def _matrix(A):
     return A if isinstance(A, Matrix) else Matrix(A)
 
 
-def _host(x, dtype, what):
-    """x as a contiguous numpy array of dtype (bool masks viewed as uint8, no copy)."""
-    a = np.asarray(x)
+def _array(x, dtype, xp=np):
+    """x as a contiguous array of dtype in xp (numpy or cupy); bool masks are
+    viewed as uint8 (no copy), other dtypes converted."""
+    a = xp.asarray(x)
     if dtype == np.uint8 and a.dtype == np.bool_:
         a = a.view(np.uint8)
     if a.dtype != dtype:
         a = a.astype(dtype)
-    return a if a.flags.c_contiguous else np.ascontiguousarray(a)
+    return a if a.flags.c_contiguous else xp.ascontiguousarray(a)
 
 
 def _device(x, dtype):
-    cp = _cupy()
-    a = cp.asarray(x)
-    if dtype == np.uint8 and a.dtype == cp.bool_:
-        a = a.view(cp.uint8)
-    if a.dtype != dtype:
-        a = a.astype(dtype)
-    return a if a.flags.c_contiguous else cp.ascontiguousarray(a)
+    return _array(x, dtype, _cupy())
 
 
 def _backend(backend):
@@ -147,10 +142,10 @@ def argmax(A, row_mask=None, col_mask=None, floor=None, *, backend="auto"):
     m = _matrix(A)
     fw = fv = None
     if floor is not None:
-        fw, fv = _host(floor[0], m.dtype, "floor weights"), _host(floor[1], np.int32, "floor vertices")
+        fw, fv = _array(floor[0], m.dtype), _array(floor[1], np.int32)
     status, message, best, best_weight = _core.ops_argmax(
-        m._m, None if row_mask is None else _host(row_mask, np.uint8, "row_mask"),
-        None if col_mask is None else _host(col_mask, np.uint8, "col_mask"), fw, fv, _backend(backend))
+        m._m, None if row_mask is None else _array(row_mask, np.uint8),
+        None if col_mask is None else _array(col_mask, np.uint8), fw, fv, _backend(backend))
     raise_for(status, message)
     return best, best_weight
 
@@ -172,11 +167,11 @@ def assign(out, mask, values):
         return out
     if not isinstance(out, np.ndarray):
         raise TypeError(f"assign writes into a numpy (or CuPy) array, not {type(out).__name__}")
-    m = None if mask is None else _host(mask, np.uint8, "mask")
+    m = None if mask is None else _array(mask, np.uint8)
     if np.ndim(values) == 0:
         vs, v = None, np.full(1, values, dtype=out.dtype)
     else:
-        vs, v = _host(values, out.dtype, "values"), None
+        vs, v = _array(values, out.dtype), None
     status, message = _core.ops_assign(out, m, vs, v)
     raise_for(status, message)
     return out
@@ -202,9 +197,9 @@ def select(A, mate=None, *, rows=None, cols=None):
         return csp.csr_matrix((c_values, c_columns, c_offsets.astype(cp.int32)), shape=(n_rows, n_cols))
     m = _matrix(A)
     if mate is not None:
-        status, message, c = _core.ops_select_free(m._m, _host(mate, np.int32, "mate"))
+        status, message, c = _core.ops_select_free(m._m, _array(mate, np.int32))
     else:
-        status, message, c = _core.ops_select(m._m, None if rows is None else _host(rows, np.uint8, "rows"),
-                                              None if cols is None else _host(cols, np.uint8, "cols"))
+        status, message, c = _core.ops_select(m._m, None if rows is None else _array(rows, np.uint8),
+                                              None if cols is None else _array(cols, np.uint8))
     raise_for(status, message)
     return Matrix(c)

@@ -11,6 +11,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "arrays.hpp"
 #include "matchblas/matchblas.h"
@@ -53,6 +54,21 @@ matchblas_ops_type entry_type(const nb::dlpack::dtype& d) {
   if (is<float>(d)) return MATCHBLAS_OPS_FLOAT;
   if (is<double>(d)) return MATCHBLAS_OPS_DOUBLE;
   throw nb::type_error(("assign takes uint8, int32, int64, float32 or float64 arrays, not " + describe(d)).c_str());
+}
+
+// What an assign writes: values (as many entries as out, of its dtype) or
+// one value (a host array of one entry of out's dtype): (values, value).
+template <class Out, class Values>
+std::pair<const void*, const void*> assign_source(const Out& out, const std::optional<Values>& values,
+                                                  const std::optional<HostArray>& value) {
+  if (values) {
+    expect_vector(*values, std::int64_t(out.shape(0)), "values");
+    if (values->dtype() != out.dtype()) throw nb::type_error("values must have out's dtype");
+    return {values->data(), nullptr};
+  }
+  if (!value || value->size() != 1 || value->dtype() != out.dtype())
+    throw nb::type_error("value must be one entry of out's dtype");
+  return {nullptr, value->data()};
 }
 
 // ---- CPU -------------------------------------------------------------------
@@ -131,16 +147,7 @@ nb::tuple assign(HostOut out, const std::optional<HostArray>& mask, const std::o
   const auto n = std::int64_t(out.shape(0));
   const matchblas_ops_type type = entry_type(out.dtype());
   const std::uint8_t* m = mask_of(mask, n, "mask");
-  const void* vs = nullptr;
-  const void* v = nullptr;
-  if (values) {
-    expect_vector(*values, n, "values");
-    if (values->dtype() != out.dtype()) throw nb::type_error("values must have out's dtype");
-    vs = values->data();
-  } else if (value) {
-    if (value->size() != 1 || value->dtype() != out.dtype()) throw nb::type_error("value must be one entry of out's dtype");
-    v = value->data();
-  }
+  const auto [vs, v] = assign_source(out, values, value);
   matchblas_ops_status st{};
   {
     nb::gil_scoped_release release;
@@ -256,16 +263,7 @@ nb::tuple assign_device(DeviceArray out, const std::optional<DeviceArray>& mask,
   expect_on(mask, device, "mask");
   expect_on(values, device, "values");
   const std::uint8_t* m = mask_of(mask, n, "mask");
-  const void* vs = nullptr;
-  const void* v = nullptr;
-  if (values) {
-    expect_vector(*values, n, "values");
-    if (values->dtype() != out.dtype()) throw nb::type_error("values must have out's dtype");
-    vs = values->data();
-  } else if (value) {
-    if (value->size() != 1 || value->dtype() != out.dtype()) throw nb::type_error("value must be one entry of out's dtype");
-    v = value->data();
-  }
+  const auto [vs, v] = assign_source(out, values, value);
   const matchblas_ops_type type = entry_type(out.dtype());
   matchblas_ops_status st{};
   {

@@ -19,6 +19,7 @@
 #include "ops/assign.hpp"
 #include "ops/gpu/device.hpp"
 #include "ops/select.hpp"
+#include "tests/check/check.hpp"
 
 using matchblas::Csr;
 using matchblas::vertex_t;
@@ -26,23 +27,6 @@ using matchblas::vertex_t;
 namespace {
 
 // A seeded random m x n Csr with ties, negative weights and empty rows.
-template <class W>
-Csr<W> random_csr(std::uint64_t seed, vertex_t m, vertex_t n, double density) {
-  std::mt19937_64 rng(seed);
-  std::uniform_real_distribution<double> u(0, 1);
-  Csr<W> a;
-  a.n_rows = m;
-  a.n_cols = n;
-  for (vertex_t i = 0; i < m; ++i) {
-    for (vertex_t j = 0; j < n; ++j)
-      if (u(rng) < density) {
-        a.cols.push_back(j);
-        a.weights.push_back(W(int(7 * u(rng)) - 3));
-      }
-    a.offsets.push_back(std::int64_t(a.cols.size()));
-  }
-  return a;
-}
 
 // a's arrays in the caller's storage: CSR or CSC (of the same matrix), base, Index.
 template <class Index, class W>
@@ -111,7 +95,7 @@ void check_ops(std::uint64_t seed, vertex_t m, vertex_t n, bool csr, int base) {
   CAPTURE(seed);
   CAPTURE(csr);
   CAPTURE(base);
-  const Csr<W> a = random_csr<W>(seed, m, n, 0.2);
+  const Csr<W> a = matchblas::check::random_signed_matrix<W>(m, n, 0.2, seed);
   Caller<Index, W> caller(a, csr, base);
   matchblas_ops_matrix* g = nullptr;
   matchblas_ops_status st{};
@@ -228,7 +212,7 @@ TEST_CASE("ops: assign for every entry type") {
 }
 
 TEST_CASE("ops: every bad argument is its named status, with a message") {
-  const Csr<double> a = random_csr<double>(5, 6, 8, 0.5);
+  const Csr<double> a = matchblas::check::random_signed_matrix<double>(6, 8, 0.5, 5);
   Caller<std::int32_t, double> caller(a, true, 0);
   matchblas_ops_matrix* g = nullptr;
   matchblas_ops_status st{};

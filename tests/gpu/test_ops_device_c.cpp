@@ -18,6 +18,7 @@
 #include "matchblas/ops.h"
 #include "ops/argmax.hpp"
 #include "ops/select.hpp"
+#include "tests/check/check.hpp"
 
 using matchblas::Csr;
 using matchblas::vertex_t;
@@ -50,29 +51,12 @@ std::vector<T> from_device(const T* p, std::size_t n) {
   return h;
 }
 
-template <class W>
-Csr<W> random_csr(std::uint64_t seed, vertex_t m, vertex_t n, double density) {
-  std::mt19937_64 rng(seed);
-  std::uniform_real_distribution<double> u(0, 1);
-  Csr<W> a;
-  a.n_rows = m;
-  a.n_cols = n;
-  for (vertex_t i = 0; i < m; ++i) {
-    for (vertex_t j = 0; j < n; ++j)
-      if (u(rng) < density) {
-        a.cols.push_back(j);
-        a.weights.push_back(W(int(7 * u(rng)) - 3));
-      }
-    a.offsets.push_back(std::int64_t(a.cols.size()));
-  }
-  return a;
-}
 
 template <class W>
 void check(std::uint64_t seed, vertex_t m, vertex_t n, bool wide, cudaStream_t stream) {
   CAPTURE(seed);
   CAPTURE(wide);
-  const Csr<W> a = random_csr<W>(seed, m, n, 0.1);
+  const Csr<W> a = matchblas::check::random_signed_matrix<W>(m, n, 0.1, seed);
   std::vector<std::int32_t> narrow(a.offsets.begin(), a.offsets.end());
   Device<std::int64_t> d_off64(a.offsets);
   Device<std::int32_t> d_off32(narrow);

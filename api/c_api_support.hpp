@@ -50,6 +50,11 @@ int stored_int(const E& field) {
 // in range, finite values); returns its number of entries.
 std::int64_t check_sparse(const matchblas_sparse* a);
 
+// The same checks but the per-entry ones (indices in range, finite values):
+// O(rows) instead of O(entries), for a caller that checks each entry as it
+// copies it and calls check_sparse to name the first bad one.
+std::int64_t check_sparse_shape(const matchblas_sparse* a);
+
 // Leaves status and message in a report (matchblas_inform,
 // matchblas_match_report: anything with `status` and `char message[]`).
 template <class Report>

@@ -2,35 +2,44 @@
 """What calling matchblas through Python costs over the tool, in one run.
 
     PYTHONPATH=build/python build/python-venv/bin/python bench/python_overhead.py
-        [--cli build/bin/matchblas] [--scale 20] [--algos suitor,greedy] [--reps 5]
-        [--threads 0] [--form csr|coo] [--dir DIR]
+        [--cli build/bin/matchblas] [--scale 20] [--algos suitor,greedy] [--reps 3]
+        [--threads 0] [--form csr|coo] [--dir DIR] [--pairings "same entries,as stored"] [--tutorial]
 
-Writes an R-MAT graph with `matchblas gen rmat 2^SCALE --seed 1` (kept in
-DIR, default /tmp), reads it once with scipy.io.mmread into the form asked
-(the arrays Python code would hold: CSR by default, int32 indices, float64
-values), then for each algorithm alternates REPS runs of
+Writes an R-MAT graph with `matchblas gen rmat 2^SCALE --seed 1` (a
+symmetric file: one triangle stored) and the same matrix as a general file
+holding both triangles (scipy.io.mmwrite), both kept in DIR (default /tmp);
+reads the matrix once with scipy.io.mmread (both triangles) as the arrays a
+Python caller holds (CSR with int32 indices and float64 values by default).
+Then for each algorithm it alternates REPS runs of
 
-    tool:    matchblas match FILE --algo A --json --threads T
-             its setup_s + time_s: building the graph from the parsed matrix
-             and matching (the file's parsing, read_s, excluded: the Python
-             caller's matrix is already in memory)
-    python:  matchblas.match(A, A, threads=T), the wall time of the whole
-             call: the conversion of the caller's arrays, the same graph
-             building, matching, the result handed back, the thread and the
-             GIL handling; and its report's setup_s + time_s
+    tool:    matchblas match FILE --algo A --json --threads T, its
+             setup_s + time_s: the graph rules on the parsed matrix and the
+             matcher (parsing the file, read_s, excluded: a Python caller's
+             matrix is already in memory)
+    python:  matchblas.match(M, A, threads=T), the wall time of the whole
+             call: reading the caller's arrays into the library's matrix,
+             the same graph rules and matcher, the result handed back, the
+             worker thread and the GIL; and its report's setup_s + time_s
 
-and prints the medians, the mates compared (they must be equal), and the
-ratio python wall / tool (setup_s + time_s): the overhead of the Python
-route. One markdown row per algorithm (bench/RESULTS.md).
+on two pairings:
+    same entries   the tool on the general file, Python on both triangles:
+                   the same entries reach the same graph rules (the target's
+                   comparison: python wall / tool setup_s + time_s)
+    as stored      the tool on the symmetric file, Python on its lower
+                   triangle (the entries the file stores; the rules then take
+                   different paths: informative only)
+The mates must be equal. One markdown row per algorithm and pairing
+(bench/RESULTS.md).
 
 --tutorial also times docs/prototyping.md's Suitor (Python over
-matchblas.ops) on the same matrix against matchblas.match(A, "suitor-bulk")
-(the library's same algorithm over the same ops) and "suitor", mates
-compared with greedy's.
+matchblas.ops, on both triangles as given) against the library's
+suitor-bulk (the same algorithm over the same ops) and suitor (time_s),
+mates compared with greedy's.
 """
 import argparse
 import json
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -38,8 +47,16 @@ import time
 
 import numpy as np
 import scipy.io
+import scipy.sparse
 
 import matchblas
+
+
+def tool_run(cli, path, algo, threads, out=None):
+    r = subprocess.run([cli, "match", path, "--algo", algo, "--json", "--threads", str(threads)]
+                       + (["--out", out] if out else []), check=True, capture_output=True, text=True)
+    j = json.loads(r.stdout)
+    return j["setup_s"] + j["time_s"]
 
 
 def main():
@@ -47,52 +64,60 @@ def main():
     p.add_argument("--cli", default="build/bin/matchblas")
     p.add_argument("--scale", type=int, default=20)
     p.add_argument("--algos", default="suitor,greedy")
-    p.add_argument("--reps", type=int, default=5)
+    p.add_argument("--reps", type=int, default=3)
     p.add_argument("--threads", type=int, default=0)
     p.add_argument("--form", choices=["csr", "coo"], default="csr")
     p.add_argument("--dir", default="/tmp")
+    p.add_argument("--pairings", default="same entries,as stored")
     p.add_argument("--tutorial", action="store_true")
     a = p.parse_args()
 
-    path = os.path.join(a.dir, f"rmat{a.scale}_seed1.mtx")
-    if not os.path.exists(path):
-        subprocess.run([a.cli, "gen", "rmat", str(2**a.scale), "--seed", "1", "--out", path], check=True)
+    symmetric = os.path.join(a.dir, f"rmat{a.scale}_seed1.mtx")
+    general = os.path.join(a.dir, f"rmat{a.scale}_seed1_general.mtx")
+    if not os.path.exists(symmetric):
+        subprocess.run([a.cli, "gen", "rmat", str(2**a.scale), "--seed", "1", "--out", symmetric], check=True)
     t = time.perf_counter()
-    A = scipy.io.mmread(path)
-    A = A.tocsr() if a.form == "csr" else A.tocoo()
-    if a.form == "csr":
-        A.indptr, A.indices = A.indptr.astype(np.int32), A.indices.astype(np.int32)
-    print(f"# {path}: {A.shape[0]} x {A.shape[1]}, {A.nnz} stored entries ({a.form}), "
-          f"read by scipy in {time.perf_counter() - t:.1f} s; threads {a.threads}; reps {a.reps}", flush=True)
-    print("| algo | tool setup_s + time_s | python wall | python setup_s + time_s | ratio wall / tool | mates equal |")
-    print("|---|---|---|---|---|---|")
+    both = scipy.io.mmread(symmetric)
+    read_s = time.perf_counter() - t
+    if not os.path.exists(general):
+        scipy.io.mmwrite(general, both, symmetry="general")
+
+    def form(M):
+        M = M.tocsr() if a.form == "csr" else M.tocoo()
+        if a.form == "csr":
+            M.indptr, M.indices = M.indptr.astype(np.int32), M.indices.astype(np.int32)
+        return M
+
+    pairings = {"same entries": (general, form(both)), "as stored": (symmetric, form(scipy.sparse.tril(both)))}
+    pairings = {k: v for k, v in pairings.items() if k in a.pairings.split(",")}
+    print(f"# {symmetric}: {both.shape[0]} x {both.shape[1]}, {both.nnz} entries (both triangles), read by scipy "
+          f"in {read_s:.1f} s; Python input {a.form}; threads {a.threads}; reps {a.reps}", flush=True)
+    print("| algo | pairing | tool setup_s + time_s | python wall | python setup_s + time_s "
+          "| ratio python wall / tool | mates equal |")
+    print("|---|---|---|---|---|---|---|")
     for algo in a.algos.split(","):
-        tool, wall, inner = [], [], []
-        mate_tool = mate_py = None
-        for rep in range(a.reps):
+        for pairing, (path, M) in pairings.items():
+            tool, wall, inner = [], [], []
             out = os.path.join(a.dir, f"python_overhead_{algo}.mate")
-            r = subprocess.run([a.cli, "match", path, "--algo", algo, "--json", "--threads", str(a.threads)]
-                               + (["--out", out] if rep == 0 else []), check=True, capture_output=True, text=True)
-            j = json.loads(r.stdout)
-            tool.append(j["setup_s"] + j["time_s"])
-            if rep == 0:
-                mate_tool = np.loadtxt(out, dtype=np.int64)
-            t = time.perf_counter()
-            mate_py, report = matchblas.match(A, algo, threads=a.threads)
-            wall.append(time.perf_counter() - t)
-            inner.append(report.setup_s + report.time_s)
-        equal = bool(np.array_equal(mate_tool, mate_py))
-        tm, wm, im = statistics.median(tool), statistics.median(wall), statistics.median(inner)
-        print(f"| {algo} | {tm:.3f} s | {wm:.3f} s | {im:.3f} s | {wm / tm:.3f} | {equal} |", flush=True)
-        print(f"#   {algo} all runs: tool {[round(x, 3) for x in tool]}, python wall {[round(x, 3) for x in wall]}")
-        if not equal:
-            sys.exit(f"{algo}: the tool's and Python's mates differ")
+            for rep in range(a.reps):
+                tool.append(tool_run(a.cli, path, algo, a.threads, out if rep == 0 else None))
+                t = time.perf_counter()
+                mate, report = matchblas.match(M, algo, threads=a.threads)
+                wall.append(time.perf_counter() - t)
+                inner.append(report.setup_s + report.time_s)
+            equal = bool(np.array_equal(np.loadtxt(out, dtype=np.int64), mate))
+            tm, wm, im = statistics.median(tool), statistics.median(wall), statistics.median(inner)
+            print(f"| {algo} | {pairing} | {tm:.3f} s | {wm:.3f} s | {im:.3f} s | {wm / tm:.3f} | {equal} |",
+                  flush=True)
+            print(f"#   {algo}, {pairing}, all runs: tool {[round(x, 3) for x in tool]}, "
+                  f"python wall {[round(x, 3) for x in wall]}", flush=True)
+            if not equal:
+                sys.exit(f"{algo}: the tool's and Python's mates differ")
     if a.tutorial:
-        tutorial(A, a.threads)
+        tutorial(form(both), a.threads)
 
 
 def tutorial(A, threads):
-    import re
     page = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "docs", "prototyping.md")
     namespace = {}
     exec(re.search(r"```python\n(.*?)```", open(page).read(), re.S).group(1), namespace)
@@ -101,15 +126,14 @@ def tutorial(A, threads):
     mate = namespace["suitor"](A)
     python_s = time.perf_counter() - t
     assert np.array_equal(mate, greedy), "the tutorial's matching differs from greedy's"
-    print("| matcher | wall s | vs tutorial |")
-    print("|---|---|---|")
-    print(f"| docs/prototyping.md suitor (Python over matchblas.ops) | {python_s:.3f} | 1.00 |")
+    print("| matcher | seconds |")
+    print("|---|---|")
+    print(f"| docs/prototyping.md's suitor in Python over matchblas.ops (wall, ops.Matrix(A) included) "
+          f"| {python_s:.3f} |")
     for algo in ("suitor-bulk", "suitor"):
-        t = time.perf_counter()
         m, r = matchblas.match(A, algo, threads=threads)
-        wall = time.perf_counter() - t
         assert np.array_equal(m, greedy)
-        print(f"| matchblas.match {algo} (time_s {r.time_s:.3f}) | {wall:.3f} | {wall / python_s:.2f} |")
+        print(f"| the library's {algo} (report time_s: the matcher alone) | {r.time_s:.3f} |", flush=True)
 
 
 if __name__ == "__main__":

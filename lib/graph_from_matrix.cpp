@@ -11,6 +11,7 @@
 #include "lib/counter_rng.hpp"
 #include "lib/csr_build.hpp"
 #include "lib/error.hpp"
+#include "lib/interrupt.hpp"
 
 namespace matchblas {
 
@@ -92,6 +93,7 @@ Csr<double> summed_entries(const MmMatrix& a, const GraphRules* rules, bool skip
     t.push_back(r, c, v);
     if (transpose && r != c) t.push_back(c, r, sign * v);
   });
+  check_interrupt();  // between the steps of a long build (lib/interrupt.hpp)
   return csr_from_triples(a.header.rows, a.header.cols, t, Duplicates::sum, drop_zeros);
 }
 
@@ -155,6 +157,7 @@ Csr<W> general_graph(const MmMatrix& a, const GraphRules& rules) {
   expect_memory((double(h.rows) + 1) * row_bytes + expanded_entries(a) * entry_bytes,
                 "the general graph of a " + dims(h) + " matrix with " + entries(h));
   const Csr<double> summed = summed_entries(a, &rules, /*skip_diagonal=*/true, /*drop_zeros=*/false);
+  check_interrupt();
   // w(u, v) = max(|a_uv|, |a_vu|): every summed entry speaks for both directions.
   Triples<double> t;
   t.reserve(2 * summed.cols.size());
@@ -164,6 +167,7 @@ Csr<W> general_graph(const MmMatrix& a, const GraphRules& rules) {
       t.push_back(r, summed.cols[k], w);
       t.push_back(summed.cols[k], r, w);
     }
+  check_interrupt();
   return cast_abs<W>(csr_from_triples(h.rows, h.cols, t, Duplicates::max, /*drop_zeros=*/true));
 }
 
@@ -205,6 +209,7 @@ Csr<W> bipartite_as_general(const Csr<W>& b) {
       t.push_back(r, b.n_rows + b.cols[k], b.weights[k]);
       t.push_back(b.n_rows + b.cols[k], r, b.weights[k]);
     }
+  check_interrupt();
   return csr_from_triples(static_cast<vertex_t>(n), static_cast<vertex_t>(n), t, Duplicates::max, true);
 }
 

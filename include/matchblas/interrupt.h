@@ -10,11 +10,11 @@
  * The flag belongs to the thread that sets it: calls made from that thread
  * poll it until it is replaced (NULL: no flag). It is read with a relaxed
  * atomic load, not written: clear it yourself before the next call.
- * A call polls it when it starts and after it builds its graph, and the
- * algorithms with phases or rounds poll it between them (roma-sparse, roma,
- * rama, awpm, the pre-pass's searches: see docs/ARCHITECTURE.md); a one-pass
- * algorithm (greedy, suitor, ...) and a GPU kernel in flight run to the end
- * first. An interrupted call returns MATCHBLAS_ERR_INTERRUPTED with no
+ * A call polls it when it starts, between the steps of building its graph
+ * and after, and the algorithms with phases or rounds poll it between them
+ * (roma-sparse, roma, rama, the auction, awpm, the pre-pass's phases and
+ * searches: see docs/ARCHITECTURE.md); a one-pass algorithm (greedy,
+ * suitor, ...) and a GPU kernel in flight run to the end first. An interrupted call returns MATCHBLAS_ERR_INTERRUPTED with no
  * result, as any failed call. */
 #ifndef MATCHBLAS_INTERRUPT_H
 #define MATCHBLAS_INTERRUPT_H

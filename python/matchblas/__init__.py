@@ -12,9 +12,10 @@ matrix is a general graph (vertex i = row i, weight max(|a_uv|, |a_vu|),
 the diagonal ignored, zeros dropped), a rectangular one the bipartite view
 (columns numbered after the rows), a square numpy array a complete graph.
 Inputs are read in place where their types fit (_inputs.py says which);
-the GIL is released while the library works; Ctrl-C stops a call at the
-algorithm's next check (interrupt.h says where); errors raise the
-exceptions of matchblas.errors. The ops for prototyping are matchblas.ops.
+the GIL is released while the library works; Ctrl-C (or an exception from
+any Python signal handler) stops a call at the library's next check
+(include/matchblas/interrupt.h says where); errors raise the exceptions of
+matchblas.errors. The ops for prototyping are matchblas.ops.
 """
 
 from dataclasses import dataclass

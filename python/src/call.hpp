@@ -3,9 +3,10 @@
 // poll_interval. A signal sets the call's interrupt flag (interrupt.h): the
 // library stops at its next check (the algorithms' phase boundaries, and
 // before and after it builds its graph), the worker returns, and the
-// signal's exception (KeyboardInterrupt) is raised here. A call that does
-// not reach a check (a one-pass algorithm, a GPU kernel) finishes first;
-// its result is then discarded. Signals are seen on the main thread only
+// signal's exception (KeyboardInterrupt, or what a Python signal handler
+// raised: a SIGALRM time limit, say) is raised here. A call that does not
+// reach a check (a one-pass algorithm, a GPU kernel) finishes first; its
+// result is then discarded. Signals are seen on the main thread only
 // (Python's rule): a call from another thread waits without them.
 #pragma once
 

@@ -77,6 +77,27 @@ def test_bad_arrays():
     raises(TypeError, "expected a scipy.sparse", matchblas.match, [[1, 2], [3, 4]])
 
 
+def test_bad_entries_of_large_inputs_are_named():
+    # Over 2^18 entries the library copies the arrays in parallel and checks
+    # each entry as it goes; the first bad one is still the one named.
+    A = sp.random(60000, 60000, density=5 / 60000, format="csr", random_state=np.random.default_rng(4))
+    assert A.nnz > 2**18
+    B = A.copy()
+    B.indices[-1], B.indices[-5] = 70000, 80000
+    raises(matchblas.InvalidInputError, f"entry {A.nnz - 5} has index 80000", matchblas.match, B)
+    B = A.copy()
+    B.data[-3], B.data[7] = np.inf, np.nan
+    raises(matchblas.InvalidInputError, "not finite", matchblas.match, B)
+    C = A.tocoo(copy=True)  # (without copy, C's arrays are A's)
+    row, col, nnz = C.row, C.col, C.nnz  # scipy checks the indices when asked for nnz
+    col[-2], C.data[-4] = 60000, np.nan  # the NaN comes first
+    raises(matchblas.InvalidInputError, rf"the entry \({row[-4]}, {col[-4]}\) is not finite", matchblas.match, C)
+    C = A.tocoo(copy=True)
+    row, nnz = C.row, C.nnz
+    row[nnz // 2] = -7
+    raises(matchblas.InvalidInputError, rf"entry {nnz // 2} is \(-7, ", matchblas.match, C)
+
+
 def test_prepass_errors():
     A = graph()
     raises(matchblas.InvalidInputError, "job", matchblas.diagonal_permutation, A, job=7)

@@ -213,3 +213,23 @@ def test_calls_from_other_threads():
     for t in threads:
         t.join()
     assert all(np.array_equal(r, expected) for r in results)
+
+
+def test_the_gil_is_released_during_a_call():
+    # While another thread's call runs in the library (the pre-pass, about a
+    # second on the dev machine), this thread keeps running Python: the gaps between its
+    # loop's iterations stay far below the call's length.
+    n = 15000
+    A = sp.random(n, n, density=8 / n, format="csc", random_state=np.random.default_rng(2))
+    worker = threading.Thread(target=matchblas.diagonal_permutation, args=(A,), kwargs={"job": 5})
+    start = time.monotonic()
+    worker.start()
+    last, largest_gap, iterations = start, 0.0, 0
+    while worker.is_alive():
+        now = time.monotonic()
+        largest_gap, last = max(largest_gap, now - last), now
+        iterations += 1
+    worker.join()
+    length = time.monotonic() - start
+    assert length > 0.2, "the call was too short to tell"
+    assert largest_gap < length / 4 and iterations > 1000, (largest_gap, length, iterations)

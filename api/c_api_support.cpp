@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 
+#include "lib/interrupt.hpp"
 #include "lib/types.hpp"
 
 namespace matchblas::capi {
@@ -34,7 +35,7 @@ std::string entry_name(const matchblas_sparse& a, std::int64_t outer, std::int64
   return name += ")";
 }
 
-std::int64_t check_sparse(const matchblas_sparse* a) {
+std::int64_t check_sparse_shape(const matchblas_sparse* a) {
   if (!a) fail(MATCHBLAS_ERR_NULL_ARGUMENT, "the matrix is NULL");
   if (a->rows < 0 || a->cols < 0)
     fail(MATCHBLAS_ERR_BAD_DIMENSION, "negative dimension " + std::to_string(a->rows) + " x " + std::to_string(a->cols));
@@ -64,6 +65,12 @@ std::int64_t check_sparse(const matchblas_sparse* a) {
   if (nnz > 0 && !a->indices) fail(MATCHBLAS_ERR_NULL_ARGUMENT, "the matrix's indices are NULL");
   if (nnz > 0 && !a->values && a->value_type != MATCHBLAS_PATTERN)
     fail(MATCHBLAS_ERR_NULL_ARGUMENT, "the matrix's values are NULL (use MATCHBLAS_PATTERN for a pattern)");
+  return nnz;
+}
+
+std::int64_t check_sparse(const matchblas_sparse* a) {
+  const std::int64_t nnz = check_sparse_shape(a);
+  const std::int64_t outer = a->layout == MATCHBLAS_CSR ? a->rows : a->cols;
   const std::int64_t inner_dim = a->layout == MATCHBLAS_CSR ? a->cols : a->rows;
   for (std::int64_t o = 0; o < outer; ++o)
     for (std::int64_t k = read_index(*a, a->pointers, o) - a->base; k < read_index(*a, a->pointers, o + 1) - a->base; ++k) {
@@ -83,6 +90,7 @@ int status_of(const error& e) {
   if (dynamic_cast<const shape_error*>(&e)) return MATCHBLAS_ERR_BAD_DIMENSION;
   if (dynamic_cast<const cuda_error*>(&e)) return MATCHBLAS_ERR_DEVICE;
   if (dynamic_cast<const out_of_memory*>(&e)) return MATCHBLAS_ERR_OUT_OF_MEMORY;
+  if (dynamic_cast<const interrupted*>(&e)) return MATCHBLAS_ERR_INTERRUPTED;
   return MATCHBLAS_ERR_BAD_INPUT;
 }
 
@@ -110,6 +118,7 @@ extern "C" const char* matchblas_status_string(int status) {
     case MATCHBLAS_ERR_BAD_FILE: return "bad file";
     case MATCHBLAS_ERR_DEVICE: return "device error";
     case MATCHBLAS_ERR_BAD_INPUT: return "bad input";
+    case MATCHBLAS_ERR_INTERRUPTED: return "interrupted";
     default: return "unknown status";
   }
 }

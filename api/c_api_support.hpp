@@ -50,6 +50,11 @@ int stored_int(const E& field) {
 // in range, finite values); returns its number of entries.
 std::int64_t check_sparse(const matchblas_sparse* a);
 
+// The same checks but the per-entry ones (indices in range, finite values):
+// O(rows) instead of O(entries), for a caller that checks each entry as it
+// copies it and calls check_sparse to name the first bad one.
+std::int64_t check_sparse_shape(const matchblas_sparse* a);
+
 // Leaves status and message in a report (matchblas_inform,
 // matchblas_match_report: anything with `status` and `char message[]`).
 template <class Report>
@@ -61,7 +66,8 @@ void set_status(Report* report, int status, const std::string& message) {
 
 // The status of a library exception: parse_error a bad file, shape_error a
 // bad dimension, invalid_input bad input, cuda_error the device,
-// out_of_memory; any other matchblas::error bad input.
+// out_of_memory, interrupted (lib/interrupt.hpp) interrupted; any other
+// matchblas::error bad input.
 int status_of(const error& e);
 
 // Runs body (returning a status), turning every exception into a status and

@@ -10,6 +10,7 @@
 #include "lib/csr_build.hpp"
 #include "lib/error.hpp"
 #include "lib/memory_budget.hpp"
+#include "lib/interrupt.hpp"
 
 namespace matchblas {
 
@@ -76,6 +77,7 @@ Csr<double> summed_entries(const MmMatrix& a, const GraphRules* rules, bool skip
     t.push_back(r, c, v);
     if (transpose && r != c) t.push_back(c, r, sign * v);
   });
+  check_interrupt();  // between the steps of a long build (lib/interrupt.hpp)
   return csr_from_triples(a.header.rows, a.header.cols, t, Duplicates::sum, drop_zeros);
 }
 
@@ -153,6 +155,7 @@ Csr<W> general_graph(const MmMatrix& a, const GraphRules& rules) {
   require_memory(graph_build_bytes(h, GraphBuild::general, sizeof(W)),
                  "the general graph of a " + dims(h) + " matrix with " + entries(h));
   const Csr<double> summed = summed_entries(a, &rules, /*skip_diagonal=*/true, /*drop_zeros=*/false);
+  check_interrupt();
   // w(u, v) = max(|a_uv|, |a_vu|): every summed entry speaks for both directions.
   Triples<double> t;
   t.reserve(2 * summed.cols.size());
@@ -162,6 +165,7 @@ Csr<W> general_graph(const MmMatrix& a, const GraphRules& rules) {
       t.push_back(r, summed.cols[k], w);
       t.push_back(summed.cols[k], r, w);
     }
+  check_interrupt();
   return cast_abs<W>(csr_from_triples(h.rows, h.cols, t, Duplicates::max, /*drop_zeros=*/true));
 }
 
@@ -203,6 +207,7 @@ Csr<W> bipartite_as_general(const Csr<W>& b) {
       t.push_back(r, b.n_rows + b.cols[k], b.weights[k]);
       t.push_back(b.n_rows + b.cols[k], r, b.weights[k]);
     }
+  check_interrupt();
   return csr_from_triples(static_cast<vertex_t>(n), static_cast<vertex_t>(n), t, Duplicates::max, true);
 }
 

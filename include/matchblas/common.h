@@ -37,7 +37,8 @@ enum {
   MATCHBLAS_ERR_UNAVAILABLE = -14,     /* the algorithm cannot run here (this build lacks what it needs, or no GPU) */
   MATCHBLAS_ERR_BAD_FILE = -15,        /* a file that cannot be read or is not valid Matrix Market */
   MATCHBLAS_ERR_DEVICE = -16,          /* a CUDA call failed */
-  MATCHBLAS_ERR_BAD_INPUT = -17        /* input the algorithm cannot take (e.g. a graph kind it does not accept) */
+  MATCHBLAS_ERR_BAD_INPUT = -17,       /* input the algorithm cannot take (e.g. a graph kind it does not accept) */
+  MATCHBLAS_ERR_INTERRUPTED = -18      /* the caller's interrupt flag was set (interrupt.h) */
 };
 
 typedef enum { MATCHBLAS_CSR = 0, MATCHBLAS_CSC = 1 } matchblas_layout;

@@ -30,6 +30,7 @@
 #include <string>
 
 #include "lib/error.hpp"
+#include "lib/interrupt.hpp"
 #include "lib/greedy_order.hpp"
 #include "lib/omp_threads.hpp"
 #include "ops/transpose.hpp"
@@ -198,6 +199,7 @@ AwpmResult awpm(const Csr<double>& a, const AwpmOptions& options) {
   };
   double weight = r.maximum_weight;
   while (std::int64_t(r.rounds.size()) < options.max_rounds) {
+    check_interrupt();
 #pragma omp parallel for schedule(dynamic, 64)
     for (vertex_t i = 0; i < m; ++i)
       if (stale[i].load(std::memory_order_relaxed)) {

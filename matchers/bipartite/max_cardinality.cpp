@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "lib/error.hpp"
+#include "lib/interrupt.hpp"
 
 namespace matchblas {
 template <class W>
@@ -37,6 +38,7 @@ BipartiteMates augment_to_maximum(const Csr<W>& a, BipartiteMates r) {
   std::vector<offset_t> next(m);               // DFS cursor per row: entries left to scan
   std::vector<vertex_t> stack_rows, stack_cols;  // row on the path, column it entered by
   for (vertex_t phase = 0;; ++phase) {
+    check_interrupt();
     // Fairness (Duff, Kaya and Ucar, ACM TOMS 38(2), 2011, "PF+"): the DFS
     // scans a row's entries forwards in even phases and backwards in odd
     // ones, so a search does not keep running into the columns the last

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "lib/error.hpp"
+#include "lib/interrupt.hpp"
 #include "ops/transpose.hpp"
 
 namespace matchblas {
@@ -192,6 +193,7 @@ bool match_every_row(const Csr<double>& c, DualMatching& r, vertex_t& row_out) {
   ColumnHeap heap(n);
   for (vertex_t s = 0; s < m; ++s) {
     if (rm[s] >= 0) continue;
+    check_interrupt();
     ++r.searches;
     double best = inf, dmin = 0;
     vertex_t best_col = -1;

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "lib/error.hpp"
+#include "lib/interrupt.hpp"
 
 namespace matchblas {
 
@@ -70,6 +71,7 @@ std::vector<vertex_t> dense_auction(const Dense<W>& g, const AuctionOptions& opt
   std::vector<double> price(n, 0.0);
   std::vector<vertex_t> owner(n), sigma(n), waiting;
   for (double epsilon = std::max(scale / 4, final_epsilon);; epsilon = std::max(epsilon / opt.ratio, final_epsilon)) {
+    check_interrupt();
     std::fill(owner.begin(), owner.end(), no_vertex);
     std::fill(sigma.begin(), sigma.end(), no_vertex);
     waiting.resize(n);

@@ -11,6 +11,7 @@
 
 #include "lib/counter_rng.hpp"
 #include "lib/error.hpp"
+#include "lib/interrupt.hpp"
 #include "matchers/complete/auction.hpp"
 #include "matchers/general/greedy.hpp"
 
@@ -115,6 +116,7 @@ RomaRun run_phases(const Dense<W>& g, const RomaOptions& opt, bool stop_at_conve
   FourCycles<W> state(even, std::move(start));
   run.start_weight = state.weight();
   for (int p = 0; p < opt.phases && even.n >= 4; ++p) {
+    check_interrupt();
     const auto began = std::chrono::steady_clock::now();
     RomaPhase phase;
     phase.phase = p;

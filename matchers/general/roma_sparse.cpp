@@ -9,6 +9,7 @@
 
 #include "lib/counter_rng.hpp"
 #include "lib/error.hpp"
+#include "lib/interrupt.hpp"
 #include "matchers/general/gpa.hpp"
 #include "matchers/general/roma_sparse_search.hpp"
 #include "matchers/general/suitor.hpp"
@@ -95,6 +96,7 @@ RomaRun roma_sparse(const Csr<W>& g, const RomaSparseOptions& opt) {
   const double threshold = augmentation_threshold(g, opt.min_gain);
   std::vector<vertex_t> order(static_cast<std::size_t>(n));
   for (int p = 0; p < opt.phases; ++p) {
+    check_interrupt();
     t = std::chrono::steady_clock::now();
     std::iota(order.begin(), order.end(), vertex_t(0));
     rng::shuffle(order, rng::Stream(opt.seed, order_stream + std::uint64_t(p)));

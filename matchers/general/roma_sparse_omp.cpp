@@ -43,6 +43,7 @@
 
 #include "lib/counter_rng.hpp"
 #include "lib/error.hpp"
+#include "lib/interrupt.hpp"
 #include "lib/omp_threads.hpp"
 #include "matchers/general/roma_sparse.hpp"
 #include "matchers/general/roma_sparse_search.hpp"
@@ -162,6 +163,7 @@ RomaRun roma_sparse_omp(const Csr<W>& g, const RomaSparseOptions& opt, int threa
   const auto matched = [&](vertex_t a) { return state.matched(a); };
   std::vector<vertex_t> order(static_cast<std::size_t>(n));
   for (int p = 0; p < opt.phases; ++p) {
+    check_interrupt();
     t = std::chrono::steady_clock::now();
     std::iota(order.begin(), order.end(), vertex_t(0));
     rng::shuffle(order, rng::Stream(opt.seed, order_stream + std::uint64_t(p)));

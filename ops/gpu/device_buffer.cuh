@@ -91,6 +91,13 @@ class DeviceBuffer {
 
   T* data() noexcept { return data_; }
   const T* data() const noexcept { return data_; }
+  // Gives the allocation up (the buffer is left empty): the caller frees it,
+  // with cudaFree for DeviceBuffer(n), cudaFreeAsync on the stream for
+  // stream-ordered scratch.
+  T* release() noexcept {
+    size_ = 0;
+    return std::exchange(data_, nullptr);
+  }
   std::size_t size() const noexcept { return size_; }
 
   // A buffer holding a copy of host (synchronous on `stream`'s order).
@@ -156,6 +163,13 @@ class DeviceCsr {
   CsrView<W> view() const {
     return {n_rows_, n_cols_, offsets_.data(), cols_.data(), weights_.data(), static_cast<offset_t>(cols_.size())};
   }
+  // The three arrays, given up to the caller (DeviceBuffer::release).
+  struct Released {
+    offset_t* offsets;
+    vertex_t* cols;
+    W* weights;
+  };
+  Released release() noexcept { return {offsets_.release(), cols_.release(), weights_.release()}; }
   // A host copy; waits for `stream`, so the copy is complete on return.
   Csr<W> to_host(cudaStream_t stream) const {
     Csr<W> a;

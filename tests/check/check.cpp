@@ -56,6 +56,16 @@ Csr<double> random_matrix(vertex_t rows, vertex_t cols, double density, int ties
   return a;
 }
 
+template <class W>
+Csr<W> random_signed_matrix(vertex_t rows, vertex_t cols, double density, std::uint64_t seed) {
+  const Csr<double> a = random_matrix(rows, cols, density, 7, seed);
+  Csr<W> b{a.n_rows, a.n_cols, a.offsets, a.cols, {}};
+  for (double w : a.weights) b.weights.push_back(W(std::lround(7 * w) - 4));
+  return b;
+}
+template Csr<float> random_signed_matrix(vertex_t, vertex_t, double, std::uint64_t);
+template Csr<double> random_signed_matrix(vertex_t, vertex_t, double, std::uint64_t);
+
 Csr<double> scramble_rows(const Csr<double>& a, std::uint64_t seed) {
   std::mt19937_64 rng(seed);
   Csr<double> b;

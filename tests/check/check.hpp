@@ -27,6 +27,12 @@ Csr<double> random_graph(vertex_t n, double density, int ties, std::uint64_t see
 // ascending within each row.
 Csr<double> random_matrix(vertex_t rows, vertex_t cols, double density, int ties, std::uint64_t seed);
 
+// random_matrix(rows, cols, density, 7, seed) with its weights mapped to
+// -3..3 (ties, negative weights, explicit zeros: what the ops, which take
+// weights as given, must handle), as W in {float, double}.
+template <class W>
+Csr<W> random_signed_matrix(vertex_t rows, vertex_t cols, double density, std::uint64_t seed);
+
 // a with the entries of each row shuffled and about one in four doubled (the
 // same column again, weight + 1), seeded: unsorted rows with duplicates.
 Csr<double> scramble_rows(const Csr<double>& a, std::uint64_t seed);

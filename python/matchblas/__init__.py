@@ -1,0 +1,232 @@
+"""matchblas: weighted matchings of graphs and sparse matrices, from Python.
+
+    import matchblas, scipy.sparse as sp
+    A = sp.random(1000, 1000, density=0.01, format="csr", random_state=1)
+    mate, report = matchblas.match(A, "suitor")       # mate[u]: u's partner or -1
+    mate, report = matchblas.match(A, "roma-sparse", phases=20, min_gain=1e-6)
+    p = matchblas.diagonal_permutation(A, job=5)       # MC64-style pre-pass
+    [a.name for a in matchblas.algorithms() if a.available]
+
+Graphs come from matrices by the rules of the ``matchblas`` tool: a square
+matrix is a general graph (vertex i = row i, weight max(|a_uv|, |a_vu|),
+the diagonal ignored, zeros dropped), a rectangular one the bipartite view
+(columns numbered after the rows), a square numpy array a complete graph.
+Inputs are read in place where their types fit (_inputs.py says which);
+the GIL is released while the library works; Ctrl-C (or an exception from
+any Python signal handler) stops a call at the library's next check
+(include/matchblas/interrupt.h says where); errors raise the exceptions of
+matchblas.errors. The ops for prototyping are matchblas.ops.
+"""
+
+from dataclasses import dataclass
+import os
+
+import numpy as np
+import scipy.sparse as sp
+
+from . import _core, _inputs
+from .errors import (DeviceError, Error, FileError, InternalError, InvalidInputError, MissingFileError, OptionError,
+                     OutOfMemoryError, UnavailableError, UnknownAlgorithmError, raise_for)
+from . import ops
+
+__version__ = _core.version()
+__all__ = ["match", "b_match", "marry", "diagonal_permutation", "algorithms", "Report", "DiagonalPermutation",
+           "Algorithm", "Option", "ops", "Error", "InvalidInputError", "UnknownAlgorithmError", "OptionError",
+           "UnavailableError", "FileError", "MissingFileError", "OutOfMemoryError", "DeviceError", "InternalError"]
+
+
+@dataclass(frozen=True)
+class Report:
+    """What a call did. setup_s: building the graph from the input (reading
+    a file included); time_s: the algorithm alone (the tool's time_s)."""
+    algo: str              # the algorithm that ran (the GPU / CPU twin when `device` chose one)
+    graph: str             # "general", "bipartite", "complete" or "marriage"
+    vertices: int          # of the graph (bipartite: rows + cols); marriage: men
+    edges: int             # of the graph; marriage: acceptable pairs
+    bipartite_rows: int    # bipartite view: vertices below it are rows, the rest columns; else 0
+    weight: float          # of the matching (b-matching: of its edges); marriage: 0
+    cardinality: int       # matched pairs (b-matching: edges; marriage: couples)
+    phases: int            # the algorithm's phases where it reports them (with phase_report=True), else 0
+    setup_s: float
+    time_s: float
+
+    @property
+    def total_s(self):
+        return self.setup_s + self.time_s
+
+
+@dataclass(frozen=True)
+class Option:
+    name: str              # as a keyword: dashes become underscores (min-gain: min_gain)
+    type: str              # "integer", "real", "word" or "flag"
+    default: str
+    words: tuple           # a word option's accepted words
+    lo: float
+    hi: float
+    help: str
+
+
+@dataclass(frozen=True)
+class Algorithm:
+    name: str
+    problem: str           # "matching", "b-matching", "stable marriage" or "bipartite" (the pre-pass)
+    family: str
+    device: str            # "cpu" or "gpu"
+    twin: str              # the same algorithm on the other device, "" when none
+    guarantee: str         # "greedy", "1/2", "2/3-eps", "exact", ...
+    summary: str
+    graph_kinds: tuple     # ("general", "bipartite"), ...
+    deterministic: bool
+    threaded: bool
+    job: int               # the pre-pass's MC64 job; else 0
+    available: bool        # can run here (built, and a GPU present for GPU algorithms)
+    unavailable: str       # why not
+    options: tuple         # of Option
+
+
+@dataclass(frozen=True)
+class DiagonalPermutation:
+    """The pre-pass's result (include/matchblas/prepass.h): perm[i] is the
+    column matched to row i (square A; MC64's CPERM, SuperLU's perm_r), the
+    mates are -1 where unmatched, and for job 5 the log scalings give
+    |a_ij| exp(row_log_scale[i] + col_log_scale[j]) = 1 on the matching and
+    <= 1 elsewhere."""
+    perm: object           # numpy int64 (rows), None for a rectangular A
+    row_mate: np.ndarray
+    col_mate: np.ndarray
+    row_log_scale: object  # numpy float64 for job 5, else None
+    col_log_scale: object
+    status: int            # 0, 1 structurally singular (a maximum partial matching), 2 scalings near overflow
+    job: int               # the job run
+    matched: int
+    objective: float
+    min_matched_abs: float
+    seconds: float
+    message: str
+
+    @property
+    def structurally_singular(self):
+        return self.status == 1
+
+
+def _settings(seed, threads, device, gpu, options):
+    devices = {None: -1, "cpu": 0, "gpu": 1}
+    if device not in devices:
+        raise OptionError(-13, f"device must be 'cpu', 'gpu' or None, not {device!r}")
+    if not isinstance(seed, (int, np.integer)) or seed < 0 or seed >= 2**64:
+        raise OptionError(-13, f"seed must be an integer from 0 to 2^64 - 1, not {seed!r}")
+    listed = []
+    for key, value in options.items():
+        name = key.replace("_", "-")
+        if value is True:
+            listed.append((name, ""))
+        elif value is False or value is None:
+            continue  # a flag not given
+        elif isinstance(value, float):
+            listed.append((name, repr(value)))
+        else:
+            listed.append((name, str(value)))
+    return listed, int(seed), int(threads), devices[device], int(gpu)
+
+
+def _report(d):
+    return Report(**d)
+
+
+def match(A, algo="suitor", *, view="auto", precision=None, seed=1, threads=0, device=None, gpu=0, **options):
+    """Runs a matching algorithm of the registry on A.
+
+    A: a scipy.sparse matrix or array (CSR, CSC, COO, ...), a square 2-D
+    numpy array (a complete graph) or a Matrix Market path. view: "auto",
+    "general", "bipartite" or "complete". precision: "float" or "double"
+    (None: float for float32 weights). options: the algorithm's own, as
+    keywords (min_gain=1e-6 is --min-gain; True for a flag). threads: CPU
+    threads (0: all); device: "cpu" or "gpu" runs that twin; gpu: its id.
+
+    Returns (mate, report): mate[u] is u's partner, -1 when u is free
+    (numpy int64, one per vertex), and a Report."""
+    g = _inputs.graph(A, view, precision)
+    status, message, mate, report = _core.match(g, algo, *_settings(seed, threads, device, gpu, options))
+    raise_for(status, message)
+    return mate, _report(report)
+
+
+def b_match(A, b, algo="b-suitor", *, view="auto", seed=1, threads=0, device=None, gpu=0, **options):
+    """A b-matching of A's graph: every vertex v in at most b[v] edges (b an
+    int: the same for all). Returns (B, report): B a scipy.sparse csr_array
+    of the graph's order whose row v holds v's partners (each edge in both
+    rows), and a Report."""
+    g = _inputs.graph(A, view, "double")
+    bv = np.ascontiguousarray(np.atleast_1d(np.asarray(b)), dtype=np.int64)
+    status, message, offsets, partners, report = _core.b_match(
+        g, algo, bv, *_settings(seed, threads, device, gpu, options))
+    raise_for(status, message)
+    n = len(offsets) - 1
+    B = sp.csr_array((np.ones(len(partners), dtype=np.int8), partners, offsets), shape=(n, n))
+    return B, _report(report)
+
+
+def _lists(lists):
+    lengths = np.fromiter((len(x) for x in lists), dtype=np.int64, count=len(lists))
+    offsets = np.zeros(len(lists) + 1, dtype=np.int64)
+    np.cumsum(lengths, out=offsets[1:])
+    flat = np.fromiter((int(x) for row in lists for x in row), dtype=np.int64, count=int(offsets[-1]))
+    return offsets, flat
+
+
+def marry(men, women=None, algo="gale-shapley", *, seed=1, threads=0, device=None, gpu=0, **options):
+    """The man-optimal stable matching. men[m]: man m's acceptable women,
+    best first; women[w]: woman w's men (a pair counts when each lists the
+    other). Or men a path to a file in the tool's format (women None).
+    Returns (wife, husband, report), -1 for the single."""
+    if isinstance(men, (str, os.PathLike)):
+        if women is not None:
+            raise TypeError("marry(path) takes no women lists")
+        path = os.fspath(men)
+        if path != "-" and not os.path.exists(path):
+            raise MissingFileError(-15, f"{path}: no such file")
+        empty = np.zeros(1, dtype=np.int64)
+        args = (0, 0, empty, empty, empty, empty, path)
+    else:
+        if women is None:
+            raise TypeError("marry(men, women): the women's lists are missing")
+        mo, ml = _lists(men)
+        wo, wl = _lists(women)
+        args = (len(men), len(women), mo, ml, wo, wl, None)
+    status, message, wife, husband, report = _core.marry(*args, algo, *_settings(seed, threads, device, gpu, options))
+    raise_for(status, message)
+    return wife, husband, _report(report)
+
+
+def diagonal_permutation(A, job=5, symmetric=False):
+    """MC64's pre-pass on a sparse matrix (prepass.h): jobs 1 maximum
+    cardinality, 2-3 bottleneck, 4 maximum sum, 5 maximum product with
+    scalings, 0 none, -1 automatic. symmetric: job 5 on one triangle of a
+    symmetric A (one scaling, in both). CSR and CSC are read in place; COO
+    and other formats are converted to CSR first (duplicates summed).
+    Returns a DiagonalPermutation; a structurally singular A is status 1,
+    not an error."""
+    if not sp.issparse(A):
+        raise TypeError(f"diagonal_permutation takes a scipy.sparse matrix or array, not {type(A).__name__}")
+    layout, indptr, indices, data = _inputs.compressed(A, allow_complex=True)
+    g = _core.compressed_graph(A.shape[0], A.shape[1], layout, indptr, indices, data, 0, False)
+    status, message, perm, row_mate, col_mate, row_scale, col_scale, info = _core.prepass(g, int(job), bool(symmetric))
+    raise_for(status, message)
+    scaled = info["job"] == 5
+    return DiagonalPermutation(perm if A.shape[0] == A.shape[1] else None, row_mate, col_mate,
+                               row_scale if scaled else None, col_scale if scaled else None, status, info["job"],
+                               info["matched"], info["objective"], info["min_matched_abs"], info["seconds"], message)
+
+
+def algorithms():
+    """The registry: every algorithm, in `matchblas list`'s order."""
+    out = []
+    for d in _core.algorithms():
+        options = tuple(Option(o["name"].replace("-", "_"), o["type"], o["default"],
+                               tuple(w for w in o["words"].split(",") if w), o["lo"], o["hi"], o["help"])
+                        for o in d["options"])
+        kinds = tuple(k for k in d["graph_kinds"].split(",") if k)
+        out.append(Algorithm(d["name"], d["problem"], d["family"], d["device"], d["twin"], d["guarantee"],
+                             d["summary"], kinds, d["deterministic"], d["threaded"], d["job"], d["available"],
+                             d["unavailable"], options))
+    return out

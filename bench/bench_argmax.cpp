@@ -1,4 +1,4 @@
-// Row argmax (ops/argmax.hpp) on an R-MAT graph: the plain backend against a
+// Row argmax (ops/argmax.hpp) on an R-MAT (or Erdos-Renyi) graph: the plain backend against a
 // peer measured in the same run, the hand-written loop below (the simplest
 // loop a programmer would write, same semantics), and the graphblas backend
 // on the graph resident in GraphBLAS (a GraphBlasGraph made once, as the
@@ -6,7 +6,8 @@
 // "grb+imp s"), with the import alone ("import s").
 // Two cases: no masks (every row, every column); and a random half of the
 // rows active with a per-column floor (half the columns hold a suitor).
-//   bench_argmax [--scale S] [--edge-factor F] [--threads T1,T2,...] [--reps R] [--seed X]
+//   bench_argmax [--scale S] [--edge-factor F] [--er 0|1] [--threads T1,T2,...] [--reps R] [--seed X]
+// (--er 1: an Erdos-Renyi graph instead of R-MAT.)
 // Defaults: scale 22, edge factor 16, threads 1 and all, 5 repetitions
 // (median reported; the resident graph's first masked call, which makes
 // its column view once, is a warm-up). GB/s counts offsets + cols + weights
@@ -66,6 +67,7 @@ int main(int argc, char** argv) {
   int scale = 22, reps = 5;
   double edge_factor = 16;
   std::uint64_t seed = 1;
+  bool er = false;
   std::vector<int> threads{1, omp_get_max_threads()};
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string a = argv[i];
@@ -74,6 +76,7 @@ int main(int argc, char** argv) {
     else if (a == "--threads") threads = bench::int_list(argv[i + 1]);
     else if (a == "--reps") reps = std::atoi(argv[i + 1]);
     else if (a == "--seed") seed = std::strtoull(argv[i + 1], nullptr, 10);
+    else if (a == "--er") er = std::atoi(argv[i + 1]) != 0;
     else {
       std::fprintf(stderr, "bench_argmax: unknown option %s\n", a.c_str());
       return 2;
@@ -84,10 +87,11 @@ int main(int argc, char** argv) {
   opt.seed = seed;
   opt.edge_factor = edge_factor;
   const auto t0 = std::chrono::steady_clock::now();
-  const Csr<float> g = rmat<float>(vertex_t(1) << scale, opt);
+  const Csr<float> g = er ? erdos_renyi<float>(vertex_t(1) << scale, opt) : rmat<float>(vertex_t(1) << scale, opt);
   const double gen_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   const double bytes = double(g.bytes());
-  std::printf("R-MAT scale %d, edge factor %g: %d rows, %lld entries, %.1f MB of CSR (generated in %.1f s)\n", scale,
+  std::printf("%s scale %d, edge factor %g: %d rows, %lld entries, %.1f MB of CSR (generated in %.1f s)\n",
+              er ? "Erdos-Renyi" : "R-MAT", scale,
               edge_factor, g.n_rows, static_cast<long long>(g.num_entries()), bytes / 1e6, gen_s);
   std::printf("graphblas backend: %s\n", ops::have_graphblas() ? "yes" : "not in this build");
 

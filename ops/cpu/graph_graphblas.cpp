@@ -48,12 +48,13 @@ const char* info_name(GrB_Info info) {
   return "an unknown GrB_Info";
 }
 
-// GrB_init once per process (thread-safe static initialisation; retried on
-// the next call if it threw). GrB_INVALID_VALUE: another part of the
-// program initialised GraphBLAS already (GrB_init may run once).
+// GraphBLAS initialised once per process (thread-safe static
+// initialisation; retried on the next call if it threw), with the pool's
+// memory functions. GrB_INVALID_VALUE: another part of the program
+// initialised GraphBLAS already (it may be initialised once).
 void init_once() {
   static const bool done = [] {
-    const GrB_Info init = GrB_init(GrB_NONBLOCKING);
+    const GrB_Info init = memory::install();
     if (init != GrB_INVALID_VALUE) MATCHBLAS_GRB_TRY(init);
     return true;
   }();
@@ -61,13 +62,13 @@ void init_once() {
 }
 
 struct FreeDeleter {
-  void operator()(void* p) const { std::free(p); }
+  void operator()(void* p) const { memory::release(p); }
 };
 
-// n objects of T from malloc (GraphBLAS frees what it imports with free()).
+// n objects of T for GraphBLAS to own (it frees them with its free).
 template <class T>
 std::unique_ptr<T, FreeDeleter> allocate(std::size_t n, const char* what) {
-  auto* p = static_cast<T*>(std::malloc(std::max<std::size_t>(n, 1) * sizeof(T)));
+  auto* p = static_cast<T*>(memory::allocate(std::max<std::size_t>(n, 1) * sizeof(T)));
   if (p == nullptr) throw out_of_memory(std::string("GraphBlasGraph: cannot allocate ") + what);
   return std::unique_ptr<T, FreeDeleter>(p);
 }

@@ -76,8 +76,20 @@ using Vector = Owned<GrB_Vector, GrB_Vector_free>;
 using Descriptor = Owned<GrB_Descriptor, GrB_Descriptor_free>;
 using Scalar = Owned<GrB_Scalar, GrB_Scalar_free>;
 
-// One op call's settings: GrB_init on first use (GrB_NONBLOCKING, once per
-// process), and GraphBLAS's thread count set to omp_get_max_threads() of the
+// The memory GraphBLAS works in (ops/cpu/memory_graphblas.cpp): freed
+// blocks of 1 MiB and more are kept for reuse while a GraphBlasGraph is
+// alive.
+namespace memory {
+GrB_Info install();              // GxB_init with the pool's functions
+void* allocate(std::size_t n);   // for an array handed to GraphBLAS
+void release(void* p);           // for an array GraphBLAS hands back
+void graph_made();               // a GraphBlasGraph body was made
+void graph_gone();               // ... destroyed: the last one empties the pool
+std::size_t kept_bytes();        // what the pool holds now
+}  // namespace memory
+
+// One op call's settings: GraphBLAS initialised on first use (GxB_init,
+// GrB_NONBLOCKING, with the pool's memory functions; once per process), and GraphBLAS's thread count set to omp_get_max_threads() of the
 // caller (what ScopedThreads and RunOptions::threads set), both in the
 // descriptors (GxB_DESCRIPTOR_NTHREADS) and globally (GxB_NTHREADS, for the
 // calls that take no descriptor).
@@ -160,6 +172,15 @@ View own(Matrix m);  // an untransposed view of m
 // on first use, under a lock), so const use from several threads is safe.
 template <class W>
 struct GraphImpl {
+  GraphImpl() { memory::graph_made(); }
+  ~GraphImpl() {
+    rows_view = {};
+    cols_view_ = {};
+    memory::graph_gone();
+  }
+  GraphImpl(const GraphImpl&) = delete;
+  GraphImpl& operator=(const GraphImpl&) = delete;
+
   View rows_view;                  // local rows x local cols, UINT64 keys with the original column
   std::vector<vertex_t> row_ids;   // local row -> original row; empty: identity
   std::vector<vertex_t> col_ids;   // local column -> original column; empty: identity

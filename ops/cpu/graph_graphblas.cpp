@@ -94,22 +94,33 @@ std::vector<double> sorted_distinct(const std::vector<double>& v) {
   return s;
 }
 
-// The CSR (p, j, x) of rows x cols with m entries, sorted rows, keys as
-// values, as a GraphBLAS matrix that owns the arrays (moved in).
-template <class P, class J, class X>
-Matrix import_csr(P& p, J& j, X& x, GrB_Index rows, GrB_Index cols, std::size_t m, const Context& ctx) {
-  Matrix a;
-  GrB_Index* pp = p.get();
-  GrB_Index* jj = j.get();
-  void* xx = x.get();
-  MATCHBLAS_GRB_TRY(GxB_Matrix_import_CSR(a.out(), GrB_UINT64, rows, cols, &pp, &jj, &xx,
-                                          (std::size_t(rows) + 1) * sizeof(GrB_Index), m * sizeof(GrB_Index),
-                                          m * sizeof(std::uint64_t), /*iso=*/false, /*jumbled=*/false, ctx.plain()));
-  (void)p.release();  // GraphBLAS owns the arrays now
-  (void)j.release();
-  (void)x.release();
-  return a;
-}
+// The arrays of a CSR of UINT64 keys with sorted rows, for GraphBLAS to own.
+struct CsrArrays {
+  std::unique_ptr<GrB_Index, FreeDeleter> p, j;
+  std::unique_ptr<std::uint64_t, FreeDeleter> x;
+  std::size_t rows, entries;
+  CsrArrays(std::size_t n_rows, std::size_t m)
+      : p(allocate<GrB_Index>(n_rows + 1, "the row offsets")),
+        j(allocate<GrB_Index>(m, "the column indices")),
+        x(allocate<std::uint64_t>(m, "the keys")),
+        rows(n_rows),
+        entries(m) {}
+  // The rows x cols matrix, which owns the arrays from now on.
+  Matrix take(GrB_Index n_rows, GrB_Index cols, const Context& ctx) {
+    Matrix a;
+    GrB_Index* pp = p.get();
+    GrB_Index* jj = j.get();
+    void* xx = x.get();
+    MATCHBLAS_GRB_TRY(GxB_Matrix_import_CSR(a.out(), GrB_UINT64, n_rows, cols, &pp, &jj, &xx,
+                                            (rows + 1) * sizeof(GrB_Index), entries * sizeof(GrB_Index),
+                                            entries * sizeof(std::uint64_t), /*iso=*/false, /*jumbled=*/false,
+                                            ctx.plain()));
+    (void)p.release();
+    (void)j.release();
+    (void)x.release();
+    return a;
+  }
+};
 
 }  // namespace
 
@@ -292,12 +303,10 @@ GraphBlasGraph<W>::GraphBlasGraph(const Csr<W>& a, GraphBlasViews views) : n_row
   if (m == 0) {
     impl->rows_view = grb::own(grb::new_matrix(GrB_UINT64, GrB_Index(rows), GrB_Index(cols)));
   } else {
-    auto ap = grb::allocate<GrB_Index>(std::size_t(rows) + 1, "the row offsets");
-    auto aj = grb::allocate<GrB_Index>(m, "the column indices");
-    auto ax = grb::allocate<std::uint64_t>(m, "the keys");
-    GrB_Index* const p = ap.get();
-    GrB_Index* const j = aj.get();
-    std::uint64_t* const x = ax.get();
+    grb::CsrArrays keys(std::size_t(rows), m);
+    GrB_Index* const p = keys.p.get();
+    GrB_Index* const j = keys.j.get();
+    std::uint64_t* const x = keys.x.get();
     const vertex_t* const c = a.cols.data();
     const W* const w = a.weights.data();
     const grb::WeightCodes<W>& codes = *impl->codes;
@@ -332,22 +341,16 @@ GraphBlasGraph<W>::GraphBlasGraph(const Csr<W>& a, GraphBlasViews views) : n_row
     p[rows] = GrB_Index(m);
     if (views == GraphBlasViews::rows_and_columns) {
       // The same pattern, keys carrying the row.
-      auto ap2 = grb::allocate<GrB_Index>(std::size_t(rows) + 1, "the row offsets");
-      auto aj2 = grb::allocate<GrB_Index>(m, "the column indices");
-      auto ax2 = grb::allocate<std::uint64_t>(m, "the keys");
-      GrB_Index* const p2 = ap2.get();
-      GrB_Index* const j2 = aj2.get();
-      std::uint64_t* const x2 = ax2.get();
-      std::copy(p, p + rows + 1, p2);
+      grb::CsrArrays by_row(std::size_t(rows), m);
+      std::copy(p, p + rows + 1, by_row.p.get());
+      std::copy(j, j + m, by_row.j.get());
+      std::uint64_t* const x2 = by_row.x.get();
 #pragma omp parallel for schedule(dynamic, 256)
       for (vertex_t u = 0; u < rows; ++u)
-        for (offset_t k = off[u]; k < off[u + 1]; ++k) {
-          j2[k] = j[k];
-          x2[k] = (x[k] & ~grb::low_bits) | (grb::low_bits - std::uint32_t(u));
-        }
-      impl->set_cols_view(grb::own(grb::import_csr(ap2, aj2, ax2, GrB_Index(rows), GrB_Index(cols), m, ctx)));
+        for (offset_t k = off[u]; k < off[u + 1]; ++k) x2[k] = (x[k] & ~grb::low_bits) | (grb::low_bits - std::uint32_t(u));
+      impl->set_cols_view(grb::own(by_row.take(GrB_Index(rows), GrB_Index(cols), ctx)));
     }
-    impl->rows_view = grb::own(grb::import_csr(ap, aj, ax, GrB_Index(rows), GrB_Index(cols), m, ctx));
+    impl->rows_view = grb::own(keys.take(GrB_Index(rows), GrB_Index(cols), ctx));
   }
   entries_ = offset_t(impl->entries);
   impl_ = std::move(impl);

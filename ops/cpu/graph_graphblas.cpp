@@ -159,15 +159,14 @@ GrB_Index nvals(GrB_Matrix m) {
   return n;
 }
 
-Vector full_vector(const std::vector<std::uint64_t>& x, const Context& ctx) {
-  auto copy = allocate<std::uint64_t>(x.size(), "a vector");
-  std::copy(x.begin(), x.end(), copy.get());
+Vector full_vector(Buffer<std::uint64_t>&& x, const Context& ctx) {
+  const std::size_t n = x.size();
   Vector v;
-  void* p = copy.get();
-  MATCHBLAS_GRB_TRY(GxB_Vector_import_Full(v.out(), GrB_UINT64, GrB_Index(x.size()), &p,
-                                           std::max<std::size_t>(x.size(), 1) * sizeof(std::uint64_t),
-                                           /*iso=*/false, ctx.plain()));
-  (void)copy.release();  // GraphBLAS owns it now
+  void* p = x.data();
+  MATCHBLAS_GRB_TRY(GxB_Vector_import_Full(v.out(), GrB_UINT64, GrB_Index(n), &p,
+                                           std::max<std::size_t>(n, 1) * sizeof(std::uint64_t), /*iso=*/false,
+                                           ctx.plain()));
+  (void)x.take();  // GraphBLAS owns it now
   return v;
 }
 
@@ -246,11 +245,11 @@ View GraphImpl<W>::cols_view(const Context& ctx) const {
     Matrix codes_only = new_matrix(GrB_UINT64, local_rows, local_cols);
     MATCHBLAS_GRB_TRY(GrB_Matrix_apply_BinaryOp2nd_UINT64(codes_only.get(), nullptr, nullptr, GrB_BAND_UINT64,
                                                           rows_view.get(), ~low_bits, ctx.plain()));
-    std::vector<std::uint64_t> low(local_rows);
+    Buffer<std::uint64_t> low(local_rows);
 #pragma omp parallel for schedule(static)
     for (std::int64_t r = 0; r < std::int64_t(local_rows); ++r)
       low[std::size_t(r)] = low_bits - std::uint32_t(row_id(GrB_Index(r)));
-    const Vector low_vector = full_vector(low, ctx);
+    const Vector low_vector = full_vector(std::move(low), ctx);
     Matrix diag;
     MATCHBLAS_GRB_TRY(GrB_Matrix_diag(diag.out(), low_vector.get(), 0));
     MATCHBLAS_GRB_TRY(

@@ -24,12 +24,15 @@
 extern "C" {
 #include <GraphBLAS.h>
 }
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdint>
 #include <limits>
 #include <memory>
 #include <mutex>
+#include <new>
+#include <utility>
 #include <vector>
 
 #include "lib/csr.hpp"
@@ -87,6 +90,38 @@ void graph_made();               // a GraphBlasGraph body was made
 void graph_gone();               // ... destroyed: the last one empties the pool
 std::size_t kept_bytes();        // what the pool holds now
 }  // namespace memory
+
+// n values of T in the pool's memory, uninitialised: the backend's host
+// scratch (index lists, per-column keys), which then reuses pooled blocks
+// rather than faulting fresh pages in on every call. `take` hands the
+// memory to GraphBLAS.
+template <class T>
+class Buffer {
+ public:
+  explicit Buffer(std::size_t n = 0)
+      : p_(static_cast<T*>(memory::allocate(std::max<std::size_t>(n, 1) * sizeof(T)))), n_(n) {
+    if (p_ == nullptr) throw std::bad_alloc();
+  }
+  ~Buffer() { memory::release(p_); }
+  Buffer(Buffer&& o) noexcept : p_(std::exchange(o.p_, nullptr)), n_(std::exchange(o.n_, 0)) {}
+  Buffer& operator=(Buffer&& o) noexcept {
+    std::swap(p_, o.p_);
+    std::swap(n_, o.n_);
+    return *this;
+  }
+  T* data() { return p_; }
+  const T* data() const { return p_; }
+  std::size_t size() const { return n_; }
+  bool empty() const { return n_ == 0; }
+  T& operator[](std::size_t i) { return p_[i]; }
+  const T& operator[](std::size_t i) const { return p_[i]; }
+  void shrink(std::size_t n) { n_ = std::min(n, n_); }  // keeps the first n values
+  T* take() { return std::exchange(p_, nullptr); }
+
+ private:
+  T* p_;
+  std::size_t n_;
+};
 
 // One op call's settings: GraphBLAS initialised on first use (GxB_init,
 // GrB_NONBLOCKING, with the pool's memory functions; once per process), and GraphBLAS's thread count set to omp_get_max_threads() of the
@@ -206,8 +241,8 @@ struct GraphImpl {
 Matrix new_matrix(GrB_Type type, GrB_Index rows, GrB_Index cols);
 // The number of entries of m (after its pending work).
 GrB_Index nvals(GrB_Matrix m);
-// A full UINT64 vector holding x (one value per index).
-Vector full_vector(const std::vector<std::uint64_t>& x, const Context& ctx);
+// A full UINT64 vector of x's values; it takes x's memory.
+Vector full_vector(Buffer<std::uint64_t>&& x, const Context& ctx);
 
 }  // namespace matchblas::ops::grb
 

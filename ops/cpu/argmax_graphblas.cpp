@@ -22,7 +22,7 @@
 //   NaN, -inf).
 // r is a structural mask (a sparse vector: SuiteSparse's masked dot product
 // touches only the active rows). Every operator is built-in: user operators
-// run through 7.4's generic kernels, measured 5-10x slower (bench/RESULTS.md).
+// run through 7.4's generic kernels, measured 3-7x slower (bench/RESULTS.md).
 //
 // Source: seed 003 (strongest neighbour, smallest index on ties), DESIGN.md
 // "The ops" (the MAX reduction with a tie-break); step 2's "test the best

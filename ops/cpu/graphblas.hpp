@@ -1,11 +1,11 @@
 // What the graphblas backend's files share (internal to ops/cpu: the only
 // header that includes GraphBLAS.h; ops/graphblas_graph.hpp is its opaque
-// face): checked calls, owned GraphBLAS objects, the per-call thread count,
-// the keys that turn the row argmax into one built-in MAX reduction, and
-// the body of GraphBlasGraph.
+// face): checked calls, owned GraphBLAS objects, the memory pool and the
+// host scratch in it, the per-call thread count, the keys that turn the row
+// argmax into one built-in MAX reduction, and the body of GraphBlasGraph.
 //
 // Keys (SuiteSparse:GraphBLAS 7.4 has no GxB_IndexBinaryOp, and user
-// operators run through its generic kernels, 5-10x slower than built-in
+// operators run through its generic kernels, 3-7x slower than built-in
 // ones: bench/RESULTS.md). An entry (u, v, w) is stored as the UINT64
 //   key = code(w) << 32 | (2^32 - 1 - v)        (the row view: v is the column)
 // where code is a 32-bit code strictly increasing in w; the codes up to

@@ -25,6 +25,7 @@
 
 #include "lib/csr.hpp"
 #include "lib/types.hpp"
+#include "ops/backend.hpp"
 
 namespace matchblas::ops {
 
@@ -57,5 +58,14 @@ class GraphBlasGraph {
   offset_t entries_ = 0;
   std::unique_ptr<Impl> impl_;
 };
+
+// What a matcher written with the ops runs its rounds on: f(g) on the
+// plain and gpu backends, f(GraphBlasGraph(g)) (an rvalue, imported once) on
+// the graphblas backend. f takes either (a generic lambda).
+template <class W, class F>
+auto with_backend_graph(const Csr<W>& g, Backend backend, F&& f) {
+  if (backend == Backend::graphblas) return f(GraphBlasGraph<W>(g));
+  return f(g);
+}
 
 }  // namespace matchblas::ops

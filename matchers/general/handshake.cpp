@@ -2,6 +2,7 @@
 #include "matchers/general/handshake.hpp"
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "lib/error.hpp"
@@ -49,8 +50,9 @@ template <class W>
 Matching handshake(const Csr<W>& g, int threads, ops::Backend backend) {
   MATCHBLAS_EXPECTS(g.n_rows == g.n_cols, "handshake needs a general (square) graph");
   const ScopedThreads scope(threads);
-  if (backend == ops::Backend::graphblas) return handshake_passes<W>(ops::GraphBlasGraph<W>(g), g.n_rows, backend);
-  return handshake_passes<W>(g, g.n_rows, backend);
+  return ops::with_backend_graph(g, backend, [&](auto&& graph) {
+    return handshake_passes<W>(std::forward<decltype(graph)>(graph), g.n_rows, backend);
+  });
 }
 
 template Matching handshake(const Csr<float>&, int, ops::Backend);

@@ -57,8 +57,9 @@ template <class W>
 Matching ld_rounds(const Csr<W>& g, int threads, ops::Backend backend) {
   MATCHBLAS_EXPECTS(g.n_rows == g.n_cols, "ld-rounds needs a general (square) graph");
   const ScopedThreads scope(threads);
-  if (backend == ops::Backend::graphblas) return ld_rounds_on<W>(ops::GraphBlasGraph<W>(g), g.n_rows, backend);
-  return ld_rounds_on<W>(g, g.n_rows, backend);
+  return ops::with_backend_graph(g, backend, [&](auto&& graph) {
+    return ld_rounds_on<W>(graph, g.n_rows, backend);
+  });
 }
 
 template Matching ld_rounds(const Csr<float>&, int, ops::Backend);

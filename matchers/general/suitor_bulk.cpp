@@ -87,8 +87,9 @@ template <class W>
 Matching suitor_bulk(const Csr<W>& g, int threads, ops::Backend backend) {
   MATCHBLAS_EXPECTS(g.n_rows == g.n_cols, "suitor-bulk needs a general (square) graph");
   const ScopedThreads scope(threads);
-  if (backend == ops::Backend::graphblas) return suitor_rounds<W>(ops::GraphBlasGraph<W>(g), g.n_rows, backend);
-  return suitor_rounds<W>(g, g.n_rows, backend);
+  return ops::with_backend_graph(g, backend, [&](auto&& graph) {
+    return suitor_rounds<W>(graph, g.n_rows, backend);
+  });
 }
 
 template Matching suitor_bulk(const Csr<float>&, int, ops::Backend);

@@ -22,7 +22,7 @@
 //   NaN, -inf).
 // r is a structural mask (a sparse vector: SuiteSparse's masked dot product
 // touches only the active rows). Every operator is built-in: user operators
-// run through 7.4's generic kernels, measured 5-10x slower (bench/RESULTS.md).
+// run through 7.4's generic kernels, measured 3-7x slower (bench/RESULTS.md).
 //
 // Source: seed 003 (strongest neighbour, smallest index on ties), DESIGN.md
 // "The ops" (the MAX reduction with a tie-break); step 2's "test the best
@@ -53,12 +53,16 @@ void best_keys(GrB_Vector w, GrB_Vector mask, const grb::View& k, GrB_Vector x, 
 }
 
 // The entries (index, key) of w.
-void tuples(GrB_Vector w, std::vector<GrB_Index>& at, std::vector<std::uint64_t>& keys) {
+struct Tuples {
+  grb::Buffer<GrB_Index> at;
+  grb::Buffer<std::uint64_t> keys;
+};
+Tuples tuples(GrB_Vector w) {
   GrB_Index n = 0;
   MATCHBLAS_GRB_TRY(GrB_Vector_nvals(&n, w));
-  at.resize(n);
-  keys.resize(n);
-  MATCHBLAS_GRB_TRY(GrB_Vector_extractTuples_UINT64(at.data(), keys.data(), &n, w));
+  Tuples t{grb::Buffer<GrB_Index>(n), grb::Buffer<std::uint64_t>(n)};
+  MATCHBLAS_GRB_TRY(GrB_Vector_extractTuples_UINT64(t.at.data(), t.keys.data(), &n, w));
+  return t;
 }
 
 // The best key of each row `rows` of K (local ids) among the entries whose
@@ -67,22 +71,24 @@ void tuples(GrB_Vector w, std::vector<GrB_Index>& at, std::vector<std::uint64_t>
 //   Kr = K(rows, :); [Kr2 = (Kr BAND code bits) + diag(2^32 - 1 - u)];
 //   T = Kr .* (Kr[2] ANY.ISGT diag(above)); w = reduce_rows(T, MAX).
 template <class W>
-grb::Vector best_above(const grb::GraphImpl<W>& a, const std::vector<GrB_Index>& rows,
-                       const std::vector<std::uint64_t>& above, bool exact, const grb::Context& ctx) {
+grb::Vector best_above(const grb::GraphImpl<W>& a, const grb::Buffer<GrB_Index>& rows,
+                       grb::Buffer<std::uint64_t>&& above, bool exact, const grb::Context& ctx) {
   const GrB_Index n = rows.size(), cols = a.local_cols;
   grb::Matrix kr = grb::new_matrix(GrB_UINT64, n, cols);
   MATCHBLAS_GRB_TRY(GrB_Matrix_extract(kr.get(), nullptr, nullptr, a.rows_view.get(), rows.data(), n, GrB_ALL, cols,
                                        ctx.desc(a.rows_view.transposed)));
   grb::Matrix beats = grb::new_matrix(GrB_UINT64, n, cols), above_diag;
-  const grb::Vector above_vector = grb::full_vector(above, ctx);
-  MATCHBLAS_GRB_TRY(GrB_Matrix_diag(above_diag.out(), above_vector.get(), 0));
+  {
+    const grb::Vector above_vector = grb::full_vector(std::move(above), ctx);
+    MATCHBLAS_GRB_TRY(GrB_Matrix_diag(above_diag.out(), above_vector.get(), 0));
+  }
   if (exact) {
     grb::Matrix codes = grb::new_matrix(GrB_UINT64, n, cols), row_diag;
     MATCHBLAS_GRB_TRY(GrB_Matrix_apply_BinaryOp2nd_UINT64(codes.get(), nullptr, nullptr, GrB_BAND_UINT64, kr.get(),
                                                           ~grb::low_bits, ctx.plain()));
-    std::vector<std::uint64_t> low(n);
+    grb::Buffer<std::uint64_t> low(n);
     for (GrB_Index k = 0; k < n; ++k) low[k] = grb::low_bits - std::uint32_t(a.row_id(rows[k]));
-    const grb::Vector low_vector = grb::full_vector(low, ctx);
+    const grb::Vector low_vector = grb::full_vector(std::move(low), ctx);
     MATCHBLAS_GRB_TRY(GrB_Matrix_diag(row_diag.out(), low_vector.get(), 0));
     grb::Matrix kr2 = grb::new_matrix(GrB_UINT64, n, cols);
     MATCHBLAS_GRB_TRY(
@@ -94,9 +100,12 @@ grb::Vector best_above(const grb::GraphImpl<W>& a, const std::vector<GrB_Index>&
     MATCHBLAS_GRB_TRY(
         GrB_mxm(beats.get(), nullptr, nullptr, GxB_ANY_ISGT_UINT64, kr.get(), above_diag.get(), ctx.plain()));
   }
+  above_diag.reset();
   grb::Matrix kept = grb::new_matrix(GrB_UINT64, n, cols);
   MATCHBLAS_GRB_TRY(
       GrB_Matrix_eWiseMult_BinaryOp(kept.get(), nullptr, nullptr, GrB_TIMES_UINT64, kr.get(), beats.get(), ctx.plain()));
+  beats.reset();
+  kr.reset();
   grb::Vector w;
   MATCHBLAS_GRB_TRY(GrB_Vector_new(w.out(), GrB_UINT64, n));
   best_keys(w.get(), nullptr, grb::own(std::move(kept)), nullptr, ctx);
@@ -122,16 +131,17 @@ void argmax_rows(const GraphBlasGraph<W>& g, const ArgmaxMasks<W>& masks, std::s
   // The active rows, as a structural mask (none: every row).
   grb::Vector mask;
   if (!masks.active_rows.empty()) {
-    std::vector<GrB_Index> active;
+    grb::Buffer<GrB_Index> active(rows);
+    std::size_t count = 0;
     for (GrB_Index r = 0; r < rows; ++r)
-      if (masks.active_rows[std::size_t(a.row_id(r))] != 0) active.push_back(r);
-    if (active.empty()) return;
-    if (active.size() < rows) {
+      if (masks.active_rows[std::size_t(a.row_id(r))] != 0) active[count++] = r;
+    if (count == 0) return;
+    if (count < rows) {
       grb::Scalar one;
       MATCHBLAS_GRB_TRY(GrB_Scalar_new(one.out(), GrB_BOOL));
       MATCHBLAS_GRB_TRY(GrB_Scalar_setElement_BOOL(one.get(), true));
       MATCHBLAS_GRB_TRY(GrB_Vector_new(mask.out(), GrB_BOOL, rows));
-      MATCHBLAS_GRB_TRY(GxB_Vector_build_Scalar(mask.get(), active.data(), one.get(), active.size()));
+      MATCHBLAS_GRB_TRY(GxB_Vector_build_Scalar(mask.get(), active.data(), one.get(), count));
     }
   }
 
@@ -142,34 +152,33 @@ void argmax_rows(const GraphBlasGraph<W>& g, const ArgmaxMasks<W>& masks, std::s
     return eligible(v) ? codes.floor_key(masks.floor_weight[std::size_t(v)], masks.floor_vertex[std::size_t(v)])
                        : ~std::uint64_t(0);
   };
-  // Per local column: eligibility as 1 / 0, and whether any floor excludes
-  // a pickable entry.
-  std::vector<std::uint64_t> col_value;
+  // Per local column: eligibility as 1 / 0, the floor key, and whether any
+  // floor excludes a pickable entry.
+  grb::Buffer<std::uint64_t> col_value(eligible_mask || floor_mask ? cols : 0), floor(floor_mask ? cols : 0);
   bool some_ineligible = false, floor_excludes = false;
   if (eligible_mask || floor_mask) {
-    col_value.resize(cols);
     const auto local_cols = std::int64_t(cols);
 #pragma omp parallel for schedule(static) reduction(|| : some_ineligible, floor_excludes)
     for (std::int64_t c = 0; c < local_cols; ++c) {
       const vertex_t v = a.col_id(GrB_Index(c));
       col_value[std::size_t(c)] = eligible(v) ? 1 : 0;
       some_ineligible = some_ineligible || !eligible(v);
-      if (floor_mask) floor_excludes = floor_excludes || grb::key_code(floor_key(v)) > unpicked;
+      if (!floor_mask) continue;
+      const std::uint64_t f = floor_key(v);
+      floor[std::size_t(c)] = f;
+      floor_excludes = floor_excludes || grb::key_code(f) > unpicked;
     }
   }
 
   // 1. The best eligible key of each active row.
-  grb::Vector w;
-  MATCHBLAS_GRB_TRY(GrB_Vector_new(w.out(), GrB_UINT64, rows));
+  Tuples found;
   {
-    grb::Vector x;
-    if (some_ineligible) x = grb::full_vector(col_value, ctx);
+    grb::Vector w, x;
+    MATCHBLAS_GRB_TRY(GrB_Vector_new(w.out(), GrB_UINT64, rows));
+    if (some_ineligible) x = grb::full_vector(std::move(col_value), ctx);
     best_keys(w.get(), mask.get(), a.rows_view, x.get(), ctx);
+    found = tuples(w.get());
   }
-  std::vector<GrB_Index> at;
-  std::vector<std::uint64_t> keys;
-  tuples(w.get(), at, keys);
-  w.reset();
 
   // 2. Rows whose best entry loses to its column's floor are recomputed:
   //    first among their entries whose weight is at least the floor's (a
@@ -187,44 +196,45 @@ void argmax_rows(const GraphBlasGraph<W>& g, const ArgmaxMasks<W>& masks, std::s
     const std::uint64_t column_view = (key & ~grb::low_bits) | (grb::low_bits - std::uint32_t(a.row_id(r)));
     return column_view > floor_key(grb::key_id(key));
   };
-  // Decodes the entries (rows[at[k]], keys[k]) that qualify (or mean "none");
-  // returns the rows of the others.
-  const auto settle = [&](const std::vector<GrB_Index>* rows) {
-    std::vector<std::uint8_t> fails(keys.size(), 0);
+  // Decodes the entries (rows[t.at[k]], t.keys[k]) (rows: the identity when
+  // null) that qualify or mean "none"; returns the rows of the others.
+  const auto settle = [&](const Tuples& t, const grb::Buffer<GrB_Index>* rows_of) {
+    const auto n = std::int64_t(t.keys.size());
+    grb::Buffer<std::uint8_t> fails{std::size_t(n)};
 #pragma omp parallel for schedule(static)
-    for (std::int64_t k = 0; k < std::int64_t(keys.size()); ++k) {
-      const GrB_Index r = rows != nullptr ? (*rows)[at[std::size_t(k)]] : at[std::size_t(k)];
-      const std::uint64_t key = keys[std::size_t(k)];
-      if (floor_excludes && grb::key_code(key) > unpicked && !beats_floor(r, key)) fails[std::size_t(k)] = 1;
-      else decode(r, key);
+    for (std::int64_t k = 0; k < n; ++k) {
+      const GrB_Index r = rows_of != nullptr ? (*rows_of)[t.at[std::size_t(k)]] : t.at[std::size_t(k)];
+      const std::uint64_t key = t.keys[std::size_t(k)];
+      fails[std::size_t(k)] = floor_excludes && grb::key_code(key) > unpicked && !beats_floor(r, key);
+      if (fails[std::size_t(k)] == 0) decode(r, key);
     }
-    std::vector<GrB_Index> failed;
-    for (std::size_t k = 0; k < keys.size(); ++k)
-      if (fails[k] != 0) failed.push_back(rows != nullptr ? (*rows)[at[k]] : at[k]);
+    grb::Buffer<GrB_Index> failed{std::size_t(n)};
+    std::size_t count = 0;
+    for (std::int64_t k = 0; k < n; ++k)
+      if (fails[std::size_t(k)] != 0)
+        failed[count++] = rows_of != nullptr ? (*rows_of)[t.at[std::size_t(k)]] : t.at[std::size_t(k)];
+    failed.shrink(count);
     return failed;
   };
-  std::vector<GrB_Index> retry = settle(nullptr);
+  const grb::Buffer<GrB_Index> retry = settle(found, nullptr);
   if (retry.empty()) return;
 
-  // The floor key per local column, and the key every entry of weight at
-  // least the floor's beats (code(fw) << 32 - 1; unchanged when nothing or
-  // everything beats the floor).
-  std::vector<std::uint64_t> floor(cols), at_least(cols);
+  // The key every entry of weight at least the floor's beats
+  // ((code(fw) << 32) - 1; unchanged when nothing or everything beats it).
+  grb::Buffer<std::uint64_t> at_least(cols);
   const auto local_cols = std::int64_t(cols);
 #pragma omp parallel for schedule(static)
   for (std::int64_t c = 0; c < local_cols; ++c) {
-    const std::uint64_t f = floor_key(a.col_id(GrB_Index(c)));
-    floor[std::size_t(c)] = f;
+    const std::uint64_t f = floor[std::size_t(c)];
     at_least[std::size_t(c)] = f == ~std::uint64_t(0) || grb::key_code(f) == 0 ? f : (f & ~grb::low_bits) - 1;
   }
-  const grb::Vector w2 = best_above(a, retry, at_least, /*exact=*/false, ctx);
-  tuples(w2.get(), at, keys);
-  const std::vector<GrB_Index> ties = settle(&retry);
+  const grb::Buffer<GrB_Index> ties =
+      settle(tuples(best_above(a, retry, std::move(at_least), /*exact=*/false, ctx).get()), &retry);
   if (ties.empty()) return;
-  const grb::Vector w3 = best_above(a, ties, floor, /*exact=*/true, ctx);
-  tuples(w3.get(), at, keys);
+  const Tuples exact = tuples(best_above(a, ties, std::move(floor), /*exact=*/true, ctx).get());
 #pragma omp parallel for schedule(static)
-  for (std::int64_t k = 0; k < std::int64_t(keys.size()); ++k) decode(ties[at[std::size_t(k)]], keys[std::size_t(k)]);
+  for (std::int64_t k = 0; k < std::int64_t(exact.keys.size()); ++k)
+    decode(ties[exact.at[std::size_t(k)]], exact.keys[std::size_t(k)]);
 }
 
 template void argmax_rows<float>(const GraphBlasGraph<float>&, const ArgmaxMasks<float>&, std::span<vertex_t>,

@@ -32,13 +32,13 @@ GrB_Type grb_type() {
 // A full vector holding a copy of x.
 template <class T>
 grb::Vector full_copy(std::span<const T> x, const grb::Context& ctx) {
-  void* p = std::malloc(std::max<std::size_t>(x.size(), 1) * sizeof(T));
+  void* p = grb::memory::allocate(std::max<std::size_t>(x.size(), 1) * sizeof(T));
   if (p == nullptr) throw out_of_memory("assign (graphblas): cannot allocate a vector");
   if (!x.empty()) std::memcpy(p, x.data(), x.size() * sizeof(T));
   grb::Vector v;
   const GrB_Info info = GxB_Vector_import_Full(v.out(), grb_type<T>(), GrB_Index(x.size()), &p,
                                                std::max<std::size_t>(x.size(), 1) * sizeof(T), false, ctx.plain());
-  if (info != GrB_SUCCESS) std::free(p);  // still ours
+  if (info != GrB_SUCCESS) grb::memory::release(p);  // still ours
   MATCHBLAS_GRB_TRY(info);
   return v;
 }
@@ -76,7 +76,7 @@ void assign_through_graphblas(std::span<T> out, std::span<const std::uint8_t> ma
   const T* const values = static_cast<const T*>(x);
   if (iso) std::fill(out.begin(), out.end(), values[0]);
   else std::memcpy(out.data(), values, n * sizeof(T));
-  std::free(x);
+  grb::memory::release(x);
 }
 
 }  // namespace

@@ -48,12 +48,13 @@ const char* info_name(GrB_Info info) {
   return "an unknown GrB_Info";
 }
 
-// GrB_init once per process (thread-safe static initialisation; retried on
-// the next call if it threw). GrB_INVALID_VALUE: another part of the
-// program initialised GraphBLAS already (GrB_init may run once).
+// GraphBLAS initialised once per process (thread-safe static
+// initialisation; retried on the next call if it threw), with the pool's
+// memory functions. GrB_INVALID_VALUE: another part of the program
+// initialised GraphBLAS already (it may be initialised once).
 void init_once() {
   static const bool done = [] {
-    const GrB_Info init = GrB_init(GrB_NONBLOCKING);
+    const GrB_Info init = memory::install();
     if (init != GrB_INVALID_VALUE) MATCHBLAS_GRB_TRY(init);
     return true;
   }();
@@ -61,13 +62,13 @@ void init_once() {
 }
 
 struct FreeDeleter {
-  void operator()(void* p) const { std::free(p); }
+  void operator()(void* p) const { memory::release(p); }
 };
 
-// n objects of T from malloc (GraphBLAS frees what it imports with free()).
+// n objects of T for GraphBLAS to own (it frees them with its free).
 template <class T>
 std::unique_ptr<T, FreeDeleter> allocate(std::size_t n, const char* what) {
-  auto* p = static_cast<T*>(std::malloc(std::max<std::size_t>(n, 1) * sizeof(T)));
+  auto* p = static_cast<T*>(memory::allocate(std::max<std::size_t>(n, 1) * sizeof(T)));
   if (p == nullptr) throw out_of_memory(std::string("GraphBlasGraph: cannot allocate ") + what);
   return std::unique_ptr<T, FreeDeleter>(p);
 }
@@ -93,22 +94,33 @@ std::vector<double> sorted_distinct(const std::vector<double>& v) {
   return s;
 }
 
-// The CSR (p, j, x) of rows x cols with m entries, sorted rows, keys as
-// values, as a GraphBLAS matrix that owns the arrays (moved in).
-template <class P, class J, class X>
-Matrix import_csr(P& p, J& j, X& x, GrB_Index rows, GrB_Index cols, std::size_t m, const Context& ctx) {
-  Matrix a;
-  GrB_Index* pp = p.get();
-  GrB_Index* jj = j.get();
-  void* xx = x.get();
-  MATCHBLAS_GRB_TRY(GxB_Matrix_import_CSR(a.out(), GrB_UINT64, rows, cols, &pp, &jj, &xx,
-                                          (std::size_t(rows) + 1) * sizeof(GrB_Index), m * sizeof(GrB_Index),
-                                          m * sizeof(std::uint64_t), /*iso=*/false, /*jumbled=*/false, ctx.plain()));
-  (void)p.release();  // GraphBLAS owns the arrays now
-  (void)j.release();
-  (void)x.release();
-  return a;
-}
+// The arrays of a CSR of UINT64 keys with sorted rows, for GraphBLAS to own.
+struct CsrArrays {
+  std::unique_ptr<GrB_Index, FreeDeleter> p, j;
+  std::unique_ptr<std::uint64_t, FreeDeleter> x;
+  std::size_t rows, entries;
+  CsrArrays(std::size_t n_rows, std::size_t m)
+      : p(allocate<GrB_Index>(n_rows + 1, "the row offsets")),
+        j(allocate<GrB_Index>(m, "the column indices")),
+        x(allocate<std::uint64_t>(m, "the keys")),
+        rows(n_rows),
+        entries(m) {}
+  // The rows x cols matrix, which owns the arrays from now on.
+  Matrix take(GrB_Index n_rows, GrB_Index cols, const Context& ctx) {
+    Matrix a;
+    GrB_Index* pp = p.get();
+    GrB_Index* jj = j.get();
+    void* xx = x.get();
+    MATCHBLAS_GRB_TRY(GxB_Matrix_import_CSR(a.out(), GrB_UINT64, n_rows, cols, &pp, &jj, &xx,
+                                            (rows + 1) * sizeof(GrB_Index), entries * sizeof(GrB_Index),
+                                            entries * sizeof(std::uint64_t), /*iso=*/false, /*jumbled=*/false,
+                                            ctx.plain()));
+    (void)p.release();
+    (void)j.release();
+    (void)x.release();
+    return a;
+  }
+};
 
 }  // namespace
 
@@ -147,15 +159,14 @@ GrB_Index nvals(GrB_Matrix m) {
   return n;
 }
 
-Vector full_vector(const std::vector<std::uint64_t>& x, const Context& ctx) {
-  auto copy = allocate<std::uint64_t>(x.size(), "a vector");
-  std::copy(x.begin(), x.end(), copy.get());
+Vector full_vector(Buffer<std::uint64_t>&& x, const Context& ctx) {
+  const std::size_t n = x.size();
   Vector v;
-  void* p = copy.get();
-  MATCHBLAS_GRB_TRY(GxB_Vector_import_Full(v.out(), GrB_UINT64, GrB_Index(x.size()), &p,
-                                           std::max<std::size_t>(x.size(), 1) * sizeof(std::uint64_t),
-                                           /*iso=*/false, ctx.plain()));
-  (void)copy.release();  // GraphBLAS owns it now
+  void* p = x.data();
+  MATCHBLAS_GRB_TRY(GxB_Vector_import_Full(v.out(), GrB_UINT64, GrB_Index(n), &p,
+                                           std::max<std::size_t>(n, 1) * sizeof(std::uint64_t), /*iso=*/false,
+                                           ctx.plain()));
+  (void)x.take();  // GraphBLAS owns it now
   return v;
 }
 
@@ -234,11 +245,11 @@ View GraphImpl<W>::cols_view(const Context& ctx) const {
     Matrix codes_only = new_matrix(GrB_UINT64, local_rows, local_cols);
     MATCHBLAS_GRB_TRY(GrB_Matrix_apply_BinaryOp2nd_UINT64(codes_only.get(), nullptr, nullptr, GrB_BAND_UINT64,
                                                           rows_view.get(), ~low_bits, ctx.plain()));
-    std::vector<std::uint64_t> low(local_rows);
+    Buffer<std::uint64_t> low(local_rows);
 #pragma omp parallel for schedule(static)
     for (std::int64_t r = 0; r < std::int64_t(local_rows); ++r)
       low[std::size_t(r)] = low_bits - std::uint32_t(row_id(GrB_Index(r)));
-    const Vector low_vector = full_vector(low, ctx);
+    const Vector low_vector = full_vector(std::move(low), ctx);
     Matrix diag;
     MATCHBLAS_GRB_TRY(GrB_Matrix_diag(diag.out(), low_vector.get(), 0));
     MATCHBLAS_GRB_TRY(
@@ -291,12 +302,10 @@ GraphBlasGraph<W>::GraphBlasGraph(const Csr<W>& a, GraphBlasViews views) : n_row
   if (m == 0) {
     impl->rows_view = grb::own(grb::new_matrix(GrB_UINT64, GrB_Index(rows), GrB_Index(cols)));
   } else {
-    auto ap = grb::allocate<GrB_Index>(std::size_t(rows) + 1, "the row offsets");
-    auto aj = grb::allocate<GrB_Index>(m, "the column indices");
-    auto ax = grb::allocate<std::uint64_t>(m, "the keys");
-    GrB_Index* const p = ap.get();
-    GrB_Index* const j = aj.get();
-    std::uint64_t* const x = ax.get();
+    grb::CsrArrays keys(std::size_t(rows), m);
+    GrB_Index* const p = keys.p.get();
+    GrB_Index* const j = keys.j.get();
+    std::uint64_t* const x = keys.x.get();
     const vertex_t* const c = a.cols.data();
     const W* const w = a.weights.data();
     const grb::WeightCodes<W>& codes = *impl->codes;
@@ -331,22 +340,16 @@ GraphBlasGraph<W>::GraphBlasGraph(const Csr<W>& a, GraphBlasViews views) : n_row
     p[rows] = GrB_Index(m);
     if (views == GraphBlasViews::rows_and_columns) {
       // The same pattern, keys carrying the row.
-      auto ap2 = grb::allocate<GrB_Index>(std::size_t(rows) + 1, "the row offsets");
-      auto aj2 = grb::allocate<GrB_Index>(m, "the column indices");
-      auto ax2 = grb::allocate<std::uint64_t>(m, "the keys");
-      GrB_Index* const p2 = ap2.get();
-      GrB_Index* const j2 = aj2.get();
-      std::uint64_t* const x2 = ax2.get();
-      std::copy(p, p + rows + 1, p2);
+      grb::CsrArrays by_row(std::size_t(rows), m);
+      std::copy(p, p + rows + 1, by_row.p.get());
+      std::copy(j, j + m, by_row.j.get());
+      std::uint64_t* const x2 = by_row.x.get();
 #pragma omp parallel for schedule(dynamic, 256)
       for (vertex_t u = 0; u < rows; ++u)
-        for (offset_t k = off[u]; k < off[u + 1]; ++k) {
-          j2[k] = j[k];
-          x2[k] = (x[k] & ~grb::low_bits) | (grb::low_bits - std::uint32_t(u));
-        }
-      impl->set_cols_view(grb::own(grb::import_csr(ap2, aj2, ax2, GrB_Index(rows), GrB_Index(cols), m, ctx)));
+        for (offset_t k = off[u]; k < off[u + 1]; ++k) x2[k] = (x[k] & ~grb::low_bits) | (grb::low_bits - std::uint32_t(u));
+      impl->set_cols_view(grb::own(by_row.take(GrB_Index(rows), GrB_Index(cols), ctx)));
     }
-    impl->rows_view = grb::own(grb::import_csr(ap, aj, ax, GrB_Index(rows), GrB_Index(cols), m, ctx));
+    impl->rows_view = grb::own(keys.take(GrB_Index(rows), GrB_Index(cols), ctx));
   }
   entries_ = offset_t(impl->entries);
   impl_ = std::move(impl);

@@ -1,11 +1,11 @@
 // What the graphblas backend's files share (internal to ops/cpu: the only
 // header that includes GraphBLAS.h; ops/graphblas_graph.hpp is its opaque
-// face): checked calls, owned GraphBLAS objects, the per-call thread count,
-// the keys that turn the row argmax into one built-in MAX reduction, and
-// the body of GraphBlasGraph.
+// face): checked calls, owned GraphBLAS objects, the memory pool and the
+// host scratch in it, the per-call thread count, the keys that turn the row
+// argmax into one built-in MAX reduction, and the body of GraphBlasGraph.
 //
 // Keys (SuiteSparse:GraphBLAS 7.4 has no GxB_IndexBinaryOp, and user
-// operators run through its generic kernels, 5-10x slower than built-in
+// operators run through its generic kernels, 3-7x slower than built-in
 // ones: bench/RESULTS.md). An entry (u, v, w) is stored as the UINT64
 //   key = code(w) << 32 | (2^32 - 1 - v)        (the row view: v is the column)
 // where code is a 32-bit code strictly increasing in w; the codes up to
@@ -24,12 +24,15 @@
 extern "C" {
 #include <GraphBLAS.h>
 }
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdint>
 #include <limits>
 #include <memory>
 #include <mutex>
+#include <new>
+#include <utility>
 #include <vector>
 
 #include "lib/csr.hpp"
@@ -76,8 +79,52 @@ using Vector = Owned<GrB_Vector, GrB_Vector_free>;
 using Descriptor = Owned<GrB_Descriptor, GrB_Descriptor_free>;
 using Scalar = Owned<GrB_Scalar, GrB_Scalar_free>;
 
-// One op call's settings: GrB_init on first use (GrB_NONBLOCKING, once per
-// process), and GraphBLAS's thread count set to omp_get_max_threads() of the
+// The memory GraphBLAS works in (ops/cpu/memory_graphblas.cpp): freed
+// blocks of 1 MiB and more are kept for reuse while a GraphBlasGraph is
+// alive.
+namespace memory {
+GrB_Info install();              // GxB_init with the pool's functions
+void* allocate(std::size_t n);   // for an array handed to GraphBLAS
+void release(void* p);           // for an array GraphBLAS hands back
+void graph_made();               // a GraphBlasGraph body was made
+void graph_gone();               // ... destroyed: the last one empties the pool
+std::size_t kept_bytes();        // what the pool holds now
+}  // namespace memory
+
+// n values of T in the pool's memory, uninitialised: the backend's host
+// scratch (index lists, per-column keys), which then reuses pooled blocks
+// rather than faulting fresh pages in on every call. `take` hands the
+// memory to GraphBLAS.
+template <class T>
+class Buffer {
+ public:
+  explicit Buffer(std::size_t n = 0)
+      : p_(static_cast<T*>(memory::allocate(std::max<std::size_t>(n, 1) * sizeof(T)))), n_(n) {
+    if (p_ == nullptr) throw std::bad_alloc();
+  }
+  ~Buffer() { memory::release(p_); }
+  Buffer(Buffer&& o) noexcept : p_(std::exchange(o.p_, nullptr)), n_(std::exchange(o.n_, 0)) {}
+  Buffer& operator=(Buffer&& o) noexcept {
+    std::swap(p_, o.p_);
+    std::swap(n_, o.n_);
+    return *this;
+  }
+  T* data() { return p_; }
+  const T* data() const { return p_; }
+  std::size_t size() const { return n_; }
+  bool empty() const { return n_ == 0; }
+  T& operator[](std::size_t i) { return p_[i]; }
+  const T& operator[](std::size_t i) const { return p_[i]; }
+  void shrink(std::size_t n) { n_ = std::min(n, n_); }  // keeps the first n values
+  T* take() { return std::exchange(p_, nullptr); }
+
+ private:
+  T* p_;
+  std::size_t n_;
+};
+
+// One op call's settings: GraphBLAS initialised on first use (GxB_init,
+// GrB_NONBLOCKING, with the pool's memory functions; once per process), and GraphBLAS's thread count set to omp_get_max_threads() of the
 // caller (what ScopedThreads and RunOptions::threads set), both in the
 // descriptors (GxB_DESCRIPTOR_NTHREADS) and globally (GxB_NTHREADS, for the
 // calls that take no descriptor).
@@ -160,6 +207,15 @@ View own(Matrix m);  // an untransposed view of m
 // on first use, under a lock), so const use from several threads is safe.
 template <class W>
 struct GraphImpl {
+  GraphImpl() { memory::graph_made(); }
+  ~GraphImpl() {
+    rows_view = {};
+    cols_view_ = {};
+    memory::graph_gone();
+  }
+  GraphImpl(const GraphImpl&) = delete;
+  GraphImpl& operator=(const GraphImpl&) = delete;
+
   View rows_view;                  // local rows x local cols, UINT64 keys with the original column
   std::vector<vertex_t> row_ids;   // local row -> original row; empty: identity
   std::vector<vertex_t> col_ids;   // local column -> original column; empty: identity
@@ -185,8 +241,8 @@ struct GraphImpl {
 Matrix new_matrix(GrB_Type type, GrB_Index rows, GrB_Index cols);
 // The number of entries of m (after its pending work).
 GrB_Index nvals(GrB_Matrix m);
-// A full UINT64 vector holding x (one value per index).
-Vector full_vector(const std::vector<std::uint64_t>& x, const Context& ctx);
+// A full UINT64 vector of x's values; it takes x's memory.
+Vector full_vector(Buffer<std::uint64_t>&& x, const Context& ctx);
 
 }  // namespace matchblas::ops::grb
 

@@ -21,16 +21,18 @@ namespace {
 
 // The local indices i < n whose original vertex id(i) is free.
 template <class Id>
-std::vector<GrB_Index> free_locals(GrB_Index n, Id id, std::span<const vertex_t> mate) {
-  std::vector<GrB_Index> kept;
+grb::Buffer<GrB_Index> free_locals(GrB_Index n, Id id, std::span<const vertex_t> mate) {
+  grb::Buffer<GrB_Index> kept(n);
+  std::size_t count = 0;
   for (GrB_Index i = 0; i < n; ++i)
-    if (mate[std::size_t(id(i))] == no_vertex) kept.push_back(i);
+    if (mate[std::size_t(id(i))] == no_vertex) kept[count++] = i;
+  kept.shrink(count);
   return kept;
 }
 
 // A(I, J) (GrB_ALL for a full list) of the logical matrix of view a.
-grb::View extract(const grb::View& a, GrB_Index rows, GrB_Index cols, const std::vector<GrB_Index>& i,
-                  const std::vector<GrB_Index>& j, const grb::Context& ctx) {
+grb::View extract(const grb::View& a, GrB_Index rows, GrB_Index cols, const grb::Buffer<GrB_Index>& i,
+                  const grb::Buffer<GrB_Index>& j, const grb::Context& ctx) {
   grb::Matrix c = grb::new_matrix(GrB_UINT64, i.size(), j.size());
   if (!i.empty() && !j.empty())
     MATCHBLAS_GRB_TRY(GrB_Matrix_extract(c.get(), nullptr, nullptr, a.get(), i.size() == rows ? GrB_ALL : i.data(),
@@ -51,16 +53,16 @@ GraphBlasGraph<W> select_free_entries(const GraphBlasGraph<W>& g, std::span<cons
                       std::to_string(mate.size()) + " mates");
   const grb::Context ctx;
   const auto& a = g.impl();
-  const std::vector<GrB_Index> i = free_locals(a.local_rows, [&](GrB_Index r) { return a.row_id(r); }, mate);
-  const std::vector<GrB_Index> j = free_locals(a.local_cols, [&](GrB_Index c) { return a.col_id(c); }, mate);
+  const grb::Buffer<GrB_Index> i = free_locals(a.local_rows, [&](GrB_Index r) { return a.row_id(r); }, mate);
+  const grb::Buffer<GrB_Index> j = free_locals(a.local_cols, [&](GrB_Index c) { return a.col_id(c); }, mate);
   auto c = std::make_unique<typename GraphBlasGraph<W>::Impl>();
   c->codes = a.codes;
   c->local_rows = i.size();
   c->local_cols = j.size();
   if (i.size() != a.local_rows || !a.row_ids.empty())
-    for (const GrB_Index r : i) c->row_ids.push_back(a.row_id(r));
+    for (std::size_t k = 0; k < i.size(); ++k) c->row_ids.push_back(a.row_id(i[k]));
   if (j.size() != a.local_cols || !a.col_ids.empty())
-    for (const GrB_Index k : j) c->col_ids.push_back(a.col_id(k));
+    for (std::size_t k = 0; k < j.size(); ++k) c->col_ids.push_back(a.col_id(j[k]));
   c->rows_view = extract(a.rows_view, a.local_rows, a.local_cols, i, j, ctx);
   c->entries = grb::nvals(c->rows_view.get());
   if (const grb::View k2 = a.cols_view_if_made()) c->set_cols_view(extract(k2, a.local_rows, a.local_cols, i, j, ctx));

@@ -19,9 +19,7 @@
 #include "tests/check/check.hpp"
 
 #if MATCHBLAS_HAVE_GRAPHBLAS
-extern "C" {
-#include <GraphBLAS.h>
-}
+#include "ops/cpu/graphblas.hpp"  // GraphBLAS.h and the backend's memory pool
 #endif
 
 using namespace matchblas;
@@ -219,5 +217,35 @@ TEST_CASE("GraphBlasGraph: GraphBLAS's thread count follows the caller's (Scoped
     REQUIRE(GxB_Global_Option_get_INT32(GxB_GLOBAL_NTHREADS, &nthreads) == GrB_SUCCESS);
     CHECK(nthreads == threads);
   }
+}
+
+TEST_CASE("GraphBlasGraph: GraphBLAS's memory pool keeps large blocks while a graph lives, and lets go") {
+  namespace memory = ops::grb::memory;
+  {
+    const GraphBlasGraph<double> g(check::random_graph(20, 0.3, 2, 1));  // initialises GraphBLAS with the pool
+    std::vector<vertex_t> best(20);
+    std::vector<double> bw(20);
+    ops::argmax_rows<double>(g, {}, best, bw);
+  }
+  REQUIRE(memory::kept_bytes() == 0);
+  memory::graph_made();
+  auto* big = static_cast<unsigned char*>(memory::allocate(std::size_t(4) << 20));
+  REQUIRE(big != nullptr);
+  big[0] = 1;
+  big[(std::size_t(4) << 20) - 1] = 2;
+  memory::release(big);
+  CHECK(memory::kept_bytes() >= (std::size_t(4) << 20));
+  void* again = memory::allocate(std::size_t(3) << 20);  // fits the kept block within a factor of two
+  CHECK(again == big);
+  CHECK(memory::kept_bytes() == 0);
+  void* small = memory::allocate(100);  // left to malloc
+  memory::release(small);
+  CHECK(memory::kept_bytes() == 0);
+  memory::release(again);
+  void* bigger = memory::allocate(std::size_t(9) << 20);  // more than twice: a new block
+  CHECK(bigger != big);
+  memory::release(bigger);
+  memory::graph_gone();  // the last one: the pool is emptied
+  CHECK(memory::kept_bytes() == 0);
 }
 #endif

@@ -9,7 +9,8 @@
 //              and out per call); error without a CUDA build or a GPU
 //   automatic  plain (on a GraphBlasGraph: graphblas)
 // Every backend of an op gives the same result for every input (the
-// graphblas backend takes at most one entry per matrix position).
+// graphblas backend takes at most one entry per matrix position, and gives
+// a weight of -0 back as +0).
 #pragma once
 #include <string>
 

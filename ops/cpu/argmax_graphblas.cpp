@@ -8,15 +8,18 @@
 //      w<r> = K MAX.TIMES x                   x(v) = 1 for an eligible column, else 0
 //   2. with a floor: a row whose best eligible entry beats its column's
 //      floor is done (nothing better qualifies). The other rows R are
-//      recomputed on their own entries:
-//        Kr = K(R, :)                                          a row extract
-//        Kr2 = (Kr BAND code bits) + diag(2^32 - 1 - u)        their column view (keys with u)
-//        Q = Kr2 ANY.ISGT diag(f)     Q(u,v) = 1 when u beats v's floor
-//        T = Kr .* Q  (TIMES)         the failing entries become key 0
+//      recomputed on their own entries of weight at least the floor's:
+//        Kr = K(R, :)                   a row extract
+//        Q = Kr ANY.ISGT diag(f')       f'(v) = (code(fw) << 32) - 1: Q(u,v) = 1
+//                                       when w(u,v) >= v's floor weight
+//        T = Kr .* Q  (TIMES)           the others become key 0
 //        w(R) = reduce_rows(T, MAX)
-//      f(v) = the floor key of (floor_weight[v], floor_vertex[v]), all ones
-//      for an ineligible column. Skipped when no floor excludes a pickable
-//      entry (every floor -inf, as in Suitor's first round).
+//      and the rows whose best there ties with the floor and loses the tie
+//      (u >= fv) exactly: the same on Kr2 = (Kr BAND code bits) +
+//      diag(2^32 - 1 - u), their column view (keys with u), against f(v) =
+//      the floor key of (floor_weight[v], floor_vertex[v]). Ineligible
+//      columns get all ones. Step 2 is skipped when no floor excludes a
+//      pickable entry (every floor -inf, as in Suitor's first round).
 //   best[u] = the column of w(u), best_weight[u] = its weight; -1 and 0 where
 //   w(u) is absent or has a code no argmax picks (key 0: nothing qualified;
 //   NaN, -inf).
@@ -24,14 +27,16 @@
 // touches only the active rows). Every operator is built-in: user operators
 // run through 7.4's generic kernels, measured 3-7x slower (bench/RESULTS.md).
 //
-// Source: seed 003 (strongest neighbour, smallest index on ties), DESIGN.md
+// Source: "Parallel graph matching", a course project on handshaking
+// matching (the strongest neighbour, smallest index on ties); DESIGN.md
 // "The ops" (the MAX reduction with a tie-break); step 2's "test the best
 // first" is best_neighbour's early exit (lib/greedy_order.hpp) in bulk.
 // Guarantee: the plain backend's result for every input
 // (tests/ops/test_argmax.cpp, test_graphblas_graph.cpp). Cost: O(local rows
 // + local columns) for the masks and the output, plus in GraphBLAS one
-// reduction over the active rows' entries and, with a floor, five passes
-// over the entries of the rows whose best entry fails its floor.
+// reduction over the active rows' entries and, with a floor, four passes
+// over the entries of the rows whose best entry fails its floor (six for
+// the rows of a lost tie).
 // Threads: omp_get_max_threads() (grb::Context).
 #include <algorithm>
 

@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <iterator>
 #include <string>
 #include <tuple>
 #include <type_traits>
@@ -74,22 +75,34 @@ std::unique_ptr<T, FreeDeleter> allocate(std::size_t n, const char* what) {
 }
 
 // The ascending distinct values of v (NaN, -inf and the sign of zero left
-// out), sorted in omp_get_max_threads() parts, then merged.
+// out): omp_get_max_threads() parts sorted in parallel, each made distinct,
+// then merged pairwise (std::merge into a second array: libstdc++ 12's
+// std::inplace_merge frees its buffer with free, which AddressSanitizer
+// reports as a new/free mismatch).
 std::vector<double> sorted_distinct(const std::vector<double>& v) {
   std::vector<double> s;
   s.reserve(v.size());
   for (const double x : v)
     if (!std::isnan(x) && x != -std::numeric_limits<double>::infinity()) s.push_back(x + 0.0);
   const int parts = std::max(1, std::min(omp_get_max_threads(), int(s.size() / 65536) + 1));
-  std::vector<std::size_t> cut(std::size_t(parts) + 1);
-  for (int p = 0; p <= parts; ++p) cut[std::size_t(p)] = s.size() * std::size_t(p) / std::size_t(parts);
+  std::vector<std::vector<double>> sorted(static_cast<std::size_t>(parts));
 #pragma omp parallel for schedule(static, 1) num_threads(parts)
-  for (int p = 0; p < parts; ++p) std::sort(s.begin() + std::ptrdiff_t(cut[p]), s.begin() + std::ptrdiff_t(cut[p + 1]));
-  for (int width = 1; width < parts; width *= 2)
-    for (int p = 0; p + width < parts; p += 2 * width)
-      std::inplace_merge(s.begin() + std::ptrdiff_t(cut[std::size_t(p)]),
-                         s.begin() + std::ptrdiff_t(cut[std::size_t(p + width)]),
-                         s.begin() + std::ptrdiff_t(cut[std::size_t(std::min(p + 2 * width, parts))]));
+  for (int p = 0; p < parts; ++p) {
+    auto& part = sorted[std::size_t(p)];
+    part.assign(s.begin() + std::ptrdiff_t(s.size() * std::size_t(p) / std::size_t(parts)),
+                s.begin() + std::ptrdiff_t(s.size() * std::size_t(p + 1) / std::size_t(parts)));
+    std::sort(part.begin(), part.end());
+    part.erase(std::unique(part.begin(), part.end()), part.end());
+  }
+  while (sorted.size() > 1) {
+    std::vector<double> merged;
+    merged.reserve(sorted[sorted.size() - 2].size() + sorted.back().size());
+    std::merge(sorted[sorted.size() - 2].begin(), sorted[sorted.size() - 2].end(), sorted.back().begin(),
+               sorted.back().end(), std::back_inserter(merged));
+    sorted.pop_back();
+    sorted.back().swap(merged);
+  }
+  s.swap(sorted.front());
   s.erase(std::unique(s.begin(), s.end()), s.end());
   return s;
 }

@@ -5,7 +5,8 @@
 // the keys carry the original column, so nothing is renumbered for the
 // caller; C's GraphBLAS matrix is |F| x |F|, and the next ops on it work on
 // the free vertices only.
-// Source: seed 003 (keep the edges between unmatched vertices; the
+// Source: "Parallel graph matching", a course project on handshaking
+// matching (keep the edges between unmatched vertices; the
 // compaction is GraphBLAS's). Guarantee: the entries of A whose endpoints
 // are both free, as select_free_entries on A.to_csr() (tests/ops/test_select.cpp).
 // Cost: O(local rows + local columns) to list F, plus the extract:

@@ -2,6 +2,8 @@
 // names and the version.
 #include "c_api_support.hpp"
 
+#include <omp.h>
+
 #include <cmath>
 #include <limits>
 
@@ -83,6 +85,14 @@ std::int64_t check_sparse(const matchblas_sparse* a) {
         fail(MATCHBLAS_ERR_BAD_VALUE, "the entry " + entry_name(*a, o, i) + " is not finite");
     }
   return nnz;
+}
+
+CallThreads::CallThreads(int threads) : scope_(threads) {
+  try {
+    require_threads(omp_get_max_threads());
+  } catch (const error& e) {
+    fail(MATCHBLAS_ERR_OUT_OF_MEMORY, e.what());
+  }
 }
 
 int status_of(const error& e) {

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "lib/error.hpp"
+#include "lib/omp_threads.hpp"
 #include "matchblas/common.h"
 
 namespace matchblas::capi {
@@ -69,6 +70,19 @@ void set_status(Report* report, int status, const std::string& message) {
 // out_of_memory, interrupted (lib/interrupt.hpp) interrupted; any other
 // matchblas::error bad input.
 int status_of(const error& e);
+
+// A call's OpenMP threads: `threads` of them (<= 0: the caller's setting)
+// for the call's parallel regions, the caller's setting restored after it;
+// first they are started once (require_threads), so that a count the system
+// cannot start is an out-of-memory status here, not the OpenMP runtime's exit
+// of the caller's process inside the work.
+class CallThreads {
+ public:
+  explicit CallThreads(int threads);
+
+ private:
+  ScopedThreads scope_;
+};
 
 // Runs body (returning a status), turning every exception into a status and
 // a message in *report.

@@ -370,6 +370,7 @@ int match_graph(Load load, bool single, const char* algo, const matchblas_run_se
     if (!result) fail(MATCHBLAS_ERR_NULL_ARGUMENT, "the result is NULL");
     const matchblas_run_settings s = settings_or_default(settings);
     Chosen c = choose(algo, Problem::matching, s, single ? Precision::single : Precision::dual);
+    const CallThreads threads(c.run.threads);
     check_interrupt();
     const auto t0 = clock_type::now();
     const LoadedGraph g = load(c.info->kinds);
@@ -409,6 +410,7 @@ int b_match_graph(Load load, bool single, const char* algo, const int64_t* b, in
     if (!b) fail(MATCHBLAS_ERR_NULL_ARGUMENT, "b is NULL");
     const matchblas_run_settings s = settings_or_default(settings);
     Chosen c = choose(algo, Problem::b_matching, s, Precision::dual);
+    const CallThreads threads(c.run.threads);
     if (single) fail(MATCHBLAS_ERR_BAD_OPTION, "b-matchings are computed in double precision");
     check_interrupt();
     const auto t0 = clock_type::now();
@@ -531,6 +533,7 @@ extern "C" int matchblas_marry(const matchblas_preferences* preferences, const c
     if (!preferences) fail(MATCHBLAS_ERR_NULL_ARGUMENT, "the preferences are NULL");
     const matchblas_run_settings s = settings_or_default(settings);
     Chosen c = choose(algo, Problem::marriage, s, Precision::dual);
+    const CallThreads threads(c.run.threads);
     check_interrupt();
     const auto t0 = clock_type::now();
     MarriageInstance inst;

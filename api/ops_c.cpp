@@ -60,7 +60,9 @@ decltype(auto) visit(const matchblas_ops_matrix* m, F&& f) {
   return std::visit(std::forward<F>(f), m->csr);
 }
 
-ops::Backend backend_of(matchblas_ops_backend backend) {
+// By reference: a C caller may pass any int, and loading an out-of-range
+// value as the C++ enum type is undefined (stored_int reads its bytes).
+ops::Backend backend_of(const matchblas_ops_backend& backend) {
   switch (stored_int(backend)) {
     case MATCHBLAS_OPS_AUTO: return ops::Backend::automatic;
     case MATCHBLAS_OPS_PLAIN: return ops::Backend::plain;
@@ -80,7 +82,7 @@ std::span<const T> maybe(const void* p, std::int64_t n) {
 
 // Runs f(T{}) for the C entry type.
 template <class F>
-void with_type(matchblas_ops_type type, F&& f) {
+void with_type(const matchblas_ops_type& type, F&& f) {
   switch (stored_int(type)) {
     case MATCHBLAS_OPS_UINT8: return f(std::uint8_t{});
     case MATCHBLAS_OPS_INT32: return f(std::int32_t{});
@@ -94,7 +96,8 @@ void with_type(matchblas_ops_type type, F&& f) {
 void expect_assign_args(const void* out, std::int64_t n, const void* values, const void* value) {
   if (n < 0) fail(MATCHBLAS_ERR_BAD_DIMENSION, "n is " + std::to_string(n));
   if (n > 0 && !out) fail(MATCHBLAS_ERR_NULL_ARGUMENT, "out is NULL");
-  if (!values && !value) fail(MATCHBLAS_ERR_NULL_ARGUMENT, "both values and value are NULL");
+  // An empty array's data may be NULL (CuPy's, numpy's): nothing is read.
+  if (n > 0 && !values && !value) fail(MATCHBLAS_ERR_NULL_ARGUMENT, "both values and value are NULL");
 }
 
 matchblas_ops_matrix* wrap(auto&& csr) {
@@ -138,7 +141,7 @@ ops::DeviceCsrArrays<W> device_arrays(const matchblas_device_csr& a) {
 
 // Runs f(W{}) for a's value type (float or double).
 template <class F>
-void with_weight(matchblas_value_type type, F&& f) {
+void with_weight(const matchblas_value_type& type, F&& f) {
   switch (stored_int(type)) {
     case MATCHBLAS_FLOAT: return f(float{});
     case MATCHBLAS_DOUBLE: return f(double{});
@@ -157,6 +160,7 @@ extern "C" int matchblas_ops_matrix_create(const matchblas_sparse* a, matchblas_
                                            matchblas_ops_status* status) {
   start(status);
   return guarded(status, [&] {
+    const CallThreads threads(0);
     if (!out) fail(MATCHBLAS_ERR_NULL_ARGUMENT, "out is NULL");
     *out = nullptr;
     const std::int64_t nnz = check_sparse(a);
@@ -186,6 +190,7 @@ extern "C" int matchblas_ops_argmax(const matchblas_ops_matrix* a, const uint8_t
                                     matchblas_ops_backend backend, matchblas_ops_status* status) {
   start(status);
   return guarded(status, [&] {
+    const CallThreads threads(0);
     visit(a, [&](const auto& c) {
       using W = typename std::decay_t<decltype(c)>::weight_type;
       if (c.n_rows > 0 && (!best || !best_weight)) fail(MATCHBLAS_ERR_NULL_ARGUMENT, "best or best_weight is NULL");
@@ -207,9 +212,11 @@ extern "C" int matchblas_ops_assign(void* out, matchblas_ops_type type, int64_t 
                                     const void* values, const void* value, matchblas_ops_status* status) {
   start(status);
   return guarded(status, [&] {
+    const CallThreads threads(0);
     expect_assign_args(out, n, values, value);
     with_type(type, [&](auto t) {
       using T = decltype(t);
+      if (n == 0) return;
       const std::span<T> o(static_cast<T*>(out), std::size_t(n));
       if (values) ops::assign<T>(o, maybe<std::uint8_t>(mask, n), maybe<T>(values, n));
       else ops::assign<T>(o, maybe<std::uint8_t>(mask, n), *static_cast<const T*>(value));
@@ -222,6 +229,7 @@ extern "C" int matchblas_ops_select(const matchblas_ops_matrix* a, const uint8_t
                                     matchblas_ops_matrix** out, matchblas_ops_status* status) {
   start(status);
   return guarded(status, [&] {
+    const CallThreads threads(0);
     if (!out) fail(MATCHBLAS_ERR_NULL_ARGUMENT, "out is NULL");
     *out = nullptr;
     visit(a, [&](const auto& c) {
@@ -237,6 +245,7 @@ extern "C" int matchblas_ops_select_free(const matchblas_ops_matrix* a, const in
                                          matchblas_ops_matrix** out, matchblas_ops_status* status) {
   start(status);
   return guarded(status, [&] {
+    const CallThreads threads(0);
     if (!out) fail(MATCHBLAS_ERR_NULL_ARGUMENT, "out is NULL");
     *out = nullptr;
     visit(a, [&](const auto& c) {
@@ -276,6 +285,7 @@ extern "C" int matchblas_ops_assign_device(void* out, matchblas_ops_type type, i
     with_type(type, [&](auto t) {
       using T = decltype(t);
       expect_gpu(device);
+      if (n == 0) return;
       ops::assign_on_device<T>(static_cast<T*>(out), std::size_t(n), mask, static_cast<const T*>(values),
                                values ? T{} : *static_cast<const T*>(value), device, stream);
     });

@@ -88,6 +88,7 @@ extern "C" int matchblas_prepass(const matchblas_sparse* a, const matchblas_prep
     inform->job = -1;
   }
   return guarded(inform, [&] {
+    const CallThreads threads(0);
     matchblas_prepass_options opt;
     matchblas_prepass_default_options(&opt);
     if (options) opt = *options;

@@ -3,6 +3,7 @@ builtin a caller expects) with the library's message; bad arguments caught
 on the Python side; allocation failure; Ctrl-C."""
 
 import _thread
+import os
 import subprocess
 import sys
 import textwrap
@@ -179,6 +180,33 @@ def test_allocation_failure_is_memory_error():
     r = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stdout + r.stderr
     assert "MemoryError -10" in r.stdout
+
+
+def test_threads_the_system_cannot_start_are_an_error_not_an_exit():
+    # Each OpenMP thread asks for an 8 GiB stack under a 4 GiB address-space
+    # limit: the OpenMP runtime would print "Thread creation failed" and end
+    # the process; the call must raise instead, for any thread count, and a
+    # one-thread call must still run.
+    script = textwrap.dedent("""
+        import resource, sys
+        import matchblas
+        from conftest import random_graph
+        A = random_graph(200, 0.05, seed=2)
+        resource.setrlimit(resource.RLIMIT_AS, (4 << 30, resource.RLIM_INFINITY))
+        for threads in (2, 0):
+            try:
+                matchblas.match(A, "suitor-locks", threads=threads)
+                print("no error", threads)
+                sys.exit(1)
+            except matchblas.OutOfMemoryError as e:
+                assert "cannot start" in str(e), e
+        mate, report = matchblas.match(A, "suitor-locks", threads=1)
+        print("ok", report.cardinality)
+    """)
+    env = dict(os.environ, OMP_STACKSIZE="8G", OMP_NUM_THREADS="4")
+    r = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300, env=env,
+                       cwd=os.path.dirname(os.path.abspath(__file__)))
+    assert r.returncode == 0 and "ok" in r.stdout, r.stdout + r.stderr
 
 
 def test_ctrl_c_stops_a_long_run_and_the_next_call_works():

@@ -243,6 +243,10 @@ TEST_CASE("ops: every bad argument is its named status, with a message") {
   CHECK(matchblas_ops_assign(&x, MATCHBLAS_OPS_INT32, -1, nullptr, nullptr, &x, &st) == MATCHBLAS_ERR_BAD_DIMENSION);
   CHECK(matchblas_ops_assign(&x, MATCHBLAS_OPS_INT32, 1, nullptr, nullptr, nullptr, &st) ==
         MATCHBLAS_ERR_NULL_ARGUMENT);
+  // Empty arrays may come as NULL pointers (an empty CuPy or numpy array's data): nothing to read or write.
+  CHECK(matchblas_ops_assign(nullptr, MATCHBLAS_OPS_INT32, 0, nullptr, nullptr, nullptr, &st) == MATCHBLAS_OK);
+  CHECK(matchblas_ops_assign(nullptr, static_cast<matchblas_ops_type>(11), 0, nullptr, nullptr, nullptr, &st) ==
+        MATCHBLAS_ERR_BAD_FORMAT);
   matchblas_ops_matrix_free(g);
 
   // The matrix: checked as the matching calls check theirs; float or double values only.

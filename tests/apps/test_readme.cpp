@@ -53,8 +53,10 @@ std::vector<std::vector<Example>> console_blocks(const std::string& text) {
 }
 
 std::string shape(const std::string& line) {
-  static const std::regex number("[-+]?[0-9]+(\\.[0-9]+)?([eE][-+]?[0-9]+)?");
-  return std::regex_replace(line, number, "N");
+  // Numbers become N and runs of blanks one blank: a right-aligned column
+  // shifts with the width of its numbers (a slower build's longer times).
+  static const std::regex number("[-+]?[0-9]+(\\.[0-9]+)?([eE][-+]?[0-9]+)?"), blanks(" +");
+  return std::regex_replace(std::regex_replace(line, number, "N"), blanks, " ");
 }
 
 std::vector<std::string> lines_of(const std::string& s) {

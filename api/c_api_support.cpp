@@ -37,7 +37,7 @@ std::string entry_name(const matchblas_sparse& a, std::int64_t outer, std::int64
   return name += ")";
 }
 
-std::int64_t check_sparse_shape(const matchblas_sparse* a) {
+void check_sparse_fields(const matchblas_sparse* a) {
   if (!a) fail(MATCHBLAS_ERR_NULL_ARGUMENT, "the matrix is NULL");
   if (a->rows < 0 || a->cols < 0)
     fail(MATCHBLAS_ERR_BAD_DIMENSION, "negative dimension " + std::to_string(a->rows) + " x " + std::to_string(a->cols));
@@ -55,6 +55,10 @@ std::int64_t check_sparse_shape(const matchblas_sparse* a) {
   if (value_type < MATCHBLAS_DOUBLE || value_type > MATCHBLAS_PATTERN)
     fail(MATCHBLAS_ERR_BAD_FORMAT, "value type " + std::to_string(value_type) + " is unknown");
   if (!a->pointers) fail(MATCHBLAS_ERR_NULL_ARGUMENT, "the matrix's pointers are NULL");
+}
+
+std::int64_t check_sparse_shape(const matchblas_sparse* a) {
+  check_sparse_fields(a);
   const std::int64_t outer = a->layout == MATCHBLAS_CSR ? a->rows : a->cols;
   const char* outer_name = a->layout == MATCHBLAS_CSR ? "row" : "column";
   if (read_index(*a, a->pointers, 0) != a->base)

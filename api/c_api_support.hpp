@@ -56,6 +56,11 @@ std::int64_t check_sparse(const matchblas_sparse* a);
 // copies it and calls check_sparse to name the first bad one.
 std::int64_t check_sparse_shape(const matchblas_sparse* a);
 
+// check_sparse_shape's checks of the description alone (dimensions, layout,
+// base, types, a pointers array given), reading no array: for arrays that
+// are not in host memory yet.
+void check_sparse_fields(const matchblas_sparse* a);
+
 // Leaves status and message in a report (matchblas_inform,
 // matchblas_match_report: anything with `status` and `char message[]`).
 template <class Report>

@@ -1,16 +1,21 @@
 // The C interface of the pre-pass (include/matchblas/prepass.h): checks the
 // caller's arrays (each failure a named status and a message naming the
 // entry), builds the row-oriented Csr of |A| (0-based, 32-bit ids), runs
-// matchers/bipartite/prepass.hpp and copies the results out. Nothing
-// escapes as an exception.
+// matchers/bipartite/prepass.hpp and copies the results out. The device
+// entry copies the caller's device arrays to the host first, runs the job's
+// GPU registry entry and copies the results back where the caller wants
+// them. Nothing escapes as an exception.
 #include "matchblas/prepass.h"
 
+#include <algorithm>
 #include <chrono>
+#include <cstddef>
 #include <cmath>
 #include <complex>
 #include <cstdio>
 #include <cstring>
 #include <limits>
+#include <map>
 #include <new>
 #include <string>
 #include <vector>
@@ -18,6 +23,9 @@
 #include "c_api_support.hpp"
 #include "lib/error.hpp"
 #include "matchers/bipartite/prepass.hpp"
+#include "matchers/registry.hpp"
+#include "ops/gpu/device.hpp"
+#include "ops/gpu_device_entries.hpp"
 
 namespace matchblas {
 namespace {
@@ -67,6 +75,139 @@ Csr<double> moduli_csr(const matchblas_sparse& a, bool mirror) {
   return m;
 }
 
+void start_inform(matchblas_inform* inform) {
+  if (!inform) return;
+  *inform = matchblas_inform{};
+  inform->job = -1;
+}
+
+matchblas_prepass_options options_or_default(const matchblas_prepass_options* options) {
+  matchblas_prepass_options opt;
+  matchblas_prepass_default_options(&opt);
+  if (options) opt = *options;
+  return opt;
+}
+
+// The job the options ask for (MATCHBLAS_JOB_AUTO resolved), checked
+// against a (host arrays, checked already) and against a permutation being
+// asked for.
+int checked_job(const matchblas_sparse& a, const matchblas_prepass_options& opt, bool want_perm) {
+  if (opt.job < MATCHBLAS_JOB_AUTO || opt.job > MATCHBLAS_JOB_MAX_PRODUCT)
+    fail(MATCHBLAS_ERR_BAD_JOB, "job " + std::to_string(opt.job) + " is not one of -1 (auto) and 0-5");
+  const int job = opt.job == MATCHBLAS_JOB_AUTO ? (a.value_type == MATCHBLAS_PATTERN && !opt.symmetric ? 1 : 5) : opt.job;
+  if (opt.symmetric && job != 5)
+    fail(MATCHBLAS_ERR_BAD_JOB, "the symmetric mode scales, so it needs job 5 (job " + std::to_string(job) + " given)");
+  if (opt.symmetric && a.rows != a.cols)
+    fail(MATCHBLAS_ERR_NOT_SYMMETRIC, "the symmetric mode needs a square matrix, this one is " +
+                                          std::to_string(a.rows) + " x " + std::to_string(a.cols));
+  if (want_perm && a.rows != a.cols)
+    fail(MATCHBLAS_ERR_BAD_DIMENSION, "a permutation needs a square matrix (this one is " + std::to_string(a.rows) +
+                                          " x " + std::to_string(a.cols) + "); pass perm = NULL and read row_mate");
+  return job;
+}
+
+struct Outputs {
+  int64_t* perm;
+  int64_t* row_mate;
+  int64_t* col_mate;
+  double* row_log_scale;
+  double* col_log_scale;
+};
+
+// r's results into the host arrays of out (NULL ones skipped; the scalings
+// for job 5 only).
+void write_results(const PrepassResult& r, const Outputs& out) {
+  const bool scaled = r.job == 5;
+  for (std::size_t i = 0; i < r.mates.row_mate.size(); ++i) {
+    if (out.perm) out.perm[i] = r.perm[i];
+    if (out.row_mate) out.row_mate[i] = r.mates.row_mate[i];
+    if (out.row_log_scale && scaled) out.row_log_scale[i] = r.row_log_scale[i];
+  }
+  for (std::size_t j = 0; j < r.mates.col_mate.size(); ++j) {
+    if (out.col_mate) out.col_mate[j] = r.mates.col_mate[j];
+    if (out.col_log_scale && scaled) out.col_log_scale[j] = r.col_log_scale[j];
+  }
+}
+
+// r's status, also left in *inform with the report (for `job`, as asked:
+// job 3 runs job 2's algorithm) and a message (`ran` appended to "ok").
+int report(const PrepassResult& r, int job, const Csr<double>& m, matchblas_inform* inform,
+           std::chrono::steady_clock::time_point start, const std::string& ran) {
+  const int status = r.scaling_near_overflow ? MATCHBLAS_SCALING_NEAR_OVERFLOW
+                     : r.singular            ? MATCHBLAS_STRUCTURALLY_SINGULAR
+                                             : MATCHBLAS_OK;
+  if (inform) {
+    inform->job = job;
+    inform->matched = r.mates.matched;
+    inform->objective = r.objective;
+    inform->min_matched_abs = r.min_matched_abs;
+    inform->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  }
+  set_status(inform, status,
+             status == MATCHBLAS_OK ? "ok" + ran
+             : status == MATCHBLAS_STRUCTURALLY_SINGULAR
+                 ? "structurally singular: " + std::to_string(r.mates.matched) + " of " +
+                       std::to_string(std::min(m.n_rows, m.n_cols)) + " matched"
+                 : "the scalings exceed log(DBL_MAX)/2 somewhere and may overflow when applied");
+  return status;
+}
+
+// The caller's device arrays copied to the host, checked as
+// matchblas_prepass checks host arrays; `matrix` describes the copies.
+struct HostCopy {
+  std::vector<std::byte> pointers, indices, values;
+  matchblas_sparse matrix;
+
+  HostCopy(const matchblas_sparse& a, const matchblas_device_options& dev) : matrix(a) {
+    const bool csr = stored_int(a.layout) == MATCHBLAS_CSR;
+    const std::size_t outer = std::size_t(csr ? a.rows : a.cols);
+    const std::size_t index_bytes = stored_int(a.index_type) == MATCHBLAS_INT32 ? 4 : 8;
+    const int type = stored_int(a.value_type);
+    const std::size_t value_bytes = type == MATCHBLAS_DOUBLE           ? 8
+                                    : type == MATCHBLAS_FLOAT          ? 4
+                                    : type == MATCHBLAS_COMPLEX_DOUBLE ? 16
+                                    : type == MATCHBLAS_COMPLEX_FLOAT  ? 8
+                                                                       : 0;
+    pointers.resize((outer + 1) * index_bytes);
+    ops::copy_from_device(pointers.data(), a.pointers, pointers.size(), dev.device, dev.stream,
+                          "the matrix's pointers");
+    matrix.pointers = pointers.data();
+    const std::int64_t nnz = check_sparse_shape(&matrix);  // pointers checked; indices and values only for NULL
+    if (nnz > 0) {
+      indices.resize(std::size_t(nnz) * index_bytes);
+      ops::copy_from_device(indices.data(), a.indices, indices.size(), dev.device, dev.stream, "the matrix's indices");
+      matrix.indices = indices.data();
+      if (value_bytes > 0) {
+        values.resize(std::size_t(nnz) * value_bytes);
+        ops::copy_from_device(values.data(), a.values, values.size(), dev.device, dev.stream, "the matrix's values");
+        matrix.values = values.data();
+      }
+    }
+    check_sparse(&matrix);
+  }
+};
+
+// The registry entry the device call runs for `job`: the job's GPU twin
+// where it has one that takes the call's options; the host entry where it
+// has none (jobs 2-3, the symmetric mode without a GPU version); nullptr
+// for job 0.
+const MatcherInfo* device_entry(int job, bool symmetric) {
+  if (job == 0) return nullptr;
+  const MatcherInfo* host = &find_prepass_job(job);
+  const MatcherInfo* gpu_twin = nullptr;
+  try {
+    gpu_twin = &on_device(*host, Device::gpu);
+  } catch (const invalid_input&) {
+    return host;
+  }
+  if (symmetric) {
+    bool takes = false;
+    for (const OptionSpec& o : gpu_twin->options) takes = takes || o.name == "symmetric";
+    if (!takes) return host;
+  }
+  return gpu_twin;
+}
+
 }  // namespace
 }  // namespace matchblas
 
@@ -83,55 +224,84 @@ extern "C" int matchblas_prepass(const matchblas_sparse* a, const matchblas_prep
                                  int64_t* row_mate, int64_t* col_mate, double* row_log_scale, double* col_log_scale,
                                  matchblas_inform* inform) {
   const auto start = std::chrono::steady_clock::now();
-  if (inform) {
-    *inform = matchblas_inform{};
-    inform->job = -1;
-  }
+  start_inform(inform);
   return guarded(inform, [&] {
     const CallThreads threads(0);
-    matchblas_prepass_options opt;
-    matchblas_prepass_default_options(&opt);
-    if (options) opt = *options;
+    const matchblas_prepass_options opt = options_or_default(options);
     check_sparse(a);
-    if (opt.job < MATCHBLAS_JOB_AUTO || opt.job > MATCHBLAS_JOB_MAX_PRODUCT)
-      fail(MATCHBLAS_ERR_BAD_JOB, "job " + std::to_string(opt.job) + " is not one of -1 (auto) and 0-5");
-    const int job = opt.job == MATCHBLAS_JOB_AUTO ? (a->value_type == MATCHBLAS_PATTERN && !opt.symmetric ? 1 : 5) : opt.job;
-    if (opt.symmetric && job != 5)
-      fail(MATCHBLAS_ERR_BAD_JOB, "the symmetric mode scales, so it needs job 5 (job " + std::to_string(job) + " given)");
-    if (opt.symmetric && a->rows != a->cols)
-      fail(MATCHBLAS_ERR_NOT_SYMMETRIC, "the symmetric mode needs a square matrix, this one is " +
-                                            std::to_string(a->rows) + " x " + std::to_string(a->cols));
-    if (perm && a->rows != a->cols)
-      fail(MATCHBLAS_ERR_BAD_DIMENSION, "a permutation needs a square matrix (this one is " + std::to_string(a->rows) +
-                                            " x " + std::to_string(a->cols) + "); pass perm = NULL and read row_mate");
+    const int job = checked_job(*a, opt, perm != nullptr);
     const Csr<double> m = moduli_csr(*a, opt.symmetric != 0);
     const PrepassResult r = prepass(m, {.job = job, .symmetric = opt.symmetric != 0});
-    for (vertex_t i = 0; i < m.n_rows; ++i) {
-      if (perm) perm[i] = r.perm[i];
-      if (row_mate) row_mate[i] = r.mates.row_mate[i];
-      if (row_log_scale && job == 5) row_log_scale[i] = r.row_log_scale[i];
+    write_results(r, {perm, row_mate, col_mate, row_log_scale, col_log_scale});
+    return report(r, job, m, inform, start, "");
+  });
+}
+
+extern "C" void matchblas_device_default_options(matchblas_device_options* device) {
+  if (!device) return;
+  device->device = 0;
+  device->stream = nullptr;
+  device->results_on_host = 0;
+}
+
+extern "C" int matchblas_prepass_device(const matchblas_sparse* a, const matchblas_prepass_options* options,
+                                        const matchblas_device_options* device, int64_t* perm, int64_t* row_mate,
+                                        int64_t* col_mate, double* row_log_scale, double* col_log_scale,
+                                        matchblas_inform* inform) {
+  const auto start = std::chrono::steady_clock::now();
+  start_inform(inform);
+  return guarded(inform, [&] {
+    const CallThreads threads(0);
+    const matchblas_prepass_options opt = options_or_default(options);
+    matchblas_device_options dev;
+    matchblas_device_default_options(&dev);
+    if (device) dev = *device;
+    if (dev.results_on_host != 0 && dev.results_on_host != 1)
+      fail(MATCHBLAS_ERR_BAD_OPTION, "results_on_host is " + std::to_string(dev.results_on_host) + ", not 0 or 1");
+    check_sparse_fields(a);
+    const int gpus = gpu::device_count();
+    if (gpus == 0)
+      fail(MATCHBLAS_ERR_UNAVAILABLE, "the pre-pass on device arrays needs a CUDA GPU: " + gpu::unavailable_reason());
+    if (dev.device < 0 || dev.device >= gpus)
+      fail(MATCHBLAS_ERR_BAD_OPTION, "device " + std::to_string(dev.device) + " is not a GPU of this machine (it has " +
+                                         std::to_string(gpus) + ")");
+    const HostCopy copy(*a, dev);
+    const matchblas_sparse& h = copy.matrix;
+    const int job = checked_job(h, opt, perm != nullptr);
+    const Csr<double> m = moduli_csr(h, opt.symmetric != 0);
+    const MatcherInfo* entry = device_entry(job, opt.symmetric != 0);
+    PrepassResult r;
+    if (entry) {
+      RunOptions run;
+      run.gpu = dev.device;
+      std::map<std::string, std::string> given;
+      if (opt.symmetric) given["symmetric"] = "";
+      run.options = parse_options(*entry, given);
+      r = run_prepass(*entry, m, run);
+    } else {
+      r = prepass(m, {.job = job});
     }
-    for (vertex_t j = 0; j < m.n_cols; ++j) {
-      if (col_mate) col_mate[j] = r.mates.col_mate[j];
-      if (col_log_scale && job == 5) col_log_scale[j] = r.col_log_scale[j];
+    // The results, on the host first, then where the caller wants them.
+    const std::size_t rows = std::size_t(m.n_rows), cols = std::size_t(m.n_cols);
+    std::vector<std::int64_t> h_perm(perm ? rows : 0), h_row_mate(row_mate ? rows : 0), h_col_mate(col_mate ? cols : 0);
+    std::vector<double> h_row_scale(row_log_scale ? rows : 0), h_col_scale(col_log_scale ? cols : 0);
+    write_results(r, {perm ? h_perm.data() : nullptr, row_mate ? h_row_mate.data() : nullptr,
+                      col_mate ? h_col_mate.data() : nullptr, row_log_scale ? h_row_scale.data() : nullptr,
+                      col_log_scale ? h_col_scale.data() : nullptr});
+    const auto put = [&](void* out, const auto& values, const char* what) {
+      if (!out || values.empty()) return;
+      const std::size_t bytes = values.size() * sizeof(values[0]);
+      if (dev.results_on_host) std::memcpy(out, values.data(), bytes);
+      else ops::copy_to_device(out, values.data(), bytes, dev.device, dev.stream, what);
+    };
+    put(perm, h_perm, "perm");
+    put(row_mate, h_row_mate, "row_mate");
+    put(col_mate, h_col_mate, "col_mate");
+    if (job == 5) {
+      put(row_log_scale, h_row_scale, "row_log_scale");
+      put(col_log_scale, h_col_scale, "col_log_scale");
     }
-    const int status = r.scaling_near_overflow ? MATCHBLAS_SCALING_NEAR_OVERFLOW
-                       : r.singular            ? MATCHBLAS_STRUCTURALLY_SINGULAR
-                                               : MATCHBLAS_OK;
-    if (inform) {
-      inform->job = job;
-      inform->matched = r.mates.matched;
-      inform->objective = r.objective;
-      inform->min_matched_abs = r.min_matched_abs;
-      inform->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    }
-    set_status(inform, status,
-               status == MATCHBLAS_OK ? "ok"
-               : status == MATCHBLAS_STRUCTURALLY_SINGULAR
-                   ? "structurally singular: " + std::to_string(r.mates.matched) + " of " +
-                         std::to_string(std::min(m.n_rows, m.n_cols)) + " matched"
-                   : "the scalings exceed log(DBL_MAX)/2 somewhere and may overflow when applied");
-    return status;
+    return report(r, job, m, inform, start, entry ? " (" + entry->name + ")" : std::string(" (job 0 on the host)"));
   });
 }
 

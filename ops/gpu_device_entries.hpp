@@ -68,6 +68,15 @@ OwnedDeviceCsr<W> select_free_on_device(const DeviceCsrArrays<W>& a, const verte
 
 void free_on_device(void* p, int device) noexcept;
 
+// Copies `bytes` bytes between the host and memory GPU `device` can read
+// (device or managed memory), ordered on `stream`, and waits for the copy.
+// `what` names the array in the messages: invalid_input when `device_ptr`
+// is not such memory (a host pointer passed as a device array, say).
+void copy_from_device(void* host, const void* device_ptr, std::size_t bytes, int device, void* stream,
+                      const char* what);
+void copy_to_device(void* device_ptr, const void* host, std::size_t bytes, int device, void* stream,
+                    const char* what);
+
 }  // namespace matchblas::ops
 
 // The explicit instantiations, one list for device_entries.cu and its

@@ -87,9 +87,10 @@ constexpr matchblas_value_type value_type() {
 }
 
 // The C description of a, after the checks the C interface cannot make:
-// the spans' lengths against the dimensions and the last offset.
+// the spans' lengths against the dimensions and (host arrays only: device
+// arrays are not read here) the last offset.
 template <class Index, class Value>
-matchblas_sparse to_c(const SparseView<Index, Value>& a) {
+matchblas_sparse to_c(const SparseView<Index, Value>& a, bool host_arrays = true) {
   const matchblas_sparse s{a.rows,
                            a.cols,
                            static_cast<matchblas_layout>(a.layout),
@@ -104,6 +105,7 @@ matchblas_sparse to_c(const SparseView<Index, Value>& a) {
   if (a.pointers.size() != static_cast<std::size_t>(outer) + 1)
     throw error(MATCHBLAS_ERR_BAD_POINTERS, "pointers hold " + std::to_string(a.pointers.size()) +
                                                 " offsets, the dimensions need " + std::to_string(outer + 1));
+  if (!host_arrays) return s;
   const std::int64_t nnz = static_cast<std::int64_t>(a.pointers[static_cast<std::size_t>(outer)]) - a.base;
   if (nnz > static_cast<std::int64_t>(a.indices.size()))
     throw error(MATCHBLAS_ERR_BAD_POINTERS, "the last offset gives " + std::to_string(nnz) +

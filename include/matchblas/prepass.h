@@ -81,6 +81,36 @@ int matchblas_prepass(const matchblas_sparse* a, const matchblas_prepass_options
                       int64_t* row_mate, int64_t* col_mate, double* row_log_scale, double* col_log_scale,
                       matchblas_inform* inform);
 
+/* Where the device entry finds its arrays and leaves its results. */
+typedef struct {
+  int device;          /* the CUDA device holding the arrays; default 0 */
+  void* stream;        /* a cudaStream_t (NULL: the default stream): the
+                          call's copies of the caller's arrays wait for the
+                          work queued on it before them; the call returns
+                          when its own work is done; default NULL */
+  int results_on_host; /* 0 (default): perm, row_mate, col_mate and the
+                          scalings are device arrays on `device`; 1: host
+                          arrays */
+} matchblas_device_options;
+
+void matchblas_device_default_options(matchblas_device_options* device);
+
+/* matchblas_prepass on a matrix whose pointers, indices and values are
+ * device arrays on device->device (device or managed memory; the
+ * description itself is a host struct), the results written as
+ * device->results_on_host says. The same jobs, checks, statuses and inform.
+ * Jobs 1, 4 and 5 run their GPU algorithms (cardinality-gpu, max-sum-gpu,
+ * max-product-gpu: exact, as the host's); jobs 0, 2 and 3 and the symmetric
+ * mode run the host's. The arrays are copied to the host once for the checks
+ * and for the host-side parts of the algorithms. device may be NULL
+ * (defaults). Without a CUDA build or a GPU: MATCHBLAS_ERR_UNAVAILABLE; an
+ * array that is not device memory on that device: MATCHBLAS_ERR_BAD_INPUT
+ * naming it. */
+int matchblas_prepass_device(const matchblas_sparse* a, const matchblas_prepass_options* options,
+                             const matchblas_device_options* device, int64_t* perm, int64_t* row_mate,
+                             int64_t* col_mate, double* row_log_scale, double* col_log_scale,
+                             matchblas_inform* inform);
+
 /* scaled_values[k] = value[k] exp(r_i + c_j) for entry k of a (its (i, j));
  * scaled_values holds the entries' values in a's own storage order and type
  * (for complex: (re, im) pairs; not allowed for a pattern). col_log_scale may

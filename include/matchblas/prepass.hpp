@@ -82,17 +82,27 @@ struct Result {
 // this is the older name.
 using prepass_error = error;
 
-// Runs the pre-pass. Throws prepass_error on invalid input (and for an
-// allocation failure, MATCHBLAS_ERR_OUT_OF_MEMORY).
-template <class Index, class Value>
-Result prepass(const SparseView<Index, Value>& a, const Options& options = {}) {
-  const matchblas_sparse s = detail::to_c(a);
+// Where prepass_device finds a's arrays: GPU `device`, the copies queued on
+// `stream` (a cudaStream_t; nullptr: the default stream).
+struct DeviceOptions {
+  int device = 0;
+  void* stream = nullptr;
+};
+
+namespace detail {
+
+// The Result of run(s, opt, perm, row_mate, col_mate, row_log_scale,
+// col_log_scale, inform), one of the C entries, on a's description (arrays
+// in host memory or not: to_c).
+template <class Index, class Value, class Run>
+Result run_prepass(const SparseView<Index, Value>& a, const Options& options, bool host_arrays, Run&& run) {
+  const matchblas_sparse s = to_c(a, host_arrays);
   matchblas_prepass_options opt;
   matchblas_prepass_default_options(&opt);
   opt.job = static_cast<int>(options.job);
   opt.symmetric = options.symmetric ? 1 : 0;
   Result r;
-  const bool sized = detail::plausible(a.rows, a.cols);
+  const bool sized = plausible(a.rows, a.cols);
   const bool scales = options.job == Job::automatic || options.job == Job::max_product;
   if (sized) {
     if (a.rows == a.cols) r.perm.resize(static_cast<std::size_t>(a.rows));
@@ -104,10 +114,10 @@ Result prepass(const SparseView<Index, Value>& a, const Options& options = {}) {
     }
   }
   matchblas_inform inform{};
-  const int status = matchblas_prepass(&s, &opt, sized && a.rows == a.cols ? r.perm.data() : nullptr,
-                                       sized ? r.row_mate.data() : nullptr, sized ? r.col_mate.data() : nullptr,
-                                       sized && scales ? r.row_log_scale.data() : nullptr,
-                                       sized && scales ? r.col_log_scale.data() : nullptr, &inform);
+  const int status = run(&s, &opt, sized && a.rows == a.cols ? r.perm.data() : nullptr,
+                         sized ? r.row_mate.data() : nullptr, sized ? r.col_mate.data() : nullptr,
+                         sized && scales ? r.row_log_scale.data() : nullptr,
+                         sized && scales ? r.col_log_scale.data() : nullptr, &inform);
   if (status < 0) throw prepass_error(status, inform.message);
   if (inform.job != MATCHBLAS_JOB_MAX_PRODUCT) {
     r.row_log_scale.clear();
@@ -116,6 +126,37 @@ Result prepass(const SparseView<Index, Value>& a, const Options& options = {}) {
   r.inform = {status,          static_cast<Job>(inform.job), inform.matched, inform.objective,
               inform.min_matched_abs, inform.seconds,        inform.message};
   return r;
+}
+
+}  // namespace detail
+
+// Runs the pre-pass. Throws prepass_error on invalid input (and for an
+// allocation failure, MATCHBLAS_ERR_OUT_OF_MEMORY).
+template <class Index, class Value>
+Result prepass(const SparseView<Index, Value>& a, const Options& options = {}) {
+  return detail::run_prepass(a, options, true, matchblas_prepass);
+}
+
+// The pre-pass on a matrix whose pointers, indices and values are arrays in
+// the memory of GPU device.device (a CuPy or cuDSS matrix's, say; see
+// matchblas_prepass_device for what runs where); the results come back to
+// the host. For results left on the device, call matchblas_prepass_device.
+// Throws as prepass(), and MATCHBLAS_ERR_UNAVAILABLE without a GPU.
+template <class Index, class Value>
+Result prepass_device(const SparseView<Index, Value>& a, const Options& options = {},
+                      const DeviceOptions& device = {}) {
+  matchblas_device_options d;
+  matchblas_device_default_options(&d);
+  d.device = device.device;
+  d.stream = device.stream;
+  d.results_on_host = 1;
+  return detail::run_prepass(a, options, false,
+                             [&](const matchblas_sparse* s, const matchblas_prepass_options* opt, std::int64_t* perm,
+                                 std::int64_t* row_mate, std::int64_t* col_mate, double* row_log_scale,
+                                 double* col_log_scale, matchblas_inform* inform) {
+                               return matchblas_prepass_device(s, opt, &d, perm, row_mate, col_mate, row_log_scale,
+                                                               col_log_scale, inform);
+                             });
 }
 
 // b_ij = a_ij exp(r_i + c_j) for every entry of a, in a's storage order

@@ -122,6 +122,49 @@ void free_on_device(void* p, int device) noexcept {
   cudaGetLastError();
 }
 
+namespace {
+
+// invalid_input unless GPU `device` can read p (device memory on it, or
+// managed memory); a null p is "nothing" (an empty array).
+void expect_device_memory(const void* p, int device, const char* what) {
+  if (!p) return;
+  cudaPointerAttributes at{};
+  const cudaError_t status = cudaPointerGetAttributes(&at, p);
+  if (status != cudaSuccess) {
+    cudaGetLastError();
+    throw invalid_input(std::string(what) + " is not CUDA device memory (" + cudaGetErrorString(status) + ")");
+  }
+  if (at.type == cudaMemoryTypeManaged) return;
+  if (at.type != cudaMemoryTypeDevice)
+    throw invalid_input(std::string(what) + " is " + (at.type == cudaMemoryTypeHost ? "pinned host" : "host") +
+                        " memory, not device memory");
+  if (at.device != device)
+    throw invalid_input(std::string(what) + " is on GPU " + std::to_string(at.device) + ", not on GPU " +
+                        std::to_string(device) + " (the call's device)");
+}
+
+}  // namespace
+
+void copy_from_device(void* host, const void* device_ptr, std::size_t bytes, int device, void* stream_ptr,
+                      const char* what) {
+  if (bytes == 0) return;
+  DeviceScope scope("the pre-pass on device arrays", device);
+  expect_device_memory(device_ptr, device, what);
+  const auto stream = static_cast<cudaStream_t>(stream_ptr);
+  MATCHBLAS_CUDA_TRY(cudaMemcpyAsync(host, device_ptr, bytes, cudaMemcpyDeviceToHost, stream));
+  MATCHBLAS_CUDA_TRY(cudaStreamSynchronize(stream));
+}
+
+void copy_to_device(void* device_ptr, const void* host, std::size_t bytes, int device, void* stream_ptr,
+                    const char* what) {
+  if (bytes == 0) return;
+  DeviceScope scope("the pre-pass on device arrays", device);
+  expect_device_memory(device_ptr, device, what);
+  const auto stream = static_cast<cudaStream_t>(stream_ptr);
+  MATCHBLAS_CUDA_TRY(cudaMemcpyAsync(device_ptr, host, bytes, cudaMemcpyHostToDevice, stream));
+  MATCHBLAS_CUDA_TRY(cudaStreamSynchronize(stream));
+}
+
 MATCHBLAS_INSTANTIATE_DEVICE_ENTRIES
 
 }  // namespace matchblas::ops

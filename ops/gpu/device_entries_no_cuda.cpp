@@ -30,6 +30,10 @@ OwnedDeviceCsr<W> select_free_on_device(const DeviceCsrArrays<W>&, const vertex_
 
 void free_on_device(void*, int) noexcept {}
 
+void copy_from_device(void*, const void*, std::size_t, int, void*, const char*) { no_cuda("copying device arrays"); }
+
+void copy_to_device(void*, const void*, std::size_t, int, void*, const char*) { no_cuda("copying device arrays"); }
+
 MATCHBLAS_INSTANTIATE_DEVICE_ENTRIES
 
 }  // namespace matchblas::ops

@@ -16,10 +16,12 @@
 #include <cstdint>
 #include <limits>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "matchblas/prepass.hpp"
 #include "matchers/bipartite/prepass.hpp"
+#include "ops/gpu/device.hpp"
 
 namespace api = matchblas::api;
 using matchblas::Csr;
@@ -312,4 +314,29 @@ TEST_CASE("C++ pre-pass: invalid input throws prepass_error with the C interface
   const std::vector<double> short_scale(2, 0.0);
   CHECK(status_of([&] { api::scaled_values(api::csr(3, 3, ptr, idx, val), short_scale, r.col_log_scale); }) ==
         MATCHBLAS_ERR_BAD_DIMENSION);
+}
+
+TEST_CASE("C++ pre-pass on device arrays without a GPU: MATCHBLAS_ERR_UNAVAILABLE, the arrays not read") {
+  if (matchblas::gpu::device_count() > 0) {
+    MESSAGE("this machine has a GPU: tests/gpu/test_prepass_device checks the device entry");
+    return;
+  }
+  // Pointers no device holds: a call that read them would crash or fail otherwise.
+  const std::vector<std::int64_t> ptr{0, 1, 2}, idx{0, 1};
+  const std::vector<double> val{1.0, 2.0};
+  namespace mb = matchblas::api;
+  try {
+    (void)mb::prepass_device(mb::csr(2, 2, ptr, idx, val));
+    FAIL("no error without a GPU");
+  } catch (const mb::error& e) {
+    CHECK(e.status() == MATCHBLAS_ERR_UNAVAILABLE);
+    CHECK(std::string(e.what()).find("GPU") != std::string::npos);
+  }
+  // The description's own errors come first.
+  try {
+    (void)mb::prepass_device(mb::csr(-1, 2, ptr, idx, val));
+    FAIL("no error for a negative dimension");
+  } catch (const mb::error& e) {
+    CHECK(e.status() == MATCHBLAS_ERR_BAD_DIMENSION);
+  }
 }

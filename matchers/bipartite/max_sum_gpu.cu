@@ -18,7 +18,10 @@
 //   break epsilon-complementary slackness under its epsilon (every row on
 //   the first, when the matching check held none) and ends when every row
 //   is assigned; epsilon falls by `ratio` from span / ratio to the final
-//   one. (3) The host repair: column duals v_j = -p_j, then
+//   one (a row with one entry bids p_j1 + epsilon; costs above
+//   options.cost_ceiling are auctioned as the ceiling, so that job 5's
+//   stand-in cost of explicit zeros, which dwarfs the others, neither sets
+//   epsilon nor leaves huge prices). (3) The host repair, on the true costs: column duals v_j = -p_j, then
 //   min_cost_row_perfect_from_column_duals (feasible duals from v, the
 //   matched pairs still tight kept, shortest augmenting paths from the
 //   others), which makes the result exact whatever the auction left: a phase
@@ -77,6 +80,7 @@ struct Auction {
   const offset_t* offsets;
   const vertex_t* cols;
   const double* cost;
+  double ceiling;            // costs above it are auctioned as it (options.cost_ceiling)
   double* price;             // p_j >= 0, only rising within and across phases
   vertex_t* owner;           // the row assigned to column j, or -1
   vertex_t* row_mate;        // the column assigned to row i, or -1
@@ -101,7 +105,7 @@ __device__ BestTwo best_two(const Tile& tile, const Auction& a, vertex_t i, vert
   BestTwo b{ninf, ninf, ninf, std::numeric_limits<vertex_t>::max()};
   for (offset_t k = a.offsets[i] + offset_t(tile.thread_rank()); k < a.offsets[i + 1]; k += tile_size) {
     const vertex_t j = a.cols[k];
-    const double x = -a.cost[k] - a.price[j];
+    const double x = -fmin(a.cost[k], a.ceiling) - a.price[j];
     if (j == mine) b.vmine = fmax(b.vmine, x);
     if (better(x, j, b.v1, b.j1)) {
       b.v2 = b.v1;
@@ -154,9 +158,12 @@ __device__ unsigned long long bid_key(double bid, vertex_t i) {
 }
 
 // Every active row bids for its best column (one tile per row). A row
-// with a single entry has no second value: `lone` (more than the span of
-// the benefits) stands in for v1 - v2. No price changes during the kernel.
-__global__ void bid_round(Auction a, const vertex_t* active, unsigned size, double epsilon, double lone) {
+// with a single entry has no second value: it bids epsilon above the price
+// (any bid from p + epsilon to p + (v1 - v2) + epsilon keeps
+// epsilon-complementary slackness; a huge one would leave a huge price,
+// and job 5's scalings come from the prices). No price changes during the
+// kernel.
+__global__ void bid_round(Auction a, const vertex_t* active, unsigned size, double epsilon) {
   const auto tile = cg::tiled_partition<tile_size>(cg::this_thread_block());
   const long long first = gpu::grid_thread() / tile_size, stride = gpu::grid_threads() / tile_size;
   for (long long t = first; t < size; t += stride) {
@@ -164,7 +171,7 @@ __global__ void bid_round(Auction a, const vertex_t* active, unsigned size, doub
     const BestTwo b = best_two(tile, a, i, no_vertex);
     if (tile.thread_rank() != 0) continue;
     const vertex_t j = b.j1;
-    const double gap = b.v2 == -std::numeric_limits<double>::infinity() ? lone : b.v1 - b.v2;
+    const double gap = b.v2 == -std::numeric_limits<double>::infinity() ? 0.0 : b.v1 - b.v2;
     const double p = a.price[j];
     double bid = p + gap + epsilon;
     if (!(bid > p)) bid = nextafter(p, std::numeric_limits<double>::infinity());  // epsilon below p's ulp
@@ -215,6 +222,8 @@ void check_auction_options(const AuctionGpuOptions& o) {
   if (o.max_rounds < 0) throw invalid_input("max-sum-gpu: max_rounds must be >= 0, got " + std::to_string(o.max_rounds));
   if (!(o.ratio > 1) || !std::isfinite(o.ratio))
     throw invalid_input("max-sum-gpu: ratio must be a finite number > 1, got " + std::to_string(o.ratio));
+  if (std::isnan(o.cost_ceiling))
+    throw invalid_input("max-sum-gpu: cost_ceiling must be a number (infinity: none)");
   if (!(o.final_epsilon >= 0 && o.final_epsilon < 1))
     throw invalid_input("max-sum-gpu: final_epsilon must be in [0, 1), got " + std::to_string(o.final_epsilon));
 }
@@ -278,11 +287,21 @@ DualMatching min_cost_max_cardinality_gpu(const Csr<double>& c, const AuctionGpu
 
     // (2) The auction.
     const auto [lo, hi] = std::minmax_element(c.weights.begin(), c.weights.end());
-    const double span = *hi - *lo > 0 ? *hi - *lo : 1.0;
+    const double top = std::min(*hi, options.cost_ceiling);
+    const double span = top - *lo > 0 ? top - *lo : 1.0;
     const double final_epsilon =
         span * (options.final_epsilon > 0 ? options.final_epsilon : std::max(1e-9, 1.0 / (4.0 * double(n))));
-    const Auction view{m,           offsets.data(), cols.data(), cost.data(), d_price.data(), d_owner.data(),
-                       d_row_mate.data(), key.data(), bid.data(), target.data()};
+    const Auction view{m,
+                       offsets.data(),
+                       cols.data(),
+                       cost.data(),
+                       options.cost_ceiling,
+                       d_price.data(),
+                       d_owner.data(),
+                       d_row_mate.data(),
+                       key.data(),
+                       bid.data(),
+                       target.data()};
     for (double epsilon = std::max(final_epsilon, span / options.ratio); !singular;
          epsilon = std::max(final_epsilon, epsilon / options.ratio)) {
       ++report.phases;
@@ -292,7 +311,7 @@ DualMatching min_cost_max_cardinality_gpu(const Csr<double>& c, const AuctionGpu
       unsigned size = read_count(count.data(), s);
       std::int64_t rounds = 0;
       for (; size > 0 && rounds < options.max_rounds; ++rounds) {
-        bid_round<<<tile_grid(size), block_size, 0, s>>>(view, active.data(), size, epsilon, span + epsilon);
+        bid_round<<<tile_grid(size), block_size, 0, s>>>(view, active.data(), size, epsilon);
         MATCHBLAS_CUDA_CHECK_LAUNCH();
         MATCHBLAS_CUDA_TRY(cudaMemsetAsync(count.data(), 0, sizeof(unsigned), s));
         resolve_round<<<grid(size), block_size, 0, s>>>(view, active.data(), size, next.data(), count.data());

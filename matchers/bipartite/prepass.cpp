@@ -182,8 +182,24 @@ PrepassResult prepass_gpu(const Csr<double>& a, const PrepassOptions& options, c
   const int job = options.job;
   if (job != 4 && job != 5)
     throw invalid_input("prepass_gpu: job " + std::to_string(job) + " is not 4 or 5 (the jobs it computes)");
-  PrepassResult r = prepass_from_duals(
-      a, job, min_cost_max_cardinality_gpu(prepass_costs(a, job), auction, gpu, report), options.symmetric);
+  const Csr<double> c = prepass_costs(a, job);
+  AuctionGpuOptions o = auction;
+  if (job == 5) {
+    // Explicit zeros cost more than every product can gain: the auction
+    // takes them as just above the other costs (the repair, as they are).
+    double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+    bool zero = false;
+    for (std::size_t k = 0; k < c.weights.size(); ++k) {
+      if (a.weights[k] == 0) {
+        zero = true;
+        continue;
+      }
+      lo = std::min(lo, c.weights[k]);
+      hi = std::max(hi, c.weights[k]);
+    }
+    if (zero && lo <= hi) o.cost_ceiling = std::min(o.cost_ceiling, hi + (hi - lo) + 1);
+  }
+  PrepassResult r = prepass_from_duals(a, job, min_cost_max_cardinality_gpu(c, o, gpu, report), options.symmetric);
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return r;
 }

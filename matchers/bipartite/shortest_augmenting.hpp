@@ -30,6 +30,7 @@
 //   searches stop early and most rows are matched by the initialisation).
 //   O(m + n) extra memory besides the result.
 #pragma once
+#include <limits>
 #include <vector>
 
 #include "lib/csr.hpp"
@@ -102,6 +103,10 @@ struct AuctionGpuOptions {
   // The last phase's epsilon as a fraction of the costs' span (largest -
   // smallest); 0: span / (4 n), at least 1e-9 of it.
   double final_epsilon = 0;
+  // Costs above this are auctioned as this value (the repair takes the
+  // true costs): a few huge costs (job 5's explicit zeros) would otherwise
+  // set the span, hence epsilon, and raise prices, hence job 5's scalings.
+  double cost_ceiling = std::numeric_limits<double>::infinity();
 };
 struct AuctionGpuReport {
   bool fell_back = false;  // rectangular or structurally singular: the host engine ran

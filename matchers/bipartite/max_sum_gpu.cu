@@ -1,7 +1,25 @@
 // MC64's jobs 4 and 5 on the GPU (registry entries max-sum-gpu and
 // max-product-gpu, twins of max-sum and max-product): the minimum-cost
-// matching with duals of shortest_augmenting.hpp, exact, by an auction on the
-// device and a repair on the host.
+// matching with duals of shortest_augmenting.hpp, by an auction on the
+// device repaired to the exact optimum on the host.
+//   Sources: D. P. Bertsekas, "The auction algorithm: a distributed
+//   relaxation method for the assignment problem", Annals of Operations
+//   Research 14, 1988, sec. 2-4 (bids, epsilon-complementary slackness, the
+//   Jacobi form, epsilon-scaling); D. P. Bertsekas and D. A. Castanon,
+//   "Parallel synchronous and asynchronous implementations of the auction
+//   algorithm", Parallel Computing 17, 1991, sec. 2 (synchronous rounds on
+//   parallel hardware); the repair is the shortest augmenting path method of
+//   I. S. Duff and J. Koster, "On algorithms for permuting large entries to
+//   the diagonal of a sparse matrix", SIAM J. Matrix Anal. Appl. 22(4),
+//   2001, sec. 4, started from the auction's duals.
+//   Guarantee: exact (the repair's, shortest_augmenting.hpp), whatever the
+//   auction left. The auction is deterministic (Jacobi rounds, ties by
+//   index); the maximum-matching check's schedule only changes its start.
+//   Cost: a round O(the unassigned rows' entries) work in three kernels and
+//   a host read of the next round's size; a phase start O(nnz); the repair
+//   O(nnz) plus a Dijkstra search per row it frees (few when the prices are
+//   close to optimal). Device memory: the costs (12 bytes per entry with the
+//   columns) and O(m + n) words.
 //   Algorithm: (1) the GPU's maximum matching (cardinality-gpu's phases,
 //   max_cardinality_gpu.cuh) checks that the square matrix is structurally
 //   nonsingular; a rectangular or singular one goes to the host engine
@@ -10,43 +28,22 @@
 //   benefits b_ij = -c_ij, started from that matching: Jacobi rounds in
 //   which every unassigned row, one tile of 8 lanes per row, finds its best
 //   and second-best value b_ij - p_j (ties to the smaller column) and bids
-//   p_j1 + (v1 - v2) + epsilon for its best column j1; each column takes the
-//   highest bid by a 64-bit atomicMax on the key (the bid rounded up to a
-//   float, high word; the row's complement, low word: equal floats go to the
-//   smaller row), its price becomes the winner's bid in double, the row it
-//   held becomes unassigned. A phase starts by unassigning the rows that
-//   break epsilon-complementary slackness under its epsilon (every row on
-//   the first, when the matching check held none) and ends when every row
-//   is assigned; epsilon falls by `ratio` from span / ratio to the final
-//   one (a row with one entry bids p_j1 + epsilon; costs above
-//   options.cost_ceiling are auctioned as the ceiling, so that job 5's
-//   stand-in cost of explicit zeros, which dwarfs the others, neither sets
-//   epsilon nor leaves huge prices). (3) The host repair, on the true costs: column duals v_j = -p_j, then
-//   min_cost_row_perfect_from_column_duals (feasible duals from v, the
-//   matched pairs still tight kept, shortest augmenting paths from the
-//   others), which makes the result exact whatever the auction left: a phase
-//   that needs more than max_rounds rounds stops the auction there and the
-//   repair takes what is assigned.
-//   Sources: D. P. Bertsekas, "The auction algorithm: a distributed
-//   relaxation method for the assignment problem", Annals of Operations
-//   Research 14, 1988, sec. 2-4 (the bid, epsilon-complementary slackness,
-//   the Jacobi form, epsilon-scaling); D. P. Bertsekas and D. A. Castanon,
-//   "Parallel synchronous and asynchronous implementations of the auction
-//   algorithm", Parallel Computing 17, 1991, sec. 2 (synchronous Jacobi
-//   rounds on parallel hardware); the repair is the shortest augmenting
-//   path method of I. S. Duff and J. Koster, "On algorithms for permuting
-//   large entries to the diagonal of a sparse matrix", SIAM J. Matrix Anal.
-//   Appl. 22(4), 2001, sec. 4, from the auction's duals.
-//   Guarantee: exact (the repair's: shortest_augmenting.hpp), whatever the
-//   auction left; the auction itself ends each phase with every row
-//   assigned and epsilon-complementary slackness (a perfect matching exists),
-//   or is capped. Deterministic for the auction (Jacobi rounds, ties by
-//   index); the maximum-matching check's schedule only changes the start.
-//   Cost: a round O(the unassigned rows' entries) work in three kernels and
-//   a host read of the next round's size; a phase start O(nnz); the repair
-//   O(nnz) plus a Dijkstra search per row it frees (few when the prices are
-//   close to optimal). Device memory: the costs (12 bytes per entry with the
-//   columns) and O(m + n) words.
+//   p_j1 + (v1 - v2) + epsilon for its best column j1 (a row with one entry:
+//   p_j1 + epsilon); each column takes the highest bid by a 64-bit atomicMax
+//   on the key (the bid rounded up to a float, high word; the row's
+//   complement, low word: equal floats go to the smaller row), its price
+//   becomes the winner's bid in double, the row it held becomes unassigned.
+//   A phase starts by unassigning the rows that break epsilon-complementary
+//   slackness under its epsilon and ends when every row is assigned (a
+//   perfect matching exists, so it does); epsilon falls by `ratio` from
+//   span / ratio to the final one. Costs above options.cost_ceiling are
+//   auctioned as the ceiling, so that job 5's stand-in cost of explicit
+//   zeros, which dwarfs the others, neither sets epsilon nor leaves huge
+//   prices. (3) The host repair on the true costs: column duals
+//   v_j = -p_j, then min_cost_row_perfect_from_column_duals (feasible duals
+//   from v, the matched pairs still tight kept, shortest augmenting paths
+//   from the others). A phase that needs more than max_rounds rounds stops
+//   the auction there and the repair takes what is assigned.
 #include <cooperative_groups.h>
 #include <cuda_runtime.h>
 
@@ -154,7 +151,8 @@ __global__ void start_phase(Auction a, double epsilon, vertex_t* active, unsigne
 
 __device__ unsigned long long bid_key(double bid, vertex_t i) {
   const float up = __double2float_ru(bid);  // bids are > 0: float bits order as the values
-  return (static_cast<unsigned long long>(__float_as_uint(up)) << 32) | static_cast<unsigned>(~static_cast<unsigned>(i));
+  return (static_cast<unsigned long long>(__float_as_uint(up)) << 32) |
+         static_cast<unsigned>(~static_cast<unsigned>(i));
 }
 
 // Every active row bids for its best column (one tile per row). A row
@@ -219,7 +217,8 @@ unsigned read_count(const unsigned* d, cudaStream_t s) {
 }
 
 void check_auction_options(const AuctionGpuOptions& o) {
-  if (o.max_rounds < 0) throw invalid_input("max-sum-gpu: max_rounds must be >= 0, got " + std::to_string(o.max_rounds));
+  if (o.max_rounds < 0)
+    throw invalid_input("max-sum-gpu: max_rounds must be >= 0, got " + std::to_string(o.max_rounds));
   if (!(o.ratio > 1) || !std::isfinite(o.ratio))
     throw invalid_input("max-sum-gpu: ratio must be a finite number > 1, got " + std::to_string(o.ratio));
   if (std::isnan(o.cost_ceiling))

@@ -282,7 +282,8 @@ bool match_every_row(const Csr<double>& c, DualMatching& r, vertex_t& row_out) {
 // Whether a reduced cost c_ij - u_i - v_j computed from fresh duals is 0:
 // within 64 ulps of the terms it is computed from.
 bool within_rounding(double reduced, double c, double u, double v) {
-  return std::fabs(reduced) <= 64 * std::numeric_limits<double>::epsilon() * (std::fabs(c) + std::fabs(u) + std::fabs(v));
+  const double terms = std::fabs(c) + std::fabs(u) + std::fabs(v);
+  return std::fabs(reduced) <= 64 * std::numeric_limits<double>::epsilon() * terms;
 }
 
 // How far from 0 the reduced costs of a warm start may be: duals that went

@@ -242,7 +242,8 @@ AuctionGpuReport require_cpu_job(const Csr<double>& a, int job, const AuctionGpu
     for (double x : g.row_log_scale) near |= !(std::fabs(x) < limit);
     for (double x : g.col_log_scale) near |= !(std::fabs(x) < limit);
     CHECK(g.scaling_near_overflow == near);
-    if (near != cpu.scaling_near_overflow) MESSAGE("scalings near overflow: GPU " << near << ", CPU " << cpu.scaling_near_overflow);
+    if (near != cpu.scaling_near_overflow)
+      MESSAGE("scalings near overflow: GPU " << near << ", CPU " << cpu.scaling_near_overflow);
     // The bounds up to the rounding of the duals, 1e-12 for duals of
     // magnitude <= 1 (the CPU test's), relative to their size beyond.
     double largest = 1;

@@ -336,6 +336,27 @@ TEST_CASE("max-sum-gpu and max-product-gpu through the registry: --job 4 and 5 -
   CHECK_THROWS_AS(prepass_gpu(a, {.job = 1}), invalid_input);
 }
 
+TEST_CASE("max-sum-gpu and max-product-gpu: rectangular and singular matrices on the host engine, said so") {
+  // 4 x 5, and 4 x 4 with rows 0 and 1 both only in column 0 (rank 3).
+  Csr<double> wide, singular;
+  wide.n_rows = 4;
+  wide.n_cols = 5;
+  wide.offsets = {0, 2, 3, 5, 6};
+  wide.cols = {0, 1, 0, 2, 4, 3};
+  wide.weights = {1, 2, 3, 1, 0.5, 2};
+  singular.n_rows = singular.n_cols = 4;
+  singular.offsets = {0, 1, 2, 4, 6};
+  singular.cols = {0, 0, 1, 2, 2, 3};
+  singular.weights = {2, 3, 1, 4, 0.25, 1};
+  for (const Csr<double>* a : {&wide, &singular})
+    for (int job : {4, 5}) {
+      const AuctionGpuReport r = require_cpu_job(*a, job);
+      CHECK(r.fell_back);
+      CHECK(r.phases == 0);
+    }
+  CHECK(prepass_gpu(singular, {.job = 4}).mates.matched == 3);
+}
+
 // A small case for compute-sanitizer (memcheck, racecheck, synccheck): one
 // auctioned matrix per job, capped and not.
 TEST_CASE("max-sum-gpu sanitizer case: one small matrix per job") {

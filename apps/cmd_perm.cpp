@@ -101,7 +101,7 @@ int command_perm(const Args& a) {
   else if (job != 0) {
     try {
       const MatcherInfo* e = &find_prepass_job(job > 0 ? job : 5);
-      if (const auto d = a.value("device")) e = &on_device(*e, parse_device(*d));  // --job 1 --device gpu
+      if (const auto d = a.value("device")) e = &on_device(*e, parse_device(*d));  // --job 1, 4 or 5 --device gpu
       chosen = configure_algorithm(*e, a);
     } catch (const invalid_input& e) {
       throw usage_error(e.what());

@@ -43,6 +43,9 @@ inline const std::string edmonds =
 inline const std::string bertsekas =
     "D. P. Bertsekas, The auction algorithm: a distributed relaxation method for the assignment problem, Annals "
     "of Operations Research 14, 1988";
+inline const std::string bertsekas_castanon =
+    "D. P. Bertsekas, D. A. Castanon, Parallel synchronous and asynchronous implementations of the auction "
+    "algorithm, Parallel Computing 17, 1991";
 inline const std::string gale_shapley_1962 =
     "D. Gale, L. S. Shapley, College admissions and the stability of marriage, American Mathematical Monthly "
     "69(1), 1962";

@@ -3,9 +3,10 @@
 # build (CUDA sm_90; no GraphBLAS, LEMON or SuperLU there), the gpu-labelled
 # tests of the bipartite family (test_bipartite_gpu, the GPU conformance
 # test), compute-sanitizer memcheck, racecheck and synccheck on
-# `perm --job 1 --device gpu`, then bench_prepass on generated solver
-# matrices: cardinality (1 thread), cardinality-omp (every core) and
-# cardinality-gpu in the same run. Logs go to $OUT (or ./device-logs).
+# `perm --job 1 / 4 / 5 --device gpu` and awpm-gpu, then bench_prepass on
+# generated solver matrices: cardinality (1 thread), cardinality-omp (every
+# core) and cardinality-gpu in the same run; awpm-gpu beside max-sum; jobs
+# 4-5 on the CPU and the GPU. Logs go to $OUT (or ./device-logs).
 #   scripts/device_prepass_gpu.sh [BENCH_INPUT...]
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -17,7 +18,8 @@ mkdir -p "$out"
 bin=build-device/bin
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$out/gpu.txt"
 $bin/matchblas_gpu_tests --source-file="*/test_bipartite_gpu.cpp" --success=false > "$out/test_bipartite_gpu.log" 2>&1
-echo "test_bipartite_gpu: exit $?"; grep -E "awpm-gpu .*, awpm" "$out/test_bipartite_gpu.log" | head -50; tail -3 "$out/test_bipartite_gpu.log"
+echo "test_bipartite_gpu: exit $?"; grep -E "awpm-gpu .*, awpm|job [45]: (auction|host)" "$out/test_bipartite_gpu.log" | head -120
+tail -3 "$out/test_bipartite_gpu.log"
 $bin/matchblas_gpu_tests --source-file='*/test_conformance_gpu.cpp' > "$out/test_conformance_gpu.log" 2>&1
 echo "test_conformance_gpu: exit $?"; tail -3 "$out/test_conformance_gpu.log"
 
@@ -36,6 +38,11 @@ for tool in memcheck racecheck synccheck; do
     compute-sanitizer --tool $tool --error-exitcode 9 $bin/matchblas perm "$f" --algo awpm-gpu --json \
       >> "$out/sanitizer.log" 2>&1
     echo "$tool awpm-gpu $(basename "$f"): exit $?"
+    for job in 4 5; do
+      compute-sanitizer --tool $tool --error-exitcode 9 $bin/matchblas perm "$f" --job $job --device gpu --json \
+        >> "$out/sanitizer.log" 2>&1
+      echo "$tool job $job --device gpu $(basename "$f"): exit $?"
+    done
   done
 done
 
@@ -49,3 +56,8 @@ echo "bench_prepass: exit $?"; cat "$out/bench_prepass.log"
 $bin/bench_prepass stencil2d:1000 stencil3d:60 circuit:1000000 heavy:1000000 --algos max-sum,awpm,awpm-gpu \
   --threads "$(nproc)" --reps 1 > "$out/bench_awpm.log" 2>&1
 echo "bench_prepass (job 4): exit $?"; cat "$out/bench_awpm.log"
+# Jobs 4-5 exact: max-sum / max-product (sequential) against their GPU twins
+# (auction on the GPU, repair on the host) in the same run.
+$bin/bench_prepass stencil2d:1000 stencil3d:60 circuit:1000000 heavy:1000000 \
+  --algos max-sum,max-sum-gpu,max-product,max-product-gpu --reps 1 > "$out/bench_exact_gpu.log" 2>&1
+echo "bench_prepass (jobs 4-5): exit $?"; cat "$out/bench_exact_gpu.log"

@@ -23,9 +23,10 @@ double matched_value(const Csr<double>& a, vertex_t i, vertex_t j) {
                          ", which is not an entry");
 }
 
-// Costs for jobs 4 and 5 (minimised): -|a| and -log|a|, an explicit zero in
-// job 5 costing more than any difference the nonzeros can make.
-Csr<double> costs(const Csr<double>& a, int job) {
+}  // namespace
+
+Csr<double> prepass_costs(const Csr<double>& a, int job) {
+  MATCHBLAS_EXPECTS(job == 4 || job == 5, "prepass_costs: job 4 or 5");
   Csr<double> c = a;
   if (job == 4) {
     for (double& w : c.weights) w = -std::fabs(w);
@@ -50,6 +51,8 @@ Csr<double> costs(const Csr<double>& a, int job) {
   }
   return c;
 }
+
+namespace {
 
 void check_values(const Csr<double>& a) {
   check_bipartite_csr(a);
@@ -108,8 +111,7 @@ PrepassResult prepass_result(const Csr<double>& a, int job, BipartiteMates mates
   return r;
 }
 
-PrepassResult prepass(const Csr<double>& a, const PrepassOptions& options) {
-  const auto start = std::chrono::steady_clock::now();
+void check_prepass_input(const Csr<double>& a, const PrepassOptions& options) {
   check_values(a);
   const int job = options.job;
   if (job < 0 || job > 5) throw invalid_input("prepass: job " + std::to_string(job) + " is not one of 0-5");
@@ -120,10 +122,39 @@ PrepassResult prepass(const Csr<double>& a, const PrepassOptions& options) {
                         "symmetric |A| (this one is " +
                         std::to_string(a.n_rows) + " x " + std::to_string(a.n_cols) +
                         (a.n_rows == a.n_cols ? ", not symmetric)" : ")"));
+}
+
+PrepassResult prepass_from_duals(const Csr<double>& a, int job, DualMatching d, bool symmetric) {
+  MATCHBLAS_EXPECTS(job == 4 || job == 5, "prepass_from_duals: job 4 or 5");
+  PrepassResult r = prepass_result(a, job, std::move(d.mates));
+  r.searches = d.searches;
+  if (job == 5) {
+    r.row_log_scale = std::move(d.u);
+    r.col_log_scale = std::move(d.v);
+    if (symmetric)
+      for (vertex_t i = 0; i < a.n_rows; ++i) {
+        const double s = 0.5 * (r.row_log_scale[i] + r.col_log_scale[i]);
+        r.row_log_scale[i] = r.col_log_scale[i] = s;
+      }
+    const double limit = 0.5 * std::log(std::numeric_limits<double>::max());
+    for (double x : r.row_log_scale) r.scaling_near_overflow |= !(std::fabs(x) < limit);
+    for (double x : r.col_log_scale) r.scaling_near_overflow |= !(std::fabs(x) < limit);
+  }
+  return r;
+}
+
+PrepassResult prepass(const Csr<double>& a, const PrepassOptions& options) {
+  const auto start = std::chrono::steady_clock::now();
+  check_prepass_input(a, options);
+  const int job = options.job;
+  if (job == 4 || job == 5) {
+    PrepassResult r = prepass_from_duals(a, job, min_cost_max_cardinality(prepass_costs(a, job)), options.symmetric);
+    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return r;
+  }
   const vertex_t m = a.n_rows, n = a.n_cols;
   BipartiteMates mates;
   std::int64_t searches = 0;
-  std::vector<double> row_log_scale, col_log_scale;
   switch (job) {
     case 0:
       mates.row_mate.assign(m, -1);
@@ -137,30 +168,38 @@ PrepassResult prepass(const Csr<double>& a, const PrepassOptions& options) {
       searches = b.thresholds_tried;
       break;
     }
-    default: {
-      DualMatching d = min_cost_max_cardinality(costs(a, job));
-      mates = std::move(d.mates);
-      searches = d.searches;
-      if (job == 5) {
-        row_log_scale = std::move(d.u);
-        col_log_scale = std::move(d.v);
-      }
-    }
   }
   PrepassResult r = prepass_result(a, job, std::move(mates));
   r.searches = searches;
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return r;
+}
+
+PrepassResult prepass_gpu(const Csr<double>& a, const PrepassOptions& options, const GpuOptions& gpu,
+                          const AuctionGpuOptions& auction, AuctionGpuReport* report) {
+  const auto start = std::chrono::steady_clock::now();
+  check_prepass_input(a, options);
+  const int job = options.job;
+  if (job != 4 && job != 5)
+    throw invalid_input("prepass_gpu: job " + std::to_string(job) + " is not 4 or 5 (the jobs it computes)");
+  const Csr<double> c = prepass_costs(a, job);
+  AuctionGpuOptions o = auction;
   if (job == 5) {
-    r.row_log_scale = std::move(row_log_scale);
-    r.col_log_scale = std::move(col_log_scale);
-    if (options.symmetric)
-      for (vertex_t i = 0; i < m; ++i) {
-        const double s = 0.5 * (r.row_log_scale[i] + r.col_log_scale[i]);
-        r.row_log_scale[i] = r.col_log_scale[i] = s;
+    // Explicit zeros cost more than every product can gain: the auction
+    // takes them as just above the other costs (the repair, as they are).
+    double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+    bool zero = false;
+    for (std::size_t k = 0; k < c.weights.size(); ++k) {
+      if (a.weights[k] == 0) {
+        zero = true;
+        continue;
       }
-    const double limit = 0.5 * std::log(std::numeric_limits<double>::max());
-    for (double x : r.row_log_scale) r.scaling_near_overflow |= !(std::fabs(x) < limit);
-    for (double x : r.col_log_scale) r.scaling_near_overflow |= !(std::fabs(x) < limit);
+      lo = std::min(lo, c.weights[k]);
+      hi = std::max(hi, c.weights[k]);
+    }
+    if (zero && lo <= hi) o.cost_ceiling = std::min(o.cost_ceiling, hi + (hi - lo) + 1);
   }
+  PrepassResult r = prepass_from_duals(a, job, min_cost_max_cardinality_gpu(c, o, gpu, report), options.symmetric);
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return r;
 }

@@ -31,6 +31,7 @@
 
 #include "lib/csr.hpp"
 #include "matchers/bipartite/max_cardinality.hpp"
+#include "matchers/bipartite/shortest_augmenting.hpp"
 
 namespace matchblas {
 
@@ -71,6 +72,27 @@ PrepassResult prepass(const Csr<double>& a, const PrepassOptions& options = {});
 // algorithms computing a job's matching (awpm.hpp) report through it.
 // Throws std::logic_error when a matched pair is not an entry of a.
 PrepassResult prepass_result(const Csr<double>& a, int job, BipartiteMates mates);
+
+// The same jobs 4 and 5 on GPU gpu.device (registry entries max-sum-gpu
+// and max-product-gpu): the costs below through
+// min_cost_max_cardinality_gpu (an auction on the GPU, repaired to the
+// exact optimum on the host; rectangular and structurally singular matrices
+// on the host), then the report and scalings as prepass() makes them. The
+// same checks and errors as prepass(), and error without a GPU; report,
+// when given, gets the auction's account (device time, rows repaired).
+PrepassResult prepass_gpu(const Csr<double>& a, const PrepassOptions& options, const GpuOptions& gpu = {},
+                          const AuctionGpuOptions& auction = {}, AuctionGpuReport* report = nullptr);
+
+// The pieces prepass() is made of, for the entries that compute a job
+// another way. check_prepass_input: prepass()'s checks of a and options.
+// prepass_costs: job 4's costs -|a_ij| or job 5's -log|a_ij| (an explicit
+// zero costing more than any difference the nonzeros can make), minimised
+// by the engine of shortest_augmenting.hpp. prepass_from_duals: the report
+// of that engine's result d on prepass_costs(a, job), with job 5's scalings
+// r = u, c = v (symmetric: both (u + v) / 2).
+void check_prepass_input(const Csr<double>& a, const PrepassOptions& options);
+Csr<double> prepass_costs(const Csr<double>& a, int job);
+PrepassResult prepass_from_duals(const Csr<double>& a, int job, DualMatching d, bool symmetric);
 
 // b_ij = a_ij exp(r_i + c_j) for every entry of a (same pattern; computed as
 // sign(a_ij) exp(log|a_ij| + r_i + c_j), explicit zeros kept zero).

@@ -13,7 +13,9 @@
 //   no column left in the heap is closer than the best free column reached;
 //   the duals of the settled columns and their rows move by the distances,
 //   which keeps every reduced cost non-negative and the matched ones zero,
-//   and the path is flipped.
+//   and the path is flipped. The searches may also start from given
+//   feasible duals and a matching on tight entries (the warm start below:
+//   the GPU auction's repair).
 //   Source: I. S. Duff and J. Koster, "On algorithms for permuting large
 //   entries to the diagonal of a sparse matrix", SIAM J. Matrix Anal. Appl.
 //   22(4), 2001, sec. 4 (MC64's weighted algorithm, after the Hungarian
@@ -28,6 +30,7 @@
 //   searches stop early and most rows are matched by the initialisation).
 //   O(m + n) extra memory besides the result.
 #pragma once
+#include <limits>
 #include <vector>
 
 #include "lib/csr.hpp"
@@ -48,6 +51,29 @@ struct DualMatching {
 // min_cost_max_cardinality).
 DualMatching min_cost_row_perfect(const Csr<double>& cost);
 
+// Warm start: the same searches, from the free rows of `start` instead of
+// from MC64's initialisation. start.u and start.v must be feasible (every
+// reduced cost c_ij - u_i - v_j >= 0), start.mates a matching of tight
+// entries only (reduced cost 0), both up to rounding (1e-12 of the largest
+// |c_ij|, |u_i| and |v_j| together: the engine's own duals pass); with
+// more columns than rows every v_j <= 0 and
+// v_j = 0 on the free columns (those that may stay free). Exact as the cold
+// start (the same invariant from the first search on); `searches` counts
+// the rows it augmented. Throws invalid_input naming the row, column or
+// entry that breaks a condition, or a row that cannot be matched.
+DualMatching min_cost_row_perfect(const Csr<double>& cost, DualMatching start);
+
+// The warm start from column duals v alone (any finite values: an
+// auction's prices, negated into this sign) and any matching `start` of
+// entries: row duals u_i = min_j (c_ij - v_j), then v_j = min_i (c_ij - u_i)
+// (feasible, and each tighter than the last); the pairs of `start` left
+// tight (within 64 ulps of their terms) are kept, the others freed (with more columns than rows, v is first
+// shifted to <= 0 and a free column's dual set to 0, row duals following);
+// then min_cost_row_perfect(cost, that). Exact; O(nnz) besides the
+// searches.
+DualMatching min_cost_row_perfect_from_column_duals(const Csr<double>& cost, std::vector<double> v,
+                                                    BipartiteMates start);
+
 // Minimum-cost matching among the maximum-cardinality matchings of any
 // m-by-n cost matrix (rectangular or structurally singular). First the
 // searches of min_cost_row_perfect on the smaller side, which succeed
@@ -60,5 +86,40 @@ DualMatching min_cost_row_perfect(const Csr<double>& cost);
 // are shifted by constants so that the entries between blocks keep
 // non-negative reduced costs. Exact; duals feasible on every entry.
 DualMatching min_cost_max_cardinality(const Csr<double>& cost);
+
+// The same on GPU gpu.device (max_sum_gpu.cu): on a square matrix that the
+// GPU's maximum matching (cardinality-gpu's phases) finds structurally
+// nonsingular, an auction with epsilon-scaling on the GPU gives prices and
+// a matching; the host then repairs them to the exact optimum
+// (min_cost_row_perfect_from_column_duals). Rectangular and structurally
+// singular matrices go to min_cost_max_cardinality on the host (after the
+// GPU's check for the square ones). Exact as min_cost_max_cardinality (the
+// same minimum cost; which optimal matching, and the duals, may differ).
+// Throws error without a GPU (or in a build without CUDA), invalid_input
+// for bad costs or options.
+struct AuctionGpuOptions {
+  std::int64_t max_rounds = 5000;  // bidding rounds per epsilon phase: the auction stops at a phase that needs more
+  double ratio = 4;                // epsilon divided by this from phase to phase (> 1)
+  // The last phase's epsilon as a fraction of the costs' span (largest -
+  // smallest); 0: span / (4 n), at least 1e-9 of it.
+  double final_epsilon = 0;
+  // Costs above this are auctioned as this value (the repair takes the
+  // true costs): a few huge costs (job 5's explicit zeros) would otherwise
+  // set the span, hence epsilon, and raise prices, hence job 5's scalings.
+  double cost_ceiling = std::numeric_limits<double>::infinity();
+};
+struct AuctionGpuReport {
+  bool fell_back = false;  // rectangular or structurally singular: the host engine ran
+  bool capped = false;     // a phase stopped at max_rounds
+  std::int64_t phases = 0, rounds = 0;
+  vertex_t assigned = 0;   // rows the auction left matched
+  std::int64_t repaired = 0;  // rows the host repair augmented (its searches)
+  double upload_s = 0;     // the matrix to the device
+  double device_s = 0;     // the maximum-matching check and the auction, matrix on the device
+  double download_s = 0;   // prices and matching back
+  double repair_s = 0;     // the host repair
+};
+DualMatching min_cost_max_cardinality_gpu(const Csr<double>& cost, const AuctionGpuOptions& options = {},
+                                          const GpuOptions& gpu = {}, AuctionGpuReport* report = nullptr);
 
 }  // namespace matchblas

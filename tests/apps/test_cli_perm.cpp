@@ -15,6 +15,7 @@
 #include "lib/mmio.hpp"
 #include "matchers/bipartite/prepass.hpp"
 #include "matchers/registry.hpp"
+#include "ops/gpu/device.hpp"
 #include "tests/check/check.hpp"
 #include "tests/check/cli_process.hpp"
 
@@ -254,6 +255,39 @@ TEST_CASE("perm: automatic job, rectangular and singular matrices, job 0, standa
   for (vertex_t i = 0; i < 20; ++i) CHECK(p[i] == i + 1);  // unmatched rows take the unmatched columns
 }
 
+TEST_CASE("perm --job 4 / 5 --device gpu: max-sum-gpu / max-product-gpu, the CPU job's objective, or one clear error") {
+  check::temp_dir dir;
+  const Csr<double> a = hard_square(60, 9);
+  write_csr(dir / "a.mtx", a);
+  for (int job : {4, 5}) {
+    CAPTURE(job);
+    const std::string name = job == 4 ? "max-sum-gpu" : "max-product-gpu";
+    const auto r = run_cli(dir, "perm " + shell_quoted(dir / "a.mtx") + " --job " + std::to_string(job) +
+                                    " --device gpu --json --out " + shell_quoted(dir / "p.txt"));
+    INFO(r.err);
+    if (gpu::device_count() == 0) {
+      CHECK(r.status == 1);
+      CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+      CHECK(r.err.find("'" + name + "' is unavailable: needs") != std::string::npos);  // CUDA, or a GPU
+      CHECK(!std::filesystem::exists(dir / "p.txt"));
+      continue;
+    }
+    REQUIRE(r.status == 0);
+    CHECK(r.out.find("\"algo\": \"" + name + "\"") != std::string::npos);
+    CHECK(r.out.find("\"device\": \"gpu\"") != std::string::npos);
+    const std::size_t at = r.out.find("\"objective\": ");
+    REQUIRE(at != std::string::npos);
+    const double cpu = prepass(a, {.job = job}).objective;
+    if (std::isfinite(cpu)) {
+      const double objective = std::strtod(r.out.c_str() + at + 13, nullptr);
+      CHECK(std::fabs(objective - cpu) <= 1e-9 * std::max(1.0, std::fabs(cpu)));
+    } else {
+      CHECK(r.out.compare(at + 13, 4, "null") == 0);  // an explicit zero had to be matched
+    }
+    std::filesystem::remove(dir / "p.txt");
+  }
+}
+
 TEST_CASE("perm: errors are one line, checked before the input where they can be, and leave no file") {
   check::temp_dir dir;
   write_csr(dir / "a.mtx", hard_square(20, 3));
@@ -263,10 +297,11 @@ TEST_CASE("perm: errors are one line, checked before the input where they can be
       {"perm " + a + " --job 6" + out, 2, "--job must be in"},
       {"perm " + a + " --job 4 --algo max-sum" + out, 2, "--job or --algo, not both"},
       {"perm " + a + " --algo greedy" + out, 2, "greedy"},
-      {"perm " + a + " --job 4 --symmetric" + out, 2, "--symmetric is for max-product, not 'max-sum'"},
+      {"perm " + a + " --job 4 --symmetric" + out, 2,
+       "--symmetric is for max-product and max-product-gpu, not 'max-sum'"},
       {"perm " + a + " --max-rounds 3" + out, 2, "--max-rounds is for awpm and awpm-gpu, not 'max-product'"},
       {"perm " + a + " --job 0 --symmetric" + out, 2, "not job 0"},
-      {"perm " + a + " --algo max-sum --device gpu" + out, 2, "has no gpu version"},
+      {"perm " + a + " --algo bottleneck --device gpu" + out, 2, "has no gpu version"},
       {"perm " + a + " --algo awpm --max-rounds -1" + out, 2, "--max-rounds"},
       {"perm " + a + " --job 1 --scales-out " + shell_quoted(dir / "s.txt") + out, 2, "--scales-out needs job 5"},
       {"perm " + shell_quoted(dir / "missing.mtx") + out, 1, "missing.mtx"},

@@ -9,6 +9,9 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -16,6 +19,7 @@
 #include "lib/error.hpp"
 #include "matchers/bipartite/awpm.hpp"
 #include "matchers/bipartite/max_cardinality.hpp"
+#include "matchers/bipartite/prepass.hpp"
 #include "matchers/registry.hpp"
 #include "tests/check/bipartite_reference.hpp"
 #include "tests/check/check.hpp"
@@ -135,5 +139,230 @@ TEST_CASE("awpm-gpu on the shared matrices: maximum cardinality; its weight besi
     const double cw = cpu.rounds.empty() ? cpu.maximum_weight : cpu.rounds.back().weight;
     MESSAGE(s.file << ": awpm-gpu " << gw << ", awpm " << cw << " (" << g.rounds.size() << " and " << cpu.rounds.size()
                    << " rounds)");
+  }
+}
+
+// max-sum-gpu and max-product-gpu (matchers/bipartite/max_sum_gpu.cu,
+// prepass_gpu): the CPU job's matched count and objective (1e-9 relative)
+// on seeded random matrices with ties (square ones auctioned, some capped
+// early; singular and rectangular ones on the host, said so), on every
+// shared matrix and on generated solver matrices; job 5's scalings within
+// the CPU version's bounds (symmetric mode too); through the registry
+// (--job 4 / 5 --device gpu pick them); a bad GPU id refused.
+namespace {
+
+// a with every missing diagonal entry (i, i), i < min(m, n), added with
+// weight 1 + i % 3 (a full structural rank), columns still ascending.
+Csr<double> with_diagonal(const Csr<double>& a) {
+  Csr<double> b;
+  b.n_rows = a.n_rows;
+  b.n_cols = a.n_cols;
+  b.offsets.assign(1, 0);
+  for (vertex_t i = 0; i < a.n_rows; ++i) {
+    bool placed = i >= a.n_cols;
+    for (offset_t k = a.offsets[i]; k < a.offsets[i + 1]; ++k) {
+      if (!placed && a.cols[k] >= i) {
+        if (a.cols[k] != i) {
+          b.cols.push_back(i);
+          b.weights.push_back(1 + i % 3);
+        }
+        placed = true;
+      }
+      b.cols.push_back(a.cols[k]);
+      b.weights.push_back(a.weights[k]);
+    }
+    if (!placed) {
+      b.cols.push_back(i);
+      b.weights.push_back(1 + i % 3);
+    }
+    b.offsets.push_back(static_cast<offset_t>(b.cols.size()));
+  }
+  return b;
+}
+
+// A seeded n x n matrix with a symmetric |A| (signs differ across the
+// diagonal), the diagonal full, values from {1, 2, 3} (ties).
+Csr<double> random_symmetric(vertex_t n, double density, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::bernoulli_distribution keep(density);
+  std::vector<std::vector<std::pair<vertex_t, double>>> rows(n);
+  for (vertex_t i = 0; i < n; ++i) {
+    rows[i].push_back({i, double(1 + rng() % 3)});
+    for (vertex_t j = i + 1; j < n; ++j)
+      if (keep(rng)) {
+        const double w = double(1 + rng() % 3);
+        rows[i].push_back({j, w});
+        rows[j].push_back({i, -w});
+      }
+  }
+  Csr<double> a;
+  a.n_rows = a.n_cols = n;
+  a.offsets.assign(1, 0);
+  for (auto& r : rows) {
+    std::sort(r.begin(), r.end());
+    for (const auto& [j, w] : r) {
+      a.cols.push_back(j);
+      a.weights.push_back(w);
+    }
+    a.offsets.push_back(static_cast<offset_t>(a.cols.size()));
+  }
+  return a;
+}
+
+// The GPU job equals the CPU job (count, objective), valid; job 5's
+// scalings: |a_ij| exp(r_i + c_j) <= 1, = 1 on the matching (unless an
+// explicit zero had to be matched).
+AuctionGpuReport require_cpu_job(const Csr<double>& a, int job, const AuctionGpuOptions& auction = {},
+                                 bool symmetric = false) {
+  CAPTURE(job);
+  const PrepassResult cpu = prepass(a, {.job = job, .symmetric = symmetric});
+  AuctionGpuReport report;
+  const PrepassResult g = prepass_gpu(a, {.job = job, .symmetric = symmetric}, {}, auction, &report);
+  check::require_valid_mates(a, g.mates);
+  CHECK(g.job == job);
+  CHECK(g.mates.matched == cpu.mates.matched);
+  CHECK(g.singular == cpu.singular);
+  if (std::isfinite(cpu.objective))
+    CHECK(std::fabs(g.objective - cpu.objective) <= 1e-9 * std::max(1.0, std::fabs(cpu.objective)));
+  else
+    CHECK(g.objective == cpu.objective);
+  CHECK(report.fell_back == (a.n_rows != a.n_cols || cpu.singular || a.num_entries() == 0));
+  if (!report.fell_back) {
+    CHECK(report.phases >= 1);
+    CHECK(report.repaired <= a.n_rows);
+  }
+  CHECK(g.searches == report.repaired);
+  if (job == 5) {
+    REQUIRE(g.row_log_scale.size() == std::size_t(a.n_rows));
+    REQUIRE(g.col_log_scale.size() == std::size_t(a.n_cols));
+    // The flag says what the scalings are (the GPU's duals may be larger
+    // than the CPU's where explicit zeros raised the auction's prices).
+    const double limit = 0.5 * std::log(std::numeric_limits<double>::max());
+    bool near = false;
+    for (double x : g.row_log_scale) near |= !(std::fabs(x) < limit);
+    for (double x : g.col_log_scale) near |= !(std::fabs(x) < limit);
+    CHECK(g.scaling_near_overflow == near);
+    if (near != cpu.scaling_near_overflow)
+      MESSAGE("scalings near overflow: GPU " << near << ", CPU " << cpu.scaling_near_overflow);
+    // The bounds up to the rounding of the duals, 1e-12 for duals of
+    // magnitude <= 1 (the CPU test's), relative to their size beyond.
+    double largest = 1;
+    for (double x : g.row_log_scale) largest = std::max(largest, std::fabs(x));
+    for (double x : g.col_log_scale) largest = std::max(largest, std::fabs(x));
+    const double tol = 1e-12 * largest;
+    const Csr<double> b = apply_log_scaling(a, g.row_log_scale, g.col_log_scale);
+    for (vertex_t i = 0; i < a.n_rows; ++i)
+      for (offset_t k = b.offsets[i]; k < b.offsets[i + 1]; ++k) {
+        const double x = std::fabs(b.weights[k]);
+        if (x > 1 + tol) FAIL_CHECK("row " << i << ", column " << b.cols[k] << ": scaled |a_ij| = " << x << " > 1");
+        if (b.cols[k] == g.mates.row_mate[i] && a.weights[k] != 0 && std::fabs(x - 1) > tol)
+          FAIL_CHECK("row " << i << " matched to column " << b.cols[k] << ": scaled |a_ij| = " << x << " != 1");
+      }
+  }
+  return report;
+}
+
+}  // namespace
+
+TEST_CASE("max-sum-gpu and max-product-gpu: the CPU job's count and objective on random matrices with ties") {
+  int auctioned = 0, fell_back = 0, capped = 0;
+  for (std::uint64_t seed = 1; seed <= 36; ++seed) {
+    const vertex_t n = vertex_t(1 + seed * 37 % 250);
+    const vertex_t cols = seed % 6 == 0 ? n + 3 : n;  // some wide
+    const double density = seed % 3 == 0 ? 0.01 : seed % 3 == 1 ? 0.03 : 0.1;
+    CAPTURE(seed);
+    CAPTURE(n);
+    Csr<double> a = check::random_matrix(n, cols, density, seed % 2 == 0 ? 3 : 0, seed);
+    if (seed % 4 != 3) a = with_diagonal(a);  // nonsingular; the others mostly singular
+    for (int job : {4, 5}) {
+      const AuctionGpuReport r = require_cpu_job(a, job);
+      (r.fell_back ? fell_back : auctioned) += 1;
+      // Capped early: the repair finishes whatever the auction left.
+      for (std::int64_t rounds : {0, 1, 3}) {
+        const AuctionGpuReport c = require_cpu_job(a, job, {.max_rounds = rounds});
+        capped += c.capped;
+      }
+      require_cpu_job(a, job, {.ratio = 16, .final_epsilon = 1e-3});  // a coarse auction
+    }
+  }
+  CHECK(auctioned > 20);
+  CHECK(fell_back > 5);
+  CHECK(capped > 20);
+}
+
+TEST_CASE("max-sum-gpu and max-product-gpu: the CPU job on every shared matrix and the generated solver matrices") {
+  const std::vector<check::SharedMatrix> shared = check::shared_prepass_matrices();
+  if (shared.empty()) MESSAGE("the shared collection is absent: only the generated matrices are checked");
+  for (const check::SharedMatrix& s : shared) {
+    CAPTURE(s.file);
+    for (int job : {4, 5}) {
+      const AuctionGpuReport r = require_cpu_job(s.a, job);
+      MESSAGE(s.file << " job " << job << ": " << (r.fell_back ? "host engine" : "auction") << ", " << r.phases
+                     << " phases, " << r.rounds << " rounds, " << r.assigned << " assigned, " << r.repaired
+                     << " repaired" << (r.capped ? " (capped)" : ""));
+    }
+  }
+  for (const char* spec : {"stencil2d:100", "circuit:20000", "heavy:20000"}) {
+    CAPTURE(spec);
+    const Csr<double> a = solver_matrix(spec);
+    for (int job : {4, 5}) require_cpu_job(a, job);
+  }
+}
+
+TEST_CASE("max-product-gpu: the symmetric mode's one scaling within the bounds") {
+  for (std::uint64_t seed = 1; seed <= 4; ++seed) require_cpu_job(random_symmetric(150, 0.02, seed), 5, {}, true);
+}
+
+TEST_CASE("max-sum-gpu and max-product-gpu through the registry: --job 4 and 5 --device gpu; bad GPU ids refused") {
+  for (const char* name : {"max-sum", "max-product"}) {
+    CAPTURE(name);
+    const MatcherInfo& cpu = find_matcher(name, Problem::bipartite);
+    const MatcherInfo& gpu = on_device(cpu, Device::gpu);
+    CHECK(gpu.name == std::string(name) + "-gpu");
+    CHECK(&on_device(find_prepass_job(cpu.job), Device::gpu) == &gpu);
+    const Csr<double> a = with_diagonal(check::random_matrix(200, 200, 0.02, 3, 5));
+    const PrepassResult g = run_prepass(gpu, a, RunOptions{});
+    const PrepassResult c = run_prepass(cpu, a, RunOptions{});
+    CHECK(g.job == cpu.job);
+    CHECK(g.mates.matched == c.mates.matched);
+    CHECK(std::fabs(g.objective - c.objective) <= 1e-9 * std::max(1.0, std::fabs(c.objective)));
+    CHECK(g.device_seconds >= 0);
+    CHECK(g.perm.size() == 200);
+  }
+  GpuOptions bad;
+  bad.device = 4096;
+  const Csr<double> a = check::random_matrix(20, 20, 0.2, 0, 3);
+  CHECK_THROWS_AS(prepass_gpu(a, {.job = 4}, bad), invalid_input);
+  CHECK_THROWS_AS(prepass_gpu(a, {.job = 1}), invalid_input);
+}
+
+TEST_CASE("max-sum-gpu and max-product-gpu: rectangular and singular matrices on the host engine, said so") {
+  // 4 x 5, and 4 x 4 with rows 0 and 1 both only in column 0 (rank 3).
+  Csr<double> wide, singular;
+  wide.n_rows = 4;
+  wide.n_cols = 5;
+  wide.offsets = {0, 2, 3, 5, 6};
+  wide.cols = {0, 1, 0, 2, 4, 3};
+  wide.weights = {1, 2, 3, 1, 0.5, 2};
+  singular.n_rows = singular.n_cols = 4;
+  singular.offsets = {0, 1, 2, 4, 6};
+  singular.cols = {0, 0, 1, 2, 2, 3};
+  singular.weights = {2, 3, 1, 4, 0.25, 1};
+  for (const Csr<double>* a : {&wide, &singular})
+    for (int job : {4, 5}) {
+      const AuctionGpuReport r = require_cpu_job(*a, job);
+      CHECK(r.fell_back);
+      CHECK(r.phases == 0);
+    }
+  CHECK(prepass_gpu(singular, {.job = 4}).mates.matched == 3);
+}
+
+// A small case for compute-sanitizer (memcheck, racecheck, synccheck): one
+// auctioned matrix per job, capped and not.
+TEST_CASE("max-sum-gpu sanitizer case: one small matrix per job") {
+  const Csr<double> a = with_diagonal(check::random_matrix(64, 64, 0.08, 3, 2));
+  for (int job : {4, 5}) {
+    CHECK_FALSE(require_cpu_job(a, job).fell_back);
+    require_cpu_job(a, job, {.max_rounds = 2});
   }
 }

@@ -1,0 +1,359 @@
+// MC64's jobs 4 and 5 on the GPU (registry entries max-sum-gpu and
+// max-product-gpu, twins of max-sum and max-product): the minimum-cost
+// matching with duals of shortest_augmenting.hpp, by an auction on the
+// device repaired to the exact optimum on the host.
+//   Sources: D. P. Bertsekas, "The auction algorithm: a distributed
+//   relaxation method for the assignment problem", Annals of Operations
+//   Research 14, 1988, sec. 2-4 (bids, epsilon-complementary slackness, the
+//   Jacobi form, epsilon-scaling); D. P. Bertsekas and D. A. Castanon,
+//   "Parallel synchronous and asynchronous implementations of the auction
+//   algorithm", Parallel Computing 17, 1991, sec. 2 (synchronous rounds on
+//   parallel hardware); the repair is the shortest augmenting path method of
+//   I. S. Duff and J. Koster, "On algorithms for permuting large entries to
+//   the diagonal of a sparse matrix", SIAM J. Matrix Anal. Appl. 22(4),
+//   2001, sec. 4, started from the auction's duals.
+//   Guarantee: exact (the repair's, shortest_augmenting.hpp), whatever the
+//   auction left. The auction is deterministic (Jacobi rounds, ties by
+//   index); the maximum-matching check's schedule only changes its start.
+//   Cost: a round O(the unassigned rows' entries) work in three kernels and
+//   a host read of the next round's size; a phase start O(nnz); the repair
+//   O(nnz) plus a Dijkstra search per row it frees (few when the prices are
+//   close to optimal). Device memory: the costs (12 bytes per entry with the
+//   columns) and O(m + n) words.
+//   Algorithm: (1) the GPU's maximum matching (cardinality-gpu's phases,
+//   max_cardinality_gpu.cuh) checks that the square matrix is structurally
+//   nonsingular; a rectangular or singular one goes to the host engine
+//   (min_cost_max_cardinality), because unmatchable rows would raise prices
+//   forever. (2) Bertsekas's forward auction with epsilon-scaling on the
+//   benefits b_ij = -c_ij, started from that matching: Jacobi rounds in
+//   which every unassigned row, one tile of 8 lanes per row, finds its best
+//   and second-best value b_ij - p_j (ties to the smaller column) and bids
+//   p_j1 + (v1 - v2) + epsilon for its best column j1 (a row with one entry:
+//   p_j1 + epsilon); each column takes the highest bid by a 64-bit atomicMax
+//   on the key (the bid rounded up to a float, high word; the row's
+//   complement, low word: equal floats go to the smaller row), its price
+//   becomes the winner's bid in double, the row it held becomes unassigned.
+//   A phase starts by unassigning the rows that break epsilon-complementary
+//   slackness under its epsilon and ends when every row is assigned (a
+//   perfect matching exists, so it does); epsilon falls by `ratio` from
+//   span / ratio to the final one. Costs above options.cost_ceiling are
+//   auctioned as the ceiling, so that job 5's stand-in cost of explicit
+//   zeros, which dwarfs the others, neither sets epsilon nor leaves huge
+//   prices. (3) The host repair on the true costs: column duals
+//   v_j = -p_j, then min_cost_row_perfect_from_column_duals (feasible duals
+//   from v, the matched pairs still tight kept, shortest augmenting paths
+//   from the others). A phase that needs more than max_rounds rounds stops
+//   the auction there and the repair takes what is assigned.
+#include <cooperative_groups.h>
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "lib/error.hpp"
+#include "matchers/bipartite/max_cardinality_gpu.cuh"
+#include "matchers/bipartite/shortest_augmenting.hpp"
+#include "matchers/gpu_session.cuh"
+#include "ops/gpu/cuda_check.hpp"
+#include "ops/gpu/device.hpp"
+#include "ops/gpu/device_buffer.cuh"
+#include "ops/gpu/launch.cuh"
+
+namespace matchblas {
+namespace {
+
+namespace cg = cooperative_groups;
+
+constexpr int block_size = 256;  // not tuned
+constexpr int tile_size = 8;     // lanes per row: sparse rows are short (not tuned)
+
+// The auction's state on the device (a view passed by value).
+struct Auction {
+  vertex_t m;
+  const offset_t* offsets;
+  const vertex_t* cols;
+  const double* cost;
+  double ceiling;            // costs above it are auctioned as it (options.cost_ceiling)
+  double* price;             // p_j >= 0, only rising within and across phases
+  vertex_t* owner;           // the row assigned to column j, or -1
+  vertex_t* row_mate;        // the column assigned to row i, or -1
+  unsigned long long* key;   // the round's best (bid, row) per column; 0 when none
+  double* bid;               // row i's bid this round
+  vertex_t* target;          // the column it bid for
+};
+
+// A row's best value b_ij - p_j (v1, at column j1, ties to the smaller
+// column), second-best (v2; -inf when the row has one entry) and the value
+// of its entries in column `mine` (-inf when none or mine < 0).
+struct BestTwo {
+  double v1, v2, vmine;
+  vertex_t j1;
+};
+
+__device__ bool better(double v, vertex_t j, double w, vertex_t k) { return v > w || (v == w && j < k); }
+
+template <class Tile>
+__device__ BestTwo best_two(const Tile& tile, const Auction& a, vertex_t i, vertex_t mine) {
+  constexpr double ninf = -std::numeric_limits<double>::infinity();
+  BestTwo b{ninf, ninf, ninf, std::numeric_limits<vertex_t>::max()};
+  for (offset_t k = a.offsets[i] + offset_t(tile.thread_rank()); k < a.offsets[i + 1]; k += tile_size) {
+    const vertex_t j = a.cols[k];
+    const double x = -fmin(a.cost[k], a.ceiling) - a.price[j];
+    if (j == mine) b.vmine = fmax(b.vmine, x);
+    if (better(x, j, b.v1, b.j1)) {
+      b.v2 = b.v1;
+      b.v1 = x;
+      b.j1 = j;
+    } else {
+      b.v2 = fmax(b.v2, x);
+    }
+  }
+  for (int d = tile_size / 2; d > 0; d /= 2) {
+    BestTwo o;
+    o.v1 = tile.shfl_xor(b.v1, d);
+    o.v2 = tile.shfl_xor(b.v2, d);
+    o.vmine = tile.shfl_xor(b.vmine, d);
+    o.j1 = tile.shfl_xor(b.j1, d);
+    b.vmine = fmax(b.vmine, o.vmine);
+    if (better(o.v1, o.j1, b.v1, b.j1)) {
+      o.v2 = fmax(o.v2, b.v1);
+      o.vmine = b.vmine;
+      b = o;
+    } else {
+      b.v2 = fmax(b.v2, o.v1);
+    }
+  }
+  return b;  // the same in every lane (the xor butterfly)
+}
+
+// A phase's start: each assigned row keeps its column while
+// b_ij - p_j >= v1 - epsilon (epsilon-complementary slackness), else gives it
+// up; every unassigned row goes to `active`.
+__global__ void start_phase(Auction a, double epsilon, vertex_t* active, unsigned* count) {
+  const auto tile = cg::tiled_partition<tile_size>(cg::this_thread_block());
+  const long long first = gpu::grid_thread() / tile_size, stride = gpu::grid_threads() / tile_size;
+  for (long long r = first; r < a.m; r += stride) {
+    const auto i = vertex_t(r);
+    const vertex_t j = a.row_mate[i];
+    const BestTwo b = best_two(tile, a, i, j);
+    if (tile.thread_rank() != 0) continue;
+    if (j != no_vertex && b.vmine < b.v1 - epsilon) {
+      a.owner[j] = no_vertex;  // only row i holds j
+      a.row_mate[i] = no_vertex;
+    }
+    if (a.row_mate[i] == no_vertex) active[atomicAdd(count, 1u)] = i;
+  }
+}
+
+__device__ unsigned long long bid_key(double bid, vertex_t i) {
+  const float up = __double2float_ru(bid);  // bids are > 0: float bits order as the values
+  return (static_cast<unsigned long long>(__float_as_uint(up)) << 32) |
+         static_cast<unsigned>(~static_cast<unsigned>(i));
+}
+
+// Every active row bids for its best column (one tile per row). A row
+// with a single entry has no second value: it bids epsilon above the price
+// (any bid from p + epsilon to p + (v1 - v2) + epsilon keeps
+// epsilon-complementary slackness; a huge one would leave a huge price,
+// and job 5's scalings come from the prices). No price changes during the
+// kernel.
+__global__ void bid_round(Auction a, const vertex_t* active, unsigned size, double epsilon) {
+  const auto tile = cg::tiled_partition<tile_size>(cg::this_thread_block());
+  const long long first = gpu::grid_thread() / tile_size, stride = gpu::grid_threads() / tile_size;
+  for (long long t = first; t < size; t += stride) {
+    const vertex_t i = active[t];
+    const BestTwo b = best_two(tile, a, i, no_vertex);
+    if (tile.thread_rank() != 0) continue;
+    const vertex_t j = b.j1;
+    const double gap = b.v2 == -std::numeric_limits<double>::infinity() ? 0.0 : b.v1 - b.v2;
+    const double p = a.price[j];
+    double bid = p + gap + epsilon;
+    if (!(bid > p)) bid = nextafter(p, std::numeric_limits<double>::infinity());  // epsilon below p's ulp
+    a.bid[i] = bid;
+    a.target[i] = j;
+    atomicMax(&a.key[j], bid_key(bid, i));
+  }
+}
+
+// Each column's winner (the row named in its key) takes it at its bid; the
+// row it held and the losing bidders go to `next`.
+__global__ void resolve_round(Auction a, const vertex_t* active, unsigned size, vertex_t* next, unsigned* count) {
+  for (long long t = gpu::grid_thread(); t < size; t += gpu::grid_threads()) {
+    const vertex_t i = active[t];
+    const vertex_t j = a.target[i];
+    if (static_cast<unsigned>(a.key[j]) != ~static_cast<unsigned>(i)) {
+      next[atomicAdd(count, 1u)] = i;
+      continue;
+    }
+    const vertex_t held = a.owner[j];  // assigned rows are not active: no other thread touches it
+    a.owner[j] = i;
+    a.row_mate[i] = j;
+    a.price[j] = a.bid[i];
+    if (held != no_vertex) {
+      a.row_mate[held] = no_vertex;
+      next[atomicAdd(count, 1u)] = held;
+    }
+  }
+}
+
+__global__ void clear_keys(Auction a, const vertex_t* active, unsigned size) {
+  for (long long t = gpu::grid_thread(); t < size; t += gpu::grid_threads()) a.key[a.target[active[t]]] = 0;
+}
+
+__global__ void count_matched(vertex_t m, const vertex_t* row_mate, unsigned* count) {
+  for (long long i = gpu::grid_thread(); i < m; i += gpu::grid_threads())
+    if (row_mate[i] != no_vertex) atomicAdd(count, 1u);
+}
+
+unsigned read_count(const unsigned* d, cudaStream_t s) {
+  unsigned h = 0;
+  MATCHBLAS_CUDA_TRY(cudaMemcpyAsync(&h, d, sizeof h, cudaMemcpyDeviceToHost, s));
+  MATCHBLAS_CUDA_TRY(cudaStreamSynchronize(s));
+  return h;
+}
+
+void check_auction_options(const AuctionGpuOptions& o) {
+  if (o.max_rounds < 0)
+    throw invalid_input("max-sum-gpu: max_rounds must be >= 0, got " + std::to_string(o.max_rounds));
+  if (!(o.ratio > 1) || !std::isfinite(o.ratio))
+    throw invalid_input("max-sum-gpu: ratio must be a finite number > 1, got " + std::to_string(o.ratio));
+  if (std::isnan(o.cost_ceiling))
+    throw invalid_input("max-sum-gpu: cost_ceiling must be a number (infinity: none)");
+  if (!(o.final_epsilon >= 0 && o.final_epsilon < 1))
+    throw invalid_input("max-sum-gpu: final_epsilon must be in [0, 1), got " + std::to_string(o.final_epsilon));
+}
+
+}  // namespace
+
+DualMatching min_cost_max_cardinality_gpu(const Csr<double>& c, const AuctionGpuOptions& options,
+                                          const GpuOptions& opt, AuctionGpuReport* report_out) {
+  check_bipartite_csr(c);
+  MATCHBLAS_EXPECTS(c.weights.size() == c.cols.size(), "max-sum-gpu: as many costs as entries needed");
+  for (std::size_t k = 0; k < c.weights.size(); ++k)
+    if (!std::isfinite(c.weights[k]))
+      throw invalid_input("max-sum-gpu: the cost of entry " + std::to_string(k) + " is not finite");
+  check_auction_options(options);
+  check_gpu_options(opt);
+  gpu::use_device("max-sum-gpu", opt.device);
+  AuctionGpuReport report;
+  const vertex_t m = c.n_rows, n = c.n_cols;
+  auto host_engine = [&] {
+    report.fell_back = true;
+    const auto t0 = std::chrono::steady_clock::now();
+    DualMatching d = min_cost_max_cardinality(c);
+    report.repair_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    report.repaired = d.searches;
+    if (report_out) *report_out = report;
+    return d;
+  };
+  if (m != n || m == 0 || c.num_entries() == 0) return host_engine();
+
+  std::vector<vertex_t> row_mate(static_cast<std::size_t>(m)), owner(static_cast<std::size_t>(n));
+  std::vector<double> price(static_cast<std::size_t>(n));
+  bool singular = false;
+  {
+    gpu::StreamSession session(opt.device, opt.stream);
+    const cudaStream_t s = session.stream();
+    gpu::Event start, uploaded, auctioned, done;
+    start.record(s);
+    const auto offsets = gpu::DeviceBuffer<offset_t>::from_host(std::span<const offset_t>(c.offsets), s);
+    const auto cols = gpu::DeviceBuffer<vertex_t>::from_host(std::span<const vertex_t>(c.cols), s);
+    const auto cost = gpu::DeviceBuffer<double>::from_host(std::span<const double>(c.weights), s);
+    uploaded.record(s);
+    const long long cap = gpu::max_blocks_per_sm * session.sms();
+    const auto grid = [&](long long items) { return gpu::grid_for(items, block_size, cap); };
+    const auto tile_grid = [&](long long items) { return gpu::grid_for(items * tile_size, block_size, cap); };
+    gpu::DeviceBuffer<vertex_t> d_row_mate(std::size_t(m), s), d_owner(std::size_t(n), s), target(std::size_t(m), s),
+        active(std::size_t(m), s), next(std::size_t(m), s);
+    gpu::DeviceBuffer<double> d_price(std::size_t(n), s), bid(std::size_t(m), s);
+    gpu::DeviceBuffer<unsigned long long> key(std::size_t(n), s);
+    gpu::DeviceBuffer<unsigned> count(1, s);
+    MATCHBLAS_CUDA_TRY(cudaMemsetAsync(d_row_mate.data(), 0xff, sizeof(vertex_t) * m, s));
+    MATCHBLAS_CUDA_TRY(cudaMemsetAsync(d_owner.data(), 0xff, sizeof(vertex_t) * n, s));
+    MATCHBLAS_CUDA_TRY(cudaMemsetAsync(d_price.data(), 0, sizeof(double) * n, s));
+    MATCHBLAS_CUDA_TRY(cudaMemsetAsync(key.data(), 0, sizeof(unsigned long long) * n, s));
+
+    // (1) Structurally nonsingular? The maximum matching is also the start.
+    gpu::augment_to_maximum(session, m, n, offsets.data(), cols.data(), d_row_mate.data(), d_owner.data());
+    MATCHBLAS_CUDA_TRY(cudaMemsetAsync(count.data(), 0, sizeof(unsigned), s));
+    count_matched<<<grid(m), block_size, 0, s>>>(m, d_row_mate.data(), count.data());
+    MATCHBLAS_CUDA_CHECK_LAUNCH();
+    singular = read_count(count.data(), s) < unsigned(m);
+
+    // (2) The auction.
+    const auto [lo, hi] = std::minmax_element(c.weights.begin(), c.weights.end());
+    const double top = std::min(*hi, options.cost_ceiling);
+    const double span = top - *lo > 0 ? top - *lo : 1.0;
+    const double final_epsilon =
+        span * (options.final_epsilon > 0 ? options.final_epsilon : std::max(1e-9, 1.0 / (4.0 * double(n))));
+    const Auction view{m,
+                       offsets.data(),
+                       cols.data(),
+                       cost.data(),
+                       options.cost_ceiling,
+                       d_price.data(),
+                       d_owner.data(),
+                       d_row_mate.data(),
+                       key.data(),
+                       bid.data(),
+                       target.data()};
+    for (double epsilon = std::max(final_epsilon, span / options.ratio); !singular;
+         epsilon = std::max(final_epsilon, epsilon / options.ratio)) {
+      ++report.phases;
+      MATCHBLAS_CUDA_TRY(cudaMemsetAsync(count.data(), 0, sizeof(unsigned), s));
+      start_phase<<<tile_grid(m), block_size, 0, s>>>(view, epsilon, active.data(), count.data());
+      MATCHBLAS_CUDA_CHECK_LAUNCH();
+      unsigned size = read_count(count.data(), s);
+      std::int64_t rounds = 0;
+      for (; size > 0 && rounds < options.max_rounds; ++rounds) {
+        bid_round<<<tile_grid(size), block_size, 0, s>>>(view, active.data(), size, epsilon);
+        MATCHBLAS_CUDA_CHECK_LAUNCH();
+        MATCHBLAS_CUDA_TRY(cudaMemsetAsync(count.data(), 0, sizeof(unsigned), s));
+        resolve_round<<<grid(size), block_size, 0, s>>>(view, active.data(), size, next.data(), count.data());
+        MATCHBLAS_CUDA_CHECK_LAUNCH();
+        clear_keys<<<grid(size), block_size, 0, s>>>(view, active.data(), size);
+        MATCHBLAS_CUDA_CHECK_LAUNCH();
+        std::swap(active, next);
+        size = read_count(count.data(), s);
+      }
+      report.rounds += rounds;
+      if (size > 0) {
+        report.capped = true;
+        break;
+      }
+      if (epsilon <= final_epsilon) break;
+    }
+    auctioned.record(s);
+    if (!singular) {
+      d_row_mate.to_host(std::span(row_mate), s);
+      d_owner.to_host(std::span(owner), s);
+      d_price.to_host(std::span(price), s);
+    }
+    done.record(s);
+    session.synchronize();
+    report.upload_s = uploaded.since(start);
+    report.device_s = auctioned.since(uploaded);
+    report.download_s = done.since(auctioned);
+  }
+  if (singular) return host_engine();
+
+  // (3) The repair on the host, from v = -p.
+  const auto t0 = std::chrono::steady_clock::now();
+  BipartiteMates mates;
+  mates.row_mate = std::move(row_mate);
+  mates.col_mate = std::move(owner);
+  for (vertex_t j : mates.row_mate) report.assigned += j != no_vertex;
+  mates.matched = report.assigned;
+  for (double& p : price) p = -p;
+  DualMatching d = min_cost_row_perfect_from_column_duals(c, std::move(price), std::move(mates));
+  report.repair_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  report.repaired = d.searches;
+  if (report_out) *report_out = report;
+  return d;
+}
+
+}  // namespace matchblas

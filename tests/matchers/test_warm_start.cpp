@@ -1,0 +1,264 @@
+// The warm starts of the shortest-augmenting-path engine
+// (matchers/bipartite/shortest_augmenting.hpp): min_cost_row_perfect from
+// given duals and a partial matching, and from column duals alone (the
+// repair behind max-sum-gpu and max-product-gpu). On random matrices with
+// ties (square and wide) and on the shared matrices' job 4 and job 5 costs:
+// from random feasible duals with no matching, from the optimal duals with
+// part of the optimal matching, and from perturbed column duals with a
+// perturbed matching, the cost equals the cold start's (1e-9 relative), the
+// matching is valid and row-perfect, the duals feasible and tight on it. A
+// start that breaks a condition is refused with invalid_input.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+#include <vector>
+
+#include "lib/error.hpp"
+#include "matchers/bipartite/prepass.hpp"
+#include "matchers/bipartite/shortest_augmenting.hpp"
+#include "tests/check/bipartite_reference.hpp"
+#include "tests/check/check.hpp"
+#include "tests/check/shared_collection.hpp"
+
+using namespace matchblas;
+
+namespace {
+
+// A random m x n cost matrix (m <= n) with integer costs from {-levels..levels}
+// (ties abound) and a full row rank (the entry (i, i) always present).
+Csr<double> random_costs(vertex_t m, vertex_t n, double density, int levels, std::mt19937& rng) {
+  Csr<double> c;
+  c.n_rows = m;
+  c.n_cols = n;
+  std::bernoulli_distribution keep(density);
+  std::uniform_int_distribution<int> value(-levels, levels);
+  for (vertex_t i = 0; i < m; ++i) {
+    for (vertex_t j = 0; j < n; ++j)
+      if (i == j || keep(rng)) {
+        c.cols.push_back(j);
+        c.weights.push_back(value(rng));
+      }
+    c.offsets.push_back(static_cast<offset_t>(c.cols.size()));
+  }
+  return c;
+}
+
+// d is a row-perfect matching of c with feasible duals, tight on it, and its
+// cost is `expected` (1e-9 relative).
+void require_optimal(const Csr<double>& c, const DualMatching& d, double expected) {
+  REQUIRE(d.mates.matched == c.n_rows);
+  check::require_valid_mates(c, d.mates);
+  double cost = 0, scale = 1, largest = 0;
+  for (double x : c.weights) largest = std::max(largest, std::fabs(x));
+  for (double x : d.u) largest = std::max(largest, std::fabs(x));
+  for (double x : d.v) largest = std::max(largest, std::fabs(x));
+  const double tol = 1e-12 * largest;
+  for (vertex_t i = 0; i < c.n_rows; ++i)
+    for (offset_t k = c.offsets[i]; k < c.offsets[i + 1]; ++k) {
+      const vertex_t j = c.cols[k];
+      const double reduced = c.weights[k] - d.u[i] - d.v[j];
+      if (reduced < -tol) FAIL_CHECK("row " << i << ", column " << j << ": reduced cost " << reduced << " < 0");
+      if (d.mates.row_mate[i] == j) {
+        if (std::fabs(reduced) > tol) FAIL_CHECK("row " << i << " matched to " << j << ": reduced cost " << reduced);
+        cost += c.weights[k];
+        scale += std::fabs(c.weights[k]);
+      }
+    }
+  if (c.n_rows < c.n_cols)
+    for (vertex_t j = 0; j < c.n_cols; ++j)
+      if (d.v[j] > 0 || (d.mates.col_mate[j] < 0 && d.v[j] != 0)) FAIL_CHECK("column " << j << ": dual " << d.v[j]);
+  CHECK(std::fabs(d.cost - expected) <= 1e-9 * std::max(1.0, std::fabs(expected)));
+  CHECK(std::fabs(cost - d.cost) <= 1e-12 * scale);
+}
+
+// Random feasible duals and no matching: v random (0 with more columns
+// than rows, where every column starts free), u_i = min_j (c_ij - v_j).
+DualMatching random_feasible_start(const Csr<double>& c, std::mt19937& rng) {
+  DualMatching s;
+  s.mates.row_mate.assign(c.n_rows, -1);
+  s.mates.col_mate.assign(c.n_cols, -1);
+  std::uniform_real_distribution<double> noise(-3, 3);
+  s.v.assign(c.n_cols, 0);
+  if (c.n_rows == c.n_cols)
+    for (double& x : s.v) x = noise(rng);
+  s.u.assign(c.n_rows, 0);
+  for (vertex_t i = 0; i < c.n_rows; ++i) {
+    double best = INFINITY;
+    for (offset_t k = c.offsets[i]; k < c.offsets[i + 1]; ++k) best = std::min(best, c.weights[k] - s.v[c.cols[k]]);
+    s.u[i] = best;
+  }
+  return s;
+}
+
+// The optimal duals with a random part of the optimal matching (with more
+// columns than rows, only columns of dual 0 may become free).
+DualMatching partial_optimum(DualMatching d, std::mt19937& rng) {
+  const bool wide = d.u.size() < d.v.size();
+  for (vertex_t i = 0; i < vertex_t(d.mates.row_mate.size()); ++i)
+    if (d.mates.row_mate[i] >= 0 && rng() % 2 == 0 && (!wide || d.v[d.mates.row_mate[i]] == 0)) {
+      d.mates.col_mate[d.mates.row_mate[i]] = -1;
+      d.mates.row_mate[i] = -1;
+      --d.mates.matched;
+    }
+  return d;
+}
+
+// Column duals off by noise of `size`, and a matching of entries that
+// agrees with the optimum on some rows and is arbitrary elsewhere (each row
+// takes its first free column, in a random row order).
+std::pair<std::vector<double>, BipartiteMates> perturbed(const Csr<double>& c, const DualMatching& d, double size,
+                                                        std::mt19937& rng) {
+  std::vector<double> v = d.v;
+  std::uniform_real_distribution<double> noise(-size, size);
+  for (double& x : v) x += noise(rng);
+  BipartiteMates mates;
+  mates.row_mate.assign(c.n_rows, -1);
+  mates.col_mate.assign(c.n_cols, -1);
+  for (vertex_t i = 0; i < c.n_rows; ++i)
+    if (rng() % 3 == 0) {
+      mates.row_mate[i] = d.mates.row_mate[i];
+      mates.col_mate[d.mates.row_mate[i]] = i;
+    }
+  std::vector<vertex_t> order(c.n_rows);
+  for (vertex_t i = 0; i < c.n_rows; ++i) order[i] = i;
+  std::shuffle(order.begin(), order.end(), rng);
+  for (vertex_t i : order)
+    for (offset_t k = c.offsets[i]; k < c.offsets[i + 1] && mates.row_mate[i] < 0; ++k)
+      if (mates.col_mate[c.cols[k]] < 0) {
+        mates.row_mate[i] = c.cols[k];
+        mates.col_mate[c.cols[k]] = i;
+      }
+  for (vertex_t j : mates.row_mate) mates.matched += j >= 0;
+  return {std::move(v), std::move(mates)};
+}
+
+// Every warm start of c against the cold start. With integer costs the
+// arithmetic is exact, so the cold start's duals and matching are tight as
+// given and the repair from them searches nothing; with real costs their
+// rounding may free a few pairs.
+void require_warm_starts(const Csr<double>& c, std::mt19937& rng, bool integer_costs) {
+  const DualMatching cold = min_cost_row_perfect(c);
+
+  double span = 1;
+  for (double w : c.weights) span = std::max(span, std::fabs(w));
+  {
+    INFO("random feasible duals, no matching");
+    const DualMatching w = min_cost_row_perfect(c, random_feasible_start(c, rng));
+    require_optimal(c, w, cold.cost);
+  }
+  {
+    INFO("the optimal duals, part of the optimal matching");
+    const DualMatching start = partial_optimum(cold, rng);
+    const DualMatching w = min_cost_row_perfect(c, start);
+    require_optimal(c, w, cold.cost);
+    CHECK(w.searches == c.n_rows - start.mates.matched);
+  }
+  {
+    INFO("the optimal duals and matching: nothing to search");
+    const DualMatching w = min_cost_row_perfect(c, cold);
+    require_optimal(c, w, cold.cost);
+    CHECK(w.searches == 0);
+  }
+  for (double size : {0.0, 1e-9 * span, 0.1 * span, 10 * span}) {
+    INFO("perturbed column duals and matching, noise " << size);
+    auto [v, mates] = perturbed(c, cold, size, rng);
+    require_optimal(c, min_cost_row_perfect_from_column_duals(c, std::move(v), std::move(mates)), cold.cost);
+  }
+  {
+    INFO("the optimal column duals and matching: nothing to search");
+    const DualMatching w = min_cost_row_perfect_from_column_duals(c, cold.v, cold.mates);
+    require_optimal(c, w, cold.cost);
+    if (integer_costs) CHECK(w.searches == 0);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("warm start: random matrices with ties, square and wide, every start gives the cold start's cost") {
+  std::mt19937 rng(19);
+  for (int trial = 0; trial < 300; ++trial) {
+    const vertex_t m = 1 + vertex_t(rng() % 40), n = m + (trial % 3 == 0 ? vertex_t(rng() % 6) : 0);
+    const Csr<double> c = random_costs(m, n, 0.05 + (rng() % 6) / 20.0, 1 + trial % 6, rng);
+    CAPTURE(trial);
+    CAPTURE(m);
+    CAPTURE(n);
+    require_warm_starts(c, rng, true);
+  }
+}
+
+TEST_CASE("warm start: the shared matrices' job 4 and 5 costs, every start gives the cold start's cost") {
+  const std::vector<check::SharedMatrix> shared = check::shared_prepass_matrices();
+  if (shared.empty()) MESSAGE("the shared collection is absent");
+  std::mt19937 rng(4);
+  int checked = 0;
+  for (const check::SharedMatrix& s : shared) {
+    // Square and of full rank: the matrices the GPU entries auction.
+    if (s.a.n_rows != s.a.n_cols || s.structural_rank != s.a.n_rows) continue;
+    for (int job : {4, 5}) {
+      CAPTURE(s.file);
+      CAPTURE(job);
+      require_warm_starts(prepass_costs(s.a, job), rng, false);
+      ++checked;
+    }
+  }
+  if (!shared.empty()) CHECK(checked > 0);
+}
+
+TEST_CASE("warm start: a start that breaks a condition is refused, naming it") {
+  std::mt19937 rng(7);
+  const Csr<double> c = random_costs(6, 6, 0.5, 3, rng);
+  const DualMatching cold = min_cost_row_perfect(c);
+  const vertex_t j0 = cold.mates.row_mate[0];
+  {
+    DualMatching s = cold;  // row 0's dual raised: its entries' reduced costs < 0
+    s.u[0] += 1;
+    CHECK_THROWS_WITH_AS(min_cost_row_perfect(c, s), doctest::Contains("not feasible"), invalid_input);
+  }
+  {
+    DualMatching s = cold;  // row 0's dual lowered: its matched entry no longer tight
+    s.u[0] -= 1;
+    CHECK_THROWS_WITH_AS(min_cost_row_perfect(c, s), doctest::Contains("is not 0"), invalid_input);
+  }
+  {
+    DualMatching s = cold;  // mates that disagree
+    s.mates.col_mate[j0] = -1;
+    CHECK_THROWS_WITH_AS(min_cost_row_perfect(c, s), doctest::Contains("not matched back"), invalid_input);
+    CHECK_THROWS_AS(min_cost_row_perfect_from_column_duals(c, cold.v, s.mates), invalid_input);
+  }
+  {
+    DualMatching s = cold;
+    s.v.pop_back();
+    CHECK_THROWS_AS(min_cost_row_perfect(c, s), invalid_input);
+    CHECK_THROWS_AS(min_cost_row_perfect_from_column_duals(c, s.v, cold.mates), invalid_input);
+    s = cold;
+    s.v[1] = NAN;
+    CHECK_THROWS_AS(min_cost_row_perfect(c, s), invalid_input);
+    CHECK_THROWS_AS(min_cost_row_perfect_from_column_duals(c, s.v, cold.mates), invalid_input);
+  }
+  {
+    // More columns than rows: a free column's dual must be 0.
+    const Csr<double> w = random_costs(4, 7, 0.5, 3, rng);
+    DualMatching s = min_cost_row_perfect(w);
+    for (vertex_t j = 0; j < 7; ++j)
+      if (s.mates.col_mate[j] < 0) {
+        s.v[j] = -1;
+        break;
+      }
+    CHECK_THROWS_WITH_AS(min_cost_row_perfect(w, s), doctest::Contains("while free"), invalid_input);
+  }
+  {
+    // A row without entries cannot be matched, warm or cold.
+    Csr<double> e = c;
+    e.cols.erase(e.cols.begin() + e.offsets[2], e.cols.begin() + e.offsets[3]);
+    e.weights.erase(e.weights.begin() + e.offsets[2], e.weights.begin() + e.offsets[3]);
+    const offset_t gone = e.offsets[3] - e.offsets[2];
+    for (vertex_t i = 3; i <= 6; ++i) e.offsets[i] -= gone;
+    BipartiteMates none;
+    none.row_mate.assign(6, -1);
+    none.col_mate.assign(6, -1);
+    CHECK_THROWS_WITH_AS(min_cost_row_perfect_from_column_duals(e, std::vector<double>(6, 0.0), none),
+                         doctest::Contains("cannot be matched"), invalid_input);
+  }
+}

@@ -157,10 +157,20 @@ void check_job(const Csr<double>& a, int job, bool csc, int base, bool results_o
     got.col_scale = col_scale.host();
   }
   INFO(got.inform.message);
-  CHECK(got.status == host.status);
+  // Job 5's duals are not unique: where an explicit zero must be matched, the
+  // GPU entry's scalings may pass the near-overflow mark where the host's do
+  // not (or the other way round); every other status must agree.
+  const auto near = [](int status) { return status == MATCHBLAS_OK || status == MATCHBLAS_SCALING_NEAR_OVERFLOW; };
+  if (job == 5 && near(got.status) && near(host.status)) {
+    if (got.status != host.status) MESSAGE("near overflow: device call " << got.status << ", host call " << host.status);
+  } else {
+    CHECK(got.status == host.status);
+  }
   CHECK(got.inform.job == host.inform.job);
   CHECK(got.inform.matched == host.inform.matched);
-  CHECK(got.inform.objective == doctest::Approx(host.inform.objective).epsilon(1e-9));
+  // Job 5 matching an explicit zero has objective -inf on both sides.
+  if (std::isinf(host.inform.objective)) CHECK(got.inform.objective == host.inform.objective);
+  else CHECK(got.inform.objective == doctest::Approx(host.inform.objective).epsilon(1e-9));
   // A matching of entries, the two mate arrays agreeing, the count reported.
   std::int64_t matched = 0;
   for (std::size_t i = 0; i < m; ++i) {

@@ -145,24 +145,30 @@ void expect_device_memory(const void* p, int device, const char* what) {
 
 }  // namespace
 
-void copy_from_device(void* host, const void* device_ptr, std::size_t bytes, int device, void* stream_ptr,
-                      const char* what) {
+namespace {
+
+// One copy between the host and GPU `device` (`device_ptr` on its side),
+// ordered on the caller's stream and waited for.
+void copy_checked(void* dst, const void* src, const void* device_ptr, std::size_t bytes, cudaMemcpyKind kind,
+                  int device, void* stream_ptr, const char* what) {
   if (bytes == 0) return;
   DeviceScope scope("the pre-pass on device arrays", device);
   expect_device_memory(device_ptr, device, what);
   const auto stream = static_cast<cudaStream_t>(stream_ptr);
-  MATCHBLAS_CUDA_TRY(cudaMemcpyAsync(host, device_ptr, bytes, cudaMemcpyDeviceToHost, stream));
+  MATCHBLAS_CUDA_TRY(cudaMemcpyAsync(dst, src, bytes, kind, stream));
   MATCHBLAS_CUDA_TRY(cudaStreamSynchronize(stream));
 }
 
-void copy_to_device(void* device_ptr, const void* host, std::size_t bytes, int device, void* stream_ptr,
+}  // namespace
+
+void copy_from_device(void* host, const void* device_ptr, std::size_t bytes, int device, void* stream,
+                      const char* what) {
+  copy_checked(host, device_ptr, device_ptr, bytes, cudaMemcpyDeviceToHost, device, stream, what);
+}
+
+void copy_to_device(void* device_ptr, const void* host, std::size_t bytes, int device, void* stream,
                     const char* what) {
-  if (bytes == 0) return;
-  DeviceScope scope("the pre-pass on device arrays", device);
-  expect_device_memory(device_ptr, device, what);
-  const auto stream = static_cast<cudaStream_t>(stream_ptr);
-  MATCHBLAS_CUDA_TRY(cudaMemcpyAsync(device_ptr, host, bytes, cudaMemcpyHostToDevice, stream));
-  MATCHBLAS_CUDA_TRY(cudaStreamSynchronize(stream));
+  copy_checked(device_ptr, host, device_ptr, bytes, cudaMemcpyHostToDevice, device, stream, what);
 }
 
 MATCHBLAS_INSTANTIATE_DEVICE_ENTRIES

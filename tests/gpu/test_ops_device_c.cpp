@@ -19,37 +19,16 @@
 #include "ops/argmax.hpp"
 #include "ops/select.hpp"
 #include "tests/check/check.hpp"
+#include "tests/check/device_array.hpp"
 
 using matchblas::Csr;
 using matchblas::vertex_t;
+using matchblas::check::DeviceArray;
+using matchblas::check::from_device;
 
 namespace {
 
-// A device copy of a host vector, freed with the object.
-template <class T>
-struct Device {
-  T* p = nullptr;
-  std::size_t n = 0;
-  explicit Device(const std::vector<T>& host) : n(host.size()) {
-    REQUIRE(cudaMalloc(reinterpret_cast<void**>(&p), std::max<std::size_t>(n, 1) * sizeof(T)) == cudaSuccess);
-    if (n) REQUIRE(cudaMemcpy(p, host.data(), n * sizeof(T), cudaMemcpyHostToDevice) == cudaSuccess);
-  }
-  ~Device() { cudaFree(p); }
-  Device(const Device&) = delete;
-  Device& operator=(const Device&) = delete;
-  std::vector<T> host() const {
-    std::vector<T> h(n);
-    if (n) REQUIRE(cudaMemcpy(h.data(), p, n * sizeof(T), cudaMemcpyDeviceToHost) == cudaSuccess);
-    return h;
-  }
-};
 
-template <class T>
-std::vector<T> from_device(const T* p, std::size_t n) {
-  std::vector<T> h(n);
-  if (n) REQUIRE(cudaMemcpy(h.data(), p, n * sizeof(T), cudaMemcpyDeviceToHost) == cudaSuccess);
-  return h;
-}
 
 
 template <class W>
@@ -58,10 +37,10 @@ void check(std::uint64_t seed, vertex_t m, vertex_t n, bool wide, cudaStream_t s
   CAPTURE(wide);
   const Csr<W> a = matchblas::check::random_signed_matrix<W>(m, n, 0.1, seed);
   std::vector<std::int32_t> narrow(a.offsets.begin(), a.offsets.end());
-  Device<std::int64_t> d_off64(a.offsets);
-  Device<std::int32_t> d_off32(narrow);
-  Device<vertex_t> d_cols(a.cols);
-  Device<W> d_w(a.weights);
+  DeviceArray<std::int64_t> d_off64(a.offsets);
+  DeviceArray<std::int32_t> d_off32(narrow);
+  DeviceArray<vertex_t> d_cols(a.cols);
+  DeviceArray<W> d_w(a.weights);
   const matchblas_device_csr d{m,  n,          std::int64_t(a.cols.size()), wide ? MATCHBLAS_INT64 : MATCHBLAS_INT32,
                                std::is_same_v<W, float> ? MATCHBLAS_FLOAT : MATCHBLAS_DOUBLE,
                                wide ? static_cast<const void*>(d_off64.p) : static_cast<const void*>(d_off32.p),
@@ -73,11 +52,11 @@ void check(std::uint64_t seed, vertex_t m, vertex_t n, bool wide, cudaStream_t s
   for (auto& x : active) x = rng() % 2;
   for (auto& x : fw) x = W(int(rng() % 7) - 3);
   for (auto& x : fv) x = vertex_t(rng() % std::uint64_t(m + 2)) - 1;
-  Device<std::uint8_t> d_active(active);
-  Device<W> d_fw(fw);
-  Device<vertex_t> d_fv(fv);
-  Device<vertex_t> d_best(std::vector<vertex_t>(static_cast<std::size_t>(m)));
-  Device<W> d_best_w(std::vector<W>(static_cast<std::size_t>(m)));
+  DeviceArray<std::uint8_t> d_active(active);
+  DeviceArray<W> d_fw(fw);
+  DeviceArray<vertex_t> d_fv(fv);
+  DeviceArray<vertex_t> d_best(std::vector<vertex_t>(static_cast<std::size_t>(m)));
+  DeviceArray<W> d_best_w(std::vector<W>(static_cast<std::size_t>(m)));
   matchblas_ops_status st{};
   REQUIRE(matchblas_ops_argmax_device(&d, d_active.p, nullptr, d_fw.p, d_fv.p, d_best.p, d_best_w.p, stream, &st) ==
           MATCHBLAS_OK);
@@ -102,7 +81,7 @@ void check(std::uint64_t seed, vertex_t m, vertex_t n, bool wide, cudaStream_t s
   if (m == n) {
     std::vector<vertex_t> mate(static_cast<std::size_t>(m));
     for (auto& x : mate) x = rng() % 3 == 0 ? vertex_t(rng() % std::uint64_t(m)) : -1;
-    Device<vertex_t> d_mate(mate);
+    DeviceArray<vertex_t> d_mate(mate);
     matchblas_device_csr c{};
     REQUIRE(matchblas_ops_select_free_device(&d, d_mate.p, &c, stream, &st) == MATCHBLAS_OK);
     const Csr<W> f = matchblas::ops::select_free_entries(a, std::span<const vertex_t>(mate));
@@ -135,7 +114,7 @@ TEST_CASE("ops on device arrays equal the CPU ops, on the legacy and on a caller
 TEST_CASE("ops on device arrays: the current device is kept; a bad device id is an option error") {
   int before = -1;
   REQUIRE(cudaGetDevice(&before) == cudaSuccess);
-  Device<std::int64_t> d_off(std::vector<std::int64_t>{0});
+  DeviceArray<std::int64_t> d_off(std::vector<std::int64_t>{0});
   int count = 0;
   REQUIRE(cudaGetDeviceCount(&count) == cudaSuccess);
   matchblas_device_csr a{0, 0, 0, MATCHBLAS_INT64, MATCHBLAS_DOUBLE, d_off.p, nullptr, nullptr, count};

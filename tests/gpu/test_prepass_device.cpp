@@ -20,32 +20,15 @@
 #include "matchblas/prepass.h"
 #include "matchblas/prepass.hpp"
 #include "tests/check/check.hpp"
+#include "tests/check/device_array.hpp"
 #include "tests/check/shared_collection.hpp"
 
 using matchblas::Csr;
 using matchblas::vertex_t;
+using matchblas::check::DeviceArray;
 
 namespace {
 
-// A device copy of a host vector, freed with the object.
-template <class T>
-struct Device {
-  T* p = nullptr;
-  std::size_t n = 0;
-  explicit Device(const std::vector<T>& host) : n(host.size()) {
-    REQUIRE(cudaMalloc(reinterpret_cast<void**>(&p), std::max<std::size_t>(n, 1) * sizeof(T)) == cudaSuccess);
-    if (n) REQUIRE(cudaMemcpy(p, host.data(), n * sizeof(T), cudaMemcpyHostToDevice) == cudaSuccess);
-  }
-  explicit Device(std::size_t count) : Device(std::vector<T>(count)) {}
-  ~Device() { cudaFree(p); }
-  Device(const Device&) = delete;
-  Device& operator=(const Device&) = delete;
-  std::vector<T> host() const {
-    std::vector<T> h(n);
-    if (n) REQUIRE(cudaMemcpy(h.data(), p, n * sizeof(T), cudaMemcpyDeviceToHost) == cudaSuccess);
-    return h;
-  }
-};
 
 // a's arrays in the caller's form: CSR or CSC (of the same matrix), base
 // 0 or 1, Index-typed pointers and indices.
@@ -128,8 +111,8 @@ void check_job(const Csr<double>& a, int job, bool csc, int base, bool results_o
                                   host.col_mate.data(), host.row_scale.data(), host.col_scale.data(), &host.inform);
   REQUIRE(host.status >= 0);
 
-  Device<Index> d_pointers(h.pointers), d_indices(h.indices);
-  Device<double> d_values(h.values);
+  DeviceArray<Index> d_pointers(h.pointers), d_indices(h.indices);
+  DeviceArray<double> d_values(h.values);
   const matchblas_sparse ds = describe(a, csc, base, d_pointers.p, d_indices.p, d_values.p);
   matchblas_device_options dev;
   matchblas_device_default_options(&dev);
@@ -146,8 +129,8 @@ void check_job(const Csr<double>& a, int job, bool csc, int base, bool results_o
                                           got.col_mate.data(), got.row_scale.data(), got.col_scale.data(),
                                           &got.inform);
   } else {
-    Device<std::int64_t> perm(square ? m : 0), row_mate(m), col_mate(n);
-    Device<double> row_scale(m), col_scale(n);
+    DeviceArray<std::int64_t> perm(square ? m : 0), row_mate(m), col_mate(n);
+    DeviceArray<double> row_scale(m), col_scale(n);
     got.status = matchblas_prepass_device(&ds, &opt, &dev, square ? perm.p : nullptr, row_mate.p, col_mate.p,
                                           row_scale.p, col_scale.p, &got.inform);
     got.perm = perm.host();
@@ -236,8 +219,8 @@ TEST_CASE("prepass on device arrays: the C++ wrapper and the symmetric mode") {
   }
   namespace mb = matchblas::api;
   const mb::Result host = mb::prepass(mb::csr(30, 30, ptr, idx, val), {.job = mb::Job::max_product, .symmetric = true});
-  Device<std::int64_t> d_ptr(ptr), d_idx(idx);
-  Device<double> d_val(val);
+  DeviceArray<std::int64_t> d_ptr(ptr), d_idx(idx);
+  DeviceArray<double> d_val(val);
   const auto view = mb::csr(30, 30, std::span<const std::int64_t>(d_ptr.p, ptr.size()),
                             std::span<const std::int64_t>(d_idx.p, idx.size()),
                             std::span<const double>(d_val.p, val.size()));
@@ -253,9 +236,9 @@ TEST_CASE("prepass on device arrays: the C++ wrapper and the symmetric mode") {
 TEST_CASE("prepass on device arrays: bad arguments and bad arrays are named statuses") {
   const Csr<double> a = matchblas::check::random_signed_matrix<double>(20, 20, 0.2, 9);
   const Arrays<std::int64_t> h(a, false, 0);
-  Device<std::int64_t> d_pointers(h.pointers), d_indices(h.indices);
-  Device<double> d_values(h.values);
-  Device<std::int64_t> row_mate(20);
+  DeviceArray<std::int64_t> d_pointers(h.pointers), d_indices(h.indices);
+  DeviceArray<double> d_values(h.values);
+  DeviceArray<std::int64_t> row_mate(20);
   matchblas_sparse ds = describe(a, false, 0, d_pointers.p, d_indices.p, d_values.p);
   matchblas_device_options dev;
   matchblas_device_default_options(&dev);
@@ -278,14 +261,14 @@ TEST_CASE("prepass on device arrays: bad arguments and bad arrays are named stat
   std::vector<std::int64_t> bad = h.pointers;
   std::swap(bad[3], bad[4]);
   if (bad[3] != bad[4]) {
-    Device<std::int64_t> d_bad(bad);
+    DeviceArray<std::int64_t> d_bad(bad);
     matchblas_sparse s = ds;
     s.pointers = d_bad.p;
     CHECK(run(&s, nullptr) == MATCHBLAS_ERR_BAD_POINTERS);
   }
   std::vector<std::int64_t> far = h.indices;
   far[0] = 20;
-  Device<std::int64_t> d_far(far);
+  DeviceArray<std::int64_t> d_far(far);
   matchblas_sparse s = ds;
   s.indices = d_far.p;
   CHECK(run(&s, nullptr) == MATCHBLAS_ERR_INDEX_OUT_OF_RANGE);

@@ -357,6 +357,7 @@ class Parser {
   void expand_array() {
     const MmHeader& h = m_.header;
     const std::size_t nr = std::size_t(h.rows), nc = std::size_t(h.cols);
+    if (nr == 0 || nc == 0) return;  // no values: nothing to place (and no pass over 2^31 empty columns)
     std::vector<double> file = std::move(m_.val);
     std::vector<double> full(nr * nc);
     std::size_t t = 0;

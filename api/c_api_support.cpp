@@ -4,6 +4,7 @@
 
 #include <omp.h>
 
+#include <atomic>
 #include <cmath>
 #include <limits>
 
@@ -92,10 +93,18 @@ std::int64_t check_sparse(const matchblas_sparse* a) {
 }
 
 CallThreads::CallThreads(int threads) : scope_(threads) {
+  // The largest count started so far: a call needing no more skips the test
+  // start (it creates and joins that many threads, which a stream of small
+  // ops calls would otherwise pay every time). Failures are not remembered.
+  static std::atomic<int> started{1};
+  const int wanted = omp_get_max_threads();
+  if (wanted <= started.load(std::memory_order_relaxed)) return;
   try {
-    require_threads(omp_get_max_threads());
+    require_threads(wanted);
   } catch (const error& e) {
     fail(MATCHBLAS_ERR_OUT_OF_MEMORY, e.what());
+  }
+  for (int seen = started.load(); seen < wanted && !started.compare_exchange_weak(seen, wanted);) {
   }
 }
 

@@ -78,9 +78,10 @@ int status_of(const error& e);
 
 // A call's OpenMP threads: `threads` of them (<= 0: the caller's setting)
 // for the call's parallel regions, the caller's setting restored after it;
-// first they are started once (require_threads), so that a count the system
-// cannot start is an out-of-memory status here, not the OpenMP runtime's exit
-// of the caller's process inside the work.
+// the first call that needs a count larger than any before starts them once
+// (require_threads), so that a count the system cannot start is an
+// out-of-memory status here, not the OpenMP runtime's exit of the caller's
+// process inside the work.
 class CallThreads {
  public:
   explicit CallThreads(int threads);

@@ -61,25 +61,17 @@ struct Chosen {
 
 // "name[:option=value|:flag]..." checked against the entry's options.
 Chosen parse_chosen(const std::string& spec) {
-  std::vector<std::string> parts;
-  std::stringstream in(spec);
-  for (std::string part; std::getline(in, part, ':');) parts.push_back(part);
-  if (parts.empty() || parts[0].empty()) throw usage_error("eval: an empty algorithm in --algos");
   Chosen c;
   try {
-    c.info = &find_matcher(parts[0], Problem::matching);
-    std::map<std::string, std::string> given;
-    for (std::size_t i = 1; i < parts.size(); ++i) {
-      const std::size_t eq = parts[i].find('=');
-      const std::string name = parts[i].substr(0, eq), value = eq == std::string::npos ? "" : parts[i].substr(eq + 1);
-      if (name.empty() || given.count(name)) throw usage_error("eval: a bad or repeated option in '" + spec + "'");
-      given[name] = value;
+    const NamedWithOptions named = split_named_options(spec);
+    c.info = &find_matcher(named.name, Problem::matching);
+    for (const auto& [name, value] : named.given) {
       c.arguments.push_back("--" + name);
-      if (eq != std::string::npos) c.arguments.push_back(value);
+      if (!value.empty()) c.arguments.push_back(value);
     }
-    parse_options(*c.info, given);
+    parse_options(*c.info, named.given);
   } catch (const invalid_input& e) {
-    throw usage_error(e.what());
+    throw usage_error(std::string("eval: ") + e.what());
   }
   c.label = spec;
   return c;

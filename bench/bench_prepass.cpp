@@ -6,7 +6,7 @@
 // DIR/NAME.csr (int64 rows, cols, nnz; int64 offsets; int32 columns; float64
 // values, little-endian) for bench/prepass_scipy.py, which times scipy on the
 // same matrices.
-//   bench_prepass INPUT... [--algos a,b] [--threads 1,2] [--reps R] [--mc64-jobs 2,4,5]
+//   bench_prepass INPUT... [--algos a,b:option=value] [--threads 1,2] [--reps R] [--mc64-jobs 2,4,5]
 //                 [--dump DIR] [--json]
 //   INPUT: a .mtx/.mtx.gz file, or a generator (datasets/solver_matrices.hpp):
 //   stencil2d:SIDE, stencil3d:SIDE, circuit:N, heavy:N[:DEGREE].
@@ -36,7 +36,7 @@ using namespace matchblas;
 namespace {
 
 const char* usage =
-    "usage: bench_prepass INPUT... [--algos a,b] [--threads 1,2] [--reps R] [--mc64-jobs 2,4,5] [--dump DIR] [--json]\n"
+    "usage: bench_prepass INPUT... [--algos a,b:option=value] [--threads 1,2] [--reps R] [--mc64-jobs 2,4,5] [--dump DIR] [--json]\n"
     "  INPUT: FILE.mtx[.gz], stencil2d:SIDE, stencil3d:SIDE, circuit:N or heavy:N[:DEGREE]\n";
 
 bool is_generator(const std::string& s) {
@@ -105,12 +105,22 @@ int main(int argc, char** argv) {
     std::fputs(usage, stderr);
     return 2;
   }
-  std::vector<const MatcherInfo*> entries;
+  struct Entry {
+    const MatcherInfo* info;
+    OptionValues options;
+    std::string label;  // the name with its options as given
+  };
+  std::vector<Entry> entries;
   try {
     if (algos.empty())
       for (const MatcherInfo& m : matchers())
-        if (m.problem == Problem::bipartite && !m.unavailable && m.device == Device::cpu) entries.push_back(&m);
-    for (const std::string& name : algos) entries.push_back(&find_matcher(name, Problem::bipartite));
+        if (m.problem == Problem::bipartite && !m.unavailable && m.device == Device::cpu)
+          entries.push_back({&m, parse_options(m, {}), m.name});
+    for (const std::string& spec : algos) {
+      const NamedWithOptions named = split_named_options(spec);
+      const MatcherInfo& m = find_matcher(named.name, Problem::bipartite);
+      entries.push_back({&m, parse_options(m, named.given), spec});
+    }
   } catch (const std::exception& e) {
     std::fprintf(stderr, "bench_prepass: %s\n", e.what());
     return 2;
@@ -131,7 +141,8 @@ int main(int argc, char** argv) {
         int matched = -1;
       };
       std::map<int, Mc64Run> mc64_runs;
-      for (const MatcherInfo* m : entries) {
+      for (const Entry& entry : entries) {
+        const MatcherInfo* m = entry.info;
         Mc64Run& mc64 = mc64_runs[m->job];
 #if MATCHBLAS_HAVE_MC64
         if (std::isnan(mc64.seconds) && a.n_rows == a.n_cols &&
@@ -148,6 +159,7 @@ int main(int argc, char** argv) {
         for (int t : (m->threaded ? threads : std::vector<int>{1})) {
           RunOptions opt;
           opt.threads = t;
+          opt.options = entry.options;
           omp_set_num_threads(t);
           PrepassResult r;
           std::vector<double> device_s;  // GPU entries: the matrix already on the device
@@ -164,12 +176,12 @@ int main(int argc, char** argv) {
             std::printf("{\"matrix\": \"%s\", \"n\": %d, \"nnz\": %lld, \"algo\": \"%s\", \"job\": %d, \"threads\": %d, "
                         "\"seconds\": %.6g, \"matched\": %d, \"objective\": %s, \"mc64_seconds\": %s, "
                         "\"mc64_matched\": %d, \"mc64_objective\": %s, \"device_seconds\": %s}\n",
-                        name.c_str(), a.n_rows, static_cast<long long>(a.num_entries()), m->name.c_str(), m->job, t, s,
+                        name.c_str(), a.n_rows, static_cast<long long>(a.num_entries()), entry.label.c_str(), m->job, t, s,
                         r.mates.matched, json_number(r.objective).c_str(), json_number(mc64_s).c_str(), mc64_num,
                         json_number(mc64_obj).c_str(), json_number(on_device).c_str());
           else
             std::printf("%-26s %9d %10lld %-12s %4d %3d %11.5f %10d %22.15g %11.5f %8.2f%s%s\n", name.c_str(), a.n_rows,
-                        static_cast<long long>(a.num_entries()), m->name.c_str(), m->job, t, s, r.mates.matched,
+                        static_cast<long long>(a.num_entries()), entry.label.c_str(), m->job, t, s, r.mates.matched,
                         r.objective, mc64_s, mc64_s / s, differs ? "  (objective differs from MC64's)" : "",
                         std::isnan(on_device) ? "" : ("  (on the device: " + std::to_string(on_device) + " s, " + std::to_string(r.searches) +
                                                           " searches)").c_str());

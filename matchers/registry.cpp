@@ -190,6 +190,23 @@ OptionValues parse_options(const MatcherInfo& m, const std::map<std::string, std
   return values;
 }
 
+NamedWithOptions split_named_options(const std::string& spec) {
+  NamedWithOptions r;
+  std::size_t at = spec.find(':');
+  r.name = spec.substr(0, at);
+  if (r.name.empty()) throw invalid_input("an empty algorithm name in '" + spec + "'");
+  while (at != std::string::npos) {
+    const std::size_t end = spec.find(':', at + 1);
+    const std::string part = spec.substr(at + 1, end == std::string::npos ? std::string::npos : end - at - 1);
+    const std::size_t eq = part.find('=');
+    const std::string name = part.substr(0, eq);
+    if (name.empty() || r.given.count(name)) throw invalid_input("a bad or repeated option in '" + spec + "'");
+    r.given[name] = eq == std::string::npos ? "" : part.substr(eq + 1);
+    at = end;
+  }
+  return r;
+}
+
 namespace registry_detail {
 void set_memory(std::vector<MatcherInfo>& r, std::initializer_list<MemoryOf> table) {
   for (const MemoryOf& t : table) {

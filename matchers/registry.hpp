@@ -158,6 +158,16 @@ const MatcherInfo& on_device(const MatcherInfo& m, Device device);
 OptionValues parse_options(const MatcherInfo& m, const std::map<std::string, std::string>& given,
                            Precision precision = Precision::dual);
 
+// An algorithm named with its options in a list ("roma-sparse:start=gpa:
+// phases=20"): the name and the options as given (a flag has an empty
+// value). Throws invalid_input on an empty name or option or a repeated
+// option; the options are checked by parse_options.
+struct NamedWithOptions {
+  std::string name;
+  std::map<std::string, std::string> given;
+};
+NamedWithOptions split_named_options(const std::string& spec);
+
 // The algorithms of `problem` that take option `name`, as "a, b and c".
 std::string takers(std::string_view name, Problem problem);
 

@@ -39,7 +39,13 @@
 //   span / ratio to the final one. Costs above options.cost_ceiling are
 //   auctioned as the ceiling, so that job 5's stand-in cost of explicit
 //   zeros, which dwarfs the others, neither sets epsilon nor leaves huge
-//   prices. (3) The host repair on the true costs: column duals
+//   prices. Then one phase with epsilon 0 (each winner exactly on a column of
+//   its best value: LAPJV's augmenting row reduction, R. Jonker and A.
+//   Volgenant, "A shortest augmenting path algorithm for dense and sparse
+//   linear assignment problems", Computing 38, 1987, sec. 4, in Jacobi
+//   rounds), capped (options.exact_rounds) and stopped when the unassigned
+//   count stalls, which leaves the repair tight pairs to keep instead of
+//   epsilon-close ones. (3) The host repair on the true costs: column duals
 //   v_j = -p_j, then min_cost_row_perfect_from_column_duals (feasible duals
 //   from v, the matched pairs still tight kept, shortest augmenting paths
 //   from the others). A phase that needs more than max_rounds rounds stops
@@ -219,6 +225,9 @@ unsigned read_count(const unsigned* d, cudaStream_t s) {
 void check_auction_options(const AuctionGpuOptions& o) {
   if (o.max_rounds < 0)
     throw invalid_input("max-sum-gpu: max_rounds must be >= 0, got " + std::to_string(o.max_rounds));
+  if (o.exact_rounds < 0 || o.exact_stall < 0)
+    throw invalid_input("max-sum-gpu: exact_rounds and exact_stall must be >= 0, got " +
+                        std::to_string(o.exact_rounds) + " and " + std::to_string(o.exact_stall));
   if (!(o.ratio > 1) || !std::isfinite(o.ratio))
     throw invalid_input("max-sum-gpu: ratio must be a finite number > 1, got " + std::to_string(o.ratio));
   if (std::isnan(o.cost_ceiling))
@@ -301,15 +310,21 @@ DualMatching min_cost_max_cardinality_gpu(const Csr<double>& c, const AuctionGpu
                        key.data(),
                        bid.data(),
                        target.data()};
-    for (double epsilon = std::max(final_epsilon, span / options.ratio); !singular;
-         epsilon = std::max(final_epsilon, epsilon / options.ratio)) {
+    // A phase: unassign the rows that break epsilon-complementary slackness,
+    // then bidding rounds until every row is assigned, `cap` rounds have
+    // run, or `stall` rounds in a row left no fewer rows unassigned.
+    struct Phase {
+      unsigned started = 0, left = 0;
+      std::int64_t rounds = 0;
+    };
+    const auto phase = [&](double epsilon, std::int64_t cap, std::int64_t stall) {
+      Phase ph;
       ++report.phases;
       MATCHBLAS_CUDA_TRY(cudaMemsetAsync(count.data(), 0, sizeof(unsigned), s));
       start_phase<<<tile_grid(m), block_size, 0, s>>>(view, epsilon, active.data(), count.data());
       MATCHBLAS_CUDA_CHECK_LAUNCH();
-      unsigned size = read_count(count.data(), s);
-      std::int64_t rounds = 0;
-      for (; size > 0 && rounds < options.max_rounds; ++rounds) {
+      unsigned size = ph.started = read_count(count.data(), s), fewest = size;
+      for (std::int64_t since_fewer = 0; size > 0 && ph.rounds < cap && since_fewer < stall; ++ph.rounds) {
         bid_round<<<tile_grid(size), block_size, 0, s>>>(view, active.data(), size, epsilon);
         MATCHBLAS_CUDA_CHECK_LAUNCH();
         MATCHBLAS_CUDA_TRY(cudaMemsetAsync(count.data(), 0, sizeof(unsigned), s));
@@ -319,13 +334,35 @@ DualMatching min_cost_max_cardinality_gpu(const Csr<double>& c, const AuctionGpu
         MATCHBLAS_CUDA_CHECK_LAUNCH();
         std::swap(active, next);
         size = read_count(count.data(), s);
+        if (size < fewest) {
+          fewest = size;
+          since_fewer = 0;
+        } else {
+          ++since_fewer;
+        }
       }
-      report.rounds += rounds;
-      if (size > 0) {
+      report.rounds += ph.rounds;
+      ph.left = size;
+      return ph;
+    };
+    for (double epsilon = std::max(final_epsilon, span / options.ratio); !singular;
+         epsilon = std::max(final_epsilon, epsilon / options.ratio)) {
+      if (phase(epsilon, options.max_rounds, std::numeric_limits<std::int64_t>::max()).left > 0) {
         report.capped = true;
         break;
       }
       if (epsilon <= final_epsilon) break;
+    }
+    // The epsilon-0 phase (the auction without its epsilon, as LAPJV's
+    // augmenting row reduction): a winning row's value at its column is then
+    // its second best, so it stays on a column of its best value while prices
+    // rise; every assigned pair is tight for the repair. Ties can make it
+    // circle (a bid equal to the price), hence its round cap and stall stop.
+    if (!singular && !report.capped && options.exact_rounds > 0) {
+      const Phase ph = phase(0.0, options.exact_rounds, std::max<std::int64_t>(1, options.exact_stall));
+      report.exact_rounds = ph.rounds;
+      report.exact_unassigned = vertex_t(ph.started);
+      report.exact_left = vertex_t(ph.left);
     }
     auctioned.record(s);
     if (!singular) {

@@ -113,13 +113,23 @@ MatcherInfo job_gpu_entry(std::string name, int job, std::string twin, std::stri
   m.deterministic = false;  // the objective is; which optimal matching depends on the GPU's start
   m.unavailable = needs_cuda();
   m.twin = std::move(twin);
+  m.options.push_back({.name = "exact-rounds",
+                       .type = OptionSpec::Type::integer,
+                       .fallback = std::to_string(AuctionGpuOptions{}.exact_rounds),
+                       .words = {},
+                       .lo = 0,
+                       .hi = 1e9,
+                       .help = "at most this many auction rounds with epsilon 0 before the exact repair on the host "
+                               "(0: none; any value gives the same optimum)"});
   m.run = PrepassRunner([job](const Csr<double>& a, const RunOptions& o) {
     GpuOptions g;
     g.device = o.gpu;
     AuctionGpuReport report;
+    AuctionGpuOptions auction;
+    if (o.options.specs()) auction.exact_rounds = o.options.integer("exact-rounds");
     PrepassResult r = prepass_gpu(
         a, {.job = job, .symmetric = o.options.specs() && o.options.takes("symmetric") && o.options.flag("symmetric")},
-        g, {}, &report);
+        g, auction, &report);
     r.searches = report.repaired;
     r.device_seconds = report.device_s;
     return r;

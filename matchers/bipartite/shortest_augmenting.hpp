@@ -107,11 +107,20 @@ struct AuctionGpuOptions {
   // true costs): a few huge costs (job 5's explicit zeros) would otherwise
   // set the span, hence epsilon, and raise prices, hence job 5's scalings.
   double cost_ceiling = std::numeric_limits<double>::infinity();
+  // After the last epsilon phase, at most this many rounds of a phase with
+  // epsilon 0 (0: none): a row then takes only a column of its best value,
+  // so every pair it leaves is tight for the repair; it stops early after
+  // exact_stall rounds that did not lower the count of unassigned rows.
+  std::int64_t exact_rounds = 1000;
+  std::int64_t exact_stall = 64;
 };
 struct AuctionGpuReport {
   bool fell_back = false;  // rectangular or structurally singular: the host engine ran
   bool capped = false;     // a phase stopped at max_rounds
   std::int64_t phases = 0, rounds = 0;
+  std::int64_t exact_rounds = 0;  // rounds of the epsilon-0 phase (counted in rounds too)
+  vertex_t exact_unassigned = 0;  // rows it started with unassigned
+  vertex_t exact_left = 0;        // rows it left unassigned
   vertex_t assigned = 0;   // rows the auction left matched
   std::int64_t repaired = 0;  // rows the host repair augmented (its searches)
   double upload_s = 0;     // the matrix to the device

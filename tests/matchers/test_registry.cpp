@@ -1,9 +1,10 @@
 // The registry's declarations a user reads: every entry cites its source
 // (MatcherInfo::reference), docs/REFERENCES.md lists each entry with that
 // same text, and no summary or reference cites the project's internal
-// names for its sources.
+// names for its sources; and how a list names an entry with its options.
 #include <doctest/doctest.h>
 
+#include <map>
 #include <regex>
 #include <set>
 
@@ -40,4 +41,16 @@ TEST_CASE("cite() refuses a name the registry does not have") {
   registry_detail::cite(r, {{"a", "X, Y, 2020"}});
   CHECK(r[0].reference == "X, Y, 2020");
   CHECK_THROWS_AS(registry_detail::cite(r, {{"b", "Z"}}), error);
+}
+
+TEST_CASE("split_named_options: a name with its options as written in a list") {
+  const NamedWithOptions a = split_named_options("roma-sparse:start=gpa:phases=20:phase-report");
+  CHECK(a.name == "roma-sparse");
+  CHECK(a.given == std::map<std::string, std::string>{{"start", "gpa"}, {"phases", "20"}, {"phase-report", ""}});
+  CHECK(split_named_options("suitor").given.empty());
+  CHECK(split_named_options("x:a=b=c").given.at("a") == "b=c");
+  for (const char* bad : {"", ":start=gpa", "roma:", "roma::phases=2", "roma:=3", "roma:phases=2:phases=3"}) {
+    CAPTURE(bad);
+    CHECK_THROWS_AS(split_named_options(bad), invalid_input);
+  }
 }

@@ -184,7 +184,7 @@ int main(int argc, char** argv) {
                         static_cast<long long>(a.num_entries()), entry.label.c_str(), m->job, t, s, r.mates.matched,
                         r.objective, mc64_s, mc64_s / s, differs ? "  (objective differs from MC64's)" : "",
                         std::isnan(on_device) ? "" : ("  (on the device: " + std::to_string(on_device) + " s, " + std::to_string(r.searches) +
-                                                          " searches)").c_str());
+                                                          " searches" + (r.details.empty() ? "" : "; " + r.details) + ")").c_str());
           std::fflush(stdout);
         }
       }

@@ -27,6 +27,7 @@
 #pragma once
 #include <cstdint>
 #include <limits>
+#include <string>
 #include <vector>
 
 #include "lib/csr.hpp"
@@ -58,6 +59,7 @@ struct PrepassResult {
   // GPU entries: the work with the matrix already on the device (no upload,
   // no download); NaN for the CPU entries.
   double device_seconds = std::numeric_limits<double>::quiet_NaN();
+  std::string details;  // GPU entries: what the device did, for benchmark reports (may be empty)
 };
 
 // a's values are read through |.| (a pattern matrix: all ones); explicit

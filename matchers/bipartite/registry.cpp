@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 
 #include "lib/error.hpp"
 #include "lib/omp_threads.hpp"
@@ -132,6 +133,15 @@ MatcherInfo job_gpu_entry(std::string name, int job, std::string twin, std::stri
         g, auction, &report);
     r.searches = report.repaired;
     r.device_seconds = report.device_s;
+    char text[320];
+    std::snprintf(text, sizeof text,
+                  "%s%lld phases, %lld rounds%s; epsilon-0 phase: %lld rounds, %d -> %d rows unassigned; "
+                  "%d rows assigned; upload %.3f s, device %.3f s, download %.3f s, repair %.3f s",
+                  report.fell_back ? "host engine; " : "", static_cast<long long>(report.phases),
+                  static_cast<long long>(report.rounds), report.capped ? " (capped)" : "",
+                  static_cast<long long>(report.exact_rounds), report.exact_unassigned, report.exact_left,
+                  report.assigned, report.upload_s, report.device_s, report.download_s, report.repair_s);
+    r.details = text;
     return r;
   });
   return m;

@@ -338,6 +338,63 @@ void check_mates(const Csr<double>& c, BipartiteMates& mates, const char* who) {
   }
 }
 
+// Square matrices: lowers column duals so that the start's pairs can all
+// be tight at once (the repair then keeps them). A matched row i at column
+// j has u_i = c_ij - v_j; each entry (i, k) needs v_k <= c_ik - u_i. These
+// are difference constraints, v_k - v_j <= c_ik - c_ij, solved by
+// label correcting (Bellman-Ford with a queue of rows whose u rose) from
+// the given v downwards: an auction's epsilon-optimal prices break them by
+// at most epsilon each, so few rows are visited. A cycle of the constraints
+// with a negative sum means the matching is not optimal: a column lowered
+// more than `relax_cap` times frees its row, which cuts every such cycle
+// through it (a free column constrains nothing); the searches then mend
+// those rows. Returns the rows freed. O(nnz) a pass over the queue.
+vertex_t lower_column_duals(const Csr<double>& c, std::vector<double>& v, BipartiteMates& mates) {
+  constexpr int relax_cap = 16;
+  const vertex_t m = c.n_rows;
+  std::vector<double> pair(m, inf);  // c_ij of row i's pair
+  std::vector<vertex_t> queue;
+  std::vector<char> queued(m, 0);
+  std::vector<int> lowered(c.n_cols, 0);
+  queue.reserve(m);
+  for (vertex_t i = 0; i < m; ++i)
+    if (mates.row_mate[i] >= 0) {
+      pair[i] = pair_cost(c, i, mates.row_mate[i]);
+      queue.push_back(i);
+      queued[i] = 1;
+    }
+  vertex_t freed = 0;
+  for (std::size_t head = 0; head < queue.size(); ++head) {
+    const vertex_t i = queue[head];
+    queued[i] = 0;
+    const vertex_t j = mates.row_mate[i];
+    if (j < 0) continue;
+    const double u = pair[i] - v[j];
+    for (offset_t e = c.offsets[i]; e < c.offsets[i + 1]; ++e) {
+      const vertex_t k = c.cols[e];
+      const double reduced = c.weights[e] - u - v[k];
+      if (k == j || reduced >= 0 || within_rounding(reduced, c.weights[e], u, v[k])) continue;
+      v[k] = c.weights[e] - u;
+      const vertex_t owner = mates.col_mate[k];
+      if (owner < 0) continue;
+      if (++lowered[k] > relax_cap) {
+        mates.row_mate[owner] = mates.col_mate[k] = -1;
+        --mates.matched;
+        ++freed;
+      } else if (!queued[owner]) {
+        queued[owner] = 1;
+        queue.push_back(owner);
+      }
+    }
+    // The queue only grows by rows whose u rose; compact it now and then.
+    if (head > std::size_t(m) && head * 2 > queue.size()) {
+      queue.erase(queue.begin(), queue.begin() + std::ptrdiff_t(head) + 1);
+      head = std::size_t(-1);
+    }
+  }
+  return freed;
+}
+
 }  // namespace
 
 DualMatching min_cost_row_perfect(const Csr<double>& c, DualMatching start) {
@@ -427,6 +484,7 @@ DualMatching min_cost_row_perfect_from_column_duals(const Csr<double>& c, std::v
         if (r.mates.col_mate[j] < 0) v[j] = 0;
   };
   free_columns_to_zero();
+  if (m == n) lower_column_duals(c, v, r.mates);
   row_duals();
   // v_j = min_i (c_ij - u_i) (>= the v_j above, so u stays the rows'
   // minimum): a matched entry is tight when its row attains its column's

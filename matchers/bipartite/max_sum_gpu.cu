@@ -34,22 +34,20 @@
 //   complement, low word: equal floats go to the smaller row), its price
 //   becomes the winner's bid in double, the row it held becomes unassigned.
 //   A phase starts by unassigning the rows that break epsilon-complementary
-//   slackness under its epsilon and ends when every row is assigned (a
-//   perfect matching exists, so it does); epsilon falls by `ratio` from
-//   span / ratio to the final one. Costs above options.cost_ceiling are
-//   auctioned as the ceiling, so that job 5's stand-in cost of explicit
-//   zeros, which dwarfs the others, neither sets epsilon nor leaves huge
-//   prices. Then one phase with epsilon 0 (each winner exactly on a column of
-//   its best value: LAPJV's augmenting row reduction, R. Jonker and A.
-//   Volgenant, "A shortest augmenting path algorithm for dense and sparse
-//   linear assignment problems", Computing 38, 1987, sec. 4, in Jacobi
-//   rounds), capped (options.exact_rounds) and stopped when the unassigned
-//   count stalls, which leaves the repair tight pairs to keep instead of
-//   epsilon-close ones. (3) The host repair on the true costs: column duals
-//   v_j = -p_j, then min_cost_row_perfect_from_column_duals (feasible duals
-//   from v, the matched pairs still tight kept, shortest augmenting paths
-//   from the others). A phase that needs more than max_rounds rounds stops
-//   the auction there and the repair takes what is assigned.
+//   slackness under its epsilon and ends when at most options.tail_rows
+//   rows are unassigned (a perfect matching exists, so every row would be
+//   in the end; the last few take the most rounds); epsilon falls by
+//   `ratio` from span / ratio to the final one. Costs above
+//   options.cost_ceiling are auctioned as the ceiling, so that job 5's
+//   stand-in cost of explicit zeros, which dwarfs the others, neither sets
+//   epsilon nor leaves huge prices. (3) The host repair on the true costs:
+//   column duals v_j = -p_j, then min_cost_row_perfect_from_column_duals
+//   (the duals lowered until the auction's epsilon-optimal pairs can all be
+//   tight, feasible duals from them, the tight pairs kept, shortest
+//   augmenting paths from the other rows: the tail and the rare pair the
+//   lowering gave up). A phase that needs more than max_rounds rounds stops
+//   the auction there; the repair then takes what is assigned with the
+//   prices as they are (not lowered: they are not epsilon-optimal).
 #include <cooperative_groups.h>
 #include <cuda_runtime.h>
 
@@ -225,9 +223,6 @@ unsigned read_count(const unsigned* d, cudaStream_t s) {
 void check_auction_options(const AuctionGpuOptions& o) {
   if (o.max_rounds < 0)
     throw invalid_input("max-sum-gpu: max_rounds must be >= 0, got " + std::to_string(o.max_rounds));
-  if (o.exact_rounds < 0 || o.exact_stall < 0)
-    throw invalid_input("max-sum-gpu: exact_rounds and exact_stall must be >= 0, got " +
-                        std::to_string(o.exact_rounds) + " and " + std::to_string(o.exact_stall));
   if (!(o.ratio > 1) || !std::isfinite(o.ratio))
     throw invalid_input("max-sum-gpu: ratio must be a finite number > 1, got " + std::to_string(o.ratio));
   if (std::isnan(o.cost_ceiling))
@@ -311,20 +306,19 @@ DualMatching min_cost_max_cardinality_gpu(const Csr<double>& c, const AuctionGpu
                        bid.data(),
                        target.data()};
     // A phase: unassign the rows that break epsilon-complementary slackness,
-    // then bidding rounds until every row is assigned, `cap` rounds have
-    // run, or `stall` rounds in a row left no fewer rows unassigned.
-    struct Phase {
-      unsigned started = 0, left = 0;
-      std::int64_t rounds = 0;
-    };
-    const auto phase = [&](double epsilon, std::int64_t cap, std::int64_t stall) {
-      Phase ph;
+    // then bidding rounds until at most `tail` rows are unassigned or
+    // max_rounds rounds have run; returns the rows left unassigned.
+    report.tail = options.tail_rows < 0    ? 0
+                  : options.tail_rows == 0 ? m / 2000
+                                           : vertex_t(std::min<std::int64_t>(options.tail_rows, m));
+    const auto phase = [&](double epsilon) {
       ++report.phases;
       MATCHBLAS_CUDA_TRY(cudaMemsetAsync(count.data(), 0, sizeof(unsigned), s));
       start_phase<<<tile_grid(m), block_size, 0, s>>>(view, epsilon, active.data(), count.data());
       MATCHBLAS_CUDA_CHECK_LAUNCH();
-      unsigned size = ph.started = read_count(count.data(), s), fewest = size;
-      for (std::int64_t since_fewer = 0; size > 0 && ph.rounds < cap && since_fewer < stall; ++ph.rounds) {
+      unsigned size = read_count(count.data(), s);
+      std::int64_t rounds = 0;
+      for (; size > unsigned(report.tail) && rounds < options.max_rounds; ++rounds) {
         bid_round<<<tile_grid(size), block_size, 0, s>>>(view, active.data(), size, epsilon);
         MATCHBLAS_CUDA_CHECK_LAUNCH();
         MATCHBLAS_CUDA_TRY(cudaMemsetAsync(count.data(), 0, sizeof(unsigned), s));
@@ -334,35 +328,17 @@ DualMatching min_cost_max_cardinality_gpu(const Csr<double>& c, const AuctionGpu
         MATCHBLAS_CUDA_CHECK_LAUNCH();
         std::swap(active, next);
         size = read_count(count.data(), s);
-        if (size < fewest) {
-          fewest = size;
-          since_fewer = 0;
-        } else {
-          ++since_fewer;
-        }
       }
-      report.rounds += ph.rounds;
-      ph.left = size;
-      return ph;
+      report.rounds += rounds;
+      return size;
     };
     for (double epsilon = std::max(final_epsilon, span / options.ratio); !singular;
          epsilon = std::max(final_epsilon, epsilon / options.ratio)) {
-      if (phase(epsilon, options.max_rounds, std::numeric_limits<std::int64_t>::max()).left > 0) {
+      if (phase(epsilon) > unsigned(report.tail)) {
         report.capped = true;
         break;
       }
       if (epsilon <= final_epsilon) break;
-    }
-    // The epsilon-0 phase (the auction without its epsilon, as LAPJV's
-    // augmenting row reduction): a winning row's value at its column is then
-    // its second best, so it stays on a column of its best value while prices
-    // rise; every assigned pair is tight for the repair. Ties can make it
-    // circle (a bid equal to the price), hence its round cap and stall stop.
-    if (!singular && !report.capped && options.exact_rounds > 0) {
-      const Phase ph = phase(0.0, options.exact_rounds, std::max<std::int64_t>(1, options.exact_stall));
-      report.exact_rounds = ph.rounds;
-      report.exact_unassigned = vertex_t(ph.started);
-      report.exact_left = vertex_t(ph.left);
     }
     auctioned.record(s);
     if (!singular) {
@@ -386,7 +362,7 @@ DualMatching min_cost_max_cardinality_gpu(const Csr<double>& c, const AuctionGpu
   for (vertex_t j : mates.row_mate) report.assigned += j != no_vertex;
   mates.matched = report.assigned;
   for (double& p : price) p = -p;
-  DualMatching d = min_cost_row_perfect_from_column_duals(c, std::move(price), std::move(mates));
+  DualMatching d = min_cost_row_perfect_from_column_duals(c, std::move(price), std::move(mates), !report.capped);
   report.repair_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   report.repaired = d.searches;
   if (report_out) *report_out = report;

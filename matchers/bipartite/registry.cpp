@@ -114,20 +114,20 @@ MatcherInfo job_gpu_entry(std::string name, int job, std::string twin, std::stri
   m.deterministic = false;  // the objective is; which optimal matching depends on the GPU's start
   m.unavailable = needs_cuda();
   m.twin = std::move(twin);
-  m.options.push_back({.name = "exact-rounds",
+  m.options.push_back({.name = "tail-rows",
                        .type = OptionSpec::Type::integer,
-                       .fallback = std::to_string(AuctionGpuOptions{}.exact_rounds),
+                       .fallback = "0",
                        .words = {},
-                       .lo = 0,
-                       .hi = 1e9,
-                       .help = "at most this many auction rounds with epsilon 0 before the exact repair on the host "
-                               "(0: none; any value gives the same optimum)"});
+                       .lo = -1,
+                       .hi = 2e9,
+                       .help = "an auction phase ends with at most this many rows unassigned, the host's shortest "
+                               "augmenting paths match the last ones (0: rows / 2000; -1: none left)"});
   m.run = PrepassRunner([job](const Csr<double>& a, const RunOptions& o) {
     GpuOptions g;
     g.device = o.gpu;
     AuctionGpuReport report;
     AuctionGpuOptions auction;
-    if (o.options.specs()) auction.exact_rounds = o.options.integer("exact-rounds");
+    if (o.options.specs()) auction.tail_rows = o.options.integer("tail-rows");
     PrepassResult r = prepass_gpu(
         a, {.job = job, .symmetric = o.options.specs() && o.options.takes("symmetric") && o.options.flag("symmetric")},
         g, auction, &report);
@@ -135,12 +135,11 @@ MatcherInfo job_gpu_entry(std::string name, int job, std::string twin, std::stri
     r.device_seconds = report.device_s;
     char text[320];
     std::snprintf(text, sizeof text,
-                  "%s%lld phases, %lld rounds%s; epsilon-0 phase: %lld rounds, %d -> %d rows unassigned; "
-                  "%d rows assigned; upload %.3f s, device %.3f s, download %.3f s, repair %.3f s",
+                  "%s%lld phases, %lld rounds%s, %d rows assigned (tail %d); upload %.3f s, device %.3f s, "
+                  "download %.3f s, repair %.3f s",
                   report.fell_back ? "host engine; " : "", static_cast<long long>(report.phases),
-                  static_cast<long long>(report.rounds), report.capped ? " (capped)" : "",
-                  static_cast<long long>(report.exact_rounds), report.exact_unassigned, report.exact_left,
-                  report.assigned, report.upload_s, report.device_s, report.download_s, report.repair_s);
+                  static_cast<long long>(report.rounds), report.capped ? " (capped)" : "", report.assigned,
+                  report.tail, report.upload_s, report.device_s, report.download_s, report.repair_s);
     r.details = text;
     return r;
   });

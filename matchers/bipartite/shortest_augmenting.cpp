@@ -451,7 +451,7 @@ DualMatching min_cost_row_perfect(const Csr<double>& c, DualMatching start) {
 }
 
 DualMatching min_cost_row_perfect_from_column_duals(const Csr<double>& c, std::vector<double> v,
-                                                    BipartiteMates start) {
+                                                    BipartiteMates start, bool lower_first) {
   constexpr const char* who = "bipartite warm start";
   check_costs(c);
   const vertex_t m = c.n_rows, n = c.n_cols;
@@ -484,7 +484,7 @@ DualMatching min_cost_row_perfect_from_column_duals(const Csr<double>& c, std::v
         if (r.mates.col_mate[j] < 0) v[j] = 0;
   };
   free_columns_to_zero();
-  if (m == n) lower_column_duals(c, v, r.mates);
+  if (m == n && lower_first) lower_column_duals(c, v, r.mates);
   row_duals();
   // v_j = min_i (c_ij - u_i) (>= the v_j above, so u stays the rows'
   // minimum): a matched entry is tight when its row attains its column's

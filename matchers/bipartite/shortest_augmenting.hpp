@@ -65,14 +65,20 @@ DualMatching min_cost_row_perfect(const Csr<double>& cost, DualMatching start);
 
 // The warm start from column duals v alone (any finite values: an
 // auction's prices, negated into this sign) and any matching `start` of
-// entries: row duals u_i = min_j (c_ij - v_j), then v_j = min_i (c_ij - u_i)
+// entries. On a square matrix (with lower_first) v is first lowered so
+// that the start's pairs can be tight together (difference constraints
+// solved by label correcting; a column lowered more than 16 times frees its
+// row): right for prices epsilon-optimal on the start's pairs (an auction's
+// that finished its phase), from which it keeps nearly every pair; prices
+// far from that are better taken as they are. Then
+// row duals u_i = min_j (c_ij - v_j), then v_j = min_i (c_ij - u_i)
 // (feasible, and each tighter than the last); the pairs of `start` left
 // tight (within 64 ulps of their terms) are kept, the others freed (with more columns than rows, v is first
 // shifted to <= 0 and a free column's dual set to 0, row duals following);
 // then min_cost_row_perfect(cost, that). Exact; O(nnz) besides the
 // searches.
 DualMatching min_cost_row_perfect_from_column_duals(const Csr<double>& cost, std::vector<double> v,
-                                                    BipartiteMates start);
+                                                    BipartiteMates start, bool lower_first = true);
 
 // Minimum-cost matching among the maximum-cardinality matchings of any
 // m-by-n cost matrix (rectangular or structurally singular). First the
@@ -107,20 +113,18 @@ struct AuctionGpuOptions {
   // true costs): a few huge costs (job 5's explicit zeros) would otherwise
   // set the span, hence epsilon, and raise prices, hence job 5's scalings.
   double cost_ceiling = std::numeric_limits<double>::infinity();
-  // After the last epsilon phase, at most this many rounds of a phase with
-  // epsilon 0 (0: none): a row then takes only a column of its best value,
-  // so every pair it leaves is tight for the repair; it stops early after
-  // exact_stall rounds that did not lower the count of unassigned rows.
-  std::int64_t exact_rounds = 1000;
-  std::int64_t exact_stall = 64;
+  // A phase ends once at most this many rows are unassigned (the auction's
+  // long tail: a few rows raising prices a step at a time); the next phase
+  // takes them on, and after the last one the host repair matches them by
+  // shortest augmenting paths. 0: m / 2000 (none below 2000 rows); a
+  // negative value: none (every phase runs until every row is assigned).
+  std::int64_t tail_rows = 0;
 };
 struct AuctionGpuReport {
   bool fell_back = false;  // rectangular or structurally singular: the host engine ran
-  bool capped = false;     // a phase stopped at max_rounds
+  bool capped = false;     // a phase stopped at max_rounds with more than `tail` rows unassigned
   std::int64_t phases = 0, rounds = 0;
-  std::int64_t exact_rounds = 0;  // rounds of the epsilon-0 phase (counted in rounds too)
-  vertex_t exact_unassigned = 0;  // rows it started with unassigned
-  vertex_t exact_left = 0;        // rows it left unassigned
+  vertex_t tail = 0;       // the rows a phase may leave unassigned (options.tail_rows resolved)
   vertex_t assigned = 0;   // rows the auction left matched
   std::int64_t repaired = 0;  // rows the host repair augmented (its searches)
   double upload_s = 0;     // the matrix to the device

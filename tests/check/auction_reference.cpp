@@ -9,7 +9,7 @@
 
 namespace matchblas::check {
 
-AuctionStart epsilon_optimal_auction(const Csr<double>& c, double final_fraction) {
+AuctionStart epsilon_optimal_auction(const Csr<double>& c, double final_fraction, vertex_t tail) {
   const vertex_t n = c.n_rows;
   if (c.n_cols != n) throw invalid_input("epsilon_optimal_auction: a square matrix is needed");
   if (max_cardinality_bipartite(c).matched != n)
@@ -41,7 +41,7 @@ AuctionStart epsilon_optimal_auction(const Csr<double>& c, double final_fraction
       }
       queue.push_back(i);
     }
-    while (!queue.empty()) {
+    while (queue.size() > std::size_t(std::max<vertex_t>(tail, 0))) {
       const vertex_t i = queue.back();
       queue.pop_back();
       double v1 = ninf, v2 = ninf;
@@ -68,7 +68,7 @@ AuctionStart epsilon_optimal_auction(const Csr<double>& c, double final_fraction
     }
     if (eps <= last) break;
   }
-  a.mates.matched = n;
+  a.mates.matched = n - vertex_t(queue.size());
   return a;
 }
 

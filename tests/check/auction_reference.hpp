@@ -19,13 +19,15 @@ namespace matchblas::check {
 
 struct AuctionStart {
   std::vector<double> price;  // p_j; the repair's column duals are v_j = -p_j
-  BipartiteMates mates;       // every row assigned
+  BipartiteMates mates;       // every row assigned but at most `tail`
   double epsilon = 0;         // the last phase's
 };
 
 // Minimum cost (benefits -c_ij); epsilon from span / 4 down by 4 to
-// final_fraction * span (span: the costs' largest minus smallest). Throws
-// invalid_input unless c is square with a perfect matching.
-AuctionStart epsilon_optimal_auction(const Csr<double>& c, double final_fraction);
+// final_fraction * span (span: the costs' largest minus smallest); a phase
+// ends with at most `tail` rows unassigned (the GPU auction's tail), the
+// next takes them on. Throws invalid_input unless c is square with a
+// perfect matching.
+AuctionStart epsilon_optimal_auction(const Csr<double>& c, double final_fraction, vertex_t tail = 0);
 
 }  // namespace matchblas::check

@@ -223,12 +223,15 @@ TEST_CASE("warm start from an auction's epsilon-optimal prices: the pairs kept, 
     double lo = 0, hi = 0;
     for (double w : c.weights) lo = std::min(lo, w), hi = std::max(hi, w);
     const double span = hi > lo ? hi - lo : 1;
-    const check::AuctionStart a = check::epsilon_optimal_auction(c, 1 / (2.0 * n * span));
+    // Some with a tail of up to 3 rows left unassigned (the GPU auction's).
+    const check::AuctionStart a = check::epsilon_optimal_auction(c, 1 / (2.0 * n * span), vertex_t(trial % 4));
+    CHECK(a.mates.matched >= n - trial % 4);
     std::vector<double> v(a.price.size());
     for (std::size_t j = 0; j < v.size(); ++j) v[j] = -a.price[j];
     const DualMatching w = min_cost_row_perfect_from_column_duals(c, v, a.mates);
     require_optimal(c, w, min_cost_row_perfect(c).cost);
-    searched += int(w.searches);
+    CHECK(w.searches >= n - a.mates.matched);
+    searched += int(w.searches) - (n - a.mates.matched);  // beyond the tail
     rows += n;
   }
   CHECK(searched * 100 <= rows);  // rounding of the prices may loosen a pair now and then

@@ -338,6 +338,18 @@ void check_mates(const Csr<double>& c, BipartiteMates& mates, const char* who) {
   }
 }
 
+// The searches from a valid start (feasible duals, tight pairs): the warm
+// starts' common end.
+DualMatching augment_from(const Csr<double>& c, DualMatching start) {
+  start.searches = 0;
+  start.cost = 0;
+  vertex_t row = -1;
+  if (!augment_free_rows(c, start, row))
+    throw invalid_input("bipartite: row " + std::to_string(row) +
+                        " cannot be matched (the matrix does not have full row rank)");
+  return start;
+}
+
 // Square matrices: lowers column duals so that the start's pairs can all
 // be tight at once (the repair then keeps them). A matched row i at column
 // j has u_i = c_ij - v_j; each entry (i, k) needs v_k <= c_ik - u_i. These
@@ -441,13 +453,7 @@ DualMatching min_cost_row_perfect(const Csr<double>& c, DualMatching start) {
       throw invalid_input(std::string(who) + ": row " + std::to_string(i) + " is matched to column " +
                           std::to_string(j) + ", whose reduced cost " + number(reduced) + " is not 0");
   }
-  start.searches = 0;
-  start.cost = 0;
-  vertex_t row = -1;
-  if (!augment_free_rows(c, start, row))
-    throw invalid_input("bipartite: row " + std::to_string(row) +
-                        " cannot be matched (the matrix does not have full row rank)");
-  return start;
+  return augment_from(c, std::move(start));
 }
 
 DualMatching min_cost_row_perfect_from_column_duals(const Csr<double>& c, std::vector<double> v,
@@ -455,6 +461,9 @@ DualMatching min_cost_row_perfect_from_column_duals(const Csr<double>& c, std::v
   constexpr const char* who = "bipartite warm start";
   check_costs(c);
   const vertex_t m = c.n_rows, n = c.n_cols;
+  if (m > n)
+    throw invalid_input("bipartite: " + std::to_string(m) + " rows cannot all be matched to " + std::to_string(n) +
+                        " columns");
   check_mates(c, start, who);
   if (v.size() != std::size_t(n))
     throw invalid_input(std::string(who) + ": " + std::to_string(v.size()) + " column duals for " +
@@ -515,7 +524,9 @@ DualMatching min_cost_row_perfect_from_column_duals(const Csr<double>& c, std::v
     }
   }
   r.v = std::move(v);
-  return min_cost_row_perfect(c, std::move(r));
+  // Valid by construction (feasible: row and column minima; the pairs kept
+  // tight), so the searches start without min_cost_row_perfect's checks.
+  return augment_from(c, std::move(r));
 }
 
 DualMatching min_cost_row_perfect(const Csr<double>& c) {

@@ -2,12 +2,14 @@
 // the report and the permutation of any matching (see prepass.hpp).
 #include "matchers/bipartite/prepass.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <limits>
 #include <string>
 
 #include "lib/error.hpp"
+#include "matchers/bipartite/auction_start.hpp"
 #include "matchers/bipartite/bottleneck.hpp"
 #include "matchers/bipartite/shortest_augmenting.hpp"
 #include "ops/transpose.hpp"
@@ -143,12 +145,55 @@ PrepassResult prepass_from_duals(const Csr<double>& a, int job, DualMatching d, 
   return r;
 }
 
+namespace {
+
+// Job 5's explicit zeros cost more than every product can gain: an auction
+// takes them as just above the other costs (the repair, as they are);
+// infinity when there is none (or for job 4).
+double auction_cost_ceiling(const Csr<double>& a, const Csr<double>& c, int job) {
+  double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+  bool zero = false;
+  for (std::size_t k = 0; k < c.weights.size(); ++k) {
+    if (a.weights[k] == 0) {
+      zero = true;
+      continue;
+    }
+    lo = std::min(lo, c.weights[k]);
+    hi = std::max(hi, c.weights[k]);
+  }
+  return job == 5 && zero && lo <= hi ? hi + (hi - lo) + 1 : std::numeric_limits<double>::infinity();
+}
+
+// Jobs 4-5's optimum with duals on the host: on a square matrix, from an
+// auction's prices when asked and when the auction finishes within its work
+// limit and the repair matches every row; else (rectangular, structurally
+// singular, a long auction) MC64's way.
+DualMatching optimum_with_duals(const Csr<double>& a, int job, bool auction_start) {
+  const Csr<double> c = prepass_costs(a, job);
+  if (auction_start && c.n_rows == c.n_cols && c.num_entries() > 0) {
+    AuctionStart s = epsilon_scaling_auction(c, {.cost_ceiling = auction_cost_ceiling(a, c, job)});
+    if (s.finished) {
+      for (double& p : s.price) p = -p;
+      try {
+        return min_cost_row_perfect_from_column_duals(c, std::move(s.price), std::move(s.mates));
+      } catch (const invalid_input&) {
+        // A row that cannot be matched: structurally singular.
+      }
+    }
+  }
+  return min_cost_max_cardinality(c);
+}
+
+}  // namespace
+
 PrepassResult prepass(const Csr<double>& a, const PrepassOptions& options) {
   const auto start = std::chrono::steady_clock::now();
   check_prepass_input(a, options);
   const int job = options.job;
   if (job == 4 || job == 5) {
-    PrepassResult r = prepass_from_duals(a, job, min_cost_max_cardinality(prepass_costs(a, job)), options.symmetric);
+    const bool auction = options.start == PrepassOptions::Start::auction ||
+                         (options.start == PrepassOptions::Start::automatic && job == 4);
+    PrepassResult r = prepass_from_duals(a, job, optimum_with_duals(a, job, auction), options.symmetric);
     r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return r;
   }
@@ -184,21 +229,7 @@ PrepassResult prepass_gpu(const Csr<double>& a, const PrepassOptions& options, c
     throw invalid_input("prepass_gpu: job " + std::to_string(job) + " is not 4 or 5 (the jobs it computes)");
   const Csr<double> c = prepass_costs(a, job);
   AuctionGpuOptions o = auction;
-  if (job == 5) {
-    // Explicit zeros cost more than every product can gain: the auction
-    // takes them as just above the other costs (the repair, as they are).
-    double lo = std::numeric_limits<double>::infinity(), hi = -lo;
-    bool zero = false;
-    for (std::size_t k = 0; k < c.weights.size(); ++k) {
-      if (a.weights[k] == 0) {
-        zero = true;
-        continue;
-      }
-      lo = std::min(lo, c.weights[k]);
-      hi = std::max(hi, c.weights[k]);
-    }
-    if (zero && lo <= hi) o.cost_ceiling = std::min(o.cost_ceiling, hi + (hi - lo) + 1);
-  }
+  o.cost_ceiling = std::min(o.cost_ceiling, auction_cost_ceiling(a, c, job));
   PrepassResult r = prepass_from_duals(a, job, min_cost_max_cardinality_gpu(c, o, gpu, report), options.symmetric);
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return r;

@@ -39,6 +39,14 @@ namespace matchblas {
 struct PrepassOptions {
   int job = 5;             // 0-5 as MC64's
   bool symmetric = false;  // job 5 only: one scaling vector (square, symmetric |A|)
+  // Jobs 4-5 on a square matrix: start the shortest augmenting paths from
+  // an auction's prices (auction_start.hpp) rather than MC64's
+  // initialisation. The same optimum either way; job 5's scalings then
+  // come from other optimal duals (the same bounds, but further from
+  // MC64's: ILUT on adder_dcop_05 broke down with them where it converged
+  // with MC64's), so job 5 starts MC64's way unless asked.
+  enum class Start { automatic, auction, mc64 };
+  Start start = Start::automatic;  // automatic: the auction for job 4, MC64's for job 5
 };
 
 struct PrepassResult {

@@ -44,8 +44,26 @@ MatcherInfo job_entry(std::string name, int job, std::string guarantee, std::str
                          .lo = 0,
                          .hi = 0,
                          .help = "a symmetric matrix: one scaling vector for rows and columns (MC64's symmetric variant)"});
+  if (job == 4 || job == 5)
+    m.options.push_back({.name = "init",
+                         .type = OptionSpec::Type::word,
+                         .fallback = job == 4 ? "auction" : "mc64",
+                         .words = {"auction", "mc64"},
+                         .lo = 0,
+                         .hi = 0,
+                         .help = job == 4 ? "where the shortest augmenting paths start on a square matrix: an "
+                                            "auction's prices (auction) or MC64's row and column minima (mc64); "
+                                            "the same optimum"
+                                          : "where the shortest augmenting paths start on a square matrix: MC64's "
+                                            "row and column minima (mc64) or an auction's prices (auction: often "
+                                            "faster; the same optimum, scalings from other optimal duals)"});
   m.run = PrepassRunner([job](const Csr<double>& a, const RunOptions& o) {
-    return prepass(a, {.job = job, .symmetric = o.options.specs() && o.options.takes("symmetric") && o.options.flag("symmetric")});
+    const auto takes = [&](const char* name) { return o.options.specs() && o.options.takes(name); };
+    return prepass(a, {.job = job,
+                       .symmetric = takes("symmetric") && o.options.flag("symmetric"),
+                       .start = !takes("init")                     ? PrepassOptions::Start::automatic
+                                : o.options.word("init") == "auction" ? PrepassOptions::Start::auction
+                                                                      : PrepassOptions::Start::mc64});
   });
   return m;
 }
@@ -110,6 +128,7 @@ MatcherInfo cardinality_gpu_entry() {
 // optimum on the host (prepass_gpu); the CPU twin's options.
 MatcherInfo job_gpu_entry(std::string name, int job, std::string twin, std::string summary) {
   MatcherInfo m = job_entry(std::move(name), job, "exact", std::move(summary));
+  std::erase_if(m.options, [](const OptionSpec& s) { return s.name == "init"; });  // the host engine's start
   m.device = Device::gpu;
   m.deterministic = false;  // the objective is; which optimal matching depends on the GPU's start
   m.unavailable = needs_cuda();
@@ -236,11 +255,12 @@ void add_bipartite(std::vector<MatcherInfo>& r) {
                         "thresholds"));
   MatcherInfo max_sum = job_entry("max-sum", 4, "exact",
                                   "MC64 job 4: maximum sum of |a_ij| over the maximum matchings, shortest augmenting "
-                                  "paths with duals");
+                                  "paths with duals from an auction's prices");
   max_sum.twin = "max-sum-gpu";
   r.push_back(std::move(max_sum));
   MatcherInfo max_product =
-      job_entry("max-product", 5, "exact", "MC64 job 5: maximum product of |a_ij| with log scalings from the duals");
+      job_entry("max-product", 5, "exact",
+                "MC64 job 5: maximum product of |a_ij| with log scalings from the duals");
   max_product.twin = "max-product-gpu";
   r.push_back(std::move(max_product));
   r.push_back(awpm_entry());

@@ -20,7 +20,7 @@
 #include "lib/error.hpp"
 #include "matchers/bipartite/prepass.hpp"
 #include "matchers/bipartite/shortest_augmenting.hpp"
-#include "tests/check/auction_reference.hpp"
+#include "matchers/bipartite/auction_start.hpp"
 #include "tests/check/bipartite_reference.hpp"
 #include "tests/check/check.hpp"
 #include "tests/check/shared_collection.hpp"
@@ -224,7 +224,9 @@ TEST_CASE("warm start from an auction's epsilon-optimal prices: the pairs kept, 
     for (double w : c.weights) lo = std::min(lo, w), hi = std::max(hi, w);
     const double span = hi > lo ? hi - lo : 1;
     // Some with a tail of up to 3 rows left unassigned (the GPU auction's).
-    const check::AuctionStart a = check::epsilon_optimal_auction(c, 1 / (2.0 * n * span), vertex_t(trial % 4));
+    const AuctionStart a = epsilon_scaling_auction(
+        c, {.final_fraction = 1 / (2.0 * n * span), .ratio = 4, .tail = trial % 4, .work_limit = 1e9});
+    REQUIRE(a.finished);
     CHECK(a.mates.matched >= n - trial % 4);
     std::vector<double> v(a.price.size());
     for (std::size_t j = 0; j < v.size(); ++j) v[j] = -a.price[j];
@@ -235,8 +237,8 @@ TEST_CASE("warm start from an auction's epsilon-optimal prices: the pairs kept, 
     rows += n;
   }
   CHECK(searched * 100 <= rows);  // rounding of the prices may loosen a pair now and then
-  // Real costs (the shared matrices' job 4 and 5 costs) and the GPU
-  // auction's last epsilon, span / (4 n): the matching may be off the
+  // Real costs (the shared matrices' job 4 and 5 costs) and the auction
+  // the pre-pass runs (last epsilon span / (4 n)): the matching may be off the
   // optimum (far off where a few huge costs make the span), and the
   // searches mend it; the count is reported, not bounded.
   const std::vector<check::SharedMatrix> shared = check::shared_prepass_matrices();
@@ -249,7 +251,8 @@ TEST_CASE("warm start from an auction's epsilon-optimal prices: the pairs kept, 
       CAPTURE(job);
       const Csr<double> c = prepass_costs(s.a, job);
       const DualMatching cold = min_cost_row_perfect(c);
-      const check::AuctionStart a = check::epsilon_optimal_auction(c, 1 / (4.0 * c.n_rows));
+      const AuctionStart a = epsilon_scaling_auction(c, {.work_limit = 1e9});  // the pre-pass's, unlimited
+      REQUIRE(a.finished);
       std::vector<double> v(a.price.size());
       for (std::size_t j = 0; j < v.size(); ++j) v[j] = -a.price[j];
       const DualMatching w = min_cost_row_perfect_from_column_duals(c, v, a.mates);

@@ -1,0 +1,95 @@
+// The MPI process around the distributed matchers (mpi_session.hpp).
+#include <mpi.h>
+
+#include <cstdlib>
+
+#include "lib/error.hpp"
+#include "matchers/distributed/mpi_session.hpp"
+
+namespace matchblas::mpi {
+
+bool built() { return true; }
+
+bool launched() {
+  for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK", "PMI_RANK", "MPI_LOCALNRANKS"})
+    if (const char* v = std::getenv(name); v && *v) return true;
+  return false;
+}
+
+Session::Session() {
+  int ready = 0;
+  MPI_Initialized(&ready);
+  if (ready) throw error("MPI is already initialised in this process");
+  int provided = 0;
+  if (MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS)
+    throw error("MPI_Init_thread failed");
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
+  MPI_Comm_size(MPI_COMM_WORLD, &ranks_);
+}
+
+Session::~Session() { MPI_Finalize(); }
+
+std::string first_failure(const std::string& mine) {
+  int rank = 0, ranks = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  const int me = mine.empty() ? ranks : rank;
+  int first = ranks;
+  MPI_Allreduce(&me, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  if (first == ranks) return "";
+  int length = rank == first ? int(mine.size()) : 0;
+  MPI_Bcast(&length, 1, MPI_INT, first, MPI_COMM_WORLD);
+  std::string text = rank == first ? mine : std::string(std::size_t(length), ' ');
+  MPI_Bcast(text.data(), length, MPI_CHAR, first, MPI_COMM_WORLD);
+  return ranks > 1 ? "rank " + std::to_string(first) + ": " + text : text;
+}
+
+void barrier() { MPI_Barrier(MPI_COMM_WORLD); }
+
+double max_over_ranks(double x) {
+  double y = 0;
+  MPI_Allreduce(&x, &y, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  return y;
+}
+
+double sum_over_ranks(double x) {
+  double y = 0;
+  MPI_Allreduce(&x, &y, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  return y;
+}
+
+std::int64_t sum_over_ranks(std::int64_t x) {
+  std::int64_t y = 0;
+  MPI_Allreduce(&x, &y, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
+  return y;
+}
+
+std::int64_t max_over_ranks(std::int64_t x) {
+  std::int64_t y = 0;
+  MPI_Allreduce(&x, &y, 1, MPI_INT64_T, MPI_MAX, MPI_COMM_WORLD);
+  return y;
+}
+
+std::vector<vertex_t> gather_mates(const DistributedMatching& part, vertex_t n) {
+  int rank = 0, ranks = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  const int mine = int(part.mate.size());
+  std::vector<int> counts(std::size_t(ranks), 0), displs(std::size_t(ranks), 0);
+  MPI_Gather(&mine, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, MPI_COMM_WORLD);
+  std::vector<vertex_t> all;
+  if (rank == 0) {
+    for (int r = 1; r < ranks; ++r) displs[r] = displs[r - 1] + counts[r - 1];
+    all.assign(std::size_t(n), no_vertex);
+  }
+  MPI_Gatherv(part.mate.data(), mine, MPI_INT32_T, all.data(), counts.data(), displs.data(), MPI_INT32_T, 0,
+              MPI_COMM_WORLD);
+  return all;
+}
+
+void abort_all(int status) {
+  MPI_Abort(MPI_COMM_WORLD, status);
+  std::abort();  // not reached
+}
+
+}  // namespace matchblas::mpi

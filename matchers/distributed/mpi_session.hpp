@@ -33,6 +33,10 @@ class Session {
   int rank_ = 0, ranks_ = 1;
 };
 
+// This process's rank in MPI_COMM_WORLD and their number (0 and 1 without MPI).
+int world_rank();
+int world_size();
+
 // Collective: "" when every rank passed "", else the message of the lowest
 // rank that did not, prefixed "rank R: ", on every rank.
 std::string first_failure(const std::string& mine);

@@ -29,10 +29,20 @@ Session::Session() {
 
 Session::~Session() { MPI_Finalize(); }
 
-std::string first_failure(const std::string& mine) {
-  int rank = 0, ranks = 1;
+int world_rank() {
+  int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  return rank;
+}
+
+int world_size() {
+  int ranks = 1;
   MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  return ranks;
+}
+
+std::string first_failure(const std::string& mine) {
+  const int rank = world_rank(), ranks = world_size();
   const int me = mine.empty() ? ranks : rank;
   int first = ranks;
   MPI_Allreduce(&me, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
@@ -71,9 +81,7 @@ std::int64_t max_over_ranks(std::int64_t x) {
 }
 
 std::vector<vertex_t> gather_mates(const DistributedMatching& part, vertex_t n) {
-  int rank = 0, ranks = 1;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  const int rank = world_rank(), ranks = world_size();
   const int mine = int(part.mate.size());
   std::vector<int> counts(std::size_t(ranks), 0), displs(std::size_t(ranks), 0);
   MPI_Gather(&mine, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, MPI_COMM_WORLD);

@@ -40,6 +40,43 @@ std::vector<vertex_t> edge_balanced_blocks(const std::vector<offset_t>& offsets,
   return first;
 }
 
+namespace {
+
+// d's rows from row(i) = (columns, weights) of its local vertex i, each
+// sorted in the greedy order; its ghosts and cross entries.
+template <class Row>
+void fill_rows(DistGraph& d, Row row) {
+  const vertex_t count = d.count();
+  d.offsets.assign(std::size_t(count) + 1, 0);
+  for (vertex_t i = 0; i < count; ++i) d.offsets[i + 1] = d.offsets[i] + offset_t(row(i).first.size());
+  d.cols.resize(std::size_t(d.offsets[count]));
+  d.weights.resize(d.cols.size());
+  std::vector<std::size_t> order;
+  for (vertex_t i = 0; i < count; ++i) {
+    const auto [cols, weights] = row(i);
+    order.resize(cols.size());
+    std::iota(order.begin(), order.end(), std::size_t(0));
+    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+      return neighbour_beats(weights[a], cols[a], weights[b], cols[b]);
+    });
+    for (std::size_t k = 0; k < order.size(); ++k) {
+      const vertex_t v = cols[order[k]];
+      MATCHBLAS_EXPECTS(v >= 0 && v < d.n, "distribute: a column out of range");
+      d.cols[d.offsets[i] + offset_t(k)] = v;
+      d.weights[d.offsets[i] + offset_t(k)] = double(weights[order[k]]);  // float -> double keeps the order
+      if (!d.owns(v)) {
+        ++d.cross_entries;
+        d.ghosts.push_back(v);
+      }
+    }
+  }
+  std::sort(d.ghosts.begin(), d.ghosts.end());
+  d.ghosts.erase(std::unique(d.ghosts.begin(), d.ghosts.end()), d.ghosts.end());
+  d.ghosts.shrink_to_fit();
+}
+
+}  // namespace
+
 template <class W>
 DistGraph distribute(const Csr<W>& g, int rank, int ranks) {
   MATCHBLAS_EXPECTS(g.n_rows == g.n_cols, "distribute: a general graph is square");
@@ -50,36 +87,27 @@ DistGraph distribute(const Csr<W>& g, int rank, int ranks) {
   d.n = g.n_rows;
   d.edges = num_edges(g);
   d.first = edge_balanced_blocks(g.offsets, ranks);
-  const vertex_t begin = d.begin(), count = d.count();
-  d.offsets.assign(std::size_t(count) + 1, 0);
-  for (vertex_t i = 0; i < count; ++i) d.offsets[i + 1] = d.offsets[i] + g.degree(begin + i);
-  d.cols.resize(std::size_t(d.offsets[count]));
-  d.weights.resize(d.cols.size());
-  std::vector<offset_t> order;
-  for (vertex_t i = 0; i < count; ++i) {
-    const vertex_t u = begin + i;
-    const offset_t lo = g.offsets[u], deg = g.degree(u);
-    order.resize(std::size_t(deg));
-    std::iota(order.begin(), order.end(), lo);
-    std::sort(order.begin(), order.end(), [&](offset_t a, offset_t b) {
-      return neighbour_beats(g.weights[a], g.cols[a], g.weights[b], g.cols[b]);
-    });
-    for (offset_t k = 0; k < deg; ++k) {
-      const vertex_t v = g.cols[order[k]];
-      d.cols[d.offsets[i] + k] = v;
-      d.weights[d.offsets[i] + k] = double(g.weights[order[k]]);  // float -> double keeps the order
-      if (!d.owns(v)) {
-        ++d.cross_entries;
-        d.ghosts.push_back(v);
-      }
-    }
-  }
-  std::sort(d.ghosts.begin(), d.ghosts.end());
-  d.ghosts.erase(std::unique(d.ghosts.begin(), d.ghosts.end()), d.ghosts.end());
-  d.ghosts.shrink_to_fit();
+  const vertex_t begin = d.begin();
+  fill_rows(d, [&](vertex_t i) { return std::pair(g.row_cols(begin + i), g.row_weights(begin + i)); });
   return d;
 }
 
+template <class W>
+DistGraph distribute_rows(const Csr<W>& rows, vertex_t n, offset_t edges, std::vector<vertex_t> first, int rank) {
+  MATCHBLAS_EXPECTS(rank >= 0 && std::size_t(rank) + 1 < first.size(), "distribute_rows: rank out of range");
+  DistGraph d;
+  d.rank = rank;
+  d.ranks = int(first.size()) - 1;
+  d.n = n;
+  d.edges = edges;
+  d.first = std::move(first);
+  MATCHBLAS_EXPECTS(rows.n_rows == d.count(), "distribute_rows: the rows are not this rank's block");
+  fill_rows(d, [&](vertex_t i) { return std::pair(rows.row_cols(i), rows.row_weights(i)); });
+  return d;
+}
+
+template DistGraph distribute_rows(const Csr<float>&, vertex_t, offset_t, std::vector<vertex_t>, int);
+template DistGraph distribute_rows(const Csr<double>&, vertex_t, offset_t, std::vector<vertex_t>, int);
 template DistGraph distribute(const Csr<float>&, int, int);
 template DistGraph distribute(const Csr<double>&, int, int);
 

@@ -42,10 +42,19 @@ int world_size();
 std::string first_failure(const std::string& mine);
 
 void barrier();
+// A barrier that waits without spinning (MPI_Ibarrier polled every
+// millisecond): for ranks idle while another works alone.
+void idle_barrier();
 double max_over_ranks(double x);
 double sum_over_ranks(double x);
 std::int64_t sum_over_ranks(std::int64_t x);
 std::int64_t max_over_ranks(std::int64_t x);
+
+// Collective: rank 0's graph (g, null on the other ranks) partitioned as
+// distribute() does, each rank sent its rows (point to point; rank 0 holds
+// the whole graph, the others only their part).
+template <class W>
+DistGraph scatter_graph(const Csr<W>* g);
 
 // The whole mate array on rank 0 (n entries), gathered from every rank's
 // part; empty on the other ranks.

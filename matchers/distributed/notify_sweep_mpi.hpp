@@ -101,7 +101,7 @@ class NotifySweep {
         if (x == partner) continue;
         if (g.owns(x)) {
           if (w_.own(x - g.begin()) == u) wake.push_back(x - g.begin());
-        } else {
+        } else if (!w_.known_final(x)) {  // a resolved x points at nobody
           remote_.push_back({x, u});
         }
       }
@@ -111,8 +111,10 @@ class NotifySweep {
     w_.sync();
     for (std::size_t k = 0; k < remote_.size(); ++k) w_.get(remote_[k].x, &words_[k]);
     w_.flush();
-    for (std::size_t k = 0; k < remote_.size(); ++k)
+    for (std::size_t k = 0; k < remote_.size(); ++k) {
+      w_.remember(remote_[k].x, words_[k]);
       if (words_[k] == remote_[k].u) post(g.owner(remote_[k].x), remote_[k].x);
+    }
   }
 
   struct Pending {

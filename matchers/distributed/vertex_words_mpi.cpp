@@ -1,6 +1,7 @@
 // The shared vertex words of the distributed matchers (vertex_words_mpi.hpp).
 #include "matchers/distributed/vertex_words_mpi.hpp"
 
+#include <algorithm>
 #include <string>
 
 #include "lib/error.hpp"
@@ -16,6 +17,7 @@ void check_mpi(int rc, const char* what) {
 VertexWords::VertexWords(const DistGraph& g, DistributedStats& stats) : g_(g), stats_(stats) {
   const vertex_t count = g.count();
   ptr_.assign(std::size_t(count), 0);
+  final_.assign(g.ghosts.size(), 0);
   check_mpi(MPI_Win_allocate(MPI_Aint(count) * MPI_Aint(sizeof(word_t)), int(sizeof(word_t)), MPI_INFO_NULL,
                              MPI_COMM_WORLD, &base_, &win_),
             "MPI_Win_allocate of the vertex words");
@@ -55,16 +57,25 @@ bool VertexWords::advance(vertex_t i) {
   return t != no_vertex;
 }
 
+std::size_t VertexWords::ghost(vertex_t v) const {
+  return std::size_t(std::lower_bound(g_.ghosts.begin(), g_.ghosts.end(), v) - g_.ghosts.begin());
+}
+
 word_t VertexWords::read_now(vertex_t v) {
   if (g_.owns(v)) return own(v - g_.begin());
   word_t w = 0;
   sync();
   get(v, &w);
   flush();
+  remember(v, w);
   return w;
 }
 
 void VertexWords::get(vertex_t v, word_t* into) {
+  if (const word_t known = final_[ghost(v)]; known < 0) {
+    *into = known;
+    return;
+  }
   const int r = g_.owner(v);
   MPI_Get(into, 1, MPI_INT32_T, r, MPI_Aint(v - g_.first[r]), 1, MPI_INT32_T, win_);
   ++stats_.remote_ops;
@@ -124,7 +135,10 @@ void TargetReads::fetch(const std::vector<vertex_t>& list) {
       w_.get(t, &got_[k]);
     }
   }
-  if (any) w_.flush();
+  if (!any) return;
+  w_.flush();
+  for (std::size_t k = 0; k < list.size(); ++k)
+    if (of_[k] != no_vertex && !g.owns(of_[k])) w_.remember(of_[k], got_[k]);
 }
 
 word_t TargetReads::word(const std::vector<vertex_t>& list, std::size_t k) {

@@ -11,6 +11,7 @@
 // with MPI_Get. This relies on MPI's unified memory model (checked when the
 // window is made: Open MPI and MPICH have it on shared memory and RDMA
 // networks); MPI_Win_sync orders the owner's stores before its later reads.
+// A ghost's word once seen resolved is kept and never read again.
 // Source: the shared mate_v and matched_v of Thorsen, Merkey 2010, sec. 5.
 #pragma once
 #include <mpi.h>
@@ -61,9 +62,15 @@ class VertexWords {
   word_t read_now(vertex_t v);
 
   // Batched reads of other ranks' words: get(v, into) starts one (v owned
-  // elsewhere), flush() completes all started.
+  // elsewhere; none when v's final word is known: *into is set at once),
+  // flush() completes all started. After a flush, remember(v, w) keeps a
+  // resolved word (final: it never changes) so that v is not read again.
   void get(vertex_t v, word_t* into);
   void flush();
+  void remember(vertex_t v, word_t w) {
+    if (w < 0) final_[ghost(v)] = w;
+  }
+  bool known_final(vertex_t v) const { return final_[ghost(v)] < 0; }
   // MPI_Win_sync: this rank's stores before its later reads (a full fence).
   void sync();
 
@@ -74,9 +81,11 @@ class VertexWords {
 
  private:
   void set_own(vertex_t i, word_t w);
+  std::size_t ghost(vertex_t v) const;  // v's position in g_.ghosts
   const DistGraph& g_;
   DistributedStats& stats_;
   std::vector<offset_t> ptr_;  // position of each local vertex's pointer in its row
+  std::vector<word_t> final_;  // per ghost: its word once seen resolved (< 0), else 0
   vertex_t unresolved_ = 0;
   MPI_Win win_ = MPI_WIN_NULL;
   word_t* base_ = nullptr;

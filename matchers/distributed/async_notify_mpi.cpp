@@ -16,6 +16,8 @@
 // Cost: O(m_r) local work and reads per rank in all; two one-sided
 // operations and a flush per notification; no collective until the final
 // barrier.
+#include <thread>
+
 #include "matchers/distributed/notify_queues_mpi.hpp"
 #include "matchers/distributed/notify_sweep_mpi.hpp"
 
@@ -27,9 +29,7 @@ DistributedMatching ld_mpi_async_notify(const DistGraph& g) {
   VertexWords words(g, stats);
   NotifyQueues queues(g, stats);
   NotifySweep sweep(words);
-  std::vector<vertex_t> work;
-  for (vertex_t i = 0; i < g.count(); ++i)
-    if (words.unresolved(i)) work.push_back(i);
+  std::vector<vertex_t> work = words.unresolved_vertices();
   while (words.unresolved_count() > 0) {
     if (!work.empty()) {
       ++stats.rounds;
@@ -37,6 +37,7 @@ DistributedMatching ld_mpi_async_notify(const DistGraph& g) {
       queues.complete();
     }
     queues.take_ready(work);
+    if (work.empty()) std::this_thread::yield();  // waiting for others (ranks may outnumber cores)
   }
   words.sync();
   MPI_Barrier(MPI_COMM_WORLD);  // the others may still read and post here

@@ -13,6 +13,8 @@
 // Cost: O(m_r) local work per rank plus the polling: each sweep one batch of
 // gets for the remote targets of its still active vertices; no collective
 // until the final barrier.
+#include <thread>
+
 #include "matchers/distributed/vertex_words_mpi.hpp"
 
 namespace matchblas {
@@ -22,11 +24,10 @@ DistributedMatching ld_mpi_async_poll(const DistGraph& g) {
   DistributedStats stats;
   VertexWords words(g, stats);
   TargetReads reads(words);
-  std::vector<vertex_t> active, next;
-  for (vertex_t i = 0; i < g.count(); ++i)
-    if (words.unresolved(i)) active.push_back(i);
+  std::vector<vertex_t> active = words.unresolved_vertices(), next;
   while (!active.empty()) {
     ++stats.rounds;
+    const vertex_t before = words.unresolved_count();
     reads.fetch(active);
     next.clear();
     for (std::size_t k = 0; k < active.size(); ++k) {
@@ -52,6 +53,9 @@ DistributedMatching ld_mpi_async_poll(const DistGraph& g) {
       }
     }
     active.swap(next);
+    // Nothing resolved: the others must move first. Give up the core (ranks
+    // may outnumber cores).
+    if (words.unresolved_count() == before) std::this_thread::yield();
   }
   words.sync();
   MPI_Barrier(MPI_COMM_WORLD);  // the others may still read this rank's words

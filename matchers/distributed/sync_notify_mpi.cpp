@@ -12,6 +12,7 @@
 // Cost: O(m_r) local work and reads per rank in all (each matched vertex
 // reads its remote neighbours' words once); per round one post per other
 // rank with work for it, two barriers and an allreduce.
+#include "matchers/distributed/mpi_session.hpp"
 #include "matchers/distributed/notify_queues_mpi.hpp"
 #include "matchers/distributed/notify_sweep_mpi.hpp"
 
@@ -24,9 +25,7 @@ DistributedMatching ld_mpi_sync_notify(const DistGraph& g) {
   NotifyQueues queues(g, stats);
   NotifySweep sweep(words);
   std::vector<std::vector<vertex_t>> outbox(std::size_t(g.ranks));
-  std::vector<vertex_t> work;
-  for (vertex_t i = 0; i < g.count(); ++i)
-    if (words.unresolved(i)) work.push_back(i);
+  std::vector<vertex_t> work = words.unresolved_vertices();
   while (true) {
     ++stats.rounds;
     sweep.run(work, [&](int r, vertex_t v) { outbox[std::size_t(r)].push_back(v); });
@@ -40,9 +39,7 @@ DistributedMatching ld_mpi_sync_notify(const DistGraph& g) {
     MPI_Barrier(MPI_COMM_WORLD);
     queues.take_all(work);
     words.sync();
-    std::int64_t mine = std::int64_t(work.size()), total = 0;
-    MPI_Allreduce(&mine, &total, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);  // no post before every take
-    if (total == 0) break;
+    if (mpi::sum_over_ranks(std::int64_t(work.size())) == 0) break;  // no post before every take
   }
   return words.result();
 }

@@ -12,6 +12,7 @@
 // Cost: O(m_r) local work per rank in all; per round one batch of gets for
 // the remote targets of the active vertices, one more per pointer move onto
 // a remote neighbour, two barriers and an allreduce.
+#include "matchers/distributed/mpi_session.hpp"
 #include "matchers/distributed/vertex_words_mpi.hpp"
 
 namespace matchblas {
@@ -21,9 +22,7 @@ DistributedMatching ld_mpi_sync_poll(const DistGraph& g) {
   DistributedStats stats;
   VertexWords words(g, stats);  // mate_u = h(N_u): the first of each sorted row
   TargetReads reads(words);
-  std::vector<vertex_t> active, pending, next;
-  for (vertex_t i = 0; i < g.count(); ++i)
-    if (words.unresolved(i)) active.push_back(i);
+  std::vector<vertex_t> active = words.unresolved_vertices(), pending, next;
   while (true) {
     ++stats.rounds;
     // Match the vertices whose target points back (the first loop of Alg. 3).
@@ -60,9 +59,7 @@ DistributedMatching ld_mpi_sync_poll(const DistGraph& g) {
       if (words.unresolved(i)) next.push_back(i);
     active.swap(next);
     words.sync();
-    std::int64_t left = std::int64_t(active.size()), total = 0;
-    MPI_Allreduce(&left, &total, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);  // the barrier ending the round
-    if (total == 0) break;
+    if (mpi::sum_over_ranks(std::int64_t(active.size())) == 0) break;  // the barrier ending the round
   }
   return words.result();
 }

@@ -57,6 +57,13 @@ bool VertexWords::advance(vertex_t i) {
   return t != no_vertex;
 }
 
+std::vector<vertex_t> VertexWords::unresolved_vertices() const {
+  std::vector<vertex_t> out;
+  for (vertex_t i = 0; i < g_.count(); ++i)
+    if (unresolved(i)) out.push_back(i);
+  return out;
+}
+
 std::size_t VertexWords::ghost(vertex_t v) const {
   return std::size_t(std::lower_bound(g_.ghosts.begin(), g_.ghosts.end(), v) - g_.ghosts.begin());
 }

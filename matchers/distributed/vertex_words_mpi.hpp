@@ -46,6 +46,7 @@ class VertexWords {
   bool unresolved(vertex_t i) const { return own(i) >= 0; }
   offset_t position(vertex_t i) const { return ptr_[i]; }  // of i's pointer in its row
   vertex_t unresolved_count() const { return unresolved_; }
+  std::vector<vertex_t> unresolved_vertices() const;  // local indices, ascending
   // Whether word wv, read from i's target, says that the target wants i or
   // is matched with i.
   bool mutual(vertex_t i, word_t wv) const {

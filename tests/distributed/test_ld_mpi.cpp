@@ -26,23 +26,27 @@ std::vector<const MatcherInfo*> variants() {
   return out;
 }
 
-// Runs m on every rank's part of g and checks the whole against greedy's
-// matching: each rank its own vertices, the first difference agreed over the
-// ranks; and the weight and cardinality, summed over the ranks.
+// Runs every variant on this rank's part of g and checks the whole against
+// greedy's matching: each rank its own vertices, the first difference agreed
+// over the ranks; and the weight and cardinality, summed over the ranks.
 template <class W>
-void check_equals_greedy(const MatcherInfo& m, const std::string& name, const Csr<W>& g, const Matching& ref) {
+void check_equals_greedy(const std::string& name, const Csr<W>& g, int repeats = 1) {
+  const Matching ref = greedy(g, 1);
   const int ranks = mpi::world_size();
   const DistGraph part = distribute(g, mpi::world_rank(), ranks);
-  const DistributedMatching r = run_distributed(m, part, RunOptions{});
-  std::string bad = r.violation;
-  for (vertex_t i = 0; bad.empty() && i < part.count(); ++i)
-    if (r.mate[i] != ref.mate[part.begin() + i])
-      bad = "vertex " + std::to_string(part.begin() + i) + ": mate " + std::to_string(r.mate[i]) + ", greedy's " +
-            std::to_string(ref.mate[part.begin() + i]);
-  bad = mpi::first_failure(bad);
-  CHECK_MESSAGE(bad.empty(), (m.name + " on " + name + " at " + std::to_string(ranks) + " ranks: " + bad));
-  CHECK(mpi::sum_over_ranks(r.weight) == doctest::Approx(matching_weight(g, ref)).epsilon(1e-12));
-  CHECK(mpi::sum_over_ranks(r.pairs) == cardinality(ref));
+  for (const MatcherInfo* m : variants())
+    for (int repeat = 0; repeat < repeats; ++repeat) {
+      const DistributedMatching r = run_distributed(*m, part, RunOptions{});
+      std::string bad = r.violation;
+      for (vertex_t i = 0; bad.empty() && i < part.count(); ++i)
+        if (r.mate[i] != ref.mate[part.begin() + i])
+          bad = "vertex " + std::to_string(part.begin() + i) + ": mate " + std::to_string(r.mate[i]) +
+                ", greedy's " + std::to_string(ref.mate[part.begin() + i]);
+      bad = mpi::first_failure(bad);
+      CHECK_MESSAGE(bad.empty(), (m->name + " on " + name + " at " + std::to_string(ranks) + " ranks: " + bad));
+      CHECK(mpi::sum_over_ranks(r.weight) == doctest::Approx(matching_weight(g, ref)).epsilon(1e-12));
+      CHECK(mpi::sum_over_ranks(r.pairs) == cardinality(ref));
+    }
 }
 
 }  // namespace
@@ -50,13 +54,9 @@ void check_equals_greedy(const MatcherInfo& m, const std::string& name, const Cs
 TEST_CASE("the four distributed variants are registered, and each equals greedy on the test graphs") {
   REQUIRE(variants().size() == 4);
   check::FamilyOptions opt;
-  opt.random_graphs = 120;
-  check::for_each_test_graph(
-      [&](const std::string& name, const Csr<double>& g) {
-        const Matching ref = greedy(g, 1);
-        for (const MatcherInfo* m : variants()) check_equals_greedy(*m, name, g, ref);
-      },
-      opt);
+  opt.random_graphs = 80;
+  check::for_each_test_graph([&](const std::string& name, const Csr<double>& g) { check_equals_greedy(name, g); },
+                             opt);
 }
 
 TEST_CASE("float weights: each variant equals greedy on the same float graph") {
@@ -64,9 +64,7 @@ TEST_CASE("float weights: each variant equals greedy on the same float graph") {
   o.seed = 11;
   o.ties = 5;
   o.edge_factor = 6;
-  const Csr<float> g = rmat<float>(2048, o);
-  const Matching ref = greedy(g, 1);
-  for (const MatcherInfo* m : variants()) check_equals_greedy(*m, "rmat 2048 float ties=5", g, ref);
+  check_equals_greedy("rmat 2048 float ties=5", rmat<float>(2048, o));
 }
 
 TEST_CASE("Thorsen and Merkey's test graphs: the 256 x 256 grid and the complete bipartite graph on 2,048 vertices") {
@@ -74,14 +72,8 @@ TEST_CASE("Thorsen and Merkey's test graphs: the 256 x 256 grid and the complete
     GenOptions o;
     o.seed = 3;
     o.ties = ties;
-    const Csr<double> grid = grid2d<double>(256, o);
-    const Matching grid_ref = greedy(grid, 1);
-    const Csr<double> bip = complete_bipartite<double>(1024, o);
-    const Matching bip_ref = greedy(bip, 1);
-    for (const MatcherInfo* m : variants()) {
-      check_equals_greedy(*m, "grid 256 ties=" + std::to_string(ties), grid, grid_ref);
-      check_equals_greedy(*m, "bipartite 1024+1024 ties=" + std::to_string(ties), bip, bip_ref);
-    }
+    check_equals_greedy("grid 256 ties=" + std::to_string(ties), grid2d<double>(256, o));
+    check_equals_greedy("bipartite 1024+1024 ties=" + std::to_string(ties), complete_bipartite<double>(1024, o));
   }
 }
 
@@ -91,14 +83,7 @@ TEST_CASE("repeated runs on tie-heavy graphs give greedy's matching every time (
     o.seed = std::uint64_t(seed);
     o.ties = 2;
     o.edge_factor = 8;
-    const Csr<double> er = erdos_renyi<double>(4000, o);
-    const Matching er_ref = greedy(er, 1);
-    const Csr<double> rm = rmat<double>(4096, o);
-    const Matching rm_ref = greedy(rm, 1);
-    for (const MatcherInfo* m : variants())
-      for (int repeat = 0; repeat < 5; ++repeat) {
-        check_equals_greedy(*m, "er 4000 ties=2 seed=" + std::to_string(seed), er, er_ref);
-        check_equals_greedy(*m, "rmat 4096 ties=2 seed=" + std::to_string(seed), rm, rm_ref);
-      }
+    check_equals_greedy("er 4000 ties=2 seed=" + std::to_string(seed), erdos_renyi<double>(4000, o), 5);
+    check_equals_greedy("rmat 4096 ties=2 seed=" + std::to_string(seed), rmat<double>(4096, o), 5);
   }
 }

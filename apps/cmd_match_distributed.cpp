@@ -64,9 +64,7 @@ int command_match_distributed(const Args& a, const ChosenAlgorithm& chosen, Grap
         },
         input.graph.graph);
     setup_s = input.setup_s + std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  } catch (const usage_error& e) {
-    failure = e.what();
-  } catch (const std::exception& e) {
+  } catch (const std::exception& e) {  // agreed below: every rank learns of it
     failure = e.what();
   }
   if (const std::string why = mpi::first_failure(failure); !why.empty()) {

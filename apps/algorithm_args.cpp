@@ -76,7 +76,8 @@ ChosenAlgorithm configure_algorithm(const MatcherInfo& entry, const Args& a, Pre
     apply_threads(a);
     c.run.threads = omp_get_max_threads();
   }
-  require_available(m);
+  if (m.device == Device::distributed) require_distributed(m);  // usage errors: no MPI, no mpirun
+  else require_available(m);
   if (m.device == Device::gpu) gpu::use_device(m.name, c.run.gpu);  // a GPU that exists, before any input is read
   return c;
 }

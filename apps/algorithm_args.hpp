@@ -29,4 +29,11 @@ ChosenAlgorithm choose_algorithm(const Args& a, Problem problem, const std::stri
 // from the command line, --gpu, --threads, availability.
 ChosenAlgorithm configure_algorithm(const MatcherInfo& entry, const Args& a, Precision precision = Precision::dual);
 
+// Usage error unless a distributed entry can start here: MPI in the build,
+// the process started by mpirun (apps/cmd_match_distributed.cpp).
+void require_distributed(const MatcherInfo& m);
+
+// match with a distributed entry, under mpirun (apps/cmd_match_distributed.cpp).
+int command_match_distributed(const Args& a, const ChosenAlgorithm& chosen, GraphView view, Precision precision);
+
 }  // namespace matchblas::cli

@@ -3,6 +3,7 @@
 // guarantee, options), whether it can run on this machine and why not
 // (unavailable_here: the build lacks CUDA or LEMON, or no usable GPU), and
 // its source (MatcherInfo::reference).
+#include <algorithm>
 #include <cstdio>
 
 #include "apps/commands.hpp"
@@ -77,19 +78,21 @@ int command_list(const Args& a) {
     print_json(JsonObject("list").raw("algorithms", entries + "\n]"));
     return 0;
   }
-  std::printf("%-18s %-15s %-28s %-6s %-18s %-13s %-11s %s\n", "name", "problem", "graphs", "device", "twin",
+  int w = 18;  // the name column: the longest name
+  for (const MatcherInfo& m : matchers()) w = std::max(w, int(m.name.size()));
+  std::printf("%-*s %-15s %-28s %-11s %-18s %-13s %-11s %s\n", w, "name", "problem", "graphs", "device", "twin",
               "deterministic", "guarantee", "available here");
   for (const MatcherInfo& m : matchers()) {
     const std::optional<std::string> why = unavailable_here(m);
-    std::printf("%-18s %-15s %-28s %-6s %-18s %-13s %-11s %s\n", m.name.c_str(), to_string(m.problem).c_str(),
+    std::printf("%-*s %-15s %-28s %-11s %-18s %-13s %-11s %s\n", w, m.name.c_str(), to_string(m.problem).c_str(),
                 input_of(m).c_str(), to_string(m.device).c_str(), m.twin.empty() ? "-" : m.twin.c_str(),
                 m.deterministic ? "yes" : "no", m.guarantee.c_str(), why ? ("no: " + *why).c_str() : "yes");
-    std::printf("%-18s %s\n", "", m.summary.c_str());
-    std::printf("%-18s source: %s\n", "", m.reference.c_str());
+    std::printf("%-*s %s\n", w, "", m.summary.c_str());
+    std::printf("%-*s source: %s\n", w, "", m.reference.c_str());
     if (!m.options.empty()) {
       std::string names;
       for (const OptionSpec& s : m.options) names += (names.empty() ? "--" : ", --") + s.name;
-      std::printf("%-18s options: %s\n", "", names.c_str());
+      std::printf("%-*s options: %s\n", w, "", names.c_str());
     }
   }
   return 0;

@@ -69,11 +69,13 @@ decltype(auto) option_value(F f) {
   }
 }
 
-void write_mates(AtomicFile& f, const Matching& m) {
+}  // namespace
+
+void write_mates(AtomicFile& f, const std::vector<vertex_t>& mate) {
   std::string buf;
   buf.reserve(1 << 20);
   char num[16];
-  for (vertex_t v : m.mate) {
+  for (vertex_t v : mate) {
     const auto end = std::to_chars(num, num + sizeof num, v).ptr;
     buf.append(num, end);
     buf.push_back('\n');
@@ -86,14 +88,13 @@ void write_mates(AtomicFile& f, const Matching& m) {
   f.commit();
 }
 
-}  // namespace
-
 int command_match(const Args& a) {
   require_one_input(a, "match");
   const GraphView view = option_value([&] { return parse_view(a.value("view").value_or("auto")); });
   const Precision precision = option_value([&] { return parse_precision(a.value("precision").value_or("double")); });
   ChosenAlgorithm chosen = choose_algorithm(a, Problem::matching, "match", precision);
   const MatcherInfo& matcher = *chosen.info;
+  if (matcher.device == Device::distributed) return command_match_distributed(a, chosen, view, precision);
   RunOptions& opt = chosen.run;
   RomaRun roma_report;
   if (opt.options.takes("phase-report") && opt.options.flag("phase-report")) opt.phase_report = &roma_report;
@@ -132,7 +133,7 @@ int command_match(const Args& a) {
     gto = gto_percent(run.report.weight, optimum);
   }
   progress.step("writing");
-  if (out) write_mates(*out, run.matching);
+  if (out) write_mates(*out, run.matching.mate);
   progress.finish();
 
   const MatchReport& r = run.report;

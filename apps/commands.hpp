@@ -8,6 +8,7 @@
 #include "apps/args.hpp"
 #include "apps/json_output.hpp"
 #include "lib/atomic_file.hpp"
+#include "lib/types.hpp"
 
 namespace matchblas::cli {
 
@@ -20,6 +21,8 @@ int command_marry(const Args& a);
 int command_marriage_gen(const Args& a);
 int command_eval(const Args& a);
 int command_perm(const Args& a);
+// The mate array, one line per vertex, committed (match --out).
+void write_mates(AtomicFile& f, const std::vector<vertex_t>& mate);
 // --version's text (apps/version.cpp).
 void print_version(std::FILE* out);
 

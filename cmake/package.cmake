@@ -8,8 +8,8 @@
 #
 # The shared library carries its dependencies privately (a user links only
 # it); the static one needs them at link time, so the `static` component
-# finds them again (OpenMP, zlib, and GraphBLAS, LEMON and the CUDA Toolkit
-# when the build used them). `cuda` says the library was built with the
+# finds them again (OpenMP, zlib, and GraphBLAS, LEMON, the CUDA Toolkit and
+# MPI when the build used them). `cuda` says the library was built with the
 # CUDA backend: matchblas::cuda adds the CUDA runtime for a caller that
 # passes device pointers and streams. No CUDA or GraphBLAS header is
 # installed or needed: the public headers are include/matchblas's.
@@ -34,6 +34,9 @@ if(MATCHBLAS_HAVE_LEMON)
 endif()
 if(MATCHBLAS_HAVE_CUDA)
   list(APPEND matchblas_dependencies CUDA::cudart CUDA::cusparse)
+endif()
+if(MATCHBLAS_HAVE_MPI)
+  list(APPEND matchblas_dependencies MPI::MPI_C)
 endif()
 
 set(matchblas_public_include

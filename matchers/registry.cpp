@@ -23,7 +23,8 @@ std::vector<MatcherInfo> make_registry() {
       {"complete", registry_detail::add_complete},
       {"b_matching", registry_detail::add_b_matching},
       {"marriage", registry_detail::add_marriage},
-      {"bipartite", registry_detail::add_bipartite}};
+      {"bipartite", registry_detail::add_bipartite},
+      {"distributed", registry_detail::add_distributed}};
   for (const auto& [family, add] : families) {
     const std::size_t first = r.size();
     add(r);
@@ -239,6 +240,8 @@ auto naming_matcher(const MatcherInfo& m, F run) -> decltype(run()) {
 
 Matching run_matching(const MatcherInfo& m, GraphRef g, const RunOptions& opt) {
   const auto* run = std::get_if<MatchRunner>(&m.run);
+  if (!run && m.device == Device::distributed)
+    throw invalid_input("'" + m.name + "' runs on MPI ranks, each with its part of the graph (mpirun -np P matchblas match FILE --algo " + m.name + ")");
   if (!run) throw invalid_input("'" + m.name + "' computes a " + to_string(m.problem) + ", not a matching");
   if (m.unavailable) throw error("'" + m.name + "' is unavailable: " + *m.unavailable);
   return naming_matcher(m, [&] { return (*run)(g, for_entry(m, opt)); });
@@ -265,6 +268,13 @@ PrepassResult run_prepass(const MatcherInfo& m, const Csr<double>& a, const RunO
   return naming_matcher(m, [&] { return (*run)(a, for_entry(m, opt)); });
 }
 
+DistributedMatching run_distributed(const MatcherInfo& m, const DistGraph& g, const RunOptions& opt) {
+  const auto* run = std::get_if<DistributedRunner>(&m.run);
+  if (!run) throw invalid_input("'" + m.name + "' does not run on distributed graphs");
+  if (m.unavailable) throw error("'" + m.name + "' is unavailable: " + *m.unavailable);
+  return naming_matcher(m, [&] { return (*run)(g, for_entry(m, opt)); });
+}
+
 const MatcherInfo& find_prepass_job(int job) {
   for (const MatcherInfo& m : matchers())
     if (m.problem == Problem::bipartite && (m.job == job || (job == 3 && m.job == 2))) return m;
@@ -283,7 +293,14 @@ std::string input_of(const MatcherInfo& m) {
   }
 }
 
-std::string to_string(Device d) { return d == Device::cpu ? "cpu" : "gpu"; }
+std::string to_string(Device d) {
+  switch (d) {
+    case Device::cpu: return "cpu";
+    case Device::gpu: return "gpu";
+    case Device::distributed: return "distributed";
+  }
+  return "?";
+}
 
 std::string to_string(Problem p) {
   switch (p) {

@@ -25,11 +25,15 @@
 #include "matchers/b_matching/b_matching.hpp"
 #include "matchers/bipartite/prepass.hpp"
 #include "matchers/complete/roma.hpp"
+#include "matchers/distributed/dist_graph.hpp"
+#include "matchers/distributed/ld_mpi.hpp"
 #include "matchers/marriage/stable_marriage.hpp"
 
 namespace matchblas {
 
-enum class Device { cpu, gpu };
+// distributed: MPI ranks, each with its part of the graph (a DistGraph),
+// run under mpirun by `matchblas match` (apps/cmd_match_distributed.cpp).
+enum class Device { cpu, gpu, distributed };
 // bipartite: the diagonal pre-pass on an m-by-n matrix (a PrepassResult).
 enum class Problem { matching, b_matching, marriage, bipartite };
 
@@ -83,6 +87,9 @@ using MatchRunner = std::function<Matching(GraphRef, const RunOptions&)>;
 using BMatchRunner = std::function<BMatching(GraphRef, const std::vector<int>& b, const RunOptions&)>;
 using MarriageRunner = std::function<Marriage(const RankedLists&, const RunOptions&)>;
 using PrepassRunner = std::function<PrepassResult(const Csr<double>&, const RunOptions&)>;
+// Collective over the ranks: this rank's part of the graph in, its part of
+// the matching out.
+using DistributedRunner = std::function<DistributedMatching(const DistGraph&, const RunOptions&)>;
 
 struct MatcherInfo {
   std::string name;
@@ -119,7 +126,7 @@ struct MatcherInfo {
   // Rules between options (and the weights' precision), checked with the
   // options before any input is read; throws invalid_input.
   std::function<void(const OptionValues&, Precision)> check;
-  std::variant<MatchRunner, BMatchRunner, MarriageRunner, PrepassRunner> run;
+  std::variant<MatchRunner, BMatchRunner, MarriageRunner, PrepassRunner, DistributedRunner> run;
   // The memory it needs beyond its input, at its peak: bytes per vertex and
   // per edge. Vertices and edges are those of its input: a graph's vertices
   // and undirected edges (a complete graph's n(n-1)/2 pairs); bipartite:
@@ -178,6 +185,7 @@ Matching run_matching(const MatcherInfo& m, GraphRef g, const RunOptions& opt);
 BMatching run_b_matching(const MatcherInfo& m, GraphRef g, const std::vector<int>& b, const RunOptions& opt);
 Marriage run_marriage(const MatcherInfo& m, const RankedLists& p, const RunOptions& opt);
 PrepassResult run_prepass(const MatcherInfo& m, const Csr<double>& a, const RunOptions& opt);
+DistributedMatching run_distributed(const MatcherInfo& m, const DistGraph& g, const RunOptions& opt);
 
 // The bipartite entry computing MC64's job (1-5; 3 is 2's entry); throws
 // invalid_input naming the jobs.
@@ -186,7 +194,7 @@ const MatcherInfo& find_prepass_job(int job);
 // What m takes, in words: its graph kinds, "preference lists" or "m x n matrices".
 std::string input_of(const MatcherInfo& m);
 
-std::string to_string(Device d);
+std::string to_string(Device d);  // "cpu", "gpu", "distributed"
 std::string to_string(Problem p);
 std::string to_string(OptionSpec::Type t);
 Device parse_device(std::string_view name);  // "cpu" | "gpu"; invalid_input otherwise
@@ -198,6 +206,7 @@ void add_complete(std::vector<MatcherInfo>& r);
 void add_b_matching(std::vector<MatcherInfo>& r);
 void add_marriage(std::vector<MatcherInfo>& r);
 void add_bipartite(std::vector<MatcherInfo>& r);
+void add_distributed(std::vector<MatcherInfo>& r);
 
 // Adapts f(const Csr<W>&, rest...) -> R to a GraphRef of a sparse graph;
 // a complete graph is refused naming the algorithm.

@@ -15,6 +15,8 @@ double gto_percent(double weight, double optimum) {
 std::optional<std::string> unavailable_here(const MatcherInfo& m) {
   if (m.unavailable) return m.unavailable;
   if (m.device == Device::gpu && gpu::device_count() == 0) return "needs a CUDA GPU: " + gpu::unavailable_reason();
+  if (m.device == Device::distributed)
+    return "runs on MPI ranks, only under mpirun: mpirun -np P matchblas match FILE --algo " + m.name;
   return std::nullopt;
 }
 

@@ -8,7 +8,8 @@
 #   jsonschema (python3-jsonschema: the test validating every --json against docs/),
 #   matplotlib for the pictures of `matchblas eval` (python3-matplotlib),
 #   python3-dev and python3-venv (the Python package's build, with the PyPI
-#   packages of scripts/install_python_deps.sh), clang
+#   packages of scripts/install_python_deps.sh), Open MPI (libopenmpi-dev,
+#   openmpi-bin: the distributed matchers and their mpirun tests), clang
 #   with its libFuzzer/sanitizer runtime (clang, libclang-rt-N-dev for the
 #   installed clang N) for scripts/fuzz.sh.
 # The CUDA Toolkit (nvcc, CUB/Thrust, cuSPARSE) is optional too and is NOT
@@ -21,7 +22,8 @@
 # to never call it (machines without network).
 set -euo pipefail
 packages=(build-essential cmake zlib1g-dev libomp-dev libeigen3-dev doctest-dev
-          libgraphblas-dev liblemon-dev libsuperlu-dev python3-matplotlib python3-scipy python3-jsonschema python3-dev python3-venv clang)
+          libgraphblas-dev liblemon-dev libsuperlu-dev python3-matplotlib python3-scipy python3-jsonschema python3-dev python3-venv clang
+          libopenmpi-dev openmpi-bin)
 if ! command -v nvcc >/dev/null 2>&1 && [ ! -x /usr/local/cuda/bin/nvcc ]; then
   echo "install_deps: no nvcc found; the CUDA Toolkit is optional and not installed by this script" \
        "(NVIDIA's apt repository: cuda-toolkit; or apt-get install nvidia-cuda-toolkit). Building CPU-only."

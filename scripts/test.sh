@@ -8,7 +8,8 @@
 #    minutes together even without ASan on 2 cores) are left out there; they
 #    run above. So is install/installed_package (its example programs are
 #    not instrumented, and an instrumented libmatchblas.so cannot load
-#    into them). MATCHBLAS_SKIP_ASAN=1 skips this step;
+#    into them), and the mpirun tests (label `mpi`: Open MPI's own
+#    allocations read as leaks there). MATCHBLAS_SKIP_ASAN=1 skips this step;
 #  - each libFuzzer target for a bounded run (scripts/fuzz.sh: 100000 runs or
 #    60 s each); skipped with a message without clang/libFuzzer;
 #  - with MATCHBLAS_PIP_CHECK=1, `pip install .` in a fresh environment and
@@ -26,7 +27,7 @@ if [ "${MATCHBLAS_SKIP_ASAN:-0}" != 1 ]; then
         -DCMAKE_CXX_FLAGS="$san" -DCMAKE_EXE_LINKER_FLAGS="$san" >/dev/null
   cmake --build build-asan -j "$(nproc)"
   ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-    ctest --test-dir build-asan --output-on-failure -j "$(nproc)" -LE gpu \
+    ctest --test-dir build-asan --output-on-failure -j "$(nproc)" -LE 'gpu|mpi' \
       -E 'conformance|test_suitor_bulk|test_handshake|test_ld_rounds|test_suitor$|test_ld$|^install/'
 fi
 ./scripts/fuzz.sh 100000 60

@@ -1,0 +1,172 @@
+// The distributed greedy matchers (ld-mpi-*) under mpirun, against the
+// shared-memory peers in the same run. Rank 0 generates (or reads) each
+// graph and sends every rank its part (mpi::scatter_graph); each variant
+// runs --reps times between barriers, its time the slowest rank's, the
+// median reported, with its rounds (the most of a rank) and its one-sided
+// operations, bytes and notifications per rank (mean and most); rank 0
+// gathers the mates and checks them against greedy's. Then rank 0 alone
+// times the peers on the whole graph (greedy on 1 thread; suitor-cas and
+// ld-rounds on --threads, by default as many as ranks) while the other ranks
+// wait in a non-blocking barrier, polling every millisecond; ratios are the
+// variant's time over the peer's. The setup (the parts sent, each rank's
+// rows sorted in the greedy order) is timed apart, on its own line. Run it with mpirun's --bind-to none, so
+// that rank 0's threads are not held to one core.
+#include <omp.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "bench/args.hpp"
+#include "bench/timing.hpp"
+#include "datasets/generators.hpp"
+#include "datasets/load.hpp"
+#include "lib/mmio.hpp"
+#include "matchers/distributed/mpi_session.hpp"
+#include "matchers/general/greedy.hpp"
+#include "matchers/registry.hpp"
+
+using namespace matchblas;
+
+namespace {
+
+const char* const usage =
+    "usage: bench_distributed [--graphs LIST] [--ties K] [--seed S] [--edge-factor F] [--reps R]\n"
+    "                         [--algos LIST] [--peers LIST] [--threads T]\n"
+    "Run it under mpirun: mpirun --bind-to none -np P bench_distributed ...\n"
+    "  --graphs   comma-separated: grid:SIDE, bipartite:SIDE (K_SIDE,SIDE), rmat:SCALE, er:N, or a\n"
+    "             Matrix Market file (general view) (default grid:256,bipartite:1024,rmat:18)\n"
+    "  --ties K   weights from K values (0: continuous; default 0); --seed S (default 1);\n"
+    "  --edge-factor F  rmat and er edges drawn per vertex (default 16)\n"
+    "  --reps R   runs of each algorithm, the median reported (default 5)\n"
+    "  --algos    the distributed entries (default all four ld-mpi-*)\n"
+    "  --peers    shared-memory entries timed on rank 0 (default greedy,suitor-cas,ld-rounds; greedy on 1\n"
+    "             thread, the others on --threads T, default the number of ranks; 'none' for none)\n"
+    "Prints one line per graph and algorithm: time, rounds, one-sided operations, bytes and\n"
+    "notifications per rank (mean/max), whether the mates equal greedy's, ratios to the peers;\n"
+    "and the setup (parts sent, rows sorted), which the times leave out.\n";
+
+// Rank 0's copy of a graph named by spec; empty on the other ranks.
+Csr<double> make_graph(const std::string& spec, const GenOptions& o, int rank) {
+  if (rank != 0) return {};
+  const auto colon = spec.find(':');
+  const std::string kind = spec.substr(0, colon);
+  if (colon != std::string::npos && (kind == "grid" || kind == "bipartite" || kind == "rmat" || kind == "er")) {
+    const long x = std::atol(spec.c_str() + colon + 1);
+    if (kind == "grid") return grid2d<double>(vertex_t(x), o);
+    if (kind == "bipartite") return complete_bipartite<double>(vertex_t(x), o);
+    if (kind == "rmat") return rmat<double>(vertex_t(1) << x, o);
+    return erdos_renyi<double>(vertex_t(x), o);
+  }
+  const LoadedGraph g = graph_from_file(read_matrix_market(spec), GraphView::general, Precision::dual);
+  return std::get<Csr<double>>(g.graph);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (bench::help(argc, argv, usage)) return 0;
+  if (!mpi::built()) {
+    std::printf("bench_distributed: skipped: this build has no MPI\n");
+    return 0;
+  }
+  std::string graphs = "grid:256,bipartite:1024,rmat:18", algos, peers = "greedy,suitor-cas,ld-rounds";
+  GenOptions gen;
+  int reps = 5, threads = 0;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    const std::string k = argv[i], v = argv[i + 1];
+    if (k == "--graphs") graphs = v;
+    else if (k == "--ties") gen.ties = std::atoi(v.c_str());
+    else if (k == "--seed") gen.seed = std::strtoull(v.c_str(), nullptr, 10);
+    else if (k == "--edge-factor") gen.edge_factor = std::atof(v.c_str());
+    else if (k == "--reps") reps = std::atoi(v.c_str());
+    else if (k == "--algos") algos = v;
+    else if (k == "--peers") peers = v == "none" ? "" : v;
+    else if (k == "--threads") threads = std::atoi(v.c_str());
+    else {
+      std::fprintf(stderr, "bench_distributed: unknown option %s\n%s", k.c_str(), usage);
+      return 2;
+    }
+  }
+  mpi::Session session;
+  const int rank = session.rank(), ranks = session.ranks();
+  if (threads <= 0) threads = ranks;
+  std::vector<const MatcherInfo*> variants;
+  for (const MatcherInfo& m : matchers())
+    if (m.device == Device::distributed &&
+        (algos.empty() || ("," + algos + ",").find("," + m.name + ",") != std::string::npos))
+      variants.push_back(&m);
+  if (rank == 0)
+    std::printf("%-22s %5s %-20s %10s %7s %21s %21s %17s %5s %s\n", "graph", "ranks", "algorithm", "time_s", "rounds",
+                "ops/rank mean/max", "bytes/rank mean/max", "notif/rank", "equal", "ratios");
+  for (const std::string& spec : bench::string_list(graphs)) {
+    const Csr<double> whole = make_graph(spec, gen, rank);
+    mpi::barrier();
+    const auto setup_start = std::chrono::steady_clock::now();
+    const DistGraph part = mpi::scatter_graph(rank == 0 ? &whole : nullptr);
+    const double setup_s = mpi::max_over_ranks(
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - setup_start).count());
+    const Matching ref = rank == 0 ? greedy(whole, 1) : Matching{};
+    // The peers first (rank 0 alone), so that the ratios can be printed with each variant.
+    std::vector<std::pair<std::string, double>> peer_times;
+    if (rank == 0) {
+      for (const std::string& name : bench::string_list(peers)) {
+        const MatcherInfo& m = find_matcher(name);
+        RunOptions o;
+        o.threads = m.threaded ? threads : 1;
+        omp_set_num_threads(o.threads);
+        run_matching(m, &whole, o);  // warm-up
+        peer_times.emplace_back(name, bench::median_seconds(reps, [&] { run_matching(m, &whole, o); }));
+      }
+    }
+    mpi::idle_barrier();
+    for (const MatcherInfo* m : variants) {
+      DistributedMatching r;
+      std::vector<double> times;
+      for (int rep = 0; rep < std::max(reps, 1); ++rep) {
+        mpi::barrier();
+        const auto start = std::chrono::steady_clock::now();
+        r = run_distributed(*m, part, RunOptions{});
+        times.push_back(
+            mpi::max_over_ranks(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()));
+      }
+      std::sort(times.begin(), times.end());
+      const double t = times[times.size() / 2];
+      const std::vector<vertex_t> mates = mpi::gather_mates(r, part.n);
+      const std::string violation = mpi::first_failure(r.violation);
+      const std::int64_t rounds = mpi::max_over_ranks(r.stats.rounds);
+      const double ops = double(mpi::sum_over_ranks(r.stats.remote_ops)) / ranks;
+      const std::int64_t ops_max = mpi::max_over_ranks(r.stats.remote_ops);
+      const double bytes = double(mpi::sum_over_ranks(r.stats.remote_bytes)) / ranks;
+      const std::int64_t bytes_max = mpi::max_over_ranks(r.stats.remote_bytes);
+      const double notes = double(mpi::sum_over_ranks(r.stats.notifications)) / ranks;
+      if (rank == 0) {
+        const bool equal = violation.empty() && mates == ref.mate;
+        std::string ratios;
+        for (const auto& [name, pt] : peer_times) {
+          char buf[64];
+          std::snprintf(buf, sizeof buf, "%s/%s %.2f ", m->name.c_str() + 7, name.c_str(), t / pt);
+          ratios += buf;
+        }
+        char opsbuf[48], bytesbuf[48];
+        std::snprintf(opsbuf, sizeof opsbuf, "%.0f/%lld", ops, static_cast<long long>(ops_max));
+        std::snprintf(bytesbuf, sizeof bytesbuf, "%.0f/%lld", bytes, static_cast<long long>(bytes_max));
+        std::printf("%-22s %5d %-20s %10.6f %7lld %21s %21s %17.0f %5s %s\n", spec.c_str(), ranks, m->name.c_str(), t,
+                    static_cast<long long>(rounds), opsbuf, bytesbuf, notes, equal ? "yes" : "NO", ratios.c_str());
+        if (!violation.empty()) std::printf("  %s\n", violation.c_str());
+      }
+    }
+    if (rank == 0)
+      std::printf("%-22s %5d %-20s %10.6f   (not in the times above: rank 0 sends the parts, each rank sorts its rows)\n",
+                  spec.c_str(), ranks, "setup", setup_s);
+    if (rank == 0)
+      for (const auto& [name, pt] : peer_times)
+        std::printf("%-22s %5s %-20s %10.6f   (rank 0, %d thread%s)\n", spec.c_str(), "-", name.c_str(), pt,
+                    find_matcher(name).threaded ? threads : 1, find_matcher(name).threaded && threads > 1 ? "s" : "");
+    std::fflush(stdout);
+  }
+  return 0;
+}

@@ -1,0 +1,114 @@
+// The 1D edge-balanced partition and one rank's part (dist_graph.hpp).
+#include "matchers/distributed/dist_graph.hpp"
+
+#include <algorithm>
+#include <numeric>
+
+#include "lib/error.hpp"
+#include "lib/greedy_order.hpp"
+
+namespace matchblas {
+
+int DistGraph::owner(vertex_t v) const {
+  // The last boundary <= v; empty blocks share their boundary with the next.
+  return int(std::upper_bound(first.begin(), first.end() - 1, v) - first.begin()) - 1;
+}
+
+std::size_t DistGraph::bytes() const {
+  return first.size() * sizeof(vertex_t) + offsets.size() * sizeof(offset_t) + cols.size() * sizeof(vertex_t) +
+         weights.size() * sizeof(double) + ghosts.size() * sizeof(vertex_t);
+}
+
+std::vector<vertex_t> edge_balanced_blocks(const std::vector<offset_t>& offsets, int ranks) {
+  MATCHBLAS_EXPECTS(ranks >= 1, "edge_balanced_blocks: ranks must be at least 1");
+  MATCHBLAS_EXPECTS(!offsets.empty(), "edge_balanced_blocks: offsets must hold n + 1 entries");
+  const vertex_t n = vertex_t(offsets.size() - 1);
+  const double total = double(offsets.back()) + double(n);
+  std::vector<vertex_t> first(std::size_t(ranks) + 1, n);
+  first[0] = 0;
+  for (int r = 1; r < ranks; ++r) {
+    const double target = total * r / ranks;
+    // The first u with offsets[u] + u >= target (a monotone sequence).
+    vertex_t lo = first[r - 1], hi = n;
+    while (lo < hi) {
+      const vertex_t mid = lo + (hi - lo) / 2;
+      if (double(offsets[mid]) + double(mid) >= target) hi = mid;
+      else lo = mid + 1;
+    }
+    first[r] = lo;
+  }
+  return first;
+}
+
+namespace {
+
+// d's rows from row(i) = (columns, weights) of its local vertex i, each
+// sorted in the greedy order; its ghosts and cross entries.
+template <class Row>
+void fill_rows(DistGraph& d, Row row) {
+  const vertex_t count = d.count();
+  d.offsets.assign(std::size_t(count) + 1, 0);
+  for (vertex_t i = 0; i < count; ++i) d.offsets[i + 1] = d.offsets[i] + offset_t(row(i).first.size());
+  d.cols.resize(std::size_t(d.offsets[count]));
+  d.weights.resize(d.cols.size());
+  std::vector<std::size_t> order;
+  for (vertex_t i = 0; i < count; ++i) {
+    const auto [cols, weights] = row(i);
+    order.resize(cols.size());
+    std::iota(order.begin(), order.end(), std::size_t(0));
+    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+      return neighbour_beats(weights[a], cols[a], weights[b], cols[b]);
+    });
+    for (std::size_t k = 0; k < order.size(); ++k) {
+      const vertex_t v = cols[order[k]];
+      MATCHBLAS_EXPECTS(v >= 0 && v < d.n, "distribute: a column out of range");
+      d.cols[d.offsets[i] + offset_t(k)] = v;
+      d.weights[d.offsets[i] + offset_t(k)] = double(weights[order[k]]);  // float -> double keeps the order
+      if (!d.owns(v)) {
+        ++d.cross_entries;
+        d.ghosts.push_back(v);
+      }
+    }
+  }
+  std::sort(d.ghosts.begin(), d.ghosts.end());
+  d.ghosts.erase(std::unique(d.ghosts.begin(), d.ghosts.end()), d.ghosts.end());
+  d.ghosts.shrink_to_fit();
+}
+
+}  // namespace
+
+template <class W>
+DistGraph distribute(const Csr<W>& g, int rank, int ranks) {
+  MATCHBLAS_EXPECTS(g.n_rows == g.n_cols, "distribute: a general graph is square");
+  MATCHBLAS_EXPECTS(ranks >= 1 && rank >= 0 && rank < ranks, "distribute: rank must be in 0..ranks-1");
+  DistGraph d;
+  d.rank = rank;
+  d.ranks = ranks;
+  d.n = g.n_rows;
+  d.edges = num_edges(g);
+  d.first = edge_balanced_blocks(g.offsets, ranks);
+  const vertex_t begin = d.begin();
+  fill_rows(d, [&](vertex_t i) { return std::pair(g.row_cols(begin + i), g.row_weights(begin + i)); });
+  return d;
+}
+
+template <class W>
+DistGraph distribute_rows(const Csr<W>& rows, vertex_t n, offset_t edges, std::vector<vertex_t> first, int rank) {
+  MATCHBLAS_EXPECTS(rank >= 0 && std::size_t(rank) + 1 < first.size(), "distribute_rows: rank out of range");
+  DistGraph d;
+  d.rank = rank;
+  d.ranks = int(first.size()) - 1;
+  d.n = n;
+  d.edges = edges;
+  d.first = std::move(first);
+  MATCHBLAS_EXPECTS(rows.n_rows == d.count(), "distribute_rows: the rows are not this rank's block");
+  fill_rows(d, [&](vertex_t i) { return std::pair(rows.row_cols(i), rows.row_weights(i)); });
+  return d;
+}
+
+template DistGraph distribute_rows(const Csr<float>&, vertex_t, offset_t, std::vector<vertex_t>, int);
+template DistGraph distribute_rows(const Csr<double>&, vertex_t, offset_t, std::vector<vertex_t>, int);
+template DistGraph distribute(const Csr<float>&, int, int);
+template DistGraph distribute(const Csr<double>&, int, int);
+
+}  // namespace matchblas

@@ -1,0 +1,60 @@
+// One rank's part of a general graph distributed over P ranks: a 1D
+// partition of the vertices into P consecutive blocks balanced by edges
+// (each vertex counts its degree + 1), this rank's rows with their columns
+// as global ids, and its ghosts (neighbours owned by other ranks).
+// Source: the partitioned graph of A. Thorsen, P. Merkey, Approximating
+// weighted matchings using the partitioned global address space model,
+// Tech. Report CS-TR-10-02, Michigan Technological University, 2010, sec. 4-5
+// ("myV": the vertices with affinity to a process).
+// Each row is sorted in the greedy order of one vertex (lib/greedy_order.hpp:
+// heavier first, then the smaller id), so that a vertex's best unmatched
+// neighbour is the first entry of its row not known to be matched.
+// Cost: O(n) for the blocks (a binary search per boundary), O(m_r log d)
+// for this rank's rows; memory O(n / P + m_r + ghosts) beyond the whole graph
+// it is built from (which the caller may free afterwards).
+// No MPI here: the partition is a pure function of (graph, rank, ranks).
+#pragma once
+#include <cstddef>
+#include <vector>
+
+#include "lib/csr.hpp"
+#include "lib/types.hpp"
+
+namespace matchblas {
+
+struct DistGraph {
+  int rank = 0, ranks = 1;
+  vertex_t n = 0;                // vertices of the whole graph
+  offset_t edges = 0;            // undirected edges of the whole graph
+  std::vector<vertex_t> first;   // ranks + 1 boundaries: rank r owns [first[r], first[r + 1])
+  std::vector<offset_t> offsets; // this rank's rows, local index i = u - begin()
+  std::vector<vertex_t> cols;    // global ids, each row in the greedy order
+  std::vector<double> weights;
+  std::vector<vertex_t> ghosts;  // distinct neighbours other ranks own, ascending
+  offset_t cross_entries = 0;    // entries of this rank's rows whose column another rank owns
+
+  vertex_t begin() const { return first[rank]; }
+  vertex_t count() const { return first[rank + 1] - first[rank]; }
+  bool owns(vertex_t v) const { return v >= first[rank] && v < first[rank + 1]; }
+  int owner(vertex_t v) const;  // the rank whose block holds v (0 <= v < n)
+  std::size_t bytes() const;
+};
+
+// The P + 1 block boundaries of a graph with these row offsets: block r ends
+// at the first vertex u with offsets[u] + u >= (r + 1) (m + n) / P, so that
+// each block holds about (n + m) / P of degrees plus vertices. Empty blocks
+// are allowed (P > n).
+std::vector<vertex_t> edge_balanced_blocks(const std::vector<offset_t>& offsets, int ranks);
+
+// Rank `rank`'s part of g (a general graph: both directions of every edge).
+template <class W>
+DistGraph distribute(const Csr<W>& g, int rank, int ranks);
+
+// The same from this rank's rows alone: `rows` holds rows first[rank] ..
+// first[rank + 1] - 1 of a general graph on n vertices with `edges` edges
+// (columns global), e.g. as received from the rank that read the graph
+// (mpi::scatter_graph).
+template <class W>
+DistGraph distribute_rows(const Csr<W>& rows, vertex_t n, offset_t edges, std::vector<vertex_t> first, int rank);
+
+}  // namespace matchblas

@@ -1,0 +1,67 @@
+// The MPI process around the distributed matchers: whether this build has
+// MPI and this process was started by mpirun, the session (MPI_Init_thread
+// .. MPI_Finalize), and the few collectives the command line and the tests
+// need. No MPI type appears here; mpi_session_mpi.cpp implements it, and
+// mpi_session_no_mpi.cpp says "needs MPI" in builds without it.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "matchers/distributed/ld_mpi.hpp"
+
+namespace matchblas::mpi {
+
+bool built();  // this build has MPI
+
+// Whether a launcher (mpirun / mpiexec: Open MPI, MPICH, PMI or PMIx)
+// started this process; MPI is not initialised to ask.
+bool launched();
+
+// MPI_Init_thread (funneled) .. MPI_Finalize; one per process. Throws error
+// in a build without MPI.
+class Session {
+ public:
+  Session();
+  ~Session();
+  Session(const Session&) = delete;
+  Session& operator=(const Session&) = delete;
+  int rank() const { return rank_; }
+  int ranks() const { return ranks_; }
+
+ private:
+  int rank_ = 0, ranks_ = 1;
+};
+
+// This process's rank in MPI_COMM_WORLD and their number (0 and 1 without MPI).
+int world_rank();
+int world_size();
+
+// Collective: "" when every rank passed "", else the message of the lowest
+// rank that did not, prefixed "rank R: ", on every rank.
+std::string first_failure(const std::string& mine);
+
+void barrier();
+// A barrier that waits without spinning (MPI_Ibarrier polled every
+// millisecond): for ranks idle while another works alone.
+void idle_barrier();
+double max_over_ranks(double x);
+double sum_over_ranks(double x);
+std::int64_t sum_over_ranks(std::int64_t x);
+std::int64_t max_over_ranks(std::int64_t x);
+
+// Collective: rank 0's graph (g, null on the other ranks) partitioned as
+// distribute() does, each rank sent its rows (point to point; rank 0 holds
+// the whole graph, the others only their part).
+template <class W>
+DistGraph scatter_graph(const Csr<W>* g);
+
+// The whole mate array on rank 0 (n entries), gathered from every rank's
+// part; empty on the other ranks.
+std::vector<vertex_t> gather_mates(const DistributedMatching& part, vertex_t n);
+
+// Ends every rank of the job with this status (MPI_Abort): for a failure on
+// one rank that the others cannot learn of.
+[[noreturn]] void abort_all(int status);
+
+}  // namespace matchblas::mpi

@@ -1,0 +1,86 @@
+// DistGraph (matchers/distributed/dist_graph.hpp), without MPI: the blocks
+// cover the vertices in order and are balanced by degree + 1, owner() agrees
+// with them, and the parts of all ranks together are the graph, each row in
+// the greedy order of one vertex, with its ghosts and cross entries.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <set>
+
+#include "datasets/generators.hpp"
+#include "lib/greedy_order.hpp"
+#include "matchers/distributed/dist_graph.hpp"
+
+using namespace matchblas;
+
+TEST_CASE("edge_balanced_blocks: ordered, covering, each block within one vertex of its share") {
+  GenOptions o;
+  o.seed = 5;
+  o.ties = 3;
+  const Csr<double> g = rmat<double>(1024, o);  // skewed degrees
+  const double total = double(g.num_entries()) + g.n_rows;
+  offset_t heaviest = 0;
+  for (vertex_t u = 0; u < g.n_rows; ++u) heaviest = std::max(heaviest, g.degree(u) + 1);
+  for (int ranks : {1, 2, 3, 4, 7, 16, 2000}) {
+    CAPTURE(ranks);
+    const std::vector<vertex_t> first = edge_balanced_blocks(g.offsets, ranks);
+    REQUIRE(first.size() == std::size_t(ranks) + 1);
+    CHECK(first.front() == 0);
+    CHECK(first.back() == g.n_rows);
+    CHECK(std::is_sorted(first.begin(), first.end()));
+    for (int r = 0; r < ranks; ++r) {
+      const double share = double(g.offsets[first[r + 1]] - g.offsets[first[r]]) + (first[r + 1] - first[r]);
+      CHECK(share <= total / ranks + double(heaviest) + 1);
+    }
+  }
+  CHECK(edge_balanced_blocks(std::vector<offset_t>{0}, 3) == std::vector<vertex_t>{0, 0, 0, 0});
+  CHECK_THROWS_AS(edge_balanced_blocks(g.offsets, 0), invalid_input);
+}
+
+TEST_CASE("distribute: the parts of all ranks are the graph, rows in the greedy order, ghosts and owners right") {
+  GenOptions o;
+  o.seed = 9;
+  o.ties = 2;
+  o.edge_factor = 6;
+  const Csr<double> g = erdos_renyi<double>(500, o);
+  for (int ranks : {1, 2, 3, 4, 600}) {
+    CAPTURE(ranks);
+    offset_t entries = 0;
+    for (int rank = 0; rank < ranks; ++rank) {
+      const DistGraph d = distribute(g, rank, ranks);
+      CHECK(d.n == g.n_rows);
+      CHECK(d.edges == num_edges(g));
+      std::set<vertex_t> ghosts;
+      offset_t cross = 0;
+      for (vertex_t i = 0; i < d.count(); ++i) {
+        const vertex_t u = d.begin() + i;
+        CHECK(d.owner(u) == rank);
+        REQUIRE(d.offsets[i + 1] - d.offsets[i] == g.degree(u));
+        for (offset_t k = d.offsets[i]; k < d.offsets[i + 1]; ++k) {
+          const vertex_t v = d.cols[k];
+          const auto row = g.row_cols(u);
+          const auto at = std::lower_bound(row.begin(), row.end(), v);
+          REQUIRE(at != row.end());
+          CHECK(*at == v);
+          CHECK(d.weights[k] == g.row_weights(u)[at - row.begin()]);
+          if (k > d.offsets[i]) CHECK(neighbour_beats(d.weights[k - 1], d.cols[k - 1], d.weights[k], v));
+          CHECK(d.owner(v) >= 0);
+          CHECK(d.owner(v) < ranks);
+          CHECK((d.owner(v) == rank) == d.owns(v));
+          if (!d.owns(v)) {
+            ghosts.insert(v);
+            ++cross;
+          }
+        }
+      }
+      CHECK(std::vector<vertex_t>(ghosts.begin(), ghosts.end()) == d.ghosts);
+      CHECK(cross == d.cross_entries);
+      entries += d.offsets.back();
+    }
+    CHECK(entries == g.num_entries());
+  }
+  const Csr<float> f = erdos_renyi<float>(100, o);
+  const DistGraph d = distribute(f, 1, 2);
+  CHECK(d.count() > 0);
+  CHECK_THROWS_AS(distribute(g, 2, 2), invalid_input);
+}

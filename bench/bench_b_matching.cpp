@@ -5,8 +5,12 @@
 // edges/s, and whether each equals b-greedy edge for edge. The GPU rows'
 // speed-up is over the fastest OpenMP row on all cores, same run.
 //   bench_b_matching [--graph rmat|er] [--scale S] [--edge-factor F]
-//                    [--b 1,2,5] [--threads 1,16] [--reps R] [--greedy-reps R]
-//                    [--no-seq] [--gpu ID | --no-gpu]
+//                    [--file FILE.mtx] [--b 1,2,5] [--threads 1,16] [--reps R]
+//                    [--greedy-reps R] [--no-seq] [--only NAME,...]
+//                    [--gpu ID | --no-gpu]
+// --only: the entries to run besides b-greedy. --file: a Matrix Market file instead of a generated graph, read with
+// double weights (the same values another tool reads from the file:
+// bench/b_suitor_networkit.py).
 // --threads: a value <= 0 means all cores. --no-seq skips the one-thread
 // entries other than the reference (tens of seconds at scale 24);
 // --greedy-reps times b-greedy (always computed) over fewer runs. GPU:
@@ -28,6 +32,8 @@
 #include "bench/args.hpp"
 #include "bench/timing.hpp"
 #include "datasets/generators.hpp"
+#include "datasets/load.hpp"
+#include "lib/mmio.hpp"
 #include "matchers/b_matching/b_matching.hpp"
 #include "matchers/device_graph.hpp"
 #include "matchers/registry.hpp"
@@ -42,11 +48,101 @@ double median(std::vector<double> v) {
   return v[v.size() / 2];
 }
 
-void row(int b, const char* matcher, const std::string& threads, double s, double m, const BMatching& got,
-         const char* same) {
-  std::printf("%3d %-14s %7s %10.4f %12.1f %10lld %8s\n", b, matcher, threads.c_str(), s, m / s / 1e6,
-              static_cast<long long>(got.num_edges()), same);
+template <class W>
+void row(const Csr<W>& g, int b, const char* matcher, const std::string& threads, double s, double m,
+         const BMatching& got, const char* same) {
+  std::printf("%3d %-14s %7s %10.4f %12.1f %10lld %16.6f %8s\n", b, matcher, threads.c_str(), s, m / s / 1e6,
+              static_cast<long long>(got.num_edges()), b_matching_weight(g, got), same);
   std::fflush(stdout);
+}
+
+struct Config {
+  int all, device, reps, greedy_reps;
+  bool seq, use_gpu;
+  std::vector<int> bs, threads;
+  std::vector<std::string> only;  // entries to run besides b-greedy (empty: all)
+};
+
+template <class W>
+int run(const Csr<W>& g, const Config& c) {
+  const vertex_t n = g.n_rows;
+  const double m = double(g.cols.size()) / 2;
+  const int all = c.all, device = c.device, reps = c.reps, greedy_reps = c.greedy_reps;
+  const bool seq = c.seq, use_gpu = c.use_gpu;
+  const std::vector<int>& bs = c.bs;
+  const std::vector<int>& threads = c.threads;
+  // The GPU: the graph uploaded once, or the reason for skipping.
+  std::string no_gpu = use_gpu ? "" : "--no-gpu";
+  if (use_gpu && gpu::device_count() == 0) no_gpu = "no GPU (" + gpu::unavailable_reason() + ")";
+  if (no_gpu.empty() && (device < 0 || device >= gpu::device_count())) no_gpu = "no GPU with id " + std::to_string(device);
+  std::unique_ptr<DeviceGraph<W>> dg;
+  if (no_gpu.empty()) {
+    dg = std::make_unique<DeviceGraph<W>>(g, device);
+    std::printf("device: %s; graph upload (once) %.1f ms\n", gpu::device_description(device).c_str(),
+                dg->upload_seconds() * 1e3);
+  } else {
+    std::printf("GPU entries: skipped, %s\n", no_gpu.c_str());
+  }
+
+  std::printf("%3s %-14s %7s %10s %12s %10s %16s %8s\n", "b", "matcher", "threads", "median s", "Medges/s", "edges",
+              "weight", "=greedy");
+  const MatcherInfo& reference = find_matcher("b-greedy", Problem::b_matching);
+  for (int b : bs) {
+    const std::vector<int> bv = constant_b(n, b);
+    BMatching ref, got;
+    RunOptions one;
+    one.threads = 1;
+    const double greedy_s =
+        bench::median_seconds(greedy_reps, [&] { ref = run_b_matching(reference, &g, bv, one); });
+    row(g, b, reference.name.c_str(), "1", greedy_s, m, ref, "ref");
+    double omp_all_s = 0;  // the fastest OpenMP entry on all cores
+    for (const MatcherInfo& info : matchers()) {
+      if (info.problem != Problem::b_matching || &info == &reference || info.device != Device::cpu) continue;
+      if (!info.threaded && !seq) continue;
+      if (!c.only.empty() && std::find(c.only.begin(), c.only.end(), info.name) == c.only.end()) continue;
+      for (int t : info.threaded ? threads : std::vector<int>{1}) {
+        RunOptions o;
+        o.threads = t;
+        const double s = bench::median_seconds(reps, [&] { got = run_b_matching(info, &g, bv, o); });
+        row(g, b, info.name.c_str(), std::to_string(t), s, m, got, got == ref ? "yes" : "NO");
+        if (info.threaded && t == all && (omp_all_s == 0 || s < omp_all_s)) omp_all_s = s;
+      }
+    }
+    if (!dg) continue;
+    for (const MatcherInfo& info : matchers()) {
+      if (info.problem != Problem::b_matching || info.device != Device::gpu || info.unavailable) continue;
+      if (info.name != "b-suitor-gpu") {  // no device-resident call: through the registry, end to end
+        RunOptions o;
+        o.gpu = device;
+        const double s = bench::median_seconds(reps, [&] { got = run_b_matching(info, &g, bv, o); });
+        row(g, b, info.name.c_str(), "gpu+io", s, m, got, got == ref ? "yes" : "NO");
+        continue;
+      }
+      std::vector<double> match, io;
+      GpuTimes last;
+      bool same = true;
+      GpuOptions o;
+      o.device = device;
+      for (int r = 0; r < std::max(reps, 1); ++r) {
+        GpuTimes t;
+        got = b_suitor_gpu(*dg, bv, o, &t);
+        same = same && got == ref;
+        match.push_back(t.match_s);
+        io.push_back(t.match_s + t.download_s + (t.upload_s - dg->upload_seconds()));
+        last = t;
+      }
+      const double gpu_s = median(match), gpu_io_s = median(io);
+      row(g, b, info.name.c_str(), "gpu", gpu_s, m, got, same ? "yes" : "NO");
+      std::printf("    %s: match %.3f ms (last run:", info.name.c_str(), gpu_s * 1e3);
+      for (const auto& [name, seconds] : last.phases) std::printf(" %s %.3f", name.c_str(), seconds * 1e3);
+      std::printf("), +io %.3f ms (b upload %.3f, fetch %.3f); OpenMP on %d threads / GPU: %.1fx match, "
+                  "%.1fx +io\n",
+                  gpu_io_s * 1e3, (last.upload_s - dg->upload_seconds()) * 1e3, last.download_s * 1e3, all,
+                  omp_all_s / gpu_s, omp_all_s / gpu_io_s);
+      std::fflush(stdout);
+    }
+  }
+  return 0;
 }
 
 }  // namespace
@@ -54,21 +150,25 @@ void row(int b, const char* matcher, const std::string& threads, double s, doubl
 int main(int argc, char** argv) {
   if (bench::help(argc, argv,
       "usage: bench_b_matching [--graph rmat|er] [--scale S] [--edge-factor F]\n"
-      "                 [--b 1,2,5] [--threads 1,16] [--reps R] [--greedy-reps R]\n"
-      "                 [--no-seq] [--gpu ID | --no-gpu]\n"
+      "                 [--file FILE.mtx] [--b 1,2,5] [--threads 1,16] [--reps R]\n"
+      "                 [--greedy-reps R] [--no-seq] [--only NAME,...]\n"
+      "                 [--gpu ID | --no-gpu]\n"
       "\n"
       "b-matching on R-MAT (or Erdos-Renyi): every b-matching algorithm of the\n"
       "registry, for each b: b-greedy (the reference) first, each other CPU entry\n"
       "once (one thread) or, when it is an OpenMP one, at each thread count (all\n"
       "cores always among them), each GPU entry last; median of --reps runs,\n"
       "edges/s, and whether each equals b-greedy edge for edge. The GPU rows'\n"
-      "speed-up is over the fastest OpenMP row on all cores, same run.\n"
+      "speed-up is over the fastest OpenMP row on all cores, same run. --file:\n"
+      "a Matrix Market file (double weights) instead of a generated graph;\n"
+      "--only: the entries to run besides b-greedy.\n"
       "(bench/README.md; results in bench/RESULTS.md)\n"))
     return 0;
   int scale = 20, reps = 3, greedy_reps = -1, device = 0;
   double edge_factor = 16;
   bool seq = true, use_gpu = true;
-  std::string graph = "rmat";
+  std::string graph = "rmat", file;
+  std::vector<std::string> only;
   const int all = omp_get_max_threads();
   std::vector<int> bs = {1, 2, 5}, threads = {1, all};
   for (int i = 1; i < argc; ++i) {
@@ -77,6 +177,8 @@ int main(int argc, char** argv) {
     if (a == "--scale" && v) scale = std::atoi(argv[++i]);
     else if (a == "--edge-factor" && v) edge_factor = std::atof(argv[++i]);
     else if (a == "--graph" && v) graph = argv[++i];
+    else if (a == "--file" && v) file = argv[++i];
+    else if (a == "--only" && v) only = bench::string_list(argv[++i]);
     else if (a == "--b" && v) bs = bench::int_list(argv[++i]);
     else if (a == "--threads" && v) threads = bench::int_list(argv[++i]);
     else if (a == "--reps" && v) reps = std::atoi(argv[++i]);
@@ -95,7 +197,15 @@ int main(int argc, char** argv) {
   if (std::find(threads.begin(), threads.end(), all) == threads.end()) threads.push_back(all);
   std::sort(threads.begin(), threads.end());
   threads.erase(std::unique(threads.begin(), threads.end()), threads.end());
+  const Config c{all, device, reps, greedy_reps, seq, use_gpu, bs, threads, only};
 
+  if (!file.empty()) {
+    const Csr<double> g =
+        std::get<Csr<double>>(graph_from_file(read_matrix_market(file), GraphView::general, Precision::dual).graph);
+    std::printf("graph: %s, %d vertices, %.0f edges, double weights\n", file.c_str(), g.n_rows,
+                double(g.cols.size()) / 2);
+    return run(g, c);
+  }
   GenOptions opt;
   opt.edge_factor = edge_factor;
   const vertex_t n = vertex_t(1) << scale;
@@ -104,76 +214,5 @@ int main(int argc, char** argv) {
   std::printf("graph: %s scale %d edge factor %g, %d vertices, %.0f edges (%s 2^27), float weights\n",
               graph == "er" ? "Erdos-Renyi" : "R-MAT", scale, edge_factor, n, m,
               m >= double(1LL << 27) ? ">=" : "<");
-
-  // The GPU: the graph uploaded once, or the reason for skipping.
-  std::string no_gpu = use_gpu ? "" : "--no-gpu";
-  if (use_gpu && gpu::device_count() == 0) no_gpu = "no GPU (" + gpu::unavailable_reason() + ")";
-  if (no_gpu.empty() && (device < 0 || device >= gpu::device_count())) no_gpu = "no GPU with id " + std::to_string(device);
-  std::unique_ptr<DeviceGraph<float>> dg;
-  if (no_gpu.empty()) {
-    dg = std::make_unique<DeviceGraph<float>>(g, device);
-    std::printf("device: %s; graph upload (once) %.1f ms\n", gpu::device_description(device).c_str(),
-                dg->upload_seconds() * 1e3);
-  } else {
-    std::printf("GPU entries: skipped, %s\n", no_gpu.c_str());
-  }
-
-  std::printf("%3s %-14s %7s %10s %12s %10s %8s\n", "b", "matcher", "threads", "median s", "Medges/s", "edges",
-              "=greedy");
-  const MatcherInfo& reference = find_matcher("b-greedy", Problem::b_matching);
-  for (int b : bs) {
-    const std::vector<int> bv = constant_b(n, b);
-    BMatching ref, got;
-    RunOptions one;
-    one.threads = 1;
-    const double greedy_s =
-        bench::median_seconds(greedy_reps, [&] { ref = run_b_matching(reference, &g, bv, one); });
-    row(b, reference.name.c_str(), "1", greedy_s, m, ref, "ref");
-    double omp_all_s = 0;  // the fastest OpenMP entry on all cores
-    for (const MatcherInfo& info : matchers()) {
-      if (info.problem != Problem::b_matching || &info == &reference || info.device != Device::cpu) continue;
-      if (!info.threaded && !seq) continue;
-      for (int t : info.threaded ? threads : std::vector<int>{1}) {
-        RunOptions o;
-        o.threads = t;
-        const double s = bench::median_seconds(reps, [&] { got = run_b_matching(info, &g, bv, o); });
-        row(b, info.name.c_str(), std::to_string(t), s, m, got, got == ref ? "yes" : "NO");
-        if (info.threaded && t == all && (omp_all_s == 0 || s < omp_all_s)) omp_all_s = s;
-      }
-    }
-    if (!dg) continue;
-    for (const MatcherInfo& info : matchers()) {
-      if (info.problem != Problem::b_matching || info.device != Device::gpu || info.unavailable) continue;
-      if (info.name != "b-suitor-gpu") {  // no device-resident call: through the registry, end to end
-        RunOptions o;
-        o.gpu = device;
-        const double s = bench::median_seconds(reps, [&] { got = run_b_matching(info, &g, bv, o); });
-        row(b, info.name.c_str(), "gpu+io", s, m, got, got == ref ? "yes" : "NO");
-        continue;
-      }
-      std::vector<double> match, io;
-      GpuTimes last;
-      bool same = true;
-      GpuOptions o;
-      o.device = device;
-      for (int r = 0; r < std::max(reps, 1); ++r) {
-        GpuTimes t;
-        got = b_suitor_gpu(*dg, bv, o, &t);
-        same = same && got == ref;
-        match.push_back(t.match_s);
-        io.push_back(t.match_s + t.download_s + (t.upload_s - dg->upload_seconds()));
-        last = t;
-      }
-      const double gpu_s = median(match), gpu_io_s = median(io);
-      row(b, info.name.c_str(), "gpu", gpu_s, m, got, same ? "yes" : "NO");
-      std::printf("    %s: match %.3f ms (last run:", info.name.c_str(), gpu_s * 1e3);
-      for (const auto& [name, seconds] : last.phases) std::printf(" %s %.3f", name.c_str(), seconds * 1e3);
-      std::printf("), +io %.3f ms (b upload %.3f, fetch %.3f); OpenMP on %d threads / GPU: %.1fx match, "
-                  "%.1fx +io\n",
-                  gpu_io_s * 1e3, (last.upload_s - dg->upload_seconds()) * 1e3, last.download_s * 1e3, all,
-                  omp_all_s / gpu_s, omp_all_s / gpu_io_s);
-      std::fflush(stdout);
-    }
-  }
-  return 0;
+  return run(g, c);
 }

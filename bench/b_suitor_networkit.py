@@ -5,7 +5,7 @@
     build/networkit-venv/bin/pip install "networkit==11.1.post1" "numpy<2"
     build/networkit-venv/bin/python bench/b_suitor_networkit.py
         [--graph rmat|er] [--scale 20] [--edge-factor 8] [--file FILE.mtx]
-        [--b 1,2,5] [--reps 3] [--threads 1,2] [--dir DIR]
+        [--b 1,2,5] [--reps 3] [--inner 3] [--threads 1,2] [--dir DIR]
         [--bench build/bin/bench_b_matching] [--cli build/bin/matchblas]
 
 NetworKit (BSuitorMatcher appears in 11.1; 11.1's wheels are built against
@@ -16,11 +16,14 @@ Writes the graph once with `matchblas gen KIND 2^SCALE --edge-factor F
 (default /tmp), unless --file names one; both tools read that file, so
 both hold the same double weights. NetworKit reads it with MTXGraphReader
 and runs on one thread (setNumberOfThreads(1)); its time is BSuitorMatcher's
-run(). matchblas's times are bench_b_matching's (--file: every CPU
-b-matching entry of the registry, the OpenMP ones at each thread count, the
-matcher call alone). Interleaved: for each repetition and each b, NetworKit
-then bench_b_matching (one run of each entry); the median over repetitions
-of each; the load average (1 min) read before every pair. The b-matchings'
+run() (and, apart, its constructor, which allocates the per-vertex offer
+lists, plus run()). matchblas's times are bench_b_matching's (--file: every
+CPU b-matching entry of the registry, the OpenMP ones at each thread count,
+the matcher call alone, its allocations included). Each timed run follows an
+untimed one of the same tool (--warmup; NetworKit run once more).
+Interleaved: for each repetition and each b, NetworKit (the median of INNER
+runs) then bench_b_matching (the median of INNER runs of each entry); the
+median over repetitions of those; the load average (1 min) read before every pair. The b-matchings'
 weights are compared (NetworKit's and b-greedy's; bench_b_matching checks
 every matchblas entry against b-greedy edge for edge).
 Prints one markdown table: per b the medians and the ratios the targets ask
@@ -36,9 +39,10 @@ import time
 import warnings
 
 
-def bench_rows(bench, path, b, threads):
+def bench_rows(bench, path, b, threads, inner):
     """bench_b_matching's rows for one b: {(matcher, threads): (seconds, edges, weight, same)}."""
-    r = subprocess.run([bench, "--file", path, "--b", str(b), "--threads", threads, "--reps", "1", "--no-gpu"],
+    r = subprocess.run([bench, "--file", path, "--b", str(b), "--threads", threads, "--reps", str(inner),
+                        "--warmup", "--no-gpu"],
                        check=True, capture_output=True, text=True)
     rows = {}
     for line in r.stdout.splitlines():
@@ -58,6 +62,7 @@ def main():
     ap.add_argument("--file", default="")
     ap.add_argument("--b", default="1,2,5")
     ap.add_argument("--reps", type=int, default=3)
+    ap.add_argument("--inner", type=int, default=3)
     ap.add_argument("--threads", default="1,2")
     ap.add_argument("--dir", default="/tmp")
     ap.add_argument("--bench", default="build/bin/bench_b_matching")
@@ -78,18 +83,26 @@ def main():
     nk.setNumberOfThreads(1)
     bs = [int(x) for x in a.b.split(",")]
     nk_s = {b: [] for b in bs}
+    nk_total = {b: [] for b in bs}  # with the constructor (it allocates the offer lists)
     mb = {b: {} for b in bs}
     weights = {}
     loads = []
     for rep in range(a.reps):
         for b in bs:
             loads.append(os.getloadavg()[0])
-            m = nk.matching.BSuitorMatcher(G, b)
-            t0 = time.perf_counter()
-            m.run()
-            nk_s[b].append(time.perf_counter() - t0)
+            nk.matching.BSuitorMatcher(G, b).run()  # warm-up, as bench_b_matching's --warmup
+            runs, totals = [], []
+            for _ in range(a.inner):
+                t0 = time.perf_counter()
+                m = nk.matching.BSuitorMatcher(G, b)
+                t1 = time.perf_counter()
+                m.run()
+                runs.append(time.perf_counter() - t1)
+                totals.append(time.perf_counter() - t0)
+            nk_s[b].append(statistics.median(runs))
+            nk_total[b].append(statistics.median(totals))
             weights[b] = m.getBMatching().weight()
-            for key, row in bench_rows(a.bench, path, b, a.threads).items():
+            for key, row in bench_rows(a.bench, path, b, a.threads, a.inner).items():
                 mb[b].setdefault(key, []).append(row)
             print(f"rep {rep} b {b}: NetworKit {nk_s[b][-1]:.3f} s, "
                   + ", ".join(f"{k[0]}/{k[1]} {v[-1][0]:.3f} s" for k, v in mb[b].items()), flush=True)
@@ -99,9 +112,10 @@ def main():
     one, two = ts[0], ts[-1]
     print(f"\nload average (1 min) before each pair: min {min(loads):.2f}, median {statistics.median(loads):.2f}, "
           f"max {max(loads):.2f}; medians of {a.reps}")
-    print(f"| b | NetworKit BSuitorMatcher s | b-suitor s | NetworKit / b-suitor | b-suitor-omp {one}t s "
-          f"| b-suitor-omp {two}t s | omp {one}t / {two}t | b-greedy s | b-greedy / b-suitor | weights equal |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
+    print(f"| b | NetworKit run() s | NetworKit with constructor s | b-suitor s | NetworKit run() / b-suitor "
+          f"| b-suitor-omp {one}t s | b-suitor-omp {two}t s | omp {one}t / {two}t | b-greedy s | b-greedy / b-suitor "
+          f"| weights equal |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     for b in bs:
         r = mb[b]
         s, o1, o2, gr = med(r[("b-suitor", "1")]), med(r[("b-suitor-omp", one)]), med(r[("b-suitor-omp", two)]), \
@@ -109,7 +123,8 @@ def main():
         ours = r[("b-greedy", "1")][-1][2]
         same = all(x[3] in ("yes", "ref") for rows in r.values() for x in rows)
         wsame = abs(ours - weights[b]) <= 1e-9 * max(1.0, abs(ours))
-        print(f"| {b} | {statistics.median(nk_s[b]):.3f} | {s:.3f} | {statistics.median(nk_s[b]) / s:.2f}x "
+        print(f"| {b} | {statistics.median(nk_s[b]):.3f} | {statistics.median(nk_total[b]):.3f} | {s:.3f} "
+              f"| {statistics.median(nk_s[b]) / s:.2f}x "
               f"| {o1:.3f} | {o2:.3f} | {o1 / o2:.2f}x | {gr:.3f} | {gr / s:.2f}x "
               f"| {'yes' if wsame and same else 'NO'} ({weights[b]:.6f}) |")
 

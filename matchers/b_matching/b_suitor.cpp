@@ -27,6 +27,9 @@
 // partners are the neighbours whose flag in v's row is set and whose offer
 // v holds: one streaming pass, v's partners ascending as its row is.
 #include <omp.h>
+#ifdef __linux__
+#include <sys/mman.h>
+#endif
 
 #include <algorithm>
 #include <atomic>
@@ -44,6 +47,20 @@
 namespace matchblas {
 
 namespace {
+
+// Sizes v to n value-initialised elements, asking Linux for 2 MiB pages
+// first (random reads over tens of MiB miss the TLB on 4 KiB pages).
+template <class T>
+void huge_assign(std::vector<T>& v, std::size_t n, const T& value) {
+  v.reserve(n);
+#ifdef __linux__
+  constexpr std::uintptr_t huge = std::uintptr_t(2) << 20;
+  const auto p = reinterpret_cast<std::uintptr_t>(v.data());
+  const std::uintptr_t first = (p + huge - 1) & ~(huge - 1), last = (p + n * sizeof(T)) & ~(huge - 1);
+  if (last > first) madvise(reinterpret_cast<void*>(first), last - first, MADV_HUGEPAGE);
+#endif
+  v.assign(n, value);
+}
 
 // An offer of weight w by u, made through entry k of u's row (k relative to
 // the row's start); in a buffer of candidates, neighbour u at entry k.
@@ -76,8 +93,9 @@ bool better(const Offer<W>& a, const Offer<W>& b) {
 template <class W>
 class Holders {
  public:
-  Holders(const Csr<W>& g, const std::vector<int>& b)
-      : g_(g), vertex_(std::size_t(g.n_rows)), flag_(g.cols.size(), 0) {
+  Holders(const Csr<W>& g, const std::vector<int>& b) : g_(g) {
+    huge_assign(vertex_, std::size_t(g.n_rows), Vertex{});
+    huge_assign(flag_, g.cols.size(), std::uint8_t(0));
     constexpr W inf = std::numeric_limits<W>::infinity();
     offset_t total = 0;
     for (vertex_t v = 0; v < g.n_rows; ++v) {
@@ -85,7 +103,7 @@ class Holders {
       vertex_[v] = {cap > 0 ? Offer<W>{-inf, INT_MAX, -1} : Offer<W>{inf, 0, -1}, 0, cap, total};
       if (cap > 1) total += cap;
     }
-    slots_.resize(std::size_t(total));
+    huge_assign(slots_, std::size_t(total), Offer<W>{});
   }
 
   void prefetch(vertex_t v) const { __builtin_prefetch(&vertex_[v]); }
@@ -221,10 +239,17 @@ bool next_neighbours(const Csr<W>& g, vertex_t u, const Offer<W>& last, std::siz
   const vertex_t* cols = g.cols.data() + begin;
   const W* weights = g.weights.data() + begin;
   const auto d = std::int32_t(end - begin);
+  // An entry must beat lo (the k-th best so far; none while fewer) and be
+  // beaten by last: tested on the weight alone first.
+  W lo_w = -std::numeric_limits<W>::infinity();
+  vertex_t lo_u = INT_MAX;
   for (std::int32_t i = 0; i < d; ++i) {
-    const Offer<W> e{weights[i], cols[i], i};
-    if (buf.size() == k && !better(e, buf.back())) continue;  // the common case once full
-    if (!better(last, e)) continue;                           // at or before last
+    const W w = weights[i];
+    if (w < lo_w) continue;  // the common case once full
+    const vertex_t v = cols[i];
+    if (w == lo_w && v >= lo_u) continue;
+    if (w > last.w || (w == last.w && v <= last.u)) continue;  // at or before last
+    const Offer<W> e{w, v, i};
     if (buf.size() < k) buf.push_back(e);
     std::size_t j = buf.size() - 1;  // insertion: e moves up past worse entries
     while (j > 0 && better(e, buf[j - 1])) {
@@ -232,29 +257,55 @@ bool next_neighbours(const Csr<W>& g, vertex_t u, const Offer<W>& last, std::siz
       --j;
     }
     buf[j] = e;
+    if (buf.size() == k) {
+      lo_w = buf.back().w;
+      lo_u = buf.back().u;
+    }
   }
   return buf.size() < k;
 }
 
+// A pass's candidates: the buffer, its size bound k, whether it holds every
+// neighbour left.
+template <class W>
+struct Pass {
+  std::vector<Offer<W>> buf;
+  std::size_t k = 0;
+  bool all = false;
+};
+
+// Pass 1 of u's proposals when u has `need` to make: its candidates, each
+// floor prefetched.
+template <class W, class Prefetch>
+void first_pass(const Csr<W>& g, vertex_t u, const Offer<W>& last, std::int32_t need, Pass<W>& pass,
+                Prefetch prefetch) {
+  pass.k = 2 * std::size_t(need) + 2;
+  pass.all = next_neighbours(g, u, last, pass.k, pass.buf);
+  for (const Offer<W>& c : pass.buf) prefetch(c.u);
+}
+
 // u's proposals until it has `need` more offers out or is spent:
-// offer(candidate) makes one (true when taken).
+// offer(candidate) makes one (true when taken). `pass` holds pass 1 already
+// when scanned (made by first_pass with this need and u's last).
 template <class W, class Prefetch, class MakeOffer>
-void propose(const Csr<W>& g, vertex_t u, Proposer<W>& p, std::int32_t need, std::vector<Offer<W>>& buf,
+void propose(const Csr<W>& g, vertex_t u, Proposer<W>& p, std::int32_t need, Pass<W>& pass, bool scanned,
              Prefetch prefetch, MakeOffer offer) {
-  std::size_t k = 2 * std::size_t(need) + 2;
-  while (need > 0) {
-    const bool all = next_neighbours(g, u, p.last, k, buf);
-    for (const Offer<W>& c : buf) prefetch(c.u);
+  if (need <= 0) return;
+  if (!scanned) first_pass(g, u, p.last, need, pass, prefetch);
+  for (;;) {
     std::size_t i = 0;
-    for (; i < buf.size() && need > 0; ++i) {
-      p.last = buf[i];
-      if (offer(buf[i])) --need;
+    for (; i < pass.buf.size() && need > 0; ++i) {
+      p.last = pass.buf[i];
+      if (offer(pass.buf[i])) --need;
     }
-    if (all && i == buf.size()) {  // nothing left after last
+    if (pass.all && i == pass.buf.size()) {  // nothing left after last
       p.spent = 1;
       return;
     }
-    k *= 2;
+    if (need == 0) return;
+    pass.k *= 2;
+    pass.all = next_neighbours(g, u, p.last, pass.k, pass.buf);
+    for (const Offer<W>& c : pass.buf) prefetch(c.u);
   }
 }
 
@@ -273,7 +324,8 @@ BMatching b_suitor_seq(const Csr<W>& g, const std::vector<int>& b) {
   detail::expect_b(g, b, "b_suitor_seq");
   const vertex_t n = g.n_rows;
   Holders<W> holders(g, b);
-  std::vector<Proposer<W>> state(static_cast<std::size_t>(n));
+  std::vector<Proposer<W>> state;
+  huge_assign(state, std::size_t(n), Proposer<W>{});
   // (u, k): u to process; k >= 0: u's offer through entry k was just
   // displaced (its count and flag are updated when u is taken off).
   struct Todo {
@@ -281,9 +333,18 @@ BMatching b_suitor_seq(const Csr<W>& g, const std::vector<int>& b) {
     std::int32_t k;
   };
   std::vector<Todo> stack;
-  std::vector<Offer<W>> buf;
+  const auto prefetch = [&](vertex_t v) { holders.prefetch(v); };
+  // Vertices make their first proposals in order 0, 1, ...: the first pass
+  // of the next one is made ahead (its state is still the initial one), so
+  // that its floors arrive while this one proposes.
+  Pass<W> now, ahead, pass;
+  const Offer<W> before_all = Proposer<W>{}.last;
+  if (n > 0) first_pass(g, 0, before_all, b[0], ahead, prefetch);
   for (vertex_t first = 0; first < n; ++first) {
+    std::swap(now, ahead);
+    if (first + 1 < n) first_pass(g, first + 1, before_all, b[first + 1], ahead, prefetch);
     stack.push_back({first, -1});
+    bool fresh = true;  // the next pop is `first`'s first: its pass 1 is in `now`
     while (!stack.empty()) {
       const auto [u, dropped_k] = stack.back();
       stack.pop_back();
@@ -293,8 +354,10 @@ BMatching b_suitor_seq(const Csr<W>& g, const std::vector<int>& b) {
         holders.flag(row + dropped_k, false);
         --p.held;
       }
+      const bool scanned = fresh;
+      fresh = false;
       if (p.spent || p.held >= b[u]) continue;
-      propose(g, u, p, b[u] - p.held, buf, [&](vertex_t v) { holders.prefetch(v); }, [&](const Offer<W>& c) {
+      propose(g, u, p, b[u] - p.held, scanned ? now : pass, scanned, prefetch, [&](const Offer<W>& c) {
         const vertex_t v = c.u;
         const Offer<W> o{c.w, u, c.k};
         // Cheap test first: a heavier floor refuses, a lighter one takes.
@@ -327,7 +390,8 @@ BMatching b_suitor_omp(const Csr<W>& g, const std::vector<int>& b, int threads) 
   const vertex_t n = g.n_rows;
   const int t = threads > 0 ? threads : omp_get_max_threads();
   Holders<W> holders(g, b);
-  std::vector<Proposer<W>> state(static_cast<std::size_t>(n));
+  std::vector<Proposer<W>> state;
+  huge_assign(state, std::size_t(n), Proposer<W>{});
   std::vector<std::uint8_t> owned(static_cast<std::size_t>(n), 0);
 
   const auto held = [&](vertex_t u) { return std::atomic_ref<std::int32_t>(state[u].held); };
@@ -348,7 +412,7 @@ BMatching b_suitor_omp(const Csr<W>& g, const std::vector<int>& b, int threads) 
 #pragma omp parallel num_threads(t)
   {
     std::vector<vertex_t> stack;
-    std::vector<Offer<W>> buf;
+    Pass<W> pass;
 #pragma omp for schedule(dynamic, 64)
     for (vertex_t first = 0; first < n; ++first) {
       guard.run([&] {
@@ -361,7 +425,7 @@ BMatching b_suitor_omp(const Csr<W>& g, const std::vector<int>& b, int threads) 
           for (;;) {
             while (wants(u)) {
               Proposer<W> p{state[u].last, 0, 0};  // u's owner alone writes last and spent
-              propose(g, u, p, b[u] - held(u).load(), buf, [&](vertex_t v) { holders.prefetch(v); },
+              propose(g, u, p, b[u] - held(u).load(), pass, false, [&](vertex_t v) { holders.prefetch(v); },
                       [&](const Offer<W>& c) {
                         const vertex_t v = c.u;
                         const Offer<W> o{c.w, u, c.k};

@@ -16,10 +16,12 @@ Writes the graph once with `matchblas gen KIND 2^SCALE --edge-factor F
 (default /tmp), unless --file names one; both tools read that file, so
 both hold the same double weights. NetworKit reads it with MTXGraphReader
 and runs on one thread (setNumberOfThreads(1)); its time is BSuitorMatcher's
-run() (and, apart, its constructor, which allocates the per-vertex offer
-lists, plus run()). matchblas's times are bench_b_matching's (--file: every
+run() (wall and process CPU time; and, apart, its constructor, which
+allocates the per-vertex offer lists, plus run()). matchblas's times are bench_b_matching's (--file: every
 CPU b-matching entry of the registry, the OpenMP ones at each thread count,
-the matcher call alone, its allocations included). Each timed run follows an
+the matcher call alone, its allocations included; wall and process CPU
+time: on a machine shared with other work the CPU time of a one-thread run
+leaves out the time it waited for a core). Each timed run follows an
 untimed one of the same tool (--warmup; NetworKit run once more).
 Interleaved: for each repetition and each b, NetworKit (the median of INNER
 runs) then bench_b_matching (the median of INNER runs of each entry); the
@@ -40,15 +42,15 @@ import warnings
 
 
 def bench_rows(bench, path, b, threads, inner):
-    """bench_b_matching's rows for one b: {(matcher, threads): (seconds, edges, weight, same)}."""
+    """bench_b_matching's rows for one b: {(matcher, threads): (seconds, cpu seconds, edges, weight, same)}."""
     r = subprocess.run([bench, "--file", path, "--b", str(b), "--threads", threads, "--reps", str(inner),
                         "--warmup", "--no-gpu"],
                        check=True, capture_output=True, text=True)
     rows = {}
     for line in r.stdout.splitlines():
         f = line.split()
-        if len(f) == 8 and f[0] == str(b):
-            rows[(f[1], f[2])] = (float(f[3]), int(f[5]), float(f[6]), f[7])
+        if len(f) == 9 and f[0] == str(b):
+            rows[(f[1], f[2])] = (float(f[3]), float(f[4]), int(f[6]), float(f[7]), f[8])
     if not rows:
         sys.exit("b_suitor_networkit: no rows from bench_b_matching:\n" + r.stdout + r.stderr)
     return rows
@@ -84,6 +86,7 @@ def main():
     bs = [int(x) for x in a.b.split(",")]
     nk_s = {b: [] for b in bs}
     nk_total = {b: [] for b in bs}  # with the constructor (it allocates the offer lists)
+    nk_cpu = {b: [] for b in bs}  # run()'s process CPU time
     mb = {b: {} for b in bs}
     weights = {}
     loads = []
@@ -91,15 +94,17 @@ def main():
         for b in bs:
             loads.append(os.getloadavg()[0])
             nk.matching.BSuitorMatcher(G, b).run()  # warm-up, as bench_b_matching's --warmup
-            runs, totals = [], []
+            runs, totals, cpus = [], [], []
             for _ in range(a.inner):
                 t0 = time.perf_counter()
                 m = nk.matching.BSuitorMatcher(G, b)
-                t1 = time.perf_counter()
+                t1, c1 = time.perf_counter(), time.process_time()
                 m.run()
                 runs.append(time.perf_counter() - t1)
+                cpus.append(time.process_time() - c1)
                 totals.append(time.perf_counter() - t0)
             nk_s[b].append(statistics.median(runs))
+            nk_cpu[b].append(statistics.median(cpus))
             nk_total[b].append(statistics.median(totals))
             weights[b] = m.getBMatching().weight()
             for key, row in bench_rows(a.bench, path, b, a.threads, a.inner).items():
@@ -107,25 +112,25 @@ def main():
             print(f"rep {rep} b {b}: NetworKit {nk_s[b][-1]:.3f} s, "
                   + ", ".join(f"{k[0]}/{k[1]} {v[-1][0]:.3f} s" for k, v in mb[b].items()), flush=True)
 
-    med = lambda rows: statistics.median(r[0] for r in rows)
+    med = lambda rows, i=0: statistics.median(r[i] for r in rows)
     ts = a.threads.split(",")
     one, two = ts[0], ts[-1]
     print(f"\nload average (1 min) before each pair: min {min(loads):.2f}, median {statistics.median(loads):.2f}, "
-          f"max {max(loads):.2f}; medians of {a.reps}")
-    print(f"| b | NetworKit run() s | NetworKit with constructor s | b-suitor s | NetworKit run() / b-suitor "
-          f"| b-suitor-omp {one}t s | b-suitor-omp {two}t s | omp {one}t / {two}t | b-greedy s | b-greedy / b-suitor "
-          f"| weights equal |")
+          f"max {max(loads):.2f}; medians of {a.reps} pairs, each the median of {a.inner} runs")
+    print(f"| b | NetworKit run() s (cpu s) | NetworKit with constructor s | b-suitor s (cpu s) "
+          f"| NetworKit / b-suitor, wall (cpu) | b-suitor-omp {one}t s | b-suitor-omp {two}t s | omp {one}t / {two}t "
+          f"| b-greedy s | b-greedy / b-suitor | weights equal |")
     print("|---|---|---|---|---|---|---|---|---|---|---|")
     for b in bs:
         r = mb[b]
-        s, o1, o2, gr = med(r[("b-suitor", "1")]), med(r[("b-suitor-omp", one)]), med(r[("b-suitor-omp", two)]), \
-            med(r[("b-greedy", "1")])
-        ours = r[("b-greedy", "1")][-1][2]
-        same = all(x[3] in ("yes", "ref") for rows in r.values() for x in rows)
+        s, sc = med(r[("b-suitor", "1")]), med(r[("b-suitor", "1")], 1)
+        o1, o2, gr = med(r[("b-suitor-omp", one)]), med(r[("b-suitor-omp", two)]), med(r[("b-greedy", "1")])
+        nks, nkc = statistics.median(nk_s[b]), statistics.median(nk_cpu[b])
+        ours = r[("b-greedy", "1")][-1][3]
+        same = all(x[4] in ("yes", "ref") for rows in r.values() for x in rows)
         wsame = abs(ours - weights[b]) <= 1e-9 * max(1.0, abs(ours))
-        print(f"| {b} | {statistics.median(nk_s[b]):.3f} | {statistics.median(nk_total[b]):.3f} | {s:.3f} "
-              f"| {statistics.median(nk_s[b]) / s:.2f}x "
-              f"| {o1:.3f} | {o2:.3f} | {o1 / o2:.2f}x | {gr:.3f} | {gr / s:.2f}x "
+        print(f"| {b} | {nks:.3f} ({nkc:.3f}) | {statistics.median(nk_total[b]):.3f} | {s:.3f} ({sc:.3f}) "
+              f"| {nks / s:.2f}x ({nkc / sc:.2f}x) | {o1:.3f} | {o2:.3f} | {o1 / o2:.2f}x | {gr:.3f} | {gr / s:.2f}x "
               f"| {'yes' if wsame and same else 'NO'} ({weights[b]:.6f}) |")
 
 

@@ -1,8 +1,9 @@
 // b-matching on R-MAT (or Erdos-Renyi): every b-matching algorithm of the
 // registry, for each b: b-greedy (the reference) first, each other CPU entry
 // once (one thread) or, when it is an OpenMP one, at each thread count (all
-// cores always among them), each GPU entry last; median of --reps runs,
-// edges/s, and whether each equals b-greedy edge for edge. The GPU rows'
+// cores always among them), each GPU entry last; median of --reps runs
+// (wall time, and the process's CPU time for the CPU entries), edges/s,
+// the weight, and whether each equals b-greedy edge for edge. The GPU rows'
 // speed-up is over the fastest OpenMP row on all cores, same run.
 //   bench_b_matching [--graph rmat|er] [--scale S] [--edge-factor F]
 //                    [--file FILE.mtx] [--b 1,2,5] [--threads 1,16] [--reps R]
@@ -50,11 +51,13 @@ double median(std::vector<double> v) {
   return v[v.size() / 2];
 }
 
+// cpu < 0: not measured (GPU rows).
 template <class W>
-void row(const Csr<W>& g, int b, const char* matcher, const std::string& threads, double s, double m,
+void row(const Csr<W>& g, int b, const char* matcher, const std::string& threads, double s, double cpu, double m,
          const BMatching& got, const char* same) {
-  std::printf("%3d %-14s %7s %10.4f %12.1f %10lld %16.6f %8s\n", b, matcher, threads.c_str(), s, m / s / 1e6,
-              static_cast<long long>(got.num_edges()), b_matching_weight(g, got), same);
+  const std::string c = cpu < 0 ? "-" : std::to_string(cpu).substr(0, 6);
+  std::printf("%3d %-14s %7s %10.4f %8s %12.1f %10lld %16.6f %8s\n", b, matcher, threads.c_str(), s, c.c_str(),
+              m / s / 1e6, static_cast<long long>(got.num_edges()), b_matching_weight(g, got), same);
   std::fflush(stdout);
 }
 
@@ -87,8 +90,8 @@ int run(const Csr<W>& g, const Config& c) {
     std::printf("GPU entries: skipped, %s\n", no_gpu.c_str());
   }
 
-  std::printf("%3s %-14s %7s %10s %12s %10s %16s %8s\n", "b", "matcher", "threads", "median s", "Medges/s", "edges",
-              "weight", "=greedy");
+  std::printf("%3s %-14s %7s %10s %8s %12s %10s %16s %8s\n", "b", "matcher", "threads", "median s", "cpu s",
+              "Medges/s", "edges", "weight", "=greedy");
   const MatcherInfo& reference = find_matcher("b-greedy", Problem::b_matching);
   for (int b : bs) {
     const std::vector<int> bv = constant_b(n, b);
@@ -96,9 +99,9 @@ int run(const Csr<W>& g, const Config& c) {
     RunOptions one;
     one.threads = 1;
     if (c.warmup) ref = run_b_matching(reference, &g, bv, one);
-    const double greedy_s =
-        bench::median_seconds(greedy_reps, [&] { ref = run_b_matching(reference, &g, bv, one); });
-    row(g, b, reference.name.c_str(), "1", greedy_s, m, ref, "ref");
+    const bench::WallCpu greedy_s =
+        bench::median_wall_cpu(greedy_reps, [&] { ref = run_b_matching(reference, &g, bv, one); });
+    row(g, b, reference.name.c_str(), "1", greedy_s.wall, greedy_s.cpu, m, ref, "ref");
     double omp_all_s = 0;  // the fastest OpenMP entry on all cores
     for (const MatcherInfo& info : matchers()) {
       if (info.problem != Problem::b_matching || &info == &reference || info.device != Device::cpu) continue;
@@ -108,9 +111,9 @@ int run(const Csr<W>& g, const Config& c) {
         RunOptions o;
         o.threads = t;
         if (c.warmup) got = run_b_matching(info, &g, bv, o);
-        const double s = bench::median_seconds(reps, [&] { got = run_b_matching(info, &g, bv, o); });
-        row(g, b, info.name.c_str(), std::to_string(t), s, m, got, got == ref ? "yes" : "NO");
-        if (info.threaded && t == all && (omp_all_s == 0 || s < omp_all_s)) omp_all_s = s;
+        const bench::WallCpu s = bench::median_wall_cpu(reps, [&] { got = run_b_matching(info, &g, bv, o); });
+        row(g, b, info.name.c_str(), std::to_string(t), s.wall, s.cpu, m, got, got == ref ? "yes" : "NO");
+        if (info.threaded && t == all && (omp_all_s == 0 || s.wall < omp_all_s)) omp_all_s = s.wall;
       }
     }
     if (!dg) continue;
@@ -120,7 +123,7 @@ int run(const Csr<W>& g, const Config& c) {
         RunOptions o;
         o.gpu = device;
         const double s = bench::median_seconds(reps, [&] { got = run_b_matching(info, &g, bv, o); });
-        row(g, b, info.name.c_str(), "gpu+io", s, m, got, got == ref ? "yes" : "NO");
+        row(g, b, info.name.c_str(), "gpu+io", s, -1, m, got, got == ref ? "yes" : "NO");
         continue;
       }
       std::vector<double> match, io;
@@ -137,7 +140,7 @@ int run(const Csr<W>& g, const Config& c) {
         last = t;
       }
       const double gpu_s = median(match), gpu_io_s = median(io);
-      row(g, b, info.name.c_str(), "gpu", gpu_s, m, got, same ? "yes" : "NO");
+      row(g, b, info.name.c_str(), "gpu", gpu_s, -1, m, got, same ? "yes" : "NO");
       std::printf("    %s: match %.3f ms (last run:", info.name.c_str(), gpu_s * 1e3);
       for (const auto& [name, seconds] : last.phases) std::printf(" %s %.3f", name.c_str(), seconds * 1e3);
       std::printf("), +io %.3f ms (b upload %.3f, fetch %.3f); OpenMP on %d threads / GPU: %.1fx match, "

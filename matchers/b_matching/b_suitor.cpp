@@ -27,9 +27,6 @@
 // partners are the neighbours whose flag in v's row is set and whose offer
 // v holds: one streaming pass, v's partners ascending as its row is.
 #include <omp.h>
-#ifdef __linux__
-#include <sys/mman.h>
-#endif
 
 #include <algorithm>
 #include <atomic>
@@ -47,20 +44,6 @@
 namespace matchblas {
 
 namespace {
-
-// Sizes v to n value-initialised elements, asking Linux for 2 MiB pages
-// first (random reads over tens of MiB miss the TLB on 4 KiB pages).
-template <class T>
-void huge_assign(std::vector<T>& v, std::size_t n, const T& value) {
-  v.reserve(n);
-#ifdef __linux__
-  constexpr std::uintptr_t huge = std::uintptr_t(2) << 20;
-  const auto p = reinterpret_cast<std::uintptr_t>(v.data());
-  const std::uintptr_t first = (p + huge - 1) & ~(huge - 1), last = (p + n * sizeof(T)) & ~(huge - 1);
-  if (last > first) madvise(reinterpret_cast<void*>(first), last - first, MADV_HUGEPAGE);
-#endif
-  v.assign(n, value);
-}
 
 // An offer of weight w by u, made through entry k of u's row (k relative to
 // the row's start); in a buffer of candidates, neighbour u at entry k.
@@ -93,9 +76,8 @@ bool better(const Offer<W>& a, const Offer<W>& b) {
 template <class W>
 class Holders {
  public:
-  Holders(const Csr<W>& g, const std::vector<int>& b) : g_(g) {
-    huge_assign(vertex_, std::size_t(g.n_rows), Vertex{});
-    huge_assign(flag_, g.cols.size(), std::uint8_t(0));
+  Holders(const Csr<W>& g, const std::vector<int>& b)
+      : g_(g), vertex_(std::size_t(g.n_rows)), flag_(g.cols.size(), 0) {
     constexpr W inf = std::numeric_limits<W>::infinity();
     offset_t total = 0;
     for (vertex_t v = 0; v < g.n_rows; ++v) {
@@ -103,7 +85,7 @@ class Holders {
       vertex_[v] = {cap > 0 ? Offer<W>{-inf, INT_MAX, -1} : Offer<W>{inf, 0, -1}, 0, cap, total};
       if (cap > 1) total += cap;
     }
-    huge_assign(slots_, std::size_t(total), Offer<W>{});
+    slots_.resize(std::size_t(total));
   }
 
   void prefetch(vertex_t v) const { __builtin_prefetch(&vertex_[v]); }
@@ -324,8 +306,7 @@ BMatching b_suitor_seq(const Csr<W>& g, const std::vector<int>& b) {
   detail::expect_b(g, b, "b_suitor_seq");
   const vertex_t n = g.n_rows;
   Holders<W> holders(g, b);
-  std::vector<Proposer<W>> state;
-  huge_assign(state, std::size_t(n), Proposer<W>{});
+  std::vector<Proposer<W>> state(static_cast<std::size_t>(n));
   // (u, k): u to process; k >= 0: u's offer through entry k was just
   // displaced (its count and flag are updated when u is taken off).
   struct Todo {
@@ -390,8 +371,7 @@ BMatching b_suitor_omp(const Csr<W>& g, const std::vector<int>& b, int threads) 
   const vertex_t n = g.n_rows;
   const int t = threads > 0 ? threads : omp_get_max_threads();
   Holders<W> holders(g, b);
-  std::vector<Proposer<W>> state;
-  huge_assign(state, std::size_t(n), Proposer<W>{});
+  std::vector<Proposer<W>> state(static_cast<std::size_t>(n));
   std::vector<std::uint8_t> owned(static_cast<std::size_t>(n), 0);
 
   const auto held = [&](vertex_t u) { return std::atomic_ref<std::int32_t>(state[u].held); };

@@ -209,6 +209,7 @@ struct Proposer {
   Offer<W> last{std::numeric_limits<W>::infinity(), -1, -1};  // before every entry
   std::int32_t held = 0;
   std::uint8_t spent = 0;
+  std::uint8_t queued = 0;  // b_suitor_seq: on the stack
 };
 
 // The next neighbours of u after `last` in u's order of preference, at most
@@ -307,13 +308,9 @@ BMatching b_suitor_seq(const Csr<W>& g, const std::vector<int>& b) {
   const vertex_t n = g.n_rows;
   Holders<W> holders(g, b);
   std::vector<Proposer<W>> state(static_cast<std::size_t>(n));
-  // (u, k): u to process; k >= 0: u's offer through entry k was just
-  // displaced (its count and flag are updated when u is taken off).
-  struct Todo {
-    vertex_t u;
-    std::int32_t k;
-  };
-  std::vector<Todo> stack;
+  // Vertices to process, each at most once at a time (`queued`): a vertex
+  // displaced twice before its turn makes one pass for both offers.
+  std::vector<vertex_t> stack;
   const auto prefetch = [&](vertex_t v) { holders.prefetch(v); };
   // Vertices make their first proposals in order 0, 1, ...: the first pass
   // of the next one is made ahead (its state is still the initial one), so
@@ -324,20 +321,17 @@ BMatching b_suitor_seq(const Csr<W>& g, const std::vector<int>& b) {
   for (vertex_t first = 0; first < n; ++first) {
     std::swap(now, ahead);
     if (first + 1 < n) first_pass(g, first + 1, before_all, b[first + 1], ahead, prefetch);
-    stack.push_back({first, -1});
+    stack.push_back(first);
     bool fresh = true;  // the next pop is `first`'s first: its pass 1 is in `now`
     while (!stack.empty()) {
-      const auto [u, dropped_k] = stack.back();
+      const vertex_t u = stack.back();
       stack.pop_back();
       Proposer<W>& p = state[u];
-      const offset_t row = g.offsets[u];
-      if (dropped_k >= 0) {
-        holders.flag(row + dropped_k, false);
-        --p.held;
-      }
+      p.queued = 0;
       const bool scanned = fresh;
       fresh = false;
       if (p.spent || p.held >= b[u]) continue;
+      const offset_t row = g.offsets[u];
       propose(g, u, p, b[u] - p.held, scanned ? now : pass, scanned, prefetch, [&](const Offer<W>& c) {
         const vertex_t v = c.u;
         const Offer<W> o{c.w, u, c.k};
@@ -350,9 +344,13 @@ BMatching b_suitor_seq(const Csr<W>& g, const std::vector<int>& b) {
         if (dropped.u == no_vertex) {
           ++size;
         } else {
-          __builtin_prefetch(&state[dropped.u]);
-          __builtin_prefetch(&g.offsets[dropped.u]);
-          stack.push_back({dropped.u, dropped.k});
+          Proposer<W>& q = state[dropped.u];
+          holders.flag(g.offsets[dropped.u] + dropped.k, false);
+          --q.held;
+          if (!q.queued && !q.spent) {
+            q.queued = 1;
+            stack.push_back(dropped.u);
+          }
         }
         ++p.held;
         return true;
@@ -404,7 +402,7 @@ BMatching b_suitor_omp(const Csr<W>& g, const std::vector<int>& b, int threads) 
           const offset_t row = g.offsets[u];
           for (;;) {
             while (wants(u)) {
-              Proposer<W> p{state[u].last, 0, 0};  // u's owner alone writes last and spent
+              Proposer<W> p{state[u].last, 0, 0, 0};  // u's owner alone writes last and spent
               propose(g, u, p, b[u] - held(u).load(), pass, false, [&](vertex_t v) { holders.prefetch(v); },
                       [&](const Offer<W>& c) {
                         const vertex_t v = c.u;

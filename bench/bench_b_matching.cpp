@@ -1,12 +1,19 @@
 // b-matching on R-MAT (or Erdos-Renyi): every b-matching algorithm of the
 // registry, for each b: b-greedy (the reference) first, each other CPU entry
 // once (one thread) or, when it is an OpenMP one, at each thread count (all
-// cores always among them), each GPU entry last; median of --reps runs,
-// edges/s, and whether each equals b-greedy edge for edge. The GPU rows'
+// cores always among them), each GPU entry last; median of --reps runs
+// (wall time, and the process's CPU time for the CPU entries), edges/s,
+// the weight, and whether each equals b-greedy edge for edge. The GPU rows'
 // speed-up is over the fastest OpenMP row on all cores, same run.
 //   bench_b_matching [--graph rmat|er] [--scale S] [--edge-factor F]
-//                    [--b 1,2,5] [--threads 1,16] [--reps R] [--greedy-reps R]
-//                    [--no-seq] [--gpu ID | --no-gpu]
+//                    [--file FILE.mtx] [--b 1,2,5] [--threads 1,16] [--reps R]
+//                    [--greedy-reps R] [--no-seq] [--only NAME,...]
+//                    [--warmup] [--gpu ID | --no-gpu]
+// --only: the entries to run besides b-greedy; --warmup: one untimed run of
+// each CPU entry before its timed ones (the first call in a process also
+// pays for faulting in fresh memory). --file: a Matrix Market file instead of a generated graph, read with
+// double weights (the same values another tool reads from the file:
+// bench/b_suitor_networkit.py).
 // --threads: a value <= 0 means all cores. --no-seq skips the one-thread
 // entries other than the reference (tens of seconds at scale 24);
 // --greedy-reps times b-greedy (always computed) over fewer runs. GPU:
@@ -28,6 +35,8 @@
 #include "bench/args.hpp"
 #include "bench/timing.hpp"
 #include "datasets/generators.hpp"
+#include "datasets/load.hpp"
+#include "lib/mmio.hpp"
 #include "matchers/b_matching/b_matching.hpp"
 #include "matchers/device_graph.hpp"
 #include "matchers/registry.hpp"
@@ -42,103 +51,69 @@ double median(std::vector<double> v) {
   return v[v.size() / 2];
 }
 
-void row(int b, const char* matcher, const std::string& threads, double s, double m, const BMatching& got,
-         const char* same) {
-  std::printf("%3d %-14s %7s %10.4f %12.1f %10lld %8s\n", b, matcher, threads.c_str(), s, m / s / 1e6,
-              static_cast<long long>(got.num_edges()), same);
+// cpu < 0: not measured (GPU rows).
+template <class W>
+void row(const Csr<W>& g, int b, const char* matcher, const std::string& threads, double s, double cpu, double m,
+         const BMatching& got, const char* same) {
+  const std::string c = cpu < 0 ? "-" : std::to_string(cpu).substr(0, 6);
+  std::printf("%3d %-14s %7s %10.4f %8s %12.1f %10lld %16.6f %8s\n", b, matcher, threads.c_str(), s, c.c_str(),
+              m / s / 1e6, static_cast<long long>(got.num_edges()), b_matching_weight(g, got), same);
   std::fflush(stdout);
 }
 
-}  // namespace
+struct Config {
+  int all, device, reps, greedy_reps;
+  bool seq, use_gpu;
+  std::vector<int> bs, threads;
+  std::vector<std::string> only;  // entries to run besides b-greedy (empty: all)
+  bool warmup;                    // one untimed run of each CPU entry first
+};
 
-int main(int argc, char** argv) {
-  if (bench::help(argc, argv,
-      "usage: bench_b_matching [--graph rmat|er] [--scale S] [--edge-factor F]\n"
-      "                 [--b 1,2,5] [--threads 1,16] [--reps R] [--greedy-reps R]\n"
-      "                 [--no-seq] [--gpu ID | --no-gpu]\n"
-      "\n"
-      "b-matching on R-MAT (or Erdos-Renyi): every b-matching algorithm of the\n"
-      "registry, for each b: b-greedy (the reference) first, each other CPU entry\n"
-      "once (one thread) or, when it is an OpenMP one, at each thread count (all\n"
-      "cores always among them), each GPU entry last; median of --reps runs,\n"
-      "edges/s, and whether each equals b-greedy edge for edge. The GPU rows'\n"
-      "speed-up is over the fastest OpenMP row on all cores, same run.\n"
-      "(bench/README.md; results in bench/RESULTS.md)\n"))
-    return 0;
-  int scale = 20, reps = 3, greedy_reps = -1, device = 0;
-  double edge_factor = 16;
-  bool seq = true, use_gpu = true;
-  std::string graph = "rmat";
-  const int all = omp_get_max_threads();
-  std::vector<int> bs = {1, 2, 5}, threads = {1, all};
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    const bool v = i + 1 < argc;
-    if (a == "--scale" && v) scale = std::atoi(argv[++i]);
-    else if (a == "--edge-factor" && v) edge_factor = std::atof(argv[++i]);
-    else if (a == "--graph" && v) graph = argv[++i];
-    else if (a == "--b" && v) bs = bench::int_list(argv[++i]);
-    else if (a == "--threads" && v) threads = bench::int_list(argv[++i]);
-    else if (a == "--reps" && v) reps = std::atoi(argv[++i]);
-    else if (a == "--greedy-reps" && v) greedy_reps = std::atoi(argv[++i]);
-    else if (a == "--gpu" && v) device = std::atoi(argv[++i]);
-    else if (a == "--no-gpu") use_gpu = false;
-    else if (a == "--no-seq") seq = false;
-    else {
-      std::fprintf(stderr, "bench_b_matching: unknown option or missing value: %s\n", a.c_str());
-      return 2;
-    }
-  }
-  if (greedy_reps < 1) greedy_reps = reps;
-  for (int& t : threads)
-    if (t <= 0) t = all;
-  if (std::find(threads.begin(), threads.end(), all) == threads.end()) threads.push_back(all);
-  std::sort(threads.begin(), threads.end());
-  threads.erase(std::unique(threads.begin(), threads.end()), threads.end());
-
-  GenOptions opt;
-  opt.edge_factor = edge_factor;
-  const vertex_t n = vertex_t(1) << scale;
-  const Csr<float> g = graph == "er" ? erdos_renyi<float>(n, opt) : rmat<float>(n, opt);
+template <class W>
+int run(const Csr<W>& g, const Config& c) {
+  const vertex_t n = g.n_rows;
   const double m = double(g.cols.size()) / 2;
-  std::printf("graph: %s scale %d edge factor %g, %d vertices, %.0f edges (%s 2^27), float weights\n",
-              graph == "er" ? "Erdos-Renyi" : "R-MAT", scale, edge_factor, n, m,
-              m >= double(1LL << 27) ? ">=" : "<");
-
+  const int all = c.all, device = c.device, reps = c.reps, greedy_reps = c.greedy_reps;
+  const bool seq = c.seq, use_gpu = c.use_gpu;
+  const std::vector<int>& bs = c.bs;
+  const std::vector<int>& threads = c.threads;
   // The GPU: the graph uploaded once, or the reason for skipping.
   std::string no_gpu = use_gpu ? "" : "--no-gpu";
   if (use_gpu && gpu::device_count() == 0) no_gpu = "no GPU (" + gpu::unavailable_reason() + ")";
   if (no_gpu.empty() && (device < 0 || device >= gpu::device_count())) no_gpu = "no GPU with id " + std::to_string(device);
-  std::unique_ptr<DeviceGraph<float>> dg;
+  std::unique_ptr<DeviceGraph<W>> dg;
   if (no_gpu.empty()) {
-    dg = std::make_unique<DeviceGraph<float>>(g, device);
+    dg = std::make_unique<DeviceGraph<W>>(g, device);
     std::printf("device: %s; graph upload (once) %.1f ms\n", gpu::device_description(device).c_str(),
                 dg->upload_seconds() * 1e3);
   } else {
     std::printf("GPU entries: skipped, %s\n", no_gpu.c_str());
   }
 
-  std::printf("%3s %-14s %7s %10s %12s %10s %8s\n", "b", "matcher", "threads", "median s", "Medges/s", "edges",
-              "=greedy");
+  std::printf("%3s %-14s %7s %10s %8s %12s %10s %16s %8s\n", "b", "matcher", "threads", "median s", "cpu s",
+              "Medges/s", "edges", "weight", "=greedy");
   const MatcherInfo& reference = find_matcher("b-greedy", Problem::b_matching);
   for (int b : bs) {
     const std::vector<int> bv = constant_b(n, b);
     BMatching ref, got;
     RunOptions one;
     one.threads = 1;
-    const double greedy_s =
-        bench::median_seconds(greedy_reps, [&] { ref = run_b_matching(reference, &g, bv, one); });
-    row(b, reference.name.c_str(), "1", greedy_s, m, ref, "ref");
+    if (c.warmup) ref = run_b_matching(reference, &g, bv, one);
+    const bench::WallCpu greedy_s =
+        bench::median_wall_cpu(greedy_reps, [&] { ref = run_b_matching(reference, &g, bv, one); });
+    row(g, b, reference.name.c_str(), "1", greedy_s.wall, greedy_s.cpu, m, ref, "ref");
     double omp_all_s = 0;  // the fastest OpenMP entry on all cores
     for (const MatcherInfo& info : matchers()) {
       if (info.problem != Problem::b_matching || &info == &reference || info.device != Device::cpu) continue;
       if (!info.threaded && !seq) continue;
+      if (!c.only.empty() && std::find(c.only.begin(), c.only.end(), info.name) == c.only.end()) continue;
       for (int t : info.threaded ? threads : std::vector<int>{1}) {
         RunOptions o;
         o.threads = t;
-        const double s = bench::median_seconds(reps, [&] { got = run_b_matching(info, &g, bv, o); });
-        row(b, info.name.c_str(), std::to_string(t), s, m, got, got == ref ? "yes" : "NO");
-        if (info.threaded && t == all && (omp_all_s == 0 || s < omp_all_s)) omp_all_s = s;
+        if (c.warmup) got = run_b_matching(info, &g, bv, o);
+        const bench::WallCpu s = bench::median_wall_cpu(reps, [&] { got = run_b_matching(info, &g, bv, o); });
+        row(g, b, info.name.c_str(), std::to_string(t), s.wall, s.cpu, m, got, got == ref ? "yes" : "NO");
+        if (info.threaded && t == all && (omp_all_s == 0 || s.wall < omp_all_s)) omp_all_s = s.wall;
       }
     }
     if (!dg) continue;
@@ -148,7 +123,7 @@ int main(int argc, char** argv) {
         RunOptions o;
         o.gpu = device;
         const double s = bench::median_seconds(reps, [&] { got = run_b_matching(info, &g, bv, o); });
-        row(b, info.name.c_str(), "gpu+io", s, m, got, got == ref ? "yes" : "NO");
+        row(g, b, info.name.c_str(), "gpu+io", s, -1, m, got, got == ref ? "yes" : "NO");
         continue;
       }
       std::vector<double> match, io;
@@ -165,7 +140,7 @@ int main(int argc, char** argv) {
         last = t;
       }
       const double gpu_s = median(match), gpu_io_s = median(io);
-      row(b, info.name.c_str(), "gpu", gpu_s, m, got, same ? "yes" : "NO");
+      row(g, b, info.name.c_str(), "gpu", gpu_s, -1, m, got, same ? "yes" : "NO");
       std::printf("    %s: match %.3f ms (last run:", info.name.c_str(), gpu_s * 1e3);
       for (const auto& [name, seconds] : last.phases) std::printf(" %s %.3f", name.c_str(), seconds * 1e3);
       std::printf("), +io %.3f ms (b upload %.3f, fetch %.3f); OpenMP on %d threads / GPU: %.1fx match, "
@@ -176,4 +151,78 @@ int main(int argc, char** argv) {
     }
   }
   return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (bench::help(argc, argv,
+      "usage: bench_b_matching [--graph rmat|er] [--scale S] [--edge-factor F]\n"
+      "                 [--file FILE.mtx] [--b 1,2,5] [--threads 1,16] [--reps R]\n"
+      "                 [--greedy-reps R] [--no-seq] [--only NAME,...]\n"
+      "                 [--warmup] [--gpu ID | --no-gpu]\n"
+      "\n"
+      "b-matching on R-MAT (or Erdos-Renyi): every b-matching algorithm of the\n"
+      "registry, for each b: b-greedy (the reference) first, each other CPU entry\n"
+      "once (one thread) or, when it is an OpenMP one, at each thread count (all\n"
+      "cores always among them), each GPU entry last; median of --reps runs,\n"
+      "edges/s, and whether each equals b-greedy edge for edge. The GPU rows'\n"
+      "speed-up is over the fastest OpenMP row on all cores, same run. --file:\n"
+      "a Matrix Market file (double weights) instead of a generated graph;\n"
+      "--only: the entries to run besides b-greedy; --warmup: one untimed run\n"
+      "of each CPU entry first.\n"
+      "(bench/README.md; results in bench/RESULTS.md)\n"))
+    return 0;
+  int scale = 20, reps = 3, greedy_reps = -1, device = 0;
+  double edge_factor = 16;
+  bool seq = true, use_gpu = true, warmup = false;
+  std::string graph = "rmat", file;
+  std::vector<std::string> only;
+  const int all = omp_get_max_threads();
+  std::vector<int> bs = {1, 2, 5}, threads = {1, all};
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    const bool v = i + 1 < argc;
+    if (a == "--scale" && v) scale = std::atoi(argv[++i]);
+    else if (a == "--edge-factor" && v) edge_factor = std::atof(argv[++i]);
+    else if (a == "--graph" && v) graph = argv[++i];
+    else if (a == "--file" && v) file = argv[++i];
+    else if (a == "--only" && v) only = bench::string_list(argv[++i]);
+    else if (a == "--b" && v) bs = bench::int_list(argv[++i]);
+    else if (a == "--threads" && v) threads = bench::int_list(argv[++i]);
+    else if (a == "--reps" && v) reps = std::atoi(argv[++i]);
+    else if (a == "--greedy-reps" && v) greedy_reps = std::atoi(argv[++i]);
+    else if (a == "--gpu" && v) device = std::atoi(argv[++i]);
+    else if (a == "--no-gpu") use_gpu = false;
+    else if (a == "--no-seq") seq = false;
+    else if (a == "--warmup") warmup = true;
+    else {
+      std::fprintf(stderr, "bench_b_matching: unknown option or missing value: %s\n", a.c_str());
+      return 2;
+    }
+  }
+  if (greedy_reps < 1) greedy_reps = reps;
+  for (int& t : threads)
+    if (t <= 0) t = all;
+  if (std::find(threads.begin(), threads.end(), all) == threads.end()) threads.push_back(all);
+  std::sort(threads.begin(), threads.end());
+  threads.erase(std::unique(threads.begin(), threads.end()), threads.end());
+  const Config c{all, device, reps, greedy_reps, seq, use_gpu, bs, threads, only, warmup};
+
+  if (!file.empty()) {
+    const Csr<double> g =
+        std::get<Csr<double>>(graph_from_file(read_matrix_market(file), GraphView::general, Precision::dual).graph);
+    std::printf("graph: %s, %d vertices, %.0f edges, double weights\n", file.c_str(), g.n_rows,
+                double(g.cols.size()) / 2);
+    return run(g, c);
+  }
+  GenOptions opt;
+  opt.edge_factor = edge_factor;
+  const vertex_t n = vertex_t(1) << scale;
+  const Csr<float> g = graph == "er" ? erdos_renyi<float>(n, opt) : rmat<float>(n, opt);
+  const double m = double(g.cols.size()) / 2;
+  std::printf("graph: %s scale %d edge factor %g, %d vertices, %.0f edges (%s 2^27), float weights\n",
+              graph == "er" ? "Erdos-Renyi" : "R-MAT", scale, edge_factor, n, m,
+              m >= double(1LL << 27) ? ">=" : "<");
+  return run(g, c);
 }

@@ -16,6 +16,9 @@ inline const std::string naim_hipc =
 inline const std::string naim_b_matching =
     "M. Naim, F. Manne, Scalable b-matching on GPUs, in M. Naim, Parallel Matching and Clustering Algorithms on "
     "GPUs, PhD thesis, University of Bergen, 2017";
+inline const std::string khan_b_suitor =
+    "A. Khan, A. Pothen, M. M. A. Patwary, N. R. Satish, N. Sundaram, F. Manne, M. Halappanavar, P. Dubey, "
+    "Efficient approximation algorithms for weighted b-matching, SIAM Journal on Scientific Computing 38(5), 2016";
 inline const std::string manne_marriage =
     "F. Manne, M. Naim, H. Lerring, M. Halappanavar, On stable marriages and greedy matching, SIAM Workshop on "
     "Combinatorial Scientific Computing (CSC) 2016";

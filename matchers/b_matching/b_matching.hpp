@@ -11,25 +11,30 @@
 //                   beats (or that has fewer than b(v)); when v's offers
 //                   overflow, the worst one (under neighbour_beats) is
 //                   dropped and its proposer proposes again. {u, v} is in the
-//                   result when each holds the other's offer.
-//   b_suitor_omp    the same in parallel (OpenMP), lock-free: v's offers
-//                   are min(b(v), degree) slot words (1 + the position of the proposer's
-//                   entry in v's row, 0 while empty); an offer replaces the
-//                   worst one held by compare-and-swap, and a slot's word
-//                   only improves, so scans read slots without
-//                   synchronisation and the CAS is the exact check; a vertex
-//                   is processed by one thread at a time (an owner flag,
+//                   result when each holds the other's offer. As Khan et
+//                   al. 2016: u walks its row once in its order of
+//                   preference (a floor only rises, so a neighbour passed
+//                   over refuses u for good), picking the next few
+//                   candidates by weight in one pass and reading only their
+//                   floors; v's offers are a min-heap with the worst at the
+//                   root (b_suitor.cpp says how).
+//   b_suitor_omp    the same in parallel (OpenMP): v's offers change under
+//                   a per-vertex lock (its offer count's word), the floor's
+//                   weight is read without it (a refusal by it is final),
+//                   the exact test runs under the lock; a vertex is
+//                   processed by one thread at a time (an owner flag,
 //                   released and re-checked, so that a suitor displaced
-//                   meanwhile is never lost). b_suitor_seq uses the same
-//                   slots.
+//                   meanwhile is never lost).
 // Guarantee: b_suitor_seq and b_suitor_omp (any thread count and
 // interleaving) return exactly b_greedy's edge set (Khan et al.;
 // Naim and Manne 2017: b-Suitor computes the greedy b-matching), and with b = 1 both are
 // greedy's matching; 1/2-approximate.
-// Cost: b_greedy O(m log m); b_suitor_seq O(sum over proposals of the
-// proposer's degree + log b) and O(sum of b) memory.
-// Preconditions: g a general graph (square Csr, symmetric, no self-loops);
-// b has one entry per vertex, each >= 0 (invalid_input otherwise).
+// Cost: b_greedy O(m log m); b_suitor_seq O(sum over a vertex's passes of
+// its degree + the floors read + log b per offer taken), a pass per
+// activation in practice (a vertex's first, and one per displacement), and
+// O(sum of min(b, degree)) + n + m bytes of memory.
+// Preconditions: g a general graph (square Csr, symmetric, no self-loops,
+// columns ascending in each row); b has one entry per vertex, each >= 0 (invalid_input otherwise).
 #pragma once
 #include <string>
 #include <vector>

@@ -1,14 +1,39 @@
 // b-Suitor, sequential and OpenMP; see b_matching.hpp.
 // Source: Naim and Manne 2017 sec. 2-3 (b-Suitor: a vertex keeps its b(v) best
-// offers; a displaced suitor proposes again); the lock-free offer words of
-// the project's CAS Suitor (matchers/general/suitor_cas.cpp, Mazankiewicz sec. 2.3),
-// one per offer slot.
+// offers; a displaced suitor proposes again); Khan, Pothen, Patwary, Satish,
+// Sundaram, Manne, Halappanavar, Dubey, "Efficient approximation algorithms
+// for weighted b-matching", SIAM J. Sci. Comput. 38(5), 2016 (a proposer
+// never looks back at a neighbour it has passed, rows partially sorted: here
+// the heaviest candidates of a row picked a few at a time instead of a
+// rescan per proposal; the offers a vertex holds in a min-heap whose root is
+// its floor).
+//
+// Why a proposer never looks back: a vertex's floor (the worst offer it
+// holds once it holds b(v)) only rises, so a neighbour that refused u, or
+// dropped u's offer for a better one, refuses u for good; and u proposes in
+// its order of preference. So u keeps `last`, the last neighbour it looked
+// at, and a proposal goes to the best neighbour after `last` whose floor u
+// beats. One pass over u's row comparing weights only picks the next few
+// neighbours after `last` in u's order (a sorted buffer of k entries, 2
+// need + 2 to start with), and only those are looked up (a random read of
+// one floor each, prefetched together), best first, until u has its b(u)
+// offers out; a buffer used up before that makes another pass with twice
+// the k. A pass that reaches the end of the row leaves u spent: it never
+// proposes again.
+//
+// Which offers are mutual: a byte per stored entry (u, k) says that u's
+// offer is held by cols[k]; u sets it with the offer, the vertex that drops
+// the offer clears it (each held offer remembers its entry). At the end v's
+// partners are the neighbours whose flag in v's row is set and whose offer
+// v holds: one streaming pass, v's partners ascending as its row is.
 #include <omp.h>
 
 #include <algorithm>
 #include <atomic>
+#include <climits>
 #include <cstdint>
-#include <numeric>
+#include <limits>
+#include <thread>
 #include <vector>
 
 #include "lib/error.hpp"
@@ -20,130 +45,259 @@ namespace matchblas {
 
 namespace {
 
-struct Placed {
-  bool accepted;
-  vertex_t dropped;  // the proposer whose offer made room, or no_vertex
+// An offer of weight w by u, made through entry k of u's row (k relative to
+// the row's start); in a buffer of candidates, neighbour u at entry k.
+template <class W>
+struct Offer {
+  W w;
+  vertex_t u;
+  std::int32_t k;
 };
 
-// The offers every vertex holds, lock-free: cap(v) = min(b(v), degree) slots
-// per vertex, each one word: 0 while empty, else 1 + the position in v's own
-// row of the proposer's entry (the graph is read-only, so a position names an
-// offer: its weight and proposer). A slot's word only ever improves (an
-// offer replaces the worst one held, by compare-and-swap), so reads without
-// synchronisation see offers no better than the current ones.
 template <class W>
-class OfferSlots {
+bool better(const Offer<W>& a, const Offer<W>& b) {
+  return neighbour_beats(a.w, a.u, b.w, b.u);
+}
+
+// The offers every vertex v holds: a heap of cap(v) = min(b(v), degree(v))
+// offers with the worst one (under neighbour_beats) at its root, and v's
+// floor: that root once v holds cap(v) offers, else (-inf, INT_MAX), which
+// every offer beats; (+inf, 0) when cap(v) = 0. v takes (w, u) when it
+// beats the floor; the floor only rises. The floor, the count and where the
+// heap lies share one 32-byte record per vertex (a proposal's look-up and
+// its insert touch one line, then the heap); a heap of one offer is the
+// floor itself. Plus the flags of mutual offers (above).
+// Concurrent use (b_suitor_omp): `size` is also v's lock (negative while
+// held: ~size); the floor's weight is written under the lock and read
+// without it (an atomic word: a value it once had, so an offer below it is
+// refused for good), the rest of the record only under the lock; flags are
+// atomic bytes (set under the holder's lock, cleared after it by the one
+// that displaced the offer under the same lock).
+template <class W>
+class Holders {
  public:
-  OfferSlots(const Csr<W>& g, const std::vector<int>& b) : g_(g), start_(std::size_t(g.n_rows) + 1, 0) {
-    for (vertex_t v = 0; v < g.n_rows; ++v)
-      start_[v + 1] = start_[v] + std::min<offset_t>(b[v], g.offsets[v + 1] - g.offsets[v]);
-    slot_.assign(std::size_t(start_[g.n_rows]), 0);
+  Holders(const Csr<W>& g, const std::vector<int>& b)
+      : g_(g), vertex_(std::size_t(g.n_rows)), flag_(g.cols.size(), 0) {
+    constexpr W inf = std::numeric_limits<W>::infinity();
+    offset_t total = 0;
+    for (vertex_t v = 0; v < g.n_rows; ++v) {
+      const auto cap = std::int32_t(std::min<offset_t>(b[v], g.offsets[v + 1] - g.offsets[v]));
+      vertex_[v] = {cap > 0 ? Offer<W>{-inf, INT_MAX, -1} : Offer<W>{inf, 0, -1}, 0, cap, total};
+      if (cap > 1) total += cap;
+    }
+    slots_.resize(std::size_t(total));
   }
 
-  // Might v take u's offer of weight w? False only when it cannot: the
-  // worst offer read is no better than the worst one held now.
-  bool may_take(vertex_t v, W w, vertex_t u) const {
-    const Worst worst = worst_of(v);
-    return worst.at >= 0 && beats(w, u, worst.word);
+  void prefetch(vertex_t v) const { __builtin_prefetch(&vertex_[v]); }
+  const Offer<W>& floor(vertex_t v) const { return vertex_[v].floor; }
+  W floor_weight_atomic(vertex_t v) const {
+    return std::atomic_ref<const W>(vertex_[v].floor.w).load(std::memory_order_relaxed);
+  }
+  bool takes(vertex_t v, const Offer<W>& o) const { return better(o, vertex_[v].floor); }
+
+  // v takes o (it beats v's floor): o joins v's offers; returns the offer it
+  // displaces (u = no_vertex when none). size: v's offers before.
+  Offer<W> insert(vertex_t v, const Offer<W>& o, std::int32_t size) {
+    Vertex& x = vertex_[v];
+    Offer<W> dropped{W{}, no_vertex, -1};
+    if (x.cap == 1) {
+      if (size > 0) dropped = x.floor;
+      set_floor(x, o);
+      return dropped;
+    }
+    Offer<W>* heap = slots_.data() + x.start;
+    if (size < x.cap) {  // sift up
+      std::int32_t i = size;
+      while (i > 0) {
+        const std::int32_t parent = (i - 1) / 2;
+        if (!better(heap[parent], o)) break;  // the parent is worse: o stays below
+        heap[i] = heap[parent];
+        i = parent;
+      }
+      heap[i] = o;
+      if (size + 1 < x.cap) return dropped;
+    } else {  // replace the root, sift down
+      dropped = heap[0];
+      std::int32_t i = 0;
+      for (;;) {
+        std::int32_t child = 2 * i + 1;
+        if (child >= x.cap) break;
+        if (child + 1 < x.cap && better(heap[child], heap[child + 1])) ++child;  // the worse child
+        if (!better(o, heap[child])) break;
+        heap[i] = heap[child];
+        i = child;
+      }
+      heap[i] = o;
+    }
+    set_floor(x, heap[0]);
+    return dropped;
   }
 
-  // Places u's offer (entry `mine` of v's row = the position of u there) at
-  // v when v takes it: the worst held offer, found by a scan, is replaced by
-  // CAS; a failed CAS (someone improved that slot) scans again. The worst
-  // slot at the CAS holds the worst offer of v at that moment (every other
-  // slot read is at least as good now), so v keeps its cap(v) best offers.
-  Placed place(vertex_t v, W w, vertex_t u, offset_t mine) {
-    for (;;) {
-      const Worst worst = worst_of(v);
-      if (worst.at < 0 || !beats(w, u, worst.word)) return {false, no_vertex};
-      std::uint64_t seen = worst.word;
-      if (std::atomic_ref<std::uint64_t>(slot_[std::size_t(worst.at)])
-              .compare_exchange_strong(seen, std::uint64_t(mine) + 1, std::memory_order_acq_rel))
-        return {true, seen == 0 ? no_vertex : g_.cols[std::size_t(seen - 1)]};
+  // Sequential: v's offers before an insert.
+  std::int32_t& size(vertex_t v) { return vertex_[v].size; }
+
+  // Concurrent: locks v, returns its offers' count; unlock writes it back.
+  // Spins, yielding now and then: with more threads than cores the holder
+  // may be off its core.
+  std::int32_t lock(vertex_t v) {
+    std::atomic_ref<std::int32_t> word(vertex_[v].size);
+    for (int spins = 1;; ++spins) {
+      std::int32_t s = word.load(std::memory_order_relaxed);
+      if (s >= 0 && word.compare_exchange_weak(s, ~s, std::memory_order_acquire)) return s;
+      if (spins % 64 == 0) std::this_thread::yield();
     }
   }
+  void unlock(vertex_t v, std::int32_t size) {
+    std::atomic_ref<std::int32_t>(vertex_[v].size).store(size, std::memory_order_release);
+  }
 
-  // Position of v in u's row (present: g is symmetric).
-  offset_t position(vertex_t u, vertex_t v) const {
-    return offset_t(std::lower_bound(g_.cols.begin() + g_.offsets[u], g_.cols.begin() + g_.offsets[u + 1], v) -
-                    g_.cols.begin());
+  // Entry `at` (absolute) of a proposer's row: its offer is held there, or not.
+  void flag(offset_t at, bool on) { std::atomic_ref<std::uint8_t>(flag_[std::size_t(at)]).store(on, std::memory_order_relaxed); }
+
+  // After every proposal, v's mutual offers ({u, v} when each holds the
+  // other's): their count (out == nullptr; sorts v's heap when large), or
+  // written to out, ascending.
+  offset_t partners(vertex_t v, vertex_t* out) {
+    Vertex& x = vertex_[v];
+    if (x.size == 0) return 0;
+    Offer<W>* first = x.cap == 1 ? &x.floor : slots_.data() + x.start;
+    Offer<W>* last = first + x.size;
+    const auto by_u = [](const Offer<W>& a, const Offer<W>& b) { return a.u < b.u; };
+    if (!out && x.size > 8) std::sort(first, last, by_u);
+    const auto holds = [&](vertex_t u) {
+      if (x.size > 8) return std::binary_search(first, last, Offer<W>{W{}, u, 0}, by_u);
+      for (const Offer<W>* o = first; o != last; ++o)
+        if (o->u == u) return true;
+      return false;
+    };
+    offset_t c = 0;
+    for (offset_t k = g_.offsets[v]; k < g_.offsets[v + 1]; ++k)
+      if (flag_[std::size_t(k)] && holds(g_.cols[k])) {
+        if (out) out[c] = g_.cols[k];
+        ++c;
+      }
+    return c;
   }
 
  private:
-  struct Worst {
-    offset_t at;         // the slot, or -1 when v has none
-    std::uint64_t word;  // its word
+  struct alignas(32) Vertex {
+    Offer<W> floor;
+    std::int32_t size;  // offers held (the lock word when concurrent)
+    std::int32_t cap;
+    offset_t start;     // cap > 1: the heap is slots_[start, start + cap)
   };
+  static_assert(sizeof(Vertex) == 32);
 
-  Worst worst_of(vertex_t v) const {
-    Worst worst{-1, 0};
-    for (offset_t i = start_[v]; i < start_[v + 1]; ++i) {
-      const std::uint64_t word =
-          std::atomic_ref<const std::uint64_t>(slot_[std::size_t(i)]).load(std::memory_order_acquire);
-      if (worst.at < 0 || worse(word, worst.word)) worst = {i, word};
-      if (word == 0) break;  // an empty slot: nothing is worse
-    }
-    return worst;
-  }
-  // Does the offer (w, u) beat the one in `word`?
-  bool beats(W w, vertex_t u, std::uint64_t word) const {
-    return word == 0 || neighbour_beats(w, u, g_.weights[std::size_t(word - 1)], g_.cols[std::size_t(word - 1)]);
-  }
-  bool worse(std::uint64_t a, std::uint64_t b) const {
-    if (a == 0) return b != 0;
-    return b != 0 && neighbour_beats(g_.weights[std::size_t(b - 1)], g_.cols[std::size_t(b - 1)],
-                                     g_.weights[std::size_t(a - 1)], g_.cols[std::size_t(a - 1)]);
+  static void set_floor(Vertex& x, const Offer<W>& o) {
+    x.floor.u = o.u;
+    x.floor.k = o.k;
+    std::atomic_ref<W>(x.floor.w).store(o.w, std::memory_order_relaxed);
   }
 
   const Csr<W>& g_;
-  std::vector<offset_t> start_;
-  std::vector<std::uint64_t> slot_;
-};
-
-// Per entry k of u's row: does u's offer sit at cols[k]? Set by u's
-// processor before its CAS (and cleared again when the CAS is refused),
-// cleared by whoever displaces u after its own CAS; so a displacement always
-// follows the set it undoes. Read by u's processor, and by mutual_offers
-// after every thread is done.
-class ProposedFlags {
- public:
-  explicit ProposedFlags(std::size_t entries) : flag_(entries, 0) {}
-  bool get(offset_t k) const { return std::atomic_ref<const std::uint8_t>(flag_[k]).load(std::memory_order_relaxed); }
-  void set(offset_t k, bool on) { std::atomic_ref<std::uint8_t>(flag_[k]).store(on, std::memory_order_relaxed); }
-
- private:
+  std::vector<Vertex> vertex_;
+  std::vector<Offer<W>> slots_;
   std::vector<std::uint8_t> flag_;
 };
 
-// u's best neighbour not holding u's offer that may take it: (v, w, k).
+// A proposer's state: the last neighbour it looked at (it looks at the rest
+// of its row only), its offers held somewhere, and whether it is spent.
+// Concurrent: `held` is changed by whoever displaces u (atomically) and
+// `spent` read by them; `last` only by u's owner.
 template <class W>
-struct Candidate {
-  vertex_t v = no_vertex;
-  W w{};
-  offset_t k = -1;
+struct Proposer {
+  Offer<W> last{std::numeric_limits<W>::infinity(), -1, -1};  // before every entry
+  std::int32_t held = 0;
+  std::uint8_t spent = 0;
+  std::uint8_t queued = 0;  // b_suitor_seq: on the stack
 };
 
+// The next neighbours of u after `last` in u's order of preference, at most
+// k, best first: one pass over u's row comparing weights only. Returns true
+// when the buffer holds every neighbour left (fewer than k).
 template <class W>
-Candidate<W> best_candidate(const Csr<W>& g, const OfferSlots<W>& heaps, const ProposedFlags& proposed, vertex_t u) {
-  Candidate<W> c;
-  for (offset_t k = g.offsets[u]; k < g.offsets[u + 1]; ++k) {
-    const vertex_t v = g.cols[k];
-    const W w = g.weights[k];
-    if (c.v != no_vertex && !neighbour_beats(w, v, c.w, c.v)) continue;
-    if (proposed.get(k) || !heaps.may_take(v, w, u)) continue;
-    c = {v, w, k};
+bool next_neighbours(const Csr<W>& g, vertex_t u, const Offer<W>& last, std::size_t k, std::vector<Offer<W>>& buf) {
+  buf.clear();
+  const offset_t begin = g.offsets[u], end = g.offsets[u + 1];
+  const vertex_t* cols = g.cols.data() + begin;
+  const W* weights = g.weights.data() + begin;
+  const auto d = std::int32_t(end - begin);
+  // An entry must beat lo (the k-th best so far; none while fewer) and be
+  // beaten by last: tested on the weight alone first.
+  W lo_w = -std::numeric_limits<W>::infinity();
+  vertex_t lo_u = INT_MAX;
+  for (std::int32_t i = 0; i < d; ++i) {
+    const W w = weights[i];
+    if (w < lo_w) continue;  // the common case once full
+    const vertex_t v = cols[i];
+    if (w == lo_w && v >= lo_u) continue;
+    if (w > last.w || (w == last.w && v <= last.u)) continue;  // at or before last
+    const Offer<W> e{w, v, i};
+    if (buf.size() < k) buf.push_back(e);
+    std::size_t j = buf.size() - 1;  // insertion: e moves up past worse entries
+    while (j > 0 && better(e, buf[j - 1])) {
+      buf[j] = buf[j - 1];
+      --j;
+    }
+    buf[j] = e;
+    if (buf.size() == k) {
+      lo_w = buf.back().w;
+      lo_u = buf.back().u;
+    }
   }
-  return c;
+  return buf.size() < k;
 }
 
-// {u, v} when each holds the other's offer.
+// A pass's candidates: the buffer, its size bound k, whether it holds every
+// neighbour left.
 template <class W>
-BMatching mutual_offers(const Csr<W>& g, const OfferSlots<W>& heaps, const ProposedFlags& proposed) {
-  std::vector<std::vector<vertex_t>> lists(static_cast<std::size_t>(g.n_rows));
-  for (vertex_t u = 0; u < g.n_rows; ++u)
-    for (offset_t k = g.offsets[u]; k < g.offsets[u + 1]; ++k)
-      if (proposed.get(k) && proposed.get(heaps.position(g.cols[k], u))) lists[u].push_back(g.cols[k]);
-  return detail::from_lists(lists);
+struct Pass {
+  std::vector<Offer<W>> buf;
+  std::size_t k = 0;
+  bool all = false;
+};
+
+// Pass 1 of u's proposals when u has `need` to make: its candidates, each
+// floor prefetched.
+template <class W, class Prefetch>
+void first_pass(const Csr<W>& g, vertex_t u, const Offer<W>& last, std::int32_t need, Pass<W>& pass,
+                Prefetch prefetch) {
+  pass.k = 2 * std::size_t(need) + 2;
+  pass.all = next_neighbours(g, u, last, pass.k, pass.buf);
+  for (const Offer<W>& c : pass.buf) prefetch(c.u);
+}
+
+// u's proposals until it has `need` more offers out or is spent:
+// offer(candidate) makes one (true when taken). `pass` holds pass 1 already
+// when scanned (made by first_pass with this need and u's last).
+template <class W, class Prefetch, class MakeOffer>
+void propose(const Csr<W>& g, vertex_t u, Proposer<W>& p, std::int32_t need, Pass<W>& pass, bool scanned,
+             Prefetch prefetch, MakeOffer offer) {
+  if (need <= 0) return;
+  if (!scanned) first_pass(g, u, p.last, need, pass, prefetch);
+  for (;;) {
+    std::size_t i = 0;
+    for (; i < pass.buf.size() && need > 0; ++i) {
+      p.last = pass.buf[i];
+      if (offer(pass.buf[i])) --need;
+    }
+    if (pass.all && i == pass.buf.size()) {  // nothing left after last
+      p.spent = 1;
+      return;
+    }
+    if (need == 0) return;
+    pass.k *= 2;
+    pass.all = next_neighbours(g, u, p.last, pass.k, pass.buf);
+    for (const Offer<W>& c : pass.buf) prefetch(c.u);
+  }
+}
+
+// m (offsets all 0) = the mutual offers of holders, one thread.
+template <class W>
+void mutual_offers(Holders<W>& holders, vertex_t n, BMatching& m) {
+  for (vertex_t v = 0; v < n; ++v) m.offsets[v + 1] = m.offsets[v] + holders.partners(v, nullptr);
+  m.partners.resize(std::size_t(m.offsets[n]));
+  for (vertex_t v = 0; v < n; ++v) holders.partners(v, m.partners.data() + m.offsets[v]);
 }
 
 }  // namespace
@@ -152,28 +306,61 @@ template <class W>
 BMatching b_suitor_seq(const Csr<W>& g, const std::vector<int>& b) {
   detail::expect_b(g, b, "b_suitor_seq");
   const vertex_t n = g.n_rows;
-  OfferSlots<W> heaps(g, b);
-  ProposedFlags proposed(g.cols.size());
-  std::vector<int> proposals(static_cast<std::size_t>(n), 0);  // u's offers held somewhere
-  std::vector<vertex_t> stack(static_cast<std::size_t>(n));
-  std::iota(stack.rbegin(), stack.rend(), 0);  // vertex 0 first
-  while (!stack.empty()) {
-    const vertex_t u = stack.back();
-    stack.pop_back();
-    while (proposals[u] < b[u]) {
-      const Candidate<W> c = best_candidate(g, heaps, proposed, u);
-      if (c.v == no_vertex) break;  // nobody takes more of u's offers
-      const Placed p = heaps.place(c.v, c.w, u, heaps.position(c.v, u));  // accepted: may_take is exact here
-      proposed.set(c.k, true);
-      ++proposals[u];
-      if (p.dropped != no_vertex) {
-        proposed.set(heaps.position(p.dropped, c.v), false);
-        --proposals[p.dropped];
-        stack.push_back(p.dropped);
-      }
+  Holders<W> holders(g, b);
+  std::vector<Proposer<W>> state(static_cast<std::size_t>(n));
+  // Vertices to process, each at most once at a time (`queued`): a vertex
+  // displaced twice before its turn makes one pass for both offers.
+  std::vector<vertex_t> stack;
+  const auto prefetch = [&](vertex_t v) { holders.prefetch(v); };
+  // Vertices make their first proposals in order 0, 1, ...: the first pass
+  // of the next one is made ahead (its state is still the initial one), so
+  // that its floors arrive while this one proposes.
+  Pass<W> now, ahead, pass;
+  const Offer<W> before_all = Proposer<W>{}.last;
+  if (n > 0) first_pass(g, 0, before_all, b[0], ahead, prefetch);
+  for (vertex_t first = 0; first < n; ++first) {
+    std::swap(now, ahead);
+    if (first + 1 < n) first_pass(g, first + 1, before_all, b[first + 1], ahead, prefetch);
+    stack.push_back(first);
+    bool fresh = true;  // the next pop is `first`'s first: its pass 1 is in `now`
+    while (!stack.empty()) {
+      const vertex_t u = stack.back();
+      stack.pop_back();
+      Proposer<W>& p = state[u];
+      p.queued = 0;
+      const bool scanned = fresh;
+      fresh = false;
+      if (p.spent || p.held >= b[u]) continue;
+      const offset_t row = g.offsets[u];
+      propose(g, u, p, b[u] - p.held, scanned ? now : pass, scanned, prefetch, [&](const Offer<W>& c) {
+        const vertex_t v = c.u;
+        const Offer<W> o{c.w, u, c.k};
+        // Cheap test first: a heavier floor refuses, a lighter one takes.
+        const W f = holders.floor(v).w;
+        if (c.w < f || (c.w == f && !holders.takes(v, o))) return false;
+        std::int32_t& size = holders.size(v);
+        const Offer<W> dropped = holders.insert(v, o, size);
+        holders.flag(row + c.k, true);
+        if (dropped.u == no_vertex) {
+          ++size;
+        } else {
+          Proposer<W>& q = state[dropped.u];
+          holders.flag(g.offsets[dropped.u] + dropped.k, false);
+          --q.held;
+          if (!q.queued && !q.spent) {
+            q.queued = 1;
+            stack.push_back(dropped.u);
+          }
+        }
+        ++p.held;
+        return true;
+      });
     }
   }
-  return mutual_offers(g, heaps, proposed);
+  BMatching m;
+  m.offsets.assign(std::size_t(n) + 1, 0);
+  mutual_offers(holders, n, m);
+  return m;
 }
 
 template <class W>
@@ -181,25 +368,29 @@ BMatching b_suitor_omp(const Csr<W>& g, const std::vector<int>& b, int threads) 
   detail::expect_b(g, b, "b_suitor_omp");
   const vertex_t n = g.n_rows;
   const int t = threads > 0 ? threads : omp_get_max_threads();
-  OfferSlots<W> heaps(g, b);
-  ProposedFlags proposed(g.cols.size());
-  std::vector<int> proposals(static_cast<std::size_t>(n), 0);
-  std::vector<std::uint8_t> owned(static_cast<std::size_t>(n), 0), exhausted(static_cast<std::size_t>(n), 0);
+  Holders<W> holders(g, b);
+  std::vector<Proposer<W>> state(static_cast<std::size_t>(n));
+  std::vector<std::uint8_t> owned(static_cast<std::size_t>(n), 0);
 
-  const auto held = [&](vertex_t u) { return std::atomic_ref<int>(proposals[u]); };
+  const auto held = [&](vertex_t u) { return std::atomic_ref<std::int32_t>(state[u].held); };
+  const auto spent = [&](vertex_t u) { return std::atomic_ref<std::uint8_t>(state[u].spent); };
   const auto claim = [&](vertex_t u) {
     std::uint8_t free = 0;
     return std::atomic_ref<std::uint8_t>(owned[u]).compare_exchange_strong(free, 1);
   };
-  // Needs more proposals and can still make them (exhausted is written by
-  // u's owner, read also by a previous owner's last look).
-  const auto spent = [&](vertex_t u) { return std::atomic_ref<std::uint8_t>(exhausted[u]); };
+  // Needs more offers out and can still make them.
   const auto wants = [&](vertex_t u) { return spent(u).load() == 0 && held(u).load() < b[u]; };
 
+  BMatching m;
+  m.offsets.assign(std::size_t(n) + 1, 0);
+  constexpr vertex_t parallel_result = 1 << 16;  // vertices
   AllocationGuard guard;  // a stack that cannot grow: rethrown after the region
+  // One parallel region for the proposals and the result (a region costs
+  // more than a small graph's whole run when threads outnumber cores).
 #pragma omp parallel num_threads(t)
   {
     std::vector<vertex_t> stack;
+    Pass<W> pass;
 #pragma omp for schedule(dynamic, 64)
     for (vertex_t first = 0; first < n; ++first) {
       guard.run([&] {
@@ -208,25 +399,33 @@ BMatching b_suitor_omp(const Csr<W>& g, const std::vector<int>& b, int threads) 
         while (!stack.empty()) {
           const vertex_t u = stack.back();
           stack.pop_back();
+          const offset_t row = g.offsets[u];
           for (;;) {
             while (wants(u)) {
-              const Candidate<W> c = best_candidate(g, heaps, proposed, u);
-              if (c.v == no_vertex) {
-                spent(u).store(1);  // floors only rise: nobody will take more
-                break;
-              }
-              proposed.set(c.k, true);  // before the CAS: a displacement clears it after
-              const Placed p = heaps.place(c.v, c.w, u, heaps.position(c.v, u));  // the exact check, a CAS
-              if (!p.accepted) {
-                proposed.set(c.k, false);
-                continue;  // v improved meanwhile: look again
-              }
-              held(u).fetch_add(1);
-              if (p.dropped != no_vertex) {
-                proposed.set(heaps.position(p.dropped, c.v), false);
-                held(p.dropped).fetch_sub(1);
-                if (claim(p.dropped)) stack.push_back(p.dropped);
-              }
+              Proposer<W> p{state[u].last, 0, 0, 0};  // u's owner alone writes last and spent
+              propose(g, u, p, b[u] - held(u).load(), pass, false, [&](vertex_t v) { holders.prefetch(v); },
+                      [&](const Offer<W>& c) {
+                        const vertex_t v = c.u;
+                        const Offer<W> o{c.w, u, c.k};
+                        if (c.w < holders.floor_weight_atomic(v)) return false;  // floors only rise: refused for good
+                        const std::int32_t size = holders.lock(v);
+                        if (!holders.takes(v, o)) {
+                          holders.unlock(v, size);
+                          return false;
+                        }
+                        held(u).fetch_add(1);  // before the insert: whoever displaces o decrements after
+                        holders.flag(row + c.k, true);
+                        const Offer<W> dropped = holders.insert(v, o, size);
+                        holders.unlock(v, dropped.u == no_vertex ? size + 1 : size);
+                        if (dropped.u != no_vertex) {
+                          holders.flag(g.offsets[dropped.u] + dropped.k, false);
+                          held(dropped.u).fetch_sub(1);
+                          if (claim(dropped.u)) stack.push_back(dropped.u);
+                        }
+                        return true;
+                      });
+              state[u].last = p.last;
+              if (p.spent) spent(u).store(1);
             }
             // Release, then look again: a displacement that found u owned
             // counted on this check.
@@ -236,9 +435,23 @@ BMatching b_suitor_omp(const Csr<W>& g, const std::vector<int>& b, int threads) 
         }
       });
     }
+    // Every proposal is done (the loop's barrier): the mutual offers, in
+    // parallel on large graphs (on small ones the barriers cost more).
+    if (n >= parallel_result) {
+#pragma omp for schedule(dynamic, 4096)
+      for (vertex_t v = 0; v < n; ++v) m.offsets[v + 1] = holders.partners(v, nullptr);
+#pragma omp single
+      guard.run([&] {
+        for (vertex_t v = 0; v < n; ++v) m.offsets[v + 1] += m.offsets[v];
+        m.partners.resize(std::size_t(m.offsets[n]));
+      });
+#pragma omp for schedule(dynamic, 4096)
+      for (vertex_t v = 0; v < n; ++v) guard.run([&] { holders.partners(v, m.partners.data() + m.offsets[v]); });
+    }
   }
   guard.rethrow();
-  return mutual_offers(g, heaps, proposed);
+  if (n < parallel_result) mutual_offers(holders, n, m);
+  return m;
 }
 
 template BMatching b_suitor_seq(const Csr<float>&, const std::vector<int>&);

@@ -38,7 +38,7 @@ void add_b_matching(std::vector<MatcherInfo>& r) {
                         "b-suitor-gpu",
                         [](const auto& g, const std::vector<int>& b, const RunOptions&) { return b_suitor_seq(g, b); }));
   r.push_back(threaded(b_matcher("b-suitor-omp", Device::cpu, "b-greedy",
-                        "b-Suitor, OpenMP, lock-free offer slots replaced by compare-and-swap", "",
+                        "b-Suitor, OpenMP, offers under per-vertex locks, floors read without them", "",
                         [](const auto& g, const std::vector<int>& b, const RunOptions& o) {
                           return b_suitor_omp(g, b, o.threads);
                         })));
@@ -58,8 +58,8 @@ void add_b_matching(std::vector<MatcherInfo>& r) {
 
   using namespace references;
   cite(r, {{"b-greedy", naim_b_matching + " (the greedy b-matching every b-Suitor equals)"},
-           {"b-suitor", naim_b_matching},
-           {"b-suitor-omp", naim_b_matching},
+           {"b-suitor", naim_b_matching + "; " + khan_b_suitor + " (rows walked once, partially sorted)"},
+           {"b-suitor-omp", naim_b_matching + "; " + khan_b_suitor + " (rows walked once, partially sorted)"},
            {"b-suitor-gpu", naim_b_matching + " (the GPU b-Suitor)"}});
 }
 

@@ -2,14 +2,19 @@
 // b_suitor_omp (1, 2, 8 threads, repeated) are valid b-matchings and equal
 // edge for edge on random tie-heavy graphs, the
 // generated families and the real matrices, with constant b (1, 2, 3, 5)
-// and random per-vertex b (0..4); with b = 1 both are greedy's matching;
-// bad b is refused.
+// and random per-vertex b (0..4); on graphs where a proposer meets many
+// refusals (hubs whose neighbours hold better offers: several passes over
+// a row), all-equal weights, b above the degree, heaps of more than 8
+// offers and per-vertex b from 0 to beyond the degree; with b = 1 both are
+// greedy's matching; bad b is refused.
 #include <doctest/doctest.h>
 
 #include <random>
+#include <tuple>
 #include <string>
 
 #include "datasets/generators.hpp"
+#include "lib/csr_build.hpp"
 #include "lib/error.hpp"
 #include "matchers/b_matching/b_matching.hpp"
 #include "matchers/general/greedy.hpp"
@@ -106,6 +111,70 @@ TEST_CASE("b_suitor_omp equals b_greedy repeatedly on tie-heavy R-MAT and Erdos-
           }
       }
   }
+}
+
+// The symmetric graph of undirected edges {u, v, w}.
+Csr<double> graph_of(vertex_t n, const std::vector<std::tuple<vertex_t, vertex_t, double>>& edges) {
+  Triples<double> t;
+  for (const auto& [u, v, w] : edges) {
+    t.push_back(u, v, w);
+    t.push_back(v, u, w);
+  }
+  return csr_from_triples(n, n, t, Duplicates::max, false);
+}
+
+TEST_CASE("b-Suitor equals b_greedy where proposers pass over many refusals") {
+  // Hub 0 with light edges to leaves 1..L; most leaves (b = 1) have a
+  // private partner with a heavier edge, so they refuse the hub, which
+  // walks its row in passes of growing size; every 7th leaf has none.
+  const vertex_t leaves = 3000;
+  std::vector<std::tuple<vertex_t, vertex_t, double>> edges;
+  for (vertex_t i = 1; i <= leaves; ++i) {
+    edges.emplace_back(0, i, 1.0 + 1e-4 * double(i % 97));
+    if (i % 7 != 0) edges.emplace_back(i, leaves + i, 10.0 + 1e-3 * double(i % 13));
+  }
+  const Csr<double> g = graph_of(2 * leaves + 1, edges);
+  for (int hub_b : {1, 5, 40, 600}) {
+    CAPTURE(hub_b);
+    std::vector<int> b = constant_b(g.n_rows, 1);
+    b[0] = hub_b;
+    require_same_b_matching(g, b);
+  }
+  // The same with the hub as the heaviest partner of a few leaves only.
+  for (vertex_t i = 1; i <= leaves; i += 11) edges.emplace_back(0, i, 20.0);
+  require_same_b_matching(graph_of(2 * leaves + 1, edges), constant_b(2 * leaves + 1, 3));
+}
+
+TEST_CASE("b-Suitor equals b_greedy with all weights equal, b above the degree and large per-vertex b") {
+  // A complete graph of equal weights: the index breaks every tie.
+  std::vector<std::tuple<vertex_t, vertex_t, double>> edges;
+  for (vertex_t u = 0; u < 30; ++u)
+    for (vertex_t v = u + 1; v < 30; ++v) edges.emplace_back(u, v, 1.0);
+  const Csr<double> k30 = graph_of(30, edges);
+  for (int b : {1, 2, 4, 29, 40}) {
+    CAPTURE(b);
+    require_same_b_matching(k30, constant_b(30, b));
+  }
+  // Tie-heavy R-MAT (hubs of a few hundred entries): b from 1 to above most
+  // degrees (heaps of more than 8 offers), and per-vertex b up to beyond
+  // the degree.
+  GenOptions gen;
+  gen.seed = 7;
+  gen.ties = 3;
+  gen.edge_factor = 8;
+  const Csr<double> r = rmat<double>(1 << 11, gen);
+  for (int b : {1, 7, 12, 100}) {
+    CAPTURE(b);
+    require_same_b_matching(r, constant_b(r.n_rows, b));
+  }
+  std::mt19937_64 rng(5);
+  std::vector<int> b(static_cast<std::size_t>(r.n_rows));
+  for (vertex_t v = 0; v < r.n_rows; ++v) {
+    const int degree = int(r.degree(v));
+    const int pick[] = {0, 1, 2, 9, 50, degree, degree + 3};
+    b[v] = pick[rng() % 7];
+  }
+  require_same_b_matching(r, b);
 }
 
 TEST_CASE("b = 1 is greedy's matching") {

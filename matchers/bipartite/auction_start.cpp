@@ -9,6 +9,10 @@
 
 namespace matchblas {
 
+vertex_t auction_tail_rows(std::int64_t tail_rows, vertex_t n) {
+  return tail_rows < 0 ? 0 : tail_rows == 0 ? n / 2000 : vertex_t(std::min<std::int64_t>(tail_rows, n));
+}
+
 AuctionStart epsilon_scaling_auction(const Csr<double>& c, const AuctionStartOptions& o) {
   const vertex_t n = c.n_rows;
   if (c.n_cols != n)
@@ -34,7 +38,7 @@ AuctionStart epsilon_scaling_auction(const Csr<double>& c, const AuctionStartOpt
   }
   const double span = hi > lo ? hi - lo : 1.0;
   const double last = span * (o.final_fraction > 0 ? o.final_fraction : 1.0 / (4.0 * double(n)));
-  const std::size_t tail = std::size_t(o.tail < 0 ? n / 2000 : std::min<std::int64_t>(o.tail, n));
+  const std::size_t tail = std::size_t(auction_tail_rows(o.tail_rows, n));
   const double budget = o.work_limit * double(c.num_entries() + n);
   auto value = [&](offset_t k) { return -std::min(c.weights[k], o.cost_ceiling) - a.price[c.cols[k]]; };
   std::vector<vertex_t> stack;

@@ -33,8 +33,8 @@ struct AuctionStartOptions {
   double final_fraction = 0;
   double ratio = 16;  // epsilon divided by this from phase to phase, from span / ratio
   // A phase ends with at most this many rows unassigned (the next takes
-  // them on; the repair matches the last ones); -1: n / 2000.
-  std::int64_t tail = -1;
+  // them on; the repair matches the last ones): auction_tail_rows.
+  std::int64_t tail_rows = 0;
   double work_limit = 40;  // at most this many times the entries scanned by bids, in all
   // Costs above this are auctioned as this value (job 5's stand-in cost of
   // explicit zeros; the repair takes the true costs).
@@ -48,6 +48,12 @@ struct AuctionStart {
   bool finished = false;      // every phase ended within the work limit
   std::int64_t scanned = 0;   // entries scanned by bids and phase starts
 };
+
+// The rows an auction phase may leave unassigned for the shortest
+// augmenting paths, given the option `tail_rows` (this auction's and the
+// GPU auction's, AuctionGpuOptions): that many when positive (at most n),
+// n / 2000 when 0, none when negative.
+vertex_t auction_tail_rows(std::int64_t tail_rows, vertex_t n);
 
 // Minimum cost (benefits -c_ij). Throws invalid_input unless c is square
 // with finite costs; a matrix without a perfect matching comes back

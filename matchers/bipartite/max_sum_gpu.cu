@@ -59,6 +59,7 @@
 #include <vector>
 
 #include "lib/error.hpp"
+#include "matchers/bipartite/auction_start.hpp"
 #include "matchers/bipartite/max_cardinality_gpu.cuh"
 #include "matchers/bipartite/shortest_augmenting.hpp"
 #include "matchers/gpu_session.cuh"
@@ -308,9 +309,7 @@ DualMatching min_cost_max_cardinality_gpu(const Csr<double>& c, const AuctionGpu
     // A phase: unassign the rows that break epsilon-complementary slackness,
     // then bidding rounds until at most `tail` rows are unassigned or
     // max_rounds rounds have run; returns the rows left unassigned.
-    report.tail = options.tail_rows < 0    ? 0
-                  : options.tail_rows == 0 ? m / 2000
-                                           : vertex_t(std::min<std::int64_t>(options.tail_rows, m));
+    report.tail = auction_tail_rows(options.tail_rows, m);
     const auto phase = [&](double epsilon) {
       ++report.phases;
       MATCHBLAS_CUDA_TRY(cudaMemsetAsync(count.data(), 0, sizeof(unsigned), s));

@@ -116,8 +116,9 @@ struct AuctionGpuOptions {
   // A phase ends once at most this many rows are unassigned (the auction's
   // long tail: a few rows raising prices a step at a time); the next phase
   // takes them on, and after the last one the host repair matches them by
-  // shortest augmenting paths. 0: m / 2000 (none below 2000 rows); a
-  // negative value: none (every phase runs until every row is assigned).
+  // shortest augmenting paths. As auction_tail_rows (auction_start.hpp)
+  // reads it: 0: m / 2000 (none below 2000 rows); a negative value: none
+  // (every phase runs until every row is assigned).
   std::int64_t tail_rows = 0;
 };
 struct AuctionGpuReport {

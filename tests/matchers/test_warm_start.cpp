@@ -225,7 +225,7 @@ TEST_CASE("warm start from an auction's epsilon-optimal prices: the pairs kept, 
     const double span = hi > lo ? hi - lo : 1;
     // Some with a tail of up to 3 rows left unassigned (the GPU auction's).
     const AuctionStart a = epsilon_scaling_auction(
-        c, {.final_fraction = 1 / (2.0 * n * span), .ratio = 4, .tail = trial % 4, .work_limit = 1e9});
+        c, {.final_fraction = 1 / (2.0 * n * span), .ratio = 4, .tail_rows = trial % 4, .work_limit = 1e9});
     REQUIRE(a.finished);
     CHECK(a.mates.matched >= n - trial % 4);
     std::vector<double> v(a.price.size());

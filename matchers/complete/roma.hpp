@@ -103,10 +103,11 @@ struct RomaPhase {
   // all: a pair whose listed end stopped being its smaller end is skipped);
   // -1 where not counted (roma-gpu-1 and -2 augment every vertex).
   std::int64_t scanned = -1;
-  // roma-gpu only: the phase's kernel ("cluster", "stream" or "queued", matchers/
+  // roma-gpu: the phase's kernel ("cluster", "stream" or "queued", matchers/
   // roma_gpu.cu) and the edges its scans found past the gain bound (what
-  // the automatic choice of the next phase's kernel reads); empty and -1
-  // elsewhere.
+  // the automatic choice of the next phase's kernel reads); roma-sparse(-omp):
+  // "long" for a pass of longer augmentations (its scanned: the roots
+  // searched); empty and -1 elsewhere.
   std::string kernel;
   int cluster_blocks = 0;  // roma-gpu's cluster phase: the blocks of a cluster (one pair's); 0 elsewhere
   std::int64_t past_bound = -1;

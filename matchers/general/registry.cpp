@@ -80,13 +80,22 @@ MatcherInfo roma_sparse_entry(std::string name, Device device, bool parallel, st
       {"min-gain", Type::real, "1e-09", {}, 0, 1, "augment only above G x the largest edge weight"},
       {"start", Type::word, "suitor", {"suitor", "gpa", "empty"}, 0, 0,
        "the start matching (suitor: greedy's; gpa: Maue-Sanders' global paths)"},
+      {"candidates", Type::integer, "0", {}, 0, 1 << 30,
+       "search only each vertex's K heaviest neighbours (0: all; bounded lists give up the 2/3 bound)"},
       {"phase-report", Type::flag, "", {}, 0, 0, "print augmentations, weight and seconds per phase"}};
+  if (device == Device::cpu)
+    m.options.insert(m.options.end() - 1,
+                     {"length", Type::integer, "2", {}, 2, 64,
+                      "augmentations of up to L new edges (2: Pettie-Sanders'; more: passes of longer ones "
+                      "whenever the 2-augmentations converge, one thread)"});
   m.run = MatchRunner(on_sparse<Matching>(std::move(name), [f](const auto& g, const RunOptions& o) {
     RomaSparseOptions ro;
     ro.seed = o.seed;
     ro.phases = int(o.options.integer("phases"));
     ro.min_gain = o.options.real("min-gain");
     ro.start = parse_roma_sparse_start(o.options.word("start"));
+    ro.candidates = int(o.options.integer("candidates"));
+    if (o.options.takes("length")) ro.length = int(o.options.integer("length"));
     RomaRun run = f(g, ro, o);
     if (o.phase_report) *o.phase_report = run;
     return std::move(run.matching);

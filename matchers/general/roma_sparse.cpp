@@ -6,11 +6,14 @@
 #include <chrono>
 #include <limits>
 #include <numeric>
+#include <optional>
 
 #include "lib/counter_rng.hpp"
 #include "lib/error.hpp"
+#include "lib/greedy_order.hpp"
 #include "lib/interrupt.hpp"
 #include "matchers/general/gpa.hpp"
+#include "matchers/general/roma_sparse_long.hpp"
 #include "matchers/general/roma_sparse_search.hpp"
 #include "matchers/general/suitor.hpp"
 
@@ -44,6 +47,51 @@ double augmentation_threshold(const Csr<W>& g, double min_gain) {
 template double augmentation_threshold(const Csr<float>&, double);
 template double augmentation_threshold(const Csr<double>&, double);
 
+void check_roma_sparse_options(const RomaSparseOptions& opt, const char* name) {
+  MATCHBLAS_EXPECTS(opt.phases >= 0 && opt.min_gain >= 0, std::string(name) + ": phases and min-gain must be >= 0");
+  MATCHBLAS_EXPECTS(opt.candidates >= 0, std::string(name) + ": candidates must be >= 0");
+  MATCHBLAS_EXPECTS(opt.length >= 2, std::string(name) + ": length must be >= 2");
+}
+
+bool next_phase(std::int64_t flips, bool& long_pass, bool longer) {
+  if (long_pass) {
+    long_pass = false;
+    return flips > 0;
+  }
+  if (flips > 0) return true;
+  long_pass = longer;
+  return longer;
+}
+
+template <class W>
+Csr<W> candidate_lists(const Csr<W>& g, int k, CandidateOrder order) {
+  Csr<W> c;
+  c.n_rows = g.n_rows;
+  c.n_cols = g.n_cols;
+  c.offsets.assign(std::size_t(g.n_rows) + 1, 0);
+  std::vector<std::pair<W, vertex_t>> row;
+  const auto heavier = [](const std::pair<W, vertex_t>& a, const std::pair<W, vertex_t>& b) {
+    return neighbour_beats(a.first, a.second, b.first, b.second);
+  };
+  for (vertex_t v = 0; v < g.n_rows; ++v) {
+    row.clear();
+    for (offset_t e = g.offsets[v]; e < g.offsets[v + 1]; ++e) row.emplace_back(g.weights[e], g.cols[e]);
+    const std::size_t keep = k > 0 ? std::min(std::size_t(k), row.size()) : row.size();
+    std::partial_sort(row.begin(), row.begin() + std::ptrdiff_t(keep), row.end(), heavier);
+    row.resize(keep);
+    if (order == CandidateOrder::column)
+      std::sort(row.begin(), row.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
+    for (const auto& [w, x] : row) {
+      c.cols.push_back(x);
+      c.weights.push_back(w);
+    }
+    c.offsets[std::size_t(v) + 1] = offset_t(c.cols.size());
+  }
+  return c;
+}
+template Csr<float> candidate_lists(const Csr<float>&, int, CandidateOrder);
+template Csr<double> candidate_lists(const Csr<double>&, int, CandidateOrder);
+
 }  // namespace roma_sparse_detail
 
 RomaSparseStart parse_roma_sparse_start(std::string_view name) {
@@ -61,7 +109,7 @@ template <class W>
 RomaRun roma_sparse(const Csr<W>& g, const RomaSparseOptions& opt) {
   using namespace roma_sparse_detail;
   MATCHBLAS_EXPECTS(g.n_rows == g.n_cols, "roma-sparse needs a general (square) graph");
-  MATCHBLAS_EXPECTS(opt.phases >= 0 && opt.min_gain >= 0, "roma-sparse: phases and min-gain must be >= 0");
+  check_roma_sparse_options(opt, "roma-sparse");
   const vertex_t n = g.n_rows;
   RomaRun run;
   auto t = std::chrono::steady_clock::now();
@@ -69,6 +117,8 @@ RomaRun roma_sparse(const Csr<W>& g, const RomaSparseOptions& opt) {
   run.start_seconds = seconds_since(t);
   run.start_weight = matching_weight(g, m);
   std::vector<double> mw = matched_weights(g, m);
+  const Csr<W> lists = opt.candidates > 0 ? candidate_lists(g, opt.candidates, CandidateOrder::column) : Csr<W>{};
+  const Csr<W>& search = opt.candidates > 0 ? lists : g;
   // u's row scattered into a stamped array: the 4-cycles' w(u, y) in O(1).
   std::vector<int> stamp(static_cast<std::size_t>(n), -1);
   std::vector<double> wu(static_cast<std::size_t>(n), 0.0);
@@ -77,9 +127,9 @@ RomaRun roma_sparse(const Csr<W>& g, const RomaSparseOptions& opt) {
   const auto matched = [&](vertex_t a) { return mw[a]; };
   const auto prepare = [&](vertex_t u) {
     ++token;
-    for (offset_t k = g.offsets[u]; k < g.offsets[u + 1]; ++k) {
-      stamp[g.cols[k]] = token;
-      wu[g.cols[k]] = double(g.weights[k]);
+    for (offset_t k = search.offsets[u]; k < search.offsets[u + 1]; ++k) {
+      stamp[search.cols[k]] = token;
+      wu[search.cols[k]] = double(search.weights[k]);
     }
   };
   const auto weight_to_u = [&](vertex_t y) { return stamp[y] == token ? wu[y] : std::numeric_limits<double>::quiet_NaN(); };
@@ -94,7 +144,10 @@ RomaRun roma_sparse(const Csr<W>& g, const RomaSparseOptions& opt) {
     mw[a] = mw[b] = w;
   };
   const double threshold = augmentation_threshold(g, opt.min_gain);
+  std::optional<LongAugmentations<W>> longer;
+  if (opt.length > 2) longer.emplace(g, opt.length, opt.candidates);
   std::vector<vertex_t> order(static_cast<std::size_t>(n));
+  bool long_pass = false;  // the next phase is a pass of longer augmentations
   for (int p = 0; p < opt.phases; ++p) {
     check_interrupt();
     t = std::chrono::steady_clock::now();
@@ -102,18 +155,23 @@ RomaRun roma_sparse(const Csr<W>& g, const RomaSparseOptions& opt) {
     rng::shuffle(order, rng::Stream(opt.seed, order_stream + std::uint64_t(p)));
     RomaPhase phase;
     phase.phase = p;
-    phase.scanned = n;
-    for (vertex_t v : order) {
-      const Augmentation a = best_augmentation(g, v, mate, matched, prepare, weight_to_u);
-      if (a.gain > threshold) {
-        apply_augmentation(v, a, mate, unmatch, match);
-        ++phase.flips;
+    if (long_pass) {
+      phase.kernel = "long";
+      phase.flips = longer->pass(order, threshold, mate, matched, unmatch, match, phase.scanned);
+    } else {
+      phase.scanned = n;
+      for (vertex_t v : order) {
+        const Augmentation a = best_augmentation(search, v, mate, matched, prepare, weight_to_u);
+        if (a.gain > threshold) {
+          apply_augmentation(v, a, mate, unmatch, match);
+          ++phase.flips;
+        }
       }
     }
     phase.seconds = seconds_since(t);
     phase.weight = matching_weight(g, m);
     run.phases.push_back(phase);
-    if (phase.flips == 0) break;
+    if (!next_phase(phase.flips, long_pass, longer.has_value())) break;
   }
   run.matching = std::move(m);
   return run;

@@ -26,17 +26,23 @@
 //   roma_sparse      phases; in each, every vertex in a fresh seeded random
 //                    order is augmented when its best gain exceeds min_gain
 //                    times the largest edge weight; stops after a phase with
-//                    none, or after `phases` phases
+//                    none, or after `phases` phases. With length L > 2, a
+//                    phase without 2-augmentations is followed by a pass of
+//                    longer ones (roma_sparse_long.hpp), counted as a
+//                    phase; the run stops at a long pass that finds none.
+//                    With candidates K > 0, a vertex's arms and 4-cycles are
+//                    read from its K heaviest neighbours only
 //   roma_sparse_omp  the same with OpenMP threads and per-vertex locks (below)
 //   roma_sparse_gpu  the same on the GPU, a warp per vertex, the same locks
 //
 // Guarantee: a valid matching whose weight never falls below the start's
 // (Suitor's = greedy's by default) and rises with every augmentation; run to
-// convergence, no 2-augmentation centred anywhere gains more than the
-// threshold, so the weight is at least 2/3 of the optimum less that
-// threshold per matched edge (Pettie and Sanders: a matching no
-// 2-augmentation improves weighs at least 2/3 of the optimum). Deterministic
-// for a seed.
+// convergence with all candidates, no 2-augmentation centred anywhere gains
+// more than the threshold, so the weight is at least 2/3 of the optimum less
+// that threshold per matched edge (Pettie and Sanders: a matching no
+// 2-augmentation improves weighs at least 2/3 of the optimum); bounded lists
+// give up that bound (only augmentations within them are searched).
+// Deterministic for a seed.
 // Cost: O(m) a phase, O(n) extra memory (roma-sparse-omp: O(m log d) a
 // phase, the 4-cycles' w(u, y) by binary search in u's row).
 #pragma once
@@ -59,6 +65,13 @@ struct RomaSparseOptions {
   double min_gain = 1e-9;    // augment only above min_gain x the largest edge weight (>= 0)
   std::uint64_t seed = 1;    // the vertex order of each phase
   RomaSparseStart start = RomaSparseStart::suitor;  // suitor: greedy's matching; gpa: Maue-Sanders' GPA; empty
+  // Each vertex's search reads only its `candidates` heaviest neighbours in
+  // the greedy order (0: all; the bounded lists keep a hub's search short).
+  int candidates = 0;
+  // Longest augmentation, in new edges: 2 is Pettie and Sanders'; more adds
+  // passes of longer ones whenever the 2-augmentation phases converge
+  // (matchers/general/roma_sparse_long.hpp; roma-sparse and -omp).
+  int length = 2;
 };
 
 // phases[i].scanned: the vertices augmented-or-tried (n a phase); flips: the

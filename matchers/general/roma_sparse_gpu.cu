@@ -25,6 +25,7 @@
 #include <chrono>
 #include <cmath>
 #include <numeric>
+#include <optional>
 
 #include "lib/counter_rng.hpp"
 #include "matchers/device_graph.hpp"
@@ -245,9 +246,13 @@ template <class W>
 RomaRun roma_sparse_gpu(const Csr<W>& g, const RomaSparseOptions& opt, const GpuOptions& gopt) {
   using namespace roma_sparse_detail;
   MATCHBLAS_EXPECTS(g.n_rows == g.n_cols, "roma-sparse-gpu needs a general (square) graph");
-  MATCHBLAS_EXPECTS(opt.phases >= 0 && opt.min_gain >= 0, "roma-sparse-gpu: phases and min-gain must be >= 0");
+  check_roma_sparse_options(opt, "roma-sparse-gpu");
+  MATCHBLAS_EXPECTS(opt.length == 2, "roma-sparse-gpu: length must be 2 (longer augmentations: roma-sparse, roma-sparse-omp)");
   check_gpu_options(gopt);
   const DeviceGraph<W> dg(g, gopt.device, gopt.stream);
+  // The searches' graph: each vertex's candidates when bounded.
+  std::optional<DeviceGraph<W>> lists;
+  if (opt.candidates > 0) lists.emplace(candidate_lists(g, opt.candidates, CandidateOrder::column), gopt.device, gopt.stream);
   RomaRun run;
   auto t = std::chrono::steady_clock::now();
   SuitorGpuOptions suitor_options;
@@ -257,6 +262,7 @@ RomaRun roma_sparse_gpu(const Csr<W>& g, const RomaSparseOptions& opt, const Gpu
   run.start_seconds = seconds_since(t);
   gpu::MatcherSession<W> session("roma-sparse-gpu", dg, gopt);
   const cudaStream_t st = session.stream();
+  const gpu::CsrView<W> search = lists ? lists->impl().csr.view() : session.graph();
   const vertex_t n = g.n_rows;
   auto mate = gpu::DeviceBuffer<vertex_t>::from_host(std::span<const vertex_t>(start.mate), st);
   gpu::DeviceBuffer<double> mw(std::size_t(n), st);
@@ -300,8 +306,8 @@ RomaRun roma_sparse_gpu(const Csr<W>& g, const RomaSparseOptions& opt, const Gpu
       State s{mate.data(), mw.data(), lock.data(), into->data(), retry_count.data(), flips.data()};
       // A round that failed to shrink the list: one warp, which races nobody.
       const bool alone = count >= last;
-      roma_sparse_round<W><<<alone ? 1 : grid_for_items(count), alone ? 32 : block, 0, st>>>(session.graph(), order,
-                                                                                           count, s, threshold);
+      roma_sparse_round<W><<<alone ? 1 : grid_for_items(count), alone ? 32 : block, 0, st>>>(search, order, count, s,
+                                                                                           threshold);
       MATCHBLAS_CUDA_CHECK_LAUNCH();
       scanned += count;
       last = count;

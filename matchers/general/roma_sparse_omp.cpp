@@ -30,6 +30,8 @@
 //    other give up (each holding a lock the other wants), but the retry pass
 //    is sequential and gives up nothing, so every phase evaluates every
 //    vertex and the phases stop as roma-sparse's do.
+// With length > 2 the passes of longer augmentations run on one thread
+// (matchers/general/roma_sparse_long.hpp) between the parallel phases.
 // Not deterministic (the races decide which augmentations win).
 #include <omp.h>
 
@@ -40,12 +42,14 @@
 #include <cmath>
 #include <limits>
 #include <numeric>
+#include <optional>
 
 #include "lib/counter_rng.hpp"
 #include "lib/error.hpp"
 #include "lib/interrupt.hpp"
 #include "lib/omp_threads.hpp"
 #include "matchers/general/roma_sparse.hpp"
+#include "matchers/general/roma_sparse_long.hpp"
 #include "matchers/general/roma_sparse_search.hpp"
 
 namespace matchblas {
@@ -116,16 +120,19 @@ class SharedMatching {
 
   void apply(vertex_t v, const Augmentation& a) {
     apply_augmentation(
-        v, a, [&](vertex_t p) { return mate(p); },
-        [&](vertex_t p) {
-          const vertex_t q = mate(p);
-          set(p, no_vertex, 0);
-          set(q, no_vertex, 0);
-        },
-        [&](vertex_t p, vertex_t q, double w) {
-          set(p, q, w);
-          set(q, p, w);
-        });
+        v, a, [&](vertex_t p) { return mate(p); }, [&](vertex_t p) { unmatch(p); },
+        [&](vertex_t p, vertex_t q, double w) { match(p, q, w); });
+  }
+  // p and its mate made free; p and q paired by an edge of weight w (the
+  // caller holds their locks, or no other thread runs).
+  void unmatch(vertex_t p) {
+    const vertex_t q = mate(p);
+    set(p, no_vertex, 0);
+    set(q, no_vertex, 0);
+  }
+  void match(vertex_t p, vertex_t q, double w) {
+    set(p, q, w);
+    set(q, p, w);
   }
 
   Matching matching() const {
@@ -150,7 +157,7 @@ class SharedMatching {
 template <class W>
 RomaRun roma_sparse_omp(const Csr<W>& g, const RomaSparseOptions& opt, int threads) {
   MATCHBLAS_EXPECTS(g.n_rows == g.n_cols, "roma-sparse-omp needs a general (square) graph");
-  MATCHBLAS_EXPECTS(opt.phases >= 0 && opt.min_gain >= 0, "roma-sparse-omp: phases and min-gain must be >= 0");
+  check_roma_sparse_options(opt, "roma-sparse-omp");
   const ScopedThreads scope(threads);
   const vertex_t n = g.n_rows;
   RomaRun run;
@@ -161,12 +168,30 @@ RomaRun roma_sparse_omp(const Csr<W>& g, const RomaSparseOptions& opt, int threa
   const double threshold = augmentation_threshold(g, opt.min_gain);
   const auto mate = [&](vertex_t a) { return state.mate(a); };
   const auto matched = [&](vertex_t a) { return state.matched(a); };
+  const Csr<W> lists = opt.candidates > 0 ? candidate_lists(g, opt.candidates, CandidateOrder::column) : Csr<W>{};
+  const Csr<W>& search = opt.candidates > 0 ? lists : g;
+  std::optional<LongAugmentations<W>> longer;
+  if (opt.length > 2) longer.emplace(g, opt.length, opt.candidates);
   std::vector<vertex_t> order(static_cast<std::size_t>(n));
+  bool long_pass = false;  // the next phase is a pass of longer augmentations (sequential)
   for (int p = 0; p < opt.phases; ++p) {
     check_interrupt();
     t = std::chrono::steady_clock::now();
     std::iota(order.begin(), order.end(), vertex_t(0));
     rng::shuffle(order, rng::Stream(opt.seed, order_stream + std::uint64_t(p)));
+    if (long_pass) {
+      RomaPhase phase;
+      phase.phase = p;
+      phase.kernel = "long";
+      phase.flips = longer->pass(
+          order, threshold, mate, matched, [&](vertex_t a) { state.unmatch(a); },
+          [&](vertex_t a, vertex_t b, double w) { state.match(a, b, w); }, phase.scanned);
+      phase.seconds = seconds_since(t);
+      phase.weight = matching_weight(g, state.matching());
+      run.phases.push_back(phase);
+      if (!next_phase(phase.flips, long_pass, true)) break;
+      continue;
+    }
     std::int64_t flips = 0;
     std::vector<vertex_t> retry;
 #pragma omp parallel reduction(+ : flips)
@@ -174,11 +199,11 @@ RomaRun roma_sparse_omp(const Csr<W>& g, const RomaSparseOptions& opt, int threa
       std::vector<vertex_t> mine;
       vertex_t u_row = no_vertex;
       const auto prepare = [&](vertex_t u) { u_row = u; };
-      const auto weight_to_u = [&](vertex_t y) { return edge_weight(g, u_row, y); };
+      const auto weight_to_u = [&](vertex_t y) { return edge_weight(search, u_row, y); };
 #pragma omp for schedule(dynamic, 256) nowait
       for (vertex_t i = 0; i < n; ++i) {
         const vertex_t v = order[i];
-        const Augmentation a = best_augmentation(g, v, mate, matched, prepare, weight_to_u);
+        const Augmentation a = best_augmentation(search, v, mate, matched, prepare, weight_to_u);
         if (!(a.gain > threshold)) continue;
         std::array<vertex_t, 6> set = {v, a.u, a.x, a.x_mate, a.y, a.y_mate};
         int count = 0;
@@ -204,9 +229,9 @@ RomaRun roma_sparse_omp(const Csr<W>& g, const RomaSparseOptions& opt, int threa
     std::sort(retry.begin(), retry.end());
     vertex_t u_row = no_vertex;
     const auto prepare = [&](vertex_t u) { u_row = u; };
-    const auto weight_to_u = [&](vertex_t y) { return edge_weight(g, u_row, y); };
+    const auto weight_to_u = [&](vertex_t y) { return edge_weight(search, u_row, y); };
     for (vertex_t v : retry) {
-      const Augmentation a = best_augmentation(g, v, mate, matched, prepare, weight_to_u);
+      const Augmentation a = best_augmentation(search, v, mate, matched, prepare, weight_to_u);
       if (a.gain > threshold) {
         state.apply(v, a);
         ++flips;
@@ -219,7 +244,7 @@ RomaRun roma_sparse_omp(const Csr<W>& g, const RomaSparseOptions& opt, int threa
     phase.seconds = seconds_since(t);
     phase.weight = matching_weight(g, state.matching());
     run.phases.push_back(phase);
-    if (flips == 0) break;
+    if (!next_phase(flips, long_pass, longer.has_value())) break;
   }
   run.matching = state.matching();
   return run;

@@ -31,6 +31,26 @@ std::vector<double> matched_weights(const Csr<W>& g, const Matching& m);
 template <class W>
 double augmentation_threshold(const Csr<W>& g, double min_gain);
 
+// Throws invalid_input unless phases, min_gain, candidates >= 0 and
+// length >= 2; `name` starts the message.
+void check_roma_sparse_options(const RomaSparseOptions& opt, const char* name);
+
+// After a phase with `flips` augmentations: whether another phase runs, and
+// whether it is a pass of longer augmentations (`longer`: length > 2). A
+// phase without 2-augmentations is followed by a long pass; a long pass
+// without augmentations ends the run.
+bool next_phase(std::int64_t flips, bool& long_pass, bool longer);
+
+// Each vertex's k heaviest neighbours in the greedy order (heavier, then
+// smaller index; k <= 0: all), as a directed Csr: row v lists v's
+// candidates, sorted by column (for the 2-augmentation search, whose
+// roma-sparse-omp looks weights up by binary search) or in the greedy order
+// (for the longer augmentations, which stop at the first edge too light).
+// O(m log k).
+enum class CandidateOrder { column, greedy };
+template <class W>
+Csr<W> candidate_lists(const Csr<W>& g, int k, CandidateOrder order);
+
 inline double seconds_since(std::chrono::steady_clock::time_point t) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
 }

@@ -1,6 +1,8 @@
 #include "tests/check/check.hpp"
 
 #include <algorithm>
+#include <optional>
+#include <functional>
 #include <cmath>
 #include <cstdlib>
 #include <limits>
@@ -120,7 +122,7 @@ double brute_force(vertex_t n, bool perfect, WeightOf weight_of) {
 }
 }  // namespace
 
-TwoAugmentation largest_2_augmentation(const Csr<double>& g, const Matching& m) {
+TwoAugmentation largest_2_augmentation(const Csr<double>& g, const Matching& m, const Csr<double>* lists) {
   const auto w = [&](vertex_t a, vertex_t b) {
     for (offset_t k = g.offsets[a]; k < g.offsets[a + 1]; ++k)
       if (g.cols[k] == b) return g.weights[k];
@@ -129,8 +131,9 @@ TwoAugmentation largest_2_augmentation(const Csr<double>& g, const Matching& m) 
   };
   const auto neighbours_or_none = [&](vertex_t a) {
     std::vector<vertex_t> out = {no_vertex};
+    const Csr<double>& from = lists ? *lists : g;
     if (a != no_vertex)
-      for (offset_t k = g.offsets[a]; k < g.offsets[a + 1]; ++k) out.push_back(g.cols[k]);
+      for (offset_t k = from.offsets[a]; k < from.offsets[a + 1]; ++k) out.push_back(from.cols[k]);
     return out;
   };
   TwoAugmentation best;
@@ -154,6 +157,40 @@ TwoAugmentation largest_2_augmentation(const Csr<double>& g, const Matching& m) 
         for (const auto& [a, b] : removed) gain -= w(a, b);
         if (gain > best.gain) best = {gain, v, x, y};
       }
+  }
+  return best;
+}
+
+double largest_alternating_cycle(const Csr<double>& g, const Matching& m, int k) {
+  const auto weight = [&](vertex_t a, vertex_t b) {
+    for (offset_t e = g.offsets[a]; e < g.offsets[a + 1]; ++e)
+      if (g.cols[e] == b) return std::optional<double>(g.weights[e]);
+    return std::optional<double>();
+  };
+  std::vector<char> used(std::size_t(g.n_rows), 0);
+  double best = 0;
+  // From c (the path's open end), gain so far, j matching edges taken.
+  std::function<void(vertex_t, vertex_t, double, int)> walk = [&](vertex_t s, vertex_t c, double gain, int j) {
+    if (j > 1) {
+      const auto closing = weight(c, s);
+      if (closing) best = std::max(best, gain + *closing);
+    }
+    if (j == k) return;
+    for (offset_t e = g.offsets[c]; e < g.offsets[c + 1]; ++e) {
+      const vertex_t x = g.cols[e];
+      const vertex_t y = x == no_vertex ? no_vertex : m.mate[x];
+      if (used[x] || y == no_vertex || used[y]) continue;
+      used[x] = used[y] = 1;
+      walk(s, y, gain + g.weights[e] - *weight(x, y), j + 1);
+      used[x] = used[y] = 0;
+    }
+  };
+  for (vertex_t r = 0; r < g.n_rows; ++r) {
+    const vertex_t s = m.mate[r];
+    if (s == no_vertex) continue;
+    used[r] = used[s] = 1;
+    walk(s, r, -*weight(r, s), 1);
+    used[r] = used[s] = 0;
   }
   return best;
 }

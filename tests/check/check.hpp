@@ -101,7 +101,16 @@ struct TwoAugmentation {
   double gain = 0;
   vertex_t centre = -1, x = -1, y = -1;
 };
-TwoAugmentation largest_2_augmentation(const Csr<double>& g, const Matching& m);
+// With `lists`, the new edges (v, x) and (M[v], y) are only those of v's
+// and M[v]'s rows in lists (a directed graph on g's vertices: each vertex's
+// candidates), weights read from g.
+TwoAugmentation largest_2_augmentation(const Csr<double>& g, const Matching& m, const Csr<double>* lists = nullptr);
+
+// The largest gain of an alternating cycle of m with at most k matching
+// edges (and as many new ones), each vertex once: exhaustive (every matched
+// r, every path r, x1, M[x1], ..., x_j, M[x_j] through g's edges, closed by an
+// edge (M[x_j], M[r])), with no pruning by gain. 0 when none gains.
+double largest_alternating_cycle(const Csr<double>& g, const Matching& m, int k);
 
 // Fails the current test (with the reason) unless m is a valid matching of g.
 template <class G>

@@ -10,6 +10,7 @@
 #include "lib/error.hpp"
 #include "matchers/general/greedy.hpp"
 #include "matchers/general/roma_sparse.hpp"
+#include "matchers/general/roma_sparse_search.hpp"
 #include "tests/check/check.hpp"
 
 using namespace matchblas;
@@ -101,4 +102,23 @@ TEST_CASE("roma-sparse-gpu: R-MAT within 1% of the sequential version, bad optio
   RomaSparseOptions bad;
   bad.phases = -1;
   CHECK_THROWS_AS(roma_sparse_gpu(g, bad, GpuOptions{}), invalid_input);
+  RomaSparseOptions longer;
+  longer.length = 3;  // the longer augmentations are the CPU versions' only
+  CHECK_THROWS_AS(roma_sparse_gpu(g, longer, GpuOptions{}), invalid_input);
+}
+
+TEST_CASE("roma-sparse-gpu: bounded candidate lists, locally optimal within them") {
+  for (std::uint64_t seed = 1; seed <= 12; ++seed) {
+    const Csr<double> g = check::random_graph(vertex_t(40 + seed * 11), 0.2, seed % 2 ? 3 : 0, seed);
+    CAPTURE(seed);
+    for (int k : {1, 3}) {
+      RomaSparseOptions o = to_convergence(seed);
+      o.candidates = k;
+      const RomaRun run = roma_sparse_gpu(g, o, GpuOptions{});
+      check::require_valid(g, run.matching);
+      CHECK(matching_weight(g, run.matching) >= run.start_weight - 1e-9);
+      const Csr<double> lists = roma_sparse_detail::candidate_lists(g, k, roma_sparse_detail::CandidateOrder::column);
+      CHECK(check::largest_2_augmentation(g, run.matching, &lists).gain <= 1e-6);
+    }
+  }
 }

@@ -5,6 +5,7 @@
 
 #include "matchers/general/greedy.hpp"
 #include "matchers/general/roma_sparse.hpp"
+#include "matchers/general/roma_sparse_search.hpp"
 #include "tests/check/check.hpp"
 
 namespace matchblas {
@@ -149,6 +150,104 @@ TEST_CASE("roma-sparse-omp: valid, never lighter, locally optimal at the end, un
   CHECK(matching_weight(h, run.matching) >= run.start_weight);
 }
 
+TEST_CASE("roma-sparse: longer augmentations never end lighter than 2-augmentations, and leave no improving cycle") {
+  // Graphs of degree <= 5, so that no root's search reaches the budget
+  // (5 + 25 + 125 added edges at length 3): then no alternating cycle of at
+  // most three new edges gains (Lin and Kernighan's rule loses none).
+  int tested = 0, heavier = 0;
+  for (std::uint64_t seed = 1; seed <= 80; ++seed) {
+    const Csr<double> g = check::random_graph(vertex_t(12 + seed % 13), 0.18, seed % 3 == 0 ? 3 : 0, seed);
+    offset_t degree = 0;
+    for (vertex_t v = 0; v < g.n_rows; ++v) degree = std::max(degree, g.degree(v));
+    if (degree > 5) continue;
+    ++tested;
+    CAPTURE(seed);
+    RomaSparseOptions o = to_convergence();
+    o.seed = seed;
+    const double two = matching_weight(g, roma_sparse(g, o).matching);
+    o.length = 3;
+    const RomaRun run = roma_sparse(g, o);
+    check::require_valid(g, run.matching);
+    const double weight = matching_weight(g, run.matching);
+    CHECK(weight >= two - 1e-12);  // the same phases first, then only gains
+    heavier += weight > two + 1e-9;
+    double previous = run.start_weight;
+    for (const RomaPhase& p : run.phases) {
+      CHECK(p.weight >= previous - 1e-12);
+      previous = p.weight;
+    }
+    CHECK(run.phases.back().kernel == "long");
+    CHECK(run.phases.back().flips == 0);
+    CHECK(check::largest_2_augmentation(g, run.matching).gain <= 1e-9);
+    CHECK(check::largest_alternating_cycle(g, run.matching, 3) <= 1e-9);
+    CHECK(weight <= check::brute_force_max_weight(g) + 1e-9);
+    CHECK(roma_sparse(g, o).matching == run.matching);  // deterministic for a seed
+    const RomaRun threaded = roma_sparse_omp(g, o, 4);
+    check::require_valid(g, threaded.matching);
+    CHECK(check::largest_2_augmentation(g, threaded.matching).gain <= 1e-9);
+    CHECK(check::largest_alternating_cycle(g, threaded.matching, 3) <= 1e-9);
+  }
+  CHECK(tested >= 20);
+  CHECK(heavier >= 3);  // the longer search finds what 2-augmentations cannot
+}
+
+TEST_CASE("roma-sparse: a 6-cycle that no 2-augmentation improves, flipped by length 3") {
+  // Greedy takes (0,1) = 2, (2,3) = 1, (4,5) = 1: weight 4, no vertex free,
+  // no 4-cycle, and every 2-augmentation loses (the best, (1,2) + (0,5)
+  // against all three matching edges, -0.2). The 6-cycle's new edges (1,2),
+  // (3,4), (5,0) weigh 4.3: the optimum.
+  const Csr<double> g = graph(6, {{0, 1, 2.0}, {1, 2, 1.9}, {5, 0, 1.9}, {2, 3, 1.0}, {4, 5, 1.0}, {3, 4, 0.5}});
+  const Matching start = greedy(g, 1);
+  REQUIRE(matching_weight(g, start) == doctest::Approx(4.0));
+  CHECK(check::largest_2_augmentation(g, start).gain <= 1e-9);
+  CHECK(check::largest_alternating_cycle(g, start, 2) == 0);
+  CHECK(check::largest_alternating_cycle(g, start, 3) == doctest::Approx(0.3));
+  RomaSparseOptions o = to_convergence();
+  CHECK(matching_weight(g, roma_sparse(g, o).matching) == doctest::Approx(4.0));
+  o.length = 3;
+  CHECK(matching_weight(g, roma_sparse(g, o).matching) == doctest::Approx(4.3));
+  CHECK(matching_weight(g, roma_sparse_omp(g, o, 2).matching) == doctest::Approx(4.3));
+  CHECK(check::brute_force_max_weight(g) == doctest::Approx(4.3));
+}
+
+TEST_CASE("roma-sparse: bounded candidate lists, checked against lists built here") {
+  for (std::uint64_t seed = 1; seed <= 40; ++seed) {
+    const Csr<double> g = check::random_graph(vertex_t(10 + seed % 15), 0.4, seed % 2 ? 2 : 0, seed);
+    CAPTURE(seed);
+    for (int k : {1, 2, 3}) {
+      CAPTURE(k);
+      // Each vertex's k heaviest neighbours: heavier first, then smaller index.
+      Csr<double> lists;
+      lists.n_rows = lists.n_cols = g.n_rows;
+      for (vertex_t v = 0; v < g.n_rows; ++v) {
+        std::vector<std::pair<double, vertex_t>> row;
+        for (offset_t e = g.offsets[v]; e < g.offsets[v + 1]; ++e) row.push_back({-g.weights[e], g.cols[e]});
+        std::sort(row.begin(), row.end());
+        row.resize(std::min(row.size(), std::size_t(k)));
+        std::sort(row.begin(), row.end(), [](auto a, auto b) { return a.second < b.second; });
+        for (const auto& [w, x] : row) {
+          lists.cols.push_back(x);
+          lists.weights.push_back(-w);
+        }
+        lists.offsets.push_back(offset_t(lists.cols.size()));
+      }
+      const Csr<double> built = roma_sparse_detail::candidate_lists(g, k, roma_sparse_detail::CandidateOrder::column);
+      CHECK(built.offsets == lists.offsets);
+      CHECK(built.cols == lists.cols);
+      CHECK(built.weights == lists.weights);
+      RomaSparseOptions o = to_convergence();
+      o.seed = seed;
+      o.candidates = k;
+      for (int threads : {0, 3}) {
+        const RomaRun run = threads == 0 ? roma_sparse(g, o) : roma_sparse_omp(g, o, threads);
+        check::require_valid(g, run.matching);
+        CHECK(matching_weight(g, run.matching) >= run.start_weight - 1e-12);
+        CHECK(check::largest_2_augmentation(g, run.matching, &lists).gain <= 1e-9);
+      }
+    }
+  }
+}
+
 TEST_CASE("roma-sparse: float weights, a star, the empty graph, bad options") {
   const Csr<double> g = check::random_graph(30, 0.2, 0, 5);
   const Csr<float> f = check::with_weights<float>(g);
@@ -163,6 +262,16 @@ TEST_CASE("roma-sparse: float weights, a star, the empty graph, bad options") {
   bad.phases = -1;
   CHECK_THROWS_AS(roma_sparse(g, bad), invalid_input);
   CHECK_THROWS_AS(roma_sparse_omp(g, bad, 2), invalid_input);
+  RomaSparseOptions short_length;
+  short_length.length = 1;
+  CHECK_THROWS_AS(roma_sparse(g, short_length), invalid_input);
+  RomaSparseOptions negative_lists;
+  negative_lists.candidates = -1;
+  CHECK_THROWS_AS(roma_sparse_omp(g, negative_lists, 2), invalid_input);
+  RomaSparseOptions longer = to_convergence();
+  longer.length = 4;
+  check::require_valid(f, roma_sparse(f, longer).matching);
+  CHECK(matching_weight(s, roma_sparse(s, longer).matching) == 50.0);
   check::require_valid(f, roma_sparse_omp(f, to_convergence(), 2).matching);
   CHECK_THROWS_AS(parse_roma_sparse_start("neighbour"), invalid_input);
   CHECK(to_string(parse_roma_sparse_start("empty")) == "empty");

@@ -1,0 +1,167 @@
+// Longer augmentations for roma-sparse and roma-sparse-omp (option length
+// L > 2): alternating paths and cycles of up to L new edges, found by a
+// bounded depth-first search with Lin and Kernighan's positive-gain rule.
+// Source: the gain criterion of S. Lin and B. W. Kernighan, "An effective
+// heuristic algorithm for the traveling-salesman problem", Operations
+// Research 21(2), 1973, sec. 2 (every improving sequence of exchanges has a
+// cyclic rotation whose partial gains are all positive); the augmentations
+// are Pettie and Sanders' (2004) with more than two new edges. Ours: the
+// search, its budget and the passes below.
+//
+// The search from a root r: remove r's matching edge (r, s) when r is
+// matched, then repeatedly add an edge (c, x) from the current end c to a
+// candidate x off the path and, when x is matched, remove (x, y = M[x]) and
+// continue from y. Every prefix is a candidate augmentation: it ends at a
+// free x, at y (left free), or, when r was matched, closes the cycle with
+// (y, s) when that edge exists. The best one found whose gain exceeds the
+// threshold is applied (its new edges in, every matching edge at its
+// vertices out).
+//   candidates  each vertex's list: its K heaviest neighbours in the greedy
+//               order (heavier, then smaller index; K = 0: all), kept in that
+//               order so that the search stops scanning a list at the first
+//               edge the positive-gain rule rejects
+//   gain rule   an edge (c, x) is added only when the gain so far plus
+//               w(c, x) is positive; by Lin and Kernighan's lemma every
+//               improving alternating cycle is still found from one of its
+//               vertices (paths with matched ends can be missed)
+//   budget      at most 256 added edges per root, so a root costs O(256 L)
+//               whatever the degrees
+// Passes: the first searches from every vertex; each later one only from the
+// vertices whose mate changed since the previous pass began (elsewhere the
+// search would read what it read before, unless a changed vertex lies on its
+// path: a heuristic, measured in bench/RESULTS.md).
+//
+// Guarantee: every applied augmentation gains more than the threshold, so
+// the matching stays valid and its weight rises. Not exhaustive: a pass that
+// finds nothing proves no improving cycle of at most L new edges within the
+// lists (when no root hit its budget), not the absence of every improving
+// path.
+// Cost: O(m log K) for the lists, O(n K) memory; O(256 L) per root a pass.
+#pragma once
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "lib/csr.hpp"
+#include "lib/greedy_order.hpp"
+#include "lib/matching.hpp"
+#include "matchers/general/roma_sparse_search.hpp"
+
+namespace matchblas::roma_sparse_detail {
+
+inline constexpr int long_search_budget = 256;  // added edges per root
+
+template <class W>
+class LongAugmentations {
+ public:
+  // g: the whole graph (the closing edges are looked up in it); length >= 3.
+  LongAugmentations(const Csr<W>& g, int length, int candidates)
+      : g_(g), lists_(candidate_lists(g, candidates, CandidateOrder::greedy)), length_(length),
+        on_path_(std::size_t(g.n_rows), 0), previous_(std::size_t(g.n_rows), no_vertex) {}
+
+  // One pass over `order` (every vertex once); returns the augmentations
+  // applied and sets `searched` to the roots searched. mate(a) / matched(a)
+  // read the matching, unmatch(a) frees a and its mate, match(a, b, w) pairs
+  // them (the functions of roma_sparse_search.hpp).
+  template <class Mate, class Matched, class Unmatch, class Match>
+  std::int64_t pass(const std::vector<vertex_t>& order, double threshold, Mate mate, Matched matched,
+                    Unmatch unmatch, Match match, std::int64_t& searched) {
+    const vertex_t n = g_.n_rows;
+    std::vector<char> root(std::size_t(n), first_);
+    for (vertex_t v = 0; v < n; ++v) {
+      const vertex_t now = mate(v);
+      if (now != previous_[v]) root[v] = 1;
+      previous_[v] = now;
+    }
+    first_ = 0;
+    std::int64_t applied = 0;
+    searched = 0;
+    for (vertex_t r : order) {
+      if (!root[r]) continue;
+      ++searched;
+      if (augment(r, threshold, mate, matched, unmatch, match)) ++applied;
+    }
+    return applied;
+  }
+
+ private:
+  template <class Mate, class Matched, class Unmatch, class Match>
+  bool augment(vertex_t r, double threshold, Mate mate, Matched matched, Unmatch unmatch, Match match) {
+    s_ = mate(r);
+    best_gain_ = threshold;
+    best_.clear();
+    path_.assign(1, r);
+    added_ = 0;
+    on_path_[r] = 1;
+    if (s_ != no_vertex) on_path_[s_] = 1;
+    extend(r, 0, s_ == no_vertex ? 0.0 : -matched(r), mate, matched);
+    on_path_[r] = 0;
+    if (s_ != no_vertex) on_path_[s_] = 0;
+    if (best_.empty()) return false;
+    // best_ = r, x1, y1, x2, y2, ...: new edges (r, x1), (y1, x2), ... and,
+    // for a cycle, (y_last, s).
+    const vertex_t s = s_;
+    for (vertex_t a : best_)
+      if (mate(a) != no_vertex) unmatch(a);
+    for (std::size_t i = 0; i + 1 < best_.size(); i += 2)
+      match(best_[i], best_[i + 1], edge_weight(g_, best_[i], best_[i + 1]));
+    if (best_closes_) match(best_.back(), s, edge_weight(g_, best_.back(), s));
+    return true;
+  }
+
+  template <class Mate, class Matched>
+  void extend(vertex_t c, int depth, double gain, Mate mate, Matched matched) {
+    for (offset_t k = lists_.offsets[c]; k < lists_.offsets[c + 1]; ++k) {
+      const double w = double(lists_.weights[k]);
+      if (!(gain + w > 0)) return;  // the positive-gain rule; the rest of the list is lighter
+      if (++added_ > long_search_budget) return;
+      const vertex_t x = lists_.cols[k];
+      if (on_path_[x]) continue;
+      const vertex_t y = mate(x);
+      if (y == no_vertex) {
+        offer(gain + w, x, no_vertex, false);
+        continue;
+      }
+      if (on_path_[y]) continue;
+      const double after = gain + w - matched(x);
+      offer(after, x, y, false);
+      if (s_ != no_vertex) {
+        const double closing = edge_weight(g_, y, s_);
+        if (closing == closing) offer(after + closing, x, y, true);
+      }
+      if (depth + 1 < length_) {
+        on_path_[x] = on_path_[y] = 1;
+        path_.push_back(x);
+        path_.push_back(y);
+        extend(y, depth + 1, after, mate, matched);
+        path_.resize(path_.size() - 2);
+        on_path_[x] = on_path_[y] = 0;
+      }
+    }
+  }
+
+  // The path so far extended by x (and y when matched) as the best yet, if
+  // it gains more.
+  void offer(double gain, vertex_t x, vertex_t y, bool closes) {
+    if (!(gain > best_gain_)) return;
+    best_gain_ = gain;
+    best_ = path_;
+    best_.push_back(x);
+    if (y != no_vertex) best_.push_back(y);
+    best_closes_ = closes;
+  }
+
+  const Csr<W>& g_;
+  Csr<W> lists_;
+  int length_;
+  std::vector<char> on_path_;
+  std::vector<vertex_t> previous_;  // each vertex's mate when the previous pass began
+  char first_ = 1;
+  vertex_t s_ = no_vertex;
+  std::vector<vertex_t> path_, best_;
+  double best_gain_ = 0;
+  bool best_closes_ = false;
+  int added_ = 0;
+};
+
+}  // namespace matchblas::roma_sparse_detail

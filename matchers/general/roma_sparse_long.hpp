@@ -36,7 +36,8 @@
 // finds nothing proves no improving cycle of at most L new edges within the
 // lists (when no root hit its budget), not the absence of every improving
 // path.
-// Cost: O(m log K) for the lists, O(n K) memory; O(256 L) per root a pass.
+// Cost: O(m log K) for the lists, O(n K) memory; a pass O(256 L) per root
+// plus the root's mate's row (scattered for the closing edges' weights).
 #pragma once
 #include <algorithm>
 #include <cstdint>
@@ -57,7 +58,8 @@ class LongAugmentations {
   // g: the whole graph (the closing edges are looked up in it); length >= 3.
   LongAugmentations(const Csr<W>& g, int length, int candidates)
       : g_(g), lists_(candidate_lists(g, candidates, CandidateOrder::greedy)), length_(length),
-        on_path_(std::size_t(g.n_rows), 0), previous_(std::size_t(g.n_rows), no_vertex) {}
+        on_path_(std::size_t(g.n_rows), 0), previous_(std::size_t(g.n_rows), no_vertex),
+        stamp_(std::size_t(g.n_rows), 0), to_s_(std::size_t(g.n_rows), 0.0) {}
 
   // One pass over `order` (every vertex once); returns the augmentations
   // applied and sets `searched` to the roots searched. mate(a) / matched(a)
@@ -93,7 +95,15 @@ class LongAugmentations {
     path_.assign(1, r);
     added_ = 0;
     on_path_[r] = 1;
-    if (s_ != no_vertex) on_path_[s_] = 1;
+    if (s_ != no_vertex) {
+      on_path_[s_] = 1;
+      // s's row scattered: the closing edges' weights in O(1).
+      ++token_;
+      for (offset_t k = g_.offsets[s_]; k < g_.offsets[s_ + 1]; ++k) {
+        stamp_[g_.cols[k]] = token_;
+        to_s_[g_.cols[k]] = double(g_.weights[k]);
+      }
+    }
     extend(r, 0, s_ == no_vertex ? 0.0 : -matched(r), mate, matched);
     on_path_[r] = 0;
     if (s_ != no_vertex) on_path_[s_] = 0;
@@ -125,10 +135,7 @@ class LongAugmentations {
       if (on_path_[y]) continue;
       const double after = gain + w - matched(x);
       offer(after, x, y, false);
-      if (s_ != no_vertex) {
-        const double closing = edge_weight(g_, y, s_);
-        if (closing == closing) offer(after + closing, x, y, true);
-      }
+      if (s_ != no_vertex && stamp_[y] == token_) offer(after + to_s_[y], x, y, true);
       if (depth + 1 < length_) {
         on_path_[x] = on_path_[y] = 1;
         path_.push_back(x);
@@ -156,6 +163,9 @@ class LongAugmentations {
   int length_;
   std::vector<char> on_path_;
   std::vector<vertex_t> previous_;  // each vertex's mate when the previous pass began
+  std::vector<std::uint64_t> stamp_;  // stamp_[y] == token_: y is adjacent to s, by an edge of weight to_s_[y]
+  std::vector<double> to_s_;
+  std::uint64_t token_ = 0;
   char first_ = 1;
   vertex_t s_ = no_vertex;
   std::vector<vertex_t> path_, best_;

@@ -1,7 +1,8 @@
 // The weight of pair a < b of a generated complete graph (datasets/
 // generators.hpp, complete_graph), as one pure function of (seed, a, b) that
 // host and device code share: the CPU generator (datasets/generators.cpp)
-// and the GPU one (matchers/complete/device_dense.cu) draw the same weights.
+// and the GPU one (matchers/complete/device_dense.cu) draw the same weights;
+// the knn generator orders by squared_distance and weighs by geometric_weight.
 // Source: seed 000 sec. 5.1 (uniform [0,1]; exponential, lambda = 3.5;
 // geometric: distances of random points in the unit square).
 // Cost: a few 64-bit mixes per weight (lib/counter_rng.hpp).

@@ -85,7 +85,7 @@ std::vector<Command> make_table() {
                kinds,
                {{"seed", "S", "the generator's seed (default 1)"},
                 {"out", "FILE.mtx", "the output file (.gz: gzip; - : standard output)"},
-                {"edge-factor", "F", "edges per vertex of er and rmat (default 8)"},
+                {"edge-factor", "F", "edges per vertex of er and rmat; k of knn (default 16)"},
                 {"ties", "K", "draw every weight from K values (default 0: continuous)"}},
                std::nullopt, command_gen});
   t.push_back({"marriage-gen", "easy|hard N", "write a stable marriage instance",

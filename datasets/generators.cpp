@@ -1,19 +1,22 @@
 // The seeded graph generators of datasets/generators.hpp: complete graphs
 // (seed 000 sec. 5.1: uniform [0,1], exponential lambda = 3.5, geometric),
 // Erdos-Renyi, R-MAT (Chakrabarti, Zhan, Faloutsos 2004, Graph500 quadrant
-// rule without noise or permutation), 2-D grids and K_{s,s} (seed 002).
+// rule without noise or permutation), 2-D grids and K_{s,s} (seed 002),
+// geometric k-nearest-neighbour graphs.
 //
 // Every draw comes from lib/counter_rng.hpp, keyed by (seed, stream,
 // index): drawn edge k of er/rmat takes its endpoints and its weight from
 // index k, a grid or bipartite edge from its position, pair u < v of a
-// complete graph from v(v-1)/2 + u, point i of a geometric graph from i. The
-// loops are OpenMP loops over those indices, so the graph is the same for any
-// thread count.
+// complete graph from v(v-1)/2 + u, point i of a geometric or knn graph
+// from i. The loops are OpenMP loops over those indices, so the graph is the
+// same for any thread count.
 //
 // Cost: complete graphs O(n^2) work, parallel over rows; er/rmat O(m) (rmat
 // O(m log n)) parallel draws, then csr_from_triples (lib/csr_build.hpp:
 // parallel count, scatter and per-row sorts); grid and bipartite O(edges),
-// written straight into the Csr in parallel.
+// written straight into the Csr in parallel; knn O(n k log k) expected for
+// the neighbour search (datasets/nearest_neighbours.cpp), then
+// csr_from_triples on both directions of the n k neighbour pairs.
 #include "datasets/generators.hpp"
 
 #include <algorithm>
@@ -22,6 +25,7 @@
 #include <limits>
 #include <type_traits>
 
+#include "datasets/nearest_neighbours.hpp"
 #include "lib/counter_rng.hpp"
 #include "lib/csr_build.hpp"
 #include "lib/error.hpp"
@@ -55,6 +59,18 @@ std::int64_t drawn_edges(vertex_t n, const GenOptions& opt, const std::string& w
                     what + ": edge_factor * n = " + std::to_string(m) +
                         " edges is more than the limit of 2^32");
   return static_cast<std::int64_t>(m);
+}
+
+// k of knn_graph: round(edge_factor) clamped to [1, n - 1]; 0 for n < 2.
+vertex_t knn_neighbours(vertex_t n, const GenOptions& opt) {
+  MATCHBLAS_EXPECTS(std::isfinite(opt.edge_factor) && opt.edge_factor >= 0,
+                    "knn_graph: edge_factor (k) must be finite and >= 0, got " + std::to_string(opt.edge_factor));
+  if (n < 2) return 0;
+  const double k = std::clamp(std::round(opt.edge_factor), 1.0, double(n) - 1);
+  MATCHBLAS_EXPECTS(k * double(n) <= static_cast<double>(max_edges),
+                    "knn_graph: n * k = " + std::to_string(n) + " * " + std::to_string(std::int64_t(k)) +
+                        " neighbour pairs is more than the limit of 2^32");
+  return static_cast<vertex_t>(k);
 }
 
 template <class W>
@@ -226,6 +242,37 @@ Csr<W> complete_bipartite(vertex_t side, const GenOptions& opt) {
   return g;
 }
 
+template <class W>
+Csr<W> knn_graph(vertex_t n, const GenOptions& opt) {
+  check_size(n, opt, "knn_graph");
+  const vertex_t k = knn_neighbours(n, opt);
+  if (n < 2) return empty_graph<W>(n);
+  const auto nk = static_cast<std::int64_t>(n) * k;
+  Triples<W> t;
+  {
+    std::vector<double> x(static_cast<std::size_t>(n)), y(x.size());
+#pragma omp parallel for schedule(static)
+    for (vertex_t i = 0; i < n; ++i)
+      x[i] = CompleteWeights::point_x(opt.seed, i), y[i] = CompleteWeights::point_y(opt.seed, i);
+    const std::vector<vertex_t> near = nearest_neighbours(x, y, k);
+    // The complete geometric graph's pair weights; 0 (the same point twice)
+    // becomes 2^-53, below every other distance.
+    const CompleteWeights weight(WeightDist::geometric, opt.ties, opt.seed, x.data(), y.data());
+    t.row.resize(static_cast<std::size_t>(2 * nk));
+    t.col.resize(t.row.size());
+    t.val.resize(t.row.size());
+#pragma omp parallel for schedule(static)
+    for (std::int64_t i = 0; i < nk; ++i) {
+      const auto u = static_cast<vertex_t>(i / k), v = near[i];
+      const W w = static_cast<W>(std::max(weight(std::min(u, v), std::max(u, v)), 0x1.0p-53));
+      t.row[2 * i] = u, t.col[2 * i] = v, t.val[2 * i] = w;
+      t.row[2 * i + 1] = v, t.col[2 * i + 1] = u, t.val[2 * i + 1] = w;
+    }
+  }
+  // A pair that is a neighbour both ways comes twice, with equal weights.
+  return csr_from_triples(n, n, t, Duplicates::max, /*drop_zeros=*/false);
+}
+
 namespace {
 template <class W, WeightDist D>
 Dense<W> complete_of(vertex_t n, const GenOptions& opt) {
@@ -247,6 +294,15 @@ GeneratedSize grid_size(vertex_t side, const GenOptions&) {
 GeneratedSize bipartite_size(vertex_t side, const GenOptions&) {
   const double m = double(side) * double(side);
   return {2.0 * side, m, 8.0 * (2.0 * side + 1) + 24.0 * m};
+}
+// knn: the points (16 n), the sorted copy and cells (24 n) and the
+// neighbour lists (4 n k) beside the triples (32 n k); then, as drawn
+// edges, triples, csr_from_triples' entries and output (88 n k + 24 n).
+GeneratedSize knn_size(vertex_t n, const GenOptions& opt) {
+  const double k = n < 2 ? 0 : std::clamp(std::round(std::max(0.0, opt.edge_factor)), 1.0, double(n) - 1);
+  const double pairs = double(n) * k;
+  return {double(n), std::min(pairs, double(n) * (double(n) - 1) / 2),
+          std::max(40.0 * double(n) + 36.0 * pairs, 24.0 * (double(n) + 1) + 88.0 * pairs)};
 }
 GeneratedSize complete_size(vertex_t n, const GenOptions&) {
   return {double(n), double(n) * (double(n) - 1) / 2, 8.0 * double(n) * double(n) + 16.0 * double(n)};
@@ -281,6 +337,10 @@ const std::vector<GeneratorKind>& generator_kinds() {
       sparse_kind<&grid2d<float>, &grid2d<double>>("grid", "side; N x N vertices, 4-neighbour", &grid_size),
       sparse_kind<&complete_bipartite<float>, &complete_bipartite<double>>("bipartite", "side; K_{N,N}, 2N vertices",
                                                                                 &bipartite_size),
+      sparse_kind<&knn_graph<float>, &knn_graph<double>>(
+          "knn", "vertices = random points in the unit square, each joined to its k nearest (k = edge_factor rounded, "
+                 "1..N-1); weights = distances",
+          &knn_size),
   };
   return kinds;
 }
@@ -326,6 +386,7 @@ Dense<W> generate_complete(const std::string& kind, vertex_t n, const GenOptions
   template Csr<W> rmat<W>(vertex_t, const GenOptions&);                                 \
   template Csr<W> grid2d<W>(vertex_t, const GenOptions&);                               \
   template Csr<W> complete_bipartite<W>(vertex_t, const GenOptions&);                   \
+  template Csr<W> knn_graph<W>(vertex_t, const GenOptions&);                            \
   template Csr<W> generate_sparse<W>(const std::string&, vertex_t, const GenOptions&);  \
   template Dense<W> generate_complete<W>(const std::string&, vertex_t, const GenOptions&);
 MATCHBLAS_INSTANTIATE(float)

@@ -17,9 +17,22 @@
 //                    256 x 256 has 65,536 vertices and 130,560 edges)
 //   complete_bipartite  K_{side,side}: vertices 0..side-1 on one side,
 //                    side..2*side-1 on the other (seed 002 uses 2,048 vertices)
+//   knn_graph        geometric k-nearest-neighbour graph: n points uniform in
+//                    the unit square (point i = (point_x(seed, i),
+//                    point_y(seed, i)), the points of the complete geometric
+//                    graph of the same seed); edge {u, v} when v is among
+//                    u's k nearest or u among v's (the undirected union), by
+//                    squared Euclidean distance with ties to the smaller id
+//                    (datasets/nearest_neighbours.hpp); k = round(edge_factor)
+//                    clamped to [1, n - 1], so the default 16 gives k = 16
 //
-// Sparse graphs get weights uniform in (0,1]. With ties = k > 0 every weight
-// (sparse and complete alike) is instead drawn from the k values
+// Sparse graphs get weights uniform in (0,1], except knn_graph: its edge
+// {u, v} weighs what pair {u, v} weighs in the complete geometric graph of
+// the same seed, the Euclidean distance, in (0, sqrt 2] (above 1 only for
+// pairs farther apart than 1, neighbours only when k is a large part of n);
+// two points at the same place (a chance of about n^2 2^-107) get 2^-53,
+// the finest spacing of the points, instead of 0. With ties = k > 0 every
+// weight (sparse and complete alike) is instead one of the k values
 // {1/k, 2/k, ..., 1}, so that many edges tie and the tie rule is exercised.
 // Sparse graphs are returned as general graphs (Csr with both directions,
 // sorted columns, no self-loops); duplicates keep the largest weight.
@@ -27,14 +40,16 @@
 // Details fixed by the implementation (datasets/generators.cpp):
 //   - With ties = k, uniform and exponential weights are replaced by a uniform
 //     draw from the k values; geometric distances are quantised to the nearest
-//     of them (distances below 1/(2k) become 1/k, above 1 become 1).
+//     of them (distances below 1/(2k) become 1/k, above 1 become 1), for
+//     complete-geometric and knn alike (CompleteWeights::geometric_weight).
 //   - An edge's weight depends only on (seed, the edge's draw index): drawn
 //     edge i of erdos_renyi/rmat; pair u < v of a complete graph has index
 //     v(v-1)/2 + u, so a complete graph on n vertices is the leading block of
 //     the one on n + 1.
 //   - Sizes: n >= 0 (0 and 1 give graphs without edges; rmat accepts them as
-//     well as powers of two); at most 2^32 edges drawn or generated, and at
-//     most 2^38 bytes of dense weights; larger requests throw invalid_input.
+//     well as powers of two); at most 2^32 edges drawn or generated (for
+//     knn_graph: n k neighbour pairs), and at most 2^38 bytes of dense
+//     weights; larger requests throw invalid_input.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -65,9 +80,15 @@ Csr<W> grid2d(vertex_t side, const GenOptions& opt = {});
 template <class W>
 Csr<W> complete_bipartite(vertex_t side, const GenOptions& opt = {});
 
+// n points, k = opt.edge_factor rounded and clamped to [1, n - 1]; between
+// n k / 2 and n k edges. Cost: O(n k log k) expected (the grid search of
+// datasets/nearest_neighbours.hpp) plus csr_from_triples on 2 n k entries.
+template <class W>
+Csr<W> knn_graph(vertex_t n, const GenOptions& opt = {});
+
 // The generator kinds by name, as `matchblas gen KIND N` takes them:
 // complete-uniform, complete-exponential, complete-geometric, er, rmat, grid,
-// bipartite. For grid and bipartite N is the side. This table is the only
+// bipartite, knn. For grid and bipartite N is the side. This table is the only
 // place that maps names to generators: the dispatchers below, the CLI and the
 // help text all read it. A sparse kind has the sparse_* functions set, a
 // complete kind the complete_* ones; the others are null.
@@ -100,7 +121,7 @@ const GeneratorKind* find_generator_kind(std::string_view name);
 std::string generator_kind_names();
 std::string generator_kind_names(bool complete);
 
-// Dispatch by name: generate_sparse takes er, rmat, grid, bipartite;
+// Dispatch by name: generate_sparse takes er, rmat, grid, bipartite, knn;
 // generate_complete takes complete-uniform, complete-exponential,
 // complete-geometric. Any other name throws invalid_input listing the valid
 // ones.

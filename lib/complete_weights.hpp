@@ -1,7 +1,8 @@
 // The weight of pair a < b of a generated complete graph (datasets/
 // generators.hpp, complete_graph), as one pure function of (seed, a, b) that
 // host and device code share: the CPU generator (datasets/generators.cpp)
-// and the GPU one (matchers/complete/device_dense.cu) draw the same weights.
+// and the GPU one (matchers/complete/device_dense.cu) draw the same weights;
+// the knn generator orders by squared_distance and weighs by geometric_weight.
 // Source: seed 000 sec. 5.1 (uniform [0,1]; exponential, lambda = 3.5;
 // geometric: distances of random points in the unit square).
 // Cost: a few 64-bit mixes per weight (lib/counter_rng.hpp).
@@ -59,23 +60,34 @@ struct CompleteWeights {
         return ties > 0 ? gen_detail::tie_value(ws, i, ties) : ws.uniform_closed(i);
       case WeightDist::exponential:
         return ties > 0 ? gen_detail::tie_value(ws, i, ties) : ws.exponential(i, gen_detail::exponential_lambda);
-      case WeightDist::geometric: {
-        const double dx = x[b] - x[a], dy = y[b] - y[a];
-#ifdef __CUDA_ARCH__
-        // Rounded as the host rounds (nvcc would fuse into an FMA).
-        const double r = sqrt(__dadd_rn(__dmul_rn(dx, dx), __dmul_rn(dy, dy)));
-#else
-        // Rounded apart on the host too (a compiler that contracts by
-        // default, or -march with FMA, would fuse them): volatile products.
-        const volatile double xx = dx * dx, yy = dy * dy;
-        const double r = sqrt(xx + yy);
-#endif
-        if (ties == 0) return r;
-        const double j = fmin(fmax(round(r * ties), 1.0), static_cast<double>(ties));
-        return j / ties;  // the nearest of {1/k, ..., 1}
-      }
+      case WeightDist::geometric:
+        return geometric_weight(squared_distance(x[b] - x[a], y[b] - y[a]), ties);
     }
     return 0;
+  }
+
+  // dx^2 + dy^2, each product rounded to double before the sum, on the
+  // host and the device alike (so both give the same distances).
+  MATCHBLAS_HD static double squared_distance(double dx, double dy) {
+#ifdef __CUDA_ARCH__
+    // Rounded as the host rounds (nvcc would fuse into an FMA).
+    return __dadd_rn(__dmul_rn(dx, dx), __dmul_rn(dy, dy));
+#else
+    // Rounded apart on the host too (a compiler that contracts by
+    // default, or -march with FMA, would fuse them): volatile products.
+    const volatile double xx = dx * dx, yy = dy * dy;
+    return xx + yy;
+#endif
+  }
+
+  // The geometric weight of two points at squared distance d2: the
+  // distance sqrt(d2), or with ties = k > 0 the nearest of {1/k, ..., 1}
+  // (below 1/(2k) gives 1/k, above 1 gives 1).
+  MATCHBLAS_HD static double geometric_weight(double d2, int ties) {
+    const double r = sqrt(d2);
+    if (ties == 0) return r;
+    const double j = fmin(fmax(round(r * ties), 1.0), static_cast<double>(ties));
+    return j / ties;
   }
 };
 

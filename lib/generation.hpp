@@ -12,7 +12,8 @@ enum class WeightDist { uniform, exponential, geometric };
 
 struct GenOptions {
   std::uint64_t seed = 1;
-  double edge_factor = 16;  // erdos_renyi and rmat: edges drawn per vertex
+  double edge_factor = 16;  // erdos_renyi and rmat: edges drawn per vertex;
+                            // knn_graph: k, the neighbours of each point
   int ties = 0;             // 0: continuous weights; k > 0: k distinct values
   double rmat_a = 0.57, rmat_b = 0.19, rmat_c = 0.19;
 };

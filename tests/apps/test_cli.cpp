@@ -8,6 +8,7 @@
 
 #include "lib/graph_from_matrix.hpp"
 #include "lib/mmio.hpp"
+#include "datasets/generators.hpp"
 #include "datasets/marriage.hpp"
 #include "matchers/b_matching/b_matching.hpp"
 #include "matchers/general/greedy.hpp"
@@ -307,6 +308,26 @@ TEST_CASE("gen writes to stdout without --out, and is reproducible") {
   const MmMatrix m = read_matrix_market_text(a.out);
   CHECK(m.header.rows == 16);
   CHECK(m.header.entries == 24);
+}
+
+TEST_CASE("gen knn writes the library's knn graph; gen --help names every kind and what N means") {
+  check::temp_dir dir;
+  const auto graph = dir / "knn.mtx";
+  REQUIRE(cli(dir, "gen knn 400 --seed 6 --edge-factor 5 --out " + q(graph)).status == 0);
+  GenOptions opt;
+  opt.seed = 6, opt.edge_factor = 5;
+  const Csr<double> expected = knn_graph<double>(400, opt);
+  const Csr<double> g = general_graph<double>(read_matrix_market(graph.string()));
+  CHECK(g.offsets == expected.offsets);
+  CHECK(g.cols == expected.cols);
+  CHECK(g.weights == expected.weights);  // shortest round-trip doubles
+  const Result help = cli(dir, "gen --help");
+  REQUIRE(help.status == 0);
+  for (const GeneratorKind& k : generator_kinds()) {
+    CAPTURE(k.name);
+    CHECK(help.out.find(k.name + ": " + k.size_meaning) != std::string::npos);
+  }
+  CHECK(help.out.find("k of knn (default 16)") != std::string::npos);
 }
 
 TEST_CASE("bad input: one line on stderr, non-zero exit, no output file") {

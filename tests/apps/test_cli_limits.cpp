@@ -130,7 +130,8 @@ TEST_CASE("memory: marriage headers and preference lists that will not fit are r
 TEST_CASE("gen: a size that will not fit is refused before generating") {
   check::temp_dir dir;
   const fs::path out = dir / "g.mtx";
-  for (const std::string& c : {"gen er 1000000000 --out ", "gen complete-uniform 200000 --out ", "gen grid 46000 --out "})
+  for (const char* c : {"gen er 1000000000 --out ", "gen complete-uniform 200000 --out ", "gen grid 46000 --out ",
+                        "gen knn 200000000 --out "})
     require_refusal(check::run_cli(dir, c + q(out)), "gen ", out);
 }
 

@@ -40,6 +40,9 @@ inline const std::string maue_sanders =
 inline const std::string pettie_sanders =
     "S. Pettie, P. Sanders, A simpler linear time 2/3 - epsilon approximation for maximum weight matching, "
     "Information Processing Letters 91(6), 2004";
+inline const std::string lin_kernighan =
+    "S. Lin, B. W. Kernighan, An effective heuristic algorithm for the traveling-salesman problem, "
+    "Operations Research 21(2), 1973 (the positive-gain rule)";
 inline const std::string edmonds =
     "J. Edmonds, Paths, trees, and flowers, Canadian Journal of Mathematics 17, 1965 (LEMON 1.3's "
     "MaxWeightedMatching)";

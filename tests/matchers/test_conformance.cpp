@@ -76,7 +76,8 @@ TEST_CASE("options: an option an entry does not take names the entries that do; 
   CHECK(v.integer("phases") == 3);
   CHECK(v.real("min-gain") == 1e-5);  // the default
   // roma's default; rama's is the neighbour start of N. H. Hovland, "Maximum
-  // weighted matching on a GPU", Master's thesis, University of Bergen, 2020.
+  // weighted matching on a GPU", Master's thesis, University of Bergen, 2020,
+  // sec. 5.5.7.
   CHECK(v.word("start") == "assignment");
   CHECK(parse_options(find_matcher("rama"), {}).word("start") == "neighbour");
   CHECK(!v.flag("phase-report"));

@@ -38,8 +38,10 @@ inline std::vector<std::string> string_list(const std::string& s) {
   return out;
 }
 
-// "uniform", "exponential", "geometric" -> the weight distribution of seed
-// 000's complete graphs; anything else: a message naming `program` and exit 2.
+// "uniform", "exponential", "geometric" -> the weight distribution of the
+// complete graphs of N. H. Hovland, "Maximum weighted matching on a GPU",
+// Master's thesis, University of Bergen, 2020, sec. 5.1; anything else: a
+// message naming `program` and exit 2.
 inline WeightDist weight_dist(const std::string& name, const char* program) {
   if (name == "uniform") return WeightDist::uniform;
   if (name == "exponential") return WeightDist::exponential;

@@ -1,8 +1,12 @@
 // The seeded graph generators of datasets/generators.hpp: complete graphs
-// (seed 000 sec. 5.1: uniform [0,1], exponential lambda = 3.5, geometric),
-// Erdos-Renyi, R-MAT (Chakrabarti, Zhan, Faloutsos 2004, Graph500 quadrant
-// rule without noise or permutation), 2-D grids and K_{s,s} (seed 002),
-// geometric k-nearest-neighbour graphs.
+// (N. H. Hovland, "Maximum weighted matching on a GPU", Master's thesis,
+// University of Bergen, 2020, sec. 5.1: uniform [0,1], exponential
+// lambda = 3.5, geometric), Erdos-Renyi, R-MAT (Chakrabarti, Zhan, Faloutsos
+// 2004, Graph500 quadrant rule without noise or permutation), 2-D grids and
+// K_{s,s} (A. Thorsen, P. Merkey, "Approximating weighted matchings using the
+// partitioned global address space model", Tech. Report CS-TR-10-02,
+// Michigan Technological University, 2010, sec. 6), geometric
+// k-nearest-neighbour graphs.
 //
 // Every draw comes from lib/counter_rng.hpp, keyed by (seed, stream,
 // index): drawn edge k of er/rmat takes its endpoints and its weight from

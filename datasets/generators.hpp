@@ -3,7 +3,13 @@
 // every thread count (each random draw is a counter-based hash of the seed and
 // the draw's index, never a shared stream).
 //
-//   complete_graph   dense symmetric n x n weights, seed 000 sec. 5.1:
+// Sources: N. H. Hovland, "Maximum weighted matching on a GPU", Master's
+// thesis, University of Bergen, 2020 (Hovland 2020); A. Thorsen, P. Merkey,
+// "Approximating weighted matchings using the partitioned global address
+// space model", Tech. Report CS-TR-10-02, Michigan Technological University,
+// 2010 (Thorsen and Merkey 2010).
+//
+//   complete_graph   dense symmetric n x n weights, Hovland 2020 sec. 5.1:
 //                    uniform [0,1]; exponential, lambda = 3.5; geometric,
 //                    Euclidean distance of n random points in the unit square
 //   erdos_renyi      n vertices, round(edge_factor * n) edges drawn uniformly
@@ -13,10 +19,12 @@
 //                    a, b, c, d = 1-a-b-c (Graph500 defaults 0.57/0.19/0.19),
 //                    self-loops and duplicates removed; vertex ids are NOT
 //                    permuted
-//   grid2d           side x side 4-neighbour grid, no wrap-around (seed 002:
-//                    256 x 256 has 65,536 vertices and 130,560 edges)
+//   grid2d           side x side 4-neighbour grid, no wrap-around (Thorsen and
+//                    Merkey 2010 sec. 6: 256 x 256 has 65,536 vertices and
+//                    130,560 edges)
 //   complete_bipartite  K_{side,side}: vertices 0..side-1 on one side,
-//                    side..2*side-1 on the other (seed 002 uses 2,048 vertices)
+//                    side..2*side-1 on the other (Thorsen and Merkey 2010
+//                    sec. 6 use 2,048 vertices)
 //   knn_graph        geometric k-nearest-neighbour graph: n points uniform in
 //                    the unit square (point i = (point_x(seed, i),
 //                    point_y(seed, i)), the points of the complete geometric

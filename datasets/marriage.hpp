@@ -1,5 +1,7 @@
-// Stable marriage instances: Paper IV's generators and a text format.
-// Source: seed 001 Paper IV sec. 5 ("easy": each man ranks (1 + eps) ln n
+// Stable marriage instances: the easy and hard generators and a text format.
+// Source: F. Manne, M. Naim, H. Lerring, M. Halappanavar, "On stable
+// marriages and greedy matching", SIAM Workshop on Combinatorial Scientific
+// Computing (CSC) 2016, sec. 4 ("easy": each man ranks (1 + eps) ln n
 // random women, each woman ranks exactly the men who ranked her, in random
 // order; "hard": identical complete random lists on both sides).
 //

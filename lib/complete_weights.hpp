@@ -3,8 +3,9 @@
 // host and device code share: the CPU generator (datasets/generators.cpp)
 // and the GPU one (matchers/complete/device_dense.cu) draw the same weights;
 // the knn generator orders by squared_distance and weighs by geometric_weight.
-// Source: seed 000 sec. 5.1 (uniform [0,1]; exponential, lambda = 3.5;
-// geometric: distances of random points in the unit square).
+// Source: N. H. Hovland, "Maximum weighted matching on a GPU", Master's
+// thesis, University of Bergen, 2020, sec. 5.1 (uniform [0,1]; exponential,
+// lambda = 3.5; geometric: distances of random points in the unit square).
 // Cost: a few 64-bit mixes per weight (lib/counter_rng.hpp).
 #pragma once
 #include <cmath>
@@ -22,7 +23,7 @@ namespace gen_detail {
 // Stream ids: one per kind of draw, so that no two uses share draws.
 enum : std::uint64_t { s_weight = 1, s_er = 2, s_rmat = 3, s_point_x = 4, s_point_y = 5 };
 
-inline constexpr double exponential_lambda = 3.5;  // seed 000 sec. 5.1
+inline constexpr double exponential_lambda = 3.5;  // Hovland 2020 sec. 5.1
 
 // A weight from {1/k, ..., 1}, uniformly.
 MATCHBLAS_HD inline double tie_value(const rng::Stream& s, std::uint64_t i, int k) {

@@ -1,7 +1,8 @@
 // A dense symmetric n-by-n weight matrix, row-major: the complete graph of
-// seed 000. Entry (u, v) is the weight of edge {u, v}; the diagonal is ignored.
-// An odd n gets one extra vertex with zero weights (seed 000 sec. 5.1) through
-// padded_to_even().
+// N. H. Hovland, "Maximum weighted matching on a GPU", Master's thesis,
+// University of Bergen, 2020. Entry (u, v) is the weight of edge {u, v}; the
+// diagonal is ignored. An odd n gets one extra vertex with zero weights
+// (Hovland 2020 sec. 5.1) through padded_to_even().
 #pragma once
 #include <Eigen/Core>
 #include <cstddef>

@@ -1,8 +1,9 @@
 // What a generated graph is drawn from: the weight distributions of
-// complete graphs (seed 000 sec. 5.1) and the generators' options. Below
-// both datasets/ (the host generators) and matchers/ (DeviceDense draws the
-// same complete graphs on the GPU); datasets/generators.hpp says what each
-// option means.
+// complete graphs (N. H. Hovland, "Maximum weighted matching on a GPU",
+// Master's thesis, University of Bergen, 2020, sec. 5.1) and the generators'
+// options. Below both datasets/ (the host generators) and matchers/
+// (DeviceDense draws the same complete graphs on the GPU);
+// datasets/generators.hpp says what each option means.
 #pragma once
 #include <cstdint>
 

@@ -1,5 +1,6 @@
-// The graph-from-matrix rules of DESIGN.md "Graph model" (seed 001, Paper I
-// sec. 5.1):
+// The graph-from-matrix rules of DESIGN.md "Graph model" (M. Naim, F. Manne,
+// M. Halappanavar, A. Tumeo, J. Langguth, "Optimizing approximate weighted
+// matching on Nvidia Kepler K40", HiPC 2015, sec. 5.1):
 //   general_graph    square A -> general graph: vertex i = row i; weight of
 //                    {u, v} = max(|a_uv|, |a_vu|) after duplicate entries are
 //                    summed; the diagonal is ignored; zero weights dropped.

@@ -1,6 +1,8 @@
 // A stable marriage instance: each man's and each woman's list of
 // acceptable partners, most preferred first, given explicitly
-// (MarriageInstance) or, for seed 001 Paper IV's "hard" instances, as
+// (MarriageInstance) or, for the "hard" instances of F. Manne, M. Naim,
+// H. Lerring, M. Halappanavar, "On stable marriages and greedy matching",
+// SIAM Workshop on Combinatorial Scientific Computing (CSC) 2016, sec. 4, as
 // identical complete lists (IdenticalPreferences), which n^2 entries would
 // not fit. The generators and the file format are in datasets/marriage.hpp,
 // the algorithms in matchers/marriage/.
@@ -25,7 +27,7 @@ struct MarriageInstance {
 void check_instance(const MarriageInstance& inst);
 
 // Every man ranks the women in women_order; every woman ranks man m at
-// man_rank[m] (0 = best): Paper IV's hard instances, complete lists.
+// man_rank[m] (0 = best): Manne et al. 2016's hard instances, complete lists.
 struct IdenticalPreferences {
   std::vector<vertex_t> women_order;  // a permutation of the women
   std::vector<std::int32_t> man_rank; // a permutation of 0 .. men-1

@@ -1,6 +1,8 @@
 // select + compaction: keep the entries of a CSR whose endpoints satisfy a
-// predicate, renumbering nothing (seed 003's keep-edges flags, exclusive
-// prefix sum and edge-list compaction; STYLE 6's count / scan / fill).
+// predicate, renumbering nothing (the keep-edges flags, exclusive prefix sum
+// and edge-list compaction of "Parallel graph matching", a course project on
+// handshaking matching on GPUs, no author named; STYLE 6's count / scan /
+// fill).
 //
 //   C = select_entries(A, keep): C has A's shape and exactly the entries
 //   (u, v, w) of A with keep(u, v) true, in A's order.

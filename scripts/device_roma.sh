@@ -61,7 +61,9 @@ if [[ $want == *" bench "* ]]; then
   $bin/bench_roma --ns 16384,32768,65536,90112 --runs fast --gpu-generate | tee "$out/bench_fast.log" \
     | grep -vE "^roma-gpu:|^graph"
 fi
-if [[ $want == *" table "* ]]; then  # seed 000 tables 5.9 / 5.12: thesis-faithful and fast, three distributions
+# N. H. Hovland, "Maximum weighted matching on a GPU", Master's thesis, University of Bergen, 2020,
+# tables 5.9 / 5.12: thesis-faithful and fast, three distributions
+if [[ $want == *" table "* ]]; then
   $bin/bench_roma --ns 1024,4096,16384,32768,65536,90112 --dists uniform,exponential,geometric --runs 2,fast \
     --gpu-generate --quiet | grep summary | tee "$out/table.log"
   $bin/bench_roma --n 131072 --runs fast --gpu-generate --quiet | grep -E "summary|graph|bench_roma" | tee -a "$out/table.log"

@@ -4,7 +4,7 @@
 // Source: D. P. Bertsekas, "The auction algorithm: a distributed relaxation
 // method for the assignment problem", Annals of Operations Research 14
 // (1988), sec. 2 (bids, epsilon-complementary slackness) and sec. 4
-// (epsilon-scaling). Not among the seeds; bench/RESULTS.md ("ROMA quality:
+// (epsilon-scaling). Not in Hovland 2020; bench/RESULTS.md ("ROMA quality:
 // why the greedy start stalls") says why ROMA wants it: on the Hovland 2020
 // graphs the greedy start leaves the optimum one or two alternating cycles of
 // hundreds of edges away, which no 4-cycle reaches, while the optimal

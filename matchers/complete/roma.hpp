@@ -53,8 +53,8 @@ namespace matchblas {
 // a seeded random perfect matching; greedy the greedy matching completed to a
 // perfect one (free vertices paired in index order); assignment the matching
 // read off an auction's assignment (matchers/complete/auction.hpp, with
-// RomaOptions::auction; exact, it is within 0.1% of the optimum on seed
-// 000's graphs, where greedy + ROMA stays 1.7% off on exponential weights).
+// RomaOptions::auction; exact, it is within 0.1% of the optimum on Hovland
+// 2020's graphs, where greedy + ROMA stays 1.7% off on exponential weights).
 enum class RomaStart { neighbour, half, shuffled, random, greedy, assignment };
 
 // Which vertices a roma phase augments: all (Hovland 2020 Alg. 3), or from

@@ -12,8 +12,8 @@
 //   ld_omp  OpenMP: Naim et al. 2015 Alg. 1 with the queue tail advanced by an atomic
 //           fetch_add; each round is two barrier-separated loops, "match the
 //           mutual candidates" (CAS on mate) and "recompute the candidates
-//           the new matches invalidated" (the two parallel sections of seed
-//           004 Exercise 1.3); see ld_omp.cpp
+//           the new matches invalidated" (the two parallel sections of
+//           Mazankiewicz Exercise 1.3); see ld_omp.cpp
 //
 // Guarantee: both return exactly greedy's matching (DESIGN.md "The greedy
 // order"), mate for mate, for every thread count and interleaving. Why: (1) an

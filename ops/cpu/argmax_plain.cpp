@@ -2,8 +2,9 @@
 // semantics): for each active row u, the qualifying entry (u, v, w) that
 // comes first under neighbour_beats, or -1.
 //
-// Source: seed 003 (strongest neighbour, smallest index on ties) and
-// DESIGN.md "The greedy order" / "The ops".
+// Source: "Parallel graph matching", a course project on handshaking
+// matching on GPUs, no author named (strongest neighbour, smallest index on
+// ties); DESIGN.md "The greedy order" / "The ops".
 // Guarantee: exactly the result of ops/argmax.hpp's definition, for any
 // column order within a row and any thread count (each row is reduced by
 // one thread, in one fixed order, with a total order: no race, no float

@@ -1,7 +1,8 @@
 // Masked assign on the device, in GrB_assign style: the device-level twin of
-// ops/assign.hpp for GPU matchers (write matches, clear candidates: seed
-// 003's updates of the match arrays); ops/gpu/assign_gpu.cu wraps it for
-// host arrays.
+// ops/assign.hpp for GPU matchers (write matches, clear candidates: the
+// updates of the match arrays in "Parallel graph matching", a course project
+// on handshaking matching on GPUs, no author named); ops/gpu/assign_gpu.cu
+// wraps it for host arrays.
 //
 //   assign(out, mask, values, n, ...): out[i] = values[i] for every i < n
 //                                      with mask == nullptr or mask[i] != 0

@@ -1,7 +1,9 @@
 // The strided row scan the GPU ops and matchers share: a lane of a group of
 // `width` lanes visits entries first, first + width, ... of row u in order,
 // with Batch entries loaded before any is visited, so that a lane has Batch
-// loads in flight instead of one (on the H100 this took Paper I's suitor-gpu
+// loads in flight instead of one (on the H100 this took suitor-gpu, the
+// GPU-Suitor of M. Naim, F. Manne, M. Halappanavar, A. Tumeo, J. Langguth,
+// "Optimizing approximate weighted matching on Nvidia Kepler K40", HiPC 2015,
 // from 11.9 to 4.9 ms on R-MAT scale 23); and the running best of such a
 // scan. .cu files only.
 #pragma once

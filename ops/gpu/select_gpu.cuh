@@ -5,9 +5,10 @@
 //   C = select_free_entries(A, mate): A's shape, and exactly the entries
 //   (u, v, w) of A with mate[u] == -1 && mate[v] == -1, in A's order.
 //
-// Source: seed 003 (../shared/seeds/003_c4a86741f59b47a2.txt), "Edges
-// Filtering" (the keep-edges flags), "Get New Edge Indices" (their
-// exclusive prefix sum) and the compaction newSrc[edgeMap[x]] = oldSrc[x];
+// Source: "Parallel graph matching", a course project on handshaking
+// matching on GPUs (no author named): "Edges Filtering" (the keep-edges
+// flags), "Get New Edge Indices" (their exclusive prefix sum) and the
+// compaction newSrc[edgeMap[x]] = oldSrc[x];
 // in STYLE 6's phases, for A with m entries:
 //   count  flag[k] = 1 when entry k is kept, a warp per row (rows in a
 //          grid-stride loop, lanes over the row's entries); flag[m] = 0

@@ -199,7 +199,9 @@ TEST_CASE("roma and rama on a complete graph: --phases, --min-gain, --start") {
   CHECK(cli(dir, "match " + q(graph) + " --algo roma --exact-auction").status == 0);  // roma's default start: assignment
   CHECK(cli(dir, "match " + q(graph) + " --algo roma --start neighbour --exact-auction").status == 2);
   CHECK(cli(dir, "match " + q(graph) + " --algo rama --exact-auction").status == 2);  // rama's default: neighbour
-  // The default start of roma is the assignment, of rama seed 000's neighbour.
+  // The default start of roma is the assignment, of rama the neighbour start
+  // of N. H. Hovland, "Maximum weighted matching on a GPU", Master's thesis,
+  // University of Bergen, 2020, sec. 5.5.7.
   CHECK(cli(dir, "match " + q(graph) + " --algo roma --phases 0 --phase-report").out.find("13.3101") !=
         std::string::npos);
   CHECK(cli(dir, "match " + q(graph) + " --algo greedy --exact-auction").status == 2);

@@ -1,7 +1,9 @@
 // The GPU auction (matchers/gpu.hpp, matchers/complete/auction_gpu.cu): a permutation
 // without fixed points within n x (epsilon + a float's rounding of the
 // prices) of the best (brute force on small n, with ties; against the CPU
-// auction on the seed 000 graphs, both within n x epsilon of the optimum),
+// auction on the complete graphs of N. H. Hovland, "Maximum weighted matching
+// on a GPU", Master's thesis, University of Bergen, 2020, sec. 5.1, both
+// within n x epsilon of the optimum),
 // repeated (the bids race); the matching read off it; bad input refused.
 // roma-gpu from it is tested in tests/gpu/test_roma_gpu.cpp.
 #include <doctest/doctest.h>
@@ -64,7 +66,7 @@ TEST_CASE("auction-gpu: a derangement within the bound of the best, by brute for
   require_derangement(dense_auction_gpu(DeviceDense<float>::upload(Dense<float>(7))));
 }
 
-TEST_CASE("auction-gpu on the seed 000 graphs: as good as the CPU auction, and the matching read off it") {
+TEST_CASE("auction-gpu on the Hovland 2020 graphs: as good as the CPU auction, and the matching read off it") {
   const WeightDist dists[] = {WeightDist::uniform, WeightDist::exponential, WeightDist::geometric};
   for (const WeightDist dist : dists)
     for (vertex_t n : {64, 257, 1024, 2048}) {

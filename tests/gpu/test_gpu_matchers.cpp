@@ -25,8 +25,10 @@ using namespace matchblas;
 namespace {
 
 // The "threads" knob of the family check, read as a launch shape: 1, one
-// vertex per warp (adaptive); 2, Paper I as written (128 x 8, no sub-warp
-// groups, no hub kernel); 8, 64 vertices per warp and every row longer than
+// vertex per warp (adaptive); 2, as written in M. Naim, F. Manne,
+// M. Halappanavar, A. Tumeo, J. Langguth, "Optimizing approximate weighted
+// matching on Nvidia Kepler K40", HiPC 2015 (128 x 8, no sub-warp groups, no
+// hub kernel); 8, 64 vertices per warp and every row longer than
 // 32 a hub (the hub kernel runs on the small test graphs too).
 SuitorGpuOptions suitor_shape(int threads, SuitorGpuVariant variant) {
   SuitorGpuOptions o;

@@ -1,4 +1,6 @@
-// roma-gpu-1 and roma-gpu-2 (matchers/gpu.hpp, seed 000 Alg. 6-9): a valid
+// roma-gpu-1 and roma-gpu-2 (matchers/gpu.hpp; N. H. Hovland, "Maximum
+// weighted matching on a GPU", Master's thesis, University of Bergen, 2020,
+// Alg. 6-9): a valid
 // perfect matching after every phase and a weight that never falls, on the
 // three weight distributions, odd and even n, every start matching, repeated
 // (the flips race); and, run to convergence, no 4-cycle of gain above

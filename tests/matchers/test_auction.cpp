@@ -1,7 +1,9 @@
 // The dense auction (matchers/complete/auction.hpp): a fixed-point-free permutation
 // within n x epsilon of the best one (brute force on small n; twice the
 // optimal perfect matching from LEMON as a lower bound on larger n), and the
-// perfect matching read off it, near-optimal on the seed 000 graphs; the
+// perfect matching read off it, near-optimal on the complete graphs of
+// N. H. Hovland, "Maximum weighted matching on a GPU", Master's thesis,
+// University of Bergen, 2020, sec. 5.1; the
 // matching read off a given permutation (matching_from_assignment).
 #include <doctest/doctest.h>
 
@@ -58,7 +60,7 @@ TEST_CASE("dense_auction refuses weights that are not finite and bad options") {
   CHECK_THROWS_AS(assignment_matching(check::random_complete_graph(5, 0, 1)), invalid_input);  // odd order
 }
 
-TEST_CASE("assignment_matching: a perfect matching near the optimum (LEMON) on the seed 000 graphs") {
+TEST_CASE("assignment_matching: a perfect matching near the optimum (LEMON) on the Hovland 2020 graphs") {
   const WeightDist dists[] = {WeightDist::uniform, WeightDist::exponential, WeightDist::geometric};
   for (const WeightDist dist : dists)
     for (vertex_t n : {64, 256, 512}) {

@@ -1,6 +1,7 @@
-// handshake (seed 003, written with the ops): exactly greedy's matching on every
-// test graph, at any thread count, with either ops backend (graphblas: every
-// op on it); and its registry option --backend.
+// handshake ("Parallel graph matching", a course project on handshaking
+// matching on GPUs, no author named; written with the ops): exactly greedy's
+// matching on every test graph, at any thread count, with either ops backend
+// (graphblas: every op on it); and its registry option --backend.
 #include <doctest/doctest.h>
 
 #include <limits>

@@ -1,6 +1,9 @@
-// ld_rounds (seed 002 Alg. 1, sync-poll, written with the ops): exactly greedy's matching on every
-// test graph, at any thread count, with either ops backend (graphblas: every
-// op on it); and its registry option --backend.
+// ld_rounds (A. Thorsen, P. Merkey, "Approximating weighted matchings using the
+// partitioned global address space model", Tech. Report CS-TR-10-02, Michigan
+// Technological University, 2010, Alg. 1, sync-poll; written with the ops):
+// exactly greedy's matching on every test graph, at any thread count, with
+// either ops backend (graphblas: every op on it); and its registry option
+// --backend.
 #include <doctest/doctest.h>
 
 #include "matchers/general/ld_rounds.hpp"

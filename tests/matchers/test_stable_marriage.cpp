@@ -3,7 +3,9 @@
 // threads, repeated) return the same matching, which the independent checker
 // finds stable and which is man-optimal (brute force over all matchings for
 // n <= 6); identical preferences give what their explicit instance gives;
-// greedy matching as SMI (Paper IV Lemma 3.1) gives exactly greedy's
+// greedy matching as SMI (F. Manne, M. Naim, H. Lerring, M. Halappanavar,
+// "On stable marriages and greedy matching", SIAM Workshop on Combinatorial
+// Scientific Computing (CSC) 2016, Lemma 3.1) gives exactly greedy's
 // matching; the text format round-trips and bad files are one parse_error.
 #include <doctest/doctest.h>
 
@@ -170,7 +172,7 @@ TEST_CASE("identical preferences (hard instances) give what their explicit insta
   CHECK_THROWS_AS(gale_shapley(bad), invalid_input);
 }
 
-TEST_CASE("greedy matching as SMI (Paper IV Lemma 3.1): exactly greedy's matching on bipartite graphs") {
+TEST_CASE("greedy matching as SMI (Manne et al. 2016, Lemma 3.1): exactly greedy's matching on bipartite graphs") {
   for (std::uint64_t seed = 1; seed <= 60; ++seed) {
     CAPTURE(seed);
     GenOptions gen;

@@ -16,7 +16,7 @@ using Type = OptionSpec::Type;
 // changed-pairs scan exists (roma, roma-gpu). roma and roma-gpu start from
 // the assignment (the heaviest result for its cost: bench/RESULTS.md, "The
 // default start of roma and roma-gpu"); rama and the thesis's GPU versions
-// keep the thesis's neighbour start (Hovland 2020, sec. 5.1).
+// keep the thesis's neighbour start (Hovland 2020, sec. 5.5.7).
 std::vector<OptionSpec> roma_specs(bool scan, const char* start = "neighbour") {
   std::vector<OptionSpec> s = {
       {"phases", Type::integer, "8", {}, 0, 1 << 30, "at most P phases (ROMA stops earlier at a phase without flips)"},

@@ -251,8 +251,8 @@ void add_bipartite(std::vector<MatcherInfo>& r) {
   r.push_back(cardinality_omp_entry());
   r.push_back(cardinality_gpu_entry());
   r.push_back(job_entry("bottleneck", 2, "bottleneck",
-                        "MC64 jobs 2-3: a maximum matching maximising the smallest |a_ij|, binary search over "
-                        "thresholds"));
+                        "MC64 jobs 2-3: a maximum matching maximising the smallest |a_ij|: a maximum matching "
+                        "above the bound of the row and column maxima, else a binary search over thresholds"));
   MatcherInfo max_sum = job_entry("max-sum", 4, "exact",
                                   "MC64 job 4: maximum sum of |a_ij| over the maximum matchings, shortest augmenting "
                                   "paths with duals from an auction's prices");

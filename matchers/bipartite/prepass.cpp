@@ -210,7 +210,7 @@ PrepassResult prepass(const Csr<double>& a, const PrepassOptions& options) {
     case 3: {
       BottleneckMatching b = bottleneck_matching(a);
       mates = std::move(b.mates);
-      searches = b.thresholds_tried;
+      searches = b.thresholds_tried + b.widest_searches;
       break;
     }
   }

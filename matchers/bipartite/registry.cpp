@@ -252,7 +252,8 @@ void add_bipartite(std::vector<MatcherInfo>& r) {
   r.push_back(cardinality_gpu_entry());
   r.push_back(job_entry("bottleneck", 2, "bottleneck",
                         "MC64 jobs 2-3: a maximum matching maximising the smallest |a_ij|: a maximum matching "
-                        "above the bound of the row and column maxima, else a binary search over thresholds"));
+                        "above the bound of the row and column maxima, else a binary search over thresholds "
+                        "finished by widest augmenting paths"));
   MatcherInfo max_sum = job_entry("max-sum", 4, "exact",
                                   "MC64 job 4: maximum sum of |a_ij| over the maximum matchings, shortest augmenting "
                                   "paths with duals from an auction's prices");
@@ -286,7 +287,7 @@ void add_bipartite(std::vector<MatcherInfo>& r) {
   using namespace references;
   cite(r, {{"cardinality", pothen_fan + ", sec. 3"},
            {"cardinality-omp", azad_ipdps},
-           {"bottleneck", duff_koster_1999 + ", sec. 3"},
+           {"bottleneck", duff_koster_1999 + ", sec. 3; the widest augmenting paths: " + duff_koster_2001 + ", sec. 3"},
            {"max-sum", duff_koster_2001 + ", sec. 4; the auction start: " + bertsekas + ", sec. 2-4"},
            {"max-product", duff_koster_2001 + ", sec. 4 (symmetric scaling: I. S. Duff, S. Pralet, SIAM J. Matrix Anal. Appl. 27(2), 2005, sec. 3); --init auction: " + bertsekas + ", sec. 2-4"},
            {"awpm", azad_awpm + "; the maximum-cardinality step breadth first as " + deveci_apfb},

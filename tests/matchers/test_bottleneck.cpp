@@ -1,5 +1,6 @@
-// bottleneck_matching (matchers/bipartite/bottleneck.hpp), MC64's jobs 2-3:
-// every result a valid matching of maximum cardinality (Kuhn's algorithm,
+// bottleneck_matching (matchers/bipartite/bottleneck.hpp), MC64's jobs 2-3,
+// with its default engine, thresholds only and widest paths only: every
+// result a valid matching of maximum cardinality (Kuhn's algorithm,
 // tests/check/bipartite_reference.hpp) whose smallest matched |a_ij| is the
 // reported bottleneck and equals a brute-force threshold search (every value
 // tried, a maximum matching of the entries >= it); on hand-made traps (a
@@ -52,14 +53,25 @@ double smallest_matched(const Csr<double>& a, const BipartiteMates& m) {
   return m.matched > 0 ? s : 0;
 }
 
-// Checks r against the references; returns it for further checks.
-BottleneckMatching check_exact(const Csr<double>& a) {
-  const BottleneckMatching r = bottleneck_matching(a);
-  check::require_valid_mates(a, r.mates);
-  CHECK(r.mates.matched == check::bipartite_rank(a));
-  CHECK(r.bottleneck == smallest_matched(a, r.mates));
-  CHECK(r.bottleneck == check::bottleneck_value(a));
-  return r;
+// The engines: the default (thresholds, then widest paths for the last
+// few free rows), thresholds only, widest paths only.
+const BottleneckOptions engines[] = {{}, {.widest_limit = 0}, {.widest_limit = 1 << 30}};
+
+// Checks each engine's result against the references; returns them.
+std::vector<BottleneckMatching> check_exact(const Csr<double>& a) {
+  const vertex_t rank = check::bipartite_rank(a);
+  const double best = check::bottleneck_value(a);
+  std::vector<BottleneckMatching> rs;
+  for (const BottleneckOptions& o : engines) {
+    INFO("widest_limit " << o.widest_limit);
+    const BottleneckMatching r = bottleneck_matching(a, o);
+    check::require_valid_mates(a, r.mates);
+    CHECK(r.mates.matched == rank);
+    CHECK(r.bottleneck == smallest_matched(a, r.mates));
+    CHECK(r.bottleneck == best);
+    rs.push_back(r);
+  }
+  return rs;
 }
 
 // Values from {0, 1, ..., levels} (0 an explicit zero when zeros), random signs.
@@ -80,46 +92,49 @@ TEST_CASE("bottleneck: hand-made cases") {
     // Row 0 alone has entries; taking (0, 0) = 1 first would keep the count
     // maximum but not the bottleneck.
     const Csr<double> a = matrix(2, 2, {{0, 0, 1}, {0, 1, -10}});
-    const BottleneckMatching r = check_exact(a);
-    CHECK(r.bottleneck == 10);
-    CHECK(r.mates.row_mate[0] == 1);
+    for (const BottleneckMatching& r : check_exact(a)) {
+      CHECK(r.bottleneck == 10);
+      CHECK(r.mates.row_mate[0] == 1);
+    }
   }
   SUBCASE("the same transposed (one column, two rows)") {
-    const BottleneckMatching r = check_exact(matrix(2, 2, {{0, 0, 1}, {1, 0, 10}}));
-    CHECK(r.bottleneck == 10);
-    CHECK(r.mates.col_mate[0] == 1);
+    for (const BottleneckMatching& r : check_exact(matrix(2, 2, {{0, 0, 1}, {1, 0, 10}}))) {
+      CHECK(r.bottleneck == 10);
+      CHECK(r.mates.col_mate[0] == 1);
+    }
   }
   SUBCASE("the row and column maxima (all 9) do not bound it tightly: 2") {
     const Csr<double> a = matrix(3, 3, {{0, 0, 9}, {0, 1, 1}, {1, 0, 9}, {1, 2, 2}, {2, 1, 9}, {2, 2, 9}});
-    const BottleneckMatching r = check_exact(a);
-    CHECK(r.bottleneck == 2);
-    CHECK(r.thresholds_tried > 1);
+    const std::vector<BottleneckMatching> rs = check_exact(a);
+    CHECK(rs[0].bottleneck == 2);
+    CHECK(rs[0].widest_searches == 1);  // one row left free above 9
+    CHECK(rs[1].thresholds_tried >= 2);  // the bound, all the entries, maybe one threshold
+    CHECK(rs[1].widest_searches == 0);
   }
   SUBCASE("all values equal") {
     std::vector<std::tuple<vertex_t, vertex_t, double>> e;
     for (vertex_t i = 0; i < 6; ++i)
       for (vertex_t j = 0; j < 6; ++j)
         if ((i + j) % 3 != 0) e.emplace_back(i, j, -3.5);
-    CHECK(check_exact(matrix(6, 6, e)).bottleneck == 3.5);
+    CHECK(check_exact(matrix(6, 6, e))[0].bottleneck == 3.5);
   }
   SUBCASE("explicit zeros only: matched, bottleneck 0") {
-    const BottleneckMatching r = check_exact(matrix(3, 4, {{0, 1, 0}, {1, 1, 0}, {2, 3, 0}}));
+    const BottleneckMatching r = check_exact(matrix(3, 4, {{0, 1, 0}, {1, 1, 0}, {2, 3, 0}}))[0];
     CHECK(r.mates.matched == 2);
     CHECK(r.bottleneck == 0);
   }
   SUBCASE("a zero that must be matched beside large values") {
-    const BottleneckMatching r = check_exact(matrix(2, 2, {{0, 0, 5}, {0, 1, 7}, {1, 1, 0}}));
+    const BottleneckMatching r = check_exact(matrix(2, 2, {{0, 0, 5}, {0, 1, 7}, {1, 1, 0}}))[0];
     CHECK(r.bottleneck == 0);
     CHECK(r.mates.matched == 2);
   }
   SUBCASE("infinite values are the largest") {
     const double inf = std::numeric_limits<double>::infinity();
-    const BottleneckMatching r = check_exact(matrix(2, 2, {{0, 0, inf}, {0, 1, 1}, {1, 0, 2}, {1, 1, -inf}}));
-    CHECK(r.bottleneck == inf);
+    CHECK(check_exact(matrix(2, 2, {{0, 0, inf}, {0, 1, 1}, {1, 0, 2}, {1, 1, -inf}}))[0].bottleneck == inf);
   }
   SUBCASE("empty shapes and no entries") {
     for (auto [m, n] : {std::pair{0, 0}, {0, 3}, {3, 0}, {3, 3}, {2, 5}}) {
-      const BottleneckMatching r = check_exact(matrix(m, n, {}));
+      const BottleneckMatching r = check_exact(matrix(m, n, {}))[0];
       CHECK(r.mates.matched == 0);
       CHECK(r.bottleneck == 0);
     }
@@ -128,11 +143,11 @@ TEST_CASE("bottleneck: hand-made cases") {
     // Rows 0-2 have 8 in column 0 only besides small entries: two of them
     // must take a small one.
     const Csr<double> wide = matrix(3, 5, {{0, 0, 8}, {0, 1, 3}, {1, 0, 8}, {1, 2, 1}, {1, 3, 4}, {2, 0, 8}, {2, 4, 2}});
-    CHECK(check_exact(wide).bottleneck == 3);
+    CHECK(check_exact(wide)[0].bottleneck == 3);
     std::vector<std::tuple<vertex_t, vertex_t, double>> t;
     for (vertex_t i = 0; i < wide.n_rows; ++i)
       for (offset_t k = wide.offsets[i]; k < wide.offsets[i + 1]; ++k) t.emplace_back(wide.cols[k], i, wide.weights[k]);
-    CHECK(check_exact(matrix(5, 3, t)).bottleneck == 3);
+    CHECK(check_exact(matrix(5, 3, t))[0].bottleneck == 3);
   }
 }
 
@@ -148,20 +163,22 @@ TEST_CASE("bottleneck: bad input") {
 
 TEST_CASE("bottleneck: random matrices of every shape and rank, ties and zeros, against brute force") {
   std::mt19937 rng(2002);
-  int searched = 0, singular = 0, tall = 0, wide = 0;
+  int searched = 0, widened = 0, singular = 0, tall = 0, wide = 0;
   for (int trial = 0; trial < 3000; ++trial) {
     const vertex_t m = static_cast<vertex_t>(rng() % 11), n = static_cast<vertex_t>(rng() % 11);
     const Csr<double> a = random_levels(m, n, 0.1 + (rng() % 9) / 10.0, 1 + trial % 7, trial % 3 == 0, rng);
     INFO("trial " << trial << ": " << m << " x " << n << ", " << a.num_entries() << " entries");
-    const BottleneckMatching r = check_exact(a);
-    searched += r.thresholds_tried > 1;
-    singular += r.mates.matched < std::min(m, n);
+    const std::vector<BottleneckMatching> rs = check_exact(a);
+    searched += rs[1].thresholds_tried > 2;
+    widened += rs[0].widest_searches > 0;
+    singular += rs[0].mates.matched < std::min(m, n);
     tall += m > n;
     wide += m < n;
   }
-  // The branches were all taken: the search below the bound, the
-  // Dulmage-Mendelsohn blocks, both orientations.
+  // The branches were all taken: the thresholds below the bound, the
+  // widest paths, the Dulmage-Mendelsohn blocks, both orientations.
   CHECK(searched > 200);
+  CHECK(widened > 200);
   CHECK(singular > 200);
   CHECK(tall > 1000);
   CHECK(wide > 1000);
@@ -172,7 +189,7 @@ TEST_CASE("bottleneck: larger random matrices where few rows hold the large valu
   // structurally nonsingular when square) and one large entry in a random
   // column: the row maxima are large, but most rows must take small entries.
   std::mt19937 rng(31);
-  int searched = 0;
+  int searched = 0, both = 0;
   for (int trial = 0; trial < 30; ++trial) {
     const vertex_t m = 100 + static_cast<vertex_t>(rng() % 200), n = m + static_cast<vertex_t>(rng() % 21) - 10;
     std::vector<vertex_t> perm(std::max(m, n));
@@ -192,9 +209,12 @@ TEST_CASE("bottleneck: larger random matrices where few rows hold the large valu
     }
     const Csr<double> a = matrix(m, n, std::move(e));
     INFO("trial " << trial << ": " << m << " x " << n);
-    searched += check_exact(a).thresholds_tried > 1;
+    const std::vector<BottleneckMatching> rs = check_exact(a);
+    searched += rs[1].thresholds_tried > 2;
+    both += rs[0].thresholds_tried > 2 && rs[0].widest_searches > 0;  // thresholds, then widest paths
   }
   CHECK(searched > 10);
+  CHECK(both > 5);
 }
 
 TEST_CASE("bottleneck: block triangular matrices, large entries between the blocks") {

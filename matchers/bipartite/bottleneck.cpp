@@ -257,15 +257,7 @@ BottleneckMatching transposed(BottleneckMatching t) {
 }  // namespace
 
 BottleneckMatching bottleneck_matching(const Csr<double>& a, const BottleneckOptions& options) {
-  check_bipartite_csr(a);
-  if (a.weights.size() != a.cols.size())
-    throw invalid_input("bottleneck: " + std::to_string(a.weights.size()) + " values for " +
-                        std::to_string(a.cols.size()) + " entries");
-  for (vertex_t i = 0; i < a.n_rows; ++i)
-    for (offset_t k = a.offsets[i]; k < a.offsets[i + 1]; ++k)
-      if (std::isnan(a.weights[k]))
-        throw invalid_input("bottleneck: the entry at row " + std::to_string(i) + ", column " +
-                            std::to_string(a.cols[k]) + " is NaN");
+  check_bipartite_values(a, "bottleneck");
   if (a.n_rows > a.n_cols) return transposed(bottleneck_matching(ops::transpose(a, ops::Backend::plain), options));
   BottleneckMatching r;
   if (match_every_row(a, options, r)) {

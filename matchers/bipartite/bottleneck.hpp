@@ -61,7 +61,7 @@ struct BottleneckOptions {
 
 // Values are read through |.|; explicit zeros are entries (of value 0).
 // Throws invalid_input for a malformed Csr, values of the wrong length, or a
-// NaN value.
+// value that is not finite (check_bipartite_values, as prepass()).
 BottleneckMatching bottleneck_matching(const Csr<double>& a, const BottleneckOptions& options = {});
 
 }  // namespace matchblas

@@ -2,6 +2,7 @@
 // (see max_cardinality.hpp for source, guarantee and cost).
 #include "matchers/bipartite/max_cardinality.hpp"
 
+#include <cmath>
 #include <string>
 #include <utility>
 #include <vector>
@@ -24,6 +25,18 @@ void check_bipartite_csr(const Csr<W>& a) {
     if (a.cols[k] < 0 || a.cols[k] >= a.n_cols)
       throw invalid_input("bipartite: column index " + std::to_string(a.cols[k]) +
                           " out of range at entry " + std::to_string(k));
+}
+
+void check_bipartite_values(const Csr<double>& a, const std::string& who) {
+  check_bipartite_csr(a);
+  if (a.weights.size() != a.cols.size())
+    throw invalid_input(who + ": " + std::to_string(a.weights.size()) + " values for " + std::to_string(a.cols.size()) +
+                        " entries");
+  for (vertex_t i = 0; i < a.n_rows; ++i)
+    for (offset_t k = a.offsets[i]; k < a.offsets[i + 1]; ++k)
+      if (!std::isfinite(a.weights[k]))
+        throw invalid_input(who + ": the entry at row " + std::to_string(i) + ", column " + std::to_string(a.cols[k]) +
+                            " is not finite");
 }
 
 namespace {

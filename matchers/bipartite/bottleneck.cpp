@@ -25,13 +25,16 @@ Csr<double> pattern_at_least(const Csr<double>& a, double t) {
   s.n_rows = a.n_rows;
   s.n_cols = a.n_cols;
   s.offsets.resize(std::size_t(a.n_rows) + 1);
-  s.cols.reserve(a.cols.size());
-  s.offsets[0] = 0;
+  s.cols.resize(a.cols.size());
+  offset_t p = 0;  // every column written, kept when >= t: no branch
   for (vertex_t i = 0; i < a.n_rows; ++i) {
-    for (offset_t k = a.offsets[i]; k < a.offsets[i + 1]; ++k)
-      if (std::fabs(a.weights[k]) >= t) s.cols.push_back(a.cols[k]);
-    s.offsets[i + 1] = static_cast<offset_t>(s.cols.size());
+    for (offset_t k = a.offsets[i]; k < a.offsets[i + 1]; ++k) {
+      s.cols[p] = a.cols[k];
+      p += std::fabs(a.weights[k]) >= t;
+    }
+    s.offsets[i + 1] = p;
   }
+  s.cols.resize(p);
   return s;
 }
 

@@ -270,9 +270,8 @@ BottleneckMatching bottleneck_matching(const Csr<double>& a, const BottleneckOpt
   // Structurally rank deficient: every maximum matching keeps to the coarse
   // Dulmage-Mendelsohn blocks and matches every row of the horizontal and
   // square blocks and every column of the vertical one, so each block is a
-  // problem of its own (the vertical one transposed).
-  // The vertical block (transposed) is taken first, so that the transpose
-  // can go before the searches.
+  // problem of its own (the vertical one transposed, and taken first, so
+  // that the transpose can go before the searches).
   Csr<double> at = ops::transpose(a, ops::Backend::plain);
   const DmBlocks d = coarse_dm_blocks(a, at, r.mates);
   Csr<double> vertical = dm_block(at, d, DmBlocks::vertical, true);

@@ -2,6 +2,9 @@
 // (see max_cardinality.hpp for source, guarantee and cost).
 #include "matchers/bipartite/max_cardinality.hpp"
 
+#include <cmath>
+#include <cstdint>
+#include <limits>
 #include <string>
 #include <utility>
 #include <vector>
@@ -20,10 +23,29 @@ void check_bipartite_csr(const Csr<W>& a) {
       throw invalid_input("bipartite: offsets decrease at row " + std::to_string(i));
   if (static_cast<std::size_t>(a.offsets.back()) != a.cols.size())
     throw invalid_input("bipartite: offsets[n_rows] differs from the number of column indices");
+  // A pass without exits (it vectorises), then the first culprit.
+  bool in_range = true;
+  for (vertex_t j : a.cols) in_range &= static_cast<std::uint32_t>(j) < static_cast<std::uint32_t>(a.n_cols);
+  if (in_range) return;
   for (std::size_t k = 0; k < a.cols.size(); ++k)
     if (a.cols[k] < 0 || a.cols[k] >= a.n_cols)
       throw invalid_input("bipartite: column index " + std::to_string(a.cols[k]) +
                           " out of range at entry " + std::to_string(k));
+}
+
+void check_bipartite_values(const Csr<double>& a, const std::string& who) {
+  check_bipartite_csr(a);
+  if (a.weights.size() != a.cols.size())
+    throw invalid_input(who + ": " + std::to_string(a.weights.size()) + " values for " + std::to_string(a.cols.size()) +
+                        " entries");
+  bool finite = true;  // NaN fails the comparison too
+  for (double w : a.weights) finite &= std::fabs(w) <= std::numeric_limits<double>::max();
+  if (finite) return;
+  for (vertex_t i = 0; i < a.n_rows; ++i)
+    for (offset_t k = a.offsets[i]; k < a.offsets[i + 1]; ++k)
+      if (!std::isfinite(a.weights[k]))
+        throw invalid_input(who + ": the entry at row " + std::to_string(i) + ", column " + std::to_string(a.cols[k]) +
+                            " is not finite");
 }
 
 namespace {

@@ -16,6 +16,7 @@
 //   matrix a maximum partial matching, its size the structural rank).
 //   Cost: O(nnz * min(m, n)) worst case, O(m + n + nnz) memory.
 #pragma once
+#include <string>
 #include <vector>
 
 #include "lib/csr.hpp"
@@ -65,5 +66,9 @@ BipartiteMates max_cardinality_bipartite_gpu(const Csr<double>& a, const GpuOpti
 // non-decreasing, as many as rows + 1; column indices in range).
 template <class W>
 void check_bipartite_csr(const Csr<W>& a);
+
+// The same, and one finite value per entry; `who` starts the message, which
+// names the first entry that is not finite.
+void check_bipartite_values(const Csr<double>& a, const std::string& who);
 
 }  // namespace matchblas

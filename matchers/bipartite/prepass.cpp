@@ -56,18 +56,6 @@ Csr<double> prepass_costs(const Csr<double>& a, int job) {
 
 namespace {
 
-void check_values(const Csr<double>& a) {
-  check_bipartite_csr(a);
-  if (a.weights.size() != a.cols.size())
-    throw invalid_input("prepass: " + std::to_string(a.weights.size()) + " values for " +
-                        std::to_string(a.cols.size()) + " entries");
-  for (vertex_t i = 0; i < a.n_rows; ++i)
-    for (offset_t k = a.offsets[i]; k < a.offsets[i + 1]; ++k)
-      if (!std::isfinite(a.weights[k]))
-        throw invalid_input("prepass: the entry at row " + std::to_string(i) + ", column " +
-                            std::to_string(a.cols[k]) + " is not finite");
-}
-
 // Whether |a| is symmetric (same pattern, same moduli): a' and a'' (a with
 // its rows sorted) must agree.
 bool symmetric_moduli(const Csr<double>& a) {
@@ -114,7 +102,7 @@ PrepassResult prepass_result(const Csr<double>& a, int job, BipartiteMates mates
 }
 
 void check_prepass_input(const Csr<double>& a, const PrepassOptions& options) {
-  check_values(a);
+  check_bipartite_values(a, "prepass");
   const int job = options.job;
   if (job < 0 || job > 5) throw invalid_input("prepass: job " + std::to_string(job) + " is not one of 0-5");
   if (options.symmetric && job != 5)
@@ -210,7 +198,7 @@ PrepassResult prepass(const Csr<double>& a, const PrepassOptions& options) {
     case 3: {
       BottleneckMatching b = bottleneck_matching(a);
       mates = std::move(b.mates);
-      searches = b.thresholds_tried;
+      searches = b.thresholds_tried + b.widest_searches;
       break;
     }
   }

@@ -62,7 +62,7 @@ struct PrepassResult {
   // explicit zero had to be matched).
   double objective = 0;
   double min_matched_abs = 0;  // the smallest matched |a_ij| (0 when none)
-  std::int64_t searches = 0;   // jobs 4-5: shortest-path searches; 2-3: thresholds tried; cardinality-gpu: BFS phases
+  std::int64_t searches = 0;   // jobs 4-5: shortest-path searches; 2-3: thresholds tried and widest-path searches; cardinality-gpu: BFS phases
   double seconds = 0;
   // GPU entries: the work with the matrix already on the device (no upload,
   // no download); NaN for the CPU entries.

@@ -11,6 +11,7 @@
 
 #include "lib/error.hpp"
 #include "lib/interrupt.hpp"
+#include "matchers/bipartite/dm_blocks.hpp"
 #include "ops/transpose.hpp"
 
 namespace matchblas {
@@ -544,30 +545,6 @@ DualMatching min_cost_row_perfect(const Csr<double>& c) {
 
 namespace {
 
-enum Block : unsigned char { horizontal = 0, square = 1, vertical = 2 };
-
-// The rows and columns of one block, renumbered.
-struct BlockPart {
-  std::vector<vertex_t> rows, cols;
-};
-
-Csr<double> block_of(const Csr<double>& c, const BlockPart& p, const std::vector<unsigned char>& col_block,
-                     Block b, const std::vector<vertex_t>& local_col) {
-  Csr<double> s;
-  s.n_rows = static_cast<vertex_t>(p.rows.size());
-  s.n_cols = static_cast<vertex_t>(p.cols.size());
-  s.offsets.assign(1, 0);
-  for (vertex_t i : p.rows) {
-    for (offset_t k = c.offsets[i]; k < c.offsets[i + 1]; ++k)
-      if (col_block[c.cols[k]] == b) {
-        s.cols.push_back(local_col[c.cols[k]]);
-        s.weights.push_back(c.weights[k]);
-      }
-    s.offsets.push_back(static_cast<offset_t>(s.cols.size()));
-  }
-  return s;
-}
-
 DualMatching transposed(DualMatching t) {
   DualMatching r;
   r.mates.row_mate = std::move(t.mates.col_mate);
@@ -599,78 +576,21 @@ DualMatching min_cost_max_cardinality(const Csr<double>& c) {
   }
   const BipartiteMates mc = max_cardinality_bipartite(c);
 
-  // Coarse Dulmage-Mendelsohn blocks of the maximum matching mc: vertical =
-  // reachable from a free row by alternating paths, horizontal = reachable
-  // from a free column; the rest is square and perfectly matched.
-  std::vector<unsigned char> row_block(m, square), col_block(n, square);
-  std::vector<vertex_t> queue;
-  for (vertex_t i = 0; i < m; ++i)
-    if (mc.row_mate[i] < 0) {
-      row_block[i] = vertical;
-      queue.push_back(i);
-    }
-  for (std::size_t q = 0; q < queue.size(); ++q)
-    for (vertex_t j : c.row_cols(queue[q]))
-      if (col_block[j] != vertical) {
-        col_block[j] = vertical;
-        const vertex_t k = mc.col_mate[j];  // matched, or mc would not be maximum
-        if (row_block[k] != vertical) {
-          row_block[k] = vertical;
-          queue.push_back(k);
-        }
-      }
-  queue.clear();
-  for (vertex_t j = 0; j < n; ++j)
-    if (mc.col_mate[j] < 0) {
-      col_block[j] = horizontal;
-      queue.push_back(j);
-    }
-  for (std::size_t q = 0; q < queue.size(); ++q)
-    for (vertex_t i : t.row_cols(queue[q]))
-      if (row_block[i] != horizontal) {
-        row_block[i] = horizontal;
-        const vertex_t k = mc.row_mate[i];
-        if (col_block[k] != horizontal) {
-          col_block[k] = horizontal;
-          queue.push_back(k);
-        }
-      }
-
-  BlockPart part[3];
-  std::vector<vertex_t> local_row(m), local_col(n);
-  for (vertex_t i = 0; i < m; ++i) {
-    local_row[i] = static_cast<vertex_t>(part[row_block[i]].rows.size());
-    part[row_block[i]].rows.push_back(i);
-  }
-  for (vertex_t j = 0; j < n; ++j) {
-    local_col[j] = static_cast<vertex_t>(part[col_block[j]].cols.size());
-    part[col_block[j]].cols.push_back(j);
-  }
-
+  // Every maximum matching keeps to the coarse Dulmage-Mendelsohn blocks.
+  const DmBlocks d = coarse_dm_blocks(c, t, mc);
   DualMatching r;
   r.mates.row_mate.assign(m, -1);
   r.mates.col_mate.assign(n, -1);
   r.u.assign(m, 0);
   r.v.assign(n, 0);
-  for (int b = horizontal; b <= vertical; ++b) {
-    const BlockPart& p = part[b];
-    if (p.rows.empty() || p.cols.empty()) continue;
-    DualMatching s;
-    if (b == vertical) {  // more rows than columns: match every column
-      BlockPart pt{p.cols, p.rows};
-      s = transposed(min_cost_row_perfect(block_of(t, pt, row_block, vertical, local_row)));
-    } else {
-      s = min_cost_row_perfect(block_of(c, p, col_block, static_cast<Block>(b), local_col));
-    }
-    for (std::size_t i = 0; i < p.rows.size(); ++i) {
-      r.u[p.rows[i]] = s.u[i];
-      if (s.mates.row_mate[i] >= 0) r.mates.row_mate[p.rows[i]] = p.cols[s.mates.row_mate[i]];
-    }
-    for (std::size_t j = 0; j < p.cols.size(); ++j) {
-      r.v[p.cols[j]] = s.v[j];
-      if (s.mates.col_mate[j] >= 0) r.mates.col_mate[p.cols[j]] = p.rows[s.mates.col_mate[j]];
-    }
-    r.mates.matched += s.mates.matched;
+  for (int b = DmBlocks::horizontal; b <= DmBlocks::vertical; ++b) {
+    if (d.rows[b].empty() || d.cols[b].empty()) continue;
+    const bool more_rows = b == DmBlocks::vertical;  // match every column: transposed
+    DualMatching s = min_cost_row_perfect(dm_block(more_rows ? t : c, d, b, more_rows));
+    if (more_rows) s = transposed(std::move(s));
+    for (std::size_t i = 0; i < d.rows[b].size(); ++i) r.u[d.rows[b][i]] = s.u[i];
+    for (std::size_t j = 0; j < d.cols[b].size(); ++j) r.v[d.cols[b][j]] = s.v[j];
+    add_dm_block(r.mates, s.mates, d, b);
     r.cost += s.cost;
     r.searches += s.searches;
   }
@@ -687,16 +607,17 @@ DualMatching min_cost_max_cardinality(const Csr<double>& c) {
   for (vertex_t i = 0; i < m; ++i)
     for (offset_t k = c.offsets[i]; k < c.offsets[i + 1]; ++k) {
       const vertex_t j = c.cols[k];
-      const int x = row_block[i], y = col_block[j];
+      const int x = d.row_block[i], y = d.col_block[j];
       if (x == y) continue;
       if (x > y) throw std::logic_error("min_cost_max_cardinality: an entry below the block diagonal");
       need[x][y] = std::max(need[x][y], -(c.weights[k] - r.u[i] - r.v[j]));
     }
+  constexpr int h = DmBlocks::horizontal, sq = DmBlocks::square, ve = DmBlocks::vertical;
   double shift[3] = {0, 0, 0};
-  shift[square] = need[horizontal][square];
-  shift[vertical] = std::max({0.0, need[horizontal][vertical], shift[square] + need[square][vertical]});
-  for (vertex_t i = 0; i < m; ++i) r.u[i] += shift[row_block[i]];
-  for (vertex_t j = 0; j < n; ++j) r.v[j] -= shift[col_block[j]];
+  shift[sq] = need[h][sq];
+  shift[ve] = std::max({0.0, need[h][ve], shift[sq] + need[sq][ve]});
+  for (vertex_t i = 0; i < m; ++i) r.u[i] += shift[d.row_block[i]];
+  for (vertex_t j = 0; j < n; ++j) r.v[j] -= shift[d.col_block[j]];
   return r;
 }
 

@@ -133,15 +133,21 @@ RomaRun roma_sparse(const Csr<W>& g, const RomaSparseOptions& opt) {
     }
   };
   const auto weight_to_u = [&](vertex_t y) { return stamp[y] == token ? wu[y] : std::numeric_limits<double>::quiet_NaN(); };
+  std::vector<vertex_t> changed;  // the vertices whose mate changed in this phase
+  MarkedVertices marked(n);
   const auto unmatch = [&](vertex_t a) {
     const vertex_t b = m.mate[a];
     m.mate[a] = m.mate[b] = no_vertex;
     mw[a] = mw[b] = 0;
+    changed.push_back(a);
+    changed.push_back(b);
   };
   const auto match = [&](vertex_t a, vertex_t b, double w) {
     m.mate[a] = b;
     m.mate[b] = a;
     mw[a] = mw[b] = w;
+    changed.push_back(a);
+    changed.push_back(b);
   };
   const double threshold = augmentation_threshold(g, opt.min_gain);
   std::optional<LongAugmentations<W>> longer;
@@ -159,8 +165,10 @@ RomaRun roma_sparse(const Csr<W>& g, const RomaSparseOptions& opt) {
       phase.kernel = "long";
       phase.flips = longer->pass(order, threshold, mate, matched, unmatch, match, phase.scanned);
     } else {
-      phase.scanned = n;
+      phase.scanned = 0;
       for (vertex_t v : order) {
+        if (!marked.take(v)) continue;
+        ++phase.scanned;
         const Augmentation a = best_augmentation(search, v, mate, matched, prepare, weight_to_u);
         if (a.gain > threshold) {
           apply_augmentation(v, a, mate, unmatch, match);
@@ -168,6 +176,7 @@ RomaRun roma_sparse(const Csr<W>& g, const RomaSparseOptions& opt) {
         }
       }
     }
+    marked.mark_around(g, changed, mate);
     phase.seconds = seconds_since(t);
     phase.weight = matching_weight(g, m);
     run.phases.push_back(phase);

@@ -25,8 +25,10 @@
 // and once as each of its few mates' partner, not per neighbour).
 //   roma_sparse      phases; in each, every vertex in a fresh seeded random
 //                    order is augmented when its best gain exceeds min_gain
-//                    times the largest edge weight; stops after a phase with
-//                    none, or after `phases` phases. With length L > 2, a
+//                    times the largest edge weight (from phase 1 on, only the
+//                    vertices whose search may have changed are searched:
+//                    MarkedVertices in roma_sparse_search.hpp); stops after
+//                    a phase with none, or after `phases` phases. With length L > 2, a
 //                    phase without 2-augmentations is followed by a pass of
 //                    longer ones (roma_sparse_long.hpp), counted as a
 //                    phase; the run stops at a long pass that finds none.
@@ -74,8 +76,8 @@ struct RomaSparseOptions {
   int length = 2;
 };
 
-// phases[i].scanned: the vertices augmented-or-tried (n a phase); flips: the
-// augmentations applied.
+// phases[i].scanned: the vertices searched (n in phase 0, then the marked
+// ones); flips: the augmentations applied.
 template <class W>
 RomaRun roma_sparse(const Csr<W>& g, const RomaSparseOptions& opt = {});
 

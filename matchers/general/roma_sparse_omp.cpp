@@ -174,6 +174,8 @@ RomaRun roma_sparse_omp(const Csr<W>& g, const RomaSparseOptions& opt, int threa
   if (opt.length > 2) longer.emplace(g, opt.length, opt.candidates);
   std::vector<vertex_t> order(static_cast<std::size_t>(n));
   bool long_pass = false;  // the next phase is a pass of longer augmentations (sequential)
+  MarkedVertices marked(n);
+  std::vector<vertex_t> changed;  // the vertices whose mate changed in this phase
   for (int p = 0; p < opt.phases; ++p) {
     check_interrupt();
     t = std::chrono::steady_clock::now();
@@ -184,25 +186,38 @@ RomaRun roma_sparse_omp(const Csr<W>& g, const RomaSparseOptions& opt, int threa
       phase.phase = p;
       phase.kernel = "long";
       phase.flips = longer->pass(
-          order, threshold, mate, matched, [&](vertex_t a) { state.unmatch(a); },
-          [&](vertex_t a, vertex_t b, double w) { state.match(a, b, w); }, phase.scanned);
+          order, threshold, mate, matched,
+          [&](vertex_t a) {
+            changed.push_back(a);
+            changed.push_back(state.mate(a));
+            state.unmatch(a);
+          },
+          [&](vertex_t a, vertex_t b, double w) {
+            changed.push_back(a);
+            changed.push_back(b);
+            state.match(a, b, w);
+          },
+          phase.scanned);
+      marked.mark_around(g, changed, mate);
       phase.seconds = seconds_since(t);
       phase.weight = matching_weight(g, state.matching());
       run.phases.push_back(phase);
       if (!next_phase(phase.flips, long_pass, true)) break;
       continue;
     }
-    std::int64_t flips = 0;
+    std::int64_t flips = 0, scanned = 0;
     std::vector<vertex_t> retry;
-#pragma omp parallel reduction(+ : flips)
+#pragma omp parallel reduction(+ : flips, scanned)
     {
-      std::vector<vertex_t> mine;
+      std::vector<vertex_t> mine, mine_changed;
       vertex_t u_row = no_vertex;
       const auto prepare = [&](vertex_t u) { u_row = u; };
       const auto weight_to_u = [&](vertex_t y) { return edge_weight(search, u_row, y); };
 #pragma omp for schedule(dynamic, 256) nowait
       for (vertex_t i = 0; i < n; ++i) {
         const vertex_t v = order[i];
+        if (!marked.take(v)) continue;
+        ++scanned;
         const Augmentation a = best_augmentation(search, v, mate, matched, prepare, weight_to_u);
         if (!(a.gain > threshold)) continue;
         std::array<vertex_t, 6> set = {v, a.u, a.x, a.x_mate, a.y, a.y_mate};
@@ -215,6 +230,8 @@ RomaRun roma_sparse_omp(const Csr<W>& g, const RomaSparseOptions& opt, int threa
         const bool same = state.mate(v) == a.u && (a.x == no_vertex || state.mate(a.x) == a.x_mate) &&
                           (a.y == no_vertex || state.mate(a.y) == a.y_mate);
         if (same && state.gain_now(v, a) > threshold) {
+          for (int k = 0; k < count; ++k)
+            if (set[k] != no_vertex) mine_changed.push_back(set[k]);
           state.apply(v, a);
           ++flips;
         } else if (!same) {
@@ -223,7 +240,10 @@ RomaRun roma_sparse_omp(const Csr<W>& g, const RomaSparseOptions& opt, int threa
         state.unlock(set, count);
       }
 #pragma omp critical
-      retry.insert(retry.end(), mine.begin(), mine.end());
+      {
+        retry.insert(retry.end(), mine.begin(), mine.end());
+        changed.insert(changed.end(), mine_changed.begin(), mine_changed.end());
+      }
     }
     // The searches that lost a race, again, one at a time.
     std::sort(retry.begin(), retry.end());
@@ -233,13 +253,16 @@ RomaRun roma_sparse_omp(const Csr<W>& g, const RomaSparseOptions& opt, int threa
     for (vertex_t v : retry) {
       const Augmentation a = best_augmentation(search, v, mate, matched, prepare, weight_to_u);
       if (a.gain > threshold) {
+        for (vertex_t p : {v, a.u, a.x, a.x_mate, a.y, a.y_mate})
+          if (p != no_vertex) changed.push_back(p);
         state.apply(v, a);
         ++flips;
       }
     }
+    marked.mark_around(g, changed, mate);
     RomaPhase phase;
     phase.phase = p;
-    phase.scanned = n + vertex_t(retry.size());
+    phase.scanned = scanned + std::int64_t(retry.size());
     phase.flips = flips;
     phase.seconds = seconds_since(t);
     phase.weight = matching_weight(g, state.matching());

@@ -31,6 +31,46 @@ std::vector<double> matched_weights(const Csr<W>& g, const Matching& m);
 template <class W>
 double augmentation_threshold(const Csr<W>& g, double min_gain);
 
+// Which vertices a phase searches: those whose best 2-augmentation may have
+// changed since they were last searched. aug(v) reads the mates of v, of
+// u = M[v] and of their neighbours, so when vertex c's mate changes, c, its
+// neighbours y and their mates M[y] are marked (a superset: with candidate
+// lists, the rows searched are subsets of g's symmetric rows), at the end of
+// the phase: a vertex left unmarked was searched on what it would read now
+// and found nothing; one whose surroundings change during a phase is
+// searched in the next (the full scan might have found its augmentation a
+// phase earlier, so the two can end at different matchings). A phase without
+// augmentations marks none, so it still proves that no 2-augmentation is
+// left anywhere.
+class MarkedVertices {
+ public:
+  explicit MarkedVertices(vertex_t n) : marked_(static_cast<std::size_t>(n), 1) {}
+  // Whether v is marked, unmarking it (each v by one thread only).
+  bool take(vertex_t v) {
+    if (!marked_[v]) return false;
+    marked_[v] = 0;
+    return true;
+  }
+  // Marks around every vertex of `changed` (duplicates allowed; emptied).
+  template <class W, class Mate>
+  void mark_around(const Csr<W>& g, std::vector<vertex_t>& changed, Mate mate) {
+    std::sort(changed.begin(), changed.end());
+    changed.erase(std::unique(changed.begin(), changed.end()), changed.end());
+    for (vertex_t c : changed) {
+      marked_[c] = 1;
+      for (offset_t k = g.offsets[c]; k < g.offsets[c + 1]; ++k) {
+        const vertex_t y = g.cols[k], y_mate = mate(y);
+        marked_[y] = 1;
+        if (y_mate != no_vertex) marked_[y_mate] = 1;
+      }
+    }
+    changed.clear();
+  }
+
+ private:
+  std::vector<char> marked_;
+};
+
 // Throws invalid_input unless phases, min_gain, candidates >= 0 and
 // length >= 2; `name` starts the message.
 void check_roma_sparse_options(const RomaSparseOptions& opt, const char* name);

@@ -40,6 +40,7 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <exception>
 #include <limits>
 #include <numeric>
 #include <optional>
@@ -176,6 +177,7 @@ RomaRun roma_sparse_omp(const Csr<W>& g, const RomaSparseOptions& opt, int threa
   bool long_pass = false;  // the next phase is a pass of longer augmentations (sequential)
   MarkedVertices marked(n);
   std::vector<vertex_t> changed;  // the vertices whose mate changed in this phase
+  std::vector<char> changed_flag(static_cast<std::size_t>(n), 0);  // the same, set by the threads
   for (int p = 0; p < opt.phases; ++p) {
     check_interrupt();
     t = std::chrono::steady_clock::now();
@@ -207,9 +209,10 @@ RomaRun roma_sparse_omp(const Csr<W>& g, const RomaSparseOptions& opt, int threa
     }
     std::int64_t flips = 0, scanned = 0;
     std::vector<vertex_t> retry;
+    std::exception_ptr failure;  // an exception must not leave the parallel region (std::terminate)
 #pragma omp parallel reduction(+ : flips, scanned)
-    {
-      std::vector<vertex_t> mine, mine_changed;
+    try {
+      std::vector<vertex_t> mine;
       vertex_t u_row = no_vertex;
       const auto prepare = [&](vertex_t u) { u_row = u; };
       const auto weight_to_u = [&](vertex_t y) { return edge_weight(search, u_row, y); };
@@ -230,8 +233,8 @@ RomaRun roma_sparse_omp(const Csr<W>& g, const RomaSparseOptions& opt, int threa
         const bool same = state.mate(v) == a.u && (a.x == no_vertex || state.mate(a.x) == a.x_mate) &&
                           (a.y == no_vertex || state.mate(a.y) == a.y_mate);
         if (same && state.gain_now(v, a) > threshold) {
-          for (int k = 0; k < count; ++k)
-            if (set[k] != no_vertex) mine_changed.push_back(set[k]);
+          for (int k = 0; k < count; ++k)  // locked by this thread: nobody else writes these bytes now
+            if (set[k] != no_vertex) changed_flag[set[k]] = 1;
           state.apply(v, a);
           ++flips;
         } else if (!same) {
@@ -240,11 +243,17 @@ RomaRun roma_sparse_omp(const Csr<W>& g, const RomaSparseOptions& opt, int threa
         state.unlock(set, count);
       }
 #pragma omp critical
-      {
-        retry.insert(retry.end(), mine.begin(), mine.end());
-        changed.insert(changed.end(), mine_changed.begin(), mine_changed.end());
-      }
+      retry.insert(retry.end(), mine.begin(), mine.end());
+    } catch (...) {
+#pragma omp critical
+      if (!failure) failure = std::current_exception();
     }
+    if (failure) std::rethrow_exception(failure);
+    for (vertex_t p = 0; p < n; ++p)
+      if (changed_flag[p]) {
+        changed_flag[p] = 0;
+        changed.push_back(p);
+      }
     // The searches that lost a race, again, one at a time.
     std::sort(retry.begin(), retry.end());
     vertex_t u_row = no_vertex;

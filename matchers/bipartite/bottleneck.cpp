@@ -153,14 +153,7 @@ bool widest_augmentations(const Csr<double>& a, BipartiteMates& m, double& bound
       else scan(m.col_mate[j], width[j]);
     }
     bound = std::min(bound, width[found]);
-    for (vertex_t j = found;;) {  // flip the path back to the root
-      const vertex_t i = pred[j], next = m.row_mate[i];
-      m.row_mate[i] = j;
-      m.col_mate[j] = i;
-      if (i == root) break;
-      j = next;
-    }
-    ++m.matched;
+    flip_augmenting_path(m, pred, found);  // back to the root, which was free
   }
   return true;
 }

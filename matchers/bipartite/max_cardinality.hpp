@@ -31,6 +31,21 @@ struct BipartiteMates {
   vertex_t matched = 0;
 };
 
+// Flips the augmenting path that ends at the free column j: row
+// col_pred[j] takes j, the column it held goes to that column's col_pred,
+// and so on back to a row that was free; one more matched pair.
+template <class Pred>
+void flip_augmenting_path(BipartiteMates& m, const Pred& col_pred, vertex_t j) {
+  for (;;) {
+    const vertex_t i = col_pred[j], previous = m.row_mate[i];
+    m.row_mate[i] = j;
+    m.col_mate[j] = i;
+    if (previous == no_vertex) break;
+    j = previous;
+  }
+  ++m.matched;
+}
+
 // Weights are ignored (only the pattern counts). Throws invalid_input when the
 // Csr is malformed (offsets not monotone, column index out of range).
 template <class W>

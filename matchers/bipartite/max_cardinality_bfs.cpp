@@ -56,16 +56,7 @@ BipartiteMates max_cardinality_bipartite_bfs(const Csr<W>& a, BipartiteMates x) 
       }
     }
     if (endpoints.empty()) break;
-    for (vertex_t j : endpoints) {
-      while (true) {  // back to the root along the tree: the trees are disjoint
-        const vertex_t i = col_pred[j], previous = x.row_mate[i];
-        x.row_mate[i] = j;
-        x.col_mate[j] = i;
-        if (previous == no_vertex) break;
-        j = previous;
-      }
-      ++x.matched;
-    }
+    for (vertex_t j : endpoints) flip_augmenting_path(x, col_pred, j);  // the trees are disjoint
   }
   return x;
 }

@@ -11,20 +11,28 @@
 // offers at any time, a rejected suitor proposes again; Khan et al., its
 // refs. [13], [14]) in Naim et al. 2015 sec. 4's GPU shape (Alg. 4: lanes scan a
 // proposer's row together and reduce to its candidate), locked like the
-// OpenMP twin (matchers/b_matching/b_suitor.cpp). No dynamic load balancing, as Paper
-// II: a proposer stays with the group that owns it.
+// OpenMP twin (matchers/b_matching/b_suitor.cpp). No dynamic load balancing, as Naim
+// and Manne: a proposer stays with the group that owns it.
 //
-// The offers (matchers/b_matching/b_suitor_gpu_offers.cuh): per vertex a heap of its
-// cap(v) = min(b(v), deg v) best offers and its count under a lock, and a
-// floor word (its worst offer, or room) read without the lock; per proposer
-// a state word (held offers, exhausted, owned) and a cursor (its last
-// proposal). A group owns proposer u (a tile of 4 lanes for rows of <= 32
+// The offers (matchers/b_matching/b_suitor_gpu_offers.cuh): per vertex a heap of the
+// keys of its cap(v) = min(b(v), deg v) best offers and its count under a
+// lock, and a floor word (its worst offer's key, or room) read without the
+// lock; a vertex of cap 1 keeps its one offer in the floor word alone,
+// placed by compare-and-swap; per proposer a state word (held offers,
+// exhausted, owned) and a cursor (its last proposal). On graphs of at least
+// 2^20 entries a bulk first round (suitor-gpu's) starts: a streaming row
+// argmax gives every vertex its heaviest neighbour, all propose there at
+// once, and the vertices then short of b(u) offers are listed. With b = 1
+// at every vertex the problem is plain matching and suitor-gpu runs
+// instead (same result). A group owns proposer u (a tile of 4 lanes for rows of <= 32
 // entries, 32 lanes up to 1024, a block of 256 beyond) and, while u holds
 // fewer than b(u) offers, scans the entries strictly below the cursor for
-// the best one (neighbour_beats) whose floor takes u's offer; its leader
-// places the offer (place: wait for v's lock unless v's floor, re-read,
-// refuses; re-check exactly; heap, floor, held counts; unlock) and moves
-// the cursor there, placed or not. A displaced proposer that nobody owns is
+// the best ones (neighbour_beats) whose floor takes u's offer, as many as
+// u needs up to top_k = 4 (each lane keeps its best; the group merges them,
+// stopping where a lane that dropped some has given all it kept); its
+// leader places the offers in that order (place: wait for v's lock unless
+// v's floor, re-read, refuses; re-check exactly; heap, floor, held counts;
+// unlock), moving the cursor to each, placed or not, until u holds b(u). A displaced proposer that nobody owns is
 // claimed (claim: compare-and-swap of its owned bit) and processed next by
 // the same group, or listed for the next round when its row needs another
 // group size or the group has one waiting. Rounds (1-3 launches each) run
@@ -38,8 +46,11 @@
 //      better one, so once full its worst offer only improves; the floor
 //      follows it, so a stale floor that refuses u was right then and still is.
 //  (b) u proposes down its row, never twice to one neighbour: each proposal
-//      goes to the best entry below the cursor not read as refusing, and the
-//      cursor moves there whether or not the placement succeeds. So every
+//      goes to the best entry below the cursor not read as refusing (the
+//      merged candidates are the best of those: an entry a lane did not
+//      keep is below all it kept, and the merge stops before that lane's
+//      next), and the cursor moves there whether or not the placement
+//      succeeds. So every
 //      entry above the cursor holds u's offer or refuses u (read refusing,
 //      refused at its lock, or dropped u's offer: permanent by (a)).
 //  (c) Counts are exact, no proposer is lost or doubled: held is raised by
@@ -70,11 +81,17 @@
 // Guarantee: exactly b_greedy's edge set for any b (0 and b > degree
 // included) and any schedule; with b = 1 greedy's matching (Manne et al. 2016
 // Lemma 3.1, sec. 3); 1/2-approximate.
+// The bulk round and cap-1 vertices change none of this: the bulk round is
+// one concurrent step of the proposals below (each proposer's best entry
+// not read as refusing, the cursor moved there), and a cap-1 vertex's
+// compare-and-swap is its lock, heap and floor in one word (floors still
+// only rise; counts as in place()).
 // Cost: O(sum over proposals of the proposer's degree) reads, as the CPU
 // b-Suitor, plus O(log cap) heap steps under the lock per placement; one
-// host synchronisation per round. Device memory besides the graph: about
-// 85 bytes per vertex, 25 per slot (sum of the caps) and the segmented
-// sort's temporary, 1 per entry.
+// host synchronisation per round; the result reads each held key, its
+// holder's cursor and its proposer's floor. Device memory besides the
+// graph: about 85 bytes per vertex and 8 per slot (sum of the caps), plus
+// the argmax's 8 per vertex during the bulk round.
 // Preconditions: as b_suitor_seq (g symmetric with sorted rows, no
 // self-loops, weights not NaN; b: one entry >= 0 per vertex, else
 // invalid_input). An asymmetric graph gives an unspecified result but no
@@ -93,7 +110,9 @@
 #include "matchers/b_matching/b_suitor_gpu_offers.cuh"
 #include "matchers/device_graph.hpp"
 #include "matchers/b_matching/b_matching.hpp"
+#include "matchers/general/suitor.hpp"
 #include "matchers/gpu_session.cuh"
+#include "ops/gpu/argmax_gpu.cuh"
 #include "ops/gpu/launch.cuh"
 #include "ops/gpu/row_scan.cuh"
 
@@ -118,20 +137,64 @@ __device__ int row_class(offset_t degree) { return degree <= small_row ? 0 : deg
 template <class W>
 using Best = gpu::BestNeighbour<W>;
 
-// A lane's best entry of u's row (entries first, first + width, ...)
-// strictly below the cursor (cv, cw) whose floor takes u's offer; the floor
-// is read only for an entry that beats the lane's best so far.
+// A proposer's scan keeps up to top_k candidates (fewer when it needs
+// fewer offers), so that one pass over its row serves several proposals
+// (Khan et al. 2016's partial sorting, done by the scan).
+constexpr int top_k = 4;
+
+// A lane's best entries (best first) of u's row (entries first, first +
+// width, ...) strictly below the cursor (cv, cw) whose floor takes u's
+// offer, at most `limit` of them; `truncated`: more qualified. The floor is
+// read only for an entry that would enter the list.
 template <class W>
-__device__ Best<W> lane_best(const State<W>& o, vertex_t u, vertex_t cv, W cw, int first, int width) {
-  Best<W> best;
+struct LaneTop {
+  vertex_t v[top_k];
+  W w[top_k];
+  int size = 0;
+  bool truncated = false;
+  __device__ bool admits(vertex_t x, W xw, int limit) const {
+    bool in = size < limit;
+#pragma unroll
+    for (int i = 0; i < top_k; ++i)
+      if (i == size - 1 && size == limit) in = neighbour_beats(xw, x, w[i], v[i]);
+    return in;
+  }
+  __device__ void insert(vertex_t x, W xw, int limit) {  // after admits
+    truncated |= size == limit;
+    size = min(size + 1, limit);
+    bool done = false;
+#pragma unroll
+    for (int i = top_k - 1; i >= 0; --i) {
+      if (done || i >= size) continue;
+      if (i > 0 && neighbour_beats(xw, x, w[i - 1], v[i - 1])) {
+        v[i] = v[i - 1];
+        w[i] = w[i - 1];
+      } else {
+        v[i] = x;
+        w[i] = xw;
+        done = true;
+      }
+    }
+  }
+  __device__ Best<W> at(int i) const {  // entry i, or none
+    Best<W> b;
+#pragma unroll
+    for (int j = 0; j < top_k; ++j)
+      if (j == i && j < size) b = Best<W>{v[j], w[j]};
+    return b;
+  }
+};
+
+template <class W>
+__device__ LaneTop<W> lane_top(const State<W>& o, vertex_t u, vertex_t cv, W cw, int first, int width, int limit) {
+  LaneTop<W> top;
   gpu::for_strided_entries(o.g, u, first, width, [&](vertex_t v, W w) {
     if (cv != no_vertex && !neighbour_beats(cw, cv, w, v)) return;
-    if (best.v != no_vertex && !neighbour_beats(w, v, best.w, best.v)) return;
-    if (!o.rule.takes(w, u, load(o.floor + v))) return;
-    best.v = v;
-    best.w = w;
+    if (!top.admits(v, w, limit)) return;
+    if (!o.keys.takes(w, u, load(o.floor + v))) return;
+    top.insert(v, w, limit);
   });
-  return best;
+  return top;
 }
 
 // The groups that own a proposer: a tile of G lanes of a warp, or a block.
@@ -151,6 +214,7 @@ struct TileGroup {
     for (int offset = G / 2; offset > 0; offset >>= 1) b.offer(t.shfl_xor(b.v, offset), t.shfl_xor(b.w, offset));
     return b;
   }
+  __device__ bool any(bool x) const { return t.any(x); }
 };
 
 template <int B, class W>
@@ -182,13 +246,59 @@ struct BlockGroup {
     for (int k = 0; k < B / 32; ++k) b.offer(warp_v[k], warp_w[k]);
     return b;
   }
+  __device__ bool any(bool x) const { return __syncthreads_or(x) != 0; }
 };
+
+// The group's candidates, best first, from its lanes' lists: rounds of the
+// best head, popped from its lane; it stops after `limit` or when a lane
+// whose list was truncated has given all it kept (its next entry, unknown,
+// may come next). Valid in the leader.
+template <class W>
+struct Candidates {
+  vertex_t v[top_k];
+  W w[top_k];
+  int size = 0;
+};
+
+template <class Group, class W>
+__device__ Candidates<W> merge_candidates(const Group& group, const LaneTop<W>& mine, int limit) {
+  Candidates<W> c;
+  int taken = 0;
+  for (int round = 0; round < limit; ++round) {
+    const Best<W> head = mine.at(taken);
+    const Best<W> best = group.best(head);
+    if (best.v == no_vertex) break;  // uniform: every lane has the same best
+    bool spent = false;
+    if (head.v == best.v) spent = ++taken == mine.size && mine.truncated;
+#pragma unroll
+    for (int j = 0; j < top_k; ++j)
+      if (j == c.size) c.v[j] = best.v, c.w[j] = best.w;
+    ++c.size;
+    if (group.any(spent)) break;
+  }
+  return c;
+}
 
 // Lists x for the next round, in its class's list.
 template <class W>
 __device__ void list_next(const State<W>& o, vertex_t x) {
   const int c = row_class(degree(o.g, x));
   o.next[c][atomicAdd(o.next_count + c, 1)] = x;
+}
+
+// Lists u for the next round when `listed`, in its class's list, with one
+// atomic per warp and class (a kernel listing most vertices would otherwise
+// serialise millions of atomics on three words).
+template <class W>
+__device__ void list_by_warp(const State<W>& o, vertex_t u, bool listed) {
+  const int cls = listed ? row_class(degree(o.g, u)) : -1;
+  for (int c = 0; c < classes; ++c)
+    if (cls == c) {
+      const cg::coalesced_group same = cg::coalesced_threads();
+      int at = 0;
+      if (same.thread_rank() == 0) at = atomicAdd(o.next_count + c, int(same.size()));
+      o.next[c][same.shfl(at, 0) + same.thread_rank()] = u;
+    }
 }
 
 // The group owns u: u proposes until it holds b(u) offers or is exhausted,
@@ -220,20 +330,28 @@ __device__ vertex_t run_owned(const Group& group, const State<W>& o, vertex_t u,
       }
     }
     if (group.from_leader(done)) break;
-    const Best<W> c = group.best(lane_best(o, u, cv, cw, group.rank(), Group::size));
-    if (c.v == no_vertex) {  // nobody below the cursor takes u's offer, for good
+    const int need = group.from_leader(int(min(word_t(top_k), bu - min(bu, held_of(load(o.state + u))))));
+    const Candidates<W> c = merge_candidates(group, lane_top(o, u, cv, cw, group.rank(), Group::size, need), need);
+    if (c.size == 0) {  // nobody below the cursor takes u's offer, for good
       if (group.leader()) atomic(o.state + u).fetch_or(exhausted, cuda::memory_order_relaxed);
       continue;
     }
     if (group.leader()) {
-      const Placed p = place(o, u, c.v, c.w);
-      if (p.displaced != no_vertex && claim(o.state, p.displaced, p.displaced_state)) {
-        if (next == no_vertex && row_class(degree(o.g, p.displaced)) == cls) next = p.displaced;
-        else list_next(o, p.displaced);
+      // Proposals down the candidates, each placed or refused; the cursor
+      // moves with each, and u stops when it holds b(u) offers.
+      for (int j = 0; j < c.size; ++j) {
+        if (j > 0 && held_of(load(o.state + u)) >= bu) break;
+        const Placed p = place(o, u, c.v[j], c.w[j]);
+        if (p.displaced != no_vertex && claim(o.state, p.displaced, p.displaced_state)) {
+          if (next == no_vertex && row_class(degree(o.g, p.displaced)) == cls) next = p.displaced;
+          else list_next(o, p.displaced);
+        }
+        cv = c.v[j];  // placed or refused: u never proposes at or above c.v[j] again
+        cw = c.w[j];
       }
     }
-    cv = c.v;  // placed or refused: u never proposes at or above c.v again
-    cw = c.w;
+    cv = group.from_leader(cv);
+    cw = group.from_leader(cw);
   }
   return group.from_leader(next);
 }
@@ -264,10 +382,10 @@ __global__ void slot_caps(gpu::CsrView<W> g, const int* b, int* caps) {
     caps[v] = v == g.n_rows ? 0 : int(min(offset_t(b[v]), degree(g, vertex_t(v))));
 }
 
-// A vertex with b > 0 and a neighbour starts owned and listed by class; the
-// others start exhausted.
+// A vertex with b > 0 and a neighbour starts owned (and, without the bulk
+// first round, listed by class); the others start exhausted.
 template <class W>
-__global__ void init_vertices(State<W> o) {
+__global__ void init_vertices(State<W> o, bool bulk) {
   for (long long i = gpu::grid_thread(); i < o.g.n_rows; i += gpu::grid_threads()) {
     const vertex_t u = vertex_t(i);
     const offset_t d = degree(o.g, u);
@@ -277,14 +395,56 @@ __global__ void init_vertices(State<W> o) {
     o.cursor_v[u] = no_vertex;
     const bool active = o.b[u] > 0 && d > 0;
     o.state[u] = active ? owned : exhausted;
-    for (int c = 0; c < classes; ++c)
-      if (active && row_class(d) == c) {  // one atomic per warp and class
-        const cg::coalesced_group same = cg::coalesced_threads();
-        int at = 0;
-        if (same.thread_rank() == 0) at = atomicAdd(o.next_count + c, int(same.size()));
-        o.next[c][same.shfl(at, 0) + same.thread_rank()] = u;
-      }
+    list_by_warp(o, u, !bulk && active);
   }
+}
+
+// The bulk first round: no vertex holds an offer yet, so every vertex's
+// first proposal goes to its heaviest neighbour, which the row argmax
+// (gpu::argmax_rows, a streaming pass) finds for all; every active vertex
+// then proposes at once and its cursor moves there. A concurrent start of
+// the rounds below (each proposal the best entry below the cursor not read
+// as refusing), so the argument of the header holds as it is.
+template <class W>
+__global__ void propose_heaviest(State<W> o, const vertex_t* best, const W* best_w) {
+  for (long long i = gpu::grid_thread(); i < o.g.n_rows; i += gpu::grid_threads()) {
+    const vertex_t u = vertex_t(i), v = best[u];
+    if (o.state[u] != owned || v == no_vertex) continue;  // exhausted from the start, or every entry -inf
+    place(o, u, v, best_w[u]);  // whoever it displaces is owned: nobody claims
+    o.cursor_v[u] = v;
+    o.cursor_w[u] = best_w[u];
+  }
+}
+
+// After the bulk round: a vertex holding b(u) offers is released (its
+// cursor is stored), the others stay owned and are listed for the rounds.
+template <class W>
+__global__ void list_unsettled(State<W> o) {
+  for (long long i = gpu::grid_thread(); i < o.g.n_rows; i += gpu::grid_threads()) {
+    const vertex_t u = vertex_t(i);
+    const word_t s = o.state[u];
+    const bool settled = (s & owned) && held_of(s) >= word_t(o.b[u]);  // not owned: exhausted from the start
+    if (settled) o.state[u] = s & ~owned;
+    list_by_warp(o, u, (s & owned) && !settled);
+  }
+}
+
+// Graphs with fewer entries skip the bulk first round (its argmax launch
+// and scratch cost more than the walks it saves); suitor-gpu's threshold.
+constexpr offset_t bulk_min_entries = offset_t(1) << 20;
+
+// b = 1 at every vertex: the b-matching problem is the matching problem
+// and greedy's matching the answer (Manne et al. 2016, Lemma 3.1), which
+// suitor-gpu (matchers/general/suitor_gpu.cu) finds with its tuned
+// searches (champions, per-warp queues); its mates as a BMatching.
+BMatching from_mates(const Matching& m) {
+  BMatching out;
+  out.offsets.assign(m.mate.size() + 1, 0);
+  for (std::size_t v = 0; v < m.mate.size(); ++v) {
+    out.offsets[v + 1] = out.offsets[v] + (m.mate[v] != no_vertex);
+    if (m.mate[v] != no_vertex) out.partners.push_back(m.mate[v]);
+  }
+  return out;
 }
 
 unsigned tiles_grid(int listed, int width) { return unsigned((listed * 1LL * width + tile_block - 1) / tile_block); }
@@ -304,13 +464,18 @@ BMatching b_suitor_gpu(const DeviceGraph<W>& dg, const std::vector<int>& b, cons
   Csr<W> shape;  // expect_b reads the order and b only
   shape.n_rows = shape.n_cols = dg.n();
   detail::expect_b(shape, b, "b_suitor_gpu");
+  if (!b.empty() && std::all_of(b.begin(), b.end(), [](int x) { return x == 1; })) {
+    SuitorGpuOptions suitor;
+    static_cast<GpuOptions&>(suitor) = opt;
+    return from_mates(suitor_gpu(dg, suitor, times));
+  }
   gpu::MatcherSession<W> session("b-suitor-gpu", dg, opt);
   const cudaStream_t s = session.stream();
   const gpu::CsrView<W> g = session.graph();
   const vertex_t n = g.n_rows;
   const std::size_t un = std::size_t(n);
   const long long max_grid = 32LL * session.sms();
-  gpu::Event marks[5], fetched;  // b upload, init, propose, extract
+  gpu::Event marks[6], fetched;  // b upload, init, bulk round, propose, extract
   marks[0].record(s);
   const auto d_b = gpu::DeviceBuffer<int>::from_host(b, s);
   marks[1].record(s);
@@ -331,23 +496,37 @@ BMatching b_suitor_gpu(const DeviceGraph<W>& dg, const std::vector<int>& b, cons
   offset_t n_slots = 0;
   MATCHBLAS_CUDA_TRY(cudaMemcpyAsync(&n_slots, start.data() + n, sizeof n_slots, cudaMemcpyDeviceToHost, s));
   MATCHBLAS_CUDA_TRY(cudaStreamSynchronize(s));
-  gpu::DeviceBuffer<offset_t> slots{std::size_t(n_slots), s};
-  if (n_slots > 0) MATCHBLAS_CUDA_TRY(cudaMemsetAsync(slots.data(), 0xff, slots.size() * sizeof(offset_t), s));
+  gpu::DeviceBuffer<word_t> slots{std::size_t(n_slots), s};
   MATCHBLAS_CUDA_TRY(cudaMemsetAsync(next_count.data(), 0, next_count.size() * sizeof(int), s));
-  State<W> o{g,           FloorFor<W>{g},  d_b.data(),      start.data(),    slots.data(),     count.data(),
-             floor.data(), lock.data(),     state.data(),    cursor_v.data(), cursor_w.data(),  {},
+  State<W> o{g,           KeysFor<W>{g},  d_b.data(),      start.data(),    slots.data(),     count.data(),
+             floor.data(), lock.data(),    state.data(),    cursor_v.data(), cursor_w.data(),  {},
              next_count.data()};
   vertex_t* list[2][classes];
   for (int r = 0; r < 2; ++r)
     for (int c = 0; c < classes; ++c) list[r][c] = lists.data() + (r * classes + c) * un;
   std::copy(list[0], list[0] + classes, o.next);
+  // The bulk first round pays for its argmax pass on graphs of at least
+  // bulk_min_entries entries (suitor-gpu's adaptive threshold).
+  const bool bulk = g.n_entries >= bulk_min_entries;
   if (n > 0) {
-    init_vertices<<<grid, 256, 0, s>>>(o);
+    init_vertices<<<grid, 256, 0, s>>>(o, bulk);
     MATCHBLAS_CUDA_CHECK_LAUNCH();
+  }
+  marks[2].record(s);
+  if (bulk && n > 0) {
+    gpu::DeviceBuffer<vertex_t> best(un, s);
+    gpu::DeviceBuffer<W> best_w(un, s);
+    gpu::ArgmaxScratch argmax_scratch(n, s);
+    gpu::argmax_rows(g, gpu::DeviceArgmaxMasks<W>{}, best.data(), best_w.data(), argmax_scratch, session.sms(), s);
+    propose_heaviest<<<grid, 256, 0, s>>>(o, best.data(), best_w.data());
+    MATCHBLAS_CUDA_CHECK_LAUNCH();
+    list_unsettled<<<grid, 256, 0, s>>>(o);
+    MATCHBLAS_CUDA_CHECK_LAUNCH();
+    MATCHBLAS_CUDA_TRY(cudaStreamSynchronize(s));  // before the scratch is freed
   }
   int listed[classes] = {};
   MATCHBLAS_CUDA_TRY(cudaMemcpyAsync(listed, next_count.data(), sizeof listed, cudaMemcpyDeviceToHost, s));
-  marks[2].record(s);
+  marks[3].record(s);
   MATCHBLAS_CUDA_TRY(cudaStreamSynchronize(s));
 
   // Rounds: round r processes the lists filled in round r - 1 (round 0:
@@ -379,11 +558,10 @@ BMatching b_suitor_gpu(const DeviceGraph<W>& dg, const std::vector<int>& b, cons
     MATCHBLAS_CUDA_TRY(cudaMemcpyAsync(listed, o.next_count, sizeof listed, cudaMemcpyDeviceToHost, s));
     MATCHBLAS_CUDA_TRY(cudaStreamSynchronize(s));
   }
-  marks[3].record(s);
-
-  const unsigned slot_grid = gpu::grid_for(std::max<offset_t>(n_slots, n + 1LL), 256, max_grid);
-  const DeviceBMatching d_m = mutual_offers(o, n_slots, slot_grid, s);
   marks[4].record(s);
+
+  const DeviceBMatching d_m = mutual_offers(o, grid, s);
+  marks[5].record(s);
   BMatching m;
   m.offsets.resize(un + 1);
   m.partners.resize(d_m.partners.size());
@@ -393,11 +571,12 @@ BMatching b_suitor_gpu(const DeviceGraph<W>& dg, const std::vector<int>& b, cons
   MATCHBLAS_CUDA_TRY(cudaStreamSynchronize(s));
   if (times) {
     times->upload_s = dg.upload_seconds() + marks[1].since(marks[0]);
-    times->match_s = marks[4].since(marks[1]);
-    times->download_s = fetched.since(marks[4]);
+    times->match_s = marks[5].since(marks[1]);
+    times->download_s = fetched.since(marks[5]);
     times->phases = {{"init", marks[2].since(marks[1])},
-                     {"propose (" + std::to_string(rounds) + " rounds)", marks[3].since(marks[2])},
-                     {"extract", marks[4].since(marks[3])}};
+                     {"bulk round", marks[3].since(marks[2])},
+                     {"propose (" + std::to_string(rounds) + " rounds)", marks[4].since(marks[3])},
+                     {"extract", marks[5].since(marks[4])}};
   }
   return m;
 }

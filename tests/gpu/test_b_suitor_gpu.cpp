@@ -5,8 +5,11 @@
 // 1000, above every degree) and per-vertex b with zeros; repeated 10 times
 // on tie-heavy R-MAT (rows of all three group sizes, hubs included) and
 // Erdos-Renyi graphs, where races would show as flakiness; with b = 1
-// greedy's matching; the DeviceGraph overload and GpuTimes; bad b, shapes
-// and GPU ids refused with invalid_input.
+// greedy's matching (suitor-gpu runs then), and b = 1 but for one vertex
+// (the rounds, nearly every vertex with a compare-and-swap slot); on a
+// graph of over 2^20 entries, where the bulk first round runs; the
+// DeviceGraph overload and GpuTimes; bad b, shapes and GPU ids refused with
+// invalid_input.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -77,6 +80,14 @@ std::vector<int> random_b(vertex_t n, std::uint64_t seed) {
   return b;
 }
 
+// b = 1 everywhere but vertex 0 (b = 2): not plain matching, so the
+// b-Suitor rounds run, nearly every vertex with one compare-and-swap slot.
+std::vector<int> nearly_ones(vertex_t n) {
+  std::vector<int> b(static_cast<std::size_t>(n), 1);
+  if (n > 0) b[0] = 2;
+  return b;
+}
+
 template <class W>
 offset_t max_degree(const Csr<W>& g) {
   offset_t d = 0;
@@ -121,15 +132,41 @@ TEST_CASE("b-suitor-gpu equals b_greedy 10 times in a row on tie-heavy R-MAT and
       std::vector<std::vector<int>> bs;
       for (int b : {1, 2, 3, 5}) bs.push_back(constant_b(g->n_rows, b));
       bs.push_back(random_b(g->n_rows, 7 + ties));
+      bs.push_back(nearly_ones(g->n_rows));
       for (std::size_t i = 0; i < bs.size(); ++i) {
         CAPTURE(ties);
         CAPTURE(g == &r ? "rmat 2^14" : "er 10000");
-        CAPTURE(i);  // b = 1, 2, 3, 5, then per-vertex 0..4
+        CAPTURE(i);  // b = 1, 2, 3, 5, then per-vertex 0..4, then nearly_ones
         require_b_greedy(*g, bs[i], 10);
         require_b_greedy(f, bs[i], 10);
       }
     }
   }
+}
+
+TEST_CASE("b-suitor-gpu with the bulk first round (>= 2^20 entries) equals b_greedy, repeated") {
+  GenOptions gen;
+  gen.seed = 17;
+  gen.ties = 3;
+  gen.edge_factor = 10;
+  const Csr<double> g = rmat<double>(1 << 16, gen);
+  REQUIRE(g.num_entries() >= (offset_t(1) << 20));  // the bulk round's threshold
+  REQUIRE(max_degree(g) > 1024);
+  const Csr<float> f = check::with_weights<float>(g);
+  std::vector<std::vector<int>> bs;
+  for (int b : {1, 2, 5}) bs.push_back(constant_b(g.n_rows, b));
+  bs.push_back(random_b(g.n_rows, 23));
+  bs.push_back(nearly_ones(g.n_rows));
+  for (std::size_t i = 0; i < bs.size(); ++i) {
+    CAPTURE(i);  // b = 1, 2, 5, per-vertex 0..4, nearly_ones
+    require_b_greedy(g, bs[i], 3);
+    require_b_greedy(f, bs[i], 3);
+  }
+  GpuTimes t;
+  b_suitor_gpu(f, bs[1], {}, &t);
+  REQUIRE(t.phases.size() == 4);
+  CHECK(t.phases[1].first == "bulk round");
+  CHECK(t.phases[1].second > 0);
 }
 
 TEST_CASE("b-suitor-gpu with b = 1 is greedy's matching") {
@@ -172,8 +209,9 @@ TEST_CASE("b-suitor-gpu on a DeviceGraph, with GpuTimes") {
     CHECK(t.upload_s >= dg.upload_seconds());
     CHECK(t.match_s > 0);
     CHECK(t.download_s > 0);
-    REQUIRE(t.phases.size() == 3);
-    CHECK(t.phases[1].first.find("propose") == 0);
+    REQUIRE(t.phases.size() == 4);
+    CHECK(t.phases[1].first == "bulk round");
+    CHECK(t.phases[2].first.find("propose") == 0);
     double parts = 0;
     for (const auto& [name, seconds] : t.phases) {
       CHECK(seconds >= 0);

@@ -27,13 +27,12 @@
 // instead (same result). A group owns proposer u (a tile of 4 lanes for rows of <= 32
 // entries, 32 lanes up to 1024, a block of 256 beyond) and, while u holds
 // fewer than b(u) offers, scans the entries strictly below the cursor for
-// its top_k = 4 best (neighbour_beats; each lane keeps its best by weight
-// alone, the group merges them, stopping where a lane that dropped some has
-// given all it kept); lane j reads candidate j's floor (all at once, as
-// suitor-gpu's champions), and the leader proposes to those not refusing,
-// in order (place: wait for v's lock unless v's floor, re-read, refuses;
-// re-check exactly; heap, floor, held counts; unlock), moving the cursor to
-// each candidate, placed, refused or skipped, until u holds b(u). A displaced proposer that nobody owns is
+// the best ones (neighbour_beats) whose floor takes u's offer, as many as
+// u needs up to top_k = 4 (each lane keeps its best; the group merges them,
+// stopping where a lane that dropped some has given all it kept); its
+// leader places the offers in that order (place: wait for v's lock unless
+// v's floor, re-read, refuses; re-check exactly; heap, floor, held counts;
+// unlock), moving the cursor to each, placed or not, until u holds b(u). A displaced proposer that nobody owns is
 // claimed (claim: compare-and-swap of its owned bit) and processed next by
 // the same group, or listed for the next round when its row needs another
 // group size or the group has one waiting. Rounds (1-3 launches each) run
@@ -138,15 +137,15 @@ __device__ int row_class(offset_t degree) { return degree <= small_row ? 0 : deg
 template <class W>
 using Best = gpu::BestNeighbour<W>;
 
-// A proposer's scan keeps its top_k best entries below the cursor, so that
-// one pass over its row serves several proposals (Khan et al. 2016's
-// partial sorting, done by the scan) or a refusal or two.
+// A proposer's scan keeps up to top_k candidates (fewer when it needs
+// fewer offers), so that one pass over its row serves several proposals
+// (Khan et al. 2016's partial sorting, done by the scan).
 constexpr int top_k = 4;
 
 // A lane's best entries (best first) of u's row (entries first, first +
-// width, ...) strictly below the cursor (cv, cw), at most `limit` of them;
-// `truncated`: there were more. Weights only: floors are read for the
-// group's merged candidates alone (champions, as suitor-gpu's search).
+// width, ...) strictly below the cursor (cv, cw) whose floor takes u's
+// offer, at most `limit` of them; `truncated`: more qualified. The floor is
+// read only for an entry that would enter the list.
 template <class W>
 struct LaneTop {
   vertex_t v[top_k];
@@ -191,7 +190,9 @@ __device__ LaneTop<W> lane_top(const State<W>& o, vertex_t u, vertex_t cv, W cw,
   LaneTop<W> top;
   gpu::for_strided_entries(o.g, u, first, width, [&](vertex_t v, W w) {
     if (cv != no_vertex && !neighbour_beats(cw, cv, w, v)) return;
-    if (top.admits(v, w, limit)) top.insert(v, w, limit);
+    if (!top.admits(v, w, limit)) return;
+    if (!o.keys.takes(w, u, load(o.floor + v))) return;
+    top.insert(v, w, limit);
   });
   return top;
 }
@@ -214,9 +215,6 @@ struct TileGroup {
     return b;
   }
   __device__ bool any(bool x) const { return t.any(x); }
-  // Bit j: lane j's x (lanes read the floors of candidates 0 .. G - 1).
-  __device__ unsigned lanes(bool x) const { return t.ballot(x); }
-  static constexpr int reads = G;
 };
 
 template <int B, class W>
@@ -249,15 +247,12 @@ struct BlockGroup {
     return b;
   }
   __device__ bool any(bool x) const { return __syncthreads_or(x) != 0; }
-  __device__ unsigned lanes(bool) const { return ~0u; }  // no reads ahead: place() reads each floor
-  static constexpr int reads = 0;
 };
 
 // The group's candidates, best first, from its lanes' lists: rounds of the
 // best head, popped from its lane; it stops after `limit` or when a lane
 // whose list was truncated has given all it kept (its next entry, unknown,
-// may come next). So they are the best entries below the cursor, in order.
-// Valid in every member.
+// may come next). Valid in the leader.
 template <class W>
 struct Candidates {
   vertex_t v[top_k];
@@ -335,34 +330,25 @@ __device__ vertex_t run_owned(const Group& group, const State<W>& o, vertex_t u,
       }
     }
     if (group.from_leader(done)) break;
-    // top_k candidates even when u needs fewer: their floors are read at
-    // once, and a refused one is then replaced without another scan.
-    const Candidates<W> c = merge_candidates(group, lane_top(o, u, cv, cw, group.rank(), Group::size, top_k), top_k);
+    const int need = group.from_leader(int(min(word_t(top_k), bu - min(bu, held_of(load(o.state + u))))));
+    const Candidates<W> c = merge_candidates(group, lane_top(o, u, cv, cw, group.rank(), Group::size, need), need);
     if (c.size == 0) {  // nobody below the cursor takes u's offer, for good
       if (group.leader()) atomic(o.state + u).fetch_or(exhausted, cuda::memory_order_relaxed);
       continue;
     }
-    // Lane j reads candidate j's floor, all at once; a refusal read here is
-    // for good, so the proposals skip it.
-    bool takes = true;
-#pragma unroll
-    for (int j = 0; j < top_k; ++j)
-      if (j == group.rank() && j < c.size && j < Group::reads) takes = o.keys.takes(c.w[j], u, load(o.floor + c.v[j]));
-    const unsigned taking = group.lanes(takes);
     if (group.leader()) {
       // Proposals down the candidates, each placed or refused; the cursor
       // moves with each, and u stops when it holds b(u) offers.
       for (int j = 0; j < c.size; ++j) {
         if (j > 0 && held_of(load(o.state + u)) >= bu) break;
-        cv = c.v[j];
-        cw = c.w[j];
-        if (!(taking >> j & 1u)) continue;
         const Placed p = place(o, u, c.v[j], c.w[j]);
         if (p.displaced != no_vertex && claim(o.state, p.displaced, p.displaced_state)) {
           if (next == no_vertex && row_class(degree(o.g, p.displaced)) == cls) next = p.displaced;
           else list_next(o, p.displaced);
         }
-      }  // placed or refused: u never proposes at or above the cursor again
+        cv = c.v[j];  // placed or refused: u never proposes at or above c.v[j] again
+        cw = c.w[j];
+      }
     }
     cv = group.from_leader(cv);
     cw = group.from_leader(cw);

@@ -3,8 +3,8 @@
 // matchers/b_matching/b_suitor.cpp.
 //   offer key     a held offer as one word, so that a holder compares and
 //                 stores offers without reading the graph: float weights
-//                 use suitor_gpu.cu's packed (weight, ~proposer) key (a
-//                 larger key a better offer); other weights 1 + the
+//                 use suitor-gpu's packed (weight, ~proposer) word
+//                 (suitor_gpu_search.cuh; a larger key a better offer); other weights 1 + the
 //                 proposer's position in the holder's row
 //   per vertex v  a heap of the keys of the cap(v) = min(b(v), deg v) best
 //                 offers made to it (the worst on top; v's slots are
@@ -37,6 +37,7 @@
 #include <type_traits>
 
 #include "lib/greedy_order.hpp"
+#include "matchers/general/suitor_gpu_search.cuh"
 #include "ops/gpu/cuda_check.hpp"
 #include "ops/gpu/device_buffer.cuh"
 #include "ops/gpu/launch.cuh"
@@ -87,21 +88,14 @@ __device__ offset_t find_entry(const CsrView<W>& g, vertex_t row, vertex_t col) 
 // offer a beats offer b at the same holder (neighbour_beats); takes(w, u,
 // floor): a holder with this floor takes u's offer; proposer and weight of
 // a key. Neither room nor closed is ever a key.
-struct PackedKeys {  // float weights
+struct PackedKeys {  // float weights: suitor-gpu's offer word
   CsrView<float> g;
-  __device__ static word_t pack(float w, vertex_t u) {
-    const unsigned bits = __float_as_uint(w + 0.0f);  // -0 + 0 == +0
-    const unsigned key = (bits & 0x80000000u) ? ~bits : (bits | 0x80000000u);
-    return (word_t(key) << 32) | word_t(~static_cast<unsigned>(u));
-  }
+  __device__ static word_t pack(float w, vertex_t u) { return suitor_gpu_detail::PackedOffers::pack(w, u); }
   __device__ word_t key(vertex_t /*holder*/, vertex_t u, float w) const { return pack(w, u); }
   __device__ bool better(word_t a, word_t b) const { return a > b; }
   __device__ bool takes(float w, vertex_t u, word_t floor) const { return pack(w, u) > floor; }
   __device__ vertex_t proposer(word_t k) const { return static_cast<vertex_t>(~static_cast<unsigned>(k)); }
-  __device__ float weight(word_t k) const {
-    const unsigned key = static_cast<unsigned>(k >> 32);
-    return __uint_as_float((key & 0x80000000u) ? (key & 0x7fffffffu) : ~key);
-  }
+  __device__ float weight(word_t k) const { return suitor_gpu_detail::PackedOffers::weight(k); }
 };
 
 template <class W>

@@ -62,6 +62,24 @@ inline bool reads_in_pieces(const MmLayout& layout, GraphView view) {
 DistGraph read_graph(const MmLayout& layout, Precision precision, const GraphRules& rules = {},
                      ReadTimes* times = nullptr);
 
+// What load_graph gives: this rank's part, and on rank 0 (only) the graph's
+// description and kind as graph_from_file names them.
+struct LoadedPart {
+  DistGraph part;
+  std::string description;
+  GraphKind kind = general_graphs;
+  bool in_pieces = false;  // read by every rank (read_graph), else by rank 0 alone
+  ReadTimes times;
+};
+
+// Collective: the part of the graph of `path` (a file, or "-": standard
+// input, which only rank 0 has) that the distributed matchers run on: in
+// pieces when reads_in_pieces, else rank 0 reads it whole
+// (read_matrix_market, graph_from_file under `view`; a sparse graph only)
+// and sends each rank its rows (scatter_graph). Every failure is thrown on
+// every rank alike.
+LoadedPart load_graph(const std::string& path, GraphView view, Precision precision);
+
 // Collective: this rank's part of the generated graph `kind` ("er" or
 // "rmat"), identical to distribute(generate_sparse<W>(kind, n, opt), ...).
 DistGraph generate_graph(const std::string& kind, vertex_t n, const GenOptions& opt, Precision precision,

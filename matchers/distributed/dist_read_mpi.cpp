@@ -13,6 +13,8 @@
 #include "lib/counter_rng.hpp"
 #include "lib/csr_build.hpp"
 #include "lib/error.hpp"
+#include "lib/graph_from_matrix.hpp"
+#include "lib/memory_budget.hpp"
 #include "matchers/distributed/dist_read.hpp"
 #include "matchers/distributed/mpi_session.hpp"
 
@@ -362,6 +364,15 @@ DistGraph read_graph(const MmLayout& layout, Precision precision, const GraphRul
                     "read_graph: a plain coordinate file (reads_in_pieces)");
   const int rank = world_rank(), ranks = world_size();
   const MmHeader& h = layout.header;
+  // This rank's share of what the single-process build would hold, before
+  // anything is read (MATCHBLAS_MEMORY_AVAILABLE may differ by rank).
+  agreed(layout.name, [&] {
+    const std::size_t w = precision == Precision::single ? sizeof(float) : sizeof(double);
+    require_memory(graph_build_bytes(h, GraphBuild::general, w) / ranks + double(std::size_t(8) << 20),
+                   "rank " + std::to_string(rank) + "'s part (1/" + std::to_string(ranks) +
+                       ") of the general graph of a " + std::to_string(h.rows) + " x " + std::to_string(h.cols) +
+                       " matrix with " + std::to_string(h.entries) + " entries");
+  });
   auto start = std::chrono::steady_clock::now();
   MmPiece piece = read_piece(layout);
   if (times) times->parse_s = max_over_ranks(seconds_since(start));
@@ -394,6 +405,41 @@ DistGraph read_graph(const MmLayout& layout, Precision precision, const GraphRul
   DistGraph d = balance(layout.name, std::move(rows), lo, n);
   if (times) times->build_s = max_over_ranks(seconds_since(start));
   return d;
+}
+
+LoadedPart load_graph(const std::string& path, GraphView view, Precision precision) {
+  const std::string name = path == "-" ? "<stdin>" : path;
+  const auto start = std::chrono::steady_clock::now();
+  MmLayout layout;
+  if (path != "-") layout = agreed(name, [&] { return read_matrix_market_layout(path); });
+  LoadedPart out;
+  if (reads_in_pieces(layout, view)) {
+    out.in_pieces = true;
+    out.part = read_graph(layout, precision, {}, &out.times);
+    out.description = "general graph, " + std::to_string(out.part.n) + " vertices, " +
+                      std::to_string(out.part.edges) + " edges";
+    return out;
+  }
+  // Rank 0 reads the whole file; the others wait for their rows.
+  LoadedGraph whole;
+  agreed(name, [&] {
+    if (world_rank() != 0) return;
+    whole = graph_from_file(read_matrix_market(path), view, precision, {}, general_graphs | bipartite_graphs);
+    if (whole.graph.index() >= 2) throw invalid_input("the distributed matchers take sparse graphs, not complete ones");
+  });
+  out.description = whole.description;
+  out.kind = whole.kind;
+  out.times.parse_s = max_over_ranks(seconds_since(start));
+  const auto sent = std::chrono::steady_clock::now();
+  if (precision == Precision::single) {
+    const Csr<float>* g = world_rank() == 0 ? &std::get<Csr<float>>(whole.graph) : nullptr;
+    out.part = scatter_graph(g);
+  } else {
+    const Csr<double>* g = world_rank() == 0 ? &std::get<Csr<double>>(whole.graph) : nullptr;
+    out.part = scatter_graph(g);
+  }
+  out.times.build_s = max_over_ranks(seconds_since(sent));
+  return out;
 }
 
 DistGraph generate_graph(const std::string& kind, vertex_t n, const GenOptions& opt, Precision precision,

@@ -160,10 +160,35 @@ std::vector<Entry> exchange(const std::string& name, std::vector<Entry>& items, 
   return recv;
 }
 
-// P equal blocks of n vertices (the provisional partition of step 2).
-std::vector<vertex_t> equal_blocks(vertex_t n, int ranks) {
-  std::vector<vertex_t> first(std::size_t(ranks) + 1);
-  for (int r = 0; r <= ranks; ++r) first[r] = vertex_t(std::int64_t(n) * r / ranks);
+// Collective: the provisional partition of step 2, P consecutive blocks of
+// 0..n-1 balanced by the work they get: each block's entry ends (an entry
+// goes to the blocks of both its ends) plus its vertices, counted in B equal
+// buckets of vertex ids summed over the ranks (O(B) = O(P) per rank), the
+// boundaries on bucket edges. Equal blocks of vertices would leave graphs
+// whose edges crowd the low ids (R-MAT unpermuted) mostly on rank 0.
+std::vector<vertex_t> provisional_blocks(const std::vector<Entry>& entries, vertex_t n) {
+  const int ranks = world_size();
+  std::vector<vertex_t> first(std::size_t(ranks) + 1, n);
+  first[0] = 0;
+  if (n == 0 || ranks == 1) return first;
+  const std::int64_t buckets = std::min<std::int64_t>(n, std::int64_t(1024) * ranks);
+  const auto bucket = [&](vertex_t v) { return std::size_t(std::int64_t(v) * buckets / n); };
+  const auto lower_edge = [&](std::int64_t b) { return vertex_t((b * n + buckets - 1) / buckets); };
+  std::vector<std::int64_t> count(std::size_t(buckets), 0), sum(std::size_t(buckets), 0);
+  for (const Entry& e : entries) {
+    ++count[bucket(e.r)];
+    ++count[bucket(e.c)];
+  }
+  for (std::int64_t b = 0; b < buckets; ++b) count[b] += world_rank() == 0 ? lower_edge(b + 1) - lower_edge(b) : 0;
+  MPI_Allreduce(count.data(), sum.data(), int(buckets), MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
+  std::int64_t total = 0;
+  for (const std::int64_t c : sum) total += c;
+  std::int64_t below = 0;  // work in the buckets before b
+  int r = 1;
+  for (std::int64_t b = 0; b < buckets && r < ranks; ++b) {
+    while (r < ranks && double(below) >= double(total) * r / ranks) first[r++] = lower_edge(b);
+    below += sum[b];
+  }
   return first;
 }
 
@@ -200,25 +225,27 @@ Csr<double> general_rows(vertex_t lo, vertex_t hi, vertex_t n, const std::vector
   const bool transpose = h.symmetry != MmSymmetry::general;
   const double sign = h.symmetry == MmSymmetry::skew_symmetric ? -1.0 : 1.0;
   const vertex_t count = hi - lo;
-  Csr<double> row_sums, col_sums;  // s_uv for u in the block; s_vu (as row u, column v)
-  {
-    Triples<double> rows, cols;
+  // s_uv for u in the block; s_vu (as row u, column v), which a symmetric
+  // file makes equal to s_uv (the same values summed in the same order).
+  // One at a time, to hold one set of triples at once.
+  const auto sums = [&](bool of_rows) {
+    Triples<double> t;
     const auto key = [&](vertex_t a, vertex_t b, double x) {
-      if (a >= lo && a < hi) rows.push_back(a - lo, b, x);
-      if (b >= lo && b < hi) cols.push_back(b - lo, a, x);
+      if (!of_rows) std::swap(a, b);
+      if (a >= lo && a < hi) t.push_back(a - lo, b, x);
     };
     for (const Entry& e : in) {
       key(e.r, e.c, e.v);
       if (transpose) key(e.c, e.r, sign * e.v);
     }
-    row_sums = csr_from_triples(count, n, rows, Duplicates::sum, /*drop_zeros=*/false);
-    rows = {};
-    col_sums = csr_from_triples(count, n, cols, Duplicates::sum, /*drop_zeros=*/false);
-  }
+    return csr_from_triples(count, n, t, Duplicates::sum, /*drop_zeros=*/false);
+  };
+  Csr<double> row_sums = sums(true);
+  Csr<double> col_sums = h.symmetry == MmSymmetry::symmetric ? Csr<double>{} : sums(false);
   Triples<double> t;
   t.reserve(row_sums.cols.size() + col_sums.cols.size());
   for (const Csr<double>* s : {&row_sums, &col_sums})
-    for (vertex_t u = 0; u < count; ++u)
+    for (vertex_t u = 0; s->n_rows > 0 && u < count; ++u)
       for (offset_t k = s->offsets[u]; k < s->offsets[u + 1]; ++k) t.push_back(u, s->cols[k], std::fabs(s->weights[k]));
   row_sums = col_sums = {};
   Csr<double> g = csr_from_triples(count, n, t, Duplicates::max, /*drop_zeros=*/true);
@@ -381,7 +408,6 @@ DistGraph read_graph(const MmLayout& layout, Precision precision, const GraphRul
     throw shape_error("a general graph needs a square matrix, this one is " + std::to_string(h.rows) + " x " +
                       std::to_string(h.cols) + " (use the bipartite view)");
   const vertex_t n = h.rows;
-  const std::vector<vertex_t> blocks = equal_blocks(n, ranks);
   std::vector<Entry> entries = agreed(layout.name, [&] {
     std::vector<Entry> out;
     const MmMatrix& m = piece.entries;
@@ -396,6 +422,7 @@ DistGraph read_graph(const MmLayout& layout, Precision precision, const GraphRul
     return out;
   });
   piece = {};
+  const std::vector<vertex_t> blocks = provisional_blocks(entries, n);
   std::vector<Entry> in = exchange(layout.name, entries, to_both_ends(blocks));
   const vertex_t lo = blocks[rank], hi = blocks[rank + 1];
   Csr<double> rows = agreed(layout.name, [&] {
@@ -458,7 +485,7 @@ DistGraph generate_graph(const std::string& kind, vertex_t n, const GenOptions& 
   });
   if (times) times->parse_s = max_over_ranks(seconds_since(start));
   start = std::chrono::steady_clock::now();
-  const std::vector<vertex_t> blocks = equal_blocks(n, ranks);
+  const std::vector<vertex_t> blocks = provisional_blocks(entries, n);
   std::vector<Entry> in = exchange(kind, entries, to_both_ends(blocks));
   Csr<double> rows = agreed(kind, [&] { return drawn_rows(blocks[rank], blocks[rank + 1], n, in); });
   in = {};

@@ -4,8 +4,9 @@
 // (matchers/distributed/dist_read.hpp; grid and bipartite graphs, gzip files
 // still come from rank 0); with --input root rank 0 generates (or reads)
 // each graph and sends every rank its part (mpi::scatter_graph). The input
-// line gives the time of that step (slowest rank) and each rank's memory
-// right after it: DistGraph::bytes and the peak resident set (getrusage),
+// line gives the time of that step (slowest rank), each rank's CPU time in
+// it, and each rank's memory right after it: DistGraph::bytes and the peak
+// resident set (getrusage),
 // before rank 0 loads the whole graph for the peers and the check against
 // greedy (skipped when --algos and --peers are both none). Each variant
 // runs --reps times between barriers, its time the slowest rank's, the
@@ -59,7 +60,7 @@ const char* const usage =
     "Prints one line per graph and algorithm: time, rounds, one-sided operations, bytes and\n"
     "notifications per rank (mean/max), whether the mates equal greedy's, ratios to the peers;\n"
     "and the input step (read or drawn, parts exchanged, rows sorted), which the times leave out, with\n"
-    "each rank's DistGraph bytes and peak resident set after it (mean/max over the ranks).\n";
+    "each rank's CPU seconds in it, DistGraph bytes and peak resident set after it (mean/max over the ranks).\n";
 
 // Rank 0's copy of a graph named by spec; empty on the other ranks.
 Csr<double> make_graph(const std::string& spec, const GenOptions& o, int rank) {
@@ -84,17 +85,28 @@ double peak_rss() {
   return double(u.ru_maxrss) * 1024;
 }
 
+// CPU seconds (user + system) of this process so far.
+double cpu_seconds() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) + 1e-6 * double(u.ru_utime.tv_usec + u.ru_stime.tv_usec);
+}
+
 // This rank's part of the graph named by spec, each rank reading or drawing
 // its own (pieces) where dist_read.hpp can, else sent by rank 0.
-DistGraph load_part(const std::string& spec, const GenOptions& o, bool pieces, int rank) {
+// `times`: the read or draw and the exchanges apart (pieces only).
+DistGraph load_part(const std::string& spec, const GenOptions& o, bool pieces, int rank, mpi::ReadTimes& times) {
   const auto colon = spec.find(':');
   const std::string kind = spec.substr(0, colon);
   if (pieces && colon != std::string::npos && (kind == "rmat" || kind == "er")) {
     const long x = std::atol(spec.c_str() + colon + 1);
-    return mpi::generate_graph(kind, kind == "rmat" ? vertex_t(1) << x : vertex_t(x), o, Precision::dual);
+    return mpi::generate_graph(kind, kind == "rmat" ? vertex_t(1) << x : vertex_t(x), o, Precision::dual, &times);
   }
-  if (pieces && (colon == std::string::npos || (kind != "grid" && kind != "bipartite")))
-    return mpi::load_graph(spec, GraphView::general, Precision::dual).part;
+  if (pieces && (colon == std::string::npos || (kind != "grid" && kind != "bipartite"))) {
+    mpi::LoadedPart in = mpi::load_graph(spec, GraphView::general, Precision::dual);
+    times = in.times;
+    return std::move(in.part);
+  }
   const Csr<double> whole = make_graph(spec, o, rank);
   return mpi::scatter_graph(rank == 0 ? &whole : nullptr);
 }
@@ -141,17 +153,24 @@ int main(int argc, char** argv) {
   for (const std::string& spec : bench::string_list(graphs)) {
     mpi::barrier();
     const auto setup_start = std::chrono::steady_clock::now();
-    const DistGraph part = load_part(spec, gen, pieces, rank);
+    mpi::ReadTimes times;
+    const double cpu_start = cpu_seconds();
+    const DistGraph part = load_part(spec, gen, pieces, rank, times);
+    const double cpu = cpu_seconds() - cpu_start;
+    const double cpu_mean = mpi::sum_over_ranks(cpu) / ranks, cpu_max = mpi::max_over_ranks(cpu);
     const double setup_s = mpi::max_over_ranks(
         std::chrono::duration<double>(std::chrono::steady_clock::now() - setup_start).count());
     const double part_bytes = double(part.bytes()), rss = peak_rss();
     const double bytes_mean = mpi::sum_over_ranks(part_bytes) / ranks, bytes_max = mpi::max_over_ranks(part_bytes);
     const double rss_mean = mpi::sum_over_ranks(rss) / ranks, rss_max = mpi::max_over_ranks(rss);
     if (rank == 0)
-      std::printf("%-22s %5d %-20s %10.6f   (%s; DistGraph MiB/rank mean/max %.1f/%.1f, peak RSS MiB/rank "
-                  "mean/max %.1f/%.1f; %lld vertices, %lld edges)\n",
+      std::printf("%-22s %5d %-20s %10.6f   (%s; CPU s/rank mean/max %.2f/%.2f; DistGraph MiB/rank mean/max "
+                  "%.1f/%.1f, peak RSS MiB/rank mean/max %.1f/%.1f; %lld vertices, %lld edges)\n",
                   spec.c_str(), ranks, pieces ? "input: pieces" : "input: root", setup_s,
-                  pieces ? "each rank reads or draws its part" : "rank 0 reads or generates, sends the parts",
+                  (pieces ? "each rank reads or draws its part: " + std::to_string(times.parse_s) + " s, exchanges " +
+                                std::to_string(times.build_s) + " s"
+                          : std::string("rank 0 reads or generates, sends the parts")).c_str(),
+                  cpu_mean, cpu_max,
                   bytes_mean / 1048576, bytes_max / 1048576, rss_mean / 1048576, rss_max / 1048576,
                   static_cast<long long>(part.n), static_cast<long long>(part.edges));
     std::fflush(stdout);

@@ -207,13 +207,6 @@ auto to_both_ends(const std::vector<vertex_t>& first) {
 
 // ---- the graph rules on one block of rows ----------------------------------
 
-// "%g" of v, as graph_from_matrix.cpp writes it.
-std::string short_number(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%g", v);
-  return buf;
-}
-
 // Rows lo..hi-1 of the general graph of a matrix (graph_from_matrix.hpp,
 // general_graph) from every off-diagonal entry of the file with an end in
 // them: the entries of key (a, b) summed as csr_from_triples sums them (in
@@ -256,11 +249,7 @@ Csr<double> general_rows(vertex_t lo, vertex_t hi, vertex_t n, const std::vector
     const offset_t first = g.offsets[u], last = g.offsets[u + 1];
     g.offsets[u] = out;
     for (offset_t k = first; k < last; ++k) {
-      const W w = static_cast<W>(g.weights[k]);
-      if (!std::isfinite(w))
-        throw invalid_input("entry (" + std::to_string(lo + u + 1) + ", " + std::to_string(g.cols[k] + 1) +
-                            ") sums to " + short_number(g.weights[k]) + ", which a " +
-                            (sizeof(W) == 4 ? "float" : "double") + " weight cannot hold");
+      const W w = checked_weight<W>(g.weights[k], lo + u, g.cols[k]);
       if (w == W(0)) continue;
       g.cols[out] = g.cols[k];
       g.weights[out++] = double(w);

@@ -27,7 +27,8 @@
 // ghosts) when the entries spread evenly over the provisional blocks (a
 // graph whose edges crowd a few vertex ids loads those ranks more).
 // Cost: O(bytes / P) parsing, O(m / P log) sorting, three all-to-all
-// exchanges and a few scalar collectives.
+// exchanges and a few scalar collectives. The local builds use OpenMP with
+// the threads OpenMP would start divided by the ranks on the host.
 // Every failure (a bad file, a rank that cannot open it, too little memory)
 // is agreed over the ranks: each rank throws the same exception, that of
 // the lowest rank that failed (for a bad file: the first error in the file).

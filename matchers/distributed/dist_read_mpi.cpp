@@ -15,6 +15,7 @@
 #include "lib/error.hpp"
 #include "lib/graph_from_matrix.hpp"
 #include "lib/memory_budget.hpp"
+#include "lib/omp_threads.hpp"
 #include "matchers/distributed/dist_read.hpp"
 #include "matchers/distributed/mpi_session.hpp"
 
@@ -28,6 +29,18 @@ struct Entry {
   double v;
 };
 static_assert(sizeof(Entry) == 16);
+
+// The OpenMP threads for this rank's local builds: the threads OpenMP would
+// start, shared among the ranks on this host (several ranks' threads on the
+// same cores, polling MPI besides, slowed a small read a hundredfold).
+int threads_per_rank() {
+  MPI_Comm host;
+  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &host);
+  int local = 1;
+  MPI_Comm_size(host, &local);
+  MPI_Comm_free(&host);
+  return std::max(1, omp_get_max_threads() / std::max(local, 1));
+}
 
 double seconds_since(std::chrono::steady_clock::time_point t) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
@@ -380,6 +393,7 @@ DistGraph read_graph(const MmLayout& layout, Precision precision, const GraphRul
                     "read_graph: a plain coordinate file (reads_in_pieces)");
   const int rank = world_rank(), ranks = world_size();
   const MmHeader& h = layout.header;
+  const ScopedThreads threads(threads_per_rank());
   // This rank's share of what the single-process build would hold, before
   // anything is read (MATCHBLAS_MEMORY_AVAILABLE may differ by rank).
   agreed(layout.name, [&] {
@@ -461,6 +475,7 @@ LoadedPart load_graph(const std::string& path, GraphView view, Precision precisi
 DistGraph generate_graph(const std::string& kind, vertex_t n, const GenOptions& opt, Precision precision,
                          ReadTimes* times) {
   const int rank = world_rank(), ranks = world_size();
+  const ScopedThreads threads(threads_per_rank());
   auto start = std::chrono::steady_clock::now();
   std::vector<Entry> entries = agreed(kind, [&] {
     const std::vector<DrawnEdge> drawn = precision == Precision::single

@@ -11,6 +11,7 @@
 #include "lib/mmio.hpp"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <string.h>  // memrchr
 #include <unistd.h>
 
@@ -525,6 +526,12 @@ MmMatrix read_matrix_market_text(std::string_view text, const std::string& name)
 MmLayout read_matrix_market_layout(const std::string& path) {
   MmLayout out;
   out.path = path;
+  out.name = path == "-" ? "<stdin>" : path;
+  // Only a non-empty regular file is read in pieces; anything else (a pipe
+  // or FIFO above all, which a look at its header would consume) is left
+  // untouched for the whole read.
+  struct stat st {};
+  if (path == "-" || ::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode) || st.st_size == 0) return out;
   InputStream in(path);
   out.name = in.name();
   out.file_bytes = in.file_bytes();

@@ -95,8 +95,9 @@ struct MmPiece {
   std::string error;
 };
 // The header of path, read as read_matrix_market reads it (the same
-// parse_error for a bad one); splittable false for gzip, pipes, devices and
-// empty files, which only a whole read takes.
+// parse_error for a bad one); splittable false, and nothing read, for "-",
+// pipes, FIFOs, devices, missing and empty files, and false for gzip files:
+// only a whole read takes those.
 MmLayout read_matrix_market_layout(const std::string& path);
 // Piece `part` of a coordinate file (layout.splittable); its entry after
 // the first `limit` is the error "more entries than the N declared". No

@@ -220,6 +220,8 @@ TEST_CASE("a bad file fails on every rank with the single-process error, its fil
 TEST_CASE("a gzip file, an empty file and standard input are not read in pieces") {
   const SharedDir dir;
   CHECK_FALSE(read_matrix_market_layout(dir.write("empty", "")).splittable);
+  CHECK_FALSE(read_matrix_market_layout("-").splittable);
+  CHECK_FALSE(read_matrix_market_layout(dir.write("x", "") + "_missing").splittable);
   const std::string gz = dir.write("g.mtx.gz", "");
   if (mpi::world_rank() == 0) write_matrix_market(gz, read_matrix_market_text("%%MatrixMarket matrix coordinate real general\n2 2 1\n1 2 1\n"));
   mpi::barrier();

@@ -2,7 +2,9 @@
 // Source: the NIST format description,
 // https://math.nist.gov/MatrixMarket/formats.html; error style after
 // fast_matrix_market ("line N: reason").
-// This file reads; lib/mmio_write.cpp writes.
+// This file reads (a whole stream, or a plain file's layout and one piece
+// of its entry lines for the distributed reader: the same Parser, its lines
+// counted from the piece's start); lib/mmio_write.cpp writes.
 // Reading: O(bytes) work, one pass, one core; the input goes through a fixed
 // chunk buffer (plain stdio or zlib), complete lines are parsed in place with
 // std::from_chars, the tail of a chunk moves to the front of the next. The

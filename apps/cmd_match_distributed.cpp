@@ -1,14 +1,18 @@
 // matchblas match FILE --algo NAME for the distributed entries, under
-// mpirun: every rank reads the file and keeps its part of the graph
-// (matchers/distributed/dist_graph.hpp: an edge-balanced block of rows and
-// its ghosts; the whole graph is freed before the matching starts), the
-// ranks run the entry together, rank 0 reports and, with --out, writes the
-// whole mate array gathered from the others (through AtomicFile: nothing is
-// left behind on failure). A rank that cannot read its part makes every
-// rank exit 1, rank 0 printing that rank's one line; a failure inside the
-// matcher, which the other ranks cannot learn of, ends the job (MPI_Abort).
+// mpirun: each rank reads its piece of the file and the ranks exchange
+// entries until each holds its part of the graph and no more
+// (matchers/distributed/dist_read.hpp: an edge-balanced block of rows and
+// its ghosts; gzip files, standard input, array files and the bipartite
+// view are read whole by rank 0, which sends the parts), the ranks run the
+// entry together, rank 0 reports and, with --out, writes the whole mate
+// array gathered from the others (through AtomicFile: nothing is left
+// behind on failure). A bad file or a rank that cannot read its part makes
+// every rank exit 1, rank 0 printing the one error (for a bad file the
+// single-process reader's, with its line); a failure inside the matcher,
+// which the other ranks cannot learn of, ends the job (MPI_Abort).
 #include <chrono>
 #include <cstdio>
+#include <exception>
 #include <memory>
 #include <string>
 #include <variant>
@@ -16,10 +20,10 @@
 #include "apps/algorithm_args.hpp"
 #include "apps/commands.hpp"
 #include "apps/exit_status.hpp"
-#include "apps/input_graph.hpp"
-#include "apps/memory_check.hpp"
+#include "apps/naming_file.hpp"
 #include "apps/progress.hpp"
 #include "lib/error.hpp"
+#include "matchers/distributed/dist_read.hpp"
 #include "matchers/distributed/mpi_session.hpp"
 #include "matchers/registry.hpp"
 
@@ -33,6 +37,19 @@ void require_distributed(const MatcherInfo& m) {
                       m.name);
 }
 
+namespace {
+
+// Ends a failed run on every rank alike: rank 0 prints the one line for
+// `failure` (on rank 0), and only then does any rank return the status
+// (mpirun ends the whole job as soon as one rank exits non-zero, which
+// could cut rank 0 off before it prints).
+int fail_together(bool root, std::exception_ptr failure) {
+  const std::int64_t status = root ? report_exception(failure, "match") : 0;
+  return int(mpi::max_over_ranks(status));
+}
+
+}  // namespace
+
 int command_match_distributed(const Args& a, const ChosenAlgorithm& chosen, GraphView view, Precision precision) {
   const MatcherInfo& m = *chosen.info;
   if (a.flag("gto")) throw usage_error("--gto is not for the distributed matchers ('" + m.name + "')");
@@ -42,35 +59,30 @@ int command_match_distributed(const Args& a, const ChosenAlgorithm& chosen, Grap
   mpi::Session session;
   const bool root = session.rank() == 0;
 
-  // Every rank: the graph, then its part. Rank 0: the output file.
+  // Rank 0: the output file (nothing is written unless the run succeeds).
   std::unique_ptr<AtomicFile> out;
-  DistGraph part;
-  std::string description, kind, failure;
-  double read_s = 0, setup_s = 0;
+  std::string failure;
   try {
     if (root) out = open_output(a, {file});
-    Progress progress(root ? Progress::level(a) : Progress::Level::quiet);
-    InputGraph input = read_input_graph(file, view, precision, m.kinds, progress, [&](const MmHeader& h) {
-      check_graph_memory(file, h, view, precision, m);
-    });
-    description = input.graph.description;
-    kind = kinds_string(input.graph.kind);
-    read_s = input.read_s;
-    const auto start = std::chrono::steady_clock::now();
-    part = std::visit(
-        [&](const auto& g) -> DistGraph {
-          if constexpr (requires { g.n_rows; }) return distribute(g, session.rank(), session.ranks());
-          else throw invalid_input("'" + m.name + "' takes sparse graphs, not complete ones");
-        },
-        input.graph.graph);
-    setup_s = input.setup_s + std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   } catch (const std::exception& e) {  // agreed below: every rank learns of it
     failure = e.what();
   }
-  if (const std::string why = mpi::first_failure(failure); !why.empty()) {
-    if (root) throw error(why);
-    return exit_failure;  // rank 0 says why
+  if (const std::string why = mpi::first_failure(failure); !why.empty())
+    return fail_together(root, std::make_exception_ptr(error(why)));
+  // Every rank: its part of the graph, read in pieces (or sent by rank 0).
+  // A failure is thrown on every rank alike: rank 0 reports it.
+  mpi::LoadedPart input;
+  try {
+    Progress progress(root ? Progress::level(a) : Progress::Level::quiet);
+    progress.step("reading " + file + " (each rank its part)");
+    input = naming_file(file, [&] { return mpi::load_graph(file, view, precision); });
+  } catch (const std::exception&) {
+    return fail_together(root, std::current_exception());
   }
+  const DistGraph& part = input.part;
+  const std::string& description = input.description;
+  const std::string kind = kinds_string(input.kind);
+  const double read_s = input.times.parse_s, setup_s = input.times.build_s;
 
   mpi::barrier();
   const auto start = std::chrono::steady_clock::now();
@@ -83,10 +95,9 @@ int command_match_distributed(const Args& a, const ChosenAlgorithm& chosen, Grap
   }
   const double time_s =
       mpi::max_over_ranks(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-  if (const std::string why = mpi::first_failure(result.violation); !why.empty()) {
-    if (root) throw error("matcher '" + m.name + "' returned an invalid matching on " + file + ": " + why);
-    return exit_failure;
-  }
+  if (const std::string why = mpi::first_failure(result.violation); !why.empty())
+    return fail_together(root, std::make_exception_ptr(
+                                   error("matcher '" + m.name + "' returned an invalid matching on " + file + ": " + why)));
   const double weight = mpi::sum_over_ranks(result.weight);
   const std::int64_t pairs = mpi::sum_over_ranks(result.pairs);
   const std::int64_t rounds = mpi::max_over_ranks(result.stats.rounds);

@@ -1,6 +1,14 @@
 // The distributed greedy matchers (ld-mpi-*) under mpirun, against the
-// shared-memory peers in the same run. Rank 0 generates (or reads) each
-// graph and sends every rank its part (mpi::scatter_graph); each variant
+// shared-memory peers in the same run. With --input pieces (the default)
+// each rank reads its piece of a file or draws its share of an er/rmat graph
+// (matchers/distributed/dist_read.hpp; grid and bipartite graphs, gzip files
+// still come from rank 0); with --input root rank 0 generates (or reads)
+// each graph and sends every rank its part (mpi::scatter_graph). The input
+// line gives the time of that step (slowest rank), each rank's CPU time in
+// it, and each rank's memory right after it: DistGraph::bytes and the peak
+// resident set (getrusage),
+// before rank 0 loads the whole graph for the peers and the check against
+// greedy (skipped when --algos and --peers are both none). Each variant
 // runs --reps times between barriers, its time the slowest rank's, the
 // median reported, with its rounds (the most of a rank) and its one-sided
 // operations, bytes and notifications per rank (mean and most); rank 0
@@ -12,6 +20,7 @@
 // rows sorted in the greedy order) is timed apart, on its own line. Run it with mpirun's --bind-to none, so
 // that rank 0's threads are not held to one core.
 #include <omp.h>
+#include <sys/resource.h>
 
 #include <algorithm>
 #include <chrono>
@@ -25,6 +34,7 @@
 #include "datasets/generators.hpp"
 #include "datasets/load.hpp"
 #include "lib/mmio.hpp"
+#include "matchers/distributed/dist_read.hpp"
 #include "matchers/distributed/mpi_session.hpp"
 #include "matchers/general/greedy.hpp"
 #include "matchers/registry.hpp"
@@ -35,19 +45,22 @@ namespace {
 
 const char* const usage =
     "usage: bench_distributed [--graphs LIST] [--ties K] [--seed S] [--edge-factor F] [--reps R]\n"
-    "                         [--algos LIST] [--peers LIST] [--threads T]\n"
+    "                         [--algos LIST] [--peers LIST] [--threads T] [--input pieces|root]\n"
     "Run it under mpirun: mpirun --bind-to none -np P bench_distributed ...\n"
     "  --graphs   comma-separated: grid:SIDE, bipartite:SIDE (K_SIDE,SIDE), rmat:SCALE, er:N, or a\n"
     "             Matrix Market file (general view) (default grid:256,bipartite:1024,rmat:18)\n"
     "  --ties K   weights from K values (0: continuous; default 0); --seed S (default 1);\n"
     "  --edge-factor F  rmat and er edges drawn per vertex (default 16)\n"
     "  --reps R   runs of each algorithm, the median reported (default 5)\n"
-    "  --algos    the distributed entries (default all four ld-mpi-*)\n"
+    "  --algos    the distributed entries (default all four ld-mpi-*; 'none' for none)\n"
+    "  --input    pieces: each rank reads or draws its own part (default); root: rank 0 reads or\n"
+    "             generates the whole graph and sends the parts\n"
     "  --peers    shared-memory entries timed on rank 0 (default greedy,suitor-cas,ld-rounds; greedy on 1\n"
     "             thread, the others on --threads T, default the number of ranks; 'none' for none)\n"
     "Prints one line per graph and algorithm: time, rounds, one-sided operations, bytes and\n"
     "notifications per rank (mean/max), whether the mates equal greedy's, ratios to the peers;\n"
-    "and the setup (parts sent, rows sorted), which the times leave out.\n";
+    "and the input step (read or drawn, parts exchanged, rows sorted), which the times leave out, with\n"
+    "each rank's CPU seconds in it, DistGraph bytes and peak resident set after it (mean/max over the ranks).\n";
 
 // Rank 0's copy of a graph named by spec; empty on the other ranks.
 Csr<double> make_graph(const std::string& spec, const GenOptions& o, int rank) {
@@ -65,6 +78,39 @@ Csr<double> make_graph(const std::string& spec, const GenOptions& o, int rank) {
   return std::get<Csr<double>>(g.graph);
 }
 
+// Peak resident set of this process so far, bytes.
+double peak_rss() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return double(u.ru_maxrss) * 1024;
+}
+
+// CPU seconds (user + system) of this process so far.
+double cpu_seconds() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) + 1e-6 * double(u.ru_utime.tv_usec + u.ru_stime.tv_usec);
+}
+
+// This rank's part of the graph named by spec, each rank reading or drawing
+// its own (pieces) where dist_read.hpp can, else sent by rank 0.
+// `times`: the read or draw and the exchanges apart (pieces only).
+DistGraph load_part(const std::string& spec, const GenOptions& o, bool pieces, int rank, mpi::ReadTimes& times) {
+  const auto colon = spec.find(':');
+  const std::string kind = spec.substr(0, colon);
+  if (pieces && colon != std::string::npos && (kind == "rmat" || kind == "er")) {
+    const long x = std::atol(spec.c_str() + colon + 1);
+    return mpi::generate_graph(kind, kind == "rmat" ? vertex_t(1) << x : vertex_t(x), o, Precision::dual, &times);
+  }
+  if (pieces && (colon == std::string::npos || (kind != "grid" && kind != "bipartite"))) {
+    mpi::LoadedPart in = mpi::load_graph(spec, GraphView::general, Precision::dual);
+    times = in.times;
+    return std::move(in.part);
+  }
+  const Csr<double> whole = make_graph(spec, o, rank);
+  return mpi::scatter_graph(rank == 0 ? &whole : nullptr);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -76,6 +122,7 @@ int main(int argc, char** argv) {
   std::string graphs = "grid:256,bipartite:1024,rmat:18", algos, peers = "greedy,suitor-cas,ld-rounds";
   GenOptions gen;
   int reps = 5, threads = 0;
+  bool pieces = true;
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string k = argv[i], v = argv[i + 1];
     if (k == "--graphs") graphs = v;
@@ -84,6 +131,7 @@ int main(int argc, char** argv) {
     else if (k == "--edge-factor") gen.edge_factor = std::atof(v.c_str());
     else if (k == "--reps") reps = std::atoi(v.c_str());
     else if (k == "--algos") algos = v;
+    else if (k == "--input" && (v == "pieces" || v == "root")) pieces = v == "pieces";
     else if (k == "--peers") peers = v == "none" ? "" : v;
     else if (k == "--threads") threads = std::atoi(v.c_str());
     else {
@@ -96,19 +144,39 @@ int main(int argc, char** argv) {
   if (threads <= 0) threads = ranks;
   std::vector<const MatcherInfo*> variants;
   for (const MatcherInfo& m : matchers())
-    if (m.device == Device::distributed &&
+    if (m.device == Device::distributed && algos != "none" &&
         (algos.empty() || ("," + algos + ",").find("," + m.name + ",") != std::string::npos))
       variants.push_back(&m);
   if (rank == 0)
     std::printf("%-22s %5s %-20s %10s %7s %21s %21s %17s %5s %s\n", "graph", "ranks", "algorithm", "time_s", "rounds",
                 "ops/rank mean/max", "bytes/rank mean/max", "notif/rank", "equal", "ratios");
   for (const std::string& spec : bench::string_list(graphs)) {
-    const Csr<double> whole = make_graph(spec, gen, rank);
     mpi::barrier();
     const auto setup_start = std::chrono::steady_clock::now();
-    const DistGraph part = mpi::scatter_graph(rank == 0 ? &whole : nullptr);
+    mpi::ReadTimes times;
+    const double cpu_start = cpu_seconds();
+    const DistGraph part = load_part(spec, gen, pieces, rank, times);
+    const double cpu = cpu_seconds() - cpu_start;
+    const double cpu_mean = mpi::sum_over_ranks(cpu) / ranks, cpu_max = mpi::max_over_ranks(cpu);
     const double setup_s = mpi::max_over_ranks(
         std::chrono::duration<double>(std::chrono::steady_clock::now() - setup_start).count());
+    const double part_bytes = double(part.bytes()), rss = peak_rss();
+    const double bytes_mean = mpi::sum_over_ranks(part_bytes) / ranks, bytes_max = mpi::max_over_ranks(part_bytes);
+    const double rss_mean = mpi::sum_over_ranks(rss) / ranks, rss_max = mpi::max_over_ranks(rss);
+    if (rank == 0)
+      std::printf("%-22s %5d %-20s %10.6f   (%s; CPU s/rank mean/max %.2f/%.2f; DistGraph MiB/rank mean/max "
+                  "%.1f/%.1f, peak RSS MiB/rank mean/max %.1f/%.1f; %lld vertices, %lld edges)\n",
+                  spec.c_str(), ranks, pieces ? "input: pieces" : "input: root", setup_s,
+                  (pieces ? "each rank reads or draws its part: " + std::to_string(times.parse_s) + " s, exchanges " +
+                                std::to_string(times.build_s) + " s"
+                          : std::string("rank 0 reads or generates, sends the parts")).c_str(),
+                  cpu_mean, cpu_max,
+                  bytes_mean / 1048576, bytes_max / 1048576, rss_mean / 1048576, rss_max / 1048576,
+                  static_cast<long long>(part.n), static_cast<long long>(part.edges));
+    std::fflush(stdout);
+    if (variants.empty() && peers.empty()) continue;
+    // The whole graph on rank 0, for the peers and greedy's mates.
+    const Csr<double> whole = make_graph(spec, gen, rank);
     const Matching ref = rank == 0 ? greedy(whole, 1) : Matching{};
     // The peers first (rank 0 alone), so that the ratios can be printed with each variant.
     std::vector<std::pair<std::string, double>> peer_times;
@@ -159,9 +227,6 @@ int main(int argc, char** argv) {
         if (!violation.empty()) std::printf("  %s\n", violation.c_str());
       }
     }
-    if (rank == 0)
-      std::printf("%-22s %5d %-20s %10.6f   (not in the times above: rank 0 sends the parts, each rank sorts its rows)\n",
-                  spec.c_str(), ranks, "setup", setup_s);
     if (rank == 0)
       for (const auto& [name, pt] : peer_times)
         std::printf("%-22s %5s %-20s %10.6f   (rank 0, %d thread%s)\n", spec.c_str(), "-", name.c_str(), pt,

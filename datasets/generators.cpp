@@ -107,6 +107,62 @@ Csr<W> graph_from_draws(vertex_t n, std::int64_t m, const GenOptions& opt, Draw 
   return csr_from_triples(n, n, t, Duplicates::max, /*drop_zeros=*/true);
 }
 
+// The endpoints of drawn edge k of er or rmat, a function of (seed, k)
+// alone: erdos_renyi and rmat draw every k, draw_part a range of them.
+struct EdgeDraw {
+  bool rmat = false;
+  std::int64_t m = 0;  // edges drawn
+  rng::Stream stream;
+  std::uint64_t bound = 0;                // er: n
+  int scale = 0;                          // rmat: log2 n
+  std::uint64_t ta = 0, tab = 0, tabc = 0;  // rmat: the quadrant thresholds
+  std::pair<vertex_t, vertex_t> operator()(std::int64_t k) const {
+    const auto i = static_cast<std::uint64_t>(k);
+    if (!rmat)
+      return {static_cast<vertex_t>(stream.below(2 * i, bound)), static_cast<vertex_t>(stream.below(2 * i + 1, bound))};
+    // h = hash(seed, rmat, k) starts a splitmix64 sequence whose words give
+    // two 32-bit uniforms each; level l (highest bit first) uses the l-th
+    // and picks the quadrant: a top-left, b top-right, c bottom-left, d
+    // bottom-right.
+    const std::uint64_t h = stream.bits(i);
+    std::uint32_t u = 0, v = 0;
+    std::uint64_t word = 0;
+    for (int l = 0; l < scale; ++l) {
+      if (l % 2 == 0) word = rng::mix64(h + static_cast<std::uint64_t>(l / 2) * 0x9E3779B97F4A7C15ull);
+      const std::uint64_t r = l % 2 == 0 ? word >> 32 : word & 0xFFFFFFFFull;
+      const std::uint32_t down = r >= tab, right = (r >= ta && r < tab) || r >= tabc;
+      u = (u << 1) | down, v = (v << 1) | right;
+    }
+    return {static_cast<vertex_t>(u), static_cast<vertex_t>(v)};
+  }
+};
+
+// The draw of `kind` ("er" or "rmat") with the arguments checked.
+EdgeDraw edge_draw(const std::string& kind, vertex_t n, const GenOptions& opt) {
+  const bool is_rmat = kind == "rmat";
+  if (!is_rmat && kind != "er")
+    throw invalid_input("draw_part: '" + kind + "' is not a drawn generator kind (er, rmat)");
+  const std::string what = is_rmat ? "rmat" : "erdos_renyi";
+  check_size(n, opt, what);
+  EdgeDraw d{is_rmat, 0, rng::Stream(opt.seed, is_rmat ? s_rmat : s_er)};
+  if (is_rmat) {
+    const double a = opt.rmat_a, b = opt.rmat_b, c = opt.rmat_c;
+    MATCHBLAS_EXPECTS(std::isfinite(a) && std::isfinite(b) && std::isfinite(c) && a >= 0 &&
+                          b >= 0 && c >= 0 && a + b + c < 1,
+                      "rmat: probabilities a, b, c must be >= 0 with a + b + c < 1 (d = 1 - a - b - c "
+                      "> 0), got a = " + std::to_string(a) + ", b = " + std::to_string(b) +
+                          ", c = " + std::to_string(c));
+    MATCHBLAS_EXPECTS((n & (n - 1)) == 0,
+                      "rmat needs a power-of-two vertex count, got " + std::to_string(n));
+    auto threshold = [](double p) { return static_cast<std::uint64_t>(std::ldexp(p, 32)); };
+    d.ta = threshold(a), d.tab = threshold(a + b), d.tabc = threshold(a + b + c);
+    d.scale = n < 2 ? 0 : std::countr_zero(static_cast<std::uint32_t>(n));
+  }
+  d.m = drawn_edges(n, opt, what);
+  d.bound = static_cast<std::uint64_t>(n);
+  return d;
+}
+
 }  // namespace
 
 template <class W>
@@ -135,51 +191,36 @@ Dense<W> complete_graph(WeightDist dist, vertex_t n, const GenOptions& opt) {
 
 template <class W>
 Csr<W> erdos_renyi(vertex_t n, const GenOptions& opt) {
-  check_size(n, opt, "erdos_renyi");
-  const std::int64_t m = drawn_edges(n, opt, "erdos_renyi");
+  const EdgeDraw draw = edge_draw("er", n, opt);
   if (n < 2) return empty_graph<W>(n);
-  const rng::Stream es(opt.seed, s_er);
-  const auto bound = static_cast<std::uint64_t>(n);
-  return graph_from_draws<W>(n, m, opt, [&](std::int64_t k) {
-    const auto i = static_cast<std::uint64_t>(k);
-    return std::pair<vertex_t, vertex_t>(static_cast<vertex_t>(es.below(2 * i, bound)),
-                                         static_cast<vertex_t>(es.below(2 * i + 1, bound)));
-  });
+  return graph_from_draws<W>(n, draw.m, opt, draw);
 }
 
 template <class W>
 Csr<W> rmat(vertex_t n, const GenOptions& opt) {
-  check_size(n, opt, "rmat");
-  const double a = opt.rmat_a, b = opt.rmat_b, c = opt.rmat_c;
-  MATCHBLAS_EXPECTS(std::isfinite(a) && std::isfinite(b) && std::isfinite(c) && a >= 0 &&
-                        b >= 0 && c >= 0 && a + b + c < 1,
-                    "rmat: probabilities a, b, c must be >= 0 with a + b + c < 1 (d = 1 - a - b - c "
-                    "> 0), got a = " + std::to_string(a) + ", b = " + std::to_string(b) +
-                        ", c = " + std::to_string(c));
-  MATCHBLAS_EXPECTS((n & (n - 1)) == 0,
-                    "rmat needs a power-of-two vertex count, got " + std::to_string(n));
-  const std::int64_t m = drawn_edges(n, opt, "rmat");
+  const EdgeDraw draw = edge_draw("rmat", n, opt);
   if (n < 2) return empty_graph<W>(n);
-  const int scale = std::countr_zero(static_cast<std::uint32_t>(n));
-  const rng::Stream rs(opt.seed, s_rmat);
-  auto threshold = [](double p) { return static_cast<std::uint64_t>(std::ldexp(p, 32)); };
-  const std::uint64_t ta = threshold(a), tab = threshold(a + b), tabc = threshold(a + b + c);
-  // Edge k: h = hash(seed, rmat, k) starts a splitmix64 sequence whose words
-  // give two 32-bit uniforms each; level l (highest bit first) uses the l-th
-  // and picks the quadrant: a top-left, b top-right, c bottom-left, d
-  // bottom-right.
-  return graph_from_draws<W>(n, m, opt, [&](std::int64_t k) {
-    const std::uint64_t h = rs.bits(static_cast<std::uint64_t>(k));
-    std::uint32_t u = 0, v = 0;
-    std::uint64_t word = 0;
-    for (int l = 0; l < scale; ++l) {
-      if (l % 2 == 0) word = rng::mix64(h + static_cast<std::uint64_t>(l / 2) * 0x9E3779B97F4A7C15ull);
-      const std::uint64_t r = l % 2 == 0 ? word >> 32 : word & 0xFFFFFFFFull;
-      const std::uint32_t down = r >= tab, right = (r >= ta && r < tab) || r >= tabc;
-      u = (u << 1) | down, v = (v << 1) | right;
-    }
-    return std::pair<vertex_t, vertex_t>(static_cast<vertex_t>(u), static_cast<vertex_t>(v));
-  });
+  return graph_from_draws<W>(n, draw.m, opt, draw);
+}
+
+template <class W>
+std::vector<DrawnEdge> draw_part(const std::string& kind, vertex_t n, const GenOptions& opt, int part, int parts,
+                                 std::int64_t* drawn) {
+  MATCHBLAS_EXPECTS(parts >= 1 && part >= 0 && part < parts, "draw_part: part must be in 0..parts-1");
+  const EdgeDraw draw = edge_draw(kind, n, opt);
+  if (drawn) *drawn = n < 2 ? 0 : draw.m;
+  if (n < 2) return {};
+  const std::int64_t k0 = draw.m / parts * part + draw.m % parts * part / parts;
+  const std::int64_t k1 = draw.m / parts * (part + 1) + draw.m % parts * (part + 1) / parts;
+  const rng::Stream ws(opt.seed, s_weight);
+  std::vector<DrawnEdge> out(static_cast<std::size_t>(k1 - k0));
+#pragma omp parallel for schedule(static)
+  for (std::int64_t k = k0; k < k1; ++k) {
+    const auto [u, v] = draw(k);
+    const W w = u == v ? W(0) : static_cast<W>(sparse_weight(ws, static_cast<std::uint64_t>(k), opt.ties));
+    out[static_cast<std::size_t>(k - k0)] = {u, v, double(w)};
+  }
+  return out;
 }
 
 template <class W>
@@ -388,6 +429,8 @@ Dense<W> generate_complete(const std::string& kind, vertex_t n, const GenOptions
   template Dense<W> complete_graph<W>(WeightDist, vertex_t, const GenOptions&);         \
   template Csr<W> erdos_renyi<W>(vertex_t, const GenOptions&);                          \
   template Csr<W> rmat<W>(vertex_t, const GenOptions&);                                 \
+  template std::vector<DrawnEdge> draw_part<W>(const std::string&, vertex_t, const GenOptions&, int, int,  \
+                                               std::int64_t*);                                          \
   template Csr<W> grid2d<W>(vertex_t, const GenOptions&);                               \
   template Csr<W> complete_bipartite<W>(vertex_t, const GenOptions&);                   \
   template Csr<W> knn_graph<W>(vertex_t, const GenOptions&);                            \

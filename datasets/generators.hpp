@@ -82,6 +82,22 @@ Csr<W> erdos_renyi(vertex_t n, const GenOptions& opt = {});
 template <class W>
 Csr<W> rmat(vertex_t n, const GenOptions& opt = {});
 
+// Part `part` of `parts` of the edges erdos_renyi ("er") or rmat ("rmat")
+// draws (the edge draws k in [m part / parts, m (part + 1) / parts) of the
+// m = round(edge_factor n)), each with its endpoints and its weight as W
+// (0 for a self-loop) exactly as the whole graph's generator draws them
+// (every draw depends only on the seed and k): the graph is both directions
+// of every such edge, duplicates keeping the largest weight, zeros dropped.
+// For generating one part of a graph (matchers/distributed/). The same
+// argument checks; *drawn (when set) = m (0 when n < 2).
+struct DrawnEdge {
+  vertex_t u, v;
+  double w;
+};
+template <class W>
+std::vector<DrawnEdge> draw_part(const std::string& kind, vertex_t n, const GenOptions& opt, int part, int parts,
+                                 std::int64_t* drawn = nullptr);
+
 template <class W>
 Csr<W> grid2d(vertex_t side, const GenOptions& opt = {});
 

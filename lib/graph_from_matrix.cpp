@@ -81,15 +81,6 @@ Csr<double> summed_entries(const MmMatrix& a, const GraphRules* rules, bool skip
   return csr_from_triples(a.header.rows, a.header.cols, t, Duplicates::sum, drop_zeros);
 }
 
-template <class W>
-W checked_weight(double v, vertex_t r, vertex_t c) {
-  const W w = static_cast<W>(std::fabs(v));
-  if (!std::isfinite(w))
-    throw invalid_input("entry (" + std::to_string(r + 1) + ", " + std::to_string(c + 1) + ") sums to " +
-                        short_number(v) + ", which a " + (sizeof(W) == 4 ? "float" : "double") +
-                        " weight cannot hold");
-  return w;
-}
 
 std::string dims(const MmHeader& h) { return std::to_string(h.rows) + " x " + std::to_string(h.cols); }
 std::string entries(const MmHeader& h) {
@@ -132,6 +123,16 @@ Csr<W> cast_abs(Csr<double> a) {
 }
 
 }  // namespace
+
+template <class W>
+W checked_weight(double v, vertex_t r, vertex_t c) {
+  const W w = static_cast<W>(std::fabs(v));
+  if (!std::isfinite(w))
+    throw invalid_input("entry (" + std::to_string(r + 1) + ", " + std::to_string(c + 1) + ") sums to " +
+                        short_number(v) + ", which a " + (sizeof(W) == 4 ? "float" : "double") +
+                        " weight cannot hold");
+  return w;
+}
 
 double graph_build_bytes(const MmHeader& h, GraphBuild build, std::size_t weight_bytes) {
   // The bipartite view's rows are the matrix's rows and columns.
@@ -241,6 +242,7 @@ Dense<W> complete_graph_from_matrix(const MmMatrix& a, const GraphRules& rules) 
 }
 
 #define MATCHBLAS_INSTANTIATE(W)                                                   \
+  template W checked_weight<W>(double, vertex_t, vertex_t);                         \
   template Csr<W> general_graph<W>(const MmMatrix&, const GraphRules&);            \
   template Csr<W> bipartite_graph<W>(const MmMatrix&, const GraphRules&);          \
   template Csr<W> bipartite_as_general<W>(const Csr<W>&);                          \

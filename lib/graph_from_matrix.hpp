@@ -58,6 +58,12 @@ double graph_build_bytes(const MmHeader& h, GraphBuild build, std::size_t weight
 template <class W>
 Csr<W> general_graph(const MmMatrix& a, const GraphRules& rules = {});
 
+// |v| as a weight of type W, or invalid_input "entry (r+1, c+1) sums to V,
+// which a float weight cannot hold" when it is not finite in W: the
+// builders' check (also the distributed reader's, matchers/distributed/).
+template <class W>
+W checked_weight(double v, vertex_t r, vertex_t c);
+
 template <class W>
 Csr<W> bipartite_graph(const MmMatrix& a, const GraphRules& rules = {});
 

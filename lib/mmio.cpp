@@ -2,7 +2,9 @@
 // Source: the NIST format description,
 // https://math.nist.gov/MatrixMarket/formats.html; error style after
 // fast_matrix_market ("line N: reason").
-// This file reads; lib/mmio_write.cpp writes.
+// This file reads (a whole stream, or a plain file's layout and one piece
+// of its entry lines for the distributed reader: the same Parser, its lines
+// counted from the piece's start); lib/mmio_write.cpp writes.
 // Reading: O(bytes) work, one pass, one core; the input goes through a fixed
 // chunk buffer (plain stdio or zlib), complete lines are parsed in place with
 // std::from_chars, the tail of a chunk moves to the front of the next. The
@@ -10,7 +12,10 @@
 // can hold, so a lying header cannot make us allocate terabytes.
 #include "lib/mmio.hpp"
 
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <string.h>  // memrchr
+#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -112,6 +117,36 @@ class Parser {
   Parser(std::string name, std::size_t size_hint, const std::function<void(const MmHeader&)>* on_header = nullptr)
       : name_(std::move(name)), size_hint_(size_hint), on_header_(on_header && *on_header ? on_header : nullptr) {}
 
+  // A parser of entry lines alone (a piece of a coordinate file whose header
+  // h was read apart): lines count from 1 at the piece's first line, and the
+  // entry after the first `limit` is "more entries than declared".
+  Parser(std::string name, const MmHeader& h, offset_t limit, std::size_t size_hint)
+      : name_(std::move(name)), size_hint_(size_hint), on_header_(nullptr), state_(State::entries), limit_(limit) {
+    m_.header = h;
+    const std::size_t r = std::size_t(std::min<offset_t>(limit, offset_t(size_hint / 4) + 1));
+    m_.row.reserve(r);
+    m_.col.reserve(r);
+    if (h.field != MmField::pattern) m_.val.reserve(r);
+  }
+
+  // Header lines from p (whole lines, as lines() takes them) until the size
+  // line has been read; returns where the entries begin (end when they do not
+  // begin in [p, end)).
+  const char* header(const char* p, const char* end) {
+    while (p < end && state_ != State::entries) {
+      const char* nl = static_cast<const char*>(std::memchr(p, '\n', end - p));
+      ++line_;
+      header_line(std::string_view(p, nl - p));
+      p = nl + 1;
+    }
+    return p;
+  }
+  bool header_done() const { return state_ == State::entries; }
+  const MmHeader& header() const { return m_.header; }
+
+  // The entries read so far, without the end-of-file checks of finish().
+  MmMatrix take() { return std::move(m_); }
+
   void lines(const char* p, const char* end) {
     while (p < end && state_ != State::entries) {
       const char* nl = static_cast<const char*>(std::memchr(p, '\n', end - p));
@@ -210,6 +245,7 @@ class Parser {
     else if (h.symmetry == MmSymmetry::general) h.entries = offset_t(h.rows) * h.cols;
     else if (h.symmetry == MmSymmetry::symmetric) h.entries = n * (n + 1) / 2;
     else h.entries = n * (n - 1) / 2;
+    limit_ = h.entries;
     state_ = State::entries;
     if (on_header_) (*on_header_)(h);  // the caller's memory check: may throw
     // Each entry takes at least 4 bytes ("1 1\n"), each array value 2 ("1\n").
@@ -298,7 +334,7 @@ class Parser {
   void coord_lines(const char* p, const char* end) {
     long long line = line_;
     offset_t k = count_;
-    const offset_t declared = m_.header.entries;
+    const offset_t declared = m_.header.entries, limit = limit_;
     const long long nr = m_.header.rows, nc = m_.header.cols;
     auto& row = m_.row;
     auto& col = m_.col;
@@ -306,7 +342,7 @@ class Parser {
     while (p < end) {
       ++line;
       if (skip_empty(p, end)) continue;
-      if (k == declared) fail(line, "more entries than the " + std::to_string(declared) + " declared");
+      if (k == limit) fail(line, "more entries than the " + std::to_string(declared) + " declared");
       long long r, c;
       p = index(p, end, nr, r, line, "row");
       p = index(p, end, nc, c, line, "column");
@@ -382,6 +418,7 @@ class Parser {
   State state_ = State::banner;
   long long line_ = 0;  // lines consumed so far
   offset_t count_ = 0;  // entries (coordinate) or values (array) read so far
+  offset_t limit_ = 0;  // entries allowed (coordinate): the declared count, or a piece's share of it
   MmMatrix m_;
 };
 
@@ -389,7 +426,7 @@ class Parser {
 // up to n bytes and returns how many, 0 at the end; `failure` then tells
 // whether the source failed (a message) or ended cleanly (empty).
 template <class Read, class Failure>
-MmMatrix parse_stream(Parser& ps, std::vector<char>& buf, std::size_t len, Read read, Failure failure) {
+void parse_stream(Parser& ps, std::vector<char>& buf, std::size_t len, Read read, Failure failure) {
   bool eof = false;
   for (;;) {
     while (!eof && len < buf.size()) {
@@ -417,7 +454,6 @@ MmMatrix parse_stream(Parser& ps, std::vector<char>& buf, std::size_t len, Read 
     buf[len] = '\n';
     ps.lines(buf.data(), buf.data() + len + 1);
   }
-  return ps.finish();
 }
 
 }  // namespace
@@ -438,12 +474,13 @@ MmMatrix read_matrix_market(const std::string& path, const std::function<void(co
       head += got;
     }
     Parser ps(name, in.compressed() ? in.file_bytes() * 16 : in.file_bytes(), &on_header);
-    return parse_stream(
+    parse_stream(
         ps, buf, head, [&](char* dst, std::size_t n) { return in.read_noexcept(dst, n); },
         [&] {
           if (in.failed_for_memory()) throw std::bad_alloc();
           return in.failure();
         });
+    return ps.finish();
   } catch (const std::bad_alloc&) {
     throw out_of_memory((path == "-" ? std::string("<stdin>") : path) + ": out of memory while reading the matrix");
   }
@@ -486,6 +523,125 @@ MmMatrix read_matrix_market_text(std::string_view text, const std::string& name)
   } catch (const std::bad_alloc&) {
     throw out_of_memory(name + ": out of memory while reading the matrix");
   }
+}
+
+MmLayout read_matrix_market_layout(const std::string& path) {
+  MmLayout out;
+  out.path = path;
+  out.name = path == "-" ? "<stdin>" : path;
+  // Only a non-empty regular file is read in pieces; anything else (a pipe
+  // or FIFO above all, which a look at its header would consume) is left
+  // untouched for the whole read.
+  struct stat st {};
+  if (path == "-" || ::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode) || st.st_size == 0) return out;
+  InputStream in(path);
+  out.name = in.name();
+  out.file_bytes = in.file_bytes();
+  std::vector<char> chunk(std::size_t(1) << 16);
+  std::string buf;          // bytes read, not yet parsed
+  std::uint64_t base = 0;   // the file offset of buf[0]
+  Parser ps(out.name, 1);   // a size hint of one byte: no room reserved for entries
+  for (bool first = true;; first = false) {
+    const std::size_t got = in.read(chunk.data(), chunk.size());
+    if (first && (in.compressed() || out.file_bytes == 0)) return out;  // not splittable
+    buf.append(chunk.data(), got);
+    if (got == 0 && !buf.empty() && buf.back() != '\n') buf += '\n';  // a last line without '\n'
+    if (const void* nl = buf.empty() ? nullptr : memrchr(buf.data(), '\n', buf.size())) {
+      const char* whole = static_cast<const char*>(nl) + 1;
+      const char* stop = ps.header(buf.data(), whole);
+      if (ps.header_done()) {
+        out.splittable = true;
+        out.header = ps.header();
+        out.header_lines = ps.line();
+        out.data_begin = std::min<std::uint64_t>(base + std::uint64_t(stop - buf.data()), out.file_bytes);
+        return out;
+      }
+      base += std::uint64_t(whole - buf.data());
+      buf.erase(0, std::size_t(whole - buf.data()));
+    } else if (buf.size() >= max_line_bytes) {
+      ps.fail(ps.line() + 1, "line longer than 64 MiB");
+    }
+    if (got == 0) {
+      ps.finish();  // throws: the banner or the size line is missing
+      throw parse_error(out.name, ps.line() + 1, "missing size line (file ends after the header)");
+    }
+  }
+}
+
+MmPiece read_matrix_market_piece(const MmLayout& layout, int part, int parts, offset_t limit) {
+  MATCHBLAS_EXPECTS(layout.splittable && layout.header.format == MmFormat::coordinate,
+                    "read_matrix_market_piece: a plain coordinate file");
+  MATCHBLAS_EXPECTS(parts >= 1 && part >= 0 && part < parts, "read_matrix_market_piece: part in 0..parts-1");
+  MmPiece piece;
+  const int fd = ::open(layout.path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    piece.error = std::string("cannot open: ") + std::strerror(errno);
+    return piece;
+  }
+  struct Closer {
+    int fd;
+    ~Closer() { ::close(fd); }
+  } closer{fd};
+  std::string failure;
+  // Up to n bytes at `at`, fewer only at the end of the file.
+  const auto read_at = [&](char* dst, std::size_t n, std::uint64_t at) {
+    std::size_t done = 0;
+    while (done < n) {
+      const ssize_t got = ::pread(fd, dst + done, std::min<std::size_t>(n - done, std::size_t(1) << 30),
+                                  off_t(at + done));
+      if (got < 0 && errno == EINTR) continue;
+      if (got < 0) failure = std::string("read error: ") + std::strerror(errno);
+      if (got <= 0) break;
+      done += std::size_t(got);
+    }
+    return done;
+  };
+  // The first line start at or after `at`: `at` itself when the byte before
+  // it ends a line (or is the size line's end), else the byte after the next '\n'.
+  const std::uint64_t begin_data = layout.data_begin, end_data = layout.file_bytes;
+  const auto line_start = [&](std::uint64_t at) {
+    if (at <= begin_data) return begin_data;
+    std::vector<char> look(std::size_t(1) << 16);
+    for (std::uint64_t from = at - 1; from < end_data;) {
+      const std::size_t got = read_at(look.data(), look.size(), from);
+      if (got == 0) break;
+      if (const void* nl = std::memchr(look.data(), '\n', got))
+        return from + std::uint64_t(static_cast<const char*>(nl) - look.data()) + 1;
+      from += got;
+    }
+    return end_data;
+  };
+  const std::uint64_t span = end_data - begin_data;
+  const auto nominal = [&](int k) {
+    const std::uint64_t p = std::uint64_t(parts), kk = std::uint64_t(k);  // span * k / p without overflow
+    return begin_data + span / p * kk + span % p * kk / p;
+  };
+  const std::uint64_t begin = line_start(nominal(part));
+  const std::uint64_t end = part + 1 == parts ? end_data : line_start(nominal(part + 1));
+  if (!failure.empty()) {  // not on a line: error_line stays 0
+    piece.error = failure;
+    return piece;
+  }
+  const std::size_t bytes = std::size_t(end > begin ? end - begin : 0);
+  Parser ps(layout.name, layout.header, limit, bytes);
+  try {
+    std::vector<char> buf(std::clamp<std::size_t>(bytes + 1, 4096, chunk_bytes));
+    std::uint64_t at = begin;
+    parse_stream(
+        ps, buf, 0,
+        [&](char* dst, std::size_t n) {
+          const std::size_t got = read_at(dst, std::min<std::uint64_t>(n, end - at), at);
+          at += got;
+          return got;
+        },
+        [&] { return failure; });
+    piece.lines = ps.line();
+  } catch (const parse_error& e) {
+    piece.error_line = e.line();
+    piece.error = e.reason();
+  }
+  piece.entries = ps.take();
+  return piece;
 }
 
 }  // namespace matchblas

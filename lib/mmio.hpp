@@ -73,6 +73,38 @@ MmHeader read_matrix_market_header(const std::string& path);
 // are expanded to the full matrix), plus its chunk buffer.
 double matrix_market_bytes(const MmHeader& h);
 
+// Reading one file in pieces (each MPI rank its own, matchers/distributed/):
+// the layout says where the entries begin; piece `part` of `parts` is the
+// entry lines whose first byte lies in the part-th of `parts` equal byte
+// ranges of the entries (so every line is in exactly one piece, in order).
+struct MmLayout {
+  std::string path, name;     // the path, and the name used in messages
+  bool splittable = false;    // a non-empty plain regular file; when false nothing below is set
+  MmHeader header;
+  std::uint64_t data_begin = 0;  // the byte after the size line
+  std::uint64_t file_bytes = 0;
+  long long header_lines = 0;    // lines up to and with the size line
+};
+struct MmPiece {
+  MmMatrix entries;           // as read_matrix_market's (0-based, file order, symmetric not expanded)
+  long long lines = 0;        // lines in the piece (a last line without '\n' counts)
+  // The piece's first error, if any: its line counted from 1 at the piece's
+  // first line, and read_matrix_market's reason for it; entries holds those
+  // before it.
+  long long error_line = 0;
+  std::string error;
+};
+// The header of path, read as read_matrix_market reads it (the same
+// parse_error for a bad one); splittable false, and nothing read, for "-",
+// pipes, FIFOs, devices, missing and empty files, and false for gzip files:
+// only a whole read takes those.
+MmLayout read_matrix_market_layout(const std::string& path);
+// Piece `part` of a coordinate file (layout.splittable); its entry after
+// the first `limit` is the error "more entries than the N declared". No
+// end-of-file checks (too few entries): the caller sums the pieces. Memory:
+// its entries and one chunk buffer.
+MmPiece read_matrix_market_piece(const MmLayout& layout, int part, int parts, offset_t limit);
+
 // Reads from memory; `name` is the name used in error messages.
 MmMatrix read_matrix_market_text(std::string_view text, const std::string& name = "<text>");
 

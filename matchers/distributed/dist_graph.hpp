@@ -53,7 +53,7 @@ DistGraph distribute(const Csr<W>& g, int rank, int ranks);
 // The same from this rank's rows alone: `rows` holds rows first[rank] ..
 // first[rank + 1] - 1 of a general graph on n vertices with `edges` edges
 // (columns global), e.g. as received from the rank that read the graph
-// (mpi::scatter_graph).
+// (mpi::scatter_graph) or built from every rank's piece (dist_read.hpp).
 template <class W>
 DistGraph distribute_rows(const Csr<W>& rows, vertex_t n, offset_t edges, std::vector<vertex_t> first, int rank);
 

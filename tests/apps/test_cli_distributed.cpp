@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 
 #include <cstdlib>
+#include <fstream>
 #include <string>
 
 #include "matchers/distributed/mpi_session.hpp"
@@ -121,8 +122,27 @@ TEST_CASE("under mpirun, a rank that cannot read its part fails every rank with 
                              "[ \"$OMPI_COMM_WORLD_RANK\" = 2 ] && export MATCHBLAS_MEMORY_AVAILABLE=1000");
   CHECK(r.status != 0);
   CHECK(tool_lines(r.err) == 1);
-  CHECK(r.err.find("matchblas: error: rank 2: ") != std::string::npos);
+  CHECK(r.err.find("matchblas: error: ") != std::string::npos);
+  CHECK(r.err.find("rank 2's part (1/3)") != std::string::npos);
+  CHECK(r.err.find("of memory") != std::string::npos);
   CHECK(!std::filesystem::exists(out));
+  // A bad file (each rank reads its piece, the bad line in a later one): the
+  // single-process error, file and line, once.
+  std::string text = "%%MatrixMarket matrix coordinate real general\n300 300 600\n";
+  for (int k = 0; k < 600; ++k)
+    text += (k == 450 ? std::string("7 x 1") : std::to_string(k % 300 + 1) + " " + std::to_string(k * 7 % 300 + 1) + " 1.5") + "\n";
+  const auto bad = dir / "bad.mtx";
+  std::ofstream(bad) << text;
+  const CliResult single = check::run_cli(dir, "match " + q(bad) + " --algo greedy");
+  REQUIRE(single.status != 0);
+  CHECK(single.err.find("bad.mtx:453: bad column index 'x'") != std::string::npos);
+  for (int np : {2, 3, 4}) {
+    const CliResult r = mpirun(dir, np, "match " + q(bad) + " --algo ld-mpi-async-poll --out " + q(out));
+    CHECK(r.status == single.status);
+    CHECK(tool_lines(r.err) == 1);
+    CHECK_MESSAGE(r.err.find(single.err) != std::string::npos, r.err);
+    CHECK(!std::filesystem::exists(out));
+  }
   // A file no rank can read: one line too, naming the file.
   const CliResult missing = mpirun(dir, 2, "match " + q(dir / "none.mtx") + " --algo ld-mpi-sync-poll --out " + q(out));
   CHECK(missing.status != 0);

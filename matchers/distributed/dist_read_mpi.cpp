@@ -1,0 +1,501 @@
+// The distributed graph input (dist_read.hpp): pieces of a file or shares
+// of a generator's draws, exchanged with MPI_Alltoallv.
+#include <mpi.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <new>
+
+#include "datasets/generators.hpp"
+#include "lib/counter_rng.hpp"
+#include "lib/csr_build.hpp"
+#include "lib/error.hpp"
+#include "lib/graph_from_matrix.hpp"
+#include "lib/memory_budget.hpp"
+#include "lib/omp_threads.hpp"
+#include "matchers/distributed/dist_read.hpp"
+#include "matchers/distributed/mpi_session.hpp"
+
+namespace matchblas::mpi {
+
+namespace {
+
+// One matrix entry or drawn edge on its way to a rank: (row, column, value).
+struct Entry {
+  vertex_t r, c;
+  double v;
+};
+static_assert(sizeof(Entry) == 16);
+
+// The OpenMP threads for this rank's local builds: the threads OpenMP would
+// start, shared among the ranks on this host (several ranks' threads on the
+// same cores, polling MPI besides, slowed a small read a hundredfold).
+int threads_per_rank() {
+  MPI_Comm host;
+  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &host);
+  int local = 1;
+  MPI_Comm_size(host, &local);
+  MPI_Comm_free(&host);
+  return std::max(1, omp_get_max_threads() / std::max(local, 1));
+}
+
+double seconds_since(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+
+// ---- failures agreed over the ranks ----------------------------------------
+
+// A matchblas exception as data, to be thrown again on every rank.
+struct Failure {
+  enum Kind : int { none, parse, invalid, shape, memory, other } kind = none;
+  long long line = 0;
+  std::string file, reason, what;
+
+  [[noreturn]] void raise() const {
+    switch (kind) {
+      case parse: throw parse_error(file, line, reason);
+      case invalid: throw invalid_input(what);
+      case shape: throw shape_error(what);
+      case memory: throw out_of_memory(what);
+      default: throw error(what);
+    }
+  }
+};
+
+void bcast_string(std::string& s, int root) {
+  int length = int(s.size());
+  MPI_Bcast(&length, 1, MPI_INT, root, MPI_COMM_WORLD);
+  s.resize(std::size_t(length));
+  MPI_Bcast(s.data(), length, MPI_CHAR, root, MPI_COMM_WORLD);
+}
+
+// Collective: nothing when no rank failed, else every rank throws the
+// failure of the lowest rank that did.
+void agree(const Failure& mine) {
+  const int rank = world_rank(), ranks = world_size();
+  const int me = mine.kind == Failure::none ? ranks : rank;
+  int first = ranks;
+  MPI_Allreduce(&me, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  if (first == ranks) return;
+  Failure f = rank == first ? mine : Failure{};
+  int head[2] = {int(f.kind), 0};
+  long long line = f.line;
+  MPI_Bcast(head, 2, MPI_INT, first, MPI_COMM_WORLD);
+  MPI_Bcast(&line, 1, MPI_LONG_LONG, first, MPI_COMM_WORLD);
+  bcast_string(f.file, first);
+  bcast_string(f.reason, first);
+  bcast_string(f.what, first);
+  f.kind = Failure::Kind(head[0]);
+  f.line = line;
+  f.raise();
+}
+
+// Runs step() on this rank; what it threw, as a Failure (none: nothing).
+template <class F>
+Failure failure_of(const std::string& name, F step) {
+  try {
+    step();
+  } catch (const parse_error& e) {
+    return {Failure::parse, e.line(), e.file(), e.reason(), e.what()};
+  } catch (const shape_error& e) {
+    return {Failure::shape, 0, "", "", e.what()};
+  } catch (const invalid_input& e) {
+    return {Failure::invalid, 0, "", "", e.what()};
+  } catch (const out_of_memory& e) {
+    return {Failure::memory, 0, "", "", e.what()};
+  } catch (const std::bad_alloc&) {
+    return {Failure::memory, 0, "", "", name + ": out of memory while reading its part of the graph"};
+  } catch (const std::exception& e) {
+    return {Failure::other, 0, "", "", e.what()};
+  }
+  return {};
+}
+
+// Collective: runs step() (local work, no collective inside) on every rank;
+// when it throws on any rank, every rank throws the lowest failing rank's
+// exception (of the same type). Returns step's result.
+template <class F>
+auto agreed(const std::string& name, F step) -> decltype(step()) {
+  using R = decltype(step());
+  if constexpr (std::is_void_v<R>) {
+    agree(failure_of(name, step));
+  } else {
+    R result{};
+    agree(failure_of(name, [&] { result = step(); }));
+    return result;
+  }
+}
+
+// ---- exchanges -------------------------------------------------------------
+
+int count_of(std::int64_t n) {
+  if (n > std::numeric_limits<int>::max())
+    throw error("a rank sends or receives more than 2^31 - 1 entries in one exchange; use more ranks");
+  return int(n);
+}
+
+// Collective: sends each item x to every rank that to(x, send) names (send(r)
+// once per rank r); returns what this rank received, in the order of the
+// senders' ranks and, from each, in the order sent. `items` is freed first.
+template <class To>
+std::vector<Entry> exchange(const std::string& name, std::vector<Entry>& items, To to) {
+  const int ranks = world_size();
+  std::vector<int> send_counts(std::size_t(ranks), 0), send_displs(std::size_t(ranks) + 1, 0);
+  std::vector<Entry> send;
+  agreed(name, [&] {
+    std::vector<std::int64_t> counts(std::size_t(ranks), 0);
+    for (const Entry& e : items) to(e, [&](int r) { ++counts[std::size_t(r)]; });
+    for (int r = 0; r < ranks; ++r) {
+      send_counts[r] = count_of(counts[r]);
+      send_displs[r + 1] = count_of(std::int64_t(send_displs[r]) + send_counts[r]);
+    }
+    send.resize(std::size_t(send_displs[ranks]));
+    std::vector<int> next(send_displs.begin(), send_displs.end() - 1);
+    for (const Entry& e : items) to(e, [&](int r) { send[std::size_t(next[r]++)] = e; });
+    std::vector<Entry>().swap(items);
+  });
+  std::vector<int> recv_counts(std::size_t(ranks), 0), recv_displs(std::size_t(ranks) + 1, 0);
+  MPI_Alltoall(send_counts.data(), 1, MPI_INT, recv_counts.data(), 1, MPI_INT, MPI_COMM_WORLD);
+  std::vector<Entry> recv;
+  agreed(name, [&] {
+    for (int r = 0; r < ranks; ++r) recv_displs[r + 1] = count_of(std::int64_t(recv_displs[r]) + recv_counts[r]);
+    recv.resize(std::size_t(recv_displs[ranks]));
+  });
+  MPI_Datatype type;
+  MPI_Type_contiguous(int(sizeof(Entry)), MPI_BYTE, &type);
+  MPI_Type_commit(&type);
+  MPI_Alltoallv(send.data(), send_counts.data(), send_displs.data(), type, recv.data(), recv_counts.data(),
+                recv_displs.data(), type, MPI_COMM_WORLD);
+  MPI_Type_free(&type);
+  return recv;
+}
+
+// Collective: the provisional partition of step 2, P consecutive blocks of
+// 0..n-1 balanced by the work they get: each block's entry ends (an entry
+// goes to the blocks of both its ends) plus its vertices, counted in B equal
+// buckets of vertex ids summed over the ranks (O(B) = O(P) per rank), the
+// boundaries on bucket edges. Equal blocks of vertices would leave graphs
+// whose edges crowd the low ids (R-MAT unpermuted) mostly on rank 0.
+std::vector<vertex_t> provisional_blocks(const std::vector<Entry>& entries, vertex_t n) {
+  const int ranks = world_size();
+  std::vector<vertex_t> first(std::size_t(ranks) + 1, n);
+  first[0] = 0;
+  if (n == 0 || ranks == 1) return first;
+  const std::int64_t buckets = std::min<std::int64_t>(n, std::int64_t(1024) * ranks);
+  const auto bucket = [&](vertex_t v) { return std::size_t(std::int64_t(v) * buckets / n); };
+  const auto lower_edge = [&](std::int64_t b) { return vertex_t((b * n + buckets - 1) / buckets); };
+  std::vector<std::int64_t> count(std::size_t(buckets), 0), sum(std::size_t(buckets), 0);
+  for (const Entry& e : entries) {
+    ++count[bucket(e.r)];
+    ++count[bucket(e.c)];
+  }
+  for (std::int64_t b = 0; b < buckets; ++b) count[b] += world_rank() == 0 ? lower_edge(b + 1) - lower_edge(b) : 0;
+  MPI_Allreduce(count.data(), sum.data(), int(buckets), MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
+  std::int64_t total = 0;
+  for (const std::int64_t c : sum) total += c;
+  std::int64_t below = 0;  // work in the buckets before b
+  int r = 1;
+  for (std::int64_t b = 0; b < buckets && r < ranks; ++b) {
+    while (r < ranks && double(below) >= double(total) * r / ranks) first[r++] = lower_edge(b);
+    below += sum[b];
+  }
+  return first;
+}
+
+int block_of(const std::vector<vertex_t>& first, vertex_t v) {
+  return int(std::upper_bound(first.begin(), first.end() - 1, v) - first.begin()) - 1;
+}
+
+// Sends e to the blocks of both its endpoints (once when they are one).
+auto to_both_ends(const std::vector<vertex_t>& first) {
+  return [&first](const Entry& e, auto send) {
+    const int a = block_of(first, e.r), b = block_of(first, e.c);
+    send(a);
+    if (b != a) send(b);
+  };
+}
+
+// ---- the graph rules on one block of rows ----------------------------------
+
+// Rows lo..hi-1 of the general graph of a matrix (graph_from_matrix.hpp,
+// general_graph) from every off-diagonal entry of the file with an end in
+// them: the entries of key (a, b) summed as csr_from_triples sums them (in
+// ascending order of value, whatever order they came in), then w(u, v) =
+// max(|s_uv|, |s_vu|), zeros dropped, the weights cast to W and checked as
+// general_graph checks them (the first bad entry in row order).
+template <class W>
+Csr<double> general_rows(vertex_t lo, vertex_t hi, vertex_t n, const std::vector<Entry>& in, const MmHeader& h) {
+  const bool transpose = h.symmetry != MmSymmetry::general;
+  const double sign = h.symmetry == MmSymmetry::skew_symmetric ? -1.0 : 1.0;
+  const vertex_t count = hi - lo;
+  // s_uv for u in the block; s_vu (as row u, column v), which a symmetric
+  // file makes equal to s_uv (the same values summed in the same order).
+  // One at a time, to hold one set of triples at once.
+  const auto sums = [&](bool of_rows) {
+    Triples<double> t;
+    const auto key = [&](vertex_t a, vertex_t b, double x) {
+      if (!of_rows) std::swap(a, b);
+      if (a >= lo && a < hi) t.push_back(a - lo, b, x);
+    };
+    for (const Entry& e : in) {
+      key(e.r, e.c, e.v);
+      if (transpose) key(e.c, e.r, sign * e.v);
+    }
+    return csr_from_triples(count, n, t, Duplicates::sum, /*drop_zeros=*/false);
+  };
+  Csr<double> row_sums = sums(true);
+  Csr<double> col_sums = h.symmetry == MmSymmetry::symmetric ? Csr<double>{} : sums(false);
+  Triples<double> t;
+  t.reserve(row_sums.cols.size() + col_sums.cols.size());
+  for (const Csr<double>* s : {&row_sums, &col_sums})
+    for (vertex_t u = 0; s->n_rows > 0 && u < count; ++u)
+      for (offset_t k = s->offsets[u]; k < s->offsets[u + 1]; ++k) t.push_back(u, s->cols[k], std::fabs(s->weights[k]));
+  row_sums = col_sums = {};
+  Csr<double> g = csr_from_triples(count, n, t, Duplicates::max, /*drop_zeros=*/true);
+  t = {};
+  // To W, checked; a weight that underflows to zero in W is dropped.
+  offset_t out = 0;
+  for (vertex_t u = 0; u < count; ++u) {
+    const offset_t first = g.offsets[u], last = g.offsets[u + 1];
+    g.offsets[u] = out;
+    for (offset_t k = first; k < last; ++k) {
+      const W w = checked_weight<W>(g.weights[k], lo + u, g.cols[k]);
+      if (w == W(0)) continue;
+      g.cols[out] = g.cols[k];
+      g.weights[out++] = double(w);
+    }
+  }
+  g.offsets[count] = out;
+  g.cols.resize(std::size_t(out));
+  g.weights.resize(std::size_t(out));
+  return g;
+}
+
+// Rows lo..hi-1 of a generated graph from every drawn edge with an end in
+// them (weights already W values): both directions, a duplicate keeping the
+// larger weight, self-loops (weight 0) dropped.
+Csr<double> drawn_rows(vertex_t lo, vertex_t hi, vertex_t n, const std::vector<Entry>& in) {
+  Triples<double> t;
+  t.reserve(in.size());
+  for (const Entry& e : in) {
+    if (e.r >= lo && e.r < hi) t.push_back(e.r - lo, e.c, e.v);
+    if (e.c >= lo && e.c < hi) t.push_back(e.c - lo, e.r, e.v);
+  }
+  return csr_from_triples(hi - lo, n, t, Duplicates::max, /*drop_zeros=*/true);
+}
+
+// ---- step 3: the edge-balanced blocks and the rows sent there --------------
+
+DistGraph rows_received(std::vector<Entry> in, std::vector<vertex_t> first, vertex_t n, offset_t edges, int rank);
+
+// Collective: from each rank's rows lo.. of its provisional block (columns
+// global), this rank's DistGraph.
+DistGraph balance(const std::string& name, Csr<double> rows, vertex_t lo, vertex_t n) {
+  const int rank = world_rank(), ranks = world_size();
+  const std::int64_t mine = rows.offsets.back();
+  std::int64_t before = 0, entries = 0;
+  MPI_Exscan(&mine, &before, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
+  if (rank == 0) before = 0;  // MPI_Exscan leaves rank 0's undefined
+  MPI_Allreduce(&mine, &entries, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
+  // edge_balanced_blocks on the whole offsets: boundary r is the first u
+  // with offsets[u] + u >= total r / P; each rank offers the first u of its
+  // block that qualifies (f(u) = offsets[u] + u grows with u), n if none.
+  const double total = double(entries) + double(n);
+  std::vector<vertex_t> offer(std::size_t(std::max(ranks - 1, 1)), n), first(std::size_t(ranks) + 1, n);
+  const vertex_t count = rows.n_rows;
+  const auto f = [&](vertex_t u) { return double(before + rows.offsets[u]) + double(lo + u); };
+  for (int r = 1; r < ranks; ++r) {
+    const double target = total * r / ranks;
+    vertex_t a = 0, b = count;
+    while (a < b) {
+      const vertex_t mid = a + (b - a) / 2;
+      if (f(mid) >= target) b = mid;
+      else a = mid + 1;
+    }
+    if (a < count) offer[r - 1] = lo + a;
+  }
+  if (ranks > 1)
+    MPI_Allreduce(offer.data(), first.data() + 1, ranks - 1, MPI_INT32_T, MPI_MIN, MPI_COMM_WORLD);
+  first[0] = 0;
+  first[ranks] = n;
+  // Each row to its owner: (row, column, weight) in row order.
+  std::vector<Entry> out = agreed(name, [&] {
+    std::vector<Entry> o;
+    o.reserve(std::size_t(mine));
+    for (vertex_t u = 0; u < count; ++u)
+      for (offset_t k = rows.offsets[u]; k < rows.offsets[u + 1]; ++k) o.push_back({lo + u, rows.cols[k], rows.weights[k]});
+    rows = {};
+    return o;
+  });
+  std::vector<Entry> in =
+      exchange(name, out, [&first](const Entry& e, auto send) { send(block_of(first, e.r)); });
+  return agreed(name, [&] { return rows_received(std::move(in), std::move(first), n, entries / 2, rank); });
+}
+
+// This rank's DistGraph from its rows as received, in row order (the
+// provisional blocks are in rank order too).
+DistGraph rows_received(std::vector<Entry> in, std::vector<vertex_t> first, vertex_t n, offset_t edges, int rank) {
+  Csr<double> part;
+  part.n_rows = first[rank + 1] - first[rank];
+  part.n_cols = n;
+  part.offsets.assign(std::size_t(part.n_rows) + 1, 0);
+  part.cols.resize(in.size());
+  part.weights.resize(in.size());
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    ++part.offsets[std::size_t(in[i].r - first[rank]) + 1];
+    part.cols[i] = in[i].c;
+    part.weights[i] = in[i].v;
+  }
+  in = {};
+  for (vertex_t u = 0; u < part.n_rows; ++u) part.offsets[u + 1] += part.offsets[u];
+  return distribute_rows(part, n, edges, std::move(first), rank);
+}
+
+// ---- step 1 for a file: the pieces and their errors ------------------------
+
+// Collective: this rank's piece, its entries checked against the pieces
+// before it; a bad file throws the first error of the file on every rank.
+MmPiece read_piece(const MmLayout& layout) {
+  const int rank = world_rank(), ranks = world_size();
+  const MmHeader& h = layout.header;
+  MmPiece piece = agreed(layout.name, [&] { return read_matrix_market_piece(layout, rank, ranks, h.entries); });
+  const std::int64_t mine[2] = {piece.lines, std::int64_t(piece.entries.row.size())};
+  std::int64_t before[2] = {0, 0}, all[2] = {0, 0};
+  MPI_Exscan(mine, before, 2, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
+  if (rank == 0) before[0] = before[1] = 0;
+  MPI_Allreduce(mine, all, 2, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
+  // More entries than declared: read again with this piece's share of the
+  // count, so that the error falls where read_matrix_market puts it (an
+  // earlier piece already over the count has the first error).
+  const std::int64_t declared = h.entries;
+  Failure failure = failure_of(layout.name, [&] {
+    if (before[1] <= declared &&
+        (before[1] + mine[1] > declared || (!piece.error.empty() && before[1] + mine[1] == declared)))
+      piece = read_matrix_market_piece(layout, rank, ranks, declared - before[1]);
+  });
+  if (failure.kind == Failure::none && !piece.error.empty())
+    failure = {Failure::parse, piece.error_line > 0 ? layout.header_lines + before[0] + piece.error_line : 0,
+               layout.name, piece.error, ""};
+  agree(failure);
+  if (all[1] < declared)
+    throw parse_error(layout.name, layout.header_lines + all[0] + 1,
+                      "expected " + std::to_string(declared) + " entries, file ends after " + std::to_string(all[1]));
+  return piece;
+}
+
+}  // namespace
+
+DistGraph read_graph(const MmLayout& layout, Precision precision, const GraphRules& rules, ReadTimes* times) {
+  MATCHBLAS_EXPECTS(layout.splittable && layout.header.format == MmFormat::coordinate,
+                    "read_graph: a plain coordinate file (reads_in_pieces)");
+  const int rank = world_rank(), ranks = world_size();
+  const MmHeader& h = layout.header;
+  const ScopedThreads threads(threads_per_rank());
+  // This rank's share of what the single-process build would hold, before
+  // anything is read (MATCHBLAS_MEMORY_AVAILABLE may differ by rank).
+  agreed(layout.name, [&] {
+    const std::size_t w = precision == Precision::single ? sizeof(float) : sizeof(double);
+    require_memory(graph_build_bytes(h, GraphBuild::general, w) / ranks + double(std::size_t(8) << 20),
+                   "rank " + std::to_string(rank) + "'s part (1/" + std::to_string(ranks) +
+                       ") of the general graph of a " + std::to_string(h.rows) + " x " + std::to_string(h.cols) +
+                       " matrix with " + std::to_string(h.entries) + " entries");
+  });
+  auto start = std::chrono::steady_clock::now();
+  MmPiece piece = read_piece(layout);
+  if (times) times->parse_s = max_over_ranks(seconds_since(start));
+  start = std::chrono::steady_clock::now();
+  if (h.rows != h.cols)
+    throw shape_error("a general graph needs a square matrix, this one is " + std::to_string(h.rows) + " x " +
+                      std::to_string(h.cols) + " (use the bipartite view)");
+  const vertex_t n = h.rows;
+  std::vector<Entry> entries = agreed(layout.name, [&] {
+    std::vector<Entry> out;
+    const MmMatrix& m = piece.entries;
+    const bool pattern = h.field == MmField::pattern;
+    out.reserve(m.row.size());
+    for (std::size_t k = 0; k < m.row.size(); ++k) {
+      const vertex_t r = m.row[k], c = m.col[k];
+      if (r == c) continue;  // the diagonal is no edge
+      out.push_back({r, c, pattern ? rng::uniform_open_closed(rules.pattern_seed, std::min(r, c), std::max(r, c))
+                                   : m.val[k]});
+    }
+    return out;
+  });
+  piece = {};
+  const std::vector<vertex_t> blocks = provisional_blocks(entries, n);
+  std::vector<Entry> in = exchange(layout.name, entries, to_both_ends(blocks));
+  const vertex_t lo = blocks[rank], hi = blocks[rank + 1];
+  Csr<double> rows = agreed(layout.name, [&] {
+    return precision == Precision::single ? general_rows<float>(lo, hi, n, in, h) : general_rows<double>(lo, hi, n, in, h);
+  });
+  in = {};
+  DistGraph d = balance(layout.name, std::move(rows), lo, n);
+  if (times) times->build_s = max_over_ranks(seconds_since(start));
+  return d;
+}
+
+LoadedPart load_graph(const std::string& path, GraphView view, Precision precision) {
+  const std::string name = path == "-" ? "<stdin>" : path;
+  const auto start = std::chrono::steady_clock::now();
+  MmLayout layout;
+  if (path != "-") layout = agreed(name, [&] { return read_matrix_market_layout(path); });
+  LoadedPart out;
+  if (reads_in_pieces(layout, view)) {
+    out.in_pieces = true;
+    out.part = read_graph(layout, precision, {}, &out.times);
+    out.description = "general graph, " + std::to_string(out.part.n) + " vertices, " +
+                      std::to_string(out.part.edges) + " edges";
+    return out;
+  }
+  // Rank 0 reads the whole file; the others wait for their rows.
+  LoadedGraph whole;
+  agreed(name, [&] {
+    if (world_rank() != 0) return;
+    whole = graph_from_file(read_matrix_market(path), view, precision, {}, general_graphs | bipartite_graphs);
+    if (whole.graph.index() >= 2) throw invalid_input("the distributed matchers take sparse graphs, not complete ones");
+  });
+  out.description = whole.description;
+  out.kind = whole.kind;
+  out.times.parse_s = max_over_ranks(seconds_since(start));
+  const auto sent = std::chrono::steady_clock::now();
+  if (precision == Precision::single) {
+    const Csr<float>* g = world_rank() == 0 ? &std::get<Csr<float>>(whole.graph) : nullptr;
+    out.part = scatter_graph(g);
+  } else {
+    const Csr<double>* g = world_rank() == 0 ? &std::get<Csr<double>>(whole.graph) : nullptr;
+    out.part = scatter_graph(g);
+  }
+  out.times.build_s = max_over_ranks(seconds_since(sent));
+  return out;
+}
+
+DistGraph generate_graph(const std::string& kind, vertex_t n, const GenOptions& opt, Precision precision,
+                         ReadTimes* times) {
+  const int rank = world_rank(), ranks = world_size();
+  const ScopedThreads threads(threads_per_rank());
+  auto start = std::chrono::steady_clock::now();
+  std::vector<Entry> entries = agreed(kind, [&] {
+    const std::vector<DrawnEdge> drawn = precision == Precision::single
+                                             ? draw_part<float>(kind, n, opt, rank, ranks)
+                                             : draw_part<double>(kind, n, opt, rank, ranks);
+    std::vector<Entry> out;
+    out.reserve(drawn.size());
+    for (const DrawnEdge& e : drawn)
+      if (e.u != e.v) out.push_back({e.u, e.v, e.w});
+    return out;
+  });
+  if (times) times->parse_s = max_over_ranks(seconds_since(start));
+  start = std::chrono::steady_clock::now();
+  const std::vector<vertex_t> blocks = provisional_blocks(entries, n);
+  std::vector<Entry> in = exchange(kind, entries, to_both_ends(blocks));
+  Csr<double> rows = agreed(kind, [&] { return drawn_rows(blocks[rank], blocks[rank + 1], n, in); });
+  in = {};
+  DistGraph d = balance(kind, std::move(rows), blocks[rank], n);
+  if (times) times->build_s = max_over_ranks(seconds_since(start));
+  return d;
+}
+
+}  // namespace matchblas::mpi

@@ -1,0 +1,15 @@
+// The distributed graph input in a build without MPI (dist_read.hpp): says so.
+#include "lib/error.hpp"
+#include "matchers/distributed/dist_read.hpp"
+
+namespace matchblas::mpi {
+
+namespace {
+[[noreturn]] void no_mpi() { throw error("reading a graph in parts needs MPI, which this build lacks"); }
+}  // namespace
+
+DistGraph read_graph(const MmLayout&, Precision, const GraphRules&, ReadTimes*) { no_mpi(); }
+LoadedPart load_graph(const std::string&, GraphView, Precision) { no_mpi(); }
+DistGraph generate_graph(const std::string&, vertex_t, const GenOptions&, Precision, ReadTimes*) { no_mpi(); }
+
+}  // namespace matchblas::mpi

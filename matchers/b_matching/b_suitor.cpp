@@ -33,6 +33,7 @@
 #include <climits>
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <thread>
 #include <vector>
 
@@ -300,11 +301,212 @@ void mutual_offers(Holders<W>& holders, vertex_t n, BMatching& m) {
   for (vertex_t v = 0; v < n; ++v) holders.partners(v, m.partners.data() + m.offsets[v]);
 }
 
+// ---- b(v) <= 1 for every vertex ----
+// Then a vertex holds at most one offer, and its floor is that offer: one
+// 16-byte word pair per vertex (8 for float), no heap, no count; a proposer
+// has at most one offer out, so a displaced one proposes again at once (a
+// chain, as in the plain Suitor) and needs no queue, no count and no
+// spent flag (one that finds nobody is never displaced again); its
+// state is the entry of its row it looked at last (4 bytes). The mutual
+// offers are {v, u} with u holding v's offer and v holding u's: a pass
+// over the vertices, no flags.
+template <class W>
+struct Single {
+  W w;
+  vertex_t u;  // 0 <= u < n: v holds u's offer; INT_MAX: none yet; -1: b(v) = 0
+};
+
+template <class W>
+bool all_single(const std::vector<int>& b) {
+  return std::all_of(b.begin(), b.end(), [](int x) { return x <= 1; });
+}
+
+// The best entry of u's row (relative index) after entry `last` in u's
+// order of preference (-1: before all), and the floor of that neighbour
+// read: the best one whose floor u beats, scanning once (as the plain
+// Suitor: a floor is read only for an entry that beats the best so far, so
+// every entry u prefers to the one returned refused). -1: none.
+template <class W>
+std::int32_t single_choice(const Csr<W>& g, vertex_t u, std::int32_t last, const std::vector<Single<W>>& held) {
+  const offset_t row = g.offsets[u];
+  const W* weights = g.weights.data() + row;
+  const vertex_t* cols = g.cols.data() + row;
+  const auto d = std::int32_t(g.offsets[u + 1] - row);
+  W lw = std::numeric_limits<W>::infinity();
+  vertex_t lu = -1;
+  if (last >= 0) {
+    lw = weights[last];
+    lu = cols[last];
+  }
+  std::int32_t best = -1;
+  W bw = -std::numeric_limits<W>::infinity();
+  vertex_t bu = INT_MAX;
+  for (std::int32_t i = 0; i < d; ++i) {
+    const W w = weights[i];
+    if (w < bw || w > lw) continue;  // the common cases: worse than the best, or passed over already
+    const vertex_t v = cols[i];
+    if (!neighbour_beats(w, v, bw, bu) || !neighbour_beats(lw, lu, w, v)) continue;
+    const Single<W>& f = held[v];
+    if (!neighbour_beats(w, u, f.w, f.u)) continue;  // v refuses u for good
+    best = i;
+    bw = w;
+    bu = v;
+  }
+  return best;
+}
+
+// v's partner when {v, held[v].u} is a mutual offer, else -1.
+template <class W>
+vertex_t single_partner(const Single<W>* held, vertex_t n, vertex_t v) {
+  const vertex_t u = held[v].u;
+  return u >= 0 && u < n && held[u].u == v ? u : -1;
+}
+
+// m (offsets all 0) = the mutual offers of held, one thread.
+template <class W>
+void single_result(const Single<W>* held, vertex_t n, BMatching& m) {
+  for (vertex_t v = 0; v < n; ++v) m.offsets[v + 1] = m.offsets[v] + (single_partner(held, n, v) >= 0 ? 1 : 0);
+  m.partners.resize(std::size_t(m.offsets[n]));
+  for (vertex_t v = 0; v < n; ++v)
+    if (m.offsets[v + 1] > m.offsets[v]) m.partners[std::size_t(m.offsets[v])] = held[v].u;
+}
+
+// The same inside a parallel region, every thread calling it.
+template <class W>
+void single_result_parallel(const Single<W>* held, vertex_t n, BMatching& m, AllocationGuard& guard) {
+#pragma omp for schedule(static)
+  for (vertex_t v = 0; v < n; ++v) m.offsets[v + 1] = single_partner(held, n, v) >= 0 ? 1 : 0;
+#pragma omp single
+  guard.run([&] {
+    for (vertex_t v = 0; v < n; ++v) m.offsets[v + 1] += m.offsets[v];
+    m.partners.resize(std::size_t(m.offsets[n]));
+  });
+  if (m.partners.size() != std::size_t(m.offsets[n])) return;  // the resize failed (rethrown after the region)
+#pragma omp for schedule(static)
+  for (vertex_t v = 0; v < n; ++v)
+    if (m.offsets[v + 1] > m.offsets[v]) m.partners[std::size_t(m.offsets[v])] = held[v].u;
+}
+
+template <class W>
+BMatching b_suitor_single_seq(const Csr<W>& g, const std::vector<int>& b) {
+  const vertex_t n = g.n_rows;
+  constexpr W inf = std::numeric_limits<W>::infinity();
+  std::vector<Single<W>> held(static_cast<std::size_t>(n));
+  for (vertex_t v = 0; v < n; ++v) held[v] = b[v] > 0 ? Single<W>{-inf, INT_MAX} : Single<W>{inf, -1};
+  std::vector<std::int32_t> last(static_cast<std::size_t>(n), -1);
+  for (vertex_t first = 0; first < n; ++first) {
+    if (b[first] == 0) continue;
+    vertex_t u = first;
+    while (u >= 0 && u < n) {  // the chain of displaced proposers
+      const std::int32_t k = single_choice(g, u, last[u], held);
+      if (k < 0) break;  // nobody takes u: it stays free
+      last[u] = k;
+      Single<W>& f = held[g.cols[g.offsets[u] + k]];
+      const vertex_t displaced = f.u;
+      f = {g.weights[g.offsets[u] + k], u};
+      u = displaced;
+    }
+  }
+  BMatching m;
+  m.offsets.assign(std::size_t(n) + 1, 0);
+  single_result(held.data(), n, m);
+  return m;
+}
+
+// OpenMP, b(v) <= 1 for every vertex: held[v].u is also v's lock (`locked`
+// while held); the offer's weight is written under it and read without it
+// (an offer lighter than a weight the floor once had is refused for good),
+// the exact test runs under it. A vertex is proposed for by one thread at a
+// time without owner flags: it proposes first in its own iteration (no
+// offer of its own is out before), and again only when displaced, by the
+// thread that displaced it (its one offer is out until then). `last[u]` is
+// written before u's offer is published (under the holder's lock), so the
+// thread that displaces u later reads it.
+template <class W>
+BMatching b_suitor_single_omp(const Csr<W>& g, const std::vector<int>& b, int threads) {
+  const vertex_t n = g.n_rows;
+  constexpr W inf = std::numeric_limits<W>::infinity();
+  constexpr vertex_t locked = INT_MIN;
+  // Not value-initialised: each thread faults in and writes its own part.
+  const std::unique_ptr<Single<W>[]> held(new Single<W>[std::size_t(n)]);
+  const std::unique_ptr<std::int32_t[]> last(new std::int32_t[std::size_t(n)]);
+  const auto weight = [&](vertex_t v) { return std::atomic_ref<W>(held[v].w); };
+  const auto word = [&](vertex_t v) { return std::atomic_ref<vertex_t>(held[v].u); };
+  const auto lock = [&](vertex_t v) {
+    auto w = word(v);
+    for (int spins = 1;; ++spins) {
+      vertex_t s = w.load(std::memory_order_relaxed);
+      if (s != locked && w.compare_exchange_weak(s, locked, std::memory_order_acquire)) return s;
+      if (spins % 64 == 0) std::this_thread::yield();
+    }
+  };
+  BMatching m;
+  m.offsets.assign(std::size_t(n) + 1, 0);
+  AllocationGuard guard;
+#pragma omp parallel num_threads(threads)
+  {
+#pragma omp for schedule(static)
+    for (vertex_t v = 0; v < n; ++v) {
+      held[v] = b[v] > 0 ? Single<W>{-inf, INT_MAX} : Single<W>{inf, -1};
+      last[v] = -1;
+    }
+#pragma omp for schedule(dynamic, 64)
+    for (vertex_t first = 0; first < n; ++first) {
+      if (b[first] == 0) continue;
+      vertex_t u = first;
+      while (u >= 0 && u < n) {
+        const offset_t row = g.offsets[u];
+        const W* weights = g.weights.data() + row;
+        const vertex_t* cols = g.cols.data() + row;
+        const auto d = std::int32_t(g.offsets[u + 1] - row);
+        // The best entry after last[u] not refused for good (as
+        // single_choice, the floors' weights read without the locks).
+        std::int32_t k = -1;
+        for (;;) {
+          const std::int32_t l = last[u];
+          const W lw = l >= 0 ? weights[l] : inf;
+          const vertex_t lu = l >= 0 ? cols[l] : -1;
+          k = -1;
+          W bw = -inf;
+          vertex_t bu = INT_MAX;
+          for (std::int32_t i = 0; i < d; ++i) {
+            const W w = weights[i];
+            if (w < bw || w > lw) continue;
+            const vertex_t v = cols[i];
+            if (!neighbour_beats(w, v, bw, bu) || !neighbour_beats(lw, lu, w, v)) continue;
+            if (w < weight(v).load(std::memory_order_relaxed)) continue;  // refused for good
+            k = i;
+            bw = w;
+            bu = v;
+          }
+          if (k < 0) break;
+          last[u] = k;  // passed over from now on, taken or not
+          const vertex_t s = lock(bu);
+          Single<W>& f = held[bu];
+          if (neighbour_beats(bw, u, f.w, s)) {
+            weight(bu).store(bw, std::memory_order_relaxed);
+            word(bu).store(u, std::memory_order_release);
+            u = s;  // the displaced proposer, if any, proposes again
+            break;
+          }
+          word(bu).store(s, std::memory_order_release);
+        }
+        if (k < 0) break;  // nobody takes u: it stays free
+      }
+    }
+    if (n >= (1 << 16)) single_result_parallel(held.get(), n, m, guard);
+  }
+  guard.rethrow();
+  if (n < (1 << 16)) single_result(held.get(), n, m);
+  return m;
+}
+
 }  // namespace
 
 template <class W>
 BMatching b_suitor_seq(const Csr<W>& g, const std::vector<int>& b) {
   detail::expect_b(g, b, "b_suitor_seq");
+  if (all_single<W>(b)) return b_suitor_single_seq(g, b);
   const vertex_t n = g.n_rows;
   Holders<W> holders(g, b);
   std::vector<Proposer<W>> state(static_cast<std::size_t>(n));
@@ -368,6 +570,7 @@ BMatching b_suitor_omp(const Csr<W>& g, const std::vector<int>& b, int threads) 
   detail::expect_b(g, b, "b_suitor_omp");
   const vertex_t n = g.n_rows;
   const int t = threads > 0 ? threads : omp_get_max_threads();
+  if (all_single<W>(b)) return b_suitor_single_omp(g, b, t);
   Holders<W> holders(g, b);
   std::vector<Proposer<W>> state(static_cast<std::size_t>(n));
   std::vector<std::uint8_t> owned(static_cast<std::size_t>(n), 0);

@@ -412,6 +412,48 @@ void propose(const Csr<W>& g, vertex_t u, Proposer& p, std::int32_t need, Pass<W
   }
 }
 
+// Displaced vertices waiting for their turn (any order gives the same
+// result), taken `ahead` places behind the last one added while there are
+// first proposals to make: the one `ahead` places from its turn has its
+// row prefetched (its row start was prefetched when it was added), so a
+// turn rarely waits for its row.
+template <class W>
+class Lookahead {
+ public:
+  static constexpr std::size_t ahead = 16;
+  explicit Lookahead(const Csr<W>& g) : g_(g) {}
+  void push(vertex_t v) {
+    q_.push_back(v);
+    __builtin_prefetch(&g_.offsets[v]);
+  }
+  bool full() const { return q_.size() - head_ > ahead; }
+  bool empty() const { return head_ == q_.size(); }
+  // The next vertex; last(x): the entry x looked at last (-1: none).
+  template <class Last>
+  vertex_t pop(Last last) {
+    if (head_ + ahead < q_.size()) {
+      const vertex_t x = q_[head_ + ahead];
+      const offset_t at = g_.offsets[x] + std::max(last(x), 0);
+      __builtin_prefetch(&g_.weights[at]);
+      __builtin_prefetch(&g_.cols[at]);
+    }
+    const vertex_t v = q_[head_++];
+    if (head_ == q_.size()) {
+      q_.clear();
+      head_ = 0;
+    } else if (head_ > (std::size_t(1) << 16) && 2 * head_ > q_.size()) {  // drop the spent front
+      q_.erase(q_.begin(), q_.begin() + std::ptrdiff_t(head_));
+      head_ = 0;
+    }
+    return v;
+  }
+
+ private:
+  const Csr<W>& g_;
+  std::vector<vertex_t> q_;
+  std::size_t head_ = 0;
+};
+
 bool all_single(const std::vector<int>& b) {
   return std::all_of(b.begin(), b.end(), [](int x) { return x <= 1; });
 }
@@ -529,23 +571,12 @@ BMatching b_suitor_seq(const Csr<W>& g, const std::vector<int>& b) {
   Holders<W> holders(g, b);
   holders.init(g, b, false);
   std::vector<Proposer> state(static_cast<std::size_t>(n), fresh_proposer);
-  // Displaced vertices wait in a queue, each at most once at a time
+  // Displaced vertices wait in `queue`, each at most once at a time
   // (`queued`: a vertex displaced twice before its turn makes one pass for
-  // both offers), taken in order `ahead` places behind the last one added
-  // while the vertices make their first proposals (any order gives the same
-  // result): meanwhile its state and the row it reads are prefetched (its
-  // state and row start when queued, its row when `ahead` places from its turn).
-  constexpr std::size_t ahead = 16;
-  std::vector<vertex_t> queue;
-  std::size_t head = 0;
+  // both offers).
+  Lookahead<W> queue(g);
+  const auto last = [&](vertex_t x) { return state[x].last; };
   const auto prefetch = [&](vertex_t v) { holders.prefetch(v); };
-  const auto prefetch_row = [&](vertex_t u) {
-    const offset_t row = g.offsets[u];
-    const offset_t at = row + std::max(state[u].last, 0);
-    __builtin_prefetch(&g.weights[at]);
-    __builtin_prefetch(&g.cols[at]);
-    __builtin_prefetch(&g.weights[std::min(at + 8, g.offsets[u + 1] - 1)]);
-  };
   // Vertices make their first proposals in order 0, 1, ...: the first pass
   // of the next one is made ahead (its state is still the initial one), so
   // that its floors arrive while this one proposes.
@@ -566,34 +597,21 @@ BMatching b_suitor_seq(const Csr<W>& g, const std::vector<int>& b) {
         --q.held;
         if (!q.queued && !q.spent) {
           q.queued = 1;
-          queue.push_back(dropped.u);
-          __builtin_prefetch(&g.offsets[dropped.u]);
+          queue.push(dropped.u);
         }
       }
       ++p.held;
       return true;
     });
   };
-  const auto take = [&] {
-    if (head + ahead < queue.size()) prefetch_row(queue[head + ahead]);
-    process(queue[head++], false);
-    if (head == queue.size()) {
-      queue.clear();
-      head = 0;
-    }
-  };
   if (n > 0) first_pass(g, 0, -1, b[0], next, prefetch);
   for (vertex_t first = 0; first < n; ++first) {
     std::swap(now, next);
     if (first + 1 < n) first_pass(g, first + 1, -1, b[first + 1], next, prefetch);
     process(first, true);
-    while (queue.size() - head > ahead) take();
-    if (head > (std::size_t(1) << 16) && 2 * head > queue.size()) {  // the queue's front is spent: drop it
-      queue.erase(queue.begin(), queue.begin() + std::ptrdiff_t(head));
-      head = 0;
-    }
+    while (queue.full()) process(queue.pop(last), false);
   }
-  while (head < queue.size()) take();
+  while (!queue.empty()) process(queue.pop(last), false);
   BMatching m;
   m.offsets.assign(std::size_t(n) + 1, 0);
   mutual_offers(holders, n, m, nullptr);
@@ -633,49 +651,54 @@ BMatching b_suitor_omp(const Csr<W>& g, const std::vector<int>& b, int threads) 
       state[v] = fresh_proposer;
       owned[v] = 0;
     }
-    std::vector<vertex_t> stack;
+    // The displaced vertices this thread owns wait in a queue of its own.
+    Lookahead<W> queue(g);
+    const auto last = [&](vertex_t x) { return state[x].last; };
     Pass<W> pass;
-#pragma omp for schedule(dynamic, 64)
+    const auto process = [&](vertex_t u) {
+      for (;;) {
+        while (wants(u)) {
+          Proposer p{state[u].last, 0, 0, 0};  // u's owner alone writes last and spent
+          propose(g, u, p, b[u] - held(u).load(), pass, false, [&](vertex_t v) { holders.prefetch(v); },
+                  [&](const Candidate<W>& c) {
+                    const vertex_t v = c.u;
+                    const Offer<W> o{c.w, u};
+                    if (c.w < holders.floor_weight_atomic(v)) return false;  // floors only rise: refused for good
+                    const vertex_t s = holders.lock(v);
+                    if (!better(o, {holders.floor(v).w, s})) {
+                      holders.unlock(v, s);
+                      return false;
+                    }
+                    held(u).fetch_add(1);  // before the insert: whoever displaces o decrements after
+                    const Offer<W> dropped = holders.unlock_insert(v, s, o);
+                    if (is_vertex(dropped.u, n)) {
+                      held(dropped.u).fetch_sub(1);
+                      if (claim(dropped.u)) queue.push(dropped.u);
+                    }
+                    return true;
+                  });
+          state[u].last = p.last;
+          if (p.spent) spent(u).store(1);
+        }
+        // Release, then look again: a displacement that found u owned
+        // counted on this check.
+        std::atomic_ref<std::uint8_t>(owned[u]).store(0);
+        if (!wants(u) || !claim(u)) break;
+      }
+    };
+#pragma omp for schedule(dynamic, 64) nowait
     for (vertex_t first = 0; first < n; ++first) {
       guard.run([&] {
         if (!claim(first)) return;  // already being processed
-        stack.push_back(first);
-        while (!stack.empty()) {
-          const vertex_t u = stack.back();
-          stack.pop_back();
-          for (;;) {
-            while (wants(u)) {
-              Proposer p{state[u].last, 0, 0, 0};  // u's owner alone writes last and spent
-              propose(g, u, p, b[u] - held(u).load(), pass, false, [&](vertex_t v) { holders.prefetch(v); },
-                      [&](const Candidate<W>& c) {
-                        const vertex_t v = c.u;
-                        const Offer<W> o{c.w, u};
-                        if (c.w < holders.floor_weight_atomic(v)) return false;  // floors only rise: refused for good
-                        const vertex_t s = holders.lock(v);
-                        if (!better(o, {holders.floor(v).w, s})) {
-                          holders.unlock(v, s);
-                          return false;
-                        }
-                        held(u).fetch_add(1);  // before the insert: whoever displaces o decrements after
-                        const Offer<W> dropped = holders.unlock_insert(v, s, o);
-                        if (is_vertex(dropped.u, n)) {
-                          held(dropped.u).fetch_sub(1);
-                          if (claim(dropped.u)) stack.push_back(dropped.u);
-                        }
-                        return true;
-                      });
-              state[u].last = p.last;
-              if (p.spent) spent(u).store(1);
-            }
-            // Release, then look again: a displacement that found u owned
-            // counted on this check.
-            std::atomic_ref<std::uint8_t>(owned[u]).store(0);
-            if (!wants(u) || !claim(u)) break;
-          }
-        }
+        process(first);
+        while (queue.full()) process(queue.pop(last));
       });
     }
-    // Every proposal is done (the loop's barrier): the mutual offers, in
+    guard.run([&] {
+      while (!queue.empty()) process(queue.pop(last));
+    });
+#pragma omp barrier
+    // Every proposal is done (the barrier): the mutual offers, in
     // parallel on large graphs (on small ones the barriers cost more).
     if (n >= parallel_result) mutual_offers(holders, n, m, &guard);
   }

@@ -441,7 +441,7 @@ class Lookahead {
     if (head_ == q_.size()) {
       q_.clear();
       head_ = 0;
-    } else if (head_ > (std::size_t(1) << 16) && 2 * head_ > q_.size()) {  // drop the spent front
+    } else if (head_ > 1024 && 2 * head_ > q_.size()) {  // drop the spent front
       q_.erase(q_.begin(), q_.begin() + std::ptrdiff_t(head_));
       head_ = 0;
     }

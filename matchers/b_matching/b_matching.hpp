@@ -33,7 +33,7 @@
 // its degree + the floors read + log b per offer taken), a pass per
 // activation in practice (a vertex's first, and one per displacement), plus
 // a search of the partner's heap per offer held at the end; memory: one
-// offer slot per unit of max(1, min(b(v), degree(v))) (at most twice that
+// offer slot per unit of max(1, min(b(v), degree(v))) (at most 4 times that
 // when all heaps share one width) and 12 bytes per vertex, nothing per
 // stored entry. With b(v) <= 1 everywhere one offer slot and 4 bytes per
 // vertex, a chain of displacements as in the plain Suitor.

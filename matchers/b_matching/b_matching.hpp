@@ -31,8 +31,12 @@
 // greedy's matching; 1/2-approximate.
 // Cost: b_greedy O(m log m); b_suitor_seq O(sum over a vertex's passes of
 // its degree + the floors read + log b per offer taken), a pass per
-// activation in practice (a vertex's first, and one per displacement), and
-// O(sum of min(b, degree)) + n + m bytes of memory.
+// activation in practice (a vertex's first, and one per displacement), plus
+// a search of the partner's heap per offer held at the end; memory: one
+// offer slot per unit of max(1, min(b(v), degree(v))) (at most 4 times that
+// when all heaps share one width) and 12 bytes per vertex, nothing per
+// stored entry. With b(v) <= 1 everywhere one offer slot and 4 bytes per
+// vertex, a chain of displacements as in the plain Suitor.
 // Preconditions: g a general graph (square Csr, symmetric, no self-loops,
 // columns ascending in each row); b has one entry per vertex, each >= 0 (invalid_input otherwise).
 #pragma once

@@ -9,6 +9,7 @@
 // greedy's matching; bad b is refused.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <random>
 #include <tuple>
 #include <string>
@@ -98,8 +99,10 @@ TEST_CASE("b_suitor_omp equals b_greedy repeatedly on tie-heavy R-MAT and Erdos-
     const Csr<double> r = rmat<double>(1 << 13, gen);
     const Csr<double> e = erdos_renyi<double>(10000, gen);
     for (const Csr<double>* g : {&r, &e})
-      for (int b : {2, 3}) {
-        const std::vector<int> bs = constant_b(g->n_rows, b);
+      for (int b : {1, 2, 3, -1}) {  // -1: b(v) in {0, 1} (the one-offer path with closed vertices)
+        std::vector<int> bs = constant_b(g->n_rows, std::max(b, 0));
+        if (b < 0)
+          for (vertex_t v = 0; v < g->n_rows; ++v) bs[v] = (v * 7 + 3) % 5 == 0 ? 0 : 1;
         const BMatching ref = b_greedy(*g, bs);
         for (int threads : {2, 8})
           for (int repeat = 0; repeat < 5; ++repeat) {
@@ -190,6 +193,37 @@ TEST_CASE("b = 1 is greedy's matching") {
       if (count == 1) CHECK(m.partners[m.offsets[v]] == greedy_m.mate[v]);
     }
   }
+}
+
+TEST_CASE("b(v) <= 1 everywhere (one offer per vertex) equals b_greedy; b(v) of 1 beside larger ones") {
+  // Tie-heavy random graphs with isolated vertices: b(v) in {0, 1} (the
+  // one-offer path of b_suitor_seq and b_suitor_omp), and the same b with a
+  // few vertices raised to 2 or 3 (the general path, most heaps of one).
+  for (std::uint64_t seed = 1; seed <= 60; ++seed) {
+    CAPTURE(seed);
+    const vertex_t n = vertex_t(seed % 50);
+    // Vertices n .. n + 4 have no edges.
+    Csr<double> g = check::random_graph(n, 0.25, int(seed % 4), seed);
+    std::vector<std::tuple<vertex_t, vertex_t, double>> edges;
+    for (vertex_t u = 0; u < g.n_rows; ++u)
+      for (offset_t k = g.offsets[u]; k < g.offsets[u + 1]; ++k)
+        if (u < g.cols[k]) edges.emplace_back(u, g.cols[k], g.weights[k]);
+    g = graph_of(n + 5, edges);
+    std::mt19937_64 rng(seed);
+    std::vector<int> b(static_cast<std::size_t>(g.n_rows));
+    for (int& x : b) x = rng() % 4 == 0 ? 0 : 1;
+    require_same_b_matching(g, b);
+    require_same_b_matching(g, constant_b(g.n_rows, 0));
+    for (int& x : b)
+      if (rng() % 6 == 0) x = 2 + int(rng() % 2);
+    require_same_b_matching(g, b);
+  }
+  // Every vertex b = 1 on a complete graph of equal weights: the indices
+  // break every tie, and every proposer but the last is displaced.
+  std::vector<std::tuple<vertex_t, vertex_t, double>> edges;
+  for (vertex_t u = 0; u < 40; ++u)
+    for (vertex_t v = u + 1; v < 40; ++v) edges.emplace_back(u, v, 2.5);
+  require_same_b_matching(graph_of(40, edges), constant_b(40, 1));
 }
 
 TEST_CASE("b-matching refuses a bad b and handles b = 0 and empty graphs") {

@@ -39,6 +39,7 @@ run() {  # target corpus-folder
 }
 run fuzz_mm_text mm
 run fuzz_mm_stream mm_gz
+run fuzz_mm_pieces mm
 run fuzz_marriage marriage
 run fuzz_b_values b_values
 run fuzz_graph mm

@@ -20,6 +20,7 @@
 #include "apps/algorithm_args.hpp"
 #include "apps/commands.hpp"
 #include "apps/exit_status.hpp"
+#include "apps/memory_check.hpp"
 #include "apps/naming_file.hpp"
 #include "apps/progress.hpp"
 #include "lib/error.hpp"
@@ -75,7 +76,13 @@ int command_match_distributed(const Args& a, const ChosenAlgorithm& chosen, Grap
   try {
     Progress progress(root ? Progress::level(a) : Progress::Level::quiet);
     progress.step("reading " + file + " (each rank its part)");
-    input = naming_file(file, [&] { return mpi::load_graph(file, view, precision); });
+    // Rank 0 reading a whole file (gzip, standard input, array files, the
+    // bipartite view) refuses at the header what the memory cannot hold.
+    input = naming_file(file, [&] {
+      return mpi::load_graph(file, view, precision, [&](const MmHeader& h) {
+        check_graph_memory(file, h, view, precision, m);
+      });
+    });
   } catch (const std::exception&) {
     return fail_together(root, std::current_exception());
   }

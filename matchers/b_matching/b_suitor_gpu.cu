@@ -23,8 +23,8 @@
 // 2^20 entries a bulk first round (suitor-gpu's) starts: a streaming row
 // argmax gives every vertex its heaviest neighbour, all propose there at
 // once, and the vertices then short of b(u) offers are listed. With b = 1
-// at every vertex the problem is plain matching and suitor-gpu runs
-// instead (same result). A group owns proposer u (a tile of 4 lanes for rows of <= 32
+// at every vertex and float weights the problem is plain matching and
+// suitor-gpu runs instead (same result). A group owns proposer u (a tile of 4 lanes for rows of <= 32
 // entries, 32 lanes up to 1024, a block of 256 beyond) and, while u holds
 // fewer than b(u) offers, scans the entries strictly below the cursor for
 // the best ones (neighbour_beats) whose floor takes u's offer, as many as
@@ -47,15 +47,17 @@
 //      follows it, so a stale floor that refuses u was right then and still is.
 //  (b) u proposes down its row, never twice to one neighbour: each proposal
 //      goes to the best entry below the cursor not read as refusing (the
-//      merged candidates are the best of those: an entry a lane did not
-//      keep is below all it kept, and the merge stops before that lane's
-//      next), and the cursor moves there whether or not the placement
-//      succeeds. So every
+//      merged candidates are the best of those: the best `limit` of the
+//      row are each among their lane's best `limit`), and the cursor moves
+//      there whether or not the placement succeeds. So every
 //      entry above the cursor holds u's offer or refuses u (read refusing,
 //      refused at its lock, or dropped u's offer: permanent by (a)).
 //  (c) Counts are exact, no proposer is lost or doubled: held is raised by
 //      u's owner and lowered by the displacer, both under the holder's lock
-//      (a dropped offer is never counted as held); the owner releases u only
+//      (a dropped offer is never counted as held; at a cap-1 holder u's
+//      owner raises it just before its compare-and-swap and lowers it
+//      again if refused, while u is owned, and a displacer lowers it only
+//      after acquiring the swap that published u's key: never below 0); the owner releases u only
 //      by a compare-and-swap that still sees held = b(u) or exhausted, which
 //      a concurrent drop makes fail, and a drop that finds u released claims
 //      it (one claim wins). The cursor goes with ownership: stored before
@@ -85,13 +87,14 @@
 // one concurrent step of the proposals below (each proposer's best entry
 // not read as refusing, the cursor moved there), and a cap-1 vertex's
 // compare-and-swap is its lock, heap and floor in one word (floors still
-// only rise; counts as in place()).
+// only rise; counts as (c) says).
 // Cost: O(sum over proposals of the proposer's degree) reads, as the CPU
 // b-Suitor, plus O(log cap) heap steps under the lock per placement; one
 // host synchronisation per round; the result reads each held key, its
 // holder's cursor and its proposer's floor. Device memory besides the
-// graph: about 85 bytes per vertex and 8 per slot (sum of the caps), plus
-// the argmax's 8 per vertex during the bulk round.
+// graph: about 85 bytes per vertex and 8 per slot (sum of the caps; a
+// cap-1 vertex's slot is allocated but unused), plus the argmax's 12-16 per
+// vertex during the bulk round.
 // Preconditions: as b_suitor_seq (g symmetric with sorted rows, no
 // self-loops, weights not NaN; b: one entry >= 0 per vertex, else
 // invalid_input). An asymmetric graph gives an unspecified result but no
@@ -104,6 +107,7 @@
 #include <cstring>
 #include <numeric>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "lib/greedy_order.hpp"
@@ -123,8 +127,8 @@ namespace {
 namespace cg = cooperative_groups;
 using namespace gpu::b_suitor;
 
-// Group sizes by row length. Not tuned (no GPU on the development machine):
-// the class bounds and tile widths of suitor_gpu.cu's adaptive mode.
+// Group sizes by row length, not tuned for b-Suitor: the class bounds and
+// tile widths of suitor_gpu.cu's adaptive mode.
 constexpr offset_t small_row = 32, hub_row = 1024;
 constexpr int small_tile = 4, row_tile = 32, hub_block = 256, tile_block = 128;
 constexpr int classes = 3;  // rows of <= small_row entries, <= hub_row, hubs
@@ -144,14 +148,13 @@ constexpr int top_k = 4;
 
 // A lane's best entries (best first) of u's row (entries first, first +
 // width, ...) strictly below the cursor (cv, cw) whose floor takes u's
-// offer, at most `limit` of them; `truncated`: more qualified. The floor is
-// read only for an entry that would enter the list.
+// offer, at most `limit` of them. The floor is read only for an entry that
+// would enter the list.
 template <class W>
 struct LaneTop {
   vertex_t v[top_k];
   W w[top_k];
   int size = 0;
-  bool truncated = false;
   __device__ bool admits(vertex_t x, W xw, int limit) const {
     bool in = size < limit;
 #pragma unroll
@@ -160,7 +163,6 @@ struct LaneTop {
     return in;
   }
   __device__ void insert(vertex_t x, W xw, int limit) {  // after admits
-    truncated |= size == limit;
     size = min(size + 1, limit);
     bool done = false;
 #pragma unroll
@@ -249,10 +251,10 @@ struct BlockGroup {
   __device__ bool any(bool x) const { return __syncthreads_or(x) != 0; }
 };
 
-// The group's candidates, best first, from its lanes' lists: rounds of the
-// best head, popped from its lane; it stops after `limit` or when a lane
-// whose list was truncated has given all it kept (its next entry, unknown,
-// may come next). Valid in the leader.
+// The group's candidates, best first, from its lanes' lists: `limit` rounds
+// of the best head, popped from its lane. Exact: the best `limit` entries
+// of the row each rank among their own lane's best `limit`, so each is in
+// its lane's list. Valid in the leader.
 template <class W>
 struct Candidates {
   vertex_t v[top_k];
@@ -268,13 +270,11 @@ __device__ Candidates<W> merge_candidates(const Group& group, const LaneTop<W>& 
     const Best<W> head = mine.at(taken);
     const Best<W> best = group.best(head);
     if (best.v == no_vertex) break;  // uniform: every lane has the same best
-    bool spent = false;
-    if (head.v == best.v) spent = ++taken == mine.size && mine.truncated;
+    if (head.v == best.v) ++taken;
 #pragma unroll
     for (int j = 0; j < top_k; ++j)
       if (j == c.size) c.v[j] = best.v, c.w[j] = best.w;
     ++c.size;
-    if (group.any(spent)) break;
   }
   return c;
 }
@@ -433,10 +433,10 @@ __global__ void list_unsettled(State<W> o) {
 // and scratch cost more than the walks it saves); suitor-gpu's threshold.
 constexpr offset_t bulk_min_entries = offset_t(1) << 20;
 
-// b = 1 at every vertex: the b-matching problem is the matching problem
-// and greedy's matching the answer (Manne et al. 2016, Lemma 3.1), which
-// suitor-gpu (matchers/general/suitor_gpu.cu) finds with its tuned
-// searches (champions, per-warp queues); its mates as a BMatching.
+// b = 1 at every vertex (float weights): the b-matching problem is the
+// matching problem and greedy's matching the answer (Manne et al. 2016,
+// Lemma 3.1), which suitor-gpu (matchers/general/suitor_gpu.cu) finds with
+// its tuned searches (champions, per-warp queues); its mates as a BMatching.
 BMatching from_mates(const Matching& m) {
   BMatching out;
   out.offsets.assign(m.mate.size() + 1, 0);
@@ -464,7 +464,10 @@ BMatching b_suitor_gpu(const DeviceGraph<W>& dg, const std::vector<int>& b, cons
   Csr<W> shape;  // expect_b reads the order and b only
   shape.n_rows = shape.n_cols = dg.n();
   detail::expect_b(shape, b, "b_suitor_gpu");
-  if (!b.empty() && std::all_of(b.begin(), b.end(), [](int x) { return x == 1; })) {
+  // Float only: suitor-gpu's offer word for other weights searches the
+  // holder's row and assumes a symmetric graph, where b-Suitor's keys
+  // promise no out-of-bounds access on any input.
+  if (std::is_same_v<W, float> && !b.empty() && std::all_of(b.begin(), b.end(), [](int x) { return x == 1; })) {
     SuitorGpuOptions suitor;
     static_cast<GpuOptions&>(suitor) = opt;
     return from_mates(suitor_gpu(dg, suitor, times));

@@ -33,6 +33,7 @@
 // is agreed over the ranks: each rank throws the same exception, that of
 // the lowest rank that failed (for a bad file: the first error in the file).
 #pragma once
+#include <functional>
 #include <string>
 
 #include "datasets/load.hpp"
@@ -78,8 +79,10 @@ struct LoadedPart {
 // pieces when reads_in_pieces, else rank 0 reads it whole
 // (read_matrix_market, graph_from_file under `view`; a sparse graph only)
 // and sends each rank its rows (scatter_graph). Every failure is thrown on
-// every rank alike.
-LoadedPart load_graph(const std::string& path, GraphView view, Precision precision);
+// every rank alike. on_header: the caller's check of the header (its memory
+// check, which refuses by throwing) before rank 0 reads a whole file.
+LoadedPart load_graph(const std::string& path, GraphView view, Precision precision,
+                      const std::function<void(const MmHeader&)>& on_header = {});
 
 // Collective: this rank's part of the generated graph `kind` ("er" or
 // "rmat"), identical to distribute(generate_sparse<W>(kind, n, opt), ...).

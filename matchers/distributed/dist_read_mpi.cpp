@@ -437,13 +437,33 @@ DistGraph read_graph(const MmLayout& layout, Precision precision, const GraphRul
   return d;
 }
 
-LoadedPart load_graph(const std::string& path, GraphView view, Precision precision) {
+// Collective: whether every rank would read in pieces and sees the same
+// header and file size. Each rank looks at the file on its own, so a path
+// that exists on rank 0's node only (node-local /tmp, another working
+// directory) or copies that differ would otherwise send the ranks down
+// different paths (collectives that do not match: a hang); then rank 0
+// reads its copy whole, as for standard input.
+namespace {
+bool same_on_every_rank(const MmLayout& layout, bool pieces) {
+  const MmHeader& h = layout.header;
+  const std::int64_t mine[6] = {pieces ? 1 : 0,  std::int64_t(h.rows),   std::int64_t(h.cols),
+                                std::int64_t(h.entries), std::int64_t(layout.file_bytes),
+                                std::int64_t(int(h.field) * 16 + int(h.symmetry))};
+  std::int64_t low[6], high[6];
+  MPI_Allreduce(mine, low, 6, MPI_INT64_T, MPI_MIN, MPI_COMM_WORLD);
+  MPI_Allreduce(mine, high, 6, MPI_INT64_T, MPI_MAX, MPI_COMM_WORLD);
+  return std::equal(low, low + 6, high) && low[0] == 1;
+}
+}  // namespace
+
+LoadedPart load_graph(const std::string& path, GraphView view, Precision precision,
+                      const std::function<void(const MmHeader&)>& on_header) {
   const std::string name = path == "-" ? "<stdin>" : path;
   const auto start = std::chrono::steady_clock::now();
   MmLayout layout;
   if (path != "-") layout = agreed(name, [&] { return read_matrix_market_layout(path); });
   LoadedPart out;
-  if (reads_in_pieces(layout, view)) {
+  if (same_on_every_rank(layout, reads_in_pieces(layout, view))) {
     out.in_pieces = true;
     out.part = read_graph(layout, precision, {}, &out.times);
     out.description = "general graph, " + std::to_string(out.part.n) + " vertices, " +
@@ -454,7 +474,7 @@ LoadedPart load_graph(const std::string& path, GraphView view, Precision precisi
   LoadedGraph whole;
   agreed(name, [&] {
     if (world_rank() != 0) return;
-    whole = graph_from_file(read_matrix_market(path), view, precision, {}, general_graphs | bipartite_graphs);
+    whole = graph_from_file(read_matrix_market(path, on_header), view, precision, {}, general_graphs | bipartite_graphs);
     if (whole.graph.index() >= 2) throw invalid_input("the distributed matchers take sparse graphs, not complete ones");
   });
   out.description = whole.description;

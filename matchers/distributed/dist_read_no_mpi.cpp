@@ -9,7 +9,7 @@ namespace {
 }  // namespace
 
 DistGraph read_graph(const MmLayout&, Precision, const GraphRules&, ReadTimes*) { no_mpi(); }
-LoadedPart load_graph(const std::string&, GraphView, Precision) { no_mpi(); }
+LoadedPart load_graph(const std::string&, GraphView, Precision, const std::function<void(const MmHeader&)>&) { no_mpi(); }
 DistGraph generate_graph(const std::string&, vertex_t, const GenOptions&, Precision, ReadTimes*) { no_mpi(); }
 
 }  // namespace matchblas::mpi

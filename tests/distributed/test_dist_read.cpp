@@ -233,6 +233,37 @@ TEST_CASE("a gzip file, an empty file and standard input are not read in pieces"
   CHECK_FALSE(mpi::reads_in_pieces(read_matrix_market_layout(array), GraphView::general));
 }
 
+TEST_CASE("a file that only rank 0 sees, or that differs between ranks, is read whole by rank 0") {
+  const SharedDir dir;
+  // Every line of entry_lines that is not a comment or blank is an entry.
+  std::istringstream in(entry_lines(6, 20, 3));
+  std::string line, entries;
+  int stored = 0;
+  while (std::getline(in, line))
+    if (!line.empty() && line[0] != '%') entries += line + "\n", ++stored;
+  const std::string whole = "%%MatrixMarket matrix coordinate real symmetric\n6 6 " + std::to_string(stored) + "\n" + entries;
+  const std::string shared = dir.write("only0.mtx", whole);
+  const fs::path cwd = fs::current_path();
+  const fs::path mine = fs::path(dir.write("x", "")).parent_path() / ("rank" + std::to_string(mpi::world_rank()));
+  fs::create_directories(mine);
+  fs::current_path(mine);
+  // Only rank 0's folder has the file: the others see no such file.
+  if (mpi::world_rank() == 0) fs::copy_file(shared, mine / "g.mtx");
+  mpi::barrier();
+  const mpi::LoadedPart only0 = mpi::load_graph("g.mtx", GraphView::general, Precision::dual);
+  agreed_check("a file only rank 0 sees", difference(only0.part, expected_part<double>(shared)));
+  agreed_check("read whole by rank 0", mpi::world_size() > 1 && only0.in_pieces ? "read in pieces" : "");
+  // Every rank has its own copy, and rank 1's header differs: rank 0's copy counts.
+  mpi::barrier();
+  std::ofstream(mine / "h.mtx", std::ios::binary)
+      << (mpi::world_rank() == 1 ? "%%MatrixMarket matrix coordinate real symmetric\n7 7 0\n" : whole);
+  mpi::barrier();
+  const mpi::LoadedPart copies = mpi::load_graph("h.mtx", GraphView::general, Precision::dual);
+  agreed_check("copies that differ", difference(copies.part, expected_part<double>(shared)));
+  agreed_check("copies that differ, read whole", mpi::world_size() > 1 && copies.in_pieces ? "read in pieces" : "");
+  fs::current_path(cwd);
+}
+
 TEST_CASE("each rank draws its share of er and rmat as distribute gives it") {
   const int rank = mpi::world_rank(), ranks = mpi::world_size();
   for (const int ties : {0, 3}) {

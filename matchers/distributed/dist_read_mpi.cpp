@@ -133,7 +133,8 @@ auto agreed(const std::string& name, F step) -> decltype(step()) {
 
 int count_of(std::int64_t n) {
   if (n > std::numeric_limits<int>::max())
-    throw error("a rank sends or receives more than 2^31 - 1 entries in one exchange; use more ranks");
+    throw error("a rank sends or receives more than 2^31 - 1 entries in one exchange (MPI's int counts): use "
+                "more ranks, unless one vertex holds that many entries, which a block cannot split");
   return int(n);
 }
 

@@ -17,7 +17,7 @@
 // --threads: a value <= 0 means all cores. --no-seq skips the one-thread
 // entries other than the reference (tens of seconds at scale 24);
 // --greedy-reps times b-greedy (always computed) over fewer runs. GPU:
-// b-suitor-gpu runs on a graph uploaded once (a DeviceGraph; its upload
+// b-suitor-gpu and b-ld-gpu run on a graph uploaded once (a DeviceGraph; its upload
 // reported apart); "match" is the median of GpuTimes::match_s (CUDA events:
 // the allocations, kernels and host synchronisations of the run, the
 // b-matching left on the device), "+io" adds b's upload and the result's
@@ -119,7 +119,8 @@ int run(const Csr<W>& g, const Config& c) {
     if (!dg) continue;
     for (const MatcherInfo& info : matchers()) {
       if (info.problem != Problem::b_matching || info.device != Device::gpu || info.unavailable) continue;
-      if (info.name != "b-suitor-gpu") {  // no device-resident call: through the registry, end to end
+      const bool resident = info.name == "b-suitor-gpu" || info.name == "b-ld-gpu";
+      if (!resident) {  // no device-resident call: through the registry, end to end
         RunOptions o;
         o.gpu = device;
         const double s = bench::median_seconds(reps, [&] { got = run_b_matching(info, &g, bv, o); });
@@ -133,7 +134,7 @@ int run(const Csr<W>& g, const Config& c) {
       o.device = device;
       for (int r = 0; r < std::max(reps, 1); ++r) {
         GpuTimes t;
-        got = b_suitor_gpu(*dg, bv, o, &t);
+        got = info.name == "b-ld-gpu" ? b_ld_gpu(*dg, bv, o, &t) : b_suitor_gpu(*dg, bv, o, &t);
         same = same && got == ref;
         match.push_back(t.match_s);
         io.push_back(t.match_s + t.download_s + (t.upload_s - dg->upload_seconds()));

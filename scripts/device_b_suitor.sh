@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# The b-suitor-gpu checks and measurements in one batch on the GPU machine:
-# build, the b-suitor GPU tests, compute-sanitizer memcheck and racecheck
-# through the CLI on an R-MAT graph of 1.3M entries (over the bulk round's
-# 2^20) with b = 2, 5 and a per-vertex b of 0..4, then bench_b_matching on
-# R-MAT and Erdos-Renyi scale 24 (> 2^27 edges) for b = 1, 2, 5 against
-# OpenMP b-Suitor on all cores. Logs go to $OUT (default device-logs).
-# BS=2,5 or ONLY=b-suitor-gpu narrow the benchmark.
+# The GPU b-matchers' checks and measurements (b-suitor-gpu, b-ld-gpu) in
+# one batch on the GPU machine: build, their GPU tests, compute-sanitizer
+# memcheck and racecheck through the CLI on an R-MAT graph of 1.3M entries
+# (over b-suitor-gpu's bulk round threshold, 2^20) with b = 2, 5 and a
+# per-vertex b of 0..4, then bench_b_matching on R-MAT and Erdos-Renyi
+# scale 24 (> 2^27 edges) for b = 1, 2, 5 against OpenMP b-Suitor on all
+# cores. Logs go to $OUT (default device-logs). BS=2,5 or ONLY=b-ld-gpu
+# narrow the benchmark; ALGOS=b-ld-gpu the sanitizer runs.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${OUT:-device-logs}
@@ -15,22 +16,24 @@ mkdir -p "$out"
   && cmake --build build-device -j "$(nproc)" --target matchblas_gpu_tests matchblas_cli bench_b_matching; } \
   > "$out/build.log" 2>&1 || { tail -40 "$out/build.log"; exit 1; }
 bin=build-device/bin
-$bin/matchblas_gpu_tests --source-file="*test_b_suitor_gpu.cpp" > "$out/b_tests.log" 2>&1
-echo "b-suitor-gpu tests exit $?"; grep -E "ERROR|FAILED|test cases|assertions" "$out/b_tests.log" | head -20
+$bin/matchblas_gpu_tests --source-file="*test_b_matching_gpu.cpp" > "$out/b_tests.log" 2>&1
+echo "GPU b-matching tests exit $?"; grep -E "ERROR|FAILED|test cases|assertions" "$out/b_tests.log" | head -20
 tmp=$(mktemp -d)
 $bin/matchblas gen rmat 65536 --edge-factor 10 --seed 5 --out "$tmp/r16.mtx"
 awk 'BEGIN{srand(3); for(i=0;i<65536;i++) print int(rand()*5)}' > "$tmp/b16.txt"
-for tool in memcheck racecheck; do
-  for b in "--b 2" "--b 5" "--b-file $tmp/b16.txt"; do
-    # shellcheck disable=SC2086 # $b is two words
-    compute-sanitizer --tool $tool --error-exitcode 9 $bin/matchblas bmatch "$tmp/r16.mtx" --algo b-suitor-gpu $b \
-      --out "$tmp/edges.txt" --quiet > "$out/$tool.log" 2>&1
-    echo "exit $? ($tool $b)"; grep -h "ERROR SUMMARY\|RACECHECK SUMMARY" "$out/$tool.log"
+for algo in ${ALGOS:-b-suitor-gpu b-ld-gpu}; do
+  for tool in memcheck racecheck; do
+    for b in "--b 2" "--b 5" "--b-file $tmp/b16.txt"; do
+      # shellcheck disable=SC2086 # $b is two words
+      compute-sanitizer --tool $tool --error-exitcode 9 $bin/matchblas bmatch "$tmp/r16.mtx" --algo "$algo" $b \
+        --out "$tmp/edges.txt" --quiet > "$out/$tool.log" 2>&1
+      echo "exit $? ($algo $tool $b)"; grep -h "ERROR SUMMARY\|RACECHECK SUMMARY" "$out/$tool.log"
+    done
   done
 done
 for graph in rmat er; do
   $bin/bench_b_matching --graph $graph --scale 24 --b "${BS:-1,2,5}" --threads 0 --reps 3 --greedy-reps 1 --no-seq \
-    --only "${ONLY:-b-suitor-omp,b-suitor-gpu}" > "$out/bench_$graph.log" 2>&1
+    --only "${ONLY:-b-suitor-omp,b-suitor-gpu,b-ld-gpu}" > "$out/bench_$graph.log" 2>&1
   echo "bench $graph exit $?"; grep -vE "^ *$" "$out/bench_$graph.log" | tail -14
 done
 rm -rf "$tmp"

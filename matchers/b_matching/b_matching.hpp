@@ -110,4 +110,17 @@ template <class W>
 BMatching b_suitor_gpu(const DeviceGraph<W>& g, const std::vector<int>& b, const GpuOptions& opt = {},
                        GpuTimes* times = nullptr);
 
+// b-matching by locally dominant rounds on the GPU
+// (matchers/b_matching/b_ld_gpu.cu): each round every vertex with room keeps
+// its best live neighbours in order and takes the edges that rank among the
+// best r at both ends (r: the partners it may still take); exactly
+// b_greedy's edge set. Same preconditions, errors, options and GpuTimes as
+// b_suitor_gpu, with the phases "init", "rounds (R)", "extract".
+template <class W>
+BMatching b_ld_gpu(const Csr<W>& g, const std::vector<int>& b, const GpuOptions& opt = {},
+                   GpuTimes* times = nullptr);
+template <class W>
+BMatching b_ld_gpu(const DeviceGraph<W>& g, const std::vector<int>& b, const GpuOptions& opt = {},
+                   GpuTimes* times = nullptr);
+
 }  // namespace matchblas

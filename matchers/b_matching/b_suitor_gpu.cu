@@ -140,56 +140,18 @@ __device__ int row_class(offset_t degree) { return degree <= small_row ? 0 : deg
 
 template <class W>
 using Best = gpu::BestNeighbour<W>;
+using gpu::Candidates;
+using gpu::LaneTop;
+using gpu::TileGroup;
 
 // A proposer's scan keeps up to top_k candidates (fewer when it needs
 // fewer offers), so that one pass over its row serves several proposals
 // (Khan et al. 2016's partial sorting, done by the scan).
 constexpr int top_k = 4;
 
-// A lane's best entries (best first) of u's row (entries first, first +
-// width, ...) strictly below the cursor (cv, cw) whose floor takes u's
-// offer, at most `limit` of them. The floor is read only for an entry that
-// would enter the list.
 template <class W>
-struct LaneTop {
-  vertex_t v[top_k];
-  W w[top_k];
-  int size = 0;
-  __device__ bool admits(vertex_t x, W xw, int limit) const {
-    bool in = size < limit;
-#pragma unroll
-    for (int i = 0; i < top_k; ++i)
-      if (i == size - 1 && size == limit) in = neighbour_beats(xw, x, w[i], v[i]);
-    return in;
-  }
-  __device__ void insert(vertex_t x, W xw, int limit) {  // after admits
-    size = min(size + 1, limit);
-    bool done = false;
-#pragma unroll
-    for (int i = top_k - 1; i >= 0; --i) {
-      if (done || i >= size) continue;
-      if (i > 0 && neighbour_beats(xw, x, w[i - 1], v[i - 1])) {
-        v[i] = v[i - 1];
-        w[i] = w[i - 1];
-      } else {
-        v[i] = x;
-        w[i] = xw;
-        done = true;
-      }
-    }
-  }
-  __device__ Best<W> at(int i) const {  // entry i, or none
-    Best<W> b;
-#pragma unroll
-    for (int j = 0; j < top_k; ++j)
-      if (j == i && j < size) b = Best<W>{v[j], w[j]};
-    return b;
-  }
-};
-
-template <class W>
-__device__ LaneTop<W> lane_top(const State<W>& o, vertex_t u, vertex_t cv, W cw, int first, int width, int limit) {
-  LaneTop<W> top;
+__device__ LaneTop<W, top_k> lane_top(const State<W>& o, vertex_t u, vertex_t cv, W cw, int first, int width, int limit) {
+  LaneTop<W, top_k> top;
   gpu::for_strided_entries(o.g, u, first, width, [&](vertex_t v, W w) {
     if (cv != no_vertex && !neighbour_beats(cw, cv, w, v)) return;
     if (!top.admits(v, w, limit)) return;
@@ -199,26 +161,8 @@ __device__ LaneTop<W> lane_top(const State<W>& o, vertex_t u, vertex_t cv, W cw,
   return top;
 }
 
-// The groups that own a proposer: a tile of G lanes of a warp, or a block.
-// Every member calls each function (control flow is uniform in a group).
-template <int G>
-struct TileGroup {
-  static constexpr int size = G;
-  cg::thread_block_tile<G> t;
-  __device__ int rank() const { return t.thread_rank(); }
-  __device__ bool leader() const { return t.thread_rank() == 0; }
-  template <class T>
-  __device__ T from_leader(T x) const {
-    return t.shfl(x, 0);
-  }
-  template <class W>
-  __device__ Best<W> best(Best<W> b) const {  // butterfly: every lane ends with the best
-    for (int offset = G / 2; offset > 0; offset >>= 1) b.offer(t.shfl_xor(b.v, offset), t.shfl_xor(b.w, offset));
-    return b;
-  }
-  __device__ bool any(bool x) const { return t.any(x); }
-};
-
+// The groups that own a proposer: a tile of G lanes of a warp
+// (gpu::TileGroup, ops/gpu/row_scan.cuh), or a block.
 template <int B, class W>
 struct BlockGroup {
   static constexpr int size = B;
@@ -250,34 +194,6 @@ struct BlockGroup {
   }
   __device__ bool any(bool x) const { return __syncthreads_or(x) != 0; }
 };
-
-// The group's candidates, best first, from its lanes' lists: `limit` rounds
-// of the best head, popped from its lane. Exact: the best `limit` entries
-// of the row each rank among their own lane's best `limit`, so each is in
-// its lane's list. Valid in the leader.
-template <class W>
-struct Candidates {
-  vertex_t v[top_k];
-  W w[top_k];
-  int size = 0;
-};
-
-template <class Group, class W>
-__device__ Candidates<W> merge_candidates(const Group& group, const LaneTop<W>& mine, int limit) {
-  Candidates<W> c;
-  int taken = 0;
-  for (int round = 0; round < limit; ++round) {
-    const Best<W> head = mine.at(taken);
-    const Best<W> best = group.best(head);
-    if (best.v == no_vertex) break;  // uniform: every lane has the same best
-    if (head.v == best.v) ++taken;
-#pragma unroll
-    for (int j = 0; j < top_k; ++j)
-      if (j == c.size) c.v[j] = best.v, c.w[j] = best.w;
-    ++c.size;
-  }
-  return c;
-}
 
 // Lists x for the next round, in its class's list.
 template <class W>
@@ -331,7 +247,7 @@ __device__ vertex_t run_owned(const Group& group, const State<W>& o, vertex_t u,
     }
     if (group.from_leader(done)) break;
     const int need = group.from_leader(int(min(word_t(top_k), bu - min(bu, held_of(load(o.state + u))))));
-    const Candidates<W> c = merge_candidates(group, lane_top(o, u, cv, cw, group.rank(), Group::size, need), need);
+    const Candidates<W, top_k> c = merge_candidates(group, lane_top(o, u, cv, cw, group.rank(), Group::size, need), need);
     if (c.size == 0) {  // nobody below the cursor takes u's offer, for good
       if (group.leader()) atomic(o.state + u).fetch_or(exhausted, cuda::memory_order_relaxed);
       continue;
@@ -373,13 +289,6 @@ __global__ void propose_hubs(State<W> o, const vertex_t* list) {
   __shared__ word_t word;
   const BlockGroup<hub_block, W> group{warp_v, warp_w, &word};
   for (vertex_t u = list[blockIdx.x]; u != no_vertex;) u = run_owned(group, o, u, classes - 1);
-}
-
-// cap(v) = min(b(v), deg v), and caps[n] = 0 for the exclusive scan.
-template <class W>
-__global__ void slot_caps(gpu::CsrView<W> g, const int* b, int* caps) {
-  for (long long v = gpu::grid_thread(); v <= g.n_rows; v += gpu::grid_threads())
-    caps[v] = v == g.n_rows ? 0 : int(min(offset_t(b[v]), degree(g, vertex_t(v))));
 }
 
 // A vertex with b > 0 and a neighbour starts owned (and, without the bulk
@@ -484,21 +393,13 @@ BMatching b_suitor_gpu(const DeviceGraph<W>& dg, const std::vector<int>& b, cons
   marks[1].record(s);
 
   // Init: slot ranges (prefix sum of the caps), then every vertex's state.
-  gpu::DeviceBuffer<int> caps(un + 1, s), count(un, s), lock(un, s), next_count(2 * classes, s);
+  gpu::DeviceBuffer<int> count(un, s), lock(un, s), next_count(2 * classes, s);
   gpu::DeviceBuffer<offset_t> start(un + 1, s);
   gpu::DeviceBuffer<word_t> floor(un, s), state(un, s);
   gpu::DeviceBuffer<vertex_t> cursor_v(un, s), lists(2 * classes * un, s);
   gpu::DeviceBuffer<W> cursor_w(un, s);
   const unsigned grid = gpu::grid_for(n + 1LL, 256, max_grid);
-  slot_caps<<<grid, 256, 0, s>>>(g, d_b.data(), caps.data());
-  MATCHBLAS_CUDA_CHECK_LAUNCH();
-  with_temp(s, [&](void* temp, std::size_t& bytes) {
-    return cub::DeviceScan::ExclusiveScan(temp, bytes, caps.data(), start.data(), cuda::std::plus<offset_t>{},
-                                          offset_t{0}, n + 1LL, s);
-  });
-  offset_t n_slots = 0;
-  MATCHBLAS_CUDA_TRY(cudaMemcpyAsync(&n_slots, start.data() + n, sizeof n_slots, cudaMemcpyDeviceToHost, s));
-  MATCHBLAS_CUDA_TRY(cudaStreamSynchronize(s));
+  const offset_t n_slots = slot_starts(g, d_b.data(), start, grid, s);
   gpu::DeviceBuffer<word_t> slots{std::size_t(n_slots), s};
   MATCHBLAS_CUDA_TRY(cudaMemsetAsync(next_count.data(), 0, next_count.size() * sizeof(int), s));
   State<W> o{g,           KeysFor<W>{g},  d_b.data(),      start.data(),    slots.data(),     count.data(),

@@ -344,6 +344,45 @@ struct DeviceBMatching {
   DeviceBuffer<vertex_t> partners;
 };
 
+// Sorts each vertex's partners in place (a segmented sort of m's n lists,
+// total entries in all): for lists too long for a thread's insertion sort.
+// Synchronous on s.
+inline void sort_partner_lists(DeviceBMatching& m, vertex_t n, offset_t total, cudaStream_t s) {
+  if (total == 0) return;
+  DeviceBuffer<vertex_t> copy(std::size_t(total), s);
+  MATCHBLAS_CUDA_TRY(cudaMemcpyAsync(copy.data(), m.partners.data(), copy.size() * sizeof(vertex_t),
+                                     cudaMemcpyDeviceToDevice, s));
+  with_temp(s, [&](void* temp, std::size_t& bytes) {
+    return cub::DeviceSegmentedSort::SortKeys(temp, bytes, copy.data(), m.partners.data(), total, n,
+                                              m.offsets.data(), m.offsets.data() + 1, s);
+  });
+}
+
+// cap(v) = min(b(v), deg v), and caps[n] = 0 for the exclusive scan.
+template <class W>
+__global__ void slot_caps(CsrView<W> g, const int* b, int* caps) {
+  for (long long v = grid_thread(); v <= g.n_rows; v += grid_threads())
+    caps[v] = v == g.n_rows ? 0 : int(min(offset_t(b[v]), degree(g, vertex_t(v))));
+}
+
+// Each vertex's slot range [start[v], start[v + 1]) of cap(v) slots
+// (start: n + 1 entries); returns the number of slots. Synchronous on s.
+template <class W>
+offset_t slot_starts(const CsrView<W>& g, const int* b, DeviceBuffer<offset_t>& start, unsigned grid,
+                     cudaStream_t s) {
+  DeviceBuffer<int> caps(std::size_t(g.n_rows) + 1, s);
+  slot_caps<<<grid, 256, 0, s>>>(g, b, caps.data());
+  MATCHBLAS_CUDA_CHECK_LAUNCH();
+  with_temp(s, [&](void* temp, std::size_t& bytes) {
+    return cub::DeviceScan::ExclusiveScan(temp, bytes, caps.data(), start.data(), cuda::std::plus<offset_t>{},
+                                          offset_t{0}, g.n_rows + 1LL, s);
+  });
+  offset_t n_slots = 0;
+  MATCHBLAS_CUDA_TRY(cudaMemcpyAsync(&n_slots, start.data() + g.n_rows, sizeof n_slots, cudaMemcpyDeviceToHost, s));
+  MATCHBLAS_CUDA_TRY(cudaStreamSynchronize(s));
+  return n_slots;
+}
+
 // The pairs holding each other's offer once every proposal is done, in
 // STYLE 6's phases: count each vertex's held offers whose proposer holds
 // its offer back (mutual_partner), exclusive scan, fill (sorted in the
@@ -375,15 +414,7 @@ DeviceBMatching mutual_offers(const Offers<W, C>& o, unsigned grid, cudaStream_t
   }
   MATCHBLAS_CUDA_TRY(cudaMemcpyAsync(&needs_sort, unsorted.data(), sizeof needs_sort, cudaMemcpyDeviceToHost, s));
   MATCHBLAS_CUDA_TRY(cudaStreamSynchronize(s));
-  if (needs_sort && total > 0) {
-    DeviceBuffer<vertex_t> copy(std::size_t(total), s);
-    MATCHBLAS_CUDA_TRY(cudaMemcpyAsync(copy.data(), m.partners.data(), copy.size() * sizeof(vertex_t),
-                                       cudaMemcpyDeviceToDevice, s));
-    with_temp(s, [&](void* temp, std::size_t& bytes) {
-      return cub::DeviceSegmentedSort::SortKeys(temp, bytes, copy.data(), m.partners.data(), total, n,
-                                                m.offsets.data(), m.offsets.data() + 1, s);
-    });
-  }
+  if (needs_sort) sort_partner_lists(m, n, total, s);
   MATCHBLAS_CUDA_TRY(cudaStreamSynchronize(s));  // before the temporaries are freed
   return m;
 }

@@ -1,5 +1,6 @@
 // The b-matching algorithms' registry entries (matchers/registry.hpp): the
-// reference b_greedy and b-Suitor on CPU and GPU. A new b-matching
+// reference b_greedy, b-Suitor on CPU and GPU, and the GPU's locally
+// dominant rounds. A new b-matching
 // algorithm is one entry here.
 #include "matchers/registry.hpp"
 
@@ -49,18 +50,29 @@ void add_b_matching(std::vector<MatcherInfo>& r) {
                           go.device = o.gpu;
                           return b_suitor_gpu(g, b, go);
                         }));
+  r.push_back(b_matcher("b-ld-gpu", Device::gpu, "b-greedy",
+                        "locally dominant rounds on the GPU: edges among the best r(u) and r(v) at both ends, "
+                        "lists refilled below a cursor",
+                        "",
+                        [](const auto& g, const std::vector<int>& b, const RunOptions& o) {
+                          GpuOptions go;
+                          go.device = o.gpu;
+                          return b_ld_gpu(g, b, go);
+                        }));
   // Memory beyond the input (MatcherInfo::memory), bytes per vertex and per
   // edge: peaks measured by bench/bench_memory, fitted and rounded up by
   // about 20% (bench/RESULTS.md, "Memory estimates"). GPU entries: host
   // memory, their CPU twin's figures (not measured: no GPU on the
   // development machine).
-  set_memory(r, {{"b-greedy", 44, 40}, {"b-suitor", 136, 4}, {"b-suitor-omp", 132, 4}, {"b-suitor-gpu", 136, 4}});
+  set_memory(r, {{"b-greedy", 44, 40}, {"b-suitor", 136, 4}, {"b-suitor-omp", 132, 4}, {"b-suitor-gpu", 136, 4}, {"b-ld-gpu", 136, 4}});
 
   using namespace references;
   cite(r, {{"b-greedy", naim_b_matching + " (the greedy b-matching every b-Suitor equals)"},
            {"b-suitor", naim_b_matching + "; " + khan_b_suitor + " (rows walked once, partially sorted)"},
            {"b-suitor-omp", naim_b_matching + "; " + khan_b_suitor + " (rows walked once, partially sorted)"},
-           {"b-suitor-gpu", naim_b_matching + " (the GPU b-Suitor)"}});
+           {"b-suitor-gpu", naim_b_matching + " (the GPU b-Suitor)"},
+           {"b-ld-gpu", naim_hipc + " (Alg. 1-2, locally dominant edges), widened to the best b(v) at both ends; " +
+                            naim_b_matching + " (the greedy b-matching it equals)"}});
 }
 
 }  // namespace matchblas::registry_detail

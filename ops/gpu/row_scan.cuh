@@ -4,9 +4,13 @@
 // loads in flight instead of one (on the H100 this took suitor-gpu, the
 // GPU-Suitor of M. Naim, F. Manne, M. Halappanavar, A. Tumeo, J. Langguth,
 // "Optimizing approximate weighted matching on Nvidia Kepler K40", HiPC 2015,
-// from 11.9 to 4.9 ms on R-MAT scale 23); and the running best of such a
-// scan. .cu files only.
+// from 11.9 to 4.9 ms on R-MAT scale 23); the running best of such a
+// scan; and a group's best few entries of a row (each lane's best in a
+// LaneTop, merged by a TileGroup: b-suitor-gpu's proposals, b-ld-gpu's
+// lists). .cu files only.
 #pragma once
+#include <cooperative_groups.h>
+
 #include "lib/greedy_order.hpp"
 #include "lib/types.hpp"
 #include "ops/gpu/device_buffer.cuh"
@@ -44,6 +48,96 @@ __device__ void for_strided_entries(const CsrView<W>& g, vertex_t u, int first, 
     for (int j = 0; j < Batch; ++j)
       if (v[j] != no_vertex) f(v[j], w[j]);
   }
+}
+
+// A lane's best entries of a row scan (best first, under neighbour_beats),
+// at most `limit` <= K of them; the caller admits an entry (and may then
+// test it, e.g. with a random read) before inserting it, so that a test
+// runs only for an entry that would enter the list.
+template <class W, int K>
+struct LaneTop {
+  vertex_t v[K];
+  W w[K];
+  int size = 0;
+  __device__ bool admits(vertex_t x, W xw, int limit) const {
+    bool in = size < limit;
+#pragma unroll
+    for (int i = 0; i < K; ++i)
+      if (i == size - 1 && size == limit) in = neighbour_beats(xw, x, w[i], v[i]);
+    return in;
+  }
+  __device__ void insert(vertex_t x, W xw, int limit) {  // after admits
+    size = min(size + 1, limit);
+    bool done = false;
+#pragma unroll
+    for (int i = K - 1; i >= 0; --i) {
+      if (done || i >= size) continue;
+      if (i > 0 && neighbour_beats(xw, x, w[i - 1], v[i - 1])) {
+        v[i] = v[i - 1];
+        w[i] = w[i - 1];
+      } else {
+        v[i] = x;
+        w[i] = xw;
+        done = true;
+      }
+    }
+  }
+  __device__ BestNeighbour<W> at(int i) const {  // entry i, or none
+    BestNeighbour<W> b;
+#pragma unroll
+    for (int j = 0; j < K; ++j)
+      if (j == i && j < size) b = BestNeighbour<W>{v[j], w[j]};
+    return b;
+  }
+};
+
+// A tile of G lanes of a warp scanning one row together. Every member
+// calls each function (control flow is uniform in a tile).
+template <int G>
+struct TileGroup {
+  static constexpr int size = G;
+  cooperative_groups::thread_block_tile<G> t;
+  __device__ int rank() const { return t.thread_rank(); }
+  __device__ bool leader() const { return t.thread_rank() == 0; }
+  template <class T>
+  __device__ T from_leader(T x) const {
+    return t.shfl(x, 0);
+  }
+  template <class W>
+  __device__ BestNeighbour<W> best(BestNeighbour<W> b) const {  // butterfly: every lane ends with the best
+    for (int offset = G / 2; offset > 0; offset >>= 1) b.offer(t.shfl_xor(b.v, offset), t.shfl_xor(b.w, offset));
+    return b;
+  }
+  __device__ bool any(bool x) const { return t.any(x); }
+};
+
+// A group's best entries, best first, from its lanes' LaneTop lists:
+// `limit` rounds of the best head, popped from its lane. Exact: the best
+// `limit` entries of the row each rank among their own lane's best
+// `limit`, so each is in its lane's list. Fewer only when the lanes hold
+// fewer. Valid in every lane (Group::best ends uniform).
+template <class W, int K>
+struct Candidates {
+  vertex_t v[K];
+  W w[K];
+  int size = 0;
+};
+
+template <class Group, class W, int K>
+__device__ Candidates<W, K> merge_candidates(const Group& group, const LaneTop<W, K>& mine, int limit) {
+  Candidates<W, K> c;
+  int taken = 0;
+  for (int round = 0; round < limit; ++round) {
+    const BestNeighbour<W> head = mine.at(taken);
+    const BestNeighbour<W> best = group.best(head);
+    if (best.v == no_vertex) break;  // uniform: every lane has the same best
+    if (head.v == best.v) ++taken;
+#pragma unroll
+    for (int j = 0; j < K; ++j)
+      if (j == c.size) c.v[j] = best.v, c.w[j] = best.w;
+    ++c.size;
+  }
+  return c;
 }
 
 }  // namespace matchblas::gpu

@@ -241,12 +241,12 @@ TEST_CASE("bmatch: --b and --b-file give b-greedy's edges (b-suitor-gpu: or one 
   }
   std::vector<int> per_vertex(static_cast<std::size_t>(g.n_rows));
   for (vertex_t v = 0; v < g.n_rows; ++v) per_vertex[v] = v % 4;
-  for (const char* algo : {"b-greedy", "b-suitor", "b-suitor-omp", "b-suitor-gpu"})
+  for (const char* algo : {"b-greedy", "b-suitor", "b-suitor-omp", "b-suitor-gpu", "b-ld-gpu"})
     for (const bool from_file : {false, true}) {
       CAPTURE(algo);
       CAPTURE(from_file);
       std::filesystem::remove(edges);
-      const bool on_gpu = std::string(algo) == "b-suitor-gpu";
+      const bool on_gpu = std::string(algo).ends_with("-gpu");
       const Result r = cli(dir, std::string("bmatch ") + q(graph) + " --algo " + algo +
                                     (from_file ? " --b-file " + q(bfile) : std::string(" --b 2")) + " --out " + q(edges) +
                                     (on_gpu ? " --gpu 0" : ""));
@@ -254,7 +254,7 @@ TEST_CASE("bmatch: --b and --b-file give b-greedy's edges (b-suitor-gpu: or one 
       if (on_gpu && gpu::device_count() == 0) {  // one clear line, no output file
         CHECK(r.status == 1);
         CHECK(lines(r.err) == 1);
-        CHECK(r.err.find("'b-suitor-gpu' is unavailable: needs") != std::string::npos);
+        CHECK(r.err.find("'" + std::string(algo) + "' is unavailable: needs") != std::string::npos);
         CHECK(!std::filesystem::exists(edges));
         continue;
       }
@@ -272,7 +272,7 @@ TEST_CASE("bmatch: --b and --b-file give b-greedy's edges (b-suitor-gpu: or one 
   CHECK(cli(dir, "bmatch " + q(graph) + " --algo b-suitor").status == 2);
   const Result gpu_on_cpu = cli(dir, "bmatch " + q(graph) + " --algo b-suitor --b 2 --gpu 0");
   CHECK(gpu_on_cpu.status == 2);
-  CHECK(gpu_on_cpu.err.find("--gpu is for the GPU matchers (b-suitor-gpu); 'b-suitor' runs on the CPU") != std::string::npos);
+  CHECK(gpu_on_cpu.err.find("--gpu is for the GPU matchers (b-suitor-gpu, b-ld-gpu); 'b-suitor' runs on the CPU") != std::string::npos);
   const Result bad_b = cli(dir, "bmatch " + q(graph) + " --algo b-suitor --b-file " + q(graph));
   CHECK(bad_b.status == 1);
   CHECK(lines(bad_b.err) == 1);

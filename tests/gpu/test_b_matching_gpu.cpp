@@ -1,13 +1,16 @@
-// b-suitor-gpu (matchers/gpu.hpp, matchers/b_matching/b_suitor_gpu.cu): a valid
+// The GPU b-matchers, b-suitor-gpu (matchers/b_matching/b_suitor_gpu.cu) and
+// b-ld-gpu (matchers/b_matching/b_ld_gpu.cu), each: a valid
 // b-matching equal to b_greedy's edge set, edge for edge, with float and
 // double weights, on every test graph (random tie-heavy graphs, the
 // generated families, the real matrices) for constant b (1, 2, 3, 5, and
 // 1000, above every degree) and per-vertex b with zeros; repeated 10 times
 // on tie-heavy R-MAT (rows of all three group sizes, hubs included) and
 // Erdos-Renyi graphs, where races would show as flakiness; with b = 1
-// greedy's matching (suitor-gpu runs then), and b = 1 but for one vertex
-// (the rounds, nearly every vertex with a compare-and-swap slot); on a
-// graph of over 2^20 entries, where the bulk first round runs; the
+// greedy's matching (b-suitor-gpu: suitor-gpu runs then), and b = 1 but
+// for one vertex (b-suitor-gpu's rounds, nearly every vertex with a
+// compare-and-swap slot); on a graph of over 2^20 entries (b-suitor-gpu's
+// bulk first round); negative weights and rows of -inf only; complete
+// graphs with b above every degree (64 and 65 partners); the
 // DeviceGraph overload and GpuTimes; bad b, shapes and GPU ids refused with
 // invalid_input.
 #include <doctest/doctest.h>
@@ -55,17 +58,34 @@ std::string first_difference(const BMatching& got, const BMatching& want) {
   return "";
 }
 
-// b_suitor_gpu(g, b) `repeats` times: each a valid b-matching equal to ref.
+// The GPU b-matchers under test, by index: 0 b-suitor-gpu, 1 b-ld-gpu.
+constexpr int algorithms = 2;
+const char* const algorithm_names[algorithms] = {"b-suitor-gpu", "b-ld-gpu"};
+template <class W>
+BMatching run_gpu(int algorithm, const Csr<W>& g, const std::vector<int>& b, const GpuOptions& opt = {},
+                  GpuTimes* times = nullptr) {
+  return algorithm == 0 ? b_suitor_gpu(g, b, opt, times) : b_ld_gpu(g, b, opt, times);
+}
+template <class W>
+BMatching run_gpu(int algorithm, const DeviceGraph<W>& g, const std::vector<int>& b, const GpuOptions& opt = {},
+                  GpuTimes* times = nullptr) {
+  return algorithm == 0 ? b_suitor_gpu(g, b, opt, times) : b_ld_gpu(g, b, opt, times);
+}
+
+// Each GPU b-matcher on (g, b) `repeats` times: each a valid b-matching
+// equal to ref.
 template <class W>
 void require_b_greedy(const Csr<W>& g, const std::vector<int>& b, const BMatching& ref, int repeats = 1) {
-  for (int r = 0; r < repeats; ++r) {
-    CAPTURE(r);
-    const BMatching got = b_suitor_gpu(g, b);
-    INFO(b_matching_violation(g, b, got));
-    REQUIRE(b_matching_violation(g, b, got).empty());
-    INFO(first_difference(got, ref));
-    REQUIRE(got == ref);
-  }
+  for (int a = 0; a < algorithms; ++a)
+    for (int r = 0; r < repeats; ++r) {
+      CAPTURE(algorithm_names[a]);
+      CAPTURE(r);
+      const BMatching got = run_gpu(a, g, b);
+      INFO(b_matching_violation(g, b, got));
+      REQUIRE(b_matching_violation(g, b, got).empty());
+      INFO(first_difference(got, ref));
+      REQUIRE(got == ref);
+    }
 }
 
 template <class W>
@@ -98,7 +118,7 @@ offset_t max_degree(const Csr<W>& g) {
 
 }  // namespace
 
-TEST_CASE("b-suitor-gpu equals b_greedy on every test graph, constant and per-vertex b, double and float") {
+TEST_CASE("b-suitor-gpu and b-ld-gpu equal b_greedy on every test graph, constant and per-vertex b, double and float") {
   check::FamilyOptions opt;
   opt.random_graphs = 200;
   check::for_each_test_graph(
@@ -117,7 +137,7 @@ TEST_CASE("b-suitor-gpu equals b_greedy on every test graph, constant and per-ve
       opt);
 }
 
-TEST_CASE("b-suitor-gpu equals b_greedy 10 times in a row on tie-heavy R-MAT and Erdos-Renyi graphs") {
+TEST_CASE("b-suitor-gpu and b-ld-gpu equal b_greedy 10 times in a row on tie-heavy R-MAT and Erdos-Renyi graphs") {
   for (int ties : {2, 5}) {
     GenOptions gen;
     gen.seed = 61 + ties;
@@ -145,7 +165,7 @@ TEST_CASE("b-suitor-gpu equals b_greedy 10 times in a row on tie-heavy R-MAT and
   }
 }
 
-TEST_CASE("b-suitor-gpu with the bulk first round (>= 2^20 entries) equals b_greedy, repeated") {
+TEST_CASE("b-suitor-gpu with the bulk first round (>= 2^20 entries) equals b_greedy, repeated, and so does b-ld-gpu") {
   GenOptions gen;
   gen.seed = 17;
   gen.ties = 3;
@@ -169,7 +189,7 @@ TEST_CASE("b-suitor-gpu with the bulk first round (>= 2^20 entries) equals b_gre
   CHECK(t.phases[1].first == "bulk round");
 }
 
-TEST_CASE("b-suitor-gpu with negative weights and rows of -inf only, over the bulk round's threshold") {
+TEST_CASE("b-suitor-gpu and b-ld-gpu with negative weights and rows of -inf only, over the bulk round's threshold") {
   GenOptions gen;
   gen.seed = 29;
   gen.ties = 4;
@@ -189,7 +209,7 @@ TEST_CASE("b-suitor-gpu with negative weights and rows of -inf only, over the bu
   }
 }
 
-TEST_CASE("b-suitor-gpu on complete graphs with b above every degree: 64 and 65 partners a vertex") {
+TEST_CASE("b-suitor-gpu and b-ld-gpu on complete graphs with b above every degree: 64 and 65 partners a vertex") {
   // Every edge is in the b-matching; a vertex of K_65 has 64 partners
   // (sorted in its thread), of K_66 65 (the segmented sort).
   for (vertex_t n : {65, 66}) {
@@ -203,13 +223,15 @@ TEST_CASE("b-suitor-gpu on complete graphs with b above every degree: 64 and 65 
   }
 }
 
-TEST_CASE("b-suitor-gpu with b = 1 is greedy's matching") {
+TEST_CASE("b-suitor-gpu and b-ld-gpu with b = 1 give greedy's matching") {
   for (std::uint64_t seed = 1; seed <= 100; ++seed) {
     CAPTURE(seed);
     const Csr<double> g = check::random_graph(vertex_t(seed % 40), 0.3, int(seed % 4), seed);
     const Matching greedy_m = greedy(g, 1);
     for (const BMatching& m : {b_suitor_gpu(g, constant_b(g.n_rows, 1)),
-                               b_suitor_gpu(check::with_weights<float>(g), constant_b(g.n_rows, 1))}) {
+                               b_suitor_gpu(check::with_weights<float>(g), constant_b(g.n_rows, 1)),
+                               b_ld_gpu(g, constant_b(g.n_rows, 1)),
+                               b_ld_gpu(check::with_weights<float>(g), constant_b(g.n_rows, 1))}) {
       REQUIRE(m.n() == g.n_rows);
       for (vertex_t v = 0; v < g.n_rows; ++v) {
         CAPTURE(v);
@@ -224,12 +246,15 @@ TEST_CASE("b-suitor-gpu with b = 1 is greedy's matching") {
   gen.ties = 3;
   const Csr<float> r = rmat<float>(1 << 12, gen);
   const Matching greedy_m = greedy(r, 1);
-  const BMatching m = b_suitor_gpu(r, constant_b(r.n_rows, 1));
-  for (vertex_t v = 0; v < r.n_rows; ++v)
-    REQUIRE((m.offsets[v + 1] == m.offsets[v] ? no_vertex : m.partners[m.offsets[v]]) == greedy_m.mate[v]);
+  for (int a = 0; a < algorithms; ++a) {
+    CAPTURE(algorithm_names[a]);
+    const BMatching m = run_gpu(a, r, constant_b(r.n_rows, 1));
+    for (vertex_t v = 0; v < r.n_rows; ++v)
+      REQUIRE((m.offsets[v + 1] == m.offsets[v] ? no_vertex : m.partners[m.offsets[v]]) == greedy_m.mate[v]);
+  }
 }
 
-TEST_CASE("b-suitor-gpu on a DeviceGraph, with GpuTimes") {
+TEST_CASE("b-suitor-gpu and b-ld-gpu on a DeviceGraph, with GpuTimes") {
   GenOptions gen;
   gen.seed = 9;
   gen.ties = 4;
@@ -253,35 +278,58 @@ TEST_CASE("b-suitor-gpu on a DeviceGraph, with GpuTimes") {
     }
     CHECK(parts <= t.match_s * 1.01);
   }
-  CHECK_THROWS_AS(b_suitor_gpu(dg, constant_b(g.n_rows + 1, 1)), invalid_input);
+  for (int repeat = 0; repeat < 3; ++repeat) {
+    GpuTimes t;
+    REQUIRE(b_ld_gpu(dg, b, {}, &t) == ref);
+    CHECK(t.upload_s >= dg.upload_seconds());
+    CHECK(t.match_s > 0);
+    CHECK(t.download_s > 0);
+    REQUIRE(t.phases.size() == 3);
+    CHECK(t.phases[0].first == "init");
+    CHECK(t.phases[1].first.find("rounds (") == 0);
+    CHECK(t.phases[2].first == "extract");
+    double parts = 0;
+    for (const auto& [name, seconds] : t.phases) {
+      CHECK(seconds >= 0);
+      parts += seconds;
+    }
+    CHECK(parts <= t.match_s * 1.01);
+  }
   GpuOptions other;
   other.device = 1;  // not the graph's GPU (or no such GPU)
-  CHECK_THROWS_AS(b_suitor_gpu(dg, b, other), invalid_input);
+  for (int a = 0; a < algorithms; ++a) {
+    CAPTURE(algorithm_names[a]);
+    CHECK_THROWS_AS(run_gpu(a, dg, constant_b(g.n_rows + 1, 1)), invalid_input);
+    CHECK_THROWS_AS(run_gpu(a, dg, b, other), invalid_input);
+  }
 }
 
-TEST_CASE("b-suitor-gpu refuses a bad b, shape or GPU id, and handles b = 0, n = 0 and graphs without edges") {
+TEST_CASE("b-suitor-gpu and b-ld-gpu refuse a bad b, shape or GPU id, and handle b = 0, n = 0 and graphs without edges") {
   const Csr<double> g = check::random_graph(10, 0.5, 0, 4);
-  CHECK_THROWS_AS(b_suitor_gpu(g, constant_b(9, 1)), invalid_input);
-  std::vector<int> b = constant_b(10, 1);
-  b[3] = -1;
-  CHECK_THROWS_WITH_AS(b_suitor_gpu(g, b), doctest::Contains("b(3) = -1"), invalid_input);
-  Csr<double> rect = g;
-  rect.n_cols += 1;
-  CHECK_THROWS_AS(b_suitor_gpu(rect, constant_b(10, 1)), invalid_input);
-  GpuOptions o;
-  o.device = 4096;
-  CHECK_THROWS_WITH_AS(b_suitor_gpu(g, constant_b(10, 1), o), doctest::Contains("no GPU with id 4096"),
-                       invalid_input);
-  const BMatching none = b_suitor_gpu(g, constant_b(10, 0));
-  CHECK(none.n() == 10);
-  CHECK(none.num_edges() == 0);
-  for (vertex_t n : {0, 1, 5}) {
-    CAPTURE(n);
-    const Csr<double> empty = check::random_graph(n, 0.0, 0, 1);
-    for (int k : {0, 1, 3}) {
-      const BMatching m = b_suitor_gpu(empty, constant_b(n, k));
-      CHECK(m.n() == n);
-      CHECK(m.num_edges() == 0);
+  for (int a = 0; a < algorithms; ++a) {
+    CAPTURE(algorithm_names[a]);
+    CHECK_THROWS_AS(run_gpu(a, g, constant_b(9, 1)), invalid_input);
+    std::vector<int> b = constant_b(10, 1);
+    b[3] = -1;
+    CHECK_THROWS_WITH_AS(run_gpu(a, g, b), doctest::Contains("b(3) = -1"), invalid_input);
+    Csr<double> rect = g;
+    rect.n_cols += 1;
+    CHECK_THROWS_AS(run_gpu(a, rect, constant_b(10, 1)), invalid_input);
+    GpuOptions o;
+    o.device = 4096;
+    CHECK_THROWS_WITH_AS(run_gpu(a, g, constant_b(10, 1), o), doctest::Contains("no GPU with id 4096"),
+                         invalid_input);
+    const BMatching none = run_gpu(a, g, constant_b(10, 0));
+    CHECK(none.n() == 10);
+    CHECK(none.num_edges() == 0);
+    for (vertex_t n : {0, 1, 5}) {
+      CAPTURE(n);
+      const Csr<double> empty = check::random_graph(n, 0.0, 0, 1);
+      for (int k : {0, 1, 3}) {
+        const BMatching m = run_gpu(a, empty, constant_b(n, k));
+        CHECK(m.n() == n);
+        CHECK(m.num_edges() == 0);
+      }
     }
   }
 }

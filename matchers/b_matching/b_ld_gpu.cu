@@ -1,0 +1,392 @@
+// b-matching by locally dominant rounds on the GPU (registry entry b-ld-gpu):
+// the greedy b-matching of a general graph in bulk-synchronous rounds.
+// Algorithm: every vertex u keeps a list T(u) of its best live neighbours
+// (live: with room left and not yet u's partner), best first under
+// neighbour_beats, and r(u), the partners it may still take (initially
+// cap(u) = min(b(u), deg u)). A round has two launches:
+//   refresh  each listed vertex drops the dead entries of T(u) and, when
+//            fewer than r(u) remain, appends the best live entries strictly
+//            below its cursor (the last entry ever appended), filling T(u)
+//            up to cap(u) by scans of its row (a tile of 32 lanes, each
+//            lane's best 8 merged; a neighbour's room is read only for an
+//            entry that would enter a lane's list); no live entry below the
+//            cursor left: exhausted.
+//   select   edge {u, v} is taken when v is among the first r(u) entries of
+//            T(u) and u among the first r(v) of T(v) (both sides decide
+//            alike, reading lists no one writes in this launch); r(u)
+//            drops by the edges u took, into the other copy of r.
+// Rounds run until one takes no edge. This is the locally dominant rule of
+// the greedy matching (R. Preis, "Linear time 1/2-approximation algorithm
+// for maximum weighted matching in general graphs", STACS 1999; in rounds,
+// F. Manne and R. H. Bisseling, "A parallel approximation algorithm for the
+// weighted matching problem", PPAM 2007; on GPUs, M. Naim et al.,
+// "Optimizing approximate weighted matching on Nvidia Kepler K40", HiPC
+// 2015, Alg. 1-2) with "the best edge at both ends" widened to "among the
+// best r at both ends"; the widening and the argument below are ours.
+// Why the result is b_greedy's. Let D be the edges taken so far and E' the
+// edges between vertices with room that are not in D; claim: greedy's
+// edges are D plus greedy's on E' with the residual r. Taking an edge e =
+// {u, v} that ranks among the best r(u) of u's E'-edges and the best r(v)
+// of v's: greedy (on E', weight order) meets fewer than r(u) heavier edges
+// at u and r(v) at v before e, so it takes e. After a round, greedy on E'
+// with the old r decides an edge f = {u, x} of E' as greedy on the new E'
+// with the new r: if f ranks among u's best r(u), every edge taken at u
+// ranks there too, so u (r(u) - 1 heavier-or-taken edges at most) never
+// refuses f on either side; if it ranks below, every edge taken at u is
+// heavier than f and is counted on both sides alike; an edge to a vertex
+// left without room ranks below all of that vertex's taken edges (else it
+// would have been taken), so greedy refuses it on both sides. A round
+// takes the best edge of E' (first at both its ends), so it ends only when
+// E' is empty. The refresh keeps T(u)'s first r(u) entries exactly u's
+// best r(u) live edges: every live entry above the cursor is in T(u)
+// (liveness is only ever lost), T(u) is in order, and a refill takes the
+// best entries below the cursor (the best `limit` of a row each rank among
+// their own lane's best `limit`).
+// Guarantee: exactly b_greedy's edge set for any b and any schedule (the
+// rounds are deterministic); 1/2-approximate.
+// Cost: each round reads the listed vertices' lists (O(sum of caps)) and
+// rescans the rows of vertices whose lists ran short; in a model of the
+// rounds on Erdos-Renyi and R-MAT graphs of 2^20 vertices (b = 1, 2, 5)
+// 10-15 rounds and 1.6-2.3 row scans per stored entry in all. One host
+// synchronisation per round. Device memory besides the graph: about 40
+// bytes per vertex and 8-12 per slot (two lists of cap(v) entries).
+// Preconditions: as b_suitor_seq (g symmetric with sorted rows, no
+// self-loops, weights not NaN; b: one entry >= 0 per vertex, else
+// invalid_input). An asymmetric graph gives an unspecified result but no
+// out-of-bounds access.
+#include <cooperative_groups.h>
+#include <cooperative_groups/reduce.h>
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "lib/greedy_order.hpp"
+#include "matchers/b_matching/b_matching.hpp"
+#include "matchers/b_matching/b_suitor_gpu_offers.cuh"
+#include "matchers/device_graph.hpp"
+#include "matchers/gpu_session.cuh"
+#include "ops/gpu/launch.cuh"
+#include "ops/gpu/row_scan.cuh"
+
+namespace matchblas {
+
+namespace {
+
+namespace cg = cooperative_groups;
+using gpu::b_suitor::DeviceBMatching;
+using gpu::b_suitor::degree;
+using gpu::b_suitor::sort_partner_lists;
+using gpu::b_suitor::sort_in_thread;
+using gpu::b_suitor::with_temp;
+
+constexpr int lanes = 32;      // a tile scans one row
+constexpr int refill_k = 8;    // entries a lane keeps per scan: one scan fills T(u) when cap(u) <= 8
+constexpr int tile_block = 128;
+
+// The state of the rounds, in device memory (a view passed by value). A
+// vertex's list and its partners share its slot range [start[u], start[u + 1]).
+template <class W>
+struct Rounds {
+  gpu::CsrView<W> g;
+  const offset_t* start;
+  vertex_t* list_v;     // T(u), best first
+  W* list_w;
+  int* list_size;
+  vertex_t* cursor_v;   // the last entry appended to T(u); no_vertex: none yet
+  W* cursor_w;
+  unsigned char* exhausted;
+  int* room;            // r this round (read only in both launches)
+  int* room_next;       // r after this round's selections (a listed vertex's; copied to room after it)
+  vertex_t* partners;   // u's partners so far, unsorted
+  int* taken;           // how many
+  int* taken_before;    // how many before the last round: the last round's are after them
+  vertex_t* next;       // the vertices listed for the next round
+  int* next_count;
+  unsigned long long* selected;  // edges taken this round, counted at both ends
+};
+
+// Lists u in r.next when `listed`, one atomic per warp.
+template <class W>
+__device__ void list_by_warp(const Rounds<W>& r, vertex_t u, bool listed) {
+  if (!listed) return;
+  const cg::coalesced_group same = cg::coalesced_threads();
+  int at = 0;
+  if (same.thread_rank() == 0) at = atomicAdd(r.next_count, int(same.size()));
+  r.next[same.shfl(at, 0) + same.thread_rank()] = u;
+}
+
+template <class W>
+__global__ void init_rounds(Rounds<W> r) {
+  for (long long i = gpu::grid_thread(); i < r.g.n_rows; i += gpu::grid_threads()) {
+    const vertex_t u = vertex_t(i);
+    const int cap = int(r.start[u + 1] - r.start[u]);
+    r.room[u] = cap;
+    r.list_size[u] = 0;
+    r.cursor_v[u] = no_vertex;
+    r.exhausted[u] = cap == 0;
+    r.taken[u] = r.taken_before[u] = 0;
+    list_by_warp(r, u, cap > 0);
+  }
+}
+
+// Refresh of listed vertex u by a tile: drop dead entries (no room, or
+// taken last round), then refill below the cursor while short.
+template <class W>
+__global__ void refresh(Rounds<W> r, const vertex_t* listed, int count) {
+  const gpu::TileGroup<lanes> tile{cg::tiled_partition<lanes>(cg::this_thread_block())};
+  const long long t = (gpu::grid_thread()) / lanes;
+  if (t >= count) return;
+  const vertex_t u = listed[t];
+  const offset_t first = r.start[u];
+  const int cap = int(r.start[u + 1] - first), size = r.list_size[u];
+  const int from = r.taken_before[u], to = r.taken[u];
+  const int lane = tile.rank();
+  int kept = 0;
+  for (int base = 0; base < size; base += lanes) {
+    const int j = base + lane;
+    vertex_t v = no_vertex;
+    W w = W(0);
+    bool keep = false;
+    if (j < size) {
+      v = r.list_v[first + j];
+      w = r.list_w[first + j];
+      keep = r.room[v] > 0;
+      for (int q = from; q < to && keep; ++q) keep = r.partners[first + q] != v;
+    }
+    const unsigned mask = tile.t.ballot(keep);
+    const int at = kept + __popc(mask & ((1u << lane) - 1));
+    tile.t.sync();  // every lane has read its entry
+    if (keep) {
+      r.list_v[first + at] = v;
+      r.list_w[first + at] = w;
+    }
+    kept += __popc(mask);
+  }
+  const int room = r.room[u];
+  bool exhausted = r.exhausted[u];
+  vertex_t cv = r.cursor_v[u];
+  W cw = cv == no_vertex ? W(0) : r.cursor_w[u];
+  while (kept < room && !exhausted) {
+    // u's best live entries strictly below the cursor: each lane its best
+    // `limit`, the tile's best `limit` of those.
+    const int limit = min(cap - kept, refill_k);
+    gpu::LaneTop<W, refill_k> top;
+    gpu::for_strided_entries(r.g, u, lane, lanes, [&](vertex_t v, W w) {
+      if (cv != no_vertex && !neighbour_beats(cw, cv, w, v)) return;
+      if (!top.admits(v, w, limit)) return;
+      if (r.room[v] <= 0) return;
+      top.insert(v, w, limit);
+    });
+    const gpu::Candidates<W, refill_k> best = gpu::merge_candidates(tile, top, limit);
+#pragma unroll
+    for (int j = 0; j < refill_k; ++j)
+      if (j < best.size && lane == 0) {
+        r.list_v[first + kept + j] = best.v[j];
+        r.list_w[first + kept + j] = best.w[j];
+      }
+    if (best.size > 0) {
+#pragma unroll
+      for (int j = 0; j < refill_k; ++j)
+        if (j == best.size - 1) cv = best.v[j], cw = best.w[j];
+    }
+    kept += best.size;
+    exhausted = best.size < limit;
+  }
+  if (lane == 0) {
+    r.list_size[u] = kept;
+    r.cursor_v[u] = cv;
+    r.cursor_w[u] = cw;
+    r.exhausted[u] = exhausted;
+  }
+}
+
+// Selection: u takes {u, v} for each v among the first r(u) entries of T(u)
+// that has u among its own first r(v); u stays listed while it has room and
+// entries or a row to refill from.
+template <class W>
+__global__ void select(Rounds<W> r, const vertex_t* listed, int count) {
+  for (long long i = gpu::grid_thread(); i < count; i += gpu::grid_threads()) {
+    const vertex_t u = listed[i];
+    const offset_t first = r.start[u];
+    const int room = r.room[u], size = r.list_size[u], before = r.taken[u];
+    int took = 0;
+    for (int k = 0; k < min(room, size); ++k) {
+      const vertex_t v = r.list_v[first + k];
+      const offset_t vfirst = r.start[v];
+      const int vtop = min(r.room[v], r.list_size[v]);
+      bool mutual = false;
+      for (int q = 0; q < vtop && !mutual; ++q) mutual = r.list_v[vfirst + q] == u;
+      if (mutual) r.partners[first + before + took++] = v;
+    }
+    r.taken_before[u] = before;
+    r.taken[u] = before + took;
+    const int left = room - took;
+    const bool more = left > 0 && (size > took || !r.exhausted[u]);
+    r.room_next[u] = more ? left : 0;  // a finished vertex shows no room to the others
+    list_by_warp(r, u, more);
+    const cg::coalesced_group all = cg::coalesced_threads();
+    const unsigned long long sum = cg::reduce(all, (unsigned long long)took, cg::plus<unsigned long long>());
+    if (all.thread_rank() == 0 && sum > 0) atomicAdd(r.selected, sum);
+  }
+}
+
+// The listed vertices' new room becomes the room the next round reads.
+template <class W>
+__global__ void commit_room(Rounds<W> r, const vertex_t* listed, int count) {
+  for (long long i = gpu::grid_thread(); i < count; i += gpu::grid_threads()) r.room[listed[i]] = r.room_next[listed[i]];
+}
+
+__global__ void widen(const int* from, offset_t* to, vertex_t n) {
+  for (long long i = gpu::grid_thread(); i < n; i += gpu::grid_threads()) to[i] = from[i];
+}
+
+// Each vertex's partners, ascending, at offsets[u] (insertion sort up to
+// sort_in_thread partners, else `unsorted` is raised).
+template <class W>
+__global__ void fill_partners(Rounds<W> r, const offset_t* offsets, vertex_t* out, int* unsorted) {
+  for (long long i = gpu::grid_thread(); i < r.g.n_rows; i += gpu::grid_threads()) {
+    const vertex_t u = vertex_t(i);
+    const int k = r.taken[u];
+    vertex_t* to = out + offsets[u];
+    for (int j = 0; j < k; ++j) {
+      const vertex_t v = r.partners[r.start[u] + j];
+      int at = j;
+      if (k <= sort_in_thread)
+        for (; at > 0 && to[at - 1] > v; --at) to[at] = to[at - 1];
+      to[at] = v;
+    }
+    if (k > sort_in_thread) atomicOr(unsorted, 1);
+  }
+}
+
+}  // namespace
+
+template <class W>
+BMatching b_ld_gpu(const Csr<W>& g, const std::vector<int>& b, const GpuOptions& opt, GpuTimes* times) {
+  check_gpu_options(opt);
+  detail::expect_b(g, b, "b_ld_gpu");
+  gpu::use_device("b-ld-gpu", opt.device);
+  return b_ld_gpu(DeviceGraph<W>(g, opt.device, opt.stream), b, opt, times);
+}
+
+template <class W>
+BMatching b_ld_gpu(const DeviceGraph<W>& dg, const std::vector<int>& b, const GpuOptions& opt, GpuTimes* times) {
+  Csr<W> shape;  // expect_b reads the order and b only
+  shape.n_rows = shape.n_cols = dg.n();
+  detail::expect_b(shape, b, "b_ld_gpu");
+  gpu::MatcherSession<W> session("b-ld-gpu", dg, opt);
+  const cudaStream_t s = session.stream();
+  const gpu::CsrView<W> g = session.graph();
+  const vertex_t n = g.n_rows;
+  const std::size_t un = std::size_t(n);
+  const long long max_grid = 32LL * session.sms();
+  gpu::Event marks[5], fetched;  // b upload, init, rounds, extract
+  marks[0].record(s);
+  const auto d_b = gpu::DeviceBuffer<int>::from_host(b, s);
+  marks[1].record(s);
+
+  const unsigned grid = gpu::grid_for(n + 1LL, 256, max_grid);
+  gpu::DeviceBuffer<offset_t> start(un + 1, s);
+  const offset_t n_slots = gpu::b_suitor::slot_starts(g, d_b.data(), start, grid, s);
+  gpu::DeviceBuffer<vertex_t> list_v(std::size_t(n_slots), s), partners(std::size_t(n_slots), s), cursor_v(un, s),
+      lists(2 * un, s);
+  gpu::DeviceBuffer<W> list_w(std::size_t(n_slots), s), cursor_w(un, s);
+  gpu::DeviceBuffer<int> list_size(un, s), room(2 * un, s), taken(un, s), taken_before(un, s), counts(2, s);
+  gpu::DeviceBuffer<unsigned char> exhausted(un, s);
+  gpu::DeviceBuffer<unsigned long long> selected(1, s);
+  MATCHBLAS_CUDA_TRY(cudaMemsetAsync(counts.data(), 0, 2 * sizeof(int), s));
+  Rounds<W> r{g,           start.data(),     list_v.data(), list_w.data(),       list_size.data(),
+              cursor_v.data(), cursor_w.data(), exhausted.data(), room.data(),     room.data() + un,
+              partners.data(), taken.data(),    taken_before.data(), lists.data(), counts.data(),
+              selected.data()};
+  if (n > 0) {
+    init_rounds<<<grid, 256, 0, s>>>(r);
+    MATCHBLAS_CUDA_CHECK_LAUNCH();
+  }
+  int listed = 0;
+  MATCHBLAS_CUDA_TRY(cudaMemcpyAsync(&listed, counts.data(), sizeof listed, cudaMemcpyDeviceToHost, s));
+  marks[2].record(s);
+  MATCHBLAS_CUDA_TRY(cudaStreamSynchronize(s));
+
+  long long rounds = 0;
+  while (listed > 0) {
+    // Every round that continues takes an edge, so this bound is never
+    // reached; it turns a bug into an error.
+    if (rounds > g.n_entries + n) throw error("b-ld-gpu: no progress after " + std::to_string(rounds) + " rounds");
+    const int cur = int(rounds % 2), nxt = 1 - cur;
+    const vertex_t* current = lists.data() + cur * un;
+    r.next = lists.data() + nxt * un;
+    r.next_count = counts.data() + nxt;
+    MATCHBLAS_CUDA_TRY(cudaMemsetAsync(r.next_count, 0, sizeof(int), s));
+    MATCHBLAS_CUDA_TRY(cudaMemsetAsync(r.selected, 0, sizeof(unsigned long long), s));
+    refresh<W><<<unsigned((listed * 1LL * lanes + tile_block - 1) / tile_block), tile_block, 0, s>>>(r, current,
+                                                                                                   listed);
+    MATCHBLAS_CUDA_CHECK_LAUNCH();
+    select<W><<<gpu::grid_for(listed, 256, max_grid), 256, 0, s>>>(r, current, listed);
+    MATCHBLAS_CUDA_CHECK_LAUNCH();
+    commit_room<W><<<gpu::grid_for(listed, 256, max_grid), 256, 0, s>>>(r, current, listed);
+    MATCHBLAS_CUDA_CHECK_LAUNCH();
+    ++rounds;
+    unsigned long long took = 0;
+    MATCHBLAS_CUDA_TRY(cudaMemcpyAsync(&listed, r.next_count, sizeof listed, cudaMemcpyDeviceToHost, s));
+    MATCHBLAS_CUDA_TRY(cudaMemcpyAsync(&took, r.selected, sizeof took, cudaMemcpyDeviceToHost, s));
+    MATCHBLAS_CUDA_TRY(cudaStreamSynchronize(s));
+    if (took == 0) break;  // no live edge is left (the best one would have been taken)
+  }
+  marks[3].record(s);
+
+  // The partners: counts, exclusive scan, fill sorted.
+  DeviceBMatching d_m{gpu::DeviceBuffer<offset_t>(un + 1, s), gpu::DeviceBuffer<vertex_t>()};
+  {
+    gpu::DeviceBuffer<offset_t> kept(un + 1, s);
+    gpu::DeviceBuffer<int> unsorted(1, s);
+    MATCHBLAS_CUDA_TRY(cudaMemsetAsync(unsorted.data(), 0, sizeof(int), s));
+    MATCHBLAS_CUDA_TRY(cudaMemsetAsync(kept.data() + n, 0, sizeof(offset_t), s));
+    if (n > 0) {
+      widen<<<grid, 256, 0, s>>>(taken.data(), kept.data(), n);
+      MATCHBLAS_CUDA_CHECK_LAUNCH();
+    }
+    with_temp(s, [&](void* temp, std::size_t& bytes) {
+      return cub::DeviceScan::ExclusiveScan(temp, bytes, kept.data(), d_m.offsets.data(),
+                                            cuda::std::plus<offset_t>{}, offset_t{0}, n + 1LL, s);
+    });
+    offset_t total = 0;
+    MATCHBLAS_CUDA_TRY(cudaMemcpyAsync(&total, d_m.offsets.data() + n, sizeof total, cudaMemcpyDeviceToHost, s));
+    MATCHBLAS_CUDA_TRY(cudaStreamSynchronize(s));
+    d_m.partners = gpu::DeviceBuffer<vertex_t>(std::size_t(total));
+    int needs_sort = 0;
+    if (n > 0) {
+      fill_partners<<<grid, 256, 0, s>>>(r, d_m.offsets.data(), d_m.partners.data(), unsorted.data());
+      MATCHBLAS_CUDA_CHECK_LAUNCH();
+    }
+    MATCHBLAS_CUDA_TRY(cudaMemcpyAsync(&needs_sort, unsorted.data(), sizeof needs_sort, cudaMemcpyDeviceToHost, s));
+    MATCHBLAS_CUDA_TRY(cudaStreamSynchronize(s));
+    if (needs_sort) sort_partner_lists(d_m, n, total, s);
+  }
+  marks[4].record(s);
+  BMatching m;
+  m.offsets.resize(un + 1);
+  m.partners.resize(d_m.partners.size());
+  d_m.offsets.to_host(std::span(m.offsets), s);
+  d_m.partners.to_host(std::span(m.partners), s);
+  fetched.record(s);
+  MATCHBLAS_CUDA_TRY(cudaStreamSynchronize(s));
+  if (times) {
+    times->upload_s = dg.upload_seconds() + marks[1].since(marks[0]);
+    times->match_s = marks[4].since(marks[1]);
+    times->download_s = fetched.since(marks[4]);
+    times->phases = {{"init", marks[2].since(marks[1])},
+                     {"rounds (" + std::to_string(rounds) + ")", marks[3].since(marks[2])},
+                     {"extract", marks[4].since(marks[3])}};
+  }
+  return m;
+}
+
+template BMatching b_ld_gpu(const Csr<float>&, const std::vector<int>&, const GpuOptions&, GpuTimes*);
+template BMatching b_ld_gpu(const Csr<double>&, const std::vector<int>&, const GpuOptions&, GpuTimes*);
+template BMatching b_ld_gpu(const DeviceGraph<float>&, const std::vector<int>&, const GpuOptions&, GpuTimes*);
+template BMatching b_ld_gpu(const DeviceGraph<double>&, const std::vector<int>&, const GpuOptions&, GpuTimes*);
+
+}  // namespace matchblas

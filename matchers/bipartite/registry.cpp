@@ -47,16 +47,13 @@ MatcherInfo job_entry(std::string name, int job, std::string guarantee, std::str
   if (job == 4 || job == 5)
     m.options.push_back({.name = "init",
                          .type = OptionSpec::Type::word,
-                         .fallback = job == 4 ? "auction" : "mc64",
+                         .fallback = "auction",
                          .words = {"auction", "mc64"},
                          .lo = 0,
                          .hi = 0,
-                         .help = job == 4 ? "where the shortest augmenting paths start on a square matrix: an "
-                                            "auction's prices (auction) or MC64's row and column minima (mc64); "
-                                            "the same optimum"
-                                          : "where the shortest augmenting paths start on a square matrix: MC64's "
-                                            "row and column minima (mc64) or an auction's prices (auction: often "
-                                            "faster; the same optimum, scalings from other optimal duals)"});
+                         .help = "where the shortest augmenting paths start on a square matrix: an "
+                                 "auction's prices (auction) or MC64's row and column minima (mc64); "
+                                 "the same optimum (and job 5 the same scalings: the matching's canonical duals)"});
   m.run = PrepassRunner([job](const Csr<double>& a, const RunOptions& o) {
     const auto takes = [&](const char* name) { return o.options.specs() && o.options.takes(name); };
     return prepass(a, {.job = job,

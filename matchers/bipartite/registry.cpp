@@ -291,7 +291,7 @@ void add_bipartite(std::vector<MatcherInfo>& r) {
            {"cardinality-omp", azad_ipdps},
            {"bottleneck", duff_koster_1999 + ", sec. 3; the widest augmenting paths: " + duff_koster_2001 + ", sec. 3"},
            {"max-sum", duff_koster_2001 + ", sec. 4; the auction start: " + bertsekas + ", sec. 2-4"},
-           {"max-product", duff_koster_2001 + ", sec. 4 (symmetric scaling: I. S. Duff, S. Pralet, SIAM J. Matrix Anal. Appl. 27(2), 2005, sec. 3); --init auction: " + bertsekas + ", sec. 2-4"},
+           {"max-product", duff_koster_2001 + ", sec. 4 (symmetric scaling: I. S. Duff, S. Pralet, SIAM J. Matrix Anal. Appl. 27(2), 2005, sec. 3); the auction start: " + bertsekas + ", sec. 2-4"},
            {"awpm", azad_awpm + "; the maximum-cardinality step breadth first as " + deveci_apfb},
            {"cardinality-gpu", deveci_apfb + ", sec. 3 (APFB)"},
            {"awpm-gpu", azad_awpm + "; maximum cardinality: " + deveci_apfb},

@@ -152,24 +152,35 @@ double auction_cost_ceiling(const Csr<double>& a, const Csr<double>& c, int job)
   return job == 5 && zero && lo <= hi ? hi + (hi - lo) + 1 : std::numeric_limits<double>::infinity();
 }
 
+// Job 5's scalings from the canonical duals of a perfect matching on a
+// square matrix (canonical_duals): the same whichever start found it.
+void canonical_scaling_duals(const Csr<double>& c, int job, DualMatching& d) {
+  if (job == 5 && c.n_rows == c.n_cols && d.mates.matched == c.n_rows) canonical_duals(c, d);
+}
+
 // Jobs 4-5's optimum with duals on the host: on a square matrix, from an
 // auction's prices when asked and when the auction finishes within its work
 // limit and the repair matches every row; else (rectangular, structurally
 // singular, a long auction) MC64's way.
 DualMatching optimum_with_duals(const Csr<double>& a, int job, bool auction_start) {
   const Csr<double> c = prepass_costs(a, job);
+  DualMatching d;
+  bool done = false;
   if (auction_start && c.n_rows == c.n_cols && c.num_entries() > 0) {
     AuctionStart s = epsilon_scaling_auction(c, {.cost_ceiling = auction_cost_ceiling(a, c, job)});
     if (s.finished) {
       for (double& p : s.price) p = -p;
       try {
-        return min_cost_row_perfect_from_column_duals(c, std::move(s.price), std::move(s.mates));
+        d = min_cost_row_perfect_from_column_duals(c, std::move(s.price), std::move(s.mates));
+        done = true;
       } catch (const invalid_input&) {
         // A row that cannot be matched: structurally singular.
       }
     }
   }
-  return min_cost_max_cardinality(c);
+  if (!done) d = min_cost_max_cardinality(c);
+  canonical_scaling_duals(c, job, d);
+  return d;
 }
 
 }  // namespace
@@ -179,8 +190,7 @@ PrepassResult prepass(const Csr<double>& a, const PrepassOptions& options) {
   check_prepass_input(a, options);
   const int job = options.job;
   if (job == 4 || job == 5) {
-    const bool auction = options.start == PrepassOptions::Start::auction ||
-                         (options.start == PrepassOptions::Start::automatic && job == 4);
+    const bool auction = options.start != PrepassOptions::Start::mc64;
     PrepassResult r = prepass_from_duals(a, job, optimum_with_duals(a, job, auction), options.symmetric);
     r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return r;
@@ -218,7 +228,9 @@ PrepassResult prepass_gpu(const Csr<double>& a, const PrepassOptions& options, c
   const Csr<double> c = prepass_costs(a, job);
   AuctionGpuOptions o = auction;
   o.cost_ceiling = std::min(o.cost_ceiling, auction_cost_ceiling(a, c, job));
-  PrepassResult r = prepass_from_duals(a, job, min_cost_max_cardinality_gpu(c, o, gpu, report), options.symmetric);
+  DualMatching d = min_cost_max_cardinality_gpu(c, o, gpu, report);
+  canonical_scaling_duals(c, job, d);
+  PrepassResult r = prepass_from_duals(a, job, std::move(d), options.symmetric);
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return r;
 }

@@ -12,7 +12,10 @@
 //        (costs -log|a_ij|; an explicit zero entry costs more than any
 //        product of nonzeros can gain, so it is used only when the
 //        cardinality needs it) with log scalings from the duals:
-//        |a_ij| exp(r_i + c_j) = 1 on the matching and <= 1 everywhere.
+//        |a_ij| exp(r_i + c_j) = 1 on the matching and <= 1 everywhere
+//        (on a square matrix with a perfect matching, from the canonical
+//        duals: the greatest column scalings at or below MC64's first ones,
+//        a function of the matrix and the matching alone).
 //   Symmetric mode (job 5, square matrices holding both triangles of a
 //   symmetric |A|): one scaling s = (r + c) / 2 for rows and columns, which
 //   keeps both bounds (MC64's symmetric variant; Duff and Pralet, SIAM J.
@@ -40,13 +43,12 @@ struct PrepassOptions {
   int job = 5;             // 0-5 as MC64's
   bool symmetric = false;  // job 5 only: one scaling vector (square, symmetric |A|)
   // Jobs 4-5 on a square matrix: start the shortest augmenting paths from
-  // an auction's prices (auction_start.hpp) rather than MC64's
-  // initialisation. The same optimum either way; job 5's scalings then
-  // come from other optimal duals (the same bounds, but further from
-  // MC64's: ILUT on adder_dcop_05 broke down with them where it converged
-  // with MC64's), so job 5 starts MC64's way unless asked.
+  // an auction's prices (auction_start.hpp) or from MC64's
+  // initialisation. The same optimum either way; job 5's scalings come
+  // from the canonical duals of the matching found (canonical_duals in
+  // shortest_augmenting.hpp), so they do not depend on the start either.
   enum class Start { automatic, auction, mc64 };
-  Start start = Start::automatic;  // automatic: the auction for job 4, MC64's for job 5
+  Start start = Start::automatic;  // automatic: the auction
 };
 
 struct PrepassResult {

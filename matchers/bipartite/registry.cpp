@@ -47,16 +47,13 @@ MatcherInfo job_entry(std::string name, int job, std::string guarantee, std::str
   if (job == 4 || job == 5)
     m.options.push_back({.name = "init",
                          .type = OptionSpec::Type::word,
-                         .fallback = job == 4 ? "auction" : "mc64",
+                         .fallback = "auction",
                          .words = {"auction", "mc64"},
                          .lo = 0,
                          .hi = 0,
-                         .help = job == 4 ? "where the shortest augmenting paths start on a square matrix: an "
-                                            "auction's prices (auction) or MC64's row and column minima (mc64); "
-                                            "the same optimum"
-                                          : "where the shortest augmenting paths start on a square matrix: MC64's "
-                                            "row and column minima (mc64) or an auction's prices (auction: often "
-                                            "faster; the same optimum, scalings from other optimal duals)"});
+                         .help = "where the shortest augmenting paths start on a square matrix: an "
+                                 "auction's prices (auction) or MC64's row and column minima (mc64); "
+                                 "the same optimum (and job 5 the same scalings: the matching's canonical duals)"});
   m.run = PrepassRunner([job](const Csr<double>& a, const RunOptions& o) {
     const auto takes = [&](const char* name) { return o.options.specs() && o.options.takes(name); };
     return prepass(a, {.job = job,
@@ -294,7 +291,7 @@ void add_bipartite(std::vector<MatcherInfo>& r) {
            {"cardinality-omp", azad_ipdps},
            {"bottleneck", duff_koster_1999 + ", sec. 3; the widest augmenting paths: " + duff_koster_2001 + ", sec. 3"},
            {"max-sum", duff_koster_2001 + ", sec. 4; the auction start: " + bertsekas + ", sec. 2-4"},
-           {"max-product", duff_koster_2001 + ", sec. 4 (symmetric scaling: I. S. Duff, S. Pralet, SIAM J. Matrix Anal. Appl. 27(2), 2005, sec. 3); --init auction: " + bertsekas + ", sec. 2-4"},
+           {"max-product", duff_koster_2001 + ", sec. 4 (symmetric scaling: I. S. Duff, S. Pralet, SIAM J. Matrix Anal. Appl. 27(2), 2005, sec. 3); the auction start: " + bertsekas + ", sec. 2-4"},
            {"awpm", azad_awpm + "; the maximum-cardinality step breadth first as " + deveci_apfb},
            {"cardinality-gpu", deveci_apfb + ", sec. 3 (APFB)"},
            {"awpm-gpu", azad_awpm + "; maximum cardinality: " + deveci_apfb},

@@ -27,6 +27,7 @@ class ColumnHeap {
   explicit ColumnHeap(vertex_t n) : pos_(n, -1) {}
   bool empty() const { return heap_.empty(); }
   double top_key() const { return heap_.front().key; }
+  vertex_t top_id() const { return heap_.front().id; }
   void push_or_decrease(vertex_t j, double key) {
     if (pos_[j] < 0) {
       pos_[j] = static_cast<vertex_t>(heap_.size());
@@ -171,24 +172,44 @@ bool augment_free_rows(const Csr<double>& c, DualMatching& r, vertex_t& row_out)
   const vertex_t m = c.n_rows, n = c.n_cols;
   auto& u = r.u;
   auto& rm = r.mates.row_mate;
-  // What a relaxation reads and writes of a column, in one place (one cache
-  // line instead of four arrays).
-  struct Column {
+  const offset_t* offsets = c.offsets.data();
+  const vertex_t* cols = c.cols.data();
+  const double* weights = c.weights.data();
+  // What a relaxation reads of a column (distance and dual: 16 bytes, four
+  // to a cache line), apart from what only an update touches.
+  struct alignas(16) Column {
     double dist;
-    double v;       // the dual
-    vertex_t mate;  // its row, -1 when free
-    vertex_t pred;  // the row it was reached from
+    double v;  // the dual
   };
   std::vector<Column> col(n);
-  for (vertex_t j = 0; j < n; ++j) col[j] = {inf, r.v[j], r.mates.col_mate[j], -1};
+  for (vertex_t j = 0; j < n; ++j) col[j] = {inf, r.v[j]};
+  std::vector<vertex_t> mate(r.mates.col_mate), pred(n, -1);  // the column's row (-1: free); the row it was reached from
   std::vector<vertex_t> touched, settled;
   // Columns at the current smallest distance wait in `ready` instead of the
-  // heap (MC64's Q2): on tight entries a search then walks without heap
-  // operations. A column whose distance is final is never relaxed again,
-  // because a relaxation only offers dist >= the current smallest, so
-  // `nd >= dist` turns it away without a per-search mark.
+  // heap (MC64's Q2), first in first out: on tight entries a search then
+  // walks without heap operations, and the rows to be scanned next are
+  // known a few steps ahead, so their entries are fetched from memory while
+  // the current row is scanned (on matrices larger than the caches nearly
+  // every row scanned is a miss: the time of a search is that of its chain
+  // of misses, row -> its entries -> their columns, unless they overlap).
+  // A column whose distance is final is never relaxed again, because a
+  // relaxation only offers dist >= the current smallest, so `nd >= dist`
+  // turns it away without a per-search mark.
   std::vector<vertex_t> ready;
+  std::size_t head = 0;  // ready[head..] wait
   ColumnHeap heap(n);
+  auto prefetch_row_start = [&](vertex_t i) {
+    __builtin_prefetch(offsets + i);
+    __builtin_prefetch(u.data() + i);
+  };
+  auto prefetch_entries = [&](vertex_t i) {
+    const offset_t k = offsets[i];
+    __builtin_prefetch(cols + k);
+    __builtin_prefetch(weights + k);
+  };
+  auto prefetch_columns = [&](vertex_t i) {
+    for (offset_t k = offsets[i]; k < offsets[i + 1]; ++k) __builtin_prefetch(col.data() + cols[k]);
+  };
   for (vertex_t s = 0; s < m; ++s) {
     if (rm[s] >= 0) continue;
     check_interrupt();
@@ -197,18 +218,23 @@ bool augment_free_rows(const Csr<double>& c, DualMatching& r, vertex_t& row_out)
     vertex_t best_col = -1;
     auto relax = [&](vertex_t i, double base) {
       const double ui = u[i];
-      for (offset_t k = c.offsets[i]; k < c.offsets[i + 1]; ++k) {
-        const vertex_t j = c.cols[k];
+      const offset_t end = offsets[i + 1];
+      for (offset_t k = offsets[i]; k < end; ++k) {
+        const vertex_t j = cols[k];
         Column& cj = col[j];
-        const double nd = base + std::max(0.0, c.weights[k] - ui - cj.v);
+        const double nd = base + std::max(0.0, weights[k] - ui - cj.v);
         if (nd >= cj.dist || nd >= best) continue;
         if (cj.dist == inf) touched.push_back(j);
         cj.dist = nd;
-        cj.pred = i;
-        if (cj.mate < 0) {
+        pred[j] = i;
+        const vertex_t owner = mate[j];
+        if (owner < 0) {
           best = nd;
           best_col = j;
-        } else if (nd <= dmin) {
+          continue;
+        }
+        prefetch_row_start(owner);
+        if (nd <= dmin) {
           heap.remove(j);
           ready.push_back(j);
         } else {
@@ -218,19 +244,26 @@ bool augment_free_rows(const Csr<double>& c, DualMatching& r, vertex_t& row_out)
     };
     relax(s, 0);
     for (;;) {
-      if (ready.empty()) {
+      if (head == ready.size()) {
+        ready.clear();
+        head = 0;
         if (heap.empty() || heap.top_key() >= best) break;
         dmin = heap.top_key();
         while (!heap.empty() && heap.top_key() <= dmin) ready.push_back(heap.pop());
       }
-      const vertex_t j = ready.back();
-      ready.pop_back();
+      const vertex_t j = ready[head++];
       if (col[j].dist >= best) break;  // every ready column is as far
+      // Two rows ahead: its entries; one row ahead: their columns (the
+      // heap's top when no other column is ready: likely the next).
+      if (head + 1 < ready.size()) prefetch_entries(mate[ready[head + 1]]);
+      if (head < ready.size()) prefetch_columns(mate[ready[head]]);
+      else if (!heap.empty()) prefetch_columns(mate[heap.top_id()]);
       settled.push_back(j);
-      relax(col[j].mate, col[j].dist);
+      relax(mate[j], col[j].dist);
     }
     heap.clear();
     ready.clear();
+    head = 0;
     if (best_col < 0) {
       row_out = s;
       return false;
@@ -239,14 +272,14 @@ bool augment_free_rows(const Csr<double>& c, DualMatching& r, vertex_t& row_out)
     // free column; the search's row by all of it.
     for (vertex_t j : settled) {
       col[j].v += col[j].dist - best;
-      u[col[j].mate] += best - col[j].dist;
+      u[mate[j]] += best - col[j].dist;
     }
     u[s] += best;
     // Flip the path.
     for (vertex_t j = best_col;;) {
-      const vertex_t i = col[j].pred, next = rm[i];
+      const vertex_t i = pred[j], next = rm[i];
       rm[i] = j;
-      col[j].mate = i;
+      mate[j] = i;
       if (i == s) break;
       j = next;
     }
@@ -254,16 +287,14 @@ bool augment_free_rows(const Csr<double>& c, DualMatching& r, vertex_t& row_out)
     touched.clear();
     settled.clear();
   }
-  for (vertex_t j = 0; j < n; ++j) {
-    r.v[j] = col[j].v;
-    r.mates.col_mate[j] = col[j].mate;
-  }
+  for (vertex_t j = 0; j < n; ++j) r.v[j] = col[j].v;
+  r.mates.col_mate = std::move(mate);
   r.mates.matched = m;
   r.cost = 0;
   for (vertex_t i = 0; i < m; ++i)
-    for (offset_t k = c.offsets[i]; k < c.offsets[i + 1]; ++k)
-      if (c.cols[k] == rm[i]) {
-        r.cost += c.weights[k];
+    for (offset_t k = offsets[i]; k < offsets[i + 1]; ++k)
+      if (cols[k] == rm[i]) {
+        r.cost += weights[k];
         break;
       }
   return true;
@@ -528,6 +559,49 @@ DualMatching min_cost_row_perfect_from_column_duals(const Csr<double>& c, std::v
   // Valid by construction (feasible: row and column minima; the pairs kept
   // tight), so the searches start without min_cost_row_perfect's checks.
   return augment_from(c, std::move(r));
+}
+
+void canonical_duals(const Csr<double>& c, DualMatching& d) {
+  const vertex_t n = c.n_rows;
+  MATCHBLAS_EXPECTS(c.n_cols == n && d.mates.matched == n && d.u.size() == std::size_t(n) &&
+                        d.v.size() == std::size_t(n),
+                    "canonical_duals: a square matrix with a perfect matching and its duals");
+  const auto& rm = d.mates.row_mate;
+  const auto& cm = d.mates.col_mate;
+  // The reference: MC64's first column duals, v0_j = min_i (c_ij - min_k c_ik).
+  std::vector<double> row_min(n, inf), key(n, inf);
+  for (vertex_t i = 0; i < n; ++i)
+    for (offset_t k = c.offsets[i]; k < c.offsets[i + 1]; ++k) row_min[i] = std::min(row_min[i], c.weights[k]);
+  for (vertex_t i = 0; i < n; ++i)
+    for (offset_t k = c.offsets[i]; k < c.offsets[i + 1]; ++k)
+      key[c.cols[k]] = std::min(key[c.cols[k]], c.weights[k] - row_min[i]);
+  // x_j = v_j - d.v_j must satisfy x_j <= x0_j = v0_j - d.v_j and, for every
+  // entry (i, j), x_j <= x_{M(i)} + r_ij with r_ij = c_ij - u_i - v_j >= 0
+  // (d's reduced cost): the greatest such x is a shortest-path distance
+  // from sources x0 over non-negative lengths (Dijkstra). The columns no
+  // path lowers keep x0: their edges are relaxed once up front, and only
+  // the lowered columns enter the heap.
+  for (vertex_t j = 0; j < n; ++j) key[j] -= d.v[j];  // every column has an entry: finite
+  const std::vector<double> x0 = key;
+  ColumnHeap heap(n);
+  auto relax_row = [&](vertex_t i, double from, bool push) {
+    for (offset_t k = c.offsets[i]; k < c.offsets[i + 1]; ++k) {
+      const vertex_t j = c.cols[k];
+      const double nd = from + std::max(0.0, c.weights[k] - d.u[i] - d.v[j]);
+      if (nd >= key[j]) continue;
+      key[j] = nd;
+      if (push) heap.push_or_decrease(j, nd);
+    }
+  };
+  for (vertex_t j = 0; j < n; ++j) relax_row(cm[j], x0[j], false);
+  for (vertex_t j = 0; j < n; ++j)
+    if (key[j] < x0[j]) heap.push_or_decrease(j, key[j]);
+  while (!heap.empty()) {
+    const vertex_t j = heap.pop();
+    relax_row(cm[j], key[j], true);
+  }
+  for (vertex_t j = 0; j < n; ++j) d.v[j] += key[j];
+  for (vertex_t i = 0; i < n; ++i) d.u[i] = pair_cost(c, i, rm[i]) - d.v[rm[i]];
 }
 
 DualMatching min_cost_row_perfect(const Csr<double>& c) {

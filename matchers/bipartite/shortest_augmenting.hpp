@@ -80,6 +80,21 @@ DualMatching min_cost_row_perfect(const Csr<double>& cost, DualMatching start);
 DualMatching min_cost_row_perfect_from_column_duals(const Csr<double>& cost, std::vector<double> v,
                                                     BipartiteMates start, bool lower_first = true);
 
+// Canonical duals of a perfect matching d.mates of a square cost matrix,
+// given any feasible duals d.u, d.v tight on it (an optimal matching has
+// many): replaces them by the componentwise greatest column duals v that
+// stay at or below MC64's first column duals v0_j = min_i (c_ij -
+// min_k c_ik) and are feasible with the matching tight, with
+// u_i = c_{i,M(i)} - v_{M(i)}. These depend on the matrix and the matching
+// alone, not on the duals given (so job 5's scalings are the same from an
+// auction's start as from MC64's), and they move v0 only where the
+// matching forces it (MC64's own searches end at or below them).
+// The constraints are v_j - v_{M(i)} <= c_ij - c_{i,M(i)} for every entry
+// (i, j): a shortest-path problem, solved in the reduced costs of d (>= 0)
+// by Dijkstra from every column at once, only the lowered columns in the
+// heap. O(nnz) plus O(log n) a lowering.
+void canonical_duals(const Csr<double>& cost, DualMatching& d);
+
 // Minimum-cost matching among the maximum-cardinality matchings of any
 // m-by-n cost matrix (rectangular or structurally singular). First the
 // searches of min_cost_row_perfect on the smaller side, which succeed

@@ -322,3 +322,54 @@ TEST_CASE("warm start: a start that breaks a condition is refused, naming it") {
                          doctest::Contains("cannot be matched"), invalid_input);
   }
 }
+
+TEST_CASE("canonical_duals: the same duals from MC64's start and from an auction's, the greatest below MC64's first") {
+  std::mt19937 rng(41);
+  std::uniform_real_distribution<double> value(-5, 5);
+  int moved = 0;
+  for (int trial = 0; trial < 150; ++trial) {
+    const vertex_t n = 1 + vertex_t(rng() % 50);
+    // Real costs: the optimal matching is unique (with probability 1), so
+    // both starts end on it.
+    Csr<double> c = random_costs(n, n, 0.05 + (rng() % 6) / 20.0, 1, rng);
+    for (double& w : c.weights) w = value(rng);
+    CAPTURE(trial);
+    CAPTURE(n);
+    DualMatching cold = min_cost_row_perfect(c);
+    const AuctionStart a = epsilon_scaling_auction(c, {.work_limit = 1e9});
+    REQUIRE(a.finished);
+    std::vector<double> v(a.price.size());
+    for (std::size_t j = 0; j < v.size(); ++j) v[j] = -a.price[j];
+    DualMatching warm = min_cost_row_perfect_from_column_duals(c, v, a.mates);
+    REQUIRE(warm.mates.row_mate == cold.mates.row_mate);
+    const std::vector<double> cold_v = cold.v;
+    canonical_duals(c, cold);
+    canonical_duals(c, warm);
+    require_optimal(c, cold, min_cost_row_perfect(c).cost);
+    require_optimal(c, warm, cold.cost);
+    // MC64's first column duals, independently: v0_j = min_i (c_ij - min_k c_ik).
+    std::vector<double> row_min(n, 1e300), v0(n, 1e300);
+    for (vertex_t i = 0; i < n; ++i)
+      for (offset_t k = c.offsets[i]; k < c.offsets[i + 1]; ++k) row_min[i] = std::min(row_min[i], c.weights[k]);
+    for (vertex_t i = 0; i < n; ++i)
+      for (offset_t k = c.offsets[i]; k < c.offsets[i + 1]; ++k)
+        v0[c.cols[k]] = std::min(v0[c.cols[k]], c.weights[k] - row_min[i]);
+    constexpr double tol = 1e-9;
+    for (vertex_t j = 0; j < n; ++j) {
+      CAPTURE(j);
+      CHECK(warm.v[j] == doctest::Approx(cold.v[j]).epsilon(tol).scale(10));
+      CHECK(warm.u[j] == doctest::Approx(cold.u[j]).epsilon(tol).scale(10));
+      CHECK(cold.v[j] <= v0[j] + tol);
+      CHECK(cold.v[j] >= cold_v[j] - tol);  // MC64's start ends at or below them
+      // The greatest: each column is held by its bound or by a tight entry
+      // of a row matched elsewhere (raising it would break that entry).
+      bool held = cold.v[j] >= v0[j] - tol;
+      for (vertex_t i = 0; i < n && !held; ++i)
+        for (offset_t k = c.offsets[i]; k < c.offsets[i + 1]; ++k)
+          if (c.cols[k] == j && cold.mates.row_mate[i] != j && c.weights[k] - cold.u[i] - cold.v[j] <= tol) held = true;
+      CHECK(held);
+      moved += cold.v[j] < v0[j] - tol;
+    }
+  }
+  CHECK(moved > 100);  // the bound is not simply v0
+}

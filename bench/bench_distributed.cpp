@@ -6,19 +6,20 @@
 // each graph and sends every rank its part (mpi::scatter_graph). The input
 // line gives the time of that step (slowest rank), each rank's CPU time in
 // it, and each rank's memory right after it: DistGraph::bytes and the peak
-// resident set (getrusage),
-// before rank 0 loads the whole graph for the peers and the check against
-// greedy (skipped when --algos and --peers are both none). Each variant
-// runs --reps times between barriers, its time the slowest rank's, the
-// median reported, with its rounds (the most of a rank) and its one-sided
-// operations, bytes and notifications per rank (mean and most); rank 0
-// gathers the mates and checks them against greedy's. Then rank 0 alone
-// times the peers on the whole graph (greedy on 1 thread; suitor-cas and
+// resident set (getrusage). Each variant then runs --reps times between
+// barriers, its time the slowest rank's, the median reported, with its
+// rounds (the most of a rank) and its one-sided operations, bytes and
+// notifications per rank (mean and most), each on a '#' progress line as
+// soon as it is timed. Then rank 0 alone builds the whole graph, greedy's
+// reference matching (--check greedy, the default: the gathered mates are
+// compared with it) and times the peers (greedy on 1 thread; suitor-cas and
 // ld-rounds on --threads, by default as many as ranks) while the other ranks
 // wait in a non-blocking barrier, polling every millisecond; ratios are the
-// variant's time over the peer's. The setup (the parts sent, each rank's
-// rows sorted in the greedy order) is timed apart, on its own line. Run it with mpirun's --bind-to none, so
-// that rank 0's threads are not held to one core.
+// variant's time over the peer's. The variants come first because rank 0's
+// part is the long one on large graphs (greedy on R-MAT 2^24: about a
+// minute): a run cut short by a time box keeps the variants' lines. Run it
+// with mpirun's --bind-to none, so that rank 0's threads are not held to one
+// core.
 #include <omp.h>
 #include <sys/resource.h>
 
@@ -46,6 +47,7 @@ namespace {
 const char* const usage =
     "usage: bench_distributed [--graphs LIST] [--ties K] [--seed S] [--edge-factor F] [--reps R]\n"
     "                         [--algos LIST] [--peers LIST] [--threads T] [--input pieces|root]\n"
+    "                         [--check greedy|none]\n"
     "Run it under mpirun: mpirun --bind-to none -np P bench_distributed ...\n"
     "  --graphs   comma-separated: grid:SIDE, bipartite:SIDE (K_SIDE,SIDE), rmat:SCALE, er:N, or a\n"
     "             Matrix Market file (general view) (default grid:256,bipartite:1024,rmat:18)\n"
@@ -57,6 +59,11 @@ const char* const usage =
     "             generates the whole graph and sends the parts\n"
     "  --peers    shared-memory entries timed on rank 0 (default greedy,suitor-cas,ld-rounds; greedy on 1\n"
     "             thread, the others on --threads T, default the number of ranks; 'none' for none)\n"
+    "  --check    greedy: rank 0 builds the whole graph and compares every variant's mates with\n"
+    "             greedy's (default); none: no whole graph unless --peers asks for one (each variant\n"
+    "             still checks its own matched pairs and that no vertex is left unresolved)\n"
+    "Lines starting with '#' report each step as it ends (rank 0): the variants first, then rank 0's\n"
+    "whole graph, greedy's reference and the peers; the table lines follow.\n"
     "Prints one line per graph and algorithm: time, rounds, one-sided operations, bytes and\n"
     "notifications per rank (mean/max), whether the mates equal greedy's, ratios to the peers;\n"
     "and the input step (read or drawn, parts exchanged, rows sorted), which the times leave out, with\n"
@@ -76,6 +83,22 @@ Csr<double> make_graph(const std::string& spec, const GenOptions& o, int rank) {
   }
   const LoadedGraph g = graph_from_file(read_matrix_market(spec), GraphView::general, Precision::dual);
   return std::get<Csr<double>>(g.graph);
+}
+
+// One variant's numbers, kept until the peers and the reference are done.
+struct VariantRun {
+  const MatcherInfo* m = nullptr;
+  double time = 0, ops = 0, bytes = 0, notes = 0;
+  std::int64_t rounds = 0, ops_max = 0, bytes_max = 0;
+  std::string violation;
+  std::vector<vertex_t> mates;  // rank 0, with --check greedy
+};
+
+// A progress line from rank 0, at once (a run cut short keeps it).
+void progress(int rank, const std::string& what) {
+  if (rank != 0) return;
+  std::printf("# %s\n", what.c_str());
+  std::fflush(stdout);
 }
 
 // Peak resident set of this process so far, bytes.
@@ -122,7 +145,7 @@ int main(int argc, char** argv) {
   std::string graphs = "grid:256,bipartite:1024,rmat:18", algos, peers = "greedy,suitor-cas,ld-rounds";
   GenOptions gen;
   int reps = 5, threads = 0;
-  bool pieces = true;
+  bool pieces = true, check = true;
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string k = argv[i], v = argv[i + 1];
     if (k == "--graphs") graphs = v;
@@ -133,6 +156,7 @@ int main(int argc, char** argv) {
     else if (k == "--algos") algos = v;
     else if (k == "--input" && (v == "pieces" || v == "root")) pieces = v == "pieces";
     else if (k == "--peers") peers = v == "none" ? "" : v;
+    else if (k == "--check" && (v == "greedy" || v == "none")) check = v == "greedy";
     else if (k == "--threads") threads = std::atoi(v.c_str());
     else {
       std::fprintf(stderr, "bench_distributed: unknown option %s\n%s", k.c_str(), usage);
@@ -175,23 +199,14 @@ int main(int argc, char** argv) {
                   static_cast<long long>(part.n), static_cast<long long>(part.edges));
     std::fflush(stdout);
     if (variants.empty() && peers.empty()) continue;
-    // The whole graph on rank 0, for the peers and greedy's mates.
-    const Csr<double> whole = make_graph(spec, gen, rank);
-    const Matching ref = rank == 0 ? greedy(whole, 1) : Matching{};
-    // The peers first (rank 0 alone), so that the ratios can be printed with each variant.
-    std::vector<std::pair<std::string, double>> peer_times;
-    if (rank == 0) {
-      for (const std::string& name : bench::string_list(peers)) {
-        const MatcherInfo& m = find_matcher(name);
-        RunOptions o;
-        o.threads = m.threaded ? threads : 1;
-        omp_set_num_threads(o.threads);
-        run_matching(m, &whole, o);  // warm-up
-        peer_times.emplace_back(name, bench::median_seconds(reps, [&] { run_matching(m, &whole, o); }));
-      }
-    }
-    mpi::idle_barrier();
+    // The variants first, each reported on a progress line as soon as it
+    // is timed: rank 0's whole graph, greedy's reference and the peers take
+    // longer than the variants on large graphs (R-MAT 2^24: a minute per
+    // greedy), and a boxed run cut short there used to show nothing of them.
+    std::vector<VariantRun> runs;
     for (const MatcherInfo* m : variants) {
+      VariantRun v;
+      v.m = m;
       DistributedMatching r;
       std::vector<double> times;
       for (int rep = 0; rep < std::max(reps, 1); ++rep) {
@@ -202,35 +217,69 @@ int main(int argc, char** argv) {
             mpi::max_over_ranks(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()));
       }
       std::sort(times.begin(), times.end());
-      const double t = times[times.size() / 2];
-      const std::vector<vertex_t> mates = mpi::gather_mates(r, part.n);
-      const std::string violation = mpi::first_failure(r.violation);
-      const std::int64_t rounds = mpi::max_over_ranks(r.stats.rounds);
-      const double ops = double(mpi::sum_over_ranks(r.stats.remote_ops)) / ranks;
-      const std::int64_t ops_max = mpi::max_over_ranks(r.stats.remote_ops);
-      const double bytes = double(mpi::sum_over_ranks(r.stats.remote_bytes)) / ranks;
-      const std::int64_t bytes_max = mpi::max_over_ranks(r.stats.remote_bytes);
-      const double notes = double(mpi::sum_over_ranks(r.stats.notifications)) / ranks;
-      if (rank == 0) {
-        const bool equal = violation.empty() && mates == ref.mate;
+      v.time = times[times.size() / 2];
+      if (check) v.mates = mpi::gather_mates(r, part.n);
+      v.violation = mpi::first_failure(r.violation);
+      v.rounds = mpi::max_over_ranks(r.stats.rounds);
+      v.ops = double(mpi::sum_over_ranks(r.stats.remote_ops)) / ranks;
+      v.ops_max = mpi::max_over_ranks(r.stats.remote_ops);
+      v.bytes = double(mpi::sum_over_ranks(r.stats.remote_bytes)) / ranks;
+      v.bytes_max = mpi::max_over_ranks(r.stats.remote_bytes);
+      v.notes = double(mpi::sum_over_ranks(r.stats.notifications)) / ranks;
+      progress(rank, spec + " " + m->name + ": " + std::to_string(v.time) + " s (slowest rank, median of " +
+                         std::to_string(times.size()) + "), " + std::to_string(v.rounds) + " rounds" +
+                         (v.violation.empty() ? "" : ", " + v.violation));
+      runs.push_back(std::move(v));
+    }
+    // Rank 0 alone: the whole graph, greedy's mates, the peers; the other
+    // ranks wait without spinning.
+    Matching ref;
+    std::vector<std::pair<std::string, double>> peer_times;
+    if (rank == 0 && (check || !peers.empty())) {
+      auto step = std::chrono::steady_clock::now();
+      const auto lap = [&] {
+        const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - step).count();
+        step = std::chrono::steady_clock::now();
+        return std::to_string(s) + " s";
+      };
+      const Csr<double> whole = make_graph(spec, gen, rank);
+      progress(rank, spec + ": rank 0 holds the whole graph (" + lap() + ")");
+      if (check) {
+        ref = greedy(whole, 1);
+        progress(rank, spec + ": greedy's reference matching (" + lap() + ")");
+      }
+      for (const std::string& name : bench::string_list(peers)) {
+        const MatcherInfo& m = find_matcher(name);
+        RunOptions o;
+        o.threads = m.threaded ? threads : 1;
+        omp_set_num_threads(o.threads);
+        run_matching(m, &whole, o);  // warm-up
+        peer_times.emplace_back(name, bench::median_seconds(reps, [&] { run_matching(m, &whole, o); }));
+        progress(rank, spec + " " + name + ": " + std::to_string(peer_times.back().second) + " s (rank 0; " + lap() +
+                           " with its warm-up)");
+      }
+    }
+    mpi::idle_barrier();
+    if (rank == 0) {
+      for (const VariantRun& v : runs) {
+        const char* equal = !check ? "-" : v.violation.empty() && v.mates == ref.mate ? "yes" : "NO";
         std::string ratios;
         for (const auto& [name, pt] : peer_times) {
           char buf[64];
-          std::snprintf(buf, sizeof buf, "%s/%s %.2f ", m->name.c_str() + 7, name.c_str(), t / pt);
+          std::snprintf(buf, sizeof buf, "%s/%s %.2f ", v.m->name.c_str() + 7, name.c_str(), v.time / pt);
           ratios += buf;
         }
         char opsbuf[48], bytesbuf[48];
-        std::snprintf(opsbuf, sizeof opsbuf, "%.0f/%lld", ops, static_cast<long long>(ops_max));
-        std::snprintf(bytesbuf, sizeof bytesbuf, "%.0f/%lld", bytes, static_cast<long long>(bytes_max));
-        std::printf("%-22s %5d %-20s %10.6f %7lld %21s %21s %17.0f %5s %s\n", spec.c_str(), ranks, m->name.c_str(), t,
-                    static_cast<long long>(rounds), opsbuf, bytesbuf, notes, equal ? "yes" : "NO", ratios.c_str());
-        if (!violation.empty()) std::printf("  %s\n", violation.c_str());
+        std::snprintf(opsbuf, sizeof opsbuf, "%.0f/%lld", v.ops, static_cast<long long>(v.ops_max));
+        std::snprintf(bytesbuf, sizeof bytesbuf, "%.0f/%lld", v.bytes, static_cast<long long>(v.bytes_max));
+        std::printf("%-22s %5d %-20s %10.6f %7lld %21s %21s %17.0f %5s %s\n", spec.c_str(), ranks, v.m->name.c_str(),
+                    v.time, static_cast<long long>(v.rounds), opsbuf, bytesbuf, v.notes, equal, ratios.c_str());
+        if (!v.violation.empty()) std::printf("  %s\n", v.violation.c_str());
       }
-    }
-    if (rank == 0)
       for (const auto& [name, pt] : peer_times)
         std::printf("%-22s %5s %-20s %10.6f   (rank 0, %d thread%s)\n", spec.c_str(), "-", name.c_str(), pt,
                     find_matcher(name).threaded ? threads : 1, find_matcher(name).threaded && threads > 1 ? "s" : "");
+    }
     std::fflush(stdout);
   }
   return 0;

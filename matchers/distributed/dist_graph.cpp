@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <numeric>
+#include <type_traits>
+#include <utility>
 
 #include "lib/error.hpp"
 #include "lib/greedy_order.hpp"
@@ -42,8 +44,10 @@ std::vector<vertex_t> edge_balanced_blocks(const std::vector<offset_t>& offsets,
 
 namespace {
 
-// d's rows from row(i) = (columns, weights) of its local vertex i, each
-// sorted in the greedy order; its ghosts and cross entries.
+// d's rows from row(i) = (columns, weights) of its local vertex i, each in
+// the greedy order: a row already in that order (as dist_read.hpp's drawn
+// rows arrive) is copied, another sorted as (weight, column) pairs. Then its
+// ghosts (each cross entry's column once, ascending) and cross entries.
 template <class Row>
 void fill_rows(DistGraph& d, Row row) {
   const vertex_t count = d.count();
@@ -51,19 +55,31 @@ void fill_rows(DistGraph& d, Row row) {
   for (vertex_t i = 0; i < count; ++i) d.offsets[i + 1] = d.offsets[i] + offset_t(row(i).first.size());
   d.cols.resize(std::size_t(d.offsets[count]));
   d.weights.resize(d.cols.size());
-  std::vector<std::size_t> order;
+  using W = typename std::remove_cvref_t<decltype(row(0).second)>::value_type;
+  std::vector<std::pair<W, vertex_t>> sorted;
   for (vertex_t i = 0; i < count; ++i) {
     const auto [cols, weights] = row(i);
-    order.resize(cols.size());
-    std::iota(order.begin(), order.end(), std::size_t(0));
-    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-      return neighbour_beats(weights[a], cols[a], weights[b], cols[b]);
-    });
-    for (std::size_t k = 0; k < order.size(); ++k) {
-      const vertex_t v = cols[order[k]];
+    vertex_t* out_cols = d.cols.data() + d.offsets[i];
+    double* out_weights = d.weights.data() + d.offsets[i];
+    bool in_order = true;
+    for (std::size_t k = 1; k < cols.size() && in_order; ++k)
+      in_order = neighbour_beats(weights[k - 1], cols[k - 1], weights[k], cols[k]);
+    if (in_order) {
+      std::copy(cols.begin(), cols.end(), out_cols);
+      std::copy(weights.begin(), weights.end(), out_weights);  // float -> double keeps the order
+    } else {
+      sorted.resize(cols.size());
+      for (std::size_t k = 0; k < cols.size(); ++k) sorted[k] = {weights[k], cols[k]};
+      std::sort(sorted.begin(), sorted.end(),
+                [](const auto& a, const auto& b) { return neighbour_beats(a.first, a.second, b.first, b.second); });
+      for (std::size_t k = 0; k < sorted.size(); ++k) {
+        out_cols[k] = sorted[k].second;
+        out_weights[k] = double(sorted[k].first);
+      }
+    }
+    for (std::size_t k = 0; k < cols.size(); ++k) {
+      const vertex_t v = out_cols[k];
       MATCHBLAS_EXPECTS(v >= 0 && v < d.n, "distribute: a column out of range");
-      d.cols[d.offsets[i] + offset_t(k)] = v;
-      d.weights[d.offsets[i] + offset_t(k)] = double(weights[order[k]]);  // float -> double keeps the order
       if (!d.owns(v)) {
         ++d.cross_entries;
         d.ghosts.push_back(v);

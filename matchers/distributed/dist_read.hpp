@@ -21,7 +21,10 @@
 //   3. The edge-balanced boundaries (edge_balanced_blocks) from a prefix sum
 //      of the rows' degrees (MPI_Exscan) and one MPI_Allreduce (MIN) of
 //      P - 1 candidates; each row is sent to its final owner
-//      (MPI_Alltoallv), which sorts it in the greedy order (distribute_rows).
+//      (MPI_Alltoallv), in the greedy order (a drawn row is ordered where it
+//      is built; a file's row by its final owner, distribute_rows).
+// The local builds bucket the received entries by row (a counting pass,
+// lib/csr_build.hpp csr_from_entries) and sort each row alone.
 // Memory per rank: its piece of the file (one 8 MiB chunk at a time), its
 // entries (16 bytes each, twice while exchanged), its rows: O((n + m) / P +
 // ghosts) when the entries spread evenly over the provisional blocks (a

@@ -148,10 +148,25 @@ std::vector<Entry> exchange(const std::string& name, std::vector<Entry>& items, 
   std::vector<Entry> send;
   agreed(name, [&] {
     std::vector<std::int64_t> counts(std::size_t(ranks), 0);
-    for (const Entry& e : items) to(e, [&](int r) { ++counts[std::size_t(r)]; });
+    // Items that go to one rank each, in rank order (rows sent in row
+    // order), are sent as they are: no copy.
+    bool in_order = true;
+    int last = 0;
+    for (const Entry& e : items) {
+      int sends = 0;
+      to(e, [&](int r) {
+        ++counts[std::size_t(r)];
+        in_order = in_order && ++sends == 1 && r >= last;
+        last = r;
+      });
+    }
     for (int r = 0; r < ranks; ++r) {
       send_counts[r] = count_of(counts[r]);
       send_displs[r + 1] = count_of(std::int64_t(send_displs[r]) + send_counts[r]);
+    }
+    if (in_order) {
+      send.swap(items);
+      return;
     }
     send.resize(std::size_t(send_displs[ranks]));
     std::vector<int> next(send_displs.begin(), send_displs.end() - 1);
@@ -234,29 +249,54 @@ Csr<double> general_rows(vertex_t lo, vertex_t hi, vertex_t n, const std::vector
   const vertex_t count = hi - lo;
   // s_uv for u in the block; s_vu (as row u, column v), which a symmetric
   // file makes equal to s_uv (the same values summed in the same order).
-  // One at a time, to hold one set of triples at once.
+  // Each bucketed straight from the received entries.
   const auto sums = [&](bool of_rows) {
-    Triples<double> t;
-    const auto key = [&](vertex_t a, vertex_t b, double x) {
-      if (!of_rows) std::swap(a, b);
-      if (a >= lo && a < hi) t.push_back(a - lo, b, x);
-    };
-    for (const Entry& e : in) {
-      key(e.r, e.c, e.v);
-      if (transpose) key(e.c, e.r, sign * e.v);
-    }
-    return csr_from_triples(count, n, t, Duplicates::sum, /*drop_zeros=*/false);
+    return csr_from_entries<double>(
+        count, n, std::int64_t(in.size()),
+        [&](std::int64_t k, auto emit) {
+          const auto key = [&](vertex_t a, vertex_t b, double x) {
+            if (!of_rows) std::swap(a, b);
+            if (a >= lo && a < hi) emit(a - lo, b, x);
+          };
+          const Entry& e = in[std::size_t(k)];
+          key(e.r, e.c, e.v);
+          if (transpose) key(e.c, e.r, sign * e.v);
+        },
+        Duplicates::sum, /*drop_zeros=*/false);
   };
-  Csr<double> row_sums = sums(true);
-  Csr<double> col_sums = h.symmetry == MmSymmetry::symmetric ? Csr<double>{} : sums(false);
-  Triples<double> t;
-  t.reserve(row_sums.cols.size() + col_sums.cols.size());
-  for (const Csr<double>* s : {&row_sums, &col_sums})
-    for (vertex_t u = 0; s->n_rows > 0 && u < count; ++u)
-      for (offset_t k = s->offsets[u]; k < s->offsets[u + 1]; ++k) t.push_back(u, s->cols[k], std::fabs(s->weights[k]));
-  row_sums = col_sums = {};
-  Csr<double> g = csr_from_triples(count, n, t, Duplicates::max, /*drop_zeros=*/true);
-  t = {};
+  const Csr<double> row_sums = sums(true);
+  const Csr<double> col_sums = h.symmetry == MmSymmetry::symmetric ? Csr<double>{} : sums(false);
+  // w(u, v) = max(|s_uv|, |s_vu|), zero dropped: both lists are sorted by
+  // column, so one merge per row (the value csr_from_triples' max gives).
+  Csr<double> g;
+  g.n_rows = count;
+  g.n_cols = n;
+  g.offsets.assign(std::size_t(count) + 1, 0);
+  g.cols.reserve(row_sums.cols.size() + col_sums.cols.size());
+  g.weights.reserve(g.cols.capacity());
+  const bool both = col_sums.n_rows > 0;
+  for (vertex_t u = 0; u < count; ++u) {
+    offset_t i = row_sums.offsets[u], j = both ? col_sums.offsets[u] : 0;
+    const offset_t i_end = row_sums.offsets[u + 1], j_end = both ? col_sums.offsets[u + 1] : 0;
+    while (i < i_end || j < j_end) {
+      vertex_t c;
+      double w;
+      if (j == j_end || (i < i_end && row_sums.cols[i] < col_sums.cols[j])) {
+        c = row_sums.cols[i];
+        w = std::fabs(row_sums.weights[i++]);
+      } else if (i == i_end || col_sums.cols[j] < row_sums.cols[i]) {
+        c = col_sums.cols[j];
+        w = std::fabs(col_sums.weights[j++]);
+      } else {
+        c = row_sums.cols[i];
+        w = std::max(std::fabs(row_sums.weights[i++]), std::fabs(col_sums.weights[j++]));
+      }
+      if (w == 0) continue;
+      g.cols.push_back(c);
+      g.weights.push_back(w);
+    }
+    g.offsets[std::size_t(u) + 1] = offset_t(g.cols.size());
+  }
   // To W, checked; a weight that underflows to zero in W is dropped.
   offset_t out = 0;
   for (vertex_t u = 0; u < count; ++u) {
@@ -277,15 +317,18 @@ Csr<double> general_rows(vertex_t lo, vertex_t hi, vertex_t n, const std::vector
 
 // Rows lo..hi-1 of a generated graph from every drawn edge with an end in
 // them (weights already W values): both directions, a duplicate keeping the
-// larger weight, self-loops (weight 0) dropped.
+// larger weight, self-loops (weight 0) dropped; each row bucketed straight
+// from the received edges and left in the greedy order, so that its final
+// owner only copies it (distribute_rows sorts only rows out of order).
 Csr<double> drawn_rows(vertex_t lo, vertex_t hi, vertex_t n, const std::vector<Entry>& in) {
-  Triples<double> t;
-  t.reserve(in.size());
-  for (const Entry& e : in) {
-    if (e.r >= lo && e.r < hi) t.push_back(e.r - lo, e.c, e.v);
-    if (e.c >= lo && e.c < hi) t.push_back(e.c - lo, e.r, e.v);
-  }
-  return csr_from_triples(hi - lo, n, t, Duplicates::max, /*drop_zeros=*/true);
+  return csr_from_entries<double>(
+      hi - lo, n, std::int64_t(in.size()),
+      [&](std::int64_t k, auto emit) {
+        const Entry& e = in[std::size_t(k)];
+        if (e.r >= lo && e.r < hi) emit(e.r - lo, e.c, e.v);
+        if (e.c >= lo && e.c < hi) emit(e.c - lo, e.r, e.v);
+      },
+      Duplicates::max, /*drop_zeros=*/true, RowOrder::greedy);
 }
 
 // ---- step 3: the edge-balanced blocks and the rows sent there --------------

@@ -1,7 +1,8 @@
-// Building a Csr from triples (lib/csr_build.hpp) against a brute-force map.
+// Building a Csr from triples or indexed entries (lib/csr_build.hpp) against a brute-force map.
 #include <doctest/doctest.h>
 #include <omp.h>
 
+#include <array>
 #include <bit>
 #include <cmath>
 #include <map>
@@ -89,4 +90,62 @@ TEST_CASE("csr_from_triples refuses an index outside the matrix") {
   t.push_back(2, 5, 1);
   CHECK_THROWS_WITH_AS(csr_from_triples(3, 5, t, Duplicates::sum, true), doctest::Contains("entry 1 at (2, 5)"),
                        invalid_input);
+}
+
+TEST_CASE("csr_from_entries: items of 0-2 entries equal their triples, by column or in the greedy order") {
+  // Item k stands for (r, c) and, when r != c, (c, r) too; items with r == c
+  // stand for nothing (as the distributed input treats drawn self-loops).
+  std::mt19937_64 rng(5);
+  const vertex_t n = 40;
+  std::vector<std::array<vertex_t, 2>> ends;
+  std::vector<double> vals;
+  for (int k = 0; k < 3000; ++k) {
+    ends.push_back({vertex_t(rng() % n), vertex_t(rng() % n)});
+    vals.push_back(std::uniform_int_distribution<int>(-3, 3)(rng) * 0.5);  // ties and zeros
+  }
+  Triples<double> t;
+  for (std::size_t k = 0; k < ends.size(); ++k)
+    if (ends[k][0] != ends[k][1]) {
+      t.push_back(ends[k][0], ends[k][1], vals[k]);
+      t.push_back(ends[k][1], ends[k][0], vals[k]);
+    }
+  const auto items = [&](std::int64_t k, auto emit) {
+    const auto [r, c] = ends[std::size_t(k)];
+    if (r == c) return;
+    emit(r, c, vals[std::size_t(k)]);
+    emit(c, r, vals[std::size_t(k)]);
+  };
+  for (int threads : {1, 4})
+    for (Duplicates dup : {Duplicates::sum, Duplicates::max}) {
+      CAPTURE(threads);
+      omp_set_num_threads(threads);
+      const Csr<double> want = csr_from_triples(n, n, t, dup, true);
+      const Csr<double> by_column = csr_from_entries<double>(n, n, std::int64_t(ends.size()), items, dup, true);
+      CHECK(by_column.offsets == want.offsets);
+      CHECK(by_column.cols == want.cols);
+      CHECK(by_column.weights == want.weights);
+      // The greedy order: the same entries per row, heavier first, then the
+      // smaller column.
+      const Csr<double> greedy =
+          csr_from_entries<double>(n, n, std::int64_t(ends.size()), items, dup, true, RowOrder::greedy);
+      REQUIRE(greedy.offsets == want.offsets);
+      for (vertex_t r = 0; r < n; ++r) {
+        std::vector<std::pair<double, vertex_t>> row, expect;
+        for (offset_t k = want.offsets[r]; k < want.offsets[r + 1]; ++k) {
+          expect.push_back({want.weights[k], want.cols[k]});
+          row.push_back({greedy.weights[k], greedy.cols[k]});
+        }
+        std::sort(expect.begin(), expect.end(),
+                  [](const auto& a, const auto& b) { return a.first > b.first || (a.first == b.first && a.second < b.second); });
+        CHECK(row == expect);
+      }
+    }
+  omp_set_num_threads(omp_get_num_procs());
+  CHECK_THROWS_WITH_AS(csr_from_entries<double>(n, n, std::int64_t(ends.size()),
+                                                [&](std::int64_t k, auto emit) {
+                                                  items(k, emit);
+                                                  if (k == 7) emit(3, n, 1.0);
+                                                },
+                                                Duplicates::sum, true),
+                       doctest::Contains("entry 7 at (3, 40)"), invalid_input);
 }

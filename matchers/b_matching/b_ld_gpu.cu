@@ -85,6 +85,15 @@ constexpr int lanes = 32;      // a tile scans one row
 constexpr int refill_k = 8;    // entries a lane keeps per scan: one scan fills T(u) when cap(u) <= 8
 constexpr int tile_block = 128;
 
+// A vertex's selection threshold (see refresh); v = every_live: any live
+// neighbour is among its first r.
+template <class W>
+struct Threshold {
+  W w;
+  vertex_t v;
+};
+constexpr vertex_t every_live = -2;
+
 // The state of the rounds, in device memory (a view passed by value). A
 // vertex's list and its partners share its slot range [start[u], start[u + 1]).
 template <class W>
@@ -105,6 +114,7 @@ struct Rounds {
   vertex_t* next;       // the vertices listed for the next round
   int* next_count;
   unsigned long long* selected;  // edges taken this round, counted at both ends
+  Threshold<W>* threshold;       // each listed vertex's, set by refresh
 };
 
 // Lists u in r.next when `listed`, one atomic per warp.
@@ -168,37 +178,55 @@ __global__ void refresh(Rounds<W> r, const vertex_t* listed, int count) {
   bool exhausted = r.exhausted[u];
   vertex_t cv = r.cursor_v[u];
   W cw = cv == no_vertex ? W(0) : r.cursor_w[u];
+  // Refill: the best entries strictly below the cursor by weight alone
+  // (each lane its best `limit`, the tile's best `limit` of those), then
+  // each candidate's room read once, by its own lane; dead ones are passed
+  // over (the cursor moves past them: they stay dead). Once a pass finds
+  // more dead candidates than live ones, the scans read the room of every
+  // entry that would enter a lane's list instead (few live entries left).
+  bool check_in_scan = false;
   while (kept < room && !exhausted) {
-    // u's best live entries strictly below the cursor: each lane its best
-    // `limit`, the tile's best `limit` of those.
     const int limit = min(cap - kept, refill_k);
     gpu::LaneTop<W, refill_k> top;
     gpu::for_strided_entries(r.g, u, lane, lanes, [&](vertex_t v, W w) {
       if (cv != no_vertex && !neighbour_beats(cw, cv, w, v)) return;
       if (!top.admits(v, w, limit)) return;
-      if (r.room[v] <= 0) return;
+      if (check_in_scan && r.room[v] <= 0) return;
       top.insert(v, w, limit);
     });
     const gpu::Candidates<W, refill_k> best = gpu::merge_candidates(tile, top, limit);
+    vertex_t mine = no_vertex;
+    W mine_w = W(0);
 #pragma unroll
     for (int j = 0; j < refill_k; ++j)
-      if (j < best.size && lane == 0) {
-        r.list_v[first + kept + j] = best.v[j];
-        r.list_w[first + kept + j] = best.w[j];
-      }
+      if (j == lane && j < best.size) mine = best.v[j], mine_w = best.w[j];
+    const bool live = mine != no_vertex && (check_in_scan || r.room[mine] > 0);
+    const unsigned mask = tile.t.ballot(live);
+    if (live) {
+      const int at = kept + __popc(mask & ((1u << lane) - 1));
+      r.list_v[first + at] = mine;
+      r.list_w[first + at] = mine_w;
+    }
     if (best.size > 0) {
 #pragma unroll
       for (int j = 0; j < refill_k; ++j)
         if (j == best.size - 1) cv = best.v[j], cw = best.w[j];
     }
-    kept += best.size;
+    kept += __popc(mask);
     exhausted = best.size < limit;
+    check_in_scan = check_in_scan || 2 * __popc(mask) < best.size;
   }
+  tile.t.sync();  // the list's entries are written
   if (lane == 0) {
     r.list_size[u] = kept;
     r.cursor_v[u] = cv;
     r.cursor_w[u] = cw;
     r.exhausted[u] = exhausted;
+    // The entry a neighbour must reach to be among u's first r(u): the
+    // r(u)-th of T(u); when T(u) holds fewer (u is exhausted), every live
+    // neighbour is in it.
+    r.threshold[u] = kept >= room ? Threshold<W>{r.list_w[first + room - 1], r.list_v[first + room - 1]}
+                                  : Threshold<W>{W(0), every_live};
   }
 }
 
@@ -214,11 +242,9 @@ __global__ void select(Rounds<W> r, const vertex_t* listed, int count) {
     int took = 0;
     for (int k = 0; k < min(room, size); ++k) {
       const vertex_t v = r.list_v[first + k];
-      const offset_t vfirst = r.start[v];
-      const int vtop = min(r.room[v], r.list_size[v]);
-      bool mutual = false;
-      for (int q = 0; q < vtop && !mutual; ++q) mutual = r.list_v[vfirst + q] == u;
-      if (mutual) r.partners[first + before + took++] = v;
+      const Threshold<W> t = r.threshold[v];
+      const W w = r.list_w[first + k];
+      if (t.v == every_live || t.v == u || neighbour_beats(w, u, t.w, t.v)) r.partners[first + before + took++] = v;
     }
     r.taken_before[u] = before;
     r.taken[u] = before + took;
@@ -296,11 +322,12 @@ BMatching b_ld_gpu(const DeviceGraph<W>& dg, const std::vector<int>& b, const Gp
   gpu::DeviceBuffer<int> list_size(un, s), room(2 * un, s), taken(un, s), taken_before(un, s), counts(2, s);
   gpu::DeviceBuffer<unsigned char> exhausted(un, s);
   gpu::DeviceBuffer<unsigned long long> selected(1, s);
+  gpu::DeviceBuffer<Threshold<W>> threshold(un, s);
   MATCHBLAS_CUDA_TRY(cudaMemsetAsync(counts.data(), 0, 2 * sizeof(int), s));
   Rounds<W> r{g,           start.data(),     list_v.data(), list_w.data(),       list_size.data(),
               cursor_v.data(), cursor_w.data(), exhausted.data(), room.data(),     room.data() + un,
               partners.data(), taken.data(),    taken_before.data(), lists.data(), counts.data(),
-              selected.data()};
+              selected.data(),   threshold.data()};
   if (n > 0) {
     init_rounds<<<grid, 256, 0, s>>>(r);
     MATCHBLAS_CUDA_CHECK_LAUNCH();

@@ -4,18 +4,20 @@
 // (live: with room left and not yet u's partner), best first under
 // neighbour_beats, and r(u), the partners it may still take (initially
 // cap(u) = min(b(u), deg u)). A round has two launches:
-//   refresh  each listed vertex drops the dead entries of T(u) and, when
-//            fewer than r(u) remain, appends the best live entries strictly
-//            below its cursor (the last entry ever appended), filling T(u)
-//            up to cap(u) by scans of its row (a tile of 32 lanes, each
-//            lane's best 8 merged; a neighbour's room is read only for an
-//            entry that would enter a lane's list); no live entry below the
-//            cursor left: exhausted.
+//   prune    each listed vertex (a thread) drops the dead entries of T(u);
+//   refill   one that has fewer than r(u) left appends the best live
+//            entries strictly below its cursor (the last entry ever
+//            appended), filling T(u) up to cap(u) by scans of its row (a
+//            tile of 4 or 32 lanes or a block by row length, each lane's
+//            best 8 by weight merged, then each candidate's room read
+//            once); no live entry below the cursor left: exhausted.
 //   select   edge {u, v} is taken when v is among the first r(u) entries of
-//            T(u) and u among the first r(v) of T(v) (both sides decide
-//            alike, reading lists no one writes in this launch); r(u)
-//            drops by the edges u took, into the other copy of r.
-// Rounds run until one takes no edge. This is the locally dominant rule of
+//            T(u) and u reaches v's threshold, the r(v)-th entry of T(v)
+//            (both sides decide alike, reading what no one writes in this
+//            launch); r(u) drops by the edges u took (a second copy of r,
+//            copied back after the launch).
+// A round is these three steps and the selection; rounds run until one
+// takes no edge. This is the locally dominant rule of
 // the greedy matching (R. Preis, "Linear time 1/2-approximation algorithm
 // for maximum weighted matching in general graphs", STACS 1999; in rounds,
 // F. Manne and R. H. Bisseling, "A parallel approximation algorithm for the
@@ -37,7 +39,7 @@
 // left without room ranks below all of that vertex's taken edges (else it
 // would have been taken), so greedy refuses it on both sides. A round
 // takes the best edge of E' (first at both its ends), so it ends only when
-// E' is empty. The refresh keeps T(u)'s first r(u) entries exactly u's
+// E' is empty. Prune and refill keep T(u)'s first r(u) entries exactly u's
 // best r(u) live edges: every live entry above the cursor is in T(u)
 // (liveness is only ever lost), T(u) is in order, and a refill takes the
 // best entries below the cursor (the best `limit` of a row each rank among
@@ -81,11 +83,14 @@ using gpu::b_suitor::sort_partner_lists;
 using gpu::b_suitor::sort_in_thread;
 using gpu::b_suitor::with_temp;
 
-constexpr int lanes = 32;      // a tile scans one row
 constexpr int refill_k = 8;    // entries a lane keeps per scan: one scan fills T(u) when cap(u) <= 8
-constexpr int tile_block = 128;
+// Refill groups by row length (b-suitor-gpu's classes): a tile of 4 lanes
+// for rows of <= 32 entries, a warp up to 1024, a block of 256 beyond.
+constexpr offset_t small_row = 32, hub_row = 1024;
+constexpr int small_tile = 4, row_tile = 32, hub_block = 256, tile_block = 128;
+constexpr int classes = 3;
 
-// A vertex's selection threshold (see refresh); v = every_live: any live
+// A vertex's selection threshold (set_threshold); v = every_live: any live
 // neighbour is among its first r.
 template <class W>
 struct Threshold {
@@ -114,7 +119,9 @@ struct Rounds {
   vertex_t* next;       // the vertices listed for the next round
   int* next_count;
   unsigned long long* selected;  // edges taken this round, counted at both ends
-  Threshold<W>* threshold;       // each listed vertex's, set by refresh
+  Threshold<W>* threshold;       // each listed vertex's, set by prune or refill
+  vertex_t* refill[classes];     // the vertices prune found short, by row class
+  int* refill_count;             // classes counters
 };
 
 // Lists u in r.next when `listed`, one atomic per warp.
@@ -141,94 +148,124 @@ __global__ void init_rounds(Rounds<W> r) {
   }
 }
 
-// Refresh of listed vertex u by a tile: drop dead entries (no room, or
-// taken last round), then refill below the cursor while short.
+// The threshold of u once T(u) holds `kept` live entries in order: the
+// entry a neighbour must reach to be among u's first r(u), the r(u)-th of
+// T(u); when T(u) holds fewer (u is exhausted), every live neighbour is in it.
 template <class W>
-__global__ void refresh(Rounds<W> r, const vertex_t* listed, int count) {
-  const gpu::TileGroup<lanes> tile{cg::tiled_partition<lanes>(cg::this_thread_block())};
-  const long long t = (gpu::grid_thread()) / lanes;
-  if (t >= count) return;
-  const vertex_t u = listed[t];
-  const offset_t first = r.start[u];
-  const int cap = int(r.start[u + 1] - first), size = r.list_size[u];
-  const int from = r.taken_before[u], to = r.taken[u];
-  const int lane = tile.rank();
-  int kept = 0;
-  for (int base = 0; base < size; base += lanes) {
-    const int j = base + lane;
-    vertex_t v = no_vertex;
-    W w = W(0);
-    bool keep = false;
-    if (j < size) {
-      v = r.list_v[first + j];
-      w = r.list_w[first + j];
-      keep = r.room[v] > 0;
+__device__ void set_threshold(const Rounds<W>& r, vertex_t u, offset_t first, int kept, int room) {
+  r.threshold[u] = kept >= room ? Threshold<W>{r.list_w[first + room - 1], r.list_v[first + room - 1]}
+                                : Threshold<W>{W(0), every_live};
+}
+
+// Prune, a thread per listed vertex u: drop the dead entries of T(u) (no
+// room, or taken last round), in order; then u's threshold, or, when fewer
+// than r(u) entries are left and its row is not exhausted, u is listed for
+// a refill by its row class.
+template <class W>
+__global__ void prune(Rounds<W> r, const vertex_t* listed, int count) {
+  for (long long i = gpu::grid_thread(); i < count; i += gpu::grid_threads()) {
+    const vertex_t u = listed[i];
+    const offset_t first = r.start[u];
+    const int size = r.list_size[u], from = r.taken_before[u], to = r.taken[u], room = r.room[u];
+    int kept = 0;
+    for (int j = 0; j < size; ++j) {
+      const vertex_t v = r.list_v[first + j];
+      bool keep = r.room[v] > 0;
       for (int q = from; q < to && keep; ++q) keep = r.partners[first + q] != v;
+      if (!keep) continue;
+      if (kept != j) {
+        r.list_v[first + kept] = v;
+        r.list_w[first + kept] = r.list_w[first + j];
+      }
+      ++kept;
     }
-    const unsigned mask = tile.t.ballot(keep);
-    const int at = kept + __popc(mask & ((1u << lane) - 1));
-    tile.t.sync();  // every lane has read its entry
-    if (keep) {
-      r.list_v[first + at] = v;
-      r.list_w[first + at] = w;
+    r.list_size[u] = kept;
+    if (kept >= room || r.exhausted[u]) {
+      set_threshold(r, u, first, kept, room);
+    } else {
+      const offset_t d = degree(r.g, u);
+      const int c = d <= small_row ? 0 : d <= hub_row ? 1 : 2;
+      r.refill[c][atomicAdd(r.refill_count + c, 1)] = u;
     }
-    kept += __popc(mask);
   }
-  const int room = r.room[u];
-  bool exhausted = r.exhausted[u];
+}
+
+// Refill of u by a group: append u's best live entries strictly below its
+// cursor until T(u) holds r(u) (filling up to cap(u)) or the row is
+// exhausted. Each pass ranks the entries below the cursor by weight alone
+// (each lane its best `limit`, the group's best `limit` of those); the
+// leader then reads each candidate's room once and appends the live ones in
+// order; the cursor moves past every candidate (the dead ones stay dead).
+// Once a pass finds more dead candidates than live ones, the scans read the
+// room of each entry that would enter a lane's list instead (few live
+// entries left). Then u's threshold.
+template <class Group, class W>
+__device__ void refill_one(const Group& group, const Rounds<W>& r, vertex_t u) {
+  const offset_t first = r.start[u];
+  const int cap = int(r.start[u + 1] - first), room = r.room[u];
+  int kept = r.list_size[u];
+  bool exhausted = false, check_in_scan = false;
   vertex_t cv = r.cursor_v[u];
   W cw = cv == no_vertex ? W(0) : r.cursor_w[u];
-  // Refill: the best entries strictly below the cursor by weight alone
-  // (each lane its best `limit`, the tile's best `limit` of those), then
-  // each candidate's room read once, by its own lane; dead ones are passed
-  // over (the cursor moves past them: they stay dead). Once a pass finds
-  // more dead candidates than live ones, the scans read the room of every
-  // entry that would enter a lane's list instead (few live entries left).
-  bool check_in_scan = false;
   while (kept < room && !exhausted) {
     const int limit = min(cap - kept, refill_k);
     gpu::LaneTop<W, refill_k> top;
-    gpu::for_strided_entries(r.g, u, lane, lanes, [&](vertex_t v, W w) {
+    gpu::for_strided_entries(r.g, u, group.rank(), Group::size, [&](vertex_t v, W w) {
       if (cv != no_vertex && !neighbour_beats(cw, cv, w, v)) return;
       if (!top.admits(v, w, limit)) return;
       if (check_in_scan && r.room[v] <= 0) return;
       top.insert(v, w, limit);
     });
-    const gpu::Candidates<W, refill_k> best = gpu::merge_candidates(tile, top, limit);
-    vertex_t mine = no_vertex;
-    W mine_w = W(0);
+    const gpu::Candidates<W, refill_k> best = gpu::merge_candidates(group, top, limit);
+    int live = 0;
+    if (group.leader()) {
+      int rooms[refill_k];
 #pragma unroll
-    for (int j = 0; j < refill_k; ++j)
-      if (j == lane && j < best.size) mine = best.v[j], mine_w = best.w[j];
-    const bool live = mine != no_vertex && (check_in_scan || r.room[mine] > 0);
-    const unsigned mask = tile.t.ballot(live);
-    if (live) {
-      const int at = kept + __popc(mask & ((1u << lane) - 1));
-      r.list_v[first + at] = mine;
-      r.list_w[first + at] = mine_w;
+      for (int j = 0; j < refill_k; ++j) rooms[j] = j < best.size ? (check_in_scan ? 1 : r.room[best.v[j]]) : 0;
+#pragma unroll
+      for (int j = 0; j < refill_k; ++j)
+        if (rooms[j] > 0) {
+          r.list_v[first + kept + live] = best.v[j];
+          r.list_w[first + kept + live] = best.w[j];
+          ++live;
+        }
     }
+    live = group.from_leader(live);
     if (best.size > 0) {
 #pragma unroll
       for (int j = 0; j < refill_k; ++j)
         if (j == best.size - 1) cv = best.v[j], cw = best.w[j];
     }
-    kept += __popc(mask);
+    kept += live;
     exhausted = best.size < limit;
-    check_in_scan = check_in_scan || 2 * __popc(mask) < best.size;
+    check_in_scan = check_in_scan || 2 * live < best.size;
   }
-  tile.t.sync();  // the list's entries are written
-  if (lane == 0) {
+  if (group.leader()) {
     r.list_size[u] = kept;
     r.cursor_v[u] = cv;
     r.cursor_w[u] = cw;
     r.exhausted[u] = exhausted;
-    // The entry a neighbour must reach to be among u's first r(u): the
-    // r(u)-th of T(u); when T(u) holds fewer (u is exhausted), every live
-    // neighbour is in it.
-    r.threshold[u] = kept >= room ? Threshold<W>{r.list_w[first + room - 1], r.list_v[first + room - 1]}
-                                  : Threshold<W>{W(0), every_live};
+    set_threshold(r, u, first, kept, room);
   }
 }
+
+template <int G, class W>
+__global__ void refill_tiles(Rounds<W> r, const vertex_t* list, int count) {
+  const gpu::TileGroup<G> group{cg::tiled_partition<G>(cg::this_thread_block())};
+  const long long t = gpu::grid_thread() / G;
+  if (t < count) refill_one(group, r, list[t]);
+}
+
+template <class W>
+__global__ void refill_hubs(Rounds<W> r, const vertex_t* list) {
+  __shared__ vertex_t warp_v[hub_block / 32];
+  __shared__ W warp_w[hub_block / 32];
+  __shared__ unsigned long long word;
+  const gpu::BlockGroup<hub_block, W> group{warp_v, warp_w, &word};
+  refill_one(group, r, list[blockIdx.x]);
+}
+
+unsigned tiles_grid(int listed, int width) { return unsigned((listed * 1LL * width + tile_block - 1) / tile_block); }
 
 // Selection: u takes {u, v} for each v among the first r(u) entries of T(u)
 // that has u among its own first r(v); u stays listed while it has room and
@@ -323,11 +360,14 @@ BMatching b_ld_gpu(const DeviceGraph<W>& dg, const std::vector<int>& b, const Gp
   gpu::DeviceBuffer<unsigned char> exhausted(un, s);
   gpu::DeviceBuffer<unsigned long long> selected(1, s);
   gpu::DeviceBuffer<Threshold<W>> threshold(un, s);
+  gpu::DeviceBuffer<vertex_t> refill_lists(classes * un, s);
+  gpu::DeviceBuffer<int> refill_count(classes, s);
   MATCHBLAS_CUDA_TRY(cudaMemsetAsync(counts.data(), 0, 2 * sizeof(int), s));
   Rounds<W> r{g,           start.data(),     list_v.data(), list_w.data(),       list_size.data(),
               cursor_v.data(), cursor_w.data(), exhausted.data(), room.data(),     room.data() + un,
               partners.data(), taken.data(),    taken_before.data(), lists.data(), counts.data(),
-              selected.data(),   threshold.data()};
+              selected.data(),   threshold.data(), {}, refill_count.data()};
+  for (int c = 0; c < classes; ++c) r.refill[c] = refill_lists.data() + c * un;
   if (n > 0) {
     init_rounds<<<grid, 256, 0, s>>>(r);
     MATCHBLAS_CUDA_CHECK_LAUNCH();
@@ -348,9 +388,26 @@ BMatching b_ld_gpu(const DeviceGraph<W>& dg, const std::vector<int>& b, const Gp
     r.next_count = counts.data() + nxt;
     MATCHBLAS_CUDA_TRY(cudaMemsetAsync(r.next_count, 0, sizeof(int), s));
     MATCHBLAS_CUDA_TRY(cudaMemsetAsync(r.selected, 0, sizeof(unsigned long long), s));
-    refresh<W><<<unsigned((listed * 1LL * lanes + tile_block - 1) / tile_block), tile_block, 0, s>>>(r, current,
-                                                                                                   listed);
+    MATCHBLAS_CUDA_TRY(cudaMemsetAsync(r.refill_count, 0, classes * sizeof(int), s));
+    prune<W><<<gpu::grid_for(listed, 256, max_grid), 256, 0, s>>>(r, current, listed);
     MATCHBLAS_CUDA_CHECK_LAUNCH();
+    int short_of[classes] = {};
+    MATCHBLAS_CUDA_TRY(cudaMemcpyAsync(short_of, r.refill_count, sizeof short_of, cudaMemcpyDeviceToHost, s));
+    MATCHBLAS_CUDA_TRY(cudaStreamSynchronize(s));
+    if (short_of[0] > 0) {
+      refill_tiles<small_tile, W><<<tiles_grid(short_of[0], small_tile), tile_block, 0, s>>>(r, r.refill[0],
+                                                                                             short_of[0]);
+      MATCHBLAS_CUDA_CHECK_LAUNCH();
+    }
+    if (short_of[1] > 0) {
+      refill_tiles<row_tile, W><<<tiles_grid(short_of[1], row_tile), tile_block, 0, s>>>(r, r.refill[1],
+                                                                                         short_of[1]);
+      MATCHBLAS_CUDA_CHECK_LAUNCH();
+    }
+    if (short_of[2] > 0) {
+      refill_hubs<W><<<unsigned(short_of[2]), hub_block, 0, s>>>(r, r.refill[2]);
+      MATCHBLAS_CUDA_CHECK_LAUNCH();
+    }
     select<W><<<gpu::grid_for(listed, 256, max_grid), 256, 0, s>>>(r, current, listed);
     MATCHBLAS_CUDA_CHECK_LAUNCH();
     commit_room<W><<<gpu::grid_for(listed, 256, max_grid), 256, 0, s>>>(r, current, listed);

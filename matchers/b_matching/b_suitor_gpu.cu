@@ -143,6 +143,7 @@ using Best = gpu::BestNeighbour<W>;
 using gpu::Candidates;
 using gpu::LaneTop;
 using gpu::TileGroup;
+using gpu::BlockGroup;
 
 // A proposer's scan keeps up to top_k candidates (fewer when it needs
 // fewer offers), so that one pass over its row serves several proposals
@@ -161,39 +162,8 @@ __device__ LaneTop<W, top_k> lane_top(const State<W>& o, vertex_t u, vertex_t cv
   return top;
 }
 
-// The groups that own a proposer: a tile of G lanes of a warp
-// (gpu::TileGroup, ops/gpu/row_scan.cuh), or a block.
-template <int B, class W>
-struct BlockGroup {
-  static constexpr int size = B;
-  vertex_t* warp_v;  // shared, B / 32 each
-  W* warp_w;
-  word_t* word;      // shared, one
-  __device__ int rank() const { return threadIdx.x; }
-  __device__ bool leader() const { return threadIdx.x == 0; }
-  template <class T>
-  __device__ T from_leader(T x) const {
-    static_assert(sizeof(T) <= sizeof(word_t));
-    __syncthreads();  // everyone has read the previous value
-    if (leader()) memcpy(word, &x, sizeof(T));
-    __syncthreads();
-    memcpy(&x, word, sizeof(T));
-    return x;
-  }
-  __device__ Best<W> best(Best<W> b) const {
-    for (int offset = 16; offset > 0; offset >>= 1)
-      b.offer(__shfl_xor_sync(0xffffffffu, b.v, offset), __shfl_xor_sync(0xffffffffu, b.w, offset));
-    __syncthreads();
-    if (threadIdx.x % 32 == 0) {
-      warp_v[threadIdx.x / 32] = b.v;
-      warp_w[threadIdx.x / 32] = b.w;
-    }
-    __syncthreads();
-    for (int k = 0; k < B / 32; ++k) b.offer(warp_v[k], warp_w[k]);
-    return b;
-  }
-  __device__ bool any(bool x) const { return __syncthreads_or(x) != 0; }
-};
+// The groups that own a proposer: a tile of G lanes of a warp or a block
+// (gpu::TileGroup, gpu::BlockGroup: ops/gpu/row_scan.cuh).
 
 // Lists x for the next round, in its class's list.
 template <class W>
@@ -286,7 +256,7 @@ template <class W>
 __global__ void propose_hubs(State<W> o, const vertex_t* list) {
   __shared__ vertex_t warp_v[hub_block / 32];
   __shared__ W warp_w[hub_block / 32];
-  __shared__ word_t word;
+  __shared__ unsigned long long word;
   const BlockGroup<hub_block, W> group{warp_v, warp_w, &word};
   for (vertex_t u = list[blockIdx.x]; u != no_vertex;) u = run_owned(group, o, u, classes - 1);
 }

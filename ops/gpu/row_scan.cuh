@@ -111,6 +111,41 @@ struct TileGroup {
   __device__ bool any(bool x) const { return t.any(x); }
 };
 
+// A block of B threads scanning one row together (B a multiple of 32),
+// with B / 32 shared slots for its warps' bests and one shared word. Every
+// thread calls each function.
+template <int B, class W>
+struct BlockGroup {
+  static constexpr int size = B;
+  vertex_t* warp_v;  // shared, B / 32 each
+  W* warp_w;
+  unsigned long long* word;  // shared, one
+  __device__ int rank() const { return threadIdx.x; }
+  __device__ bool leader() const { return threadIdx.x == 0; }
+  template <class T>
+  __device__ T from_leader(T x) const {
+    static_assert(sizeof(T) <= sizeof(unsigned long long));
+    __syncthreads();  // everyone has read the previous value
+    if (leader()) memcpy(word, &x, sizeof(T));
+    __syncthreads();
+    memcpy(&x, word, sizeof(T));
+    return x;
+  }
+  __device__ BestNeighbour<W> best(BestNeighbour<W> b) const {
+    for (int offset = 16; offset > 0; offset >>= 1)
+      b.offer(__shfl_xor_sync(0xffffffffu, b.v, offset), __shfl_xor_sync(0xffffffffu, b.w, offset));
+    __syncthreads();
+    if (threadIdx.x % 32 == 0) {
+      warp_v[threadIdx.x / 32] = b.v;
+      warp_w[threadIdx.x / 32] = b.w;
+    }
+    __syncthreads();
+    for (int k = 0; k < B / 32; ++k) b.offer(warp_v[k], warp_w[k]);
+    return b;
+  }
+  __device__ bool any(bool x) const { return __syncthreads_or(x) != 0; }
+};
+
 // A group's best entries, best first, from its lanes' LaneTop lists:
 // `limit` rounds of the best head, popped from its lane. Exact: the best
 // `limit` entries of the row each rank among their own lane's best

@@ -79,9 +79,7 @@ namespace {
 namespace cg = cooperative_groups;
 using gpu::b_suitor::DeviceBMatching;
 using gpu::b_suitor::degree;
-using gpu::b_suitor::sort_partner_lists;
 using gpu::b_suitor::sort_in_thread;
-using gpu::b_suitor::with_temp;
 
 constexpr int refill_k = 8;    // entries a lane keeps per scan: one scan fills T(u) when cap(u) <= 8
 // Refill groups by row length (b-suitor-gpu's classes): a tile of 4 lanes
@@ -422,33 +420,16 @@ BMatching b_ld_gpu(const DeviceGraph<W>& dg, const std::vector<int>& b, const Gp
   marks[3].record(s);
 
   // The partners: counts, exclusive scan, fill sorted.
-  DeviceBMatching d_m{gpu::DeviceBuffer<offset_t>(un + 1, s), gpu::DeviceBuffer<vertex_t>()};
-  {
-    gpu::DeviceBuffer<offset_t> kept(un + 1, s);
-    gpu::DeviceBuffer<int> unsorted(1, s);
-    MATCHBLAS_CUDA_TRY(cudaMemsetAsync(unsorted.data(), 0, sizeof(int), s));
-    MATCHBLAS_CUDA_TRY(cudaMemsetAsync(kept.data() + n, 0, sizeof(offset_t), s));
-    if (n > 0) {
-      widen<<<grid, 256, 0, s>>>(taken.data(), kept.data(), n);
-      MATCHBLAS_CUDA_CHECK_LAUNCH();
-    }
-    with_temp(s, [&](void* temp, std::size_t& bytes) {
-      return cub::DeviceScan::ExclusiveScan(temp, bytes, kept.data(), d_m.offsets.data(),
-                                            cuda::std::plus<offset_t>{}, offset_t{0}, n + 1LL, s);
-    });
-    offset_t total = 0;
-    MATCHBLAS_CUDA_TRY(cudaMemcpyAsync(&total, d_m.offsets.data() + n, sizeof total, cudaMemcpyDeviceToHost, s));
-    MATCHBLAS_CUDA_TRY(cudaStreamSynchronize(s));
-    d_m.partners = gpu::DeviceBuffer<vertex_t>(std::size_t(total));
-    int needs_sort = 0;
-    if (n > 0) {
-      fill_partners<<<grid, 256, 0, s>>>(r, d_m.offsets.data(), d_m.partners.data(), unsorted.data());
-      MATCHBLAS_CUDA_CHECK_LAUNCH();
-    }
-    MATCHBLAS_CUDA_TRY(cudaMemcpyAsync(&needs_sort, unsorted.data(), sizeof needs_sort, cudaMemcpyDeviceToHost, s));
-    MATCHBLAS_CUDA_TRY(cudaStreamSynchronize(s));
-    if (needs_sort) sort_partner_lists(d_m, n, total, s);
-  }
+  const DeviceBMatching d_m = gpu::b_suitor::partner_lists(
+      n, s,
+      [&](offset_t* kept) {
+        widen<<<grid, 256, 0, s>>>(taken.data(), kept, n);
+        MATCHBLAS_CUDA_CHECK_LAUNCH();
+      },
+      [&](const offset_t* offsets, vertex_t* out, int* unsorted) {
+        fill_partners<<<grid, 256, 0, s>>>(r, offsets, out, unsorted);
+        MATCHBLAS_CUDA_CHECK_LAUNCH();
+      });
   marks[4].record(s);
   BMatching m;
   m.offsets.resize(un + 1);

@@ -383,22 +383,19 @@ offset_t slot_starts(const CsrView<W>& g, const int* b, DeviceBuffer<offset_t>& 
   return n_slots;
 }
 
-// The pairs holding each other's offer once every proposal is done, in
-// STYLE 6's phases: count each vertex's held offers whose proposer holds
-// its offer back (mutual_partner), exclusive scan, fill (sorted in the
-// thread; a segmented sort only if some vertex has more than
-// sort_in_thread partners). Cost O(slots) reads, two per held offer (its
-// holder's cursor, its proposer's floor; plus a row search for non-float
-// weights), twice. Synchronous on s.
-template <class W, int C>
-DeviceBMatching mutual_offers(const Offers<W, C>& o, unsigned grid, cudaStream_t s) {
-  const vertex_t n = o.g.n_rows;
+// A BMatching on the device from n per-vertex lists: count(kept) writes
+// each vertex's partner count to kept[0..n); fill(offsets, partners,
+// unsorted) writes vertex v's partners from offsets[v], ascending when it
+// sorts them in its thread (up to sort_in_thread), else raising *unsorted,
+// and the lists are then sorted here. Neither is called when n is 0.
+// Synchronous on s.
+template <class Count, class Fill>
+DeviceBMatching partner_lists(vertex_t n, cudaStream_t s, Count count, Fill fill) {
   DeviceBMatching m{DeviceBuffer<offset_t>(std::size_t(n) + 1), DeviceBuffer<vertex_t>()};
   DeviceBuffer<offset_t> kept(std::size_t(n) + 1, s);
   DeviceBuffer<int> unsorted(1, s);
   MATCHBLAS_CUDA_TRY(cudaMemsetAsync(unsorted.data(), 0, sizeof(int), s));
-  count_mutual<<<grid, 256, 0, s>>>(o, kept.data());
-  MATCHBLAS_CUDA_CHECK_LAUNCH();
+  if (n > 0) count(kept.data());
   with_temp(s, [&](void* temp, std::size_t& bytes) {
     return cub::DeviceScan::ExclusiveScan(temp, bytes, kept.data(), m.offsets.data(), cuda::std::plus<offset_t>{},
                                           offset_t{0}, n + 1LL, s);
@@ -408,15 +405,33 @@ DeviceBMatching mutual_offers(const Offers<W, C>& o, unsigned grid, cudaStream_t
   MATCHBLAS_CUDA_TRY(cudaMemcpyAsync(&total, m.offsets.data() + n, sizeof total, cudaMemcpyDeviceToHost, s));
   MATCHBLAS_CUDA_TRY(cudaStreamSynchronize(s));
   m.partners = DeviceBuffer<vertex_t>(std::size_t(total));
-  if (n > 0) {
-    fill_mutual<<<grid, 256, 0, s>>>(o, m.offsets.data(), m.partners.data(), unsorted.data());
-    MATCHBLAS_CUDA_CHECK_LAUNCH();
-  }
+  if (n > 0) fill(m.offsets.data(), m.partners.data(), unsorted.data());
   MATCHBLAS_CUDA_TRY(cudaMemcpyAsync(&needs_sort, unsorted.data(), sizeof needs_sort, cudaMemcpyDeviceToHost, s));
   MATCHBLAS_CUDA_TRY(cudaStreamSynchronize(s));
   if (needs_sort) sort_partner_lists(m, n, total, s);
   MATCHBLAS_CUDA_TRY(cudaStreamSynchronize(s));  // before the temporaries are freed
   return m;
+}
+
+// The pairs holding each other's offer once every proposal is done, in
+// STYLE 6's phases: count each vertex's held offers whose proposer holds
+// its offer back (mutual_partner), exclusive scan, fill (sorted in the
+// thread; a segmented sort only if some vertex has more than
+// sort_in_thread partners). Cost O(slots) reads, two per held offer (its
+// holder's cursor, its proposer's floor; plus a row search for non-float
+// weights), twice. Synchronous on s.
+template <class W, int C>
+DeviceBMatching mutual_offers(const Offers<W, C>& o, unsigned grid, cudaStream_t s) {
+  return partner_lists(
+      o.g.n_rows, s,
+      [&](offset_t* kept) {
+        count_mutual<<<grid, 256, 0, s>>>(o, kept);
+        MATCHBLAS_CUDA_CHECK_LAUNCH();
+      },
+      [&](const offset_t* offsets, vertex_t* partners, int* unsorted) {
+        fill_mutual<<<grid, 256, 0, s>>>(o, offsets, partners, unsorted);
+        MATCHBLAS_CUDA_CHECK_LAUNCH();
+      });
 }
 
 }  // namespace matchblas::gpu::b_suitor

@@ -132,6 +132,20 @@ __device__ void list_by_warp(const Rounds<W>& r, vertex_t u, bool listed) {
   r.next[same.shfl(at, 0) + same.thread_rank()] = u;
 }
 
+// Lists u for a refill in class c's list (c < 0: not), one atomic per warp
+// and class (one per vertex would serialise millions of atomics on three
+// words, as b-suitor-gpu's listing once did).
+template <class W>
+__device__ void list_for_refill(const Rounds<W>& r, vertex_t u, int c) {
+  for (int k = 0; k < classes; ++k)
+    if (c == k) {
+      const cg::coalesced_group same = cg::coalesced_threads();
+      int at = 0;
+      if (same.thread_rank() == 0) at = atomicAdd(r.refill_count + k, int(same.size()));
+      r.refill[k][same.shfl(at, 0) + same.thread_rank()] = u;
+    }
+}
+
 template <class W>
 __global__ void init_rounds(Rounds<W> r) {
   for (long long i = gpu::grid_thread(); i < r.g.n_rows; i += gpu::grid_threads()) {
@@ -178,13 +192,10 @@ __global__ void prune(Rounds<W> r, const vertex_t* listed, int count) {
       ++kept;
     }
     r.list_size[u] = kept;
-    if (kept >= room || r.exhausted[u]) {
-      set_threshold(r, u, first, kept, room);
-    } else {
-      const offset_t d = degree(r.g, u);
-      const int c = d <= small_row ? 0 : d <= hub_row ? 1 : 2;
-      r.refill[c][atomicAdd(r.refill_count + c, 1)] = u;
-    }
+    const bool short_of = kept < room && !r.exhausted[u];
+    if (!short_of) set_threshold(r, u, first, kept, room);
+    const offset_t d = degree(r.g, u);
+    list_for_refill(r, u, !short_of ? -1 : d <= small_row ? 0 : d <= hub_row ? 1 : 2);
   }
 }
 

@@ -1,6 +1,9 @@
 #include "matchers/bipartite/auction_start.hpp"
 
+#include <omp.h>
+
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <string>
 
@@ -13,15 +16,153 @@ vertex_t auction_tail_rows(std::int64_t tail_rows, vertex_t n) {
   return tail_rows < 0 ? 0 : tail_rows == 0 ? n / 2000 : vertex_t(std::min<std::int64_t>(tail_rows, n));
 }
 
+namespace {
+
+constexpr double ninf = -std::numeric_limits<double>::infinity();
+constexpr vertex_t locked = -2;  // a column's col_mate while a bid on it is being settled
+
+// What the bidding threads share during a phase. Shared = false (one
+// thread): plain loads and stores, the sequential auction.
+//   Memory order: a bid locks its column by exchanging its col_mate with
+// `locked` (acquire), reads and raises the price, and unlocks by storing the
+// new owner (release); so whoever locks the column next sees the price, the
+// owner and the row_mate writes made under the previous lock. The prices
+// a bidder scans are read without the lock (relaxed): they only rise, so a
+// stale price is one too low, which makes the bid's second-best value too
+// high and its price increase too small, never too large (Bertsekas and
+// Castanon, sec. 3): the row stays epsilon-complementary-slack at the price
+// it pays. The bid is refused when the column's price has meanwhile risen
+// to or above it; the row then bids again.
+template <bool Shared>
+struct Bidding {
+  const Csr<double>& c;
+  double ceiling, eps;
+  std::size_t tail;
+  double budget;
+  AuctionStart& a;
+  std::atomic<std::int64_t>& free_rows;  // rows on every stack together
+  std::atomic<std::int64_t>& scanned;    // a.scanned, shared while the threads bid
+  std::atomic<bool>& stop;               // over the budget or interrupted
+  std::atomic<bool>& idle;               // a thread ran out of rows
+  bool& interrupted;                     // set by the calling thread alone
+
+  double price(vertex_t j) const {
+    if constexpr (Shared) return std::atomic_ref<double>(a.price[j]).load(std::memory_order_relaxed);
+    else return a.price[j];
+  }
+
+  // Bids from the rows of `stack` until the phase's unassigned rows are at
+  // most `tail`, the stack is empty, the work is over budget, or (Shared)
+  // another thread ran dry while this one holds rows to share.
+  void run(std::vector<vertex_t>& stack, bool calling_thread) {
+    std::int64_t taken = 0, work = 0;  // not yet added to free_rows, scanned
+    std::int64_t free_seen = free_rows.load(std::memory_order_relaxed);
+    std::int64_t scanned_seen = scanned.load(std::memory_order_relaxed);
+    auto sync = [&] {
+      free_seen = free_rows.fetch_sub(taken, std::memory_order_relaxed) - taken;
+      scanned_seen = scanned.fetch_add(work, std::memory_order_relaxed) + work;
+      taken = work = 0;
+    };
+    for (std::uint32_t bids = 1;; ++bids) {
+      // One thread: free_seen - taken is exact (the sequential rule).
+      if (free_seen - taken <= std::int64_t(tail)) {
+        sync();
+        if (free_seen <= std::int64_t(tail)) break;
+      }
+      if (double(scanned_seen + work) > budget) {
+        sync();
+        if (double(scanned_seen) > budget) {
+          stop.store(true, std::memory_order_relaxed);
+          break;
+        }
+      }
+      if (bids % 64 == 0) {
+        sync();
+        if (stop.load(std::memory_order_relaxed)) break;
+        if (Shared && idle.load(std::memory_order_relaxed) && stack.size() >= 2) break;
+        if (calling_thread && bids % 65536 == 0) {
+          try {
+            check_interrupt();
+          } catch (const matchblas::interrupted&) {
+            interrupted = true;
+            stop.store(true, std::memory_order_relaxed);
+            break;
+          }
+        }
+      }
+      if (stack.empty()) {
+        if (Shared) idle.store(true, std::memory_order_relaxed);
+        break;
+      }
+      const vertex_t i = stack.back();
+      stack.pop_back();
+      // Best and second-best value (ties to the smaller column).
+      double v1 = ninf, v2 = ninf, p1 = 0;  // p1: the price seen of j1
+      vertex_t j1 = -1;
+      for (offset_t k = c.offsets[i]; k < c.offsets[i + 1]; ++k) {
+        const vertex_t j = c.cols[k];
+        const double pj = price(j), x = -std::min(c.weights[k], ceiling) - pj;
+        if (x > v1 || (x == v1 && j < j1)) {
+          if (j != j1) v2 = v1;
+          v1 = x;
+          j1 = j;
+          p1 = pj;
+        } else if (j != j1) {
+          v2 = std::max(v2, x);
+        }
+      }
+      work += c.offsets[i + 1] - c.offsets[i];
+      if (j1 < 0) {  // a row without entries: no perfect matching
+        stop.store(true, std::memory_order_relaxed);
+        break;
+      }
+      // The price the bid offers: v1 - v2 + eps above the price seen (a row
+      // with one column: epsilon above the price it meets).
+      double offer = v2 == ninf ? p1 + eps : p1 + ((v1 - v2) + eps);
+      vertex_t held;
+      if constexpr (Shared) {
+        std::atomic_ref<vertex_t> owner(a.mates.col_mate[j1]);
+        while ((held = owner.exchange(locked, std::memory_order_acquire)) == locked) {
+        }
+        const double now = price(j1);
+        if (v2 == ninf) offer = std::max(offer, now + eps);
+        if (!(offer > now)) {  // outbid meanwhile: bid again
+          owner.store(held, std::memory_order_release);
+          stack.push_back(i);
+          continue;
+        }
+        std::atomic_ref<double>(a.price[j1]).store(offer, std::memory_order_relaxed);
+        if (held >= 0) a.mates.row_mate[held] = -1;
+        a.mates.row_mate[i] = j1;
+        owner.store(i, std::memory_order_release);
+      } else {
+        a.price[j1] = offer;
+        held = a.mates.col_mate[j1];
+        if (held >= 0) a.mates.row_mate[held] = -1;
+        a.mates.col_mate[j1] = i;
+        a.mates.row_mate[i] = j1;
+      }
+      if (held >= 0) stack.push_back(held);
+      else ++taken;
+    }
+    sync();
+  }
+};
+
+}  // namespace
+
 AuctionStart epsilon_scaling_auction(const Csr<double>& c, const AuctionStartOptions& o) {
   const vertex_t n = c.n_rows;
   if (c.n_cols != n)
     throw invalid_input("auction start: a square matrix is needed, got " + std::to_string(c.n_rows) + " x " +
                         std::to_string(c.n_cols));
   if (!(o.ratio > 1) || !std::isfinite(o.ratio) || !(o.final_fraction >= 0 && o.final_fraction < 1) ||
-      !(o.work_limit >= 0) || std::isnan(o.cost_ceiling))
-    throw invalid_input("auction start: ratio must be > 1, final_fraction in [0, 1), work_limit >= 0");
-  constexpr double ninf = -std::numeric_limits<double>::infinity();
+      !(o.work_limit >= 0) || std::isnan(o.cost_ceiling) || o.threads < 0)
+    throw invalid_input("auction start: ratio must be > 1, final_fraction in [0, 1), work_limit >= 0, threads >= 0");
+  // Below 2^16 entries a phase is over before a second thread pays for
+  // starting: one thread unless asked for more.
+  const int threads =
+      o.threads > 0 ? o.threads : c.num_entries() >= (offset_t(1) << 16) ? omp_get_max_threads() : 1;
   AuctionStart a;
   a.price.assign(n, 0);
   a.mates.row_mate.assign(n, -1);
@@ -31,68 +172,104 @@ AuctionStart epsilon_scaling_auction(const Csr<double>& c, const AuctionStartOpt
     return a;
   }
   double lo = std::numeric_limits<double>::infinity(), hi = -lo;
-  for (double w : c.weights) {
-    if (!std::isfinite(w)) throw invalid_input("auction start: a cost is not finite");
+  bool finite = true;
+  const std::size_t nnz = c.weights.size();
+#pragma omp parallel for num_threads(threads) schedule(static) reduction(min : lo) reduction(max : hi) \
+    reduction(&& : finite)
+  for (std::size_t k = 0; k < nnz; ++k) {
+    const double w = c.weights[k];
+    finite = finite && std::isfinite(w);
     lo = std::min(lo, w);
     hi = std::max(hi, std::min(w, o.cost_ceiling));
   }
+  if (!finite) throw invalid_input("auction start: a cost is not finite");
   const double span = hi > lo ? hi - lo : 1.0;
   const double last = span * (o.final_fraction > 0 ? o.final_fraction : 1.0 / (4.0 * double(n)));
   const std::size_t tail = std::size_t(auction_tail_rows(o.tail_rows, n));
   const double budget = o.work_limit * double(c.num_entries() + n);
-  auto value = [&](offset_t k) { return -std::min(c.weights[k], o.cost_ceiling) - a.price[c.cols[k]]; };
-  std::vector<vertex_t> stack;
-  std::uint32_t bids = 0;
+  // Each thread bids from its own stack of unassigned rows; a row displaced
+  // by a bid goes on the bidder's stack.
+  // Reserved here, outside the parallel regions (which must not throw): a
+  // phase start puts at most a thread's block of rows on its stack and
+  // loosened list, and a bid pushes a row only after popping one.
+  std::vector<std::vector<vertex_t>> stacks(threads), loosened_rows(threads);
+  for (int t = 0; t < threads; ++t) {
+    stacks[t].reserve(std::size_t(n / threads + 1));
+    loosened_rows[t].reserve(std::size_t(n / threads + 1));
+  }
+  std::atomic<std::int64_t> free_rows{0}, scanned{0};
+  std::atomic<bool> stop{false}, idle{false};
+  bool interrupted = false;
+  int phase = 0;
   for (double eps = std::max(last, span / o.ratio);; eps = std::max(last, eps / o.ratio)) {
+    ++phase;
+    const bool parallel_bids = threads > 1 && phase <= o.parallel_phases;
     a.epsilon = eps;
     check_interrupt();
     // Keep a row's column while epsilon-complementary slackness holds.
-    stack.clear();
-    for (vertex_t i = 0; i < n; ++i) {
-      const vertex_t mine = a.mates.row_mate[i];
-      if (mine >= 0) {
+    // Thread t takes the t-th block of rows, in order; the rows the last
+    // phase left unassigned go to the bottom of its stack, to bid last:
+    // they are the tail, whose bids at a small epsilon would raise prices a
+    // step at a time, and a phase that ends at `tail` rows leaves them to
+    // the next phase or to the repair's shortest augmenting paths.
+    std::int64_t freed = 0;
+#pragma omp parallel num_threads(threads) reduction(+ : freed)
+    {
+      std::vector<vertex_t>& stack = stacks[omp_get_thread_num()];
+      std::vector<vertex_t>& loosened = loosened_rows[omp_get_thread_num()];
+      stack.clear();
+      loosened.clear();
+#pragma omp for schedule(static)
+      for (vertex_t i = 0; i < n; ++i) {
+        const vertex_t mine = a.mates.row_mate[i];
+        if (mine < 0) {
+          stack.push_back(i);
+          continue;
+        }
         double best = ninf, own = ninf;
         for (offset_t k = c.offsets[i]; k < c.offsets[i + 1]; ++k) {
-          const double x = value(k);
+          const double x = -std::min(c.weights[k], o.cost_ceiling) - a.price[c.cols[k]];
           best = std::max(best, x);
           if (c.cols[k] == mine) own = std::max(own, x);
         }
         if (own >= best - eps) continue;
         a.mates.row_mate[i] = a.mates.col_mate[mine] = -1;
+        loosened.push_back(i);
       }
-      stack.push_back(i);
+      freed += std::int64_t(stack.size() + loosened.size());
+      if (parallel_bids) stack.insert(stack.end(), loosened.begin(), loosened.end());
     }
-    a.scanned += c.num_entries();
-    while (stack.size() > tail) {
-      if (double(a.scanned) > budget) return a;  // not finished
-      if (++bids % 65536 == 0) check_interrupt();
-      const vertex_t i = stack.back();
-      stack.pop_back();
-      // Best and second-best value (ties to the smaller column).
-      double v1 = ninf, v2 = ninf;
-      vertex_t j1 = -1;
-      for (offset_t k = c.offsets[i]; k < c.offsets[i + 1]; ++k) {
-        const double x = value(k);
-        const vertex_t j = c.cols[k];
-        if (x > v1 || (x == v1 && j < j1)) {
-          if (j != j1) v2 = v1;
-          v1 = x;
-          j1 = j;
-        } else if (j != j1) {
-          v2 = std::max(v2, x);
-        }
+    if (!parallel_bids) {  // one stack, in the order one thread makes
+      for (int t = 1; t < threads; ++t) stacks[0].insert(stacks[0].end(), stacks[t].begin(), stacks[t].end());
+      for (int t = 0; t < threads; ++t) stacks[0].insert(stacks[0].end(), loosened_rows[t].begin(), loosened_rows[t].end());
+      for (int t = 1; t < threads; ++t) stacks[t].clear();
+    }
+    free_rows = freed;
+    scanned = a.scanned + c.num_entries();
+    // Bidding, in rounds: a round ends when the phase does or (several
+    // threads) when one thread ran dry; the rows left are then dealt out
+    // again.
+    for (;;) {
+      idle = false;
+      if (!parallel_bids) {
+        Bidding<false>{c, o.cost_ceiling, eps, tail, budget, a, free_rows, scanned, stop, idle, interrupted}.run(
+            stacks[0], true);
+      } else {
+#pragma omp parallel num_threads(threads)
+        Bidding<true>{c, o.cost_ceiling, eps, tail, budget, a, free_rows, scanned, stop, idle, interrupted}.run(
+            stacks[omp_get_thread_num()], omp_get_thread_num() == 0);
       }
-      a.scanned += c.offsets[i + 1] - c.offsets[i];
-      if (j1 < 0) return a;  // a row without entries: no perfect matching
-      // A row with one column bids epsilon above its price.
-      a.price[j1] += (v2 == ninf ? 0.0 : v1 - v2) + eps;
-      const vertex_t held = a.mates.col_mate[j1];
-      if (held >= 0) {
-        a.mates.row_mate[held] = -1;
-        stack.push_back(held);
+      a.scanned = scanned;
+      if (interrupted) throw matchblas::interrupted();
+      if (stop) return a;  // not finished
+      if (free_rows <= std::int64_t(tail)) break;
+      std::vector<vertex_t> rest;
+      for (auto& s : stacks) {
+        rest.insert(rest.end(), s.begin(), s.end());
+        s.clear();
       }
-      a.mates.col_mate[j1] = i;
-      a.mates.row_mate[i] = j1;
+      if (rest.empty()) break;  // (free_rows counts the rows on the stacks)
+      for (std::size_t r = 0; r < rest.size(); ++r) stacks[r % std::size_t(threads)].push_back(rest[r]);
     }
     if (eps <= last) break;
   }

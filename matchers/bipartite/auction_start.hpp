@@ -1,18 +1,27 @@
 // An epsilon-optimal start for MC64's jobs 4 and 5: Bertsekas's forward
-// auction with epsilon-scaling, sequential (Gauss-Seidel: one bid at a
-// time, the displaced row bidding next), on a square cost matrix. Its
-// prices and matching satisfy epsilon-complementary slackness for the last
-// epsilon; min_cost_row_perfect_from_column_duals (shortest_augmenting.hpp)
-// lowers those prices until the pairs are tight and finishes the rows left
-// over by shortest augmenting paths, so the job stays exact. The GPU
-// auction (max_sum_gpu.cu) is the same method in Jacobi rounds.
+// auction with epsilon-scaling on a square cost matrix, Gauss-Seidel (one
+// bid at a time, the displaced row bidding next) on each of `threads`
+// OpenMP threads: with several, each thread bids from its own stack of
+// unassigned rows, reading prices without locks and settling a bid under
+// its column's lock, the asynchronous auction of Bertsekas and Castanon
+// (a bid computed from stale prices still leaves its row epsilon-
+// complementary-slack; one the column's price has meanwhile overtaken is
+// made again). Its prices and matching satisfy epsilon-complementary
+// slackness for the last epsilon; min_cost_row_perfect_from_column_duals
+// (shortest_augmenting.hpp) lowers those prices until the pairs are tight
+// and finishes the rows left over by shortest augmenting paths, so the job
+// stays exact. The GPU auction (max_sum_gpu.cu) is the same method in
+// Jacobi rounds.
 //   Sources: D. P. Bertsekas, "The auction algorithm: a distributed
 //   relaxation method for the assignment problem", Annals of Operations
 //   Research 14, 1988, sec. 2-4 (bids, epsilon-complementary slackness,
-//   epsilon-scaling).
+//   epsilon-scaling); D. P. Bertsekas and D. A. Castanon, "Parallel
+//   synchronous and asynchronous implementations of the auction
+//   algorithm", Parallel Computing 17, 1991 (the asynchronous bids).
 //   Guarantee: epsilon-complementary slackness on every assigned row at the
 //   last epsilon when `finished`; nothing about the matching's cost by
-//   itself (the repair makes it exact).
+//   itself (the repair makes it exact). One thread: deterministic; several:
+//   the prices and matching depend on the threads' timing.
 //   Cost: each bid scans one row; the work is capped at
 //   options.work_limit times the entries (then `finished` is false: a
 //   matrix whose auction would run long, or one with no perfect matching,
@@ -39,6 +48,16 @@ struct AuctionStartOptions {
   // Costs above this are auctioned as this value (job 5's stand-in cost of
   // explicit zeros; the repair takes the true costs).
   double cost_ceiling = std::numeric_limits<double>::infinity();
+  // 0: OpenMP's current setting (omp_get_max_threads) from 2^16 entries
+  // on, one thread below.
+  int threads = 0;
+  // With several threads: the first phases whose bids run on all of them;
+  // the later phases' bids run on one (their phase starts on all). Later
+  // phases bid on few rows, and the rows bidding in an order other than
+  // one thread's (each thread's block of rows in turn) made them scan 1.5-8
+  // times the entries on stencil2d (bench/RESULTS.md, "Job 5 on two
+  // threads"); the first two scan about as many either way.
+  int parallel_phases = 2;
 };
 
 struct AuctionStart {

@@ -36,7 +36,11 @@ Csr<double> prepass_costs(const Csr<double>& a, int job) {
   }
   double lo = std::numeric_limits<double>::infinity(), hi = -lo;
   bool zero = false;
-  for (double& w : c.weights) {
+  const std::size_t nnz = c.weights.size();
+#pragma omp parallel for schedule(static) reduction(min : lo) reduction(max : hi) reduction(|| : zero) \
+    if (nnz >= (1 << 16))
+  for (std::size_t k = 0; k < nnz; ++k) {
+    double& w = c.weights[k];
     if (w == 0) {
       zero = true;
       continue;
@@ -48,7 +52,7 @@ Csr<double> prepass_costs(const Csr<double>& a, int job) {
   if (zero) {
     if (lo > hi) lo = hi = 0;
     const double zero_cost = hi + (double(std::min(a.n_rows, a.n_cols)) + 1) * (hi - lo + 1);
-    for (std::size_t k = 0; k < c.weights.size(); ++k)
+    for (std::size_t k = 0; k < nnz; ++k)
       if (a.weights[k] == 0) c.weights[k] = zero_cost;
   }
   return c;

@@ -27,6 +27,17 @@
 //   SuperLU's perm_r (row i of A is row perm[i] of P A, which puts the same
 //   entries on the diagonal of P A).
 //   Cost: that of the job's algorithm; the report's `seconds` times it.
+//   Threads: jobs 4-5 run on OpenMP's current setting (the registry's
+//   entries set it from RunOptions::threads): the auction start's first
+//   phases bid on all of them and the O(nnz) passes share them; the
+//   shortest augmenting paths are sequential. The objective is the same on
+//   any number of threads; the matching, and so job 5's scalings, too when
+//   the optimal matching is unique; when several matchings are optimal,
+//   which one comes back on more than one thread depends on the auction's
+//   timing (each satisfies the same bounds), and the scalings may differ
+//   in the last bits (the canonical duals are computed from the duals the
+//   searches end with). One thread is deterministic, and so are matrices
+//   of fewer than 65536 entries, which run on one thread.
 #pragma once
 #include <cstdint>
 #include <limits>

@@ -3,7 +3,10 @@
 // (see shortest_augmenting.hpp for sources, guarantee and cost).
 #include "matchers/bipartite/shortest_augmenting.hpp"
 
+#include <omp.h>
+
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -18,6 +21,44 @@ namespace matchblas {
 namespace {
 
 constexpr double inf = std::numeric_limits<double>::infinity();
+
+// The O(nnz) passes around the searches (minima, the canonical duals'
+// first relaxation, tightness) run on OpenMP's threads above this many
+// entries; each gives the same values on any number of threads (per-row
+// work, or minima, which do not depend on the order).
+constexpr offset_t parallel_entries = 1 << 16;
+bool in_parallel(const Csr<double>& c) { return c.num_entries() >= parallel_entries && omp_get_max_threads() > 1; }
+
+// x = min(x, y), atomically: threads lowering the same x keep the smallest.
+void atomic_lower(double& x, double y) {
+  std::atomic_ref<double> r(x);
+  double seen = r.load(std::memory_order_relaxed);
+  while (y < seen && !r.compare_exchange_weak(seen, y, std::memory_order_relaxed)) {
+  }
+}
+
+// col_min[j] = min(col_min[j], c_ij - row[i]) over every entry.
+void lower_to_column_minima(const Csr<double>& c, const std::vector<double>& row, std::vector<double>& col_min) {
+  if (!in_parallel(c)) {
+    for (vertex_t i = 0; i < c.n_rows; ++i)
+      for (offset_t k = c.offsets[i]; k < c.offsets[i + 1]; ++k)
+        col_min[c.cols[k]] = std::min(col_min[c.cols[k]], c.weights[k] - row[i]);
+    return;
+  }
+#pragma omp parallel for schedule(static)
+  for (vertex_t i = 0; i < c.n_rows; ++i)
+    for (offset_t k = c.offsets[i]; k < c.offsets[i + 1]; ++k) atomic_lower(col_min[c.cols[k]], c.weights[k] - row[i]);
+}
+
+// row_min[i] = min_j (c_ij - col[j]) (`empty` for a row without entries).
+void row_minima(const Csr<double>& c, const std::vector<double>& col, std::vector<double>& row_min, double empty) {
+#pragma omp parallel for schedule(static) if (in_parallel(c))
+  for (vertex_t i = 0; i < c.n_rows; ++i) {
+    double best = inf;
+    for (offset_t k = c.offsets[i]; k < c.offsets[i + 1]; ++k) best = std::min(best, c.weights[k] - col[c.cols[k]]);
+    row_min[i] = best == inf ? empty : best;
+  }
+}
 
 // An indexed binary min-heap of columns with their keys stored beside them
 // (a sift compares keys in the heap's own array, not through the columns);
@@ -119,22 +160,12 @@ void initialise(const Csr<double>& c, DualMatching& r) {
     // relatively best, not the row with the largest entry overall, which
     // leaves far fewer rows for the searches (MC64 does the same, its costs
     // being normalised per column of its own orientation).
-    for (vertex_t i = 0; i < m; ++i) {
-      double best = inf;
-      for (offset_t k = c.offsets[i]; k < c.offsets[i + 1]; ++k) best = std::min(best, c.weights[k]);
-      u[i] = best == inf ? 0 : best;
-    }
-    for (vertex_t i = 0; i < m; ++i)
-      for (offset_t k = c.offsets[i]; k < c.offsets[i + 1]; ++k)
-        v[c.cols[k]] = std::min(v[c.cols[k]], c.weights[k] - u[i]);
+    row_minima(c, std::vector<double>(n, 0.0), u, 0);
+    lower_to_column_minima(c, u, v);
     for (double& x : v)
       if (x == inf) x = 0;  // an empty column
   }
-  for (vertex_t i = 0; i < m; ++i) {
-    double best = inf;
-    for (offset_t k = c.offsets[i]; k < c.offsets[i + 1]; ++k) best = std::min(best, c.weights[k] - v[c.cols[k]]);
-    u[i] = best;
-  }
+  row_minima(c, v, u, inf);
   rm.assign(m, -1);
   cm.assign(n, -1);
   std::vector<offset_t> cursor(c.offsets.begin(), c.offsets.end() - 1);
@@ -512,13 +543,7 @@ DualMatching min_cost_row_perfect_from_column_duals(const Csr<double>& c, std::v
   DualMatching r;
   r.mates = std::move(start);
   r.u.assign(m, 0);
-  auto row_duals = [&] {  // u_i = min_j (c_ij - v_j): every reduced cost >= 0
-    for (vertex_t i = 0; i < m; ++i) {
-      double best = inf;
-      for (offset_t k = c.offsets[i]; k < c.offsets[i + 1]; ++k) best = std::min(best, c.weights[k] - v[c.cols[k]]);
-      r.u[i] = best == inf ? 0 : best;
-    }
-  };
+  auto row_duals = [&] { row_minima(c, v, r.u, 0); };  // u_i = min_j (c_ij - v_j): every reduced cost >= 0
   auto free_columns_to_zero = [&] {
     if (m < n)
       for (vertex_t j = 0; j < n; ++j)
@@ -531,25 +556,25 @@ DualMatching min_cost_row_perfect_from_column_duals(const Csr<double>& c, std::v
   // minimum): a matched entry is tight when its row attains its column's
   // minimum.
   std::vector<double> col_min(n, inf);
-  for (vertex_t i = 0; i < m; ++i)
-    for (offset_t k = c.offsets[i]; k < c.offsets[i + 1]; ++k)
-      col_min[c.cols[k]] = std::min(col_min[c.cols[k]], c.weights[k] - r.u[i]);
+  lower_to_column_minima(c, r.u, col_min);
   for (vertex_t j = 0; j < n; ++j)
     if (col_min[j] != inf) v[j] = m < n ? std::min(0.0, col_min[j]) : col_min[j];
   // Free the pairs that are not tight; with more columns than rows a freed
   // column's dual goes to 0, which may lower row duals and loosen more pairs.
   for (bool changed = true; changed;) {
-    changed = false;
+    vertex_t loose = 0;
+#pragma omp parallel for schedule(static) reduction(+ : loose) if (in_parallel(c))
     for (vertex_t i = 0; i < m; ++i) {
       const vertex_t j = r.mates.row_mate[i];
       if (j < 0) continue;
       const double cij = pair_cost(c, i, j);
       if (!within_rounding(cij - r.u[i] - v[j], cij, r.u[i], v[j])) {
         r.mates.row_mate[i] = r.mates.col_mate[j] = -1;
-        --r.mates.matched;
-        changed = m < n;
+        ++loose;
       }
     }
+    r.mates.matched -= loose;
+    changed = m < n && loose > 0;
     if (changed) {
       free_columns_to_zero();
       row_duals();
@@ -569,38 +594,48 @@ void canonical_duals(const Csr<double>& c, DualMatching& d) {
   const auto& rm = d.mates.row_mate;
   const auto& cm = d.mates.col_mate;
   // The reference: MC64's first column duals, v0_j = min_i (c_ij - min_k c_ik).
-  std::vector<double> row_min(n, inf), key(n, inf);
-  for (vertex_t i = 0; i < n; ++i)
-    for (offset_t k = c.offsets[i]; k < c.offsets[i + 1]; ++k) row_min[i] = std::min(row_min[i], c.weights[k]);
-  for (vertex_t i = 0; i < n; ++i)
-    for (offset_t k = c.offsets[i]; k < c.offsets[i + 1]; ++k)
-      key[c.cols[k]] = std::min(key[c.cols[k]], c.weights[k] - row_min[i]);
+  std::vector<double> row_min(n), key(n, inf);
+  row_minima(c, std::vector<double>(n, 0.0), row_min, inf);
+  lower_to_column_minima(c, row_min, key);
   // x_j = v_j - d.v_j must satisfy x_j <= x0_j = v0_j - d.v_j and, for every
   // entry (i, j), x_j <= x_{M(i)} + r_ij with r_ij = c_ij - u_i - v_j >= 0
   // (d's reduced cost): the greatest such x is a shortest-path distance
   // from sources x0 over non-negative lengths (Dijkstra). The columns no
   // path lowers keep x0: their edges are relaxed once up front, and only
   // the lowered columns enter the heap.
+  const bool parallel = in_parallel(c);
+#pragma omp parallel for schedule(static) if (parallel)
   for (vertex_t j = 0; j < n; ++j) key[j] -= d.v[j];  // every column has an entry: finite
   const std::vector<double> x0 = key;
+  auto reduced = [&](vertex_t i, offset_t k) { return std::max(0.0, c.weights[k] - d.u[i] - d.v[c.cols[k]]); };
+  // The first relaxation from every column (of its row, from x0): minima,
+  // the same on any number of threads.
+  if (parallel) {
+#pragma omp parallel for schedule(static)
+    for (vertex_t i = 0; i < n; ++i)
+      for (offset_t k = c.offsets[i]; k < c.offsets[i + 1]; ++k)
+        atomic_lower(key[c.cols[k]], x0[rm[i]] + reduced(i, k));
+  } else {
+    for (vertex_t i = 0; i < n; ++i)
+      for (offset_t k = c.offsets[i]; k < c.offsets[i + 1]; ++k)
+        key[c.cols[k]] = std::min(key[c.cols[k]], x0[rm[i]] + reduced(i, k));
+  }
   ColumnHeap heap(n);
-  auto relax_row = [&](vertex_t i, double from, bool push) {
-    for (offset_t k = c.offsets[i]; k < c.offsets[i + 1]; ++k) {
-      const vertex_t j = c.cols[k];
-      const double nd = from + std::max(0.0, c.weights[k] - d.u[i] - d.v[j]);
-      if (nd >= key[j]) continue;
-      key[j] = nd;
-      if (push) heap.push_or_decrease(j, nd);
-    }
-  };
-  for (vertex_t j = 0; j < n; ++j) relax_row(cm[j], x0[j], false);
   for (vertex_t j = 0; j < n; ++j)
     if (key[j] < x0[j]) heap.push_or_decrease(j, key[j]);
   while (!heap.empty()) {
-    const vertex_t j = heap.pop();
-    relax_row(cm[j], key[j], true);
+    const vertex_t j = heap.pop(), i = cm[j];
+    for (offset_t k = c.offsets[i]; k < c.offsets[i + 1]; ++k) {
+      const double nd = key[j] + reduced(i, k);
+      if (nd < key[c.cols[k]]) {
+        key[c.cols[k]] = nd;
+        heap.push_or_decrease(c.cols[k], nd);
+      }
+    }
   }
+#pragma omp parallel for schedule(static) if (parallel)
   for (vertex_t j = 0; j < n; ++j) d.v[j] += key[j];
+#pragma omp parallel for schedule(static) if (parallel)
   for (vertex_t i = 0; i < n; ++i) d.u[i] = pair_cost(c, i, rm[i]) - d.v[rm[i]];
 }
 

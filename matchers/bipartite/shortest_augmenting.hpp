@@ -28,7 +28,10 @@
 //   >= 0 for every entry (up to rounding) and = 0 on the matched entries.
 //   Cost: O(m (nnz + n) log n) worst case; far less in practice (the
 //   searches stop early and most rows are matched by the initialisation).
-//   O(m + n) extra memory besides the result.
+//   O(m + n) extra memory besides the result. The searches are sequential;
+//   the O(nnz) passes around them (row and column minima, tightness, the
+//   first relaxation of canonical_duals) run on OpenMP's threads from 65536
+//   entries on, and give the same values on any number of threads.
 #pragma once
 #include <limits>
 #include <vector>

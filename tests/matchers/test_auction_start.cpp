@@ -1,0 +1,178 @@
+// The auction start of jobs 4-5 (matchers/bipartite/auction_start.hpp) on
+// one and several threads, and the pre-pass's jobs 4-5 at 1 and 2 threads.
+// Every auction, on random matrices with real and with tied integer costs,
+// at 1, 2 and 4 threads, with its bids on several threads in the first two
+// phases (the default) or in every phase, repeated to shake out races: a
+// valid matching of every row, epsilon-complementary slackness of every row
+// at the last epsilon (checked from the prices it returns), and the repair
+// from its prices reaching the cold start's cost; one thread gives the same
+// prices every time. The pre-pass (the registry's max-sum and max-product,
+// on matrices large enough for the parallel passes): the same objective at
+// 1 and 2 threads (1e-9 relative), and on real values (a unique optimum)
+// the same matching and job 5 scalings (canonical duals); canonical_duals
+// bit for bit the same on 1 and 2 threads.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+#include <vector>
+
+#include "datasets/solver_matrices.hpp"
+#include "lib/omp_threads.hpp"
+#include "matchers/bipartite/auction_start.hpp"
+#include "matchers/bipartite/prepass.hpp"
+#include "matchers/bipartite/shortest_augmenting.hpp"
+#include "matchers/registry.hpp"
+#include "tests/check/bipartite_reference.hpp"
+
+using namespace matchblas;
+
+namespace {
+
+// A random n x n cost matrix with about `degree` entries a row and the
+// diagonal (a perfect matching); real costs in [-5, 5], or integers from
+// {-levels..levels} when levels > 0 (ties abound).
+Csr<double> random_square(vertex_t n, int degree, int levels, std::mt19937& rng) {
+  Csr<double> c;
+  c.n_rows = c.n_cols = n;
+  std::uniform_int_distribution<vertex_t> col(0, n - 1);
+  std::uniform_real_distribution<double> real(-5, 5);
+  std::uniform_int_distribution<int> level(-levels, levels);
+  for (vertex_t i = 0; i < n; ++i) {
+    std::vector<vertex_t> row = {i};
+    for (int k = 1; k < degree; ++k) row.push_back(col(rng));
+    std::sort(row.begin(), row.end());
+    row.erase(std::unique(row.begin(), row.end()), row.end());
+    for (vertex_t j : row) {
+      c.cols.push_back(j);
+      c.weights.push_back(levels > 0 ? double(level(rng)) : real(rng));
+    }
+    c.offsets.push_back(offset_t(c.cols.size()));
+  }
+  return c;
+}
+
+// Every assigned row's value -c_ij - p_j at its column is within epsilon
+// (and rounding) of its best value.
+void require_epsilon_slack(const Csr<double>& c, const AuctionStart& a) {
+  double largest = 0;
+  for (double p : a.price) largest = std::max(largest, std::fabs(p));
+  for (double w : c.weights) largest = std::max(largest, std::fabs(w));
+  const double rounding = 1e-12 * largest;
+  for (vertex_t i = 0; i < c.n_rows; ++i) {
+    const vertex_t mine = a.mates.row_mate[i];
+    if (mine < 0) continue;
+    double best = -INFINITY, own = -INFINITY;
+    for (offset_t k = c.offsets[i]; k < c.offsets[i + 1]; ++k) {
+      const double x = -c.weights[k] - a.price[c.cols[k]];
+      best = std::max(best, x);
+      if (c.cols[k] == mine) own = std::max(own, x);
+    }
+    CAPTURE(i);
+    REQUIRE(own >= best - a.epsilon - rounding);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("auction start on 1, 2 and 4 threads: a valid epsilon-optimal matching, repaired to the optimum") {
+  std::mt19937 rng(1991);
+  for (int trial = 0; trial < 12; ++trial) {
+    const vertex_t n = 200 + vertex_t(rng() % 3000);
+    const Csr<double> c = random_square(n, 2 + trial % 7, trial % 3 == 0 ? 4 : 0, rng);
+    const double optimum = min_cost_row_perfect(c).cost;
+    CAPTURE(trial);
+    CAPTURE(n);
+    for (int threads : {1, 2, 4})
+      for (int phases : {2, 1000})
+        for (int repeat = 0; repeat < (threads > 1 ? 3 : 1); ++repeat) {
+          CAPTURE(threads);
+          CAPTURE(phases);
+          // No tail (every row assigned at the end), or the default one.
+          const std::int64_t tail = repeat == 1 ? 0 : -1;
+          const AuctionStart a = epsilon_scaling_auction(
+              c, {.tail_rows = tail, .work_limit = 1e9, .threads = threads, .parallel_phases = phases});
+          REQUIRE(a.finished);
+          check::require_valid_mates(c, a.mates);
+          if (tail < 0) CHECK(a.mates.matched == n);
+          CHECK(a.mates.matched >= n - auction_tail_rows(tail, n));
+          require_epsilon_slack(c, a);
+          std::vector<double> v(a.price.size());
+          for (std::size_t j = 0; j < v.size(); ++j) v[j] = -a.price[j];
+          const DualMatching d = min_cost_row_perfect_from_column_duals(c, v, a.mates);
+          CHECK(d.cost == doctest::Approx(optimum).epsilon(1e-9).scale(1));
+        }
+    // One thread: the same auction every time.
+    const AuctionStart one = epsilon_scaling_auction(c, {.work_limit = 1e9, .threads = 1});
+    const AuctionStart again = epsilon_scaling_auction(c, {.work_limit = 1e9, .threads = 1});
+    CHECK(one.price == again.price);
+    CHECK(one.mates.row_mate == again.mates.row_mate);
+  }
+}
+
+TEST_CASE("auction start: bad options and a matrix without a perfect matching") {
+  std::mt19937 rng(5);
+  const Csr<double> c = random_square(50, 3, 0, rng);
+  CHECK_THROWS_AS(epsilon_scaling_auction(c, {.threads = -1}), invalid_input);
+  // Column 0 in no row: some row never finds a column; the work limit ends it.
+  Csr<double> s = c;
+  for (std::size_t k = 0; k < s.cols.size(); ++k)
+    if (s.cols[k] == 0) s.cols[k] = 1;
+  // (duplicate entries are fine for the auction: a row's best of them)
+  for (int threads : {1, 2}) {
+    CAPTURE(threads);
+    const AuctionStart a = epsilon_scaling_auction(s, {.work_limit = 20, .threads = threads});
+    CHECK(!a.finished);
+  }
+}
+
+TEST_CASE("pre-pass jobs 4-5 at 1 and 2 threads: the same objective; a unique optimum gives the same matching and scalings") {
+  const MatcherInfo& product = find_matcher("max-product", Problem::bipartite);
+  const MatcherInfo& sum = find_matcher("max-sum", Problem::bipartite);
+  CHECK(product.threaded);
+  CHECK(sum.threaded);
+  // Above the size where the O(nnz) passes run on several threads.
+  for (const char* spec : {"stencil2d:140", "stencil3d:28", "circuit:20000", "heavy:20000"}) {
+    CAPTURE(spec);
+    const Csr<double> a = solver_matrix(spec);
+    REQUIRE(a.num_entries() >= (1 << 16));
+    for (const MatcherInfo* m : {&product, &sum}) {
+      CAPTURE(m->name);
+      RunOptions one, two;
+      one.threads = 1;
+      two.threads = 2;
+      const PrepassResult r1 = run_prepass(*m, a, one);
+      for (int repeat = 0; repeat < 2; ++repeat) {
+        const PrepassResult r2 = run_prepass(*m, a, two);
+        REQUIRE(r2.mates.matched == r1.mates.matched);
+        CHECK(r2.objective == doctest::Approx(r1.objective).epsilon(1e-9));
+        // Random real values: one optimal matching, hence one set of
+        // canonical duals (up to rounding).
+        CHECK(r2.mates.row_mate == r1.mates.row_mate);
+        for (std::size_t i = 0; i < r1.row_log_scale.size(); ++i) {
+          REQUIRE(r2.row_log_scale[i] == doctest::Approx(r1.row_log_scale[i]).epsilon(1e-9).scale(1));
+          REQUIRE(r2.col_log_scale[i] == doctest::Approx(r1.col_log_scale[i]).epsilon(1e-9).scale(1));
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("canonical_duals: bit for bit the same on 1 and 2 threads") {
+  const Csr<double> a = solver_matrix("heavy:20000");
+  const Csr<double> c = prepass_costs(a, 5);
+  REQUIRE(c.num_entries() >= (1 << 16));
+  const DualMatching d = min_cost_row_perfect(c);
+  DualMatching one = d, two = d;
+  {
+    const ScopedThreads scope(1);
+    canonical_duals(c, one);
+  }
+  {
+    const ScopedThreads scope(2);
+    canonical_duals(c, two);
+  }
+  CHECK(one.u == two.u);
+  CHECK(one.v == two.v);
+}

@@ -166,12 +166,13 @@ void canonical_scaling_duals(const Csr<double>& c, int job, DualMatching& d) {
 // auction's prices when asked and when the auction finishes within its work
 // limit and the repair matches every row; else (rectangular, structurally
 // singular, a long auction) MC64's way.
-DualMatching optimum_with_duals(const Csr<double>& a, int job, bool auction_start) {
+DualMatching optimum_with_duals(const Csr<double>& a, int job, bool auction_start, bool parallel_bids) {
   const Csr<double> c = prepass_costs(a, job);
   DualMatching d;
   bool done = false;
   if (auction_start && c.n_rows == c.n_cols && c.num_entries() > 0) {
-    AuctionStart s = epsilon_scaling_auction(c, {.cost_ceiling = auction_cost_ceiling(a, c, job)});
+    AuctionStart s = epsilon_scaling_auction(
+        c, {.cost_ceiling = auction_cost_ceiling(a, c, job), .parallel_phases = parallel_bids ? 2 : 0});
     if (s.finished) {
       for (double& p : s.price) p = -p;
       try {
@@ -195,7 +196,7 @@ PrepassResult prepass(const Csr<double>& a, const PrepassOptions& options) {
   const int job = options.job;
   if (job == 4 || job == 5) {
     const bool auction = options.start != PrepassOptions::Start::mc64;
-    PrepassResult r = prepass_from_duals(a, job, optimum_with_duals(a, job, auction), options.symmetric);
+    PrepassResult r = prepass_from_duals(a, job, optimum_with_duals(a, job, auction, options.parallel_bids), options.symmetric);
     r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return r;
   }

@@ -27,17 +27,16 @@
 //   SuperLU's perm_r (row i of A is row perm[i] of P A, which puts the same
 //   entries on the diagonal of P A).
 //   Cost: that of the job's algorithm; the report's `seconds` times it.
-//   Threads: jobs 4-5 run on OpenMP's current setting (the registry's
-//   entries set it from RunOptions::threads): the auction start's first
-//   phases bid on all of them and the O(nnz) passes share them; the
-//   shortest augmenting paths are sequential. The objective is the same on
-//   any number of threads; the matching, and so job 5's scalings, too when
-//   the optimal matching is unique; when several matchings are optimal,
-//   which one comes back on more than one thread depends on the auction's
-//   timing (each satisfies the same bounds), and the scalings may differ
-//   in the last bits (the canonical duals are computed from the duals the
-//   searches end with). One thread is deterministic, and so are matrices
-//   of fewer than 65536 entries, which run on one thread.
+//   Threads: jobs 4-5 run their O(nnz) passes on OpenMP's current setting
+//   (the registry's entries set it from RunOptions::threads), with the same
+//   bits on any count; the auction's bids and the shortest augmenting
+//   paths are sequential, so the result is the same on every run and
+//   thread count. With parallel_bids the auction's first phases bid on all
+//   the threads: the objective is the same, and the matching and job 5's
+//   scalings too when the optimal matching is unique; when several are
+//   optimal, which one comes back depends on the threads' timing (each
+//   satisfies the same bounds; the scalings may differ in the last bits).
+//   Matrices of fewer than 65536 entries always run on one thread.
 #pragma once
 #include <cstdint>
 #include <limits>
@@ -60,6 +59,12 @@ struct PrepassOptions {
   // shortest_augmenting.hpp), so they do not depend on the start either.
   enum class Start { automatic, auction, mc64 };
   Start start = Start::automatic;  // automatic: the auction
+  // Jobs 4-5, the auction start on several threads: its first two phases
+  // bid on all of them (asynchronous bids, auction_start.hpp). Off by
+  // default: the bids then run in one thread's order, so the result is the
+  // same on every run and thread count; on, which optimal matching comes
+  // back (when several are optimal) depends on the threads' timing.
+  bool parallel_bids = false;
 };
 
 struct PrepassResult {

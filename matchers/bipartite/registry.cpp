@@ -55,13 +55,18 @@ MatcherInfo job_entry(std::string name, int job, std::string guarantee, std::str
                                  "auction's prices (auction) or MC64's row and column minima (mc64); "
                                  "the same optimum (and job 5 the same scalings: the matching's canonical duals)"});
   if (job == 4 || job == 5) {
-    // The auction start bids on RunOptions::threads threads, and the O(nnz)
-    // passes around the searches run on them; the searches are sequential.
-    // The objective is the same at any thread count; with several, which
-    // optimal matching (when there are more than one) depends on the
-    // auction's timing.
+    m.options.push_back({.name = "parallel-bids",
+                         .type = OptionSpec::Type::flag,
+                         .fallback = "",
+                         .words = {},
+                         .lo = 0,
+                         .hi = 0,
+                         .help = "the auction start's first phases bid on every thread (the same optimum; when "
+                                 "several matchings are optimal, which one depends on the threads' timing)"});
+    // The O(nnz) passes around the searches run on RunOptions::threads
+    // threads with the same bits on any count; the bids (unless
+    // parallel-bids) and the searches are sequential: deterministic.
     m.threaded = true;
-    m.deterministic = false;
   }
   m.run = PrepassRunner([job](const Csr<double>& a, const RunOptions& o) {
     const auto takes = [&](const char* name) { return o.options.specs() && o.options.takes(name); };
@@ -70,7 +75,8 @@ MatcherInfo job_entry(std::string name, int job, std::string guarantee, std::str
                        .symmetric = takes("symmetric") && o.options.flag("symmetric"),
                        .start = !takes("init")                     ? PrepassOptions::Start::automatic
                                 : o.options.word("init") == "auction" ? PrepassOptions::Start::auction
-                                                                      : PrepassOptions::Start::mc64});
+                                                                      : PrepassOptions::Start::mc64,
+                       .parallel_bids = takes("parallel-bids") && o.options.flag("parallel-bids")});
   });
   return m;
 }
@@ -135,7 +141,9 @@ MatcherInfo cardinality_gpu_entry() {
 // optimum on the host (prepass_gpu); the CPU twin's options.
 MatcherInfo job_gpu_entry(std::string name, int job, std::string twin, std::string summary) {
   MatcherInfo m = job_entry(std::move(name), job, "exact", std::move(summary));
-  std::erase_if(m.options, [](const OptionSpec& s) { return s.name == "init"; });  // the host engine's start
+  std::erase_if(m.options, [](const OptionSpec& s) {  // the host engine's start
+    return s.name == "init" || s.name == "parallel-bids";
+  });
   m.device = Device::gpu;
   m.threaded = false;       // (the host's passes take OpenMP's setting)
   m.deterministic = false;  // the objective is; which optimal matching depends on the GPU's start

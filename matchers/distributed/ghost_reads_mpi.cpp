@@ -17,13 +17,22 @@ void check_mpi(int rc, const char* what) {
 GhostReads::GhostReads(const DistGraph& g, DistributedStats& stats)
     : g_(g), stats_(stats), word_(g.ghosts.size(), 0), stamp_(g.ghosts.size(), 0) {
   MATCHBLAS_EXPECTS(g.ghosts.size() < (std::size_t(1) << 32), "GhostReads: more than 2^32 ghosts");
+  if (std::uint64_t(g.n) <= 16 * std::uint64_t(g.cols.size())) {
+    blocks_.resize(std::size_t(g.n) / 64 + 1);
+    for (vertex_t v : g.ghosts) blocks_[std::size_t(v) / 64].bits |= std::uint64_t(1) << (v % 64);
+    std::uint32_t before = 0;
+    for (Block& b : blocks_) {
+      b.before = before;
+      before += std::uint32_t(std::popcount(b.bits));
+    }
+  }
   rank_from_.resize(std::size_t(g.ranks) + 1);
   for (int r = 0; r <= g.ranks; ++r)
     rank_from_[std::size_t(r)] =
         std::size_t(std::lower_bound(g.ghosts.begin(), g.ghosts.end(), g.first[std::size_t(r)]) - g.ghosts.begin());
 }
 
-std::size_t GhostReads::index(vertex_t v) const {
+std::size_t GhostReads::search(vertex_t v) const {
   return std::size_t(std::lower_bound(g_.ghosts.begin(), g_.ghosts.end(), v) - g_.ghosts.begin());
 }
 

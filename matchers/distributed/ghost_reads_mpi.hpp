@@ -13,12 +13,16 @@
 // before the gets).
 // Cost per batch: O(k + P) for k named ghosts, plus the sort of the distinct
 // ones (O(k log k), or a scan of every ghost's stamp when k is a large share
-// of them); at most P - 1 gets and one flush. Memory: 12 bytes per ghost.
+// of them); at most P - 1 gets and one flush. A ghost's position from its
+// vertex id: O(1) by a bit per vertex with counts per 64 (n / 4 bytes, kept
+// when n <= 16 m_r, so at most the rank's columns), else a binary search.
+// Memory: 12 bytes per ghost, and that table.
 // (How an MPI library moves a non-contiguous get is its own: osc/sm copies
 // from the owner's memory, osc/rdma may issue one transfer per block.)
 #pragma once
 #include <mpi.h>
 
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -35,7 +39,12 @@ class GhostReads {
  public:
   GhostReads(const DistGraph& g, DistributedStats& stats);
 
-  std::size_t index(vertex_t v) const;  // v's position in g.ghosts (v owned by another rank)
+  // v's position in g.ghosts (v owned by another rank).
+  std::size_t index(vertex_t v) const {
+    if (blocks_.empty()) return search(v);
+    const Block& b = blocks_[std::size_t(v) / 64];
+    return b.before + std::size_t(std::popcount(b.bits & ((std::uint64_t(1) << (v % 64)) - 1)));
+  }
   bool known_final(std::size_t gi) const { return word_[gi] < 0; }
 
   void begin() { ++batch_; named_.clear(); }  // a new batch, empty
@@ -54,10 +63,16 @@ class GhostReads {
   word_t read_one(std::size_t gi, MPI_Win win);
 
  private:
+  struct Block {
+    std::uint64_t bits = 0;    // which of 64 consecutive vertices are ghosts
+    std::uint32_t before = 0;  // the ghosts before them
+  };
+  std::size_t search(vertex_t v) const;
   const DistGraph& g_;
   DistributedStats& stats_;
   std::vector<word_t> word_;            // per ghost: the word last read (final when < 0)
   std::vector<std::int64_t> stamp_;     // per ghost: the batch it was last named in
+  std::vector<Block> blocks_;           // per 64 vertices of the graph, or none
   std::vector<std::size_t> rank_from_;  // per rank r + 1 boundaries: r's ghosts are [rank_from_[r], rank_from_[r + 1])
   std::int64_t batch_ = 0;
   std::vector<std::uint32_t> named_;    // this batch's ghosts, each once

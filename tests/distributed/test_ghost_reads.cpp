@@ -4,7 +4,8 @@
 // whether a batch names every ghost many times over (the scan of the stamps)
 // or a few (the sort; isolated positions, so the owner's datatype has many
 // blocks); one get per owner rank and four bytes per distinct ghost not
-// known final; a word known final is not read again.
+// known final; a word known final is not read again. And a ghost's position
+// from its id, by the table and by the binary search.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -80,4 +81,25 @@ TEST_CASE("batched ghost reads return each owner's words; one get per owner, eac
   CHECK_MESSAGE(bad.empty(), bad);
   const std::int64_t ghosts_total = mpi::sum_over_ranks(std::int64_t(part.ghosts.size()));
   CHECK((ranks == 1 ? ghosts_total == 0 : ghosts_total > 0));
+}
+
+TEST_CASE("a ghost's position from its vertex id: the table (dense parts) and the search (sparse parts)") {
+  GenOptions o;
+  o.seed = 3;
+  o.edge_factor = 4;
+  const Csr<double> g = rmat<double>(vertex_t(1) << 11, o);
+  std::string bad;
+  for (int ranks : {2, 4, 600})  // 600 parts: n > 16 m_r, the search
+    for (int rank = 0; rank < ranks && bad.empty(); rank += 1 + ranks / 7) {
+      const DistGraph part = distribute(g, rank, ranks);
+      DistributedStats stats;
+      const GhostReads ghosts(part, stats);  // no MPI call until a read
+      for (std::size_t gi = 0; gi < part.ghosts.size() && bad.empty(); ++gi)
+        if (ghosts.index(part.ghosts[gi]) != gi)
+          bad = "part " + std::to_string(rank) + " of " + std::to_string(ranks) + ": ghost " +
+                std::to_string(part.ghosts[gi]) + " at " + std::to_string(ghosts.index(part.ghosts[gi])) +
+                ", not " + std::to_string(gi);
+    }
+  bad = mpi::first_failure(bad);
+  CHECK_MESSAGE(bad.empty(), bad);
 }

@@ -8,10 +8,14 @@
 // Source: A. Thorsen, P. Merkey, Approximating weighted matchings using the
 // partitioned global address space model, Tech. Report CS-TR-10-02,
 // Michigan Technological University, 2010, sec. 5.2, Algorithm 4; on MPI-3
-// one-sided windows (vertex_words_mpi.hpp).
+// one-sided windows (vertex_words_mpi.hpp). Only the transport departs
+// from the paper's one remote read per vertex: a sweep's reads are grouped
+// (ghost_reads_mpi.hpp: each distinct remote word once, one MPI_Get per
+// owner rank, one flush).
 // Guarantee: equal to `greedy` mate for mate, for any number of ranks.
 // Cost: O(m_r) local work per rank plus the polling: each sweep one batch of
-// gets for the remote targets of its still active vertices; no collective
+// reads of the remote targets of its still active vertices (at most P - 1
+// gets and a flush); no collective
 // until the final barrier.
 #include <thread>
 

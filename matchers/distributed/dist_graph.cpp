@@ -2,6 +2,8 @@
 #include "matchers/distributed/dist_graph.hpp"
 
 #include <algorithm>
+#include <bit>
+#include <cstdint>
 #include <numeric>
 #include <type_traits>
 #include <utility>
@@ -47,7 +49,11 @@ namespace {
 // d's rows from row(i) = (columns, weights) of its local vertex i, each in
 // the greedy order: a row already in that order (as dist_read.hpp's drawn
 // rows arrive) is copied, another sorted as (weight, column) pairs. Then its
-// ghosts (each cross entry's column once, ascending) and cross entries.
+// ghosts (each cross entry's column once, ascending) and cross entries: a
+// bit per vertex of the graph, set by each cross entry and read in order,
+// when those n / 8 bytes are at most the rank's columns (n <= 32 m_r: every
+// part of a graph of average degree 32 / P or more); else every cross entry
+// listed, sorted and made unique (O(c log c) for c cross entries).
 template <class Row>
 void fill_rows(DistGraph& d, Row row) {
   const vertex_t count = d.count();
@@ -55,6 +61,8 @@ void fill_rows(DistGraph& d, Row row) {
   for (vertex_t i = 0; i < count; ++i) d.offsets[i + 1] = d.offsets[i] + offset_t(row(i).first.size());
   d.cols.resize(std::size_t(d.offsets[count]));
   d.weights.resize(d.cols.size());
+  const bool bitmap = std::uint64_t(d.n) <= 32 * std::uint64_t(d.offsets[count]);
+  std::vector<std::uint64_t> seen(bitmap ? std::size_t(d.n) / 64 + 1 : 0, 0);
   using W = typename std::remove_cvref_t<decltype(row(0).second)>::value_type;
   std::vector<std::pair<W, vertex_t>> sorted;
   for (vertex_t i = 0; i < count; ++i) {
@@ -82,9 +90,19 @@ void fill_rows(DistGraph& d, Row row) {
       MATCHBLAS_EXPECTS(v >= 0 && v < d.n, "distribute: a column out of range");
       if (!d.owns(v)) {
         ++d.cross_entries;
-        d.ghosts.push_back(v);
+        if (bitmap) seen[std::size_t(v) / 64] |= std::uint64_t(1) << (v % 64);
+        else d.ghosts.push_back(v);
       }
     }
+  }
+  if (bitmap) {
+    std::size_t distinct = 0;
+    for (std::uint64_t bits : seen) distinct += std::size_t(std::popcount(bits));
+    d.ghosts.reserve(distinct);
+    for (std::size_t w = 0; w < seen.size(); ++w)
+      for (std::uint64_t bits = seen[w]; bits != 0; bits &= bits - 1)
+        d.ghosts.push_back(vertex_t(w * 64 + std::size_t(std::countr_zero(bits))));
+    return;
   }
   std::sort(d.ghosts.begin(), d.ghosts.end());
   d.ghosts.erase(std::unique(d.ghosts.begin(), d.ghosts.end()), d.ghosts.end());

@@ -10,8 +10,10 @@
 // heavier first, then the smaller id), so that a vertex's best unmatched
 // neighbour is the first entry of its row not known to be matched.
 // Cost: O(n) for the blocks (a binary search per boundary), O(m_r log d)
-// for this rank's rows (O(m_r) for rows that come in the greedy order); memory O(n / P + m_r + ghosts) beyond the whole graph
-// it is built from (which the caller may free afterwards).
+// for this rank's rows (O(m_r) for rows that come in the greedy order), the
+// ghosts O(m_r + n / 64) through a bit per vertex when n <= 32 m_r, else
+// O(c log c) for c cross entries; memory O(n / P + m_r + ghosts) beyond the
+// whole graph it is built from (which the caller may free afterwards).
 // No MPI here: the partition is a pure function of (graph, rank, ranks).
 #pragma once
 #include <cstddef>

@@ -93,7 +93,9 @@ class NotifySweep {
   template <class Post>
   void update(std::vector<vertex_t>& wake, Post post) {
     const DistGraph& g = w_.graph();
+    GhostReads& ghosts = w_.ghosts();
     remote_.clear();
+    ghosts.begin();
     for (vertex_t i : matched_) {
       const vertex_t u = g.begin() + i, partner = w_.target(i);
       for (offset_t k = g.offsets[i]; k < g.offsets[i + 1]; ++k) {
@@ -101,24 +103,21 @@ class NotifySweep {
         if (x == partner) continue;
         if (g.owns(x)) {
           if (w_.own(x - g.begin()) == u) wake.push_back(x - g.begin());
-        } else if (!w_.known_final(x)) {  // a resolved x points at nobody
-          remote_.push_back({x, u});
+        } else if (const std::size_t gi = ghosts.index(x); !ghosts.known_final(gi)) {  // a resolved x points at nobody
+          remote_.push_back({x, u, gi});
+          ghosts.want(gi);
         }
       }
     }
     if (remote_.empty()) return;
-    words_.resize(remote_.size());
-    w_.sync();
-    for (std::size_t k = 0; k < remote_.size(); ++k) w_.get(remote_[k].x, &words_[k]);
-    w_.flush();
-    for (std::size_t k = 0; k < remote_.size(); ++k) {
-      w_.remember(remote_[k].x, words_[k]);
-      if (words_[k] == remote_[k].u) post(g.owner(remote_[k].x), remote_[k].x);
-    }
+    w_.read_ghosts();  // each remote neighbour's word once, one get per owner rank
+    for (const Pending& p : remote_)
+      if (ghosts.word(p.gi) == p.u) post(g.owner(p.x), p.x);
   }
 
   struct Pending {
-    vertex_t x, u;  // remote neighbour x of the matched vertex u
+    vertex_t x, u;   // remote neighbour x of the matched vertex u
+    std::size_t gi;  // x's position among the ghosts
   };
   VertexWords& w_;
   TargetReads reads_;
@@ -127,7 +126,6 @@ class NotifySweep {
   std::int64_t batch_ = 0;
   std::vector<vertex_t> next_, matched_;
   std::vector<Pending> remote_;
-  std::vector<word_t> words_;
 };
 
 }  // namespace matchblas::distributed

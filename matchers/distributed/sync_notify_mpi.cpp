@@ -7,7 +7,10 @@
 // Source: A. Thorsen, P. Merkey, Approximating weighted matchings using the
 // partitioned global address space model, Tech. Report CS-TR-10-02,
 // Michigan Technological University, 2010, sec. 5.3, Algorithm 5; on MPI-3
-// one-sided windows (vertex_words_mpi.hpp, notify_queues_mpi.hpp).
+// one-sided windows (vertex_words_mpi.hpp, notify_queues_mpi.hpp). Only the
+// transport departs from the paper's one remote read per word: a batch's
+// reads are grouped (ghost_reads_mpi.hpp: each distinct remote word once,
+// one MPI_Get per owner rank, one flush).
 // Guarantee: equal to `greedy` mate for mate, for any number of ranks.
 // Cost: O(m_r) local work and reads per rank in all (each matched vertex
 // reads its remote neighbours' words once); per round one post per other

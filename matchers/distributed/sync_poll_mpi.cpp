@@ -7,9 +7,12 @@
 // partitioned global address space model, Tech. Report CS-TR-10-02,
 // Michigan Technological University, 2010, sec. 5.1, Algorithm 3; on MPI-3
 // one-sided windows (vertex_words_mpi.hpp), the shared S as an allreduce.
+// Only the transport departs from the paper's one remote read per vertex:
+// the reads of a batch are grouped (ghost_reads_mpi.hpp: each distinct
+// remote word once, one MPI_Get per owner rank, one flush).
 // Guarantee: equal to `greedy` mate for mate, for any number of ranks (the
 // greedy order of DESIGN.md; every matched edge is locally dominant).
-// Cost: O(m_r) local work per rank in all; per round one batch of gets for
+// Cost: O(m_r) local work per rank in all; per round one batch of reads of
 // the remote targets of the active vertices, one more per pointer move onto
 // a remote neighbour, two barriers and an allreduce.
 #include "matchers/distributed/mpi_session.hpp"

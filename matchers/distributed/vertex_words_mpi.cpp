@@ -14,10 +14,9 @@ void check_mpi(int rc, const char* what) {
 }
 }  // namespace
 
-VertexWords::VertexWords(const DistGraph& g, DistributedStats& stats) : g_(g), stats_(stats) {
+VertexWords::VertexWords(const DistGraph& g, DistributedStats& stats) : g_(g), stats_(stats), ghosts_(g, stats) {
   const vertex_t count = g.count();
   ptr_.assign(std::size_t(count), 0);
-  final_.assign(g.ghosts.size(), 0);
   check_mpi(MPI_Win_allocate(MPI_Aint(count) * MPI_Aint(sizeof(word_t)), int(sizeof(word_t)), MPI_INFO_NULL,
                              MPI_COMM_WORLD, &base_, &win_),
             "MPI_Win_allocate of the vertex words");
@@ -64,32 +63,10 @@ std::vector<vertex_t> VertexWords::unresolved_vertices() const {
   return out;
 }
 
-std::size_t VertexWords::ghost(vertex_t v) const {
-  return std::size_t(std::lower_bound(g_.ghosts.begin(), g_.ghosts.end(), v) - g_.ghosts.begin());
-}
-
 word_t VertexWords::read_now(vertex_t v) {
   if (g_.owns(v)) return own(v - g_.begin());
-  word_t w = 0;
-  sync();
-  get(v, &w);
-  flush();
-  remember(v, w);
-  return w;
+  return ghosts_.read_one(ghosts_.index(v), win_);
 }
-
-void VertexWords::get(vertex_t v, word_t* into) {
-  if (const word_t known = final_[ghost(v)]; known < 0) {
-    *into = known;
-    return;
-  }
-  const int r = g_.owner(v);
-  MPI_Get(into, 1, MPI_INT32_T, r, MPI_Aint(v - g_.first[r]), 1, MPI_INT32_T, win_);
-  ++stats_.remote_ops;
-  stats_.remote_bytes += sizeof(word_t);
-}
-
-void VertexWords::flush() { MPI_Win_flush_all(win_); }
 
 void VertexWords::sync() { MPI_Win_sync(win_); }
 
@@ -98,29 +75,30 @@ DistributedMatching VertexWords::result() {
   out.begin = g_.begin();
   const vertex_t count = g_.count();
   out.mate.assign(std::size_t(count), no_vertex);
-  std::vector<word_t> back(std::size_t(count), 0);
   vertex_t unresolved = 0;
   sync();
+  ghosts_.begin();
   for (vertex_t i = 0; i < count; ++i) {
     const word_t w = own(i);
     if (w >= 0) ++unresolved;
     if (w > -2) continue;
     const vertex_t v = -w - 2;
     out.mate[i] = v;
-    if (g_.owns(v)) back[i] = own(v - g_.begin());
-    else get(v, &back[i]);
+    if (!g_.owns(v)) ghosts_.want(ghosts_.index(v));
     const vertex_t u = g_.begin() + i;
     if (u < v) {
       out.weight += g_.weights[g_.offsets[i] + ptr_[i]];
       ++out.pairs;
     }
   }
-  flush();
+  read_ghosts();
   for (vertex_t i = 0; i < count && out.violation.empty(); ++i) {
-    const vertex_t u = g_.begin() + i;
-    if (out.mate[i] != no_vertex && back[i] != matched_word(u))
-      out.violation = "vertex " + std::to_string(u) + " is matched with " + std::to_string(out.mate[i]) +
-                      ", whose word says " + std::to_string(back[i]);
+    const vertex_t u = g_.begin() + i, v = out.mate[i];
+    if (v == no_vertex) continue;
+    const word_t back = g_.owns(v) ? own(v - g_.begin()) : ghosts_.word(ghosts_.index(v));
+    if (back != matched_word(u))
+      out.violation = "vertex " + std::to_string(u) + " is matched with " + std::to_string(v) +
+                      ", whose word says " + std::to_string(back);
   }
   if (out.violation.empty() && unresolved > 0)
     out.violation = std::to_string(unresolved) + " vertices left unresolved (a lost wake-up)";
@@ -129,30 +107,32 @@ DistributedMatching VertexWords::result() {
 }
 
 void TargetReads::fetch(const std::vector<vertex_t>& list) {
-  got_.resize(list.size());
   of_.resize(list.size());
+  ghost_.resize(list.size());
   const DistGraph& g = w_.graph();
-  bool any = false;
+  GhostReads& ghosts = w_.ghosts();
+  ghosts.begin();
   for (std::size_t k = 0; k < list.size(); ++k) {
-    const vertex_t t = w_.target(list[k]);
+    const vertex_t i = list[k], t = w_.target(i);
     of_[k] = t;
     if (t != no_vertex && !g.owns(t)) {
-      if (!any) w_.sync();
-      any = true;
-      w_.get(t, &got_[k]);
+      if (known_target_[i] != t) {
+        known_target_[i] = t;
+        known_ghost_[i] = std::uint32_t(ghosts.index(t));
+      }
+      ghost_[k] = known_ghost_[i];
+      ghosts.want(ghost_[k]);
     }
   }
-  if (!any) return;
-  w_.flush();
-  for (std::size_t k = 0; k < list.size(); ++k)
-    if (of_[k] != no_vertex && !g.owns(of_[k])) w_.remember(of_[k], got_[k]);
+  w_.read_ghosts();
 }
 
 word_t TargetReads::word(const std::vector<vertex_t>& list, std::size_t k) {
   const vertex_t t = w_.target(list[k]);
   const DistGraph& g = w_.graph();
+  if (t == no_vertex) return no_candidate;
   if (g.owns(t)) return w_.own(t - g.begin());
-  return t == of_[k] ? got_[k] : w_.read_now(t);
+  return t == of_[k] ? w_.ghosts().word(ghost_[k]) : w_.read_now(t);
 }
 
 }  // namespace matchblas::distributed

@@ -11,7 +11,9 @@
 // with MPI_Get. This relies on MPI's unified memory model (checked when the
 // window is made: Open MPI and MPICH have it on shared memory and RDMA
 // networks); MPI_Win_sync orders the owner's stores before its later reads.
-// A ghost's word once seen resolved is kept and never read again.
+// Other ranks' words are read in batches (ghost_reads_mpi.hpp): each ghost
+// once per batch, one get per owner rank; a ghost's word once seen resolved
+// is kept and never read again.
 // Source: the shared mate_v and matched_v of Thorsen, Merkey 2010, sec. 5.
 #pragma once
 #include <mpi.h>
@@ -20,11 +22,11 @@
 #include <cstdint>
 #include <vector>
 
+#include "matchers/distributed/ghost_reads_mpi.hpp"
 #include "matchers/distributed/ld_mpi.hpp"
 
 namespace matchblas::distributed {
 
-using word_t = std::int32_t;
 inline constexpr word_t no_candidate = -1;
 constexpr word_t matched_word(vertex_t partner) { return -partner - 2; }
 
@@ -59,19 +61,13 @@ class VertexWords {
   // when i has no candidate left (its word becomes -1).
   bool advance(vertex_t i);
   // The word of vertex v now: a load when this rank owns v, else a get and a
-  // flush.
+  // flush (none when its final word is known).
   word_t read_now(vertex_t v);
 
-  // Batched reads of other ranks' words: get(v, into) starts one (v owned
-  // elsewhere; none when v's final word is known: *into is set at once),
-  // flush() completes all started. After a flush, remember(v, w) keeps a
-  // resolved word (final: it never changes) so that v is not read again.
-  void get(vertex_t v, word_t* into);
-  void flush();
-  void remember(vertex_t v, word_t w) {
-    if (w < 0) final_[ghost(v)] = w;
-  }
-  bool known_final(vertex_t v) const { return final_[ghost(v)] < 0; }
+  // Batched reads of other ranks' words: ghosts().begin(), want(gi) for
+  // each, read_ghosts(), then ghosts().word(gi).
+  GhostReads& ghosts() { return ghosts_; }
+  void read_ghosts() { ghosts_.read(win_); }
   // MPI_Win_sync: this rank's stores before its later reads (a full fence).
   void sync();
 
@@ -82,21 +78,23 @@ class VertexWords {
 
  private:
   void set_own(vertex_t i, word_t w);
-  std::size_t ghost(vertex_t v) const;  // v's position in g_.ghosts
   const DistGraph& g_;
   DistributedStats& stats_;
+  GhostReads ghosts_;
   std::vector<offset_t> ptr_;  // position of each local vertex's pointer in its row
-  std::vector<word_t> final_;  // per ghost: its word once seen resolved (< 0), else 0
   vertex_t unresolved_ = 0;
   MPI_Win win_ = MPI_WIN_NULL;
   word_t* base_ = nullptr;
 };
 
-// Reads of the remote targets of a list of local vertices, batched: one get
-// each (into a slot per vertex), one flush.
+// Reads of the remote targets of a list of local vertices, batched
+// (GhostReads: each distinct target once, one get per owner rank, one flush).
+// Each vertex keeps its target's ghost position until its pointer moves (a
+// waiting vertex is listed sweep after sweep: no search each time).
 class TargetReads {
  public:
-  explicit TargetReads(VertexWords& w) : w_(w) {}
+  explicit TargetReads(VertexWords& w)
+      : w_(w), known_target_(std::size_t(w.graph().count()), no_vertex), known_ghost_(known_target_.size(), 0) {}
   // Starts the reads of the targets of `list` that another rank owns.
   void fetch(const std::vector<vertex_t>& list);
   // The word of list[k]'s target: fetched, or loaded when local (read now
@@ -105,8 +103,10 @@ class TargetReads {
 
  private:
   VertexWords& w_;
-  std::vector<word_t> got_;
-  std::vector<vertex_t> of_;  // the target each slot was fetched for
+  std::vector<vertex_t> of_;       // the target each slot was fetched for
+  std::vector<std::size_t> ghost_; // its position among the ghosts (remote targets)
+  std::vector<vertex_t> known_target_;     // per local vertex: the remote target whose position is known
+  std::vector<std::uint32_t> known_ghost_; // that position
 };
 
 }  // namespace matchblas::distributed

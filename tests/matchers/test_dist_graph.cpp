@@ -43,7 +43,7 @@ TEST_CASE("distribute: the parts of all ranks are the graph, rows in the greedy 
   o.ties = 2;
   o.edge_factor = 6;
   const Csr<double> g = erdos_renyi<double>(500, o);
-  for (int ranks : {1, 2, 3, 4, 600}) {
+  for (int ranks : {1, 2, 3, 4, 600}) {  // ghosts: 1-4 ranks through a bitmap, 600 by a sort (n > 32 m_r)
     CAPTURE(ranks);
     offset_t entries = 0;
     for (int rank = 0; rank < ranks; ++rank) {

@@ -12,7 +12,6 @@
 #include <atomic>
 #include <memory>
 #include <numeric>
-#include <omp.h>
 #include <string>
 #include <vector>
 
@@ -20,7 +19,23 @@
 #include "lib/error.hpp"
 #include "lib/greedy_order.hpp"
 
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
 namespace matchblas {
+
+namespace detail {
+// Whether the calling thread's OpenMP team has one thread (always, in a
+// build without OpenMP, where the pragmas below are ignored).
+inline bool alone_in_team() {
+#ifdef _OPENMP
+  return omp_get_num_threads() == 1;
+#else
+  return true;
+#endif
+}
+}  // namespace detail
 
 template <class W>
 struct Triples {
@@ -61,7 +76,7 @@ Csr<W> csr_from_entries(vertex_t n_rows, vertex_t n_cols, std::int64_t items, En
   std::int64_t first_bad = m;
 #pragma omp parallel reduction(min : first_bad)
   {
-    const bool alone = omp_get_num_threads() == 1;
+    const bool alone = detail::alone_in_team();
 #pragma omp for schedule(static)
     for (std::int64_t k = 0; k < m; ++k)
       entry(k, [&](vertex_t r, vertex_t c, W) {
@@ -101,7 +116,7 @@ Csr<W> csr_from_entries(vertex_t n_rows, vertex_t n_cols, std::int64_t items, En
     std::vector<offset_t> next(start.begin(), start.end() - 1);
 #pragma omp parallel
     {
-      const bool alone = omp_get_num_threads() == 1;
+      const bool alone = detail::alone_in_team();
 #pragma omp for schedule(static)
       for (std::int64_t k = 0; k < m; ++k)
         entry(k, [&](vertex_t r, vertex_t c, W v) {

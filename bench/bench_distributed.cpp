@@ -54,7 +54,8 @@ const char* const usage =
     "  --ties K   weights from K values (0: continuous; default 0); --seed S (default 1);\n"
     "  --edge-factor F  rmat and er edges drawn per vertex (default 16)\n"
     "  --reps R   runs of each algorithm, the median reported (default 5)\n"
-    "  --algos    the distributed entries (default all four ld-mpi-*; 'none' for none)\n"
+    "  --algos    the distributed entries, each with its options as NAME:OPT=VALUE (e.g.\n"
+    "             ld-mpi-async-poll:reads=gets; default all four ld-mpi-*; 'none' for none)\n"
     "  --input    pieces: each rank reads or draws its own part (default); root: rank 0 reads or\n"
     "             generates the whole graph and sends the parts\n"
     "  --peers    shared-memory entries timed on rank 0 (default greedy,suitor-cas,ld-rounds; greedy on 1\n"
@@ -65,7 +66,8 @@ const char* const usage =
     "Lines starting with '#' report each step as it ends (rank 0): the variants first, then rank 0's\n"
     "whole graph, greedy's reference and the peers; the table lines follow.\n"
     "Prints one line per graph and algorithm: time, rounds, one-sided operations, bytes and\n"
-    "notifications per rank (mean/max), whether the mates equal greedy's, ratios to the peers;\n"
+    "notifications per rank (mean/max), whether the mates equal greedy's, ratios to the peers, and\n"
+    "(more than one rank) the seconds each rank spent reading others' words and waiting (mean/max);\n"
     "and the input step (read or drawn, parts exchanged, rows sorted), which the times leave out, with\n"
     "each rank's CPU seconds in it, DistGraph bytes and peak resident set after it (mean/max over the ranks).\n";
 
@@ -88,8 +90,10 @@ Csr<double> make_graph(const std::string& spec, const GenOptions& o, int rank) {
 // One variant's numbers, kept until the peers and the reference are done.
 struct VariantRun {
   const MatcherInfo* m = nullptr;
+  std::string label;  // the name as given, with its options
   double time = 0, ops = 0, bytes = 0, notes = 0;
   std::int64_t rounds = 0, ops_max = 0, bytes_max = 0;
+  double read_s = 0, read_max = 0, wait_s = 0, wait_max = 0;  // per rank: reads of others' words, waits
   std::string violation;
   std::vector<vertex_t> mates;  // rank 0, with --check greedy
 };
@@ -166,11 +170,30 @@ int main(int argc, char** argv) {
   mpi::Session session;
   const int rank = session.rank(), ranks = session.ranks();
   if (threads <= 0) threads = ranks;
-  std::vector<const MatcherInfo*> variants;
-  for (const MatcherInfo& m : matchers())
-    if (m.device == Device::distributed && algos != "none" &&
-        (algos.empty() || ("," + algos + ",").find("," + m.name + ",") != std::string::npos))
-      variants.push_back(&m);
+  struct Variant {
+    const MatcherInfo* m;
+    std::string label;
+    RunOptions options;
+  };
+  std::vector<Variant> variants;
+  try {
+    if (algos.empty()) {
+      for (const MatcherInfo& m : matchers())
+        if (m.device == Device::distributed) variants.push_back({&m, m.name, RunOptions{}});
+    } else if (algos != "none") {
+      for (const std::string& spec : bench::string_list(algos)) {
+        const NamedWithOptions named = split_named_options(spec);
+        const MatcherInfo& m = find_matcher(named.name);
+        if (m.device != Device::distributed) throw invalid_input(named.name + " is not a distributed algorithm");
+        RunOptions o;
+        o.options = parse_options(m, named.given);
+        variants.push_back({&m, spec, std::move(o)});
+      }
+    }
+  } catch (const std::exception& e) {
+    if (rank == 0) std::fprintf(stderr, "bench_distributed: --algos: %s\n", e.what());
+    return 2;
+  }
   if (rank == 0)
     std::printf("%-22s %5s %-20s %10s %7s %21s %21s %17s %5s %s\n", "graph", "ranks", "algorithm", "time_s", "rounds",
                 "ops/rank mean/max", "bytes/rank mean/max", "notif/rank", "equal", "ratios");
@@ -204,15 +227,17 @@ int main(int argc, char** argv) {
     // longer than the variants on large graphs (R-MAT 2^24: a minute per
     // greedy), and a boxed run cut short there used to show nothing of them.
     std::vector<VariantRun> runs;
-    for (const MatcherInfo* m : variants) {
+    for (const Variant& variant : variants) {
+      const MatcherInfo* m = variant.m;
       VariantRun v;
       v.m = m;
+      v.label = variant.label;
       DistributedMatching r;
       std::vector<double> times;
       for (int rep = 0; rep < std::max(reps, 1); ++rep) {
         mpi::barrier();
         const auto start = std::chrono::steady_clock::now();
-        r = run_distributed(*m, part, RunOptions{});
+        r = run_distributed(*m, part, variant.options);
         times.push_back(
             mpi::max_over_ranks(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()));
       }
@@ -226,7 +251,11 @@ int main(int argc, char** argv) {
       v.bytes = double(mpi::sum_over_ranks(r.stats.remote_bytes)) / ranks;
       v.bytes_max = mpi::max_over_ranks(r.stats.remote_bytes);
       v.notes = double(mpi::sum_over_ranks(r.stats.notifications)) / ranks;
-      progress(rank, spec + " " + m->name + ": " + std::to_string(v.time) + " s (slowest rank, median of " +
+      v.read_s = mpi::sum_over_ranks(r.stats.read_seconds) / ranks;
+      v.read_max = mpi::max_over_ranks(r.stats.read_seconds);
+      v.wait_s = mpi::sum_over_ranks(r.stats.wait_seconds) / ranks;
+      v.wait_max = mpi::max_over_ranks(r.stats.wait_seconds);
+      progress(rank, spec + " " + v.label + ": " + std::to_string(v.time) + " s (slowest rank, median of " +
                          std::to_string(times.size()) + "), " + std::to_string(v.rounds) + " rounds" +
                          (v.violation.empty() ? "" : ", " + v.violation));
       runs.push_back(std::move(v));
@@ -265,15 +294,18 @@ int main(int argc, char** argv) {
         const char* equal = !check ? "-" : v.violation.empty() && v.mates == ref.mate ? "yes" : "NO";
         std::string ratios;
         for (const auto& [name, pt] : peer_times) {
-          char buf[64];
-          std::snprintf(buf, sizeof buf, "%s/%s %.2f ", v.m->name.c_str() + 7, name.c_str(), v.time / pt);
+          char buf[128];
+          std::snprintf(buf, sizeof buf, "%s/%s %.2f ", v.label.c_str() + 7, name.c_str(), v.time / pt);
           ratios += buf;
         }
         char opsbuf[48], bytesbuf[48];
         std::snprintf(opsbuf, sizeof opsbuf, "%.0f/%lld", v.ops, static_cast<long long>(v.ops_max));
         std::snprintf(bytesbuf, sizeof bytesbuf, "%.0f/%lld", v.bytes, static_cast<long long>(v.bytes_max));
-        std::printf("%-22s %5d %-20s %10.6f %7lld %21s %21s %17.0f %5s %s\n", spec.c_str(), ranks, v.m->name.c_str(),
+        std::printf("%-22s %5d %-20s %10.6f %7lld %21s %21s %17.0f %5s %s\n", spec.c_str(), ranks, v.label.c_str(),
                     v.time, static_cast<long long>(v.rounds), opsbuf, bytesbuf, v.notes, equal, ratios.c_str());
+        if (ranks > 1)
+          std::printf("  (last run, s/rank mean/max: reading others' words %.3f/%.3f, waiting %.3f/%.3f)\n", v.read_s,
+                      v.read_max, v.wait_s, v.wait_max);
         if (!v.violation.empty()) std::printf("  %s\n", v.violation.c_str());
       }
       for (const auto& [name, pt] : peer_times)

@@ -25,10 +25,10 @@
 
 namespace matchblas {
 
-DistributedMatching ld_mpi_async_notify(const DistGraph& g) {
+DistributedMatching ld_mpi_async_notify(const DistGraph& g, RemoteReads remote) {
   using namespace distributed;
   DistributedStats stats;
-  VertexWords words(g, stats);
+  VertexWords words(g, stats, remote);
   NotifyQueues queues(g, stats);
   NotifySweep sweep(words);
   std::vector<vertex_t> work = words.unresolved_vertices();
@@ -39,10 +39,10 @@ DistributedMatching ld_mpi_async_notify(const DistGraph& g) {
       queues.complete();
     }
     queues.take_ready(work);
-    if (work.empty()) std::this_thread::yield();  // waiting for others (ranks may outnumber cores)
+    if (work.empty()) waited(stats, [] { std::this_thread::yield(); });  // waiting for others (ranks may outnumber cores)
   }
   words.sync();
-  MPI_Barrier(MPI_COMM_WORLD);  // the others may still read and post here
+  waited(stats, [] { return MPI_Barrier(MPI_COMM_WORLD); });  // the others may still read and post here
   return words.result();
 }
 

@@ -23,10 +23,10 @@
 
 namespace matchblas {
 
-DistributedMatching ld_mpi_async_poll(const DistGraph& g) {
+DistributedMatching ld_mpi_async_poll(const DistGraph& g, RemoteReads remote) {
   using namespace distributed;
   DistributedStats stats;
-  VertexWords words(g, stats);
+  VertexWords words(g, stats, remote);
   TargetReads reads(words);
   std::vector<vertex_t> active = words.unresolved_vertices(), next;
   while (!active.empty()) {
@@ -59,10 +59,10 @@ DistributedMatching ld_mpi_async_poll(const DistGraph& g) {
     active.swap(next);
     // Nothing resolved: the others must move first. Give up the core (ranks
     // may outnumber cores).
-    if (words.unresolved_count() == before) std::this_thread::yield();
+    if (words.unresolved_count() == before) waited(stats, [] { std::this_thread::yield(); });
   }
   words.sync();
-  MPI_Barrier(MPI_COMM_WORLD);  // the others may still read this rank's words
+  waited(stats, [] { return MPI_Barrier(MPI_COMM_WORLD); });  // the others may still read this rank's words
   return words.result();
 }
 

@@ -19,6 +19,8 @@
 // Memory: 12 bytes per ghost, and that table.
 // (How an MPI library moves a non-contiguous get is its own: osc/sm copies
 // from the owner's memory, osc/rdma may issue one transfer per block.)
+// On one node (load_from: the words in a shared window) a batch is read by
+// atomic loads from each owner's segment instead: no gets, no datatypes.
 #pragma once
 #include <mpi.h>
 
@@ -61,6 +63,9 @@ class GhostReads {
   word_t word(std::size_t gi) const { return word_[gi]; }
   // One ghost's word now: a get and a flush (none when known final).
   word_t read_one(std::size_t gi, MPI_Win win);
+  // From now on, read by loads: segments[r] is rank r's words in a shared
+  // window (MPI_Win_shared_query).
+  void load_from(std::vector<word_t*> segments) { segments_ = std::move(segments); }
 
  private:
   struct Block {
@@ -68,6 +73,7 @@ class GhostReads {
     std::uint32_t before = 0;  // the ghosts before them
   };
   std::size_t search(vertex_t v) const;
+  word_t load(std::size_t gi) const;  // a load from the owner's segment (load_from)
   const DistGraph& g_;
   DistributedStats& stats_;
   std::vector<word_t> word_;            // per ghost: the word last read (final when < 0)
@@ -79,6 +85,7 @@ class GhostReads {
   std::vector<word_t> buffer_;          // the words as they arrive, in the order of named_ after sorting
   std::vector<int> lengths_, displacements_;
   std::vector<MPI_Datatype> types_;     // freed after the flush
+  std::vector<word_t*> segments_;       // per rank: its words in a shared window, or none (gets)
 };
 
 }  // namespace matchblas::distributed

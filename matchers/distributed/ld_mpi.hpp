@@ -25,6 +25,8 @@ struct DistributedStats {
   std::int64_t remote_ops = 0;     // gets, puts, atomics to other ranks
   std::int64_t remote_bytes = 0;   // their payload
   std::int64_t notifications = 0;  // notify variants: vertices posted to other ranks' queues
+  double read_seconds = 0;         // in reads of other ranks' words (gets and their flushes)
+  double wait_seconds = 0;         // in barriers and collectives, and yielding the core while nothing resolves
 };
 
 // This rank's part of the matching.
@@ -37,9 +39,18 @@ struct DistributedMatching {
   std::string violation;           // non-empty: a partner's word did not name this rank's vertex back
 };
 
-DistributedMatching ld_mpi_sync_poll(const DistGraph& g);
-DistributedMatching ld_mpi_async_poll(const DistGraph& g);
-DistributedMatching ld_mpi_sync_notify(const DistGraph& g);
-DistributedMatching ld_mpi_async_notify(const DistGraph& g);
+// How a rank reads other ranks' vertex words. gets: MPI_Get from a window
+// (any placement of the ranks). loads: when every rank runs on one node
+// (MPI_COMM_TYPE_SHARED spans MPI_COMM_WORLD), the words live in a shared
+// window (MPI_Win_allocate_shared) and are read by plain atomic loads from
+// the owner's segment, the same words in the same order of the algorithm;
+// an error when the ranks span several nodes. automatic: loads on one node,
+// gets otherwise.
+enum class RemoteReads { automatic, gets, loads };
+
+DistributedMatching ld_mpi_sync_poll(const DistGraph& g, RemoteReads reads = RemoteReads::automatic);
+DistributedMatching ld_mpi_async_poll(const DistGraph& g, RemoteReads reads = RemoteReads::automatic);
+DistributedMatching ld_mpi_sync_notify(const DistGraph& g, RemoteReads reads = RemoteReads::automatic);
+DistributedMatching ld_mpi_async_notify(const DistGraph& g, RemoteReads reads = RemoteReads::automatic);
 
 }  // namespace matchblas

@@ -10,9 +10,9 @@ namespace {
 }
 }  // namespace
 
-DistributedMatching ld_mpi_sync_poll(const DistGraph&) { no_mpi(); }
-DistributedMatching ld_mpi_async_poll(const DistGraph&) { no_mpi(); }
-DistributedMatching ld_mpi_sync_notify(const DistGraph&) { no_mpi(); }
-DistributedMatching ld_mpi_async_notify(const DistGraph&) { no_mpi(); }
+DistributedMatching ld_mpi_sync_poll(const DistGraph&, RemoteReads) { no_mpi(); }
+DistributedMatching ld_mpi_async_poll(const DistGraph&, RemoteReads) { no_mpi(); }
+DistributedMatching ld_mpi_sync_notify(const DistGraph&, RemoteReads) { no_mpi(); }
+DistributedMatching ld_mpi_async_notify(const DistGraph&, RemoteReads) { no_mpi(); }
 
 }  // namespace matchblas

@@ -13,14 +13,26 @@ namespace matchblas::registry_detail {
 
 namespace {
 
-MatcherInfo mpi_entry(std::string name, std::string summary, DistributedMatching (*f)(const DistGraph&)) {
+MatcherInfo mpi_entry(std::string name, std::string summary,
+                      DistributedMatching (*f)(const DistGraph&, RemoteReads)) {
   MatcherInfo m;
   m.name = std::move(name);
   m.kinds = general_graphs | bipartite_graphs;
   m.device = Device::distributed;
   m.guarantee = "greedy";
   m.summary = std::move(summary);
-  m.run = DistributedRunner([f](const DistGraph& g, const RunOptions&) { return f(g); });
+  m.options.push_back({.name = "reads",
+                       .type = OptionSpec::Type::word,
+                       .fallback = "auto",
+                       .words = {"auto", "gets", "loads"},
+                       .lo = 0,
+                       .hi = 0,
+                       .help = "how other ranks' words are read: MPI_Get (gets), loads from a shared window when "
+                               "every rank runs on one node (loads), or loads there and gets elsewhere (auto)"});
+  m.run = DistributedRunner([f](const DistGraph& g, const RunOptions& o) {
+    const std::string reads = o.options.specs() ? o.options.word("reads") : "auto";
+    return f(g, reads == "gets" ? RemoteReads::gets : reads == "loads" ? RemoteReads::loads : RemoteReads::automatic);
+  });
   if (!mpi::built()) m.unavailable = "needs MPI (libopenmpi-dev), absent from this build";
   return m;
 }

@@ -21,10 +21,10 @@
 
 namespace matchblas {
 
-DistributedMatching ld_mpi_sync_notify(const DistGraph& g) {
+DistributedMatching ld_mpi_sync_notify(const DistGraph& g, RemoteReads remote) {
   using namespace distributed;
   DistributedStats stats;
-  VertexWords words(g, stats);
+  VertexWords words(g, stats, remote);
   NotifyQueues queues(g, stats);
   NotifySweep sweep(words);
   std::vector<std::vector<vertex_t>> outbox(std::size_t(g.ranks));
@@ -39,10 +39,11 @@ DistributedMatching ld_mpi_sync_notify(const DistGraph& g) {
       box.clear();
     }
     queues.complete();
-    MPI_Barrier(MPI_COMM_WORLD);
+    waited(stats, [] { return MPI_Barrier(MPI_COMM_WORLD); });
     queues.take_all(work);
     words.sync();
-    if (mpi::sum_over_ranks(std::int64_t(work.size())) == 0) break;  // no post before every take
+    const std::int64_t left = waited(stats, [&] { return mpi::sum_over_ranks(std::int64_t(work.size())); });
+    if (left == 0) break;  // no post before every take
   }
   return words.result();
 }

@@ -20,10 +20,10 @@
 
 namespace matchblas {
 
-DistributedMatching ld_mpi_sync_poll(const DistGraph& g) {
+DistributedMatching ld_mpi_sync_poll(const DistGraph& g, RemoteReads remote) {
   using namespace distributed;
   DistributedStats stats;
-  VertexWords words(g, stats);  // mate_u = h(N_u): the first of each sorted row
+  VertexWords words(g, stats, remote);  // mate_u = h(N_u): the first of each sorted row
   TargetReads reads(words);
   std::vector<vertex_t> active = words.unresolved_vertices(), pending, next;
   while (true) {
@@ -33,7 +33,7 @@ DistributedMatching ld_mpi_sync_poll(const DistGraph& g) {
     for (std::size_t k = 0; k < active.size(); ++k)
       if (words.mutual(active[k], reads.word(active, k))) words.match(active[k]);
     words.sync();
-    MPI_Barrier(MPI_COMM_WORLD);
+    waited(stats, [] { return MPI_Barrier(MPI_COMM_WORLD); });
     words.sync();
     // mate_u = h(C_u) for the others: skip the neighbours now resolved. In
     // this phase no word becomes matched, so what a read says is final.
@@ -62,7 +62,8 @@ DistributedMatching ld_mpi_sync_poll(const DistGraph& g) {
       if (words.unresolved(i)) next.push_back(i);
     active.swap(next);
     words.sync();
-    if (mpi::sum_over_ranks(std::int64_t(active.size())) == 0) break;  // the barrier ending the round
+    const std::int64_t left = waited(stats, [&] { return mpi::sum_over_ranks(std::int64_t(active.size())); });
+    if (left == 0) break;  // the barrier ending the round
   }
   return words.result();
 }

@@ -14,12 +14,49 @@ void check_mpi(int rc, const char* what) {
 }
 }  // namespace
 
-VertexWords::VertexWords(const DistGraph& g, DistributedStats& stats) : g_(g), stats_(stats), ghosts_(g, stats) {
+namespace {
+
+// Whether every rank of MPI_COMM_WORLD shares memory with every other (one
+// node). The same answer on every rank.
+bool one_node() {
+  MPI_Comm node = MPI_COMM_NULL;
+  check_mpi(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node),
+            "MPI_Comm_split_type");
+  int node_size = 0, world_size = 0;
+  MPI_Comm_size(node, &node_size);
+  MPI_Comm_size(MPI_COMM_WORLD, &world_size);
+  MPI_Comm_free(&node);
+  return node_size == world_size;
+}
+
+}  // namespace
+
+VertexWords::VertexWords(const DistGraph& g, DistributedStats& stats, RemoteReads reads)
+    : g_(g), stats_(stats), ghosts_(g, stats) {
   const vertex_t count = g.count();
   ptr_.assign(std::size_t(count), 0);
-  check_mpi(MPI_Win_allocate(MPI_Aint(count) * MPI_Aint(sizeof(word_t)), int(sizeof(word_t)), MPI_INFO_NULL,
-                             MPI_COMM_WORLD, &base_, &win_),
-            "MPI_Win_allocate of the vertex words");
+  const MPI_Aint bytes = MPI_Aint(count) * MPI_Aint(sizeof(word_t));
+  const bool shared = reads != RemoteReads::gets && g.ranks > 1 && one_node();
+  if (reads == RemoteReads::loads && g.ranks > 1 && !shared)
+    throw invalid_input("reads=loads needs every MPI rank on one node (they span several); use reads=gets or auto");
+  if (shared) {
+    MPI_Info info = MPI_INFO_NULL;
+    MPI_Info_create(&info);
+    MPI_Info_set(info, "alloc_shared_noncontig", "true");  // each rank's segment on its own pages
+    const int rc = MPI_Win_allocate_shared(bytes, int(sizeof(word_t)), info, MPI_COMM_WORLD, &base_, &win_);
+    MPI_Info_free(&info);
+    check_mpi(rc, "MPI_Win_allocate_shared of the vertex words");
+    std::vector<word_t*> segments(std::size_t(g.ranks));
+    for (int r = 0; r < g.ranks; ++r) {
+      MPI_Aint size = 0;
+      int unit = 0;
+      check_mpi(MPI_Win_shared_query(win_, r, &size, &unit, &segments[std::size_t(r)]), "MPI_Win_shared_query");
+    }
+    ghosts_.load_from(std::move(segments));
+  } else {
+    check_mpi(MPI_Win_allocate(bytes, int(sizeof(word_t)), MPI_INFO_NULL, MPI_COMM_WORLD, &base_, &win_),
+              "MPI_Win_allocate of the vertex words");
+  }
   int* model = nullptr;
   int flag = 0;
   MPI_Win_get_attr(win_, MPI_WIN_MODEL, &model, &flag);

@@ -8,7 +8,8 @@
 // towards "resolved" (w < 0): a pointer moves to a later neighbour only when
 // its target is resolved, and a matched word never changes.
 // The owner stores its own words with atomic stores; other ranks read them
-// with MPI_Get. This relies on MPI's unified memory model (checked when the
+// with MPI_Get, or, when every rank runs on one node, with atomic loads from
+// the owner's segment of a shared window (MPI_Win_allocate_shared). This relies on MPI's unified memory model (checked when the
 // window is made: Open MPI and MPICH have it on shared memory and RDMA
 // networks); MPI_Win_sync orders the owner's stores before its later reads.
 // Other ranks' words are read in batches (ghost_reads_mpi.hpp): each ghost
@@ -28,12 +29,25 @@
 namespace matchblas::distributed {
 
 inline constexpr word_t no_candidate = -1;
+
+// Runs f (a barrier, a collective, a yield of the core) and counts its time
+// in stats.wait_seconds.
+template <class F>
+decltype(auto) waited(DistributedStats& stats, F&& f) {
+  struct Clock {
+    DistributedStats& s;
+    double start = MPI_Wtime();
+    ~Clock() { s.wait_seconds += MPI_Wtime() - start; }
+  } clock{stats};
+  return f();
+}
 constexpr word_t matched_word(vertex_t partner) { return -partner - 2; }
 
 class VertexWords {
  public:
   // Collective. Every vertex wants its first (best) neighbour, or has none.
-  VertexWords(const DistGraph& g, DistributedStats& stats);
+  // `reads` chooses how other ranks' words are read (ld_mpi.hpp).
+  VertexWords(const DistGraph& g, DistributedStats& stats, RemoteReads reads);
   ~VertexWords();  // collective (MPI_Win_free)
   VertexWords(const VertexWords&) = delete;
   VertexWords& operator=(const VertexWords&) = delete;

@@ -1,7 +1,7 @@
 // matchblas match FILE --algo NAME for the distributed entries, under
 // mpirun: each rank reads its piece of the file and the ranks exchange
 // entries until each holds its part of the graph and no more
-// (matchers/distributed/dist_read.hpp: an edge-balanced block of rows and
+// (matchers/distributed/dist_read.hpp: a balanced block of rows and
 // its ghosts; gzip files, standard input, array files and the bipartite
 // view are read whole by rank 0, which sends the parts), the ranks run the
 // entry together, rank 0 reports and, with --out, writes the whole mate

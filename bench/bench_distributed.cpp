@@ -210,16 +210,20 @@ int main(int argc, char** argv) {
     const double part_bytes = double(part.bytes()), rss = peak_rss();
     const double bytes_mean = mpi::sum_over_ranks(part_bytes) / ranks, bytes_max = mpi::max_over_ranks(part_bytes);
     const double rss_mean = mpi::sum_over_ranks(rss) / ranks, rss_max = mpi::max_over_ranks(rss);
+    const std::int64_t rows_max = mpi::max_over_ranks(std::int64_t(part.count())),
+                       entries_max = mpi::max_over_ranks(std::int64_t(part.cols.size()));
     if (rank == 0)
       std::printf("%-22s %5d %-20s %10.6f   (%s; CPU s/rank mean/max %.2f/%.2f; DistGraph MiB/rank mean/max "
-                  "%.1f/%.1f, peak RSS MiB/rank mean/max %.1f/%.1f; %lld vertices, %lld edges)\n",
+                  "%.1f/%.1f, peak RSS MiB/rank mean/max %.1f/%.1f; %lld vertices, %lld edges; the most of a rank: "
+                  "%lld vertices, %lld entries)\n",
                   spec.c_str(), ranks, pieces ? "input: pieces" : "input: root", setup_s,
                   (pieces ? "each rank reads or draws its part: " + std::to_string(times.parse_s) + " s, exchanges " +
                                 std::to_string(times.build_s) + " s"
                           : std::string("rank 0 reads or generates, sends the parts")).c_str(),
                   cpu_mean, cpu_max,
                   bytes_mean / 1048576, bytes_max / 1048576, rss_mean / 1048576, rss_max / 1048576,
-                  static_cast<long long>(part.n), static_cast<long long>(part.edges));
+                  static_cast<long long>(part.n), static_cast<long long>(part.edges), static_cast<long long>(rows_max),
+                  static_cast<long long>(entries_max));
     std::fflush(stdout);
     if (variants.empty() && peers.empty()) continue;
     // The variants first, each reported on a progress line as soon as it

@@ -1,4 +1,4 @@
-// The 1D edge-balanced partition and one rank's part (dist_graph.hpp).
+// The 1D balanced partition and one rank's part (dist_graph.hpp).
 #include "matchers/distributed/dist_graph.hpp"
 
 #include <algorithm>
@@ -23,11 +23,16 @@ std::size_t DistGraph::bytes() const {
          weights.size() * sizeof(double) + ghosts.size() * sizeof(vertex_t);
 }
 
-std::vector<vertex_t> edge_balanced_blocks(const std::vector<offset_t>& offsets, int ranks) {
-  MATCHBLAS_EXPECTS(ranks >= 1, "edge_balanced_blocks: ranks must be at least 1");
-  MATCHBLAS_EXPECTS(!offsets.empty(), "edge_balanced_blocks: offsets must hold n + 1 entries");
+double block_vertex_weight(offset_t entries, vertex_t n) {
+  return n == 0 ? 1.0 : std::max(1.0, double(entries) / double(n));
+}
+
+std::vector<vertex_t> balanced_blocks(const std::vector<offset_t>& offsets, int ranks) {
+  MATCHBLAS_EXPECTS(ranks >= 1, "balanced_blocks: ranks must be at least 1");
+  MATCHBLAS_EXPECTS(!offsets.empty(), "balanced_blocks: offsets must hold n + 1 entries");
   const vertex_t n = vertex_t(offsets.size() - 1);
-  const double total = double(offsets.back()) + double(n);
+  const double w = block_vertex_weight(offsets.back(), n);
+  const double total = double(offsets.back()) + w * double(n);
   std::vector<vertex_t> first(std::size_t(ranks) + 1, n);
   first[0] = 0;
   for (int r = 1; r < ranks; ++r) {
@@ -36,7 +41,7 @@ std::vector<vertex_t> edge_balanced_blocks(const std::vector<offset_t>& offsets,
     vertex_t lo = first[r - 1], hi = n;
     while (lo < hi) {
       const vertex_t mid = lo + (hi - lo) / 2;
-      if (double(offsets[mid]) + double(mid) >= target) hi = mid;
+      if (double(offsets[mid]) + w * double(mid) >= target) hi = mid;
       else lo = mid + 1;
     }
     first[r] = lo;
@@ -120,7 +125,7 @@ DistGraph distribute(const Csr<W>& g, int rank, int ranks) {
   d.ranks = ranks;
   d.n = g.n_rows;
   d.edges = num_edges(g);
-  d.first = edge_balanced_blocks(g.offsets, ranks);
+  d.first = balanced_blocks(g.offsets, ranks);
   const vertex_t begin = d.begin();
   fill_rows(d, [&](vertex_t i) { return std::pair(g.row_cols(begin + i), g.row_weights(begin + i)); });
   return d;

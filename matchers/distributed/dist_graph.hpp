@@ -1,7 +1,8 @@
 // One rank's part of a general graph distributed over P ranks: a 1D
-// partition of the vertices into P consecutive blocks balanced by edges
-// (each vertex counts its degree + 1), this rank's rows with their columns
-// as global ids, and its ghosts (neighbours owned by other ranks).
+// partition of the vertices into P consecutive blocks balanced by entries
+// and vertices together (each vertex counts its degree plus the mean
+// degree), this rank's rows with their columns as global ids, and its ghosts
+// (neighbours owned by other ranks).
 // Source: the partitioned graph of A. Thorsen, P. Merkey, Approximating
 // weighted matchings using the partitioned global address space model,
 // Tech. Report CS-TR-10-02, Michigan Technological University, 2010, sec. 4-5
@@ -42,11 +43,21 @@ struct DistGraph {
   std::size_t bytes() const;
 };
 
+// The weight of a vertex in the blocks besides its degree: the mean degree
+// (entries / n, at least 1). Then a block's share of the weight is the mean
+// of its shares of the entries and of the vertices, so no block holds more
+// than about 2/P of either. The matchers' work per rank follows its
+// vertices (each active vertex is visited every round or sweep; few walk
+// far along their rows), its memory follows its entries; a graph whose
+// hubs sit together (R-MAT's low ids) gave one rank 4x the mean vertices
+// when blocks were balanced by degree + 1 (bench/RESULTS.md).
+double block_vertex_weight(offset_t entries, vertex_t n);
+
 // The P + 1 block boundaries of a graph with these row offsets: block r ends
-// at the first vertex u with offsets[u] + u >= (r + 1) (m + n) / P, so that
-// each block holds about (n + m) / P of degrees plus vertices. Empty blocks
-// are allowed (P > n).
-std::vector<vertex_t> edge_balanced_blocks(const std::vector<offset_t>& offsets, int ranks);
+// at the first vertex u with offsets[u] + w u >= (r + 1) (m + w n) / P, w =
+// block_vertex_weight(m, n), so that each block holds about 1/P of the
+// degrees plus w per vertex. Empty blocks are allowed (P > n).
+std::vector<vertex_t> balanced_blocks(const std::vector<offset_t>& offsets, int ranks);
 
 // Rank `rank`'s part of g (a general graph: both directions of every edge).
 template <class W>

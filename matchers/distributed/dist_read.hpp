@@ -18,7 +18,7 @@
 //      diagonal dropped, pattern weights drawn; for generated graphs the
 //      larger weight of a duplicate), sums in the same order as the
 //      single-process build, so every weight is the same double.
-//   3. The edge-balanced boundaries (edge_balanced_blocks) from a prefix sum
+//   3. The balanced boundaries (balanced_blocks) from a prefix sum
 //      of the rows' degrees (MPI_Exscan) and one MPI_Allreduce (MIN) of
 //      P - 1 candidates; each row is sent to its final owner
 //      (MPI_Alltoallv), in the greedy order (a drawn row is ordered where it

@@ -331,7 +331,7 @@ Csr<double> drawn_rows(vertex_t lo, vertex_t hi, vertex_t n, const std::vector<E
       Duplicates::max, /*drop_zeros=*/true, RowOrder::greedy);
 }
 
-// ---- step 3: the edge-balanced blocks and the rows sent there --------------
+// ---- step 3: the balanced blocks and the rows sent there -------------------
 
 DistGraph rows_received(std::vector<Entry> in, std::vector<vertex_t> first, vertex_t n, offset_t edges, int rank);
 
@@ -344,13 +344,15 @@ DistGraph balance(const std::string& name, Csr<double> rows, vertex_t lo, vertex
   MPI_Exscan(&mine, &before, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
   if (rank == 0) before = 0;  // MPI_Exscan leaves rank 0's undefined
   MPI_Allreduce(&mine, &entries, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
-  // edge_balanced_blocks on the whole offsets: boundary r is the first u
-  // with offsets[u] + u >= total r / P; each rank offers the first u of its
-  // block that qualifies (f(u) = offsets[u] + u grows with u), n if none.
-  const double total = double(entries) + double(n);
+  // balanced_blocks on the whole offsets: boundary r is the first u
+  // with offsets[u] + w u >= total r / P; each rank offers the first u of
+  // its block that qualifies (f(u) = offsets[u] + w u grows with u), n if
+  // none.
+  const double w = block_vertex_weight(entries, n);
+  const double total = double(entries) + w * double(n);
   std::vector<vertex_t> offer(std::size_t(std::max(ranks - 1, 1)), n), first(std::size_t(ranks) + 1, n);
   const vertex_t count = rows.n_rows;
-  const auto f = [&](vertex_t u) { return double(before + rows.offsets[u]) + double(lo + u); };
+  const auto f = [&](vertex_t u) { return double(before + rows.offsets[u]) + w * double(lo + u); };
   for (int r = 1; r < ranks; ++r) {
     const double target = total * r / ranks;
     vertex_t a = 0, b = count;

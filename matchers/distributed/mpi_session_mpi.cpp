@@ -135,7 +135,7 @@ DistGraph scatter_graph(const Csr<W>* g) {
     MATCHBLAS_EXPECTS(g && g->n_rows == g->n_cols, "scatter_graph: rank 0 passes a general graph");
     head[0] = g->n_rows;
     head[1] = num_edges(*g);
-    first = edge_balanced_blocks(g->offsets, ranks);
+    first = balanced_blocks(g->offsets, ranks);
   }
   MPI_Bcast(head, 2, MPI_INT64_T, 0, MPI_COMM_WORLD);
   MPI_Bcast(first.data(), ranks + 1, MPI_INT32_T, 0, MPI_COMM_WORLD);

@@ -1,5 +1,6 @@
 // DistGraph (matchers/distributed/dist_graph.hpp), without MPI: the blocks
-// cover the vertices in order and are balanced by degree + 1, owner() agrees
+// cover the vertices in order and are balanced by degree + the mean degree
+// (entries and vertices together), owner() agrees
 // with them, and the parts of all ranks together are the graph, each row in
 // the greedy order of one vertex, with its ghosts and cross entries.
 #include <doctest/doctest.h>
@@ -13,28 +14,34 @@
 
 using namespace matchblas;
 
-TEST_CASE("edge_balanced_blocks: ordered, covering, each block within one vertex of its share") {
+TEST_CASE("balanced_blocks: ordered, covering, each block within one vertex of its share") {
   GenOptions o;
   o.seed = 5;
   o.ties = 3;
   const Csr<double> g = rmat<double>(1024, o);  // skewed degrees
-  const double total = double(g.num_entries()) + g.n_rows;
-  offset_t heaviest = 0;
-  for (vertex_t u = 0; u < g.n_rows; ++u) heaviest = std::max(heaviest, g.degree(u) + 1);
+  const double w = block_vertex_weight(g.num_entries(), g.n_rows);
+  CHECK(w == doctest::Approx(double(g.num_entries()) / g.n_rows));
+  const double total = double(g.num_entries()) + w * g.n_rows;
+  double heaviest = 0;
+  for (vertex_t u = 0; u < g.n_rows; ++u) heaviest = std::max(heaviest, double(g.degree(u)) + w);
   for (int ranks : {1, 2, 3, 4, 7, 16, 2000}) {
     CAPTURE(ranks);
-    const std::vector<vertex_t> first = edge_balanced_blocks(g.offsets, ranks);
+    const std::vector<vertex_t> first = balanced_blocks(g.offsets, ranks);
     REQUIRE(first.size() == std::size_t(ranks) + 1);
     CHECK(first.front() == 0);
     CHECK(first.back() == g.n_rows);
     CHECK(std::is_sorted(first.begin(), first.end()));
     for (int r = 0; r < ranks; ++r) {
-      const double share = double(g.offsets[first[r + 1]] - g.offsets[first[r]]) + (first[r + 1] - first[r]);
-      CHECK(share <= total / ranks + double(heaviest) + 1);
+      const double entries = double(g.offsets[first[r + 1]] - g.offsets[first[r]]),
+                   vertices = double(first[r + 1] - first[r]);
+      CHECK(entries + w * vertices <= total / ranks + heaviest + 1);
+      // Neither the entries nor the vertices above twice their share.
+      CHECK(entries <= 2 * double(g.num_entries()) / ranks + heaviest + 1);
+      CHECK(vertices <= 2 * double(g.n_rows) / ranks + 1 + heaviest / w);
     }
   }
-  CHECK(edge_balanced_blocks(std::vector<offset_t>{0}, 3) == std::vector<vertex_t>{0, 0, 0, 0});
-  CHECK_THROWS_AS(edge_balanced_blocks(g.offsets, 0), invalid_input);
+  CHECK(balanced_blocks(std::vector<offset_t>{0}, 3) == std::vector<vertex_t>{0, 0, 0, 0});
+  CHECK_THROWS_AS(balanced_blocks(g.offsets, 0), invalid_input);
 }
 
 TEST_CASE("distribute: the parts of all ranks are the graph, rows in the greedy order, ghosts and owners right") {

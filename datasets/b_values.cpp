@@ -23,9 +23,9 @@ std::vector<int> read_stream(const std::string& path, vertex_t n) {
     const std::string_view token(line.data() + first, last - first + 1);
     long long v = -1;
     if (token.find_first_of(" \t") != std::string_view::npos)
-      throw parse_error(in.name(), lines.line(), "one integer per line expected: '" + line.substr(0, 80) + "'");
+      throw parse_error(in.name(), lines.line(), "one integer per line expected: '" + printable(line, 80) + "'");
     if (!parse_integer(token, LLONG_MIN, LLONG_MAX, v))
-      throw parse_error(in.name(), lines.line(), "not an integer in range: '" + line.substr(0, 80) + "'");
+      throw parse_error(in.name(), lines.line(), "not an integer in range: '" + printable(line, 80) + "'");
     if (v < 0 || v > INT32_MAX) throw parse_error(in.name(), lines.line(), "b must be in 0.." + std::to_string(INT32_MAX));
     if (b.size() == std::size_t(n))
       throw parse_error(in.name(), lines.line(), "more values than the graph's " + std::to_string(n) + " vertices");

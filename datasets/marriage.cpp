@@ -157,7 +157,7 @@ MarriageInstance read_marriage_stream(const std::string& path,
         long long id = -1;
         if (!parse_integer(t, LLONG_MIN, LLONG_MAX, id))
           fail(std::string("the list of ") + side + " " + std::to_string(a) + " has a non-integer or out-of-range entry '" +
-               std::string(t.substr(0, 40)) + "'");
+               printable(t, 40) + "'");
         if (id < 0 || id >= other)
           fail(std::string(side) + " " + std::to_string(a) + " lists " + std::to_string(id) + ", out of range 0.." +
                std::to_string(other - 1));

@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
+#include <cstdio>
 #include <cstring>
 #include <new>
 
@@ -235,6 +236,25 @@ bool parse_integer(std::string_view t, long long lo, long long hi, long long& ou
   if (ec != std::errc{} || end != t.data() + t.size() || v < lo || v > hi) return false;
   out = v;
   return true;
+}
+
+std::string printable(std::string_view s, std::size_t max_bytes) {
+  const bool cut = s.size() > max_bytes;
+  if (cut) s = s.substr(0, max_bytes);
+  std::string out;
+  out.reserve(s.size() + (cut ? 3 : 0));
+  for (const char ch : s) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (c >= 0x20 && c < 0x7f) {
+      out += ch;
+    } else {
+      char hex[5];
+      std::snprintf(hex, sizeof hex, "\\x%02x", c);
+      out += hex;
+    }
+  }
+  if (cut) out += "...";
+  return out;
 }
 
 }  // namespace matchblas

@@ -9,7 +9,8 @@
 // gzip stream"), never ignored (gzip -d only warns).
 // LineReader splits it into lines with a length limit; parse_integer is the
 // one checked integer parser of the line-based formats (whole token, range
-// checked, no silent truncation).
+// checked, no silent truncation); printable makes input text quoted in a
+// message one printable line.
 #pragma once
 #include <cstddef>
 #include <string>
@@ -88,5 +89,10 @@ class LineReader {
 // The whole of `token` as a base-10 integer in [lo, hi] (an optional leading
 // '+'); false when it is not one (bad characters, empty, out of range).
 bool parse_integer(std::string_view token, long long lo, long long hi, long long& out) noexcept;
+
+// Input text for a one-line message: at most max_bytes of s (then "..."),
+// control bytes, DEL and non-ASCII bytes written as \xNN (a NUL would end
+// the message, a newline split it).
+std::string printable(std::string_view s, std::size_t max_bytes = std::string_view::npos);
 
 }  // namespace matchblas

@@ -41,23 +41,6 @@ constexpr offset_t unknown_size_reserve = offset_t(1) << 26;
 inline bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r'; }
 inline bool is_delim(char c) { return is_blank(c) || c == '\n'; }
 
-// s for a one-line message: control bytes, DEL and non-ASCII bytes as \xNN.
-std::string printable(std::string_view s) {
-  std::string out;
-  out.reserve(s.size());
-  for (const char ch : s) {
-    const auto c = static_cast<unsigned char>(ch);
-    if (c >= 0x20 && c < 0x7f) {
-      out += ch;
-    } else {
-      char hex[5];
-      std::snprintf(hex, sizeof hex, "\\x%02x", c);
-      out += hex;
-    }
-  }
-  return out;
-}
-
 // The token starting at p (up to a delimiter), shortened and made printable
 // for messages.
 std::string token_at(const char* p) {

@@ -591,6 +591,30 @@ TEST_CASE("an id or b value out of range at the end of a line is an error, not d
   CHECK(cli(dir, "bmatch " + q(g) + " --algo b-greedy --b-file " + q(b)).status == 1);
 }
 
+// Input text quoted in an error is made printable (lib/input_stream.hpp,
+// printable): a NUL or control byte in a b-value or marriage file gives one
+// whole line on stderr, the byte as \xNN, not a message cut at the NUL.
+TEST_CASE("a control byte in a b-value or marriage file is quoted as \\xNN in a one-line error") {
+  check::temp_dir dir;
+  const auto g = dir / "g.mtx", b = dir / "b.txt", m = dir / "m.txt";
+  REQUIRE(cli(dir, "gen grid 2 --out " + q(g)).status == 0);
+  std::ofstream(b, std::ios::binary) << "1\n1\n1" << '\0' << "\n1\n";
+  Result r = cli(dir, "bmatch " + q(g) + " --algo b-suitor --b-file " + q(b));
+  CHECK(r.status == 1);
+  CHECK(r.err.find(b.string() + ":3: not an integer in range: '1\\x00'\n") != std::string::npos);
+  CHECK(lines(r.err) == 1);
+  std::ofstream(b, std::ios::binary) << "1\n1\n1 \x1b[2J\n1\n";
+  r = cli(dir, "bmatch " + q(g) + " --algo b-greedy --b-file " + q(b));
+  CHECK(r.status == 1);
+  CHECK(r.err.find("'1 \\x1b[2J'") != std::string::npos);
+  CHECK(lines(r.err) == 1);
+  std::ofstream(m, std::ios::binary) << "stable-marriage 1 1\n0 x" << '\0' << "y\n0\n";
+  r = cli(dir, "marry " + q(m) + " --algo gale-shapley");
+  CHECK(r.status == 1);
+  CHECK(r.err.find("entry 'x\\x00y'\n") != std::string::npos);
+  CHECK(lines(r.err) == 1);
+}
+
 // Issue 17, class 7: a repeated option is a usage error, not "the last one wins".
 TEST_CASE("a repeated option or flag is a usage error") {
   check::temp_dir dir;

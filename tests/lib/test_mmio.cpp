@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "lib/error.hpp"
+#include "lib/input_stream.hpp"
 #include "lib/mmio.hpp"
 #include "tests/check/check.hpp"
 #include "tests/check/shared_collection.hpp"
@@ -580,4 +581,13 @@ TEST_CASE("mmio: the shared SuiteSparse collection reads, counts as in MANIFEST.
     CAPTURE(name);
     CHECK_NOTHROW(read_matrix_market(e.path().string()));
   }
+}
+
+TEST_CASE("printable: input text for a one-line message") {
+  using namespace std::string_literals;
+  CHECK(printable("12 x 1.0") == "12 x 1.0");
+  CHECK(printable("a\0b\n\x7f\xe9"s) == "a\\x00b\\x0a\\x7f\\xe9");
+  CHECK(printable("abcdef", 3) == "abc...");
+  CHECK(printable("abc", 3) == "abc");
+  CHECK(printable("") == "");
 }

@@ -30,8 +30,9 @@ double matched_value(const Csr<double>& a, vertex_t i, vertex_t j) {
 Csr<double> prepass_costs(const Csr<double>& a, int job) {
   MATCHBLAS_EXPECTS(job == 4 || job == 5, "prepass_costs: job 4 or 5");
   Csr<double> c = a;
-  if (job == 4) {
-    for (double& w : c.weights) w = -std::fabs(w);
+  if (job == 4) {  // scaled by a power of two when the sums could overflow
+    const double scale = moduli_sum_scale(c.weights);
+    for (double& w : c.weights) w = -std::fabs(w) * scale;
     return c;
   }
   double lo = std::numeric_limits<double>::infinity(), hi = -lo;

@@ -113,8 +113,10 @@ PrepassResult prepass_gpu(const Csr<double>& a, const PrepassOptions& options, c
 
 // The pieces prepass() is made of, for the entries that compute a job
 // another way. check_prepass_input: prepass()'s checks of a and options.
-// prepass_costs: job 4's costs -|a_ij| or job 5's -log|a_ij| (an explicit
-// zero costing more than any difference the nonzeros can make), minimised
+// prepass_costs: job 4's costs -|a_ij| (times moduli_sum_scale's power of
+// two when the largest is 2^511 or more, so that no sum overflows) or job
+// 5's -log|a_ij| (an explicit zero costing more than any difference the
+// nonzeros can make), minimised
 // by the engine of shortest_augmenting.hpp. prepass_from_duals: the report
 // of that engine's result d on prepass_costs(a, job), with job 5's scalings
 // r = u, c = v (symmetric: both (u + v) / 2).

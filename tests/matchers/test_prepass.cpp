@@ -178,6 +178,49 @@ TEST_CASE("prepass: larger random matrices, job 5 against the reference; duals f
   }
 }
 
+TEST_CASE("prepass: job 5 matching explicit zeros: scalings of the nonzero pairs, within the bounds to 1e-12") {
+  // Rows whose only entry is an explicit zero force zeros into the
+  // matching. The scalings once came from duals carrying the zeros' cost
+  // (about n times the range of the logs): |log scale| near 4500 at
+  // n = 300 and |b_ij| up to 1 + 4e-12 (1 + 1.5e-10 at n = 2000).
+  std::mt19937 rng(31);
+  std::uniform_real_distribution<double> exponent(-3, 3);
+  for (int trial = 0; trial < 6; ++trial) {
+    const vertex_t m = 300 + 20 * trial, n = trial % 3 == 0 ? m : trial % 3 == 1 ? m + 15 : m - 15;
+    Csr<double> a;
+    a.n_rows = m;
+    a.n_cols = n;
+    for (vertex_t i = 0; i < m; ++i) {
+      std::vector<std::pair<vertex_t, double>> row;
+      if (i < 10) {
+        row.push_back({i, 0.0});
+      } else {
+        if (i < n) row.push_back({i, std::pow(10.0, exponent(rng))});
+        for (int e = 0; e < 3; ++e)
+          row.push_back({vertex_t(rng() % n), rng() % 5 == 0 ? 0.0 : -std::pow(10.0, exponent(rng))});
+      }
+      std::sort(row.begin(), row.end(), [](auto x, auto y) { return x.first < y.first; });
+      for (std::size_t t = 0; t < row.size(); ++t)
+        if (t == 0 || row[t].first != row[t - 1].first) {
+          a.cols.push_back(row[t].first);
+          a.weights.push_back(row[t].second);
+        }
+      a.offsets.push_back(static_cast<offset_t>(a.cols.size()));
+    }
+    INFO("trial " << trial << " " << m << " x " << n);
+    const PrepassResult r = prepass(a, {.job = 5});
+    validate(a, r);
+    CHECK(r.mates.matched == check::bipartite_rank(a));
+    CHECK(r.objective == -std::numeric_limits<double>::infinity());  // zeros matched
+    require_scaling_bounds(a, r, 1e-12);
+    CHECK(!r.scaling_near_overflow);
+    double largest = 0;
+    for (double x : r.row_log_scale) largest = std::max(largest, std::fabs(x));
+    for (double x : r.col_log_scale) largest = std::max(largest, std::fabs(x));
+    CHECK(largest < 500);  // tens here; thousands from the zeros' cost
+  }
+}
+
 TEST_CASE("prepass: min_cost_max_cardinality's duals are feasible and tight on every block") {
   std::mt19937 rng(77);
   for (int trial = 0; trial < 300; ++trial) {

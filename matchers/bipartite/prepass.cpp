@@ -132,9 +132,14 @@ namespace {
 // (complementary slackness) and feasible on it; a column outside gets the
 // greatest v_j its entries in those rows allow, then a row outside the
 // greatest u_i its entries allow (0 where a row or column has none).
-// Returns false (u, v untouched) when no zero is matched. One more solve,
-// on the submatrix; only when a zero is matched.
-bool nonzero_pair_duals(const Csr<double>& a, const BipartiteMates& mates, std::vector<double>& u,
+// The symmetric mode's (u + v) / 2 needs duals tight on the transposed
+// matching too: they are when the nonzero pairs' rows and columns are the
+// same set (the transpose of M' is then an optimal matching of the same
+// submatrix), so in that mode only then (the zeros matched on the
+// diagonal, say). Returns false (u, v untouched) when no zero is matched
+// or (symmetric) the sets differ. One more solve, on the submatrix; only
+// when a zero is matched.
+bool nonzero_pair_duals(const Csr<double>& a, const BipartiteMates& mates, bool symmetric, std::vector<double>& u,
                         std::vector<double>& v) {
   const vertex_t m = a.n_rows, n = a.n_cols;
   std::vector<vertex_t> id(m, -1);  // a kept row's index in the submatrix; its column's too
@@ -151,6 +156,9 @@ bool nonzero_pair_duals(const Csr<double>& a, const BipartiteMates& mates, std::
     id[i] = col_id[j] = k++;
   }
   if (!zero_matched) return false;
+  if (symmetric)
+    for (vertex_t i = 0; i < m; ++i)
+      if ((id[i] >= 0) != (col_id[i] >= 0)) return false;
   // The submatrix, its matching on the diagonal.
   Csr<double> c;
   c.n_rows = c.n_cols = k;
@@ -205,10 +213,7 @@ PrepassResult prepass_from_duals(const Csr<double>& a, int job, DualMatching d, 
   PrepassResult r = prepass_result(a, job, std::move(d.mates));
   r.searches = d.searches;
   if (job == 5) {
-    // Not in the symmetric mode: its (u + v) / 2 needs duals tight on the
-    // transposed matching too, which the submatrix of M' (its rows and
-    // columns not the same set) does not give.
-    if (!symmetric) nonzero_pair_duals(a, r.mates, d.u, d.v);
+    nonzero_pair_duals(a, r.mates, symmetric, d.u, d.v);
     r.row_log_scale = std::move(d.u);
     r.col_log_scale = std::move(d.v);
     if (symmetric)

@@ -20,7 +20,8 @@
 //        duals of the nonzero pairs among their own rows and columns (the
 //        others the greatest scalings within the bound), not from duals
 //        carrying the zeros' cost, which grow with n and lose the bounds'
-//        precision (except in the symmetric mode).
+//        precision (the symmetric mode: only when the nonzero pairs' rows
+//        and columns are the same set, e.g. zeros matched on the diagonal).
 //   Symmetric mode (job 5, square matrices holding both triangles of a
 //   symmetric |A|): one scaling s = (r + c) / 2 for rows and columns, which
 //   keeps both bounds (MC64's symmetric variant; Duff and Pralet, SIAM J.

@@ -19,6 +19,7 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "lib/error.hpp"
@@ -218,6 +219,51 @@ TEST_CASE("prepass: job 5 matching explicit zeros: scalings of the nonzero pairs
     for (double x : r.row_log_scale) largest = std::max(largest, std::fabs(x));
     for (double x : r.col_log_scale) largest = std::max(largest, std::fabs(x));
     CHECK(largest < 500);  // tens here; thousands from the zeros' cost
+  }
+}
+
+TEST_CASE("prepass: the symmetric mode matching zeros on the diagonal: small scalings within the bounds") {
+  // Explicit zeros on the diagonal of rows 0-9, whose other entries lie in
+  // columns 10-14: some zeros are matched. The scalings grew with n (flagged
+  // near overflow); from the nonzero pairs they are single digits.
+  std::mt19937 rng(17);
+  std::uniform_real_distribution<double> exponent(-3, 3);
+  for (vertex_t n : {300, 500}) {
+    std::vector<std::tuple<vertex_t, vertex_t, double>> lower;
+    for (vertex_t i = 0; i < 10; ++i) lower.emplace_back(i, i, 0.0);
+    for (vertex_t i = 10; i < n; ++i) {
+      lower.emplace_back(i, i, std::pow(10.0, exponent(rng)));
+      for (int e = 0; e < 2; ++e)
+        lower.emplace_back(i, 10 + vertex_t(rng() % std::uint32_t(i - 9)), rng() % 3 == 0 ? 0.0 : std::pow(10.0, exponent(rng)));
+      if (i < 15)  // rows 0-9 reach only columns 10-14 besides their zero: five zeros matched at least
+        for (vertex_t j = 0; j < 10; ++j) lower.emplace_back(i, j, std::pow(10.0, exponent(rng)));
+    }
+    std::vector<std::vector<std::pair<vertex_t, double>>> rows(n);
+    for (auto [i, j, x] : lower) {
+      rows[i].push_back({j, x});
+      if (i != j) rows[j].push_back({i, x});
+    }
+    Csr<double> a;
+    a.n_rows = a.n_cols = n;
+    for (auto& row : rows) {
+      std::sort(row.begin(), row.end(), [](auto x, auto y) { return x.first < y.first; });
+      for (std::size_t t = 0; t < row.size(); ++t)
+        if (t == 0 || row[t].first != row[t - 1].first) {  // a repeated pair: its first value, both ways
+          a.cols.push_back(row[t].first);
+          a.weights.push_back(row[t].second);
+        }
+      a.offsets.push_back(static_cast<offset_t>(a.cols.size()));
+    }
+    INFO("n = " << n);
+    const PrepassResult r = prepass(a, {.job = 5, .symmetric = true});
+    validate(a, r);
+    CHECK(r.objective == -std::numeric_limits<double>::infinity());  // zeros matched
+    CHECK(r.row_log_scale == r.col_log_scale);
+    require_scaling_bounds(a, r, 1e-12);
+    CHECK(!r.scaling_near_overflow);
+    double largest = 0;
+    for (double x : r.row_log_scale) largest = std::max(largest, std::fabs(x));
+    CHECK(largest < 100);
   }
 }
 

@@ -132,7 +132,8 @@ double weight_of(const std::vector<double>& mate_weight) {
 
 }  // namespace
 
-Csr<double> sorted_moduli(const Csr<double>& a) {
+Csr<double> sorted_moduli(const Csr<double>& a, double& scale) {
+  scale = moduli_sum_scale(a.weights);
   bool sorted = true;
 #pragma omp parallel for schedule(static) reduction(&& : sorted)
   for (vertex_t i = 0; i < a.n_rows; ++i)
@@ -140,7 +141,7 @@ Csr<double> sorted_moduli(const Csr<double>& a) {
   Csr<double> s = a;
   if (sorted) {
 #pragma omp parallel for schedule(static)
-    for (std::size_t k = 0; k < s.weights.size(); ++k) s.weights[k] = std::fabs(s.weights[k]);
+    for (std::size_t k = 0; k < s.weights.size(); ++k) s.weights[k] = std::fabs(s.weights[k]) * scale;
     return s;
   }
   s.cols.clear();
@@ -154,7 +155,7 @@ Csr<double> sorted_moduli(const Csr<double>& a) {
     for (std::size_t t = 0; t < order.size(); ++t)
       if (t == 0 || a.cols[order[t]] != a.cols[order[t - 1]]) {
         s.cols.push_back(a.cols[order[t]]);
-        s.weights.push_back(std::fabs(a.weights[order[t]]));
+        s.weights.push_back(std::fabs(a.weights[order[t]]) * scale);
       }
     s.offsets[i + 1] = offset_t(s.cols.size());
   }
@@ -171,18 +172,20 @@ AwpmResult awpm(const Csr<double>& a, const AwpmOptions& options) {
   const ScopedThreads scope(options.threads);
   const vertex_t m = a.n_rows;
 
-  const Csr<double> s = sorted_moduli(a);
+  double scale = 1;
+  const Csr<double> s = sorted_moduli(a, scale);
   AwpmResult r;
   BipartiteMates start = suitor_start(s);
-  std::vector<double> mate_weight(std::size_t(m), 0);  // |a_ij| of each row's matched entry, 0 if unmatched
+  std::vector<double> mate_weight(std::size_t(m), 0);  // scale |a_ij| of each row's matched entry, 0 if unmatched
   const auto weigh = [&](const BipartiteMates& x) {
 #pragma omp parallel for schedule(static)
     for (vertex_t i = 0; i < m; ++i) mate_weight[i] = x.row_mate[i] < 0 ? 0 : entry(s, i, x.row_mate[i]);
     return weight_of(mate_weight);
   };
-  r.start_weight = weigh(start);
+  r.start_weight = weigh(start) / scale;
   BipartiteMates x = max_cardinality_bipartite_bfs(s, std::move(start));
-  r.maximum_weight = weigh(x);
+  double weight = weigh(x);
+  r.maximum_weight = weight / scale;
 
   // Rounds. A row's best cycle changes only when its mate or the mate of a
   // column in its row changes, so only those rows are evaluated again.
@@ -197,7 +200,6 @@ AwpmResult awpm(const Csr<double>& a, const AwpmOptions& options) {
   const auto mark_column = [&](vertex_t j) {
     for (offset_t k = t.offsets[j]; k < t.offsets[j + 1]; ++k) stale[t.cols[k]].store(1, std::memory_order_relaxed);
   };
-  double weight = r.maximum_weight;
   while (std::int64_t(r.rounds.size()) < options.max_rounds) {
     check_interrupt();
 #pragma omp parallel for schedule(dynamic, 64)
@@ -226,7 +228,7 @@ AwpmResult awpm(const Csr<double>& a, const AwpmOptions& options) {
       ++cycles;
     }
     weight = weight_of(mate_weight);
-    r.rounds.push_back({cycles, weight});
+    r.rounds.push_back({cycles, weight / scale});
     if (cycles == 0) {
       r.converged = true;
       break;

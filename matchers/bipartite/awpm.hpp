@@ -68,7 +68,10 @@ AwpmResult awpm_gpu(const Csr<double>& a, const AwpmOptions& options = {}, const
 
 // |a| with each row sorted by column and one entry per column (the first in
 // a's row order), so that (i, j) is found by binary search: what both
-// versions search.
-Csr<double> sorted_moduli(const Csr<double>& a);
+// versions search. The moduli are multiplied by scale = moduli_sum_scale
+// (a power of two, 1 unless the largest is 2^511 or more), so that the
+// matching's weight and the 4-cycles' gains stay finite; the versions
+// divide the weights they report by it.
+Csr<double> sorted_moduli(const Csr<double>& a, double& scale);
 
 }  // namespace matchblas

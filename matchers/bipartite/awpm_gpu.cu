@@ -202,7 +202,8 @@ AwpmResult awpm_gpu(const Csr<double>& a, const AwpmOptions& options, const GpuO
     r.converged = true;
     return r;
   }
-  const Csr<double> sorted = sorted_moduli(a);
+  double scale = 1;
+  const Csr<double> sorted = sorted_moduli(a, scale);
 
   gpu::StreamSession session(opt.device, opt.stream);
   const cudaStream_t s = session.stream();
@@ -239,13 +240,14 @@ AwpmResult awpm_gpu(const Csr<double>& a, const AwpmOptions& options, const GpuO
   MATCHBLAS_CUDA_CHECK_LAUNCH();
   weigh_rows<<<grid(m), block_size, 0, s>>>(view, row_mate.data(), mate_weight.data());
   MATCHBLAS_CUDA_CHECK_LAUNCH();
-  r.start_weight = device_sum(mate_weight.data(), m, s);
+  r.start_weight = device_sum(mate_weight.data(), m, s) / scale;
 
   // (2) Maximum cardinality.
   gpu::augment_to_maximum(session, m, n, offsets.data(), cols.data(), row_mate.data(), col_mate.data());
   weigh_rows<<<grid(m), block_size, 0, s>>>(view, row_mate.data(), mate_weight.data());
   MATCHBLAS_CUDA_CHECK_LAUNCH();
-  double weight = r.maximum_weight = device_sum(mate_weight.data(), m, s);
+  double weight = device_sum(mate_weight.data(), m, s);
+  r.maximum_weight = weight / scale;
 
   // (3) Rounds of cycles.
   while (std::int64_t(r.rounds.size()) < options.max_rounds) {
@@ -259,7 +261,7 @@ AwpmResult awpm_gpu(const Csr<double>& a, const AwpmOptions& options, const GpuO
     MATCHBLAS_CUDA_CHECK_LAUNCH();
     const unsigned cycles = read_count(count.data(), s);
     weight = device_sum(mate_weight.data(), m, s);
-    r.rounds.push_back({std::int64_t(cycles), weight});
+    r.rounds.push_back({std::int64_t(cycles), weight / scale});
     if (cycles == 0) {
       r.converged = true;
       break;

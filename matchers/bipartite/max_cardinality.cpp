@@ -2,6 +2,7 @@
 // (see max_cardinality.hpp for source, guarantee and cost).
 #include "matchers/bipartite/max_cardinality.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -46,6 +47,15 @@ void check_bipartite_values(const Csr<double>& a, const std::string& who) {
       if (!std::isfinite(a.weights[k]))
         throw invalid_input(who + ": the entry at row " + std::to_string(i) + ", column " + std::to_string(a.cols[k]) +
                             " is not finite");
+}
+
+double moduli_sum_scale(const std::vector<double>& w) {
+  double largest = 0;
+  const std::size_t nnz = w.size();
+#pragma omp parallel for schedule(static) reduction(max : largest) if (nnz >= (1 << 16))
+  for (std::size_t k = 0; k < nnz; ++k) largest = std::max(largest, std::fabs(w[k]));
+  const int e = largest > 0 ? std::ilogb(largest) : 0;  // largest in [2^e, 2^(e+1))
+  return e < 511 ? 1.0 : std::ldexp(1.0, 511 - e);
 }
 
 namespace {

@@ -86,4 +86,14 @@ void check_bipartite_csr(const Csr<W>& a);
 // names the first entry that is not finite.
 void check_bipartite_values(const Csr<double>& a, const std::string& who);
 
+// A power of two p with |w| p < 2^512 for every (finite) w: 1 when the
+// largest |w| is below 2^512 already (values unchanged), else the one that
+// brings it into [2^511, 2^512). Job 4 and AWPM multiply the moduli by it
+// before they add them: sums of up to 2^31 of them, and the differences of
+// such sums, then stay finite (near DBL_MAX they overflowed to inf, and the
+// matching came back far from the heaviest). A power of two scales exactly,
+// so the heaviest matching is the same; only moduli below 2^-562 times the
+// largest lose bits (at most 2^-562 of the largest each).
+double moduli_sum_scale(const std::vector<double>& w);
+
 }  // namespace matchblas

@@ -30,8 +30,9 @@ double matched_value(const Csr<double>& a, vertex_t i, vertex_t j) {
 Csr<double> prepass_costs(const Csr<double>& a, int job) {
   MATCHBLAS_EXPECTS(job == 4 || job == 5, "prepass_costs: job 4 or 5");
   Csr<double> c = a;
-  if (job == 4) {
-    for (double& w : c.weights) w = -std::fabs(w);
+  if (job == 4) {  // scaled by a power of two when the sums could overflow
+    const double scale = moduli_sum_scale(c.weights);
+    for (double& w : c.weights) w = -std::fabs(w) * scale;
     return c;
   }
   double lo = std::numeric_limits<double>::infinity(), hi = -lo;
@@ -118,11 +119,101 @@ void check_prepass_input(const Csr<double>& a, const PrepassOptions& options) {
                         (a.n_rows == a.n_cols ? ", not symmetric)" : ")"));
 }
 
+namespace {
+
+// Job 5's scalings when the matching holds explicit zeros. The duals of
+// prepass_costs then carry the zeros' cost (min(m, n) + 1 times the range
+// of the logs), which swamped the scalings: |log scale| near n times that
+// range, |b_ij| <= 1 only to about 1e-8 at n = 5000, exp overflowing. The
+// zero pairs are left out instead: the nonzero pairs M' are a minimum-cost
+// perfect matching of the nonzero entries among their own rows and columns
+// (a cheaper one, with the zero pairs, would beat the optimum), so the
+// optimal duals of that submatrix (canonical_duals of M') are tight on M'
+// (complementary slackness) and feasible on it; a column outside gets the
+// greatest v_j its entries in those rows allow, then a row outside the
+// greatest u_i its entries allow (0 where a row or column has none).
+// The symmetric mode's (u + v) / 2 needs duals tight on the transposed
+// matching too: they are when the nonzero pairs' rows and columns are the
+// same set (the transpose of M' is then an optimal matching of the same
+// submatrix), so in that mode only then (the zeros matched on the
+// diagonal, say). Returns false (u, v untouched) when no zero is matched
+// or (symmetric) the sets differ. One more solve, on the submatrix; only
+// when a zero is matched.
+bool nonzero_pair_duals(const Csr<double>& a, const BipartiteMates& mates, bool symmetric, std::vector<double>& u,
+                        std::vector<double>& v) {
+  const vertex_t m = a.n_rows, n = a.n_cols;
+  std::vector<vertex_t> id(m, -1);  // a kept row's index in the submatrix; its column's too
+  std::vector<vertex_t> col_id(n, -1);
+  bool zero_matched = false;
+  vertex_t k = 0;
+  for (vertex_t i = 0; i < m; ++i) {
+    const vertex_t j = mates.row_mate[i];
+    if (j < 0) continue;
+    if (matched_value(a, i, j) == 0) {
+      zero_matched = true;
+      continue;
+    }
+    id[i] = col_id[j] = k++;
+  }
+  if (!zero_matched) return false;
+  if (symmetric)
+    for (vertex_t i = 0; i < m; ++i)
+      if ((id[i] >= 0) != (col_id[i] >= 0)) return false;
+  // The submatrix, its matching on the diagonal.
+  Csr<double> c;
+  c.n_rows = c.n_cols = k;
+  c.offsets.assign(std::size_t(k) + 1, 0);
+  for (vertex_t i = 0; i < m; ++i)
+    if (id[i] >= 0)
+      for (offset_t e = a.offsets[i]; e < a.offsets[i + 1]; ++e)
+        if (a.weights[e] != 0 && col_id[a.cols[e]] >= 0) ++c.offsets[std::size_t(id[i]) + 1];
+  for (vertex_t t = 0; t < k; ++t) c.offsets[t + 1] += c.offsets[t];
+  c.cols.resize(std::size_t(c.offsets[k]));
+  c.weights.resize(c.cols.size());
+  std::vector<offset_t> next(c.offsets.begin(), c.offsets.end() - 1);
+  for (vertex_t i = 0; i < m; ++i)
+    if (id[i] >= 0)
+      for (offset_t e = a.offsets[i]; e < a.offsets[i + 1]; ++e)
+        if (a.weights[e] != 0 && col_id[a.cols[e]] >= 0) {
+          const offset_t at = next[id[i]]++;
+          c.cols[at] = col_id[a.cols[e]];
+          c.weights[at] = -std::log(std::fabs(a.weights[e]));
+        }
+  DualMatching d = min_cost_row_perfect(c);
+  d.mates.row_mate.resize(std::size_t(k));
+  d.mates.col_mate.resize(std::size_t(k));
+  for (vertex_t t = 0; t < k; ++t) d.mates.row_mate[t] = d.mates.col_mate[t] = t;  // M', tight as well
+  if (k > 0) canonical_duals(c, d);
+  u.assign(std::size_t(m), 0);
+  v.assign(std::size_t(n), 0);
+  constexpr double inf = std::numeric_limits<double>::infinity();
+  std::vector<double> col_bound(n, inf);  // min over the kept rows' entries of c_ij - u_i
+  for (vertex_t i = 0; i < m; ++i) {
+    if (id[i] < 0) continue;
+    u[i] = d.u[id[i]];
+    for (offset_t e = a.offsets[i]; e < a.offsets[i + 1]; ++e)
+      if (a.weights[e] != 0 && col_id[a.cols[e]] < 0)
+        col_bound[a.cols[e]] = std::min(col_bound[a.cols[e]], -std::log(std::fabs(a.weights[e])) - u[i]);
+  }
+  for (vertex_t j = 0; j < n; ++j) v[j] = col_id[j] >= 0 ? d.v[col_id[j]] : col_bound[j] < inf ? col_bound[j] : 0.0;
+  for (vertex_t i = 0; i < m; ++i) {
+    if (id[i] >= 0) continue;
+    double bound = inf;
+    for (offset_t e = a.offsets[i]; e < a.offsets[i + 1]; ++e)
+      if (a.weights[e] != 0) bound = std::min(bound, -std::log(std::fabs(a.weights[e])) - v[a.cols[e]]);
+    u[i] = bound < inf ? bound : 0.0;
+  }
+  return true;
+}
+
+}  // namespace
+
 PrepassResult prepass_from_duals(const Csr<double>& a, int job, DualMatching d, bool symmetric) {
   MATCHBLAS_EXPECTS(job == 4 || job == 5, "prepass_from_duals: job 4 or 5");
   PrepassResult r = prepass_result(a, job, std::move(d.mates));
   r.searches = d.searches;
   if (job == 5) {
+    nonzero_pair_duals(a, r.mates, symmetric, d.u, d.v);
     r.row_log_scale = std::move(d.u);
     r.col_log_scale = std::move(d.v);
     if (symmetric)

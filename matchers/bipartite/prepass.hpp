@@ -15,7 +15,13 @@
 //        |a_ij| exp(r_i + c_j) = 1 on the matching and <= 1 everywhere
 //        (on a square matrix with a perfect matching, from the canonical
 //        duals: the greatest column scalings at or below MC64's first ones,
-//        a function of the matrix and the matching alone).
+//        a function of the matrix and the matching alone). When explicit
+//        zeros had to be matched, the scalings come from the canonical
+//        duals of the nonzero pairs among their own rows and columns (the
+//        others the greatest scalings within the bound), not from duals
+//        carrying the zeros' cost, which grow with n and lose the bounds'
+//        precision (the symmetric mode: only when the nonzero pairs' rows
+//        and columns are the same set, e.g. zeros matched on the diagonal).
 //   Symmetric mode (job 5, square matrices holding both triangles of a
 //   symmetric |A|): one scaling s = (r + c) / 2 for rows and columns, which
 //   keeps both bounds (MC64's symmetric variant; Duff and Pralet, SIAM J.
@@ -113,11 +119,14 @@ PrepassResult prepass_gpu(const Csr<double>& a, const PrepassOptions& options, c
 
 // The pieces prepass() is made of, for the entries that compute a job
 // another way. check_prepass_input: prepass()'s checks of a and options.
-// prepass_costs: job 4's costs -|a_ij| or job 5's -log|a_ij| (an explicit
-// zero costing more than any difference the nonzeros can make), minimised
+// prepass_costs: job 4's costs -|a_ij| (times moduli_sum_scale's power of
+// two when the largest is 2^511 or more, so that no sum overflows) or job
+// 5's -log|a_ij| (an explicit zero costing more than any difference the
+// nonzeros can make), minimised
 // by the engine of shortest_augmenting.hpp. prepass_from_duals: the report
 // of that engine's result d on prepass_costs(a, job), with job 5's scalings
-// r = u, c = v (symmetric: both (u + v) / 2).
+// r = u, c = v (symmetric: both (u + v) / 2; when zeros are matched, the
+// nonzero pairs' duals as above).
 void check_prepass_input(const Csr<double>& a, const PrepassOptions& options);
 Csr<double> prepass_costs(const Csr<double>& a, int job);
 PrepassResult prepass_from_duals(const Csr<double>& a, int job, DualMatching d, bool symmetric);

@@ -164,6 +164,35 @@ TEST_CASE("awpm: rows unsorted with duplicates read the first entry of each colu
   }
 }
 
+TEST_CASE("awpm: moduli near DBL_MAX: the rounds of the matrix scaled down, the weights scaled up") {
+  // The matching's weight overflows; without care the threshold became inf
+  // and no 4-cycle was applied (the maximum-cardinality matching came back).
+  int with_cycles = 0;
+  for (int i = 0; i < 60; ++i) {
+    const vertex_t m = vertex_t(4 + i % 40), n = vertex_t(m + i % 3);
+    Csr<double> small = tied_matrix(m, n, 0.1 + 0.05 * (i % 6), i % 3 == 0, 9000 + i);
+    if (small.weights.empty()) continue;
+    const double largest = std::fabs(*std::max_element(small.weights.begin(), small.weights.end(),
+                                                       [](double x, double y) { return std::fabs(x) < std::fabs(y); }));
+    for (double& w : small.weights) w = largest > 0 ? w / largest : w;  // |w| <= 1
+    Csr<double> huge = small;
+    for (double& w : huge.weights) w = std::ldexp(w, 1023);
+    CAPTURE(i);
+    const AwpmResult s = run(small, 2), h = run(huge, 2);
+    REQUIRE(s.converged);
+    with_cycles += s.rounds.size() > 1;
+    REQUIRE(h.mates.row_mate == s.mates.row_mate);
+    REQUIRE(h.rounds.size() == s.rounds.size());
+    for (std::size_t t = 0; t < s.rounds.size(); ++t) {
+      CHECK(h.rounds[t].cycles == s.rounds[t].cycles);
+      CHECK(h.rounds[t].weight == std::ldexp(s.rounds[t].weight, 1023));  // exact, or inf as both overflow
+    }
+    CHECK(h.start_weight == std::ldexp(s.start_weight, 1023));
+    CHECK(h.maximum_weight == std::ldexp(s.maximum_weight, 1023));
+  }
+  CHECK(with_cycles > 10);  // the rounds applied cycles: the test exercises them
+}
+
 TEST_CASE("awpm: empty shapes, all zeros, max-rounds 0, bad input") {
   for (auto [m, n] : std::vector<std::pair<vertex_t, vertex_t>>{{0, 0}, {0, 5}, {4, 0}}) {
     Csr<double> a;

@@ -19,6 +19,7 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "lib/error.hpp"
@@ -124,6 +125,32 @@ TEST_CASE("prepass: jobs 4 and 5 equal a dense Hungarian reference, with ties, z
   CHECK(rectangular > 300);
 }
 
+TEST_CASE("prepass: job 4 near DBL_MAX: the matching of the same matrix scaled down, the sums overflowing") {
+  // The matched sum overflows (objective inf), and without care so did the
+  // distances and the auction's prices (a matching 0.1% lighter came back):
+  // the matching must be the heaviest of the matrix scaled by a power of two.
+  std::mt19937 rng(1234);
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  for (int trial = 0; trial < 200; ++trial) {
+    const vertex_t m = 1 + static_cast<vertex_t>(rng() % 14), n = trial % 4 == 0 ? 1 + static_cast<vertex_t>(rng() % 14) : m;
+    Csr<double> small = random_integer_matrix(m, n, 0.2 + (rng() % 6) / 10.0, 1, false, rng);
+    for (double& w : small.weights) w *= unit(rng) * 1.7;  // reals below 1.7, ties few
+    Csr<double> huge = small;
+    for (double& w : huge.weights) w = std::ldexp(w, 1023);
+    for (auto start : {PrepassOptions::Start::auction, PrepassOptions::Start::mc64}) {
+      INFO("trial " << trial << " " << m << " x " << n << " start " << int(start));
+      const PrepassResult r = prepass(huge, {.job = 4, .start = start});
+      validate(huge, r);
+      const auto [count, objective] = check::best_bipartite(small, 4);
+      CHECK(r.mates.matched == count);
+      CHECK(prepass_result(small, 4, r.mates).objective == doctest::Approx(objective).epsilon(1e-12));
+      const double expected = std::ldexp(objective, 1023);
+      if (std::isinf(expected)) CHECK(r.objective == expected);  // the sum overflows
+      else CHECK(r.objective == doctest::Approx(expected).epsilon(1e-12));
+    }
+  }
+}
+
 TEST_CASE("prepass: larger random matrices, job 5 against the reference; duals feasible") {
   std::mt19937 rng(5);
   std::uniform_real_distribution<double> value(1e-3, 1e3);
@@ -149,6 +176,94 @@ TEST_CASE("prepass: larger random matrices, job 5 against the reference; duals f
       CHECK(r.objective == doctest::Approx(objective).epsilon(1e-10));
       if (job == 5) require_scaling_bounds(a, r, 1e-12);
     }
+  }
+}
+
+TEST_CASE("prepass: job 5 matching explicit zeros: scalings of the nonzero pairs, within the bounds to 1e-12") {
+  // Rows whose only entry is an explicit zero force zeros into the
+  // matching. The scalings once came from duals carrying the zeros' cost
+  // (about n times the range of the logs): |log scale| near 4500 at
+  // n = 300 and |b_ij| up to 1 + 4e-12 (1 + 1.5e-10 at n = 2000).
+  std::mt19937 rng(31);
+  std::uniform_real_distribution<double> exponent(-3, 3);
+  for (int trial = 0; trial < 6; ++trial) {
+    const vertex_t m = 300 + 20 * trial, n = trial % 3 == 0 ? m : trial % 3 == 1 ? m + 15 : m - 15;
+    Csr<double> a;
+    a.n_rows = m;
+    a.n_cols = n;
+    for (vertex_t i = 0; i < m; ++i) {
+      std::vector<std::pair<vertex_t, double>> row;
+      if (i < 10) {
+        row.push_back({i, 0.0});
+      } else {
+        if (i < n) row.push_back({i, std::pow(10.0, exponent(rng))});
+        for (int e = 0; e < 3; ++e)
+          row.push_back({vertex_t(rng() % n), rng() % 5 == 0 ? 0.0 : -std::pow(10.0, exponent(rng))});
+      }
+      std::sort(row.begin(), row.end(), [](auto x, auto y) { return x.first < y.first; });
+      for (std::size_t t = 0; t < row.size(); ++t)
+        if (t == 0 || row[t].first != row[t - 1].first) {
+          a.cols.push_back(row[t].first);
+          a.weights.push_back(row[t].second);
+        }
+      a.offsets.push_back(static_cast<offset_t>(a.cols.size()));
+    }
+    INFO("trial " << trial << " " << m << " x " << n);
+    const PrepassResult r = prepass(a, {.job = 5});
+    validate(a, r);
+    CHECK(r.mates.matched == check::bipartite_rank(a));
+    CHECK(r.objective == -std::numeric_limits<double>::infinity());  // zeros matched
+    require_scaling_bounds(a, r, 1e-12);
+    CHECK(!r.scaling_near_overflow);
+    double largest = 0;
+    for (double x : r.row_log_scale) largest = std::max(largest, std::fabs(x));
+    for (double x : r.col_log_scale) largest = std::max(largest, std::fabs(x));
+    CHECK(largest < 500);  // tens here; thousands from the zeros' cost
+  }
+}
+
+TEST_CASE("prepass: the symmetric mode matching zeros on the diagonal: small scalings within the bounds") {
+  // Explicit zeros on the diagonal of rows 0-9, whose other entries lie in
+  // columns 10-14: some zeros are matched. The scalings grew with n (flagged
+  // near overflow); from the nonzero pairs they are single digits.
+  std::mt19937 rng(17);
+  std::uniform_real_distribution<double> exponent(-3, 3);
+  for (vertex_t n : {300, 500}) {
+    std::vector<std::tuple<vertex_t, vertex_t, double>> lower;
+    for (vertex_t i = 0; i < 10; ++i) lower.emplace_back(i, i, 0.0);
+    for (vertex_t i = 10; i < n; ++i) {
+      lower.emplace_back(i, i, std::pow(10.0, exponent(rng)));
+      for (int e = 0; e < 2; ++e)
+        lower.emplace_back(i, 10 + vertex_t(rng() % std::uint32_t(i - 9)), rng() % 3 == 0 ? 0.0 : std::pow(10.0, exponent(rng)));
+      if (i < 15)  // rows 0-9 reach only columns 10-14 besides their zero: five zeros matched at least
+        for (vertex_t j = 0; j < 10; ++j) lower.emplace_back(i, j, std::pow(10.0, exponent(rng)));
+    }
+    std::vector<std::vector<std::pair<vertex_t, double>>> rows(n);
+    for (auto [i, j, x] : lower) {
+      rows[i].push_back({j, x});
+      if (i != j) rows[j].push_back({i, x});
+    }
+    Csr<double> a;
+    a.n_rows = a.n_cols = n;
+    for (auto& row : rows) {
+      std::sort(row.begin(), row.end(), [](auto x, auto y) { return x.first < y.first; });
+      for (std::size_t t = 0; t < row.size(); ++t)
+        if (t == 0 || row[t].first != row[t - 1].first) {  // a repeated pair: its first value, both ways
+          a.cols.push_back(row[t].first);
+          a.weights.push_back(row[t].second);
+        }
+      a.offsets.push_back(static_cast<offset_t>(a.cols.size()));
+    }
+    INFO("n = " << n);
+    const PrepassResult r = prepass(a, {.job = 5, .symmetric = true});
+    validate(a, r);
+    CHECK(r.objective == -std::numeric_limits<double>::infinity());  // zeros matched
+    CHECK(r.row_log_scale == r.col_log_scale);
+    require_scaling_bounds(a, r, 1e-12);
+    CHECK(!r.scaling_near_overflow);
+    double largest = 0;
+    for (double x : r.row_log_scale) largest = std::max(largest, std::fabs(x));
+    CHECK(largest < 100);
   }
 }
 

@@ -61,7 +61,8 @@ class GhostReads {
   int read(MPI_Win win);
   // After read(): gi's word as read (or known final before it).
   word_t word(std::size_t gi) const { return word_[gi]; }
-  // One ghost's word now: a get and a flush (none when known final).
+  // One ghost's word now: a get and a flush, or a load (none when known
+  // final).
   word_t read_one(std::size_t gi, MPI_Win win);
   // From now on, read by loads: segments[r] is rank r's words in a shared
   // window (MPI_Win_shared_query).

@@ -12,9 +12,6 @@ namespace {
 void check_mpi(int rc, const char* what) {
   if (rc != MPI_SUCCESS) throw error(std::string("MPI: ") + what + " failed");
 }
-}  // namespace
-
-namespace {
 
 // Whether every rank of MPI_COMM_WORLD shares memory with every other (one
 // node). The same answer on every rank.

@@ -71,6 +71,7 @@
 #include "matchers/gpu_session.cuh"
 #include "ops/gpu/launch.cuh"
 #include "ops/gpu/row_scan.cuh"
+#include "ops/gpu/warp_append.cuh"
 
 namespace matchblas {
 
@@ -80,6 +81,7 @@ namespace cg = cooperative_groups;
 using gpu::b_suitor::DeviceBMatching;
 using gpu::b_suitor::degree;
 using gpu::b_suitor::sort_in_thread;
+using gpu::append_by_warp;
 
 constexpr int refill_k = 8;    // entries a lane keeps per scan: one scan fills T(u) when cap(u) <= 8
 // Refill groups by row length (b-suitor-gpu's classes): a tile of 4 lanes
@@ -125,11 +127,7 @@ struct Rounds {
 // Lists u in r.next when `listed`, one atomic per warp.
 template <class W>
 __device__ void list_by_warp(const Rounds<W>& r, vertex_t u, bool listed) {
-  if (!listed) return;
-  const cg::coalesced_group same = cg::coalesced_threads();
-  int at = 0;
-  if (same.thread_rank() == 0) at = atomicAdd(r.next_count, int(same.size()));
-  r.next[same.shfl(at, 0) + same.thread_rank()] = u;
+  if (listed) append_by_warp(r.next, r.next_count, u);
 }
 
 // Lists u for a refill in class c's list (c < 0: not), one atomic per warp
@@ -137,13 +135,8 @@ __device__ void list_by_warp(const Rounds<W>& r, vertex_t u, bool listed) {
 // words, as b-suitor-gpu's listing once did).
 template <class W>
 __device__ void list_for_refill(const Rounds<W>& r, vertex_t u, int c) {
-  for (int k = 0; k < classes; ++k)
-    if (c == k) {
-      const cg::coalesced_group same = cg::coalesced_threads();
-      int at = 0;
-      if (same.thread_rank() == 0) at = atomicAdd(r.refill_count + k, int(same.size()));
-      r.refill[k][same.shfl(at, 0) + same.thread_rank()] = u;
-    }
+  for (int k = 0; k < classes; ++k)  // the threads of one class together
+    if (c == k) append_by_warp(r.refill[k], r.refill_count + k, u);
 }
 
 template <class W>

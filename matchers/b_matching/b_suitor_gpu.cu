@@ -119,6 +119,7 @@
 #include "ops/gpu/argmax_gpu.cuh"
 #include "ops/gpu/launch.cuh"
 #include "ops/gpu/row_scan.cuh"
+#include "ops/gpu/warp_append.cuh"
 
 namespace matchblas {
 
@@ -126,6 +127,7 @@ namespace {
 
 namespace cg = cooperative_groups;
 using namespace gpu::b_suitor;
+using gpu::append_by_warp;
 
 // Group sizes by row length, not tuned for b-Suitor: the class bounds and
 // tile widths of suitor_gpu.cu's adaptive mode.
@@ -178,13 +180,8 @@ __device__ void list_next(const State<W>& o, vertex_t x) {
 template <class W>
 __device__ void list_by_warp(const State<W>& o, vertex_t u, bool listed) {
   const int cls = listed ? row_class(degree(o.g, u)) : -1;
-  for (int c = 0; c < classes; ++c)
-    if (cls == c) {
-      const cg::coalesced_group same = cg::coalesced_threads();
-      int at = 0;
-      if (same.thread_rank() == 0) at = atomicAdd(o.next_count + c, int(same.size()));
-      o.next[c][same.shfl(at, 0) + same.thread_rank()] = u;
-    }
+  for (int c = 0; c < classes; ++c)  // the threads of one class together
+    if (cls == c) append_by_warp(o.next[c], o.next_count + c, u);
 }
 
 // The group owns u: u proposes until it holds b(u) offers or is exhausted,

@@ -95,6 +95,8 @@ int command_match(const Args& a) {
   ChosenAlgorithm chosen = choose_algorithm(a, Problem::matching, "match", precision);
   const MatcherInfo& matcher = *chosen.info;
   if (matcher.device == Device::distributed) return command_match_distributed(a, chosen, view, precision);
+  if (a.value("partition"))
+    throw usage_error("--partition is for the distributed matchers (ld-mpi-*), not '" + matcher.name + "'");
   RunOptions& opt = chosen.run;
   RomaRun roma_report;
   if (opt.options.takes("phase-report") && opt.options.flag("phase-report")) opt.phase_report = &roma_report;

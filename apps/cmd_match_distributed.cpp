@@ -56,6 +56,12 @@ int command_match_distributed(const Args& a, const ChosenAlgorithm& chosen, Grap
   if (a.flag("gto")) throw usage_error("--gto is not for the distributed matchers ('" + m.name + "')");
   std::FILE* report = report_stream(a, {"out"});
   const std::string& file = a.positional()[0];
+  const std::string partition_name = a.value("partition").value_or("auto");
+  if (partition_name != "auto" && partition_name != "blocks" && partition_name != "spread")
+    throw usage_error("unknown --partition '" + partition_name + "' (auto, blocks, spread)");
+  const Partition partition = partition_name == "blocks"   ? Partition::blocks
+                              : partition_name == "spread" ? Partition::spread
+                                                           : Partition::automatic;
   const std::string shown = file == "-" ? "<stdin>" : file;
   mpi::Session session;
   const bool root = session.rank() == 0;
@@ -81,7 +87,7 @@ int command_match_distributed(const Args& a, const ChosenAlgorithm& chosen, Grap
     input = naming_file(file, [&] {
       return mpi::load_graph(file, view, precision, [&](const MmHeader& h) {
         check_graph_memory(file, h, view, precision, m);
-      });
+      }, partition);
     });
   } catch (const std::exception&) {
     return fail_together(root, std::current_exception());
@@ -132,14 +138,15 @@ int command_match_distributed(const Args& a, const ChosenAlgorithm& chosen, Grap
                    .number("setup_s", setup_s)
                    .number("gto", std::nullopt)
                    .integer("ranks", session.ranks())
+                   .text("partition", part.partition == Partition::spread ? "spread" : "blocks")
                    .integer("rounds", rounds)
                    .integer("remote_ops", remote_ops)
                    .integer("remote_bytes", remote_bytes));
   } else {
     std::fprintf(report, "%s: %s\n", shown.c_str(), description.c_str());
-    std::fprintf(report, "%s: weight %.10g, cardinality %lld, time %.6f s, valid, %d ranks, %lld rounds\n",
+    std::fprintf(report, "%s: weight %.10g, cardinality %lld, time %.6f s, valid, %d ranks (%s), %lld rounds\n",
                  m.name.c_str(), weight, static_cast<long long>(pairs), time_s, session.ranks(),
-                 static_cast<long long>(rounds));
+                 part.partition == Partition::spread ? "spread" : "blocks", static_cast<long long>(rounds));
   }
   return exit_ok;
 }

@@ -47,7 +47,7 @@ namespace {
 const char* const usage =
     "usage: bench_distributed [--graphs LIST] [--ties K] [--seed S] [--edge-factor F] [--reps R]\n"
     "                         [--algos LIST] [--peers LIST] [--threads T] [--input pieces|root]\n"
-    "                         [--check greedy|none]\n"
+    "                         [--check greedy|none] [--partition auto|blocks|spread]\n"
     "Run it under mpirun: mpirun --bind-to none -np P bench_distributed ...\n"
     "  --graphs   comma-separated: grid:SIDE, bipartite:SIDE (K_SIDE,SIDE), rmat:SCALE, er:N, or a\n"
     "             Matrix Market file (general view) (default grid:256,bipartite:1024,rmat:18)\n"
@@ -63,6 +63,9 @@ const char* const usage =
     "  --check    greedy: rank 0 builds the whole graph and compares every variant's mates with\n"
     "             greedy's (default); none: no whole graph unless --peers asks for one (each variant\n"
     "             still checks its own matched pairs and that no vertex is left unresolved)\n"
+    "  --partition  blocks: consecutive ids balanced by entries and vertices; spread: the vertices\n"
+    "             renumbered pseudo-randomly, equal blocks (matchers/distributed/dist_graph.hpp);\n"
+    "             auto: spread on 2 or more ranks (default)\n"
     "Lines starting with '#' report each step as it ends (rank 0): the variants first, then rank 0's\n"
     "whole graph, greedy's reference and the peers; the table lines follow.\n"
     "Prints one line per graph and algorithm: time, rounds, one-sided operations, bytes and\n"
@@ -122,20 +125,22 @@ double cpu_seconds() {
 // This rank's part of the graph named by spec, each rank reading or drawing
 // its own (pieces) where dist_read.hpp can, else sent by rank 0.
 // `times`: the read or draw and the exchanges apart (pieces only).
-DistGraph load_part(const std::string& spec, const GenOptions& o, bool pieces, int rank, mpi::ReadTimes& times) {
+DistGraph load_part(const std::string& spec, const GenOptions& o, bool pieces, Partition partition, int rank,
+                    mpi::ReadTimes& times) {
   const auto colon = spec.find(':');
   const std::string kind = spec.substr(0, colon);
   if (pieces && colon != std::string::npos && (kind == "rmat" || kind == "er")) {
     const long x = std::atol(spec.c_str() + colon + 1);
-    return mpi::generate_graph(kind, kind == "rmat" ? vertex_t(1) << x : vertex_t(x), o, Precision::dual, &times);
+    return mpi::generate_graph(kind, kind == "rmat" ? vertex_t(1) << x : vertex_t(x), o, Precision::dual, &times,
+                               partition);
   }
   if (pieces && (colon == std::string::npos || (kind != "grid" && kind != "bipartite"))) {
-    mpi::LoadedPart in = mpi::load_graph(spec, GraphView::general, Precision::dual);
+    mpi::LoadedPart in = mpi::load_graph(spec, GraphView::general, Precision::dual, {}, partition);
     times = in.times;
     return std::move(in.part);
   }
   const Csr<double> whole = make_graph(spec, o, rank);
-  return mpi::scatter_graph(rank == 0 ? &whole : nullptr);
+  return mpi::scatter_graph(rank == 0 ? &whole : nullptr, partition);
 }
 
 }  // namespace
@@ -150,6 +155,7 @@ int main(int argc, char** argv) {
   GenOptions gen;
   int reps = 5, threads = 0;
   bool pieces = true, check = true;
+  Partition partition = Partition::automatic;
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string k = argv[i], v = argv[i + 1];
     if (k == "--graphs") graphs = v;
@@ -162,6 +168,8 @@ int main(int argc, char** argv) {
     else if (k == "--peers") peers = v == "none" ? "" : v;
     else if (k == "--check" && (v == "greedy" || v == "none")) check = v == "greedy";
     else if (k == "--threads") threads = std::atoi(v.c_str());
+    else if (k == "--partition" && (v == "auto" || v == "blocks" || v == "spread"))
+      partition = v == "auto" ? Partition::automatic : v == "blocks" ? Partition::blocks : Partition::spread;
     else {
       std::fprintf(stderr, "bench_distributed: unknown option %s\n%s", k.c_str(), usage);
       return 2;
@@ -202,7 +210,7 @@ int main(int argc, char** argv) {
     const auto setup_start = std::chrono::steady_clock::now();
     mpi::ReadTimes times;
     const double cpu_start = cpu_seconds();
-    const DistGraph part = load_part(spec, gen, pieces, rank, times);
+    const DistGraph part = load_part(spec, gen, pieces, partition, rank, times);
     const double cpu = cpu_seconds() - cpu_start;
     const double cpu_mean = mpi::sum_over_ranks(cpu) / ranks, cpu_max = mpi::max_over_ranks(cpu);
     const double setup_s = mpi::max_over_ranks(
@@ -211,11 +219,13 @@ int main(int argc, char** argv) {
     const double bytes_mean = mpi::sum_over_ranks(part_bytes) / ranks, bytes_max = mpi::max_over_ranks(part_bytes);
     const double rss_mean = mpi::sum_over_ranks(rss) / ranks, rss_max = mpi::max_over_ranks(rss);
     const std::int64_t rows_max = mpi::max_over_ranks(std::int64_t(part.count())),
-                       entries_max = mpi::max_over_ranks(std::int64_t(part.cols.size()));
+                       entries_max = mpi::max_over_ranks(std::int64_t(part.cols.size())),
+                       cross_max = mpi::max_over_ranks(std::int64_t(part.cross_entries)),
+                       ghosts_max = mpi::max_over_ranks(std::int64_t(part.ghosts.size()));
     if (rank == 0)
       std::printf("%-22s %5d %-20s %10.6f   (%s; CPU s/rank mean/max %.2f/%.2f; DistGraph MiB/rank mean/max "
                   "%.1f/%.1f, peak RSS MiB/rank mean/max %.1f/%.1f; %lld vertices, %lld edges; the most of a rank: "
-                  "%lld vertices, %lld entries)\n",
+                  "%lld vertices, %lld entries, %lld cross entries, %lld ghosts; partition %s)\n",
                   spec.c_str(), ranks, pieces ? "input: pieces" : "input: root", setup_s,
                   (pieces ? "each rank reads or draws its part: " + std::to_string(times.parse_s) + " s, exchanges " +
                                 std::to_string(times.build_s) + " s"
@@ -223,7 +233,8 @@ int main(int argc, char** argv) {
                   cpu_mean, cpu_max,
                   bytes_mean / 1048576, bytes_max / 1048576, rss_mean / 1048576, rss_max / 1048576,
                   static_cast<long long>(part.n), static_cast<long long>(part.edges), static_cast<long long>(rows_max),
-                  static_cast<long long>(entries_max));
+                  static_cast<long long>(entries_max), static_cast<long long>(cross_max),
+                  static_cast<long long>(ghosts_max), part.partition == Partition::spread ? "spread" : "blocks");
     std::fflush(stdout);
     if (variants.empty() && peers.empty()) continue;
     // The variants first, each reported on a progress line as soon as it

@@ -49,11 +49,27 @@ std::vector<vertex_t> balanced_blocks(const std::vector<offset_t>& offsets, int 
   return first;
 }
 
+std::vector<vertex_t> equal_blocks(vertex_t n, int ranks) {
+  MATCHBLAS_EXPECTS(ranks >= 1, "equal_blocks: ranks must be at least 1");
+  std::vector<vertex_t> first(std::size_t(ranks) + 1);
+  for (int r = 0; r <= ranks; ++r) first[std::size_t(r)] = vertex_t(std::int64_t(n) * r / ranks);
+  return first;
+}
+
 namespace {
 
-// d's rows from row(i) = (columns, weights) of its local vertex i, each in
-// the greedy order: a row already in that order (as dist_read.hpp's drawn
-// rows arrive) is copied, another sorted as (weight, column) pairs. Then its
+// The partition, numbering and boundaries of d (partition: blocks or spread).
+void set_partition(DistGraph& d, Partition partition, std::vector<vertex_t> first) {
+  MATCHBLAS_EXPECTS(partition != Partition::automatic, "distribute: the partition must be chosen");
+  d.partition = partition;
+  d.numbering = partition == Partition::spread ? VertexNumbering::spread(d.n) : VertexNumbering{};
+  d.first = std::move(first);
+}
+
+// d's rows from row(i) = (columns, weights) of its local vertex i (columns
+// are ids), each in the greedy order of the ids: a row already in that
+// order (as dist_read.hpp's drawn rows arrive) is copied, another sorted as
+// (weight, column) pairs; then its columns become labels. Then its
 // ghosts (each cross entry's column once, ascending) and cross entries: a
 // bit per vertex of the graph, set by each cross entry and read in order,
 // when those n / 8 bytes are at most the rank's columns (n <= 32 m_r: every
@@ -91,8 +107,8 @@ void fill_rows(DistGraph& d, Row row) {
       }
     }
     for (std::size_t k = 0; k < cols.size(); ++k) {
-      const vertex_t v = out_cols[k];
-      MATCHBLAS_EXPECTS(v >= 0 && v < d.n, "distribute: a column out of range");
+      MATCHBLAS_EXPECTS(out_cols[k] >= 0 && out_cols[k] < d.n, "distribute: a column out of range");
+      const vertex_t v = out_cols[k] = d.numbering.label(out_cols[k]);
       if (!d.owns(v)) {
         ++d.cross_entries;
         if (bitmap) seen[std::size_t(v) / 64] |= std::uint64_t(1) << (v % 64);
@@ -117,7 +133,7 @@ void fill_rows(DistGraph& d, Row row) {
 }  // namespace
 
 template <class W>
-DistGraph distribute(const Csr<W>& g, int rank, int ranks) {
+DistGraph distribute(const Csr<W>& g, int rank, int ranks, Partition partition) {
   MATCHBLAS_EXPECTS(g.n_rows == g.n_cols, "distribute: a general graph is square");
   MATCHBLAS_EXPECTS(ranks >= 1 && rank >= 0 && rank < ranks, "distribute: rank must be in 0..ranks-1");
   DistGraph d;
@@ -125,29 +141,35 @@ DistGraph distribute(const Csr<W>& g, int rank, int ranks) {
   d.ranks = ranks;
   d.n = g.n_rows;
   d.edges = num_edges(g);
-  d.first = balanced_blocks(g.offsets, ranks);
+  partition = chosen_partition(partition, ranks);
+  set_partition(d, partition,
+                partition == Partition::spread ? equal_blocks(d.n, ranks) : balanced_blocks(g.offsets, ranks));
   const vertex_t begin = d.begin();
-  fill_rows(d, [&](vertex_t i) { return std::pair(g.row_cols(begin + i), g.row_weights(begin + i)); });
+  fill_rows(d, [&](vertex_t i) {
+    const vertex_t u = d.id(begin + i);
+    return std::pair(g.row_cols(u), g.row_weights(u));
+  });
   return d;
 }
 
 template <class W>
-DistGraph distribute_rows(const Csr<W>& rows, vertex_t n, offset_t edges, std::vector<vertex_t> first, int rank) {
+DistGraph distribute_rows(const Csr<W>& rows, vertex_t n, offset_t edges, std::vector<vertex_t> first, int rank,
+                          Partition partition) {
   MATCHBLAS_EXPECTS(rank >= 0 && std::size_t(rank) + 1 < first.size(), "distribute_rows: rank out of range");
   DistGraph d;
   d.rank = rank;
   d.ranks = int(first.size()) - 1;
   d.n = n;
   d.edges = edges;
-  d.first = std::move(first);
+  set_partition(d, partition, std::move(first));
   MATCHBLAS_EXPECTS(rows.n_rows == d.count(), "distribute_rows: the rows are not this rank's block");
   fill_rows(d, [&](vertex_t i) { return std::pair(rows.row_cols(i), rows.row_weights(i)); });
   return d;
 }
 
-template DistGraph distribute_rows(const Csr<float>&, vertex_t, offset_t, std::vector<vertex_t>, int);
-template DistGraph distribute_rows(const Csr<double>&, vertex_t, offset_t, std::vector<vertex_t>, int);
-template DistGraph distribute(const Csr<float>&, int, int);
-template DistGraph distribute(const Csr<double>&, int, int);
+template DistGraph distribute_rows(const Csr<float>&, vertex_t, offset_t, std::vector<vertex_t>, int, Partition);
+template DistGraph distribute_rows(const Csr<double>&, vertex_t, offset_t, std::vector<vertex_t>, int, Partition);
+template DistGraph distribute(const Csr<float>&, int, int, Partition);
+template DistGraph distribute(const Csr<double>&, int, int, Partition);
 
 }  // namespace matchblas

@@ -18,11 +18,13 @@
 //      diagonal dropped, pattern weights drawn; for generated graphs the
 //      larger weight of a duplicate), sums in the same order as the
 //      single-process build, so every weight is the same double.
-//   3. The balanced boundaries (balanced_blocks) from a prefix sum
-//      of the rows' degrees (MPI_Exscan) and one MPI_Allreduce (MIN) of
-//      P - 1 candidates; each row is sent to its final owner
-//      (MPI_Alltoallv), in the greedy order (a drawn row is ordered where it
-//      is built; a file's row by its final owner, distribute_rows).
+//   3. The final blocks: for the blocks partition the balanced boundaries
+//      (balanced_blocks) from a prefix sum of the rows' degrees
+//      (MPI_Exscan) and one MPI_Allreduce (MIN) of P - 1 candidates; for
+//      the spread partition equal blocks of labels (dist_graph.hpp). Each
+//      row is sent to its final owner (MPI_Alltoallv), in the greedy order
+//      (a drawn row is ordered where it is built; a file's row by its final
+//      owner, distribute_rows), and its columns become labels there.
 // The local builds bucket the received entries by row (a counting pass,
 // lib/csr_build.hpp csr_from_entries) and sort each row alone.
 // Memory per rank: its piece of the file (one 8 MiB chunk at a time), its
@@ -65,7 +67,7 @@ inline bool reads_in_pieces(const MmLayout& layout, GraphView view) {
 // passes the same layout, from read_matrix_market_layout on each rank).
 // Throws shape_error for a rectangular file, as general_graph does.
 DistGraph read_graph(const MmLayout& layout, Precision precision, const GraphRules& rules = {},
-                     ReadTimes* times = nullptr);
+                     ReadTimes* times = nullptr, Partition partition = Partition::automatic);
 
 // What load_graph gives: this rank's part, and on rank 0 (only) the graph's
 // description and kind as graph_from_file names them.
@@ -85,11 +87,12 @@ struct LoadedPart {
 // every rank alike. on_header: the caller's check of the header (its memory
 // check, which refuses by throwing) before rank 0 reads a whole file.
 LoadedPart load_graph(const std::string& path, GraphView view, Precision precision,
-                      const std::function<void(const MmHeader&)>& on_header = {});
+                      const std::function<void(const MmHeader&)>& on_header = {},
+                      Partition partition = Partition::automatic);
 
 // Collective: this rank's part of the generated graph `kind` ("er" or
 // "rmat"), identical to distribute(generate_sparse<W>(kind, n, opt), ...).
 DistGraph generate_graph(const std::string& kind, vertex_t n, const GenOptions& opt, Precision precision,
-                         ReadTimes* times = nullptr);
+                         ReadTimes* times = nullptr, Partition partition = Partition::automatic);
 
 }  // namespace matchblas::mpi

@@ -331,23 +331,22 @@ Csr<double> drawn_rows(vertex_t lo, vertex_t hi, vertex_t n, const std::vector<E
       Duplicates::max, /*drop_zeros=*/true, RowOrder::greedy);
 }
 
-// ---- step 3: the balanced blocks and the rows sent there -------------------
+// ---- step 3: the final blocks and the rows sent there ---------------------
 
-DistGraph rows_received(std::vector<Entry> in, std::vector<vertex_t> first, vertex_t n, offset_t edges, int rank);
+DistGraph rows_received(std::vector<Entry> in, std::vector<vertex_t> first, vertex_t n, offset_t edges, int rank,
+                        Partition partition);
 
-// Collective: from each rank's rows lo.. of its provisional block (columns
-// global), this rank's DistGraph.
-DistGraph balance(const std::string& name, Csr<double> rows, vertex_t lo, vertex_t n) {
-  const int rank = world_rank(), ranks = world_size();
+// Collective: the boundaries of the blocks partition (balanced_blocks) from
+// each rank's rows lo.. of its provisional block: boundary r is the first u
+// with offsets[u] + w u >= total r / P over the whole offsets; each rank
+// offers the first u of its block that qualifies (f(u) = offsets[u] + w u
+// grows with u), n if none, and the smallest offer wins.
+std::vector<vertex_t> balanced_boundaries(const Csr<double>& rows, vertex_t lo, vertex_t n, std::int64_t entries) {
+  const int ranks = world_size();
   const std::int64_t mine = rows.offsets.back();
-  std::int64_t before = 0, entries = 0;
+  std::int64_t before = 0;
   MPI_Exscan(&mine, &before, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
-  if (rank == 0) before = 0;  // MPI_Exscan leaves rank 0's undefined
-  MPI_Allreduce(&mine, &entries, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
-  // balanced_blocks on the whole offsets: boundary r is the first u
-  // with offsets[u] + w u >= total r / P; each rank offers the first u of
-  // its block that qualifies (f(u) = offsets[u] + w u grows with u), n if
-  // none.
+  if (world_rank() == 0) before = 0;  // MPI_Exscan leaves rank 0's undefined
   const double w = block_vertex_weight(entries, n);
   const double total = double(entries) + w * double(n);
   std::vector<vertex_t> offer(std::size_t(std::max(ranks - 1, 1)), n), first(std::size_t(ranks) + 1, n);
@@ -367,37 +366,58 @@ DistGraph balance(const std::string& name, Csr<double> rows, vertex_t lo, vertex
     MPI_Allreduce(offer.data(), first.data() + 1, ranks - 1, MPI_INT32_T, MPI_MIN, MPI_COMM_WORLD);
   first[0] = 0;
   first[ranks] = n;
-  // Each row to its owner: (row, column, weight) in row order.
+  return first;
+}
+
+// Collective: from each rank's rows lo.. of its provisional block (columns
+// are ids), this rank's DistGraph under `partition` (blocks or spread).
+DistGraph balance(const std::string& name, Csr<double> rows, vertex_t lo, vertex_t n, Partition partition) {
+  const int rank = world_rank(), ranks = world_size();
+  const std::int64_t mine = rows.offsets.back();
+  std::int64_t entries = 0;
+  MPI_Allreduce(&mine, &entries, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
+  const bool spread = partition == Partition::spread;
+  std::vector<vertex_t> first = spread ? equal_blocks(n, ranks) : balanced_boundaries(rows, lo, n, entries);
+  const VertexNumbering numbering = spread ? VertexNumbering::spread(n) : VertexNumbering{};
+  // Each row to its owner: (label, column, weight) in row order.
   std::vector<Entry> out = agreed(name, [&] {
     std::vector<Entry> o;
     o.reserve(std::size_t(mine));
-    for (vertex_t u = 0; u < count; ++u)
-      for (offset_t k = rows.offsets[u]; k < rows.offsets[u + 1]; ++k) o.push_back({lo + u, rows.cols[k], rows.weights[k]});
+    for (vertex_t u = 0; u < rows.n_rows; ++u) {
+      const vertex_t label = numbering.label(lo + u);
+      for (offset_t k = rows.offsets[u]; k < rows.offsets[u + 1]; ++k) o.push_back({label, rows.cols[k], rows.weights[k]});
+    }
     rows = {};
     return o;
   });
   std::vector<Entry> in =
       exchange(name, out, [&first](const Entry& e, auto send) { send(block_of(first, e.r)); });
-  return agreed(name, [&] { return rows_received(std::move(in), std::move(first), n, entries / 2, rank); });
+  return agreed(name,
+                [&] { return rows_received(std::move(in), std::move(first), n, entries / 2, rank, partition); });
 }
 
-// This rank's DistGraph from its rows as received, in row order (the
-// provisional blocks are in rank order too).
-DistGraph rows_received(std::vector<Entry> in, std::vector<vertex_t> first, vertex_t n, offset_t edges, int rank) {
+// This rank's DistGraph from its rows as received (Entry::r the row's
+// label): each row's entries arrive together and in order (one sender per
+// row), the rows in any order; bucketed by row, stably.
+DistGraph rows_received(std::vector<Entry> in, std::vector<vertex_t> first, vertex_t n, offset_t edges, int rank,
+                        Partition partition) {
   Csr<double> part;
-  part.n_rows = first[rank + 1] - first[rank];
+  const vertex_t base = first[rank];
+  part.n_rows = first[rank + 1] - base;
   part.n_cols = n;
   part.offsets.assign(std::size_t(part.n_rows) + 1, 0);
   part.cols.resize(in.size());
   part.weights.resize(in.size());
-  for (std::size_t i = 0; i < in.size(); ++i) {
-    ++part.offsets[std::size_t(in[i].r - first[rank]) + 1];
-    part.cols[i] = in[i].c;
-    part.weights[i] = in[i].v;
+  for (const Entry& e : in) ++part.offsets[std::size_t(e.r - base) + 1];
+  for (vertex_t u = 0; u < part.n_rows; ++u) part.offsets[u + 1] += part.offsets[u];
+  std::vector<offset_t> next(part.offsets.begin(), part.offsets.end() - 1);
+  for (const Entry& e : in) {
+    const offset_t k = next[std::size_t(e.r - base)]++;
+    part.cols[k] = e.c;
+    part.weights[k] = e.v;
   }
   in = {};
-  for (vertex_t u = 0; u < part.n_rows; ++u) part.offsets[u + 1] += part.offsets[u];
-  return distribute_rows(part, n, edges, std::move(first), rank);
+  return distribute_rows(part, n, edges, std::move(first), rank, partition);
 }
 
 // ---- step 1 for a file: the pieces and their errors ------------------------
@@ -434,7 +454,8 @@ MmPiece read_piece(const MmLayout& layout) {
 
 }  // namespace
 
-DistGraph read_graph(const MmLayout& layout, Precision precision, const GraphRules& rules, ReadTimes* times) {
+DistGraph read_graph(const MmLayout& layout, Precision precision, const GraphRules& rules, ReadTimes* times,
+                     Partition partition) {
   MATCHBLAS_EXPECTS(layout.splittable && layout.header.format == MmFormat::coordinate,
                     "read_graph: a plain coordinate file (reads_in_pieces)");
   const int rank = world_rank(), ranks = world_size();
@@ -478,7 +499,7 @@ DistGraph read_graph(const MmLayout& layout, Precision precision, const GraphRul
     return precision == Precision::single ? general_rows<float>(lo, hi, n, in, h) : general_rows<double>(lo, hi, n, in, h);
   });
   in = {};
-  DistGraph d = balance(layout.name, std::move(rows), lo, n);
+  DistGraph d = balance(layout.name, std::move(rows), lo, n, chosen_partition(partition, ranks));
   if (times) times->build_s = max_over_ranks(seconds_since(start));
   return d;
 }
@@ -503,7 +524,7 @@ bool same_on_every_rank(const MmLayout& layout, bool pieces) {
 }  // namespace
 
 LoadedPart load_graph(const std::string& path, GraphView view, Precision precision,
-                      const std::function<void(const MmHeader&)>& on_header) {
+                      const std::function<void(const MmHeader&)>& on_header, Partition partition) {
   const std::string name = path == "-" ? "<stdin>" : path;
   const auto start = std::chrono::steady_clock::now();
   MmLayout layout;
@@ -511,7 +532,7 @@ LoadedPart load_graph(const std::string& path, GraphView view, Precision precisi
   LoadedPart out;
   if (same_on_every_rank(layout, reads_in_pieces(layout, view))) {
     out.in_pieces = true;
-    out.part = read_graph(layout, precision, {}, &out.times);
+    out.part = read_graph(layout, precision, {}, &out.times, partition);
     out.description = "general graph, " + std::to_string(out.part.n) + " vertices, " +
                       std::to_string(out.part.edges) + " edges";
     return out;
@@ -529,17 +550,17 @@ LoadedPart load_graph(const std::string& path, GraphView view, Precision precisi
   const auto sent = std::chrono::steady_clock::now();
   if (precision == Precision::single) {
     const Csr<float>* g = world_rank() == 0 ? &std::get<Csr<float>>(whole.graph) : nullptr;
-    out.part = scatter_graph(g);
+    out.part = scatter_graph(g, partition);
   } else {
     const Csr<double>* g = world_rank() == 0 ? &std::get<Csr<double>>(whole.graph) : nullptr;
-    out.part = scatter_graph(g);
+    out.part = scatter_graph(g, partition);
   }
   out.times.build_s = max_over_ranks(seconds_since(sent));
   return out;
 }
 
 DistGraph generate_graph(const std::string& kind, vertex_t n, const GenOptions& opt, Precision precision,
-                         ReadTimes* times) {
+                         ReadTimes* times, Partition partition) {
   const int rank = world_rank(), ranks = world_size();
   const ScopedThreads threads(threads_per_rank());
   auto start = std::chrono::steady_clock::now();
@@ -559,7 +580,7 @@ DistGraph generate_graph(const std::string& kind, vertex_t n, const GenOptions& 
   std::vector<Entry> in = exchange(kind, entries, to_both_ends(blocks));
   Csr<double> rows = agreed(kind, [&] { return drawn_rows(blocks[rank], blocks[rank + 1], n, in); });
   in = {};
-  DistGraph d = balance(kind, std::move(rows), blocks[rank], n);
+  DistGraph d = balance(kind, std::move(rows), blocks[rank], n, chosen_partition(partition, ranks));
   if (times) times->build_s = max_over_ranks(seconds_since(start));
   return d;
 }

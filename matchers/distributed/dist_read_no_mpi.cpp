@@ -8,8 +8,13 @@ namespace {
 [[noreturn]] void no_mpi() { throw error("reading a graph in parts needs MPI, which this build lacks"); }
 }  // namespace
 
-DistGraph read_graph(const MmLayout&, Precision, const GraphRules&, ReadTimes*) { no_mpi(); }
-LoadedPart load_graph(const std::string&, GraphView, Precision, const std::function<void(const MmHeader&)>&) { no_mpi(); }
-DistGraph generate_graph(const std::string&, vertex_t, const GenOptions&, Precision, ReadTimes*) { no_mpi(); }
+DistGraph read_graph(const MmLayout&, Precision, const GraphRules&, ReadTimes*, Partition) { no_mpi(); }
+LoadedPart load_graph(const std::string&, GraphView, Precision, const std::function<void(const MmHeader&)>&,
+                      Partition) {
+  no_mpi();
+}
+DistGraph generate_graph(const std::string&, vertex_t, const GenOptions&, Precision, ReadTimes*, Partition) {
+  no_mpi();
+}
 
 }  // namespace matchblas::mpi

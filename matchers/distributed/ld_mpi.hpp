@@ -31,12 +31,15 @@ struct DistributedStats {
 
 // This rank's part of the matching.
 struct DistributedMatching {
-  vertex_t begin = 0;              // the first vertex this rank owns
-  std::vector<vertex_t> mate;      // mate[i]: the partner (global id) of vertex begin + i, or -1
+  vertex_t begin = 0;              // the first label this rank owns (DistGraph::begin())
+  VertexNumbering numbering;       // the graph's labels <-> ids (DistGraph::numbering)
+  std::vector<vertex_t> mate;      // mate[i]: the id of the partner of vertex(i), or -1
   double weight = 0;               // the matched edges whose smaller endpoint this rank owns
   std::int64_t pairs = 0;          // their number
   DistributedStats stats;
   std::string violation;           // non-empty: a partner's word did not name this rank's vertex back
+
+  vertex_t vertex(std::size_t i) const { return numbering.id(begin + vertex_t(i)); }  // the id of local vertex i
 };
 
 // How a rank reads other ranks' vertex words. gets: MPI_Get from a window

@@ -107,6 +107,12 @@ std::vector<vertex_t> gather_mates(const DistributedMatching& part, vertex_t n) 
   }
   MPI_Gatherv(part.mate.data(), mine, MPI_INT32_T, all.data(), counts.data(), displs.data(), MPI_INT32_T, 0,
               MPI_COMM_WORLD);
+  // The blocks are consecutive in labels: all[l] is the mate of label l.
+  if (rank == 0 && !part.numbering.identity()) {
+    std::vector<vertex_t> by_id(std::size_t(n), no_vertex);
+    for (vertex_t l = 0; l < n; ++l) by_id[std::size_t(part.numbering.id(l))] = all[std::size_t(l)];
+    all.swap(by_id);
+  }
   return all;
 }
 
@@ -127,33 +133,52 @@ int message_count(std::size_t n) {
 }  // namespace
 
 template <class W>
-DistGraph scatter_graph(const Csr<W>* g) {
+DistGraph scatter_graph(const Csr<W>* g, Partition partition) {
   const int rank = world_rank(), ranks = world_size();
+  partition = chosen_partition(partition, ranks);
   std::int64_t head[2] = {0, 0};  // n, edges
   std::vector<vertex_t> first(std::size_t(ranks) + 1, 0);
   if (rank == 0) {
     MATCHBLAS_EXPECTS(g && g->n_rows == g->n_cols, "scatter_graph: rank 0 passes a general graph");
     head[0] = g->n_rows;
     head[1] = num_edges(*g);
-    first = balanced_blocks(g->offsets, ranks);
+    first = partition == Partition::spread ? equal_blocks(g->n_rows, ranks) : balanced_blocks(g->offsets, ranks);
   }
   MPI_Bcast(head, 2, MPI_INT64_T, 0, MPI_COMM_WORLD);
   MPI_Bcast(first.data(), ranks + 1, MPI_INT32_T, 0, MPI_COMM_WORLD);
+  const VertexNumbering numbering =
+      partition == Partition::spread ? VertexNumbering::spread(vertex_t(head[0])) : VertexNumbering{};
+  // Rank r's rows on rank 0: the vertices of labels first[r] .. first[r + 1] - 1.
+  const auto rows_of = [&](int r) {
+    Csr<W> rows;
+    rows.n_rows = first[r + 1] - first[r];
+    rows.n_cols = g->n_cols;
+    rows.offsets.assign(std::size_t(rows.n_rows) + 1, 0);
+    for (vertex_t i = 0; i < rows.n_rows; ++i) {
+      const vertex_t u = numbering.id(first[r] + i);
+      rows.offsets[i + 1] = rows.offsets[i] + (g->offsets[u + 1] - g->offsets[u]);
+    }
+    rows.cols.reserve(std::size_t(rows.offsets.back()));
+    rows.weights.reserve(rows.cols.capacity());
+    for (vertex_t i = 0; i < rows.n_rows; ++i) {
+      const vertex_t u = numbering.id(first[r] + i);
+      rows.cols.insert(rows.cols.end(), g->cols.begin() + g->offsets[u], g->cols.begin() + g->offsets[u + 1]);
+      rows.weights.insert(rows.weights.end(), g->weights.begin() + g->offsets[u],
+                          g->weights.begin() + g->offsets[u + 1]);
+    }
+    return rows;
+  };
   Csr<W> rows;
   rows.n_rows = first[rank + 1] - first[rank];
   rows.n_cols = vertex_t(head[0]);
   if (rank == 0) {
     for (int r = 1; r < ranks; ++r) {
-      const offset_t lo = g->offsets[first[r]], hi = g->offsets[first[r + 1]];
-      std::vector<offset_t> offsets(g->offsets.begin() + first[r], g->offsets.begin() + first[r + 1] + 1);
-      for (offset_t& o : offsets) o -= lo;
-      MPI_Send(offsets.data(), message_count(offsets.size()), MPI_INT64_T, r, 0, MPI_COMM_WORLD);
-      MPI_Send(g->cols.data() + lo, message_count(std::size_t(hi - lo)), MPI_INT32_T, r, 1, MPI_COMM_WORLD);
-      MPI_Send(g->weights.data() + lo, message_count(std::size_t(hi - lo)), type_of<W>(), r, 2, MPI_COMM_WORLD);
+      const Csr<W> sent = rows_of(r);
+      MPI_Send(sent.offsets.data(), message_count(sent.offsets.size()), MPI_INT64_T, r, 0, MPI_COMM_WORLD);
+      MPI_Send(sent.cols.data(), message_count(sent.cols.size()), MPI_INT32_T, r, 1, MPI_COMM_WORLD);
+      MPI_Send(sent.weights.data(), message_count(sent.weights.size()), type_of<W>(), r, 2, MPI_COMM_WORLD);
     }
-    rows.offsets.assign(g->offsets.begin(), g->offsets.begin() + first[1] + 1);
-    rows.cols.assign(g->cols.begin(), g->cols.begin() + g->offsets[first[1]]);
-    rows.weights.assign(g->weights.begin(), g->weights.begin() + g->offsets[first[1]]);
+    rows = rows_of(0);
   } else {
     rows.offsets.resize(std::size_t(rows.n_rows) + 1);
     MPI_Recv(rows.offsets.data(), int(rows.offsets.size()), MPI_INT64_T, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
@@ -162,11 +187,11 @@ DistGraph scatter_graph(const Csr<W>* g) {
     MPI_Recv(rows.cols.data(), int(rows.cols.size()), MPI_INT32_T, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     MPI_Recv(rows.weights.data(), int(rows.weights.size()), type_of<W>(), 0, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
   }
-  return distribute_rows(rows, vertex_t(head[0]), head[1], std::move(first), rank);
+  return distribute_rows(rows, vertex_t(head[0]), head[1], std::move(first), rank, partition);
 }
 
-template DistGraph scatter_graph(const Csr<float>*);
-template DistGraph scatter_graph(const Csr<double>*);
+template DistGraph scatter_graph(const Csr<float>*, Partition);
+template DistGraph scatter_graph(const Csr<double>*, Partition);
 
 void abort_all(int status) {
   MPI_Abort(MPI_COMM_WORLD, status);

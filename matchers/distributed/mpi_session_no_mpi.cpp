@@ -23,11 +23,11 @@ std::int64_t sum_over_ranks(std::int64_t x) { return x; }
 std::int64_t max_over_ranks(std::int64_t x) { return x; }
 std::vector<vertex_t> gather_mates(const DistributedMatching&, vertex_t) { no_mpi(); }
 template <class W>
-DistGraph scatter_graph(const Csr<W>*) {
+DistGraph scatter_graph(const Csr<W>*, Partition) {
   no_mpi();
 }
-template DistGraph scatter_graph(const Csr<float>*);
-template DistGraph scatter_graph(const Csr<double>*);
+template DistGraph scatter_graph(const Csr<float>*, Partition);
+template DistGraph scatter_graph(const Csr<double>*, Partition);
 void abort_all(int) { no_mpi(); }
 
 }  // namespace matchblas::mpi

@@ -107,6 +107,7 @@ void VertexWords::sync() { MPI_Win_sync(win_); }
 DistributedMatching VertexWords::result() {
   DistributedMatching out;
   out.begin = g_.begin();
+  out.numbering = g_.numbering;
   const vertex_t count = g_.count();
   out.mate.assign(std::size_t(count), no_vertex);
   vertex_t unresolved = 0;
@@ -130,10 +131,18 @@ DistributedMatching VertexWords::result() {
     const vertex_t u = g_.begin() + i, v = out.mate[i];
     if (v == no_vertex) continue;
     const word_t back = g_.owns(v) ? own(v - g_.begin()) : ghosts_.word(ghosts_.index(v));
-    if (back != matched_word(u))
-      out.violation = "vertex " + std::to_string(u) + " is matched with " + std::to_string(v) +
-                      ", whose word says " + std::to_string(back);
+    if (back != matched_word(u)) {
+      const std::string says = back <= -2 ? "matched with vertex " + std::to_string(g_.id(-back - 2))
+                               : back >= 0 ? "pointing at vertex " + std::to_string(g_.id(back))
+                                           : "word " + std::to_string(back);
+      out.violation = "vertex " + std::to_string(g_.id(u)) + " is matched with vertex " +
+                      std::to_string(g_.id(v)) + ", which is " + says;
+    }
   }
+  // Labels to ids, for the caller.
+  if (!g_.numbering.identity())
+    for (vertex_t& v : out.mate)
+      if (v != no_vertex) v = g_.id(v);
   if (out.violation.empty() && unresolved > 0)
     out.violation = std::to_string(unresolved) + " vertices left unresolved (a lost wake-up)";
   out.stats = stats_;

@@ -98,14 +98,39 @@ TEST_CASE("under mpirun at 1-4 ranks, rank 0 writes greedy's mate array; --json 
       CHECK_MESSAGE(r.status == 0, r.err);
       CHECK(slurp(got) == expected);
       CHECK(r.out.find(std::string(algo) + ": weight ") != std::string::npos);
-      CHECK(r.out.find(", " + std::to_string(np) + " ranks") != std::string::npos);
+      CHECK(r.out.find(", " + std::to_string(np) + " ranks (" + (np > 1 ? "spread" : "blocks") + ")") !=
+            std::string::npos);
     }
     ranks = ranks % 4 + 1;
   }
+  // Either partition at any rank count gives the same mates.
+  for (const auto& [np, partition] : {std::pair{3, "blocks"}, std::pair{1, "spread"}, std::pair{2, "auto"}}) {
+    CAPTURE(np);
+    CAPTURE(partition);
+    const auto got = dir / "m.txt";
+    std::filesystem::remove(got);
+    const CliResult r = mpirun(dir, np, "match " + q(graph) + " --algo ld-mpi-async-poll --partition " +
+                                            partition + " --out " + q(got));
+    CHECK_MESSAGE(r.status == 0, r.err);
+    CHECK(slurp(got) == expected);
+  }
+  // A bad --partition, or one for a matcher that is not distributed: one usage error, no output.
+  const auto none = dir / "none.txt";
+  const CliResult bad = mpirun(dir, 2, "match " + q(graph) + " --algo ld-mpi-sync-poll --partition rows --out " + q(none));
+  CHECK(bad.status == 2);
+  CHECK(tool_lines(bad.err) >= 1);
+  CHECK(bad.err.find("unknown --partition 'rows'") != std::string::npos);
+  CHECK(!std::filesystem::exists(none));
+  const CliResult serial = check::run_cli(dir, "match " + q(graph) + " --algo greedy --partition spread --out " + q(none));
+  CHECK(serial.status == 2);
+  CHECK(check::line_count(serial.err) == 1);
+  CHECK(serial.err.find("--partition is for the distributed matchers") != std::string::npos);
+  CHECK(!std::filesystem::exists(none));
   const CliResult json = mpirun(dir, 2, "match " + q(graph) + " --algo ld-mpi-sync-poll --json");
   REQUIRE(json.status == 0);
   CHECK(json.out.find("\"device\": \"distributed\"") != std::string::npos);
   CHECK(json.out.find("\"ranks\": 2") != std::string::npos);
+  CHECK(json.out.find("\"partition\": \"spread\"") != std::string::npos);
   CHECK(check::line_count(json.out) == 1);  // rank 0 alone reports
 }
 

@@ -31,6 +31,7 @@ namespace {
 // "" when a and b are the same part, else the first field that differs.
 std::string difference(const DistGraph& a, const DistGraph& b) {
   if (a.n != b.n || a.edges != b.edges) return "n or edges";
+  if (a.partition != b.partition || !(a.numbering == b.numbering)) return "partition";
   if (a.first != b.first) return "block boundaries";
   if (a.offsets != b.offsets) return "row offsets";
   if (a.cols != b.cols) return "columns";
@@ -48,17 +49,21 @@ void agreed_check(const std::string& what, const std::string& bad) {
 // The part of the general graph of path that the single-process path gives
 // this rank.
 template <class W>
-DistGraph expected_part(const std::string& path) {
-  return distribute(general_graph<W>(read_matrix_market(path)), mpi::world_rank(), mpi::world_size());
+DistGraph expected_part(const std::string& path, Partition partition) {
+  return distribute(general_graph<W>(read_matrix_market(path)), mpi::world_rank(), mpi::world_size(), partition);
 }
 
+// Both partitions (and automatic, the default).
 void check_file(const std::string& path, const std::string& what) {
   const MmLayout layout = read_matrix_market_layout(path);
   REQUIRE(mpi::reads_in_pieces(layout, GraphView::general));
-  const DistGraph d = mpi::read_graph(layout, Precision::dual);
-  agreed_check(what + " (double)", difference(d, expected_part<double>(path)));
-  const DistGraph f = mpi::read_graph(layout, Precision::single);
-  agreed_check(what + " (float)", difference(f, expected_part<float>(path)));
+  for (const Partition p : {Partition::automatic, Partition::blocks, Partition::spread}) {
+    const std::string how = what + (p == Partition::blocks ? ", blocks" : p == Partition::spread ? ", spread" : "");
+    const DistGraph d = mpi::read_graph(layout, Precision::dual, {}, nullptr, p);
+    agreed_check(how + " (double)", difference(d, expected_part<double>(path, p)));
+    const DistGraph f = mpi::read_graph(layout, Precision::single, {}, nullptr, p);
+    agreed_check(how + " (float)", difference(f, expected_part<float>(path, p)));
+  }
 }
 
 // What the single-process path throws for path: the exception's type name
@@ -251,7 +256,8 @@ TEST_CASE("a file that only rank 0 sees, or that differs between ranks, is read 
   if (mpi::world_rank() == 0) fs::copy_file(shared, mine / "g.mtx");
   mpi::barrier();
   const mpi::LoadedPart only0 = mpi::load_graph("g.mtx", GraphView::general, Precision::dual);
-  agreed_check("a file only rank 0 sees", difference(only0.part, expected_part<double>(shared)));
+  agreed_check("a file only rank 0 sees",
+               difference(only0.part, expected_part<double>(shared, Partition::automatic)));
   agreed_check("read whole by rank 0", mpi::world_size() > 1 && only0.in_pieces ? "read in pieces" : "");
   // Every rank has its own copy, and rank 1's header differs: rank 0's copy counts.
   mpi::barrier();
@@ -259,26 +265,27 @@ TEST_CASE("a file that only rank 0 sees, or that differs between ranks, is read 
       << (mpi::world_rank() == 1 ? "%%MatrixMarket matrix coordinate real symmetric\n7 7 0\n" : whole);
   mpi::barrier();
   const mpi::LoadedPart copies = mpi::load_graph("h.mtx", GraphView::general, Precision::dual);
-  agreed_check("copies that differ", difference(copies.part, expected_part<double>(shared)));
+  agreed_check("copies that differ", difference(copies.part, expected_part<double>(shared, Partition::automatic)));
   agreed_check("copies that differ, read whole", mpi::world_size() > 1 && copies.in_pieces ? "read in pieces" : "");
   fs::current_path(cwd);
 }
 
 TEST_CASE("each rank draws its share of er and rmat as distribute gives it") {
   const int rank = mpi::world_rank(), ranks = mpi::world_size();
-  for (const int ties : {0, 3}) {
-    GenOptions o;
-    o.seed = 9;
-    o.ties = ties;
-    o.edge_factor = 6;
-    const std::string t = " ties " + std::to_string(ties);
-    agreed_check("rmat" + t, difference(mpi::generate_graph("rmat", 4096, o, Precision::dual),
-                                        distribute(rmat<double>(4096, o), rank, ranks)));
-    agreed_check("er" + t, difference(mpi::generate_graph("er", 3001, o, Precision::dual),
-                                      distribute(erdos_renyi<double>(3001, o), rank, ranks)));
-    agreed_check("rmat float" + t, difference(mpi::generate_graph("rmat", 1024, o, Precision::single),
-                                              distribute(rmat<float>(1024, o), rank, ranks)));
-  }
+  for (const Partition p : {Partition::automatic, Partition::blocks, Partition::spread})
+    for (const int ties : {0, 3}) {
+      GenOptions o;
+      o.seed = 9;
+      o.ties = ties;
+      o.edge_factor = 6;
+      const std::string t = " ties " + std::to_string(ties) + " partition " + std::to_string(int(p));
+      agreed_check("rmat" + t, difference(mpi::generate_graph("rmat", 4096, o, Precision::dual, nullptr, p),
+                                          distribute(rmat<double>(4096, o), rank, ranks, p)));
+      agreed_check("er" + t, difference(mpi::generate_graph("er", 3001, o, Precision::dual, nullptr, p),
+                                        distribute(erdos_renyi<double>(3001, o), rank, ranks, p)));
+      agreed_check("rmat float" + t, difference(mpi::generate_graph("rmat", 1024, o, Precision::single, nullptr, p),
+                                                distribute(rmat<float>(1024, o), rank, ranks, p)));
+    }
   GenOptions o;
   agreed_check("er on 1 vertex", difference(mpi::generate_graph("er", 1, o, Precision::dual),
                                             distribute(erdos_renyi<double>(1, o), rank, ranks)));

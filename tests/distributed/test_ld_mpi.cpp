@@ -36,24 +36,34 @@ template <class W>
 void check_equals_greedy(const std::string& name, const Csr<W>& g, int repeats = 1) {
   const Matching ref = greedy(g, 1);
   const int ranks = mpi::world_size();
-  const DistGraph part = distribute(g, mpi::world_rank(), ranks);
-  for (const MatcherInfo* m : variants())
-    for (const char* reads : {"auto", "gets"})
-      for (int repeat = 0; repeat < repeats; ++repeat) {
-        RunOptions o;
-        o.options = parse_options(*m, {{"reads", reads}});
-        const DistributedMatching r = run_distributed(*m, part, o);
-        std::string bad = r.violation;
-        for (vertex_t i = 0; bad.empty() && i < part.count(); ++i)
-          if (r.mate[i] != ref.mate[part.begin() + i])
-            bad = "vertex " + std::to_string(part.begin() + i) + ": mate " + std::to_string(r.mate[i]) +
-                  ", greedy's " + std::to_string(ref.mate[part.begin() + i]);
-        bad = mpi::first_failure(bad);
-        CHECK_MESSAGE(bad.empty(), (m->name + ":reads=" + reads + " on " + name + " at " + std::to_string(ranks) +
-                                    " ranks: " + bad));
-        CHECK(mpi::sum_over_ranks(r.weight) == doctest::Approx(matching_weight(g, ref)).epsilon(1e-12));
-        CHECK(mpi::sum_over_ranks(r.pairs) == cardinality(ref));
-      }
+  for (const Partition partition : {Partition::blocks, Partition::spread}) {
+    const DistGraph part = distribute(g, mpi::world_rank(), ranks, partition);
+    const std::string how = partition == Partition::spread ? ", spread" : ", blocks";
+    for (const MatcherInfo* m : variants())
+      for (const char* reads : {"auto", "gets"})
+        for (int repeat = 0; repeat < repeats; ++repeat) {
+          RunOptions o;
+          o.options = parse_options(*m, {{"reads", reads}});
+          const DistributedMatching r = run_distributed(*m, part, o);
+          std::string bad = r.violation;
+          for (vertex_t i = 0; bad.empty() && i < part.count(); ++i) {
+            const vertex_t u = r.vertex(i);
+            if (r.mate[i] != ref.mate[u])
+              bad = "vertex " + std::to_string(u) + ": mate " + std::to_string(r.mate[i]) + ", greedy's " +
+                    std::to_string(ref.mate[u]);
+          }
+          bad = mpi::first_failure(bad);
+          CHECK_MESSAGE(bad.empty(), (m->name + ":reads=" + reads + " on " + name + how + " at " +
+                                      std::to_string(ranks) + " ranks: " + bad));
+          CHECK(mpi::sum_over_ranks(r.weight) == doctest::Approx(matching_weight(g, ref)).epsilon(1e-12));
+          CHECK(mpi::sum_over_ranks(r.pairs) == cardinality(ref));
+          if (repeat == 0 && reads[0] == 'a') {  // the whole mate array on rank 0, by id
+            const std::vector<vertex_t> all = mpi::gather_mates(r, g.n_rows);
+            const std::string gathered = mpi::world_rank() != 0 || all == ref.mate ? "" : "differs";
+            CHECK_MESSAGE(mpi::first_failure(gathered).empty(), (m->name + " gathered on " + name + how));
+          }
+        }
+  }
 }
 
 }  // namespace

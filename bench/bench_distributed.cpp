@@ -19,12 +19,17 @@
 // part is the long one on large graphs (greedy on R-MAT 2^24: about a
 // minute): a run cut short by a time box keeps the variants' lines. Run it
 // with mpirun's --bind-to none, so that rank 0's threads are not held to one
-// core.
+// core. --ceiling first measures what the ranks' memory allows together:
+// every rank at once streams a 256 MiB array (sequential reads) and makes
+// 2^25 independent random 4-byte reads in another (the access of a vertex's
+// word or row start); the aggregate over the ranks against one rank's is
+// the most a memory-bound sweep can gain from the ranks.
 #include <omp.h>
 #include <sys/resource.h>
 
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -47,7 +52,7 @@ namespace {
 const char* const usage =
     "usage: bench_distributed [--graphs LIST] [--ties K] [--seed S] [--edge-factor F] [--reps R]\n"
     "                         [--algos LIST] [--peers LIST] [--threads T] [--input pieces|root]\n"
-    "                         [--check greedy|none] [--partition auto|blocks|spread]\n"
+    "                         [--check greedy|none] [--partition auto|blocks|spread] [--ceiling yes]\n"
     "Run it under mpirun: mpirun --bind-to none -np P bench_distributed ...\n"
     "  --graphs   comma-separated: grid:SIDE, bipartite:SIDE (K_SIDE,SIDE), rmat:SCALE, er:N, or a\n"
     "             Matrix Market file (general view) (default grid:256,bipartite:1024,rmat:18)\n"
@@ -66,6 +71,8 @@ const char* const usage =
     "  --partition  blocks: consecutive ids balanced by entries and vertices; spread: the vertices\n"
     "             renumbered pseudo-randomly, equal blocks (matchers/distributed/dist_graph.hpp);\n"
     "             auto: spread on 2 or more ranks (default)\n"
+    "  --ceiling yes  first, every rank at once: sequential and random reads of its own memory\n"
+    "             (GB/s and reads/s, per rank and summed; its 512 MiB per rank then count in the peak RSS)\n"
     "Lines starting with '#' report each step as it ends (rank 0): the variants first, then rank 0's\n"
     "whole graph, greedy's reference and the peers; the table lines follow.\n"
     "Prints one line per graph and algorithm: time, rounds, one-sided operations, bytes and\n"
@@ -73,6 +80,43 @@ const char* const usage =
     "(more than one rank) the seconds each rank spent reading others' words and waiting (mean/max);\n"
     "and the input step (read or drawn, parts exchanged, rows sorted), which the times leave out, with\n"
     "each rank's CPU seconds in it, DistGraph bytes and peak resident set after it (mean/max over the ranks).\n";
+
+// The memory ceiling of the ranks together (--ceiling): every rank at once
+// reads a 256 MiB array in order (GB/s) and makes 2^25 random 4-byte reads
+// of another, their indices from a counter hash, independent of each other
+// (reads/s); rank 0 prints the mean per rank and the sum.
+void memory_ceiling(int rank, int ranks) {
+  const std::size_t words = std::size_t(32) << 20;  // 256 MiB of uint64
+  std::vector<std::uint64_t> a(words, 1);
+  std::vector<std::uint32_t> b(words * 2, 1);  // 256 MiB of uint32
+  std::uint64_t sink = 0;
+  double seq_best = 1e30, rnd_best = 1e30;
+  for (int rep = 0; rep < 3; ++rep) {
+    mpi::barrier();
+    auto t = std::chrono::steady_clock::now();
+    std::uint64_t sum = 0;
+    for (std::size_t i = 0; i < words; ++i) sum += a[i];
+    seq_best = std::min(seq_best, std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count());
+    mpi::barrier();
+    t = std::chrono::steady_clock::now();
+    const std::uint64_t mask = b.size() - 1;
+    for (std::uint64_t i = 0; i < (std::uint64_t(1) << 25); ++i) {
+      std::uint64_t x = (i + 1) * 0x9e3779b97f4a7c15ull;
+      x ^= x >> 29;
+      sum += b[std::size_t(x & mask)];
+    }
+    rnd_best = std::min(rnd_best, std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count());
+    sink += sum;
+  }
+  const double seq = double(words * sizeof(std::uint64_t)) / seq_best / 1e9, rnd = double(1 << 25) / rnd_best / 1e6;
+  const double seq_sum = mpi::sum_over_ranks(seq), rnd_sum = mpi::sum_over_ranks(rnd);
+  if (rank == 0)
+    std::printf("%-22s %5d %-20s sequential reads %.2f GB/s per rank (sum %.1f); random 4-byte reads %.1f M/s per "
+                "rank (sum %.1f)%s\n",
+                "memory ceiling", ranks, "every rank at once", seq_sum / ranks, seq_sum, rnd_sum / ranks, rnd_sum,
+                sink == 1 ? " " : "");
+  std::fflush(stdout);
+}
 
 // Rank 0's copy of a graph named by spec; empty on the other ranks.
 Csr<double> make_graph(const std::string& spec, const GenOptions& o, int rank) {
@@ -154,7 +198,7 @@ int main(int argc, char** argv) {
   std::string graphs = "grid:256,bipartite:1024,rmat:18", algos, peers = "greedy,suitor-cas,ld-rounds";
   GenOptions gen;
   int reps = 5, threads = 0;
-  bool pieces = true, check = true;
+  bool pieces = true, check = true, ceiling = false;
   Partition partition = Partition::automatic;
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string k = argv[i], v = argv[i + 1];
@@ -168,6 +212,7 @@ int main(int argc, char** argv) {
     else if (k == "--peers") peers = v == "none" ? "" : v;
     else if (k == "--check" && (v == "greedy" || v == "none")) check = v == "greedy";
     else if (k == "--threads") threads = std::atoi(v.c_str());
+    else if (k == "--ceiling" && (v == "yes" || v == "no")) ceiling = v == "yes";
     else if (k == "--partition" && (v == "auto" || v == "blocks" || v == "spread"))
       partition = v == "auto" ? Partition::automatic : v == "blocks" ? Partition::blocks : Partition::spread;
     else {
@@ -205,6 +250,7 @@ int main(int argc, char** argv) {
   if (rank == 0)
     std::printf("%-22s %5s %-20s %10s %7s %21s %21s %17s %5s %s\n", "graph", "ranks", "algorithm", "time_s", "rounds",
                 "ops/rank mean/max", "bytes/rank mean/max", "notif/rank", "equal", "ratios");
+  if (ceiling) memory_ceiling(rank, ranks);
   for (const std::string& spec : bench::string_list(graphs)) {
     mpi::barrier();
     const auto setup_start = std::chrono::steady_clock::now();

@@ -8,10 +8,12 @@
 // Source: A. Thorsen, P. Merkey, Approximating weighted matchings using the
 // partitioned global address space model, Tech. Report CS-TR-10-02,
 // Michigan Technological University, 2010, sec. 5.2, Algorithm 4; on MPI-3
-// one-sided windows (vertex_words_mpi.hpp). Only the transport departs
-// from the paper's one remote read per vertex: a sweep's reads are grouped
-// (ghost_reads_mpi.hpp: each distinct remote word once, one MPI_Get per
-// owner rank, one flush).
+// one-sided windows (vertex_words_mpi.hpp). With gets only the transport
+// departs from the paper's one remote read per vertex: a sweep's reads are
+// grouped (ghost_reads_mpi.hpp: each distinct remote word once, one MPI_Get
+// per owner rank, one flush), and a pointer that moves onto another rank's
+// vertex waits for the next sweep. With loads (one node) every read is one
+// load where the paper makes it, and a pointer walks on in the same sweep.
 // Guarantee: equal to `greedy` mate for mate, for any number of ranks.
 // Cost: O(m_r) local work per rank plus the polling: each sweep one batch of
 // reads of the remote targets of its still active vertices (at most P - 1
@@ -49,6 +51,10 @@ DistributedMatching ld_mpi_async_poll(const DistGraph& g, RemoteReads remote) {
         }
         if (!words.advance(i)) break;  // no candidate left
         const vertex_t t = words.target(i);
+        if (words.loads()) {
+          wv = words.word_now(t);  // any rank's word, by a load: walk on
+          continue;
+        }
         if (!g.owns(t)) {
           next.push_back(i);  // read in the next sweep
           break;

@@ -25,7 +25,8 @@ struct DistributedStats {
   std::int64_t remote_ops = 0;     // gets, puts, atomics to other ranks
   std::int64_t remote_bytes = 0;   // their payload
   std::int64_t notifications = 0;  // notify variants: vertices posted to other ranks' queues
-  double read_seconds = 0;         // in reads of other ranks' words (gets and their flushes)
+  double read_seconds = 0;         // in reads of other ranks' words in batches (gets and their flushes; with
+                                   // loads, which are inline with the work, only the batches of the result)
   double wait_seconds = 0;         // in barriers and collectives, and yielding the core while nothing resolves
 };
 

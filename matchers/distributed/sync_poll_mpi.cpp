@@ -7,9 +7,10 @@
 // partitioned global address space model, Tech. Report CS-TR-10-02,
 // Michigan Technological University, 2010, sec. 5.1, Algorithm 3; on MPI-3
 // one-sided windows (vertex_words_mpi.hpp), the shared S as an allreduce.
-// Only the transport departs from the paper's one remote read per vertex:
-// the reads of a batch are grouped (ghost_reads_mpi.hpp: each distinct
-// remote word once, one MPI_Get per owner rank, one flush).
+// With gets only the transport departs from the paper's one remote read per
+// vertex: the reads of a batch are grouped (ghost_reads_mpi.hpp: each
+// distinct remote word once, one MPI_Get per owner rank, one flush). With
+// loads (one node) every read is one load where the paper makes it.
 // Guarantee: equal to `greedy` mate for mate, for any number of ranks (the
 // greedy order of DESIGN.md; every matched edge is locally dominant).
 // Cost: O(m_r) local work per rank in all; per round one batch of reads of
@@ -48,6 +49,10 @@ DistributedMatching ld_mpi_sync_poll(const DistGraph& g, RemoteReads remote) {
         word_t wv = reads.word(pending, k);
         while (wv < 0 && !words.mutual(i, wv) && words.advance(i)) {
           const vertex_t t = words.target(i);
+          if (words.loads()) {
+            wv = words.word_now(t);  // any rank's word, by a load: walk on
+            continue;
+          }
           if (!g.owns(t)) {
             next.push_back(i);  // its word in the next batch
             break;

@@ -49,6 +49,7 @@ VertexWords::VertexWords(const DistGraph& g, DistributedStats& stats, RemoteRead
       int unit = 0;
       check_mpi(MPI_Win_shared_query(win_, r, &size, &unit, &segments[std::size_t(r)]), "MPI_Win_shared_query");
     }
+    segments_ = segments;
     ghosts_.load_from(std::move(segments));
   } else {
     check_mpi(MPI_Win_allocate(bytes, int(sizeof(word_t)), MPI_INFO_NULL, MPI_COMM_WORLD, &base_, &win_),
@@ -98,7 +99,7 @@ std::vector<vertex_t> VertexWords::unresolved_vertices() const {
 }
 
 word_t VertexWords::read_now(vertex_t v) {
-  if (g_.owns(v)) return own(v - g_.begin());
+  if (g_.owns(v) || loads()) return word_now(v);
   return ghosts_.read_one(ghosts_.index(v), win_);
 }
 
@@ -145,11 +146,17 @@ DistributedMatching VertexWords::result() {
       if (v != no_vertex) v = g_.id(v);
   if (out.violation.empty() && unresolved > 0)
     out.violation = std::to_string(unresolved) + " vertices left unresolved (a lost wake-up)";
+  stats_.remote_bytes += remote_loads_ * std::int64_t(sizeof(word_t));
+  remote_loads_ = 0;
   out.stats = stats_;
   return out;
 }
 
 void TargetReads::fetch(const std::vector<vertex_t>& list) {
+  if (w_.loads()) {
+    w_.sync();  // this rank's stores before the loads of the batch
+    return;
+  }
   of_.resize(list.size());
   ghost_.resize(list.size());
   const DistGraph& g = w_.graph();
@@ -174,6 +181,7 @@ word_t TargetReads::word(const std::vector<vertex_t>& list, std::size_t k) {
   const vertex_t t = w_.target(list[k]);
   const DistGraph& g = w_.graph();
   if (t == no_vertex) return no_candidate;
+  if (w_.loads()) return w_.word_now(t);
   if (g.owns(t)) return w_.own(t - g.begin());
   return t == of_[k] ? w_.ghosts().word(ghost_[k]) : w_.read_now(t);
 }

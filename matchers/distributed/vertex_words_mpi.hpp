@@ -12,9 +12,13 @@
 // the owner's segment of a shared window (MPI_Win_allocate_shared). This relies on MPI's unified memory model (checked when the
 // window is made: Open MPI and MPICH have it on shared memory and RDMA
 // networks); MPI_Win_sync orders the owner's stores before its later reads.
-// Other ranks' words are read in batches (ghost_reads_mpi.hpp): each ghost
-// once per batch, one get per owner rank; a ghost's word once seen resolved
-// is kept and never read again.
+// With gets, other ranks' words are read in batches (ghost_reads_mpi.hpp):
+// each ghost once per batch, one get per owner rank; a ghost's word once
+// seen resolved is kept and never read again. With loads (one node), a
+// word is loaded where the algorithm reads it (word_now): one access to
+// the owner's segment, as cheap as a ghost's copy would be, so a pointer
+// walks on across other ranks' vertices in the same sweep, as it does
+// across its own (with gets it waits for the next batch).
 // Source: the shared mate_v and matched_v of Thorsen, Merkey 2010, sec. 5.
 #pragma once
 #include <mpi.h>
@@ -74,9 +78,19 @@ class VertexWords {
   // i's target is resolved without i: the pointer moves on. Returns false
   // when i has no candidate left (its word becomes -1).
   bool advance(vertex_t i);
-  // The word of vertex v now: a load when this rank owns v, else a get and a
-  // flush (none when its final word is known).
+  // The word of vertex v now: a load when this rank owns v or loads(), else
+  // a get and a flush (none when its final word is known).
   word_t read_now(vertex_t v);
+  // Whether other ranks' words are read by loads from a shared window.
+  bool loads() const { return !segments_.empty(); }
+  // With loads(): the word of any vertex v now, by one load.
+  word_t word_now(vertex_t v) {
+    if (g_.owns(v)) return own(v - g_.begin());
+    const int r = g_.owner(v);
+    ++remote_loads_;
+    return std::atomic_ref<word_t>(segments_[std::size_t(r)][v - g_.first[std::size_t(r)]])
+        .load(std::memory_order_acquire);
+  }
 
   // Batched reads of other ranks' words: ghosts().begin(), want(gi) for
   // each, read_ghosts(), then ghosts().word(gi).
@@ -97,6 +111,8 @@ class VertexWords {
   GhostReads ghosts_;
   std::vector<offset_t> ptr_;  // position of each local vertex's pointer in its row
   vertex_t unresolved_ = 0;
+  std::vector<word_t*> segments_;  // loads: each rank's words in the shared window; gets: none
+  std::int64_t remote_loads_ = 0;  // word_now's loads of other ranks' words
   MPI_Win win_ = MPI_WIN_NULL;
   word_t* base_ = nullptr;
 };
@@ -104,7 +120,8 @@ class VertexWords {
 // Reads of the remote targets of a list of local vertices, batched
 // (GhostReads: each distinct target once, one get per owner rank, one flush).
 // Each vertex keeps its target's ghost position until its pointer moves (a
-// waiting vertex is listed sweep after sweep: no search each time).
+// waiting vertex is listed sweep after sweep: no search each time). With
+// loads (VertexWords::loads) nothing is fetched ahead: word() loads.
 class TargetReads {
  public:
   explicit TargetReads(VertexWords& w)

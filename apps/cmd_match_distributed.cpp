@@ -56,12 +56,10 @@ int command_match_distributed(const Args& a, const ChosenAlgorithm& chosen, Grap
   if (a.flag("gto")) throw usage_error("--gto is not for the distributed matchers ('" + m.name + "')");
   std::FILE* report = report_stream(a, {"out"});
   const std::string& file = a.positional()[0];
-  const std::string partition_name = a.value("partition").value_or("auto");
-  if (partition_name != "auto" && partition_name != "blocks" && partition_name != "spread")
-    throw usage_error("unknown --partition '" + partition_name + "' (auto, blocks, spread)");
-  const Partition partition = partition_name == "blocks"   ? Partition::blocks
-                              : partition_name == "spread" ? Partition::spread
-                                                           : Partition::automatic;
+  const std::string partition_name = a.value("partition").value_or("blocks");
+  if (partition_name != "blocks" && partition_name != "spread")
+    throw usage_error("unknown --partition '" + partition_name + "' (blocks, spread)");
+  const Partition partition = partition_name == "spread" ? Partition::spread : Partition::blocks;
   const std::string shown = file == "-" ? "<stdin>" : file;
   mpi::Session session;
   const bool root = session.rank() == 0;

@@ -46,10 +46,10 @@ std::vector<Command> make_table() {
                           {"precision", "float|double", "the weights' type (default double)"},
                           {"gto", "", "also compute the optimum (exact) and report the gap to it"},
                           {"seed", "S", "the seed of a randomised algorithm (default 1; only those that use one)"},
-                          {"partition", "auto|blocks|spread",
+                          {"partition", "blocks|spread",
                            "ld-mpi-*: how the ranks share the vertices: blocks of ids balanced by entries and "
-                           "vertices, or spread (renumbered pseudo-randomly, equal blocks); auto: spread on 2 or "
-                           "more ranks (default)"}}),
+                           "vertices (default), or spread: renumbered pseudo-randomly, equal blocks (for graphs "
+                           "whose ids crowd the heavy vertices together)"}}),
                     progress_options),
                Problem::matching, command_match});
   t.push_back({"bmatch", "FILE", "a b-matching (each vertex v in at most b(v) edges), validated",

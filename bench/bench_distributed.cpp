@@ -52,7 +52,7 @@ namespace {
 const char* const usage =
     "usage: bench_distributed [--graphs LIST] [--ties K] [--seed S] [--edge-factor F] [--reps R]\n"
     "                         [--algos LIST] [--peers LIST] [--threads T] [--input pieces|root]\n"
-    "                         [--check greedy|none] [--partition auto|blocks|spread] [--ceiling yes]\n"
+    "                         [--check greedy|none] [--partition blocks|spread] [--ceiling yes]\n"
     "Run it under mpirun: mpirun --bind-to none -np P bench_distributed ...\n"
     "  --graphs   comma-separated: grid:SIDE, bipartite:SIDE (K_SIDE,SIDE), rmat:SCALE, er:N, or a\n"
     "             Matrix Market file (general view) (default grid:256,bipartite:1024,rmat:18)\n"
@@ -68,9 +68,8 @@ const char* const usage =
     "  --check    greedy: rank 0 builds the whole graph and compares every variant's mates with\n"
     "             greedy's (default); none: no whole graph unless --peers asks for one (each variant\n"
     "             still checks its own matched pairs and that no vertex is left unresolved)\n"
-    "  --partition  blocks: consecutive ids balanced by entries and vertices; spread: the vertices\n"
-    "             renumbered pseudo-randomly, equal blocks (matchers/distributed/dist_graph.hpp);\n"
-    "             auto: spread on 2 or more ranks (default)\n"
+    "  --partition  blocks: consecutive ids balanced by entries and vertices (default); spread: the\n"
+    "             vertices renumbered pseudo-randomly, equal blocks (matchers/distributed/dist_graph.hpp)\n"
     "  --ceiling yes  first, every rank at once: sequential and random reads of its own memory\n"
     "             (GB/s and reads/s, per rank and summed; its 512 MiB per rank then count in the peak RSS)\n"
     "Lines starting with '#' report each step as it ends (rank 0): the variants first, then rank 0's\n"
@@ -199,7 +198,7 @@ int main(int argc, char** argv) {
   GenOptions gen;
   int reps = 5, threads = 0;
   bool pieces = true, check = true, ceiling = false;
-  Partition partition = Partition::automatic;
+  Partition partition = Partition::blocks;
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string k = argv[i], v = argv[i + 1];
     if (k == "--graphs") graphs = v;
@@ -213,8 +212,8 @@ int main(int argc, char** argv) {
     else if (k == "--check" && (v == "greedy" || v == "none")) check = v == "greedy";
     else if (k == "--threads") threads = std::atoi(v.c_str());
     else if (k == "--ceiling" && (v == "yes" || v == "no")) ceiling = v == "yes";
-    else if (k == "--partition" && (v == "auto" || v == "blocks" || v == "spread"))
-      partition = v == "auto" ? Partition::automatic : v == "blocks" ? Partition::blocks : Partition::spread;
+    else if (k == "--partition" && (v == "blocks" || v == "spread"))
+      partition = v == "blocks" ? Partition::blocks : Partition::spread;
     else {
       std::fprintf(stderr, "bench_distributed: unknown option %s\n%s", k.c_str(), usage);
       return 2;

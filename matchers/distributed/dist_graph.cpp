@@ -58,9 +58,8 @@ std::vector<vertex_t> equal_blocks(vertex_t n, int ranks) {
 
 namespace {
 
-// The partition, numbering and boundaries of d (partition: blocks or spread).
+// The partition, numbering and boundaries of d.
 void set_partition(DistGraph& d, Partition partition, std::vector<vertex_t> first) {
-  MATCHBLAS_EXPECTS(partition != Partition::automatic, "distribute: the partition must be chosen");
   d.partition = partition;
   d.numbering = partition == Partition::spread ? VertexNumbering::spread(d.n) : VertexNumbering{};
   d.first = std::move(first);
@@ -141,7 +140,6 @@ DistGraph distribute(const Csr<W>& g, int rank, int ranks, Partition partition) 
   d.ranks = ranks;
   d.n = g.n_rows;
   d.edges = num_edges(g);
-  partition = chosen_partition(partition, ranks);
   set_partition(d, partition,
                 partition == Partition::spread ? equal_blocks(d.n, ranks) : balanced_blocks(g.offsets, ranks));
   const vertex_t begin = d.begin();

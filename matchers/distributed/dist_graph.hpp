@@ -36,18 +36,14 @@
 
 namespace matchblas {
 
-enum class Partition { automatic, blocks, spread };  // automatic: spread on 2 or more ranks
-
-// The partition that `automatic` stands for on this many ranks: blocks on
-// one rank (no imbalance to remove, and the ids' order kept for locality),
-// spread on more.
-inline Partition chosen_partition(Partition p, int ranks) {
-  return p != Partition::automatic ? p : ranks > 1 ? Partition::spread : Partition::blocks;
-}
+// blocks, the default, keeps the locality of graphs whose ids follow their
+// structure (a mesh's neighbours on the same rank); spread evens the shares
+// of graphs whose ids do not (bench/RESULTS.md measures both).
+enum class Partition { blocks, spread };
 
 struct DistGraph {
   int rank = 0, ranks = 1;
-  Partition partition = Partition::blocks;  // blocks or spread, never automatic
+  Partition partition = Partition::blocks;
   VertexNumbering numbering;     // labels <-> ids (the identity for blocks)
   vertex_t n = 0;                // vertices of the whole graph
   offset_t edges = 0;            // undirected edges of the whole graph
@@ -88,13 +84,13 @@ std::vector<vertex_t> equal_blocks(vertex_t n, int ranks);
 
 // Rank `rank`'s part of g (a general graph: both directions of every edge).
 template <class W>
-DistGraph distribute(const Csr<W>& g, int rank, int ranks, Partition partition = Partition::automatic);
+DistGraph distribute(const Csr<W>& g, int rank, int ranks, Partition partition = Partition::blocks);
 
 // The same from this rank's rows alone: row i of `rows` is the vertex of
 // label first[rank] + i of a general graph on n vertices with `edges` edges
 // (columns are ids), e.g. as received from the rank that read the graph
 // (mpi::scatter_graph) or built from every rank's piece (dist_read.hpp);
-// `partition` (blocks or spread) says which numbering `first` is in.
+// `partition` says which numbering `first` is in.
 template <class W>
 DistGraph distribute_rows(const Csr<W>& rows, vertex_t n, offset_t edges, std::vector<vertex_t> first, int rank,
                           Partition partition);

@@ -67,7 +67,7 @@ inline bool reads_in_pieces(const MmLayout& layout, GraphView view) {
 // passes the same layout, from read_matrix_market_layout on each rank).
 // Throws shape_error for a rectangular file, as general_graph does.
 DistGraph read_graph(const MmLayout& layout, Precision precision, const GraphRules& rules = {},
-                     ReadTimes* times = nullptr, Partition partition = Partition::automatic);
+                     ReadTimes* times = nullptr, Partition partition = Partition::blocks);
 
 // What load_graph gives: this rank's part, and on rank 0 (only) the graph's
 // description and kind as graph_from_file names them.
@@ -88,11 +88,11 @@ struct LoadedPart {
 // check, which refuses by throwing) before rank 0 reads a whole file.
 LoadedPart load_graph(const std::string& path, GraphView view, Precision precision,
                       const std::function<void(const MmHeader&)>& on_header = {},
-                      Partition partition = Partition::automatic);
+                      Partition partition = Partition::blocks);
 
 // Collective: this rank's part of the generated graph `kind` ("er" or
 // "rmat"), identical to distribute(generate_sparse<W>(kind, n, opt), ...).
 DistGraph generate_graph(const std::string& kind, vertex_t n, const GenOptions& opt, Precision precision,
-                         ReadTimes* times = nullptr, Partition partition = Partition::automatic);
+                         ReadTimes* times = nullptr, Partition partition = Partition::blocks);
 
 }  // namespace matchblas::mpi

@@ -370,7 +370,7 @@ std::vector<vertex_t> balanced_boundaries(const Csr<double>& rows, vertex_t lo, 
 }
 
 // Collective: from each rank's rows lo.. of its provisional block (columns
-// are ids), this rank's DistGraph under `partition` (blocks or spread).
+// are ids), this rank's DistGraph under `partition`.
 DistGraph balance(const std::string& name, Csr<double> rows, vertex_t lo, vertex_t n, Partition partition) {
   const int rank = world_rank(), ranks = world_size();
   const std::int64_t mine = rows.offsets.back();
@@ -499,7 +499,7 @@ DistGraph read_graph(const MmLayout& layout, Precision precision, const GraphRul
     return precision == Precision::single ? general_rows<float>(lo, hi, n, in, h) : general_rows<double>(lo, hi, n, in, h);
   });
   in = {};
-  DistGraph d = balance(layout.name, std::move(rows), lo, n, chosen_partition(partition, ranks));
+  DistGraph d = balance(layout.name, std::move(rows), lo, n, partition);
   if (times) times->build_s = max_over_ranks(seconds_since(start));
   return d;
 }
@@ -580,7 +580,7 @@ DistGraph generate_graph(const std::string& kind, vertex_t n, const GenOptions& 
   std::vector<Entry> in = exchange(kind, entries, to_both_ends(blocks));
   Csr<double> rows = agreed(kind, [&] { return drawn_rows(blocks[rank], blocks[rank + 1], n, in); });
   in = {};
-  DistGraph d = balance(kind, std::move(rows), blocks[rank], n, chosen_partition(partition, ranks));
+  DistGraph d = balance(kind, std::move(rows), blocks[rank], n, partition);
   if (times) times->build_s = max_over_ranks(seconds_since(start));
   return d;
 }

@@ -54,7 +54,7 @@ std::int64_t max_over_ranks(std::int64_t x);
 // distribute() does, each rank sent its rows (point to point; rank 0 holds
 // the whole graph, the others only their part).
 template <class W>
-DistGraph scatter_graph(const Csr<W>* g, Partition partition = Partition::automatic);
+DistGraph scatter_graph(const Csr<W>* g, Partition partition = Partition::blocks);
 
 // The whole mate array on rank 0 (n entries), gathered from every rank's
 // part; empty on the other ranks.

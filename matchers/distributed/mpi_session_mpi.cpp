@@ -135,7 +135,6 @@ int message_count(std::size_t n) {
 template <class W>
 DistGraph scatter_graph(const Csr<W>* g, Partition partition) {
   const int rank = world_rank(), ranks = world_size();
-  partition = chosen_partition(partition, ranks);
   std::int64_t head[2] = {0, 0};  // n, edges
   std::vector<vertex_t> first(std::size_t(ranks) + 1, 0);
   if (rank == 0) {

@@ -98,13 +98,12 @@ TEST_CASE("under mpirun at 1-4 ranks, rank 0 writes greedy's mate array; --json 
       CHECK_MESSAGE(r.status == 0, r.err);
       CHECK(slurp(got) == expected);
       CHECK(r.out.find(std::string(algo) + ": weight ") != std::string::npos);
-      CHECK(r.out.find(", " + std::to_string(np) + " ranks (" + (np > 1 ? "spread" : "blocks") + ")") !=
-            std::string::npos);
+      CHECK(r.out.find(", " + std::to_string(np) + " ranks (blocks)") != std::string::npos);
     }
     ranks = ranks % 4 + 1;
   }
   // Either partition at any rank count gives the same mates.
-  for (const auto& [np, partition] : {std::pair{3, "blocks"}, std::pair{1, "spread"}, std::pair{2, "auto"}}) {
+  for (const auto& [np, partition] : {std::pair{3, "spread"}, std::pair{1, "spread"}, std::pair{2, "blocks"}}) {
     CAPTURE(np);
     CAPTURE(partition);
     const auto got = dir / "m.txt";
@@ -130,7 +129,7 @@ TEST_CASE("under mpirun at 1-4 ranks, rank 0 writes greedy's mate array; --json 
   REQUIRE(json.status == 0);
   CHECK(json.out.find("\"device\": \"distributed\"") != std::string::npos);
   CHECK(json.out.find("\"ranks\": 2") != std::string::npos);
-  CHECK(json.out.find("\"partition\": \"spread\"") != std::string::npos);
+  CHECK(json.out.find("\"partition\": \"blocks\"") != std::string::npos);
   CHECK(check::line_count(json.out) == 1);  // rank 0 alone reports
 }
 

@@ -53,11 +53,11 @@ DistGraph expected_part(const std::string& path, Partition partition) {
   return distribute(general_graph<W>(read_matrix_market(path)), mpi::world_rank(), mpi::world_size(), partition);
 }
 
-// Both partitions (and automatic, the default).
+// Both partitions.
 void check_file(const std::string& path, const std::string& what) {
   const MmLayout layout = read_matrix_market_layout(path);
   REQUIRE(mpi::reads_in_pieces(layout, GraphView::general));
-  for (const Partition p : {Partition::automatic, Partition::blocks, Partition::spread}) {
+  for (const Partition p : {Partition::blocks, Partition::spread}) {
     const std::string how = what + (p == Partition::blocks ? ", blocks" : p == Partition::spread ? ", spread" : "");
     const DistGraph d = mpi::read_graph(layout, Precision::dual, {}, nullptr, p);
     agreed_check(how + " (double)", difference(d, expected_part<double>(path, p)));
@@ -257,7 +257,7 @@ TEST_CASE("a file that only rank 0 sees, or that differs between ranks, is read 
   mpi::barrier();
   const mpi::LoadedPart only0 = mpi::load_graph("g.mtx", GraphView::general, Precision::dual);
   agreed_check("a file only rank 0 sees",
-               difference(only0.part, expected_part<double>(shared, Partition::automatic)));
+               difference(only0.part, expected_part<double>(shared, Partition::blocks)));
   agreed_check("read whole by rank 0", mpi::world_size() > 1 && only0.in_pieces ? "read in pieces" : "");
   // Every rank has its own copy, and rank 1's header differs: rank 0's copy counts.
   mpi::barrier();
@@ -265,14 +265,14 @@ TEST_CASE("a file that only rank 0 sees, or that differs between ranks, is read 
       << (mpi::world_rank() == 1 ? "%%MatrixMarket matrix coordinate real symmetric\n7 7 0\n" : whole);
   mpi::barrier();
   const mpi::LoadedPart copies = mpi::load_graph("h.mtx", GraphView::general, Precision::dual);
-  agreed_check("copies that differ", difference(copies.part, expected_part<double>(shared, Partition::automatic)));
+  agreed_check("copies that differ", difference(copies.part, expected_part<double>(shared, Partition::blocks)));
   agreed_check("copies that differ, read whole", mpi::world_size() > 1 && copies.in_pieces ? "read in pieces" : "");
   fs::current_path(cwd);
 }
 
 TEST_CASE("each rank draws its share of er and rmat as distribute gives it") {
   const int rank = mpi::world_rank(), ranks = mpi::world_size();
-  for (const Partition p : {Partition::automatic, Partition::blocks, Partition::spread})
+  for (const Partition p : {Partition::blocks, Partition::spread})
     for (const int ties : {0, 3}) {
       GenOptions o;
       o.seed = 9;

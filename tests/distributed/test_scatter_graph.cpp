@@ -14,7 +14,7 @@ TEST_CASE("scatter_graph gives each rank what distribute gives it, under either 
   const Csr<double> g = rmat<double>(2048, o);
   const Csr<float> f = erdos_renyi<float>(300, o);
   const int rank = mpi::world_rank(), ranks = mpi::world_size();
-  for (const Partition partition : {Partition::automatic, Partition::blocks, Partition::spread}) {
+  for (const Partition partition : {Partition::blocks, Partition::spread}) {
     CAPTURE(int(partition));
     const DistGraph sent = mpi::scatter_graph(rank == 0 ? &g : nullptr, partition);
     const DistGraph here = distribute(g, rank, ranks, partition);

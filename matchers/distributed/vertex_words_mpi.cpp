@@ -133,11 +133,14 @@ DistributedMatching VertexWords::result() {
     if (v == no_vertex) continue;
     const word_t back = g_.owns(v) ? own(v - g_.begin()) : ghosts_.word(ghosts_.index(v));
     if (back != matched_word(u)) {
-      const std::string says = back <= -2 ? "matched with vertex " + std::to_string(g_.id(-back - 2))
-                               : back >= 0 ? "pointing at vertex " + std::to_string(g_.id(back))
+      // A label's id (a word out of range, which no correct run writes, as it is).
+      const auto name = [&](std::int64_t l) {
+        return l >= 0 && l < g_.n ? std::to_string(g_.id(vertex_t(l))) : "(label " + std::to_string(l) + ")";
+      };
+      const std::string says = back <= -2 ? "matched with vertex " + name(-std::int64_t(back) - 2)
+                               : back >= 0 ? "pointing at vertex " + name(back)
                                            : "word " + std::to_string(back);
-      out.violation = "vertex " + std::to_string(g_.id(u)) + " is matched with vertex " +
-                      std::to_string(g_.id(v)) + ", which is " + says;
+      out.violation = "vertex " + name(u) + " is matched with vertex " + name(v) + ", which is " + says;
     }
   }
   // Labels to ids, for the caller.

@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <exception>
 #include <memory>
+#include <optional>
 #include <string>
 #include <variant>
 
@@ -50,6 +51,26 @@ int fail_together(bool root, std::exception_ptr failure) {
 }
 
 }  // namespace
+
+int report_exception_once(std::exception_ptr e, const char* command) {
+  try {
+    std::rethrow_exception(e);
+  } catch (const usage_error&) {
+  } catch (...) {
+    return report_exception(e, command);
+  }
+  if (!mpi::built() || !mpi::launched()) return report_exception(e, command);
+  std::optional<mpi::Session> session;
+  try {
+    session.emplace();
+  } catch (const std::exception&) {  // MPI already started and ended here: each rank says it
+    return report_exception(e, command);
+  }
+  const int status = session->rank() == 0 ? report_exception(e, command) : int(exit_usage);
+  std::fflush(stderr);
+  mpi::idle_barrier();
+  return status;
+}
 
 int command_match_distributed(const Args& a, const ChosenAlgorithm& chosen, GraphView view, Precision precision) {
   const MatcherInfo& m = *chosen.info;

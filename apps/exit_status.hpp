@@ -21,4 +21,11 @@ enum ExitStatus : int { exit_ok = 0, exit_failure = 1, exit_usage = 2 };
 // --help)") and returns its status. `command` is "" before one is known.
 int report_exception(std::exception_ptr e, const char* command);
 
+// The same, once per job under mpirun (apps/cmd_match_distributed.cpp): a
+// usage error there is met by every rank alike (the same command line), and
+// each printing it would repeat the line once per rank; rank 0 alone prints
+// it, and no rank returns before it has (mpirun ends the job at the first
+// non-zero exit). Elsewhere, or for any other failure, report_exception.
+int report_exception_once(std::exception_ptr e, const char* command);
+
 }  // namespace matchblas::cli

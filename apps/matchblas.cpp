@@ -87,6 +87,6 @@ int main(int argc, char** argv) {
     }
     return status;
   } catch (...) {
-    return report_exception(std::current_exception(), command);
+    return report_exception_once(std::current_exception(), command);
   }
 }

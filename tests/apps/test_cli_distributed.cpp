@@ -113,13 +113,22 @@ TEST_CASE("under mpirun at 1-4 ranks, rank 0 writes greedy's mate array; --json 
     CHECK_MESSAGE(r.status == 0, r.err);
     CHECK(slurp(got) == expected);
   }
-  // A bad --partition, or one for a matcher that is not distributed: one usage error, no output.
+  // A bad --partition, or one for a matcher that is not distributed: one usage error, no output, also
+  // under mpirun (every rank meets it; rank 0 alone prints it); so for an error of the command line
+  // itself (--partition without its value).
   const auto none = dir / "none.txt";
-  const CliResult bad = mpirun(dir, 2, "match " + q(graph) + " --algo ld-mpi-sync-poll --partition rows --out " + q(none));
-  CHECK(bad.status == 2);
-  CHECK(tool_lines(bad.err) >= 1);
-  CHECK(bad.err.find("unknown --partition 'rows'") != std::string::npos);
-  CHECK(!std::filesystem::exists(none));
+  for (const auto& [args, says] :
+       {std::pair{" --algo ld-mpi-sync-poll --partition rows", "unknown --partition 'rows'"},
+        std::pair{" --algo greedy --partition spread", "--partition is for the distributed matchers"},
+        std::pair{" --algo ld-mpi-async-notify --gto", "--gto is not for the distributed matchers"},
+        std::pair{" --algo ld-mpi-async-poll --partition", "--partition needs a value"}}) {
+    CAPTURE(args);
+    const CliResult bad = mpirun(dir, 4, "match " + q(graph) + " --out " + q(none) + args);
+    CHECK(bad.status == 2);
+    CHECK_MESSAGE(tool_lines(bad.err) == 1, bad.err);
+    CHECK(bad.err.find(says) != std::string::npos);
+    CHECK(!std::filesystem::exists(none));
+  }
   const CliResult serial = check::run_cli(dir, "match " + q(graph) + " --algo greedy --partition spread --out " + q(none));
   CHECK(serial.status == 2);
   CHECK(check::line_count(serial.err) == 1);
@@ -131,6 +140,17 @@ TEST_CASE("under mpirun at 1-4 ranks, rank 0 writes greedy's mate array; --json 
   CHECK(json.out.find("\"ranks\": 2") != std::string::npos);
   CHECK(json.out.find("\"partition\": \"blocks\"") != std::string::npos);
   CHECK(check::line_count(json.out) == 1);  // rank 0 alone reports
+  // Every field it writes is one docs/json-schema.json describes.
+  const std::string schema = slurp(check::source_root() / "docs" / "json-schema.json");
+  for (std::size_t at = json.out.find('"'); at != std::string::npos; at = json.out.find('"', at + 1)) {
+    const std::size_t end = json.out.find('"', at + 1);
+    if (end == std::string::npos) break;
+    if (json.out.compare(end + 1, 1, ":") == 0) {
+      const std::string key = json.out.substr(at, end - at + 1);
+      CHECK_MESSAGE(schema.find(key + ": {") != std::string::npos, key << " is not in docs/json-schema.json");
+    }
+    at = end;
+  }
 }
 
 TEST_CASE("under mpirun, a rank that cannot read its part fails every rank with one message and no output") {

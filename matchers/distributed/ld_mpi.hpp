@@ -35,7 +35,7 @@ struct DistributedMatching {
   vertex_t begin = 0;              // the first label this rank owns (DistGraph::begin())
   VertexNumbering numbering;       // the graph's labels <-> ids (DistGraph::numbering)
   std::vector<vertex_t> mate;      // mate[i]: the id of the partner of vertex(i), or -1
-  double weight = 0;               // the matched edges whose smaller endpoint this rank owns
+  double weight = 0;               // the matched edges whose endpoint of smaller label this rank owns
   std::int64_t pairs = 0;          // their number
   DistributedStats stats;
   std::string violation;           // non-empty: a partner's word did not name this rank's vertex back

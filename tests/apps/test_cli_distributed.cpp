@@ -2,7 +2,8 @@
 // mpirun (and in builds without MPI), listed as unavailable with the reason;
 // under mpirun (1-4 ranks) the mate array rank 0 writes is greedy's; a rank
 // that cannot read its part makes every rank fail with one message from
-// rank 0 and no output file. The mpirun runs are skipped with a message in a
+// rank 0 and no output file; so does a bad command line (status 2). Every
+// field of its --json is one docs/json-schema.json describes. The mpirun runs are skipped with a message in a
 // build without MPI.
 #include <doctest/doctest.h>
 #include <sys/wait.h>

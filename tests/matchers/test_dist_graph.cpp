@@ -67,6 +67,25 @@ TEST_CASE("VertexNumbering::spread: a bijection of 0..n-1 with its inverse") {
     if (n >= 8) CHECK(moved >= n / 2);  // it does renumber
   }
   CHECK(VertexNumbering::spread(1000) == VertexNumbering::spread(1000));  // a pure function of n
+  // Large graphs move chunks of consecutive ids (C = 16 at 2^20, 64 from 2^22),
+  // each kept in order; the partial last chunk stays.
+  for (const auto& [n, c] : {std::pair{(1 << 20) + 5, 16}, std::pair{(1 << 22) + 37, 64}}) {
+    CAPTURE(n);
+    const VertexNumbering q = VertexNumbering::spread(n);
+    REQUIRE(q.chunk() == c);
+    std::vector<char> hit(std::size_t(n), 0);
+    vertex_t moved = 0;
+    for (vertex_t v = 0; v < n; ++v) {
+      const vertex_t l = q.label(v);
+      REQUIRE((l >= 0 && l < n && !hit[std::size_t(l)]));
+      hit[std::size_t(l)] = 1;
+      REQUIRE(q.id(l) == v);
+      if (v % c != 0) REQUIRE(l == q.label(v - 1) + 1);  // a chunk stays together
+      moved += l != v;
+    }
+    CHECK(moved >= n / 2);
+    for (vertex_t v = n - n % c; v < n; ++v) CHECK(q.label(v) == v);
+  }
   // Near the largest n (labels over 2^30 and their products in 64 bits).
   const vertex_t big = 2147483647;
   const VertexNumbering p = VertexNumbering::spread(big);

@@ -286,6 +286,16 @@ TEST_CASE("each rank draws its share of er and rmat as distribute gives it") {
       agreed_check("rmat float" + t, difference(mpi::generate_graph("rmat", 1024, o, Precision::single, nullptr, p),
                                                 distribute(rmat<float>(1024, o), rank, ranks, p)));
     }
+  {
+    GenOptions big;  // 2^18 vertices: the spread partition moves chunks of 4 ids
+    big.seed = 2;
+    big.edge_factor = 1;
+    REQUIRE(VertexNumbering::spread(1 << 18).chunk() == 4);
+    for (const Partition p : {Partition::blocks, Partition::spread})
+      agreed_check("rmat 2^18 partition " + std::to_string(int(p)),
+                   difference(mpi::generate_graph("rmat", 1 << 18, big, Precision::dual, nullptr, p),
+                              distribute(rmat<double>(1 << 18, big), rank, ranks, p)));
+  }
   GenOptions o;
   agreed_check("er on 1 vertex", difference(mpi::generate_graph("er", 1, o, Precision::dual),
                                             distribute(erdos_renyi<double>(1, o), rank, ranks)));

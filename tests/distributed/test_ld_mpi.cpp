@@ -3,7 +3,8 @@
 // graphs with ties, the generated families with and without ties, the shared
 // matrices (skipped with a message when absent), float weights, the test
 // graphs of Thorsen and Merkey (256 x 256 grid, complete bipartite on 2,048
-// vertices), and repeated runs on tie-heavy graphs to shake out races.
+// vertices), repeated runs on tie-heavy graphs to shake out races, and a
+// graph of 2^17 + 3 vertices, where the spread partition moves chunks of ids.
 // Each variant both ways of reading other ranks' words: MPI_Get (reads=gets)
 // and, all ranks being on one node here, loads from a shared window
 // (reads=auto).
@@ -103,4 +104,14 @@ TEST_CASE("repeated runs on tie-heavy graphs give greedy's matching every time (
     check_equals_greedy("er 4000 ties=2 seed=" + std::to_string(seed), erdos_renyi<double>(4000, o), 5);
     check_equals_greedy("rmat 4096 ties=2 seed=" + std::to_string(seed), rmat<double>(4096, o), 5);
   }
+}
+
+TEST_CASE("graphs of 2^17 vertices and more: the spread partition moves chunks of ids, each variant equals greedy") {
+  GenOptions o;
+  o.seed = 7;
+  o.ties = 3;
+  o.edge_factor = 2;
+  const Csr<double> g = erdos_renyi<double>((1 << 17) + 3, o);  // chunks of 2 ids, a partial one at the end
+  REQUIRE(VertexNumbering::spread(g.n_rows).chunk() == 2);
+  check_equals_greedy("er 2^17+3 ties=3", g);
 }

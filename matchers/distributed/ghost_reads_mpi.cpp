@@ -37,19 +37,12 @@ std::size_t GhostReads::search(vertex_t v) const {
   return std::size_t(std::lower_bound(g_.ghosts.begin(), g_.ghosts.end(), v) - g_.ghosts.begin());
 }
 
-word_t GhostReads::load(std::size_t gi) const {
-  const vertex_t v = g_.ghosts[gi];
-  const int r = g_.owner(v);
-  return std::atomic_ref<word_t>(segments_[std::size_t(r)][v - g_.first[std::size_t(r)]])
-      .load(std::memory_order_acquire);
-}
-
 int GhostReads::read(MPI_Win win) {
   if (named_.empty()) return 0;
   if (!segments_.empty()) {
     const double start = MPI_Wtime();
     check_mpi(MPI_Win_sync(win), "MPI_Win_sync before reading ghosts");
-    for (std::uint32_t gi : named_) word_[gi] = load(gi);
+    for (std::uint32_t gi : named_) word_[gi] = load_vertex(g_.ghosts[gi]);
     stats_.remote_bytes += std::int64_t(named_.size()) * std::int64_t(sizeof(word_t));
     stats_.read_seconds += MPI_Wtime() - start;
     named_.clear();
@@ -119,7 +112,7 @@ word_t GhostReads::read_one(std::size_t gi, MPI_Win win) {
   if (!segments_.empty()) {
     check_mpi(MPI_Win_sync(win), "MPI_Win_sync before reading a ghost");
     stats_.remote_bytes += std::int64_t(sizeof(word_t));
-    return word_[gi] = load(gi);
+    return word_[gi] = load_vertex(g_.ghosts[gi]);
   }
   const vertex_t v = g_.ghosts[gi];
   const int r = g_.owner(v);

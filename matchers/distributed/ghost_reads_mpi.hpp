@@ -24,6 +24,7 @@
 #pragma once
 #include <mpi.h>
 
+#include <atomic>
 #include <bit>
 #include <cstddef>
 #include <cstdint>
@@ -67,6 +68,14 @@ class GhostReads {
   // From now on, read by loads: segments[r] is rank r's words in a shared
   // window (MPI_Win_shared_query).
   void load_from(std::vector<word_t*> segments) { segments_ = std::move(segments); }
+  bool loads() const { return !segments_.empty(); }
+  // With loads(): the word of vertex v (owned by any rank) now, by one load
+  // from its owner's segment.
+  word_t load_vertex(vertex_t v) const {
+    const int r = g_.owner(v);
+    return std::atomic_ref<word_t>(segments_[std::size_t(r)][v - g_.first[std::size_t(r)]])
+        .load(std::memory_order_acquire);
+  }
 
  private:
   struct Block {
@@ -74,7 +83,6 @@ class GhostReads {
     std::uint32_t before = 0;  // the ghosts before them
   };
   std::size_t search(vertex_t v) const;
-  word_t load(std::size_t gi) const;  // a load from the owner's segment (load_from)
   const DistGraph& g_;
   DistributedStats& stats_;
   std::vector<word_t> word_;            // per ghost: the word last read (final when < 0)

@@ -49,7 +49,6 @@ VertexWords::VertexWords(const DistGraph& g, DistributedStats& stats, RemoteRead
       int unit = 0;
       check_mpi(MPI_Win_shared_query(win_, r, &size, &unit, &segments[std::size_t(r)]), "MPI_Win_shared_query");
     }
-    segments_ = segments;
     ghosts_.load_from(std::move(segments));
   } else {
     check_mpi(MPI_Win_allocate(bytes, int(sizeof(word_t)), MPI_INFO_NULL, MPI_COMM_WORLD, &base_, &win_),

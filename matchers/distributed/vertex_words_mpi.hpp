@@ -82,14 +82,12 @@ class VertexWords {
   // a get and a flush (none when its final word is known).
   word_t read_now(vertex_t v);
   // Whether other ranks' words are read by loads from a shared window.
-  bool loads() const { return !segments_.empty(); }
+  bool loads() const { return ghosts_.loads(); }
   // With loads(): the word of any vertex v now, by one load.
   word_t word_now(vertex_t v) {
     if (g_.owns(v)) return own(v - g_.begin());
-    const int r = g_.owner(v);
     ++remote_loads_;
-    return std::atomic_ref<word_t>(segments_[std::size_t(r)][v - g_.first[std::size_t(r)]])
-        .load(std::memory_order_acquire);
+    return ghosts_.load_vertex(v);
   }
 
   // Batched reads of other ranks' words: ghosts().begin(), want(gi) for
@@ -111,7 +109,6 @@ class VertexWords {
   GhostReads ghosts_;
   std::vector<offset_t> ptr_;  // position of each local vertex's pointer in its row
   vertex_t unresolved_ = 0;
-  std::vector<word_t*> segments_;  // loads: each rank's words in the shared window; gets: none
   std::int64_t remote_loads_ = 0;  // word_now's loads of other ranks' words
   MPI_Win win_ = MPI_WIN_NULL;
   word_t* base_ = nullptr;

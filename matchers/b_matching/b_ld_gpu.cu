@@ -354,7 +354,7 @@ BMatching b_ld_gpu(const DeviceGraph<W>& dg, const std::vector<int>& b, const Gp
 
   const unsigned grid = gpu::grid_for(n + 1LL, 256, max_grid);
   gpu::DeviceBuffer<offset_t> start(un + 1, s);
-  const offset_t n_slots = gpu::b_suitor::slot_starts(g, d_b.data(), start, grid, s);
+  const offset_t n_slots = gpu::b_suitor::slot_starts(g, d_b.data(), 0, start, grid, s);
   gpu::DeviceBuffer<vertex_t> list_v(std::size_t(n_slots), s), partners(std::size_t(n_slots), s), cursor_v(un, s),
       lists(2 * un, s);
   gpu::DeviceBuffer<W> list_w(std::size_t(n_slots), s), cursor_w(un, s);

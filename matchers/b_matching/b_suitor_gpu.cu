@@ -10,60 +10,63 @@
 // is b-Suitor as Manne et al. 2016 sec. 3 states it (a vertex accepts the b(v) best
 // offers at any time, a rejected suitor proposes again; Khan et al., its
 // refs. [13], [14]) in Naim et al. 2015 sec. 4's GPU shape (Alg. 4: lanes scan a
-// proposer's row together and reduce to its candidate), locked like the
-// OpenMP twin (matchers/b_matching/b_suitor.cpp). No dynamic load balancing, as Naim
+// proposer's row together and reduce to its candidate), with the offers
+// of each vertex kept without a lock. No dynamic load balancing, as Naim
 // and Manne: a proposer stays with the group that owns it.
 //
-// The offers (matchers/b_matching/b_suitor_gpu_offers.cuh): per vertex a heap of the
-// keys of its cap(v) = min(b(v), deg v) best offers and its count under a
-// lock, and a floor word (its worst offer's key, or room) read without the
-// lock; a vertex of cap 1 keeps its one offer in the floor word alone,
-// placed by compare-and-swap; per proposer a state word (held offers,
-// exhausted, owned) and a cursor (its last proposal). On graphs of at least
-// 2^20 entries a bulk first round (suitor-gpu's) starts: a streaming row
-// argmax gives every vertex its heaviest neighbour, all propose there at
-// once, and the vertices then short of b(u) offers are listed. With b = 1
-// at every vertex and float weights the problem is plain matching and
-// suitor-gpu runs instead (same result). A group owns proposer u (a tile of 4 lanes for rows of <= 32
-// entries, 32 lanes up to 1024, a block of 256 beyond) and, while u holds
-// fewer than b(u) offers, scans the entries strictly below the cursor for
-// the best ones (neighbour_beats) whose floor takes u's offer, as many as
-// u needs up to top_k = 4 (each lane keeps its best; the group merges them,
-// stopping where a lane that dropped some has given all it kept); its
-// leader places the offers in that order (place: wait for v's lock unless
-// v's floor, re-read, refuses; re-check exactly; heap, floor, held counts;
-// unlock), moving the cursor to each, placed or not, until u holds b(u). A displaced proposer that nobody owns is
-// claimed (claim: compare-and-swap of its owned bit) and processed next by
-// the same group, or listed for the next round when its row needs another
-// group size or the group has one waiting. Rounds (1-3 launches each) run
-// until no vertex is listed; the mutual offers are the result.
+// The offers (matchers/b_matching/b_suitor_gpu_offers.cuh): per vertex the
+// keys of its cap(v) = min(b(v), deg v) best offers in cap(v) words sorted
+// best first, the last one its floor word (its worst offer's key, or room
+// while it has room; closed when cap(v) = 0), kept without a lock: an offer
+// goes down the words by atomic maxima, each word keeping the better key
+// and passing the other on (insert_sorted); per proposer a state word (held
+// offers, exhausted, owned) and a cursor (its last proposal). On graphs of
+// at least 2^20 entries a bulk first round (suitor-gpu's) starts: a
+// streaming row argmax gives every vertex its heaviest neighbour, all
+// propose there at once. Then rounds: each lists the owned vertices by
+// row length (one atomic per warp and class), and a group owns each listed
+// proposer u (a tile of 4 lanes for rows of <= 32 entries, 32 lanes up to
+// 1024, a block of 256 beyond). While u holds fewer than b(u) offers, the
+// group scans the entries strictly below the cursor for the best ones
+// (neighbour_beats) whose floor takes u's offer, as many as u needs up to
+// top_k = 4 (each lane keeps its best, loading the floors of a batch of
+// entries at once; the group merges them), and lane j places the offer to
+// candidate j, all at once (place: unless v's floor, re-read, refuses,
+// raise u's held count, insert u's key, and lower the held count of the
+// proposer whose key v passes out); the cursor moves to the last
+// candidate, each placed or not. A displaced proposer that nobody owns is
+// claimed (claim: compare-and-swap of its owned bit), so the next round
+// lists it. Rounds run until no vertex is owned; the mutual offers are the
+// result. With b = 1 at every vertex and float weights the problem is
+// plain matching and suitor-gpu runs instead (same result).
 //
 // Why the result is b_greedy's under every interleaving. O(u): the vertices
 // holding u's offer; H(v): the offers v holds; x "refuses" u when cap(x) = 0
 // or x holds cap(x) offers that all beat u's (neighbour_beats at x).
-//  (a) Refusal is permanent: H(x) changes only under x's lock, by an
-//      insertion while count < cap or by replacing its worst offer with a
-//      better one, so once full its worst offer only improves; the floor
-//      follows it, so a stale floor that refuses u was right then and still is.
-//  (b) u proposes down its row, never twice to one neighbour: each proposal
-//      goes to the best entry below the cursor not read as refusing (the
-//      merged candidates are the best of those: the best `limit` of the
-//      row are each among their lane's best `limit`), and the cursor moves
-//      there whether or not the placement succeeds. So every
+//  (a) Refusal is permanent: x's words only rise and stay sorted at every
+//      instant (insert_sorted), so once full its worst offer, the floor
+//      word, only improves; a stale floor that refuses u was right then and
+//      still is, and a key passed out of the floor word was below it.
+//  (b) u proposes down its row, never twice to one neighbour: its
+//      proposals go to the best entries below the cursor not read as
+//      refusing (the merged candidates are the best of those: the best
+//      `limit` of the row are each among their lane's best `limit`), and
+//      the cursor moves past them whether or not the placements succeed. So every
 //      entry above the cursor holds u's offer or refuses u (read refusing,
-//      refused at its lock, or dropped u's offer: permanent by (a)).
-//  (c) Counts are exact, no proposer is lost or doubled: held is raised by
-//      u's owner and lowered by the displacer, both under the holder's lock
-//      (a dropped offer is never counted as held; at a cap-1 holder u's
-//      owner raises it just before its compare-and-swap and lowers it
-//      again if refused, while u is owned, and a displacer lowers it only
-//      after acquiring the swap that published u's key: never below 0); the owner releases u only
+//      passed out at once, or dropped later: permanent by (a)).
+//  (c) Counts are exact, no proposer is lost or doubled: u's held count
+//      counts its keys in their holders' words or carried between them.
+//      u's owner raises it before inserting a key; whoever passes the key
+//      out of a floor word lowers it (u's owner itself when its own
+//      insertion does), having received the key through a chain of
+//      acquire-release updates that starts after the raise: never below 0.
+//      The owner releases u only
 //      by a compare-and-swap that still sees held = b(u) or exhausted, which
 //      a concurrent drop makes fail, and a drop that finds u released claims
 //      it (one claim wins). The cursor goes with ownership: stored before
 //      the releasing compare-and-swap (release order), read after the
-//      claiming one (acquire). Two proposers racing on v's last slot are
-//      ordered by v's lock and the exact re-check under it.
+//      claiming one (acquire). Two proposers racing on v's last word are
+//      ordered by its atomic maximum: one key is passed out, once.
 // At the end each u holds b(u) offers or is exhausted (nothing below its
 // cursor takes it), so by (b) every x outside O(u) that u prefers to a
 // member of O(u), or any x outside O(u) when |O(u)| < b(u), refuses u. Let
@@ -83,23 +86,21 @@
 // Guarantee: exactly b_greedy's edge set for any b (0 and b > degree
 // included) and any schedule; with b = 1 greedy's matching (Manne et al. 2016
 // Lemma 3.1, sec. 3); 1/2-approximate.
-// The bulk round and cap-1 vertices change none of this: the bulk round is
-// one concurrent step of the proposals below (each proposer's best entry
-// not read as refusing, the cursor moved there), and a cap-1 vertex's
-// compare-and-swap is its lock, heap and floor in one word (floors still
-// only rise; counts as (c) says).
+// The bulk round changes none of this: it is one concurrent step of the
+// proposals below (each proposer's best entry not read as refusing, the
+// cursor moved there).
 // Cost: O(sum over proposals of the proposer's degree) reads, as the CPU
-// b-Suitor, plus O(log cap) heap steps under the lock per placement; one
-// host synchronisation per round; the result reads each held key, its
-// holder's cursor and its proposer's floor. Device memory besides the
-// graph: about 85 bytes per vertex and 8 per slot (sum of the caps; a
-// cap-1 vertex's slot is allocated but unused), plus the argmax's 12-16 per
-// vertex during the bulk round.
+// b-Suitor, plus up to cap(v) atomic maxima per placement (one while v has
+// room and the offer is not its best), with no lock to wait for; one host
+// synchronisation per round; the result reads each held key, its holder's
+// cursor and its proposer's floor; one pass over the state words per
+// round to list the owned vertices. Device memory besides the graph: about
+// 50 bytes per vertex and 8 per slot (cap(v) - 1 slots per vertex), plus
+// the argmax's 12-16 per vertex during the bulk round.
 // Preconditions: as b_suitor_seq (g symmetric with sorted rows, no
 // self-loops, weights not NaN; b: one entry >= 0 per vertex, else
 // invalid_input). An asymmetric graph gives an unspecified result but no
-// out-of-bounds access. Needs sm_70 or later: a lane may wait for a lock
-// held by a lane of its own warp (independent thread scheduling).
+// out-of-bounds access. Needs sm_70 or later (64-bit atomic maxima).
 #include <cooperative_groups.h>
 #include <cuda_runtime.h>
 
@@ -136,7 +137,7 @@ constexpr int small_tile = 4, row_tile = 32, hub_block = 256, tile_block = 128;
 constexpr int classes = 3;  // rows of <= small_row entries, <= hub_row, hubs
 
 template <class W>
-using State = Offers<W, classes>;
+using State = Offers<W>;
 
 __device__ int row_class(offset_t degree) { return degree <= small_row ? 0 : degree <= hub_row ? 1 : 2; }
 
@@ -152,45 +153,43 @@ using gpu::BlockGroup;
 // (Khan et al. 2016's partial sorting, done by the scan).
 constexpr int top_k = 4;
 
+// A lane's scan in batches of scan_batch entries: the floors of the
+// entries that its list would admit at the batch's start are loaded at
+// once (scan_batch random reads in flight instead of one), then the
+// entries are inserted in row order where the floor takes u's offer and
+// the list still admits them (a list only gets stricter, so an entry it
+// did not admit at the start it would not admit later).
+constexpr int scan_batch = 8;
+
 template <class W>
 __device__ LaneTop<W, top_k> lane_top(const State<W>& o, vertex_t u, vertex_t cv, W cw, int first, int width, int limit) {
   LaneTop<W, top_k> top;
-  gpu::for_strided_entries(o.g, u, first, width, [&](vertex_t v, W w) {
-    if (cv != no_vertex && !neighbour_beats(cw, cv, w, v)) return;
-    if (!top.admits(v, w, limit)) return;
-    if (!o.keys.takes(w, u, load(o.floor + v))) return;
-    top.insert(v, w, limit);
-  });
+  gpu::for_strided_batches<scan_batch>(
+      o.g, u, first, width, [&](const vertex_t (&v)[scan_batch], const W (&w)[scan_batch]) {
+        word_t floor[scan_batch];  // closed: not read (closed refuses every offer)
+#pragma unroll
+        for (int j = 0; j < scan_batch; ++j) {
+          const bool wanted = v[j] != no_vertex && (cv == no_vertex || neighbour_beats(cw, cv, w[j], v[j])) &&
+                              top.admits(v[j], w[j], limit);
+          floor[j] = wanted ? load(o.floor + v[j]) : closed;
+        }
+#pragma unroll
+        for (int j = 0; j < scan_batch; ++j)
+          if (floor[j] != closed && o.keys.takes(w[j], u, floor[j]) && top.admits(v[j], w[j], limit))
+            top.insert(v[j], w[j], limit);
+      });
   return top;
 }
 
 // The groups that own a proposer: a tile of G lanes of a warp or a block
 // (gpu::TileGroup, gpu::BlockGroup: ops/gpu/row_scan.cuh).
 
-// Lists x for the next round, in its class's list.
-template <class W>
-__device__ void list_next(const State<W>& o, vertex_t x) {
-  const int c = row_class(degree(o.g, x));
-  o.next[c][atomicAdd(o.next_count + c, 1)] = x;
-}
-
-// Lists u for the next round when `listed`, in its class's list, with one
-// atomic per warp and class (a kernel listing most vertices would otherwise
-// serialise millions of atomics on three words).
-template <class W>
-__device__ void list_by_warp(const State<W>& o, vertex_t u, bool listed) {
-  const int cls = listed ? row_class(degree(o.g, u)) : -1;
-  for (int c = 0; c < classes; ++c)  // the threads of one class together
-    if (cls == c) append_by_warp(o.next[c], o.next_count + c, u);
-}
-
 // The group owns u: u proposes until it holds b(u) offers or is exhausted,
 // then the group releases it (after storing the cursor for the next owner).
-// Returns a vertex of class `cls` the group claimed meanwhile, to process
-// next, or no_vertex; the other vertices it claimed are listed.
+// The proposers it displaces and claims meanwhile stay owned until the next
+// round lists them.
 template <class Group, class W>
-__device__ vertex_t run_owned(const Group& group, const State<W>& o, vertex_t u, int cls) {
-  vertex_t next = no_vertex;  // the leader's
+__device__ void run_owned(const Group& group, const State<W>& o, vertex_t u) {
   vertex_t cv = no_vertex;
   W cw = W(0);
   if (group.leader()) {
@@ -212,40 +211,40 @@ __device__ vertex_t run_owned(const Group& group, const State<W>& o, vertex_t u,
           done = state.compare_exchange_strong(s, s & ~owned, cuda::memory_order_release, cuda::memory_order_relaxed);
       }
     }
-    if (group.from_leader(done)) break;
+    if (group.from_leader(done)) return;
     const int need = group.from_leader(int(min(word_t(top_k), bu - min(bu, held_of(load(o.state + u))))));
     const Candidates<W, top_k> c = merge_candidates(group, lane_top(o, u, cv, cw, group.rank(), Group::size, need), need);
     if (c.size == 0) {  // nobody below the cursor takes u's offer, for good
       if (group.leader()) atomic(o.state + u).fetch_or(exhausted, cuda::memory_order_relaxed);
       continue;
     }
-    if (group.leader()) {
-      // Proposals down the candidates, each placed or refused; the cursor
-      // moves with each, and u stops when it holds b(u) offers.
-      for (int j = 0; j < c.size; ++j) {
-        if (j > 0 && held_of(load(o.state + u)) >= bu) break;
-        const Placed p = place(o, u, c.v[j], c.w[j]);
-        if (p.displaced != no_vertex && claim(o.state, p.displaced, p.displaced_state)) {
-          if (next == no_vertex && row_class(degree(o.g, p.displaced)) == cls) next = p.displaced;
-          else list_next(o, p.displaced);
-        }
-        cv = c.v[j];  // placed or refused: u never proposes at or above c.v[j] again
-        cw = c.w[j];
-      }
+    // The proposals to the candidates at once, lane j to candidate j (u
+    // holds at most b(u) - need offers, so at most b(u) after them); the
+    // cursor moves to the last, and u proposes at or above none of them
+    // again.
+    if (const int j = group.rank(); j < c.size) {
+      vertex_t v = c.v[0];
+      W w = c.w[0];
+#pragma unroll
+      for (int k = 1; k < top_k; ++k)  // c.v[j] without a local-memory array
+        if (k == j) v = c.v[k], w = c.w[k];
+      const Placed p = place(o, u, v, w);
+      if (p.displaced != no_vertex) claim(o.state, p.displaced, p.displaced_state);
     }
-    cv = group.from_leader(cv);
-    cw = group.from_leader(cw);
+#pragma unroll
+    for (int k = 0; k < top_k; ++k)  // the last candidate, c.size - 1
+      if (k == c.size - 1) cv = c.v[k], cw = c.w[k];
+    group.sync();  // the placements' held counts before the leader reads them
   }
-  return group.from_leader(next);
 }
 
 // A tile of G lanes per listed vertex of class cls.
 template <int G, class W>
-__global__ void propose_tiles(State<W> o, int cls, const vertex_t* list, int listed) {
+__global__ void propose_tiles(State<W> o, const vertex_t* list, int listed) {
   const TileGroup<G> group{cg::tiled_partition<G>(cg::this_thread_block())};
   const long long item = gpu::grid_thread() / G;
   if (item >= listed) return;  // the whole tile
-  for (vertex_t u = list[item]; u != no_vertex;) u = run_owned(group, o, u, cls);
+  run_owned(group, o, list[item]);
 }
 
 // A block per listed hub.
@@ -255,23 +254,19 @@ __global__ void propose_hubs(State<W> o, const vertex_t* list) {
   __shared__ W warp_w[hub_block / 32];
   __shared__ unsigned long long word;
   const BlockGroup<hub_block, W> group{warp_v, warp_w, &word};
-  for (vertex_t u = list[blockIdx.x]; u != no_vertex;) u = run_owned(group, o, u, classes - 1);
+  run_owned(group, o, list[blockIdx.x]);
 }
 
-// A vertex with b > 0 and a neighbour starts owned (and, without the bulk
-// first round, listed by class); the others start exhausted.
+// A vertex with b > 0 and a neighbour starts owned; the others start
+// exhausted, their floor closed when cap 0.
 template <class W>
-__global__ void init_vertices(State<W> o, bool bulk) {
+__global__ void init_vertices(State<W> o) {
   for (long long i = gpu::grid_thread(); i < o.g.n_rows; i += gpu::grid_threads()) {
     const vertex_t u = vertex_t(i);
-    const offset_t d = degree(o.g, u);
-    o.count[u] = 0;
-    o.lock[u] = 0;
-    o.floor[u] = o.start[u + 1] == o.start[u] ? closed : room;
+    const bool active = o.b[u] > 0 && degree(o.g, u) > 0;
+    o.floor[u] = active ? room : closed;
     o.cursor_v[u] = no_vertex;
-    const bool active = o.b[u] > 0 && d > 0;
     o.state[u] = active ? owned : exhausted;
-    list_by_warp(o, u, !bulk && active);
   }
 }
 
@@ -293,15 +288,27 @@ __global__ void propose_heaviest(State<W> o, const vertex_t* best, const W* best
 }
 
 // After the bulk round: a vertex holding b(u) offers is released (its
-// cursor is stored), the others stay owned and are listed for the rounds.
+// cursor is stored); the others stay owned.
 template <class W>
-__global__ void list_unsettled(State<W> o) {
+__global__ void release_settled(State<W> o) {
   for (long long i = gpu::grid_thread(); i < o.g.n_rows; i += gpu::grid_threads()) {
     const vertex_t u = vertex_t(i);
     const word_t s = o.state[u];
-    const bool settled = (s & owned) && held_of(s) >= word_t(o.b[u]);  // not owned: exhausted from the start
-    if (settled) o.state[u] = s & ~owned;
-    list_by_warp(o, u, (s & owned) && !settled);
+    if ((s & owned) && held_of(s) >= word_t(o.b[u])) o.state[u] = s & ~owned;
+  }
+}
+
+// A round's lists: every owned vertex (at the start, or claimed after a
+// drop in the last round; each proposer a group ran was released), in its
+// class's list, with one atomic per warp and class (appending one by one
+// serialised millions of atomics on three words).
+template <class W>
+__global__ void list_owned(State<W> o, vertex_t* const* lists, int* counts) {
+  for (long long i = gpu::grid_thread(); i < o.g.n_rows; i += gpu::grid_threads()) {
+    const vertex_t u = vertex_t(i);
+    const int cls = o.state[u] & owned ? row_class(degree(o.g, u)) : -1;
+    for (int c = 0; c < classes; ++c)  // the threads of one class together
+      if (cls == c) append_by_warp(lists[c], counts + c, u);
   }
 }
 
@@ -360,74 +367,70 @@ BMatching b_suitor_gpu(const DeviceGraph<W>& dg, const std::vector<int>& b, cons
   marks[1].record(s);
 
   // Init: slot ranges (prefix sum of the caps), then every vertex's state.
-  gpu::DeviceBuffer<int> count(un, s), lock(un, s), next_count(2 * classes, s);
+  gpu::DeviceBuffer<int> listed_count(classes, s);
   gpu::DeviceBuffer<offset_t> start(un + 1, s);
   gpu::DeviceBuffer<word_t> floor(un, s), state(un, s);
-  gpu::DeviceBuffer<vertex_t> cursor_v(un, s), lists(2 * classes * un, s);
+  gpu::DeviceBuffer<vertex_t> cursor_v(un, s), lists(classes * un, s);
   gpu::DeviceBuffer<W> cursor_w(un, s);
   const unsigned grid = gpu::grid_for(n + 1LL, 256, max_grid);
-  const offset_t n_slots = slot_starts(g, d_b.data(), start, grid, s);
+  const offset_t n_slots = slot_starts(g, d_b.data(), 1, start, grid, s);  // the last offer in the floor word
   gpu::DeviceBuffer<word_t> slots{std::size_t(n_slots), s};
-  MATCHBLAS_CUDA_TRY(cudaMemsetAsync(next_count.data(), 0, next_count.size() * sizeof(int), s));
-  State<W> o{g,           KeysFor<W>{g},  d_b.data(),      start.data(),    slots.data(),     count.data(),
-             floor.data(), lock.data(),    state.data(),    cursor_v.data(), cursor_w.data(),  {},
-             next_count.data()};
-  vertex_t* list[2][classes];
-  for (int r = 0; r < 2; ++r)
-    for (int c = 0; c < classes; ++c) list[r][c] = lists.data() + (r * classes + c) * un;
-  std::copy(list[0], list[0] + classes, o.next);
-  // The bulk first round pays for its argmax pass on graphs of at least
-  // bulk_min_entries entries (suitor-gpu's adaptive threshold).
-  const bool bulk = g.n_entries >= bulk_min_entries;
+  static_assert(room == 0);
+  MATCHBLAS_CUDA_TRY(cudaMemsetAsync(slots.data(), 0, slots.size() * sizeof(word_t), s));
+  const State<W> o{g,           KeysFor<W>{g}, d_b.data(),      start.data(), slots.data(),
+                   floor.data(), state.data(),  cursor_v.data(), cursor_w.data()};
+  vertex_t* list[classes];
+  for (int c = 0; c < classes; ++c) list[c] = lists.data() + c * un;
+  const gpu::DeviceBuffer<vertex_t*> d_list = gpu::DeviceBuffer<vertex_t*>::from_host(
+      std::vector<vertex_t*>(list, list + classes), s);
   if (n > 0) {
-    init_vertices<<<grid, 256, 0, s>>>(o, bulk);
+    init_vertices<<<grid, 256, 0, s>>>(o);
     MATCHBLAS_CUDA_CHECK_LAUNCH();
   }
   marks[2].record(s);
-  if (bulk && n > 0) {
+  // The bulk first round pays for its argmax pass on graphs of at least
+  // bulk_min_entries entries (suitor-gpu's adaptive threshold).
+  if (g.n_entries >= bulk_min_entries && n > 0) {
     gpu::DeviceBuffer<vertex_t> best(un, s);
     gpu::DeviceBuffer<W> best_w(un, s);
     gpu::ArgmaxScratch argmax_scratch(n, s);
     gpu::argmax_rows(g, gpu::DeviceArgmaxMasks<W>{}, best.data(), best_w.data(), argmax_scratch, session.sms(), s);
     propose_heaviest<<<grid, 256, 0, s>>>(o, best.data(), best_w.data());
     MATCHBLAS_CUDA_CHECK_LAUNCH();
-    list_unsettled<<<grid, 256, 0, s>>>(o);
+    release_settled<<<grid, 256, 0, s>>>(o);
     MATCHBLAS_CUDA_CHECK_LAUNCH();
     MATCHBLAS_CUDA_TRY(cudaStreamSynchronize(s));  // before the scratch is freed
   }
-  int listed[classes] = {};
-  MATCHBLAS_CUDA_TRY(cudaMemcpyAsync(listed, next_count.data(), sizeof listed, cudaMemcpyDeviceToHost, s));
   marks[3].record(s);
-  MATCHBLAS_CUDA_TRY(cudaStreamSynchronize(s));
 
-  // Rounds: round r processes the lists filled in round r - 1 (round 0:
-  // init's); each class by its kernel, all on one stream.
+  // Rounds: each lists the owned vertices by class and runs each class's
+  // kernel on its list, all on one stream, until none is owned.
   long long rounds = 0;
-  while (listed[0] + listed[1] + listed[2] > 0) {
+  for (;; ++rounds) {
     // Every listed vertex proposes (its cursor moves down its row) or is
     // exhausted, so this bound is never reached; it turns a bug into an error.
     if (rounds > g.n_entries + n) throw error("b-suitor-gpu: no progress after " + std::to_string(rounds) + " rounds");
-    const int cur = int(rounds % 2), nxt = 1 - cur;
-    std::copy(list[nxt], list[nxt] + classes, o.next);
-    o.next_count = next_count.data() + nxt * classes;
-    MATCHBLAS_CUDA_TRY(cudaMemsetAsync(o.next_count, 0, classes * sizeof(int), s));
+    int listed[classes] = {};
+    MATCHBLAS_CUDA_TRY(cudaMemsetAsync(listed_count.data(), 0, classes * sizeof(int), s));
+    if (n > 0) {
+      list_owned<<<grid, 256, 0, s>>>(o, d_list.data(), listed_count.data());
+      MATCHBLAS_CUDA_CHECK_LAUNCH();
+    }
+    MATCHBLAS_CUDA_TRY(cudaMemcpyAsync(listed, listed_count.data(), sizeof listed, cudaMemcpyDeviceToHost, s));
+    MATCHBLAS_CUDA_TRY(cudaStreamSynchronize(s));
+    if (listed[0] + listed[1] + listed[2] == 0) break;
     if (listed[0] > 0) {
-      propose_tiles<small_tile, W><<<tiles_grid(listed[0], small_tile), tile_block, 0, s>>>(o, 0, list[cur][0],
-                                                                                            listed[0]);
+      propose_tiles<small_tile, W><<<tiles_grid(listed[0], small_tile), tile_block, 0, s>>>(o, list[0], listed[0]);
       MATCHBLAS_CUDA_CHECK_LAUNCH();
     }
     if (listed[1] > 0) {
-      propose_tiles<row_tile, W><<<tiles_grid(listed[1], row_tile), tile_block, 0, s>>>(o, 1, list[cur][1],
-                                                                                        listed[1]);
+      propose_tiles<row_tile, W><<<tiles_grid(listed[1], row_tile), tile_block, 0, s>>>(o, list[1], listed[1]);
       MATCHBLAS_CUDA_CHECK_LAUNCH();
     }
     if (listed[2] > 0) {
-      propose_hubs<W><<<unsigned(listed[2]), hub_block, 0, s>>>(o, list[cur][2]);
+      propose_hubs<W><<<unsigned(listed[2]), hub_block, 0, s>>>(o, list[2]);
       MATCHBLAS_CUDA_CHECK_LAUNCH();
     }
-    ++rounds;
-    MATCHBLAS_CUDA_TRY(cudaMemcpyAsync(listed, o.next_count, sizeof listed, cudaMemcpyDeviceToHost, s));
-    MATCHBLAS_CUDA_TRY(cudaStreamSynchronize(s));
   }
   marks[4].record(s);
 

@@ -6,20 +6,16 @@
 //                 use suitor-gpu's packed (weight, ~proposer) word
 //                 (suitor_gpu_search.cuh; a larger key a better offer); other weights 1 + the
 //                 proposer's position in the holder's row
-//   per vertex v  a heap of the keys of the cap(v) = min(b(v), deg v) best
-//                 offers made to it (the worst on top; v's slots are
-//                 [start[v], start[v + 1])), its count and a lock guarding
-//                 both, and a floor word read without the lock: closed
-//                 (cap 0), room (count < cap), else the key of the worst
-//                 held offer; floors only rise. A vertex of cap 1 has no
-//                 heap and no lock: its floor is its one held offer, placed
-//                 by compare-and-swap (suitor-gpu's offer word)
+//   per vertex v  the keys of the cap(v) = min(b(v), deg v) best offers
+//                 made to it, sorted best first in cap(v) words: its slots
+//                 [start[v], start[v + 1]) and, last, its floor word (its
+//                 worst held offer's key; room while v has room, closed
+//                 when cap(v) = 0), read without a lock; words only rise
 //   per proposer  a state word held << 2 | exhausted << 1 | owned (held:
 //                 how many of its offers are held) and a cursor (its last
 //                 proposal: neighbour and weight)
-//   place         an offer: compare-and-swap on the floor (cap 1) or, under
-//                 the holder's lock, exact re-check, heap, floor; both held
-//                 counts
+//   place         an offer: insert_sorted down v's words by atomic maxima
+//                 (no lock); the held counts of u and of whoever v drops
 //   claim         ownership of a proposer whose offer was dropped
 //   mutual_offers the pairs holding each other's offer, as a BMatching on
 //                 the device (count, scan, fill, per-vertex sort), from each
@@ -119,124 +115,109 @@ template <class W>
 using KeysFor = std::conditional_t<std::is_same_v<W, float>, PackedKeys, PositionKeys<W>>;
 
 // Everything the kernels share; passed to them by value.
-template <class W, int Classes>
+template <class W>
 struct Offers {
   CsrView<W> g;
   KeysFor<W> keys;
   const int* b;
-  const offset_t* start;  // n + 1 entries
-  word_t* slots;          // start[n] keys; v's first count[v] are its heap (cap >= 2)
-  int* count;
-  word_t* floor;
-  int* lock;
+  const offset_t* start;  // n + 1 entries: v's first cap(v) - 1 held keys are slots[start[v], start[v + 1])
+  word_t* slots;
+  word_t* floor;          // v's last held key (closed when cap(v) = 0)
   word_t* state;
   vertex_t* cursor_v;  // no_vertex before the first proposal
   W* cursor_w;
-  vertex_t* next[Classes];  // the next round's lists, one per row class
-  int* next_count;
 };
 
-// A vertex's heap of offer keys, the worst on top. Under the vertex's lock.
+// Whether key x beats the slot value `held` (room: an empty slot).
 template <class Keys>
-struct Heap {
-  const Keys& keys;
-  word_t* a;
-  __device__ bool worse(word_t x, word_t y) const { return keys.better(y, x); }
-  __device__ void push(int held, word_t x) {
-    int i = held;
-    for (; i > 0; i = (i - 1) / 2) {
-      const word_t parent = load(a + (i - 1) / 2);
-      if (!worse(x, parent)) break;
-      store(a + i, parent);
-    }
-    store(a + i, x);
-  }
-  __device__ void replace_top(int held, word_t x) {
-    int i = 0;
-    for (int child = 1; child < held; child = 2 * i + 1) {
-      word_t c = load(a + child);
-      if (child + 1 < held) {
-        const word_t right = load(a + child + 1);
-        if (worse(right, c)) c = right, ++child;
-      }
-      if (!worse(c, x)) break;
-      store(a + i, c);
-      i = child;
-    }
-    store(a + i, x);
-  }
-};
+__device__ bool beats(const Keys& keys, word_t x, word_t held) {
+  return held == room || keys.better(x, held);
+}
 
-// The offer of u (weight w) to v, by u's owner (one lane). Returns the
-// displaced proposer (or no_vertex) and its state word after the drop. A
-// graph without u in v's row (not symmetric) refuses.
-//   cap(v) = 1  compare-and-swap of v's floor while u's offer beats it; u's
-//               held count is raised before (and lowered again if refused),
-//               so a displacer, who acts only after seeing u's key (acquire
-//               of the release that published it), never lowers it below 0
-//   cap(v) > 1  waits for v's lock unless v's floor, re-read, refuses u (then
-//               for good); under it, re-checks exactly and places the offer,
-//               displacing v's worst when full; both counts under the lock.
+// Atomically the better of *slot and x into *slot; returns the old value.
+// Keys ordered as words (float) by one fetch_max; the others by a
+// compare-and-swap loop with the keys' order.
+__device__ inline word_t max_into(const PackedKeys&, word_t* slot, word_t x) {
+  return atomic(slot).fetch_max(x, cuda::memory_order_acq_rel);
+}
+template <class W>
+__device__ word_t max_into(const PositionKeys<W>& keys, word_t* slot, word_t x) {
+  auto a = atomic(slot);
+  word_t old = a.load(cuda::memory_order_acquire);
+  while (beats(keys, x, old) &&
+         !a.compare_exchange_weak(old, x, cuda::memory_order_acq_rel, cuda::memory_order_acquire)) {
+  }
+  return old;
+}
+
+// Inserts key x into v's held keys, kept sorted best first in cap(v) words
+// (v's slots, then its floor word; room for an empty one) without a lock:
+// x goes down the words, each one max_into keeping the better key and
+// passing the other on, until an empty word takes what is carried or the
+// floor word passes a key out. Returns that key (x itself when v refuses
+// it), or room. Why this keeps v's cap(v) best offers under any
+// interleaving: a word only rises, and whatever passes from word i to word
+// i + 1 is at most word i's value, so the words stay sorted at every
+// instant; the keys held or carried are the keys inserted less those passed
+// out, each at most the floor word at that time. So v keeps its best cap(v)
+// keys, the floor word is its worst held key (room while v has room), and
+// a key passed out is refused by v for good. The words that x does not
+// beat when first read are skipped (they only rise; up to read_at_once
+// words are read together). Cap >= 1.
+constexpr int read_at_once = 8;
+
+template <class W>
+__device__ word_t insert_sorted(const Offers<W>& o, vertex_t v, word_t x) {
+  word_t* const first = o.slots + o.start[v];
+  const int k = int(o.start[v + 1] - o.start[v]);
+  int i = 0;
+  if (k <= read_at_once) {  // the words read together, then the first that x beats
+    word_t held[read_at_once];
+#pragma unroll
+    for (int j = 0; j < read_at_once; ++j) held[j] = j < k ? load(first + j) : room;
+    i = k;
+#pragma unroll
+    for (int j = read_at_once - 1; j >= 0; --j)
+      if (j < k && beats(o.keys, x, held[j])) i = j;
+  } else {
+    while (i < k && !beats(o.keys, x, load(first + i))) ++i;
+  }
+  for (; i < k && x != room; ++i) {
+    const word_t old = max_into(o.keys, first + i, x);
+    if (beats(o.keys, x, old)) x = old;
+  }
+  if (x == room) return room;
+  const word_t old = max_into(o.keys, o.floor + v, x);
+  return beats(o.keys, x, old) ? old : x;
+}
+
+// The offer of u (weight w) to v, by u's owner (one lane): insert_sorted
+// unless v's floor refuses it. Returns the displaced proposer (or
+// no_vertex) and its state word after the drop. u's held count is raised
+// before the insertion and lowered again if v passes u's own key out, so a
+// displacer, who acts only after receiving u's key through a chain of
+// acquire-release updates of v's words, never lowers it below 0. A graph
+// without u in v's row (not symmetric) refuses.
 struct Placed {
-  bool placed = false;
   vertex_t displaced = no_vertex;
   word_t displaced_state = 0;
 };
 
-template <class W, int C>
-__device__ Placed place_single(const Offers<W, C>& o, vertex_t u, vertex_t v, W w, word_t key) {
+template <class W>
+__device__ Placed place(const Offers<W>& o, vertex_t u, vertex_t v, W w) {
   Placed r;
-  auto floor = atomic(o.floor + v);
-  word_t seen = floor.load(cuda::memory_order_relaxed);
-  if (!o.keys.takes(w, u, seen)) return r;
-  auto state = atomic(o.state + u);
-  state.fetch_add(one_held, cuda::memory_order_relaxed);
-  while (!floor.compare_exchange_strong(seen, key, cuda::memory_order_acq_rel, cuda::memory_order_acquire))
-    if (!o.keys.takes(w, u, seen)) {
-      state.fetch_sub(one_held, cuda::memory_order_relaxed);
-      return r;
-    }
-  r.placed = true;
-  if (seen != room) {
-    r.displaced = o.keys.proposer(seen);
-    r.displaced_state = atomic(o.state + r.displaced).fetch_sub(one_held, cuda::memory_order_acq_rel) - one_held;
-  }
-  return r;
-}
-
-template <class W, int C>
-__device__ Placed place(const Offers<W, C>& o, vertex_t u, vertex_t v, W w) {
-  Placed r;
+  if (!o.keys.takes(w, u, load(o.floor + v))) return r;
   const word_t key = o.keys.key(v, u, w);
   if (key == room) return r;
-  const int cap = int(o.start[v + 1] - o.start[v]);
-  if (cap == 1) return place_single(o, u, v, w, key);
-  auto lock = atomic(o.lock + v);
-  for (unsigned pause = 16;; pause = min(2 * pause, 512u)) {
-    if (!o.keys.takes(w, u, load(o.floor + v))) return r;
-    int free = 0;
-    if (lock.load(cuda::memory_order_relaxed) == 0 &&
-        lock.compare_exchange_strong(free, 1, cuda::memory_order_acquire, cuda::memory_order_relaxed))
-      break;
-    __nanosleep(pause);
+  auto state = atomic(o.state + u);
+  state.fetch_add(one_held, cuda::memory_order_relaxed);
+  const word_t out = insert_sorted(o, v, key);
+  if (out == key) {
+    state.fetch_sub(one_held, cuda::memory_order_relaxed);
+  } else if (out != room) {
+    r.displaced = o.keys.proposer(out);
+    r.displaced_state = atomic(o.state + r.displaced).fetch_sub(one_held, cuda::memory_order_acq_rel) - one_held;
   }
-  Heap<KeysFor<W>> heap{o.keys, o.slots + o.start[v]};
-  const int held = load(o.count + v);
-  if (held < cap) {
-    heap.push(held, key);
-    store(o.count + v, held + 1);
-    if (held + 1 == cap) store(o.floor + v, load(heap.a));
-    r.placed = true;
-  } else if (const word_t worst = load(heap.a); o.keys.better(key, worst)) {
-    r.displaced = o.keys.proposer(worst);
-    heap.replace_top(cap, key);
-    store(o.floor + v, load(heap.a));
-    r.placed = true;
-  }
-  if (r.placed) atomic(o.state + u).fetch_add(one_held, cuda::memory_order_relaxed);
-  if (r.displaced != no_vertex)
-    r.displaced_state = atomic(o.state + r.displaced).fetch_sub(one_held, cuda::memory_order_relaxed) - one_held;
-  lock.store(0, cuda::memory_order_release);
   return r;
 }
 
@@ -254,19 +235,20 @@ __device__ inline bool claim(word_t* state, vertex_t x, word_t seen) {
 
 // ---- the mutual offers ------------------------------------------------------
 
-// The keys v holds once every proposal is done: its floor (cap 1) or its
-// heap.
-template <class W, int C>
+// The keys v holds once every proposal is done: its slots and its floor
+// word, less the empty ones (room sorts last, so they end the list).
+template <class W>
 struct HeldKeys {
-  const word_t* first;
-  int size;
-  word_t single;
-  __device__ HeldKeys(const Offers<W, C>& o, vertex_t v) {
-    const int cap = int(o.start[v + 1] - o.start[v]);
-    single = cap == 1 ? o.floor[v] : room;
-    first = cap == 1 ? &single : o.slots + o.start[v];
-    size = cap == 1 ? int(single != room) : cap == 0 ? 0 : o.count[v];
+  const Offers<W>& o;
+  vertex_t v;
+  int slots;
+  __device__ HeldKeys(const Offers<W>& o, vertex_t v) : o(o), v(v), slots(int(o.start[v + 1] - o.start[v])) {}
+  // The j-th best held key (j <= slots), or room past the last.
+  __device__ word_t operator[](int j) const {
+    const word_t k = j < slots ? o.slots[o.start[v] + j] : o.floor[v];
+    return k == closed ? room : k;
   }
+  __device__ int words() const { return slots + 1; }
 };
 
 // v holds the offer with this key; does its proposer u hold v's offer? v
@@ -275,8 +257,8 @@ struct HeldKeys {
 // kept it iff u has room or v's offer is at or above u's floor (floors only
 // rise: a refused or dropped offer stays below it). Two reads: v's cursor
 // (cv, cw, given) and u's floor.
-template <class W, int C>
-__device__ vertex_t mutual_partner(const Offers<W, C>& o, vertex_t v, word_t key, vertex_t cv, W cw) {
+template <class W>
+__device__ vertex_t mutual_partner(const Offers<W>& o, vertex_t v, word_t key, vertex_t cv, W cw) {
   const vertex_t u = o.keys.proposer(key);
   const W w = o.keys.weight(key);
   if (cv == no_vertex || (u != cv && !neighbour_beats(w, u, cw, cv))) return no_vertex;
@@ -286,16 +268,17 @@ __device__ vertex_t mutual_partner(const Offers<W, C>& o, vertex_t v, word_t key
   return fu != closed && back != room && (back == fu || o.keys.better(back, fu)) ? u : no_vertex;
 }
 
-template <class W, int C>
-__global__ void count_mutual(Offers<W, C> o, offset_t* kept) {
+template <class W>
+__global__ void count_mutual(Offers<W> o, offset_t* kept) {
   for (long long i = grid_thread(); i <= o.g.n_rows; i += grid_threads()) {
     const vertex_t v = vertex_t(i);
     offset_t k = 0;
     if (v < o.g.n_rows) {
-      const HeldKeys<W, C> held(o, v);
+      const HeldKeys<W> held(o, v);
       const vertex_t cv = o.cursor_v[v];
       const W cw = cv == no_vertex ? W(0) : o.cursor_w[v];
-      for (int j = 0; j < held.size; ++j) k += mutual_partner(o, v, held.first[j], cv, cw) != no_vertex;
+      for (int j = 0; j < held.words() && held[j] != room; ++j)
+        k += mutual_partner(o, v, held[j], cv, cw) != no_vertex;
     }
     kept[v] = k;
   }
@@ -305,18 +288,18 @@ __global__ void count_mutual(Offers<W, C> o, offset_t* kept) {
 // to sort_in_thread, else `unsorted` is raised for a segmented sort.
 constexpr int sort_in_thread = 64;
 
-template <class W, int C>
-__global__ void fill_mutual(Offers<W, C> o, const offset_t* offsets, vertex_t* partners, int* unsorted) {
+template <class W>
+__global__ void fill_mutual(Offers<W> o, const offset_t* offsets, vertex_t* partners, int* unsorted) {
   for (long long i = grid_thread(); i < o.g.n_rows; i += grid_threads()) {
     const vertex_t v = vertex_t(i);
-    const HeldKeys<W, C> held(o, v);
+    const HeldKeys<W> held(o, v);
     const vertex_t cv = o.cursor_v[v];
     const W cw = cv == no_vertex ? W(0) : o.cursor_w[v];
     vertex_t* out = partners + offsets[v];
     const int k = int(offsets[v + 1] - offsets[v]);
     int filled = 0;
-    for (int j = 0; j < held.size; ++j) {
-      const vertex_t u = mutual_partner(o, v, held.first[j], cv, cw);
+    for (int j = 0; j < held.words() && held[j] != room; ++j) {
+      const vertex_t u = mutual_partner(o, v, held[j], cv, cw);
       if (u == no_vertex) continue;
       int at = filled++;
       if (k <= sort_in_thread)
@@ -358,20 +341,22 @@ inline void sort_partner_lists(DeviceBMatching& m, vertex_t n, offset_t total, c
   });
 }
 
-// cap(v) = min(b(v), deg v), and caps[n] = 0 for the exclusive scan.
+// cap(v) = min(b(v), deg v) less `elsewhere` (at least 0) slots per
+// vertex, and caps[n] = 0 for the exclusive scan.
 template <class W>
-__global__ void slot_caps(CsrView<W> g, const int* b, int* caps) {
+__global__ void slot_caps(CsrView<W> g, const int* b, int elsewhere, int* caps) {
   for (long long v = grid_thread(); v <= g.n_rows; v += grid_threads())
-    caps[v] = v == g.n_rows ? 0 : int(min(offset_t(b[v]), degree(g, vertex_t(v))));
+    caps[v] = v == g.n_rows ? 0 : int(max(min(offset_t(b[v]), degree(g, vertex_t(v))) - elsewhere, offset_t(0)));
 }
 
-// Each vertex's slot range [start[v], start[v + 1]) of cap(v) slots
-// (start: n + 1 entries); returns the number of slots. Synchronous on s.
+// Each vertex's slot range [start[v], start[v + 1]) of cap(v) - elsewhere
+// slots (at least 0; b-Suitor keeps one offer in the floor word); start:
+// n + 1 entries. Returns the number of slots. Synchronous on s.
 template <class W>
-offset_t slot_starts(const CsrView<W>& g, const int* b, DeviceBuffer<offset_t>& start, unsigned grid,
+offset_t slot_starts(const CsrView<W>& g, const int* b, int elsewhere, DeviceBuffer<offset_t>& start, unsigned grid,
                      cudaStream_t s) {
   DeviceBuffer<int> caps(std::size_t(g.n_rows) + 1, s);
-  slot_caps<<<grid, 256, 0, s>>>(g, b, caps.data());
+  slot_caps<<<grid, 256, 0, s>>>(g, b, elsewhere, caps.data());
   MATCHBLAS_CUDA_CHECK_LAUNCH();
   with_temp(s, [&](void* temp, std::size_t& bytes) {
     return cub::DeviceScan::ExclusiveScan(temp, bytes, caps.data(), start.data(), cuda::std::plus<offset_t>{},
@@ -420,8 +405,8 @@ DeviceBMatching partner_lists(vertex_t n, cudaStream_t s, Count count, Fill fill
 // sort_in_thread partners). Cost O(slots) reads, two per held offer (its
 // holder's cursor, its proposer's floor; plus a row search for non-float
 // weights), twice. Synchronous on s.
-template <class W, int C>
-DeviceBMatching mutual_offers(const Offers<W, C>& o, unsigned grid, cudaStream_t s) {
+template <class W>
+DeviceBMatching mutual_offers(const Offers<W>& o, unsigned grid, cudaStream_t s) {
   return partner_lists(
       o.g.n_rows, s,
       [&](offset_t* kept) {

@@ -31,9 +31,11 @@ struct BestNeighbour {
   }
 };
 
-// f(v, w) for each visited entry (column v, weight w), in row order.
-template <int Batch = 4, class W, class F>
-__device__ void for_strided_entries(const CsrView<W>& g, vertex_t u, int first, int width, F&& f) {
+// f(v, w) for each batch of Batch visited entries in row order (arrays of
+// columns and weights, no_vertex past the row's end), all loaded before f
+// runs.
+template <int Batch, class W, class F>
+__device__ void for_strided_batches(const CsrView<W>& g, vertex_t u, int first, int width, F&& f) {
   const offset_t end = g.offsets[u + 1];
   for (offset_t k = g.offsets[u] + first; k < end; k += offset_t(Batch) * width) {
     vertex_t v[Batch];
@@ -44,10 +46,18 @@ __device__ void for_strided_entries(const CsrView<W>& g, vertex_t u, int first, 
       v[j] = kk < end ? g.cols[kk] : no_vertex;
       w[j] = kk < end ? g.weights[kk] : W(0);
     }
+    f(v, w);
+  }
+}
+
+// f(v, w) for each visited entry (column v, weight w), in row order.
+template <int Batch = 4, class W, class F>
+__device__ void for_strided_entries(const CsrView<W>& g, vertex_t u, int first, int width, F&& f) {
+  for_strided_batches<Batch>(g, u, first, width, [&](const vertex_t (&v)[Batch], const W (&w)[Batch]) {
 #pragma unroll
     for (int j = 0; j < Batch; ++j)
       if (v[j] != no_vertex) f(v[j], w[j]);
-  }
+  });
 }
 
 // A lane's best entries of a row scan (best first, under neighbour_beats),
@@ -109,6 +119,7 @@ struct TileGroup {
     return b;
   }
   __device__ bool any(bool x) const { return t.any(x); }
+  __device__ void sync() const { t.sync(); }  // with memory ordering among the lanes
 };
 
 // A block of B threads scanning one row together (B a multiple of 32),
@@ -144,6 +155,7 @@ struct BlockGroup {
     return b;
   }
   __device__ bool any(bool x) const { return __syncthreads_or(x) != 0; }
+  __device__ void sync() const { __syncthreads(); }
 };
 
 // A group's best entries, best first, from its lanes' LaneTop lists:

@@ -10,7 +10,9 @@
 // for one vertex (b-suitor-gpu's rounds, nearly every vertex with a
 // compare-and-swap slot); on a graph of over 2^20 entries (b-suitor-gpu's
 // bulk first round); negative weights and rows of -inf only; complete
-// graphs with b above every degree (64 and 65 partners); the
+// graphs with b above every degree (64 and 65 partners); hubs that every
+// vertex proposes to at once, with caps 1 to 40 and three weights (the
+// lock-free sorted insertion under its heaviest contention); the
 // DeviceGraph overload and GpuTimes; bad b, shapes and GPU ids refused with
 // invalid_input.
 #include <doctest/doctest.h>
@@ -22,6 +24,7 @@
 #include <vector>
 
 #include "datasets/generators.hpp"
+#include "lib/csr_build.hpp"
 #include "lib/error.hpp"
 #include "matchers/b_matching/b_matching.hpp"
 #include "matchers/device_graph.hpp"
@@ -220,6 +223,35 @@ TEST_CASE("b-suitor-gpu and b-ld-gpu on complete graphs with b above every degre
     REQUIRE(ref.num_edges() == offset_t(n) * (n - 1) / 2);
     require_b_greedy(g, constant_b(n, 1000), ref, 3);
     require_b_greedy(check::with_weights<float>(g), constant_b(n, 1000), 3);
+  }
+}
+
+TEST_CASE("b-suitor-gpu and b-ld-gpu with hubs that every vertex proposes to at once, caps 1 to 40, three weights") {
+  // Eight hubs adjacent to every other vertex plus a sparse random layer;
+  // weights from {1, 2, 3} so that most offers tie on weight and are
+  // ordered by id. Each hub receives tens of thousands of offers in the
+  // same round, where its words are raced on from every SM; 1.5M entries,
+  // so b-suitor-gpu starts with its bulk round (>= 2^20).
+  const vertex_t n = 70000, hubs = 8;
+  std::mt19937_64 rng(41);
+  Triples<double> t;
+  auto edge = [&](vertex_t u, vertex_t v) {
+    const double w = double(1 + rng() % 3);
+    t.push_back(u, v, w);
+    t.push_back(v, u, w);
+  };
+  for (vertex_t h = 0; h < hubs; ++h)
+    for (vertex_t v = h + 1; v < n; ++v) edge(h, v);
+  for (vertex_t u = hubs; u < n; ++u)
+    for (int k = 0; k < 3; ++k)
+      if (const vertex_t v = vertex_t(hubs + rng() % (n - hubs)); v != u) edge(u, v);
+  const Csr<double> g = csr_from_triples<double>(n, n, t, Duplicates::max, false);
+  for (int hub_b : {1, 2, 7, 40}) {
+    CAPTURE(hub_b);
+    std::vector<int> b = random_b(n, std::uint64_t(hub_b));
+    for (vertex_t h = 0; h < hubs; ++h) b[std::size_t(h)] = hub_b;
+    require_b_greedy(g, b, 3);
+    require_b_greedy(check::with_weights<float>(g), b, 3);
   }
 }
 

@@ -130,16 +130,21 @@ namespace cg = cooperative_groups;
 using namespace gpu::b_suitor;
 using gpu::append_by_warp;
 
-// Group sizes by row length, not tuned for b-Suitor: the class bounds and
-// tile widths of suitor_gpu.cu's adaptive mode.
-constexpr offset_t small_row = 32, hub_row = 1024;
-constexpr int small_tile = 4, row_tile = 32, hub_block = 256, tile_block = 128;
-constexpr int classes = 3;  // rows of <= small_row entries, <= hub_row, hubs
+// Group sizes by row length: suitor_gpu.cu's class bounds and tile widths
+// (4 lanes up to 32 entries, a warp up to 1024, a block beyond) with a
+// class of 8-lane tiles for rows of 33-64 entries between the first two,
+// where a warp left most of its lanes idle (ER scale 24, b = 5, on an H100:
+// those rows' first round 38.4 -> 21.1 ms).
+constexpr offset_t small_row = 32, mid_row = 64, hub_row = 1024;
+constexpr int small_tile = 4, mid_tile = 8, row_tile = 32, hub_block = 256, tile_block = 128;
+constexpr int classes = 4;  // rows of <= small_row entries, <= mid_row, <= hub_row, hubs
 
 template <class W>
 using State = Offers<W>;
 
-__device__ int row_class(offset_t degree) { return degree <= small_row ? 0 : degree <= hub_row ? 1 : 2; }
+__device__ int row_class(offset_t degree) {
+  return degree <= small_row ? 0 : degree <= mid_row ? 1 : degree <= hub_row ? 2 : 3;
+}
 
 template <class W>
 using Best = gpu::BestNeighbour<W>;
@@ -200,19 +205,22 @@ __device__ void run_owned(const Group& group, const State<W>& o, vertex_t u) {
   cw = group.from_leader(cw);
   const word_t bu = word_t(o.b[u]);
   for (;;) {
-    int done = 0;
+    int need = 0;  // the leader's: how many offers u proposes next, 0 once released
     if (group.leader()) {
       auto state = atomic(o.state + u);
       word_t s = state.load(cuda::memory_order_relaxed);
+      bool released = false;
       if ((s & exhausted) || held_of(s) >= bu) {
         store(o.cursor_v + u, cv);
         store(o.cursor_w + u, cw);
-        while (!done && ((s & exhausted) || held_of(s) >= bu))  // fails when a drop came in meanwhile
-          done = state.compare_exchange_strong(s, s & ~owned, cuda::memory_order_release, cuda::memory_order_relaxed);
+        while (!released && ((s & exhausted) || held_of(s) >= bu))  // fails when a drop came in meanwhile
+          released =
+              state.compare_exchange_strong(s, s & ~owned, cuda::memory_order_release, cuda::memory_order_relaxed);
       }
+      if (!released) need = int(min(word_t(top_k), bu - held_of(s)));  // here held < b(u), not exhausted
     }
-    if (group.from_leader(done)) return;
-    const int need = group.from_leader(int(min(word_t(top_k), bu - min(bu, held_of(load(o.state + u))))));
+    need = group.from_leader(need);
+    if (need == 0) return;
     const Candidates<W, top_k> c = merge_candidates(group, lane_top(o, u, cv, cw, group.rank(), Group::size, need), need);
     if (c.size == 0) {  // nobody below the cursor takes u's offer, for good
       if (group.leader()) atomic(o.state + u).fetch_or(exhausted, cuda::memory_order_relaxed);
@@ -418,17 +426,21 @@ BMatching b_suitor_gpu(const DeviceGraph<W>& dg, const std::vector<int>& b, cons
     }
     MATCHBLAS_CUDA_TRY(cudaMemcpyAsync(listed, listed_count.data(), sizeof listed, cudaMemcpyDeviceToHost, s));
     MATCHBLAS_CUDA_TRY(cudaStreamSynchronize(s));
-    if (listed[0] + listed[1] + listed[2] == 0) break;
+    if (listed[0] + listed[1] + listed[2] + listed[3] == 0) break;
     if (listed[0] > 0) {
       propose_tiles<small_tile, W><<<tiles_grid(listed[0], small_tile), tile_block, 0, s>>>(o, list[0], listed[0]);
       MATCHBLAS_CUDA_CHECK_LAUNCH();
     }
     if (listed[1] > 0) {
-      propose_tiles<row_tile, W><<<tiles_grid(listed[1], row_tile), tile_block, 0, s>>>(o, list[1], listed[1]);
+      propose_tiles<mid_tile, W><<<tiles_grid(listed[1], mid_tile), tile_block, 0, s>>>(o, list[1], listed[1]);
       MATCHBLAS_CUDA_CHECK_LAUNCH();
     }
     if (listed[2] > 0) {
-      propose_hubs<W><<<unsigned(listed[2]), hub_block, 0, s>>>(o, list[2]);
+      propose_tiles<row_tile, W><<<tiles_grid(listed[2], row_tile), tile_block, 0, s>>>(o, list[2], listed[2]);
+      MATCHBLAS_CUDA_CHECK_LAUNCH();
+    }
+    if (listed[3] > 0) {
+      propose_hubs<W><<<unsigned(listed[3]), hub_block, 0, s>>>(o, list[3]);
       MATCHBLAS_CUDA_CHECK_LAUNCH();
     }
   }

@@ -150,8 +150,9 @@ __device__ word_t max_into(const PositionKeys<W>& keys, word_t* slot, word_t x) 
   return old;
 }
 
-// Inserts key x into v's held keys, kept sorted best first in cap(v) words
-// (v's slots, then its floor word; room for an empty one) without a lock:
+// Inserts key x into a vertex v's held keys, kept sorted best first in
+// cap(v) = k + 1 words (its k slots from `first`, then its floor word; room
+// for an empty one) without a lock:
 // x goes down the words, each one max_into keeping the better key and
 // passing the other on, until an empty word takes what is carried or the
 // floor word passes a key out. Returns that key (x itself when v refuses
@@ -166,10 +167,8 @@ __device__ word_t max_into(const PositionKeys<W>& keys, word_t* slot, word_t x) 
 // words are read together). Cap >= 1.
 constexpr int read_at_once = 8;
 
-template <class W>
-__device__ word_t insert_sorted(const Offers<W>& o, vertex_t v, word_t x) {
-  word_t* const first = o.slots + o.start[v];
-  const int k = int(o.start[v + 1] - o.start[v]);
+template <class Keys>
+__device__ word_t insert_sorted(const Keys& keys, word_t* first, int k, word_t* floor, word_t x) {
   int i = 0;
   if (k <= read_at_once) {  // the words read together, then the first that x beats
     word_t held[read_at_once];
@@ -178,17 +177,17 @@ __device__ word_t insert_sorted(const Offers<W>& o, vertex_t v, word_t x) {
     i = k;
 #pragma unroll
     for (int j = read_at_once - 1; j >= 0; --j)
-      if (j < k && beats(o.keys, x, held[j])) i = j;
+      if (j < k && beats(keys, x, held[j])) i = j;
   } else {
-    while (i < k && !beats(o.keys, x, load(first + i))) ++i;
+    while (i < k && !beats(keys, x, load(first + i))) ++i;
   }
   for (; i < k && x != room; ++i) {
-    const word_t old = max_into(o.keys, first + i, x);
-    if (beats(o.keys, x, old)) x = old;
+    const word_t old = max_into(keys, first + i, x);
+    if (beats(keys, x, old)) x = old;
   }
   if (x == room) return room;
-  const word_t old = max_into(o.keys, o.floor + v, x);
-  return beats(o.keys, x, old) ? old : x;
+  const word_t old = max_into(keys, floor, x);
+  return beats(keys, x, old) ? old : x;
 }
 
 // The offer of u (weight w) to v, by u's owner (one lane): insert_sorted
@@ -206,12 +205,14 @@ struct Placed {
 template <class W>
 __device__ Placed place(const Offers<W>& o, vertex_t u, vertex_t v, W w) {
   Placed r;
-  if (!o.keys.takes(w, u, load(o.floor + v))) return r;
+  const word_t floor = load(o.floor + v);
+  const offset_t first = o.start[v], end = o.start[v + 1];  // read with the floor, not after it
+  if (!o.keys.takes(w, u, floor)) return r;
   const word_t key = o.keys.key(v, u, w);
   if (key == room) return r;
   auto state = atomic(o.state + u);
   state.fetch_add(one_held, cuda::memory_order_relaxed);
-  const word_t out = insert_sorted(o, v, key);
+  const word_t out = insert_sorted(o.keys, o.slots + first, int(end - first), o.floor + v, key);
   if (out == key) {
     state.fetch_sub(one_held, cuda::memory_order_relaxed);
   } else if (out != room) {

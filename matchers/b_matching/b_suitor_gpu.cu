@@ -25,8 +25,8 @@
 // streaming row argmax gives every vertex its heaviest neighbour, all
 // propose there at once. Then rounds: each lists the owned vertices by
 // row length (one atomic per warp and class), and a group owns each listed
-// proposer u (a tile of 4 lanes for rows of <= 32 entries, 32 lanes up to
-// 1024, a block of 256 beyond). While u holds fewer than b(u) offers, the
+// proposer u (a tile of 4 lanes for rows of <= 32 entries, 8 lanes up to
+// 64, 32 lanes up to 1024, a block of 256 beyond). While u holds fewer than b(u) offers, the
 // group scans the entries strictly below the cursor for the best ones
 // (neighbour_beats) whose floor takes u's offer, as many as u needs up to
 // top_k = 4 (each lane keeps its best, loading the floors of a batch of
@@ -90,8 +90,9 @@
 // proposals below (each proposer's best entry not read as refusing, the
 // cursor moved there).
 // Cost: O(sum over proposals of the proposer's degree) reads, as the CPU
-// b-Suitor, plus up to cap(v) atomic maxima per placement (one while v has
-// room and the offer is not its best), with no lock to wait for; one host
+// b-Suitor, plus up to cap(v) atomic maxima per placement (one per word
+// from the first the offer beats down to the first empty one or the floor
+// word), with no lock to wait for; one host
 // synchronisation per round; the result reads each held key, its holder's
 // cursor and its proposer's floor; one pass over the state words per
 // round to list the owned vertices. Device memory besides the graph: about
@@ -246,7 +247,7 @@ __device__ void run_owned(const Group& group, const State<W>& o, vertex_t u) {
   }
 }
 
-// A tile of G lanes per listed vertex of class cls.
+// A tile of G lanes per listed vertex (the list of one row class).
 template <int G, class W>
 __global__ void propose_tiles(State<W> o, const vertex_t* list, int listed) {
   const TileGroup<G> group{cg::tiled_partition<G>(cg::this_thread_block())};

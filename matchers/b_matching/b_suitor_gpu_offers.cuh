@@ -1,6 +1,6 @@
 // The offers of b-Suitor on the GPU (matchers/b_matching/b_suitor_gpu.cu states the
-// algorithm and why it equals b_greedy): the device twin of OfferHeaps in
-// matchers/b_matching/b_suitor.cpp.
+// algorithm and why it equals b_greedy): what OfferHeaps are in
+// matchers/b_matching/b_suitor.cpp, as sorted words kept without a lock.
 //   offer key     a held offer as one word, so that a holder compares and
 //                 stores offers without reading the graph: float weights
 //                 use suitor-gpu's packed (weight, ~proposer) word

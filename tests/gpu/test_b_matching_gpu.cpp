@@ -7,8 +7,8 @@
 // on tie-heavy R-MAT (rows of all three group sizes, hubs included) and
 // Erdos-Renyi graphs, where races would show as flakiness; with b = 1
 // greedy's matching (b-suitor-gpu: suitor-gpu runs then), and b = 1 but
-// for one vertex (b-suitor-gpu's rounds, nearly every vertex with a
-// compare-and-swap slot); on a graph of over 2^20 entries (b-suitor-gpu's
+// for one vertex (b-suitor-gpu's rounds, nearly every vertex keeping its
+// one offer in its floor word); on a graph of over 2^20 entries (b-suitor-gpu's
 // bulk first round); negative weights and rows of -inf only; complete
 // graphs with b above every degree (64 and 65 partners); hubs that every
 // vertex proposes to at once, with caps 1 to 40 and three weights (the
@@ -105,7 +105,7 @@ std::vector<int> random_b(vertex_t n, std::uint64_t seed) {
 }
 
 // b = 1 everywhere but vertex 0 (b = 2): not plain matching, so the
-// b-Suitor rounds run, nearly every vertex with one compare-and-swap slot.
+// b-Suitor rounds run, nearly every vertex keeping one offer in its floor word.
 std::vector<int> nearly_ones(vertex_t n) {
   std::vector<int> b(static_cast<std::size_t>(n), 1);
   if (n > 0) b[0] = 2;

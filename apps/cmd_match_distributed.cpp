@@ -77,10 +77,10 @@ int command_match_distributed(const Args& a, const ChosenAlgorithm& chosen, Grap
   if (a.flag("gto")) throw usage_error("--gto is not for the distributed matchers ('" + m.name + "')");
   std::FILE* report = report_stream(a, {"out"});
   const std::string& file = a.positional()[0];
-  const std::string partition_name = a.value("partition").value_or("blocks");
-  if (partition_name != "blocks" && partition_name != "spread")
-    throw usage_error("unknown --partition '" + partition_name + "' (blocks, spread)");
-  const Partition partition = partition_name == "spread" ? Partition::spread : Partition::blocks;
+  const std::string partition_arg = a.value("partition").value_or("blocks");
+  const std::optional<Partition> chosen_partition = parse_partition(partition_arg);
+  if (!chosen_partition) throw usage_error("unknown --partition '" + partition_arg + "' (blocks, spread)");
+  const Partition partition = *chosen_partition;
   const std::string shown = file == "-" ? "<stdin>" : file;
   mpi::Session session;
   const bool root = session.rank() == 0;
@@ -157,7 +157,7 @@ int command_match_distributed(const Args& a, const ChosenAlgorithm& chosen, Grap
                    .number("setup_s", setup_s)
                    .number("gto", std::nullopt)
                    .integer("ranks", session.ranks())
-                   .text("partition", part.partition == Partition::spread ? "spread" : "blocks")
+                   .text("partition", partition_name(part.partition))
                    .integer("rounds", rounds)
                    .integer("remote_ops", remote_ops)
                    .integer("remote_bytes", remote_bytes));
@@ -165,7 +165,7 @@ int command_match_distributed(const Args& a, const ChosenAlgorithm& chosen, Grap
     std::fprintf(report, "%s: %s\n", shown.c_str(), description.c_str());
     std::fprintf(report, "%s: weight %.10g, cardinality %lld, time %.6f s, valid, %d ranks (%s), %lld rounds\n",
                  m.name.c_str(), weight, static_cast<long long>(pairs), time_s, session.ranks(),
-                 part.partition == Partition::spread ? "spread" : "blocks", static_cast<long long>(rounds));
+                 partition_name(part.partition), static_cast<long long>(rounds));
   }
   return exit_ok;
 }

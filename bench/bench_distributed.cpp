@@ -212,8 +212,7 @@ int main(int argc, char** argv) {
     else if (k == "--check" && (v == "greedy" || v == "none")) check = v == "greedy";
     else if (k == "--threads") threads = std::atoi(v.c_str());
     else if (k == "--ceiling" && (v == "yes" || v == "no")) ceiling = v == "yes";
-    else if (k == "--partition" && (v == "blocks" || v == "spread"))
-      partition = v == "blocks" ? Partition::blocks : Partition::spread;
+    else if (k == "--partition" && parse_partition(v)) partition = *parse_partition(v);
     else {
       std::fprintf(stderr, "bench_distributed: unknown option %s\n%s", k.c_str(), usage);
       return 2;
@@ -279,7 +278,7 @@ int main(int argc, char** argv) {
                   bytes_mean / 1048576, bytes_max / 1048576, rss_mean / 1048576, rss_max / 1048576,
                   static_cast<long long>(part.n), static_cast<long long>(part.edges), static_cast<long long>(rows_max),
                   static_cast<long long>(entries_max), static_cast<long long>(cross_max),
-                  static_cast<long long>(ghosts_max), part.partition == Partition::spread ? "spread" : "blocks");
+                  static_cast<long long>(ghosts_max), partition_name(part.partition));
     std::fflush(stdout);
     if (variants.empty() && peers.empty()) continue;
     // The variants first, each reported on a progress line as soon as it

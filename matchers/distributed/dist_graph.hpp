@@ -28,6 +28,8 @@
 // No MPI here: the partition is a pure function of (graph, rank, ranks).
 #pragma once
 #include <cstddef>
+#include <optional>
+#include <string_view>
 #include <vector>
 
 #include "lib/csr.hpp"
@@ -40,6 +42,15 @@ namespace matchblas {
 // structure (a mesh's neighbours on the same rank); spread evens the shares
 // of graphs whose ids do not (bench/RESULTS.md measures both).
 enum class Partition { blocks, spread };
+
+// A partition's name ("blocks", "spread"), and the partition of a name
+// (nullopt for any other), for the command line and the reports.
+inline const char* partition_name(Partition p) { return p == Partition::spread ? "spread" : "blocks"; }
+inline std::optional<Partition> parse_partition(std::string_view name) {
+  if (name == "blocks") return Partition::blocks;
+  if (name == "spread") return Partition::spread;
+  return std::nullopt;
+}
 
 struct DistGraph {
   int rank = 0, ranks = 1;

@@ -2,7 +2,7 @@
 # The GPU b-matchers' checks and measurements (b-suitor-gpu, b-ld-gpu) in
 # one batch on the GPU machine: build, their GPU tests, compute-sanitizer
 # memcheck and racecheck through the CLI on an R-MAT graph of 1.3M entries
-# (over b-suitor-gpu's bulk round threshold, 2^20) with b = 2, 5 and a
+# (hubs of over 1024 entries included) with b = 2, 5 and a
 # per-vertex b of 0..4, then bench_b_matching on R-MAT and Erdos-Renyi
 # scale 24 (> 2^27 edges) for b = 1, 2, 5 against OpenMP b-Suitor on all
 # cores. Logs go to $OUT (default device-logs). BS=2,5 or ONLY=b-ld-gpu

@@ -135,8 +135,7 @@ __device__ void list_by_warp(const Rounds<W>& r, vertex_t u, bool listed) {
 // words, as b-suitor-gpu's listing once did).
 template <class W>
 __device__ void list_for_refill(const Rounds<W>& r, vertex_t u, int c) {
-  for (int k = 0; k < classes; ++k)  // the threads of one class together
-    if (c == k) append_by_warp(r.refill[k], r.refill_count + k, u);
+  gpu::append_by_class(r.refill, r.refill_count, c, u);
 }
 
 template <class W>

@@ -90,17 +90,17 @@ BMatching from_lists(std::vector<std::vector<vertex_t>>& lists);
 }  // namespace detail
 
 // b-Suitor on the GPU (matchers/b_matching/b_suitor_gpu.cu): each vertex keeps its
-// b(v) best offers under a per-vertex lock (cap-1 vertices by one
-// compare-and-swap), a tile of lanes (a block for rows longer than 1024)
-// scans a proposer's row; exactly b_greedy's edge set
+// b(v) best offers sorted in b(v) words without a lock (an offer goes down
+// them by atomic maxima), a tile of lanes (a block for rows longer than
+// 1024) scans a proposer's row; exactly b_greedy's edge set
 // (matchers/b_matching/b_matching.hpp) for any b and any interleaving. With b = 1 at
 // every vertex and float weights it runs suitor-gpu (greedy's matching,
 // the same edges).
 // Same preconditions and errors as b_suitor_seq (invalid_input for a bad
 // b); of opt `device` and `stream` are used. GpuTimes: upload (the graph's,
 // plus b's), match (allocations, kernels and one host synchronisation per
-// round, the result left on the device; phases "init", "bulk round" (below
-// 2^20 entries only the listing's copy), "propose (R rounds)", "extract"; suitor-gpu's
+// round, the result left on the device; phases "init", "first round",
+// "other rounds (R)", "extract"; suitor-gpu's
 // phases when b = 1), download (the BMatching). On a DeviceGraph,
 // opt.device must be the graph's device.
 template <class W>

@@ -20,13 +20,14 @@
 // while it has room; closed when cap(v) = 0), kept without a lock: an offer
 // goes down the words by atomic maxima, each word keeping the better key
 // and passing the other on (insert_sorted); per proposer a state word (held
-// offers, exhausted, owned) and a cursor (its last proposal). On graphs of
-// at least 2^20 entries a bulk first round (suitor-gpu's) starts: a
-// streaming row argmax gives every vertex its heaviest neighbour, all
-// propose there at once. Then rounds: each lists the owned vertices by
-// row length (one atomic per warp and class), and a group owns each listed
-// proposer u (a tile of 4 lanes for rows of <= 32 entries, 8 lanes up to
-// 64, 32 lanes up to 1024, a block of 256 beyond). While u holds fewer than b(u) offers, the
+// offers, exhausted, owned) and a cursor (its last proposal). Rounds: each
+// lists the owned vertices by row length (one atomic per warp and class),
+// and a group owns each listed proposer u (a tile of 4 lanes for rows of
+// <= 32 entries, 8 lanes up to 64, 32 lanes up to 1024, a block of 256
+// beyond). In the first round, where every active vertex is listed and no
+// floor refuses yet, the group proposes to the best min(b(u), 8) entries
+// of u's row at once, found by a scan that reads no floor. In the others,
+// while u holds fewer than b(u) offers, the
 // group scans the entries strictly below the cursor for the best ones
 // (neighbour_beats) whose floor takes u's offer, as many as u needs up to
 // top_k = 4 (each lane keeps its best, loading the floors of a batch of
@@ -86,9 +87,9 @@
 // Guarantee: exactly b_greedy's edge set for any b (0 and b > degree
 // included) and any schedule; with b = 1 greedy's matching (Manne et al. 2016
 // Lemma 3.1, sec. 3); 1/2-approximate.
-// The bulk round changes none of this: it is one concurrent step of the
-// proposals below (each proposer's best entry not read as refusing, the
-// cursor moved there).
+// The first round changes none of this: it is one concurrent step of the
+// proposals above (each proposer's best entries not read as refusing, read
+// without a floor, the cursor moved to the last).
 // Cost: O(sum over proposals of the proposer's degree) reads, as the CPU
 // b-Suitor, plus up to cap(v) atomic maxima per placement (one per word
 // from the first the offer beats down to the first empty one or the floor
@@ -96,8 +97,8 @@
 // synchronisation per round; the result reads each held key, its holder's
 // cursor and its proposer's floor; one pass over the state words per
 // round to list the owned vertices. Device memory besides the graph: about
-// 50 bytes per vertex and 8 per slot (cap(v) - 1 slots per vertex), plus
-// the argmax's 12-16 per vertex during the bulk round.
+// 50 bytes per vertex and 8 per slot (cap(v) - 1 slots per vertex), and
+// for the result 20 more per vertex and 4 per slot.
 // Preconditions: as b_suitor_seq (g symmetric with sorted rows, no
 // self-loops, weights not NaN; b: one entry >= 0 per vertex, else
 // invalid_input). An asymmetric graph gives an unspecified result but no
@@ -118,7 +119,6 @@
 #include "matchers/b_matching/b_matching.hpp"
 #include "matchers/general/suitor.hpp"
 #include "matchers/gpu_session.cuh"
-#include "ops/gpu/argmax_gpu.cuh"
 #include "ops/gpu/launch.cuh"
 #include "ops/gpu/row_scan.cuh"
 #include "ops/gpu/warp_append.cuh"
@@ -129,7 +129,6 @@ namespace {
 
 namespace cg = cooperative_groups;
 using namespace gpu::b_suitor;
-using gpu::append_by_warp;
 
 // Group sizes by row length: suitor_gpu.cu's class bounds and tile widths
 // (4 lanes up to 32 entries, a warp up to 1024, a block beyond) with a
@@ -247,23 +246,63 @@ __device__ void run_owned(const Group& group, const State<W>& o, vertex_t u) {
   }
 }
 
+// The first round: no vertex holds an offer yet, so the group proposes to
+// the best min(b(u), first_k) entries of u's row at once, found by one
+// streaming scan that reads no floor (every floor is room, or closed for
+// good), lane j placing to candidates j, j + G, ...; the cursor moves to
+// the last. One concurrent step of run_owned's proposals (each the best
+// entry below the cursor not read as refusing), so the header's argument
+// holds as it is. Every proposer is owned and none is released in this
+// round, so whoever a placement displaces is owned: nobody claims.
+constexpr int first_k = 8;
+
+template <class Group, class W>
+__device__ void propose_first(const Group& group, const State<W>& o, vertex_t u) {
+  const int need = min(first_k, o.b[u]);
+  gpu::LaneTop<W, first_k> top;
+  gpu::for_strided_entries<scan_batch>(o.g, u, group.rank(), Group::size, [&](vertex_t v, W w) {
+    if (top.admits(v, w, need)) top.insert(v, w, need);
+  });
+  const Candidates<W, first_k> c = merge_candidates(group, top, need);
+  for (int j = group.rank(); j < c.size; j += Group::size) {
+    vertex_t v = c.v[0];
+    W w = c.w[0];
+#pragma unroll
+    for (int k = 1; k < first_k; ++k)  // c.v[j] without a local-memory array
+      if (k == j) v = c.v[k], w = c.w[k];
+    place(o, u, v, w);
+  }
+  if (group.leader() && c.size > 0) {
+#pragma unroll
+    for (int k = 0; k < first_k; ++k)
+      if (k == c.size - 1) o.cursor_v[u] = c.v[k], o.cursor_w[u] = c.w[k];
+  }
+}
+
+// The group for one listed vertex runs the first round's step or run_owned.
+template <bool First, class Group, class W>
+__device__ void run_listed(const Group& group, const State<W>& o, vertex_t u) {
+  if constexpr (First) propose_first(group, o, u);
+  else run_owned(group, o, u);
+}
+
 // A tile of G lanes per listed vertex (the list of one row class).
-template <int G, class W>
+template <int G, bool First, class W>
 __global__ void propose_tiles(State<W> o, const vertex_t* list, int listed) {
   const TileGroup<G> group{cg::tiled_partition<G>(cg::this_thread_block())};
   const long long item = gpu::grid_thread() / G;
   if (item >= listed) return;  // the whole tile
-  run_owned(group, o, list[item]);
+  run_listed<First>(group, o, list[item]);
 }
 
 // A block per listed hub.
-template <class W>
+template <bool First, class W>
 __global__ void propose_hubs(State<W> o, const vertex_t* list) {
   __shared__ vertex_t warp_v[hub_block / 32];
   __shared__ W warp_w[hub_block / 32];
   __shared__ unsigned long long word;
   const BlockGroup<hub_block, W> group{warp_v, warp_w, &word};
-  run_owned(group, o, list[blockIdx.x]);
+  run_listed<First>(group, o, list[blockIdx.x]);
 }
 
 // A vertex with b > 0 and a neighbour starts owned; the others start
@@ -279,24 +318,7 @@ __global__ void init_vertices(State<W> o) {
   }
 }
 
-// The bulk first round: no vertex holds an offer yet, so every vertex's
-// first proposal goes to its heaviest neighbour, which the row argmax
-// (gpu::argmax_rows, a streaming pass) finds for all; every active vertex
-// then proposes at once and its cursor moves there. A concurrent start of
-// the rounds below (each proposal the best entry below the cursor not read
-// as refusing), so the argument of the header holds as it is.
-template <class W>
-__global__ void propose_heaviest(State<W> o, const vertex_t* best, const W* best_w) {
-  for (long long i = gpu::grid_thread(); i < o.g.n_rows; i += gpu::grid_threads()) {
-    const vertex_t u = vertex_t(i), v = best[u];
-    if (o.state[u] != owned || v == no_vertex) continue;  // exhausted from the start, or every entry -inf
-    place(o, u, v, best_w[u]);  // whoever it displaces is owned: nobody claims
-    o.cursor_v[u] = v;
-    o.cursor_w[u] = best_w[u];
-  }
-}
-
-// After the bulk round: a vertex holding b(u) offers is released (its
+// After the first round: a vertex holding b(u) offers is released (its
 // cursor is stored); the others stay owned.
 template <class W>
 __global__ void release_settled(State<W> o) {
@@ -307,23 +329,23 @@ __global__ void release_settled(State<W> o) {
   }
 }
 
+// A round's lists, one per row class, and their counts (classes of each).
+struct ClassLists {
+  vertex_t* list[classes];
+  int* count;
+};
+
 // A round's lists: every owned vertex (at the start, or claimed after a
 // drop in the last round; each proposer a group ran was released), in its
 // class's list, with one atomic per warp and class (appending one by one
 // serialised millions of atomics on three words).
 template <class W>
-__global__ void list_owned(State<W> o, vertex_t* const* lists, int* counts) {
+__global__ void list_owned(State<W> o, ClassLists lists) {
   for (long long i = gpu::grid_thread(); i < o.g.n_rows; i += gpu::grid_threads()) {
     const vertex_t u = vertex_t(i);
-    const int cls = o.state[u] & owned ? row_class(degree(o.g, u)) : -1;
-    for (int c = 0; c < classes; ++c)  // the threads of one class together
-      if (cls == c) append_by_warp(lists[c], counts + c, u);
+    gpu::append_by_class(lists.list, lists.count, o.state[u] & owned ? row_class(degree(o.g, u)) : -1, u);
   }
 }
-
-// Graphs with fewer entries skip the bulk first round (its argmax launch
-// and scratch cost more than the walks it saves); suitor-gpu's threshold.
-constexpr offset_t bulk_min_entries = offset_t(1) << 20;
 
 // b = 1 at every vertex (float weights): the b-matching problem is the
 // matching problem and greedy's matching the answer (Manne et al. 2016,
@@ -370,7 +392,7 @@ BMatching b_suitor_gpu(const DeviceGraph<W>& dg, const std::vector<int>& b, cons
   const vertex_t n = g.n_rows;
   const std::size_t un = std::size_t(n);
   const long long max_grid = 32LL * session.sms();
-  gpu::Event marks[6], fetched;  // b upload, init, bulk round, propose, extract
+  gpu::Event marks[6], fetched;  // b upload, init, first round, the other rounds, extract
   marks[0].record(s);
   const auto d_b = gpu::DeviceBuffer<int>::from_host(b, s);
   marks[1].record(s);
@@ -379,7 +401,7 @@ BMatching b_suitor_gpu(const DeviceGraph<W>& dg, const std::vector<int>& b, cons
   gpu::DeviceBuffer<int> listed_count(classes, s);
   gpu::DeviceBuffer<offset_t> start(un + 1, s);
   gpu::DeviceBuffer<word_t> floor(un, s), state(un, s);
-  gpu::DeviceBuffer<vertex_t> cursor_v(un, s), lists(classes * un, s);
+  gpu::DeviceBuffer<vertex_t> cursor_v(un, s), class_lists(classes * un, s);
   gpu::DeviceBuffer<W> cursor_w(un, s);
   const unsigned grid = gpu::grid_for(n + 1LL, 256, max_grid);
   const offset_t n_slots = slot_starts(g, d_b.data(), 1, start, grid, s);  // the last offer in the floor word
@@ -388,32 +410,41 @@ BMatching b_suitor_gpu(const DeviceGraph<W>& dg, const std::vector<int>& b, cons
   MATCHBLAS_CUDA_TRY(cudaMemsetAsync(slots.data(), 0, slots.size() * sizeof(word_t), s));
   const State<W> o{g,           KeysFor<W>{g}, d_b.data(),      start.data(), slots.data(),
                    floor.data(), state.data(),  cursor_v.data(), cursor_w.data()};
-  vertex_t* list[classes];
-  for (int c = 0; c < classes; ++c) list[c] = lists.data() + c * un;
-  const gpu::DeviceBuffer<vertex_t*> d_list = gpu::DeviceBuffer<vertex_t*>::from_host(
-      std::vector<vertex_t*>(list, list + classes), s);
+  ClassLists lists{{}, listed_count.data()};
+  for (int c = 0; c < classes; ++c) lists.list[c] = class_lists.data() + c * un;
   if (n > 0) {
     init_vertices<<<grid, 256, 0, s>>>(o);
     MATCHBLAS_CUDA_CHECK_LAUNCH();
   }
   marks[2].record(s);
-  // The bulk first round pays for its argmax pass on graphs of at least
-  // bulk_min_entries entries (suitor-gpu's adaptive threshold).
-  if (g.n_entries >= bulk_min_entries && n > 0) {
-    gpu::DeviceBuffer<vertex_t> best(un, s);
-    gpu::DeviceBuffer<W> best_w(un, s);
-    gpu::ArgmaxScratch argmax_scratch(n, s);
-    gpu::argmax_rows(g, gpu::DeviceArgmaxMasks<W>{}, best.data(), best_w.data(), argmax_scratch, session.sms(), s);
-    propose_heaviest<<<grid, 256, 0, s>>>(o, best.data(), best_w.data());
-    MATCHBLAS_CUDA_CHECK_LAUNCH();
-    release_settled<<<grid, 256, 0, s>>>(o);
-    MATCHBLAS_CUDA_CHECK_LAUNCH();
-    MATCHBLAS_CUDA_TRY(cudaStreamSynchronize(s));  // before the scratch is freed
-  }
-  marks[3].record(s);
+  marks[3].record(s);  // again after the first round, if there is one
 
   // Rounds: each lists the owned vertices by class and runs each class's
-  // kernel on its list, all on one stream, until none is owned.
+  // kernel on its list, all on one stream, until none is owned. The first
+  // (every active vertex listed) proposes to each row's best entries at
+  // once (propose_first), then releases the proposers it settled.
+  const auto run_round = [&](auto first, const int (&listed)[classes]) {
+    constexpr bool First = decltype(first)::value;
+    if (listed[0] > 0) {
+      propose_tiles<small_tile, First, W>
+          <<<tiles_grid(listed[0], small_tile), tile_block, 0, s>>>(o, lists.list[0], listed[0]);
+      MATCHBLAS_CUDA_CHECK_LAUNCH();
+    }
+    if (listed[1] > 0) {
+      propose_tiles<mid_tile, First, W>
+          <<<tiles_grid(listed[1], mid_tile), tile_block, 0, s>>>(o, lists.list[1], listed[1]);
+      MATCHBLAS_CUDA_CHECK_LAUNCH();
+    }
+    if (listed[2] > 0) {
+      propose_tiles<row_tile, First, W>
+          <<<tiles_grid(listed[2], row_tile), tile_block, 0, s>>>(o, lists.list[2], listed[2]);
+      MATCHBLAS_CUDA_CHECK_LAUNCH();
+    }
+    if (listed[3] > 0) {
+      propose_hubs<First, W><<<unsigned(listed[3]), hub_block, 0, s>>>(o, lists.list[3]);
+      MATCHBLAS_CUDA_CHECK_LAUNCH();
+    }
+  };
   long long rounds = 0;
   for (;; ++rounds) {
     // Every listed vertex proposes (its cursor moves down its row) or is
@@ -422,32 +453,24 @@ BMatching b_suitor_gpu(const DeviceGraph<W>& dg, const std::vector<int>& b, cons
     int listed[classes] = {};
     MATCHBLAS_CUDA_TRY(cudaMemsetAsync(listed_count.data(), 0, classes * sizeof(int), s));
     if (n > 0) {
-      list_owned<<<grid, 256, 0, s>>>(o, d_list.data(), listed_count.data());
+      list_owned<<<grid, 256, 0, s>>>(o, lists);
       MATCHBLAS_CUDA_CHECK_LAUNCH();
     }
     MATCHBLAS_CUDA_TRY(cudaMemcpyAsync(listed, listed_count.data(), sizeof listed, cudaMemcpyDeviceToHost, s));
     MATCHBLAS_CUDA_TRY(cudaStreamSynchronize(s));
     if (listed[0] + listed[1] + listed[2] + listed[3] == 0) break;
-    if (listed[0] > 0) {
-      propose_tiles<small_tile, W><<<tiles_grid(listed[0], small_tile), tile_block, 0, s>>>(o, list[0], listed[0]);
+    if (rounds > 0) {
+      run_round(std::false_type{}, listed);
+    } else {
+      run_round(std::true_type{}, listed);
+      release_settled<<<grid, 256, 0, s>>>(o);
       MATCHBLAS_CUDA_CHECK_LAUNCH();
-    }
-    if (listed[1] > 0) {
-      propose_tiles<mid_tile, W><<<tiles_grid(listed[1], mid_tile), tile_block, 0, s>>>(o, list[1], listed[1]);
-      MATCHBLAS_CUDA_CHECK_LAUNCH();
-    }
-    if (listed[2] > 0) {
-      propose_tiles<row_tile, W><<<tiles_grid(listed[2], row_tile), tile_block, 0, s>>>(o, list[2], listed[2]);
-      MATCHBLAS_CUDA_CHECK_LAUNCH();
-    }
-    if (listed[3] > 0) {
-      propose_hubs<W><<<unsigned(listed[3]), hub_block, 0, s>>>(o, list[3]);
-      MATCHBLAS_CUDA_CHECK_LAUNCH();
+      marks[3].record(s);
     }
   }
   marks[4].record(s);
 
-  const DeviceBMatching d_m = mutual_offers(o, grid, s);
+  const DeviceBMatching d_m = mutual_offers(o, n_slots, grid, s);
   marks[5].record(s);
   BMatching m;
   m.offsets.resize(un + 1);
@@ -461,8 +484,8 @@ BMatching b_suitor_gpu(const DeviceGraph<W>& dg, const std::vector<int>& b, cons
     times->match_s = marks[5].since(marks[1]);
     times->download_s = fetched.since(marks[5]);
     times->phases = {{"init", marks[2].since(marks[1])},
-                     {"bulk round", marks[3].since(marks[2])},
-                     {"propose (" + std::to_string(rounds) + " rounds)", marks[4].since(marks[3])},
+                     {"first round", marks[3].since(marks[2])},
+                     {"other rounds (" + std::to_string(std::max(rounds - 1, 0LL)) + ")", marks[4].since(marks[3])},
                      {"extract", marks[5].since(marks[4])}};
   }
   return m;

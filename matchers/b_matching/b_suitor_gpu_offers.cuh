@@ -18,8 +18,9 @@
 //                 (no lock); the held counts of u and of whoever v drops
 //   claim         ownership of a proposer whose offer was dropped
 //   mutual_offers the pairs holding each other's offer, as a BMatching on
-//                 the device (count, scan, fill, per-vertex sort), from each
-//                 holder's keys, its cursor and the proposer's floor
+//                 the device (found once per vertex into scratch, scan,
+//                 gather, per-vertex sort), from each holder's keys, its
+//                 cursor and the proposer's floor
 // .cu files only.
 #pragma once
 #include <cuda_runtime.h>
@@ -269,8 +270,14 @@ __device__ vertex_t mutual_partner(const Offers<W>& o, vertex_t v, word_t key, v
   return fu != closed && back != room && (back == fu || o.keys.better(back, fu)) ? u : no_vertex;
 }
 
+// Each vertex's partners, found once: v's mutual offers into its own
+// range of `found` (from start[v] + v: its slots and its floor word bound
+// them), ascending when there are at most sort_in_thread (an insertion sort
+// in the thread), and their number into kept[v] (kept[n] = 0).
+constexpr int sort_in_thread = 64;
+
 template <class W>
-__global__ void count_mutual(Offers<W> o, offset_t* kept) {
+__global__ void find_mutual(Offers<W> o, vertex_t* found, offset_t* kept) {
   for (long long i = grid_thread(); i <= o.g.n_rows; i += grid_threads()) {
     const vertex_t v = vertex_t(i);
     offset_t k = 0;
@@ -278,36 +285,31 @@ __global__ void count_mutual(Offers<W> o, offset_t* kept) {
       const HeldKeys<W> held(o, v);
       const vertex_t cv = o.cursor_v[v];
       const W cw = cv == no_vertex ? W(0) : o.cursor_w[v];
-      for (int j = 0; j < held.words() && held[j] != room; ++j)
-        k += mutual_partner(o, v, held[j], cv, cw) != no_vertex;
+      vertex_t* out = found + o.start[v] + v;
+      for (int j = 0; j < held.words() && held[j] != room; ++j) {
+        const vertex_t u = mutual_partner(o, v, held[j], cv, cw);
+        if (u == no_vertex) continue;
+        offset_t at = k++;
+        if (held.words() <= sort_in_thread)
+          for (; at > 0 && out[at - 1] > u; --at) out[at] = out[at - 1];
+        out[at] = u;
+      }
     }
     kept[v] = k;
   }
 }
 
-// Each vertex's partners at offsets[v], ascending: an insertion sort of up
-// to sort_in_thread, else `unsorted` is raised for a segmented sort.
-constexpr int sort_in_thread = 64;
-
+// The found partners at offsets[v] (sorted unless a vertex has more than
+// sort_in_thread: then `unsorted` is raised for a segmented sort).
 template <class W>
-__global__ void fill_mutual(Offers<W> o, const offset_t* offsets, vertex_t* partners, int* unsorted) {
+__global__ void gather_mutual(Offers<W> o, const vertex_t* found, const offset_t* offsets, vertex_t* partners,
+                              int* unsorted) {
   for (long long i = grid_thread(); i < o.g.n_rows; i += grid_threads()) {
     const vertex_t v = vertex_t(i);
-    const HeldKeys<W> held(o, v);
-    const vertex_t cv = o.cursor_v[v];
-    const W cw = cv == no_vertex ? W(0) : o.cursor_w[v];
-    vertex_t* out = partners + offsets[v];
-    const int k = int(offsets[v + 1] - offsets[v]);
-    int filled = 0;
-    for (int j = 0; j < held.words() && held[j] != room; ++j) {
-      const vertex_t u = mutual_partner(o, v, held[j], cv, cw);
-      if (u == no_vertex) continue;
-      int at = filled++;
-      if (k <= sort_in_thread)
-        for (; at > 0 && out[at - 1] > u; --at) out[at] = out[at - 1];
-      out[at] = u;
-    }
-    if (k > sort_in_thread) atomicOr(unsorted, 1);
+    const vertex_t* from = found + o.start[v] + v;
+    const offset_t k = offsets[v + 1] - offsets[v];
+    for (offset_t j = 0; j < k; ++j) partners[offsets[v] + j] = from[j];
+    if (o.start[v + 1] - o.start[v] + 1 > sort_in_thread) atomicOr(unsorted, 1);
   }
 }
 
@@ -400,22 +402,24 @@ DeviceBMatching partner_lists(vertex_t n, cudaStream_t s, Count count, Fill fill
 }
 
 // The pairs holding each other's offer once every proposal is done, in
-// STYLE 6's phases: count each vertex's held offers whose proposer holds
-// its offer back (mutual_partner), exclusive scan, fill (sorted in the
-// thread; a segmented sort only if some vertex has more than
-// sort_in_thread partners). Cost O(slots) reads, two per held offer (its
-// holder's cursor, its proposer's floor; plus a row search for non-float
-// weights), twice. Synchronous on s.
+// STYLE 6's phases: each vertex's held offers whose proposer holds its
+// offer back (mutual_partner) found once into a scratch range per vertex
+// (found: n_slots + n entries), exclusive scan of their numbers, gather
+// (sorted in the thread; a segmented sort only if some vertex could have
+// more than sort_in_thread partners). Cost O(slots) reads, two per held
+// offer (its holder's cursor, its proposer's floor; plus a row search for
+// non-float weights), and the found partners copied once. Synchronous on s.
 template <class W>
-DeviceBMatching mutual_offers(const Offers<W>& o, unsigned grid, cudaStream_t s) {
+DeviceBMatching mutual_offers(const Offers<W>& o, offset_t n_slots, unsigned grid, cudaStream_t s) {
+  DeviceBuffer<vertex_t> found(std::size_t(n_slots) + std::size_t(o.g.n_rows), s);
   return partner_lists(
       o.g.n_rows, s,
       [&](offset_t* kept) {
-        count_mutual<<<grid, 256, 0, s>>>(o, kept);
+        find_mutual<<<grid, 256, 0, s>>>(o, found.data(), kept);
         MATCHBLAS_CUDA_CHECK_LAUNCH();
       },
       [&](const offset_t* offsets, vertex_t* partners, int* unsorted) {
-        fill_mutual<<<grid, 256, 0, s>>>(o, offsets, partners, unsorted);
+        gather_mutual<<<grid, 256, 0, s>>>(o, found.data(), offsets, partners, unsorted);
         MATCHBLAS_CUDA_CHECK_LAUNCH();
       });
 }

@@ -2,7 +2,8 @@
 // append together take one atomicAdd on the list's counter between them
 // (its first thread adds their number, the others take consecutive slots
 // after it), instead of one atomic each, which serialises millions of
-// appends on one word. Order within the list is unspecified. .cu files only.
+// appends on one word; and the same by class, into one of several lists.
+// Order within a list is unspecified. .cu files only.
 #pragma once
 #include <cooperative_groups.h>
 
@@ -18,6 +19,14 @@ __device__ inline void append_by_warp(vertex_t* list, int* count, vertex_t x) {
   int at = 0;
   if (same.thread_rank() == 0) at = atomicAdd(count, int(same.size()));
   list[same.shfl(at, 0) + same.thread_rank()] = x;
+}
+
+// Appends x to lists[cls], counted by counts[cls] (cls < 0: to none); the
+// threads of a warp that append to one class together share one atomic.
+template <int Classes>
+__device__ void append_by_class(vertex_t* const (&lists)[Classes], int* counts, int cls, vertex_t x) {
+  for (int c = 0; c < Classes; ++c)  // the threads of one class together
+    if (cls == c) append_by_warp(lists[c], counts + c, x);
 }
 
 }  // namespace matchblas::gpu

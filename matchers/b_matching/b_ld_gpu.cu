@@ -232,10 +232,9 @@ __device__ void refill_one(const Group& group, const Rounds<W>& r, vertex_t u) {
         }
     }
     live = group.from_leader(live);
-    if (best.size > 0) {
-#pragma unroll
-      for (int j = 0; j < refill_k; ++j)
-        if (j == best.size - 1) cv = best.v[j], cw = best.w[j];
+    if (best.size > 0) {  // the last candidate
+      cv = gpu::pick(best.v, best.size - 1);
+      cw = gpu::pick(best.w, best.size - 1);
     }
     kept += live;
     exhausted = best.size < limit;

@@ -231,17 +231,11 @@ __device__ void run_owned(const Group& group, const State<W>& o, vertex_t u) {
     // cursor moves to the last, and u proposes at or above none of them
     // again.
     if (const int j = group.rank(); j < c.size) {
-      vertex_t v = c.v[0];
-      W w = c.w[0];
-#pragma unroll
-      for (int k = 1; k < top_k; ++k)  // c.v[j] without a local-memory array
-        if (k == j) v = c.v[k], w = c.w[k];
-      const Placed p = place(o, u, v, w);
+      const Placed p = place(o, u, gpu::pick(c.v, j), gpu::pick(c.w, j));
       if (p.displaced != no_vertex) claim(o.state, p.displaced, p.displaced_state);
     }
-#pragma unroll
-    for (int k = 0; k < top_k; ++k)  // the last candidate, c.size - 1
-      if (k == c.size - 1) cv = c.v[k], cw = c.w[k];
+    cv = gpu::pick(c.v, c.size - 1);  // the last candidate
+    cw = gpu::pick(c.w, c.size - 1);
     group.sync();  // the placements' held counts before the leader reads them
   }
 }
@@ -264,18 +258,10 @@ __device__ void propose_first(const Group& group, const State<W>& o, vertex_t u)
     if (top.admits(v, w, need)) top.insert(v, w, need);
   });
   const Candidates<W, first_k> c = merge_candidates(group, top, need);
-  for (int j = group.rank(); j < c.size; j += Group::size) {
-    vertex_t v = c.v[0];
-    W w = c.w[0];
-#pragma unroll
-    for (int k = 1; k < first_k; ++k)  // c.v[j] without a local-memory array
-      if (k == j) v = c.v[k], w = c.w[k];
-    place(o, u, v, w);
-  }
+  for (int j = group.rank(); j < c.size; j += Group::size) place(o, u, gpu::pick(c.v, j), gpu::pick(c.w, j));
   if (group.leader() && c.size > 0) {
-#pragma unroll
-    for (int k = 0; k < first_k; ++k)
-      if (k == c.size - 1) o.cursor_v[u] = c.v[k], o.cursor_w[u] = c.w[k];
+    o.cursor_v[u] = gpu::pick(c.v, c.size - 1);
+    o.cursor_w[u] = gpu::pick(c.w, c.size - 1);
   }
 }
 

@@ -64,17 +64,32 @@ __device__ void for_strided_entries(const CsrView<W>& g, vertex_t u, int first, 
 // at most `limit` <= K of them; the caller admits an entry (and may then
 // test it, e.g. with a random read) before inserting it, so that a test
 // runs only for an entry that would enter the list.
+//
+// Registers only: every index into v and w is a constant once the loops
+// unroll, and no guard compares a constant index with a runtime value for
+// equality (from `if (i == size - 1) x = v[i]` the compiler rebuilds the
+// load v[size - 1], and the arrays go to local memory: on the H100 that
+// local traffic was most of the L2 writes of b-suitor-gpu's scans). So
+// the last entry is kept apart, and a position is picked by `i < n`
+// chains (pick), which end at entry n - 1.
+template <class T, int K>
+__device__ T pick(const T (&a)[K], int i) {  // a[i], 0 <= i < K, through `j <= i` guards
+  T x = a[0];
+#pragma unroll
+  for (int j = 1; j < K; ++j)
+    if (j <= i) x = a[j];
+  return x;
+}
+
 template <class W, int K>
 struct LaneTop {
-  vertex_t v[K];
-  W w[K];
+  vertex_t v[K] = {};
+  W w[K] = {};
   int size = 0;
+  vertex_t last_v = no_vertex;  // entry size - 1
+  W last_w = W(0);
   __device__ bool admits(vertex_t x, W xw, int limit) const {
-    bool in = size < limit;
-#pragma unroll
-    for (int i = 0; i < K; ++i)
-      if (i == size - 1 && size == limit) in = neighbour_beats(xw, x, w[i], v[i]);
-    return in;
+    return size < limit || neighbour_beats(xw, x, last_w, last_v);
   }
   __device__ void insert(vertex_t x, W xw, int limit) {  // after admits
     size = min(size + 1, limit);
@@ -91,13 +106,19 @@ struct LaneTop {
         done = true;
       }
     }
+    last_v = pick(v, size - 1);
+    last_w = pick(w, size - 1);
   }
-  __device__ BestNeighbour<W> at(int i) const {  // entry i, or none
-    BestNeighbour<W> b;
+  __device__ BestNeighbour<W> head() const {  // entry 0, or none
+    return size > 0 ? BestNeighbour<W>{v[0], w[0]} : BestNeighbour<W>{};
+  }
+  __device__ void pop() {  // drops entry 0
 #pragma unroll
-    for (int j = 0; j < K; ++j)
-      if (j == i && j < size) b = BestNeighbour<W>{v[j], w[j]};
-    return b;
+    for (int i = 0; i + 1 < K; ++i) {
+      v[i] = v[i + 1];
+      w[i] = w[i + 1];
+    }
+    size = max(size - 1, 0);
   }
 };
 
@@ -159,7 +180,8 @@ struct BlockGroup {
 };
 
 // A group's best entries, best first, from its lanes' LaneTop lists:
-// `limit` rounds of the best head, popped from its lane. Exact: the best
+// `limit` rounds of the best head, popped from its lane (entries from
+// c.size on are unspecified; read them by pick). Exact: the best
 // `limit` entries of the row each rank among their own lane's best
 // `limit`, so each is in its lane's list. Fewer only when the lanes hold
 // fewer. Valid in every lane (Group::best ends uniform).
@@ -171,17 +193,16 @@ struct Candidates {
 };
 
 template <class Group, class W, int K>
-__device__ Candidates<W, K> merge_candidates(const Group& group, const LaneTop<W, K>& mine, int limit) {
+__device__ Candidates<W, K> merge_candidates(const Group& group, LaneTop<W, K> mine, int limit) {
   Candidates<W, K> c;
-  int taken = 0;
   for (int round = 0; round < limit; ++round) {
-    const BestNeighbour<W> head = mine.at(taken);
+    const BestNeighbour<W> head = mine.head();
     const BestNeighbour<W> best = group.best(head);
     if (best.v == no_vertex) break;  // uniform: every lane has the same best
-    if (head.v == best.v) ++taken;
+    if (head.v == best.v) mine.pop();
 #pragma unroll
-    for (int j = 0; j < K; ++j)
-      if (j == c.size) c.v[j] = best.v, c.w[j] = best.w;
+    for (int j = 0; j < K; ++j)  // into c.size and the places after it (see LaneTop)
+      if (j >= c.size) c.v[j] = best.v, c.w[j] = best.w;
     ++c.size;
   }
   return c;

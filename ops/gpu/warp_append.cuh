@@ -25,6 +25,7 @@ __device__ inline void append_by_warp(vertex_t* list, int* count, vertex_t x) {
 // threads of a warp that append to one class together share one atomic.
 template <int Classes>
 __device__ void append_by_class(vertex_t* const (&lists)[Classes], int* counts, int cls, vertex_t x) {
+#pragma unroll
   for (int c = 0; c < Classes; ++c)  // the threads of one class together
     if (cls == c) append_by_warp(lists[c], counts + c, x);
 }

@@ -84,7 +84,7 @@ using gpu::b_suitor::sort_in_thread;
 using gpu::append_by_warp;
 
 constexpr int refill_k = 8;    // entries a lane keeps per scan: one scan fills T(u) when cap(u) <= 8
-// Refill groups by row length (b-suitor-gpu's classes): a tile of 4 lanes
+// Refill groups by row length (b-suitor-gpu's classes less its 8-lane one): a tile of 4 lanes
 // for rows of <= 32 entries, a warp up to 1024, a block of 256 beyond.
 constexpr offset_t small_row = 32, hub_row = 1024;
 constexpr int small_tile = 4, row_tile = 32, hub_block = 256, tile_block = 128;

@@ -89,10 +89,10 @@ void expect_b(const Csr<W>& g, const std::vector<int>& b, const char* who);
 BMatching from_lists(std::vector<std::vector<vertex_t>>& lists);
 }  // namespace detail
 
-// b-Suitor on the GPU (matchers/b_matching/b_suitor_gpu.cu): each vertex keeps its
-// b(v) best offers sorted in b(v) words without a lock (an offer goes down
-// them by atomic maxima), a tile of lanes (a block for rows longer than
-// 1024) scans a proposer's row; exactly b_greedy's edge set
+// b-Suitor on the GPU (matchers/b_matching/b_suitor_gpu.cu): each vertex
+// keeps its cap(v) = min(b(v), deg v) best offers sorted in cap(v) words
+// without a lock (an offer goes down them by atomic maxima), a tile of
+// lanes (a block for rows longer than 1024) scans a proposer's row; exactly b_greedy's edge set
 // (matchers/b_matching/b_matching.hpp) for any b and any interleaving. With b = 1 at
 // every vertex and float weights it runs suitor-gpu (greedy's matching,
 // the same edges).

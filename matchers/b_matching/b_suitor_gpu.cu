@@ -24,9 +24,11 @@
 // lists the owned vertices by row length (one atomic per warp and class),
 // and a group owns each listed proposer u (a tile of 4 lanes for rows of
 // <= 32 entries, 8 lanes up to 64, 32 lanes up to 1024, a block of 256
-// beyond). In the first round, where every active vertex is listed and no
-// floor refuses yet, the group proposes to the best min(b(u), 8) entries
-// of u's row at once, found by a scan that reads no floor. In the others,
+// beyond). In the first round, where every active vertex is listed and
+// no vertex holds an offer at the start, the group proposes to the best
+// min(b(u), 8) entries of u's row at once, found by a scan that reads no
+// floor (each placement re-reads its target's floor: a cap-0 vertex, or
+// one that other groups filled meanwhile, refuses). In the others,
 // while u holds fewer than b(u) offers, the
 // group scans the entries strictly below the cursor for the best ones
 // (neighbour_beats) whose floor takes u's offer, as many as u needs up to
@@ -63,7 +65,9 @@
 //      acquire-release updates that starts after the raise: never below 0.
 //      The owner releases u only
 //      by a compare-and-swap that still sees held = b(u) or exhausted, which
-//      a concurrent drop makes fail, and a drop that finds u released claims
+//      a concurrent drop makes fail (after the first round release_settled
+//      releases by a plain store, in a kernel of its own: no placement
+//      runs then), and a drop that finds u released claims
 //      it (one claim wins). The cursor goes with ownership: stored before
 //      the releasing compare-and-swap (release order), read after the
 //      claiming one (acquire). Two proposers racing on v's last word are
@@ -240,14 +244,17 @@ __device__ void run_owned(const Group& group, const State<W>& o, vertex_t u) {
   }
 }
 
-// The first round: no vertex holds an offer yet, so the group proposes to
-// the best min(b(u), first_k) entries of u's row at once, found by one
-// streaming scan that reads no floor (every floor is room, or closed for
-// good), lane j placing to candidates j, j + G, ...; the cursor moves to
-// the last. One concurrent step of run_owned's proposals (each the best
-// entry below the cursor not read as refusing), so the header's argument
-// holds as it is. Every proposer is owned and none is released in this
-// round, so whoever a placement displaces is owned: nobody claims.
+// The first round: no vertex holds an offer at its start, so the group
+// proposes to the best min(b(u), first_k) entries of u's row at once,
+// found by one streaming scan that reads no floor (place re-reads each
+// target's floor: a cap-0 vertex, or one that other groups filled
+// meanwhile, refuses for good), lane j placing to candidates j, j + G, ...;
+// the cursor moves to the last. One concurrent step of run_owned's
+// proposals (each the best entry below the cursor not read as refusing),
+// so the header's argument holds as it is. A row with fewer entries than
+// that is used up: u is exhausted. Every proposer is owned and none is
+// released in this round, so a claim of a displaced proposer finds it
+// owned and does nothing (it is kept for that argument's sake).
 constexpr int first_k = 8;
 
 template <class Group, class W>
@@ -258,11 +265,15 @@ __device__ void propose_first(const Group& group, const State<W>& o, vertex_t u)
     if (top.admits(v, w, need)) top.insert(v, w, need);
   });
   const Candidates<W, first_k> c = merge_candidates(group, top, need);
-  for (int j = group.rank(); j < c.size; j += Group::size) place(o, u, gpu::pick(c.v, j), gpu::pick(c.w, j));
+  for (int j = group.rank(); j < c.size; j += Group::size) {
+    const Placed p = place(o, u, gpu::pick(c.v, j), gpu::pick(c.w, j));
+    if (p.displaced != no_vertex) claim(o.state, p.displaced, p.displaced_state);
+  }
   if (group.leader() && c.size > 0) {
     o.cursor_v[u] = gpu::pick(c.v, c.size - 1);
     o.cursor_w[u] = gpu::pick(c.w, c.size - 1);
   }
+  if (group.leader() && c.size < need) atomic(o.state + u).fetch_or(exhausted, cuda::memory_order_relaxed);
 }
 
 // The group for one listed vertex runs the first round's step or run_owned.
@@ -304,14 +315,14 @@ __global__ void init_vertices(State<W> o) {
   }
 }
 
-// After the first round: a vertex holding b(u) offers is released (its
-// cursor is stored); the others stay owned.
+// After the first round: a vertex holding b(u) offers, or exhausted, is
+// released (its cursor is stored); the others stay owned.
 template <class W>
 __global__ void release_settled(State<W> o) {
   for (long long i = gpu::grid_thread(); i < o.g.n_rows; i += gpu::grid_threads()) {
     const vertex_t u = vertex_t(i);
     const word_t s = o.state[u];
-    if ((s & owned) && held_of(s) >= word_t(o.b[u])) o.state[u] = s & ~owned;
+    if ((s & owned) && (held_of(s) >= word_t(o.b[u]) || (s & exhausted))) o.state[u] = s & ~owned;
   }
 }
 
@@ -321,8 +332,9 @@ struct ClassLists {
   int* count;
 };
 
-// A round's lists: every owned vertex (at the start, or claimed after a
-// drop in the last round; each proposer a group ran was released), in its
+// A round's lists: every owned vertex (at the start; after the first
+// round, each it did not settle; later, each claimed after a drop in the
+// last round, since every proposer a group ran was released), in its
 // class's list, with one atomic per warp and class (appending one by one
 // serialised millions of atomics on three words).
 template <class W>

@@ -272,8 +272,9 @@ __device__ vertex_t mutual_partner(const Offers<W>& o, vertex_t v, word_t key, v
 
 // Each vertex's partners, found once: v's mutual offers into its own
 // range of `found` (from start[v] + v: its slots and its floor word bound
-// them), ascending when there are at most sort_in_thread (an insertion sort
-// in the thread), and their number into kept[v] (kept[n] = 0).
+// them), then sorted there by an insertion sort in the thread when there
+// are at most sort_in_thread of them; their number into kept[v] (and
+// kept[n] = 0).
 constexpr int sort_in_thread = 64;
 
 template <class W>
@@ -286,14 +287,15 @@ __global__ void find_mutual(Offers<W> o, vertex_t* found, offset_t* kept) {
       const vertex_t cv = o.cursor_v[v];
       const W cw = cv == no_vertex ? W(0) : o.cursor_w[v];
       vertex_t* out = found + o.start[v] + v;
-      for (int j = 0; j < held.words() && held[j] != room; ++j) {
-        const vertex_t u = mutual_partner(o, v, held[j], cv, cw);
-        if (u == no_vertex) continue;
-        offset_t at = k++;
-        if (held.words() <= sort_in_thread)
+      for (int j = 0; j < held.words() && held[j] != room; ++j)
+        if (const vertex_t u = mutual_partner(o, v, held[j], cv, cw); u != no_vertex) out[k++] = u;
+      if (k <= sort_in_thread)
+        for (offset_t j = 1; j < k; ++j) {
+          const vertex_t u = out[j];
+          offset_t at = j;
           for (; at > 0 && out[at - 1] > u; --at) out[at] = out[at - 1];
-        out[at] = u;
-      }
+          out[at] = u;
+        }
     }
     kept[v] = k;
   }
@@ -309,7 +311,7 @@ __global__ void gather_mutual(Offers<W> o, const vertex_t* found, const offset_t
     const vertex_t* from = found + o.start[v] + v;
     const offset_t k = offsets[v + 1] - offsets[v];
     for (offset_t j = 0; j < k; ++j) partners[offsets[v] + j] = from[j];
-    if (o.start[v + 1] - o.start[v] + 1 > sort_in_thread) atomicOr(unsorted, 1);
+    if (k > sort_in_thread) atomicOr(unsorted, 1);
   }
 }
 
@@ -372,10 +374,11 @@ offset_t slot_starts(const CsrView<W>& g, const int* b, int elsewhere, DeviceBuf
 }
 
 // A BMatching on the device from n per-vertex lists: count(kept) writes
-// each vertex's partner count to kept[0..n); fill(offsets, partners,
-// unsorted) writes vertex v's partners from offsets[v], ascending when it
-// sorts them in its thread (up to sort_in_thread), else raising *unsorted,
-// and the lists are then sorted here. Neither is called when n is 0.
+// each vertex's partner count to kept[0..n) (kept[n] may be anything);
+// fill(offsets, partners, unsorted) writes vertex v's partners from
+// offsets[v], ascending when they were sorted in a thread (up to
+// sort_in_thread), else raising *unsorted, and the lists are then sorted
+// here. Neither is called when n is 0.
 // Synchronous on s.
 template <class Count, class Fill>
 DeviceBMatching partner_lists(vertex_t n, cudaStream_t s, Count count, Fill fill) {
@@ -404,9 +407,9 @@ DeviceBMatching partner_lists(vertex_t n, cudaStream_t s, Count count, Fill fill
 // The pairs holding each other's offer once every proposal is done, in
 // STYLE 6's phases: each vertex's held offers whose proposer holds its
 // offer back (mutual_partner) found once into a scratch range per vertex
-// (found: n_slots + n entries), exclusive scan of their numbers, gather
-// (sorted in the thread; a segmented sort only if some vertex could have
-// more than sort_in_thread partners). Cost O(slots) reads, two per held
+// (found: n_slots + n entries; sorted there in the thread), exclusive scan
+// of their numbers, gather (a segmented sort only if some vertex has more
+// than sort_in_thread partners). Cost O(slots) reads, two per held
 // offer (its holder's cursor, its proposer's floor; plus a row search for
 // non-float weights), and the found partners copied once. Synchronous on s.
 template <class W>

@@ -70,8 +70,8 @@ __device__ void for_strided_entries(const CsrView<W>& g, vertex_t u, int first, 
 // equality (from `if (i == size - 1) x = v[i]` the compiler rebuilds the
 // load v[size - 1], and the arrays go to local memory: on the H100 that
 // local traffic was most of the L2 writes of b-suitor-gpu's scans). So
-// the last entry is kept apart, and a position is picked by `i < n`
-// chains (pick), which end at entry n - 1.
+// the last entry is kept apart, and a position is picked by `j <= i`
+// chains (pick).
 template <class T, int K>
 __device__ T pick(const T (&a)[K], int i) {  // a[i], 0 <= i < K, through `j <= i` guards
   T x = a[0];
@@ -195,6 +195,7 @@ struct Candidates {
 template <class Group, class W, int K>
 __device__ Candidates<W, K> merge_candidates(const Group& group, LaneTop<W, K> mine, int limit) {
   Candidates<W, K> c;
+  limit = min(limit, K);
   for (int round = 0; round < limit; ++round) {
     const BestNeighbour<W> head = mine.head();
     const BestNeighbour<W> best = group.best(head);

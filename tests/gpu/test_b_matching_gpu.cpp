@@ -4,7 +4,7 @@
 // double weights, on every test graph (random tie-heavy graphs, the
 // generated families, the real matrices) for constant b (1, 2, 3, 5, and
 // 1000, above every degree) and per-vertex b with zeros; repeated 10 times
-// on tie-heavy R-MAT (rows of all three group sizes, hubs included) and
+// on tie-heavy R-MAT (rows of every group size, hubs included) and
 // Erdos-Renyi graphs, where races would show as flakiness; with b = 1
 // greedy's matching (b-suitor-gpu: suitor-gpu runs then), and b = 1 but
 // for one vertex (b-suitor-gpu's rounds, nearly every vertex keeping its

@@ -305,21 +305,16 @@ __global__ void widen(const int* from, offset_t* to, vertex_t n) {
   for (long long i = gpu::grid_thread(); i < n; i += gpu::grid_threads()) to[i] = from[i];
 }
 
-// Each vertex's partners, ascending, at offsets[u] (insertion sort up to
-// sort_in_thread partners, else `unsorted` is raised).
+// Each vertex's partners, ascending, at offsets[u] (sorted in the thread
+// up to sort_in_thread partners, else `unsorted` is raised).
 template <class W>
 __global__ void fill_partners(Rounds<W> r, const offset_t* offsets, vertex_t* out, int* unsorted) {
   for (long long i = gpu::grid_thread(); i < r.g.n_rows; i += gpu::grid_threads()) {
     const vertex_t u = vertex_t(i);
     const int k = r.taken[u];
     vertex_t* to = out + offsets[u];
-    for (int j = 0; j < k; ++j) {
-      const vertex_t v = r.partners[r.start[u] + j];
-      int at = j;
-      if (k <= sort_in_thread)
-        for (; at > 0 && to[at - 1] > v; --at) to[at] = to[at - 1];
-      to[at] = v;
-    }
+    for (int j = 0; j < k; ++j) to[j] = r.partners[r.start[u] + j];
+    gpu::b_suitor::sort_if_short(to, k);
     if (k > sort_in_thread) atomicOr(unsorted, 1);
   }
 }

@@ -150,8 +150,6 @@ __device__ int row_class(offset_t degree) {
   return degree <= small_row ? 0 : degree <= mid_row ? 1 : degree <= hub_row ? 2 : 3;
 }
 
-template <class W>
-using Best = gpu::BestNeighbour<W>;
 using gpu::Candidates;
 using gpu::LaneTop;
 using gpu::TileGroup;
@@ -260,7 +258,7 @@ constexpr int first_k = 8;
 template <class Group, class W>
 __device__ void propose_first(const Group& group, const State<W>& o, vertex_t u) {
   const int need = min(first_k, o.b[u]);
-  gpu::LaneTop<W, first_k> top;
+  LaneTop<W, first_k> top;
   gpu::for_strided_entries<scan_batch>(o.g, u, group.rank(), Group::size, [&](vertex_t v, W w) {
     if (top.admits(v, w, need)) top.insert(v, w, need);
   });

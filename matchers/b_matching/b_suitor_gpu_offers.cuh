@@ -270,12 +270,25 @@ __device__ vertex_t mutual_partner(const Offers<W>& o, vertex_t v, word_t key, v
   return fu != closed && back != room && (back == fu || o.keys.better(back, fu)) ? u : no_vertex;
 }
 
+// A vertex's partners a[0..k) sorted ascending in its thread when there
+// are at most sort_in_thread of them (an insertion sort); longer lists are
+// left to partner_lists' segmented sort.
+constexpr int sort_in_thread = 64;
+
+__device__ inline void sort_if_short(vertex_t* a, offset_t k) {
+  if (k > sort_in_thread) return;
+  for (offset_t j = 1; j < k; ++j) {
+    const vertex_t x = a[j];
+    offset_t at = j;
+    for (; at > 0 && a[at - 1] > x; --at) a[at] = a[at - 1];
+    a[at] = x;
+  }
+}
+
 // Each vertex's partners, found once: v's mutual offers into its own
 // range of `found` (from start[v] + v: its slots and its floor word bound
-// them), then sorted there by an insertion sort in the thread when there
-// are at most sort_in_thread of them; their number into kept[v] (and
+// them), sorted there (sort_if_short); their number into kept[v] (and
 // kept[n] = 0).
-constexpr int sort_in_thread = 64;
 
 template <class W>
 __global__ void find_mutual(Offers<W> o, vertex_t* found, offset_t* kept) {
@@ -289,13 +302,7 @@ __global__ void find_mutual(Offers<W> o, vertex_t* found, offset_t* kept) {
       vertex_t* out = found + o.start[v] + v;
       for (int j = 0; j < held.words() && held[j] != room; ++j)
         if (const vertex_t u = mutual_partner(o, v, held[j], cv, cw); u != no_vertex) out[k++] = u;
-      if (k <= sort_in_thread)
-        for (offset_t j = 1; j < k; ++j) {
-          const vertex_t u = out[j];
-          offset_t at = j;
-          for (; at > 0 && out[at - 1] > u; --at) out[at] = out[at - 1];
-          out[at] = u;
-        }
+      sort_if_short(out, k);
     }
     kept[v] = k;
   }

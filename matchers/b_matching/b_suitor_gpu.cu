@@ -426,24 +426,19 @@ BMatching b_suitor_gpu(const DeviceGraph<W>& dg, const std::vector<int>& b, cons
   // Rounds: each lists the owned vertices by class and runs each class's
   // kernel on its list, all on one stream, until none is owned. The first
   // (every active vertex listed) proposes to each row's best entries at
-  // once (propose_first), then releases the proposers it settled.
+  // once (propose_first, its lists sized by the largest b), then releases
+  // the proposers it settled.
   const auto run_round = [&](auto first_k_lists, const int (&listed)[classes]) {
     constexpr int FirstK = decltype(first_k_lists)::value;
-    if (listed[0] > 0) {
-      propose_tiles<small_tile, FirstK, W>
-          <<<tiles_grid(listed[0], small_tile), tile_block, 0, s>>>(o, lists.list[0], listed[0]);
+    const auto tiles = [&](auto width, int c) {  // class c's list, a tile of `width` lanes per vertex
+      constexpr int G = decltype(width)::value;
+      if (listed[c] == 0) return;
+      propose_tiles<G, FirstK, W><<<tiles_grid(listed[c], G), tile_block, 0, s>>>(o, lists.list[c], listed[c]);
       MATCHBLAS_CUDA_CHECK_LAUNCH();
-    }
-    if (listed[1] > 0) {
-      propose_tiles<mid_tile, FirstK, W>
-          <<<tiles_grid(listed[1], mid_tile), tile_block, 0, s>>>(o, lists.list[1], listed[1]);
-      MATCHBLAS_CUDA_CHECK_LAUNCH();
-    }
-    if (listed[2] > 0) {
-      propose_tiles<row_tile, FirstK, W>
-          <<<tiles_grid(listed[2], row_tile), tile_block, 0, s>>>(o, lists.list[2], listed[2]);
-      MATCHBLAS_CUDA_CHECK_LAUNCH();
-    }
+    };
+    tiles(std::integral_constant<int, small_tile>{}, 0);
+    tiles(std::integral_constant<int, mid_tile>{}, 1);
+    tiles(std::integral_constant<int, row_tile>{}, 2);
     if (listed[3] > 0) {
       propose_hubs<FirstK, W><<<unsigned(listed[3]), hub_block, 0, s>>>(o, lists.list[3]);
       MATCHBLAS_CUDA_CHECK_LAUNCH();

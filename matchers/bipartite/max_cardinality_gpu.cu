@@ -126,7 +126,11 @@ __global__ void augmenting_phases(SearchState st) {
         st.counts[(level + 2) % 3] = 0;
         ++st.counts[5];
       }
-      bfs_level(st, st.frontier[level % 2], size, st.frontier[(level + 1) % 2], &st.counts[(level + 1) % 3]);
+      // The frontiers by a select: indexing the parameter's array at a
+      // runtime position would copy the whole state to local memory.
+      const bool odd = level % 2 != 0;
+      bfs_level(st, odd ? st.frontier[1] : st.frontier[0], size, odd ? st.frontier[0] : st.frontier[1],
+                &st.counts[(level + 1) % 3]);
       grid.sync();
     }
     const unsigned paths = st.counts[3];

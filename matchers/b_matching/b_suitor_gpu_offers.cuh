@@ -289,7 +289,6 @@ __device__ inline void sort_if_short(vertex_t* a, offset_t k) {
 // range of `found` (from start[v] + v: its slots and its floor word bound
 // them), sorted there (sort_if_short); their number into kept[v] (and
 // kept[n] = 0).
-
 template <class W>
 __global__ void find_mutual(Offers<W> o, vertex_t* found, offset_t* kept) {
   for (long long i = grid_thread(); i <= o.g.n_rows; i += grid_threads()) {

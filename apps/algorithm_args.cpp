@@ -2,14 +2,45 @@
 
 #include <omp.h>
 
+#include <cstdlib>
 #include <map>
+#include <string_view>
 
 #include "apps/commands.hpp"
 #include "lib/error.hpp"
+#include "lib/input_stream.hpp"
+#include "lib/omp_threads.hpp"
 #include "matchers/run_matcher.hpp"
 #include "ops/gpu/device.hpp"
 
 namespace matchblas::cli {
+
+// --threads T, capped at 4 x the cores; a count from the environment
+// (OMP_NUM_THREADS, its first level) gets the same cap, checked before any
+// parallel region starts the runtime's threads; then the count is started
+// once (require_threads), so that one the system cannot start is an error
+// here, not the OpenMP runtime's exit inside the work.
+void apply_threads(const Args& a) {
+  const std::int64_t cap = 4 * std::int64_t(omp_get_num_procs());
+  const int t = static_cast<int>(a.integer("threads", 0, 0, cap));
+  if (t > 0) {
+    omp_set_num_threads(t);
+    require_threads(t);
+    return;
+  }
+  if (const char* env = std::getenv("OMP_NUM_THREADS"); env && *env) {
+    std::string_view first(env);
+    first = first.substr(0, first.find(','));
+    while (!first.empty() && (first.front() == ' ' || first.front() == '\t')) first.remove_prefix(1);
+    while (!first.empty() && (first.back() == ' ' || first.back() == '\t')) first.remove_suffix(1);
+    long long v = 0;
+    if (!matchblas::parse_integer(first, 1, cap, v))
+      throw usage_error("OMP_NUM_THREADS='" + std::string(env).substr(0, 40) + "' must be a thread count in 1.." +
+                        std::to_string(cap) + " (4 x the cores), like --threads");
+  }
+  if (omp_get_max_threads() > cap) omp_set_num_threads(int(cap));
+  require_threads(omp_get_max_threads());
+}
 
 ChosenAlgorithm choose_algorithm(const Args& a, Problem problem, const std::string& command, Precision precision) {
   const auto algo = a.value("algo");

@@ -16,6 +16,10 @@ struct ChosenAlgorithm {
   RunOptions run;  // seed, threads (applied to OpenMP for CPU entries), GPU, the entry's options
 };
 
+// Applies --threads (0 or absent: all cores; at most 4 x the cores, as is
+// OMP_NUM_THREADS) to OpenMP and starts that many threads once.
+void apply_threads(const Args& a);
+
 // The algorithm --algo names, its options checked against its registry
 // entry (one it does not take is a usage error naming the algorithms that
 // do; --seed only for seeded entries), --gpu only for GPU entries, --threads
@@ -23,11 +27,11 @@ struct ChosenAlgorithm {
 // a CPU algorithm runs its GPU twin; a GPU algorithm with --device cpu is a
 // usage error (conflicting options), as is --device with no twin there.
 ChosenAlgorithm choose_algorithm(const Args& a, Problem problem, const std::string& command,
-                                 Precision precision = Precision::dual);
+                                 Precision precision = Precision::float64);
 
 // The same for an entry the command chose itself (perm's --job): its options
 // from the command line, --gpu, --threads, availability.
-ChosenAlgorithm configure_algorithm(const MatcherInfo& entry, const Args& a, Precision precision = Precision::dual);
+ChosenAlgorithm configure_algorithm(const MatcherInfo& entry, const Args& a, Precision precision = Precision::float64);
 
 // Usage error unless a distributed entry can start here: MPI in the build,
 // the process started by mpirun (apps/cmd_match_distributed.cpp).

@@ -53,8 +53,8 @@ int command_bmatch(const Args& a) {
   if (const auto bf = a.value("b-file")) inputs.push_back(*bf);
   const std::unique_ptr<AtomicFile> out = open_output(a, inputs);
   Progress progress(Progress::level(a));
-  const InputGraph input = read_input_graph(file, view, Precision::dual, 0, progress, [&](const MmHeader& h) {
-    check_graph_memory(file, h, view, Precision::dual, *chosen.info, sizeof(int));  // and b(v)
+  const InputGraph input = read_input_graph(file, view, Precision::float64, 0, progress, [&](const MmHeader& h) {
+    check_graph_memory(file, h, view, Precision::float64, *chosen.info, sizeof(int));  // and b(v)
   });
   const LoadedGraph& graph = input.graph;
   const auto* g = std::get_if<Csr<double>>(&graph.graph);

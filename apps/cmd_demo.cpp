@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "apps/algorithm_args.hpp"
 #include "apps/commands.hpp"
 #include "datasets/generators.hpp"
 #include "datasets/marriage.hpp"

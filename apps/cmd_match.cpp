@@ -29,33 +29,6 @@
 
 namespace matchblas::cli {
 
-// --threads T, capped at 4 x the cores; a count from the environment
-// (OMP_NUM_THREADS, its first level) gets the same cap, checked before any
-// parallel region starts the runtime's threads; then the count is started
-// once (require_threads), so that one the system cannot start is an error
-// here, not the OpenMP runtime's exit inside the work.
-void apply_threads(const Args& a) {
-  const std::int64_t cap = 4 * std::int64_t(omp_get_num_procs());
-  const int t = static_cast<int>(a.integer("threads", 0, 0, cap));
-  if (t > 0) {
-    omp_set_num_threads(t);
-    require_threads(t);
-    return;
-  }
-  if (const char* env = std::getenv("OMP_NUM_THREADS"); env && *env) {
-    std::string_view first(env);
-    first = first.substr(0, first.find(','));
-    while (!first.empty() && (first.front() == ' ' || first.front() == '\t')) first.remove_prefix(1);
-    while (!first.empty() && (first.back() == ' ' || first.back() == '\t')) first.remove_suffix(1);
-    long long v = 0;
-    if (!matchblas::parse_integer(first, 1, cap, v))
-      throw usage_error("OMP_NUM_THREADS='" + std::string(env).substr(0, 40) + "' must be a thread count in 1.." +
-                        std::to_string(cap) + " (4 x the cores), like --threads");
-  }
-  if (omp_get_max_threads() > cap) omp_set_num_threads(int(cap));
-  require_threads(omp_get_max_threads());
-}
-
 namespace {
 
 // f(), with the library's invalid_input (an unknown name) turned into a
@@ -98,8 +71,8 @@ int command_match(const Args& a) {
   if (a.value("partition"))
     throw usage_error("--partition is for the distributed matchers (ld-mpi-*), not '" + matcher.name + "'");
   RunOptions& opt = chosen.run;
-  RomaRun roma_report;
-  if (opt.options.takes("phase-report") && opt.options.flag("phase-report")) opt.phase_report = &roma_report;
+  PhaseReport phases;
+  if (opt.options.takes("phase-report") && opt.options.flag("phase-report")) opt.phases = &phases;
   const MatcherInfo& exact = find_matcher("exact");
   if (a.flag("gto")) {
     try {
@@ -162,20 +135,7 @@ int command_match(const Args& a) {
     if (gto) std::fprintf(report, ", GTO %.4f%%", *gto);
     std::fprintf(report, "\n");
   }
-  if (opt.phase_report) {  // one line per phase, as Hovland 2020 tables 5.2-5.6
-    std::fprintf(report, "phase %6s %14s %14s %18s %12s %8s %14s %10s\n", "", "flips", "scanned", "weight", "seconds",
-                "kernel", "past-bound", "fallbacks");
-    std::fprintf(report, "start %6s %14s %14s %18.10g %12.6f %8s %14s %10s\n", "", "-", "-", roma_report.start_weight,
-                roma_report.start_seconds, "-", "-", "-");
-    for (const RomaPhase& p : roma_report.phases) {
-      const std::string scanned = p.scanned >= 0 ? std::to_string(p.scanned) : "-";
-      const std::string past = p.past_bound >= 0 ? std::to_string(p.past_bound) : "-";
-      const std::string fallbacks = p.fallback_flips >= 0 ? std::to_string(p.fallback_flips) : "-";
-      std::fprintf(report, "phase %6d %14lld %14s %18.10g %12.6f %8s %14s %10s\n", p.phase, static_cast<long long>(p.flips),
-                  scanned.c_str(), p.weight, p.seconds, p.kernel.empty() ? "-" : p.kernel.c_str(), past.c_str(),
-                  fallbacks.c_str());
-    }
-  }
+  if (opt.phases) write_phase_report(report, phases);
   return 0;
 }
 

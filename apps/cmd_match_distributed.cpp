@@ -1,7 +1,7 @@
 // matchblas match FILE --algo NAME for the distributed entries, under
 // mpirun: each rank reads its piece of the file and the ranks exchange
 // entries until each holds its part of the graph and no more
-// (matchers/distributed/dist_read.hpp: a balanced block of rows and
+// (datasets/distributed/dist_read.hpp: a balanced block of rows and
 // its ghosts; gzip files, standard input, array files and the bipartite
 // view are read whole by rank 0, which sends the parts), the ranks run the
 // entry together, rank 0 reports and, with --out, writes the whole mate
@@ -25,7 +25,7 @@
 #include "apps/naming_file.hpp"
 #include "apps/progress.hpp"
 #include "lib/error.hpp"
-#include "matchers/distributed/dist_read.hpp"
+#include "datasets/distributed/dist_read.hpp"
 #include "matchers/distributed/mpi_session.hpp"
 #include "matchers/registry.hpp"
 

@@ -119,7 +119,8 @@ int command_perm(const Args& a) {
       throw usage_error("--scales-out needs job 5 (max-product): '" + (e ? e->name : std::string("job 0")) +
                         "' computes no scalings");
   };
-  if (entry || job == 0) needs_scalings(entry);  // known before the file is read
+  const bool known = entry || job == 0;  // before the file is read; automatic: after it
+  if (known) needs_scalings(entry);
   const std::string& file = a.positional()[0];
   const std::string shown = file == "-" ? "<stdin>" : file;  // in the text report
   std::FILE* report = report_stream(a, {"out", "scales-out", "scaled-out"});
@@ -150,7 +151,7 @@ int command_perm(const Args& a) {
       chosen = configure_algorithm(*entry, a);
     }
   }
-  needs_scalings(entry);
+  if (!known) needs_scalings(entry);
   if (scaled_out && matrix.n_rows != matrix.n_cols)
     throw error("--scaled-out: " + file + " is " + std::to_string(matrix.n_rows) + " x " +
                 std::to_string(matrix.n_cols) + "; only a square matrix has a permuted form");

@@ -31,9 +31,6 @@ struct GeneratorKindHelp {
 };
 std::vector<GeneratorKindHelp> generator_help();
 
-// Applies --threads (0 or absent: all cores).
-void apply_threads(const Args& a);
-
 // The one positional FILE of `command` (usage error otherwise, naming what
 // was given).
 void require_one_input(const Args& a, const std::string& command);

@@ -21,7 +21,7 @@ InputGraph read_input_graph(const std::string& file, GraphView view, Precision p
   const auto t1 = std::chrono::steady_clock::now();
   progress.step("building the graph");
   const unsigned wanted = kinds ? kinds : general_graphs | complete_graphs | bipartite_graphs;
-  in.graph = naming_file(file, [&] { return graph_from_file(*matrix, view, precision, {}, wanted); });
+  in.graph = naming_file(file, [&] { return graph_in_view(*matrix, view, precision, {}, wanted); });
   matrix.reset();
   in.read_s = seconds(t0, t1);
   in.setup_s = seconds(t1, std::chrono::steady_clock::now());

@@ -60,7 +60,7 @@ GraphKind expected_kind(const MmHeader& h, GraphView view, unsigned kinds) {
 
 double graph_command_bytes(const MmHeader& h, GraphKind kind, Precision precision, const MatcherInfo* m,
                            double extra_per_vertex) {
-  const std::size_t w = precision == Precision::single ? sizeof(float) : sizeof(double);
+  const std::size_t w = precision == Precision::float32 ? sizeof(float) : sizeof(double);
   const GraphSize g = graph_size(h, kind);
   const double read = matrix_market_bytes(h);
   const GraphBuild build = kind == complete_graphs ? GraphBuild::complete

@@ -20,7 +20,7 @@
 #include "datasets/generators.hpp"
 #include "lib/matching.hpp"
 #include "matchers/complete/auction.hpp"
-#include "matchers/complete/device_dense.hpp"
+#include "ops/gpu/device_dense.hpp"
 #include "ops/gpu/device.hpp"
 
 using namespace matchblas;

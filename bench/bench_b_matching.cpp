@@ -38,7 +38,7 @@
 #include "datasets/load.hpp"
 #include "lib/mmio.hpp"
 #include "matchers/b_matching/b_matching.hpp"
-#include "matchers/device_graph.hpp"
+#include "ops/gpu/device_graph.hpp"
 #include "matchers/registry.hpp"
 #include "ops/gpu/device.hpp"
 
@@ -212,7 +212,7 @@ int main(int argc, char** argv) {
 
   if (!file.empty()) {
     const Csr<double> g =
-        std::get<Csr<double>>(graph_from_file(read_matrix_market(file), GraphView::general, Precision::dual).graph);
+        std::get<Csr<double>>(graph_in_view(read_matrix_market(file), GraphView::general, Precision::float64).graph);
     std::printf("graph: %s, %d vertices, %.0f edges, double weights\n", file.c_str(), g.n_rows,
                 double(g.cols.size()) / 2);
     return run(g, c);

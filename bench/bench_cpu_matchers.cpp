@@ -21,7 +21,7 @@
 #include "bench/args.hpp"
 #include "datasets/generators.hpp"
 #include "datasets/load.hpp"
-#include "matchers/general/greedy.hpp"
+#include "matchers/common/greedy.hpp"
 #include "matchers/run_matcher.hpp"
 
 using namespace matchblas;
@@ -67,7 +67,7 @@ int main(int argc, char** argv) {
     g = er ? erdos_renyi<float>(vertex_t(1) << scale, opt) : rmat<float>(vertex_t(1) << scale, opt);
     std::printf("graph: %s scale %d edge factor %g", er ? "Erdos-Renyi" : "R-MAT", scale, edge_factor);
   } else {
-    g = std::get<Csr<float>>(graph_from_file(read_matrix_market(file), GraphView::automatic, Precision::single).graph);
+    g = std::get<Csr<float>>(graph_in_view(read_matrix_market(file), GraphView::automatic, Precision::float32).graph);
     std::printf("graph: %s", file.c_str());
   }
   const offset_t m = num_edges(g);

@@ -1,7 +1,7 @@
 // The distributed greedy matchers (ld-mpi-*) under mpirun, against the
 // shared-memory peers in the same run. With --input pieces (the default)
 // each rank reads its piece of a file or draws its share of an er/rmat graph
-// (matchers/distributed/dist_read.hpp; grid and bipartite graphs, gzip files
+// (datasets/distributed/dist_read.hpp; grid and bipartite graphs, gzip files
 // still come from rank 0); with --input root rank 0 generates (or reads)
 // each graph and sends every rank its part (mpi::scatter_graph). The input
 // line gives the time of that step (slowest rank), each rank's CPU time in
@@ -40,9 +40,9 @@
 #include "datasets/generators.hpp"
 #include "datasets/load.hpp"
 #include "lib/mmio.hpp"
-#include "matchers/distributed/dist_read.hpp"
+#include "datasets/distributed/dist_read.hpp"
 #include "matchers/distributed/mpi_session.hpp"
-#include "matchers/general/greedy.hpp"
+#include "matchers/common/greedy.hpp"
 #include "matchers/registry.hpp"
 
 using namespace matchblas;
@@ -69,7 +69,7 @@ const char* const usage =
     "             greedy's (default); none: no whole graph unless --peers asks for one (each variant\n"
     "             still checks its own matched pairs and that no vertex is left unresolved)\n"
     "  --partition  blocks: consecutive ids balanced by entries and vertices (default); spread: the\n"
-    "             vertices renumbered pseudo-randomly, equal blocks (matchers/distributed/dist_graph.hpp)\n"
+    "             vertices renumbered pseudo-randomly, equal blocks (datasets/distributed/dist_graph.hpp)\n"
     "  --ceiling yes  first, every rank at once: sequential and random reads of its own memory\n"
     "             (GB/s and reads/s, per rank and summed; its 512 MiB per rank then count in the peak RSS)\n"
     "Lines starting with '#' report each step as it ends (rank 0): the variants first, then rank 0's\n"
@@ -129,7 +129,7 @@ Csr<double> make_graph(const std::string& spec, const GenOptions& o, int rank) {
     if (kind == "rmat") return rmat<double>(vertex_t(1) << x, o);
     return erdos_renyi<double>(vertex_t(x), o);
   }
-  const LoadedGraph g = graph_from_file(read_matrix_market(spec), GraphView::general, Precision::dual);
+  const LoadedGraph g = graph_in_view(read_matrix_market(spec), GraphView::general, Precision::float64);
   return std::get<Csr<double>>(g.graph);
 }
 
@@ -174,11 +174,11 @@ DistGraph load_part(const std::string& spec, const GenOptions& o, bool pieces, P
   const std::string kind = spec.substr(0, colon);
   if (pieces && colon != std::string::npos && (kind == "rmat" || kind == "er")) {
     const long x = std::atol(spec.c_str() + colon + 1);
-    return mpi::generate_graph(kind, kind == "rmat" ? vertex_t(1) << x : vertex_t(x), o, Precision::dual, &times,
+    return mpi::generate_graph(kind, kind == "rmat" ? vertex_t(1) << x : vertex_t(x), o, Precision::float64, &times,
                                partition);
   }
   if (pieces && (colon == std::string::npos || (kind != "grid" && kind != "bipartite"))) {
-    mpi::LoadedPart in = mpi::load_graph(spec, GraphView::general, Precision::dual, {}, partition);
+    mpi::LoadedPart in = mpi::load_graph(spec, GraphView::general, Precision::float64, {}, partition);
     times = in.times;
     return std::move(in.part);
   }

@@ -24,7 +24,7 @@
 #include "bench/args.hpp"
 #include "datasets/generators.hpp"
 #include "datasets/load.hpp"
-#include "matchers/device_graph.hpp"
+#include "ops/gpu/device_graph.hpp"
 #include "matchers/general/suitor.hpp"
 #include "matchers/general/ld.hpp"
 #include "matchers/general/handshake.hpp"
@@ -116,7 +116,7 @@ int main(int argc, char** argv) {
 
   Csr<float> g;
   if (!file.empty()) {
-    g = std::get<Csr<float>>(graph_from_file(read_matrix_market(file), GraphView::automatic, Precision::single).graph);
+    g = std::get<Csr<float>>(graph_in_view(read_matrix_market(file), GraphView::automatic, Precision::float32).graph);
     std::printf("graph: %s", file.c_str());
   } else {
     GenOptions opt;

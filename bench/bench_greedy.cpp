@@ -17,7 +17,7 @@
 #include "bench/args.hpp"
 #include "datasets/generators.hpp"
 #include "lib/edge_order.hpp"
-#include "matchers/general/greedy.hpp"
+#include "matchers/common/greedy.hpp"
 
 using namespace matchblas;
 using bench::median_seconds;

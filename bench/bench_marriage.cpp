@@ -24,7 +24,7 @@
 #include "bench/args.hpp"
 #include "bench/timing.hpp"
 #include "datasets/marriage.hpp"
-#include "matchers/device_graph.hpp"
+#include "ops/gpu/device_graph.hpp"
 #include "matchers/marriage/stable_marriage.hpp"
 #include "matchers/registry.hpp"
 #include "ops/gpu/device.hpp"

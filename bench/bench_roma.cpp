@@ -45,7 +45,7 @@
 #include "datasets/generators.hpp"
 #include "matchers/complete/auction.hpp"
 #include "matchers/general/exact.hpp"
-#include "matchers/complete/device_dense.hpp"
+#include "ops/gpu/device_dense.hpp"
 #include "matchers/complete/roma.hpp"
 #include "ops/gpu/device.hpp"
 

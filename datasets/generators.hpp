@@ -88,7 +88,7 @@ Csr<W> rmat(vertex_t n, const GenOptions& opt = {});
 // (0 for a self-loop) exactly as the whole graph's generator draws them
 // (every draw depends only on the seed and k): the graph is both directions
 // of every such edge, duplicates keeping the largest weight, zeros dropped.
-// For generating one part of a graph (matchers/distributed/). The same
+// For generating one part of a graph (datasets/distributed/). The same
 // argument checks; *drawn (when set) = m (0 when n < 2).
 struct DrawnEdge {
   vertex_t u, v;

@@ -80,9 +80,9 @@ LoadedGraph load_as(const MmMatrix& a, GraphView view, const GraphRules& rules, 
 
 }  // namespace
 
-LoadedGraph graph_from_file(const MmMatrix& a, GraphView view, Precision precision, const GraphRules& rules,
+LoadedGraph graph_in_view(const MmMatrix& a, GraphView view, Precision precision, const GraphRules& rules,
                             unsigned wanted) {
-  return precision == Precision::single ? load_as<float>(a, view, rules, wanted)
+  return precision == Precision::float32 ? load_as<float>(a, view, rules, wanted)
                                         : load_as<double>(a, view, rules, wanted);
 }
 
@@ -95,8 +95,8 @@ GraphView parse_view(const std::string& name) {
 }
 
 Precision parse_precision(const std::string& name) {
-  if (name == "float") return Precision::single;
-  if (name == "double") return Precision::dual;
+  if (name == "float") return Precision::float32;
+  if (name == "double") return Precision::float64;
   throw invalid_input("unknown precision '" + name + "' (float, double)");
 }
 

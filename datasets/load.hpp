@@ -26,8 +26,6 @@
 
 namespace matchblas {
 
-enum class GraphView { automatic, general, bipartite, complete };
-enum class Precision { single, dual };  // float or double weights
 
 struct LoadedGraph {
   std::variant<Csr<float>, Csr<double>, Dense<float>, Dense<double>> graph;
@@ -40,7 +38,7 @@ struct LoadedGraph {
 
 // `wanted`: the GraphKind bits of the algorithm the graph is for (auto's
 // choice for a complete graph written as coordinates, above).
-LoadedGraph graph_from_file(const MmMatrix& a, GraphView view, Precision precision,
+LoadedGraph graph_in_view(const MmMatrix& a, GraphView view, Precision precision,
                             const GraphRules& rules = {},
                             unsigned wanted = general_graphs | complete_graphs | bipartite_graphs);
 

@@ -1,7 +1,7 @@
 // The weight of pair a < b of a generated complete graph (datasets/
 // generators.hpp, complete_graph), as one pure function of (seed, a, b) that
 // host and device code share: the CPU generator (datasets/generators.cpp)
-// and the GPU one (matchers/complete/device_dense.cu) draw the same weights;
+// and the GPU one (ops/gpu/device_dense.cu) draw the same weights;
 // the knn generator orders by squared_distance and weighs by geometric_weight.
 // Source: N. H. Hovland, "Maximum weighted matching on a GPU", Master's
 // thesis, University of Bergen, 2020, sec. 5.1 (uniform [0,1]; exponential,

@@ -53,6 +53,15 @@ class out_of_memory : public error {
 
 }  // namespace matchblas
 
+// A check the edge (parse_options, the C API) has already made: run in
+// debug builds only, so that an algorithm re-checks nothing in a release
+// build (e.g. MATCHBLAS_DEBUG_CHECK(check_suitor_gpu_options(opt))).
+#ifndef NDEBUG
+#define MATCHBLAS_DEBUG_CHECK(call) call
+#else
+#define MATCHBLAS_DEBUG_CHECK(call) ((void)0)
+#endif
+
 // Throws invalid_input("reason") unless cond holds. For O(1) argument checks.
 #define MATCHBLAS_EXPECTS(cond, reason)                      \
   do {                                                       \

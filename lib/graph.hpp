@@ -1,5 +1,6 @@
-// The three graph kinds of DESIGN.md "Graph model" and a non-owning handle
-// to a graph of any kind and weight type.
+// The three graph kinds (general, complete, bipartite view; docs/ARCHITECTURE.md
+// "Graphs"), the views a matrix can be read in, the weights' precision, and a
+// non-owning handle to a graph of any kind and weight type.
 #pragma once
 #include <string>
 #include <variant>
@@ -15,6 +16,11 @@ enum GraphKind : unsigned {
   complete_graphs = 2,   // Dense
   bipartite_graphs = 4,  // the bipartite view of a matrix, as a general graph on m + n vertices
 };
+
+// How a matrix becomes a graph (datasets/load.hpp says what each view does).
+enum class GraphView { automatic, general, bipartite, complete };
+// The weights' type: float or double.
+enum class Precision { float32, float64 };
 
 // "general,complete" for a bit set of GraphKind.
 std::string kinds_string(unsigned kinds);

@@ -1,4 +1,4 @@
-// The graph-from-matrix rules of DESIGN.md "Graph model" (M. Naim, F. Manne,
+// The graph-from-matrix rules (docs/ARCHITECTURE.md "Graphs"; M. Naim, F. Manne,
 // M. Halappanavar, A. Tumeo, J. Langguth, "Optimizing approximate weighted
 // matching on Nvidia Kepler K40", HiPC 2015, sec. 5.1):
 //   general_graph    square A -> general graph: vertex i = row i; weight of
@@ -60,7 +60,7 @@ Csr<W> general_graph(const MmMatrix& a, const GraphRules& rules = {});
 
 // |v| as a weight of type W, or invalid_input "entry (r+1, c+1) sums to V,
 // which a float weight cannot hold" when it is not finite in W: the
-// builders' check (also the distributed reader's, matchers/distributed/).
+// builders' check (also the distributed reader's, datasets/distributed/).
 template <class W>
 W checked_weight(double v, vertex_t r, vertex_t c);
 

@@ -1,4 +1,5 @@
-// The greedy order of DESIGN.md: edges are totally ordered by (weight
+// The greedy order (docs/ARCHITECTURE.md "The greedy order"): edges are
+// totally ordered by (weight
 // descending, min(u,v) ascending, max(u,v) ascending). Every 1/2-approximate
 // matcher of matchblas returns the matching of this order, so every tie is
 // broken by these two functions and nothing else.

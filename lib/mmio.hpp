@@ -73,7 +73,7 @@ MmHeader read_matrix_market_header(const std::string& path);
 // are expanded to the full matrix), plus its chunk buffer.
 double matrix_market_bytes(const MmHeader& h);
 
-// Reading one file in pieces (each MPI rank its own, matchers/distributed/):
+// Reading one file in pieces (each MPI rank its own, datasets/distributed/):
 // the layout says where the entries begin; piece `part` of `parts` is the
 // entry lines whose first byte lies in the part-th of `parts` equal byte
 // ranges of the entries (so every line is in exactly one piece, in order).

@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include "lib/error.hpp"
 
@@ -26,6 +27,13 @@ E parse_named(const NamedValues<E, N>& names, std::string_view name,
     known += (known.empty() ? "" : ", ") + std::string(n);
   }
   throw invalid_input("unknown " + what + " '" + std::string(name) + "' (known: " + known + ")");
+}
+// The names in table order (an option spec's words).
+template <class E, std::size_t N>
+std::vector<std::string> names_of(const NamedValues<E, N>& names) {
+  std::vector<std::string> out;
+  for (const auto& [n, v] : names) out.emplace_back(n);
+  return out;
 }
 template <class E, std::size_t N>
 std::string name_of(const NamedValues<E, N>& names, E value) {

@@ -33,6 +33,24 @@ std::vector<MatcherInfo> make_registry() {
   return r;
 }
 
+template <class Runner>
+bool runs(const MatcherInfo& m) {
+  const auto* f = std::get_if<Runner>(&m.run);
+  return f && *f;
+}
+
+// Whether m's runner is of its problem's type.
+bool runner_fits(const MatcherInfo& m) {
+  if (m.device == Device::distributed) return runs<DistributedRunner>(m);
+  switch (m.problem) {
+    case Problem::matching: return runs<MatchRunner>(m);
+    case Problem::b_matching: return runs<BMatchRunner>(m);
+    case Problem::marriage: return runs<MarriageRunner>(m);
+    case Problem::bipartite: return runs<PrepassRunner>(m);
+  }
+  return false;
+}
+
 // "a", "a and b", "a, b and c".
 std::string listed(const std::vector<std::string>& names) {
   std::string out;
@@ -101,6 +119,10 @@ const OptionSpec& OptionValues::spec(std::string_view name, OptionSpec::Type typ
         return s;
       }
   throw error("no option '" + std::string(name) + "' in this algorithm's specs");
+}
+
+void OptionValues::throw_untyped() {
+  throw std::logic_error("an algorithm's typed options read as another type, or never read (parse_options)");
 }
 
 bool OptionValues::takes(std::string_view name) const {
@@ -187,7 +209,7 @@ OptionValues parse_options(const MatcherInfo& m, const std::map<std::string, std
     check_value(*s, text, m.name);
   }
   OptionValues values(&m.options, given);
-  if (m.check) m.check(values, precision);
+  if (m.read_options) values.set_typed(m.read_options(values, precision));
   return values;
 }
 
@@ -208,15 +230,6 @@ NamedWithOptions split_named_options(const std::string& spec) {
   return r;
 }
 
-namespace registry_detail {
-void set_memory(std::vector<MatcherInfo>& r, std::initializer_list<MemoryOf> table) {
-  for (const MemoryOf& t : table) {
-    const auto it = std::find_if(r.begin(), r.end(), [&](const MatcherInfo& m) { return m.name == t.name; });
-    if (it == r.end()) throw std::logic_error(std::string("set_memory: no entry '") + t.name + "'");
-    it->memory = {t.per_vertex, t.per_edge};
-  }
-}
-}  // namespace registry_detail
 
 namespace {
 // opt with its options read through m's specs.
@@ -275,22 +288,83 @@ DistributedMatching run_distributed(const MatcherInfo& m, const DistGraph& g, co
   return naming_matcher(m, [&] { return (*run)(g, for_entry(m, opt)); });
 }
 
+namespace {
+// The default entry of a pre-pass job, by its fields (find_prepass_job).
+bool default_for_job(const MatcherInfo& m, int job) {
+  return m.problem == Problem::bipartite && m.job == job && m.device == Device::cpu && m.deterministic &&
+         m.guarantee != "approximate";
+}
+}  // namespace
+
 const MatcherInfo& find_prepass_job(int job) {
-  for (const MatcherInfo& m : matchers())
-    if (m.problem == Problem::bipartite && (m.job == job || (job == 3 && m.job == 2))) return m;
+  static const std::vector<const MatcherInfo*> by_job = [] {
+    std::vector<const MatcherInfo*> t(6, nullptr);
+    for (int j = 1; j <= 5; ++j)
+      for (const MatcherInfo& m : matchers())
+        if (default_for_job(m, j == 3 ? 2 : j) && !t[j]) t[j] = &m;
+    return t;
+  }();
+  if (job >= 1 && job <= 5 && by_job[job]) return *by_job[job];
   std::string jobs;
-  for (const MatcherInfo& m : matchers())
-    if (m.problem == Problem::bipartite && m.job > 0)
-      jobs += (jobs.empty() ? "" : ", ") + std::to_string(m.job) + " " + m.name;
+  for (int j = 1; j <= 5; ++j)
+    if (j != 3 && by_job[j]) jobs += (jobs.empty() ? "" : ", ") + std::to_string(j) + " " + by_job[j]->name;
   throw invalid_input("--job " + std::to_string(job) + " is not a pre-pass job (jobs: " + jobs + ", 3 as 2)");
 }
 
-std::string input_of(const MatcherInfo& m) {
-  switch (m.problem) {
-    case Problem::marriage: return "preference lists";
-    case Problem::bipartite: return "m x n matrices";
-    default: return kinds_string(m.kinds);
+const std::vector<ProblemInfo>& problems() {
+  static const std::vector<ProblemInfo> table = {
+      {Problem::matching, "matching", "a matching (mate array)", "", {"greedy", "1/2", "2/3-eps", "exact"}},
+      {Problem::b_matching, "b-matching", "a b-matching (partner lists)", "", {"b-greedy"}},
+      {Problem::marriage, "stable marriage", "a stable marriage (wife of each man)", "preference lists",
+       {"man-optimal"}},
+      {Problem::bipartite, "bipartite", "a matching of rows to columns, permutation and scalings", "m x n matrices",
+       {"cardinality", "bottleneck", "exact", "approximate"}},
+  };
+  return table;
+}
+
+const ProblemInfo& problem_info(Problem p) {
+  for (const ProblemInfo& i : problems())
+    if (i.problem == p) return i;
+  throw std::logic_error("problem_info: a Problem without a row in problems()");
+}
+
+std::vector<std::string> registry_defects(const MatcherInfo& m, const std::vector<MatcherInfo>& all) {
+  std::vector<std::string> d;
+  const auto lacks = [&](bool bad, const char* what) {
+    if (bad) d.push_back("'" + m.name + "' " + what);
+  };
+  lacks(m.name.empty(), "has no name");
+  lacks(m.family.empty(), "has no family");
+  lacks(m.summary.empty(), "has no summary");
+  lacks(m.reference.empty(), "has no reference");
+  const std::vector<std::string>& known = problem_info(m.problem).guarantees;
+  lacks(std::find(known.begin(), known.end(), m.guarantee) == known.end(),
+        "declares no guarantee its problem knows");
+  lacks(!(m.memory.per_vertex > 0 || m.memory.per_edge > 0), "declares no memory");
+  lacks((m.problem == Problem::matching || m.problem == Problem::b_matching) && m.kinds == 0,
+        "accepts no graph kind");
+  lacks(m.problem == Problem::bipartite && (m.job < 1 || m.job > 5), "computes no pre-pass job");
+  lacks(m.problem != Problem::bipartite && m.job != 0, "has a job outside the pre-pass");
+  lacks(!runner_fits(m), "has no runner of its problem");
+  for (const OptionSpec& o : m.options) {
+    lacks(o.name.empty() || o.help.empty(), "has an option without a name or help");
+    lacks(o.type == OptionSpec::Type::word &&
+              std::find(o.words.begin(), o.words.end(), o.fallback) == o.words.end(),
+          "has a word option whose default is not one of its words");
   }
+  if (!m.twin.empty()) {
+    const auto t = std::find_if(all.begin(), all.end(), [&](const MatcherInfo& x) { return x.name == m.twin; });
+    lacks(t == all.end(), "names a twin that is not an entry");
+    lacks(t != all.end() && (t->problem != m.problem || t->device == m.device),
+          "names a twin of another problem or the same device");
+  }
+  return d;
+}
+
+std::string input_of(const MatcherInfo& m) {
+  const ProblemInfo& p = problem_info(m.problem);
+  return *p.input ? p.input : kinds_string(m.kinds);
 }
 
 std::string to_string(Device d) {
@@ -302,15 +376,7 @@ std::string to_string(Device d) {
   return "?";
 }
 
-std::string to_string(Problem p) {
-  switch (p) {
-    case Problem::matching: return "matching";
-    case Problem::b_matching: return "b-matching";
-    case Problem::marriage: return "stable marriage";
-    case Problem::bipartite: return "bipartite";
-  }
-  return "?";
-}
+std::string to_string(Problem p) { return problem_info(p).name; }
 
 std::string to_string(OptionSpec::Type t) {
   switch (t) {
@@ -329,14 +395,6 @@ Device parse_device(std::string_view name) {
 }
 
 namespace registry_detail {
-void cite(std::vector<MatcherInfo>& r, const std::vector<std::pair<std::string, std::string>>& references) {
-  for (const auto& [name, reference] : references) {
-    const auto it = std::find_if(r.begin(), r.end(), [&](const MatcherInfo& m) { return m.name == name; });
-    if (it == r.end()) throw error("registry: a reference for '" + name + "', which is not an entry");
-    it->reference = reference;
-  }
-}
-
 std::optional<std::string> needs_cuda() {
 #ifdef MATCHBLAS_HAVE_CUDA
   return std::nullopt;

@@ -1,15 +1,16 @@
-// The registry: every algorithm matchblas runs, by name, with what it
-// solves (matching, b-matching, stable marriage), the graphs it accepts,
-// where it runs, its twin on the other device, whether it is deterministic,
-// what it guarantees, and its own options (name, type, default, one-line
-// help). The CLI's commands, `list`, `--help`, option parsing, `demo`, the
-// benchmarks and the conformance test (tests/check/conformance.hpp) read it.
-// A new algorithm is its file(s) plus one entry in its family's registry
-// file (matchers/<family>/registry.cpp).
+// The registry: every algorithm matchblas runs is one declaration (a
+// MatcherInfo in its family's matchers/<family>/registry.cpp) carrying all
+// of its facts: name, problem, graphs, device, twin, determinism, guarantee,
+// source, memory per vertex and edge, its options as typed specs, the
+// reader of those options into the struct its runner receives, and the
+// runner. The CLI's commands, `list`, `--help`, option parsing, `demo`,
+// `eval`, the benchmarks, the C API, Python and the conformance test
+// (tests/check/conformance.hpp) read it; entries are chosen by their fields
+// (name and problem, device, job), never by their place in the list.
 #pragma once
 #include <cstdint>
 #include <functional>
-#include <initializer_list>
+#include <any>
 #include <map>
 #include <optional>
 #include <string>
@@ -17,15 +18,14 @@
 #include <variant>
 #include <vector>
 
-#include "datasets/load.hpp"
 #include "lib/csr.hpp"
 #include "lib/error.hpp"
 #include "lib/graph.hpp"
 #include "lib/matching.hpp"
+#include "lib/phase_report.hpp"
 #include "matchers/b_matching/b_matching.hpp"
 #include "matchers/bipartite/prepass.hpp"
-#include "matchers/complete/roma.hpp"
-#include "matchers/distributed/dist_graph.hpp"
+#include "datasets/distributed/dist_graph.hpp"
 #include "matchers/distributed/ld_mpi.hpp"
 #include "matchers/marriage/stable_marriage.hpp"
 
@@ -35,7 +35,20 @@ namespace matchblas {
 // run under mpirun by `matchblas match` (apps/cmd_match_distributed.cpp).
 enum class Device { cpu, gpu, distributed };
 // bipartite: the diagonal pre-pass on an m-by-n matrix (a PrepassResult).
+// A new problem is a value here, a row of problems() and a runner type in
+// MatcherInfo::run; the tools that list or choose entries need nothing else.
 enum class Problem { matching, b_matching, marriage, bipartite };
+
+// What each problem is, for the tools and the registry's own checks.
+struct ProblemInfo {
+  Problem problem;
+  const char* name;                     // "matching", "b-matching", ...
+  const char* result;                   // "a matching (mate array)", ...
+  const char* input;                    // "" for graphs (the entry's kinds say which)
+  std::vector<std::string> guarantees;  // what its entries may declare (MatcherInfo::guarantee)
+};
+const std::vector<ProblemInfo>& problems();
+const ProblemInfo& problem_info(Problem p);
 
 // One option an algorithm takes (on the command line: --name VALUE, or
 // --name for a flag).
@@ -66,12 +79,23 @@ class OptionValues {
   double real(std::string_view name) const;
   std::string word(std::string_view name) const;
   bool flag(std::string_view name) const;
+  // The entry's typed options, read once by parse_options through
+  // MatcherInfo::read_options (std::logic_error when T is not that type or
+  // no reader ran).
+  template <class T>
+  const T& typed() const {
+    if (const T* t = std::any_cast<T>(&typed_)) return *t;
+    throw_untyped();
+  }
+  void set_typed(std::any t) { typed_ = std::move(t); }
 
  private:
+  [[noreturn]] static void throw_untyped();
   const OptionSpec& spec(std::string_view name, OptionSpec::Type type) const;
   std::string text(const OptionSpec& s) const;
   const std::vector<OptionSpec>* specs_ = nullptr;
   std::map<std::string, std::string> given_;
+  std::any typed_;
 };
 
 // What a run gets besides the input.
@@ -80,7 +104,7 @@ struct RunOptions {
   int threads = 0;         // CPU: threads (<= 0: all); GPU: about this many threads per kernel (0: one per item)
   int gpu = 0;             // GPU entries: the CUDA device
   OptionValues options;    // the entry's own options; empty: every default
-  RomaRun* phase_report = nullptr;  // entries with phases (option "phase-report") leave them here when set
+  PhaseReport* phases = nullptr;  // entries with phases (option "phase-report") leave them here when set
 };
 
 using MatchRunner = std::function<Matching(GraphRef, const RunOptions&)>;
@@ -91,10 +115,13 @@ using PrepassRunner = std::function<PrepassResult(const Csr<double>&, const RunO
 // the matching out.
 using DistributedRunner = std::function<DistributedMatching(const DistGraph&, const RunOptions&)>;
 
+// One algorithm's declaration: everything any tool knows of it.
+// Declared with designated initializers in this order; registry_defects()
+// names any field an entry lacks.
 struct MatcherInfo {
-  std::string name;
+  std::string name{};
   Problem problem = Problem::matching;
-  std::string family;       // its folder, matchers/<family>/ (set by the registry)
+  std::string family{};       // its folder, matchers/<family>/ (set by the registry)
   unsigned kinds = 0;       // GraphKind bits (matching and b-matching)
   Device device = Device::cpu;
   bool deterministic = true;
@@ -104,48 +131,57 @@ struct MatcherInfo {
   // Whether RunOptions::seed changes its result (random orders or starts);
   // the CLI refuses --seed for the others.
   bool seeded = false;
-  // What the conformance test checks: "greedy" (equals greedy, mate for
-  // mate), "1/2" (at least half the optimum), "2/3-eps" (a perfect matching
-  // with no 4-cycle gaining more than min-gain: at least 2/3 of the optimum
-  // less min-gain per edge), "exact", "b-greedy" (equals b_greedy, edge for
-  // edge), "man-optimal" (the man-optimal stable matching); bipartite:
-  // "cardinality" (a maximum matching), "bottleneck" (a maximum matching
-  // with the largest smallest |a_ij|), "exact" (the best objective among the
-  // maximum matchings), "approximate" (a maximum matching, its objective at
-  // most the optimum, and no alternating 4-cycle gaining more than the
-  // entry's min-gain).
-  std::string guarantee;
+  // What the conformance test checks (one of problem_info(problem).guarantees):
+  // "greedy" (equals greedy, mate for mate), "1/2" (at least half the
+  // optimum), "2/3-eps" (a perfect matching with no 4-cycle gaining more
+  // than min-gain: at least 2/3 of the optimum less min-gain per edge),
+  // "exact", "b-greedy" (equals b_greedy, edge for edge), "man-optimal" (the
+  // man-optimal stable matching); bipartite: "cardinality" (a maximum
+  // matching), "bottleneck" (a maximum matching with the largest smallest
+  // |a_ij|), "exact" (the best objective among the maximum matchings),
+  // "approximate" (a maximum matching, its objective at most the optimum,
+  // and no alternating 4-cycle gaining more than the entry's min-gain).
+  std::string guarantee{};
   int job = 0;              // bipartite: the MC64 job it computes (1-5)
-  std::string summary;      // one line: the algorithm
+  std::string summary{};      // one line: the algorithm
   // Where it comes from, as a reader can find it: authors, title, venue or
-  // kind, year, section or algorithm (docs/REFERENCES.md has every source in
-  // full); set by each family's cite() table.
-  std::string reference;
-  std::string twin;         // the same algorithm on the other device; "" when none
-  std::vector<OptionSpec> options;
-  // Rules between options (and the weights' precision), checked with the
-  // options before any input is read; throws invalid_input.
-  std::function<void(const OptionValues&, Precision)> check;
-  std::variant<MatchRunner, BMatchRunner, MarriageRunner, PrepassRunner, DistributedRunner> run;
+  // kind, year, section or algorithm (docs/REFERENCES.md lists every entry
+  // with this text; the sources' full forms are in matchers/references.hpp).
+  std::string reference{};
+  std::string twin{};         // the same algorithm on the other device; "" when none
   // The memory it needs beyond its input, at its peak: bytes per vertex and
   // per edge. Vertices and edges are those of its input: a graph's vertices
   // and undirected edges (a complete graph's n(n-1)/2 pairs); bipartite:
   // rows + columns and stored entries; marriage: men + women and list
   // entries (both sides). The input itself (the graph's Csr or Dense, the
   // matrix, the ranked lists) is not counted here: the memory check
-  // (apps/memory_check.cpp) adds it. GPU entries: host memory only. Set in
-  // each family's registry.cpp from the algorithm's arrays, checked against
-  // measured peaks (bench/bench_memory.cpp, bench/RESULTS.md).
+  // (apps/memory_check.cpp) adds it. GPU entries: host memory only. Fitted
+  // to peaks measured by bench/bench_memory and rounded up by about 20%
+  // (bench/RESULTS.md, "Memory estimates") unless the entry says otherwise.
   struct Memory {
     double per_vertex = 0, per_edge = 0;
-  } memory;
+  } memory{};
+  std::vector<OptionSpec> options{};
+  // Reads the options (each already checked against its spec) into the
+  // typed struct the runner receives (OptionValues::typed), checking the
+  // rules between options and the weights' precision; throws invalid_input.
+  // Called once per run, by parse_options, before any input is read. Unset:
+  // the entry has no rules and reads no struct.
+  std::function<std::any(const OptionValues&, Precision)> read_options{};
+  std::variant<MatchRunner, BMatchRunner, MarriageRunner, PrepassRunner, DistributedRunner> run{};
   // When set, the algorithm is registered but cannot run in this build; the
   // string says why (e.g. "needs LEMON").
-  std::optional<std::string> unavailable;
+  std::optional<std::string> unavailable{};
 
   bool accepts(GraphKind k) const { return (kinds & k) != 0; }
   const OptionSpec* option(std::string_view name) const;
 };
+
+// What entry m lacks or gets wrong, one line each ("" when nothing): a
+// name, summary, reference, guarantee of its problem, memory, graph kinds
+// (matchings), job (pre-pass), a runner of its problem, a twin that exists
+// on the other device. The registry test requires none for every entry.
+std::vector<std::string> registry_defects(const MatcherInfo& m, const std::vector<MatcherInfo>& all);
 
 // Every registered algorithm, in a fixed order (by family, references first).
 const std::vector<MatcherInfo>& matchers();
@@ -163,7 +199,7 @@ const MatcherInfo& on_device(const MatcherInfo& m, Device device);
 // option and the algorithm. An option m does not take is an error naming the
 // algorithms that take it.
 OptionValues parse_options(const MatcherInfo& m, const std::map<std::string, std::string>& given,
-                           Precision precision = Precision::dual);
+                           Precision precision = Precision::float64);
 
 // An algorithm named with its options in a list ("roma-sparse:start=gpa:
 // phases=20"): the name and the options as given (a flag has an empty
@@ -187,7 +223,9 @@ Marriage run_marriage(const MatcherInfo& m, const RankedLists& p, const RunOptio
 PrepassResult run_prepass(const MatcherInfo& m, const Csr<double>& a, const RunOptions& opt);
 DistributedMatching run_distributed(const MatcherInfo& m, const DistGraph& g, const RunOptions& opt);
 
-// The bipartite entry computing MC64's job (1-5; 3 is 2's entry); throws
+// The entry a pre-pass job runs by default (1-5; 3 is 2's entry): the
+// bipartite entry of that job on the CPU, deterministic and not
+// approximate (exactly one per job: the registry test checks it). Throws
 // invalid_input naming the jobs.
 const MatcherInfo& find_prepass_job(int job);
 
@@ -234,24 +272,8 @@ auto on_complete(std::string name, F f) {
         g);
   };
 }
-// m, marked as an OpenMP algorithm (MatcherInfo::threaded).
-inline MatcherInfo threaded(MatcherInfo m) {
-  m.threaded = true;
-  return m;
-}
-// Sets the reference of each named entry of r; throws error for a name r
-// does not have (so that a renamed entry cannot lose its reference).
-void cite(std::vector<MatcherInfo>& r, const std::vector<std::pair<std::string, std::string>>& references);
 // "unavailable" for a GPU entry in a build without CUDA.
 std::optional<std::string> needs_cuda();
-// Sets MatcherInfo::memory of the named entries of r; throws
-// std::logic_error for a name r does not hold (a typo would leave an entry
-// without its figures).
-struct MemoryOf {
-  const char* name;
-  double per_vertex, per_edge;
-};
-void set_memory(std::vector<MatcherInfo>& r, std::initializer_list<MemoryOf> table);
 }  // namespace registry_detail
 
 }  // namespace matchblas

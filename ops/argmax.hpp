@@ -1,6 +1,6 @@
 // argmax per row under the greedy order, with masks and a per-column floor:
 // the semiring max-reduction every 1/2-approximate matcher is built from
-// (DESIGN.md "The ops").
+// (docs/ARCHITECTURE.md "The ops (CPU backend)").
 //
 //   best[u] = the column v of the entry (u, v, w) of A that comes first under
 //             neighbour_beats (heavier first, then the smaller column) among

@@ -1,7 +1,7 @@
 // Masked assign in GrB_assign style (w<mask> = value, w<mask> = u): write
-// matches, clear candidates (DESIGN.md "The ops"; the updates of the mate
-// and candidate arrays in "Parallel graph matching", a course project on
-// handshaking matching on GPUs, no author named).
+// matches, clear candidates (docs/ARCHITECTURE.md "The ops (CPU backend)";
+// the updates of the mate and candidate arrays in "Parallel graph
+// matching", a course project on handshaking matching on GPUs, no author named).
 //
 //   assign(out, mask, value):  out[i] = value     for every i with mask[i] != 0
 //   assign(out, mask, values): out[i] = values[i] for every i with mask[i] != 0

@@ -32,9 +32,9 @@
 
 namespace matchblas::ops {
 
-// The block size the host entries use unless told otherwise. Not tuned: no
-// GPU on the development machine; the kernels are memory-bound grid-stride
-// loops, where 256 is CUB's common default.
+// The block size the host entries use unless told otherwise. Not tuned (no
+// GPU run has swept it): the kernels are memory-bound grid-stride loops,
+// where 256 is CUB's common default.
 inline constexpr int gpu_threads_per_block = 256;
 
 // The entry types assign_gpu is compiled for.

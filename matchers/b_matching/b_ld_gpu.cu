@@ -1,61 +1,14 @@
-// b-matching by locally dominant rounds on the GPU (registry entry b-ld-gpu):
-// the greedy b-matching of a general graph in bulk-synchronous rounds.
-// Algorithm: every vertex u keeps a list T(u) of its best live neighbours
-// (live: with room left and not yet u's partner), best first under
-// neighbour_beats, and r(u), the partners it may still take (initially
-// cap(u) = min(b(u), deg u)). A round has two launches:
-//   prune    each listed vertex (a thread) drops the dead entries of T(u);
-//   refill   one that has fewer than r(u) left appends the best live
-//            entries strictly below its cursor (the last entry ever
-//            appended), filling T(u) up to cap(u) by scans of its row (a
-//            tile of 4 or 32 lanes or a block by row length, each lane's
-//            best 8 by weight merged, then each candidate's room read
-//            once); no live entry below the cursor left: exhausted.
-//   select   edge {u, v} is taken when v is among the first r(u) entries of
-//            T(u) and u reaches v's threshold, the r(v)-th entry of T(v)
-//            (both sides decide alike, reading what no one writes in this
-//            launch); r(u) drops by the edges u took (a second copy of r,
-//            copied back after the launch).
-// A round is these three steps and the selection; rounds run until one
-// takes no edge. This is the locally dominant rule of
-// the greedy matching (R. Preis, "Linear time 1/2-approximation algorithm
-// for maximum weighted matching in general graphs", STACS 1999; in rounds,
-// F. Manne and R. H. Bisseling, "A parallel approximation algorithm for the
-// weighted matching problem", PPAM 2007; on GPUs, M. Naim et al.,
-// "Optimizing approximate weighted matching on Nvidia Kepler K40", HiPC
-// 2015, Alg. 1-2) with "the best edge at both ends" widened to "among the
-// best r at both ends"; the widening and the argument below are ours.
-// Why the result is b_greedy's. Let D be the edges taken so far and E' the
-// edges between vertices with room that are not in D; claim: greedy's
-// edges are D plus greedy's on E' with the residual r. Taking an edge e =
-// {u, v} that ranks among the best r(u) of u's E'-edges and the best r(v)
-// of v's: greedy (on E', weight order) meets fewer than r(u) heavier edges
-// at u and r(v) at v before e, so it takes e. After a round, greedy on E'
-// with the old r decides an edge f = {u, x} of E' as greedy on the new E'
-// with the new r: if f ranks among u's best r(u), every edge taken at u
-// ranks there too, so u (r(u) - 1 heavier-or-taken edges at most) never
-// refuses f on either side; if it ranks below, every edge taken at u is
-// heavier than f and is counted on both sides alike; an edge to a vertex
-// left without room ranks below all of that vertex's taken edges (else it
-// would have been taken), so greedy refuses it on both sides. A round
-// takes the best edge of E' (first at both its ends), so it ends only when
-// E' is empty. Prune and refill keep T(u)'s first r(u) entries exactly u's
-// best r(u) live edges: every live entry above the cursor is in T(u)
-// (liveness is only ever lost), T(u) is in order, and a refill takes the
-// best entries below the cursor (the best `limit` of a row each rank among
-// their own lane's best `limit`).
+// b-ld-gpu (declared in matchers/b_matching/b_matching.hpp): the greedy
+// b-matching of a general graph on the GPU in bulk-synchronous rounds of
+// prune, refill and select over per-vertex lists T(u) of the best live
+// neighbours; {u, v} is taken when each is among the other's best r.
+// Source: the locally dominant rule (Naim et al. 2015 Alg. 1-2; Preis, STACS
+// 1999; Manne and Bisseling, PPAM 2007), widened to the best r at both ends.
 // Guarantee: exactly b_greedy's edge set for any b and any schedule (the
-// rounds are deterministic); 1/2-approximate.
-// Cost: each round reads the listed vertices' lists (O(sum of caps)) and
-// rescans the rows of vertices whose lists ran short; in a model of the
-// rounds on Erdos-Renyi and R-MAT graphs of 2^20 vertices (b = 1, 2, 5)
-// 10-15 rounds and 1.6-2.3 row scans per stored entry in all. One host
-// synchronisation per round. Device memory besides the graph: about 40
-// bytes per vertex and 8-12 per slot (two lists of cap(v) entries).
-// Preconditions: as b_suitor_seq (g symmetric with sorted rows, no
-// self-loops, weights not NaN; b: one entry >= 0 per vertex, else
-// invalid_input). An asymmetric graph gives an unspecified result but no
-// out-of-bounds access.
+// rounds are deterministic); 1/2-approximate. Preconditions: as b_suitor_seq.
+// Cost: a round reads the listed vertices' lists and rescans the rows that ran
+// short (10-15 rounds on 2^20-vertex graphs); one host sync per round.
+// The rounds, the proof and device memory: docs/algorithms/b_ld_gpu.md.
 #include <cooperative_groups.h>
 #include <cooperative_groups/reduce.h>
 #include <cuda_runtime.h>
@@ -67,8 +20,8 @@
 #include "lib/greedy_order.hpp"
 #include "matchers/b_matching/b_matching.hpp"
 #include "matchers/b_matching/b_suitor_gpu_offers.cuh"
-#include "matchers/device_graph.hpp"
-#include "matchers/gpu_session.cuh"
+#include "ops/gpu/device_graph.hpp"
+#include "ops/gpu/gpu_session.cuh"
 #include "ops/gpu/launch.cuh"
 #include "ops/gpu/row_scan.cuh"
 #include "ops/gpu/warp_append.cuh"
@@ -323,17 +276,14 @@ __global__ void fill_partners(Rounds<W> r, const offset_t* offsets, vertex_t* ou
 
 template <class W>
 BMatching b_ld_gpu(const Csr<W>& g, const std::vector<int>& b, const GpuOptions& opt, GpuTimes* times) {
-  check_gpu_options(opt);
   detail::expect_b(g, b, "b_ld_gpu");
-  gpu::use_device("b-ld-gpu", opt.device);
-  return b_ld_gpu(DeviceGraph<W>(g, opt.device, opt.stream), b, opt, times);
+  return gpu::with_device_graph("b-ld-gpu", g, opt,
+                                [&](const DeviceGraph<W>& dg) { return b_ld_gpu(dg, b, opt, times); });
 }
 
 template <class W>
 BMatching b_ld_gpu(const DeviceGraph<W>& dg, const std::vector<int>& b, const GpuOptions& opt, GpuTimes* times) {
-  Csr<W> shape;  // expect_b reads the order and b only
-  shape.n_rows = shape.n_cols = dg.n();
-  detail::expect_b(shape, b, "b_ld_gpu");
+  detail::expect_b(dg.n(), b, "b_ld_gpu");
   gpu::MatcherSession<W> session("b-ld-gpu", dg, opt);
   const cudaStream_t s = session.stream();
   const gpu::CsrView<W> g = session.graph();

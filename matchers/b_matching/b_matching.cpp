@@ -12,14 +12,18 @@ namespace matchblas {
 
 namespace detail {
 
+void expect_b(vertex_t n, const std::vector<int>& b, const char* who) {
+  if (b.size() != std::size_t(n))
+    throw invalid_input(std::string(who) + ": b has " + std::to_string(b.size()) + " entries, the graph " +
+                        std::to_string(n) + " vertices");
+  for (vertex_t v = 0; v < n; ++v)
+    if (b[v] < 0) throw invalid_input(std::string(who) + ": b(" + std::to_string(v) + ") = " + std::to_string(b[v]) + " < 0");
+}
+
 template <class W>
 void expect_b(const Csr<W>& g, const std::vector<int>& b, const char* who) {
   MATCHBLAS_EXPECTS(g.n_rows == g.n_cols, std::string(who) + " needs a general (square) graph");
-  if (b.size() != std::size_t(g.n_rows))
-    throw invalid_input(std::string(who) + ": b has " + std::to_string(b.size()) + " entries, the graph " +
-                        std::to_string(g.n_rows) + " vertices");
-  for (vertex_t v = 0; v < g.n_rows; ++v)
-    if (b[v] < 0) throw invalid_input(std::string(who) + ": b(" + std::to_string(v) + ") = " + std::to_string(b[v]) + " < 0");
+  expect_b(g.n_rows, b, who);
 }
 
 // The CSR of partner lists from per-vertex lists (sorted here).

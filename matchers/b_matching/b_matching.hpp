@@ -45,7 +45,7 @@
 
 #include "lib/csr.hpp"
 #include "lib/types.hpp"
-#include "matchers/device_graph.hpp"
+#include "ops/gpu/device_graph.hpp"
 
 namespace matchblas {
 
@@ -85,6 +85,8 @@ namespace detail {
 // Throws invalid_input unless g is square and b has one entry >= 0 per vertex.
 template <class W>
 void expect_b(const Csr<W>& g, const std::vector<int>& b, const char* who);
+// The same for a graph of order n known to be square (a DeviceGraph's).
+void expect_b(vertex_t n, const std::vector<int>& b, const char* who);
 // The BMatching of per-vertex partner lists (each sorted here).
 BMatching from_lists(std::vector<std::vector<vertex_t>>& lists);
 }  // namespace detail

@@ -1,112 +1,14 @@
-// b-Suitor on the GPU (matchers/b_matching/b_matching.hpp): the greedy b-matching of a general
-// graph, every vertex v keeping the b(v) best offers made to it.
-// Source: M. Naim, "Parallel Matching and Clustering Algorithms on GPUs",
-// PhD thesis, University of Bergen, 2017, whose sec. 1 summarises M. Naim
-// and F. Manne, "Scalable b-matching on GPUs" (a greedy b-matching algorithm
-// for one GPU that "avoids dynamic load balancing in order to reduce the
-// burden of synchronization and also to increase the independence between
-// threads"); that paper's own text, its GPU section included, was not
-// available to us. So this
-// is b-Suitor as Manne et al. 2016 sec. 3 states it (a vertex accepts the b(v) best
-// offers at any time, a rejected suitor proposes again; Khan et al., its
-// refs. [13], [14]) in Naim et al. 2015 sec. 4's GPU shape (Alg. 4: lanes scan a
-// proposer's row together and reduce to its candidate), with the offers
-// of each vertex kept without a lock. No dynamic load balancing, as Naim
-// and Manne: a proposer stays with the group that owns it.
-//
-// The offers (matchers/b_matching/b_suitor_gpu_offers.cuh): per vertex the
-// keys of its cap(v) = min(b(v), deg v) best offers in cap(v) words sorted
-// best first, the last one its floor word (its worst offer's key, or room
-// while it has room; closed when cap(v) = 0), kept without a lock: an offer
-// goes down the words by atomic maxima, each word keeping the better key
-// and passing the other on (insert_sorted); per proposer a state word (held
-// offers, exhausted, owned) and a cursor (its last proposal). Rounds: each
-// lists the owned vertices by row length (one atomic per warp and class),
-// and a group owns each listed proposer u (a tile of 4 lanes for rows of
-// <= 32 entries, 8 lanes up to 64, 32 lanes up to 1024, a block of 256
-// beyond). In the first round, where every active vertex is listed and
-// no vertex holds an offer at the start, the group proposes to the best
-// min(b(u), 8) entries of u's row at once, found by a scan that reads no
-// floor (each placement re-reads its target's floor: a cap-0 vertex, or
-// one that other groups filled meanwhile, refuses). In the others,
-// while u holds fewer than b(u) offers, the
-// group scans the entries strictly below the cursor for the best ones
-// (neighbour_beats) whose floor takes u's offer, as many as u needs up to
-// top_k = 4 (each lane keeps its best, loading the floors of a batch of
-// entries at once; the group merges them), and lane j places the offer to
-// candidate j, all at once (place: unless v's floor, re-read, refuses,
-// raise u's held count, insert u's key, and lower the held count of the
-// proposer whose key v passes out); the cursor moves to the last
-// candidate, each placed or not. A displaced proposer that nobody owns is
-// claimed (claim: compare-and-swap of its owned bit), so the next round
-// lists it. Rounds run until no vertex is owned; the mutual offers are the
-// result. With b = 1 at every vertex and float weights the problem is
-// plain matching and suitor-gpu runs instead (same result).
-//
-// Why the result is b_greedy's under every interleaving. O(u): the vertices
-// holding u's offer; H(v): the offers v holds; x "refuses" u when cap(x) = 0
-// or x holds cap(x) offers that all beat u's (neighbour_beats at x).
-//  (a) Refusal is permanent: x's words only rise and stay sorted at every
-//      instant (insert_sorted), so once full its worst offer, the floor
-//      word, only improves; a stale floor that refuses u was right then and
-//      still is, and a key passed out of the floor word was below it.
-//  (b) u proposes down its row, never twice to one neighbour: its
-//      proposals go to the best entries below the cursor not read as
-//      refusing (the merged candidates are the best of those: the best
-//      `limit` of the row are each among their lane's best `limit`), and
-//      the cursor moves past them whether or not the placements succeed. So every
-//      entry above the cursor holds u's offer or refuses u (read refusing,
-//      passed out at once, or dropped later: permanent by (a)).
-//  (c) Counts are exact, no proposer is lost or doubled: u's held count
-//      counts its keys in their holders' words or carried between them.
-//      u's owner raises it before inserting a key; whoever passes the key
-//      out of a floor word lowers it (u's owner itself when its own
-//      insertion does), having received the key through a chain of
-//      acquire-release updates that starts after the raise: never below 0.
-//      The owner releases u only
-//      by a compare-and-swap that still sees held = b(u) or exhausted, which
-//      a concurrent drop makes fail (after the first round release_settled
-//      releases by a plain store, in a kernel of its own: no placement
-//      runs then), and a drop that finds u released claims
-//      it (one claim wins). The cursor goes with ownership: stored before
-//      the releasing compare-and-swap (release order), read after the
-//      claiming one (acquire). Two proposers racing on v's last word are
-//      ordered by its atomic maximum: one key is passed out, once.
-// At the end each u holds b(u) offers or is exhausted (nothing below its
-// cursor takes it), so by (b) every x outside O(u) that u prefers to a
-// member of O(u), or any x outside O(u) when |O(u)| < b(u), refuses u. Let
-// M be b_greedy's edges and M' the mutual offers; by induction along the
-// greedy order, edge e = {u, v} is in M' iff in M:
-//   e not in M: greedy met b(u) earlier M-edges at u (say), in M' by
-//      induction, so u's offer sits at b(u) vertices it prefers to v, and
-//      (at most b(u) held) not at v.
-//   e in M: fewer than b(u) earlier M-edges at u and b(v) at v. An offer of
-//      u held by y with {u, y} earlier than e is mutual (else greedy refused
-//      {u, y} for y's b(y) earlier edges, whose offers would fill H(y) with
-//      better ones, or for u's, too many), so u has fewer than b(u) offers
-//      at vertices it prefers to v. If v did not hold u's offer it would
-//      refuse u with cap(v) >= 1 better offers, each mutual by the same
-//      argument at v: cap(v) = min(b(v), deg v) earlier M-edges at v, too
-//      many. So v holds u's offer, u holds v's by symmetry: e is in M'.
-// Guarantee: exactly b_greedy's edge set for any b (0 and b > degree
-// included) and any schedule; with b = 1 greedy's matching (Manne et al. 2016
-// Lemma 3.1, sec. 3); 1/2-approximate.
-// The first round changes none of this: it is one concurrent step of the
-// proposals above (each proposer's best entries not read as refusing, read
-// without a floor, the cursor moved to the last).
-// Cost: O(sum over proposals of the proposer's degree) reads, as the CPU
-// b-Suitor, plus up to cap(v) atomic maxima per placement (one per word
-// from the first the offer beats down to the first empty one or the floor
-// word), with no lock to wait for; one host
-// synchronisation per round; the result reads each held key, its holder's
-// cursor and its proposer's floor; one pass over the state words per
-// round to list the owned vertices. Device memory besides the graph: about
-// 50 bytes per vertex and 8 per slot (cap(v) - 1 slots per vertex), and
-// for the result 20 more per vertex and 4 per slot.
-// Preconditions: as b_suitor_seq (g symmetric with sorted rows, no
-// self-loops, weights not NaN; b: one entry >= 0 per vertex, else
-// invalid_input). An asymmetric graph gives an unspecified result but no
-// out-of-bounds access. Needs sm_70 or later (64-bit atomic maxima).
+// b-suitor-gpu (declared in matchers/b_matching/b_matching.hpp): b-Suitor on
+// the GPU, the greedy b-matching of a general graph, every vertex v keeping
+// its b(v) best offers in sorted words updated without a lock.
+// Source: M. Naim, F. Manne, "Scalable b-matching on GPUs", 2017 (in Naim's
+// PhD thesis, University of Bergen): b-Suitor as Khan et al. 2016 and Manne
+// et al. 2016 sec. 3 state it, in the GPU shape of Naim et al. 2015 Alg. 4.
+// Guarantee: exactly b_greedy's edge set for any b and any schedule (b = 1:
+// greedy's matching); 1/2-approximate. Preconditions: as b_suitor_seq; sm_70.
+// Cost: O(sum over proposals of the proposer's degree) reads plus <= cap(v)
+// atomic maxima a placement; one host synchronisation per round.
+// Design, proof and device memory: docs/algorithms/b_suitor_gpu.md.
 #include <cooperative_groups.h>
 #include <cuda_runtime.h>
 
@@ -119,10 +21,10 @@
 
 #include "lib/greedy_order.hpp"
 #include "matchers/b_matching/b_suitor_gpu_offers.cuh"
-#include "matchers/device_graph.hpp"
+#include "ops/gpu/device_graph.hpp"
 #include "matchers/b_matching/b_matching.hpp"
-#include "matchers/general/suitor.hpp"
-#include "matchers/gpu_session.cuh"
+#include "matchers/general/suitor.hpp"  // suitor_gpu: b = 1 with float weights runs it
+#include "ops/gpu/gpu_session.cuh"
 #include "ops/gpu/launch.cuh"
 #include "ops/gpu/row_scan.cuh"
 #include "ops/gpu/warp_append.cuh"
@@ -371,17 +273,14 @@ unsigned tiles_grid(int listed, int width) { return unsigned((listed * 1LL * wid
 
 template <class W>
 BMatching b_suitor_gpu(const Csr<W>& g, const std::vector<int>& b, const GpuOptions& opt, GpuTimes* times) {
-  check_gpu_options(opt);
   detail::expect_b(g, b, "b_suitor_gpu");
-  gpu::use_device("b-suitor-gpu", opt.device);
-  return b_suitor_gpu(DeviceGraph<W>(g, opt.device, opt.stream), b, opt, times);
+  return gpu::with_device_graph("b-suitor-gpu", g, opt,
+                                [&](const DeviceGraph<W>& dg) { return b_suitor_gpu(dg, b, opt, times); });
 }
 
 template <class W>
 BMatching b_suitor_gpu(const DeviceGraph<W>& dg, const std::vector<int>& b, const GpuOptions& opt, GpuTimes* times) {
-  Csr<W> shape;  // expect_b reads the order and b only
-  shape.n_rows = shape.n_cols = dg.n();
-  detail::expect_b(shape, b, "b_suitor_gpu");
+  detail::expect_b(dg.n(), b, "b_suitor_gpu");
   // Float only: suitor-gpu's offer word for other weights searches the
   // holder's row and assumes a symmetric graph, where b-Suitor's keys
   // promise no out-of-bounds access on any input.

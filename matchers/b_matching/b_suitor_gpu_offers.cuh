@@ -4,7 +4,7 @@
 //   offer key     a held offer as one word, so that a holder compares and
 //                 stores offers without reading the graph: float weights
 //                 use suitor-gpu's packed (weight, ~proposer) word
-//                 (suitor_gpu_search.cuh; a larger key a better offer); other weights 1 + the
+//                 (ops/gpu/offer_word.cuh; a larger key a better offer); other weights 1 + the
 //                 proposer's position in the holder's row
 //   per vertex v  the keys of the cap(v) = min(b(v), deg v) best offers
 //                 made to it, sorted best first in cap(v) words: its slots
@@ -34,10 +34,10 @@
 #include <type_traits>
 
 #include "lib/greedy_order.hpp"
-#include "matchers/general/suitor_gpu_search.cuh"
 #include "ops/gpu/cuda_check.hpp"
 #include "ops/gpu/device_buffer.cuh"
 #include "ops/gpu/launch.cuh"
+#include "ops/gpu/offer_word.cuh"
 
 namespace matchblas::gpu::b_suitor {
 
@@ -87,12 +87,12 @@ __device__ offset_t find_entry(const CsrView<W>& g, vertex_t row, vertex_t col) 
 // a key. Neither room nor closed is ever a key.
 struct PackedKeys {  // float weights: suitor-gpu's offer word
   CsrView<float> g;
-  __device__ static word_t pack(float w, vertex_t u) { return suitor_gpu_detail::PackedOffers::pack(w, u); }
+  __device__ static word_t pack(float w, vertex_t u) { return pack_offer(w, u); }
   __device__ word_t key(vertex_t /*holder*/, vertex_t u, float w) const { return pack(w, u); }
   __device__ bool better(word_t a, word_t b) const { return a > b; }
   __device__ bool takes(float w, vertex_t u, word_t floor) const { return pack(w, u) > floor; }
-  __device__ vertex_t proposer(word_t k) const { return static_cast<vertex_t>(~static_cast<unsigned>(k)); }
-  __device__ float weight(word_t k) const { return suitor_gpu_detail::PackedOffers::weight(k); }
+  __device__ vertex_t proposer(word_t k) const { return offer_proposer(k); }
+  __device__ float weight(word_t k) const { return offer_weight(k); }
 };
 
 template <class W>

@@ -1,32 +1,17 @@
-// b-suitor-gpu and b-ld-gpu in a build without CUDA: they throw, saying why.
+// b-suitor-gpu and b-ld-gpu in a build without CUDA: they throw, saying why
+// (ops/gpu/no_cuda.hpp).
 #include "matchers/b_matching/b_matching.hpp"
+#include "ops/gpu/no_cuda.hpp"
 
 namespace matchblas {
 
-template <class W>
-BMatching b_suitor_gpu(const Csr<W>&, const std::vector<int>&, const GpuOptions&, GpuTimes*) {
-  throw_no_cuda("b-suitor-gpu");
-}
-template <class W>
-BMatching b_suitor_gpu(const DeviceGraph<W>&, const std::vector<int>&, const GpuOptions&, GpuTimes*) {
-  throw_no_cuda("b-suitor-gpu");
-}
-template BMatching b_suitor_gpu(const Csr<float>&, const std::vector<int>&, const GpuOptions&, GpuTimes*);
-template BMatching b_suitor_gpu(const Csr<double>&, const std::vector<int>&, const GpuOptions&, GpuTimes*);
-template BMatching b_suitor_gpu(const DeviceGraph<float>&, const std::vector<int>&, const GpuOptions&, GpuTimes*);
-template BMatching b_suitor_gpu(const DeviceGraph<double>&, const std::vector<int>&, const GpuOptions&, GpuTimes*);
-
-template <class W>
-BMatching b_ld_gpu(const Csr<W>&, const std::vector<int>&, const GpuOptions&, GpuTimes*) {
-  throw_no_cuda("b-ld-gpu");
-}
-template <class W>
-BMatching b_ld_gpu(const DeviceGraph<W>&, const std::vector<int>&, const GpuOptions&, GpuTimes*) {
-  throw_no_cuda("b-ld-gpu");
-}
-template BMatching b_ld_gpu(const Csr<float>&, const std::vector<int>&, const GpuOptions&, GpuTimes*);
-template BMatching b_ld_gpu(const Csr<double>&, const std::vector<int>&, const GpuOptions&, GpuTimes*);
-template BMatching b_ld_gpu(const DeviceGraph<float>&, const std::vector<int>&, const GpuOptions&, GpuTimes*);
-template BMatching b_ld_gpu(const DeviceGraph<double>&, const std::vector<int>&, const GpuOptions&, GpuTimes*);
+MATCHBLAS_NO_CUDA_W(BMatching, b_suitor_gpu, (const Csr<W>&, const std::vector<int>&, const GpuOptions&, GpuTimes*),
+                    "b-suitor-gpu")
+MATCHBLAS_NO_CUDA_W(BMatching, b_suitor_gpu,
+                    (const DeviceGraph<W>&, const std::vector<int>&, const GpuOptions&, GpuTimes*), "b-suitor-gpu")
+MATCHBLAS_NO_CUDA_W(BMatching, b_ld_gpu, (const Csr<W>&, const std::vector<int>&, const GpuOptions&, GpuTimes*),
+                    "b-ld-gpu")
+MATCHBLAS_NO_CUDA_W(BMatching, b_ld_gpu, (const DeviceGraph<W>&, const std::vector<int>&, const GpuOptions&, GpuTimes*),
+                    "b-ld-gpu")
 
 }  // namespace matchblas

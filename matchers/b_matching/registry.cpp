@@ -1,7 +1,9 @@
 // The b-matching algorithms' registry entries (matchers/registry.hpp): the
 // reference b_greedy, b-Suitor on CPU and GPU, and the GPU's locally
-// dominant rounds. A new b-matching
-// algorithm is one entry here.
+// dominant rounds. A new b-matching algorithm is one declaration here.
+// Memory: bytes per vertex and per edge beyond the input, fitted to
+// bench/bench_memory's peaks; GPU entries: host memory, their CPU twin's
+// figures (the host side holds the same partner lists).
 #include "matchers/registry.hpp"
 
 #include "matchers/b_matching/b_matching.hpp"
@@ -11,68 +13,68 @@ namespace matchblas::registry_detail {
 
 namespace {
 
-// f(const Csr<W>&, b, RunOptions) -> BMatching on sparse graphs.
+using namespace references;
+
+// A b-matching algorithm of sparse graphs, f(const Csr<W>&, b, RunOptions).
 template <class F>
-MatcherInfo b_matcher(std::string name, Device device, std::string guarantee, std::string summary, std::string twin,
-                      F f) {
-  MatcherInfo m;
-  m.name = name;
+MatcherInfo b_matcher(MatcherInfo m, F f) {
   m.problem = Problem::b_matching;
   m.kinds = general_graphs | bipartite_graphs;
-  m.device = device;
-  m.guarantee = std::move(guarantee);
-  m.summary = std::move(summary);
-  m.twin = std::move(twin);
-  m.run = BMatchRunner(on_sparse<BMatching>(std::move(name), f));
-  if (device == Device::gpu) m.unavailable = needs_cuda();
+  m.guarantee = "b-greedy";
+  m.run = BMatchRunner(on_sparse<BMatching>(m.name, f));
+  if (m.device == Device::gpu) m.unavailable = needs_cuda();
   return m;
 }
+
+GpuOptions on_gpu(const RunOptions& o) {
+  GpuOptions g;
+  g.device = o.gpu;
+  return g;
+}
+
+const std::string b_suitor_sources = naim_b_matching + "; " + khan_b_suitor + " (rows walked once, partially sorted)";
 
 }  // namespace
 
 void add_b_matching(std::vector<MatcherInfo>& r) {
-  r.push_back(b_matcher("b-greedy", Device::cpu, "b-greedy",
-                        "edges in the greedy order, each taken while both ends have room (the reference)", "",
+  r.push_back(b_matcher({.name = "b-greedy",
+                         .summary = "edges in the greedy order, each taken while both ends have room (the reference)",
+                         .reference = naim_b_matching + " (the greedy b-matching every b-Suitor equals)",
+                         .memory = {44, 40}},
                         [](const auto& g, const std::vector<int>& b, const RunOptions&) { return b_greedy(g, b); }));
-  r.push_back(b_matcher("b-suitor", Device::cpu, "b-greedy",
-                        "b-Suitor, sequential: each vertex keeps its b(v) best offers",
-                        "b-suitor-gpu",
+  r.push_back(b_matcher({.name = "b-suitor",
+                         .summary = "b-Suitor, sequential: each vertex keeps its b(v) best offers",
+                         .reference = b_suitor_sources,
+                         .twin = "b-suitor-gpu",
+                         .memory = {136, 4}},
                         [](const auto& g, const std::vector<int>& b, const RunOptions&) { return b_suitor_seq(g, b); }));
-  r.push_back(threaded(b_matcher("b-suitor-omp", Device::cpu, "b-greedy",
-                        "b-Suitor, OpenMP, offers under per-vertex locks, floors read without them", "",
+  r.push_back(b_matcher({.name = "b-suitor-omp",
+                         .threaded = true,
+                         .summary = "b-Suitor, OpenMP, offers under per-vertex locks, floors read without them",
+                         .reference = b_suitor_sources,
+                         .memory = {132, 4}},
                         [](const auto& g, const std::vector<int>& b, const RunOptions& o) {
                           return b_suitor_omp(g, b, o.threads);
-                        })));
-  r.push_back(b_matcher("b-suitor-gpu", Device::gpu, "b-greedy",
-                        "b-Suitor on the GPU: a tile, warp or block per proposer by row length", "b-suitor",
-                        [](const auto& g, const std::vector<int>& b, const RunOptions& o) {
-                          GpuOptions go;
-                          go.device = o.gpu;
-                          return b_suitor_gpu(g, b, go);
                         }));
-  r.push_back(b_matcher("b-ld-gpu", Device::gpu, "b-greedy",
-                        "locally dominant rounds on the GPU: edges among the best r(u) and r(v) at both ends, "
-                        "lists refilled below a cursor",
-                        "",
+  r.push_back(b_matcher({.name = "b-suitor-gpu",
+                         .device = Device::gpu,
+                         .summary = "b-Suitor on the GPU: a tile, warp or block per proposer by row length",
+                         .reference = naim_b_matching + " (the GPU b-Suitor)",
+                         .twin = "b-suitor",
+                         .memory = {136, 4}},
                         [](const auto& g, const std::vector<int>& b, const RunOptions& o) {
-                          GpuOptions go;
-                          go.device = o.gpu;
-                          return b_ld_gpu(g, b, go);
+                          return b_suitor_gpu(g, b, on_gpu(o));
                         }));
-  // Memory beyond the input (MatcherInfo::memory), bytes per vertex and per
-  // edge: peaks measured by bench/bench_memory, fitted and rounded up by
-  // about 20% (bench/RESULTS.md, "Memory estimates"). GPU entries: host
-  // memory, their CPU twin's figures (not measured: no GPU on the
-  // development machine).
-  set_memory(r, {{"b-greedy", 44, 40}, {"b-suitor", 136, 4}, {"b-suitor-omp", 132, 4}, {"b-suitor-gpu", 136, 4}, {"b-ld-gpu", 136, 4}});
-
-  using namespace references;
-  cite(r, {{"b-greedy", naim_b_matching + " (the greedy b-matching every b-Suitor equals)"},
-           {"b-suitor", naim_b_matching + "; " + khan_b_suitor + " (rows walked once, partially sorted)"},
-           {"b-suitor-omp", naim_b_matching + "; " + khan_b_suitor + " (rows walked once, partially sorted)"},
-           {"b-suitor-gpu", naim_b_matching + " (the GPU b-Suitor)"},
-           {"b-ld-gpu", naim_hipc + " (Alg. 1-2, locally dominant edges), widened to the best b(v) at both ends; " +
-                            naim_b_matching + " (the greedy b-matching it equals)"}});
+  r.push_back(b_matcher({.name = "b-ld-gpu",
+                         .device = Device::gpu,
+                         .summary = "locally dominant rounds on the GPU: edges among the best r(u) and r(v) at both "
+                                    "ends, lists refilled below a cursor",
+                         .reference = naim_hipc + " (Alg. 1-2, locally dominant edges), widened to the best b(v) at "
+                                      "both ends; " + naim_b_matching + " (the greedy b-matching it equals)",
+                         .memory = {136, 4}},
+                        [](const auto& g, const std::vector<int>& b, const RunOptions& o) {
+                          return b_ld_gpu(g, b, on_gpu(o));
+                        }));
 }
 
 }  // namespace matchblas::registry_detail

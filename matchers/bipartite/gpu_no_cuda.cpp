@@ -1,22 +1,18 @@
 // cardinality-gpu, awpm-gpu, max-sum-gpu and max-product-gpu in a build
-// without CUDA: each throws, saying why.
+// without CUDA: each throws, saying why (ops/gpu/no_cuda.hpp).
 #include "matchers/bipartite/awpm.hpp"
 #include "matchers/bipartite/max_cardinality.hpp"
 #include "matchers/bipartite/shortest_augmenting.hpp"
+#include "ops/gpu/no_cuda.hpp"
 
 namespace matchblas {
 
-BipartiteMates max_cardinality_bipartite_gpu(const Csr<double>&, const GpuOptions&, GpuTimes*, GpuSearchCounts*) {
-  throw_no_cuda("cardinality-gpu");
-}
-
-AwpmResult awpm_gpu(const Csr<double>&, const AwpmOptions&, const GpuOptions&, GpuTimes*) {
-  throw_no_cuda("awpm-gpu");
-}
-
-DualMatching min_cost_max_cardinality_gpu(const Csr<double>&, const AuctionGpuOptions&, const GpuOptions&,
-                                          AuctionGpuReport*) {
-  throw_no_cuda("max-sum-gpu and max-product-gpu");
-}
+MATCHBLAS_NO_CUDA(BipartiteMates, max_cardinality_bipartite_gpu,
+                  (const Csr<double>&, const GpuOptions&, GpuTimes*, GpuSearchCounts*), "cardinality-gpu")
+MATCHBLAS_NO_CUDA(AwpmResult, awpm_gpu, (const Csr<double>&, const AwpmOptions&, const GpuOptions&, GpuTimes*),
+                  "awpm-gpu")
+MATCHBLAS_NO_CUDA(DualMatching, min_cost_max_cardinality_gpu,
+                  (const Csr<double>&, const AuctionGpuOptions&, const GpuOptions&, AuctionGpuReport*),
+                  "max-sum-gpu and max-product-gpu")
 
 }  // namespace matchblas

@@ -21,7 +21,7 @@
 
 #include "lib/csr.hpp"
 #include "lib/types.hpp"
-#include "matchers/device_graph.hpp"
+#include "ops/gpu/device_graph.hpp"
 
 namespace matchblas {
 

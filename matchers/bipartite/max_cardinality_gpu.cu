@@ -28,7 +28,7 @@
 #include "lib/error.hpp"
 #include "matchers/bipartite/max_cardinality.hpp"
 #include "matchers/bipartite/max_cardinality_gpu.cuh"
-#include "matchers/gpu_session.cuh"
+#include "ops/gpu/gpu_session.cuh"
 #include "ops/gpu/cuda_check.hpp"
 #include "ops/gpu/device.hpp"
 #include "ops/gpu/device_buffer.cuh"

@@ -4,7 +4,7 @@
 #pragma once
 #include "lib/types.hpp"
 #include "matchers/bipartite/max_cardinality.hpp"
-#include "matchers/gpu_session.cuh"
+#include "ops/gpu/gpu_session.cuh"
 
 namespace matchblas::gpu {
 

@@ -1,53 +1,14 @@
-// MC64's jobs 4 and 5 on the GPU (registry entries max-sum-gpu and
-// max-product-gpu, twins of max-sum and max-product): the minimum-cost
-// matching with duals of shortest_augmenting.hpp, by an auction on the
-// device repaired to the exact optimum on the host.
-//   Sources: D. P. Bertsekas, "The auction algorithm: a distributed
-//   relaxation method for the assignment problem", Annals of Operations
-//   Research 14, 1988, sec. 2-4 (bids, epsilon-complementary slackness, the
-//   Jacobi form, epsilon-scaling); D. P. Bertsekas and D. A. Castanon,
-//   "Parallel synchronous and asynchronous implementations of the auction
-//   algorithm", Parallel Computing 17, 1991, sec. 2 (synchronous rounds on
-//   parallel hardware); the repair is the shortest augmenting path method of
-//   I. S. Duff and J. Koster, "On algorithms for permuting large entries to
-//   the diagonal of a sparse matrix", SIAM J. Matrix Anal. Appl. 22(4),
-//   2001, sec. 4, started from the auction's duals.
-//   Guarantee: exact (the repair's, shortest_augmenting.hpp), whatever the
-//   auction left. The auction is deterministic (Jacobi rounds, ties by
-//   index); the maximum-matching check's schedule only changes its start.
-//   Cost: a round O(the unassigned rows' entries) work in three kernels and
-//   a host read of the next round's size; a phase start O(nnz); the repair
-//   O(nnz) plus a Dijkstra search per row it frees (few when the prices are
-//   close to optimal). Device memory: the costs (12 bytes per entry with the
-//   columns) and O(m + n) words.
-//   Algorithm: (1) the GPU's maximum matching (cardinality-gpu's phases,
-//   max_cardinality_gpu.cuh) checks that the square matrix is structurally
-//   nonsingular; a rectangular or singular one goes to the host engine
-//   (min_cost_max_cardinality), because unmatchable rows would raise prices
-//   forever. (2) Bertsekas's forward auction with epsilon-scaling on the
-//   benefits b_ij = -c_ij, started from that matching: Jacobi rounds in
-//   which every unassigned row, one tile of 8 lanes per row, finds its best
-//   and second-best value b_ij - p_j (ties to the smaller column) and bids
-//   p_j1 + (v1 - v2) + epsilon for its best column j1 (a row with one entry:
-//   p_j1 + epsilon); each column takes the highest bid by a 64-bit atomicMax
-//   on the key (the bid rounded up to a float, high word; the row's
-//   complement, low word: equal floats go to the smaller row), its price
-//   becomes the winner's bid in double, the row it held becomes unassigned.
-//   A phase starts by unassigning the rows that break epsilon-complementary
-//   slackness under its epsilon and ends when at most options.tail_rows
-//   rows are unassigned (a perfect matching exists, so every row would be
-//   in the end; the last few take the most rounds); epsilon falls by
-//   `ratio` from span / ratio to the final one. Costs above
-//   options.cost_ceiling are auctioned as the ceiling, so that job 5's
-//   stand-in cost of explicit zeros, which dwarfs the others, neither sets
-//   epsilon nor leaves huge prices. (3) The host repair on the true costs:
-//   column duals v_j = -p_j, then min_cost_row_perfect_from_column_duals
-//   (the duals lowered until the auction's epsilon-optimal pairs can all be
-//   tight, feasible duals from them, the tight pairs kept, shortest
-//   augmenting paths from the other rows: the tail and the rare pair the
-//   lowering gave up). A phase that needs more than max_rounds rounds stops
-//   the auction there; the repair then takes what is assigned with the
-//   prices as they are (not lowered: they are not epsilon-optimal).
+// MC64's jobs 4 and 5 on the GPU (max-sum-gpu, max-product-gpu, twins of
+// max-sum and max-product): the minimum-cost matching with duals of
+// shortest_augmenting.hpp, by a Jacobi auction with epsilon-scaling on the
+// device, repaired to the exact optimum on the host; a rectangular or
+// structurally singular matrix runs on the host engine instead.
+// Sources: Bertsekas 1988 sec. 2-4; Bertsekas and Castanon 1991 sec. 2; the
+// repair: Duff and Koster 2001 sec. 4, from the auction's duals.
+// Guarantee: exact, whatever the auction left; deterministic auction.
+// Cost: a round O(the unassigned rows' entries); the repair O(nnz) plus a
+// Dijkstra search per row it frees; 12 bytes per entry of device memory.
+// The three steps in full: docs/algorithms/max_sum_gpu.md.
 #include <cooperative_groups.h>
 #include <cuda_runtime.h>
 
@@ -62,7 +23,7 @@
 #include "matchers/bipartite/auction_start.hpp"
 #include "matchers/bipartite/max_cardinality_gpu.cuh"
 #include "matchers/bipartite/shortest_augmenting.hpp"
-#include "matchers/gpu_session.cuh"
+#include "ops/gpu/gpu_session.cuh"
 #include "ops/gpu/cuda_check.hpp"
 #include "ops/gpu/device.hpp"
 #include "ops/gpu/device_buffer.cuh"

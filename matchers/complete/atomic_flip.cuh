@@ -25,11 +25,11 @@
 #include <vector>
 
 #include "lib/types.hpp"
-#include "matchers/complete/device_dense_impl.cuh"
-#include "matchers/complete/device_dense.hpp"
+#include "ops/gpu/device_dense_impl.cuh"
+#include "ops/gpu/device_dense.hpp"
 #include "matchers/complete/auction.hpp"
 #include "matchers/complete/roma.hpp"
-#include "matchers/gpu_session.cuh"
+#include "ops/gpu/gpu_session.cuh"
 
 namespace matchblas::roma_gpu_detail {
 

@@ -40,7 +40,7 @@
 
 #include "lib/dense.hpp"
 #include "lib/types.hpp"
-#include "matchers/complete/device_dense.hpp"
+#include "ops/gpu/device_dense.hpp"
 
 namespace matchblas {
 
@@ -95,7 +95,7 @@ std::vector<vertex_t> matching_from_assignment(std::span<const vertex_t> sigma,
 // w(u, sigma(u)). Not the CPU's permutation (the bids race). Throws
 // invalid_input naming a weight that is not finite. The work goes on
 // `stream` (a cudaStream_t of the graph's GPU; null: a stream of their own,
-// matchers/gpu_session.cuh), which they wait for before returning.
+// ops/gpu/gpu_session.cuh), which they wait for before returning.
 // With stats, each phase's epsilon, kernel seconds, bids (lost ones: another
 // bid came first), row scans, persons left unassigned, and its tail: when the
 // unassigned count fell to 2^k (and to 0), seconds since the phase's first bid.

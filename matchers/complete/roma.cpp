@@ -13,7 +13,7 @@
 #include "lib/error.hpp"
 #include "lib/interrupt.hpp"
 #include "matchers/complete/auction.hpp"
-#include "matchers/general/greedy.hpp"
+#include "matchers/common/greedy.hpp"
 
 namespace matchblas {
 

@@ -42,9 +42,10 @@
 
 #include "lib/dense.hpp"
 #include "lib/matching.hpp"
+#include "matchers/common/phased_run.hpp"
 #include "matchers/complete/auction.hpp"
-#include "matchers/complete/device_dense.hpp"
-#include "matchers/device_graph.hpp"
+#include "ops/gpu/device_dense.hpp"
+#include "ops/gpu/device_graph.hpp"
 
 namespace matchblas {
 
@@ -92,38 +93,6 @@ struct RomaOptions {
   RomaStart start = RomaStart::neighbour;
   RomaScan scan = RomaScan::all;
   AuctionOptions auction = roma_start_auction;  // the assignment start's auction (matchers/complete/auction.hpp)
-};
-
-struct RomaPhase {
-  int phase = 0;             // 0-based
-  std::int64_t flips = 0;
-  // Augmentations: scans of one matching edge against all the others. The
-  // CPU roma augments vertices (n a phase under RomaScan::all, each edge
-  // twice), roma-gpu the pairs it takes from its worklist (at most n/2 under
-  // all: a pair whose listed end stopped being its smaller end is skipped);
-  // -1 where not counted (roma-gpu-1 and -2 augment every vertex).
-  std::int64_t scanned = -1;
-  // roma-gpu: the phase's kernel ("cluster", "stream" or "queued", matchers/
-  // roma_gpu.cu) and the edges its scans found past the gain bound (what
-  // the automatic choice of the next phase's kernel reads); roma-sparse(-omp):
-  // "long" for a pass of longer augmentations (its scanned: the roots
-  // searched); empty and -1 elsewhere.
-  std::string kernel;
-  int cluster_blocks = 0;  // roma-gpu's cluster phase: the blocks of a cluster (one pair's); 0 elsewhere
-  std::int64_t past_bound = -1;
-  // roma-gpu only: flips made with a candidate other than the pair's best,
-  // after the better ones were refused (flip_in_gain_order); -1 elsewhere.
-  std::int64_t fallback_flips = -1;
-  double weight = 0;         // of the matching after the phase
-  double seconds = 0;
-};
-
-struct RomaRun {
-  Matching matching;
-  double start_weight = 0;
-  double start_seconds = 0;       // computing the start matching (wall clock; the phases' times exclude it;
-                                  // on the GPU runners it includes a host copy of the graph for greedy)
-  std::vector<RomaPhase> phases;  // the phases run (fewer than opt.phases at convergence)
 };
 
 template <class W>

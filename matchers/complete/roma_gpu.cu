@@ -1,84 +1,14 @@
 // roma-gpu: ROMA on a complete graph on the GPU at the memory's pace
-// (matchers/complete/roma.hpp states the contract).
-// Source: Hovland 2020 sec. 3.5 (4-cycle augmentation, Alg. 4-5) and sec. 4.1
-// (the GPU ROMA: a block per matching edge, Alg. 7-9), rebuilt around what a
-// phase must move: each matched pair (u, v) reads rows u and v once, 4 n^2
-// bytes a phase for float weights.
-//
-// A phase is one of two kernels, each a persistent grid taking the pairs
-// (u, M[u]), u < M[u], from the phase's worklist and choosing for each the
-// 4-cycle of largest gain:
-//   - the cluster phase (roma_gpu_cluster.cuh): a thread-block cluster
-//     copies the two rows into its distributed shared memory, then scans;
-//     every gather lands on chip, at the cost of two cluster barriers and a
-//     copy-then-scan order per pair (1.5-1.8x the read floor on the H100);
-//   - the stream phase (roma_gpu_stream.cuh): a block streams the two rows
-//     and tests each edge against an upper bound of its gain from the rows'
-//     maxima; only an edge past the bound gathers w[u, y] and w[v, y] from
-//     global memory (1.15-1.3x the read floor when few do), each at once
-//     (RomaGpuKernel::stream) or queued, 32 such edges gathering together
-//     (RomaGpuKernel::queued: one wait a warp per 32 of them instead of one
-//     per column that has any).
-// The automatic choice (roma_gpu_policy::choose_kernel in
-// roma_gpu_policy.hpp/.cpp, host code a CPU test reaches, with its
-// thresholds): phase 0 takes the cluster phase,
-// which records the maxima of the rows it copies (the stream phase reads
-// the others' when it first meets them). Each phase counts the edges past the
-// bound; a later phase takes the stream phase unless the previous one's
-// count exceeded 0.2 n a pair and the rows of the stream phase's pairs in
-// flight exceed L2 (its gathers then miss L2 and cost a 32-byte sector
-// each). On the H100 that keeps the cluster phase for geometric weights at
-// n >= 65536 (a stream phase took 58 ms against 31 at 90112) and for the
-// busy phase 1 of exponential weights there, and takes the stream phase
-// everywhere else (bench/RESULTS.md). A stream phase is queued unless it
-// follows (from phase 2 on) one that passed the bound on most of its
-// columns (gathers_everywhere: geometric weights), where the queue only
-// adds work to gathers made at every column anyway, or the rows are bf16.
-//
-// What both kernels share, and why it is sound:
-//   - cw[x] = (w[x, M[x]], M[x]) is refreshed at the start of each phase
-//     and written by every flip before its mate writes, so it stays in step
-//     with the matching up to races; it only steers the choice (a stale
-//     mate in it names an edge that the flip's re-check then refuses). A
-//     flip's gain is re-computed under the locks from exact weights: w[u, a],
-//     w[v, b] and w[u, v] (read from the rows, which never change) and
-//     w[x, y] (read from memory), so a stale cw can cost a flip, never
-//     weight.
-//   - A pair's scan leaves several candidates with distinct partner pairs
-//     (the best of each scanning warp, or of each block of the cluster);
-//     the control warp tries them in order of gain until one flips
-//     (flip_in_gain_order). When many pairs in flight want the same few
-//     partners (geometric weights), the refused ones still flip in this
-//     phase. Each try is a whole atomicFlip with its re-check.
-//   - The worklist is built when a phase starts (a select over the
-//     representatives). Under RomaScan::changed (roma.hpp) it holds, from
-//     phase 1 on, only the pairs stamped in the previous phase: a flip stamps
-//     its four vertices, and a flip chosen but refused (by the re-check or
-//     a taken lock) stamps its pair (the refused candidate may have hidden
-//     a second-best one). The argument of roma.hpp holds under the races.
-//     Claim: after phase p no two pairs unstamped in p form a 4-cycle
-//     gaining more than min_gain. Of two such pairs, either neither was stamped in p - 1 (the
-//     claim for p - 1), or one was, so it was listed in p, taken (its edge
-//     did not change) and scanned in full without finding a flip above
-//     min_gain, reading the other one exactly (unchanged all phase, so its
-//     cw entry too). A pair read mid-flip is stamped, so rescanned. The
-//     run stops after a phase without flips; in such a phase no flip is
-//     refused either (mates and cw are exact, the re-check repeats the
-//     scan's arithmetic, and a chain of lock refusals ends in a flip), so
-//     nothing is stamped and the claim covers every pair.
-// Why the matching stays valid: only atomicFlip writes mates, under the locks
-// of both representatives, after re-checking both ends of both edges
-// (Lemma 4.1.1's argument, strengthened; atomic_flip.cuh). Rows are read for
-// a pair whose edge may change before the scan ends; the re-check then
-// refuses the flip (a lost augmentation, never an invalid matching), and a
-// flip made one pair late (the control warp's overlap) is re-checked alike.
+// (matchers/complete/roma.hpp states the contract): per phase a cluster
+// kernel (roma_gpu_cluster.cuh) or a stream kernel (roma_gpu_stream.cuh),
+// chosen by roma_gpu_policy.hpp; flips by atomicFlip (atomic_flip.cuh).
+// Source: Hovland 2020 sec. 3.5 (Alg. 4-5) and sec. 4.1 (Alg. 7-9), rebuilt
+// around the bytes a phase must move.
 // Guarantee: a perfect matching after every phase, weight never lower; each
 // flip gains more than min_gain (with bf16 storage: in the rounded weights).
-// Cost per pair scanned: its two rows, 8 n bytes from memory (float; 4 n for
-// bf16), so 4 n^2 a phase of every pair; n x 8 bytes of cw from L2; per edge
-// past the bound, a remote shared-memory load (cluster) or two gathers
-// (stream). Plus, once a run, a second read of each row whose maximum the
-// stream phase needs before any phase has read it (mostly from L2).
+// Cost: per pair scanned its two rows, 8 n bytes (float; 4 n for bf16), so
+// 4 n^2 bytes a phase of every pair; the times are in bench/RESULTS.md.
+// The kernels, their choice and why races cost no validity: docs/algorithms/roma_gpu.md.
 #include <cuda_bf16.h>
 #include <cuda_runtime.h>
 #include <thrust/iterator/counting_iterator.h>
@@ -92,11 +22,11 @@
 #include <vector>
 
 #include "lib/error.hpp"
-#include "matchers/complete/device_dense_impl.cuh"
-#include "matchers/complete/device_dense.hpp"
+#include "ops/gpu/device_dense_impl.cuh"
+#include "ops/gpu/device_dense.hpp"
 #include "matchers/complete/roma.hpp"
 #include "matchers/complete/roma_gpu_policy.hpp"
-#include "matchers/gpu_session.cuh"
+#include "ops/gpu/gpu_session.cuh"
 #include "matchers/complete/roma_gpu_cluster.cuh"
 #include "matchers/complete/atomic_flip.cuh"
 #include "matchers/complete/roma_gpu_launch.cuh"

@@ -16,7 +16,7 @@
 #include "lib/types.hpp"
 #include "matchers/complete/roma.hpp"
 #include "matchers/complete/roma_gpu_policy.hpp"
-#include "matchers/gpu_session.cuh"
+#include "ops/gpu/gpu_session.cuh"
 
 namespace matchblas::roma_gpu_detail {
 

@@ -26,9 +26,9 @@
 #include <vector>
 
 #include "lib/error.hpp"
-#include "matchers/complete/device_dense.hpp"
+#include "ops/gpu/device_dense.hpp"
 #include "matchers/complete/roma.hpp"
-#include "matchers/gpu_session.cuh"
+#include "ops/gpu/gpu_session.cuh"
 #include "matchers/complete/atomic_flip.cuh"
 
 namespace matchblas {

@@ -4,7 +4,7 @@
 // Every one is collective over MPI_COMM_WORLD (each rank passes its own part
 // of the same graph, dist_graph.hpp) and returns exactly the `greedy`
 // matching for any number of ranks: a vertex points at its best neighbour
-// not known to be matched, under the greedy order of DESIGN.md (heavier
+// not known to be matched, under the greedy order (lib/greedy_order.hpp: heavier
 // first, then the smaller id), and two vertices pointing at each other are
 // matched (a locally dominant edge). One algorithm per file:
 // sync_poll_mpi.cpp, async_poll_mpi.cpp, sync_notify_mpi.cpp,
@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "matchers/distributed/dist_graph.hpp"
+#include "datasets/distributed/dist_graph.hpp"
 
 namespace matchblas {
 

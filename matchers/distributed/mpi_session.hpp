@@ -1,13 +1,17 @@
 // The MPI process around the distributed matchers: whether this build has
 // MPI and this process was started by mpirun, the session (MPI_Init_thread
 // .. MPI_Finalize), and the few collectives the command line and the tests
-// need. No MPI type appears here; mpi_session_mpi.cpp implements it, and
-// mpi_session_no_mpi.cpp says "needs MPI" in builds without it.
+// need (the world's rank and size, the scalar collectives and scatter_graph
+// are datasets/distributed/mpi_world.hpp, included here, which the
+// distributed graph input below the matchers uses too). No MPI type appears
+// here; mpi_session_mpi.cpp implements it, and mpi_session_no_mpi.cpp says
+// "needs MPI" in builds without it.
 #pragma once
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "datasets/distributed/mpi_world.hpp"
 #include "matchers/distributed/ld_mpi.hpp"
 
 namespace matchblas::mpi {
@@ -33,10 +37,6 @@ class Session {
   int rank_ = 0, ranks_ = 1;
 };
 
-// This process's rank in MPI_COMM_WORLD and their number (0 and 1 without MPI).
-int world_rank();
-int world_size();
-
 // Collective: "" when every rank passed "", else the message of the lowest
 // rank that did not, prefixed "rank R: ", on every rank.
 std::string first_failure(const std::string& mine);
@@ -45,16 +45,6 @@ void barrier();
 // A barrier that waits without spinning (MPI_Ibarrier polled every
 // millisecond): for ranks idle while another works alone.
 void idle_barrier();
-double max_over_ranks(double x);
-double sum_over_ranks(double x);
-std::int64_t sum_over_ranks(std::int64_t x);
-std::int64_t max_over_ranks(std::int64_t x);
-
-// Collective: rank 0's graph (g, null on the other ranks) partitioned as
-// distribute() does, each rank sent its rows (point to point; rank 0 holds
-// the whole graph, the others only their part).
-template <class W>
-DistGraph scatter_graph(const Csr<W>* g, Partition partition = Partition::blocks);
 
 // The whole mate array on rank 0 (n entries), gathered from every rank's
 // part; empty on the other ranks.

@@ -13,14 +13,18 @@ namespace matchblas::registry_detail {
 
 namespace {
 
-MatcherInfo mpi_entry(std::string name, std::string summary,
-                      DistributedMatching (*f)(const DistGraph&, RemoteReads)) {
-  MatcherInfo m;
-  m.name = std::move(name);
+using namespace references;
+
+// A distributed variant, f(this rank's DistGraph, how remote words are
+// read). Memory beyond the input, per rank and with one rank (the largest
+// share), from its arrays (not fitted): the rows sorted in the greedy order
+// (4 + 8 bytes per entry, 8 per vertex), the words and pointers (4 + 8 per
+// vertex), and for the notify variants the queues (3 x 4 bytes per cross
+// entry, none with one rank).
+MatcherInfo mpi_entry(MatcherInfo m, DistributedMatching (*f)(const DistGraph&, RemoteReads)) {
   m.kinds = general_graphs | bipartite_graphs;
   m.device = Device::distributed;
   m.guarantee = "greedy";
-  m.summary = std::move(summary);
   m.options.push_back({.name = "reads",
                        .type = OptionSpec::Type::word,
                        .fallback = "auto",
@@ -29,10 +33,11 @@ MatcherInfo mpi_entry(std::string name, std::string summary,
                        .hi = 0,
                        .help = "how other ranks' words are read: MPI_Get (gets), loads from a shared window when "
                                "every rank runs on one node (loads), or loads there and gets elsewhere (auto)"});
-  m.run = DistributedRunner([f](const DistGraph& g, const RunOptions& o) {
-    const std::string reads = o.options.specs() ? o.options.word("reads") : "auto";
-    return f(g, reads == "gets" ? RemoteReads::gets : reads == "loads" ? RemoteReads::loads : RemoteReads::automatic);
-  });
+  m.read_options = [](const OptionValues& v, Precision) -> std::any {
+    const std::string reads = v.word("reads");
+    return reads == "gets" ? RemoteReads::gets : reads == "loads" ? RemoteReads::loads : RemoteReads::automatic;
+  };
+  m.run = DistributedRunner([f](const DistGraph& g, const RunOptions& o) { return f(g, o.options.typed<RemoteReads>()); });
   if (!mpi::built()) m.unavailable = "needs MPI (libopenmpi-dev), absent from this build";
   return m;
 }
@@ -40,29 +45,26 @@ MatcherInfo mpi_entry(std::string name, std::string summary,
 }  // namespace
 
 void add_distributed(std::vector<MatcherInfo>& r) {
-  r.push_back(mpi_entry("ld-mpi-sync-poll", "locally dominant edges on MPI ranks: supersteps, polling the targets",
+  r.push_back(mpi_entry({.name = "ld-mpi-sync-poll",
+                         .summary = "locally dominant edges on MPI ranks: supersteps, polling the targets",
+                         .reference = thorsen_merkey + ", sec. 5.1, Alg. 3",
+                         .memory = {24, 24}},
                         ld_mpi_sync_poll));
-  r.push_back(mpi_entry("ld-mpi-async-poll", "locally dominant edges on MPI ranks: no barriers, polling the targets",
+  r.push_back(mpi_entry({.name = "ld-mpi-async-poll",
+                         .summary = "locally dominant edges on MPI ranks: no barriers, polling the targets",
+                         .reference = thorsen_merkey + ", sec. 5.2, Alg. 4",
+                         .memory = {24, 24}},
                         ld_mpi_async_poll));
-  r.push_back(mpi_entry("ld-mpi-sync-notify",
-                        "locally dominant edges on MPI ranks: supersteps, notifications posted in bulk",
+  r.push_back(mpi_entry({.name = "ld-mpi-sync-notify",
+                         .summary = "locally dominant edges on MPI ranks: supersteps, notifications posted in bulk",
+                         .reference = thorsen_merkey + ", sec. 5.3, Alg. 5",
+                         .memory = {32, 24}},
                         ld_mpi_sync_notify));
-  r.push_back(mpi_entry("ld-mpi-async-notify",
-                        "locally dominant edges on MPI ranks: no barriers, notifications posted at once",
+  r.push_back(mpi_entry({.name = "ld-mpi-async-notify",
+                         .summary = "locally dominant edges on MPI ranks: no barriers, notifications posted at once",
+                         .reference = thorsen_merkey + ", sec. 5.4, Alg. 6",
+                         .memory = {32, 24}},
                         ld_mpi_async_notify));
-  // Memory beyond the input, per rank and with one rank (the largest share):
-  // the rows sorted in the greedy order (4 + 8 bytes per entry, 8 per
-  // vertex), the words and pointers (4 + 8 per vertex), the notify queues
-  // (3 x 4 bytes per cross entry, none with one rank). Not measured yet.
-  set_memory(r, {{"ld-mpi-sync-poll", 24, 24},
-                 {"ld-mpi-async-poll", 24, 24},
-                 {"ld-mpi-sync-notify", 32, 24},
-                 {"ld-mpi-async-notify", 32, 24}});
-  using namespace references;
-  cite(r, {{"ld-mpi-sync-poll", thorsen_merkey + ", sec. 5.1, Alg. 3"},
-           {"ld-mpi-async-poll", thorsen_merkey + ", sec. 5.2, Alg. 4"},
-           {"ld-mpi-sync-notify", thorsen_merkey + ", sec. 5.3, Alg. 5"},
-           {"ld-mpi-async-notify", thorsen_merkey + ", sec. 5.4, Alg. 6"}});
 }
 
 }  // namespace matchblas::registry_detail

@@ -12,7 +12,7 @@
 // distinct remote word once, one MPI_Get per owner rank, one flush). With
 // loads (one node) every read is one load where the paper makes it.
 // Guarantee: equal to `greedy` mate for mate, for any number of ranks (the
-// greedy order of DESIGN.md; every matched edge is locally dominant).
+// greedy order of lib/greedy_order.hpp; every matched edge is locally dominant).
 // Cost: O(m_r) local work per rank in all; per round one batch of reads of
 // the remote targets of the active vertices, one more per pointer move onto
 // a remote neighbour, two barriers and an allreduce.

@@ -8,14 +8,15 @@
 // `backend`; graphblas keeps the remaining edges resident in
 // SuiteSparse:GraphBLAS (ops/graphblas_graph.hpp), imported once.
 // Guarantee: each pass matches every locally dominant edge of the remaining
-// graph, so the result is exactly Greedy's matching (DESIGN.md); hence
+// graph, so the result is exactly Greedy's matching (docs/ARCHITECTURE.md
+// "The greedy order"); hence
 // 1/2-approximate, and independent of the thread count.
 // Cost: O(passes x remaining entries) work; passes <= n/2, typically few.
 #pragma once
 #include "lib/csr.hpp"
 #include "lib/matching.hpp"
 #include "ops/argmax.hpp"
-#include "matchers/device_graph.hpp"
+#include "ops/gpu/device_graph.hpp"
 
 namespace matchblas {
 

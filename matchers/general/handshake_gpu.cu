@@ -23,9 +23,9 @@
 #include <algorithm>
 #include <cstdint>
 
-#include "matchers/device_graph.hpp"
+#include "ops/gpu/device_graph.hpp"
 #include "matchers/general/handshake.hpp"
-#include "matchers/gpu_session.cuh"
+#include "ops/gpu/gpu_session.cuh"
 #include "ops/gpu/argmax_gpu.cuh"
 #include "ops/gpu/assign_gpu.cuh"
 #include "ops/gpu/select_gpu.cuh"
@@ -48,8 +48,8 @@ __global__ void handshakes(vertex_t n, const vertex_t* strong, std::uint8_t* sha
 
 template <class W>
 Matching handshake_gpu(const Csr<W>& g, const GpuOptions& opt, GpuTimes* times) {
-  check_gpu_options(opt);
-  return handshake_gpu(DeviceGraph<W>(g, opt.device, opt.stream), opt, times);
+  return gpu::with_device_graph("handshake-gpu", g, opt,
+                                [&](const DeviceGraph<W>& dg) { return handshake_gpu(dg, opt, times); });
 }
 
 template <class W>

@@ -15,9 +15,9 @@
 //           the new matches invalidated" (the two parallel sections of
 //           Mazankiewicz Exercise 1.3); see ld_omp.cpp
 //
-// Guarantee: both return exactly greedy's matching (DESIGN.md "The greedy
-// order"), mate for mate, for every thread count and interleaving. Why: (1) an
-// edge {s,t} is matched only when candidate[s] == t and candidate[t] == s;
+// Guarantee: both return exactly greedy's matching (docs/ARCHITECTURE.md
+// "The greedy order"), mate for mate, for every thread count and
+// interleaving. Why: (1) an edge {s,t} is matched only when candidate[s] == t and candidate[t] == s;
 // each candidate was chosen while every heavier neighbour was already matched,
 // and matched vertices stay matched, so {s,t} is locally dominant among the
 // free edges at that moment. (2) If the edges matched so far are all greedy's
@@ -45,7 +45,7 @@
 #include "lib/csr.hpp"
 #include "lib/greedy_order.hpp"
 #include "lib/matching.hpp"
-#include "matchers/device_graph.hpp"
+#include "ops/gpu/device_graph.hpp"
 
 namespace matchblas {
 

@@ -23,9 +23,9 @@
 #include <cstdint>
 
 #include "lib/greedy_order.hpp"
-#include "matchers/device_graph.hpp"
+#include "ops/gpu/device_graph.hpp"
 #include "matchers/general/ld.hpp"
-#include "matchers/gpu_session.cuh"
+#include "ops/gpu/gpu_session.cuh"
 
 namespace matchblas {
 
@@ -70,8 +70,7 @@ __global__ void ld_match(vertex_t n, const vertex_t* cand, vertex_t* mate, int* 
 
 template <class W>
 Matching ld_gpu(const Csr<W>& g, const GpuOptions& opt, GpuTimes* times) {
-  check_gpu_options(opt);
-  return ld_gpu(DeviceGraph<W>(g, opt.device, opt.stream), opt, times);
+  return gpu::with_device_graph("ld-gpu", g, opt, [&](const DeviceGraph<W>& dg) { return ld_gpu(dg, opt, times); });
 }
 
 template <class W>

@@ -8,7 +8,8 @@
 // matched in the last round recompute ("poll"). Every op (argmax, assign)
 // on `backend`; graphblas keeps g resident in SuiteSparse:GraphBLAS
 // (ops/graphblas_graph.hpp), imported once.
-// Guarantee: exactly Greedy's matching (DESIGN.md), any thread count.
+// Guarantee: exactly Greedy's matching (docs/ARCHITECTURE.md "The greedy
+// order"), any thread count.
 // Cost: O(rounds x n + sum of the degrees of the recomputing vertices).
 #pragma once
 #include "lib/csr.hpp"

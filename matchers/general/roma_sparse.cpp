@@ -95,14 +95,11 @@ template Csr<double> candidate_lists(const Csr<double>&, int, CandidateOrder);
 }  // namespace roma_sparse_detail
 
 RomaSparseStart parse_roma_sparse_start(std::string_view name) {
-  if (name == "suitor") return RomaSparseStart::suitor;
-  if (name == "gpa") return RomaSparseStart::gpa;
-  if (name == "empty") return RomaSparseStart::empty;
-  throw invalid_input("unknown start matching '" + std::string(name) + "' (known: suitor, gpa, empty)");
+  return parse_named(roma_sparse_start_names, name, "start matching");
 }
 
 std::string to_string(RomaSparseStart s) {
-  return s == RomaSparseStart::suitor ? "suitor" : s == RomaSparseStart::gpa ? "gpa" : "empty";
+  return name_of(roma_sparse_start_names, s);
 }
 
 template <class W>

@@ -1,28 +1,15 @@
-// roma-sparse: ROMA on sparse graphs with every 2-augmentation centred at a
-// vertex, sequential.
-// Source: Pettie and Sanders, "A simpler linear time 2/3 - epsilon
-// approximation for maximum weight matching", Information Processing
-// Letters 91(6), 2004 (aug(v) and its linear-time search); ROMA, the phases
-// of every vertex in random order: Maue and Sanders, "Engineering algorithms
-// for approximate weighted matching", WEA 2007; as described in Hovland,
-// "Maximum weighted matching on a GPU", Master's thesis, University of
-// Bergen, 2020, sec. 3.3.4-3.3.5, which left general graphs to future work
-// (sec. 6.2).
+// roma-sparse: ROMA on sparse graphs, every 2-augmentation centred at a
+// vertex (an alternating path or cycle of new edges at v and its mate), in
+// phases over the vertices in a seeded random order.
+// Source: Pettie and Sanders, IPL 91(6), 2004 (aug(v) in linear time); Maue
+// and Sanders, WEA 2007 (ROMA); as Hovland 2020 sec. 3.3.4-3.3.5.
+// Guarantee: a valid matching, weight never below the start's (Suitor's =
+// greedy's by default); run to convergence with all candidates, >= 2/3 of
+// the optimum less min_gain x the largest weight per matched edge.
+// Deterministic for a seed.
+// Cost: O(m) a phase, O(n) extra memory (roma-sparse-omp: O(m log d) a
+// phase). The gains, their search and the 2/3: docs/algorithms/roma_sparse.md.
 //
-// A 2-augmentation centred at v is an alternating path or cycle whose
-// non-matching edges all touch v or its mate u = M[v], at most one at each:
-// the new edges (v, x) and / or (u, y) replace (u, v) and the matching edges
-// at x and y (a 4-cycle when M[x] = y; a path with free ends otherwise).
-// Its gain is the new edges' weight less the removed ones'. With the arm
-// a_v(x) = w(v, x) - w(x, M[x]) (0 for a free x), the best is the largest of
-//   v free:    max_x a_v(x)
-//   v matched: max_x a_v(x) - w(u, v),  max_y a_u(y) - w(u, v),
-//              max_{x != y} a_v(x) + a_u(y) - w(u, v)  (two best arms a side),
-//              max over x with y = M[x] adjacent to u of
-//                w(v, x) + w(u, y) - w(u, v) - w(x, y)   (the 4-cycles),
-// found in O(deg v + deg u) with u's row scattered into a stamped array, so
-// a phase costs O(m) whatever the degrees (a hub is scanned once as a centre
-// and once as each of its few mates' partner, not per neighbour).
 //   roma_sparse      phases; in each, every vertex in a fresh seeded random
 //                    order is augmented when its best gain exceeds min_gain
 //                    times the largest edge weight (from phase 1 on, only the
@@ -36,29 +23,24 @@
 //                    read from its K heaviest neighbours only
 //   roma_sparse_omp  the same with OpenMP threads and per-vertex locks (below)
 //   roma_sparse_gpu  the same on the GPU, a warp per vertex, the same locks
-//
-// Guarantee: a valid matching whose weight never falls below the start's
-// (Suitor's = greedy's by default) and rises with every augmentation; run to
-// convergence with all candidates, no 2-augmentation centred anywhere gains
-// more than the threshold, so the weight is at least 2/3 of the optimum less
-// that threshold per matched edge (Pettie and Sanders: a matching no
-// 2-augmentation improves weighs at least 2/3 of the optimum); bounded lists
-// give up that bound (only augmentations within them are searched).
-// Deterministic for a seed.
-// Cost: O(m) a phase, O(n) extra memory (roma-sparse-omp: O(m log d) a
-// phase, the 4-cycles' w(u, y) by binary search in u's row).
 #pragma once
 #include <cstdint>
 #include <string>
 #include <string_view>
 
 #include "lib/csr.hpp"
-#include "matchers/complete/roma.hpp"
-#include "matchers/device_graph.hpp"
+#include "lib/named_values.hpp"
+#include "matchers/common/phased_run.hpp"
+#include "ops/gpu/device_graph.hpp"
 
 namespace matchblas {
 
 enum class RomaSparseStart { suitor, gpa, empty };
+inline constexpr NamedValues<RomaSparseStart, 3> roma_sparse_start_names{{
+    {"suitor", RomaSparseStart::suitor},
+    {"gpa", RomaSparseStart::gpa},
+    {"empty", RomaSparseStart::empty},
+}};
 RomaSparseStart parse_roma_sparse_start(std::string_view name);  // invalid_input lists the names
 std::string to_string(RomaSparseStart s);
 

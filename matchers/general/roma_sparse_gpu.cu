@@ -28,11 +28,11 @@
 #include <optional>
 
 #include "lib/counter_rng.hpp"
-#include "matchers/device_graph.hpp"
+#include "ops/gpu/device_graph.hpp"
 #include "matchers/general/roma_sparse.hpp"
 #include "matchers/general/roma_sparse_search.hpp"
 #include "matchers/general/suitor.hpp"
-#include "matchers/gpu_session.cuh"
+#include "ops/gpu/gpu_session.cuh"
 
 namespace matchblas {
 
@@ -240,16 +240,11 @@ __global__ void sum_matched(const double* mw, vertex_t n, double* total) {
   if ((threadIdx.x & 31) == 0) atomicAdd(total, mine / 2);
 }
 
-}  // namespace
-
+// The start and the phases on g, resident as dg (the options checked).
 template <class W>
-RomaRun roma_sparse_gpu(const Csr<W>& g, const RomaSparseOptions& opt, const GpuOptions& gopt) {
+RomaRun start_and_phases(const Csr<W>& g, const DeviceGraph<W>& dg, const RomaSparseOptions& opt,
+                         const GpuOptions& gopt) {
   using namespace roma_sparse_detail;
-  MATCHBLAS_EXPECTS(g.n_rows == g.n_cols, "roma-sparse-gpu needs a general (square) graph");
-  check_roma_sparse_options(opt, "roma-sparse-gpu");
-  MATCHBLAS_EXPECTS(opt.length == 2, "roma-sparse-gpu: length must be 2 (longer augmentations: roma-sparse, roma-sparse-omp)");
-  check_gpu_options(gopt);
-  const DeviceGraph<W> dg(g, gopt.device, gopt.stream);
   // The searches' graph: each vertex's candidates when bounded.
   std::optional<DeviceGraph<W>> lists;
   if (opt.candidates > 0) lists.emplace(candidate_lists(g, opt.candidates, CandidateOrder::column), gopt.device, gopt.stream);
@@ -332,6 +327,18 @@ RomaRun roma_sparse_gpu(const Csr<W>& g, const RomaSparseOptions& opt, const Gpu
   }
   run.matching = session.finish(mate, nullptr);
   return run;
+}
+
+}  // namespace
+
+template <class W>
+RomaRun roma_sparse_gpu(const Csr<W>& g, const RomaSparseOptions& opt, const GpuOptions& gopt) {
+  using namespace roma_sparse_detail;
+  MATCHBLAS_EXPECTS(g.n_rows == g.n_cols, "roma-sparse-gpu needs a general (square) graph");
+  check_roma_sparse_options(opt, "roma-sparse-gpu");
+  MATCHBLAS_EXPECTS(opt.length == 2, "roma-sparse-gpu: length must be 2 (longer augmentations: roma-sparse, roma-sparse-omp)");
+  return gpu::with_device_graph("roma-sparse-gpu", g, gopt,
+                                [&](const DeviceGraph<W>& dg) { return start_and_phases(g, dg, opt, gopt); });
 }
 
 template RomaRun roma_sparse_gpu(const Csr<float>&, const RomaSparseOptions&, const GpuOptions&);

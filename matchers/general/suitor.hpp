@@ -20,8 +20,8 @@
 //                 Halappanavar 2014 sec. 4); see suitor_heavy.cpp
 //
 // Guarantee: suitor_seq, suitor_locks and suitor_cas return exactly greedy's
-// matching (DESIGN.md "The greedy order"), mate for mate, for every thread
-// count and every interleaving: every vertex ranks its neighbours by the
+// matching (docs/ARCHITECTURE.md "The greedy order"), mate for mate, for
+// every thread count and every interleaving: every vertex ranks its neighbours by the
 // greedy order restricted to its edges, which is a strict total order, and
 // under such an order Suitor is McVitie-Wilson on the equivalent stable
 // roommates instance, whose unique solution is the greedy matching (Naim 2017
@@ -43,7 +43,8 @@
 #include "lib/csr.hpp"
 #include "lib/greedy_order.hpp"
 #include "lib/matching.hpp"
-#include "matchers/device_graph.hpp"
+#include "lib/named_values.hpp"
+#include "ops/gpu/device_graph.hpp"
 
 namespace matchblas {
 
@@ -102,7 +103,8 @@ enum class SuitorGpuSearch {
 // suitor-gpu's launch shape and departures from Naim et al. 2015 (the device and the
 // threads of GpuOptions too).
 struct SuitorGpuOptions : GpuOptions {
-  int vertices_per_warp = 8;    // Naim et al. 2015: 8 was best
+  static constexpr int max_vertices_per_warp = 1024;
+  int vertices_per_warp = 8;    // Naim et al. 2015: 8 was best (1..max_vertices_per_warp)
   SuitorGpuVariant variant = SuitorGpuVariant::no_sync;
   int lb_rounds = 4;            // sync_lb / hybrid: rounds with load balancing
   // suitor_gpu: true (default) adds three departures from Naim et al.'s (2015) warp
@@ -131,8 +133,20 @@ Matching suitor_gpu(const Csr<W>& g, const SuitorGpuOptions& opt = {}, GpuTimes*
 template <class W>
 Matching suitor_gpu(const DeviceGraph<W>& g, const SuitorGpuOptions& opt = {}, GpuTimes* times = nullptr);
 
-// "nosync", "synclb", "syncnolb", "hybrid"; parse throws invalid_input
-// listing them.
+// The option words of the variant and the search, in one table each (the
+// registry's specs list them); parse throws invalid_input listing them.
+inline constexpr NamedValues<SuitorGpuVariant, 4> suitor_gpu_variant_names{{
+    {"nosync", SuitorGpuVariant::no_sync},
+    {"synclb", SuitorGpuVariant::sync_lb},
+    {"syncnolb", SuitorGpuVariant::sync_no_lb},
+    {"hybrid", SuitorGpuVariant::hybrid},
+}};
+inline constexpr NamedValues<SuitorGpuSearch, 3> suitor_gpu_search_names{{
+    {"auto", SuitorGpuSearch::automatic},
+    {"champions", SuitorGpuSearch::champions},
+    {"walk", SuitorGpuSearch::walk},
+}};
+
 SuitorGpuVariant parse_suitor_gpu_variant(std::string_view name);
 std::string to_string(SuitorGpuVariant v);
 SuitorGpuSearch parse_suitor_gpu_search(std::string_view name);  // auto, champions, walk

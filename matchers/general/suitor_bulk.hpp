@@ -11,7 +11,8 @@
 // Matched: u and v with suitor[u] == v and suitor[v] == u.
 // Guarantee: every round is a valid serialisation of sequential Suitor
 // (each column's proposals taken best first), so the result is Suitor's,
-// which is exactly Greedy's matching (DESIGN.md); any thread count.
+// which is exactly Greedy's matching (docs/ARCHITECTURE.md "The greedy
+// order"); any thread count.
 // Backend: every op (argmax, transpose) on `backend`; graphblas keeps g
 // resident in SuiteSparse:GraphBLAS (ops/graphblas_graph.hpp) for the
 // whole run, imports each round's P (at most n entries).

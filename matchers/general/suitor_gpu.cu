@@ -1,58 +1,13 @@
-// GPU-Suitor: warp-based Suitor with lock-free offers (matchers/gpu.hpp).
-// Source: Naim et al. 2015 sec. 4, Alg. 4 ("GPU-Suitor"), its initial and
-// recurrent phases and the four variants of "Synchronization and Load
-// Balancing"; the offer word and its atomic update follow the project's
-// lock-free CPU Suitor (matchers/general/suitor_cas.cpp, Mazankiewicz sec. 2.3).
-//
-// A warp owns a chunk of vertices_per_warp vertices and a queue of them in
-// shared memory. One round: for each queued vertex u in turn, the 32 lanes
-// scan u's row together (lane i reads entries i, i+32, ...), each keeping its
-// best neighbour v whose offer u beats, then a butterfly reduction under
-// neighbour_beats gives u's candidate (Alg. 4 lines 5-7). Then each lane takes
-// one queued vertex and proposes to its candidate with one atomic on the
-// candidate's offer word (line 8): a lost proposal requeues u, a won one
-// requeues the suitor it displaced (if any); a ballot and a popcount compact
-// the requeued vertices into the queue (line 9). A vertex is in at most one
-// queue at a time (only the one winner of an atomic learns of a displaced
-// suitor), so a queue never outgrows its chunk.
-//   NoSync    warps run their rounds independently (the default)
-//   SyncNoLB  the warps of a block start every round together
-//   SyncLB    as SyncNoLB, and during the first lb_rounds rounds the queued
-//             vertices are spread evenly over the block's warps when a warp
-//             holds more than 1.25x the average (Naim et al.'s (2015) 25% deviation)
-//   Hybrid    load balanced for the first lb_rounds rounds, then NoSync
-//
-// Adaptive mode (SuitorGpuOptions::adaptive, the default, on graphs of at least
-// adaptive_min_entries entries; otherwise Naim et al. 2015 as above), the same
-// matching, faster:
-//   1. bulk first round: no vertex holds an offer at the start, so every
-//      first proposal goes to the proposer's heaviest neighbour; the row
-//      argmax (ops/gpu/argmax_gpu, a streaming pass) finds them all and every
-//      vertex proposes at once;
-//   2. the vertices then holding no offer are listed; hubs (rows longer than
-//      hub_degree) are taken on by a block each (a warp would need degree/32
-//      dependent steps), the rest by the warps as above (more bulk rounds
-//      over the list, each requeued vertex collected for the next round, were
-//      tried and were slower: Erdos-Renyi scale 23, 4.7 ms against 4.1 ms
-//      for the warps, on the H100);
-//   3. in the warps, a row's group width follows its length: 4 lanes up to
-//      32 entries, 8 up to 128, else 32;
-//   4. with --search champions, or auto when no row has more than 128
-//      entries, rows of up to 128 entries are searched by champions
-//      (matchers/general/suitor_gpu_search.cuh: group_search), starting below the
-//      neighbour the vertex last lost or was displaced from, which the queue
-//      keeps beside the vertex (the bulk round's argmax for listed vertices);
-//      otherwise, and when the launch shape leaves no shared memory for those
-//      refusals, by Naim et al.'s (2015) walk.
-// Offer words and searches: matchers/general/suitor_gpu_search.cuh; the warps'
-// kernel: matchers/general/suitor_gpu_warps.cuh.
-//
+// GPU-Suitor (suitor-gpu, declared in matchers/general/suitor.hpp): Suitor
+// with lock-free offer words, a warp (or a narrower group, or a block for a
+// hub) scanning a proposer's row; an adaptive mode adds a bulk first round.
+// Source: Naim et al. 2015 sec. 4, Alg. 4 and its NoSync / SyncNoLB / SyncLB
+// / Hybrid variants; the offer word as suitor_cas.cpp (Mazankiewicz sec. 2.3).
 // Guarantee: exactly greedy's matching for every launch shape, variant and
-// interleaving (matchers/general/suitor.hpp gives the argument: Suitor under a strict
-// total order of each vertex's neighbours has one outcome).
-// Cost: O(sum over proposals of the proposer's degree) work, as CPU Suitor;
-// each search reads the row (champions: once per round) plus the offer words
-// suitor_gpu_search.cuh counts.
+// interleaving (the argument: matchers/general/suitor.hpp).
+// Cost: O(sum over proposals of the proposer's degree) work, as CPU Suitor,
+// plus the offer words suitor_gpu_search.cuh counts.
+// The rounds, the variants and the adaptive mode: docs/algorithms/suitor_gpu.md.
 #include <cuda_runtime.h>
 
 #include <cstdint>
@@ -60,9 +15,9 @@
 #include <type_traits>
 
 #include "lib/greedy_order.hpp"
-#include "matchers/device_graph.hpp"
+#include "ops/gpu/device_graph.hpp"
 #include "matchers/general/suitor.hpp"
-#include "matchers/gpu_session.cuh"
+#include "ops/gpu/gpu_session.cuh"
 #include "matchers/general/suitor_gpu_search.cuh"
 #include "matchers/general/suitor_gpu_warps.cuh"
 #include "ops/gpu/argmax_gpu.cuh"
@@ -201,8 +156,9 @@ void launch_warps(const gpu::CsrView<W>& g, word_t* word, const SuitorGpuOptions
 
 template <class W>
 Matching suitor_gpu(const Csr<W>& g, const SuitorGpuOptions& opt, GpuTimes* times) {
-  check_suitor_gpu_options(opt);
-  return suitor_gpu(DeviceGraph<W>(g, opt.device, opt.stream), opt, times);
+  MATCHBLAS_DEBUG_CHECK(check_suitor_gpu_options(opt));  // checked where the options were read
+  return gpu::with_device_graph("suitor-gpu", g, opt,
+                                [&](const DeviceGraph<W>& dg) { return suitor_gpu(dg, opt, times); });
 }
 
 template <class W>

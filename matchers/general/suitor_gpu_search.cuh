@@ -5,9 +5,9 @@
 // (matchers/general/suitor_cas.cpp, Mazankiewicz sec. 2.3). .cu files only.
 //
 // Offer word of v (64 bits, 0 = no offer):
-//   float   (order-preserving bits of w) << 32 | ~suitor, updated with one
-//           atomicMax: a larger word is a better offer under neighbour_beats,
-//           and atomicMax returns the offer it replaced.
+//   float   (order-preserving bits of w) << 32 | ~suitor (ops/gpu/offer_word.cuh),
+//           updated with one atomicMax: a larger word is a better offer under
+//           neighbour_beats, and atomicMax returns the offer it replaced.
 //   double  1 + the position of the suitor's entry in v's row (the graph is
 //           read-only, so the position names the offer), updated by
 //           compare-and-swap while the proposal still beats the word seen;
@@ -41,6 +41,7 @@
 
 #include "lib/greedy_order.hpp"
 #include "ops/gpu/device_buffer.cuh"
+#include "ops/gpu/offer_word.cuh"
 #include "ops/gpu/row_scan.cuh"
 
 namespace matchblas::suitor_gpu_detail {
@@ -57,19 +58,10 @@ struct Proposal {
 
 // float: the offer is the word itself.
 struct PackedOffers {
-  __device__ static word_t pack(float w, vertex_t u) {
-    const unsigned b = __float_as_uint(w + 0.0f);  // -0 + 0 == +0
-    const unsigned key = (b & 0x80000000u) ? ~b : (b | 0x80000000u);
-    return (word_t(key) << 32) | word_t(~static_cast<unsigned>(u));
-  }
-  __device__ static float weight(word_t t) {
-    const unsigned key = static_cast<unsigned>(t >> 32);
-    return __uint_as_float((key & 0x80000000u) ? (key & 0x7fffffffu) : ~key);
-  }
+  __device__ static word_t pack(float w, vertex_t u) { return gpu::pack_offer(w, u); }
+  __device__ static float weight(word_t t) { return gpu::offer_weight(t); }
   __device__ bool beats(float w, vertex_t u, word_t seen) const { return pack(w, u) > seen; }
-  __device__ vertex_t suitor(word_t t) const {
-    return t == 0 ? no_vertex : static_cast<vertex_t>(~static_cast<unsigned>(t & 0xffffffffu));
-  }
+  __device__ vertex_t suitor(word_t t) const { return t == 0 ? no_vertex : gpu::offer_proposer(t); }
   __device__ Proposal<float> propose(word_t* slot, vertex_t /*v*/, float w, vertex_t u) const {
     const word_t mine = pack(w, u);
     const word_t old = atomicMax(slot, mine);

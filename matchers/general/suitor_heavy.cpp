@@ -20,7 +20,7 @@
 //    are fixed there). Slot i of vertex u holds S(u)[i] (i = 0 the better)
 //    when that edge is kept, else nothing.
 // 4. Fill-in (matchers/general/maximal_fill.hpp): the edges whose ends are both still
-//    free, in the greedy order (DESIGN.md), each taken when both ends are
+//    free, in the greedy order (lib/greedy_order.hpp), each taken when both ends are
 //    free. The result is maximal.
 // 5. Return the heavier of the result of 4 and greedy's matching (computed by
 //    suitor_seq); on equal weight, the result of 4.

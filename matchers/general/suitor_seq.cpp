@@ -2,7 +2,8 @@
 // it beats; a displaced suitor proposes again. See suitor.hpp for the family.
 // Source: Mazankiewicz sec. 2.1 (Manne & Halappanavar 2014, Alg. 2, the
 // non-recursive form); Naim et al. 2015 sec. 2.2 Alg. 3 on one thread.
-// Guarantee: exactly greedy's matching (DESIGN.md), hence 1/2-approximate.
+// Guarantee: exactly greedy's matching (docs/ARCHITECTURE.md
+// "The greedy order"), hence 1/2-approximate.
 // Cost: O(sum over proposals of the proposer's degree) work, O(n) extra space.
 // Preconditions: general graph (square Csr, symmetric, no self-loops).
 #include <vector>

@@ -21,9 +21,9 @@
 #include <vector>
 
 #include "lib/error.hpp"
-#include "matchers/device_graph.hpp"
+#include "ops/gpu/device_graph.hpp"
 #include "matchers/marriage/stable_marriage.hpp"
-#include "matchers/gpu_session.cuh"
+#include "ops/gpu/gpu_session.cuh"
 
 namespace matchblas {
 

@@ -30,7 +30,7 @@
 
 #include "lib/marriage_instance.hpp"
 #include "lib/types.hpp"
-#include "matchers/device_graph.hpp"
+#include "ops/gpu/device_graph.hpp"
 
 namespace matchblas {
 

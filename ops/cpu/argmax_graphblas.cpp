@@ -2,7 +2,7 @@
 // (ops/argmax.hpp states the semantics), on a resident GraphBlasGraph whose
 // entries are keys code(w) << 32 | (2^32 - 1 - v) (ops/cpu/graphblas.hpp),
 // so the argmax with the smallest-index tie rule is one built-in MAX
-// reduction (7.4 has no GxB_IndexBinaryOp; DESIGN.md "Dependency facts"):
+// reduction (SuiteSparse:GraphBLAS 7.4 has no GxB_IndexBinaryOp):
 //
 //   1. w<r> = reduce_rows(K, MAX)             no column mask; r: the active rows
 //      w<r> = K MAX.TIMES x                   x(v) = 1 for an eligible column, else 0
@@ -28,8 +28,8 @@
 // run through 7.4's generic kernels, measured 3-7x slower (bench/RESULTS.md).
 //
 // Source: "Parallel graph matching", a course project on handshaking
-// matching (the strongest neighbour, smallest index on ties); DESIGN.md
-// "The ops" (the MAX reduction with a tie-break); step 2's "test the best
+// matching (the strongest neighbour, smallest index on ties); docs/ARCHITECTURE.md
+// "The ops (CPU backend)" (the MAX reduction with a tie-break); step 2's "test the best
 // first" is best_neighbour's early exit (lib/greedy_order.hpp) in bulk.
 // Guarantee: the plain backend's result for every input
 // (tests/ops/test_argmax.cpp, test_graphblas_graph.cpp). Cost: O(local rows

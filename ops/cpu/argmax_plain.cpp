@@ -4,7 +4,7 @@
 //
 // Source: "Parallel graph matching", a course project on handshaking
 // matching on GPUs, no author named (strongest neighbour, smallest index on
-// ties); DESIGN.md "The greedy order" / "The ops".
+// ties); docs/ARCHITECTURE.md "The greedy order" / "The ops (CPU backend)".
 // Guarantee: exactly the result of ops/argmax.hpp's definition, for any
 // column order within a row and any thread count (each row is reduced by
 // one thread, in one fixed order, with a total order: no race, no float

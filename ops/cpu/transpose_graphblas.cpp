@@ -5,8 +5,9 @@
 // way; C shares A's GraphBLAS matrices. The ops on C pass the transpose to
 // GraphBLAS, which evaluates it as it sees fit (a row reduction of C, say,
 // becomes a column reduction of A: a saxpy, no transpose).
-// Source: DESIGN.md "The ops" (transpose / format change, GraphBLAS on the
-// CPU). Guarantee: transpose(A.to_csr()) (tests/ops/test_transpose.cpp).
+// Source: the ops' transpose / format change for bipartite views, GraphBLAS
+// on the CPU (docs/ARCHITECTURE.md "The ops (CPU backend)").
+// Guarantee: transpose(A.to_csr()) (tests/ops/test_transpose.cpp).
 // Cost: O(1), once A's column view exists (two passes over A's entries
 // when A has not made it: kept for later calls).
 #include "ops/cpu/graphblas.hpp"

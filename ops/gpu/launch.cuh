@@ -14,8 +14,8 @@
 namespace matchblas::gpu {
 
 // At most this many blocks per SM; the grid-stride loops cover the rest.
-// The cap of ops/gpu/argmax_gpu.cu; not tuned for these kernels (no GPU on
-// the development machine).
+// The cap of ops/gpu/argmax_gpu.cu; not tuned for these kernels (no GPU run
+// has swept it for them).
 inline constexpr long long max_blocks_per_sm = 32;
 
 // threads_per_block must be a whole number of warps, 32 to 1024 (the

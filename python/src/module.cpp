@@ -1,7 +1,7 @@
 // matchblas._core, the compiled half of the Python package (nanobind): the
 // C interface of include/matchblas bound on numpy and DLPack arrays. Only
-// the public headers are included (DESIGN.md: python/ is thin over the
-// public surface).
+// the public headers are included (python/ is thin over the public
+// surface: docs/ARCHITECTURE.md "The Python package").
 #include <nanobind/nanobind.h>
 
 namespace nb = nanobind;

@@ -1,5 +1,6 @@
-"""The Python package against the tool on the shared matrices
-(../shared/datasets/matrices, MANIFEST.tsv): `matchblas match FILE --algo A
+"""The Python package against the tool on the SuiteSparse collection the
+C++ tests read (MATCHBLAS_MATRICES or MATCHBLAS_SHARED_MATRICES, listed in
+its MANIFEST.tsv): `matchblas match FILE --algo A
 --json --out MATE` and matchblas.match on the same file, by path and (for
 real and integer files) as the arrays scipy.io.mmread reads, in CSR, CSC
 and COO, give the same mate array and weight. Skipped without the matrices

@@ -89,10 +89,10 @@ struct Compressed {
 
 // What the internal path (the CLI's) gives for `algo` on a.
 matchblas::MatchRun internal(const MmMatrix& a, const std::string& algo, matchblas::GraphView view,
-                             matchblas::Precision precision = matchblas::Precision::dual,
+                             matchblas::Precision precision = matchblas::Precision::float64,
                              std::map<std::string, std::string> options = {}) {
   const matchblas::MatcherInfo& m = matchblas::find_matcher(algo);
-  const matchblas::LoadedGraph g = matchblas::graph_from_file(a, view, precision, {}, m.kinds);
+  const matchblas::LoadedGraph g = matchblas::graph_in_view(a, view, precision, {}, m.kinds);
   matchblas::RunOptions opt;
   opt.options = matchblas::parse_options(m, options, precision);
   opt.threads = 1;
@@ -168,7 +168,7 @@ TEST_CASE("match: float values and single precision, pattern weights, the bipart
   api::Settings s;
   s.threads = 1;
   require_same(api::match(api::sparse_graph(cf.view(a, true, 0), api::View::automatic, true), "suitor", s),
-               internal(a, "suitor", matchblas::GraphView::automatic, matchblas::Precision::single));
+               internal(a, "suitor", matchblas::GraphView::automatic, matchblas::Precision::float32));
 
   MmMatrix pattern = a;
   pattern.val.clear();
@@ -195,7 +195,7 @@ TEST_CASE("match: options by name, the report's phases, device twins") {
   s.threads = 1;
   s.options = {{"phases", "3"}, {"start", "gpa"}};
   const api::MatchResult r = api::match(api::sparse_graph(c.view(a, true, 0)), "roma-sparse", s);
-  require_same(r, internal(a, "roma-sparse", matchblas::GraphView::automatic, matchblas::Precision::dual,
+  require_same(r, internal(a, "roma-sparse", matchblas::GraphView::automatic, matchblas::Precision::float64,
                            {{"phases", "3"}, {"start", "gpa"}}));
   CHECK(r.report.phases >= 1);
   CHECK(r.report.phases <= 3);
@@ -244,7 +244,7 @@ TEST_CASE("match: a Matrix Market file and a dense buffer") {
 TEST_CASE("b_match equals b-greedy; marry equals the man-optimal matching") {
   const MmMatrix a = random_matrix(41, 30, 30, 0.3);
   const Compressed<std::int32_t, double> c(a, true, 0);
-  const auto g = matchblas::graph_from_file(a, matchblas::GraphView::automatic, matchblas::Precision::dual);
+  const auto g = matchblas::graph_in_view(a, matchblas::GraphView::automatic, matchblas::Precision::float64);
   const auto& csr = std::get<matchblas::Csr<double>>(g.graph);
   std::vector<std::int64_t> b(30);
   std::vector<int> bi(30);

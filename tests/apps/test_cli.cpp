@@ -11,7 +11,7 @@
 #include "datasets/generators.hpp"
 #include "datasets/marriage.hpp"
 #include "matchers/b_matching/b_matching.hpp"
-#include "matchers/general/greedy.hpp"
+#include "matchers/common/greedy.hpp"
 #include "matchers/marriage/stable_marriage.hpp"
 #include "ops/gpu/device.hpp"
 #include "tests/check/check.hpp"

@@ -16,7 +16,7 @@
 #include "lib/marriage_instance.hpp"
 #include "matchers/b_matching/b_matching.hpp"
 #include "matchers/general/exact.hpp"
-#include "matchers/general/greedy.hpp"
+#include "matchers/common/greedy.hpp"
 #include "matchers/marriage/stable_marriage.hpp"
 #include "tests/check/bipartite_reference.hpp"
 #include "tests/check/check.hpp"
@@ -381,20 +381,28 @@ void check_bipartite(const MatcherInfo& m) {
   }
 }
 
+void check_matching(const MatcherInfo& m) {
+  if (m.accepts(general_graphs)) check_sparse_matching(m);
+  if (m.accepts(complete_graphs)) check_complete_matching(m);
+}
+
 }  // namespace
 
 void require_conformance(const MatcherInfo& m) {
   INFO("registry entry '", m.name, "' (guarantee ", m.guarantee, ")");
   REQUIRE(!m.unavailable);
-  switch (m.problem) {
-    case Problem::matching:
-      if (m.accepts(general_graphs)) check_sparse_matching(m);
-      if (m.accepts(complete_graphs)) check_complete_matching(m);
-      break;
-    case Problem::b_matching: check_b_matching(m); break;
-    case Problem::marriage: check_marriage(m); break;
-    case Problem::bipartite: check_bipartite(m); break;
-  }
+  // One checker per problem; a new problem adds its row (and a problem
+  // without one fails here, as a guarantee without a check fails in its
+  // checker).
+  static const std::map<Problem, void (*)(const MatcherInfo&)> checkers = {
+      {Problem::matching, check_matching},
+      {Problem::b_matching, check_b_matching},
+      {Problem::marriage, check_marriage},
+      {Problem::bipartite, check_bipartite},
+  };
+  const auto it = checkers.find(m.problem);
+  if (it == checkers.end()) FAIL("no conformance check for problem '" << to_string(m.problem) << "'");
+  it->second(m);
 }
 
 }  // namespace matchblas::check

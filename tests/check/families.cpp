@@ -5,7 +5,7 @@
 #include "datasets/generators.hpp"
 #include "lib/graph_from_matrix.hpp"
 #include "lib/mmio.hpp"
-#include "matchers/general/greedy.hpp"
+#include "matchers/common/greedy.hpp"
 #include "tests/check/check.hpp"
 
 namespace matchblas::check {

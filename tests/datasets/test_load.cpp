@@ -23,9 +23,9 @@ std::string coordinate(const std::string& field, const std::string& symmetry, co
 // complete's.
 template <class W>
 void require_auto_complete(const MmMatrix& a) {
-  const Precision p = sizeof(W) == 4 ? Precision::single : Precision::dual;
-  const LoadedGraph got = graph_from_file(a, GraphView::automatic, p, {}, complete_graphs);
-  const LoadedGraph want = graph_from_file(a, GraphView::complete, p);
+  const Precision p = sizeof(W) == 4 ? Precision::float32 : Precision::float64;
+  const LoadedGraph got = graph_in_view(a, GraphView::automatic, p, {}, complete_graphs);
+  const LoadedGraph want = graph_in_view(a, GraphView::complete, p);
   REQUIRE(got.kind == complete_graphs);
   REQUIRE(std::holds_alternative<Dense<W>>(got.graph));
   CHECK(std::get<Dense<W>>(got.graph).n == a.header.rows);
@@ -36,8 +36,8 @@ void require_auto_complete(const MmMatrix& a) {
 // Fails the current test unless auto, even for an algorithm of complete
 // graphs only, loads a as the general graph, equal to --view general's.
 void require_auto_general(const MmMatrix& a) {
-  const LoadedGraph got = graph_from_file(a, GraphView::automatic, Precision::dual, {}, complete_graphs);
-  const LoadedGraph want = graph_from_file(a, GraphView::general, Precision::dual);
+  const LoadedGraph got = graph_in_view(a, GraphView::automatic, Precision::float64, {}, complete_graphs);
+  const LoadedGraph want = graph_in_view(a, GraphView::general, Precision::float64);
   REQUIRE(got.kind == general_graphs);
   REQUIRE(std::holds_alternative<Csr<double>>(got.graph));
   const Csr<double>& g = std::get<Csr<double>>(got.graph);
@@ -57,17 +57,17 @@ TEST_CASE("auto: a complete graph in symmetric coordinate storage is a complete 
                                       "4 4 7\n2 1 1\n3 1 -2\n4 1 3\n3 2 4\n4 2 -5\n4 3 6\n2 2 9\n"));
   require_auto_complete<double>(a);
   require_auto_complete<float>(a);
-  const Dense<double> d = std::get<Dense<double>>(graph_from_file(a, GraphView::automatic, Precision::dual, {}, complete_graphs).graph);
+  const Dense<double> d = std::get<Dense<double>>(graph_in_view(a, GraphView::automatic, Precision::float64, {}, complete_graphs).graph);
   CHECK(d(0, 1) == 1);
   CHECK(d(2, 0) == 2);
   CHECK(d(1, 3) == 5);
   CHECK(d(1, 1) == 0);
-  CHECK(graph_from_file(a, GraphView::automatic, Precision::dual, {}, complete_graphs).description ==
+  CHECK(graph_in_view(a, GraphView::automatic, Precision::float64, {}, complete_graphs).description ==
         "complete graph (every pair listed), 4 vertices, 6 edges");
   // Skew-symmetric storage stands for both triangles too.
   require_auto_complete<double>(parse(coordinate("real", "skew-symmetric", "3 3 3\n2 1 1\n3 1 -2\n3 2 4\n")));
   // An explicit view still wins.
-  CHECK(graph_from_file(a, GraphView::general, Precision::dual).kind == general_graphs);
+  CHECK(graph_in_view(a, GraphView::general, Precision::float64).kind == general_graphs);
 }
 
 TEST_CASE("auto: a complete graph in general coordinate storage, by the graph rules") {
@@ -76,7 +76,7 @@ TEST_CASE("auto: a complete graph in general coordinate storage, by the graph ru
   const MmMatrix a = parse(coordinate("real", "general", "3 3 6\n1 2 -3\n2 1 2\n1 3 1\n1 3 1.5\n3 2 7\n3 3 5\n"));
   require_auto_complete<double>(a);
   require_auto_complete<float>(a);
-  const Dense<double> d = std::get<Dense<double>>(graph_from_file(a, GraphView::automatic, Precision::dual, {}, complete_graphs).graph);
+  const Dense<double> d = std::get<Dense<double>>(graph_in_view(a, GraphView::automatic, Precision::float64, {}, complete_graphs).graph);
   CHECK(d(0, 1) == 3);
   CHECK(d(1, 0) == 3);
   CHECK(d(0, 2) == 2.5);
@@ -88,8 +88,8 @@ TEST_CASE("auto: a complete pattern file gets the drawn weights of both views") 
   const MmMatrix a = parse(coordinate("pattern", "symmetric", "4 4 6\n2 1\n3 1\n4 1\n3 2\n4 2\n4 3\n"));
   require_auto_complete<double>(a);
   // The same drawn weights as the general view, pair by pair.
-  const Dense<double> d = std::get<Dense<double>>(graph_from_file(a, GraphView::automatic, Precision::dual, {}, complete_graphs).graph);
-  const Csr<double> g = std::get<Csr<double>>(graph_from_file(a, GraphView::general, Precision::dual).graph);
+  const Dense<double> d = std::get<Dense<double>>(graph_in_view(a, GraphView::automatic, Precision::float64, {}, complete_graphs).graph);
+  const Csr<double> g = std::get<Csr<double>>(graph_in_view(a, GraphView::general, Precision::float64).graph);
   for (vertex_t u = 0; u < 4; ++u)
     for (offset_t k = g.offsets[u]; k < g.offsets[u + 1]; ++k) {
       CAPTURE(u);
@@ -114,7 +114,7 @@ TEST_CASE("auto: one missing pair, an explicit zero or a cancelling sum keeps th
 TEST_CASE("auto: a weight that underflows in float drops its pair there only") {
   const MmMatrix a = parse(coordinate("real", "symmetric", "3 3 3\n2 1 1e-300\n3 1 1\n3 2 1\n"));
   require_auto_complete<double>(a);
-  const LoadedGraph f = graph_from_file(a, GraphView::automatic, Precision::single, {}, complete_graphs);
+  const LoadedGraph f = graph_in_view(a, GraphView::automatic, Precision::float32, {}, complete_graphs);
   CHECK(f.kind == general_graphs);
   CHECK(std::holds_alternative<Csr<float>>(f.graph));
 }
@@ -127,7 +127,7 @@ TEST_CASE("auto: n = 0 and n = 1 stay general, n = 2 with its one pair is comple
   require_auto_general(parse(coordinate("real", "symmetric", "2 2 1\n2 1 0\n")));
   const MmMatrix two = parse(coordinate("real", "symmetric", "2 2 1\n2 1 -0.5\n"));
   require_auto_complete<double>(two);
-  const Dense<double> d = std::get<Dense<double>>(graph_from_file(two, GraphView::automatic, Precision::dual, {}, complete_graphs).graph);
+  const Dense<double> d = std::get<Dense<double>>(graph_in_view(two, GraphView::automatic, Precision::float64, {}, complete_graphs).graph);
   CHECK(d.values == std::vector<double>{0, 0.5, 0.5, 0});
   require_auto_complete<double>(parse(coordinate("pattern", "general", "2 2 1\n1 2\n")));
 }
@@ -137,19 +137,19 @@ TEST_CASE("auto: a large sparse square file is looked at without an n x n matrix
   // machine); the check runs on the general graph and picks it.
   const MmMatrix a = parse(coordinate("real", "general", "1000000 1000000 2\n1 2 1\n3 4 2\n"));
   LoadedGraph g;
-  CHECK_NOTHROW(g = graph_from_file(a, GraphView::automatic, Precision::single, {}, complete_graphs));
+  CHECK_NOTHROW(g = graph_in_view(a, GraphView::automatic, Precision::float32, {}, complete_graphs));
   CHECK(g.kind == general_graphs);
   CHECK(g.description == "general graph, 1000000 vertices, 2 edges");
-  CHECK_THROWS_AS(graph_from_file(a, GraphView::complete, Precision::single), out_of_memory);
+  CHECK_THROWS_AS(graph_in_view(a, GraphView::complete, Precision::float32), out_of_memory);
 }
 
 TEST_CASE("auto on other files is unchanged: array complete, rectangular bipartite") {
   const MmMatrix array = parse("%%MatrixMarket matrix array real general\n2 2\n1\n2\n3\n4\n");
-  const LoadedGraph c = graph_from_file(array, GraphView::automatic, Precision::dual);
+  const LoadedGraph c = graph_in_view(array, GraphView::automatic, Precision::float64);
   CHECK(c.kind == complete_graphs);
   CHECK(c.description == "complete graph, 2 vertices, 1 edges");
   const MmMatrix rect = parse(coordinate("real", "general", "2 3 6\n1 1 1\n1 2 1\n1 3 1\n2 1 1\n2 2 1\n2 3 1\n"));
-  const LoadedGraph b = graph_from_file(rect, GraphView::automatic, Precision::dual);
+  const LoadedGraph b = graph_in_view(rect, GraphView::automatic, Precision::float64);
   CHECK(b.kind == bipartite_graphs);
   CHECK(b.bipartite_rows == 2);
   CHECK(b.description.rfind("bipartite graph (2 rows + 3 columns), ", 0) == 0);
@@ -159,10 +159,10 @@ TEST_CASE("auto: a complete graph in coordinates stays general for algorithms th
   const MmMatrix a = parse(coordinate("real", "symmetric", "3 3 3\n2 1 1\n3 1 2\n3 2 4\n"));
   for (const unsigned wanted : {general_graphs | bipartite_graphs, general_graphs | complete_graphs | bipartite_graphs}) {
     CAPTURE(wanted);
-    const LoadedGraph got = graph_from_file(a, GraphView::automatic, Precision::dual, {}, wanted);
+    const LoadedGraph got = graph_in_view(a, GraphView::automatic, Precision::float64, {}, wanted);
     CHECK(got.kind == general_graphs);
     CHECK(std::holds_alternative<Csr<double>>(got.graph));
   }
-  CHECK(graph_from_file(a, GraphView::automatic, Precision::dual).kind == general_graphs);  // the default
-  CHECK(graph_from_file(a, GraphView::automatic, Precision::dual, {}, complete_graphs).kind == complete_graphs);
+  CHECK(graph_in_view(a, GraphView::automatic, Precision::float64).kind == general_graphs);  // the default
+  CHECK(graph_in_view(a, GraphView::automatic, Precision::float64, {}, complete_graphs).kind == complete_graphs);
 }

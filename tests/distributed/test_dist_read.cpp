@@ -1,4 +1,4 @@
-// The distributed graph input (matchers/distributed/dist_read.hpp): each
+// The distributed graph input (datasets/distributed/dist_read.hpp): each
 // rank's part read from its piece of a file, or drawn from its share of a
 // generator, equals distribute() of the whole graph, field for field, at
 // the number of ranks mpirun gave; and a bad file gives, on every rank, the
@@ -19,7 +19,7 @@
 #include "datasets/load.hpp"
 #include "lib/graph_from_matrix.hpp"
 #include "lib/mmio.hpp"
-#include "matchers/distributed/dist_read.hpp"
+#include "datasets/distributed/dist_read.hpp"
 #include "matchers/distributed/mpi_session.hpp"
 #include "tests/check/check.hpp"
 
@@ -59,9 +59,9 @@ void check_file(const std::string& path, const std::string& what) {
   REQUIRE(mpi::reads_in_pieces(layout, GraphView::general));
   for (const Partition p : {Partition::blocks, Partition::spread}) {
     const std::string how = what + (p == Partition::blocks ? ", blocks" : p == Partition::spread ? ", spread" : "");
-    const DistGraph d = mpi::read_graph(layout, Precision::dual, {}, nullptr, p);
+    const DistGraph d = mpi::read_graph(layout, Precision::float64, {}, nullptr, p);
     agreed_check(how + " (double)", difference(d, expected_part<double>(path, p)));
-    const DistGraph f = mpi::read_graph(layout, Precision::single, {}, nullptr, p);
+    const DistGraph f = mpi::read_graph(layout, Precision::float32, {}, nullptr, p);
     agreed_check(how + " (float)", difference(f, expected_part<float>(path, p)));
   }
 }
@@ -212,7 +212,7 @@ TEST_CASE("a bad file fails on every rank with the single-process error, its fil
     std::string got;
     try {
       const MmLayout layout = read_matrix_market_layout(path);
-      (void)mpi::read_graph(layout, Precision::single);
+      (void)mpi::read_graph(layout, Precision::float32);
     } catch (const std::exception& e) {
       got = std::string(typeid(e).name()) + " " + e.what();
     }
@@ -255,7 +255,7 @@ TEST_CASE("a file that only rank 0 sees, or that differs between ranks, is read 
   // Only rank 0's folder has the file: the others see no such file.
   if (mpi::world_rank() == 0) fs::copy_file(shared, mine / "g.mtx");
   mpi::barrier();
-  const mpi::LoadedPart only0 = mpi::load_graph("g.mtx", GraphView::general, Precision::dual);
+  const mpi::LoadedPart only0 = mpi::load_graph("g.mtx", GraphView::general, Precision::float64);
   agreed_check("a file only rank 0 sees",
                difference(only0.part, expected_part<double>(shared, Partition::blocks)));
   agreed_check("read whole by rank 0", mpi::world_size() > 1 && only0.in_pieces ? "read in pieces" : "");
@@ -264,7 +264,7 @@ TEST_CASE("a file that only rank 0 sees, or that differs between ranks, is read 
   std::ofstream(mine / "h.mtx", std::ios::binary)
       << (mpi::world_rank() == 1 ? "%%MatrixMarket matrix coordinate real symmetric\n7 7 0\n" : whole);
   mpi::barrier();
-  const mpi::LoadedPart copies = mpi::load_graph("h.mtx", GraphView::general, Precision::dual);
+  const mpi::LoadedPart copies = mpi::load_graph("h.mtx", GraphView::general, Precision::float64);
   agreed_check("copies that differ", difference(copies.part, expected_part<double>(shared, Partition::blocks)));
   agreed_check("copies that differ, read whole", mpi::world_size() > 1 && copies.in_pieces ? "read in pieces" : "");
   fs::current_path(cwd);
@@ -279,11 +279,11 @@ TEST_CASE("each rank draws its share of er and rmat as distribute gives it") {
       o.ties = ties;
       o.edge_factor = 6;
       const std::string t = " ties " + std::to_string(ties) + " partition " + std::to_string(int(p));
-      agreed_check("rmat" + t, difference(mpi::generate_graph("rmat", 4096, o, Precision::dual, nullptr, p),
+      agreed_check("rmat" + t, difference(mpi::generate_graph("rmat", 4096, o, Precision::float64, nullptr, p),
                                           distribute(rmat<double>(4096, o), rank, ranks, p)));
-      agreed_check("er" + t, difference(mpi::generate_graph("er", 3001, o, Precision::dual, nullptr, p),
+      agreed_check("er" + t, difference(mpi::generate_graph("er", 3001, o, Precision::float64, nullptr, p),
                                         distribute(erdos_renyi<double>(3001, o), rank, ranks, p)));
-      agreed_check("rmat float" + t, difference(mpi::generate_graph("rmat", 1024, o, Precision::single, nullptr, p),
+      agreed_check("rmat float" + t, difference(mpi::generate_graph("rmat", 1024, o, Precision::float32, nullptr, p),
                                                 distribute(rmat<float>(1024, o), rank, ranks, p)));
     }
   {
@@ -293,17 +293,17 @@ TEST_CASE("each rank draws its share of er and rmat as distribute gives it") {
     REQUIRE(VertexNumbering::spread(1 << 18).chunk() == 4);
     for (const Partition p : {Partition::blocks, Partition::spread})
       agreed_check("rmat 2^18 partition " + std::to_string(int(p)),
-                   difference(mpi::generate_graph("rmat", 1 << 18, big, Precision::dual, nullptr, p),
+                   difference(mpi::generate_graph("rmat", 1 << 18, big, Precision::float64, nullptr, p),
                               distribute(rmat<double>(1 << 18, big), rank, ranks, p)));
   }
   GenOptions o;
-  agreed_check("er on 1 vertex", difference(mpi::generate_graph("er", 1, o, Precision::dual),
+  agreed_check("er on 1 vertex", difference(mpi::generate_graph("er", 1, o, Precision::float64),
                                             distribute(erdos_renyi<double>(1, o), rank, ranks)));
-  agreed_check("rmat on 2 vertices", difference(mpi::generate_graph("rmat", 2, o, Precision::dual),
+  agreed_check("rmat on 2 vertices", difference(mpi::generate_graph("rmat", 2, o, Precision::float64),
                                                 distribute(rmat<double>(2, o), rank, ranks)));
   std::string got;
   try {
-    (void)mpi::generate_graph("rmat", 1000, o, Precision::dual);
+    (void)mpi::generate_graph("rmat", 1000, o, Precision::float64);
   } catch (const invalid_input& e) {
     got = e.what();
   }

@@ -16,7 +16,7 @@
 #include "datasets/generators.hpp"
 #include "lib/matching.hpp"
 #include "matchers/distributed/mpi_session.hpp"
-#include "matchers/general/greedy.hpp"
+#include "matchers/common/greedy.hpp"
 #include "matchers/registry.hpp"
 #include "tests/check/families.hpp"
 

@@ -1,5 +1,5 @@
 // libFuzzer target: the Matrix Market reader in pieces (read_matrix_market_layout
-// and read_matrix_market_piece, what each MPI rank of matchers/distributed/dist_read
+// and read_matrix_market_piece, what each MPI rank of datasets/distributed/dist_read
 // reads) against the whole read (read_matrix_market) of the same file. For 1
 // to 5 parts, the pieces are combined as dist_read combines them (entries in
 // order, each piece's limit the declared count less the entries before it,

@@ -15,7 +15,7 @@
 #include "lib/error.hpp"
 #include "lib/matching.hpp"
 #include "matchers/complete/auction.hpp"
-#include "matchers/complete/device_dense.hpp"
+#include "ops/gpu/device_dense.hpp"
 #include "matchers/complete/roma.hpp"
 #include "tests/check/check.hpp"
 

@@ -27,8 +27,8 @@
 #include "lib/csr_build.hpp"
 #include "lib/error.hpp"
 #include "matchers/b_matching/b_matching.hpp"
-#include "matchers/device_graph.hpp"
-#include "matchers/general/greedy.hpp"
+#include "ops/gpu/device_graph.hpp"
+#include "matchers/common/greedy.hpp"
 #include "tests/check/check.hpp"
 #include "tests/check/families.hpp"
 

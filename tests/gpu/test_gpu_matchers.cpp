@@ -12,11 +12,11 @@
 
 #include "datasets/generators.hpp"
 #include "lib/error.hpp"
-#include "matchers/device_graph.hpp"
+#include "ops/gpu/device_graph.hpp"
 #include "matchers/general/suitor.hpp"
 #include "matchers/general/ld.hpp"
 #include "matchers/general/handshake.hpp"
-#include "matchers/general/greedy.hpp"
+#include "matchers/common/greedy.hpp"
 #include "tests/check/check.hpp"
 #include "tests/check/families.hpp"
 
@@ -168,22 +168,26 @@ TEST_CASE("the GPU matchers on n = 0, n = 1 and graphs without edges") {
 
 TEST_CASE("the GPU matchers refuse bad options and shapes with invalid_input") {
   const Csr<double> g = check::random_graph(20, 0.3, 0, 3);
+  // The option rules are checked once, where the options are read (the
+  // registry's read_options; the entry points re-check them in debug
+  // builds only): check_suitor_gpu_options is that check.
   SuitorGpuOptions o;
   o.threads_per_block = 100;
-  CHECK_THROWS_AS(suitor_gpu(g, o), invalid_input);
+  CHECK_THROWS_AS(check_suitor_gpu_options(o), invalid_input);
   o = {};
   o.vertices_per_warp = 0;
-  CHECK_THROWS_AS(suitor_gpu(g, o), invalid_input);
+  CHECK_THROWS_AS(check_suitor_gpu_options(o), invalid_input);
+  o = {};
+  o.adaptive_min_entries = -1;
+  CHECK_THROWS_AS(check_suitor_gpu_options(o), invalid_input);
+  o = {};
+  o.hub_degree = 8;
+  CHECK_THROWS_AS(check_suitor_gpu_options(o), invalid_input);
+  // What only the device can say is checked by the entry point.
   o = {};
   o.threads_per_block = 1024;
   o.vertices_per_warp = 1024;  // 512 KiB of shared memory per block
   CHECK_THROWS_WITH_AS(suitor_gpu(g, o), doctest::Contains("shared memory"), invalid_input);
-  o = {};
-  o.adaptive_min_entries = -1;
-  CHECK_THROWS_AS(suitor_gpu(g, o), invalid_input);
-  o = {};
-  o.hub_degree = 8;
-  CHECK_THROWS_AS(suitor_gpu(g, o), invalid_input);
   o = {};
   o.device = 4096;
   CHECK_THROWS_WITH_AS(ld_gpu(g, o), doctest::Contains("no GPU with id 4096"), invalid_input);

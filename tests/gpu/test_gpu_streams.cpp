@@ -1,4 +1,4 @@
-// Streams (matchers/device_graph.hpp, matchers/gpu_session.cuh): every GPU
+// Streams (ops/gpu/device_graph.hpp, ops/gpu/gpu_session.cuh): every GPU
 // entry point runs on a caller's stream when GpuOptions::stream (or its
 // stream argument) names one, a non-blocking stream that does not order
 // with the legacy default stream: the sparse matchers (on a Csr and on a
@@ -23,10 +23,10 @@
 #include "lib/error.hpp"
 #include "matchers/b_matching/b_matching.hpp"
 #include "matchers/complete/auction.hpp"
-#include "matchers/complete/device_dense.hpp"
+#include "ops/gpu/device_dense.hpp"
 #include "matchers/complete/roma.hpp"
-#include "matchers/device_graph.hpp"
-#include "matchers/general/greedy.hpp"
+#include "ops/gpu/device_graph.hpp"
+#include "matchers/common/greedy.hpp"
 #include "matchers/general/handshake.hpp"
 #include "matchers/general/ld.hpp"
 #include "matchers/general/suitor.hpp"

@@ -14,7 +14,7 @@
 
 #include "datasets/generators.hpp"
 #include "lib/error.hpp"
-#include "matchers/complete/device_dense.hpp"
+#include "ops/gpu/device_dense.hpp"
 #include "matchers/complete/roma.hpp"
 
 using namespace matchblas;

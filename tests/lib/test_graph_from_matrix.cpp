@@ -1,4 +1,4 @@
-// The graph-from-matrix rules of DESIGN.md (lib/graph_from_matrix.hpp).
+// The graph-from-matrix rules (lib/graph_from_matrix.hpp; docs/ARCHITECTURE.md "Graphs").
 #include <doctest/doctest.h>
 #include <unistd.h>
 

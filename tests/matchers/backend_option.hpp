@@ -10,7 +10,7 @@
 #include <string>
 
 #include "datasets/generators.hpp"
-#include "matchers/general/greedy.hpp"
+#include "matchers/common/greedy.hpp"
 #include "matchers/registry.hpp"
 #include "ops/backend.hpp"
 

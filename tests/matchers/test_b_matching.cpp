@@ -18,7 +18,7 @@
 #include "lib/csr_build.hpp"
 #include "lib/error.hpp"
 #include "matchers/b_matching/b_matching.hpp"
-#include "matchers/general/greedy.hpp"
+#include "matchers/common/greedy.hpp"
 #include "tests/check/check.hpp"
 #include "tests/check/families.hpp"
 

@@ -82,8 +82,8 @@ TEST_CASE("options: an option an entry does not take names the entries that do; 
   CHECK(parse_options(find_matcher("rama"), {}).word("start") == "neighbour");
   CHECK(!v.flag("phase-report"));
   const MatcherInfo& fast = find_matcher("roma-gpu");
-  CHECK_THROWS_AS(parse_options(fast, {{"bf16", ""}}, Precision::dual), invalid_input);
-  CHECK_NOTHROW(parse_options(fast, {{"bf16", ""}}, Precision::single));
+  CHECK_THROWS_AS(parse_options(fast, {{"bf16", ""}}, Precision::float64), invalid_input);
+  CHECK_NOTHROW(parse_options(fast, {{"bf16", ""}}, Precision::float32));
   CHECK_THROWS_AS(parse_options(fast, {{"kernel", "stream"}, {"cluster", "2"}}), invalid_input);
   CHECK_THROWS_AS(parse_options(find_matcher("suitor-gpu"), {{"threads-per-block", "100"}}), invalid_input);
 }

@@ -1,4 +1,4 @@
-// DistGraph (matchers/distributed/dist_graph.hpp), without MPI: the blocks
+// DistGraph (datasets/distributed/dist_graph.hpp), without MPI: the blocks
 // cover the vertices in order and are balanced by degree + the mean degree
 // (entries and vertices together); the spread numbering is a bijection
 // that evens R-MAT's entries over equal blocks; owner() agrees with the
@@ -14,7 +14,7 @@
 
 #include "datasets/generators.hpp"
 #include "lib/greedy_order.hpp"
-#include "matchers/distributed/dist_graph.hpp"
+#include "datasets/distributed/dist_graph.hpp"
 
 using namespace matchblas;
 

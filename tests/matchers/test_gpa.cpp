@@ -15,7 +15,7 @@
 #include "lib/error.hpp"
 #include "matchers/general/exact.hpp"
 #include "matchers/general/gpa.hpp"
-#include "matchers/general/greedy.hpp"
+#include "matchers/common/greedy.hpp"
 #include "tests/check/check.hpp"
 #include "tests/check/families.hpp"
 

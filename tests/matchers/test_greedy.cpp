@@ -1,4 +1,4 @@
-// Greedy (matchers/general/greedy.hpp) against an independent quadratic reference,
+// Greedy (matchers/common/greedy.hpp) against an independent quadratic reference,
 // the exact optimum (half-approximation), and itself across thread counts.
 #include <doctest/doctest.h>
 #include <omp.h>
@@ -7,7 +7,7 @@
 
 #include "datasets/generators.hpp"
 #include "matchers/general/exact.hpp"
-#include "matchers/general/greedy.hpp"
+#include "matchers/common/greedy.hpp"
 #include "tests/check/check.hpp"
 #include "tests/check/families.hpp"
 

@@ -12,7 +12,7 @@
 #include "datasets/generators.hpp"
 #include "lib/error.hpp"
 #include "matchers/general/exact.hpp"
-#include "matchers/general/greedy.hpp"
+#include "matchers/common/greedy.hpp"
 #include "matchers/general/pga.hpp"
 #include "tests/check/check.hpp"
 #include "tests/check/families.hpp"

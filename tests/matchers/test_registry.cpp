@@ -1,13 +1,20 @@
-// The registry's declarations a user reads: every entry cites its source
-// (MatcherInfo::reference), docs/REFERENCES.md lists each entry with that
-// same text, and no summary or reference cites the project's internal
-// names for its sources; and how a list names an entry with its options.
+// The registry's declarations: each entry whole (every field, checked by
+// registry_defects), cites its source (MatcherInfo::reference) as
+// docs/REFERENCES.md lists it, and no summary or reference cites the
+// project's internal names for its sources; entries chosen by fields
+// (pre-pass jobs); options read once into typed structs; how a list names
+// an entry with its options.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <map>
+#include <stdexcept>
 #include <regex>
 #include <set>
 
+#include "lib/named_values.hpp"
+#include "matchers/complete/roma.hpp"
+#include "matchers/general/suitor.hpp"
 #include "matchers/registry.hpp"
 #include "tests/check/check.hpp"
 #include "tests/check/cli_process.hpp"
@@ -35,12 +42,73 @@ TEST_CASE("every registry entry has a reference, and docs/REFERENCES.md lists it
     CHECK_MESSAGE(names.count((*it)[1].str()) == 1, (*it)[1].str());
 }
 
-TEST_CASE("cite() refuses a name the registry does not have") {
-  std::vector<MatcherInfo> r(1);
-  r[0].name = "a";
-  registry_detail::cite(r, {{"a", "X, Y, 2020"}});
-  CHECK(r[0].reference == "X, Y, 2020");
-  CHECK_THROWS_AS(registry_detail::cite(r, {{"b", "Z"}}), error);
+TEST_CASE("every entry is one whole declaration: no field missing") {
+  for (const MatcherInfo& m : matchers()) {
+    CAPTURE(m.name);
+    const std::vector<std::string> defects = registry_defects(m, matchers());
+    for (const std::string& d : defects) MESSAGE(d);
+    CHECK(defects.empty());
+  }
+}
+
+TEST_CASE("registry_defects names each missing or wrong field") {
+  MatcherInfo m = find_matcher("suitor");
+  REQUIRE(registry_defects(m, matchers()).empty());
+  m.reference.clear();
+  m.memory = {};
+  m.guarantee = "b-greedy";  // another problem's
+  m.twin = "no-such-entry";
+  const std::vector<std::string> d = registry_defects(m, matchers());
+  CHECK(d.size() == 4);
+  for (const char* what : {"no reference", "no memory", "no guarantee", "twin that is not"}) {
+    CAPTURE(what);
+    CHECK(std::any_of(d.begin(), d.end(), [&](const std::string& x) { return x.find(what) != std::string::npos; }));
+  }
+  MatcherInfo b = find_matcher("cardinality", Problem::bipartite);
+  b.job = 0;
+  b.run = MatchRunner{};
+  CHECK(registry_defects(b, matchers()).size() == 2);  // no job, no runner of its problem
+}
+
+TEST_CASE("each pre-pass job has exactly one default entry, chosen by its fields") {
+  const std::map<int, std::string> want = {
+      {1, "cardinality"}, {2, "bottleneck"}, {3, "bottleneck"}, {4, "max-sum"}, {5, "max-product"}};
+  for (const auto& [job, name] : want) {
+    CAPTURE(job);
+    CHECK(find_prepass_job(job).name == name);
+    int defaults = 0;
+    for (const MatcherInfo& m : matchers())
+      defaults += m.problem == Problem::bipartite && m.job == (job == 3 ? 2 : job) && m.device == Device::cpu &&
+                  m.deterministic && m.guarantee != "approximate";
+    CHECK(defaults == 1);
+  }
+  CHECK(&find_prepass_job(4) == &find_prepass_job(4));
+  for (const int bad : {0, 6, -1}) CHECK_THROWS_AS(find_prepass_job(bad), invalid_input);
+}
+
+TEST_CASE("parse_options reads an entry's options once into the struct its runner receives") {
+  const MatcherInfo& gpu = find_matcher("suitor-gpu");
+  const OptionValues v = parse_options(gpu, {{"threads-per-block", "96"}, {"variant", "hybrid"}});
+  CHECK(v.typed<SuitorGpuOptions>().threads_per_block == 96);
+  CHECK(v.typed<SuitorGpuOptions>().variant == SuitorGpuVariant::hybrid);
+  CHECK(v.typed<SuitorGpuOptions>().vertices_per_warp == 8);  // the spec's default
+  CHECK_THROWS_AS(v.typed<int>(), std::logic_error);
+  CHECK_THROWS_WITH_AS(parse_options(gpu, {{"threads-per-block", "100"}}),
+                       doctest::Contains("threads-per-block must be a multiple of 32"), invalid_input);
+  CHECK_THROWS_AS(parse_options(gpu, {{"threads-per-block", "2048"}}), invalid_input);  // the spec's range
+  // The variant's words are the parser's table.
+  CHECK(gpu.option("variant")->words == names_of(suitor_gpu_variant_names));
+  const MatcherInfo& roma = find_matcher("roma");
+  CHECK_THROWS_AS(parse_options(roma, {{"exact-auction", ""}, {"start", "greedy"}}), invalid_input);
+  CHECK(parse_options(roma, {{"phases", "3"}}).typed<RomaOptions>().phases == 3);
+}
+
+TEST_CASE("every problem's row names its guarantees, and every entry's problem has a row") {
+  for (const MatcherInfo& m : matchers()) CHECK_NOTHROW(problem_info(m.problem));
+  for (const ProblemInfo& p : problems()) {
+    CHECK(std::string(p.name).size() > 0);
+    CHECK(!p.guarantees.empty());
+  }
 }
 
 TEST_CASE("split_named_options: a name with its options as written in a list") {

@@ -13,7 +13,7 @@
 #include "datasets/generators.hpp"
 #include "lib/error.hpp"
 #include "matchers/general/exact.hpp"
-#include "matchers/general/greedy.hpp"
+#include "matchers/common/greedy.hpp"
 #include "matchers/complete/roma.hpp"
 #include "tests/check/check.hpp"
 

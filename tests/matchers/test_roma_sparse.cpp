@@ -3,7 +3,7 @@
 // brute-force optimum, the phases' report, the options.
 #include <doctest/doctest.h>
 
-#include "matchers/general/greedy.hpp"
+#include "matchers/common/greedy.hpp"
 #include "matchers/general/roma_sparse.hpp"
 #include "matchers/general/roma_sparse_search.hpp"
 #include "tests/check/check.hpp"

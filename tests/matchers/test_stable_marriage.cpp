@@ -21,7 +21,7 @@
 #include "lib/counter_rng.hpp"
 #include "lib/error.hpp"
 #include "lib/greedy_order.hpp"
-#include "matchers/general/greedy.hpp"
+#include "matchers/common/greedy.hpp"
 #include "matchers/marriage/stable_marriage.hpp"
 #include "ops/select.hpp"
 #include "tests/check/check.hpp"

@@ -9,7 +9,7 @@
 
 #include "datasets/generators.hpp"
 #include "lib/error.hpp"
-#include "matchers/general/greedy.hpp"
+#include "matchers/common/greedy.hpp"
 #include "matchers/general/suitor.hpp"
 #include "tests/check/check.hpp"
 #include "tests/check/families.hpp"

@@ -15,7 +15,7 @@
 #include "datasets/generators.hpp"
 #include "lib/csr_build.hpp"
 #include "matchers/general/exact.hpp"
-#include "matchers/general/greedy.hpp"
+#include "matchers/common/greedy.hpp"
 #include "matchers/general/suitor.hpp"
 #include "tests/check/check.hpp"
 #include "tests/check/families.hpp"

@@ -1,0 +1,195 @@
+// The distributed graph input (dist_read.hpp): step 1 (this rank's piece
+// of a file, its errors agreed, or its share of a generator's draws) and
+// the public calls, read_graph, load_graph and generate_graph; the
+// exchanges and failures are dist_exchange_mpi.cpp, the graph rules on a
+// block and the final blocks dist_rows_mpi.cpp.
+#include <mpi.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <limits>
+#include <new>
+
+#include "datasets/distributed/dist_exchange_mpi.hpp"
+#include "datasets/distributed/dist_read.hpp"
+#include "datasets/distributed/mpi_world.hpp"
+#include "datasets/generators.hpp"
+#include "lib/counter_rng.hpp"
+#include "lib/error.hpp"
+#include "lib/graph_from_matrix.hpp"
+#include "lib/memory_budget.hpp"
+#include "lib/omp_threads.hpp"
+
+namespace matchblas::mpi {
+
+using namespace dist_read_detail;
+
+namespace {
+
+// ---- step 1 for a file: the pieces and their errors ------------------------
+
+// Collective: this rank's piece, its entries checked against the pieces
+// before it; a bad file throws the first error of the file on every rank.
+MmPiece read_piece(const MmLayout& layout) {
+  const int rank = world_rank(), ranks = world_size();
+  const MmHeader& h = layout.header;
+  MmPiece piece = agreed(layout.name, [&] { return read_matrix_market_piece(layout, rank, ranks, h.entries); });
+  const std::int64_t mine[2] = {piece.lines, std::int64_t(piece.entries.row.size())};
+  std::int64_t before[2] = {0, 0}, all[2] = {0, 0};
+  MPI_Exscan(mine, before, 2, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
+  if (rank == 0) before[0] = before[1] = 0;
+  MPI_Allreduce(mine, all, 2, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
+  // More entries than declared: read again with this piece's share of the
+  // count, so that the error falls where read_matrix_market puts it (an
+  // earlier piece already over the count has the first error).
+  const std::int64_t declared = h.entries;
+  Failure failure = failure_of(layout.name, [&] {
+    if (before[1] <= declared &&
+        (before[1] + mine[1] > declared || (!piece.error.empty() && before[1] + mine[1] == declared)))
+      piece = read_matrix_market_piece(layout, rank, ranks, declared - before[1]);
+  });
+  if (failure.kind == Failure::none && !piece.error.empty())
+    failure = {Failure::parse, piece.error_line > 0 ? layout.header_lines + before[0] + piece.error_line : 0,
+               layout.name, piece.error, ""};
+  agree(failure);
+  if (all[1] < declared)
+    throw parse_error(layout.name, layout.header_lines + all[0] + 1,
+                      "expected " + std::to_string(declared) + " entries, file ends after " + std::to_string(all[1]));
+  return piece;
+}
+
+}  // namespace
+
+DistGraph read_graph(const MmLayout& layout, Precision precision, const GraphRules& rules, ReadTimes* times,
+                     Partition partition) {
+  MATCHBLAS_EXPECTS(layout.splittable && layout.header.format == MmFormat::coordinate,
+                    "read_graph: a plain coordinate file (reads_in_pieces)");
+  const int rank = world_rank(), ranks = world_size();
+  const MmHeader& h = layout.header;
+  const ScopedThreads threads(threads_per_rank());
+  // This rank's share of what the single-process build would hold, before
+  // anything is read (MATCHBLAS_MEMORY_AVAILABLE may differ by rank).
+  agreed(layout.name, [&] {
+    const std::size_t w = precision == Precision::float32 ? sizeof(float) : sizeof(double);
+    require_memory(graph_build_bytes(h, GraphBuild::general, w) / ranks + double(std::size_t(8) << 20),
+                   "rank " + std::to_string(rank) + "'s part (1/" + std::to_string(ranks) +
+                       ") of the general graph of a " + std::to_string(h.rows) + " x " + std::to_string(h.cols) +
+                       " matrix with " + std::to_string(h.entries) + " entries");
+  });
+  auto start = std::chrono::steady_clock::now();
+  MmPiece piece = read_piece(layout);
+  if (times) times->parse_s = max_over_ranks(seconds_since(start));
+  start = std::chrono::steady_clock::now();
+  if (h.rows != h.cols)
+    throw shape_error("a general graph needs a square matrix, this one is " + std::to_string(h.rows) + " x " +
+                      std::to_string(h.cols) + " (use the bipartite view)");
+  const vertex_t n = h.rows;
+  std::vector<Entry> entries = agreed(layout.name, [&] {
+    std::vector<Entry> out;
+    const MmMatrix& m = piece.entries;
+    const bool pattern = h.field == MmField::pattern;
+    out.reserve(m.row.size());
+    for (std::size_t k = 0; k < m.row.size(); ++k) {
+      const vertex_t r = m.row[k], c = m.col[k];
+      if (r == c) continue;  // the diagonal is no edge
+      out.push_back({r, c, pattern ? rng::uniform_open_closed(rules.pattern_seed, std::min(r, c), std::max(r, c))
+                                   : m.val[k]});
+    }
+    return out;
+  });
+  piece = {};
+  const std::vector<vertex_t> blocks = provisional_blocks(entries, n);
+  std::vector<Entry> in = exchange(layout.name, entries, to_both_ends(blocks));
+  const vertex_t lo = blocks[rank], hi = blocks[rank + 1];
+  Csr<double> rows = agreed(layout.name, [&] {
+    return precision == Precision::float32 ? general_rows<float>(lo, hi, n, in, h) : general_rows<double>(lo, hi, n, in, h);
+  });
+  in = {};
+  DistGraph d = balance(layout.name, std::move(rows), lo, n, partition);
+  if (times) times->build_s = max_over_ranks(seconds_since(start));
+  return d;
+}
+
+// Collective: whether every rank would read in pieces and sees the same
+// header and file size. Each rank looks at the file on its own, so a path
+// that exists on rank 0's node only (node-local /tmp, another working
+// directory) or copies that differ would otherwise send the ranks down
+// different paths (collectives that do not match: a hang); then rank 0
+// reads its copy whole, as for standard input.
+namespace {
+bool same_on_every_rank(const MmLayout& layout, bool pieces) {
+  const MmHeader& h = layout.header;
+  const std::int64_t mine[6] = {pieces ? 1 : 0,  std::int64_t(h.rows),   std::int64_t(h.cols),
+                                std::int64_t(h.entries), std::int64_t(layout.file_bytes),
+                                std::int64_t(int(h.field) * 16 + int(h.symmetry))};
+  std::int64_t low[6], high[6];
+  MPI_Allreduce(mine, low, 6, MPI_INT64_T, MPI_MIN, MPI_COMM_WORLD);
+  MPI_Allreduce(mine, high, 6, MPI_INT64_T, MPI_MAX, MPI_COMM_WORLD);
+  return std::equal(low, low + 6, high) && low[0] == 1;
+}
+}  // namespace
+
+LoadedPart load_graph(const std::string& path, GraphView view, Precision precision,
+                      const std::function<void(const MmHeader&)>& on_header, Partition partition) {
+  const std::string name = path == "-" ? "<stdin>" : path;
+  const auto start = std::chrono::steady_clock::now();
+  MmLayout layout;
+  if (path != "-") layout = agreed(name, [&] { return read_matrix_market_layout(path); });
+  LoadedPart out;
+  if (same_on_every_rank(layout, reads_in_pieces(layout, view))) {
+    out.in_pieces = true;
+    out.part = read_graph(layout, precision, {}, &out.times, partition);
+    out.description = "general graph, " + std::to_string(out.part.n) + " vertices, " +
+                      std::to_string(out.part.edges) + " edges";
+    return out;
+  }
+  // Rank 0 reads the whole file; the others wait for their rows.
+  LoadedGraph whole;
+  agreed(name, [&] {
+    if (world_rank() != 0) return;
+    whole = graph_in_view(read_matrix_market(path, on_header), view, precision, {}, general_graphs | bipartite_graphs);
+    if (whole.graph.index() >= 2) throw invalid_input("the distributed matchers take sparse graphs, not complete ones");
+  });
+  out.description = whole.description;
+  out.kind = whole.kind;
+  out.times.parse_s = max_over_ranks(seconds_since(start));
+  const auto sent = std::chrono::steady_clock::now();
+  if (precision == Precision::float32) {
+    const Csr<float>* g = world_rank() == 0 ? &std::get<Csr<float>>(whole.graph) : nullptr;
+    out.part = scatter_graph(g, partition);
+  } else {
+    const Csr<double>* g = world_rank() == 0 ? &std::get<Csr<double>>(whole.graph) : nullptr;
+    out.part = scatter_graph(g, partition);
+  }
+  out.times.build_s = max_over_ranks(seconds_since(sent));
+  return out;
+}
+
+DistGraph generate_graph(const std::string& kind, vertex_t n, const GenOptions& opt, Precision precision,
+                         ReadTimes* times, Partition partition) {
+  const int rank = world_rank(), ranks = world_size();
+  const ScopedThreads threads(threads_per_rank());
+  auto start = std::chrono::steady_clock::now();
+  std::vector<Entry> entries = agreed(kind, [&] {
+    const std::vector<DrawnEdge> drawn = precision == Precision::float32
+                                             ? draw_part<float>(kind, n, opt, rank, ranks)
+                                             : draw_part<double>(kind, n, opt, rank, ranks);
+    std::vector<Entry> out;
+    out.reserve(drawn.size());
+    for (const DrawnEdge& e : drawn)
+      if (e.u != e.v) out.push_back({e.u, e.v, e.w});
+    return out;
+  });
+  if (times) times->parse_s = max_over_ranks(seconds_since(start));
+  start = std::chrono::steady_clock::now();
+  const std::vector<vertex_t> blocks = provisional_blocks(entries, n);
+  std::vector<Entry> in = exchange(kind, entries, to_both_ends(blocks));
+  Csr<double> rows = agreed(kind, [&] { return drawn_rows(blocks[rank], blocks[rank + 1], n, in); });
+  in = {};
+  DistGraph d = balance(kind, std::move(rows), blocks[rank], n, partition);
+  if (times) times->build_s = max_over_ranks(seconds_since(start));
+  return d;
+}
+
+}  // namespace matchblas::mpi

@@ -1,0 +1,33 @@
+// The MPI world as the distributed graph input needs it (below the
+// matchers, so that dist_read.hpp can use it): this process's rank and the
+// number of ranks, scalar collectives over them, and scatter_graph (rank
+// 0's whole graph sent to the ranks as distribute() cuts it). No MPI type
+// appears here; mpi_world_mpi.cpp implements it, mpi_world_no_mpi.cpp is
+// the one-rank world of a build without MPI. The session itself
+// (MPI_Init .. MPI_Finalize) and the matchers' collectives are
+// matchers/distributed/mpi_session.hpp, which includes this header.
+#pragma once
+#include <cstdint>
+
+#include "datasets/distributed/dist_graph.hpp"
+#include "lib/csr.hpp"
+
+namespace matchblas::mpi {
+
+// This process's rank in MPI_COMM_WORLD and their number (0 and 1 without MPI).
+int world_rank();
+int world_size();
+
+// Collective: the maximum or sum of x over the ranks (x itself without MPI).
+double max_over_ranks(double x);
+double sum_over_ranks(double x);
+std::int64_t sum_over_ranks(std::int64_t x);
+std::int64_t max_over_ranks(std::int64_t x);
+
+// Collective: rank 0's graph (g, null on the other ranks) partitioned as
+// distribute() does, each rank sent its rows (point to point; rank 0 holds
+// the whole graph, the others only their part). Throws error without MPI.
+template <class W>
+DistGraph scatter_graph(const Csr<W>* g, Partition partition = Partition::blocks);
+
+}  // namespace matchblas::mpi

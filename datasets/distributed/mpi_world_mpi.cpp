@@ -1,0 +1,128 @@
+// The MPI world of the distributed graph input (mpi_world.hpp): rank, size,
+// scalar collectives over MPI_COMM_WORLD, and scatter_graph (rank 0 sends
+// each rank its block of rows, point to point: offsets, columns, weights).
+#include <mpi.h>
+
+#include <cstdint>
+#include <limits>
+#include <type_traits>
+#include <vector>
+
+#include "datasets/distributed/mpi_world.hpp"
+#include "lib/error.hpp"
+
+namespace matchblas::mpi {
+
+int world_rank() {
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  return rank;
+}
+
+int world_size() {
+  int ranks = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  return ranks;
+}
+
+double max_over_ranks(double x) {
+  double y = 0;
+  MPI_Allreduce(&x, &y, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  return y;
+}
+
+double sum_over_ranks(double x) {
+  double y = 0;
+  MPI_Allreduce(&x, &y, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  return y;
+}
+
+std::int64_t sum_over_ranks(std::int64_t x) {
+  std::int64_t y = 0;
+  MPI_Allreduce(&x, &y, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
+  return y;
+}
+
+std::int64_t max_over_ranks(std::int64_t x) {
+  std::int64_t y = 0;
+  MPI_Allreduce(&x, &y, 1, MPI_INT64_T, MPI_MAX, MPI_COMM_WORLD);
+  return y;
+}
+
+namespace {
+template <class T>
+MPI_Datatype type_of() {
+  if constexpr (std::is_same_v<T, float>) return MPI_FLOAT;
+  else if constexpr (std::is_same_v<T, double>) return MPI_DOUBLE;
+  else if constexpr (std::is_same_v<T, std::int32_t>) return MPI_INT32_T;
+  else return MPI_INT64_T;
+}
+
+int message_count(std::size_t n) {
+  if (n > std::size_t(std::numeric_limits<int>::max()))
+    throw error("scatter_graph: a rank's part has more than 2^31 - 1 entries; use more ranks");
+  return int(n);
+}
+}  // namespace
+
+template <class W>
+DistGraph scatter_graph(const Csr<W>* g, Partition partition) {
+  const int rank = world_rank(), ranks = world_size();
+  std::int64_t head[2] = {0, 0};  // n, edges
+  std::vector<vertex_t> first(std::size_t(ranks) + 1, 0);
+  if (rank == 0) {
+    MATCHBLAS_EXPECTS(g && g->n_rows == g->n_cols, "scatter_graph: rank 0 passes a general graph");
+    head[0] = g->n_rows;
+    head[1] = num_edges(*g);
+    first = partition == Partition::spread ? equal_blocks(g->n_rows, ranks) : balanced_blocks(g->offsets, ranks);
+  }
+  MPI_Bcast(head, 2, MPI_INT64_T, 0, MPI_COMM_WORLD);
+  MPI_Bcast(first.data(), ranks + 1, MPI_INT32_T, 0, MPI_COMM_WORLD);
+  const VertexNumbering numbering =
+      partition == Partition::spread ? VertexNumbering::spread(vertex_t(head[0])) : VertexNumbering{};
+  // Rank r's rows on rank 0: the vertices of labels first[r] .. first[r + 1] - 1.
+  const auto rows_of = [&](int r) {
+    Csr<W> rows;
+    rows.n_rows = first[r + 1] - first[r];
+    rows.n_cols = g->n_cols;
+    rows.offsets.assign(std::size_t(rows.n_rows) + 1, 0);
+    for (vertex_t i = 0; i < rows.n_rows; ++i) {
+      const vertex_t u = numbering.id(first[r] + i);
+      rows.offsets[i + 1] = rows.offsets[i] + (g->offsets[u + 1] - g->offsets[u]);
+    }
+    rows.cols.reserve(std::size_t(rows.offsets.back()));
+    rows.weights.reserve(rows.cols.capacity());
+    for (vertex_t i = 0; i < rows.n_rows; ++i) {
+      const vertex_t u = numbering.id(first[r] + i);
+      rows.cols.insert(rows.cols.end(), g->cols.begin() + g->offsets[u], g->cols.begin() + g->offsets[u + 1]);
+      rows.weights.insert(rows.weights.end(), g->weights.begin() + g->offsets[u],
+                          g->weights.begin() + g->offsets[u + 1]);
+    }
+    return rows;
+  };
+  Csr<W> rows;
+  rows.n_rows = first[rank + 1] - first[rank];
+  rows.n_cols = vertex_t(head[0]);
+  if (rank == 0) {
+    for (int r = 1; r < ranks; ++r) {
+      const Csr<W> sent = rows_of(r);
+      MPI_Send(sent.offsets.data(), message_count(sent.offsets.size()), MPI_INT64_T, r, 0, MPI_COMM_WORLD);
+      MPI_Send(sent.cols.data(), message_count(sent.cols.size()), MPI_INT32_T, r, 1, MPI_COMM_WORLD);
+      MPI_Send(sent.weights.data(), message_count(sent.weights.size()), type_of<W>(), r, 2, MPI_COMM_WORLD);
+    }
+    rows = rows_of(0);
+  } else {
+    rows.offsets.resize(std::size_t(rows.n_rows) + 1);
+    MPI_Recv(rows.offsets.data(), int(rows.offsets.size()), MPI_INT64_T, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    rows.cols.resize(std::size_t(rows.offsets.back()));
+    rows.weights.resize(rows.cols.size());
+    MPI_Recv(rows.cols.data(), int(rows.cols.size()), MPI_INT32_T, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Recv(rows.weights.data(), int(rows.weights.size()), type_of<W>(), 0, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  }
+  return distribute_rows(rows, vertex_t(head[0]), head[1], std::move(first), rank, partition);
+}
+
+template DistGraph scatter_graph(const Csr<float>*, Partition);
+template DistGraph scatter_graph(const Csr<double>*, Partition);
+
+}  // namespace matchblas::mpi

@@ -1,0 +1,25 @@
+// The MPI world in a build without MPI (mpi_world.hpp): one rank, the
+// collectives the identity, scatter_graph "needs MPI".
+#include "datasets/distributed/mpi_world.hpp"
+#include "lib/error.hpp"
+
+namespace matchblas::mpi {
+
+namespace {
+[[noreturn]] void no_mpi() { throw error("this build of matchblas has no MPI (configure where libopenmpi-dev is installed)"); }
+}  // namespace
+
+int world_rank() { return 0; }
+int world_size() { return 1; }
+double max_over_ranks(double x) { return x; }
+double sum_over_ranks(double x) { return x; }
+std::int64_t sum_over_ranks(std::int64_t x) { return x; }
+std::int64_t max_over_ranks(std::int64_t x) { return x; }
+template <class W>
+DistGraph scatter_graph(const Csr<W>*, Partition) {
+  no_mpi();
+}
+template DistGraph scatter_graph(const Csr<float>*, Partition);
+template DistGraph scatter_graph(const Csr<double>*, Partition);
+
+}  // namespace matchblas::mpi

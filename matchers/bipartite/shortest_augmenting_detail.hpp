@@ -1,0 +1,151 @@
+// Private to shortest_augmenting*.cpp: the helpers the engine's three files
+// share (the O(nnz) passes, the column heap, the checks of a start and the
+// searches from it). Not part of any interface.
+#pragma once
+#include <omp.h>
+
+#include <algorithm>
+#include <atomic>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "matchers/bipartite/shortest_augmenting.hpp"
+
+namespace matchblas::shortest_augmenting_detail {
+
+constexpr double inf = std::numeric_limits<double>::infinity();
+
+// The O(nnz) passes around the searches (minima, the canonical duals'
+// first relaxation, tightness) run on OpenMP's threads above this many
+// entries; each gives the same values on any number of threads (per-row
+// work, or minima, which do not depend on the order).
+constexpr offset_t parallel_entries = 1 << 16;
+inline bool in_parallel(const Csr<double>& c) { return c.num_entries() >= parallel_entries && omp_get_max_threads() > 1; }
+
+// x = min(x, y), atomically: threads lowering the same x keep the smallest.
+inline void atomic_lower(double& x, double y) {
+  std::atomic_ref<double> r(x);
+  double seen = r.load(std::memory_order_relaxed);
+  while (y < seen && !r.compare_exchange_weak(seen, y, std::memory_order_relaxed)) {
+  }
+}
+
+// col_min[j] = min(col_min[j], c_ij - row[i]) over every entry.
+void lower_to_column_minima(const Csr<double>& c, const std::vector<double>& row, std::vector<double>& col_min);
+
+// row_min[i] = min_j (c_ij - col[j]) (`empty` for a row without entries).
+void row_minima(const Csr<double>& c, const std::vector<double>& col, std::vector<double>& row_min, double empty);
+
+// An indexed binary min-heap of columns with their keys stored beside them
+// (a sift compares keys in the heap's own array, not through the columns);
+// a key is only ever lowered while its column is in the heap.
+class ColumnHeap {
+ public:
+  explicit ColumnHeap(vertex_t n) : pos_(n, -1) {}
+  bool empty() const { return heap_.empty(); }
+  double top_key() const { return heap_.front().key; }
+  vertex_t top_id() const { return heap_.front().id; }
+  void push_or_decrease(vertex_t j, double key) {
+    if (pos_[j] < 0) {
+      pos_[j] = static_cast<vertex_t>(heap_.size());
+      heap_.push_back({key, j});
+    }
+    up(pos_[j], {key, j});
+  }
+  vertex_t pop() {
+    const vertex_t j = heap_.front().id;
+    pos_[j] = -1;
+    const Item last = heap_.back();
+    heap_.pop_back();
+    if (!heap_.empty()) down(0, last);
+    return j;
+  }
+  void remove(vertex_t j) {
+    const vertex_t p = pos_[j];
+    if (p < 0) return;
+    pos_[j] = -1;
+    const Item last = heap_.back();
+    heap_.pop_back();
+    if (last.id == j) return;
+    up(p, last);
+    down(pos_[last.id], last);
+  }
+  void clear() {
+    for (const Item& x : heap_) pos_[x.id] = -1;
+    heap_.clear();
+  }
+
+ private:
+  struct Item {
+    double key;
+    vertex_t id;
+  };
+  void place(vertex_t p, Item x) {
+    heap_[p] = x;
+    pos_[x.id] = p;
+  }
+  void up(vertex_t p, Item x) {  // x moves to p or above it
+    while (p > 0) {
+      const vertex_t parent = (p - 1) / 2;
+      if (heap_[parent].key <= x.key) break;
+      place(p, heap_[parent]);
+      p = parent;
+    }
+    place(p, x);
+  }
+  void down(vertex_t p, Item x) {  // x moves to p or below it
+    const vertex_t size = static_cast<vertex_t>(heap_.size());
+    for (;;) {
+      vertex_t child = 2 * p + 1;
+      if (child >= size) break;
+      if (child + 1 < size && heap_[child + 1].key < heap_[child].key) ++child;
+      if (heap_[child].key >= x.key) break;
+      place(p, heap_[child]);
+      p = child;
+    }
+    place(p, x);
+  }
+  std::vector<Item> heap_;
+  std::vector<vertex_t> pos_;
+};
+
+// Throws invalid_input unless c is a bipartite Csr with finite costs.
+void check_costs(const Csr<double>& c);
+
+// The searches from feasible duals r.u, r.v and a matching r.mates on tight
+// entries: one search from every free row. False, with r unfinished, as
+// soon as a row has no augmenting path; row_out then names it.
+bool augment_free_rows(const Csr<double>& c, DualMatching& r, vertex_t& row_out);
+
+// The cold start: MC64's initialisation, then the searches.
+bool match_every_row(const Csr<double>& c, DualMatching& r, vertex_t& row_out);
+
+// Whether a reduced cost c_ij - u_i - v_j computed from fresh duals is 0:
+// within 64 ulps of the terms it is computed from.
+bool within_rounding(double reduced, double c, double u, double v);
+
+// How far from 0 the reduced costs of a warm start may be: 1e-12 of the
+// largest |c|, |u| and |v| together.
+double start_tolerance(const Csr<double>& c, const DualMatching& d);
+
+// x printed as "%.6g" (messages).
+std::string number(double x);
+
+// The smallest cost among row i's entries in column j (the entry a pair
+// (i, j) stands for); inf when (i, j) is not an entry.
+double pair_cost(const Csr<double>& c, vertex_t i, vertex_t j);
+
+// Throws invalid_input unless mates is a matching of c: sizes, row_mate and
+// col_mate the inverse of each other, every pair an entry. Sets matched.
+void check_mates(const Csr<double>& c, BipartiteMates& mates, const char* who);
+
+// The searches from a valid start (feasible duals, tight pairs): the warm
+// starts' common end.
+DualMatching augment_from(const Csr<double>& c, DualMatching start);
+
+// Square matrices: lowers column duals so that the start's pairs can all
+// be tight at once; returns the rows freed.
+vertex_t lower_column_duals(const Csr<double>& c, std::vector<double>& v, BipartiteMates& mates);
+
+}  // namespace matchblas::shortest_augmenting_detail

@@ -7,6 +7,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <map>
 #include <stdexcept>
 #include <regex>
@@ -109,6 +110,33 @@ TEST_CASE("every problem's row names its guarantees, and every entry's problem h
     CHECK(std::string(p.name).size() > 0);
     CHECK(!p.guarantees.empty());
   }
+}
+
+TEST_CASE("no family folder includes another family's headers (shared code lives in matchers/common/)") {
+  namespace fs = std::filesystem;
+  const fs::path matchers = check::test_data().parent_path().parent_path() / "matchers";
+  REQUIRE(fs::is_directory(matchers));
+  // The one exception, an algorithm's dispatch rather than shared code:
+  // b-suitor-gpu with b = 1 everywhere runs suitor-gpu.
+  const std::set<std::string> allowed = {"b_matching/b_suitor_gpu.cu -> general/suitor.hpp"};
+  const std::regex include("#include \"matchers/([a-z_]+)/([^\"]+)\"");
+  int files = 0;
+  for (const fs::directory_entry& family : fs::directory_iterator(matchers)) {
+    if (!family.is_directory() || family.path().filename() == "common") continue;
+    const std::string name = family.path().filename().string();
+    for (const fs::directory_entry& f : fs::recursive_directory_iterator(family.path())) {
+      if (!f.is_regular_file()) continue;
+      ++files;
+      const std::string text = check::slurp(f.path());
+      for (auto it = std::sregex_iterator(text.begin(), text.end(), include); it != std::sregex_iterator(); ++it) {
+        const std::string other = (*it)[1].str();
+        if (other == name || other == "common") continue;
+        const std::string edge = name + "/" + f.path().filename().string() + " -> " + other + "/" + (*it)[2].str();
+        CHECK_MESSAGE(allowed.count(edge) == 1, edge);
+      }
+    }
+  }
+  CHECK(files > 50);
 }
 
 TEST_CASE("split_named_options: a name with its options as written in a list") {

@@ -195,9 +195,10 @@ const MatcherInfo& find_matcher(std::string_view name, Problem problem = Problem
 const MatcherInfo& on_device(const MatcherInfo& m, Device device);
 
 // The options of m as given (name -> text), each checked against its spec
-// (type, range, words), then m.check; throws invalid_input naming the
-// option and the algorithm. An option m does not take is an error naming the
-// algorithms that take it.
+// (type, range, words), then read once by m.read_options into the typed
+// struct its runner receives (OptionValues::typed); throws invalid_input
+// naming the option and the algorithm. An option m does not take is an error
+// naming the algorithms that take it.
 OptionValues parse_options(const MatcherInfo& m, const std::map<std::string, std::string>& given,
                            Precision precision = Precision::float64);
 

@@ -1,6 +1,11 @@
-# The installed package: one library (shared and static) holding every
-# layer's objects, the public headers, a relocatable CMake package and a
-# pkg-config file. Included by the top CMakeLists.txt after the layers.
+# The installed package: one shared library holding every layer's objects
+# (and, with -DMATCHBLAS_STATIC_LIBRARY=ON, a static one), the tool
+# (bin/matchblas, with eval's picture script in share/matchblas), the public
+# headers, a relocatable CMake package and a pkg-config file. Included by the
+# top CMakeLists.txt after the layers and the tool. The installed library and tool find
+# what they link through their RUNPATH ($ORIGIN/../lib, and the folders of
+# non-system libraries such as the CUDA runtime), so no environment variable
+# is needed; `cmake --install build --strip` leaves out the symbol tables.
 #
 #   find_package(matchblas 0.2 CONFIG REQUIRED)           # matchblas::matchblas (shared)
 #   find_package(matchblas CONFIG REQUIRED COMPONENTS static)  # + matchblas::matchblas_static
@@ -46,19 +51,23 @@ set(matchblas_public_include
 
 # Semantic versioning: before 1.0 a minor release may change the ABI, so
 # the soname carries major.minor.
+set(matchblas_rpath "$ORIGIN/../${CMAKE_INSTALL_LIBDIR}")
 add_library(matchblas_shared SHARED ${matchblas_objects})
-add_library(matchblas_static STATIC ${matchblas_objects})
 set_target_properties(matchblas_shared PROPERTIES OUTPUT_NAME matchblas EXPORT_NAME matchblas
   VERSION ${PROJECT_VERSION} SOVERSION ${PROJECT_VERSION_MAJOR}.${PROJECT_VERSION_MINOR}
-  LINKER_LANGUAGE CXX LIBRARY_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/lib)
-set_target_properties(matchblas_static PROPERTIES OUTPUT_NAME matchblas EXPORT_NAME matchblas_static
-  LINKER_LANGUAGE CXX POSITION_INDEPENDENT_CODE ON ARCHIVE_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/lib)
+  LINKER_LANGUAGE CXX LIBRARY_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/lib
+  INSTALL_RPATH "$ORIGIN" INSTALL_RPATH_USE_LINK_PATH ON)
 target_link_libraries(matchblas_shared PRIVATE ${matchblas_dependencies})
-target_link_libraries(matchblas_static INTERFACE ${matchblas_dependencies})
 target_include_directories(matchblas_shared INTERFACE ${matchblas_public_include})
-target_include_directories(matchblas_static INTERFACE ${matchblas_public_include})
 target_compile_features(matchblas_shared INTERFACE cxx_std_20)
-target_compile_features(matchblas_static INTERFACE cxx_std_20)
+if(MATCHBLAS_STATIC_LIBRARY)
+  add_library(matchblas_static STATIC ${matchblas_objects})
+  set_target_properties(matchblas_static PROPERTIES OUTPUT_NAME matchblas EXPORT_NAME matchblas_static
+    LINKER_LANGUAGE CXX POSITION_INDEPENDENT_CODE ON ARCHIVE_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/lib)
+  target_link_libraries(matchblas_static INTERFACE ${matchblas_dependencies})
+  target_include_directories(matchblas_static INTERFACE ${matchblas_public_include})
+  target_compile_features(matchblas_static INTERFACE cxx_std_20)
+endif()
 # Nothing but the C interface is exported from the shared library (the C++
 # headers are header-only over it): a version script keeps the rest local.
 target_link_options(matchblas_shared PRIVATE "LINKER:--version-script=${CMAKE_CURRENT_SOURCE_DIR}/cmake/exports.map")
@@ -68,13 +77,20 @@ set(matchblas_cmake_dir ${CMAKE_INSTALL_LIBDIR}/cmake/matchblas)
 install(TARGETS matchblas_shared EXPORT matchblas-targets
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
-install(TARGETS matchblas_static EXPORT matchblas-static-targets ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
+if(MATCHBLAS_STATIC_LIBRARY)
+  install(TARGETS matchblas_static EXPORT matchblas-static-targets ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
+  install(EXPORT matchblas-static-targets NAMESPACE matchblas:: DESTINATION ${matchblas_cmake_dir})
+endif()
+# The tool links the layers statically; its RUNPATH finds the non-system
+# libraries it needs (GraphBLAS, the CUDA runtime) without LD_LIBRARY_PATH.
+set_target_properties(matchblas_cli PROPERTIES INSTALL_RPATH "${matchblas_rpath}" INSTALL_RPATH_USE_LINK_PATH ON)
+install(TARGETS matchblas_cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+install(FILES ${CMAKE_CURRENT_SOURCE_DIR}/apps/eval/eval_plots.py DESTINATION ${CMAKE_INSTALL_DATADIR}/matchblas)
 file(GLOB matchblas_public_headers ${CMAKE_CURRENT_SOURCE_DIR}/include/matchblas/*.h
      ${CMAKE_CURRENT_SOURCE_DIR}/include/matchblas/*.hpp)
 install(FILES ${matchblas_public_headers} ${CMAKE_BINARY_DIR}/include/matchblas/version.h
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/matchblas)
 install(EXPORT matchblas-targets NAMESPACE matchblas:: DESTINATION ${matchblas_cmake_dir})
-install(EXPORT matchblas-static-targets NAMESPACE matchblas:: DESTINATION ${matchblas_cmake_dir})
 configure_package_config_file(${CMAKE_CURRENT_SOURCE_DIR}/cmake/matchblasConfig.cmake.in
   ${CMAKE_BINARY_DIR}/cmake/matchblasConfig.cmake INSTALL_DESTINATION ${matchblas_cmake_dir})
 # 0.x: a 0.2 request takes 0.2.y only.
@@ -84,10 +100,30 @@ install(FILES ${CMAKE_BINARY_DIR}/cmake/matchblasConfig.cmake ${CMAKE_BINARY_DIR
         DESTINATION ${matchblas_cmake_dir})
 
 # pkg-config: the prefix is found from the .pc file's own place, so the
-# installed tree can be moved.
-set(matchblas_pc_private "")
+# installed tree can be moved. `Libs` carries an rpath to that place, so a
+# program built with `pkg-config --libs matchblas` starts without
+# LD_LIBRARY_PATH, and libm (the pre-pass's scalings are logarithms: a C
+# caller applies them with exp()); `Libs.private` (for --static) lists what
+# the C++ inside needs: the C++ runtime, OpenMP, zlib and the optional libraries.
+set(matchblas_pc_private "-lstdc++ -lz")
 if(OpenMP_CXX_FLAGS)
-  set(matchblas_pc_private "${OpenMP_CXX_FLAGS}")
+  string(PREPEND matchblas_pc_private "${OpenMP_CXX_FLAGS} ")
+endif()
+foreach(dep IN ITEMS GraphBLAS::GraphBLAS LEMON::LEMON)
+  if(${dep} IN_LIST matchblas_dependencies)
+    get_target_property(location ${dep} IMPORTED_LOCATION)
+    if(location)
+      string(APPEND matchblas_pc_private " ${location}")
+    endif()
+  endif()
+endforeach()
+if(MATCHBLAS_HAVE_CUDA)
+  string(APPEND matchblas_pc_private " -L${CUDAToolkit_LIBRARY_DIR} -lcusparse -lcudart")
+endif()
+if(MATCHBLAS_HAVE_MPI)
+  foreach(location IN LISTS MPI_C_LIBRARIES)
+    string(APPEND matchblas_pc_private " ${location}")
+  endforeach()
 endif()
 file(RELATIVE_PATH matchblas_pc_prefix ${CMAKE_INSTALL_FULL_LIBDIR}/pkgconfig ${CMAKE_INSTALL_PREFIX})
 string(REGEX REPLACE "/$" "" matchblas_pc_prefix "${matchblas_pc_prefix}")

@@ -11,7 +11,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${OUT:-device-logs}
 mkdir -p "$out"
-{ cmake -S . -B build-device -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DMATCHBLAS_EXAMPLES=OFF \
+{ cmake -S . -B build-device -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DMATCHBLAS_CUDA_LINEINFO=ON -DMATCHBLAS_EXAMPLES=OFF \
     -DMATCHBLAS_PYTHON=OFF -DMATCHBLAS_MPI=OFF \
   && cmake --build build-device -j "$(nproc)" --target matchblas_gpu_tests matchblas_cli bench_b_matching; } \
   > "$out/build.log" 2>&1 || { tail -40 "$out/build.log"; exit 1; }

@@ -17,7 +17,7 @@ out=${OUT:-device-logs}
 mkdir -p "$out"
 want=" ${*:-build tests roma matchers bmatch prepass} "
 nvidia-smi --query-gpu=name,memory.total,driver_version,clocks.max.sm --format=csv > "$out/gpu.txt" 2>&1
-configure() { cmake -S "$1" -B "$2" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DMATCHBLAS_TESTS="$3"; }
+configure() { cmake -S "$1" -B "$2" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DMATCHBLAS_CUDA_LINEINFO=ON -DMATCHBLAS_TESTS="$3"; }
 if [[ $want == *" build "* ]]; then
   { configure . build-device ON && cmake --build build-device -j 10; } > "$out/build.log" 2>&1 &
   { configure "$base" build-base OFF && cmake --build build-base -j 6 --target bench_gpu_matchers bench_roma bench_b_matching bench_prepass; } \

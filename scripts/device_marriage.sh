@@ -8,7 +8,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${OUT:-device-logs}
 mkdir -p "$out"
-{ cmake -S . -B build-device -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
+{ cmake -S . -B build-device -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DMATCHBLAS_CUDA_LINEINFO=ON \
   && cmake --build build-device -j "$(nproc)" --target bench_marriage bench_b_matching; } \
   > "$out/build.log" 2>&1 || { tail -40 "$out/build.log"; exit 1; }
 bin=build-device/bin

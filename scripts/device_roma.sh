@@ -18,7 +18,7 @@ cd "$(dirname "$0")/.."
 out=${OUT:-device-logs}
 mkdir -p "$out"
 want=" ${*:-tests sanitize bench table cpu sweep auction scan} "
-{ cmake -S . -B build-device -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
+{ cmake -S . -B build-device -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DMATCHBLAS_CUDA_LINEINFO=ON \
   && cmake --build build-device -j "$(nproc)" --target matchblas_gpu_tests bench_roma matchblas_cli; } \
   > "$out/build.log" 2>&1 || { tail -40 "$out/build.log"; exit 1; }
 bin=build-device/bin

@@ -9,7 +9,7 @@ out=${OUT:-device-logs}
 mkdir -p "$out"
 nvidia-smi --query-gpu=name,memory.total,driver_version,clocks.max.sm --format=csv > "$out/gpu.txt" 2>&1
 nproc >> "$out/gpu.txt"
-{ cmake -S . -B build-device -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
+{ cmake -S . -B build-device -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DMATCHBLAS_CUDA_LINEINFO=ON \
   && cmake --build build-device -j "$(nproc)"; } > "$out/build.log" 2>&1 || { tail -40 "$out/build.log"; exit 1; }
 grep -E "matchblas:" "$out/build.log"
 ctest --test-dir build-device --output-on-failure -j 8 > "$out/ctest.log" 2>&1

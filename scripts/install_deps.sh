@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs what matchblas builds against on a fresh Debian/Ubuntu machine.
-# Required: a C++20 compiler, CMake, zlib, OpenMP, Eigen 3, doctest.
+# Required: a C++20 compiler, CMake, zlib, OpenMP, Eigen 3, doctest (and
+# pkg-config, with which the installed-package test builds a C program, and
+# Ninja, which scripts/demo.sh uses when present).
 # Optional (found by CMake; what needs them is skipped with a message):
 #   SuiteSparse:GraphBLAS (libgraphblas-dev), LEMON (liblemon-dev), SuperLU
 #   (libsuperlu-dev: its MC64 and solver are the pre-pass's reference), scipy
@@ -21,7 +23,7 @@
 # Skips apt-get when everything is already present; set MATCHBLAS_SKIP_APT=1
 # to never call it (machines without network).
 set -euo pipefail
-packages=(build-essential cmake zlib1g-dev libomp-dev libeigen3-dev doctest-dev
+packages=(build-essential cmake ninja-build pkg-config zlib1g-dev libomp-dev libeigen3-dev doctest-dev
           libgraphblas-dev liblemon-dev libsuperlu-dev python3-matplotlib python3-scipy python3-jsonschema python3-dev python3-venv clang
           libopenmpi-dev openmpi-bin)
 if ! command -v nvcc >/dev/null 2>&1 && [ ! -x /usr/local/cuda/bin/nvcc ]; then

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Installs, builds and runs the whole test suite through CTest. GPU tests
-# (label `gpu`) report "skipped" on machines without a usable GPU. Then:
+# Installs, builds and runs the whole test suite through CTest (CI runs this;
+# --quick: the CTest step alone). GPU tests (label `gpu`) report "skipped"
+# on machines without a usable GPU. Then:
 #  - the CPU suite again under AddressSanitizer + UndefinedBehaviorSanitizer
 #    (build-asan, CUDA, benchmarks and the Python module off: an ASan
 #    module cannot load into an uninstrumented Python). The six slowest suites
@@ -14,16 +15,48 @@
 #    60 s each); skipped with a message without clang/libFuzzer;
 #  - with MATCHBLAS_PIP_CHECK=1, `pip install .` in a fresh environment and
 #    the installed package used (scripts/python_wheel_check.sh: a second
-#    build of the library, several minutes on 2 cores, so not by default).
+#    build of the library, so not by default).
 # The Python package's tests (python/tests) run in the CTest step, on the
-# module the build above made.
+# module the build above made. The static library is built too, so that the
+# installed-package test covers both libraries, and the project's warnings
+# are errors (MATCHBLAS_WERROR) in both builds.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-./scripts/build.sh "$@"
+quick=0
+args=()
+for a in "$@"; do
+  case "$a" in
+    -h | --help)
+      cat <<'TEXT'
+usage: ./scripts/test.sh [--quick] [CMAKE_ARGUMENT...]
+
+Builds everything (scripts/build.sh) and runs the whole suite: CTest (unit,
+command line, Python, installed-package and example tests; GPU tests skip
+without a GPU), then the CPU suites under AddressSanitizer and
+UndefinedBehaviorSanitizer, then the fuzzers. CI runs it: about 48 minutes
+on 2 cores without a GPU.
+
+  --quick         the CTest step alone (no sanitizer build, no fuzzing): a
+                  developer's loop, about 15 minutes for a first build on 2
+                  cores and a few for later ones
+  CMAKE_ARGUMENT  passed to CMake, e.g. -DMATCHBLAS_CUDA=OFF (CPU-only, faster)
+                  or -DCMAKE_CUDA_ARCHITECTURES=native (this machine's GPU only)
+  -h, --help      this text
+TEXT
+      exit 0 ;;
+    --quick) quick=1 ;;
+    *) args+=("$a") ;;
+  esac
+done
+./scripts/build.sh -DMATCHBLAS_STATIC_LIBRARY=ON -DMATCHBLAS_WERROR=ON "${args[@]}"
 ctest --test-dir build --output-on-failure -j "$(nproc)"
+if [ "$quick" = 1 ]; then
+  echo "test.sh --quick: the CTest suite passed (sanitizers and fuzzers not run: ./scripts/test.sh runs them)"
+  exit 0
+fi
 if [ "${MATCHBLAS_SKIP_ASAN:-0}" != 1 ]; then
   san="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
-  cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMATCHBLAS_CUDA=OFF -DMATCHBLAS_BENCH=OFF -DMATCHBLAS_PYTHON=OFF \
+  cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMATCHBLAS_WERROR=ON -DMATCHBLAS_CUDA=OFF -DMATCHBLAS_BENCH=OFF -DMATCHBLAS_PYTHON=OFF \
         -DCMAKE_CXX_FLAGS="$san" -DCMAKE_EXE_LINKER_FLAGS="$san" >/dev/null
   cmake --build build-asan -j "$(nproc)"
   ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \

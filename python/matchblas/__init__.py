@@ -84,7 +84,24 @@ class Algorithm:
     options: tuple         # of Option
 
 
-@dataclass(frozen=True)
+def _summary(a, k):
+    """An array in a few characters: dtype[shape] and its first k values."""
+    if a is None:
+        return "None"
+    a = np.asarray(a)
+    text = f"{a.dtype}[{','.join(str(d) for d in a.shape)}]"
+    if k == 0:
+        return text
+    head = [f"{x:.4g}" if a.dtype.kind == "f" else str(x) for x in a.reshape(-1)[:k].tolist()]
+    return text + "(" + ", ".join(head + (["..."] if a.size > k else [])) + ")"
+
+
+def _short(text, k=32):
+    text = str(text)
+    return repr(text if len(text) <= k else text[:k - 3] + "...")
+
+
+@dataclass(frozen=True, repr=False)
 class DiagonalPermutation:
     """The pre-pass's result (include/matchblas/prepass.h): perm[i] is the
     column matched to row i (square A; MC64's CPERM, SuperLU's perm_r), the
@@ -107,6 +124,15 @@ class DiagonalPermutation:
     @property
     def structurally_singular(self):
         return self.status == 1
+
+    def __repr__(self):
+        # The scalars, then each array as dtype[shape] with its first values
+        # (about 300 characters, a few hundred whatever n is); the fields hold them.
+        return (f"DiagonalPermutation(job={self.job}, status={self.status}, matched={self.matched}, "
+                f"objective={self.objective:.6g}, min_matched_abs={self.min_matched_abs:.4g}, "
+                f"seconds={self.seconds:.3g}, message={_short(self.message)}, perm={_summary(self.perm, 3)}, "
+                f"row_mate={_summary(self.row_mate, 0)}, col_mate={_summary(self.col_mate, 0)}, "
+                f"row_log_scale={_summary(self.row_log_scale, 1)}, col_log_scale={_summary(self.col_log_scale, 1)})")
 
 
 def _settings(seed, threads, device, gpu, options):

@@ -195,6 +195,28 @@ def test_diagonal_permutation():
     assert R.perm is None and R.matched == 2 and R.objective == pytest.approx(5.0)
 
 
+def test_diagonal_permutation_repr_is_short():
+    # A summary, whatever n is: the scalars by name, each array as
+    # dtype[shape] with its first values (not the 44 kB of every array).
+    n = 1000
+    A = sp.random(n, n, density=0.01, format="csc", random_state=3) + sp.eye(n, format="csc")
+    p = matchblas.diagonal_permutation(sp.csc_matrix(A), job=5)
+    text = repr(p)
+    assert len(text) < 300, text
+    assert str(p) == text
+    for field in ("job=5", "status=0", f"matched={n}", "objective=", "min_matched_abs=", "seconds=", "message=",
+                  "perm=int64[1000](", "row_mate=int64[1000]", "col_mate=int64[1000]",
+                  "row_log_scale=float64[1000](", "col_log_scale=float64[1000]("):
+        assert field in text, (field, text)
+    assert text.startswith("DiagonalPermutation(") and str(p.perm[0]) in text
+    # No scalings (job 1), no permutation (rectangular): None.
+    q = matchblas.diagonal_permutation(sp.csr_matrix(np.array([[1.0, 0, 2.0], [0, 3.0, 0]])), job=1)
+    assert "perm=None" in repr(q) and "row_log_scale=None" in repr(q) and len(repr(q)) < 300
+    # The matching's Report holds scalars only: short too.
+    mate, report = matchblas.match(random_graph(n, 0.01, 4), "suitor")
+    assert len(repr(report)) < 300 and "cardinality=" in repr(report)
+
+
 def test_algorithms_is_the_registry(cli):
     import json
     import subprocess

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <string_view>
 
+#include "lib/named_values.hpp"
+
 namespace matchblas::cli {
 
 Args::Args(int argc, char** argv, int first, const std::set<std::string>& valued,
@@ -31,7 +33,9 @@ Args::Args(int argc, char** argv, int first, const std::set<std::string>& valued
         if (inline_value) throw usage_error("option --" + name + " takes no value");
         if (!flags_.insert(name).second) throw usage_error("option --" + name + " given twice");
       } else {
-        throw usage_error("unknown option --" + name);
+        std::vector<std::string> known(valued.begin(), valued.end());
+        known.insert(known.end(), flags.begin(), flags.end());
+        throw usage_error("unknown option --" + name + did_you_mean(name, known, "--"));
       }
     } else if (a.size() > 1 && a[0] == '-' && !(a[1] >= '0' && a[1] <= '9') && a[1] != '.') {
       // "-o FILE": options are spelt --NAME; "-" alone is standard input.

@@ -1,10 +1,14 @@
-// matchblas list [--json]: every registered algorithm and what it declares
-// (problem, graphs, device, twin, determinism, whether OpenMP or seeded,
-// guarantee, options), whether it can run on this machine and why not
-// (unavailable_here: the build lacks CUDA or LEMON, or no usable GPU), and
-// its source (MatcherInfo::reference).
+// matchblas list [--long | --json]: every registered algorithm, one row
+// each (name, problem, device, guarantee, whether it can run on this
+// machine, or briefly why not), within 100 columns. --long and --json: all
+// it declares (graphs, twin, determinism, whether OpenMP or seeded, options),
+// why it cannot run here in full (unavailable_here: the build lacks CUDA or
+// LEMON, no usable GPU, not under mpirun), and its source
+// (MatcherInfo::reference).
 #include <algorithm>
 #include <cstdio>
+#include <optional>
+#include <string>
 
 #include "apps/commands.hpp"
 #include "matchers/registry.hpp"
@@ -66,8 +70,18 @@ std::string entry_json(const MatcherInfo& m) {
 
 }  // namespace
 
+std::optional<std::string> unavailable_briefly(const MatcherInfo& m) {
+  const std::optional<std::string> why = unavailable_here(m);
+  if (!why) return std::nullopt;
+  if (!m.unavailable && m.device == Device::distributed) return "needs mpirun";
+  std::string brief = why->substr(0, why->find_first_of(":(,"));
+  while (!brief.empty() && brief.back() == ' ') brief.pop_back();
+  return brief;
+}
+
 int command_list(const Args& a) {
   if (!a.positional().empty()) throw usage_error("list takes no arguments");
+  if (a.flag("json") && a.flag("long")) throw usage_error("list takes --json or --long, not both");
   if (a.flag("json")) {
     std::string entries = "[";
     bool first = true;
@@ -80,6 +94,18 @@ int command_list(const Args& a) {
   }
   int w = 18;  // the name column: the longest name
   for (const MatcherInfo& m : matchers()) w = std::max(w, int(m.name.size()));
+  if (!a.flag("long")) {
+    // One row per algorithm, within 100 columns (the longest name, then at
+    // most 15 + 11 + 11 + "no: " and a brief reason).
+    std::printf("%-*s  %-15s  %-11s  %-11s  %s\n", w, "name", "problem", "device", "guarantee", "available here");
+    for (const MatcherInfo& m : matchers()) {
+      const std::optional<std::string> why = unavailable_briefly(m);
+      std::printf("%-*s  %-15s  %-11s  %-11s  %s\n", w, m.name.c_str(), to_string(m.problem).c_str(),
+                  to_string(m.device).c_str(), m.guarantee.c_str(), why ? ("no: " + *why).c_str() : "yes");
+    }
+    std::printf("\nmatchblas list --long: with graphs, twins, summaries, sources and options\n");
+    return 0;
+  }
   std::printf("%-*s %-15s %-28s %-11s %-18s %-13s %-11s %s\n", w, "name", "problem", "graphs", "device", "twin",
               "deterministic", "guarantee", "available here");
   for (const MatcherInfo& m : matchers()) {

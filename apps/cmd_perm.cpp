@@ -46,15 +46,16 @@ std::string permutation_text(const PrepassResult& r) {
 
 std::string scales_text(const PrepassResult& r) {
   std::string out = "% matchblas perm: log scalings, b_ij = a_ij exp(r_i + c_j); rows (r I VALUE), then columns (c J VALUE)\n";
-  char buf[64];
-  for (std::size_t i = 0; i < r.row_log_scale.size(); ++i) {
-    std::snprintf(buf, sizeof buf, "r %zu %.17g\n", i + 1, r.row_log_scale[i]);
-    out += buf;
-  }
-  for (std::size_t j = 0; j < r.col_log_scale.size(); ++j) {
-    std::snprintf(buf, sizeof buf, "c %zu %.17g\n", j + 1, r.col_log_scale[j]);
-    out += buf;
-  }
+  const auto line = [&](char side, std::size_t i, double value) {
+    out += side;
+    out += ' ';
+    out += std::to_string(i + 1);
+    out += ' ';
+    out += shortest_decimal(value);
+    out += '\n';
+  };
+  for (std::size_t i = 0; i < r.row_log_scale.size(); ++i) line('r', i, r.row_log_scale[i]);
+  for (std::size_t j = 0; j < r.col_log_scale.size(); ++j) line('c', j, r.col_log_scale[j]);
   return out;
 }
 
@@ -92,7 +93,13 @@ std::unique_ptr<AtomicFile> open_named_output(const Args& a, const std::string& 
 int command_perm(const Args& a) {
   require_one_input(a, "perm");
   if (a.value("job") && a.value("algo")) throw usage_error("perm takes --job or --algo, not both");
-  const int job = a.value("job") ? static_cast<int>(a.integer("job", 5, 0, 5)) : -1;  // -1: automatic
+  int job = -1;  // automatic
+  if (const auto j = a.value("job")) {
+    const std::int64_t v = parse_integer(*j, "--job", INT64_MIN, INT64_MAX);
+    if (v < 0 || v > 5)
+      throw usage_error("--job must be 1..5 (MC64's jobs) or 0 (none: the identity permutation), got " + *j);
+    job = int(v);
+  }
   // The entry: --algo's, --job's, or (automatic) max-product's until the
   // file shows a pattern; its options (the registry's) checked before the
   // file is read.

@@ -72,11 +72,12 @@ std::vector<Command> make_table() {
                Problem::marriage, command_marry});
   t.push_back({"perm", "FILE", "the diagonal pre-pass of sparse solvers (MC64's jobs) on an m x n matrix",
                {"Jobs: 1 maximum cardinality, 2-3 bottleneck (the largest smallest |a_ij|), 4 maximum sum of",
-                "|a_ij|, 5 maximum product with log scalings, 0 none; default 5, or 1 for a pattern file.",
+                "|a_ij|, 5 maximum product with log scalings; 0 none: the identity permutation, no matching.",
+                "Default: 5, or 1 for a pattern file.",
                 "A structurally singular matrix gives a maximum partial matching and a warning (status 0).",
                 "All output files are written together at the end, or none."},
                join(join(algorithm_options(true),
-                         {{"job", "J", "MC64's job 0-5 (instead of --algo)"},
+                         {{"job", "J", "MC64's job 1-5, or 0 (none: the identity permutation); instead of --algo"},
                           {"out", "PERM", "perm[i] + 1 per row: the column of A that becomes column i (MC64's CPERM)"},
                           {"scales-out", "S", "job 5's log scalings: 'r I VALUE' per row, 'c J VALUE' per column"},
                           {"scaled-out", "B.mtx", "A Q, scaled when job 5 ran (square matrices)"},
@@ -116,11 +117,13 @@ std::vector<Command> make_table() {
                 {"baseline", "NAME", "the speed-up pictures' reference (default greedy)"},
                 {"no-plots", "", "no pictures"},
                 {"cache", "DIR", "the optimum cache (default ~/.cache/matchblas/optimum)"},
-                {"quiet", "", "no progress on standard error"}},
+                {"quiet", "", "no progress on standard error"},
+                {"verbose", "", "a line per run on standard error, also when it is not a terminal"}},
                std::nullopt, command_eval});
-  t.push_back({"list", "", "the algorithms: problem, graphs, device, twin, guarantee, availability here, reference",
-               {},
-               {{"json", "", "one JSON object on standard output (docs/JSON.md)"}},
+  t.push_back({"list", "", "the algorithms: problem, device, guarantee, availability here (--long: and sources)",
+               {"One row per algorithm; --long adds its graphs, twin, summary, source and options."},
+               {{"long", "", "each algorithm's graphs, twin, summary, source, options, and why it cannot run here"},
+                {"json", "", "one JSON object on standard output (docs/JSON.md)"}},
                std::nullopt, command_list});
   t.push_back({"demo", "", "generate graphs, run every available algorithm, print weight, GTO and time",
                {},
@@ -180,15 +183,26 @@ void print_algorithm_options(std::FILE* out, Problem problem) {
   }
 }
 
-void print_algorithms(std::FILE* out, std::optional<Problem> problem, bool references) {
+// `problem`'s algorithms with their sources (COMMAND --help).
+void print_algorithms(std::FILE* out, Problem problem) {
   for (const MatcherInfo& m : matchers()) {
-    if (problem && m.problem != *problem) continue;
+    if (m.problem != problem) continue;
     const std::optional<std::string> why = unavailable_here(m);
     std::fprintf(out, "  %-18s %-15s %-11s %s%s\n", m.name.c_str(), to_string(m.problem).c_str(),
                  m.guarantee.c_str(), m.summary.c_str(), why ? (" [unavailable: " + *why + "]").c_str() : "");
-    if (references) std::fprintf(out, "  %-18s source: %s\n", "", m.reference.c_str());
+    std::fprintf(out, "  %-18s source: %s\n", "", m.reference.c_str());
   }
 }
+
+// The options of `matchblas --help`: those most commands share.
+const std::vector<CommandOption> common_options = {
+    {"algo", "NAME", "the algorithm of match, bmatch, marry and perm (names: matchblas list)"},
+    {"out", "FILE", "the command's output file (- : standard output)"},
+    {"json", "", "one JSON object on standard output (docs/JSON.md)"},
+    {"threads", "T", "CPU threads (0, the default: every core)"},
+    {"device", "cpu|gpu", "gpu: the algorithm's GPU twin (suitor -> suitor-gpu)"},
+    {"quiet", "", "no progress on standard error"},
+    {"verbose", "", "a line per step with its time on standard error"}};
 
 const char* exit_text =
     "exit status: 0 done; 1 bad input or a failure at run time (one line on stderr, no output file);\n"
@@ -227,12 +241,14 @@ void print_help(std::FILE* out) {
                "commands:\n");
   for (const Command& c : command_table())
     std::fprintf(out, "  %-13s %-12s %s\n", c.name.c_str(), c.arguments.c_str(), c.summary.c_str());
+  std::fprintf(out, "\ncommon options (matchblas COMMAND --help lists all of a command's):\n");
+  for (const CommandOption& o : common_options)
+    std::fprintf(out, "  %-20s %s\n", option_form(o).c_str(), o.help.c_str());
   std::fprintf(out,
                "\nFILE may be - (standard input) and --out FILE may be - (standard output) everywhere;\n"
-               "inputs may be gzip. Options are --name VALUE or --name=VALUE, each at most once.\n\n%s",
+               "inputs may be gzip. Options are --name VALUE or --name=VALUE, each at most once.\n\n"
+               "algorithms: matchblas list (matchblas list --long: with their sources and options)\n\n%s",
                exit_text);
-  std::fprintf(out, "\nalgorithms (NAME, problem, guarantee; the commands match, bmatch, marry and perm run them):\n");
-  print_algorithms(out, std::nullopt, false);
 }
 
 void print_command_help(const Command& c, std::FILE* out) {
@@ -249,7 +265,7 @@ void print_command_help(const Command& c, std::FILE* out) {
   std::fprintf(out, "  %-36s %s\n", "--help", "this text");
   if (c.problem) {
     std::fprintf(out, "\nalgorithms (NAME, problem, guarantee, what it does, where it comes from):\n");
-    print_algorithms(out, c.problem, true);
+    print_algorithms(out, *c.problem);
     bool any = false;
     for (const MatcherInfo& m : matchers()) any = any || (m.problem == *c.problem && !m.options.empty());
     if (any) {

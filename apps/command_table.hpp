@@ -41,7 +41,8 @@ const Command* find_command(std::string_view name);
 // every registry option of its problem.
 Args parse_command_line(const Command& c, int argc, char** argv);
 
-// `matchblas --help`: the commands, the algorithms, exit status.
+// `matchblas --help`: the commands, the common options, where the algorithms
+// are listed (matchblas list), exit status.
 void print_help(std::FILE* out);
 // `matchblas COMMAND --help`: its synopsis, options, and (algorithm
 // commands) its algorithms with their references and options.

@@ -2,6 +2,7 @@
 #pragma once
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -9,6 +10,10 @@
 #include "apps/json_output.hpp"
 #include "lib/atomic_file.hpp"
 #include "lib/types.hpp"
+
+namespace matchblas {
+struct MatcherInfo;  // matchers/registry.hpp
+}
 
 namespace matchblas::cli {
 
@@ -30,6 +35,11 @@ struct GeneratorKindHelp {
   std::string name, size;
 };
 std::vector<GeneratorKindHelp> generator_help();
+
+// Why m cannot run here in a few words ("needs CUDA", "needs a CUDA GPU",
+// "needs mpirun"), for tables (list, demo); nothing when it can.
+// unavailable_here has the whole sentence.
+std::optional<std::string> unavailable_briefly(const MatcherInfo& m);
 
 // The one positional FILE of `command` (usage error otherwise, naming what
 // was given).

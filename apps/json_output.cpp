@@ -1,6 +1,7 @@
 // JSON for the tool's --json outputs; see json_output.hpp.
 #include "apps/json_output.hpp"
 
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 
@@ -61,12 +62,12 @@ std::string json_string(const std::string& s) {
   return out + "\"";
 }
 
-std::string json_number(double x) {
-  if (!std::isfinite(x)) return "null";
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.17g", x);
-  return buf;
+std::string shortest_decimal(double x) {
+  char buf[32];  // the longest, -2.2250738585072014e-308, is 24
+  return std::string(buf, std::to_chars(buf, buf + sizeof buf, x).ptr);
 }
+
+std::string json_number(double x) { return std::isfinite(x) ? shortest_decimal(x) : "null"; }
 
 std::string json_number(std::int64_t x) { return std::to_string(x); }
 

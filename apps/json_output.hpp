@@ -17,8 +17,13 @@ inline constexpr int json_schema_version = 1;
 // \u00XX, their Latin-1 reading).
 std::string json_string(const std::string& s);
 
-// A number as JSON: %.17g for doubles (null when not finite: JSON has no
-// infinity), decimal for integers.
+// The shortest decimal that reads back as the same double (std::to_chars):
+// 0.000362972, not %.17g's 0.00036297199999999998. Every number the tool
+// writes for a program to read (JSON, eval's rows, perm's scalings) is this.
+std::string shortest_decimal(double x);
+
+// A number as JSON: shortest_decimal for doubles (null when not finite:
+// JSON has no infinity), decimal for integers.
 std::string json_number(double x);
 std::string json_number(std::int64_t x);
 

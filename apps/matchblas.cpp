@@ -12,17 +12,29 @@
 #include <cstring>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "apps/args.hpp"
 #include "apps/command_table.hpp"
 #include "apps/commands.hpp"
 #include "apps/exit_status.hpp"
+#include "lib/named_values.hpp"
 
 namespace matchblas::cli {
 
 namespace {
 
 bool is_help(std::string_view a) { return a == "--help" || a == "-h"; }
+
+// The usage error for a command not in the table: the closest name, and all of them.
+usage_error unknown_command(const std::string& name) {
+  std::vector<std::string> names;
+  for (const Command& k : command_table()) names.push_back(k.name);
+  names.insert(names.end(), {"--help", "--version"});
+  std::string list;
+  for (const std::string& n : names) list += (list.empty() ? "" : ", ") + n;
+  return usage_error("unknown command '" + name + "'" + did_you_mean(name, names) + " (commands: " + list + ")");
+}
 
 int run(int argc, char** argv) {
   if (argc < 2) {
@@ -36,7 +48,7 @@ int run(int argc, char** argv) {
         print_command_help(*c, stdout);
         return exit_ok;
       }
-      throw usage_error("unknown command '" + std::string(argv[2]) + "'");
+      throw unknown_command(argv[2]);
     }
     print_help(stdout);
     return exit_ok;
@@ -47,11 +59,7 @@ int run(int argc, char** argv) {
     return exit_ok;
   }
   const Command* c = find_command(name);
-  if (!c) {
-    std::string names;
-    for (const Command& k : command_table()) names += k.name + ", ";
-    throw usage_error("unknown command '" + name + "' (" + names + "--help, --version)");
-  }
+  if (!c) throw unknown_command(name);
   for (int i = 2; i < argc; ++i)
     if (is_help(argv[i])) {
       print_command_help(*c, stdout);

@@ -56,6 +56,10 @@ Progress::Level Progress::level(const Args& a) {
   return a.flag("quiet") ? Level::quiet : a.flag("verbose") ? Level::verbose : Level::normal;
 }
 
+bool Progress::shows_lines(Level level) {
+  return level == Level::verbose || (level == Level::normal && ::isatty(2) == 1);
+}
+
 Progress::Progress(Level level) : level_(level), terminal_(::isatty(2) == 1) {
   if (level_ != Level::quiet && terminal_) thread_ = std::thread([this] { ticker(); });
 }

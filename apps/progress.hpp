@@ -20,6 +20,9 @@ class Progress {
   enum class Level { quiet, normal, verbose };
   // --quiet / --verbose of a command's line (both: a usage error).
   static Level level(const Args& a);
+  // Whether progress written as whole lines (eval's line per run) is shown:
+  // when standard error is a terminal, or with --verbose; never with --quiet.
+  static bool shows_lines(Level level);
 
   explicit Progress(Level level);
   ~Progress();  // ends the last step, clears the line

@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "lib/error.hpp"
+#include "lib/named_values.hpp"
 
 namespace matchblas {
 
@@ -174,10 +175,9 @@ const MatcherInfo& find_matcher(std::string_view name, Problem problem) {
     if (m.name == name)
       throw invalid_input("'" + std::string(name) + "' computes a " + to_string(m.problem) + ", not a " +
                           to_string(problem));
-  std::string names;
-  for (const std::string& k : known) names += (names.empty() ? "" : ", ") + k;
   const std::string what = problem == Problem::matching ? "matcher" : to_string(problem) + " algorithm";
-  throw invalid_input("unknown " + what + " '" + std::string(name) + "' (known: " + names + ")");
+  throw invalid_input("unknown " + what + " '" + std::string(name) + "'" + did_you_mean(name, known) +
+                      " (matchblas list names them all)");
 }
 
 const MatcherInfo& on_device(const MatcherInfo& m, Device device) {
@@ -399,7 +399,7 @@ std::optional<std::string> needs_cuda() {
 #ifdef MATCHBLAS_HAVE_CUDA
   return std::nullopt;
 #else
-  return "needs CUDA: this build has none (configure where nvcc is found)";
+  return "needs CUDA: this build has none (configure with -DMATCHBLAS_CUDA=ON; the Python package: MATCHBLAS_CUDA=ON pip install .)";
 #endif
 }
 }  // namespace registry_detail

@@ -187,7 +187,7 @@ std::vector<std::string> registry_defects(const MatcherInfo& m, const std::vecto
 const std::vector<MatcherInfo>& matchers();
 
 // The algorithm called `name` that solves `problem`; throws invalid_input
-// listing that problem's names.
+// naming the closest of that problem's names ("did you mean") when unknown.
 const MatcherInfo& find_matcher(std::string_view name, Problem problem = Problem::matching);
 
 // m's twin on `device` (m itself when it runs there); invalid_input when it

@@ -5,6 +5,8 @@
 // --resume skips the runs already there, --exact adds the optimum (the
 // `exact` matcher, cached by the file's content) and each row's GTO; then
 // DIR/summary.md and the pictures (apps/eval/eval_plots.py, matplotlib).
+// A line per run goes to standard error when it is a terminal (--verbose:
+// always; --quiet: never); warnings (no optimum, no pictures) always do.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -25,11 +27,13 @@
 #include "apps/eval/eval_collection.hpp"
 #include "apps/eval/eval_rows.hpp"
 #include "apps/memory_check.hpp"
+#include "apps/progress.hpp"
 #include "lib/atomic_file.hpp"
 #include "lib/error.hpp"
 #include "lib/graph.hpp"
 #include "lib/memory_budget.hpp"
 #include "lib/mmio.hpp"
+#include "lib/named_values.hpp"
 #include "matchers/registry.hpp"
 #include "matchers/run_matcher.hpp"
 
@@ -115,7 +119,8 @@ std::vector<Chosen> chosen_algorithms(const Args& a) {
   if (family && !families.count(*family)) {
     std::string names;
     for (const std::string& f : families) names += (names.empty() ? "" : ", ") + f;
-    throw usage_error("eval: no matcher family '" + *family + "' (" + names + ")");
+    throw usage_error("eval: no matcher family '" + *family + "'" +
+                      did_you_mean(*family, {families.begin(), families.end()}) + " (families: " + names + ")");
   }
   if (out.empty()) throw usage_error("eval: no matcher of that family runs on the " + to_string(device));
   return out;
@@ -154,8 +159,10 @@ fs::path cache_dir(const Args& a, const fs::path& out) {
 }
 
 // The optimum of `path` from the cache, or computed by the exact matcher in
-// a child and cached; nullopt (and a line on stderr) when that fails.
-std::optional<double> optimum_of(const EvalInput& in, const fs::path& cache, double timeout_s, const std::string& self) {
+// a child (a progress line first, when `progress`) and cached; nullopt (and
+// a line on stderr) when that fails.
+std::optional<double> optimum_of(const EvalInput& in, const fs::path& cache, double timeout_s, const std::string& self,
+                                 bool progress) {
   std::string key;
   try {
     key = content_key(in.path);
@@ -173,7 +180,7 @@ std::optional<double> optimum_of(const EvalInput& in, const fs::path& cache, dou
     } catch (const std::exception&) {
     }  // a damaged entry: computed again below
   }
-  std::fprintf(stderr, "eval: the optimum of %s (exact)...\n", in.name.c_str());
+  if (progress) std::fprintf(stderr, "eval: the optimum of %s (exact)...\n", in.name.c_str());
   const ChildResult c = run_child({self, "match", in.path, "--algo", "exact", "--json"}, timeout_s);
   std::map<std::string, std::string> v;
   if (c.exit_code == 0) {
@@ -239,7 +246,7 @@ std::optional<fs::path> plots_script(const std::string& self) {
 }  // namespace
 
 int command_eval(const Args& a) {
-  const bool quiet = a.flag("quiet");  // no progress lines on stderr
+  const bool progress = Progress::shows_lines(Progress::level(a));  // a line per run on stderr
   if (a.positional().empty()) throw usage_error("eval takes one or more PATHs (directories, manifests, files)");
   const std::vector<Chosen> algos = chosen_algorithms(a);
   const int threads = int(a.integer("threads", 0, 0, 4 * std::int64_t(std::max(1u, std::thread::hardware_concurrency()))));
@@ -300,7 +307,7 @@ int command_eval(const Args& a) {
     }
     std::string eta;
     if (ran > 0 && finished < total) eta = ", ETA " + seconds_text(elapsed / double(ran) * double(total - finished));
-    if (!quiet)
+    if (progress)
       std::fprintf(stderr, "eval [%ld/%ld] %s %s rep %d: %s (elapsed %s%s)\n", finished, total, r.matrix.c_str(),
                    r.algo.c_str(), r.rep, what.c_str(), seconds_text(elapsed).c_str(), eta.c_str());
     rows.push_back(std::move(r));
@@ -331,7 +338,7 @@ int command_eval(const Args& a) {
       read_error = e.what();
     }
     std::optional<double> optimum;
-    if (header && exact) optimum = optimum_of(in, cache, timeout_s, self);
+    if (header && exact) optimum = optimum_of(in, cache, timeout_s, self, progress);
     for (const Chosen& c : algos) {
       const MatcherInfo* m = c.info;
       for (int rep = 1; rep <= reps; ++rep) {

@@ -14,7 +14,9 @@ Reads DIR/runs.csv and writes, as PNG and SVG:
                     known (`eval --exact`): the profile against the optimum
                     rather than against the best algorithm;
   quality_time      per algorithm, the mean gap to the optimum (or to the
-                    best weight found) against the geometric-mean time;
+                    best weight found) against the geometric-mean time
+                    (every gap equal, e.g. all 0 %: a 1 %-high y-range from
+                    there, and a note saying so);
   speedup           per matrix (sorted by edges), each algorithm's speed-up
                     over the baseline (time of baseline / time of it).
 Exit status: 0 done, 3 matplotlib missing, 1 anything else.
@@ -118,6 +120,7 @@ def main():
     try:
         import matplotlib
         matplotlib.use("Agg")
+        matplotlib.rcParams["svg.fonttype"] = "none"  # text stays text in the SVGs (searchable, smaller)
         import matplotlib.pyplot as plt
     except ImportError:
         fail("matplotlib is missing (apt-get install python3-matplotlib, or pip install matplotlib)", 3)
@@ -165,15 +168,27 @@ def main():
     if common:
         fig, ax = plt.subplots(figsize=(7, 4.5))
         use_opt = all(m in optimum and optimum[m] > 0 for m in common)
+        mean_gaps = []
         for a in algos:
             t = math.exp(statistics.fmean(math.log(cells[(a, m)][0]) for m in common))
             gaps = []
             for m in common:
                 ref = optimum[m] if use_opt else max(cells[(b, m)][1] for b in algos)
                 gaps.append(100.0 * (ref - cells[(a, m)][1]) / ref if ref > 0 else 0.0)
+            mean_gaps.append(statistics.fmean(gaps))
             colour, marker, _ = look(algos, a)
-            ax.scatter([t], [statistics.fmean(gaps)], s=70, label=a, color=colour, marker=marker,
-                       edgecolors="black", linewidths=0.5)
+            ax.scatter([t], [mean_gaps[-1]], s=70, label=a, color=colour, marker=marker,
+                       edgecolors="black", linewidths=0.5, clip_on=False)
+        low, high = min(mean_gaps), max(mean_gaps)
+        if high - low <= 1e-9 * max(1.0, abs(high)):
+            # One value: matplotlib would centre a tiny range on it (-0.04 to
+            # 0.04 for 0); a gap is >= 0, so 1 % around it, from 0 at least.
+            base = max(0.0, low - 0.5)
+            ax.set_ylim(base, base + 1.0)
+            reached = "the optimum" if use_opt else "the best weight found"
+            note = (f"every algorithm reached {reached}: every gap is 0 %" if abs(high) <= 1e-9
+                    else f"every algorithm's mean gap is {high:.4g} %")
+            ax.text(0.5, 0.9, note, transform=ax.transAxes, ha="center", fontsize="small")
         ax.set_xscale("log")
         ax.set_xlabel(f"geometric-mean time over {len(common)} matrices, s (log)")
         ax.set_ylabel("mean gap to the optimum, %" if use_opt else "mean gap to the best weight found, %")

@@ -21,12 +21,8 @@ const char* const columns[] = {"matrix",   "path",      "algo",    "device",    
                                "message",  "n",         "edges",   "weight",     "cardinality", "read_s", "setup_s",
                                "compute_s", "wall_s",   "max_rss_mb", "optimum", "gto_percent", "git"};
 
-std::string real(double x) {
-  if (std::isnan(x)) return "";
-  char buf[32];
-  const auto end = std::to_chars(buf, buf + sizeof buf, x).ptr;  // shortest round trip
-  return std::string(buf, end);
-}
+// A measurement as text: "" when absent (NaN) or not finite (null in the JSON lines).
+std::string real(double x) { return std::isfinite(x) ? shortest_decimal(x) : ""; }
 std::string count(long long x) { return x < 0 ? "" : std::to_string(x); }
 
 std::string csv_field(const std::string& s) {
@@ -95,14 +91,20 @@ std::string row_key(const std::string& path, const std::string& algo, int rep) {
 
 std::string csv_header() {
   std::string s;
-  for (const char* c : columns) s += (s.empty() ? "" : ",") + std::string(c);
+  for (const char* c : columns) {
+    if (!s.empty()) s += ',';
+    s += c;
+  }
   return s + "\n";
 }
 
 std::string to_csv(const EvalRow& r) {
   std::string s;
   const std::vector<std::string> f = fields(r);
-  for (std::size_t i = 0; i < f.size(); ++i) s += (i ? "," : "") + csv_field(f[i]);
+  for (std::size_t i = 0; i < f.size(); ++i) {
+    if (i) s += ',';
+    s += csv_field(f[i]);
+  }
   return s + "\n";
 }
 
@@ -110,7 +112,9 @@ std::string to_jsonl(const EvalRow& r) {
   std::string s = "{";
   const std::vector<std::string> f = fields(r);
   for (std::size_t i = 0; i < f.size(); ++i) {
-    s += (i ? ", " : "") + json_string(columns[i]) + ": ";
+    if (i) s += ", ";
+    s += json_string(columns[i]);
+    s += ": ";
     if (is_text_column(i)) s += json_string(f[i]);
     else s += f[i].empty() ? "null" : f[i];
   }
@@ -324,16 +328,25 @@ std::string summary_markdown(const std::vector<EvalRow>& rows) {
       s += buf;
     }
   }
+  // The heaviest: every algorithm within a relative 1e-12 of the best weight
+  // ("greedy = suitor": the 1/2-approximate family returns equal weights by
+  // design, and naming one of them would be arbitrary).
   s += "\n| matrix | fastest | time s | heaviest | weight |\n|---|---|---|---|---|\n";
   for (const std::string& m : matrices) {
-    std::string fastest = "-", heaviest = "-";
+    std::string fastest = "-", heaviest;
     double best_t = EvalRow::none, best_w = EvalRow::none;
     for (const std::string& a : algos) {
       const auto it = cells.find({a, m});
       if (it == cells.end()) continue;
       const double t = median(it->second.times);
       if (std::isnan(best_t) || t < best_t) best_t = t, fastest = a;
-      if (std::isnan(best_w) || it->second.weight > best_w) best_w = it->second.weight, heaviest = a;
+      if (std::isnan(best_w) || it->second.weight > best_w) best_w = it->second.weight;
+    }
+    for (const std::string& a : algos) {
+      const auto it = cells.find({a, m});
+      if (it == cells.end() || !(std::abs(it->second.weight - best_w) <= 1e-12 * std::abs(best_w))) continue;
+      if (!heaviest.empty()) heaviest += " = ";
+      heaviest += a;
     }
     s += "| " + md(m) + " | " + md(fastest) + " | ";
     if (std::isnan(best_t)) s += "- | - | - |\n";

@@ -47,7 +47,8 @@ void append_to_file(const std::string& path, const std::string& text);
 
 // summary.md: per algorithm the matrices solved, the geometric mean of the
 // median compute time over the matrices every listed algorithm solved, the
-// mean and largest GTO; per matrix the fastest and the heaviest algorithm.
+// mean and largest GTO; per matrix the fastest and the heaviest algorithm
+// (every one tied for the heaviest, "greedy = suitor").
 std::string summary_markdown(const std::vector<EvalRow>& rows);
 
 }  // namespace matchblas::cli

@@ -3,6 +3,7 @@
 #include <sys/wait.h>
 
 #include <algorithm>
+#include <cctype>
 #include <fstream>
 #include <sstream>
 
@@ -14,6 +15,8 @@
 #include "matchers/common/greedy.hpp"
 #include "matchers/marriage/stable_marriage.hpp"
 #include "ops/gpu/device.hpp"
+#include "matchers/registry.hpp"
+#include "tests/apps/cli_text.hpp"
 #include "tests/check/check.hpp"
 #include "tests/check/cli_process.hpp"
 
@@ -57,7 +60,119 @@ TEST_CASE("list names greedy and exact with their guarantees") {
   CHECK(r.out.find("\"name\": \"greedy\"") != std::string::npos);
   CHECK(r.out.find("\"guarantee\": \"greedy\"") != std::string::npos);
   CHECK(r.out.find("\"guarantee\": \"exact\"") != std::string::npos);
-  CHECK(cli(dir, "--help").out.find("\nalgorithms (") != std::string::npos);
+}
+
+TEST_CASE("--help: the commands and the common options; the algorithms are matchblas list's") {
+  check::temp_dir dir;
+  const Result r = cli(dir, "--help");
+  REQUIRE(r.status == 0);
+  CHECK(lines(r.out) <= 40);
+  CHECK(r.out.find("\nalgorithms: matchblas list") != std::string::npos);
+  CHECK(r.out.find("\ncommon options") != std::string::npos);
+  for (const char* option : {"--algo NAME", "--out FILE", "--json", "--threads T", "--device cpu|gpu"})
+    CHECK_MESSAGE(r.out.find("\n  " + std::string(option) + " ") != std::string::npos, option);
+  for (const MatcherInfo& m : matchers())  // none listed here
+    CHECK_MESSAGE(r.out.find("\n  " + m.name + " ") == std::string::npos, m.name);
+  // A command's own help still lists its algorithms.
+  CHECK(cli(dir, "match --help").out.find("\n  suitor-locks ") != std::string::npos);
+}
+
+TEST_CASE("list: one row per algorithm within 100 columns; --long with sources and options") {
+  check::temp_dir dir;
+  const Result r = cli(dir, "list");
+  REQUIRE(r.status == 0);
+  std::istringstream in(r.out);
+  std::string header;
+  std::getline(in, header);
+  const auto column = [&](const std::string& line, const char* word) { return line.find(word); };
+  REQUIRE(header.rfind("name ", 0) == 0);
+  std::size_t rows = 0;
+  for (std::string line; std::getline(in, line) && !line.empty(); ++rows) {
+    CAPTURE(line);
+    CHECK(line.size() <= 100);
+    REQUIRE(rows < matchers().size());
+    const MatcherInfo& m = matchers()[rows];
+    // Each column starts under its heading, the longest name's row too.
+    CHECK(line.rfind(m.name + " ", 0) == 0);
+    CHECK(line.compare(column(header, "problem"), to_string(m.problem).size(), to_string(m.problem)) == 0);
+    CHECK(line.compare(column(header, "device"), to_string(m.device).size(), to_string(m.device)) == 0);
+    CHECK(line.compare(column(header, "guarantee"), m.guarantee.size(), m.guarantee) == 0);
+    const std::string available = line.substr(column(header, "available here"));
+    CHECK((available == "yes" || available.rfind("no: ", 0) == 0));
+  }
+  CHECK(rows == matchers().size());
+  CHECK(header.size() <= 100);
+  CHECK(r.out.find("list --long") != std::string::npos);  // where the rest is
+  CHECK(r.out.find("source: ") == std::string::npos);
+
+  const Result long_list = cli(dir, "list --long");
+  REQUIRE(long_list.status == 0);
+  for (const MatcherInfo& m : matchers()) {
+    CAPTURE(m.name);
+    CHECK(long_list.out.find("\n" + m.name + " ") != std::string::npos);
+    CHECK(long_list.out.find("source: " + m.reference + "\n") != std::string::npos);
+    CHECK(long_list.out.find(m.summary) != std::string::npos);
+  }
+  CHECK(long_list.out.find("options: --") != std::string::npos);
+  CHECK(cli(dir, "list --long --json").status == 2);
+}
+
+TEST_CASE("an unknown algorithm, command or option: the closest name, or where the names are") {
+  check::temp_dir dir;
+  const auto g = dir / "g.mtx";
+  REQUIRE(cli(dir, "gen grid 3 --out " + q(g)).status == 0);
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"match " + q(g) + " --algo suiter",
+       "matchblas: unknown matcher 'suiter'; did you mean 'suitor'? (matchblas list names them all) (see "},
+      {"match " + q(g) + " --algo sutior", "did you mean 'suitor'?"},  // two letters swapped: one edit
+      {"match " + q(g) + " --algo roma-sprase-omp", "did you mean 'roma-sparse-omp'?"},
+      {"bmatch " + q(g) + " --b 1 --algo b-suiter", "unknown b-matching algorithm 'b-suiter'; did you mean 'b-suitor'?"},
+      {"perm " + q(g) + " --algo max-prodcut", "did you mean 'max-product'?"},
+      {"eval " + q(g) + " --algos greedy,suiter --out " + q(dir / "ev"), "did you mean 'suitor'?"},
+      {"match " + q(g) + " --algo zzzzzz", "unknown matcher 'zzzzzz' (matchblas list names them all)"},
+      {"mach " + q(g), "unknown command 'mach'; did you mean 'match'? (commands: match, bmatch,"},
+      {"help lsit", "unknown command 'lsit'; did you mean 'list'?"},
+      {"--verison", "did you mean '--version'?"},
+      {"frobnicate", "unknown command 'frobnicate' (commands: match, bmatch,"},
+      {"match " + q(g) + " --algo greedy --jsno", "unknown option --jsno; did you mean '--json'?"},
+      {"gen grid 3 --sed 2", "unknown option --sed; did you mean '--seed'?"},
+      {"gen grid 3 --precision float", "unknown option --precision (see"},
+  };
+  for (const auto& [args, message] : cases) {
+    CAPTURE(args);
+    const Result r = cli(dir, args);
+    CHECK(r.status == 2);
+    CHECK(lines(r.err) == 1);
+    CHECK(r.err.find(message) != std::string::npos);
+    CHECK(r.err.find("known:") == std::string::npos);  // not every name
+    if (message.find("did you mean") == std::string::npos) CHECK(r.err.find("did you mean") == std::string::npos);
+  }
+}
+
+TEST_CASE("JSON numbers: the shortest decimal that reads back as the same double") {
+  check::temp_dir dir;
+  // One edge of weight 0.000362972: %.17g wrote 0.00036297199999999998.
+  std::ofstream(dir / "one.mtx") << "%%MatrixMarket matrix coordinate real symmetric\n2 2 1\n2 1 0.000362972\n";
+  const Result one = cli(dir, "match " + q(dir / "one.mtx") + " --algo greedy --json");
+  REQUIRE(one.status == 0);
+  CHECK(one.out.find("\"weight\": 0.000362972,") != std::string::npos);
+  CHECK(check::is_shortest_decimal("0.000362972"));
+  CHECK(!check::is_shortest_decimal("0.00036297199999999998"));  // the check can fail
+  CHECK(std::stod("0.000362972") == std::stod("0.00036297199999999998"));
+  // Every number of every command's JSON (times, weights, objectives).
+  const auto g = dir / "g.mtx", m = dir / "m.txt";
+  REQUIRE(cli(dir, "gen er 200 --seed 4 --out " + q(g)).status == 0);
+  REQUIRE(cli(dir, "marriage-gen easy 50 --seed 4 --out " + q(m)).status == 0);
+  for (const std::string& args : {"match " + q(g) + " --algo suitor --json", "bmatch " + q(g) + " --algo b-suitor --b 2 --json",
+                                  "marry " + q(m) + " --algo mcvitie-wilson --json", "perm " + q(g) + " --json",
+                                  "perm " + q(g) + " --job 4 --json", std::string("list --json")}) {
+    CAPTURE(args);
+    const Result r = cli(dir, args);
+    REQUIRE(r.status == 0);
+    const std::vector<std::string> numbers = check::json_numbers(r.out);
+    CHECK(numbers.size() >= 2);
+    for (const std::string& x : numbers) CHECK_MESSAGE(check::is_shortest_decimal(x), x);
+  }
 }
 
 TEST_CASE("gen then match: the mate array is greedy's matching") {
@@ -463,6 +578,56 @@ TEST_CASE("--out onto a link, a FIFO or a device writes through it and leaves it
   CHECK(!std::filesystem::is_regular_file("/dev/null"));
   CHECK(std::filesystem::is_character_file("/dev/null"));
   CHECK(!temp_left(dir.path()));
+}
+
+TEST_CASE("demo: rows of what ran, names in a column that fits them, then one line of what was skipped and why") {
+  check::temp_dir dir;
+  const Result demo = cli(dir, "demo --n 64 --threads 2");
+  INFO(demo.err);
+  REQUIRE(demo.status == 0);
+  std::istringstream in(demo.out);
+  std::vector<std::string> all;
+  for (std::string line; std::getline(in, line);) all.push_back(line);
+  int tables = 0;
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    const std::string& header = all[i];
+    if (header.rfind("  matcher ", 0) != 0 && header.rfind("  algorithm ", 0) != 0) continue;
+    ++tables;
+    CAPTURE(header);
+    // The second heading ("weight", "pairs") ends where each row's number ends: right-aligned, whatever the names.
+    const std::size_t second_end = header.find(' ', header.find_first_not_of(' ', header.find(' ', 2)));
+    std::size_t rows = 0, skipped = 0;
+    for (++i; i < all.size() && !all[i].empty(); ++i) {
+      const std::string& row = all[i];
+      CAPTURE(row);
+      if (row.rfind("  skipped: ", 0) == 0) {  // "N GPU algorithms (why), NAME (why)": the table's last line
+        CHECK((i + 1 == all.size() || all[i + 1].empty()));
+        std::istringstream groups(row.substr(11));
+        for (std::string group; std::getline(groups, group, ')');) {
+          if (group.rfind(", ", 0) == 0) group = group.substr(2);
+          if (group.empty()) continue;
+          CHECK(group.find(" (") != std::string::npos);  // with its reason
+          skipped += std::isdigit(static_cast<unsigned char>(group[0])) ? std::stoul(group) : 1;
+        }
+        continue;
+      }
+      CHECK(row.find("skipped") == std::string::npos);
+      const std::string name = row.substr(2, row.find(' ', 2) - 2);
+      CHECK(std::any_of(matchers().begin(), matchers().end(), [&](const MatcherInfo& m) { return m.name == name; }));
+      REQUIRE(row.size() > second_end);
+      CHECK(row[second_end - 1] != ' ');
+      CHECK(row[second_end] == ' ');
+      ++rows;
+    }
+    CHECK(rows > 0);
+    // Every algorithm of the table's problem is a row or counted as skipped
+    // (the first table: general graphs, every matcher that takes them).
+    if (tables == 1) {
+      const auto takes = [](const MatcherInfo& m) { return m.problem == Problem::matching && m.accepts(general_graphs); };
+      CHECK(rows + skipped == std::size_t(std::count_if(matchers().begin(), matchers().end(), takes)));
+    }
+  }
+  CHECK(tables == 6);
 }
 
 TEST_CASE("demo, list, --gto, views, precision, and a shape error naming the file") {

@@ -16,6 +16,7 @@
 #include "matchers/bipartite/prepass.hpp"
 #include "matchers/registry.hpp"
 #include "ops/gpu/device.hpp"
+#include "tests/apps/cli_text.hpp"
 #include "tests/check/check.hpp"
 #include "tests/check/cli_process.hpp"
 
@@ -55,11 +56,12 @@ void read_scales(const std::string& text, std::vector<double>& r, std::vector<do
     std::istringstream l(line);
     char side;
     std::size_t index;
-    double value;
+    std::string value;
     REQUIRE((l >> side >> index >> value));
+    CHECK_MESSAGE(check::is_shortest_decimal(value), value);  // reads back exactly, without %.17g's tail
     auto& v = side == 'r' ? r : c;
     REQUIRE(index == v.size() + 1);
-    v.push_back(value);
+    v.push_back(std::stod(value));
   }
 }
 
@@ -129,7 +131,7 @@ TEST_CASE("perm: the files equal the library's pre-pass, the scaled matrix is wi
         read_scales(check::slurp(scales), rs, cs);
         REQUIRE(rs.size() == std::size_t(a.n_rows));
         REQUIRE(cs.size() == std::size_t(a.n_cols));
-        for (vertex_t i = 0; i < a.n_rows; ++i) CHECK(rs[i] == want.row_log_scale[i]);  // written with 17 digits
+        for (vertex_t i = 0; i < a.n_rows; ++i) CHECK(rs[i] == want.row_log_scale[i]);  // the shortest form reads back exactly
       }
       for (vertex_t i = 0; i < a.n_rows; ++i)
         for (offset_t k = a.offsets[i]; k < a.offsets[i + 1]; ++k) {
@@ -294,7 +296,9 @@ TEST_CASE("perm: errors are one line, checked before the input where they can be
   write_csr(dir / "rect.mtx", check::random_matrix(5, 8, 0.5, 0, 3));
   const std::string a = shell_quoted(dir / "a.mtx"), out = " --out " + shell_quoted(dir / "p.txt");
   const std::vector<std::tuple<std::string, int, std::string>> cases = {
-      {"perm " + a + " --job 6" + out, 2, "--job must be in"},
+      {"perm " + a + " --job 6" + out, 2, "--job must be 1..5 (MC64's jobs) or 0 (none: the identity permutation), got 6"},
+      {"perm " + a + " --job -1" + out, 2, "--job must be 1..5"},
+      {"perm " + a + " --job five" + out, 2, "--job must be an integer, got 'five'"},
       {"perm " + a + " --job 4 --algo max-sum" + out, 2, "--job or --algo, not both"},
       {"perm " + a + " --algo greedy" + out, 2, "greedy"},
       {"perm " + a + " --job 4 --symmetric" + out, 2,
@@ -308,7 +312,7 @@ TEST_CASE("perm: errors are one line, checked before the input where they can be
       {"perm" + out, 2, "perm needs a FILE"},
       {"perm " + a + " --out " + a, 1, "it is the input file"},
       {"perm " + a + " --job 5 --symmetric" + out, 1, "symmetric"},  // |A| is not symmetric
-      {"perm " + a + " --algo awful" + out, 2, "max-product"},          // names the known ones
+      {"perm " + a + " --algo max-prodcut" + out, 2, "did you mean 'max-product'?"},  // the closest name
       {"perm " + shell_quoted(dir / "rect.mtx") + " --scaled-out " + shell_quoted(dir / "b.mtx") + out, 1,
        "only a square matrix"},
   };
@@ -323,4 +327,23 @@ TEST_CASE("perm: errors are one line, checked before the input where they can be
     CHECK(!std::filesystem::exists(dir / "s.txt"));
     CHECK(!std::filesystem::exists(dir / "b.mtx"));
   }
+}
+
+TEST_CASE("perm --job: 1..5 are MC64's jobs, 0 the identity; the error, perm --help and the README say so alike") {
+  check::temp_dir dir;
+  write_csr(dir / "a.mtx", hard_square(8, 5));
+  const std::string job0 = "0 (none: the identity permutation)";
+  const auto r = run_cli(dir, "perm " + shell_quoted(dir / "a.mtx") + " --job 9");
+  CHECK(r.status == 2);
+  CHECK(r.err.find("--job must be 1..5 (MC64's jobs) or " + job0 + ", got 9") != std::string::npos);
+  const std::string help = run_cli(dir, "perm --help").out;
+  CHECK(help.find("MC64's job 1-5, or " + job0) != std::string::npos);
+  CHECK(help.find("0 none: the identity permutation") != std::string::npos);
+  const std::string readme = check::slurp(check::source_root() / "README.md");
+  CHECK(readme.find("MC64's jobs 1-5, or " + job0) != std::string::npos);
+  // Job 0 as documented: no matching, the identity.
+  const auto zero = run_cli(dir, "perm " + shell_quoted(dir / "a.mtx") + " --job 0 --json");
+  REQUIRE(zero.status == 0);
+  CHECK(zero.out.find("\"job\": 0, ") != std::string::npos);
+  CHECK(zero.out.find("\"cardinality\": 0, ") != std::string::npos);
 }

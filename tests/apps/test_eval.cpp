@@ -144,9 +144,9 @@ TEST_CASE("eval: every row equals a direct match --json of the same matrix and a
   const std::string summary = slurp(dir / "ev" / "summary.md");
   for (const char* a : {"| greedy |", "| suitor |", "| pga |", "| roma | 0 |"}) CHECK(summary.find(a) != std::string::npos);
 
-  if (exact) {  // a second run reads the optima from the cache: no "optimum of" line
+  if (exact) {  // a second run reads the optima from the cache: no "optimum of" line, even with --verbose
     const Result again = cli(dir, "eval " + paths + "--algos greedy --out " + q(dir / "ev2") + " --cache " +
-                                      q(dir / "cache") + " --exact --no-plots");
+                                      q(dir / "cache") + " --exact --no-plots --verbose");
     REQUIRE(again.status == 0);
     CHECK(again.err.find("the optimum of") == std::string::npos);
     for (const auto& row : read_csv(dir / "ev2" / "runs.csv")) CHECK(!row.at("optimum").empty());
@@ -283,4 +283,67 @@ TEST_CASE("eval: bad command lines are usage errors before anything runs") {
     CHECK(count_lines(r.err) == 1);
     CHECK(!fs::exists(dir / "ev" / "runs.csv"));
   }
+}
+
+TEST_CASE("eval: a tie for the heaviest names every tied algorithm, not one of them") {
+  check::temp_dir dir;
+  REQUIRE(cli(dir, "gen er 300 --seed 2 --out " + q(dir / "g.mtx")).status == 0);
+  // greedy and suitor return the same matching by design.
+  const Result r = cli(dir, "eval " + q(dir / "g.mtx") + " --algos greedy,suitor --no-plots --out " + q(dir / "ev"));
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  const std::string summary = slurp(dir / "ev" / "summary.md");
+  CHECK(summary.find(" | greedy = suitor | ") != std::string::npos);
+}
+
+TEST_CASE("eval: a line per run on standard error only when it is a terminal, or with --verbose") {
+  check::temp_dir dir;
+  REQUIRE(cli(dir, "gen er 300 --seed 2 --out " + q(dir / "g.mtx")).status == 0);
+  const std::string args = "eval " + q(dir / "g.mtx") + " --algos greedy,suitor --no-plots --cache " + q(dir / "cache") +
+                           (have_exact(dir) ? " --exact" : "");
+  // Standard error a file: nothing (run_cli sends it to one).
+  const Result quiet = cli(dir, args + " --out " + q(dir / "ev"));
+  REQUIRE(quiet.status == 0);
+  CHECK(quiet.err.empty());
+  CHECK(quiet.out.find("eval: 2 rows in ") != std::string::npos);
+  // --verbose: the lines, wherever standard error goes.
+  const Result verbose = cli(dir, args + " --verbose --out " + q(dir / "ev2"));
+  REQUIRE(verbose.status == 0);
+  CHECK(verbose.err.find("eval [1/2] g.mtx greedy rep 1: ok ") != std::string::npos);
+  CHECK(verbose.err.find("eval [2/2] g.mtx suitor rep 1: ok ") != std::string::npos);
+  CHECK(cli(dir, args + " --verbose --quiet --out " + q(dir / "ev3")).status == 2);
+  // A terminal (script(1) gives one): the lines.
+  if (std::system("command -v script >/dev/null") != 0) {
+    MESSAGE("terminal check skipped: no script(1)");
+    return;
+  }
+  const std::string run = std::string(MATCHBLAS_CLI) + " eval " + (dir / "g.mtx").string() +
+                          " --algos greedy,suitor --no-plots --out " + (dir / "ev4").string();  // quoted whole below
+  REQUIRE(std::system(("script -qec " + q(run) + " /dev/null >" + q(dir / "tty.txt") + " 2>&1").c_str()) == 0);
+  CHECK(slurp(dir / "tty.txt").find("eval [2/2] g.mtx suitor rep 1: ok ") != std::string::npos);
+}
+
+TEST_CASE("eval's pictures: gaps that are all 0 get a y-range from 0 and a note, not -0.04..0.04") {
+  if (!have_matplotlib()) {
+    MESSAGE("skipped: no python3 with matplotlib");
+    return;
+  }
+  check::temp_dir dir;
+  REQUIRE(cli(dir, "gen er 300 --seed 2 --out " + q(dir / "g.mtx")).status == 0);
+  const Result r = cli(dir, "eval " + q(dir / "g.mtx") + " --algos greedy,suitor --out " + q(dir / "ev"));
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  const std::string svg = slurp(dir / "ev" / "quality_time.svg");  // its text kept as text
+  CHECK(svg.find("every gap is 0 %") != std::string::npos);
+  // The y-axis' tick labels (right-aligned text): none below 0.
+  int ticks = 0;
+  for (std::size_t at = svg.find("text-anchor: end"); at != std::string::npos; at = svg.find("text-anchor: end", at + 1)) {
+    const std::size_t start = svg.find('>', at) + 1;
+    const std::string label = svg.substr(start, svg.find('<', start) - start);
+    CAPTURE(label);
+    ++ticks;
+    CHECK(label.rfind("\xe2\x88\x92", 0) == std::string::npos);  // U+2212, matplotlib's minus
+    CHECK(label.rfind("-", 0) == std::string::npos);
+  }
+  CHECK(ticks >= 2);
 }

@@ -61,7 +61,9 @@ minutes=$(((cpu_seconds / cores + 59) / 60))
 if [ -f build-demo/bin/matchblas ]; then
   echo "demo.sh: updating the tool in build-demo/"
 else
-  echo "demo.sh: building the tool in build-demo/: about $minutes minutes on $cores cores"
+  unit=minutes
+  [ "$minutes" = 1 ] && unit=minute
+  echo "demo.sh: building the tool in build-demo/: about $minutes $unit on $cores cores"
 fi
 mkdir -p build-demo
 generator=()

@@ -35,9 +35,12 @@ for f in "$lib" "$prefix/bin/matchblas"; do
 done
 echo "sizes: $(du -sh "$prefix" | cut -f1) in all; $(du -h "$(readlink -f "$lib")" | cut -f1) libmatchblas.so"
 
-# Everything below runs as a user's shell would: nothing of this build's
-# environment (no LD_LIBRARY_PATH, no CMake or compiler overrides).
-clean() { env -i HOME="$HOME" TMPDIR="${TMPDIR:-/tmp}" PATH="$prefix/bin:/usr/local/bin:/usr/bin:/bin" "$@"; }
+# Everything below runs as a user's shell would: the user's PATH (where
+# cmake and cc are) after the prefix's bin, and nothing else of this build's
+# environment (no LD_LIBRARY_PATH, LIBRARY_PATH, CPATH, CMAKE_PREFIX_PATH or
+# PKG_CONFIG_PATH).
+user_path=$PATH
+clean() { env -i HOME="$HOME" TMPDIR="${TMPDIR:-/tmp}" PATH="$prefix/bin:$user_path" "$@"; }
 echo "== bin/matchblas"
 clean matchblas --version | head -1
 clean matchblas match "$matrix" --algo suitor

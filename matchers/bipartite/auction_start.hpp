@@ -38,7 +38,8 @@ namespace matchblas {
 
 struct AuctionStartOptions {
   // The last epsilon as a fraction of the costs' span (largest - smallest
-  // of those auctioned); 0: 1 / (4 n).
+  // of those auctioned; when the 1st-99th percentile spread is below
+  // span / ratio, that spread, and the ratio halved); 0: 1 / (4 n).
   double final_fraction = 0;
   double ratio = 16;  // epsilon divided by this from phase to phase, from span / ratio
   // A phase ends with at most this many rows unassigned (the next takes

@@ -19,8 +19,6 @@ vertex_t auction_tail_rows(std::int64_t tail_rows, vertex_t n) {
 
 namespace {
 
-constexpr double ninf = -std::numeric_limits<double>::infinity();
-
 // The spread of most costs: the 99th less the 1st percentile of at most
 // about 2^16 of them (every (nnz / 2^16)-th), each capped at `ceiling`;
 // 0 without costs. O(2^16) time and memory, deterministic.
@@ -38,6 +36,19 @@ double cost_spread(const Csr<double>& c, double ceiling) {
   const double low = percentile(0.01);
   return percentile(0.99) - low;
 }
+
+}  // namespace
+
+EpsilonScale auction_epsilon_scale(const Csr<double>& c, double ceiling, double span, double ratio) {
+  const double spread = cost_spread(c, ceiling);
+  if (spread > 0 && spread * ratio < span) return {spread, std::min(ratio, std::max(4.0, ratio / 2))};
+  return {span, ratio};
+}
+
+namespace {
+
+constexpr double ninf = -std::numeric_limits<double>::infinity();
+
 
 constexpr vertex_t locked = -2;  // a column's col_mate while a bid on it is being settled
 
@@ -210,10 +221,9 @@ AuctionStart epsilon_scaling_auction(const Csr<double>& c, const AuctionStartOpt
   // entries: the first phases bid blindly and the last leaves prices too
   // rough for the repair (heavy:30000, job 4: 42x the entries scanned, then
   // 5.7k rows freed by the lowering and as many searches as MC64's start).
-  // The epsilons then scale from that spread, in phases of half the ratio.
-  const double spread = cost_spread(c, o.cost_ceiling);
-  const bool tailed = spread > 0 && spread * o.ratio < span;
-  const double scale = tailed ? spread : span, ratio = tailed && o.ratio > 4 ? o.ratio / 2 : o.ratio;
+  // The epsilons then scale from that spread, in phases of half the ratio
+  // (auction_epsilon_scale).
+  const auto [scale, ratio] = auction_epsilon_scale(c, o.cost_ceiling, span, o.ratio);
   const double last = scale * (o.final_fraction > 0 ? o.final_fraction : 1.0 / (4.0 * double(n)));
   const std::size_t tail = std::size_t(auction_tail_rows(o.tail_rows, n));
   const double budget = o.work_limit * double(c.num_entries() + n);

@@ -38,8 +38,8 @@ namespace matchblas {
 
 struct AuctionStartOptions {
   // The last epsilon as a fraction of the costs' span (largest - smallest
-  // of those auctioned; when the 1st-99th percentile spread is below
-  // span / ratio, that spread, and the ratio halved); 0: 1 / (4 n).
+  // of those auctioned; where outliers set it, the spread of most costs
+  // with the ratio halved: auction_epsilon_scale); 0: 1 / (4 n).
   double final_fraction = 0;
   double ratio = 16;  // epsilon divided by this from phase to phase, from span / ratio
   // A phase ends with at most this many rows unassigned (the next takes
@@ -74,6 +74,20 @@ struct AuctionStart {
 // GPU auction's, AuctionGpuOptions): that many when positive (at most n),
 // n / 2000 when 0, none when negative.
 vertex_t auction_tail_rows(std::int64_t tail_rows, vertex_t n);
+
+// What an epsilon-scaling auction over the costs of c (each capped at
+// `ceiling`, their span `span`) scales its epsilons from: the span, or,
+// when a few outliers set it (the 1st-99th percentile spread of at most
+// 2^16 sampled costs is below span / ratio: job 4 on values over several
+// decades), that spread with the ratio halved (down to 4). The first
+// epsilon is scale / ratio, the last scale times the final fraction. (The
+// GPU auction keeps the span: there this schedule left longer searches for
+// the host repair on heavy:1000000, bench/RESULTS.md.) O(2^16) time and
+// memory, deterministic.
+struct EpsilonScale {
+  double scale, ratio;
+};
+EpsilonScale auction_epsilon_scale(const Csr<double>& c, double ceiling, double span, double ratio);
 
 // Minimum cost (benefits -c_ij). Throws invalid_input unless c is square
 // with finite costs; a matrix without a perfect matching comes back

@@ -19,7 +19,8 @@
 # The Python package's tests (python/tests) run in the CTest step, on the
 # module the build above made. The static library is built too, so that the
 # installed-package test covers both libraries, and the project's warnings
-# are errors (MATCHBLAS_WERROR) in both builds.
+# are errors (MATCHBLAS_WERROR) in both builds. A test that runs past 25
+# minutes fails as timed out (one hanging test must not eat CI's time box).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 quick=0
@@ -49,7 +50,7 @@ TEXT
   esac
 done
 ./scripts/build.sh -DMATCHBLAS_STATIC_LIBRARY=ON -DMATCHBLAS_WERROR=ON "${args[@]}"
-ctest --test-dir build --output-on-failure -j "$(nproc)"
+ctest --test-dir build --output-on-failure --timeout 1500 -j "$(nproc)"
 if [ "$quick" = 1 ]; then
   echo "test.sh --quick: the CTest suite passed (sanitizers and fuzzers not run: ./scripts/test.sh runs them)"
   exit 0
@@ -60,7 +61,7 @@ if [ "${MATCHBLAS_SKIP_ASAN:-0}" != 1 ]; then
         -DCMAKE_CXX_FLAGS="$san" -DCMAKE_EXE_LINKER_FLAGS="$san" >/dev/null
   cmake --build build-asan -j "$(nproc)"
   ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-    ctest --test-dir build-asan --output-on-failure -j "$(nproc)" -LE 'gpu|mpi' \
+    ctest --test-dir build-asan --output-on-failure --timeout 1500 -j "$(nproc)" -LE 'gpu|mpi' \
       -E 'conformance|test_suitor_bulk|test_handshake|test_ld_rounds|test_suitor$|test_ld$|^install/'
 fi
 ./scripts/fuzz.sh 100000 60

@@ -223,8 +223,18 @@ AuctionStart epsilon_scaling_auction(const Csr<double>& c, const AuctionStartOpt
   // 5.7k rows freed by the lowering and as many searches as MC64's start).
   // The epsilons then scale from that spread, in phases of half the ratio
   // (auction_epsilon_scale).
-  const auto [scale, ratio] = auction_epsilon_scale(c, o.cost_ceiling, span, o.ratio);
-  const double last = scale * (o.final_fraction > 0 ? o.final_fraction : 1.0 / (4.0 * double(n)));
+  auto [scale, ratio] = auction_epsilon_scale(c, o.cost_ceiling, span, o.ratio);
+  const double fraction = o.final_fraction > 0 ? o.final_fraction : 1.0 / (4.0 * double(n));
+  double last = scale * fraction;
+  // The spread's small epsilons cannot settle a price war across an
+  // outlier's gap (rows contending for fewer columns than themselves, each
+  // step raising a price by about epsilon: gap / epsilon bids; the shared
+  // mahindas and bayer10 matrices, job 4). A phase of that schedule that
+  // scans more than this many times the entries falls back to the span's
+  // schedule from the prices it reached (they keep epsilon-complementary
+  // slackness at any larger epsilon), as if the spread had not been used.
+  constexpr double spread_phase_work = 8;
+  bool spread_schedule = scale < span;
   const std::size_t tail = std::size_t(auction_tail_rows(o.tail_rows, n));
   const double budget = o.work_limit * double(c.num_entries() + n);
   // Each thread bids from its own stack of unassigned rows; a row displaced
@@ -241,7 +251,7 @@ AuctionStart epsilon_scaling_auction(const Csr<double>& c, const AuctionStartOpt
   std::atomic<bool> stop{false}, idle{false};
   bool interrupted = false;
   int phase = 0;
-  for (double eps = std::max(last, scale / ratio);; eps = std::max(last, eps / ratio)) {
+  for (double eps = std::max(last, scale / ratio);;) {
     ++phase;
     const bool parallel_bids = threads > 1 && phase <= o.parallel_phases;
     a.epsilon = eps;
@@ -286,21 +296,29 @@ AuctionStart epsilon_scaling_auction(const Csr<double>& c, const AuctionStartOpt
     }
     free_rows = freed;
     scanned = a.scanned + c.num_entries();
+    const double phase_budget =
+        spread_schedule ? std::min(budget, double(scanned) + spread_phase_work * double(c.num_entries() + n)) : budget;
+    bool fall_back = false;
     // Bidding, in rounds: a round ends when the phase does or (several
     // threads) when one thread ran dry; the rows left are then dealt out
     // again.
     for (;;) {
       idle = false;
       if (!parallel_bids) {
-        Bidding<false>{c, o.cost_ceiling, eps, tail, budget, a, free_rows, scanned, stop, idle, interrupted}.run(
+        Bidding<false>{c, o.cost_ceiling, eps, tail, phase_budget, a, free_rows, scanned, stop, idle, interrupted}.run(
             stacks[0], true);
       } else {
 #pragma omp parallel num_threads(threads)
-        Bidding<true>{c, o.cost_ceiling, eps, tail, budget, a, free_rows, scanned, stop, idle, interrupted}.run(
+        Bidding<true>{c, o.cost_ceiling, eps, tail, phase_budget, a, free_rows, scanned, stop, idle, interrupted}.run(
             stacks[omp_get_thread_num()], omp_get_thread_num() == 0);
       }
       a.scanned = scanned;
       if (interrupted) throw matchblas::interrupted();
+      if (stop && spread_schedule && double(a.scanned) <= budget) {  // the phase's own limit
+        stop = false;
+        fall_back = true;
+        break;
+      }
       if (stop) return a;  // not finished
       if (free_rows <= std::int64_t(tail)) break;
       std::vector<vertex_t> rest;
@@ -311,7 +329,15 @@ AuctionStart epsilon_scaling_auction(const Csr<double>& c, const AuctionStartOpt
       if (rest.empty()) break;  // (free_rows counts the rows on the stacks)
       for (std::size_t r = 0; r < rest.size(); ++r) stacks[r % std::size_t(threads)].push_back(rest[r]);
     }
+    if (fall_back) {
+      spread_schedule = false;
+      ratio = o.ratio;
+      last = span * fraction;
+      eps = std::max(last, span / ratio);
+      continue;
+    }
     if (eps <= last) break;
+    eps = std::max(last, eps / ratio);
   }
   a.mates.matched = n - vertex_t(std::count(a.mates.row_mate.begin(), a.mates.row_mate.end(), no_vertex));
   a.finished = true;

@@ -80,7 +80,10 @@ vertex_t auction_tail_rows(std::int64_t tail_rows, vertex_t n);
 // when a few outliers set it (the 1st-99th percentile spread of at most
 // 2^16 sampled costs is below span / ratio: job 4 on values over several
 // decades), that spread with the ratio halved (down to 4). The first
-// epsilon is scale / ratio, the last scale times the final fraction. (The
+// epsilon is scale / ratio, the last scale times the final fraction. A
+// phase of the spread's schedule that scans more than 8x the entries (a
+// price war across an outlier's gap) hands over to the span's schedule
+// from the prices it reached (epsilon_scaling_auction). (The
 // GPU auction keeps the span: there this schedule left longer searches for
 // the host repair on heavy:1000000, bench/RESULTS.md.) O(2^16) time and
 // memory, deterministic.

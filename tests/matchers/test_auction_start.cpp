@@ -7,7 +7,9 @@
 // at the last epsilon (checked from the prices it returns), and the repair
 // from its prices reaching the cold start's cost; one thread gives the same
 // prices every time. On heavy-tailed costs (a few outliers set the span)
-// the epsilons scale from the spread of most costs, with the same checks. The pre-pass (the registry's max-sum and max-product,
+// the epsilons scale from the spread of most costs, with the same checks,
+// and where that schedule meets a price war across the outliers' gap the
+// span's takes over. The pre-pass (the registry's max-sum and max-product,
 // on matrices large enough for the parallel passes): the same objective at
 // 1 and 2 threads (1e-9 relative), and on real values (a unique optimum)
 // the same matching and job 5 scalings (canonical duals); canonical_duals
@@ -115,30 +117,93 @@ TEST_CASE("auction start on 1, 2 and 4 threads: a valid epsilon-optimal matching
 TEST_CASE("auction start on heavy-tailed costs: epsilons from the spread of most costs, the same optimum") {
   // Costs in [-5, 5] with one entry in 100 a thousand to a million times
   // larger: the span is set by the outliers, the spread of 98% of the costs
-  // is about 10, so the schedule scales from the spread (its last epsilon
-  // far below span / (4 n)); the repair still reaches the optimum.
+  // is about 10. Outliers on the diagonal (no two rows want the same one):
+  // the schedule scales from the spread throughout (its last epsilon far
+  // below span / (4 n)). Outliers anywhere (rows contend for them: price
+  // wars across their gap at the spread's epsilons): the span's schedule
+  // takes over after a phase of 8x the entries, instead of the 130-1350x
+  // the spread's alone scanned on these matrices. Either way the repair
+  // reaches the optimum.
   std::mt19937 rng(2015);
   for (int trial = 0; trial < 6; ++trial) {
     const vertex_t n = 300 + vertex_t(rng() % 2000);
-    Csr<double> c = random_square(n, 3 + trial % 4, 0, rng);
+    const Csr<double> base = random_square(n, 3 + trial % 4, 0, rng);
     std::uniform_real_distribution<double> decades(3, 6);
-    for (std::size_t k = 0; k < c.weights.size(); k += 100) c.weights[k] = -std::pow(10.0, decades(rng));
-    double lo = 0, hi = 0;
-    for (double w : c.weights) lo = std::min(lo, w), hi = std::max(hi, w);
-    const double optimum = min_cost_row_perfect(c).cost;
+    for (bool diagonal : {true, false}) {
+      Csr<double> c = base;
+      if (diagonal) {
+        for (vertex_t i = 0; i < n; i += 100)
+          for (offset_t k = c.offsets[i]; k < c.offsets[i + 1]; ++k)
+            if (c.cols[k] == i) c.weights[k] = -std::pow(10.0, decades(rng));
+      } else {
+        for (std::size_t k = 0; k < c.weights.size(); k += 100) c.weights[k] = -std::pow(10.0, decades(rng));
+      }
+      double lo = 0, hi = 0;
+      for (double w : c.weights) lo = std::min(lo, w), hi = std::max(hi, w);
+      const double optimum = min_cost_row_perfect(c).cost;
+      CAPTURE(trial);
+      CAPTURE(n);
+      CAPTURE(diagonal);
+      for (int threads : {1, 2}) {
+        CAPTURE(threads);
+        const AuctionStart a = epsilon_scaling_auction(c, {.tail_rows = -1, .work_limit = 1e9, .threads = threads});
+        REQUIRE(a.finished);
+        CHECK(a.scanned < 100 * (c.num_entries() + n));
+        check::require_valid_mates(c, a.mates);
+        CHECK(a.mates.matched == n);
+        require_epsilon_slack(c, a);
+        if (diagonal) CHECK(a.epsilon < (hi - lo) / (4.0 * double(n)) / 10);
+        std::vector<double> v(a.price.size());
+        for (std::size_t j = 0; j < v.size(); ++j) v[j] = -a.price[j];
+        const DualMatching d = min_cost_row_perfect_from_column_duals(c, v, a.mates);
+        CHECK(d.cost == doctest::Approx(optimum).epsilon(1e-9).scale(1));
+      }
+    }
+  }
+}
+
+TEST_CASE("auction start on heavy-tailed costs with a price war across the outliers' gap: the span's schedule takes over") {
+  // k + 1 rows share k columns at an outlier cost (-1e6, one entry in about
+  // 400): one of them must leave for a column of the ordinary costs, and at
+  // the spread's epsilons (about 1) the k + 1 rows would raise those
+  // columns' prices an epsilon at a time up to the gap, about 1e7 bids. A
+  // phase of the spread's schedule that scans more than 8x the entries hands
+  // over to the span's schedule from its prices: the auction finishes far
+  // inside a work limit of 1000x the entries (the spread's schedule alone
+  // would not), and the repair reaches the optimum.
+  std::mt19937 rng(2010);
+  for (int trial = 0; trial < 4; ++trial) {
+    const vertex_t n = 3000 + vertex_t(rng() % 1000), k = 8;
+    Csr<double> c = random_square(n, 4, 0, rng);
+    Csr<double> war;
+    war.n_rows = war.n_cols = n;
+    for (vertex_t i = 0; i < n; ++i) {
+      std::vector<std::pair<vertex_t, double>> row;
+      for (offset_t e = c.offsets[i]; e < c.offsets[i + 1]; ++e)
+        if (i > k || c.cols[e] >= k) row.emplace_back(c.cols[e], c.weights[e]);
+      if (i <= k)
+        for (vertex_t j = 0; j < k; ++j) row.emplace_back(j, -1e6);
+      std::sort(row.begin(), row.end());
+      for (auto [j, w] : row) {
+        war.cols.push_back(j);
+        war.weights.push_back(w);
+      }
+      war.offsets.push_back(offset_t(war.cols.size()));
+    }
+    const double optimum = min_cost_row_perfect(war).cost;
     CAPTURE(trial);
     CAPTURE(n);
     for (int threads : {1, 2}) {
       CAPTURE(threads);
-      const AuctionStart a = epsilon_scaling_auction(c, {.tail_rows = -1, .work_limit = 1e9, .threads = threads});
+      const AuctionStart a = epsilon_scaling_auction(war, {.tail_rows = -1, .work_limit = 1000, .threads = threads});
       REQUIRE(a.finished);
-      check::require_valid_mates(c, a.mates);
+      CHECK(a.scanned < 200 * (war.num_entries() + n));
+      check::require_valid_mates(war, a.mates);
       CHECK(a.mates.matched == n);
-      require_epsilon_slack(c, a);
-      CHECK(a.epsilon < (hi - lo) / (4.0 * double(n)) / 10);
+      require_epsilon_slack(war, a);
       std::vector<double> v(a.price.size());
       for (std::size_t j = 0; j < v.size(); ++j) v[j] = -a.price[j];
-      const DualMatching d = min_cost_row_perfect_from_column_duals(c, v, a.mates);
+      const DualMatching d = min_cost_row_perfect_from_column_duals(war, v, a.mates);
       CHECK(d.cost == doctest::Approx(optimum).epsilon(1e-9).scale(1));
     }
   }

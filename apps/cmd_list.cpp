@@ -95,13 +95,18 @@ int command_list(const Args& a) {
   int w = 18;  // the name column: the longest name
   for (const MatcherInfo& m : matchers()) w = std::max(w, int(m.name.size()));
   if (!a.flag("long")) {
-    // One row per algorithm, within 100 columns (the longest name, then at
-    // most 15 + 11 + 11 + "no: " and a brief reason).
-    std::printf("%-*s  %-15s  %-11s  %-11s  %s\n", w, "name", "problem", "device", "guarantee", "available here");
+    // One row per algorithm, within 100 columns (the longest name, problem
+    // and guarantee, then the device and "no: " and a brief reason).
+    int wp = 7, wg = 9;
+    for (const MatcherInfo& m : matchers()) {
+      wp = std::max(wp, int(to_string(m.problem).size()));
+      wg = std::max(wg, int(m.guarantee.size()));
+    }
+    std::printf("%-*s  %-*s  %-11s  %-*s  %s\n", w, "name", wp, "problem", "device", wg, "guarantee", "available here");
     for (const MatcherInfo& m : matchers()) {
       const std::optional<std::string> why = unavailable_briefly(m);
-      std::printf("%-*s  %-15s  %-11s  %-11s  %s\n", w, m.name.c_str(), to_string(m.problem).c_str(),
-                  to_string(m.device).c_str(), m.guarantee.c_str(), why ? ("no: " + *why).c_str() : "yes");
+      std::printf("%-*s  %-*s  %-11s  %-*s  %s\n", w, m.name.c_str(), wp, to_string(m.problem).c_str(),
+                  to_string(m.device).c_str(), wg, m.guarantee.c_str(), why ? ("no: " + *why).c_str() : "yes");
     }
     std::printf("\nmatchblas list --long: with graphs, twins, summaries, sources and options\n");
     return 0;

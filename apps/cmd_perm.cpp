@@ -77,17 +77,6 @@ MmMatrix permuted_scaled(const Csr<double>& a, const PrepassResult& r) {
   return m;
 }
 
-std::unique_ptr<AtomicFile> open_named_output(const Args& a, const std::string& option, const std::string& input) {
-  const auto path = a.value(option);
-  if (!path) return nullptr;
-  try {
-    check_output_path(*path, {input}, false);
-  } catch (const usage_error& e) {
-    throw usage_error("--" + option + std::string(e.what()).substr(5));  // "--out X: ..." names this option
-  }
-  return std::make_unique<AtomicFile>(*path);
-}
-
 }  // namespace
 
 int command_perm(const Args& a) {

@@ -84,6 +84,16 @@ std::vector<Command> make_table() {
                           {"json", "", "one JSON object on standard output (docs/JSON.md)"}}),
                     progress_options),
                Problem::bipartite, command_perm});
+  t.push_back({"cluster", "FILE", "communities of the graph of a square Matrix Market file (Louvain), checked",
+               {"The graph: vertex i = row i, w(u,v) = max(a_uv, a_vu) as given (1 for a pattern file; a negative",
+                "value is refused), the diagonal ignored. Reports the modularity Q = sum e_c/m - gamma (a_c/2m)^2."},
+               join(join(algorithm_options(false),
+                         {{"out", "FILE", "write the communities: one line per vertex, its community 0..k-1 (- : stdout)"},
+                          {"levels-out", "FILE",
+                           "write the hierarchy: 'LEVEL VERTEX COMMUNITY' per line, level 0 the input's vertices"},
+                          {"json", "", "one JSON object on standard output (docs/JSON.md)"}}),
+                    progress_options),
+               Problem::community, command_cluster});
   std::vector<std::string> kinds = {"KIND (N means):"};
   for (const GeneratorKindHelp& k : generator_help()) kinds.push_back("  " + k.name + ": " + k.size);
   t.push_back({"gen", "KIND N", "write a generated graph as Matrix Market (to standard output without --out)",

@@ -26,6 +26,7 @@ int command_marry(const Args& a);
 int command_marriage_gen(const Args& a);
 int command_eval(const Args& a);
 int command_perm(const Args& a);
+int command_cluster(const Args& a);
 // The mate array, one line per vertex, committed (match --out).
 void write_mates(AtomicFile& f, const std::vector<vertex_t>& mate);
 // --version's text (apps/version.cpp).
@@ -56,5 +57,7 @@ void check_output_path(const std::string& out, const std::vector<std::string>& i
 // --out opened before any work ("-": standard output) (a missing folder, no permission: an error
 // now, not after the work), after check_output_path; nullptr without --out.
 std::unique_ptr<AtomicFile> open_output(const Args& a, const std::vector<std::string>& inputs);
+// The same for another output option (--scales-out, --levels-out).
+std::unique_ptr<AtomicFile> open_named_output(const Args& a, const std::string& option, const std::string& input);
 
 }  // namespace matchblas::cli

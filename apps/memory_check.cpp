@@ -98,6 +98,20 @@ void check_prepass_memory(const std::string& file, const MmHeader& h, const Matc
                          count(entries) + " entries");
 }
 
+void check_community_memory(const std::string& file, const MmHeader& h, const MatcherInfo& m) {
+  const double n = h.rows;
+  const double entries = h.format == MmFormat::array ? n * double(h.cols)
+                                                     : double(h.entries) * (h.symmetry != MmSymmetry::general ? 2 : 1);
+  const double read = matrix_market_bytes(h);
+  // The graph has both directions of each entry at most; the entry counts
+  // an undirected edge once (MatcherInfo::memory).
+  const double graph = 8 * (n + 1) + 2 * entries * (sizeof(vertex_t) + sizeof(double));
+  const double running = graph + matcher_bytes(&m, n, 2 * entries);
+  const double bytes = std::max(read + graph_build_bytes(h, GraphBuild::general, sizeof(double)), running);
+  refuse_unless_fits(file, bytes,
+                     "'" + m.name + "' on the " + count(n) + "-vertex graph with up to " + count(entries) + " edges");
+}
+
 void check_marriage_memory(const std::string& file, vertex_t men, vertex_t women, double entries,
                            const MatcherInfo& m) {
   const double people = double(men) + double(women);

@@ -38,6 +38,8 @@ void check_graph_memory(const std::string& file, const MmHeader& h, GraphView vi
                         const MatcherInfo& m, double extra_per_vertex = 0);
 // perm: the matrix as given (matrix_as_given) and the pre-pass entry m.
 void check_prepass_memory(const std::string& file, const MmHeader& h, const MatcherInfo& m);
+// cluster: the graph of community_graph and the community entry m.
+void check_community_memory(const std::string& file, const MmHeader& h, const MatcherInfo& m);
 // marry: the instance (MEN and WOMEN from its header, `entries` list entries
 // when known: 0 at the header, the count after reading), its ranked lists and m.
 void check_marriage_memory(const std::string& file, vertex_t men, vertex_t women, double entries,

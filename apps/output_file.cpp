@@ -65,4 +65,15 @@ std::unique_ptr<AtomicFile> open_output(const Args& a, const std::vector<std::st
   return std::make_unique<AtomicFile>(*out);
 }
 
+std::unique_ptr<AtomicFile> open_named_output(const Args& a, const std::string& option, const std::string& input) {
+  const auto path = a.value(option);
+  if (!path) return nullptr;
+  try {
+    check_output_path(*path, {input}, false);
+  } catch (const usage_error& e) {
+    throw usage_error("--" + option + std::string(e.what()).substr(5));  // "--out X: ..." names this option
+  }
+  return std::make_unique<AtomicFile>(*path);
+}
+
 }  // namespace matchblas::cli

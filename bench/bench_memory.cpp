@@ -155,6 +155,13 @@ int main(int argc, char** argv) {
             return rank_lists(inst);
           }, [&](const RankedLists& p) { (void)run_marriage(e, p, opt); }));
           break;
+        case Problem::community:
+          report(e, er, in_child([&](Measured& m) {
+            Csr<double> a = erdos_renyi<double>(nv, g);
+            m.vertices = a.n_rows, m.edges = double(num_edges(a));
+            return a;
+          }, [&](const Csr<double>& a) { (void)run_community(e, a, opt); }));
+          break;
       }
     }
   }

@@ -148,26 +148,49 @@ double graph_build_bytes(const MmHeader& h, GraphBuild build, std::size_t weight
   return 0;
 }
 
-template <class W>
-Csr<W> general_graph(const MmMatrix& a, const GraphRules& rules) {
+namespace {
+// The square matrix's general graph in doubles: w(u, v) = max(|a_uv|,
+// |a_vu|) (or of the values themselves when !modulus) after duplicates are
+// summed, the diagonal ignored, zeros dropped (rules null: pattern entries 1).
+// `what` names the graph in the errors.
+Csr<double> symmetric_max(const MmMatrix& a, const GraphRules* rules, bool modulus, const std::string& what) {
   const MmHeader& h = a.header;
   if (h.rows != h.cols)
-    throw shape_error("a general graph needs a square matrix, this one is " + dims(h) + " (use the bipartite view)");
-  require_memory(graph_build_bytes(h, GraphBuild::general, sizeof(W)),
-                 "the general graph of a " + dims(h) + " matrix with " + entries(h));
-  const Csr<double> summed = summed_entries(a, &rules, /*skip_diagonal=*/true, /*drop_zeros=*/false);
+    throw shape_error(what + " needs a square matrix, this one is " + dims(h) + " (use the bipartite view)");
+  require_memory(graph_build_bytes(h, GraphBuild::general, sizeof(double)),
+                 what + " of a " + dims(h) + " matrix with " + entries(h));
+  const Csr<double> summed = summed_entries(a, rules, /*skip_diagonal=*/true, /*drop_zeros=*/false);
   check_interrupt();
-  // w(u, v) = max(|a_uv|, |a_vu|): every summed entry speaks for both directions.
+  // Every summed entry speaks for both directions.
   Triples<double> t;
   t.reserve(2 * summed.cols.size());
   for (vertex_t r = 0; r < summed.n_rows; ++r)
     for (offset_t k = summed.offsets[r]; k < summed.offsets[r + 1]; ++k) {
-      const double w = std::fabs(summed.weights[k]);
+      const double w = modulus ? std::fabs(summed.weights[k]) : summed.weights[k];
+      if (!(w >= 0))
+        throw invalid_input("entry (" + std::to_string(r + 1) + ", " + std::to_string(summed.cols[k] + 1) +
+                            ") is " + short_number(w) + ": " + what + " needs non-negative weights");
       t.push_back(r, summed.cols[k], w);
       t.push_back(summed.cols[k], r, w);
     }
   check_interrupt();
-  return cast_abs<W>(csr_from_triples(h.rows, h.cols, t, Duplicates::max, /*drop_zeros=*/true));
+  return csr_from_triples(h.rows, h.cols, t, Duplicates::max, /*drop_zeros=*/true);
+}
+}  // namespace
+
+template <class W>
+Csr<W> general_graph(const MmMatrix& a, const GraphRules& rules) {
+  return cast_abs<W>(symmetric_max(a, &rules, /*modulus=*/true, "a general graph"));
+}
+
+Csr<double> community_graph(const MmMatrix& a) {
+  Csr<double> g = symmetric_max(a, nullptr, /*modulus=*/false, "community detection");
+  for (vertex_t r = 0; r < g.n_rows; ++r)
+    for (offset_t k = g.offsets[r]; k < g.offsets[r + 1]; ++k)
+      if (!std::isfinite(g.weights[k]))
+        throw invalid_input("entry (" + std::to_string(r + 1) + ", " + std::to_string(g.cols[k] + 1) + ") sums to " +
+                            short_number(g.weights[k]) + ", which a double cannot hold");
+  return g;
 }
 
 template <class W>

@@ -18,6 +18,12 @@
 //   bipartite_as_general  that bipartite graph as a general graph on m + n
 //                    vertices (row i -> vertex i, column j -> vertex m + j), so
 //                    every general-graph matcher runs on it.
+//   community_graph  square A -> the weighted undirected graph community
+//                    detection takes: as general_graph, but w(u, v) =
+//                    max(a_uv, a_vu) of the values as given (a negative one
+//                    is refused, naming the entry: modularity needs
+//                    non-negative weights) and 1 for a pattern file's
+//                    entries; the diagonal ignored, zeros dropped.
 //   complete_graph_from_matrix  a square matrix (usually an array file) -> a
 //                    complete graph, w(u,v) = max(|a_uv|, |a_vu|) after
 //                    duplicates are summed, zero diagonal; missing entries
@@ -58,6 +64,7 @@ double graph_build_bytes(const MmHeader& h, GraphBuild build, std::size_t weight
 template <class W>
 Csr<W> general_graph(const MmMatrix& a, const GraphRules& rules = {});
 
+Csr<double> community_graph(const MmMatrix& a);
 // |v| as a weight of type W, or invalid_input "entry (r+1, c+1) sums to V,
 // which a float weight cannot hold" when it is not finite in W: the
 // builders' check (also the distributed reader's, datasets/distributed/).

@@ -75,4 +75,13 @@ inline const std::string deveci_apfb =
     "M. Deveci, K. Kaya, B. Ucar, U. V. Catalyurek, GPU accelerated maximum cardinality matching algorithms for "
     "bipartite graphs, Euro-Par 2013, LNCS 8097";
 
+inline const std::string blondel_louvain =
+    "V. D. Blondel, J.-L. Guillaume, R. Lambiotte, E. Lefebvre, Fast unfolding of communities in large networks, "
+    "Journal of Statistical Mechanics, P10008, 2008";
+inline const std::string lu_grappolo =
+    "H. Lu, M. Halappanavar, A. Kalyanaraman, Parallel heuristics for scalable community detection, Parallel "
+    "Computing 47, 2015";
+inline const std::string naim_louvain_gpu =
+    "M. Naim, F. Manne, M. Halappanavar, A. Tumeo, Community detection on the GPU, IPDPS 2017";
+
 }  // namespace matchblas::references

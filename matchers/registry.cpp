@@ -25,7 +25,8 @@ std::vector<MatcherInfo> make_registry() {
       {"b_matching", registry_detail::add_b_matching},
       {"marriage", registry_detail::add_marriage},
       {"bipartite", registry_detail::add_bipartite},
-      {"distributed", registry_detail::add_distributed}};
+      {"distributed", registry_detail::add_distributed},
+      {"community", registry_detail::add_community}};
   for (const auto& [family, add] : families) {
     const std::size_t first = r.size();
     add(r);
@@ -48,6 +49,7 @@ bool runner_fits(const MatcherInfo& m) {
     case Problem::b_matching: return runs<BMatchRunner>(m);
     case Problem::marriage: return runs<MarriageRunner>(m);
     case Problem::bipartite: return runs<PrepassRunner>(m);
+    case Problem::community: return runs<CommunityRunner>(m);
   }
   return false;
 }
@@ -281,6 +283,13 @@ PrepassResult run_prepass(const MatcherInfo& m, const Csr<double>& a, const RunO
   return naming_matcher(m, [&] { return (*run)(a, for_entry(m, opt)); });
 }
 
+Communities run_community(const MatcherInfo& m, const Csr<double>& g, const RunOptions& opt) {
+  const auto* run = std::get_if<CommunityRunner>(&m.run);
+  if (!run) throw invalid_input("'" + m.name + "' computes a " + to_string(m.problem) + ", not communities");
+  if (m.unavailable) throw error("'" + m.name + "' is unavailable: " + *m.unavailable);
+  return naming_matcher(m, [&] { return (*run)(g, for_entry(m, opt)); });
+}
+
 DistributedMatching run_distributed(const MatcherInfo& m, const DistGraph& g, const RunOptions& opt) {
   const auto* run = std::get_if<DistributedRunner>(&m.run);
   if (!run) throw invalid_input("'" + m.name + "' does not run on distributed graphs");
@@ -319,6 +328,8 @@ const std::vector<ProblemInfo>& problems() {
        {"man-optimal"}},
       {Problem::bipartite, "bipartite", "a matching of rows to columns, permutation and scalings", "m x n matrices",
        {"cardinality", "bottleneck", "exact", "approximate"}},
+      {Problem::community, "community detection", "a community per vertex and the modularity",
+       "undirected graphs (square matrices)", {"local optimum"}},
   };
   return table;
 }

@@ -25,6 +25,7 @@
 #include "lib/phase_report.hpp"
 #include "matchers/b_matching/b_matching.hpp"
 #include "matchers/bipartite/prepass.hpp"
+#include "matchers/community/louvain.hpp"
 #include "datasets/distributed/dist_graph.hpp"
 #include "matchers/distributed/ld_mpi.hpp"
 #include "matchers/marriage/stable_marriage.hpp"
@@ -35,9 +36,10 @@ namespace matchblas {
 // run under mpirun by `matchblas match` (apps/cmd_match_distributed.cpp).
 enum class Device { cpu, gpu, distributed };
 // bipartite: the diagonal pre-pass on an m-by-n matrix (a PrepassResult).
+// community: community detection on an undirected graph (Communities).
 // A new problem is a value here, a row of problems() and a runner type in
 // MatcherInfo::run; the tools that list or choose entries need nothing else.
-enum class Problem { matching, b_matching, marriage, bipartite };
+enum class Problem { matching, b_matching, marriage, bipartite, community };
 
 // What each problem is, for the tools and the registry's own checks.
 struct ProblemInfo {
@@ -111,6 +113,9 @@ using MatchRunner = std::function<Matching(GraphRef, const RunOptions&)>;
 using BMatchRunner = std::function<BMatching(GraphRef, const std::vector<int>& b, const RunOptions&)>;
 using MarriageRunner = std::function<Marriage(const RankedLists&, const RunOptions&)>;
 using PrepassRunner = std::function<PrepassResult(const Csr<double>&, const RunOptions&)>;
+// The graph of community_graph (lib/graph_from_matrix.hpp): symmetric,
+// non-negative weights.
+using CommunityRunner = std::function<Communities(const Csr<double>&, const RunOptions&)>;
 // Collective over the ranks: this rank's part of the graph in, its part of
 // the matching out.
 using DistributedRunner = std::function<DistributedMatching(const DistGraph&, const RunOptions&)>;
@@ -168,7 +173,7 @@ struct MatcherInfo {
   // Called once per run, by parse_options, before any input is read. Unset:
   // the entry has no rules and reads no struct.
   std::function<std::any(const OptionValues&, Precision)> read_options{};
-  std::variant<MatchRunner, BMatchRunner, MarriageRunner, PrepassRunner, DistributedRunner> run{};
+  std::variant<MatchRunner, BMatchRunner, MarriageRunner, PrepassRunner, DistributedRunner, CommunityRunner> run{};
   // When set, the algorithm is registered but cannot run in this build; the
   // string says why (e.g. "needs LEMON").
   std::optional<std::string> unavailable{};
@@ -222,6 +227,7 @@ Matching run_matching(const MatcherInfo& m, GraphRef g, const RunOptions& opt);
 BMatching run_b_matching(const MatcherInfo& m, GraphRef g, const std::vector<int>& b, const RunOptions& opt);
 Marriage run_marriage(const MatcherInfo& m, const RankedLists& p, const RunOptions& opt);
 PrepassResult run_prepass(const MatcherInfo& m, const Csr<double>& a, const RunOptions& opt);
+Communities run_community(const MatcherInfo& m, const Csr<double>& g, const RunOptions& opt);
 DistributedMatching run_distributed(const MatcherInfo& m, const DistGraph& g, const RunOptions& opt);
 
 // The entry a pre-pass job runs by default (1-5; 3 is 2's entry): the
@@ -246,6 +252,7 @@ void add_b_matching(std::vector<MatcherInfo>& r);
 void add_marriage(std::vector<MatcherInfo>& r);
 void add_bipartite(std::vector<MatcherInfo>& r);
 void add_distributed(std::vector<MatcherInfo>& r);
+void add_community(std::vector<MatcherInfo>& r);
 
 // Adapts f(const Csr<W>&, rest...) -> R to a GraphRef of a sparse graph;
 // a complete graph is refused naming the algorithm.

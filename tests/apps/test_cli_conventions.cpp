@@ -215,6 +215,7 @@ TEST_CASE("every command's --json validates against docs/json-schema.json, one v
       {"marry", "marry " + q(f.marriage) + " --algo mcvitie-wilson --json"},
       {"perm", "perm " + q(f.matrix) + " --json"},
       {"perm", "perm " + q(f.matrix) + " --job 1 --json"},
+      {"cluster", "cluster " + q(f.graph) + " --algo louvain --json"},
       {"list", "list --json"},
   };
   std::vector<std::string> seen;

@@ -20,6 +20,7 @@
 #include "matchers/marriage/stable_marriage.hpp"
 #include "tests/check/bipartite_reference.hpp"
 #include "tests/check/check.hpp"
+#include "tests/check/community_check.hpp"
 #include "tests/check/families.hpp"
 #include "tests/check/four_cycles.hpp"
 
@@ -381,6 +382,66 @@ void check_bipartite(const MatcherInfo& m) {
   }
 }
 
+// Community entries on the test families (every graph symmetric with
+// positive weights, no loops) and on their graphs with a loop added to
+// every third vertex, at two resolutions: a valid partition with the
+// modularity it reports, no improving vertex move ("local optimum"), and
+// for deterministic CPU entries the same labels at 1 and 2 threads.
+void check_community(const MatcherInfo& m) {
+  REQUIRE(m.guarantee == "local optimum");
+  FamilyOptions families;
+  families.random_graphs = 40;
+  for (const char* resolution : {"1", "2.5"}) {
+    const OptionValues options = parse_options(m, {{"resolution", resolution}});
+    const double gamma = std::stod(resolution);
+    for_each_test_graph(
+        [&](const std::string& name, const Csr<double>& plain) {
+          for (bool loops : {false, true}) {
+            Csr<double> g = plain;
+            if (loops) {  // a loop of weight 1.5 on every third vertex, rows kept sorted
+              Csr<double> l;
+              l.n_rows = l.n_cols = g.n_rows;
+              for (vertex_t u = 0; u < g.n_rows; ++u) {
+                bool placed = u % 3 != 0;
+                for (offset_t e = g.offsets[u]; e < g.offsets[u + 1]; ++e) {
+                  if (!placed && g.cols[e] > u) {
+                    l.cols.push_back(u);
+                    l.weights.push_back(1.5);
+                    placed = true;
+                  }
+                  l.cols.push_back(g.cols[e]);
+                  l.weights.push_back(g.weights[e]);
+                }
+                if (!placed) {
+                  l.cols.push_back(u);
+                  l.weights.push_back(1.5);
+                }
+                l.offsets.push_back(offset_t(l.cols.size()));
+              }
+              g = std::move(l);
+            }
+            CAPTURE(name);
+            CAPTURE(loops);
+            CAPTURE(resolution);
+            RunOptions run = with_threads(m.device == Device::cpu ? 2 : 0);
+            run.options = options;
+            const Communities got = run_community(m, g, run);
+            const std::string bad = partition_violation(g, got, gamma);
+            INFO("partition_violation: ", bad);
+            REQUIRE(bad.empty());
+            const std::string move = improving_move(g, got.label, gamma);
+            INFO("improving_move: ", move);
+            REQUIRE(move.empty());
+            if (m.deterministic && m.device == Device::cpu) {
+              run.threads = 1;
+              REQUIRE(run_community(m, g, run).label == got.label);
+            }
+          }
+        },
+        families);
+  }
+}
+
 void check_matching(const MatcherInfo& m) {
   if (m.accepts(general_graphs)) check_sparse_matching(m);
   if (m.accepts(complete_graphs)) check_complete_matching(m);
@@ -399,6 +460,7 @@ void require_conformance(const MatcherInfo& m) {
       {Problem::b_matching, check_b_matching},
       {Problem::marriage, check_marriage},
       {Problem::bipartite, check_bipartite},
+      {Problem::community, check_community},
   };
   const auto it = checkers.find(m.problem);
   if (it == checkers.end()) FAIL("no conformance check for problem '" << to_string(m.problem) << "'");

@@ -16,6 +16,10 @@
 //                            any stable matching (all stable matchings
 //                            enumerated on small instances; equal to
 //                            gale_shapley on larger ones)
+//   community detection, "local optimum"  a partition with the modularity
+//                            it reports, no vertex gaining by a move to a
+//                            neighbouring community or alone (with loops,
+//                            at two resolutions)
 // Deterministic CPU entries must also give the same result at 1 and 2
 // threads. An entry whose guarantee has no check fails, so a new entry is
 // covered by its guarantee without a new test.

@@ -79,6 +79,13 @@ TEST_CASE("every CPU matcher fails cleanly at every allocation") {
         CHECK((same || !m.deterministic));
         break;
       }
+      case Problem::community: {
+        const Communities want = run_community(m, g, opt);
+        bool same = false;
+        failures = alloc::fail_every_allocation([&] { same = run_community(m, g, opt).label == want.label; }, name);
+        CHECK((same || !m.deterministic));
+        break;
+      }
     }
     CHECK(failures > 0);
     ++entries;

@@ -1,0 +1,67 @@
+// Sequential Louvain, and the levels both Louvain entries share
+// (louvain.hpp).
+#include "matchers/community/louvain.hpp"
+
+#include <chrono>
+#include <utility>
+
+#include "lib/interrupt.hpp"
+#include "matchers/community/aggregate.hpp"
+#include "matchers/community/louvain_levels.hpp"
+#include "ops/modularity.hpp"
+
+namespace matchblas {
+
+namespace community {
+
+Communities run_levels(const Csr<double>& g, const LouvainOptions& o, const LevelMoves& moves) {
+  check_input(g, o.resolution);
+  Communities p;
+  const vertex_t n = g.n_rows;
+  p.label.resize(std::size_t(n));
+  for (vertex_t u = 0; u < n; ++u) p.label[std::size_t(u)] = u;
+  Csr<double> coarse;  // the graph of the current level past the first
+  const Csr<double>* level_graph = &g;
+  bool final_stage = false;
+  double q = ops::modularity(g, p.label, o.resolution);
+  for (int level = 0; level < o.max_levels && level_graph->n_rows > 0; ++level) {
+    check_interrupt();
+    const auto start = std::chrono::steady_clock::now();
+    LouvainLevel l;
+    l.vertices = level_graph->n_rows;
+    l.entries = level_graph->num_entries();
+    MoveState s = singletons(*level_graph, o.resolution);
+    l.moved = moves(*level_graph, s, final_stage ? o.final_threshold : o.threshold, &l.passes);
+    if (l.moved == 0) break;  // (a first pass moves the same at any threshold)
+    l.communities = community::renumber(s.label);
+    for (vertex_t& x : p.label) x = s.label[std::size_t(x)];
+    const double before = q;
+    q = ops::modularity(g, p.label, o.resolution);
+    l.modularity = q;
+    if (q - before < o.threshold) final_stage = true;
+    coarse = community::aggregate(*level_graph, s.label, l.communities, o.threads);
+    level_graph = &coarse;
+    l.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    p.levels.push_back(l);
+    p.hierarchy.push_back(std::move(s.label));
+    if (l.communities == l.vertices) break;
+  }
+  // The input's vertices, one at a time, until none gains: the guarantee.
+  MoveState s = from_labels(g, std::move(p.label), o.resolution);
+  p.refine_moves = local_moves(g, s, 0.0, &p.refine_passes);
+  p.label = std::move(s.label);
+  p.communities = community::renumber(p.label);
+  p.modularity = ops::modularity(g, p.label, o.resolution);
+  return p;
+}
+
+}  // namespace community
+
+Communities louvain(const Csr<double>& g, const LouvainOptions& options) {
+  LouvainOptions one = options;
+  one.threads = 1;  // the aggregation's
+  return community::run_levels(g, one, [](const Csr<double>& graph, community::MoveState& s, double threshold,
+                                              int* passes) { return community::local_moves(graph, s, threshold, passes); });
+}
+
+}  // namespace matchblas

@@ -1,0 +1,91 @@
+// Community detection by the Louvain method: a partition of a weighted
+// undirected graph's vertices that is a local optimum of modularity
+// (ops/modularity.hpp).
+//
+//   louvain      sequential (V. D. Blondel, J.-L. Guillaume, R. Lambiotte,
+//                E. Lefebvre, "Fast unfolding of communities in large
+//                networks", J. Stat. Mech. 2008, sec. 2): levels of local
+//                moves (each vertex in turn, 0..n-1, to the neighbouring
+//                community of the largest modularity gain) until a pass
+//                gains less than the level's threshold, then the graph of
+//                the communities (aggregate.hpp), until a level moves no
+//                vertex.
+//   louvain_omp  the same levels with the moves of a round decided by every
+//                thread at once from the round's start (H. Lu, M.
+//                Halappanavar, A. Kalyanaraman, "Parallel heuristics for
+//                scalable community detection", Parallel Computing 2015,
+//                sec. 4-5: the minimum-label rule, a vertex alone moving to
+//                another community of one only when that one's label is
+//                smaller; thresholds per stage). Deterministic: the same
+//                partition at any thread count.
+//
+// Both end with local moves of the input graph's vertices, in turn, until
+// none gains (below): the guarantee "local
+// optimum" (no vertex of the input gains modularity by moving to a
+// neighbouring community or to one of its own), which the conformance test
+// checks with its own gain computation.
+//
+// Gains: moving u (removed from its community, degree k_u) into community
+// c gains 2m w_uc - gamma tot_c k_u (2m^2 times the modularity it adds),
+// where w_uc is the weight from u into c and tot_c the degree sum of c
+// without u; a community of its own gains 0. Exact for integer weights and
+// gamma. u moves when the best other gain beats staying by more than
+// 1e-12 max(1, gamma) k_u 2m (rounding, not a gain); ties go to the
+// smallest label, then to a community of its own (which takes the id
+// freed last).
+//
+// Cost per pass O(n + entries); per level O(entries) to aggregate; memory
+// O(n + entries) (the graph of the next level, a label and two doubles per
+// vertex, a community's weight per vertex for the neighbour scan).
+#pragma once
+#include <vector>
+
+#include "lib/csr.hpp"
+#include "lib/types.hpp"
+
+namespace matchblas {
+
+struct LouvainOptions {
+  double resolution = 1.0;  // gamma (> 0): larger gives more, smaller communities
+  // A level's local moves stop when a pass (a round for louvain_omp) gains
+  // less modularity than this; the last level's threshold is `final_threshold`
+  // (Naim et al.'s th_bin and th_final; Lu et al.'s per-stage thresholds).
+  double threshold = 1e-2;
+  double final_threshold = 1e-6;
+  int max_levels = 100;
+  int threads = 0;  // louvain_omp: OpenMP threads (0: all)
+};
+
+// One level of the hierarchy: the graph it moved on and what came of it.
+struct LouvainLevel {
+  vertex_t vertices = 0;      // of this level's graph
+  offset_t entries = 0;       // its stored entries (both directions, loops once)
+  vertex_t communities = 0;   // after its moves
+  int passes = 0;             // passes (rounds) of local moves
+  vertex_t moved = 0;         // vertex moves, all passes together
+  double modularity = 0;      // of the input graph's partition after this level
+  double seconds = 0;
+};
+
+struct Communities {
+  std::vector<vertex_t> label;  // per input vertex, dense 0..communities-1
+  vertex_t communities = 0;
+  double modularity = 0;        // ops::modularity of label at the resolution used
+  // levels[l]: the level-l graph; hierarchy[l][v]: the community (a
+  // vertex of level l + 1) of level l's vertex v. The final refinement of
+  // the input's vertices is the level after the last one listed in
+  // `levels` when it moved any vertex (refine_moves).
+  std::vector<LouvainLevel> levels;
+  std::vector<std::vector<vertex_t>> hierarchy;
+  vertex_t refine_moves = 0;
+  int refine_passes = 0;
+};
+
+// g: symmetric, non-negative weights, loops allowed (community_graph,
+// lib/graph_from_matrix.hpp, or an aggregated graph). Throws invalid_input
+// on a negative or non-finite weight, an asymmetric graph or a resolution
+// <= 0.
+Communities louvain(const Csr<double>& g, const LouvainOptions& options = {});
+Communities louvain_omp(const Csr<double>& g, const LouvainOptions& options = {});
+
+}  // namespace matchblas

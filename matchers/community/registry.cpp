@@ -1,0 +1,74 @@
+// The community detection entries (matchers/registry.hpp): Louvain,
+// sequential and OpenMP. A new one is one declaration here.
+// Memory: bytes per vertex and per stored entry beyond the input graph: the
+// second level's graph (at most the input's size: 12 bytes an entry, 8 a
+// vertex), a label, a degree, a community sum, a neighbour weight and mark
+// per vertex (32 bytes), the modularity's two long doubles per vertex (32),
+// and the aggregation's (community, weight) pair per entry (16); to be
+// fitted to bench_memory's peaks when the benchmark covers the family.
+#include "matchers/registry.hpp"
+
+#include "matchers/community/louvain.hpp"
+#include "matchers/references.hpp"
+
+namespace matchblas::registry_detail {
+
+namespace {
+
+using namespace references;
+using Type = OptionSpec::Type;
+
+std::vector<OptionSpec> louvain_options() {
+  return {{"resolution", Type::real, "1", {}, 1e-9, 1e9,
+           "gamma in Q = sum e_c/m - gamma (a_c/2m)^2: above 1 more, smaller communities"},
+          {"threshold", Type::real, "0.01", {}, 0, 1,
+           "a level's moves stop when a pass gains less modularity than this"},
+          {"final-threshold", Type::real, "1e-06", {}, 0, 1,
+           "the same for the levels after one gained less than --threshold"},
+          {"max-levels", Type::integer, "100", {}, 1, 1000, "at most this many levels"}};
+}
+
+LouvainOptions read_louvain(const OptionValues& v) {
+  LouvainOptions o;
+  o.resolution = v.real("resolution");
+  o.threshold = v.real("threshold");
+  o.final_threshold = v.real("final-threshold");
+  o.max_levels = int(v.integer("max-levels"));
+  if (o.final_threshold > o.threshold)
+    throw invalid_input("--final-threshold must not exceed --threshold");
+  return o;
+}
+
+// A Louvain entry, f(const Csr<double>&, LouvainOptions).
+template <class F>
+MatcherInfo community(MatcherInfo m, F f) {
+  m.problem = Problem::community;
+  m.guarantee = "local optimum";
+  m.options = louvain_options();
+  m.read_options = [](const OptionValues& v, Precision) -> std::any { return read_louvain(v); };
+  m.run = CommunityRunner([f](const Csr<double>& g, const RunOptions& o) {
+    LouvainOptions lo = o.options.typed<LouvainOptions>();
+    lo.threads = o.threads;
+    return f(g, lo);
+  });
+  if (m.device == Device::gpu) m.unavailable = needs_cuda();
+  return m;
+}
+
+}  // namespace
+
+void add_community(std::vector<MatcherInfo>& r) {
+  r.push_back(community({.name = "louvain",
+                         .summary = "Louvain: levels of local moves in vertex order, then the communities' graph",
+                         .reference = blondel_louvain + ", sec. 2",
+                         .memory = {80, 28}},
+                        [](const Csr<double>& g, const LouvainOptions& o) { return louvain(g, o); }));
+  r.push_back(community({.name = "louvain-omp",
+                         .threaded = true,
+                         .summary = "Louvain with each round's moves decided in parallel, minimum-label rule",
+                         .reference = lu_grappolo + ", sec. 4-5",
+                         .memory = {88, 44}},
+                        [](const Csr<double>& g, const LouvainOptions& o) { return louvain_omp(g, o); }));
+}
+
+}  // namespace matchblas::registry_detail

@@ -1,0 +1,296 @@
+// The Louvain entries (matchers/community/louvain.hpp): `louvain` equal to
+// a straightforward reference (below: the same visit order and rules, in
+// exact integer arithmetic on maps) on small graphs with integer weights
+// and loops; louvain-omp the same partition at 1, 2, 3 and 4 threads; both
+// valid, at their reported modularity, with no improving vertex move
+// (tests/check/community_check.hpp), at resolutions 0.5, 1 and 2; the
+// hand-checked karate club; the edge cases (no vertices, no edges,
+// isolated vertices) and bad input.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <map>
+#include <random>
+#include <vector>
+
+#include "lib/error.hpp"
+#include "matchers/community/louvain.hpp"
+#include "matchers/registry.hpp"
+#include "tests/check/community_check.hpp"
+#include "tests/check/shared_collection.hpp"
+#include "lib/graph_from_matrix.hpp"
+
+using namespace matchblas;
+
+namespace {
+
+Csr<double> random_graph(vertex_t n, double density, int levels, std::mt19937& rng, bool loops) {
+  std::vector<std::vector<std::pair<vertex_t, double>>> rows(static_cast<std::size_t>(n));
+  std::bernoulli_distribution edge(density), loop(loops ? 0.15 : 0.0);
+  std::uniform_int_distribution<int> level(1, levels);
+  for (vertex_t u = 0; u < n; ++u) {
+    if (loop(rng)) rows[std::size_t(u)].emplace_back(u, level(rng));
+    for (vertex_t v = u + 1; v < n; ++v)
+      if (edge(rng)) {
+        const double w = level(rng);
+        rows[std::size_t(u)].emplace_back(v, w);
+        rows[std::size_t(v)].emplace_back(u, w);
+      }
+  }
+  Csr<double> g;
+  g.n_rows = g.n_cols = n;
+  for (auto& r : rows) {
+    std::sort(r.begin(), r.end());
+    for (auto [v, w] : r) {
+      g.cols.push_back(v);
+      g.weights.push_back(w);
+    }
+    g.offsets.push_back(offset_t(g.cols.size()));
+  }
+  return g;
+}
+
+// ---- the reference: integer weights, gamma = 1, thresholds 0 ----------------
+
+struct IntGraph {
+  std::vector<std::map<vertex_t, std::int64_t>> adj;  // loops aside, both directions
+  std::vector<std::int64_t> loop2;                    // twice each vertex's loop
+  vertex_t n() const { return vertex_t(adj.size()); }
+  std::int64_t degree(vertex_t u) const {
+    std::int64_t k = loop2[std::size_t(u)];
+    for (auto [v, w] : adj[std::size_t(u)]) k += w;
+    return k;
+  }
+};
+
+IntGraph to_int(const Csr<double>& g) {
+  IntGraph r{std::vector<std::map<vertex_t, std::int64_t>>(std::size_t(g.n_rows)),
+             std::vector<std::int64_t>(std::size_t(g.n_rows), 0)};
+  for (vertex_t u = 0; u < g.n_rows; ++u)
+    for (offset_t e = g.offsets[u]; e < g.offsets[u + 1]; ++e) {
+      if (g.cols[e] == u) r.loop2[std::size_t(u)] += 2 * std::int64_t(g.weights[e]);
+      else r.adj[std::size_t(u)][g.cols[e]] += std::int64_t(g.weights[e]);
+    }
+  return r;
+}
+
+// Moves in vertex order until a pass moves nothing (louvain.hpp's rule:
+// gains 2m w_uc - tot_c k_u, ties to the smallest label then alone, alone
+// takes the id freed last, the smallest unused one first).
+std::int64_t reference_moves(const IntGraph& g, std::vector<vertex_t>& label) {
+  const vertex_t n = g.n();
+  std::vector<std::int64_t> k(static_cast<std::size_t>(n)), tot(static_cast<std::size_t>(n), 0);
+  std::vector<vertex_t> size(std::size_t(n), 0), free_ids;
+  std::int64_t two_m = 0;
+  for (vertex_t u = 0; u < n; ++u) {
+    k[std::size_t(u)] = g.degree(u);
+    two_m += k[std::size_t(u)];
+    tot[std::size_t(label[std::size_t(u)])] += k[std::size_t(u)];
+    ++size[std::size_t(label[std::size_t(u)])];
+  }
+  if (two_m == 0) return 0;
+  for (vertex_t c = n - 1; c >= 0; --c)
+    if (size[std::size_t(c)] == 0) free_ids.push_back(c);
+  std::int64_t moves = 0;
+  for (;;) {
+    std::int64_t moved = 0;
+    for (vertex_t u = 0; u < n; ++u) {
+      const vertex_t own = label[std::size_t(u)];
+      const std::int64_t ku = k[std::size_t(u)];
+      std::map<vertex_t, std::int64_t> w;
+      for (auto [v, x] : g.adj[std::size_t(u)]) w[label[std::size_t(v)]] += x;
+      tot[std::size_t(own)] -= ku;
+      const std::int64_t stay = two_m * (w.count(own) ? w[own] : 0) - tot[std::size_t(own)] * ku;
+      vertex_t best = no_vertex;
+      std::int64_t best_gain = 0;
+      for (auto [c, x] : w) {
+        if (c == own) continue;
+        const std::int64_t gain = two_m * x - tot[std::size_t(c)] * ku;
+        if (gain > best_gain || (gain == best_gain && (best == no_vertex || c < best))) {
+          best = c;
+          best_gain = gain;
+        }
+      }
+      vertex_t to = own;
+      if (best_gain > stay) {
+        if (best != no_vertex) to = best;
+        else if (size[std::size_t(own)] > 1) {
+          to = free_ids.back();
+          free_ids.pop_back();
+        }
+      }
+      if (to != own) {
+        if (--size[std::size_t(own)] == 0) free_ids.push_back(own);
+        ++size[std::size_t(to)];
+        label[std::size_t(u)] = to;
+        ++moved;
+      }
+      tot[std::size_t(to)] += ku;
+    }
+    moves += moved;
+    if (moved == 0) return moves;
+  }
+}
+
+vertex_t first_appearance(std::vector<vertex_t>& label) {
+  std::map<vertex_t, vertex_t> id;
+  for (vertex_t& l : label) l = id.emplace(l, vertex_t(id.size())).first->second;
+  return vertex_t(id.size());
+}
+
+struct ReferenceResult {
+  std::vector<vertex_t> label;
+  std::size_t levels = 0;
+};
+
+ReferenceResult reference_louvain(const Csr<double>& input) {
+  IntGraph g = to_int(input);
+  ReferenceResult r;
+  r.label.resize(std::size_t(g.n()));
+  for (vertex_t u = 0; u < g.n(); ++u) r.label[std::size_t(u)] = u;
+  while (g.n() > 0) {
+    std::vector<vertex_t> label(std::size_t(g.n()));
+    for (vertex_t u = 0; u < g.n(); ++u) label[std::size_t(u)] = u;
+    if (reference_moves(g, label) == 0) break;
+    const vertex_t k = first_appearance(label);
+    for (vertex_t& x : r.label) x = label[std::size_t(x)];
+    ++r.levels;
+    IntGraph next{std::vector<std::map<vertex_t, std::int64_t>>(std::size_t(k)), std::vector<std::int64_t>(std::size_t(k), 0)};
+    for (vertex_t u = 0; u < g.n(); ++u) {
+      const vertex_t c = label[std::size_t(u)];
+      next.loop2[std::size_t(c)] += g.loop2[std::size_t(u)];
+      for (auto [v, w] : g.adj[std::size_t(u)]) {
+        const vertex_t d = label[std::size_t(v)];
+        if (c == d) next.loop2[std::size_t(c)] += w;  // each direction: twice the inside weight in all
+        else next.adj[std::size_t(c)][d] += w;
+      }
+    }
+    const bool same = k == g.n();
+    g = std::move(next);
+    if (same) break;
+  }
+  reference_moves(to_int(input), r.label);  // the input's vertices: the final refinement
+  first_appearance(r.label);
+  return r;
+}
+
+LouvainOptions exhaustive() {
+  LouvainOptions o;
+  o.threshold = o.final_threshold = 0;
+  return o;
+}
+
+void require_local_optimum(const Csr<double>& g, const Communities& c, double gamma) {
+  const std::string bad = check::partition_violation(g, c, gamma);
+  INFO("partition_violation: ", bad);
+  REQUIRE(bad.empty());
+  const std::string move = check::improving_move(g, c.label, gamma);
+  INFO("improving_move: ", move);
+  REQUIRE(move.empty());
+}
+
+}  // namespace
+
+TEST_CASE("louvain equals the straightforward reference on small graphs with integer weights and loops") {
+  std::mt19937 rng(2008);
+  int levels_seen = 0;
+  for (int trial = 0; trial < 300; ++trial) {
+    const vertex_t n = vertex_t(rng() % 70);
+    const Csr<double> g = random_graph(n, 0.03 + 0.25 * (trial % 7) / 6, 1 + trial % 4, rng, trial % 3 == 0);
+    CAPTURE(trial);
+    CAPTURE(n);
+    const Communities got = louvain(g, exhaustive());
+    const ReferenceResult want = reference_louvain(g);
+    REQUIRE(got.label == want.label);
+    CHECK(got.levels.size() == want.levels);
+    levels_seen = std::max(levels_seen, int(want.levels));
+    require_local_optimum(g, got, 1.0);
+    CHECK(got.modularity == doctest::Approx(double(check::modularity_by_pairs(g, got.label, 1.0))).epsilon(1e-12).scale(1));
+  }
+  CHECK(levels_seen >= 3);  // the aggregation was exercised
+}
+
+TEST_CASE("louvain and louvain-omp: valid local optima at three resolutions; louvain-omp the same at 1-4 threads") {
+  std::mt19937 rng(2015);
+  for (int trial = 0; trial < 16; ++trial) {
+    const vertex_t n = 50 + vertex_t(rng() % 600);
+    const Csr<double> g = random_graph(n, 4.0 / n + 0.02 * (trial % 3), 1 + trial % 5, rng, trial % 2 == 0);
+    CAPTURE(trial);
+    CAPTURE(n);
+    for (double gamma : {0.5, 1.0, 2.0}) {
+      CAPTURE(gamma);
+      LouvainOptions o;
+      o.resolution = gamma;
+      require_local_optimum(g, louvain(g, o), gamma);
+      o.threads = 1;
+      const Communities one = louvain_omp(g, o);
+      require_local_optimum(g, one, gamma);
+      for (int threads : {2, 3, 4}) {
+        o.threads = threads;
+        CHECK(louvain_omp(g, o).label == one.label);
+      }
+    }
+  }
+}
+
+TEST_CASE("louvain on the karate club: Q = 0.4198 (4 communities), the best partition known by Louvain") {
+  const std::vector<check::ManifestRow> rows = check::shared_manifest();
+  const auto it = std::find_if(rows.begin(), rows.end(), [](const auto& r) { return r.file == "karate.mtx"; });
+  if (it == rows.end()) {
+    MESSAGE("the shared collection (karate.mtx) is absent");
+    return;
+  }
+  const Csr<double> g = community_graph(read_matrix_market(it->path.string()));
+  REQUIRE(g.n_rows == 34);
+  const Communities c = louvain(g);
+  CHECK(c.communities == 4);
+  CHECK(c.modularity == doctest::Approx(0.41979).epsilon(1e-4));
+  require_local_optimum(g, c, 1.0);
+}
+
+TEST_CASE("louvain: no vertices, no edges, isolated vertices; bad input refused") {
+  using Entry = Communities (*)(const Csr<double>&, const LouvainOptions&);
+  for (const Entry f : {Entry(&louvain), Entry(&louvain_omp)}) {
+    Csr<double> empty;
+    const Communities none = f(empty, {});
+    CHECK(none.label.empty());
+    CHECK(none.communities == 0);
+    CHECK(none.modularity == 0);
+    Csr<double> lonely;  // three vertices, no edges: each alone, Q = 0
+    lonely.n_rows = lonely.n_cols = 3;
+    lonely.offsets = {0, 0, 0, 0};
+    const Communities alone = f(lonely, {});
+    CHECK(alone.label == std::vector<vertex_t>{0, 1, 2});
+    CHECK(alone.modularity == 0);
+    // A triangle and an isolated vertex.
+    Csr<double> t;
+    t.n_rows = t.n_cols = 4;
+    t.offsets = {0, 2, 4, 6, 6};
+    t.cols = {1, 2, 0, 2, 0, 1};
+    t.weights = {1, 1, 1, 1, 1, 1};
+    const Communities tri = f(t, {});
+    CHECK(tri.label == std::vector<vertex_t>{0, 0, 0, 1});
+    // Bad input: a negative weight, an asymmetric graph, a zero resolution.
+    Csr<double> neg = t;
+    neg.weights[0] = neg.weights[2] = -1;
+    CHECK_THROWS_WITH_AS(f(neg, {}), doctest::Contains("non-negative"), invalid_input);
+    Csr<double> skew = t;
+    skew.weights[0] = 2;
+    CHECK_THROWS_WITH_AS(f(skew, {}), doctest::Contains("not symmetric"), invalid_input);
+    LouvainOptions zero;
+    zero.resolution = 0;
+    CHECK_THROWS_AS(f(t, zero), invalid_input);
+  }
+}
+
+TEST_CASE("registry: louvain and louvain-omp solve community detection, options checked") {
+  const MatcherInfo& m = find_matcher("louvain", Problem::community);
+  CHECK(m.guarantee == "local optimum");
+  CHECK(find_matcher("louvain-omp", Problem::community).threaded);
+  CHECK_THROWS_AS(parse_options(m, {{"resolution", "0"}}), invalid_input);
+  CHECK_THROWS_AS(parse_options(m, {{"threshold", "1e-6"}, {"final-threshold", "1e-3"}}), invalid_input);
+  const OptionValues v = parse_options(m, {{"resolution", "2"}});
+  CHECK(v.typed<LouvainOptions>().resolution == 2);
+  CHECK_THROWS_AS(find_matcher("louvain", Problem::matching), invalid_input);
+}

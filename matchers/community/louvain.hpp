@@ -10,14 +10,16 @@
 //                gains less than the level's threshold, then the graph of
 //                the communities (aggregate.hpp), until a level moves no
 //                vertex.
-//   louvain_omp  the same levels with the moves of a round decided by every
-//                thread at once from the round's start (H. Lu, M.
-//                Halappanavar, A. Kalyanaraman, "Parallel heuristics for
-//                scalable community detection", Parallel Computing 2015,
-//                sec. 4-5: the minimum-label rule, a vertex alone moving to
-//                another community of one only when that one's label is
-//                smaller; thresholds per stage). Deterministic: the same
-//                partition at any thread count.
+//   louvain_omp  the same levels with each round's moves decided on every
+//                thread at once (H. Lu, M. Halappanavar, A. Kalyanaraman,
+//                "Parallel heuristics for scalable community detection",
+//                Parallel Computing 2015, sec. 4-5): by the colour classes
+//                of a distance-1 colouring, so no two neighbours decide
+//                together (the default), or all at once with the
+//                minimum-label rule (a vertex alone moves to another
+//                community of one only when that one's label is smaller);
+//                thresholds per stage. Deterministic: the same partition at
+//                any thread count.
 //
 // Both end with local moves of the input graph's vertices, in turn, until
 // none gains (below): the guarantee "local
@@ -54,6 +56,10 @@ struct LouvainOptions {
   double final_threshold = 1e-6;
   int max_levels = 100;
   int threads = 0;  // louvain_omp: OpenMP threads (0: all)
+  // louvain_omp: decide the moves by colour classes of a distance-1
+  // colouring (no two neighbours at once); false: all at once with the
+  // minimum-label rule.
+  bool coloring = true;
 };
 
 // One level of the hierarchy: the graph it moved on and what came of it.

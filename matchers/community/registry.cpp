@@ -18,14 +18,19 @@ namespace {
 using namespace references;
 using Type = OptionSpec::Type;
 
-std::vector<OptionSpec> louvain_options() {
-  return {{"resolution", Type::real, "1", {}, 1e-9, 1e9,
+std::vector<OptionSpec> louvain_options(bool parallel) {
+  std::vector<OptionSpec> o = {{"resolution", Type::real, "1", {}, 1e-9, 1e9,
            "gamma in Q = sum e_c/m - gamma (a_c/2m)^2: above 1 more, smaller communities"},
           {"threshold", Type::real, "0.01", {}, 0, 1,
            "a level's moves stop when a pass gains less modularity than this"},
           {"final-threshold", Type::real, "1e-06", {}, 0, 1,
            "the same for the levels after one gained less than --threshold"},
           {"max-levels", Type::integer, "100", {}, 1, 1000, "at most this many levels"}};
+  if (parallel)
+    o.push_back({"coloring", Type::word, "on", {"on", "off"}, 0, 0,
+                 "on: a round's moves by colour classes (no two neighbours at once); off: all at once, "
+                 "minimum-label rule"});
+  return o;
 }
 
 LouvainOptions read_louvain(const OptionValues& v) {
@@ -34,6 +39,7 @@ LouvainOptions read_louvain(const OptionValues& v) {
   o.threshold = v.real("threshold");
   o.final_threshold = v.real("final-threshold");
   o.max_levels = int(v.integer("max-levels"));
+  if (v.takes("coloring")) o.coloring = v.word("coloring") == "on";
   if (o.final_threshold > o.threshold)
     throw invalid_input("--final-threshold must not exceed --threshold");
   return o;
@@ -44,7 +50,7 @@ template <class F>
 MatcherInfo community(MatcherInfo m, F f) {
   m.problem = Problem::community;
   m.guarantee = "local optimum";
-  m.options = louvain_options();
+  m.options = louvain_options(m.threaded);
   m.read_options = [](const OptionValues& v, Precision) -> std::any { return read_louvain(v); };
   m.run = CommunityRunner([f](const Csr<double>& g, const RunOptions& o) {
     LouvainOptions lo = o.options.typed<LouvainOptions>();
@@ -65,7 +71,7 @@ void add_community(std::vector<MatcherInfo>& r) {
                         [](const Csr<double>& g, const LouvainOptions& o) { return louvain(g, o); }));
   r.push_back(community({.name = "louvain-omp",
                          .threaded = true,
-                         .summary = "Louvain with each round's moves decided in parallel, minimum-label rule",
+                         .summary = "Louvain, each round's moves decided in parallel by colour classes",
                          .reference = lu_grappolo + ", sec. 4-5",
                          .memory = {88, 44}},
                         [](const Csr<double>& g, const LouvainOptions& o) { return louvain_omp(g, o); }));

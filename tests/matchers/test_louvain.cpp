@@ -1,7 +1,8 @@
 // The Louvain entries (matchers/community/louvain.hpp): `louvain` equal to
 // a straightforward reference (below: the same visit order and rules, in
 // exact integer arithmetic on maps) on small graphs with integer weights
-// and loops; louvain-omp the same partition at 1, 2, 3 and 4 threads; both
+// and loops; louvain-omp the same partition at 1, 2, 3 and 4 threads, with
+// and without colouring; both
 // valid, at their reported modularity, with no improving vertex move
 // (tests/check/community_check.hpp), at resolutions 0.5, 1 and 2; the
 // hand-checked karate club; the edge cases (no vertices, no edges,
@@ -223,12 +224,16 @@ TEST_CASE("louvain and louvain-omp: valid local optima at three resolutions; lou
       LouvainOptions o;
       o.resolution = gamma;
       require_local_optimum(g, louvain(g, o), gamma);
-      o.threads = 1;
-      const Communities one = louvain_omp(g, o);
-      require_local_optimum(g, one, gamma);
-      for (int threads : {2, 3, 4}) {
-        o.threads = threads;
-        CHECK(louvain_omp(g, o).label == one.label);
+      for (bool coloring : {true, false}) {
+        CAPTURE(coloring);
+        o.coloring = coloring;
+        o.threads = 1;
+        const Communities one = louvain_omp(g, o);
+        require_local_optimum(g, one, gamma);
+        for (int threads : {2, 3, 4}) {
+          o.threads = threads;
+          CHECK(louvain_omp(g, o).label == one.label);
+        }
       }
     }
   }
@@ -288,6 +293,10 @@ TEST_CASE("registry: louvain and louvain-omp solve community detection, options 
   const MatcherInfo& m = find_matcher("louvain", Problem::community);
   CHECK(m.guarantee == "local optimum");
   CHECK(find_matcher("louvain-omp", Problem::community).threaded);
+  CHECK(parse_options(find_matcher("louvain-omp", Problem::community), {{"coloring", "off"}})
+            .typed<LouvainOptions>()
+            .coloring == false);
+  CHECK_THROWS_AS(parse_options(m, {{"coloring", "off"}}), invalid_input);  // louvain has no colouring
   CHECK_THROWS_AS(parse_options(m, {{"resolution", "0"}}), invalid_input);
   CHECK_THROWS_AS(parse_options(m, {{"threshold", "1e-6"}, {"final-threshold", "1e-3"}}), invalid_input);
   const OptionValues v = parse_options(m, {{"resolution", "2"}});

@@ -22,7 +22,7 @@
 #include "lib/error.hpp"
 #include "lib/graph_from_matrix.hpp"
 #include "lib/mmio.hpp"
-#include "ops/modularity.hpp"
+#include "matchers/community/louvain.hpp"
 
 namespace matchblas::cli {
 
@@ -31,26 +31,6 @@ namespace {
 void write_all(AtomicFile& f, const std::string& s) {
   f.write(s.data(), s.size());
   f.commit();
-}
-
-// Why c is not a partition of n vertices into 0..communities-1 with the
-// modularity it reports; "" when it is.
-std::string partition_violation(const Csr<double>& g, const Communities& c, double gamma) {
-  if (c.label.size() != std::size_t(g.n_rows))
-    return std::to_string(c.label.size()) + " labels for " + std::to_string(g.n_rows) + " vertices";
-  std::vector<char> used(std::size_t(std::max<vertex_t>(c.communities, 0)), 0);
-  for (std::size_t u = 0; u < c.label.size(); ++u) {
-    if (c.label[u] < 0 || c.label[u] >= c.communities)
-      return "vertex " + std::to_string(u) + " has community " + std::to_string(c.label[u]) + ", outside 0.." +
-             std::to_string(c.communities - 1);
-    used[std::size_t(c.label[u])] = 1;
-  }
-  for (vertex_t k = 0; k < c.communities; ++k)
-    if (!used[std::size_t(k)]) return "community " + std::to_string(k) + " has no vertex";
-  const double q = ops::modularity(g, c.label, gamma);
-  if (!(std::fabs(q - c.modularity) <= 1e-9 * std::max(1.0, std::fabs(q))))
-    return "it reports modularity " + json_number(c.modularity) + ", its labels give " + json_number(q);
-  return "";
 }
 
 }  // namespace
@@ -80,7 +60,7 @@ int command_cluster(const Args& a) {
       naming_file(file, [&] { return run_community(*chosen.info, g, chosen.run); }, "running '" + algo + "'");
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   progress.step("checking the partition");
-  const std::string why = partition_violation(g, c, gamma);
+  const std::string why = communities_violation(g, c, gamma);
   if (!why.empty()) throw error("'" + algo + "' returned an invalid partition of " + file + ": " + why);
   if (out || levels_out) progress.step("writing");
   if (out) {

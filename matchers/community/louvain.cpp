@@ -2,7 +2,10 @@
 // (louvain.hpp).
 #include "matchers/community/louvain.hpp"
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <string>
 #include <utility>
 
 #include "lib/interrupt.hpp"
@@ -62,6 +65,24 @@ Communities louvain(const Csr<double>& g, const LouvainOptions& options) {
   one.threads = 1;  // the aggregation's
   return community::run_levels(g, one, [](const Csr<double>& graph, community::MoveState& s, double threshold,
                                               int* passes) { return community::local_moves(graph, s, threshold, passes); });
+}
+
+std::string communities_violation(const Csr<double>& g, const Communities& c, double gamma) {
+  if (c.label.size() != std::size_t(g.n_rows))
+    return std::to_string(c.label.size()) + " labels for " + std::to_string(g.n_rows) + " vertices";
+  std::vector<char> used(std::size_t(std::max<vertex_t>(c.communities, 0)), 0);
+  for (std::size_t u = 0; u < c.label.size(); ++u) {
+    if (c.label[u] < 0 || c.label[u] >= c.communities)
+      return "vertex " + std::to_string(u) + " has community " + std::to_string(c.label[u]) + ", outside 0.." +
+             std::to_string(c.communities - 1);
+    used[std::size_t(c.label[u])] = 1;
+  }
+  for (vertex_t k = 0; k < c.communities; ++k)
+    if (!used[std::size_t(k)]) return "community " + std::to_string(k) + " has no vertex";
+  const double q = ops::modularity(g, c.label, gamma);
+  if (!(std::fabs(q - c.modularity) <= 1e-9 * std::max(1.0, std::fabs(q))))
+    return "it reports modularity " + std::to_string(c.modularity) + ", its labels give " + std::to_string(q);
+  return "";
 }
 
 }  // namespace matchblas

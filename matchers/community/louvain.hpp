@@ -40,6 +40,7 @@
 // O(n + entries) (the graph of the next level, a label and two doubles per
 // vertex, a community's weight per vertex for the neighbour scan).
 #pragma once
+#include <string>
 #include <vector>
 
 #include "lib/csr.hpp"
@@ -93,5 +94,11 @@ struct Communities {
 // <= 0.
 Communities louvain(const Csr<double>& g, const LouvainOptions& options = {});
 Communities louvain_omp(const Csr<double>& g, const LouvainOptions& options = {});
+
+// Why c is not a partition of g's vertices into 0..communities-1 (each
+// community with a member) with the modularity it reports at `gamma` (1e-9
+// relative, ops::modularity), or "" when it is: the check the CLI and the
+// tests run on every result. O(n + entries).
+std::string communities_violation(const Csr<double>& g, const Communities& c, double gamma);
 
 }  // namespace matchblas

@@ -1,6 +1,7 @@
 #include "tests/check/community_check.hpp"
 
 #include <cmath>
+#include <algorithm>
 #include <map>
 
 #include "ops/modularity.hpp"
@@ -35,22 +36,36 @@ long double modularity_by_pairs(const Csr<double>& g, const std::vector<vertex_t
   return sum / two_m;
 }
 
-std::string partition_violation(const Csr<double>& g, const Communities& c, double gamma) {
-  if (c.label.size() != std::size_t(g.n_rows))
-    return std::to_string(c.label.size()) + " labels for " + std::to_string(g.n_rows) + " vertices";
-  std::vector<char> used(std::size_t(std::max<vertex_t>(c.communities, 0)), 0);
-  for (std::size_t u = 0; u < c.label.size(); ++u) {
-    if (c.label[u] < 0 || c.label[u] >= c.communities)
-      return "vertex " + std::to_string(u) + " has label " + std::to_string(c.label[u]) + " of " +
-             std::to_string(c.communities) + " communities";
-    used[std::size_t(c.label[u])] = 1;
+Csr<double> graph_from_edges(vertex_t n, const std::vector<std::tuple<vertex_t, vertex_t, double>>& edges) {
+  std::vector<std::vector<std::pair<vertex_t, double>>> rows(static_cast<std::size_t>(n));
+  for (const auto& [u, v, w] : edges) {
+    rows[std::size_t(u)].emplace_back(v, w);
+    if (u != v) rows[std::size_t(v)].emplace_back(u, w);
   }
-  for (vertex_t l = 0; l < c.communities; ++l)
-    if (!used[std::size_t(l)]) return "community " + std::to_string(l) + " is empty";
-  const double q = ops::modularity(g, c.label, gamma);
-  if (!(std::fabs(q - c.modularity) <= 1e-9 * std::max(1.0, std::fabs(q))))
-    return "reported modularity " + std::to_string(c.modularity) + ", the labels give " + std::to_string(q);
-  return "";
+  Csr<double> g;
+  g.n_rows = g.n_cols = n;
+  for (auto& r : rows) {
+    std::sort(r.begin(), r.end());
+    for (const auto& [v, w] : r) {
+      g.cols.push_back(v);
+      g.weights.push_back(w);
+    }
+    g.offsets.push_back(offset_t(g.cols.size()));
+  }
+  return g;
+}
+
+Csr<double> random_community_graph(vertex_t n, double density, int levels, double loops, std::mt19937& rng) {
+  std::bernoulli_distribution edge(density), loop(loops);
+  std::uniform_int_distribution<int> level(1, std::max(1, levels));
+  std::uniform_real_distribution<double> real(0.01, 3);
+  std::vector<std::tuple<vertex_t, vertex_t, double>> edges;
+  for (vertex_t u = 0; u < n; ++u) {
+    if (loop(rng)) edges.emplace_back(u, u, levels > 0 ? level(rng) : real(rng));
+    for (vertex_t v = u + 1; v < n; ++v)
+      if (edge(rng)) edges.emplace_back(u, v, levels > 0 ? level(rng) : real(rng));
+  }
+  return graph_from_edges(n, edges);
 }
 
 std::string improving_move(const Csr<double>& g, const std::vector<vertex_t>& label, double gamma) {

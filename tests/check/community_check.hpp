@@ -1,11 +1,13 @@
-// Independent checks of a community detection result (matchers/community/):
-// a partition of the vertices into 0..k-1 with the modularity it reports
-// (ops::modularity), and no vertex of the graph gaining modularity by
-// moving alone to a neighbouring community or to a community of its own
-// (the guarantee "local optimum"), each gain computed here from the
-// modularity's definition in long double.
+// Independent checks of a community detection result (matchers/community/;
+// its validity is the library's communities_violation): modularity by its
+// definition, and no vertex of the graph gaining modularity by moving alone
+// to a neighbouring community or to a community of its own (the guarantee
+// "local optimum"), each gain computed here from the modularity's
+// definition in long double; and the test graphs.
 #pragma once
+#include <random>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "lib/csr.hpp"
@@ -18,9 +20,14 @@ namespace matchblas::check {
 // at most a few thousand vertices.
 long double modularity_by_pairs(const Csr<double>& g, const std::vector<vertex_t>& label, double gamma);
 
-// Why c is not a valid partition with its reported modularity (1e-9
-// relative), or "".
-std::string partition_violation(const Csr<double>& g, const Communities& c, double gamma);
+// The symmetric graph of these undirected edges (u, v, w) on n vertices:
+// both directions of each, a loop (u, u) once, rows sorted.
+Csr<double> graph_from_edges(vertex_t n, const std::vector<std::tuple<vertex_t, vertex_t, double>>& edges);
+
+// A random graph for the community tests: each pair an edge with
+// probability `density`, a loop on a vertex with probability `loops`;
+// weights integers 1..levels, or reals in [0.01, 3) when levels is 0.
+Csr<double> random_community_graph(vertex_t n, double density, int levels, double loops, std::mt19937& rng);
 
 // The first vertex move that gains more than 1e-9 max(1, gamma) k_u / 2m
 // of modularity (a description), or "".

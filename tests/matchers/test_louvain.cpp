@@ -27,29 +27,7 @@ using namespace matchblas;
 namespace {
 
 Csr<double> random_graph(vertex_t n, double density, int levels, std::mt19937& rng, bool loops) {
-  std::vector<std::vector<std::pair<vertex_t, double>>> rows(static_cast<std::size_t>(n));
-  std::bernoulli_distribution edge(density), loop(loops ? 0.15 : 0.0);
-  std::uniform_int_distribution<int> level(1, levels);
-  for (vertex_t u = 0; u < n; ++u) {
-    if (loop(rng)) rows[std::size_t(u)].emplace_back(u, level(rng));
-    for (vertex_t v = u + 1; v < n; ++v)
-      if (edge(rng)) {
-        const double w = level(rng);
-        rows[std::size_t(u)].emplace_back(v, w);
-        rows[std::size_t(v)].emplace_back(u, w);
-      }
-  }
-  Csr<double> g;
-  g.n_rows = g.n_cols = n;
-  for (auto& r : rows) {
-    std::sort(r.begin(), r.end());
-    for (auto [v, w] : r) {
-      g.cols.push_back(v);
-      g.weights.push_back(w);
-    }
-    g.offsets.push_back(offset_t(g.cols.size()));
-  }
-  return g;
+  return check::random_community_graph(n, density, levels, loops ? 0.15 : 0.0, rng);
 }
 
 // ---- the reference: integer weights, gamma = 1, thresholds 0 ----------------
@@ -183,8 +161,8 @@ LouvainOptions exhaustive() {
 }
 
 void require_local_optimum(const Csr<double>& g, const Communities& c, double gamma) {
-  const std::string bad = check::partition_violation(g, c, gamma);
-  INFO("partition_violation: ", bad);
+  const std::string bad = communities_violation(g, c, gamma);
+  INFO("communities_violation: ", bad);
   REQUIRE(bad.empty());
   const std::string move = check::improving_move(g, c.label, gamma);
   INFO("improving_move: ", move);

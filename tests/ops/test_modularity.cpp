@@ -17,74 +17,24 @@
 
 using namespace matchblas;
 
-namespace {
-
-// A symmetric random graph on n vertices, integer or real weights, a loop
-// on some vertices; rows sorted.
-Csr<double> random_graph(vertex_t n, double density, bool integer, std::mt19937& rng) {
-  std::vector<std::vector<std::pair<vertex_t, double>>> rows(static_cast<std::size_t>(n));
-  std::bernoulli_distribution edge(density), loop(0.2);
-  std::uniform_int_distribution<int> level(1, 5);
-  std::uniform_real_distribution<double> real(0.01, 3);
-  for (vertex_t u = 0; u < n; ++u) {
-    if (loop(rng)) rows[std::size_t(u)].emplace_back(u, integer ? level(rng) : real(rng));
-    for (vertex_t v = u + 1; v < n; ++v)
-      if (edge(rng)) {
-        const double w = integer ? level(rng) : real(rng);
-        rows[std::size_t(u)].emplace_back(v, w);
-        rows[std::size_t(v)].emplace_back(u, w);
-      }
-  }
-  Csr<double> g;
-  g.n_rows = g.n_cols = n;
-  for (auto& r : rows) {
-    std::sort(r.begin(), r.end());
-    for (auto [v, w] : r) {
-      g.cols.push_back(v);
-      g.weights.push_back(w);
-    }
-    g.offsets.push_back(offset_t(g.cols.size()));
-  }
-  return g;
-}
-
-Csr<double> from_edges(vertex_t n, const std::vector<std::tuple<vertex_t, vertex_t, double>>& edges) {
-  std::vector<std::vector<std::pair<vertex_t, double>>> rows(static_cast<std::size_t>(n));
-  for (auto [u, v, w] : edges) {
-    rows[std::size_t(u)].emplace_back(v, w);
-    if (u != v) rows[std::size_t(v)].emplace_back(u, w);
-  }
-  Csr<double> g;
-  g.n_rows = g.n_cols = n;
-  for (auto& r : rows) {
-    std::sort(r.begin(), r.end());
-    for (auto [v, w] : r) {
-      g.cols.push_back(v);
-      g.weights.push_back(w);
-    }
-    g.offsets.push_back(offset_t(g.cols.size()));
-  }
-  return g;
-}
-
-}  // namespace
+using check::graph_from_edges;
 
 TEST_CASE("modularity: hand-computed values") {
   // Two triangles joined by one edge: m = 7, each side 3 edges inside and
   // degree sum 7: Q = 2 (3/7 - 1/4) = 5/14.
-  const Csr<double> two = from_edges(6, {{0, 1, 1}, {1, 2, 1}, {0, 2, 1}, {3, 4, 1}, {4, 5, 1}, {3, 5, 1}, {2, 3, 1}});
+  const Csr<double> two = graph_from_edges(6, {{0, 1, 1}, {1, 2, 1}, {0, 2, 1}, {3, 4, 1}, {4, 5, 1}, {3, 5, 1}, {2, 3, 1}});
   CHECK(ops::modularity(two, std::vector<vertex_t>{0, 0, 0, 1, 1, 1}) == doctest::Approx(5.0 / 14).epsilon(1e-15));
   // One community: Q = 1 - gamma.
   CHECK(ops::modularity(two, std::vector<vertex_t>(6, 0)) == doctest::Approx(0).scale(1).epsilon(1e-15));
   CHECK(ops::modularity(two, std::vector<vertex_t>(6, 0), 0.5) == doctest::Approx(0.5).epsilon(1e-15));
   // A loop of weight 2 on vertex 0 and an edge {0, 1} of weight 1: k = (5,
   // 1), m = 3; apart: Q = 2/3 - (25 + 1)/36 = -1/18.
-  const Csr<double> loop = from_edges(2, {{0, 0, 2}, {0, 1, 1}});
+  const Csr<double> loop = graph_from_edges(2, {{0, 0, 2}, {0, 1, 1}});
   CHECK(ops::modularity(loop, std::vector<vertex_t>{0, 1}) == doctest::Approx(-1.0 / 18).epsilon(1e-15));
   // No edges: 0 for any partition.
-  const Csr<double> empty = from_edges(3, {});
+  const Csr<double> empty = graph_from_edges(3, {});
   CHECK(ops::modularity(empty, std::vector<vertex_t>{0, 1, 2}) == 0);
-  CHECK(ops::modularity(from_edges(0, {}), std::vector<vertex_t>{}) == 0);
+  CHECK(ops::modularity(graph_from_edges(0, {}), std::vector<vertex_t>{}) == 0);
   // Bad labels.
   CHECK_THROWS_AS(ops::modularity(two, std::vector<vertex_t>{0, 0, 0}), invalid_input);
   CHECK_THROWS_AS(ops::modularity(two, std::vector<vertex_t>{0, 0, 0, 1, -1, 1}), invalid_input);
@@ -94,7 +44,7 @@ TEST_CASE("modularity: equal to its definition by pairs on random graphs with lo
   std::mt19937 rng(2004);
   for (int trial = 0; trial < 60; ++trial) {
     const vertex_t n = 1 + vertex_t(rng() % 120);
-    const Csr<double> g = random_graph(n, 0.02 + 0.3 * (trial % 5) / 4, trial % 2 == 0, rng);
+    const Csr<double> g = check::random_community_graph(n, 0.02 + 0.3 * (trial % 5) / 4, trial % 2 == 0 ? 5 : 0, 0.2, rng);
     std::vector<vertex_t> label(static_cast<std::size_t>(n));
     const vertex_t k = 1 + vertex_t(rng() % std::max<vertex_t>(1, n / 3));
     for (vertex_t& l : label) l = vertex_t(rng() % k);

@@ -34,7 +34,7 @@ using community::MoveState;
 // aside): each vertex in order takes the smallest colour none of its
 // coloured neighbours has; each class in vertex order. O(n + entries), one
 // thread (Jones-Plassmann rounds in parallel rescanned the hubs' rows once
-// a round: 6x slower than this on R-MAT 2^18).
+// a round: level 0 of R-MAT 2^18 took 7.5 s with them, 1.8 s with this).
 std::vector<std::vector<vertex_t>> colour_classes(const Csr<double>& g) {
   const vertex_t n = g.n_rows;
   std::vector<vertex_t> colour(static_cast<std::size_t>(n), no_vertex), seen_by;

@@ -10,6 +10,7 @@
 #include "lib/interrupt.hpp"
 #include "lib/omp_threads.hpp"
 #include "ops/modularity.hpp"
+#include "ops/transpose.hpp"
 
 namespace matchblas::community {
 
@@ -17,15 +18,6 @@ namespace {
 
 std::string entry(vertex_t r, vertex_t c) {
   return "entry (" + std::to_string(r + 1) + ", " + std::to_string(c + 1) + ")";
-}
-
-// Row u's entries (column, weight), sorted.
-std::vector<std::pair<vertex_t, double>> sorted_row(const Csr<double>& g, vertex_t u) {
-  std::vector<std::pair<vertex_t, double>> row;
-  row.reserve(std::size_t(g.offsets[u + 1] - g.offsets[u]));
-  for (offset_t e = g.offsets[u]; e < g.offsets[u + 1]; ++e) row.emplace_back(g.cols[e], g.weights[e]);
-  std::sort(row.begin(), row.end());
-  return row;
 }
 
 }  // namespace
@@ -36,6 +28,8 @@ void check_input(const Csr<double>& g, double resolution) {
   if (g.n_rows != g.n_cols)
     throw shape_error("community detection needs a square matrix, this one is " + std::to_string(g.n_rows) + " x " +
                       std::to_string(g.n_cols));
+  // The transpose checks the CSR itself first (offsets, column range).
+  const Csr<double> t = ops::transpose(g, ops::Backend::plain);
   for (vertex_t u = 0; u < g.n_rows; ++u)
     for (offset_t e = g.offsets[u]; e < g.offsets[u + 1]; ++e) {
       const double w = g.weights[e];
@@ -44,23 +38,15 @@ void check_input(const Csr<double>& g, double resolution) {
                             ": community detection needs non-negative finite weights");
     }
   // Symmetry: row u's entries v != u against the transpose's row u.
-  const vertex_t n = g.n_rows;
-  std::vector<offset_t> count(std::size_t(n) + 1, 0);
-  for (vertex_t u = 0; u < n; ++u)
-    for (offset_t e = g.offsets[u]; e < g.offsets[u + 1]; ++e)
-      if (g.cols[e] != u) ++count[std::size_t(g.cols[e]) + 1];
-  for (vertex_t v = 0; v < n; ++v) count[std::size_t(v) + 1] += count[std::size_t(v)];
-  std::vector<std::pair<vertex_t, double>> transposed(std::size_t(count[std::size_t(n)]));
-  std::vector<offset_t> next(count.begin(), count.end() - 1);
-  for (vertex_t u = 0; u < n; ++u)  // rows in order: each transposed row comes sorted by column
-    for (offset_t e = g.offsets[u]; e < g.offsets[u + 1]; ++e)
-      if (g.cols[e] != u) transposed[std::size_t(next[std::size_t(g.cols[e])]++)] = {u, g.weights[e]};
-  for (vertex_t u = 0; u < n; ++u) {
-    std::vector<std::pair<vertex_t, double>> row = sorted_row(g, u);
-    std::erase_if(row, [u](const auto& x) { return x.first == u; });
-    const auto first = transposed.begin() + count[std::size_t(u)], last = transposed.begin() + count[std::size_t(u) + 1];
-    std::vector<std::pair<vertex_t, double>> mirror(first, last);
-    std::sort(mirror.begin(), mirror.end());
+  const auto sorted_off_diagonal = [](const Csr<double>& a, vertex_t u) {
+    std::vector<std::pair<vertex_t, double>> row;
+    for (offset_t e = a.offsets[u]; e < a.offsets[u + 1]; ++e)
+      if (a.cols[e] != u) row.emplace_back(a.cols[e], a.weights[e]);
+    std::sort(row.begin(), row.end());
+    return row;
+  };
+  for (vertex_t u = 0; u < g.n_rows; ++u) {
+    const std::vector<std::pair<vertex_t, double>> row = sorted_off_diagonal(g, u), mirror = sorted_off_diagonal(t, u);
     if (row != mirror) {
       std::size_t i = 0;
       while (i < row.size() && i < mirror.size() && row[i] == mirror[i]) ++i;

@@ -10,9 +10,10 @@
 
 namespace matchblas::community {
 
-// Throws invalid_input unless g is square and symmetric (each row's
-// entries, loops aside, mirrored with equal weights) with non-negative
-// finite weights, and resolution > 0. O(entries log degree).
+// Throws invalid_input unless g is a consistent square CSR, symmetric (each
+// row's entries, loops aside, mirrored with equal weights; checked against
+// ops::transpose) with non-negative finite weights, and resolution > 0.
+// O(entries log degree).
 void check_input(const Csr<double>& g, double resolution);
 
 // Renumbers label to 0..k-1 in the order of first appearance (vertex 0's

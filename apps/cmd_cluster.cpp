@@ -28,10 +28,7 @@ namespace matchblas::cli {
 
 namespace {
 
-void write_all(AtomicFile& f, const std::string& s) {
-  f.write(s.data(), s.size());
-  f.commit();
-}
+void write_text(AtomicFile& f, const std::string& s) { f.write(s.data(), s.size()); }
 
 }  // namespace
 
@@ -66,15 +63,17 @@ int command_cluster(const Args& a) {
   if (out) {
     std::string buf;
     for (vertex_t l : c.label) buf += std::to_string(l) + '\n';
-    write_all(*out, buf);
+    write_text(*out, buf);
   }
   if (levels_out) {
     std::string buf;
     for (std::size_t l = 0; l < c.hierarchy.size(); ++l)
       for (std::size_t v = 0; v < c.hierarchy[l].size(); ++v)
         buf += std::to_string(l) + ' ' + std::to_string(v) + ' ' + std::to_string(c.hierarchy[l][v]) + '\n';
-    write_all(*levels_out, buf);
+    write_text(*levels_out, buf);
   }
+  for (AtomicFile* f : {out.get(), levels_out.get()})  // together at the end: both or neither
+    if (f) f->commit();
   progress.finish();
   const offset_t edges = [&] {
     offset_t e = 0;

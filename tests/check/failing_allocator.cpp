@@ -1,5 +1,11 @@
 // Replaces the test executable's global operator new and delete; see
-// failing_allocator.hpp. The array and nothrow forms of libstdc++ call these.
+// failing_allocator.hpp. Every plain form is replaced (single and array,
+// throwing and nothrow, sized and unsized delete), so that what one form
+// allocates the matching form frees: libstdc++'s nothrow forms would call
+// these anyway, but a sanitizer runtime intercepts the forms not replaced
+// here, and its nothrow new paired with the delete below (std::free) reads
+// as an alloc-dealloc mismatch (std::stable_sort's temporary buffer).
+// Over-aligned forms are left to the runtime, which pairs them itself.
 #include "tests/check/failing_allocator.hpp"
 
 #include <atomic>
@@ -40,3 +46,19 @@ void operator delete(void* p) noexcept {
 }
 
 void operator delete(void* p, std::size_t) noexcept { operator delete(p); }
+
+void* operator new[](std::size_t size) { return operator new(size); }
+void* operator new(std::size_t size, const std::nothrow_t&) noexcept {
+  try {
+    return operator new(size);
+  } catch (...) {
+    return nullptr;
+  }
+}
+void* operator new[](std::size_t size, const std::nothrow_t&) noexcept {
+  return operator new(size, std::nothrow);
+}
+void operator delete[](void* p) noexcept { operator delete(p); }
+void operator delete[](void* p, std::size_t) noexcept { operator delete(p); }
+void operator delete(void* p, const std::nothrow_t&) noexcept { operator delete(p); }
+void operator delete[](void* p, const std::nothrow_t&) noexcept { operator delete(p); }

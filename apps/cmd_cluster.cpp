@@ -107,6 +107,7 @@ int command_cluster(const Args& a) {
                    .raw("levels", levels)
                    .integer("refine_moves", c.refine_moves)
                    .integer("refine_passes", c.refine_passes)
+                   .number("refine_s", c.refine_seconds)
                    .number("time_s", seconds)
                    .integer("threads", chosen.run.threads)
                    .text("device", to_string(chosen.info->device))

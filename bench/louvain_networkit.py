@@ -4,7 +4,7 @@
     build/python-venv/bin/pip install networkit     # (11.x; this script's alone)
     build/python-venv/bin/python bench/louvain_networkit.py
         [--graphs rmat:16,rmat:18,er:18,grid:512] [--threads 1,2] [--reps 3]
-        [--cli build/bin/matchblas] [--dir /tmp]
+        [--algos louvain,louvain-omp,louvain-gpu] [--cli build/bin/matchblas] [--dir /tmp]
 
 Each graph is written once by `matchblas gen KIND N --seed 1` (Matrix Market;
 rmat and er: N = 2^SCALE vertices, 16 edges per vertex; grid: N x N) and read
@@ -13,10 +13,15 @@ by both tools: matchblas by `cluster`, NetworKit from the same entries
 ignored) through GraphFromCoo. Times are the algorithm alone: `cluster
 --json`'s time_s (the graph in memory; the final refinement included) and
 PLM's run() (refine off, its defaults otherwise: turbo, recursion, gamma 1).
-The median of REPS runs; each tool's modularity is its own report (the
-same definition: matchblas's equals networkx's to 1e-12, tests). Prints one
-markdown table: per graph and thread count the modularity of each, the
-times and NetworKit / matchblas.
+`louvain` runs on one thread, `louvain-omp` and PLM at each thread count,
+`louvain-gpu` once (time_s includes the graph's upload and the input check
+on the host; "stages" is the levels' and the final moves' time alone, the
+graph on the device). The median of REPS runs; each tool's modularity is its
+own report (the same definition: matchblas's equals networkx's to 1e-12,
+tests). Prints one markdown table: per graph a row per tool and thread
+count: modularity, seconds, the final moves' seconds, first-level edges
+per second (by time_s), and the ratios to PLM on the most threads listed:
+modularity, and PLM's time over the row's (above 1: faster than PLM).
 """
 import argparse
 import json
@@ -36,12 +41,13 @@ def main():
     ap.add_argument("--graphs", default="rmat:16,rmat:18,er:18,grid:512")
     ap.add_argument("--threads", default="1,2")
     ap.add_argument("--reps", type=int, default=3)
+    ap.add_argument("--algos", default="louvain,louvain-omp")
     ap.add_argument("--cli", default="build/bin/matchblas")
     ap.add_argument("--dir", default="/tmp")
     a = ap.parse_args()
     threads = [int(t) for t in a.threads.split(",")]
-    print("| graph | vertices | edges | threads | louvain Q | louvain s | louvain-omp Q | louvain-omp s | PLM Q | PLM s | PLM / louvain-omp |")
-    print("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
+    print("| graph | vertices | edges | tool | threads | Q | s | refine s | stages s | Medges/s | Q / PLM's | PLM s / s |")
+    print("|---|--:|--:|---|--:|--:|--:|--:|--:|--:|--:|--:|")
     for spec in a.graphs.split(","):
         kind, size = spec.split(":")
         n = int(size) if kind == "grid" else 1 << int(size)
@@ -55,18 +61,23 @@ def main():
         g = nk.GraphFromCoo((w.data, (w.row.astype(np.uint64), w.col.astype(np.uint64))), n=m.shape[0],
                             weighted=True, directed=False)
         edges = g.numberOfEdges()
+        rows = []  # (tool, threads, Q, s, refine s, stages s)
 
         def ours(algo, t):
             runs = []
             for _ in range(a.reps):
-                r = subprocess.run([a.cli, "cluster", path, "--algo", algo, "--threads", str(t), "--json", "--quiet"],
+                extra = ["--threads", str(t)] if t else []
+                r = subprocess.run([a.cli, "cluster", path, "--algo", algo, *extra, "--json", "--quiet"],
                                    check=True, capture_output=True, text=True)
                 runs.append(json.loads(r.stdout))
-            return runs[0]["modularity"], statistics.median(x["time_s"] for x in runs)
+            stages = [sum(x["time_s"] for x in r["levels"]) + r["refine_s"] for r in runs]
+            rows.append((algo, t, runs[0]["modularity"], statistics.median(x["time_s"] for x in runs),
+                         statistics.median(x["refine_s"] for x in runs), statistics.median(stages)))
 
-        q1, s1 = ours("louvain", 1)
+        for algo in a.algos.split(","):
+            for t in threads if algo == "louvain-omp" else [1 if algo == "louvain" else 0]:
+                ours(algo, t)
         for t in threads:
-            qo, so = ours("louvain-omp", t)
             nk.setNumberOfThreads(t)
             times, qs = [], []
             for _ in range(a.reps):
@@ -75,9 +86,13 @@ def main():
                 plm.run()
                 times.append(time.perf_counter() - start)
                 qs.append(nk.community.Modularity().getQuality(plm.getPartition(), g))
-            sn = statistics.median(times)
-            print(f"| {spec} | {g.numberOfNodes()} | {edges} | {t} | {q1:.4f} | {s1:.3f} | {qo:.4f} | {so:.3f} | "
-                  f"{statistics.median(qs):.4f} | {sn:.3f} | {sn / so:.2f} |", flush=True)
+            rows.append(("PLM", t, statistics.median(qs), statistics.median(times), None, None))
+        plm_q, plm_s = rows[-1][2], rows[-1][3]
+        for tool, t, q, s, refine, stages in rows:
+            cell = lambda x: "-" if x is None else f"{x:.3f}"
+            print(f"| {spec} | {g.numberOfNodes()} | {edges} | {tool} | {t if t else '-'} | {q:.4f} | {s:.3f} | "
+                  f"{cell(refine)} | {cell(stages)} | {edges / s / 1e6:.1f} | {q / plm_q:.4f} | {plm_s / s:.2f} |",
+                  flush=True)
 
 
 if __name__ == "__main__":

@@ -50,8 +50,10 @@ Communities run_levels(const Csr<double>& g, const LouvainOptions& o, const Leve
     if (l.communities == l.vertices) break;
   }
   // The input's vertices, one at a time, until none gains: the guarantee.
+  const auto refine_start = std::chrono::steady_clock::now();
   MoveState s = from_labels(g, std::move(p.label), o.resolution);
   p.refine_moves = local_moves(g, s, 0.0, &p.refine_passes);
+  p.refine_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - refine_start).count();
   p.label = std::move(s.label);
   p.communities = community::renumber(p.label);
   p.modularity = ops::modularity(g, p.label, o.resolution);

@@ -20,9 +20,17 @@
 //                community of one only when that one's label is smaller);
 //                thresholds per stage. Deterministic: the same partition at
 //                any thread count.
+//   louvain_gpu  every stage on the GPU (Md. Naim, F. Manne, M. Halappanavar,
+//                A. Tumeo, "Community detection on the GPU", IPDPS 2017,
+//                sec. 3-4): a warp per vertex hashes the neighbouring
+//                communities (shared or global memory by row length), all
+//                moves of a round at once by louvain_omp --coloring off's
+//                rule, aggregation by a sort of (community, community) keys
+//                (louvain_gpu.cu).
 //
-// Both end with local moves of the input graph's vertices, in turn, until
-// none gains (below): the guarantee "local
+// All three end with local moves of the input graph's vertices until none
+// gains (below; louvain_gpu: in rounds where each community admits one
+// mover, louvain.hpp's others: in turn): the guarantee "local
 // optimum" (no vertex of the input gains modularity by moving to a
 // neighbouring community or to one of its own), which the conformance test
 // checks with its own gain computation.
@@ -45,6 +53,7 @@
 
 #include "lib/csr.hpp"
 #include "lib/types.hpp"
+#include "ops/gpu/device_graph.hpp"
 
 namespace matchblas {
 
@@ -86,6 +95,7 @@ struct Communities {
   std::vector<std::vector<vertex_t>> hierarchy;
   vertex_t refine_moves = 0;
   int refine_passes = 0;
+  double refine_seconds = 0;
 };
 
 // g: symmetric, non-negative weights, loops allowed (community_graph,
@@ -94,6 +104,10 @@ struct Communities {
 // <= 0.
 Communities louvain(const Csr<double>& g, const LouvainOptions& options = {});
 Communities louvain_omp(const Csr<double>& g, const LouvainOptions& options = {});
+// On GPU gpu.device (gpu.stream, or a stream of its own); also throws
+// matchblas::error in a build without CUDA, cuda_error / out_of_memory
+// from the device. options.threads and coloring are not used.
+Communities louvain_gpu(const Csr<double>& g, const LouvainOptions& options = {}, const GpuOptions& gpu = {});
 
 // Why c is not a partition of g's vertices into 0..communities-1 (each
 // community with a member) with the modularity it reports at `gamma` (1e-9

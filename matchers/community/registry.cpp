@@ -1,11 +1,15 @@
 // The community detection entries (matchers/registry.hpp): Louvain,
-// sequential and OpenMP. A new one is one declaration here.
+// sequential, OpenMP and GPU. A new one is one declaration here.
 // Memory: bytes per vertex and per stored entry beyond the input graph: the
 // second level's graph (at most the input's size: 12 bytes an entry, 8 a
 // vertex), a label, a degree, a community sum, a neighbour weight and mark
 // per vertex (32 bytes), the modularity's two long doubles per vertex (32),
 // and the aggregation's (community, weight) pair per entry (16); to be
 // fitted to bench_memory's peaks when the benchmark covers the family.
+// louvain-gpu's host memory is the input check's (a transpose) and the
+// labels; on the device it holds the graph (12 bytes an entry), the
+// aggregation's keys, weights and sorted copies (32), the global hash
+// tables of rows over 64 entries (at most 48), and about 60 bytes a vertex.
 #include "matchers/registry.hpp"
 
 #include "matchers/community/louvain.hpp"
@@ -45,7 +49,7 @@ LouvainOptions read_louvain(const OptionValues& v) {
   return o;
 }
 
-// A Louvain entry, f(const Csr<double>&, LouvainOptions).
+// A Louvain entry, f(const Csr<double>&, LouvainOptions, const RunOptions&).
 template <class F>
 MatcherInfo community(MatcherInfo m, F f) {
   m.problem = Problem::community;
@@ -55,7 +59,7 @@ MatcherInfo community(MatcherInfo m, F f) {
   m.run = CommunityRunner([f](const Csr<double>& g, const RunOptions& o) {
     LouvainOptions lo = o.options.typed<LouvainOptions>();
     lo.threads = o.threads;
-    return f(g, lo);
+    return f(g, lo, o);
   });
   if (m.device == Device::gpu) m.unavailable = needs_cuda();
   return m;
@@ -68,13 +72,26 @@ void add_community(std::vector<MatcherInfo>& r) {
                          .summary = "Louvain: levels of local moves in vertex order, then the communities' graph",
                          .reference = blondel_louvain + ", sec. 2",
                          .memory = {80, 28}},
-                        [](const Csr<double>& g, const LouvainOptions& o) { return louvain(g, o); }));
+                        [](const Csr<double>& g, const LouvainOptions& o, const RunOptions&) { return louvain(g, o); }));
   r.push_back(community({.name = "louvain-omp",
                          .threaded = true,
                          .summary = "Louvain, each round's moves decided in parallel by colour classes",
                          .reference = lu_grappolo + ", sec. 4-5",
                          .memory = {88, 44}},
-                        [](const Csr<double>& g, const LouvainOptions& o) { return louvain_omp(g, o); }));
+                        [](const Csr<double>& g, const LouvainOptions& o, const RunOptions&) {
+                          return louvain_omp(g, o);
+                        }));
+  r.push_back(community({.name = "louvain-gpu",
+                         .device = Device::gpu,
+                         .summary = "Louvain on the GPU: a warp per vertex hashes its neighbours' communities, "
+                                    "all moves of a round at once, aggregation by sorting",
+                         .reference = naim_louvain_gpu + ", sec. 3-4",
+                         .memory = {48, 28}},
+                        [](const Csr<double>& g, const LouvainOptions& o, const RunOptions& run) {
+                          GpuOptions gpu;
+                          gpu.device = run.gpu;
+                          return louvain_gpu(g, o, gpu);
+                        }));
 }
 
 }  // namespace matchblas::registry_detail

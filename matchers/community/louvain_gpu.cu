@@ -1,0 +1,770 @@
+// Louvain on the GPU (louvain.hpp; Md. Naim, F. Manne, M. Halappanavar,
+// A. Tumeo, "Community detection on the GPU", IPDPS 2017, sec. 3-4): every
+// stage on the device, only scalars (modularity, move counts, community
+// counts) read by the host between stages.
+//
+//   rounds      a warp per vertex sums its weight into each neighbouring
+//               community in a hash table (shared memory for rows of up to
+//               64 entries, a slice of a global-memory table sized to the
+//               row otherwise: the paper's two table places), and picks the
+//               community of the largest gain from the round's start
+//               (labels, degree sums), ties to the smallest label, with the
+//               minimum-label rule (Lu et al.: a vertex alone moves to
+//               another community of one only when that one's label is
+//               smaller). All moves of a round at once; the degree sums and
+//               the modularity are then reduced on the device. A round that
+//               lowers modularity is undone and ends the level; rounds go
+//               on until one gains less than the level's threshold.
+//               louvain_omp --coloring off decides by the same rule.
+//   renumber    communities by first member (a min-reduction per
+//               community, a prefix sum over the vertices): the CPU
+//               entries' numbering.
+//   aggregate   each entry keyed by its (community, community) pair,
+//               radix-sorted (stable), summed by key (cub): the CPU's
+//               aggregated graph, entries in the same order.
+//   refine      the input's vertices until none gains (the guarantee): a
+//               round computes every vertex's best move (a neighbouring
+//               community or one of its own) and each community admits
+//               one mover, out of it or into it, the one of the largest
+//               gain (claims by 64-bit atomicMax: gain, then smaller id).
+//               Movers then touch disjoint communities, so their gains add
+//               up and modularity rises every round; the largest-gain
+//               mover always wins, so the rounds end. Vertices going
+//               alone take the free ids in vertex order. Past 200 rounds
+//               (many movers contending for few communities: a round per
+//               mover) the host's sequential moves finish the job.
+//
+// With integer weights and gamma every sum is exact and the levels (the
+// hierarchy) equal louvain_omp --coloring off's; otherwise the order of the
+// atomic additions can flip a choice between gains equal to rounding.
+//
+// Cost per round O(n + entries) work; per level O(entries) memory for the
+// global tables of long rows and the aggregation's sort (keys, weights,
+// their sorted copies: 32 bytes an entry).
+#include <cub/cub.cuh>
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+#include "lib/interrupt.hpp"
+#include "matchers/community/aggregate.hpp"
+#include "matchers/community/louvain.hpp"
+#include "ops/gpu/cuda_check.hpp"
+#include "ops/gpu/device_buffer.cuh"
+#include "ops/gpu/gpu_session.cuh"
+
+namespace matchblas {
+
+namespace {
+
+using gpu::DeviceBuffer;
+
+constexpr int block_threads = 256;
+constexpr int warps_per_block = block_threads / 32;
+constexpr int shared_slots = 128;          // per warp: rows of up to 64 entries
+constexpr int shared_row = shared_slots / 2;
+constexpr vertex_t empty_key = -1;
+// Claim rounds of the final moves before the sequential moves take over
+// (each round moves at least one vertex; most end in a few rounds).
+constexpr int refine_rounds = 200;
+
+struct Level {  // a level's graph on the device
+  vertex_t n = 0;
+  offset_t entries = 0;
+  DeviceBuffer<offset_t> offsets;
+  DeviceBuffer<vertex_t> cols;
+  DeviceBuffer<double> weights;
+};
+
+unsigned blocks_for(long long items, int per_block) {
+  return unsigned(std::max<long long>(1, std::min<long long>((items + per_block - 1) / per_block, 1LL << 30)));
+}
+
+__device__ inline unsigned slot_of(vertex_t c, unsigned mask) {
+  return unsigned((std::uint64_t(std::uint32_t(c)) * 0x9e3779b97f4a7c15ULL) >> 24) & mask;
+}
+
+// The degree (a loop counted twice) of each vertex; a warp per row.
+__global__ void degrees_kernel(const offset_t* offsets, const vertex_t* cols, const double* weights, vertex_t n,
+                               double* k) {
+  const long long warp = (blockIdx.x * (long long)blockDim.x + threadIdx.x) / 32;
+  const int lane = threadIdx.x % 32;
+  if (warp >= n) return;
+  const vertex_t u = vertex_t(warp);
+  double s = 0;
+  for (offset_t e = offsets[u] + lane; e < offsets[u + 1]; e += 32) s += cols[e] == u ? 2 * weights[e] : weights[e];
+  for (int d = 16; d > 0; d /= 2) s += __shfl_down_sync(0xffffffffu, s, d);
+  if (lane == 0) k[u] = s;
+}
+
+// tot[c] and size[c] from labels (arrays zeroed first).
+__global__ void community_sums_kernel(const vertex_t* label, const double* k, vertex_t n, double* tot,
+                                      vertex_t* size) {
+  for (long long u = blockIdx.x * (long long)blockDim.x + threadIdx.x; u < n; u += (long long)gridDim.x * blockDim.x) {
+    atomicAdd(&tot[label[u]], k[u]);
+    atomicAdd(&size[label[u]], 1);
+  }
+}
+
+// Block-wide sum of v into *out (one atomicAdd a block).
+__device__ inline void block_add(double v, double* out) {
+  using Reduce = cub::BlockReduce<double, block_threads>;
+  __shared__ typename Reduce::TempStorage temp;
+  const double sum = Reduce(temp).Sum(v);
+  if (threadIdx.x == 0 && sum != 0) atomicAdd(out, sum);
+}
+
+// sums[0] += the weight inside communities (a loop once, an entry u != v
+// half); a warp per row.
+__global__ void inside_kernel(const offset_t* offsets, const vertex_t* cols, const double* weights,
+                              const vertex_t* label, vertex_t n, double* sums) {
+  const long long warp = (blockIdx.x * (long long)blockDim.x + threadIdx.x) / 32;
+  const int lane = threadIdx.x % 32;
+  double s = 0;
+  if (warp < n) {
+    const vertex_t u = vertex_t(warp), c = label[u];
+    for (offset_t e = offsets[u] + lane; e < offsets[u + 1]; e += 32)
+      if (label[cols[e]] == c) s += cols[e] == u ? weights[e] : weights[e] / 2;
+  }
+  block_add(s, sums);
+}
+
+// sums[1] += sum of tot[c]^2.
+__global__ void expected_kernel(const double* tot, vertex_t n, double* sums) {
+  const long long c = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  block_add(c < n ? tot[c] * tot[c] : 0.0, sums + 1);
+}
+
+// What a warp computes for its vertex u: the best other community (or
+// no_vertex: none better than staying, or "alone" in refine mode, where
+// alone = true) and the gains (times 2m) of it and of staying.
+struct Choice {
+  vertex_t best;
+  bool alone;
+  double best_gain;
+  double stay;
+};
+
+struct MoveInputs {
+  const offset_t* offsets;
+  const vertex_t* cols;
+  const double* weights;
+  vertex_t n;
+  const vertex_t* label;
+  const double* k;
+  const double* tot;
+  const vertex_t* size;
+  double two_m;
+  double gamma;
+  const offset_t* table_at;  // global table slice of row u (rows over shared_row entries)
+  vertex_t* table_key;
+  double* table_weight;
+};
+
+// The gain (times 2m) of moving u (degree ku, in community own) into c to
+// which it has weight w: 2m w - gamma (tot_c - [c == own] ku) ku, without
+// contraction into fused multiply-adds (the CPU entries' rounding).
+__device__ inline double gain_of(const MoveInputs& in, vertex_t c, vertex_t own, double ku, double w) {
+  const double tot = __dsub_rn(in.tot[c], c == own ? ku : 0.0);
+  return __dsub_rn(__dmul_rn(w, in.two_m), __dmul_rn(__dmul_rn(in.gamma, tot), ku));
+}
+
+// The warp's vertex u: hashes its neighbours' communities, then reduces the
+// table to the best choice (all lanes get it). refine: the choices include
+// a community of its own at gain 0 (neighbouring communities win ties).
+__device__ Choice best_move(const MoveInputs& in, vertex_t u, vertex_t* shared_key, double* shared_weight,
+                            bool refine) {
+  const int lane = threadIdx.x % 32;
+  const offset_t begin = in.offsets[u], end = in.offsets[u + 1];
+  vertex_t* key = shared_key;
+  double* weight = shared_weight;
+  unsigned cap = shared_slots;
+  if (end - begin > shared_row) {
+    key = in.table_key + in.table_at[u];
+    weight = in.table_weight + in.table_at[u];
+    cap = unsigned(in.table_at[u + 1] - in.table_at[u]);
+  }
+  for (unsigned s = lane; s < cap; s += 32) {
+    key[s] = empty_key;
+    weight[s] = 0;
+  }
+  __syncwarp();
+  for (offset_t e = begin + lane; e < end; e += 32) {
+    const vertex_t v = in.cols[e];
+    if (v == u) continue;
+    const vertex_t c = in.label[v];
+    for (unsigned s = slot_of(c, cap - 1);; s = (s + 1) & (cap - 1)) {
+      const vertex_t old = atomicCAS(&key[s], empty_key, c);
+      if (old == empty_key || old == c) {
+        atomicAdd(&weight[s], in.weights[e]);
+        break;
+      }
+    }
+  }
+  __syncwarp();
+  const vertex_t own = in.label[u];
+  const double ku = in.k[u];
+  double stay = gain_of(in, own, own, ku, 0.0);
+  bool stay_found = false;
+  vertex_t best = no_vertex;
+  double best_gain = 0;
+  for (unsigned s = lane; s < cap; s += 32) {
+    const vertex_t c = key[s];
+    if (c == empty_key) continue;
+    const double x = gain_of(in, c, own, ku, weight[s]);
+    if (c == own) {
+      stay = x;
+      stay_found = true;
+    } else if (best == no_vertex || x > best_gain || (x == best_gain && c < best)) {
+      best = c;
+      best_gain = x;
+    }
+  }
+  for (int d = 16; d > 0; d /= 2) {
+    const vertex_t ob = __shfl_xor_sync(0xffffffffu, best, d);
+    const double og = __shfl_xor_sync(0xffffffffu, best_gain, d);
+    if (ob != no_vertex && (best == no_vertex || og > best_gain || (og == best_gain && ob < best))) {
+      best = ob;
+      best_gain = og;
+    }
+  }
+  const unsigned has_stay = __ballot_sync(0xffffffffu, stay_found);
+  if (has_stay) stay = __shfl_sync(0xffffffffu, stay, __ffs(has_stay) - 1);
+  __syncwarp();  // the table is read; the warp's next row may clear it
+  Choice ch{best, false, best_gain, stay};
+  if (refine && (best == no_vertex || best_gain < 0)) {  // alone (gain 0) beats a negative neighbour
+    ch.best = no_vertex;
+    ch.alone = true;
+    ch.best_gain = 0;
+  }
+  return ch;
+}
+
+__device__ inline bool improves(const MoveInputs& in, const Choice& ch, double ku) {
+  const double slack = __dmul_rn(__dmul_rn(__dmul_rn(1e-12, fmax(1.0, in.gamma)), ku), in.two_m);
+  return ch.best_gain > __dadd_rn(ch.stay, slack);
+}
+
+// A round of the level's moves: next[u] for every vertex at once.
+__global__ void __launch_bounds__(block_threads) decide_kernel(MoveInputs in, vertex_t* next) {
+  __shared__ vertex_t shared_key[warps_per_block][shared_slots];
+  __shared__ double shared_weight[warps_per_block][shared_slots];
+  const int w = threadIdx.x / 32;
+  for (long long u = (blockIdx.x * (long long)blockDim.x + threadIdx.x) / 32; u < in.n;
+       u += (long long)gridDim.x * warps_per_block) {
+    const vertex_t own = in.label[u];
+    const Choice ch = best_move(in, vertex_t(u), shared_key[w], shared_weight[w], false);
+    vertex_t choice = own;
+    if (ch.best != no_vertex && improves(in, ch, in.k[u]) &&
+        !(in.size[own] == 1 && in.size[ch.best] == 1 && ch.best > own))
+      choice = ch.best;
+    if (threadIdx.x % 32 == 0) next[u] = choice;
+  }
+}
+
+// Counts the vertices whose label changes (into *moved), then takes next.
+__global__ void apply_kernel(vertex_t* label, const vertex_t* next, vertex_t n, unsigned long long* moved) {
+  unsigned count = 0;
+  for (long long u = blockIdx.x * (long long)blockDim.x + threadIdx.x; u < n; u += (long long)gridDim.x * blockDim.x) {
+    if (label[u] != next[u]) ++count;
+    label[u] = next[u];
+  }
+  using Reduce = cub::BlockReduce<unsigned, block_threads>;
+  __shared__ typename Reduce::TempStorage temp;
+  const unsigned sum = Reduce(temp).Sum(count);
+  if (threadIdx.x == 0 && sum) atomicAdd(moved, (unsigned long long)sum);
+}
+
+// Refinement, step 1: each improving vertex claims its community and its
+// target (64-bit key: the gain as a float, then the smaller id); want[u] is
+// the target (no_vertex: stays; n: alone).
+__global__ void __launch_bounds__(block_threads) claim_kernel(MoveInputs in, vertex_t* want,
+                                                              unsigned long long* claim, unsigned long long* key_of) {
+  __shared__ vertex_t shared_key[warps_per_block][shared_slots];
+  __shared__ double shared_weight[warps_per_block][shared_slots];
+  const int w = threadIdx.x / 32;
+  for (long long u = (blockIdx.x * (long long)blockDim.x + threadIdx.x) / 32; u < in.n;
+       u += (long long)gridDim.x * warps_per_block) {
+    const vertex_t own = in.label[u];
+    const Choice ch = best_move(in, vertex_t(u), shared_key[w], shared_weight[w], true);
+    vertex_t target = no_vertex;
+    if (improves(in, ch, in.k[u]) && (!ch.alone || in.size[own] > 1)) target = ch.alone ? in.n : ch.best;
+    if (threadIdx.x % 32 == 0) {
+      want[u] = target;
+      if (target != no_vertex) {
+        const float gain = float(ch.best_gain - ch.stay);
+        const unsigned long long key = (std::uint64_t(__float_as_uint(gain > 0 ? gain : 0.0f)) << 32) |
+                                       std::uint64_t(0xffffffffu - unsigned(u));
+        key_of[u] = key;
+        atomicMax(&claim[own], key);
+        if (!ch.alone) atomicMax(&claim[target], key);
+      }
+    }
+  }
+}
+
+// Refinement, step 2: a vertex that holds both its claims moves; one going
+// alone is flagged (alone[u]) and moves in step 3; *moved counts them.
+__global__ void move_kernel(vertex_t* label, const vertex_t* want, const unsigned long long* claim,
+                            const unsigned long long* key_of, vertex_t n, vertex_t* alone,
+                            unsigned long long* moved) {
+  for (long long u = blockIdx.x * (long long)blockDim.x + threadIdx.x; u < n; u += (long long)gridDim.x * blockDim.x) {
+    const vertex_t to = want[u];
+    alone[u] = 0;
+    if (to == no_vertex) continue;
+    const unsigned long long key = key_of[u];
+    if (claim[label[u]] != key || (to != n && claim[to] != key)) continue;
+    if (to == n) alone[u] = 1;
+    else label[u] = to;
+    atomicAdd(moved, 1ULL);
+  }
+}
+// Step 3: the vertices going alone take the free ids in vertex order (rank:
+// the exclusive prefix sum of alone), so the labels do not depend on timing.
+__global__ void alone_kernel(vertex_t* label, const vertex_t* alone, const vertex_t* rank, const vertex_t* free_ids,
+                             vertex_t n) {
+  for (long long u = blockIdx.x * (long long)blockDim.x + threadIdx.x; u < n; u += (long long)gridDim.x * blockDim.x)
+    if (alone[u]) label[u] = free_ids[rank[u]];
+}
+
+// The ids of communities without members, in order: flag, scan, scatter.
+__global__ void empty_flag_kernel(const vertex_t* size, vertex_t n, vertex_t* flag) {
+  for (long long c = blockIdx.x * (long long)blockDim.x + threadIdx.x; c < n; c += (long long)gridDim.x * blockDim.x)
+    flag[c] = size[c] == 0 ? 1 : 0;
+}
+__global__ void scatter_kernel(const vertex_t* flag, const vertex_t* at, vertex_t n, vertex_t* out) {
+  for (long long c = blockIdx.x * (long long)blockDim.x + threadIdx.x; c < n; c += (long long)gridDim.x * blockDim.x)
+    if (flag[c]) out[at[c]] = vertex_t(c);
+}
+
+struct Plus {
+  __device__ double operator()(double a, double b) const { return a + b; }
+};
+
+// Renumbering by first member: first[c] = the smallest vertex of c.
+__global__ void first_member_kernel(const vertex_t* label, vertex_t n, vertex_t* first) {
+  for (long long u = blockIdx.x * (long long)blockDim.x + threadIdx.x; u < n; u += (long long)gridDim.x * blockDim.x)
+    atomicMin(&first[label[u]], vertex_t(u));
+}
+__global__ void first_flag_kernel(const vertex_t* label, const vertex_t* first, vertex_t n, vertex_t* flag) {
+  for (long long u = blockIdx.x * (long long)blockDim.x + threadIdx.x; u < n; u += (long long)gridDim.x * blockDim.x)
+    flag[u] = first[label[u]] == u ? 1 : 0;
+}
+__global__ void relabel_kernel(vertex_t* label, const vertex_t* first, const vertex_t* rank, vertex_t n) {
+  for (long long u = blockIdx.x * (long long)blockDim.x + threadIdx.x; u < n; u += (long long)gridDim.x * blockDim.x)
+    label[u] = rank[first[label[u]]];
+}
+// label[u] = level[label[u]]: the input's vertices follow a level.
+__global__ void compose_kernel(vertex_t* label, const vertex_t* level, vertex_t n) {
+  for (long long u = blockIdx.x * (long long)blockDim.x + threadIdx.x; u < n; u += (long long)gridDim.x * blockDim.x)
+    label[u] = level[label[u]];
+}
+
+// Aggregation, step 1: each entry's (community, community) key and weight
+// (inside a community: a loop whole, an entry u != v half).
+__global__ void pair_keys_kernel(const offset_t* offsets, const vertex_t* cols, const double* weights,
+                                 const vertex_t* label, vertex_t n, vertex_t communities, std::uint64_t* key,
+                                 double* weight) {
+  const long long warp = (blockIdx.x * (long long)blockDim.x + threadIdx.x) / 32;
+  const int lane = threadIdx.x % 32;
+  if (warp >= n) return;
+  const vertex_t u = vertex_t(warp), c = label[u];
+  for (offset_t e = offsets[u] + lane; e < offsets[u + 1]; e += 32) {
+    const vertex_t v = cols[e], d = label[v];
+    key[e] = std::uint64_t(c) * std::uint64_t(communities) + std::uint64_t(d);
+    weight[e] = d != c ? weights[e] : v == u ? weights[e] : weights[e] / 2;
+  }
+}
+// Step 3: the summed entries' rows and columns, and each row's length.
+__global__ void unpack_kernel(const std::uint64_t* key, offset_t entries, vertex_t communities, vertex_t* cols,
+                              offset_t* row_length) {
+  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < entries;
+       i += (long long)gridDim.x * blockDim.x) {
+    const vertex_t c = vertex_t(key[i] / std::uint64_t(communities));
+    cols[i] = vertex_t(key[i] % std::uint64_t(communities));
+    atomicAdd(reinterpret_cast<unsigned long long*>(&row_length[c]), 1ULL);
+  }
+}
+// Global hash table capacity of rows over shared_row entries (pow2 >= 2 len).
+__global__ void table_size_kernel(const offset_t* offsets, vertex_t n, offset_t* cap) {
+  for (long long u = blockIdx.x * (long long)blockDim.x + threadIdx.x; u <= n; u += (long long)gridDim.x * blockDim.x) {
+    if (u == n) {
+      cap[u] = 0;
+      continue;
+    }
+    const offset_t len = offsets[u + 1] - offsets[u];
+    offset_t c = 0;
+    if (len > shared_row) {
+      c = 2 * shared_slots;
+      while (c < 2 * len) c *= 2;
+    }
+    cap[u] = c;
+  }
+}
+
+template <class T>
+void zero(DeviceBuffer<T>& b, cudaStream_t s) {
+  if (b.size()) MATCHBLAS_CUDA_TRY(cudaMemsetAsync(b.data(), 0, b.size() * sizeof(T), s));
+}
+
+void launched() { MATCHBLAS_CUDA_TRY(cudaGetLastError()); }
+
+template <class F>
+void cub_call(F f, cudaStream_t s) {  // cub's two-call pattern: size the scratch, then run
+  std::size_t bytes = 0;
+  MATCHBLAS_CUDA_TRY(f(nullptr, bytes));
+  DeviceBuffer<char> temp(std::max<std::size_t>(bytes, 1), s);
+  MATCHBLAS_CUDA_TRY(f(temp.data(), bytes));
+}
+
+// Exclusive prefix sum of n + 1 values (the last in: the total out).
+template <class T>
+void exclusive_scan(const T* in, T* out, long long count, cudaStream_t s) {
+  cub_call([&](void* t, std::size_t& b) { return cub::DeviceScan::ExclusiveSum(t, b, in, out, count, s); }, s);
+}
+
+template <class T>
+T read_scalar(const T* p, cudaStream_t s) {
+  T v{};
+  MATCHBLAS_CUDA_TRY(cudaMemcpyAsync(&v, p, sizeof(T), cudaMemcpyDeviceToHost, s));
+  MATCHBLAS_CUDA_TRY(cudaStreamSynchronize(s));
+  return v;
+}
+
+// The moves on one level (or the final refinement) and what they share.
+class Mover {
+ public:
+  Mover(const Level& g, double gamma, cudaStream_t s)
+      : g_(g),
+        s_(s),
+        gamma_(gamma),
+        label_(std::size_t(g.n), s),
+        k_(std::size_t(g.n), s),
+        tot_(std::size_t(g.n), s),
+        size_(std::size_t(g.n), s),
+        table_at_(std::size_t(g.n) + 1, s),
+        sums_(2, s),
+        counter_(1, s) {
+    const unsigned warp_blocks = blocks_for(std::max<long long>(g.n, 1) * 32, block_threads);
+    if (g.n > 0) {
+      degrees_kernel<<<warp_blocks, block_threads, 0, s>>>(g.offsets.data(), g.cols.data(), g.weights.data(), g.n,
+                                                          k_.data());
+      launched();
+    }
+    // two_m: a sum on the device, read once.
+    DeviceBuffer<double> total(1, s);
+    cub_call([&](void* t, std::size_t& b) { return cub::DeviceReduce::Sum(t, b, k_.data(), total.data(), g.n, s); },
+             s);
+    two_m_ = g.n > 0 ? read_scalar(total.data(), s) : 0.0;
+    table_size_kernel<<<blocks_for(g.n + 1LL, block_threads), block_threads, 0, s>>>(g.offsets.data(), g.n,
+                                                                                   table_at_.data());
+    launched();
+    DeviceBuffer<offset_t> caps(std::size_t(g.n) + 1, s);
+    MATCHBLAS_CUDA_TRY(cudaMemcpyAsync(caps.data(), table_at_.data(), caps.size() * sizeof(offset_t),
+                                       cudaMemcpyDeviceToDevice, s));
+    exclusive_scan(caps.data(), table_at_.data(), g.n + 1LL, s);
+    const offset_t slots = read_scalar(table_at_.data() + g.n, s);
+    table_key_ = DeviceBuffer<vertex_t>(std::size_t(slots), s);
+    table_weight_ = DeviceBuffer<double>(std::size_t(slots), s);
+  }
+
+  vertex_t* label() { return label_.data(); }
+
+  // tot and size from the labels, and the modularity of the labels.
+  double sums_and_modularity() {
+    const vertex_t n = g_.n;
+    zero(tot_, s_);
+    zero(size_, s_);
+    zero(sums_, s_);
+    if (n == 0 || two_m_ <= 0) return 0.0;
+    community_sums_kernel<<<blocks_for(n, block_threads), block_threads, 0, s_>>>(label_.data(), k_.data(), n,
+                                                                                 tot_.data(), size_.data());
+    launched();
+    inside_kernel<<<blocks_for(n * 32LL, block_threads), block_threads, 0, s_>>>(
+        g_.offsets.data(), g_.cols.data(), g_.weights.data(), label_.data(), n, sums_.data());
+    launched();
+    expected_kernel<<<blocks_for(n, block_threads), block_threads, 0, s_>>>(tot_.data(), n, sums_.data());
+    launched();
+    double sums[2];
+    MATCHBLAS_CUDA_TRY(cudaMemcpyAsync(sums, sums_.data(), sizeof sums, cudaMemcpyDeviceToHost, s_));
+    MATCHBLAS_CUDA_TRY(cudaStreamSynchronize(s_));
+    return sums[0] / (two_m_ / 2) - gamma_ * sums[1] / (two_m_ * two_m_);
+  }
+
+  MoveInputs inputs() {
+    return {g_.offsets.data(), g_.cols.data(), g_.weights.data(), g_.n,   label_.data(),
+            k_.data(),         tot_.data(),    size_.data(),      two_m_, gamma_,
+            table_at_.data(),  table_key_.data(), table_weight_.data()};
+  }
+
+  // Rounds of moves from the current labels (q: their modularity) until a
+  // round gains less than threshold; returns the moves, adds the rounds.
+  vertex_t level_rounds(double& q, double threshold, int* passes) {
+    const vertex_t n = g_.n;
+    if (two_m_ <= 0 || n == 0) return 0;
+    DeviceBuffer<vertex_t> next(std::size_t(n), s_), before(std::size_t(n), s_);
+    vertex_t moves = 0;
+    for (;;) {
+      check_interrupt();
+      ++*passes;
+      MATCHBLAS_CUDA_TRY(
+          cudaMemcpyAsync(before.data(), label_.data(), n * sizeof(vertex_t), cudaMemcpyDeviceToDevice, s_));
+      decide_kernel<<<blocks_for(n * 32LL, block_threads), block_threads, 0, s_>>>(inputs(), next.data());
+      launched();
+      zero(counter_, s_);
+      apply_kernel<<<blocks_for(n, block_threads), block_threads, 0, s_>>>(label_.data(), next.data(), n,
+                                                                          counter_.data());
+      launched();
+      const vertex_t moved = vertex_t(read_scalar(counter_.data(), s_));
+      if (moved == 0) break;
+      const double previous = q;
+      q = sums_and_modularity();
+      if (q < previous) {  // the round lost: undo it, end the level
+        MATCHBLAS_CUDA_TRY(
+            cudaMemcpyAsync(label_.data(), before.data(), n * sizeof(vertex_t), cudaMemcpyDeviceToDevice, s_));
+        q = sums_and_modularity();
+        break;
+      }
+      moves += moved;
+      if (q - previous < threshold) break;
+    }
+    return moves;
+  }
+
+  // Claim rounds until no vertex gains by moving (tot and size current on
+  // entry), at most max_rounds; returns the moves, adds the rounds, and
+  // says in *done whether the last round moved nothing.
+  vertex_t refine(int* passes, int max_rounds, bool* done) {
+    *done = true;
+    const vertex_t n = g_.n;
+    if (two_m_ <= 0 || n == 0) return 0;
+    DeviceBuffer<vertex_t> want(std::size_t(n), s_), free_ids(std::size_t(n), s_);
+    DeviceBuffer<unsigned long long> claim(std::size_t(n), s_), key_of(std::size_t(n), s_);
+    DeviceBuffer<vertex_t> flag(std::size_t(n), s_), at(std::size_t(n), s_);
+    vertex_t moves = 0;
+    for (int round = 0;; ++round) {
+      if (round == max_rounds) {
+        *done = false;
+        break;
+      }
+      check_interrupt();
+      ++*passes;
+      zero(claim, s_);
+      zero(counter_, s_);
+      claim_kernel<<<blocks_for(n * 32LL, block_threads), block_threads, 0, s_>>>(inputs(), want.data(),
+                                                                                 claim.data(), key_of.data());
+      launched();
+      // The free ids (communities without members), for vertices going alone.
+      empty_flag_kernel<<<blocks_for(n, block_threads), block_threads, 0, s_>>>(size_.data(), n, flag.data());
+      launched();
+      exclusive_scan(flag.data(), at.data(), n, s_);
+      scatter_kernel<<<blocks_for(n, block_threads), block_threads, 0, s_>>>(flag.data(), at.data(), n,
+                                                                            free_ids.data());
+      launched();
+      move_kernel<<<blocks_for(n, block_threads), block_threads, 0, s_>>>(label_.data(), want.data(), claim.data(),
+                                                                         key_of.data(), n, flag.data(),
+                                                                         counter_.data());
+      launched();
+      exclusive_scan(flag.data(), at.data(), n, s_);
+      alone_kernel<<<blocks_for(n, block_threads), block_threads, 0, s_>>>(label_.data(), flag.data(), at.data(),
+                                                                          free_ids.data(), n);
+      launched();
+      const vertex_t moved = vertex_t(read_scalar(counter_.data(), s_));
+      if (moved == 0) break;
+      moves += moved;
+      sums_and_modularity();
+    }
+    return moves;
+  }
+
+  // Renumbers the labels 0..k-1 by first member; returns k.
+  vertex_t renumber() {
+    const vertex_t n = g_.n;
+    if (n == 0) return 0;
+    DeviceBuffer<vertex_t> first(std::size_t(n), s_), flag(std::size_t(n) + 1, s_), rank(std::size_t(n) + 1, s_);
+    MATCHBLAS_CUDA_TRY(cudaMemsetAsync(first.data(), 0x7f, n * sizeof(vertex_t), s_));
+    first_member_kernel<<<blocks_for(n, block_threads), block_threads, 0, s_>>>(label_.data(), n, first.data());
+    launched();
+    zero(flag, s_);
+    first_flag_kernel<<<blocks_for(n, block_threads), block_threads, 0, s_>>>(label_.data(), first.data(), n,
+                                                                             flag.data());
+    launched();
+    exclusive_scan(flag.data(), rank.data(), n + 1LL, s_);
+    relabel_kernel<<<blocks_for(n, block_threads), block_threads, 0, s_>>>(label_.data(), first.data(), rank.data(),
+                                                                          n);
+    launched();
+    return read_scalar(rank.data() + n, s_);
+  }
+
+ private:
+  const Level& g_;
+  cudaStream_t s_;
+  double gamma_;
+  double two_m_ = 0;
+  DeviceBuffer<vertex_t> label_;
+  DeviceBuffer<double> k_, tot_;
+  DeviceBuffer<vertex_t> size_;
+  DeviceBuffer<offset_t> table_at_;
+  DeviceBuffer<vertex_t> table_key_;
+  DeviceBuffer<double> table_weight_;
+  DeviceBuffer<double> sums_;
+  DeviceBuffer<unsigned long long> counter_;  // moves
+};
+
+// The graph of the communities (label dense 0..communities-1).
+Level aggregate_on_device(const Level& g, const vertex_t* label, vertex_t communities, cudaStream_t s) {
+  Level a;
+  a.n = communities;
+  const offset_t m = g.entries;
+  DeviceBuffer<std::uint64_t> key(std::size_t(m), s), sorted_key(std::size_t(m), s);
+  DeviceBuffer<double> weight(std::size_t(m), s), sorted_weight(std::size_t(m), s);
+  if (g.n > 0) {
+    pair_keys_kernel<<<blocks_for(g.n * 32LL, block_threads), block_threads, 0, s>>>(
+        g.offsets.data(), g.cols.data(), g.weights.data(), label, g.n, communities, key.data(), weight.data());
+    launched();
+  }
+  int bits = 1;
+  while (bits < 64 && (std::uint64_t(1) << bits) < std::uint64_t(communities) * std::uint64_t(communities)) ++bits;
+  cub_call(
+      [&](void* t, std::size_t& b) {
+        return cub::DeviceRadixSort::SortPairs(t, b, key.data(), sorted_key.data(), weight.data(),
+                                               sorted_weight.data(), m, 0, bits, s);
+      },
+      s);
+  // Sum by key into the freed first buffers.
+  DeviceBuffer<offset_t> unique(1, s);
+  cub_call(
+      [&](void* t, std::size_t& b) {
+        return cub::DeviceReduce::ReduceByKey(t, b, sorted_key.data(), key.data(), sorted_weight.data(),
+                                              weight.data(), unique.data(), Plus{}, m, s);
+      },
+      s);
+  a.entries = m > 0 ? read_scalar(unique.data(), s) : 0;
+  a.cols = DeviceBuffer<vertex_t>(std::size_t(a.entries));
+  a.weights = DeviceBuffer<double>(std::size_t(a.entries));
+  a.offsets = DeviceBuffer<offset_t>(std::size_t(communities) + 1);
+  DeviceBuffer<offset_t> length(std::size_t(communities) + 1, s);
+  zero(length, s);
+  if (a.entries > 0) {
+    unpack_kernel<<<blocks_for(a.entries, block_threads), block_threads, 0, s>>>(key.data(), a.entries, communities,
+                                                                                a.cols.data(), length.data());
+    launched();
+    MATCHBLAS_CUDA_TRY(cudaMemcpyAsync(a.weights.data(), weight.data(), a.entries * sizeof(double),
+                                       cudaMemcpyDeviceToDevice, s));
+  }
+  exclusive_scan(length.data(), a.offsets.data(), communities + 1LL, s);
+  return a;
+}
+
+}  // namespace
+
+Communities louvain_gpu(const Csr<double>& g, const LouvainOptions& o, const GpuOptions& gpu_options) {
+  check_gpu_options(gpu_options);
+  community::check_input(g, o.resolution);
+  gpu::StreamSession session(gpu_options.device, gpu_options.stream);
+  const cudaStream_t s = session.stream();
+  Communities p;
+  const vertex_t n = g.n_rows;
+
+  Level input;
+  input.n = n;
+  input.entries = g.num_entries();
+  input.offsets = DeviceBuffer<offset_t>::from_host(g.offsets, s);
+  input.cols = DeviceBuffer<vertex_t>::from_host(g.cols, s);
+  input.weights = DeviceBuffer<double>::from_host(g.weights, s);
+
+  // The input's labels on the device, identity to start.
+  DeviceBuffer<vertex_t> label;
+  std::vector<DeviceBuffer<vertex_t>> hierarchy;
+  {
+    std::vector<vertex_t> identity(static_cast<std::size_t>(n));
+    for (vertex_t u = 0; u < n; ++u) identity[std::size_t(u)] = u;
+    label = DeviceBuffer<vertex_t>::from_host(identity, s);
+  }
+  Level coarse;
+  const Level* level_graph = &input;
+  bool final_stage = false;
+  double q = 0;
+  bool q_known = false;
+  for (int level = 0; level < o.max_levels && level_graph->n > 0; ++level) {
+    const auto start = std::chrono::steady_clock::now();
+    LouvainLevel l;
+    l.vertices = level_graph->n;
+    l.entries = level_graph->entries;
+    Mover mover(*level_graph, o.resolution, s);
+    {
+      std::vector<vertex_t> identity(static_cast<std::size_t>(level_graph->n));
+      for (vertex_t u = 0; u < level_graph->n; ++u) identity[std::size_t(u)] = u;
+      MATCHBLAS_CUDA_TRY(cudaMemcpyAsync(mover.label(), identity.data(), identity.size() * sizeof(vertex_t),
+                                         cudaMemcpyHostToDevice, s));
+      const double q0 = mover.sums_and_modularity();
+      if (!q_known) {
+        q = q0;
+        q_known = true;
+      }
+    }
+    const double before = q;
+    double level_q = q;
+    l.moved = mover.level_rounds(level_q, final_stage ? o.final_threshold : o.threshold, &l.passes);
+    if (l.moved == 0) break;
+    l.communities = mover.renumber();
+    if (n > 0) {
+      compose_kernel<<<blocks_for(n, block_threads), block_threads, 0, s>>>(label.data(), mover.label(), n);
+      launched();
+    }
+    q = level_q;
+    l.modularity = q;
+    if (q - before < o.threshold) final_stage = true;
+    Level next = aggregate_on_device(*level_graph, mover.label(), l.communities, s);
+    DeviceBuffer<vertex_t> kept(static_cast<std::size_t>(level_graph->n));
+    MATCHBLAS_CUDA_TRY(cudaMemcpyAsync(kept.data(), mover.label(), kept.size() * sizeof(vertex_t),
+                                       cudaMemcpyDeviceToDevice, s));
+    hierarchy.push_back(std::move(kept));
+    session.synchronize();
+    coarse = std::move(next);  // (the mover's graph is the old coarse one: it is gone now)
+    level_graph = &coarse;
+    l.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    p.levels.push_back(l);
+    if (l.communities == l.vertices) break;
+  }
+  // The input's vertices until none gains: the guarantee.
+  {
+    const auto refine_start = std::chrono::steady_clock::now();
+    Mover mover(input, o.resolution, s);
+    MATCHBLAS_CUDA_TRY(
+        cudaMemcpyAsync(mover.label(), label.data(), n * sizeof(vertex_t), cudaMemcpyDeviceToDevice, s));
+    mover.sums_and_modularity();
+    bool done = false;
+    p.refine_moves = mover.refine(&p.refine_passes, refine_rounds, &done);
+    if (!done) {  // many movers contend for few communities: the sequential moves finish (the CPU entries')
+      std::vector<vertex_t> labels(static_cast<std::size_t>(n));
+      MATCHBLAS_CUDA_TRY(
+          cudaMemcpyAsync(labels.data(), mover.label(), n * sizeof(vertex_t), cudaMemcpyDeviceToHost, s));
+      session.synchronize();
+      community::MoveState state = community::from_labels(g, std::move(labels), o.resolution);
+      p.refine_moves += community::local_moves(g, state, 0.0, &p.refine_passes);
+      MATCHBLAS_CUDA_TRY(
+          cudaMemcpyAsync(mover.label(), state.label.data(), n * sizeof(vertex_t), cudaMemcpyHostToDevice, s));
+      session.synchronize();
+    }
+    p.refine_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - refine_start).count();
+    p.communities = mover.renumber();
+    p.modularity = mover.sums_and_modularity();
+    p.label.resize(std::size_t(n));
+    if (n > 0)
+      MATCHBLAS_CUDA_TRY(
+          cudaMemcpyAsync(p.label.data(), mover.label(), n * sizeof(vertex_t), cudaMemcpyDeviceToHost, s));
+  }
+  for (const DeviceBuffer<vertex_t>& h : hierarchy) {
+    p.hierarchy.emplace_back(h.size());
+    h.to_host(p.hierarchy.back(), s);
+  }
+  session.synchronize();
+  return p;
+}
+
+}  // namespace matchblas

@@ -1,0 +1,150 @@
+// louvain-gpu (matchers/community/louvain_gpu.cu): with integer weights
+// (every sum exact) its levels equal louvain_omp --coloring off's, level
+// for level (the same moves per level, passes, communities, hierarchy), on
+// random graphs with loops at three resolutions and on R-MAT graphs whose
+// hubs' rows take the global-memory hash tables; with real weights and
+// everywhere: a valid partition at its reported modularity (1e-9) with no
+// improving vertex move (tests/check/community_check.hpp), and mean
+// modularity within 1% of the sequential louvain's; the same partition on
+// a repeat with integer weights; the edge cases (no vertices, no edges,
+// isolated vertices), bad input, a bad GPU id.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "datasets/generators.hpp"
+#include "lib/error.hpp"
+#include "matchers/community/louvain.hpp"
+#include "matchers/registry.hpp"
+#include "ops/modularity.hpp"
+#include "tests/check/community_check.hpp"
+
+using namespace matchblas;
+
+namespace {
+
+void require_local_optimum(const Csr<double>& g, const Communities& c, double gamma) {
+  const std::string bad = communities_violation(g, c, gamma);
+  INFO("communities_violation: ", bad);
+  REQUIRE(bad.empty());
+  const std::string move = check::improving_move(g, c.label, gamma);
+  INFO("improving_move: ", move);
+  REQUIRE(move.empty());
+}
+
+// The levels of two runs, level for level.
+void require_same_levels(const Communities& got, const Communities& want) {
+  REQUIRE(got.levels.size() == want.levels.size());
+  for (std::size_t l = 0; l < want.levels.size(); ++l) {
+    CAPTURE(l);
+    CHECK(got.levels[l].vertices == want.levels[l].vertices);
+    CHECK(got.levels[l].entries == want.levels[l].entries);
+    CHECK(got.levels[l].communities == want.levels[l].communities);
+    CHECK(got.levels[l].moved == want.levels[l].moved);
+    CHECK(got.levels[l].passes == want.levels[l].passes);
+    REQUIRE(got.hierarchy[l] == want.hierarchy[l]);
+  }
+}
+
+// A symmetric R-MAT graph on 2^scale vertices with integer weights 1..16.
+Csr<double> integer_rmat(int scale, double edge_factor, std::uint64_t seed) {
+  GenOptions o;
+  o.seed = seed;
+  o.edge_factor = edge_factor;
+  Csr<double> g = rmat<double>(vertex_t(1) << scale, o);
+  for (double& w : g.weights) w = std::ceil(w * 16);
+  return g;
+}
+
+}  // namespace
+
+TEST_CASE("louvain-gpu: with integer weights, louvain-omp --coloring off's levels; always a local optimum") {
+  std::mt19937 rng(2017);
+  for (int trial = 0; trial < 12; ++trial) {
+    const vertex_t n = 40 + vertex_t(rng() % 700);
+    const Csr<double> g = check::random_community_graph(n, 4.0 / n + 0.02 * (trial % 3), 1 + trial % 5,
+                                                        trial % 2 ? 0.15 : 0.0, rng);
+    CAPTURE(trial);
+    CAPTURE(n);
+    for (double gamma : {0.5, 1.0, 2.0}) {
+      CAPTURE(gamma);
+      LouvainOptions o;
+      o.resolution = gamma;
+      o.coloring = false;
+      const Communities got = louvain_gpu(g, o);
+      require_local_optimum(g, got, gamma);
+      require_same_levels(got, louvain_omp(g, o));
+    }
+  }
+}
+
+TEST_CASE("louvain-gpu: R-MAT with hubs (global tables), integer weights: louvain-omp --coloring off's levels") {
+  for (int scale : {10, 13}) {
+    CAPTURE(scale);
+    const Csr<double> g = integer_rmat(scale, 8, std::uint64_t(scale));
+    offset_t longest = 0;
+    for (vertex_t u = 0; u < g.n_rows; ++u) longest = std::max(longest, g.offsets[u + 1] - g.offsets[u]);
+    REQUIRE(longest > 256);  // rows past the shared tables
+    LouvainOptions o;
+    o.coloring = false;
+    const Communities got = louvain_gpu(g, o);
+    require_same_levels(got, louvain_omp(g, o));
+    require_local_optimum(g, got, 1.0);
+    const Communities again = louvain_gpu(g, o);
+    CHECK(again.label == got.label);  // exact sums: no race shows
+  }
+}
+
+TEST_CASE("louvain-gpu: real weights: a local optimum, mean modularity within 1% of the sequential louvain's") {
+  std::mt19937 rng(4);
+  double gpu_sum = 0, seq_sum = 0;
+  for (int trial = 0; trial < 12; ++trial) {
+    const vertex_t n = 100 + vertex_t(rng() % 900);
+    const Csr<double> g = check::random_community_graph(n, 3.0 / n + 0.01 * (trial % 4), 0, 0.1, rng);
+    CAPTURE(trial);
+    const Communities got = louvain_gpu(g);
+    require_local_optimum(g, got, 1.0);
+    gpu_sum += got.modularity;
+    seq_sum += louvain(g).modularity;
+  }
+  GenOptions o;
+  o.seed = 7;
+  const Csr<double> r = rmat<double>(1 << 14, o);
+  const Communities got = louvain_gpu(r);
+  require_local_optimum(r, got, 1.0);
+  gpu_sum += got.modularity;
+  seq_sum += louvain(r).modularity;
+  CHECK(gpu_sum >= 0.99 * seq_sum);
+}
+
+TEST_CASE("louvain-gpu: no vertices, no edges, isolated vertices; bad input and GPU ids refused") {
+  Csr<double> empty;
+  const Communities none = louvain_gpu(empty);
+  CHECK(none.label.empty());
+  CHECK(none.communities == 0);
+  CHECK(none.modularity == 0);
+  Csr<double> lonely;
+  lonely.n_rows = lonely.n_cols = 3;
+  lonely.offsets = {0, 0, 0, 0};
+  const Communities alone = louvain_gpu(lonely);
+  CHECK(alone.label == std::vector<vertex_t>{0, 1, 2});
+  CHECK(alone.modularity == 0);
+  Csr<double> t;  // a triangle and an isolated vertex
+  t.n_rows = t.n_cols = 4;
+  t.offsets = {0, 2, 4, 6, 6};
+  t.cols = {1, 2, 0, 2, 0, 1};
+  t.weights = {1, 1, 1, 1, 1, 1};
+  const Communities tri = louvain_gpu(t);
+  CHECK(tri.label == std::vector<vertex_t>{0, 0, 0, 1});
+  CHECK(tri.modularity == doctest::Approx(ops::modularity(t, tri.label)));
+  Csr<double> neg = t;
+  neg.weights[0] = neg.weights[2] = -1;
+  CHECK_THROWS_WITH_AS(louvain_gpu(neg), doctest::Contains("non-negative"), invalid_input);
+  GpuOptions bad;
+  bad.device = 999;
+  CHECK_THROWS(louvain_gpu(t, {}, bad));
+  CHECK(find_matcher("louvain-gpu", Problem::community).device == Device::gpu);
+}

@@ -1,12 +1,14 @@
-// The C interface of the matching calls (include/matchblas/matching.h): the
-// caller's graph (arrays, a dense buffer or a Matrix Market file) becomes a
-// graph by the tool's rules (api/matching_inputs.cpp: through the same
+// The C interface of the registry's calls (include/matchblas/matching.h,
+// coordinate.h, community.h): matchings, b-matchings, stable marriages and
+// communities. The caller's graph (arrays, a dense buffer or a Matrix
+// Market file) becomes a graph by the tool's rules (api/matching_inputs.cpp: through the same
 // MmMatrix a file gives, lib/graph_from_matrix.hpp), the algorithm and its
 // options come from the registry and are checked there, the result is
 // validated, and everything is copied into library-allocated arrays.
 // Nothing escapes as an exception.
 #include "matchblas/matching.h"
 
+#include "matchblas/community.h"
 #include "matchblas/coordinate.h"
 
 #include <omp.h>
@@ -15,6 +17,7 @@
 #include <cstdlib>
 #include <limits>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -25,6 +28,7 @@
 #include "lib/error.hpp"
 #include "lib/interrupt.hpp"
 #include "matchers/b_matching/b_matching.hpp"
+#include "matchers/community/louvain.hpp"
 #include "matchers/marriage/stable_marriage.hpp"
 #include "matchers/registry.hpp"
 #include "matchers/run_matcher.hpp"
@@ -368,6 +372,94 @@ extern "C" void matchblas_b_matching_free(matchblas_b_matching* result) {
   std::free(result->offsets);
   std::free(result->partners);
   *result = matchblas_b_matching{};
+}
+
+namespace {
+
+// matchblas_cluster on a graph from load(); the arrays are the caller's only
+// when every one was allocated and the partition checked.
+template <class Load>
+int cluster_graph(Load load, const char* algo, const matchblas_run_settings* settings,
+                  matchblas_communities* result, matchblas_cluster_report* report) {
+  if (report) {
+    *report = matchblas_cluster_report{};
+    set_status(report, MATCHBLAS_OK, "ok");
+  }
+  if (result) *result = matchblas_communities{};
+  return guarded(report, [&] {
+    if (!result) fail(MATCHBLAS_ERR_NULL_ARGUMENT, "the result is NULL");
+    const matchblas_run_settings s = settings_or_default(settings);
+    Chosen c = choose(algo, Problem::community, s, Precision::float64);
+    const CallThreads threads(c.run.threads);
+    check_interrupt();
+    const auto t0 = clock_type::now();
+    const Csr<double> g = load();
+    const double setup = seconds_since(t0);
+    check_interrupt();
+    const auto t1 = clock_type::now();
+    const Communities p = run_community(*c.info, g, c.run);
+    const double seconds = seconds_since(t1);
+    const double gamma = c.run.options.typed<LouvainOptions>().resolution;
+    if (const std::string why = communities_violation(g, p, gamma); !why.empty())
+      fail(MATCHBLAS_ERR_INTERNAL, "'" + c.info->name + "' returned an invalid partition: " + why);
+    using Owned = std::unique_ptr<int64_t, decltype(&std::free)>;
+    const std::int64_t levels = std::int64_t(p.hierarchy.size());
+    std::int64_t total = 0;
+    for (const std::vector<vertex_t>& h : p.hierarchy) total += std::int64_t(h.size());
+    Owned label(allocate<int64_t>(g.n_rows), &std::free), offsets(allocate<int64_t>(levels + 1), &std::free),
+        hierarchy(allocate<int64_t>(total), &std::free);
+    std::copy(p.label.begin(), p.label.end(), label.get());
+    offsets.get()[0] = 0;
+    for (std::int64_t l = 0; l < levels; ++l) {
+      const std::vector<vertex_t>& h = p.hierarchy[std::size_t(l)];
+      std::copy(h.begin(), h.end(), hierarchy.get() + offsets.get()[l]);
+      offsets.get()[l + 1] = offsets.get()[l] + std::int64_t(h.size());
+    }
+    result->vertices = g.n_rows;
+    result->communities = p.communities;
+    result->levels = levels;
+    result->label = label.release();
+    result->level_offsets = offsets.release();
+    result->hierarchy = hierarchy.release();
+    if (report) {
+      copy_text(report->algo, c.info->name);
+      report->vertices = g.n_rows;
+      std::int64_t edges = 0;
+      for (vertex_t u = 0; u < g.n_rows; ++u)
+        for (offset_t e = g.offsets[u]; e < g.offsets[u + 1]; ++e) edges += g.cols[e] > u;
+      report->edges = edges;
+      report->resolution = gamma;
+      report->modularity = p.modularity;
+      report->communities = p.communities;
+      report->levels = levels;
+      report->refine_moves = p.refine_moves;
+      report->setup_seconds = setup;
+      report->seconds = seconds;
+    }
+    return MATCHBLAS_OK;
+  });
+}
+
+}  // namespace
+
+extern "C" int matchblas_cluster(const matchblas_graph* graph, const char* algo,
+                                 const matchblas_run_settings* settings, matchblas_communities* result,
+                                 matchblas_cluster_report* report) {
+  return cluster_graph([&] { return load_community_graph(graph); }, algo, settings, result, report);
+}
+
+extern "C" int matchblas_cluster_coordinate(const matchblas_coordinate_graph* graph, const char* algo,
+                                            const matchblas_run_settings* settings, matchblas_communities* result,
+                                            matchblas_cluster_report* report) {
+  return cluster_graph([&] { return load_community_coordinate_graph(graph); }, algo, settings, result, report);
+}
+
+extern "C" void matchblas_communities_free(matchblas_communities* result) {
+  if (!result) return;
+  std::free(result->label);
+  std::free(result->level_offsets);
+  std::free(result->hierarchy);
+  *result = matchblas_communities{};
 }
 
 extern "C" void matchblas_marriage_free(matchblas_marriage* result) {

@@ -19,6 +19,7 @@
 
 #include "c_api_support.hpp"
 #include "lib/error.hpp"
+#include "lib/graph_from_matrix.hpp"
 #include "lib/mmio.hpp"
 
 namespace matchblas::capi {
@@ -201,17 +202,14 @@ GraphView view_of(const matchblas_view& view) {
   fail(MATCHBLAS_ERR_BAD_FORMAT, "view " + std::to_string(stored_int(view)) + " is unknown");
 }
 
-}  // namespace
-
-// The graph for an algorithm accepting `kinds`, by the rules; a file's errors
-// name it (status bad file).
-LoadedGraph load_graph(const matchblas_graph* g, unsigned kinds) {
+// The matrix of a matchblas_graph, and `graph(matrix)`; a file's errors name
+// it (status bad file; a graph rule's shape error bad dimension).
+template <class Graph>
+auto from_source(const matchblas_graph* g, Graph graph) {
   if (!g) fail(MATCHBLAS_ERR_NULL_ARGUMENT, "the graph is NULL");
-  const GraphView view = view_of(g->view);
-  const Precision precision = g->single_precision ? Precision::float32 : Precision::float64;
   switch (stored_int(g->source)) {
-    case MATCHBLAS_GRAPH_SPARSE: return graph_in_view(sparse_as_matrix(&g->sparse), view, precision, {}, kinds);
-    case MATCHBLAS_GRAPH_DENSE: return graph_in_view(dense_as_matrix(*g), view, precision, {}, kinds);
+    case MATCHBLAS_GRAPH_SPARSE: return graph(sparse_as_matrix(&g->sparse));
+    case MATCHBLAS_GRAPH_DENSE: return graph(dense_as_matrix(*g));
     case MATCHBLAS_GRAPH_FILE: {
       if (!g->path) fail(MATCHBLAS_ERR_NULL_ARGUMENT, "the graph's path is NULL");
       const std::string path = g->path;
@@ -227,7 +225,7 @@ LoadedGraph load_graph(const matchblas_graph* g, unsigned kinds) {
         fail(MATCHBLAS_ERR_BAD_FILE, what.rfind(path, 0) == 0 ? what : path + ": " + what);
       }
       try {
-        return graph_in_view(*m, view, precision, {}, kinds);
+        return graph(*m);
       } catch (const shape_error& e) {
         fail(MATCHBLAS_ERR_BAD_DIMENSION, path + ": " + e.what());
       } catch (const invalid_input& e) {
@@ -238,11 +236,29 @@ LoadedGraph load_graph(const matchblas_graph* g, unsigned kinds) {
   fail(MATCHBLAS_ERR_BAD_FORMAT, "graph source " + std::to_string(stored_int(g->source)) + " is unknown");
 }
 
+}  // namespace
+
+// The graph for an algorithm accepting `kinds`, by the rules.
+LoadedGraph load_graph(const matchblas_graph* g, unsigned kinds) {
+  const GraphView view = g ? view_of(g->view) : GraphView::automatic;
+  const Precision precision = g && g->single_precision ? Precision::float32 : Precision::float64;
+  return from_source(g, [&](const MmMatrix& m) { return graph_in_view(m, view, precision, {}, kinds); });
+}
+
+Csr<double> load_community_graph(const matchblas_graph* g) {
+  return from_source(g, [](const MmMatrix& m) { return community_graph(m); });
+}
+
 LoadedGraph load_coordinate_graph(const matchblas_coordinate_graph* g, unsigned kinds) {
   if (!g) fail(MATCHBLAS_ERR_NULL_ARGUMENT, "the graph is NULL");
   const GraphView view = view_of(g->view);
   return graph_in_view(coordinate_as_matrix(*g), view, g->single_precision ? Precision::float32 : Precision::float64, {},
                          kinds);
+}
+
+Csr<double> load_community_coordinate_graph(const matchblas_coordinate_graph* g) {
+  if (!g) fail(MATCHBLAS_ERR_NULL_ARGUMENT, "the graph is NULL");
+  return community_graph(coordinate_as_matrix(*g));
 }
 
 }  // namespace matchblas::capi

@@ -16,4 +16,10 @@ LoadedGraph load_graph(const matchblas_graph* g, unsigned kinds);
 // A matchblas_coordinate_graph (COO arrays, coordinate.h).
 LoadedGraph load_coordinate_graph(const matchblas_coordinate_graph* g, unsigned kinds);
 
+// The same sources as the graph community detection takes
+// (community_graph, lib/graph_from_matrix.hpp: values as given, negatives
+// refused, the view and precision fields not used).
+Csr<double> load_community_graph(const matchblas_graph* g);
+Csr<double> load_community_coordinate_graph(const matchblas_coordinate_graph* g);
+
 }  // namespace matchblas::capi

@@ -147,7 +147,8 @@ void matchblas_marriage_free(matchblas_marriage* result);
  * as long as the library. */
 typedef struct {
   const char* name;
-  const char* problem;      /* "matching", "b-matching", "stable marriage" or "bipartite" (the pre-pass) */
+  const char* problem;      /* "matching", "b-matching", "stable marriage", "bipartite" (the pre-pass) or
+                               "community detection" (community.h) */
   const char* family;       /* its folder: "general", "complete", ... */
   const char* device;       /* "cpu" or "gpu" */
   const char* twin;         /* the same algorithm on the other device, "" when none */

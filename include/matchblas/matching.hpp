@@ -9,6 +9,8 @@
 //   mb::MatchResult r = mb::match(mb::sparse_graph(mb::csr(n, n, ptr, idx, val)), "suitor");
 //   mb::MatchResult s = mb::match(mb::file_graph("g.mtx"), "roma-sparse", {.options = {{"phases", "20"}}});
 //   // r.mate[u]: u's partner or -1; r.report.weight, .cardinality, .seconds
+//   mb::CommunityResult c = mb::cluster(mb::file_graph("g.mtx"), "louvain-omp", {.options = {{"resolution", "2"}}});
+//   // c.label[v]: v's community 0..k-1; c.modularity, c.hierarchy (community.h)
 //
 // The graph rules are matching.h's (those of the `matchblas` tool). Every
 // failure throws api::error carrying the C status and message.
@@ -21,6 +23,7 @@
 #include <vector>
 
 #include "matchblas/common.hpp"
+#include "matchblas/community.h"
 #include "matchblas/matching.h"
 
 namespace matchblas::api {
@@ -121,6 +124,16 @@ struct BMatchResult {
   std::vector<std::int64_t> offsets;   // vertices + 1
   std::vector<std::int64_t> partners;  // of v: [offsets[v], offsets[v+1]), ascending; each edge at both ends
   Report report;
+};
+
+// Communities (community.h): label[v] in 0..communities-1; hierarchy[l][v]
+// the community of level l's vertex v.
+struct CommunityResult {
+  std::vector<std::int64_t> label;
+  std::vector<std::vector<std::int64_t>> hierarchy;
+  std::string algo, message;
+  std::int64_t vertices = 0, edges = 0, communities = 0, refine_moves = 0;
+  double resolution = 1, modularity = 0, setup_seconds = 0, seconds = 0;
 };
 
 struct MarriageResult {
@@ -227,6 +240,35 @@ inline BMatchResult b_match(const Graph& g, const std::string& algo, std::span<c
 
 inline BMatchResult b_match(const Graph& g, const std::string& algo, std::int64_t b, const Settings& settings = {}) {
   return b_match(g, algo, std::span<const std::int64_t>(&b, 1), settings);
+}
+
+// Communities of g's graph by a community detection algorithm of the
+// registry ("louvain", "louvain-omp", "louvain-gpu"); options by name
+// ("resolution", "threshold", ...). The graph rule is community.h's.
+inline CommunityResult cluster(const Graph& g, const std::string& algo, const Settings& settings = {}) {
+  const detail::CSettings s(settings);
+  struct Held {
+    matchblas_communities c{};
+    ~Held() { matchblas_communities_free(&c); }
+  } held;
+  matchblas_cluster_report r{};
+  const int status = matchblas_cluster(&g.c, algo.c_str(), &s.c, &held.c, &r);
+  if (status < 0) throw error(status, r.message);
+  CommunityResult out;
+  out.label.assign(held.c.label, held.c.label + held.c.vertices);
+  for (std::int64_t l = 0; l < held.c.levels; ++l)
+    out.hierarchy.emplace_back(held.c.hierarchy + held.c.level_offsets[l], held.c.hierarchy + held.c.level_offsets[l + 1]);
+  out.algo = r.algo;
+  out.message = r.message;
+  out.vertices = r.vertices;
+  out.edges = r.edges;
+  out.communities = r.communities;
+  out.refine_moves = r.refine_moves;
+  out.resolution = r.resolution;
+  out.modularity = r.modularity;
+  out.setup_seconds = r.setup_seconds;
+  out.seconds = r.seconds;
+  return out;
 }
 
 namespace detail {

@@ -4,6 +4,7 @@
     A = sp.random(1000, 1000, density=0.01, format="csr", random_state=1)
     mate, report = matchblas.match(A, "suitor")       # mate[u]: u's partner or -1
     mate, report = matchblas.match(A, "roma-sparse", phases=20, min_gain=1e-6)
+    labels, report = matchblas.louvain(A, resolution=1.0)  # communities
     p = matchblas.diagonal_permutation(A, job=5)       # MC64-style pre-pass
     [a.name for a in matchblas.algorithms() if a.available]
 
@@ -30,7 +31,8 @@ from .errors import (DeviceError, Error, FileError, InternalError, InvalidInputE
 from . import ops
 
 __version__ = _core.version()
-__all__ = ["match", "b_match", "marry", "diagonal_permutation", "algorithms", "Report", "DiagonalPermutation",
+__all__ = ["match", "b_match", "marry", "louvain", "community_sets", "diagonal_permutation", "algorithms", "Report",
+           "CommunityReport", "DiagonalPermutation",
            "Algorithm", "Option", "ops", "Error", "InvalidInputError", "UnknownAlgorithmError", "OptionError",
            "UnavailableError", "FileError", "MissingFileError", "OutOfMemoryError", "DeviceError", "InternalError"]
 
@@ -56,6 +58,29 @@ class Report:
 
 
 @dataclass(frozen=True)
+class CommunityReport:
+    """What a community detection call did (louvain). hierarchy[l][v]: the
+    community of level l's vertex v, a vertex of level l + 1 (level 0: the
+    input's vertices); the final moves of single vertices after the levels
+    are in the labels only."""
+    algo: str
+    vertices: int
+    edges: int             # undirected edges of the graph, loops aside
+    resolution: float      # gamma
+    modularity: float      # of the labels, at the resolution
+    communities: int
+    levels: int
+    refine_moves: int      # moves of single vertices after the levels
+    setup_s: float
+    time_s: float
+    hierarchy: tuple       # of numpy int64 arrays, one per level
+
+    @property
+    def total_s(self):
+        return self.setup_s + self.time_s
+
+
+@dataclass(frozen=True)
 class Option:
     name: str              # as a keyword: dashes become underscores (min-gain: min_gain)
     type: str              # "integer", "real", "word" or "flag"
@@ -69,7 +94,8 @@ class Option:
 @dataclass(frozen=True)
 class Algorithm:
     name: str
-    problem: str           # "matching", "b-matching", "stable marriage" or "bipartite" (the pre-pass)
+    problem: str           # "matching", "b-matching", "stable marriage", "bipartite" (the pre-pass) or
+                           # "community detection"
     family: str
     device: str            # "cpu" or "gpu"
     twin: str              # the same algorithm on the other device, "" when none
@@ -190,6 +216,39 @@ def b_match(A, b, algo="b-suitor", *, view="auto", seed=1, threads=0, device=Non
     n = len(offsets) - 1
     B = sp.csr_array((np.ones(len(partners), dtype=np.int8), partners, offsets), shape=(n, n))
     return B, _report(report)
+
+
+def louvain(A, algo="louvain-omp", *, resolution=1.0, threads=0, device=None, gpu=0, **options):
+    """Communities of A's graph by the Louvain method (a community detection
+    algorithm of the registry: "louvain", "louvain-omp" or "louvain-gpu").
+
+    A: a square scipy.sparse matrix or array, a square 2-D numpy array or a
+    Matrix Market path; its graph for community detection: w(u, v) =
+    max(a_uv, a_vu), the values as given (a negative one raises
+    InvalidInputError), a pattern's entries 1, the diagonal ignored.
+    resolution: gamma (above 1: more, smaller communities). options: the
+    algorithm's own as keywords (threshold=1e-3, final_threshold=1e-7,
+    max_levels=..., coloring="off" for louvain-omp). threads: CPU threads
+    (0: all); device: "cpu" or "gpu" runs that twin; gpu: its id.
+
+    Returns (labels, report): labels[v] is v's community, 0..k-1 (numpy
+    int64), and a CommunityReport (modularity, communities, hierarchy)."""
+    g = _inputs.graph(A, "auto", "double")
+    listed, _, threads, device, gpu = _settings(1, threads, device, gpu, options)
+    listed.append(("resolution", repr(float(resolution))))
+    status, message, labels, offsets, flat, report = _core.cluster(g, algo, listed, threads, device, gpu)
+    raise_for(status, message)
+    hierarchy = tuple(flat[offsets[l]:offsets[l + 1]] for l in range(len(offsets) - 1))
+    return labels, CommunityReport(**report, hierarchy=hierarchy)
+
+
+def community_sets(labels):
+    """Labels as networkx's communities: a list of sets of vertices, one per
+    community, in label order (networkx.community.modularity takes it)."""
+    labels = np.asarray(labels)
+    order = np.argsort(labels, kind="stable")
+    bounds = np.flatnonzero(np.diff(labels[order])) + 1
+    return [set(int(v) for v in part) for part in np.split(order, bounds)] if len(labels) else []
 
 
 def _lists(lists):

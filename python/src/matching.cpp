@@ -1,4 +1,5 @@
-// matchblas._core: the matching calls (matching.h, coordinate.h), the
+// matchblas._core: the matching calls (matching.h, coordinate.h, and
+// community.h's community detection), the
 // pre-pass (prepass.h) and the registry listing, on the caller's arrays.
 // The friendly surface (scipy.sparse in, keywords, exceptions by status) is
 // python/matchblas/; these functions take arrays already made to fit and
@@ -189,6 +190,44 @@ nb::tuple b_match(Graph& g, const std::string& algo, const HostArray& b, const O
   return nb::make_tuple(status, std::string(report.message), offsets, partners, report_dict(report));
 }
 
+nb::dict report_dict(const matchblas_cluster_report& r) {
+  nb::dict d;
+  d["algo"] = std::string(r.algo);
+  d["vertices"] = r.vertices;
+  d["edges"] = r.edges;
+  d["resolution"] = r.resolution;
+  d["modularity"] = r.modularity;
+  d["communities"] = r.communities;
+  d["levels"] = r.levels;
+  d["refine_moves"] = r.refine_moves;
+  d["setup_s"] = r.setup_seconds;
+  d["time_s"] = r.seconds;
+  return d;
+}
+
+// (status, message, labels, level offsets, hierarchy, report).
+nb::tuple cluster(Graph& g, const std::string& algo, const OptionList& options, int threads, int device, int gpu) {
+  Settings s(options, 1, threads, device, gpu);
+  if (g.c.source == MATCHBLAS_GRAPH_FILE) g.c.path = g.path.c_str();
+  last_addresses = g.addresses();
+  Held<matchblas_communities, matchblas_communities_free> result;
+  matchblas_cluster_report report{};
+  const int status = run_interruptible([&] {
+    return g.coordinate ? matchblas_cluster_coordinate(&g.coo, algo.c_str(), &s.c, &result.r, &report)
+                        : matchblas_cluster(&g.c, algo.c_str(), &s.c, &result.r, &report);
+  });
+  if (status != MATCHBLAS_OK)
+    return nb::make_tuple(status, std::string(report.message), nb::none(), nb::none(), nb::none(), nb::none());
+  const std::int64_t total = result.r.level_offsets[result.r.levels];
+  auto label = adopt(result.r.label, result.r.vertices);
+  result.r.label = nullptr;
+  auto offsets = adopt(result.r.level_offsets, result.r.levels + 1);
+  result.r.level_offsets = nullptr;
+  auto hierarchy = adopt(result.r.hierarchy, total);
+  result.r.hierarchy = nullptr;
+  return nb::make_tuple(status, std::string(report.message), label, offsets, hierarchy, report_dict(report));
+}
+
 nb::tuple marry(std::int64_t men, std::int64_t women, const HostArray& men_offsets, const HostArray& men_lists,
                 const HostArray& women_offsets, const HostArray& women_lists, const std::optional<std::string>& path,
                 const std::string& algo, const OptionList& options, std::uint64_t seed, int threads, int device,
@@ -307,6 +346,8 @@ void bind_matching(nb::module_& m) {
         nb::arg("device"), nb::arg("gpu"));
   m.def("b_match", &b_match, nb::arg("graph"), nb::arg("algo"), nb::arg("b"), nb::arg("options"), nb::arg("seed"),
         nb::arg("threads"), nb::arg("device"), nb::arg("gpu"));
+  m.def("cluster", &cluster, nb::arg("graph"), nb::arg("algo"), nb::arg("options"), nb::arg("threads"),
+        nb::arg("device"), nb::arg("gpu"));
   m.def("marry", &marry, nb::arg("men"), nb::arg("women"), nb::arg("men_offsets"), nb::arg("men_lists"),
         nb::arg("women_offsets"), nb::arg("women_lists"), nb::arg("path").none(), nb::arg("algo"),
         nb::arg("options"), nb::arg("seed"), nb::arg("threads"), nb::arg("device"), nb::arg("gpu"));

@@ -2,7 +2,7 @@
  * random graph in CSR arrays (both triangles, tied weights): every pair an
  * edge, mates symmetric, the report's weight and cardinality those of the
  * mates, suitor equal to greedy mate for mate; a b-matching within its b;
- * a marriage; the registry listing; statuses for an unknown algorithm, a bad
+ * a marriage; communities (matchblas_cluster); the registry listing; statuses for an unknown algorithm, a bad
  * option and NULL arguments; the _free functions leave empty results. */
 #include <math.h>
 #include <stdio.h>
@@ -99,6 +99,18 @@ int main(void) {
   CHECK(matchblas_marry(&p, "gale-shapley", &s, &m, &r) == MATCHBLAS_OK);
   CHECK(m.men == 2 && m.wife[1] == 0 && m.wife[0] == 1 && m.husband[0] == 1);
   matchblas_marriage_free(&m);
+
+  /* Communities of the same graph (community.h): a label per vertex in
+   * 0..communities-1, the hierarchy's first level over the N vertices. */
+  matchblas_communities c;
+  matchblas_cluster_report cr;
+  CHECK(matchblas_cluster(&g, "louvain", NULL, &c, &cr) == MATCHBLAS_OK);
+  CHECK(c.vertices == N && c.communities >= 1 && cr.communities == c.communities && cr.modularity > 0);
+  for (int v = 0; v < N; ++v) CHECK(c.label[v] >= 0 && c.label[v] < c.communities);
+  CHECK(c.levels >= 1 && c.level_offsets[0] == 0 && c.level_offsets[1] == N);
+  matchblas_communities_free(&c);
+  CHECK(c.label == NULL && c.hierarchy == NULL);
+  CHECK(matchblas_cluster(&g, "suitor", NULL, &c, &cr) == MATCHBLAS_ERR_UNKNOWN_ALGORITHM && c.label == NULL);
 
   /* The registry. */
   int found = 0;

@@ -1,6 +1,9 @@
-// matchblas eval PATH...: the registry's matchers over a matrix collection.
-// Each (matrix, algorithm, repetition) is one child process (`matchblas
-// match FILE --algo NAME --json`), so a crash or a timeout costs one row;
+// matchblas eval PATH...: the registry's matchers over a matrix collection,
+// or its community detection entries (--algos louvain,... or --family
+// community: `cluster` runs, modularity and communities in the rows; one
+// problem per evaluation). Each (matrix, algorithm, repetition) is one
+// child process (`matchblas match FILE --algo NAME --json`, or `cluster`),
+// so a crash or a timeout costs one row;
 // rows are appended whole to DIR/runs.jsonl and DIR/runs.csv as they end,
 // --resume skips the runs already there, --exact adds the optimum (the
 // `exact` matcher, cached by the file's content) and each row's GTO; then
@@ -63,12 +66,19 @@ struct Chosen {
   std::vector<std::string> arguments;   // the options for `match` (--start gpa ...)
 };
 
+// A matching or community detection entry by name.
+const MatcherInfo& find_evaluated(const std::string& name) {
+  for (const MatcherInfo& m : matchers())
+    if (m.name == name && m.problem == Problem::community) return m;
+  return find_matcher(name, Problem::matching);
+}
+
 // "name[:option=value|:flag]..." checked against the entry's options.
 Chosen parse_chosen(const std::string& spec) {
   Chosen c;
   try {
     const NamedWithOptions named = split_named_options(spec);
-    c.info = &find_matcher(named.name, Problem::matching);
+    c.info = &find_evaluated(named.name);
     for (const auto& [name, value] : named.given) {
       c.arguments.push_back("--" + name);
       if (!value.empty()) c.arguments.push_back(value);
@@ -105,13 +115,18 @@ std::vector<Chosen> chosen_algorithms(const Args& a) {
         out.push_back(std::move(c));
     }
     if (out.empty()) throw usage_error("eval: --algos names no algorithm");
+    for (const Chosen& c : out)
+      if ((c.info->problem == Problem::community) != (out[0].info->problem == Problem::community))
+        throw usage_error("eval: --algos mixes matching and community detection ('" + out[0].info->name + "', '" +
+                          c.info->name + "'): one problem per evaluation");
     return out;
   }
   const std::optional<std::string> family = a.value("family");
   std::set<std::string> families;
   for (const MatcherInfo& m : matchers()) {
-    if (m.problem != Problem::matching) continue;
+    if (m.problem != Problem::matching && m.problem != Problem::community) continue;
     families.insert(m.family);
+    if (m.problem == Problem::community && family != m.family) continue;  // only when named
     if (m.device != device || m.name == "exact") continue;
     if (family && m.family != *family) continue;
     out.push_back({&m, m.name, {}});
@@ -243,12 +258,78 @@ std::optional<fs::path> plots_script(const std::string& self) {
   return std::nullopt;
 }
 
+// The row's outcome from a child's exit (timeout, signal, error message),
+// false when it exited with 0.
+bool child_failed(EvalRow& r, const ChildResult& c, double timeout_s) {
+  r.wall_s = c.wall_s;
+  r.max_rss_mb = c.max_rss_mb;
+  if (c.timed_out) {
+    r.status = "timeout";
+    r.message = "over " + seconds_text(timeout_s) + " (--timeout)";
+  } else if (c.signal) {
+    r.status = "error";
+    r.message = signal_message(c.signal);
+  } else if (c.exit_code != 0) {
+    r.status = "error";
+    r.message = child_message(c);
+  } else {
+    return false;
+  }
+  return true;
+}
+
+// One community detection run: skipped (no child) when the entry cannot
+// run here, the matrix is not square or will not fit this machine's memory;
+// else `cluster FILE --algo NAME --json` and its modularity.
+void run_cluster(EvalRow& r, const std::string& path, const MmHeader& header, const Chosen& chosen, int threads,
+                 int gpu, double timeout_s, const std::string& self) {
+  const MatcherInfo& m = *chosen.info;
+  if (m.unavailable) {
+    r.status = "skipped";
+    r.message = *m.unavailable;
+    return;
+  }
+  if (header.rows != header.cols) {
+    r.status = "skipped";
+    r.message = "community detection takes square matrices, this one is " + std::to_string(header.rows) + " x " +
+                std::to_string(header.cols);
+    return;
+  }
+  try {
+    check_community_memory(path, header, m);
+  } catch (const out_of_memory& e) {
+    r.status = "skipped";
+    r.message = e.what();
+    return;
+  }
+  std::vector<std::string> argv = {self, "cluster", path, "--algo", m.name, "--json", "--threads", std::to_string(threads)};
+  if (m.device == Device::gpu) argv.insert(argv.end(), {"--gpu", std::to_string(gpu)});
+  argv.insert(argv.end(), chosen.arguments.begin(), chosen.arguments.end());
+  const ChildResult c = run_child(argv, timeout_s);
+  if (child_failed(r, c, timeout_s)) return;
+  try {
+    const auto v = parse_flat_json(c.out, path + ": the output of cluster --algo " + m.name, true);
+    r.n = std::stoll(v.at("vertices"));
+    r.edges = std::stoll(v.at("edges"));
+    r.modularity = std::stod(v.at("modularity"));
+    r.communities = std::stoll(v.at("communities"));
+    r.compute_s = std::stod(v.at("time_s"));
+    if (v.count("read_s")) r.read_s = std::stod(v.at("read_s"));
+    if (v.count("threads")) r.threads = std::stoi(v.at("threads"));
+    r.status = "ok";
+  } catch (const std::exception& e) {
+    r.status = "error";
+    r.message = std::string("unreadable result: ") + e.what();
+  }
+}
+
 }  // namespace
 
 int command_eval(const Args& a) {
   const bool progress = Progress::shows_lines(Progress::level(a));  // a line per run on stderr
   if (a.positional().empty()) throw usage_error("eval takes one or more PATHs (directories, manifests, files)");
   const std::vector<Chosen> algos = chosen_algorithms(a);
+  const bool community = algos[0].info->problem == Problem::community;
   const int threads = int(a.integer("threads", 0, 0, 4 * std::int64_t(std::max(1u, std::thread::hardware_concurrency()))));
   const int reps = int(a.integer("reps", 1, 1, 1000000));
   const double timeout_s = a.real("timeout", 600, 0, 1e9);
@@ -262,6 +343,7 @@ int command_eval(const Args& a) {
   }
   const fs::path out = a.value("out").value_or("matchblas-eval");
   const std::string self = self_executable();
+  if (exact && community) throw usage_error("eval: --exact is for matchings (community detection has no optimum here)");
   if (exact) {
     try {
       require_available(find_matcher("exact"));
@@ -354,6 +436,12 @@ int command_eval(const Args& a) {
           record(std::move(r));
           continue;
         }
+        if (community) {
+          run_cluster(r, in.path, *header, c, threads, gpu, timeout_s, self);
+          if (r.status != "skipped") ++ran;
+          record(std::move(r));
+          continue;
+        }
         const GraphKind kind = expected_kind(*header, GraphView::automatic, m->kinds);
         if (m->unavailable || !m->accepts(kind)) {
           r.status = "skipped";
@@ -377,18 +465,7 @@ int command_eval(const Args& a) {
         argv.insert(argv.end(), c.arguments.begin(), c.arguments.end());
         const ChildResult c = run_child(argv, timeout_s);
         ++ran;
-        r.wall_s = c.wall_s;
-        r.max_rss_mb = c.max_rss_mb;
-        if (c.timed_out) {
-          r.status = "timeout";
-          r.message = "over " + seconds_text(timeout_s) + " (--timeout)";
-        } else if (c.signal) {
-          r.status = "error";
-          r.message = signal_message(c.signal);
-        } else if (c.exit_code != 0) {
-          r.status = "error";
-          r.message = child_message(c);
-        } else {
+        if (!child_failed(r, c, timeout_s)) {
           try {
             const auto v = parse_flat_json(c.out, in.path + ": the output of match --algo " + m->name);
             r.n = std::stoll(v.at("n"));

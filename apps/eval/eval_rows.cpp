@@ -19,7 +19,8 @@ namespace {
 
 const char* const columns[] = {"matrix",   "path",      "algo",    "device",     "threads", "rep",     "status",
                                "message",  "n",         "edges",   "weight",     "cardinality", "read_s", "setup_s",
-                               "compute_s", "wall_s",   "max_rss_mb", "optimum", "gto_percent", "git"};
+                               "compute_s", "wall_s",   "max_rss_mb", "optimum", "gto_percent", "git",
+                               "modularity", "communities"};
 
 // A measurement as text: "" when absent (NaN) or not finite (null in the JSON lines).
 std::string real(double x) { return std::isfinite(x) ? shortest_decimal(x) : ""; }
@@ -39,7 +40,8 @@ std::string csv_field(const std::string& s) {
 std::vector<std::string> fields(const EvalRow& r) {
   return {r.matrix, r.path, r.algo, r.device, std::to_string(r.threads), std::to_string(r.rep), r.status, r.message,
           count(r.n), count(r.edges), real(r.weight), count(r.cardinality), real(r.read_s), real(r.setup_s),
-          real(r.compute_s), real(r.wall_s), real(r.max_rss_mb), real(r.optimum), real(r.gto_percent), r.git};
+          real(r.compute_s), real(r.wall_s), real(r.max_rss_mb), real(r.optimum), real(r.gto_percent), r.git,
+          real(r.modularity), count(r.communities)};
 }
 
 // Text for a Markdown table cell.
@@ -156,12 +158,15 @@ EvalRow row_from_json(const std::string& line, const std::string& where) {
   r.optimum = num("optimum");
   r.gto_percent = num("gto_percent");
   r.git = text("git");
+  r.modularity = num("modularity");
+  r.communities = cnt("communities");
   if (r.path.empty() || r.algo.empty() || r.status.empty() || r.rep < 1)
     throw error(where + ": not a row of matchblas eval (path, algo, rep and status are required)");
   return r;
 }
 
-std::map<std::string, std::string> parse_flat_json(const std::string& text, const std::string& where) {
+std::map<std::string, std::string> parse_flat_json(const std::string& text, const std::string& where,
+                                                   bool skip_nested) {
   std::map<std::string, std::string> out;
   std::size_t i = 0;
   const auto bad = [&](const std::string& why) -> error {
@@ -213,6 +218,19 @@ std::map<std::string, std::string> parse_flat_json(const std::string& text, cons
     skip();
     if (i < text.size() && text[i] == '"') {
       out[name] = string();
+    } else if (skip_nested && i < text.size() && (text[i] == '[' || text[i] == '{')) {
+      int depth = 0;  // to the matching bracket, strings stepped over whole
+      while (i < text.size()) {
+        if (text[i] == '"') {
+          string();
+          continue;
+        }
+        if (text[i] == '[' || text[i] == '{') ++depth;
+        if (text[i] == ']' || text[i] == '}') --depth;
+        ++i;
+        if (depth == 0) break;
+      }
+      if (depth != 0) throw bad("an unterminated array or object");
     } else {
       const std::size_t start = i;
       while (i < text.size() && text[i] != ',' && text[i] != '}' && text[i] != ' ') ++i;
@@ -253,8 +271,9 @@ std::string summary_markdown(const std::vector<EvalRow>& rows) {
   // weight and GTO of the first ok run.
   struct Cell {
     std::vector<double> times;
-    double weight = EvalRow::none, gto = EvalRow::none;
+    double weight = EvalRow::none, gto = EvalRow::none;  // community detection: weight is the modularity
   };
+  const bool community = std::any_of(rows.begin(), rows.end(), [](const EvalRow& r) { return !std::isnan(r.modularity); });
   std::vector<std::string> algos, matrices;
   std::map<std::pair<std::string, std::string>, Cell> cells;
   std::map<std::string, int> failed, skipped;
@@ -272,7 +291,7 @@ std::string summary_markdown(const std::vector<EvalRow>& rows) {
     Cell& c = cells[{r.algo, r.matrix}];
     c.times.push_back(r.compute_s);
     if (std::isnan(c.weight)) {
-      c.weight = r.weight;
+      c.weight = community ? r.modularity : r.weight;
       c.gto = r.gto_percent;
     }
   }
@@ -294,18 +313,23 @@ std::string summary_markdown(const std::vector<EvalRow>& rows) {
   s += std::to_string(matrices.size()) + " matrices, " + std::to_string(algos.size()) + " algorithms, " +
        std::to_string(rows.size()) + " runs. Times are the median over repetitions of the matcher's own time " +
        "(compute_s); the geometric mean is over the " + std::to_string(common.size()) +
-       " matrices every algorithm solved (of those that solved any). GTO: gap to the optimum in percent, where `--exact` found it.\n\n";
-  s += "| algorithm | solved | failed runs | skipped runs | geo-mean time s | mean GTO % | max GTO % |\n";
-  s += "|---|---|---|---|---|---|---|\n";
+       " matrices every algorithm solved (of those that solved any). " +
+       (community ? "Modularity: of the first repetition's communities, at the resolution each ran with.\n\n"
+                  : "GTO: gap to the optimum in percent, where `--exact` found it.\n\n");
+  s += community ? "| algorithm | solved | failed runs | skipped runs | geo-mean time s | mean modularity |\n"
+                   "|---|---|---|---|---|---|\n"
+                 : "| algorithm | solved | failed runs | skipped runs | geo-mean time s | mean GTO % | max GTO % |\n"
+                   "|---|---|---|---|---|---|---|\n";
   char buf[64];
   for (const std::string& a : algos) {
     int solved = 0;
-    double log_sum = 0, gto_sum = 0, gto_max = EvalRow::none;
+    double log_sum = 0, gto_sum = 0, gto_max = EvalRow::none, quality_sum = 0;
     int gto_count = 0;
     for (const std::string& m : matrices) {
       const auto it = cells.find({a, m});
       if (it == cells.end()) continue;
       ++solved;
+      quality_sum += it->second.weight;
       if (!std::isnan(it->second.gto)) {
         gto_sum += it->second.gto;
         ++gto_count;
@@ -322,7 +346,13 @@ std::string summary_markdown(const std::vector<EvalRow>& rows) {
       std::snprintf(buf, sizeof buf, "%.3g | ", std::exp(log_sum / double(common.size())));
       s += buf;
     }
-    if (gto_count == 0) s += "- | - |\n";
+    if (community) {
+      if (solved == 0) s += "- |\n";
+      else {
+        std::snprintf(buf, sizeof buf, "%.6f |\n", quality_sum / solved);
+        s += buf;
+      }
+    } else if (gto_count == 0) s += "- | - |\n";
     else {
       std::snprintf(buf, sizeof buf, "%.4f | %.4f |\n", gto_sum / gto_count, gto_max);
       s += buf;
@@ -331,7 +361,8 @@ std::string summary_markdown(const std::vector<EvalRow>& rows) {
   // The heaviest: every algorithm within a relative 1e-12 of the best weight
   // ("greedy = suitor": the 1/2-approximate family returns equal weights by
   // design, and naming one of them would be arbitrary).
-  s += "\n| matrix | fastest | time s | heaviest | weight |\n|---|---|---|---|---|\n";
+  s += community ? "\n| matrix | fastest | time s | best | modularity |\n|---|---|---|---|---|\n"
+                 : "\n| matrix | fastest | time s | heaviest | weight |\n|---|---|---|---|---|\n";
   for (const std::string& m : matrices) {
     std::string fastest = "-", heaviest;
     double best_t = EvalRow::none, best_w = EvalRow::none;

@@ -25,6 +25,10 @@ struct EvalRow {
   double weight = none, read_s = none, setup_s = none, compute_s = none, wall_s = none, max_rss_mb = none;
   double optimum = none, gto_percent = none;
   std::string git;
+  // Community detection runs (`cluster`): the modularity and the
+  // communities; weight and cardinality stay empty.
+  double modularity = none;
+  long long communities = -1;
 };
 
 // What identifies a run for --resume.
@@ -38,8 +42,11 @@ EvalRow row_from_json(const std::string& line, const std::string& where);
 
 // A flat JSON object (string, number, true/false/null values) as name ->
 // text: strings unescaped, other values as written; null values are left
-// out. Throws matchblas::error naming `where` on anything else.
-std::map<std::string, std::string> parse_flat_json(const std::string& text, const std::string& where);
+// out. Throws matchblas::error naming `where` on anything else, or, with
+// skip_nested, leaves array and object values out (`cluster --json`'s
+// levels).
+std::map<std::string, std::string> parse_flat_json(const std::string& text, const std::string& where,
+                                                   bool skip_nested = false);
 
 // Appends `text` to the file at `path` (created when absent) with one
 // write: a row is in the file whole or not at all. Throws matchblas::error.
@@ -47,8 +54,9 @@ void append_to_file(const std::string& path, const std::string& text);
 
 // summary.md: per algorithm the matrices solved, the geometric mean of the
 // median compute time over the matrices every listed algorithm solved, the
-// mean and largest GTO; per matrix the fastest and the heaviest algorithm
-// (every one tied for the heaviest, "greedy = suitor").
+// mean and largest GTO (community detection: the mean modularity); per
+// matrix the fastest and the heaviest algorithm (every one tied for the
+// heaviest, "greedy = suitor"; community detection: the largest modularity).
 std::string summary_markdown(const std::vector<EvalRow>& rows);
 
 }  // namespace matchblas::cli

@@ -276,13 +276,64 @@ TEST_CASE("eval: bad command lines are usage errors before anything runs") {
         "eval " + g + " --family nosuch", "eval " + q(dir / "missing.mtx"), "eval",
         "eval " + g + " --algos greedy --device gpu", "eval " + g + " --baseline nosuch",
         "eval " + g + " --algos greedy:phases=3", "eval " + g + " --algos roma-sparse:start=nosuch",
-        "eval " + g + " --algos roma-sparse:phases=1:phases=2"}) {
+        "eval " + g + " --algos roma-sparse:phases=1:phases=2", "eval " + g + " --algos louvain,greedy",
+        "eval " + g + " --algos louvain --exact", "eval " + g + " --algos louvain:coloring=off"}) {
     CAPTURE(args);
     const Result r = cli(dir, args + " --out " + q(dir / "ev"));
     CHECK(r.status == 2);
     CHECK(count_lines(r.err) == 1);
     CHECK(!fs::exists(dir / "ev" / "runs.csv"));
   }
+}
+
+TEST_CASE("eval: community detection entries run as cluster: modularity and communities per row, a summary") {
+  check::temp_dir dir;
+  REQUIRE(cli(dir, "gen er 300 --seed 4 --out " + q(dir / "g.mtx")).status == 0);
+  {  // a rectangular matrix: skipped by community detection
+    std::ofstream b(dir / "b.mtx");
+    b << "%%MatrixMarket matrix coordinate real general\n3 4 2\n1 1 1.0\n2 4 2.0\n";
+  }
+  const std::string plots = have_matplotlib() ? "" : " --no-plots";
+  const Result r = cli(dir, "eval " + q(dir / "g.mtx") + " " + q(dir / "b.mtx") +
+                                " --algos louvain,louvain-omp:resolution=2 --threads 1" + plots + " --out " + q(dir / "ev"));
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  const auto rows = read_csv(dir / "ev" / "runs.csv");
+  REQUIRE(rows.size() == 4);
+  int ok = 0;
+  for (const auto& row : rows) {
+    CAPTURE(row.at("matrix"));
+    CAPTURE(row.at("algo"));
+    CHECK(row.at("weight").empty());
+    if (row.at("path").find("b.mtx") != std::string::npos) {  // rectangular
+      CHECK(row.at("status") == "skipped");
+      CHECK(row.at("message").find("square") != std::string::npos);
+      continue;
+    }
+    REQUIRE(row.at("status") == "ok");
+    ++ok;
+    const bool two = row.at("algo") == "louvain-omp:resolution=2";
+    const Result direct = cli(dir, "cluster " + q(dir / "g.mtx") + " --algo " + (two ? "louvain-omp --resolution 2" : "louvain") +
+                                       " --threads 1 --json");
+    REQUIRE(direct.status == 0);
+    CHECK(std::stod(row.at("modularity")) == json_number(direct.out, "modularity"));
+    CHECK(std::stod(row.at("communities")) == json_number(direct.out, "communities"));
+    CHECK(std::stod(row.at("n")) == 300);
+  }
+  CHECK(ok == 2);
+  const std::string summary = slurp(dir / "ev" / "summary.md");
+  CHECK(summary.find("mean modularity") != std::string::npos);
+  CHECK(summary.find("| best | modularity |") != std::string::npos);
+  if (plots.empty()) CHECK(fs::exists(dir / "ev" / "quality_time.png"));
+  // --family community: the CPU Louvain entries (--device cpu, the default).
+  const Result f = cli(dir, "eval " + q(dir / "g.mtx") + " --family community --no-plots --out " + q(dir / "ev2"));
+  INFO(f.err);
+  REQUIRE(f.status == 0);
+  std::set<std::string> algos;
+  for (const auto& row : read_csv(dir / "ev2" / "runs.csv")) algos.insert(row.at("algo"));
+  CHECK(algos.count("louvain"));
+  CHECK(algos.count("louvain-omp"));
+  CHECK(!algos.count("greedy"));
 }
 
 TEST_CASE("eval: a tie for the heaviest names every tied algorithm, not one of them") {

@@ -23,10 +23,11 @@
 //   louvain_gpu  every stage on the GPU (Md. Naim, F. Manne, M. Halappanavar,
 //                A. Tumeo, "Community detection on the GPU", IPDPS 2017,
 //                sec. 3-4): a warp per vertex hashes the neighbouring
-//                communities (shared or global memory by row length), all
-//                moves of a round at once by louvain_omp --coloring off's
-//                rule, aggregation by a sort of (community, community) keys
-//                (louvain_gpu.cu).
+//                communities (shared or global memory by row length), a
+//                round's moves by the colour classes of a Jones-Plassmann
+//                colouring, or all at once by the minimum-label rule (the
+//                paper's; --coloring off), aggregation by a sort of
+//                (community, community) keys (louvain_gpu.cu).
 //
 // All three end with local moves of the input graph's vertices until none
 // gains (below; louvain_gpu: in rounds where each community admits one
@@ -66,9 +67,9 @@ struct LouvainOptions {
   double final_threshold = 1e-6;
   int max_levels = 100;
   int threads = 0;  // louvain_omp: OpenMP threads (0: all)
-  // louvain_omp: decide the moves by colour classes of a distance-1
-  // colouring (no two neighbours at once); false: all at once with the
-  // minimum-label rule.
+  // louvain_omp and louvain_gpu: decide the moves by colour classes of a
+  // distance-1 colouring (no two neighbours at once); false: all at once
+  // with the minimum-label rule.
   bool coloring = true;
 };
 
@@ -106,7 +107,7 @@ Communities louvain(const Csr<double>& g, const LouvainOptions& options = {});
 Communities louvain_omp(const Csr<double>& g, const LouvainOptions& options = {});
 // On GPU gpu.device (gpu.stream, or a stream of its own); also throws
 // matchblas::error in a build without CUDA, cuda_error / out_of_memory
-// from the device. options.threads and coloring are not used.
+// from the device. options.threads is not used.
 Communities louvain_gpu(const Csr<double>& g, const LouvainOptions& options = {}, const GpuOptions& gpu = {});
 
 // Why c is not a partition of g's vertices into 0..communities-1 (each

@@ -54,7 +54,7 @@ template <class F>
 MatcherInfo community(MatcherInfo m, F f) {
   m.problem = Problem::community;
   m.guarantee = "local optimum";
-  m.options = louvain_options(m.threaded);
+  m.options = louvain_options(m.threaded || m.device == Device::gpu);
   m.read_options = [](const OptionValues& v, Precision) -> std::any { return read_louvain(v); };
   m.run = CommunityRunner([f](const Csr<double>& g, const RunOptions& o) {
     LouvainOptions lo = o.options.typed<LouvainOptions>();
@@ -84,7 +84,7 @@ void add_community(std::vector<MatcherInfo>& r) {
   r.push_back(community({.name = "louvain-gpu",
                          .device = Device::gpu,
                          .summary = "Louvain on the GPU: a warp per vertex hashes its neighbours' communities, "
-                                    "all moves of a round at once, aggregation by sorting",
+                                    "moves by colour classes, aggregation by sorting",
                          .reference = naim_louvain_gpu + ", sec. 3-4",
                          .memory = {48, 28}},
                         [](const Csr<double>& g, const LouvainOptions& o, const RunOptions& run) {

@@ -1,13 +1,14 @@
-// louvain-gpu (matchers/community/louvain_gpu.cu): with integer weights
-// (every sum exact) its levels equal louvain_omp --coloring off's, level
-// for level (the same moves per level, passes, communities, hierarchy), on
-// random graphs with loops at three resolutions and on R-MAT graphs whose
-// hubs' rows take the global-memory hash tables; with real weights and
-// everywhere: a valid partition at its reported modularity (1e-9) with no
-// improving vertex move (tests/check/community_check.hpp), and mean
-// modularity within 1% of the sequential louvain's; the same partition on
-// a repeat with integer weights; the edge cases (no vertices, no edges,
-// isolated vertices), bad input, a bad GPU id.
+// louvain-gpu (matchers/community/louvain_gpu.cu): with --coloring off and
+// integer weights (every sum exact) its levels equal louvain_omp
+// --coloring off's, level for level (the same moves per level, passes,
+// communities, hierarchy), on random graphs with loops at three
+// resolutions and on R-MAT graphs whose hubs' rows take the global-memory
+// hash tables; with colouring (the default), real weights and everywhere:
+// a valid partition at its reported modularity (1e-9) with no improving
+// vertex move (tests/check/community_check.hpp), and mean modularity
+// within 1% of the sequential louvain's; the same partition on a repeat
+// with integer weights, with and without colouring; the edge cases (no
+// vertices, no edges, isolated vertices), bad input, a bad GPU id.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -95,6 +96,10 @@ TEST_CASE("louvain-gpu: R-MAT with hubs (global tables), integer weights: louvai
     require_local_optimum(g, got, 1.0);
     const Communities again = louvain_gpu(g, o);
     CHECK(again.label == got.label);  // exact sums: no race shows
+    o.coloring = true;
+    const Communities coloured = louvain_gpu(g, o);
+    require_local_optimum(g, coloured, 1.0);
+    CHECK(louvain_gpu(g, o).label == coloured.label);
   }
 }
 
@@ -109,6 +114,9 @@ TEST_CASE("louvain-gpu: real weights: a local optimum, mean modularity within 1%
     require_local_optimum(g, got, 1.0);
     gpu_sum += got.modularity;
     seq_sum += louvain(g).modularity;
+    LouvainOptions off;
+    off.coloring = false;
+    require_local_optimum(g, louvain_gpu(g, off), 1.0);
   }
   GenOptions o;
   o.seed = 7;

@@ -28,8 +28,11 @@
 //   aggregate   each entry keyed by its (community, community) pair,
 //               radix-sorted (stable), summed by key (cub): the CPU's
 //               aggregated graph, entries in the same order.
-//   refine      the input's vertices until none gains (the guarantee): a
-//               round computes every vertex's best move (a neighbouring
+//   refine      the input's vertices until none gains (the guarantee):
+//               first rounds as above until one gains nothing (on R-MAT
+//               tens of thousands of vertices still move here, mostly into
+//               a few large communities); then claim rounds: a round
+//               computes every vertex's best move (a neighbouring
 //               community or one of its own) and each community admits
 //               one mover, out of it or into it, the one of the largest
 //               gain (claims by 64-bit atomicMax: gain, then smaller id).
@@ -864,9 +867,12 @@ Communities louvain_gpu(const Csr<double>& g, const LouvainOptions& o, const Gpu
     Mover mover(input, o.resolution, s);
     MATCHBLAS_CUDA_TRY(
         cudaMemcpyAsync(mover.label(), label.data(), n * sizeof(vertex_t), cudaMemcpyDeviceToDevice, s));
-    mover.sums_and_modularity();
+    // Rounds of the levels' kind first (until one gains nothing): they move
+    // many vertices at once, where claims admit one per community.
+    double q_input = mover.sums_and_modularity();
+    p.refine_moves = mover.level_rounds(q_input, 0.0, &p.refine_passes, o.coloring);
     bool done = false;
-    p.refine_moves = mover.refine(&p.refine_passes, refine_rounds, &done);
+    p.refine_moves += mover.refine(&p.refine_passes, refine_rounds, &done);
     if (!done) {  // many movers contend for few communities: the sequential moves finish (the CPU entries')
       std::vector<vertex_t> labels(static_cast<std::size_t>(n));
       MATCHBLAS_CUDA_TRY(

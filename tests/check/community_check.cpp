@@ -1,5 +1,7 @@
 #include "tests/check/community_check.hpp"
 
+#include <doctest/doctest.h>
+
 #include <cmath>
 #include <algorithm>
 #include <map>
@@ -92,6 +94,15 @@ std::string improving_move(const Csr<double>& g, const std::vector<vertex_t>& la
                std::to_string(c);
   }
   return "";
+}
+
+void require_local_optimum(const Csr<double>& g, const Communities& c, double gamma) {
+  const std::string bad = communities_violation(g, c, gamma);
+  INFO("communities_violation: ", bad);
+  REQUIRE(bad.empty());
+  const std::string move = improving_move(g, c.label, gamma);
+  INFO("improving_move: ", move);
+  REQUIRE(move.empty());
 }
 
 }  // namespace matchblas::check

@@ -33,4 +33,8 @@ Csr<double> random_community_graph(vertex_t n, double density, int levels, doubl
 // of modularity (a description), or "".
 std::string improving_move(const Csr<double>& g, const std::vector<vertex_t>& label, double gamma);
 
+// REQUIREs that c is a valid partition of g at its reported modularity
+// (communities_violation) with no improving move (improving_move).
+void require_local_optimum(const Csr<double>& g, const Communities& c, double gamma);
+
 }  // namespace matchblas::check

@@ -160,14 +160,7 @@ LouvainOptions exhaustive() {
   return o;
 }
 
-void require_local_optimum(const Csr<double>& g, const Communities& c, double gamma) {
-  const std::string bad = communities_violation(g, c, gamma);
-  INFO("communities_violation: ", bad);
-  REQUIRE(bad.empty());
-  const std::string move = check::improving_move(g, c.label, gamma);
-  INFO("improving_move: ", move);
-  REQUIRE(move.empty());
-}
+using check::require_local_optimum;
 
 }  // namespace
 

@@ -34,7 +34,7 @@ usage: ./scripts/test.sh [--quick] [CMAKE_ARGUMENT...]
 Builds everything (scripts/build.sh) and runs the whole suite: CTest (unit,
 command line, Python, installed-package and example tests; GPU tests skip
 without a GPU), then the CPU suites under AddressSanitizer and
-UndefinedBehaviorSanitizer, then the fuzzers. CI runs it: about 65 minutes
+UndefinedBehaviorSanitizer, then the fuzzers. CI runs it: about 75 minutes
 on 2 cores without a GPU.
 
   --quick         the CTest step alone (no sanitizer build, no fuzzing): a

@@ -18,6 +18,7 @@ them)."""
 import math
 import os
 import pathlib
+import random
 
 import numpy as np
 import pytest
@@ -118,6 +119,8 @@ def peers(W):
 
 def test_quality_against_peers():
     nk.setNumberOfThreads(1)
+    nk.engineering.setSeed(1, False)  # PLM's and igraph's random choices: the same run every time
+    ig.set_random_number_generator(random.Random(1))
     graphs = lfr_graphs() + shared_graphs()
     ours = [a.name for a in matchblas.algorithms() if a.problem == "community detection" and a.available]
     assert {"louvain", "louvain-omp"} <= set(ours)

@@ -63,7 +63,9 @@ struct LouvainOptions {
   // A level's local moves stop when a pass (a round for louvain_omp) gains
   // less modularity than this; the last level's threshold is `final_threshold`
   // (Naim et al.'s th_bin and th_final; Lu et al.'s per-stage thresholds).
-  double threshold = 1e-2;
+  // 1e-3: at 1e-2 louvain-omp's modularity on ER 2^18 was 10% lower and the
+  // run no faster (bench/louvain_thresholds.py, bench/RESULTS.md).
+  double threshold = 1e-3;
   double final_threshold = 1e-6;
   int max_levels = 100;
   int threads = 0;  // louvain_omp: OpenMP threads (0: all)

@@ -27,7 +27,7 @@ using Type = OptionSpec::Type;
 std::vector<OptionSpec> louvain_options(bool parallel) {
   std::vector<OptionSpec> o = {{"resolution", Type::real, "1", {}, 1e-9, 1e9,
            "gamma in Q = sum e_c/m - gamma (a_c/2m)^2: above 1 more, smaller communities"},
-          {"threshold", Type::real, "0.01", {}, 0, 1,
+          {"threshold", Type::real, "0.001", {}, 0, 1,
            "a level's moves stop when a pass gains less modularity than this"},
           {"final-threshold", Type::real, "1e-06", {}, 0, 1,
            "the same for the levels after one gained less than --threshold"},

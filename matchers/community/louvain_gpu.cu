@@ -1,4 +1,4 @@
-// Louvain on the GPU (louvain.hpp; Md. Naim, F. Manne, M. Halappanavar,
+// Louvain on the GPU (louvain.hpp; M. Naim, F. Manne, M. Halappanavar,
 // A. Tumeo, "Community detection on the GPU", IPDPS 2017, sec. 3-4): every
 // stage on the device, only scalars (modularity, move counts, community
 // counts) read by the host between stages.
@@ -6,8 +6,11 @@
 //   rounds      a warp per vertex sums its weight into each neighbouring
 //               community in a hash table (shared memory for rows of up to
 //               64 entries, a slice of a global-memory table sized to the
-//               row otherwise: the paper's two table places), and picks the
-//               community of the largest gain, ties to the smallest label.
+//               row otherwise: the paper's two table places; its seven
+//               degree groups, each with its own thread count per vertex,
+//               are one warp per vertex here, so short rows leave lanes
+//               idle), and picks the community of the largest gain, ties
+//               to the smallest label.
 //               By default a round goes class by class through the colour
 //               classes of a Jones-Plassmann colouring of the level's graph
 //               (priorities by a hash of the id; no two neighbours decide

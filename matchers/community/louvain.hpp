@@ -20,7 +20,7 @@
 //                community of one only when that one's label is smaller);
 //                thresholds per stage. Deterministic: the same partition at
 //                any thread count.
-//   louvain_gpu  every stage on the GPU (Md. Naim, F. Manne, M. Halappanavar,
+//   louvain_gpu  every stage on the GPU (M. Naim, F. Manne, M. Halappanavar,
 //                A. Tumeo, "Community detection on the GPU", IPDPS 2017,
 //                sec. 3-4): a warp per vertex hashes the neighbouring
 //                communities (shared or global memory by row length), a

@@ -25,7 +25,6 @@ modularity, and PLM's time over the row's (above 1: faster than PLM).
 """
 import argparse
 import json
-import os
 import statistics
 import subprocess
 import time
@@ -34,6 +33,8 @@ import networkit as nk
 import numpy as np
 import scipy.io
 import scipy.sparse as sp
+
+from generated_graph import graph_file
 
 
 def main():
@@ -49,11 +50,7 @@ def main():
     print("| graph | vertices | edges | tool | threads | Q | s | refine s | stages s | Medges/s | Q / PLM's | PLM s / s |")
     print("|---|--:|--:|---|--:|--:|--:|--:|--:|--:|--:|--:|")
     for spec in a.graphs.split(","):
-        kind, size = spec.split(":")
-        n = int(size) if kind == "grid" else 1 << int(size)
-        path = os.path.join(a.dir, f"louvain_{kind}_{size}.mtx")
-        if not os.path.exists(path):
-            subprocess.run([a.cli, "gen", kind, str(n), "--seed", "1", "--out", path], check=True)
+        path = graph_file(spec, a.cli, a.dir)
         m = sp.csr_matrix(scipy.io.mmread(path), dtype=float)
         m.setdiag(0)
         m.eliminate_zeros()

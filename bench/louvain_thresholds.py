@@ -17,10 +17,10 @@ per graph, entry and th_bin the modularity, its ratio to the reference's,
 the levels, the time and its ratio to the reference's.
 """
 import argparse
-import os
-import subprocess
 
 import matchblas
+
+from generated_graph import graph_file
 
 
 def main():
@@ -37,11 +37,7 @@ def main():
     print("| graph | edges | entry | th_bin | Q | Q / reference | levels | s | s / reference |")
     print("|---|--:|---|--:|--:|--:|--:|--:|--:|")
     for spec in a.graphs.split(","):
-        kind, size = spec.split(":")
-        n = int(size) if kind == "grid" else 1 << int(size)
-        path = os.path.join(a.dir, f"louvain_{kind}_{size}.mtx")
-        if not os.path.exists(path):
-            subprocess.run([a.cli, "gen", kind, str(n), "--seed", "1", "--out", path], check=True)
+        path = graph_file(spec, a.cli, a.dir)
         _, ref = matchblas.louvain(path, "louvain", threshold=a.final, final_threshold=a.final)
         for algo in a.algos.split(","):
             for th in bins:

@@ -10,12 +10,9 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <cstdio>
 #include <random>
 #include <string>
 #include <vector>
-
-#include <unistd.h>
 
 #include "lib/graph_from_matrix.hpp"
 #include "lib/mmio.hpp"
@@ -23,6 +20,7 @@
 #include "matchers/community/louvain.hpp"
 #include "matchers/registry.hpp"
 #include "ops/modularity.hpp"
+#include "tests/check/check.hpp"
 
 namespace api = matchblas::api;
 using namespace matchblas;
@@ -137,14 +135,12 @@ TEST_CASE("cluster (C): CSR, coordinate and file input give the internal entry's
     REQUIRE(matchblas_cluster_coordinate(&coo, algo, &s, &c, &r) == MATCHBLAS_OK);
     CHECK(std::vector<std::int64_t>(c.label, c.label + c.vertices) == labels);
     matchblas_communities_free(&c);
-    char path[] = "/tmp/matchblas_community_api_XXXXXX";
-    const int fd = mkstemp(path);
-    REQUIRE(fd >= 0);
-    close(fd);
+    const check::temp_dir dir;
+    const std::string path = (dir / "planted.mtx").string();
     write_matrix_market(path, p.matrix());
     matchblas_graph file{};
     file.source = MATCHBLAS_GRAPH_FILE;
-    file.path = path;
+    file.path = path.c_str();
     REQUIRE(matchblas_cluster(&file, algo, &s, &c, &r) == MATCHBLAS_OK);
     CHECK(std::vector<std::int64_t>(c.label, c.label + c.vertices) == labels);
     matchblas_communities_free(&c);
@@ -154,7 +150,6 @@ TEST_CASE("cluster (C): CSR, coordinate and file input give the internal entry's
     CHECK(cpp.label == labels);
     CHECK(cpp.modularity == r.modularity);
     CHECK(cpp.hierarchy.size() == want.hierarchy.size());
-    std::remove(path);
   }
 }
 

@@ -4,7 +4,7 @@
     build/python-venv/bin/pip install networkit     # (11.x; this script's alone)
     build/python-venv/bin/python bench/louvain_networkit.py
         [--graphs rmat:16,rmat:18,er:18,grid:512] [--threads 1,2] [--reps 3]
-        [--algos louvain,louvain-omp,louvain-gpu] [--cli build/bin/matchblas] [--dir /tmp]
+        [--algos louvain,louvain-omp,louvain-gpu/refine=off] [--cli build/bin/matchblas] [--dir /tmp]
 
 Each graph is written once by `matchblas gen KIND N --seed 1` (Matrix Market;
 rmat and er: N = 2^SCALE vertices, 16 edges per vertex; grid: N x N) and read
@@ -13,7 +13,8 @@ by both tools: matchblas by `cluster`, NetworKit from the same entries
 ignored) through GraphFromCoo. Times are the algorithm alone: `cluster
 --json`'s time_s (the graph in memory; the final refinement included) and
 PLM's run() (refine off, its defaults otherwise: turbo, recursion, gamma 1).
-`louvain` runs on one thread, `louvain-omp` and PLM at each thread count,
+An entry may carry option values after slashes (louvain-gpu/refine=off:
+`--refine off`). `louvain` runs on one thread, `louvain-omp` and PLM at each thread count,
 `louvain-gpu` once (time_s includes the graph's upload and the input check
 on the host; "stages" is the levels' and the final moves' time alone, the
 graph on the device). The median of REPS runs; each tool's modularity is its
@@ -60,20 +61,25 @@ def main():
         edges = g.numberOfEdges()
         rows = []  # (tool, threads, Q, s, refine s, stages s)
 
-        def ours(algo, t):
+        def ours(entry, t):
+            algo, *settings = entry.split("/")  # "louvain-gpu/refine=off": an option's value
             runs = []
             for _ in range(a.reps):
                 extra = ["--threads", str(t)] if t else []
+                for setting in settings:
+                    name, value = setting.split("=")
+                    extra += ["--" + name, value]
                 r = subprocess.run([a.cli, "cluster", path, "--algo", algo, *extra, "--json", "--quiet"],
                                    check=True, capture_output=True, text=True)
                 runs.append(json.loads(r.stdout))
             stages = [sum(x["time_s"] for x in r["levels"]) + r["refine_s"] for r in runs]
-            rows.append((algo, t, runs[0]["modularity"], statistics.median(x["time_s"] for x in runs),
+            rows.append((entry, t, runs[0]["modularity"], statistics.median(x["time_s"] for x in runs),
                          statistics.median(x["refine_s"] for x in runs), statistics.median(stages)))
 
-        for algo in a.algos.split(","):
+        for entry in a.algos.split(","):
+            algo = entry.split("/")[0]
             for t in threads if algo == "louvain-omp" else [1 if algo == "louvain" else 0]:
-                ours(algo, t)
+                ours(entry, t)
         for t in threads:
             nk.setNumberOfThreads(t)
             times, qs = [], []

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <deque>
 #include <string>
 #include <utility>
 
@@ -143,76 +145,174 @@ MoveState from_labels(const Csr<double>& g, std::vector<vertex_t> label, double 
   return s;
 }
 
+void NeighbourWeights::start(offset_t degree) {
+  std::size_t cap = 16;
+  while (cap < 2 * std::size_t(degree) + 2) cap *= 2;
+  if (cap > key_.size()) {
+    key_.assign(cap, no_vertex);
+    weight_.assign(cap, 0.0);
+  }
+  mask_ = key_.size() - 1;
+  for (std::size_t slot : used_) key_[slot] = no_vertex;
+  used_.clear();
+}
+
+void NeighbourWeights::add(vertex_t c, double w) {
+  std::size_t slot = (std::uint64_t(std::uint32_t(c)) * 0x9e3779b97f4a7c15ULL >> 20) & mask_;
+  while (key_[slot] != no_vertex && key_[slot] != c) slot = (slot + 1) & mask_;
+  if (key_[slot] == no_vertex) {
+    key_[slot] = c;
+    weight_[slot] = 0;
+    used_.push_back(slot);
+  }
+  weight_[slot] += w;
+}
+
+BestMove best_move(const Csr<double>& g, const MoveState& s, const std::vector<vertex_t>& size, vertex_t u,
+                   NeighbourWeights& weights) {
+  const vertex_t own = s.label[std::size_t(u)];
+  const double ku = s.k[std::size_t(u)];
+  weights.start(g.offsets[u + 1] - g.offsets[u]);
+  for (offset_t e = g.offsets[u]; e < g.offsets[u + 1]; ++e)
+    if (g.cols[e] != u) weights.add(s.label[std::size_t(g.cols[e])], g.weights[e]);
+  const auto gain = [&](vertex_t c, double w) {  // times 2m: exact for integer weights and gamma
+    const double tot = c == own ? s.tot[std::size_t(c)] - ku : s.tot[std::size_t(c)];
+    return w * s.two_m - s.gamma * tot * ku;
+  };
+  BestMove b;
+  b.stay = gain(own, 0.0);
+  weights.each([&](vertex_t c, double w) {
+    if (c == own) {
+      b.stay = gain(own, w);
+      return;
+    }
+    const double x = gain(c, w);
+    if (x > b.gain || (x == b.gain && (b.to == no_vertex || c < b.to))) {
+      b.to = c;
+      b.gain = x;
+    }
+  });
+  const double slack = 1e-12 * std::max(1.0, s.gamma);  // times k_u 2m: rounding, not a gain
+  b.improves = b.gain > b.stay + slack * ku * s.two_m && (b.to != no_vertex || size[std::size_t(own)] > 1);
+  return b;
+}
+
+namespace {
+
+// Moves one vertex at a time (local_moves, queue_moves), keeping the
+// communities' sizes and the ids without members (for a vertex going
+// alone: the id freed last).
+class SequentialMoves {
+ public:
+  SequentialMoves(const Csr<double>& g, MoveState& s) : g_(g), s_(s), size_(std::size_t(g.n_rows), 0) {
+    for (vertex_t l : s.label) ++size_[std::size_t(l)];
+    for (vertex_t c = g.n_rows - 1; c >= 0; --c)
+      if (size_[std::size_t(c)] == 0) free_ids_.push_back(c);
+  }
+
+  // Moves u when its best move improves: true, the modularity gained added
+  // to *gained.
+  bool visit(vertex_t u, double* gained) {
+    const BestMove b = best_move(g_, s_, size_, u, weights_);
+    if (!b.improves) return false;
+    const vertex_t own = s_.label[std::size_t(u)];
+    vertex_t to = b.to;
+    if (to == no_vertex) {
+      to = free_ids_.back();
+      free_ids_.pop_back();
+    }
+    *gained += (b.gain - b.stay) / s_.two_m;
+    if (--size_[std::size_t(own)] == 0) free_ids_.push_back(own);
+    ++size_[std::size_t(to)];
+    s_.label[std::size_t(u)] = to;
+    s_.tot[std::size_t(own)] -= s_.k[std::size_t(u)];
+    s_.tot[std::size_t(to)] += s_.k[std::size_t(u)];
+    return true;
+  }
+
+ private:
+  const Csr<double>& g_;
+  MoveState& s_;
+  std::vector<vertex_t> size_, free_ids_;
+  NeighbourWeights weights_;
+};
+
+}  // namespace
+
 vertex_t local_moves(const Csr<double>& g, MoveState& s, double threshold, int* passes) {
-  const vertex_t n = g.n_rows;
   if (s.two_m <= 0) return 0;
-  std::vector<double> weight_to(std::size_t(n), 0.0);
-  std::vector<vertex_t> seen(std::size_t(n), no_vertex), touched;
-  // Communities without members (their ids free for a vertex going alone).
-  std::vector<vertex_t> size(std::size_t(n), 0), free_ids;
-  for (vertex_t l : s.label) ++size[std::size_t(l)];
-  for (vertex_t c = n - 1; c >= 0; --c)
-    if (size[std::size_t(c)] == 0) free_ids.push_back(c);
-  const double m = s.two_m / 2, slack = 1e-12 * std::max(1.0, s.gamma);  // times k_u: rounding, not a gain
+  SequentialMoves mover(g, s);
+  const double m = s.two_m / 2;
   vertex_t moves = 0;
   for (;;) {
     check_interrupt();
     ++*passes;
     double gained = 0;
     vertex_t moved = 0;
-    for (vertex_t u = 0; u < n; ++u) {
-      const vertex_t own = s.label[std::size_t(u)];
-      const double ku = s.k[std::size_t(u)];
-      touched.clear();
-      for (offset_t e = g.offsets[u]; e < g.offsets[u + 1]; ++e) {
-        const vertex_t v = g.cols[e];
-        if (v == u) continue;
-        const vertex_t c = s.label[std::size_t(v)];
-        if (seen[std::size_t(c)] != u) {
-          seen[std::size_t(c)] = u;
-          weight_to[std::size_t(c)] = 0;
-          touched.push_back(c);
-        }
-        weight_to[std::size_t(c)] += g.weights[e];
-      }
-      s.tot[std::size_t(own)] -= ku;
-      const auto gain = [&](vertex_t c) {  // times 2m: exact for integer weights and gamma
-        const double w = seen[std::size_t(c)] == u ? weight_to[std::size_t(c)] : 0.0;
-        return w * s.two_m - s.gamma * s.tot[std::size_t(c)] * ku;
-      };
-      const double stay = gain(own);
-      // The best other choice: a neighbouring community, or (no_vertex)
-      // one of its own, gain 0; ties to the smallest label, then alone.
-      vertex_t best = no_vertex;
-      double best_gain = 0;
-      for (vertex_t c : touched) {
-        if (c == own) continue;
-        const double x = gain(c);
-        if (x > best_gain || (x == best_gain && (best == no_vertex || c < best))) {
-          best = c;
-          best_gain = x;
-        }
-      }
-      vertex_t to = own;
-      if (best_gain > stay + slack * ku * s.two_m) {
-        if (best != no_vertex) {
-          to = best;
-        } else if (size[std::size_t(own)] > 1) {  // alone; own has another member, so an id is free
-          to = free_ids.back();
-          free_ids.pop_back();
-        }
-      }
-      if (to != own) {
-        gained += (best_gain - stay) / s.two_m;
-        if (--size[std::size_t(own)] == 0) free_ids.push_back(own);
-        ++size[std::size_t(to)];
-        s.label[std::size_t(u)] = to;
-        ++moved;
-      }
-      s.tot[std::size_t(to)] += ku;
-    }
+    for (vertex_t u = 0; u < g.n_rows; ++u)
+      if (mover.visit(u, &gained)) ++moved;
     moves += moved;
     if (moved == 0 || (threshold > 0 && gained / m < threshold)) break;
+  }
+  return moves;
+}
+
+std::vector<vertex_t> improving_vertices(const Csr<double>& g, const MoveState& s, int threads) {
+  const vertex_t n = g.n_rows;
+  std::vector<vertex_t> size(std::size_t(n), 0), out;
+  if (s.two_m <= 0) return out;
+  for (vertex_t l : s.label) ++size[std::size_t(l)];
+  std::vector<char> improves(std::size_t(n), 0);
+  AllocationGuard guard;
+#pragma omp parallel num_threads(threads > 0 ? threads : omp_get_max_threads())
+  {
+    NeighbourWeights weights;
+#pragma omp for schedule(dynamic, 1024)
+    for (vertex_t u = 0; u < n; ++u)
+      guard.run([&] { improves[std::size_t(u)] = best_move(g, s, size, u, weights).improves; });
+  }
+  guard.rethrow();
+  for (vertex_t u = 0; u < n; ++u)
+    if (improves[std::size_t(u)]) out.push_back(u);
+  return out;
+}
+
+vertex_t queue_moves(const Csr<double>& g, MoveState& s, const std::vector<vertex_t>& candidates) {
+  if (s.two_m <= 0) return 0;
+  SequentialMoves mover(g, s);
+  std::vector<char> queued(std::size_t(g.n_rows), 0);
+  std::deque<vertex_t> queue(candidates.begin(), candidates.end());
+  for (vertex_t u : candidates) queued[std::size_t(u)] = 1;
+  vertex_t moves = 0;
+  double gained = 0;
+  for (std::size_t visits = 0; !queue.empty(); ++visits) {
+    if (visits % 65536 == 0) check_interrupt();
+    const vertex_t u = queue.front();
+    queue.pop_front();
+    queued[std::size_t(u)] = 0;
+    if (!mover.visit(u, &gained)) continue;
+    ++moves;
+    for (offset_t e = g.offsets[u]; e < g.offsets[u + 1]; ++e) {
+      const vertex_t v = g.cols[e];
+      if (!queued[std::size_t(v)]) {
+        queued[std::size_t(v)] = 1;
+        queue.push_back(v);
+      }
+    }
+  }
+  return moves;
+}
+
+vertex_t moves_to_local_optimum(const Csr<double>& g, MoveState& s, int threads, int* passes) {
+  vertex_t moves = 0;
+  for (;;) {
+    check_interrupt();
+    ++*passes;
+    const std::vector<vertex_t> candidates = improving_vertices(g, s, threads);
+    if (candidates.empty()) break;
+    const vertex_t moved = queue_moves(g, s, candidates);
+    if (moved == 0) break;  // (cannot happen: the check and the queue share best_move)
+    moves += moved;
   }
   return moves;
 }

@@ -1,7 +1,8 @@
-// What the Louvain levels share (louvain.hpp): the input check, dense
-// renumbering of labels, the graph of the communities, and the sequential
-// local moves (a level of louvain, and the final refinement of both
-// entries).
+// What the Louvain entries share (louvain.hpp): the input check, dense
+// renumbering of labels, the graph of the communities, one vertex's best
+// move, and the moves one at a time: whole passes (a level of louvain, its
+// final refinement) or from a queue after a parallel check (the final
+// refinement of louvain-omp and louvain-gpu).
 #pragma once
 #include <vector>
 
@@ -41,10 +42,60 @@ struct MoveState {
 MoveState singletons(const Csr<double>& g, double gamma);
 MoveState from_labels(const Csr<double>& g, std::vector<vertex_t> label, double gamma);
 
-// Passes over the vertices in order 0..n-1, each moved to the community
-// of the largest gain when that beats its own (louvain.hpp's rule), until a pass gains less modularity than
-// `threshold` (0: until a pass moves nothing). Returns the moves; adds the
-// passes to *passes.
+// The weight from one vertex into each neighbouring community: an
+// open-addressing table sized to the vertex's degree, reused from vertex to
+// vertex (O(degree) a vertex; each sum in the entries' order).
+class NeighbourWeights {
+ public:
+  void start(offset_t degree);
+  void add(vertex_t c, double w);
+  template <class F>
+  void each(F f) const {
+    for (std::size_t slot : used_) f(key_[slot], weight_[slot]);
+  }
+
+ private:
+  std::vector<vertex_t> key_;
+  std::vector<double> weight_;
+  std::vector<std::size_t> used_;
+  std::size_t mask_ = 0;
+};
+
+// u's best move under s (louvain.hpp's rule): the neighbouring community of
+// the largest gain (times 2m), ties to the smallest label, or (to =
+// no_vertex) one of its own at gain 0, which loses ties to a neighbouring
+// one; `improves` when that beats staying by more than the rounding slack
+// and is a move (alone needs another member in u's community: size is
+// per community). O(degree of u).
+struct BestMove {
+  vertex_t to = no_vertex;
+  double gain = 0, stay = 0;
+  bool improves = false;
+};
+BestMove best_move(const Csr<double>& g, const MoveState& s, const std::vector<vertex_t>& size, vertex_t u,
+                   NeighbourWeights& weights);
+
+// Passes over the vertices in order 0..n-1, each moved to its best_move
+// when that improves, until a pass gains less modularity than `threshold`
+// (0: until a pass moves nothing). Returns the moves; adds the passes to
+// *passes.
 vertex_t local_moves(const Csr<double>& g, MoveState& s, double threshold, int* passes);
+
+// The vertices whose best_move improves, in order (nothing moves); on
+// `threads` OpenMP threads (0: all). O(n + entries).
+std::vector<vertex_t> improving_vertices(const Csr<double>& g, const MoveState& s, int threads);
+
+// Moves from a queue that starts as `candidates` (in their order): each
+// vertex taken from the front moves when its best_move improves, and then
+// its neighbours not already queued join the back. Ends when the queue is
+// empty; returns the moves. O(sum of the visited vertices' degrees).
+vertex_t queue_moves(const Csr<double>& g, MoveState& s, const std::vector<vertex_t>& candidates);
+
+// The final refinement of louvain_omp (and louvain_gpu's host part): until
+// no vertex improves, the improving vertices (in parallel) and the queue's
+// moves from them. The same local optimum guarantee as local_moves with
+// threshold 0, for work near the moved vertices rather than whole passes;
+// each check adds one to *passes. Returns the moves.
+vertex_t moves_to_local_optimum(const Csr<double>& g, MoveState& s, int threads, int* passes);
 
 }  // namespace matchblas::community

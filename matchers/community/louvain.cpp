@@ -17,7 +17,8 @@ namespace matchblas {
 
 namespace community {
 
-Communities run_levels(const Csr<double>& g, const LouvainOptions& o, const LevelMoves& moves) {
+Communities run_levels(const Csr<double>& g, const LouvainOptions& o, const LevelMoves& moves,
+                       const FinalMoves& refine) {
   check_input(g, o.resolution);
   Communities p;
   const vertex_t n = g.n_rows;
@@ -49,12 +50,14 @@ Communities run_levels(const Csr<double>& g, const LouvainOptions& o, const Leve
     p.hierarchy.push_back(std::move(s.label));
     if (l.communities == l.vertices) break;
   }
-  // The input's vertices, one at a time, until none gains: the guarantee.
-  const auto refine_start = std::chrono::steady_clock::now();
-  MoveState s = from_labels(g, std::move(p.label), o.resolution);
-  p.refine_moves = local_moves(g, s, 0.0, &p.refine_passes);
-  p.refine_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - refine_start).count();
-  p.label = std::move(s.label);
+  // The input's vertices until none gains: the guarantee.
+  if (o.refine) {
+    const auto refine_start = std::chrono::steady_clock::now();
+    MoveState s = from_labels(g, std::move(p.label), o.resolution);
+    p.refine_moves = refine(g, s, &p.refine_passes);
+    p.refine_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - refine_start).count();
+    p.label = std::move(s.label);
+  }
   p.communities = community::renumber(p.label);
   p.modularity = ops::modularity(g, p.label, o.resolution);
   return p;
@@ -65,8 +68,14 @@ Communities run_levels(const Csr<double>& g, const LouvainOptions& o, const Leve
 Communities louvain(const Csr<double>& g, const LouvainOptions& options) {
   LouvainOptions one = options;
   one.threads = 1;  // the aggregation's
-  return community::run_levels(g, one, [](const Csr<double>& graph, community::MoveState& s, double threshold,
-                                              int* passes) { return community::local_moves(graph, s, threshold, passes); });
+  return community::run_levels(
+      g, one,
+      [](const Csr<double>& graph, community::MoveState& s, double threshold, int* passes) {
+        return community::local_moves(graph, s, threshold, passes);
+      },
+      [](const Csr<double>& graph, community::MoveState& s, int* passes) {
+        return community::local_moves(graph, s, 0.0, passes);  // whole passes in vertex order: the reference
+      });
 }
 
 std::string communities_violation(const Csr<double>& g, const Communities& c, double gamma) {

@@ -16,8 +16,11 @@
 //               (priorities by a hash of the id; no two neighbours decide
 //               together), each class deciding from its start and its
 //               moves applied before the next (louvain_omp's rule, with
-//               another colouring); with --coloring off all vertices
-//               decide at once with the minimum-label rule (the paper's,
+//               another colouring). The colouring stops after 32 rounds
+//               (on R-MAT graphs the rounds form long chains: 945 for
+//               2^18); the vertices left form one last class, decided
+//               with the minimum-label rule. With --coloring off all
+//               vertices decide at once with that rule (the paper's,
 //               after Lu et al.: a vertex alone moves to another community
 //               of one only when that one's label is smaller; it loses a
 //               few percent of modularity on R-MAT and ER graphs). The
@@ -32,19 +35,16 @@
 //               radix-sorted (stable), summed by key (cub): the CPU's
 //               aggregated graph, entries in the same order.
 //   refine      the input's vertices until none gains (the guarantee):
-//               first rounds as above until one gains nothing (on R-MAT
-//               tens of thousands of vertices still move here, mostly into
-//               a few large communities); then claim rounds: a round
-//               computes every vertex's best move (a neighbouring
-//               community or one of its own) and each community admits
-//               one mover, out of it or into it, the one of the largest
-//               gain (claims by 64-bit atomicMax: gain, then smaller id).
-//               Movers then touch disjoint communities, so their gains add
-//               up and modularity rises every round; the largest-gain
-//               mover always wins, so the rounds end. Vertices going
-//               alone take the free ids in vertex order. Past 200 rounds
-//               (many movers contending for few communities: a round per
-//               mover) the host's sequential moves finish the job.
+//               first rounds as above until one gains less than the final
+//               threshold; then, until no vertex gains, a kernel flags
+//               every vertex whose best move (a neighbouring community or
+//               one of its own) improves, and the host moves the flagged
+//               vertices one at a time from a queue that takes in each
+//               mover's neighbours (community::queue_moves: the CPU
+//               entries' rule and rounding), the labels going back to the
+//               device for the next check. (Moves in parallel rounds here
+//               took hundreds of rounds on R-MAT 2^22: tens of thousands
+//               of vertices contend for a few large communities.)
 //
 // With integer weights and gamma every sum is exact and the levels (the
 // hierarchy) with --coloring off equal louvain_omp --coloring off's;
@@ -61,6 +61,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "lib/interrupt.hpp"
@@ -81,9 +82,11 @@ constexpr int warps_per_block = block_threads / 32;
 constexpr int shared_slots = 128;          // per warp: rows of up to 64 entries
 constexpr int shared_row = shared_slots / 2;
 constexpr vertex_t empty_key = -1;
-// Claim rounds of the final moves before the sequential moves take over
-// (each round moves at least one vertex; most end in a few rounds).
-constexpr int refine_rounds = 200;
+// Jones-Plassmann rounds of a level's colouring: the vertices still
+// uncoloured after them form one last class, decided with the
+// minimum-label rule (R-MAT 2^18 needs 945 rounds to colour every vertex,
+// half of them still uncoloured after 64).
+constexpr int colour_rounds = 32;
 
 struct Level {  // a level's graph on the device
   vertex_t n = 0;
@@ -332,6 +335,12 @@ __global__ void colour_round_kernel(const offset_t* offsets, const vertex_t* col
   }
 }
 
+// colour[u] = c for the vertices still uncoloured.
+__global__ void uncoloured_kernel(vertex_t* colour, vertex_t n, int c) {
+  for (long long u = blockIdx.x * (long long)blockDim.x + threadIdx.x; u < n; u += (long long)gridDim.x * blockDim.x)
+    if (colour[u] == no_vertex) colour[u] = c;
+}
+
 // Counts the vertices whose label changes (into *moved), then takes next.
 __global__ void apply_kernel(vertex_t* label, const vertex_t* next, vertex_t n, unsigned long long* moved) {
   unsigned count = 0;
@@ -345,63 +354,21 @@ __global__ void apply_kernel(vertex_t* label, const vertex_t* next, vertex_t n, 
   if (threadIdx.x == 0 && sum) atomicAdd(moved, (unsigned long long)sum);
 }
 
-// Refinement, step 1: each improving vertex claims its community and its
-// target (64-bit key: the gain as a float, then the smaller id); want[u] is
-// the target (no_vertex: stays; n: alone).
-__global__ void __launch_bounds__(block_threads) claim_kernel(MoveInputs in, vertex_t* want,
-                                                              unsigned long long* claim, unsigned long long* key_of) {
+// The final moves' check: flag[u] = 1 when u's best move (a neighbouring
+// community or one of its own) improves, louvain.hpp's rule, else 0.
+__global__ void __launch_bounds__(block_threads) improving_kernel(MoveInputs in, vertex_t* flag) {
   __shared__ vertex_t shared_key[warps_per_block][shared_slots];
   __shared__ double shared_weight[warps_per_block][shared_slots];
   const int w = threadIdx.x / 32;
   for (long long u = (blockIdx.x * (long long)blockDim.x + threadIdx.x) / 32; u < in.n;
        u += (long long)gridDim.x * warps_per_block) {
-    const vertex_t own = in.label[u];
     const Choice ch = best_move(in, vertex_t(u), shared_key[w], shared_weight[w], true);
-    vertex_t target = no_vertex;
-    if (improves(in, ch, in.k[u]) && (!ch.alone || in.size[own] > 1)) target = ch.alone ? in.n : ch.best;
-    if (threadIdx.x % 32 == 0) {
-      want[u] = target;
-      if (target != no_vertex) {
-        const float gain = float(ch.best_gain - ch.stay);
-        const unsigned long long key = (std::uint64_t(__float_as_uint(gain > 0 ? gain : 0.0f)) << 32) |
-                                       std::uint64_t(0xffffffffu - unsigned(u));
-        key_of[u] = key;
-        atomicMax(&claim[own], key);
-        if (!ch.alone) atomicMax(&claim[target], key);
-      }
-    }
+    const bool moves = improves(in, ch, in.k[u]) && (!ch.alone || in.size[in.label[u]] > 1);
+    if (threadIdx.x % 32 == 0) flag[u] = moves ? 1 : 0;
   }
 }
 
-// Refinement, step 2: a vertex that holds both its claims moves; one going
-// alone is flagged (alone[u]) and moves in step 3; *moved counts them.
-__global__ void move_kernel(vertex_t* label, const vertex_t* want, const unsigned long long* claim,
-                            const unsigned long long* key_of, vertex_t n, vertex_t* alone,
-                            unsigned long long* moved) {
-  for (long long u = blockIdx.x * (long long)blockDim.x + threadIdx.x; u < n; u += (long long)gridDim.x * blockDim.x) {
-    const vertex_t to = want[u];
-    alone[u] = 0;
-    if (to == no_vertex) continue;
-    const unsigned long long key = key_of[u];
-    if (claim[label[u]] != key || (to != n && claim[to] != key)) continue;
-    if (to == n) alone[u] = 1;
-    else label[u] = to;
-    atomicAdd(moved, 1ULL);
-  }
-}
-// Step 3: the vertices going alone take the free ids in vertex order (rank:
-// the exclusive prefix sum of alone), so the labels do not depend on timing.
-__global__ void alone_kernel(vertex_t* label, const vertex_t* alone, const vertex_t* rank, const vertex_t* free_ids,
-                             vertex_t n) {
-  for (long long u = blockIdx.x * (long long)blockDim.x + threadIdx.x; u < n; u += (long long)gridDim.x * blockDim.x)
-    if (alone[u]) label[u] = free_ids[rank[u]];
-}
-
-// The ids of communities without members, in order: flag, scan, scatter.
-__global__ void empty_flag_kernel(const vertex_t* size, vertex_t n, vertex_t* flag) {
-  for (long long c = blockIdx.x * (long long)blockDim.x + threadIdx.x; c < n; c += (long long)gridDim.x * blockDim.x)
-    flag[c] = size[c] == 0 ? 1 : 0;
-}
+// out[at[i]] = i for each flagged i (at: the flags' exclusive prefix sum).
 __global__ void scatter_kernel(const vertex_t* flag, const vertex_t* at, vertex_t n, vertex_t* out) {
   for (long long c = blockIdx.x * (long long)blockDim.x + threadIdx.x; c < n; c += (long long)gridDim.x * blockDim.x)
     if (flag[c]) out[at[c]] = vertex_t(c);
@@ -577,21 +544,30 @@ class Mover {
             table_at_.data(),  table_key_.data(), table_weight_.data()};
   }
 
-  // The level's colour classes (Jones-Plassmann rounds: the vertices of a
-  // class are not neighbours): order_ holds the vertices by class, by id
-  // within one; class_at_ the classes' starts and the end.
+  // The level's colour classes (colour_rounds Jones-Plassmann rounds: the
+  // vertices of a class are not neighbours, except in the last class,
+  // mixed_class_, of those still uncoloured then): order_ holds the
+  // vertices by class, by id within one; class_at_ the classes' starts and
+  // the end.
   void colour_classes() {
     const vertex_t n = g_.n;
     DeviceBuffer<vertex_t> colour(std::size_t(n), s_), sorted(std::size_t(n), s_), ids(std::size_t(n), s_);
     MATCHBLAS_CUDA_TRY(cudaMemsetAsync(colour.data(), 0xff, n * sizeof(vertex_t), s_));  // no_vertex
     int colours = 0;
-    for (bool left = n > 0; left; ++colours) {
+    bool left = n > 0;
+    for (; left && colours < colour_rounds; ++colours) {
       check_interrupt();
       zero(counter_, s_);
       colour_round_kernel<<<blocks_for(n * 32LL, block_threads), block_threads, 0, s_>>>(
           g_.offsets.data(), g_.cols.data(), n, colours, colour.data(), counter_.data());
       launched();
       left = read_scalar(counter_.data(), s_) > 0;
+    }
+    mixed_class_ = -1;
+    if (left) {  // the rest: one last class, neighbours in it
+      mixed_class_ = colours;
+      uncoloured_kernel<<<blocks_for(n, block_threads), block_threads, 0, s_>>>(colour.data(), n, colours++);
+      launched();
     }
     iota_kernel<<<blocks_for(n, block_threads), block_threads, 0, s_>>>(ids.data(), n);
     launched();
@@ -635,8 +611,8 @@ class Mover {
         for (std::size_t c = 0; c + 1 < class_at_.size(); ++c) {
           const long long count = class_at_[c + 1] - class_at_[c];
           const vertex_t* order = order_.data() + class_at_[c];
-          decide_kernel<<<blocks_for(count * 32, block_threads), block_threads, 0, s_>>>(inputs(), order, count,
-                                                                                       false, next.data());
+          decide_kernel<<<blocks_for(count * 32, block_threads), block_threads, 0, s_>>>(
+              inputs(), order, count, int(c) == mixed_class_, next.data());
           launched();
           apply_class_kernel<<<blocks_for(count, block_threads), block_threads, 0, s_>>>(
               order, count, next.data(), k_.data(), label_.data(), tot_.data(), size_.data(), counter_.data());
@@ -666,50 +642,26 @@ class Mover {
     return moves;
   }
 
-  // Claim rounds until no vertex gains by moving (tot and size current on
-  // entry), at most max_rounds; returns the moves, adds the rounds, and
-  // says in *done whether the last round moved nothing.
-  vertex_t refine(int* passes, int max_rounds, bool* done) {
-    *done = true;
+  // The vertices whose best move improves (tot and size current), in
+  // order: a flag each, compacted by a prefix sum.
+  std::vector<vertex_t> improving() {
     const vertex_t n = g_.n;
-    if (two_m_ <= 0 || n == 0) return 0;
-    DeviceBuffer<vertex_t> want(std::size_t(n), s_), free_ids(std::size_t(n), s_);
-    DeviceBuffer<unsigned long long> claim(std::size_t(n), s_), key_of(std::size_t(n), s_);
-    DeviceBuffer<vertex_t> flag(std::size_t(n), s_), at(std::size_t(n), s_);
-    vertex_t moves = 0;
-    for (int round = 0;; ++round) {
-      if (round == max_rounds) {
-        *done = false;
-        break;
-      }
-      check_interrupt();
-      ++*passes;
-      zero(claim, s_);
-      zero(counter_, s_);
-      claim_kernel<<<blocks_for(n * 32LL, block_threads), block_threads, 0, s_>>>(inputs(), want.data(),
-                                                                                 claim.data(), key_of.data());
-      launched();
-      // The free ids (communities without members), for vertices going alone.
-      empty_flag_kernel<<<blocks_for(n, block_threads), block_threads, 0, s_>>>(size_.data(), n, flag.data());
-      launched();
-      exclusive_scan(flag.data(), at.data(), n, s_);
-      scatter_kernel<<<blocks_for(n, block_threads), block_threads, 0, s_>>>(flag.data(), at.data(), n,
-                                                                            free_ids.data());
-      launched();
-      move_kernel<<<blocks_for(n, block_threads), block_threads, 0, s_>>>(label_.data(), want.data(), claim.data(),
-                                                                         key_of.data(), n, flag.data(),
-                                                                         counter_.data());
-      launched();
-      exclusive_scan(flag.data(), at.data(), n, s_);
-      alone_kernel<<<blocks_for(n, block_threads), block_threads, 0, s_>>>(label_.data(), flag.data(), at.data(),
-                                                                          free_ids.data(), n);
-      launched();
-      const vertex_t moved = vertex_t(read_scalar(counter_.data(), s_));
-      if (moved == 0) break;
-      moves += moved;
-      sums_and_modularity();
-    }
-    return moves;
+    std::vector<vertex_t> out;
+    if (two_m_ <= 0 || n == 0) return out;
+    DeviceBuffer<vertex_t> flag(std::size_t(n) + 1, s_), at(std::size_t(n) + 1, s_);
+    zero(flag, s_);
+    improving_kernel<<<blocks_for(n * 32LL, block_threads), block_threads, 0, s_>>>(inputs(), flag.data());
+    launched();
+    exclusive_scan(flag.data(), at.data(), n + 1LL, s_);
+    const vertex_t count = read_scalar(at.data() + n, s_);
+    if (count == 0) return out;
+    DeviceBuffer<vertex_t> list(std::size_t(count), s_);
+    scatter_kernel<<<blocks_for(n, block_threads), block_threads, 0, s_>>>(flag.data(), at.data(), n, list.data());
+    launched();
+    out.resize(std::size_t(count));
+    list.to_host(out, s_);
+    MATCHBLAS_CUDA_TRY(cudaStreamSynchronize(s_));
+    return out;
   }
 
   // Renumbers the labels 0..k-1 by first member; returns k.
@@ -746,6 +698,7 @@ class Mover {
   DeviceBuffer<unsigned long long> counter_;  // moves
   DeviceBuffer<vertex_t> order_;              // the colour classes (colour_classes)
   std::vector<offset_t> class_at_;
+  int mixed_class_ = -1;  // the class of the vertices left uncoloured (-1: none)
 };
 
 // The graph of the communities (label dense 0..communities-1).
@@ -870,22 +823,32 @@ Communities louvain_gpu(const Csr<double>& g, const LouvainOptions& o, const Gpu
     Mover mover(input, o.resolution, s);
     MATCHBLAS_CUDA_TRY(
         cudaMemcpyAsync(mover.label(), label.data(), n * sizeof(vertex_t), cudaMemcpyDeviceToDevice, s));
-    // Rounds of the levels' kind first (until one gains nothing): they move
-    // many vertices at once, where claims admit one per community.
+    // Rounds of the levels' kind first (until one gains less than the
+    // final threshold): they move many vertices at once.
     double q_input = mover.sums_and_modularity();
-    p.refine_moves = mover.level_rounds(q_input, 0.0, &p.refine_passes, o.coloring);
-    bool done = false;
-    p.refine_moves += mover.refine(&p.refine_passes, refine_rounds, &done);
-    if (!done) {  // many movers contend for few communities: the sequential moves finish (the CPU entries')
-      std::vector<vertex_t> labels(static_cast<std::size_t>(n));
+    if (o.refine) p.refine_moves = mover.level_rounds(q_input, o.final_threshold, &p.refine_passes, o.coloring);
+    // Then until no vertex improves: the improving vertices found on the
+    // device, moved one at a time on the host from a queue that takes in
+    // the movers' neighbours (community::queue_moves), the labels back.
+    std::optional<community::MoveState> state;
+    while (o.refine) {
+      check_interrupt();
+      ++p.refine_passes;
+      const std::vector<vertex_t> candidates = mover.improving();
+      if (candidates.empty()) break;
+      if (!state) {
+        std::vector<vertex_t> labels(static_cast<std::size_t>(n));
+        MATCHBLAS_CUDA_TRY(
+            cudaMemcpyAsync(labels.data(), mover.label(), n * sizeof(vertex_t), cudaMemcpyDeviceToHost, s));
+        session.synchronize();
+        state = community::from_labels(g, std::move(labels), o.resolution);
+      }
+      const vertex_t moved = community::queue_moves(g, *state, candidates);
+      if (moved == 0) break;  // the device's sums and the host's round a tie apart: the host's rule stands
+      p.refine_moves += moved;
       MATCHBLAS_CUDA_TRY(
-          cudaMemcpyAsync(labels.data(), mover.label(), n * sizeof(vertex_t), cudaMemcpyDeviceToHost, s));
-      session.synchronize();
-      community::MoveState state = community::from_labels(g, std::move(labels), o.resolution);
-      p.refine_moves += community::local_moves(g, state, 0.0, &p.refine_passes);
-      MATCHBLAS_CUDA_TRY(
-          cudaMemcpyAsync(mover.label(), state.label.data(), n * sizeof(vertex_t), cudaMemcpyHostToDevice, s));
-      session.synchronize();
+          cudaMemcpyAsync(mover.label(), state->label.data(), n * sizeof(vertex_t), cudaMemcpyHostToDevice, s));
+      mover.sums_and_modularity();
     }
     p.refine_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - refine_start).count();
     p.communities = mover.renumber();

@@ -15,9 +15,15 @@ namespace matchblas::community {
 // its passes.
 using LevelMoves = std::function<vertex_t(const Csr<double>&, MoveState&, double threshold, int* passes)>;
 
+// The final refinement of the input's vertices from the levels' labels,
+// until no vertex move improves (the guarantee); returns the moves, adds
+// its passes.
+using FinalMoves = std::function<vertex_t(const Csr<double>&, MoveState&, int* passes)>;
+
 // The levels: `threshold` until a level gains less modularity than it,
 // then `final_threshold`; they end when a level moves nothing or leaves
-// every vertex alone, or after max_levels.
-Communities run_levels(const Csr<double>& g, const LouvainOptions& options, const LevelMoves& moves);
+// every vertex alone, or after max_levels. Then `refine`.
+Communities run_levels(const Csr<double>& g, const LouvainOptions& options, const LevelMoves& moves,
+                       const FinalMoves& refine);
 
 }  // namespace matchblas::community

@@ -31,7 +31,10 @@ std::vector<OptionSpec> louvain_options(bool parallel) {
            "a level's moves stop when a pass gains less modularity than this"},
           {"final-threshold", Type::real, "1e-06", {}, 0, 1,
            "the same for the levels after one gained less than --threshold"},
-          {"max-levels", Type::integer, "100", {}, 1, 1000, "at most this many levels"}};
+          {"max-levels", Type::integer, "100", {}, 1, 1000, "at most this many levels"},
+          {"refine", Type::word, "on", {"on", "off"}, 0, 0,
+           "on: then the input's vertices until none gains (the guarantee: a local optimum); off: the levels' "
+           "partition as it is (faster, no guarantee for the input's vertices)"}};
   if (parallel)
     o.push_back({"coloring", Type::word, "on", {"on", "off"}, 0, 0,
                  "on: a round's moves by colour classes (no two neighbours at once); off: all at once, "
@@ -46,6 +49,7 @@ LouvainOptions read_louvain(const OptionValues& v) {
   o.final_threshold = v.real("final-threshold");
   o.max_levels = int(v.integer("max-levels"));
   if (v.takes("coloring")) o.coloring = v.word("coloring") == "on";
+  o.refine = v.word("refine") == "on";
   if (o.final_threshold > o.threshold)
     throw invalid_input("--final-threshold must not exceed --threshold");
   return o;

@@ -228,7 +228,9 @@ def louvain(A, algo="louvain-omp", *, resolution=1.0, threads=0, device=None, gp
     InvalidInputError), a pattern's entries 1, the diagonal ignored.
     resolution: gamma (above 1: more, smaller communities). options: the
     algorithm's own as keywords (threshold=1e-3, final_threshold=1e-7,
-    max_levels=..., coloring="off" for louvain-omp). threads: CPU threads
+    max_levels=..., coloring="off" for louvain-omp, refine="off": the
+    levels' partition without the final moves, no local optimum
+    guarantee). threads: CPU threads
     (0: all); device: "cpu" or "gpu" runs that twin; gpu: its id.
 
     Returns (labels, report): labels[v] is v's community, 0..k-1 (numpy

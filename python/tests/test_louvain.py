@@ -65,6 +65,21 @@ def test_modularity_equals_networkx(algo, resolution, seed):
         assert len(upper) == lower.max() + 1
 
 
+@pytest.mark.parametrize("algo", ["louvain", "louvain-omp"])
+def test_refine_off_keeps_the_levels(algo):
+    A = planted(n=300, block=10, seed=4)
+    labels, report = matchblas.louvain(A, algo)
+    raw, raw_report = matchblas.louvain(A, algo, refine="off")
+    assert len(raw_report.hierarchy) == len(report.hierarchy)
+    for a, b in zip(raw_report.hierarchy, report.hierarchy):
+        assert np.array_equal(a, b)
+    sets = matchblas.community_sets(raw)
+    assert raw_report.modularity == pytest.approx(nx.community.modularity(nx_graph(A), sets), rel=1e-12, abs=1e-14)
+    assert raw_report.modularity <= report.modularity + 1e-12
+    with pytest.raises(matchblas.OptionError, match="refine"):
+        matchblas.louvain(A, algo, refine="maybe")
+
+
 def test_inputs_agree(tmp_path):
     A = planted(seed=5)
     labels, _ = matchblas.louvain(A, "louvain")

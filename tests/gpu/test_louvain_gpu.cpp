@@ -93,6 +93,15 @@ TEST_CASE("louvain-gpu: R-MAT with hubs (global tables), integer weights: louvai
     const Communities coloured = louvain_gpu(g, o);
     require_local_optimum(g, coloured, 1.0);
     CHECK(louvain_gpu(g, o).label == coloured.label);
+    // Refine off: the same levels (the colouring leaves R-MAT's core to
+    // the last, mixed class), no final moves, less modularity.
+    o.refine = false;
+    const Communities off = louvain_gpu(g, o);
+    CHECK(communities_violation(g, off, 1.0).empty());
+    CHECK(off.hierarchy == coloured.hierarchy);
+    CHECK(off.refine_passes == 0);
+    CHECK(coloured.refine_moves > 0);
+    CHECK(off.modularity < coloured.modularity);
   }
 }
 

@@ -274,3 +274,31 @@ TEST_CASE("registry: louvain and louvain-omp solve community detection, options 
   CHECK(v.typed<LouvainOptions>().resolution == 2);
   CHECK_THROWS_AS(find_matcher("louvain", Problem::matching), invalid_input);
 }
+
+TEST_CASE("louvain and louvain-omp with refine off: the same levels, no final moves, never more modularity") {
+  using Entry = Communities (*)(const Csr<double>&, const LouvainOptions&);
+  std::mt19937 rng(2017);
+  int gained = 0;
+  for (int trial = 0; trial < 12; ++trial) {
+    const vertex_t n = 100 + vertex_t(rng() % 900);
+    const Csr<double> g = random_graph(n, 6.0 / n, 1 + trial % 4, rng, trial % 2 == 0);
+    CAPTURE(trial);
+    for (const Entry f : {Entry(&louvain), Entry(&louvain_omp)}) {
+      LouvainOptions o;
+      o.threads = 2;
+      const Communities on = f(g, o);
+      o.refine = false;
+      const Communities off = f(g, o);
+      CHECK(communities_violation(g, off, 1.0).empty());
+      CHECK(off.hierarchy == on.hierarchy);
+      CHECK(off.refine_passes == 0);
+      CHECK(off.refine_moves == 0);
+      CHECK(off.modularity <= on.modularity + 1e-12);
+      if (on.refine_moves > 0) {
+        CHECK(off.modularity < on.modularity);
+        ++gained;
+      }
+    }
+  }
+  CHECK(gained > 0);  // the refinement had work in some trial
+}

@@ -24,7 +24,7 @@ std::string entry(vertex_t r, vertex_t c) {
 
 }  // namespace
 
-void check_input(const Csr<double>& g, double resolution) {
+void check_input(const Csr<double>& g, double resolution, int threads) {
   if (!(resolution > 0) || !std::isfinite(resolution))
     throw invalid_input("the resolution must be a positive number, got " + std::to_string(resolution));
   if (g.n_rows != g.n_cols)
@@ -32,30 +32,47 @@ void check_input(const Csr<double>& g, double resolution) {
                       std::to_string(g.n_cols));
   // The transpose checks the CSR itself first (offsets, column range).
   const Csr<double> t = ops::transpose(g, ops::Backend::plain);
-  for (vertex_t u = 0; u < g.n_rows; ++u)
-    for (offset_t e = g.offsets[u]; e < g.offsets[u + 1]; ++e) {
-      const double w = g.weights[e];
-      if (!(w >= 0) || !std::isfinite(w))
-        throw invalid_input(entry(u, g.cols[e]) + " is " + std::to_string(w) +
-                            ": community detection needs non-negative finite weights");
-    }
-  // Symmetry: row u's entries v != u against the transpose's row u.
-  const auto sorted_off_diagonal = [](const Csr<double>& a, vertex_t u) {
-    std::vector<std::pair<vertex_t, double>> row;
+  const auto bad_weight = [](double w) { return !(w >= 0) || !std::isfinite(w); };
+  // Row u's entries v != u, sorted, against the transpose's row u.
+  const auto sorted_off_diagonal = [](const Csr<double>& a, vertex_t u, std::vector<std::pair<vertex_t, double>>& row) {
+    row.clear();
     for (offset_t e = a.offsets[u]; e < a.offsets[u + 1]; ++e)
       if (a.cols[e] != u) row.emplace_back(a.cols[e], a.weights[e]);
-    std::sort(row.begin(), row.end());
-    return row;
+    if (!std::is_sorted(row.begin(), row.end())) std::sort(row.begin(), row.end());
   };
-  for (vertex_t u = 0; u < g.n_rows; ++u) {
-    const std::vector<std::pair<vertex_t, double>> row = sorted_off_diagonal(g, u), mirror = sorted_off_diagonal(t, u);
-    if (row != mirror) {
-      std::size_t i = 0;
-      while (i < row.size() && i < mirror.size() && row[i] == mirror[i]) ++i;
-      const vertex_t v = i < row.size() ? row[i].first : mirror[i].first;
-      throw invalid_input("the graph is not symmetric: " + entry(u, v) + " and " + entry(v, u) +
-                          " differ (community detection takes undirected graphs)");
-    }
+  // The rows in parallel; the first bad row (in order) is reported.
+  vertex_t first_weight = g.n_rows, first_asymmetric = g.n_rows;
+  AllocationGuard guard;
+#pragma omp parallel num_threads(threads > 0 ? threads : omp_get_max_threads())
+  {
+    std::vector<std::pair<vertex_t, double>> row, mirror;
+#pragma omp for schedule(dynamic, 1024) reduction(min : first_weight, first_asymmetric)
+    for (vertex_t u = 0; u < g.n_rows; ++u) guard.run([&] {
+      for (offset_t e = g.offsets[u]; e < g.offsets[u + 1]; ++e)
+        if (bad_weight(g.weights[e])) first_weight = std::min(first_weight, u);
+      sorted_off_diagonal(g, u, row);
+      sorted_off_diagonal(t, u, mirror);
+      if (row != mirror) first_asymmetric = std::min(first_asymmetric, u);
+    });
+  }
+  guard.rethrow();
+  if (first_weight < g.n_rows) {
+    const vertex_t u = first_weight;
+    for (offset_t e = g.offsets[u]; e < g.offsets[u + 1]; ++e)
+      if (bad_weight(g.weights[e]))
+        throw invalid_input(entry(u, g.cols[e]) + " is " + std::to_string(g.weights[e]) +
+                            ": community detection needs non-negative finite weights");
+  }
+  if (first_asymmetric < g.n_rows) {
+    const vertex_t u = first_asymmetric;
+    std::vector<std::pair<vertex_t, double>> row, mirror;
+    sorted_off_diagonal(g, u, row);
+    sorted_off_diagonal(t, u, mirror);
+    std::size_t i = 0;
+    while (i < row.size() && i < mirror.size() && row[i] == mirror[i]) ++i;
+    const vertex_t v = i < row.size() ? row[i].first : mirror[i].first;
+    throw invalid_input("the graph is not symmetric: " + entry(u, v) + " and " + entry(v, u) +
+                        " differ (community detection takes undirected graphs)");
   }
 }
 
@@ -277,7 +294,8 @@ std::vector<vertex_t> improving_vertices(const Csr<double>& g, const MoveState& 
   return out;
 }
 
-vertex_t queue_moves(const Csr<double>& g, MoveState& s, const std::vector<vertex_t>& candidates) {
+vertex_t queue_moves(const Csr<double>& g, MoveState& s, const std::vector<vertex_t>& candidates,
+                     bool neighbours) {
   if (s.two_m <= 0) return 0;
   SequentialMoves mover(g, s);
   std::vector<char> queued(std::size_t(g.n_rows), 0);
@@ -292,6 +310,7 @@ vertex_t queue_moves(const Csr<double>& g, MoveState& s, const std::vector<verte
     queued[std::size_t(u)] = 0;
     if (!mover.visit(u, &gained)) continue;
     ++moves;
+    if (!neighbours) continue;
     for (offset_t e = g.offsets[u]; e < g.offsets[u + 1]; ++e) {
       const vertex_t v = g.cols[e];
       if (!queued[std::size_t(v)]) {
@@ -303,6 +322,10 @@ vertex_t queue_moves(const Csr<double>& g, MoveState& s, const std::vector<verte
   return moves;
 }
 
+bool follow_neighbours(std::size_t candidates, vertex_t n) {
+  return candidates * follow_below < std::size_t(n);
+}
+
 vertex_t moves_to_local_optimum(const Csr<double>& g, MoveState& s, int threads, int* passes) {
   vertex_t moves = 0;
   for (;;) {
@@ -310,7 +333,7 @@ vertex_t moves_to_local_optimum(const Csr<double>& g, MoveState& s, int threads,
     ++*passes;
     const std::vector<vertex_t> candidates = improving_vertices(g, s, threads);
     if (candidates.empty()) break;
-    const vertex_t moved = queue_moves(g, s, candidates);
+    const vertex_t moved = queue_moves(g, s, candidates, follow_neighbours(candidates.size(), g.n_rows));
     if (moved == 0) break;  // (cannot happen: the check and the queue share best_move)
     moves += moved;
   }

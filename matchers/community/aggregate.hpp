@@ -13,9 +13,10 @@ namespace matchblas::community {
 
 // Throws invalid_input unless g is a consistent square CSR, symmetric (each
 // row's entries, loops aside, mirrored with equal weights; checked against
-// ops::transpose) with non-negative finite weights, and resolution > 0.
-// O(entries log degree).
-void check_input(const Csr<double>& g, double resolution);
+// ops::transpose) with non-negative finite weights, and resolution > 0;
+// the first bad row in order is the one reported. O(entries log degree)
+// work, the rows on `threads` OpenMP threads (0: all).
+void check_input(const Csr<double>& g, double resolution, int threads);
 
 // Renumbers label to 0..k-1 in the order of first appearance (vertex 0's
 // community is 0); returns k.
@@ -87,15 +88,25 @@ std::vector<vertex_t> improving_vertices(const Csr<double>& g, const MoveState& 
 
 // Moves from a queue that starts as `candidates` (in their order): each
 // vertex taken from the front moves when its best_move improves, and then
-// its neighbours not already queued join the back. Ends when the queue is
-// empty; returns the moves. O(sum of the visited vertices' degrees).
-vertex_t queue_moves(const Csr<double>& g, MoveState& s, const std::vector<vertex_t>& candidates);
+// (with `neighbours`) its neighbours not already queued join the back.
+// Ends when the queue is empty; returns the moves. O(sum of the visited
+// vertices' degrees).
+vertex_t queue_moves(const Csr<double>& g, MoveState& s, const std::vector<vertex_t>& candidates,
+                     bool neighbours);
+
+// Whether queue_moves should follow the movers' neighbours after a check
+// that found `candidates` of n vertices improving: only when they are
+// fewer than n / follow_below. With many candidates a new check of every
+// vertex (in parallel) costs less than visiting the movers' neighbours one
+// at a time (bench/RESULTS.md: R-MAT 2^22 took 9.2 s following them).
+inline constexpr std::size_t follow_below = 64;
+bool follow_neighbours(std::size_t candidates, vertex_t n);
 
 // The final refinement of louvain_omp (and louvain_gpu's host part): until
 // no vertex improves, the improving vertices (in parallel) and the queue's
 // moves from them. The same local optimum guarantee as local_moves with
-// threshold 0, for work near the moved vertices rather than whole passes;
-// each check adds one to *passes. Returns the moves.
+// threshold 0 (the check decides when it ends; the queue only does the
+// work); each check adds one to *passes. Returns the moves.
 vertex_t moves_to_local_optimum(const Csr<double>& g, MoveState& s, int threads, int* passes);
 
 }  // namespace matchblas::community

@@ -19,7 +19,7 @@ namespace community {
 
 Communities run_levels(const Csr<double>& g, const LouvainOptions& o, const LevelMoves& moves,
                        const FinalMoves& refine) {
-  check_input(g, o.resolution);
+  check_input(g, o.resolution, o.threads);
   Communities p;
   const vertex_t n = g.n_rows;
   p.label.resize(std::size_t(n));

@@ -39,10 +39,11 @@
 //               threshold; then, until no vertex gains, a kernel flags
 //               every vertex whose best move (a neighbouring community or
 //               one of its own) improves, and the host moves the flagged
-//               vertices one at a time from a queue that takes in each
-//               mover's neighbours (community::queue_moves: the CPU
-//               entries' rule and rounding), the labels going back to the
-//               device for the next check. (Moves in parallel rounds here
+//               vertices one at a time (community::queue_moves: the CPU
+//               entries' rule and rounding; when under 1/64 of the
+//               vertices are flagged, from a queue that takes in each
+//               mover's neighbours), the labels going back to the device
+//               for the next check. (Moves in parallel rounds here
 //               took hundreds of rounds on R-MAT 2^22: tens of thousands
 //               of vertices contend for a few large communities.)
 //
@@ -750,7 +751,7 @@ Level aggregate_on_device(const Level& g, const vertex_t* label, vertex_t commun
 
 Communities louvain_gpu(const Csr<double>& g, const LouvainOptions& o, const GpuOptions& gpu_options) {
   check_gpu_options(gpu_options);
-  community::check_input(g, o.resolution);
+  community::check_input(g, o.resolution, o.threads);
   gpu::StreamSession session(gpu_options.device, gpu_options.stream);
   const cudaStream_t s = session.stream();
   Communities p;
@@ -843,7 +844,8 @@ Communities louvain_gpu(const Csr<double>& g, const LouvainOptions& o, const Gpu
         session.synchronize();
         state = community::from_labels(g, std::move(labels), o.resolution);
       }
-      const vertex_t moved = community::queue_moves(g, *state, candidates);
+      const vertex_t moved =
+          community::queue_moves(g, *state, candidates, community::follow_neighbours(candidates.size(), n));
       if (moved == 0) break;  // the device's sums and the host's round a tie apart: the host's rule stands
       p.refine_moves += moved;
       MATCHBLAS_CUDA_TRY(

@@ -185,8 +185,41 @@ void NeighbourWeights::add(vertex_t c, double w) {
   weight_[slot] += w;
 }
 
-BestMove best_move(const Csr<double>& g, const MoveState& s, const std::vector<vertex_t>& size, vertex_t u,
-                   NeighbourWeights& weights) {
+namespace {
+
+// The weight from one vertex into each neighbouring community, an entry per
+// community id (O(n) memory; faster than NeighbourWeights where one thread
+// visits every vertex: the sequential moves). The same interface and
+// order (communities as first met, each sum in the entries' order).
+class DenseWeights {
+ public:
+  explicit DenseWeights(vertex_t n) : weight_(std::size_t(n), 0.0), seen_(std::size_t(n), 0) {}
+  void start(offset_t) {
+    for (vertex_t c : touched_) seen_[std::size_t(c)] = 0;
+    touched_.clear();
+  }
+  void add(vertex_t c, double w) {
+    if (!seen_[std::size_t(c)]) {
+      seen_[std::size_t(c)] = 1;
+      weight_[std::size_t(c)] = 0;
+      touched_.push_back(c);
+    }
+    weight_[std::size_t(c)] += w;
+  }
+  template <class F>
+  void each(F f) const {
+    for (vertex_t c : touched_) f(c, weight_[std::size_t(c)]);
+  }
+
+ private:
+  std::vector<double> weight_;
+  std::vector<char> seen_;
+  std::vector<vertex_t> touched_;
+};
+
+template <class Weights>
+BestMove best_move_with(const Csr<double>& g, const MoveState& s, const std::vector<vertex_t>& size, vertex_t u,
+                        Weights& weights) {
   const vertex_t own = s.label[std::size_t(u)];
   const double ku = s.k[std::size_t(u)];
   weights.start(g.offsets[u + 1] - g.offsets[u]);
@@ -214,6 +247,13 @@ BestMove best_move(const Csr<double>& g, const MoveState& s, const std::vector<v
   return b;
 }
 
+}  // namespace
+
+BestMove best_move(const Csr<double>& g, const MoveState& s, const std::vector<vertex_t>& size, vertex_t u,
+                   NeighbourWeights& weights) {
+  return best_move_with(g, s, size, u, weights);
+}
+
 namespace {
 
 // Moves one vertex at a time (local_moves, queue_moves), keeping the
@@ -221,7 +261,8 @@ namespace {
 // alone: the id freed last).
 class SequentialMoves {
  public:
-  SequentialMoves(const Csr<double>& g, MoveState& s) : g_(g), s_(s), size_(std::size_t(g.n_rows), 0) {
+  SequentialMoves(const Csr<double>& g, MoveState& s)
+      : g_(g), s_(s), size_(std::size_t(g.n_rows), 0), weights_(g.n_rows) {
     for (vertex_t l : s.label) ++size_[std::size_t(l)];
     for (vertex_t c = g.n_rows - 1; c >= 0; --c)
       if (size_[std::size_t(c)] == 0) free_ids_.push_back(c);
@@ -230,7 +271,7 @@ class SequentialMoves {
   // Moves u when its best move improves: true, the modularity gained added
   // to *gained.
   bool visit(vertex_t u, double* gained) {
-    const BestMove b = best_move(g_, s_, size_, u, weights_);
+    const BestMove b = best_move_with(g_, s_, size_, u, weights_);
     if (!b.improves) return false;
     const vertex_t own = s_.label[std::size_t(u)];
     vertex_t to = b.to;
@@ -251,7 +292,7 @@ class SequentialMoves {
   const Csr<double>& g_;
   MoveState& s_;
   std::vector<vertex_t> size_, free_ids_;
-  NeighbourWeights weights_;
+  DenseWeights weights_;
 };
 
 }  // namespace

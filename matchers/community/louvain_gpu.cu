@@ -829,8 +829,8 @@ Communities louvain_gpu(const Csr<double>& g, const LouvainOptions& o, const Gpu
     double q_input = mover.sums_and_modularity();
     if (o.refine) p.refine_moves = mover.level_rounds(q_input, o.final_threshold, &p.refine_passes, o.coloring);
     // Then until no vertex improves: the improving vertices found on the
-    // device, moved one at a time on the host from a queue that takes in
-    // the movers' neighbours (community::queue_moves), the labels back.
+    // device, moved one at a time on the host (community::queue_moves;
+    // following the movers' neighbours once few improve), the labels back.
     std::optional<community::MoveState> state;
     while (o.refine) {
       check_interrupt();

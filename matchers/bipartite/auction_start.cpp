@@ -188,8 +188,11 @@ AuctionStart epsilon_scaling_auction(const Csr<double>& c, const AuctionStartOpt
     throw invalid_input("auction start: a square matrix is needed, got " + std::to_string(c.n_rows) + " x " +
                         std::to_string(c.n_cols));
   if (!(o.ratio > 1) || !std::isfinite(o.ratio) || !(o.final_fraction >= 0 && o.final_fraction < 1) ||
-      !(o.work_limit >= 0) || std::isnan(o.cost_ceiling) || o.threads < 0)
-    throw invalid_input("auction start: ratio must be > 1, final_fraction in [0, 1), work_limit >= 0, threads >= 0");
+      !(o.final_epsilon >= 0 && std::isfinite(o.final_epsilon)) || !(o.work_limit >= 0) ||
+      std::isnan(o.cost_ceiling) || o.threads < 0)
+    throw invalid_input(
+        "auction start: ratio must be > 1, final_fraction in [0, 1), final_epsilon finite and >= 0, work_limit >= 0, "
+        "threads >= 0");
   // Below 2^16 entries a phase is over before a second thread pays for
   // starting: one thread unless asked for more.
   const int threads =
@@ -225,7 +228,7 @@ AuctionStart epsilon_scaling_auction(const Csr<double>& c, const AuctionStartOpt
   // (auction_epsilon_scale).
   auto [scale, ratio] = auction_epsilon_scale(c, o.cost_ceiling, span, o.ratio);
   const double fraction = o.final_fraction > 0 ? o.final_fraction : 1.0 / (4.0 * double(n));
-  double last = scale * fraction;
+  double last = o.final_epsilon > 0 ? o.final_epsilon : scale * fraction;
   // The spread's small epsilons cannot settle a price war across an
   // outlier's gap (rows contending for fewer columns than themselves, each
   // step raising a price by about epsilon: gap / epsilon bids; the shared
@@ -332,7 +335,7 @@ AuctionStart epsilon_scaling_auction(const Csr<double>& c, const AuctionStartOpt
     if (fall_back) {
       spread_schedule = false;
       ratio = o.ratio;
-      last = span * fraction;
+      last = o.final_epsilon > 0 ? o.final_epsilon : span * fraction;
       eps = std::max(last, span / ratio);
       continue;
     }

@@ -41,6 +41,8 @@ struct AuctionStartOptions {
   // of those auctioned; where outliers set it, the spread of most costs
   // with the ratio halved: auction_epsilon_scale); 0: 1 / (4 n).
   double final_fraction = 0;
+  // > 0: the last epsilon itself (final_fraction is then not used).
+  double final_epsilon = 0;
   double ratio = 16;  // epsilon divided by this from phase to phase, from span / ratio
   // A phase ends with at most this many rows unassigned (the next takes
   // them on; the repair matches the last ones): auction_tail_rows.
@@ -93,7 +95,7 @@ struct EpsilonScale {
 EpsilonScale auction_epsilon_scale(const Csr<double>& c, double ceiling, double span, double ratio);
 
 // Minimum cost (benefits -c_ij). Throws invalid_input unless c is square
-// with finite costs; a matrix without a perfect matching comes back
+// with finite costs and the options are in range; a matrix without a perfect matching comes back
 // unfinished.
 AuctionStart epsilon_scaling_auction(const Csr<double>& c, const AuctionStartOptions& options = {});
 

@@ -1,7 +1,10 @@
-// AWPM: Suitor start, maximum cardinality, then rounds of locally dominant
-// weight-increasing 4-cycles (see awpm.hpp for source, guarantee and cost).
+// AWPM: a coarse auction's or the greedy start, maximum cardinality, then
+// rounds of locally dominant weight-increasing 4-cycles (see awpm.hpp for
+// source, guarantee and cost).
 //
-// Determinism. The start is the greedy matching of |a| under the order
+// Determinism. The auction start bids one row at a time from one stack in
+// a fixed order (no parallel bids), so its assignment is the same on any
+// thread count. The greedy start is the greedy matching of |a| under the order
 // (weight descending, row ascending, column ascending): rows propose,
 // columns keep their best offer (one-sided Suitor), whose result is that
 // matching for every interleaving. In a round every matched row i finds its
@@ -26,13 +29,17 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <limits>
 #include <numeric>
+#include <optional>
 #include <string>
 
 #include "lib/error.hpp"
 #include "lib/interrupt.hpp"
 #include "lib/greedy_order.hpp"
 #include "lib/omp_threads.hpp"
+#include "matchers/bipartite/auction_start.hpp"
+#include "matchers/bipartite/shortest_augmenting.hpp"
 #include "ops/transpose.hpp"
 
 namespace matchblas {
@@ -93,6 +100,80 @@ BipartiteMates suitor_start(const Csr<double>& s) {
   return x;
 }
 
+// The auction start on the square s: Bertsekas's forward auction on the
+// costs -s_ij in one phase at epsilon = fraction times the rows' mean
+// largest modulus (n epsilon is that fraction of the sum of the row maxima,
+// an upper bound on the optimum), its last n / 2000 rows left over for
+// maximum cardinality (their price war would cost more passes than the rest
+// of the auction). At most 24 passes over the entries in bids: a square
+// matrix without a perfect matching, or a price war across an outlier's
+// gap, stops there. A stopped auction's assignment is then mended by
+// shortest augmenting paths from its prices: with v_j = -p_j and u_i =
+// min_j (c_ij - v_j) every reduced cost is >= 0 and each assigned pair's is
+// its slack; a pair whose slack exceeds epsilon is freed (an assignment
+// made at a coarser epsilon), the others' costs are lowered by their
+// slacks, which makes the start valid, and the searches match the free
+// rows at the minimum cost for those costs (a row without an augmenting
+// path is left to maximum cardinality). Nothing when a row has no entries
+// or every modulus is 0. s is changed for the auction and the searches and
+// restored, bit for bit.
+std::optional<BipartiteMates> auction_start(Csr<double>& s, double fraction) {
+  const vertex_t n = s.n_rows;
+  const double epsilon = auction_start_epsilon(s, fraction);
+  if (!(epsilon > 0)) return std::nullopt;
+  const auto negate = [&] {
+#pragma omp parallel for schedule(static)
+    for (std::size_t k = 0; k < s.weights.size(); ++k) s.weights[k] = -s.weights[k];
+  };
+  negate();  // costs
+  std::vector<std::pair<offset_t, double>> lowered;  // pair entries and their costs before lowering
+  const auto restore = [&] {
+    for (const auto& [k, w] : lowered) s.weights[k] = w;
+    negate();
+  };
+  try {
+    // One phase: a ratio under which the first epsilon is the last.
+    AuctionStart a = epsilon_scaling_auction(s, {.final_epsilon = epsilon,
+                                                 .ratio = std::numeric_limits<double>::max(),
+                                                 .work_limit = 24,
+                                                 .parallel_phases = 0});
+    if (a.finished) {
+      restore();
+      a.mates.matched = vertex_t(n - std::count(a.mates.row_mate.begin(), a.mates.row_mate.end(), no_vertex));
+      return std::move(a.mates);
+    }
+    DualMatching d;
+    d.mates = std::move(a.mates);
+    d.v = std::move(a.price);
+    for (double& v : d.v) v = -v;
+    d.u.assign(std::size_t(n), 0);
+    for (vertex_t i = 0; i < n; ++i) {
+      double u = std::numeric_limits<double>::infinity();
+      for (offset_t k = s.offsets[i]; k < s.offsets[i + 1]; ++k) u = std::min(u, s.weights[k] - d.v[s.cols[k]]);
+      d.u[i] = u;
+      const vertex_t j = d.mates.row_mate[i];
+      if (j < 0) continue;
+      const offset_t k = offset_t(
+          std::lower_bound(s.cols.begin() + s.offsets[i], s.cols.begin() + s.offsets[i + 1], j) - s.cols.begin());
+      // A bid leaves its pair's slack at its epsilon exactly, up to rounding.
+      const double slack = s.weights[k] - u - d.v[j];
+      if (slack > epsilon + 1e-9 * (epsilon + std::fabs(s.weights[k]) + std::fabs(u) + std::fabs(d.v[j]))) {
+        d.mates.row_mate[i] = d.mates.col_mate[j] = -1;
+        continue;
+      }
+      lowered.emplace_back(k, s.weights[k]);
+      s.weights[k] = u + d.v[j];  // its slack taken off: tight
+    }
+    d.mates.matched = vertex_t(lowered.size());
+    augment_free_rows_unchecked(s, d);
+    restore();
+    return std::move(d.mates);
+  } catch (...) {
+    restore();
+    throw;
+  }
+}
+
 // A row's best cycle: partner row, gain, and the two new entries' weights
 // (the row's, the partner's). partner -1: no cycle gains anything.
 struct Cycle {
@@ -132,6 +213,20 @@ double weight_of(const std::vector<double>& mate_weight) {
 
 }  // namespace
 
+double auction_start_epsilon(const Csr<double>& s, double fraction) {
+  const vertex_t n = s.n_rows;
+  std::vector<double> row_max(static_cast<std::size_t>(n), -1);  // -1: no entries
+#pragma omp parallel for schedule(static)
+  for (vertex_t i = 0; i < n; ++i)
+    for (offset_t k = s.offsets[i]; k < s.offsets[i + 1]; ++k) row_max[i] = std::max(row_max[i], s.weights[k]);
+  double sum = 0;  // in row order: the same epsilon on every thread count
+  for (const double x : row_max) {
+    if (x < 0) return 0;
+    sum += x;
+  }
+  return n > 0 && sum > 0 ? fraction * sum / double(n) : 0;
+}
+
 Csr<double> sorted_moduli(const Csr<double>& a, double& scale) {
   scale = moduli_sum_scale(a.weights);
   bool sorted = true;
@@ -169,13 +264,25 @@ AwpmResult awpm(const Csr<double>& a, const AwpmOptions& options) {
     if (!std::isfinite(a.weights[k])) throw invalid_input("awpm: entry " + std::to_string(k) + " is not finite");
   MATCHBLAS_EXPECTS(options.min_gain >= 0 && std::isfinite(options.min_gain), "awpm: min_gain must be >= 0");
   MATCHBLAS_EXPECTS(options.max_rounds >= 0, "awpm: max_rounds must be >= 0");
+  MATCHBLAS_EXPECTS(options.auction_epsilon > 0 && options.auction_epsilon <= 1,
+                    "awpm: auction_epsilon must be in (0, 1]");
   const ScopedThreads scope(options.threads);
   const vertex_t m = a.n_rows;
 
   double scale = 1;
-  const Csr<double> s = sorted_moduli(a, scale);
+  Csr<double> sorted = sorted_moduli(a, scale);
+  std::vector<double> row_max(static_cast<std::size_t>(m), 0);
+#pragma omp parallel for schedule(static)
+  for (vertex_t i = 0; i < m; ++i)
+    for (offset_t k = sorted.offsets[i]; k < sorted.offsets[i + 1]; ++k)
+      row_max[i] = std::max(row_max[i], sorted.weights[k]);
   AwpmResult r;
-  BipartiteMates start = suitor_start(s);
+  std::optional<BipartiteMates> auctioned;
+  if (options.start == AwpmOptions::Start::auction && m == a.n_cols && m > 0)
+    auctioned = auction_start(sorted, options.auction_epsilon);
+  r.auction_start = auctioned.has_value();
+  BipartiteMates start = auctioned ? std::move(*auctioned) : suitor_start(sorted);
+  const Csr<double>& s = sorted;
   std::vector<double> mate_weight(std::size_t(m), 0);  // scale |a_ij| of each row's matched entry, 0 if unmatched
   const auto weigh = [&](const BipartiteMates& x) {
 #pragma omp parallel for schedule(static)
@@ -190,10 +297,6 @@ AwpmResult awpm(const Csr<double>& a, const AwpmOptions& options) {
   // Rounds. A row's best cycle changes only when its mate or the mate of a
   // column in its row changes, so only those rows are evaluated again.
   const Csr<double> t = ops::transpose(s, ops::Backend::plain);  // column -> rows
-  std::vector<double> row_max(static_cast<std::size_t>(m), 0);
-#pragma omp parallel for schedule(static)
-  for (vertex_t i = 0; i < m; ++i)
-    for (offset_t k = s.offsets[i]; k < s.offsets[i + 1]; ++k) row_max[i] = std::max(row_max[i], s.weights[k]);
   std::vector<Cycle> best(static_cast<std::size_t>(m));
   std::vector<std::atomic<unsigned char>> stale(static_cast<std::size_t>(m));
   for (auto& f : stale) f.store(1, std::memory_order_relaxed);

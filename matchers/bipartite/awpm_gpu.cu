@@ -3,34 +3,45 @@
 // 4-cycles, the algorithm of awpm.cpp with each step a kernel.
 //   Source: A. Azad, A. Buluc, X. S. Li, X. Wang, J. Langguth, "A
 //   distributed-memory algorithm for computing a heavy-weight perfect
-//   matching on bipartite graphs", SIAM J. Sci. Comput. 42(4), 2020.
-//   Steps: (1) the greedy matching of |a| (weight descending, row ascending,
-//   column ascending) by one-sided Suitor in rounds: the rows still to place
-//   propose at once, a column's offer word (the row holding it) changes by
-//   compare-and-swap only to a better row, a displaced row proposes in the
-//   next round; the result is the greedy matching whatever the schedule
-//   (the Suitor invariant). (2) Maximum cardinality from it by
-//   cardinality-gpu's phases (max_cardinality_gpu.cuh). (3) Rounds: every
-//   matched row finds its best 4-cycle (partner row i' = col_mate[j'] for an
-//   entry (i, j'), the entry (i', j) found by binary search in i''s sorted
-//   row, gain (new pair) - (old pair), ties to the smaller partner); a cycle
-//   whose rows are each other's best is applied (such cycles share no row,
-//   and the best cycle of all is among them); until a round applies none
-//   above min_gain times the weight, or max_rounds.
+//   matching on bipartite graphs", SIAM J. Sci. Comput. 42(4), 2020; the
+//   auction: D. P. Bertsekas, Annals of Operations Research 14, 1988.
+//   Steps: (1) the start. On a square matrix without empty rows (unless
+//   options.start is greedy): the forward auction on the costs -|a_ij| in
+//   Jacobi rounds (auction_gpu.cuh, max-sum-gpu's kernels), one phase at
+//   awpm's epsilon, until at most n / 2000 rows are unassigned or 1000
+//   rounds have run. Otherwise the greedy matching of |a| (weight
+//   descending, row ascending, column ascending) by one-sided Suitor in
+//   rounds: the rows still to place propose at once, a column's offer word
+//   (the row holding it) changes by compare-and-swap only to a better row, a
+//   displaced row proposes in the next round; the result is the greedy
+//   matching whatever the schedule (the Suitor invariant). (2) Maximum
+//   cardinality from it by cardinality-gpu's phases (max_cardinality_gpu.cuh).
+//   (3) Rounds: every matched row finds its best 4-cycle (partner row i' =
+//   col_mate[j'] for an entry (i, j'), the entry (i', j) found by binary
+//   search in i''s sorted row, gain (new pair) - (old pair), ties to the
+//   smaller partner); a cycle whose rows are each other's best is applied
+//   (such cycles share no row, and the best cycle of all is among them);
+//   until a round applies none above min_gain times the weight, or
+//   max_rounds.
 //   Guarantee: approximate (awpm.hpp): a maximum matching whose weight never
 //   decreases in the rounds and, at convergence, no 4-cycle gaining more than
-//   min_gain times the weight. Not deterministic (step 2's schedule).
-//   Cost: step 1 O(proposals x degree) work; step 2 as cardinality-gpu; a
-//   round O(sum over matched rows of deg(i) log(max deg)). Memory: the sorted
+//   min_gain times the weight. Not deterministic (the auction's and step 2's
+//   schedules).
+//   Cost: the auction O(the unassigned rows' entries) a round; step 1 greedy
+//   O(proposals x degree) work; step 2 as cardinality-gpu; a round
+//   O(sum over matched rows of deg(i) log(max deg)). Memory: the sorted
 //   |a| (offsets, columns, values) and O(m + n) words.
 #include <cub/device/device_reduce.cuh>
 #include <cuda_runtime.h>
 
 #include <cmath>
+#include <limits>
 #include <string>
 #include <vector>
 
 #include "lib/error.hpp"
+#include "matchers/bipartite/auction_gpu.cuh"
+#include "matchers/bipartite/auction_start.hpp"
 #include "matchers/bipartite/awpm.hpp"
 #include "matchers/bipartite/max_cardinality_gpu.cuh"
 #include "ops/gpu/gpu_session.cuh"
@@ -95,6 +106,10 @@ __global__ void propose(Sorted a, const vertex_t* active, unsigned size, vertex_
       break;
     }
   }
+}
+
+__global__ void negate(std::size_t size, double* x) {
+  for (long long k = gpu::grid_thread(); k < static_cast<long long>(size); k += gpu::grid_threads()) x[k] = -x[k];
 }
 
 __global__ void all_rows(vertex_t m, vertex_t* rows) {
@@ -192,6 +207,8 @@ AwpmResult awpm_gpu(const Csr<double>& a, const AwpmOptions& options, const GpuO
     if (!std::isfinite(a.weights[k])) throw invalid_input("awpm-gpu: entry " + std::to_string(k) + " is not finite");
   MATCHBLAS_EXPECTS(options.min_gain >= 0 && std::isfinite(options.min_gain), "awpm-gpu: min_gain must be >= 0");
   MATCHBLAS_EXPECTS(options.max_rounds >= 0, "awpm-gpu: max_rounds must be >= 0");
+  MATCHBLAS_EXPECTS(options.auction_epsilon > 0 && options.auction_epsilon <= 1,
+                    "awpm-gpu: auction_epsilon must be in (0, 1]");
   check_gpu_options(opt);
   gpu::use_device("awpm-gpu", opt.device);
   const vertex_t m = a.n_rows, n = a.n_cols;
@@ -211,7 +228,7 @@ AwpmResult awpm_gpu(const Csr<double>& a, const AwpmOptions& options, const GpuO
   start.record(s);
   const auto offsets = gpu::DeviceBuffer<offset_t>::from_host(std::span<const offset_t>(sorted.offsets), s);
   const auto cols = gpu::DeviceBuffer<vertex_t>::from_host(std::span<const vertex_t>(sorted.cols), s);
-  const auto w = gpu::DeviceBuffer<double>::from_host(std::span<const double>(sorted.weights), s);
+  auto w = gpu::DeviceBuffer<double>::from_host(std::span<const double>(sorted.weights), s);
   uploaded.record(s);
   const Sorted view{m, n, offsets.data(), cols.data(), w.data()};
   const long long cap = gpu::max_blocks_per_sm * session.sms();
@@ -226,18 +243,49 @@ AwpmResult awpm_gpu(const Csr<double>& a, const AwpmOptions& options, const GpuO
   MATCHBLAS_CUDA_TRY(cudaMemsetAsync(col_mate.data(), 0xff, sizeof(vertex_t) * n, s));
   MATCHBLAS_CUDA_TRY(cudaMemsetAsync(offer.data(), 0xff, sizeof(vertex_t) * n, s));
 
-  // (1) The greedy start: rounds of proposals until no row is displaced.
-  all_rows<<<grid(m), block_size, 0, s>>>(m, active.data());
-  MATCHBLAS_CUDA_CHECK_LAUNCH();
-  for (unsigned size = unsigned(m); size > 0;) {
-    MATCHBLAS_CUDA_TRY(cudaMemsetAsync(count.data(), 0, sizeof(unsigned), s));
-    propose<<<grid(size), block_size, 0, s>>>(view, active.data(), size, offer.data(), next.data(), count.data());
+  // (1) The start: the auction's (on the costs -|a_ij|, w negated in place
+  // and restored), or the greedy one by rounds of proposals until no row is
+  // displaced.
+  const double epsilon =
+      options.start == AwpmOptions::Start::auction && m == n ? auction_start_epsilon(sorted, options.auction_epsilon) : 0;
+  r.auction_start = epsilon > 0;
+  if (r.auction_start) {
+    gpu::DeviceBuffer<double> price(std::size_t(n), s), bid(std::size_t(m), s);
+    gpu::DeviceBuffer<unsigned long long> key(std::size_t(n), s);
+    gpu::DeviceBuffer<vertex_t> target(std::size_t(m), s);
+    MATCHBLAS_CUDA_TRY(cudaMemsetAsync(price.data(), 0, sizeof(double) * n, s));
+    MATCHBLAS_CUDA_TRY(cudaMemsetAsync(key.data(), 0, sizeof(unsigned long long) * n, s));
+    negate<<<grid(a.num_entries()), block_size, 0, s>>>(w.size(), w.data());
     MATCHBLAS_CUDA_CHECK_LAUNCH();
-    size = read_count(count.data(), s);
-    std::swap(active, next);
+    const gpu::AuctionView auction{.m = m,
+                                   .offsets = offsets.data(),
+                                   .cols = cols.data(),
+                                   .cost = w.data(),
+                                   .ceiling = std::numeric_limits<double>::infinity(),
+                                   .price = price.data(),
+                                   .owner = col_mate.data(),
+                                   .row_mate = row_mate.data(),
+                                   .key = key.data(),
+                                   .bid = bid.data(),
+                                   .target = target.data()};
+    std::int64_t rounds = 0;
+    gpu::auction_phase(session, auction, epsilon, auction_tail_rows(0, m), 1000, active.data(), next.data(),
+                       count.data(), rounds);
+    negate<<<grid(a.num_entries()), block_size, 0, s>>>(w.size(), w.data());
+    MATCHBLAS_CUDA_CHECK_LAUNCH();
+  } else {
+    all_rows<<<grid(m), block_size, 0, s>>>(m, active.data());
+    MATCHBLAS_CUDA_CHECK_LAUNCH();
+    for (unsigned size = unsigned(m); size > 0;) {
+      MATCHBLAS_CUDA_TRY(cudaMemsetAsync(count.data(), 0, sizeof(unsigned), s));
+      propose<<<grid(size), block_size, 0, s>>>(view, active.data(), size, offer.data(), next.data(), count.data());
+      MATCHBLAS_CUDA_CHECK_LAUNCH();
+      size = read_count(count.data(), s);
+      std::swap(active, next);
+    }
+    mates_from_offers<<<grid(n), block_size, 0, s>>>(n, offer.data(), row_mate.data(), col_mate.data());
+    MATCHBLAS_CUDA_CHECK_LAUNCH();
   }
-  mates_from_offers<<<grid(n), block_size, 0, s>>>(n, offer.data(), row_mate.data(), col_mate.data());
-  MATCHBLAS_CUDA_CHECK_LAUNCH();
   weigh_rows<<<grid(m), block_size, 0, s>>>(view, row_mate.data(), mate_weight.data());
   MATCHBLAS_CUDA_CHECK_LAUNCH();
   r.start_weight = device_sum(mate_weight.data(), m, s) / scale;

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "lib/error.hpp"
+#include "matchers/bipartite/auction_gpu.cuh"
 #include "matchers/bipartite/auction_start.hpp"
 #include "matchers/bipartite/max_cardinality_gpu.cuh"
 #include "matchers/bipartite/shortest_augmenting.hpp"
@@ -37,20 +38,7 @@ namespace cg = cooperative_groups;
 constexpr int block_size = 256;  // not tuned
 constexpr int tile_size = 8;     // lanes per row: sparse rows are short (not tuned)
 
-// The auction's state on the device (a view passed by value).
-struct Auction {
-  vertex_t m;
-  const offset_t* offsets;
-  const vertex_t* cols;
-  const double* cost;
-  double ceiling;            // costs above it are auctioned as it (options.cost_ceiling)
-  double* price;             // p_j >= 0, only rising within and across phases
-  vertex_t* owner;           // the row assigned to column j, or -1
-  vertex_t* row_mate;        // the column assigned to row i, or -1
-  unsigned long long* key;   // the round's best (bid, row) per column; 0 when none
-  double* bid;               // row i's bid this round
-  vertex_t* target;          // the column it bid for
-};
+using Auction = gpu::AuctionView;
 
 // A row's best value b_ij - p_j (v1, at column j1, ties to the smaller
 // column), second-best (v2; -inf when the row has one entry) and the value
@@ -195,6 +183,33 @@ void check_auction_options(const AuctionGpuOptions& o) {
 
 }  // namespace
 
+unsigned gpu::auction_phase(const StreamSession& session, const AuctionView& a, double epsilon, vertex_t tail,
+                            std::int64_t max_rounds, vertex_t* active, vertex_t* next, unsigned* count,
+                            std::int64_t& rounds) {
+  const cudaStream_t s = session.stream();
+  const long long cap = gpu::max_blocks_per_sm * session.sms();
+  const auto grid = [&](long long items) { return gpu::grid_for(items, block_size, cap); };
+  const auto tile_grid = [&](long long items) { return gpu::grid_for(items * tile_size, block_size, cap); };
+  MATCHBLAS_CUDA_TRY(cudaMemsetAsync(count, 0, sizeof(unsigned), s));
+  start_phase<<<tile_grid(a.m), block_size, 0, s>>>(a, epsilon, active, count);
+  MATCHBLAS_CUDA_CHECK_LAUNCH();
+  unsigned size = read_count(count, s);
+  std::int64_t r = 0;
+  for (; size > unsigned(tail) && r < max_rounds; ++r) {
+    bid_round<<<tile_grid(size), block_size, 0, s>>>(a, active, size, epsilon);
+    MATCHBLAS_CUDA_CHECK_LAUNCH();
+    MATCHBLAS_CUDA_TRY(cudaMemsetAsync(count, 0, sizeof(unsigned), s));
+    resolve_round<<<grid(size), block_size, 0, s>>>(a, active, size, next, count);
+    MATCHBLAS_CUDA_CHECK_LAUNCH();
+    clear_keys<<<grid(size), block_size, 0, s>>>(a, active, size);
+    MATCHBLAS_CUDA_CHECK_LAUNCH();
+    std::swap(active, next);
+    size = read_count(count, s);
+  }
+  rounds += r;
+  return size;
+}
+
 DualMatching min_cost_max_cardinality_gpu(const Csr<double>& c, const AuctionGpuOptions& options,
                                           const GpuOptions& opt, AuctionGpuReport* report_out) {
   check_bipartite_csr(c);
@@ -232,7 +247,6 @@ DualMatching min_cost_max_cardinality_gpu(const Csr<double>& c, const AuctionGpu
     uploaded.record(s);
     const long long cap = gpu::max_blocks_per_sm * session.sms();
     const auto grid = [&](long long items) { return gpu::grid_for(items, block_size, cap); };
-    const auto tile_grid = [&](long long items) { return gpu::grid_for(items * tile_size, block_size, cap); };
     gpu::DeviceBuffer<vertex_t> d_row_mate(std::size_t(m), s), d_owner(std::size_t(n), s), target(std::size_t(m), s),
         active(std::size_t(m), s), next(std::size_t(m), s);
     gpu::DeviceBuffer<double> d_price(std::size_t(n), s), bid(std::size_t(m), s);
@@ -267,30 +281,11 @@ DualMatching min_cost_max_cardinality_gpu(const Csr<double>& c, const AuctionGpu
                        key.data(),
                        bid.data(),
                        target.data()};
-    // A phase: unassign the rows that break epsilon-complementary slackness,
-    // then bidding rounds until at most `tail` rows are unassigned or
-    // max_rounds rounds have run; returns the rows left unassigned.
     report.tail = auction_tail_rows(options.tail_rows, m);
     const auto phase = [&](double epsilon) {
       ++report.phases;
-      MATCHBLAS_CUDA_TRY(cudaMemsetAsync(count.data(), 0, sizeof(unsigned), s));
-      start_phase<<<tile_grid(m), block_size, 0, s>>>(view, epsilon, active.data(), count.data());
-      MATCHBLAS_CUDA_CHECK_LAUNCH();
-      unsigned size = read_count(count.data(), s);
-      std::int64_t rounds = 0;
-      for (; size > unsigned(report.tail) && rounds < options.max_rounds; ++rounds) {
-        bid_round<<<tile_grid(size), block_size, 0, s>>>(view, active.data(), size, epsilon);
-        MATCHBLAS_CUDA_CHECK_LAUNCH();
-        MATCHBLAS_CUDA_TRY(cudaMemsetAsync(count.data(), 0, sizeof(unsigned), s));
-        resolve_round<<<grid(size), block_size, 0, s>>>(view, active.data(), size, next.data(), count.data());
-        MATCHBLAS_CUDA_CHECK_LAUNCH();
-        clear_keys<<<grid(size), block_size, 0, s>>>(view, active.data(), size);
-        MATCHBLAS_CUDA_CHECK_LAUNCH();
-        std::swap(active, next);
-        size = read_count(count.data(), s);
-      }
-      report.rounds += rounds;
-      return size;
+      return gpu::auction_phase(session, view, epsilon, report.tail, options.max_rounds, active.data(), next.data(),
+                                count.data(), report.rounds);
     };
     for (double epsilon = std::max(final_epsilon, span / options.ratio); !singular;
          epsilon = std::max(final_epsilon, epsilon / options.ratio)) {

@@ -115,16 +115,30 @@ GpuOptions on_gpu(const RunOptions& o) {
   return g;
 }
 
+inline constexpr NamedValues<AwpmOptions::Start, 2> awpm_start_names{{
+    {"auction", AwpmOptions::Start::auction},
+    {"greedy", AwpmOptions::Start::greedy},
+}};
+
 // awpm's and awpm-gpu's options.
 std::vector<OptionSpec> awpm_options() {
-  return {{"min-gain", Type::real, "1e-12", {}, 0, 1,
+  return {{"init", Type::word, "auction", names_of(awpm_start_names), 0, 0,
+           "the start on a square matrix without empty rows: an auction in one phase at a coarse epsilon (auction) "
+           "or the greedy matching of |a| (greedy, the start on every other matrix)"},
+          {"auction-epsilon", Type::real, "0.1", {}, 1e-6, 1,
+           "the auction start's epsilon, a fraction of the rows' mean largest |a_ij| (smaller: closer to the "
+           "optimum, more bids)"},
+          {"min-gain", Type::real, "1e-12", {}, 0, 1,
            "apply a 4-cycle only if it gains more than this times the matching's weight"},
           {"max-rounds", Type::integer, "100000", {}, 0, 1e9,
            "at most this many rounds of 4-cycles (0: the start and maximum cardinality only)"}};
 }
 
 std::any read_awpm_options(const OptionValues& v, Precision) {
-  return AwpmOptions{.min_gain = v.real("min-gain"), .max_rounds = v.integer("max-rounds")};
+  return AwpmOptions{.start = parse_named(awpm_start_names, v.word("init"), "--init"),
+                     .auction_epsilon = v.real("auction-epsilon"),
+                     .min_gain = v.real("min-gain"),
+                     .max_rounds = v.integer("max-rounds")};
 }
 
 // max-sum-gpu's and max-product-gpu's options: the job's, and the auction's.
@@ -255,9 +269,11 @@ void add_bipartite(std::vector<MatcherInfo>& r) {
                               .threaded = true,
                               .guarantee = "approximate",
                               .job = 4,
-                              .summary = "MC64 job 4 approximately: greedy start, maximum cardinality, then locally "
-                                         "dominant weight-increasing 4-cycles",
-                              .reference = azad_awpm + "; the maximum-cardinality step breadth first as " + deveci_apfb,
+                              .summary = "MC64 job 4 approximately: a coarse auction's start (square matrices; else "
+                                         "greedy), maximum cardinality, then locally dominant weight-increasing "
+                                         "4-cycles",
+                              .reference = azad_awpm + "; the auction start: " + bertsekas +
+                                           "; the maximum-cardinality step breadth first as " + deveci_apfb,
                               .twin = "awpm-gpu",
                               .memory = {52, 32},
                               .options = awpm_options(),
@@ -272,10 +288,11 @@ void add_bipartite(std::vector<MatcherInfo>& r) {
                               .deterministic = false,
                               .guarantee = "approximate",
                               .job = 4,
-                              .summary = "MC64 job 4 approximately on the GPU: greedy start (one-sided Suitor), "
-                                         "maximum cardinality (cardinality-gpu), then 4-cycles whose rows are each "
-                                         "other's best",
-                              .reference = azad_awpm + "; maximum cardinality: " + deveci_apfb,
+                              .summary = "MC64 job 4 approximately on the GPU: a coarse auction's start in Jacobi "
+                                         "rounds (square matrices; else greedy by one-sided Suitor), maximum "
+                                         "cardinality (cardinality-gpu), then 4-cycles whose rows are each other's best",
+                              .reference = azad_awpm + "; the auction start: " + bertsekas + "; maximum cardinality: " +
+                                           deveci_apfb,
                               .twin = "awpm",
                               .memory = {52, 32},
                               .options = awpm_options(),

@@ -112,9 +112,11 @@ void initialise(const Csr<double>& c, DualMatching& r) {
 // The searches of min_cost_row_perfect on checked costs (m <= n), from
 // feasible duals r.u, r.v and a matching r.mates on tight entries (the
 // initialisation's, or a warm start's): one search from every free row.
-// False, with r unfinished, as soon as a row has no augmenting path (the
-// matrix has no row-perfect matching); row_out then names it.
-bool augment_free_rows(const Csr<double>& c, DualMatching& r, vertex_t& row_out) {
+// False when a row has no augmenting path (the matrix has no row-perfect
+// matching; row_out names the first): the searches stop there, or go on
+// with skip_unmatchable (shortest_augmenting_detail.hpp).
+bool augment_free_rows(const Csr<double>& c, DualMatching& r, vertex_t& row_out, bool skip_unmatchable) {
+  row_out = -1;
   const vertex_t m = c.n_rows, n = c.n_cols;
   auto& u = r.u;
   auto& rm = r.mates.row_mate;
@@ -210,9 +212,13 @@ bool augment_free_rows(const Csr<double>& c, DualMatching& r, vertex_t& row_out)
     heap.clear();
     ready.clear();
     head = 0;
-    if (best_col < 0) {
-      row_out = s;
-      return false;
+    if (best_col < 0) {  // no augmenting path from s
+      if (row_out < 0) row_out = s;
+      if (!skip_unmatchable) break;
+      for (vertex_t j : touched) col[j].dist = inf;
+      touched.clear();
+      settled.clear();
+      continue;
     }
     // Duals: settled columns and their rows move by their distance to the
     // free column; the search's row by all of it.
@@ -235,15 +241,16 @@ bool augment_free_rows(const Csr<double>& c, DualMatching& r, vertex_t& row_out)
   }
   for (vertex_t j = 0; j < n; ++j) r.v[j] = col[j].v;
   r.mates.col_mate = std::move(mate);
-  r.mates.matched = m;
+  r.mates.matched = 0;
   r.cost = 0;
   for (vertex_t i = 0; i < m; ++i)
     for (offset_t k = offsets[i]; k < offsets[i + 1]; ++k)
       if (cols[k] == rm[i]) {
         r.cost += weights[k];
+        ++r.mates.matched;
         break;
       }
-  return true;
+  return r.mates.matched == m;
 }
 
 // The cold start: MC64's initialisation, then the searches.

@@ -66,6 +66,15 @@ DualMatching min_cost_row_perfect(const Csr<double>& cost);
 // entry that breaks a condition, or a row that cannot be matched.
 DualMatching min_cost_row_perfect(const Csr<double>& cost, DualMatching start);
 
+// The searches alone, from duals and a matching that the caller has made
+// valid (start.u, start.v feasible and start.mates on tight entries, as
+// min_cost_row_perfect(cost, start) requires; not checked here), the free
+// rows in row order, a row without an augmenting path left free (it has
+// none after later augmentations either). On return start.mates is a
+// maximum-cardinality matching of the start's rows and columns with feasible
+// duals; false when some row stayed free.
+bool augment_free_rows_unchecked(const Csr<double>& cost, DualMatching& start);
+
 // The warm start from column duals v alone (any finite values: an
 // auction's prices, negated into this sign) and any matching `start` of
 // entries. On a square matrix (with lower_first) v is first lowered so

@@ -114,9 +114,13 @@ class ColumnHeap {
 void check_costs(const Csr<double>& c);
 
 // The searches from feasible duals r.u, r.v and a matching r.mates on tight
-// entries: one search from every free row. False, with r unfinished, as
-// soon as a row has no augmenting path; row_out then names it.
-bool augment_free_rows(const Csr<double>& c, DualMatching& r, vertex_t& row_out);
+// entries: one search from every free row, in row order. False when a row
+// has no augmenting path (row_out names the first): the searches stop there
+// (r then holds the matching so far, valid, the rows from row_out on free,
+// its duals and cost), or with skip_unmatchable go on with the next rows
+// (a row without an augmenting path has none after later augmentations
+// either, so the matching is then of maximum cardinality).
+bool augment_free_rows(const Csr<double>& c, DualMatching& r, vertex_t& row_out, bool skip_unmatchable = false);
 
 // The cold start: MC64's initialisation, then the searches.
 bool match_every_row(const Csr<double>& c, DualMatching& r, vertex_t& row_out);

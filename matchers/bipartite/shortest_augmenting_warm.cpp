@@ -198,6 +198,13 @@ DualMatching min_cost_row_perfect(const Csr<double>& c, DualMatching start) {
   return augment_from(c, std::move(start));
 }
 
+bool augment_free_rows_unchecked(const Csr<double>& c, DualMatching& start) {
+  start.searches = 0;
+  start.cost = 0;
+  vertex_t row = -1;
+  return augment_free_rows(c, start, row, true);
+}
+
 DualMatching min_cost_row_perfect_from_column_duals(const Csr<double>& c, std::vector<double> v,
                                                     BipartiteMates start, bool lower_first) {
   constexpr const char* who = "bipartite warm start";

@@ -2,12 +2,14 @@
 // rank with ties and explicit zeros, a valid matching of maximum cardinality
 // (Kuhn), weight at most job 4's optimum, no 4-cycle gaining more than the
 // threshold (an independent brute force, tests/check/four_cycles.hpp), the
-// greedy start, rounds that never lose weight, the same result at 1, 2 and
-// 4 threads; unsorted rows with duplicates; bad input; the registry entry
-// and its conformance; and every shared matrix: count = structural rank,
-// objective within 1% of job 4's, but for a documented list of measured
-// gaps (the gaps as messages; the times against job 4 in a test case that
-// runs only when asked for).
+// greedy start's weight, rounds that never lose weight, the same result at
+// 1, 2 and 4 threads, from either start; the auction start within n epsilon
+// of the optimum on square matrices with a perfect matching; unsorted rows
+// with duplicates; bad input; the registry entry and its conformance; and
+// every shared matrix: count = structural rank, objective within 1% of job
+// 4's but for a documented list of measured gaps, and the mean within 1%
+// (the gaps as messages; the times against job 4 in a test case that runs
+// only when asked for).
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -100,26 +102,87 @@ TEST_CASE("awpm: random matrices of every shape and rank, ties and zeros: maximu
     CAPTURE(seed);
     CAPTURE(m);
     CAPTURE(n);
-    const AwpmResult r = run(a, 2);
-    check::require_valid_mates(a, r.mates);
-    REQUIRE(r.mates.matched == check::bipartite_rank(a));
-    REQUIRE(r.converged);
-    CHECK(r.start_weight == greedy_weight(a));
-    double before = r.maximum_weight;
-    for (const AwpmRound& round : r.rounds) {
-      CHECK(round.weight >= before);
-      before = round.weight;
-    }
-    const PrepassResult report = prepass_result(a, 4, r.mates);
-    CHECK(report.objective == before);
     const PrepassResult exact = prepass(a, {.job = 4});
-    CHECK(report.objective <= exact.objective + 1e-9 * std::max(1.0, exact.objective));
-    const check::FourCycle c = check::largest_4_cycle(a, r.mates.row_mate);
-    INFO("rows ", c.row, " and ", c.other, " gain ", c.gain);
-    CHECK(c.gain <= AwpmOptions{}.min_gain * report.objective + 1e-12 * std::max(1.0, report.objective));
-    require_same(run(a, 1), r);
-    require_same(run(a, 4), r);
+    for (const AwpmOptions::Start start : {AwpmOptions::Start::auction, AwpmOptions::Start::greedy}) {
+      CAPTURE(int(start));
+      const AwpmResult r = run(a, 2, {.start = start});
+      check::require_valid_mates(a, r.mates);
+      REQUIRE(r.mates.matched == check::bipartite_rank(a));
+      REQUIRE(r.converged);
+      if (start == AwpmOptions::Start::greedy || m != n) CHECK(!r.auction_start);
+      if (!r.auction_start) CHECK(r.start_weight == greedy_weight(a));
+      double before = r.maximum_weight;
+      for (const AwpmRound& round : r.rounds) {
+        CHECK(round.weight >= before);
+        before = round.weight;
+      }
+      const PrepassResult report = prepass_result(a, 4, r.mates);
+      CHECK(report.objective == before);
+      CHECK(report.objective <= exact.objective + 1e-9 * std::max(1.0, exact.objective));
+      const check::FourCycle c = check::largest_4_cycle(a, r.mates.row_mate);
+      INFO("rows ", c.row, " and ", c.other, " gain ", c.gain);
+      CHECK(c.gain <= AwpmOptions{}.min_gain * report.objective + 1e-12 * std::max(1.0, report.objective));
+      require_same(run(a, 1, {.start = start}), r);
+      require_same(run(a, 4, {.start = start}), r);
+    }
   }
+}
+
+namespace {
+
+// Sum over rows of the largest |a_ij|: n times the auction start's epsilon
+// is auction_epsilon times this.
+double sum_of_row_maxima(const Csr<double>& a) {
+  double sum = 0;
+  for (vertex_t i = 0; i < a.n_rows; ++i) {
+    double largest = 0;
+    for (offset_t k = a.offsets[i]; k < a.offsets[i + 1]; ++k) largest = std::max(largest, std::fabs(a.weights[k]));
+    sum += largest;
+  }
+  return sum;
+}
+
+}  // namespace
+
+TEST_CASE("awpm: the auction start on square matrices with a perfect matching: within n epsilon of job 4") {
+  // Below 2000 rows the auction leaves no row over, so (finished, or mended
+  // by the searches from its prices) its assignment is complete and within
+  // n epsilon = auction_epsilon * (sum of row maxima) of the optimum; the
+  // rounds only add. Random values (few levels: ties), a diagonal so that a
+  // perfect matching exists, some rows with one heavy outlier (price wars).
+  std::mt19937 rng(44);
+  int started = 0;
+  for (int t = 0; t < 120; ++t) {
+    const vertex_t n = vertex_t(2 + rng() % (t < 100 ? 60 : 1500));
+    Csr<double> a = tied_matrix(n, n, t < 100 ? 0.1 : 4.0 / double(n), t % 4 == 0, 500 + t);
+    Csr<double> b;  // a plus its diagonal
+    b.n_rows = b.n_cols = n;
+    for (vertex_t i = 0; i < n; ++i) {
+      std::map<vertex_t, double> row;
+      for (offset_t k = a.offsets[i]; k < a.offsets[i + 1]; ++k) row.emplace(a.cols[k], a.weights[k]);
+      row.emplace(i, 1 + double(rng() % 5));
+      if (t % 5 == 0 && rng() % 20 == 0) row.begin()->second = 1e6;  // an outlier
+      for (auto [j, w] : row) {
+        b.cols.push_back(j);
+        b.weights.push_back(w);
+      }
+      b.offsets.push_back(offset_t(b.cols.size()));
+    }
+    const double optimum = prepass(b, {.job = 4}).objective;
+    for (const double fraction : {0.1, 0.01}) {
+      CAPTURE(t);
+      CAPTURE(fraction);
+      const AwpmResult r = run(b, 2, {.auction_epsilon = fraction});
+      REQUIRE(r.auction_start);
+      REQUIRE(r.mates.matched == n);
+      started += 1;
+      const double got = prepass_result(b, 4, r.mates).objective;
+      CHECK(got <= optimum * (1 + 1e-12));
+      CHECK(got >= optimum - fraction * sum_of_row_maxima(b) * (1 + 1e-9));
+      CHECK(r.start_weight >= optimum - fraction * sum_of_row_maxima(b) * (1 + 1e-9));
+    }
+  }
+  CHECK(started == 240);
 }
 
 TEST_CASE("awpm: larger matrices, 1, 2 and 4 threads give the same rounds and matching (repeated)") {
@@ -226,6 +289,9 @@ TEST_CASE("awpm: empty shapes, all zeros, max-rounds 0, bad input") {
   CHECK_THROWS_AS(awpm(bad), invalid_input);
   CHECK_THROWS_AS(awpm(a, {.min_gain = -1}), invalid_input);
   CHECK_THROWS_AS(awpm(a, {.max_rounds = -1}), invalid_input);
+  CHECK_THROWS_AS(awpm(a, {.auction_epsilon = 0}), invalid_input);
+  CHECK_THROWS_AS(awpm(a, {.auction_epsilon = 1.5}), invalid_input);
+  CHECK_THROWS_AS(awpm(a, {.auction_epsilon = std::numeric_limits<double>::quiet_NaN()}), invalid_input);
 }
 
 TEST_CASE("awpm: the registry entry, after max-sum, and its conformance") {
@@ -238,6 +304,10 @@ TEST_CASE("awpm: the registry entry, after max-sum, and its conformance") {
   CHECK(find_prepass_job(4).name == "max-sum");
   CHECK_THROWS_AS(parse_options(m, {{"min-gain", "-1"}}), invalid_input);
   CHECK_THROWS_AS(parse_options(m, {{"max-rounds", "x"}}), invalid_input);
+  CHECK_THROWS_AS(parse_options(m, {{"init", "mc64"}}), invalid_input);
+  CHECK_THROWS_AS(parse_options(m, {{"auction-epsilon", "0"}}), invalid_input);
+  CHECK(parse_options(m, {{"init", "greedy"}}).typed<AwpmOptions>().start == AwpmOptions::Start::greedy);
+  CHECK(parse_options(m, {}).typed<AwpmOptions>().start == AwpmOptions::Start::auction);
   const Csr<double> a = tied_matrix(60, 60, 0.08, true, 11);
   RunOptions o;
   o.threads = 2;
@@ -264,35 +334,25 @@ std::vector<check::SharedMatrix> shared_matrices() {
   return out;
 }
 
-// Matrices on which AWPM's 4-cycle local optimum misses job 4's optimum by
-// more than 1%: the relative gap measured (default options; the same at
-// every thread count). The test fails if a gap grows by more than 10% of
-// itself plus 0.001 (the slack is for changes in the maximum-cardinality
-// step, max_cardinality.hpp, whose augmenting paths decide which local
-// optimum the rounds reach). Why they miss: the greedy start is heavy but far from maximum
-// (its weight 1.0 to 5655 times the optimum), and the augmenting paths of
-// the maximum-cardinality step re-pair its heaviest entries (after it:
-// 4% to 96% of the optimum); the rounds then stop at a 4-cycle local
-// optimum, while what the optimum differs by are longer alternating cycles
-// (b1_ss: one cycle through 5 rows; west0479: cycles through 6 to 48 rows;
-// hangGlider_2: one through 309 rows) and, on the singular and rectangular
-// GD97_b, lp_e226, lp_share1b and mbeacxc, alternating paths to unmatched
-// rows or columns, which no 4-cycle covers. Local optimality under 4-cycles
-// bounds nothing for perfect matchings. Since the maximum-cardinality step
-// searches breadth first (max_cardinality_bfs.cpp: short paths keep more of
-// the start), the mean gap over the 37 matrices is 6.6% (it was 10.9% with
-// Pothen-Fan's depth-first paths), the largest 65% (was 95%); b1_ss and
-// west0067 went under 1%, mahindas over it (0% -> 2.9%). Measured with the
-// depth-first step, not applied here: exchanges with unmatched vertices (a
-// row moving to a free column, a free row taking a column) brought GD97_b
-// to 0.4%, lp_e226 to 0.3%, lp_share1b to 6%, mbeacxc to 6.4%; 6-cycles too
-// the mean gap from 10.9% to 7.4%.
+// Matrices on which AWPM misses job 4's optimum by more than 1%: the
+// relative gap measured (default options; the same at every thread count).
+// The test fails if a gap grows by more than 10% of itself plus 0.001, or
+// if the mean over the collection goes above 1%. Why they miss: the
+// auction start needs a square matrix without empty rows, so the
+// rectangular lp_e226 and lp_share1b and the singular GD97_b and mbeacxc
+// (empty rows) take the greedy start, whose heaviest entries the
+// maximum-cardinality step's augmenting paths re-pair, and the rounds stop
+// at a 4-cycle local optimum, while the optimum differs by alternating
+// paths to unmatched rows or columns, which no 4-cycle covers; mahindas and
+// bayer10 hold a few entries decades above the rest, whose price war stops
+// the auction at its work limit, and the searches from its prices match
+// the rest with the lowered costs of the pairs it made at a coarse
+// epsilon. With the greedy start on every matrix (the start before the
+// auction start, --init greedy) the mean gap was 6.6% and the largest 65%
+// (hangGlider_2, west0479, west1505: longer alternating cycles than 4).
 const std::map<std::string, double> known_gaps = {
-    {"hangGlider_2.mtx", 0.650387},  {"west0479.mtx", 0.648589},   {"west1505.mtx", 0.547467},
-    {"bayer10.mtx.gz", 0.167472},    {"nnc1374.mtx", 0.0989049},  {"impcol_a.mtx", 0.0972095},
-    {"lp_share1b.mtx", 0.0659285},   {"bp_1200.mtx", 0.0443537},  {"mbeacxc.mtx", 0.0364593},
-    {"mahindas.mtx", 0.0294657},     {"GD97_b.mtx", 0.0202762},   {"orani678.mtx.gz", 0.0176662},
-    {"lp_e226.mtx", 0.0137906}};
+    {"lp_share1b.mtx", 0.0659285}, {"mahindas.mtx", 0.0413963}, {"mbeacxc.mtx", 0.0364593},
+    {"GD97_b.mtx", 0.0202762},     {"lp_e226.mtx", 0.0137906},  {"bayer10.mtx.gz", 0.0130597}};
 
 std::int64_t cycles(const AwpmResult& r) {
   std::int64_t c = 0;
@@ -313,7 +373,7 @@ double best_seconds(F f) {
 
 }  // namespace
 
-TEST_CASE("awpm: shared matrices: count = structural rank, objective within 1% of job 4's") {
+TEST_CASE("awpm: shared matrices: count = structural rank, objective within 1% of job 4's, the mean too") {
   const auto matrices = shared_matrices();
   if (matrices.empty()) {
     MESSAGE("shared matrices absent (MATCHBLAS_SHARED_MATRICES): skipped");
@@ -349,6 +409,7 @@ TEST_CASE("awpm: shared matrices: count = structural rank, objective within 1% o
                     << ", cycles " << cycles(r));
   }
   MESSAGE("gap over " << counted << " matrices: max " << worst << ", mean " << total / std::max(1, counted));
+  CHECK(total <= 0.01 * counted);  // the mean gap within 1%
 }
 
 // Times only, no assertions (skipped unless asked for: -tc="awpm: timings*" --no-skip).

@@ -183,10 +183,10 @@ struct Bidding {
 }  // namespace
 
 AuctionStart epsilon_scaling_auction(const Csr<double>& c, const AuctionStartOptions& o) {
-  const vertex_t n = c.n_rows;
-  if (c.n_cols != n)
-    throw invalid_input("auction start: a square matrix is needed, got " + std::to_string(c.n_rows) + " x " +
-                        std::to_string(c.n_cols));
+  const vertex_t n = c.n_rows, cols = c.n_cols;  // n rows bid for cols >= n columns
+  if (cols < n)
+    throw invalid_input("auction start: at least as many columns as rows are needed, got " +
+                        std::to_string(c.n_rows) + " x " + std::to_string(c.n_cols));
   if (!(o.ratio > 1) || !std::isfinite(o.ratio) || !(o.final_fraction >= 0 && o.final_fraction < 1) ||
       !(o.final_epsilon >= 0 && std::isfinite(o.final_epsilon)) || !(o.work_limit >= 0) ||
       std::isnan(o.cost_ceiling) || o.threads < 0)
@@ -198,9 +198,9 @@ AuctionStart epsilon_scaling_auction(const Csr<double>& c, const AuctionStartOpt
   const int threads =
       o.threads > 0 ? o.threads : c.num_entries() >= (offset_t(1) << 16) ? omp_get_max_threads() : 1;
   AuctionStart a;
-  a.price.assign(n, 0);
+  a.price.assign(cols, 0);
   a.mates.row_mate.assign(n, -1);
-  a.mates.col_mate.assign(n, -1);
+  a.mates.col_mate.assign(cols, -1);
   if (n == 0) {
     a.finished = true;
     return a;

@@ -1,5 +1,5 @@
 // An epsilon-optimal start for MC64's jobs 4 and 5: Bertsekas's forward
-// auction with epsilon-scaling on a square cost matrix, Gauss-Seidel (one
+// auction with epsilon-scaling on a square (or wide) cost matrix, Gauss-Seidel (one
 // bid at a time, the displaced row bidding next) on each of `threads`
 // OpenMP threads: with several, each thread bids from its own stack of
 // unassigned rows, reading prices without locks and settling a bid under
@@ -94,9 +94,13 @@ struct EpsilonScale {
 };
 EpsilonScale auction_epsilon_scale(const Csr<double>& c, double ceiling, double span, double ratio);
 
-// Minimum cost (benefits -c_ij). Throws invalid_input unless c is square
-// with finite costs and the options are in range; a matrix without a perfect matching comes back
-// unfinished.
+// Minimum cost (benefits -c_ij) on an n x cols matrix, cols >= n (the
+// rows bid; the exact jobs pass square ones). With more columns than rows
+// the assignment is epsilon-optimal only after a single phase (a column
+// never bid on keeps price 0, the least; later phases may leave a priced
+// column free). Throws invalid_input for fewer columns than rows, a
+// non-finite cost or options out of range; a matrix without a matching of
+// every row comes back unfinished.
 AuctionStart epsilon_scaling_auction(const Csr<double>& c, const AuctionStartOptions& options = {});
 
 }  // namespace matchblas

@@ -100,78 +100,128 @@ BipartiteMates suitor_start(const Csr<double>& s) {
   return x;
 }
 
-// The auction start on the square s: Bertsekas's forward auction on the
-// costs -s_ij in one phase at epsilon = fraction times the rows' mean
-// largest modulus (n epsilon is that fraction of the sum of the row maxima,
-// an upper bound on the optimum), its last n / 2000 rows left over for
-// maximum cardinality (their price war would cost more passes than the rest
-// of the auction). At most 24 passes over the entries in bids: a square
-// matrix without a perfect matching, or a price war across an outlier's
-// gap, stops there. A stopped auction's assignment is then mended by
-// shortest augmenting paths from its prices: with v_j = -p_j and u_i =
-// min_j (c_ij - v_j) every reduced cost is >= 0 and each assigned pair's is
-// its slack; a pair whose slack exceeds epsilon is freed (an assignment
-// made at a coarser epsilon), the others' costs are lowered by their
-// slacks, which makes the start valid, and the searches match the free
-// rows at the minimum cost for those costs (a row without an augmenting
-// path is left to maximum cardinality). Nothing when a row has no entries
-// or every modulus is 0. s is changed for the auction and the searches and
-// restored, bit for bit.
-std::optional<BipartiteMates> auction_start(Csr<double>& s, double fraction) {
-  const vertex_t n = s.n_rows;
-  const double epsilon = auction_start_epsilon(s, fraction);
-  if (!(epsilon > 0)) return std::nullopt;
-  const auto negate = [&] {
-#pragma omp parallel for schedule(static)
-    for (std::size_t k = 0; k < s.weights.size(); ++k) s.weights[k] = -s.weights[k];
-  };
-  negate();  // costs
+// The auction start on b, costs -|a_ij| with no more rows than columns and
+// no empty row: Bertsekas's forward auction in one phase at `epsilon` from
+// prices 0, its last rows / 2000 rows left over (their price war would
+// cost more passes than the rest of the auction), at most 24 passes over
+// the entries in bids. A column never bid on keeps price 0, the least, so
+// a complete assignment is within rows x epsilon of the optimum. An
+// auction that stops there (no matching of every row, or a price war
+// across an outlier's gap) is mended by shortest augmenting paths from its
+// prices: with v_j = -p_j (0 on the free columns) and u_i = min_j (c_ij -
+// v_j) every reduced cost is >= 0 and each assigned pair's is its slack (<=
+// epsilon); the pairs' costs are lowered by their slacks, which makes the
+// start valid, and the searches match the free rows at the minimum cost for
+// those costs, leaving free a row without an augmenting path, so the
+// result has maximum cardinality and, when every row is matched, is within
+// the sum of the slacks of the optimum. b's entries are restored, bit for
+// bit, before it returns.
+BipartiteMates bid_and_mend(Csr<double>& b, double epsilon) {
+  const vertex_t rows = b.n_rows;
+  // One phase: a ratio under which the first epsilon is the last.
+  AuctionStart a = epsilon_scaling_auction(
+      b, {.final_epsilon = epsilon, .ratio = std::numeric_limits<double>::max(), .work_limit = 24, .parallel_phases = 0});
+  if (a.finished) {
+    a.mates.matched = vertex_t(rows - std::count(a.mates.row_mate.begin(), a.mates.row_mate.end(), no_vertex));
+    return std::move(a.mates);
+  }
   std::vector<std::pair<offset_t, double>> lowered;  // pair entries and their costs before lowering
   const auto restore = [&] {
-    for (const auto& [k, w] : lowered) s.weights[k] = w;
-    negate();
+    for (const auto& [k, w] : lowered) b.weights[k] = w;
   };
   try {
-    // One phase: a ratio under which the first epsilon is the last.
-    AuctionStart a = epsilon_scaling_auction(s, {.final_epsilon = epsilon,
-                                                 .ratio = std::numeric_limits<double>::max(),
-                                                 .work_limit = 24,
-                                                 .parallel_phases = 0});
-    if (a.finished) {
-      restore();
-      a.mates.matched = vertex_t(n - std::count(a.mates.row_mate.begin(), a.mates.row_mate.end(), no_vertex));
-      return std::move(a.mates);
-    }
     DualMatching d;
     d.mates = std::move(a.mates);
     d.v = std::move(a.price);
     for (double& v : d.v) v = -v;
-    d.u.assign(std::size_t(n), 0);
-    for (vertex_t i = 0; i < n; ++i) {
+    d.u.assign(std::size_t(rows), 0);
+    for (vertex_t i = 0; i < rows; ++i) {
       double u = std::numeric_limits<double>::infinity();
-      for (offset_t k = s.offsets[i]; k < s.offsets[i + 1]; ++k) u = std::min(u, s.weights[k] - d.v[s.cols[k]]);
+      for (offset_t k = b.offsets[i]; k < b.offsets[i + 1]; ++k) u = std::min(u, b.weights[k] - d.v[b.cols[k]]);
       d.u[i] = u;
       const vertex_t j = d.mates.row_mate[i];
       if (j < 0) continue;
       const offset_t k = offset_t(
-          std::lower_bound(s.cols.begin() + s.offsets[i], s.cols.begin() + s.offsets[i + 1], j) - s.cols.begin());
-      // A bid leaves its pair's slack at its epsilon exactly, up to rounding.
-      const double slack = s.weights[k] - u - d.v[j];
-      if (slack > epsilon + 1e-9 * (epsilon + std::fabs(s.weights[k]) + std::fabs(u) + std::fabs(d.v[j]))) {
-        d.mates.row_mate[i] = d.mates.col_mate[j] = -1;
-        continue;
-      }
-      lowered.emplace_back(k, s.weights[k]);
-      s.weights[k] = u + d.v[j];  // its slack taken off: tight
+          std::find(b.cols.begin() + b.offsets[i], b.cols.begin() + b.offsets[i + 1], j) - b.cols.begin());
+      lowered.emplace_back(k, b.weights[k]);
+      b.weights[k] = u + d.v[j];  // its slack taken off: tight
     }
     d.mates.matched = vertex_t(lowered.size());
-    augment_free_rows_unchecked(s, d);
+    augment_free_rows_unchecked(b, d);
     restore();
     return std::move(d.mates);
   } catch (...) {
     restore();
     throw;
   }
+}
+
+// The auction start on a square s without empty rows: bid_and_mend on s
+// negated in place (restored), epsilon from auction_start_epsilon.
+std::optional<BipartiteMates> square_auction_start(Csr<double>& s, double fraction) {
+  const double epsilon = auction_start_epsilon(s, fraction);
+  if (!(epsilon > 0)) return std::nullopt;
+  const auto negate = [&] {
+#pragma omp parallel for schedule(static)
+    for (std::size_t k = 0; k < s.weights.size(); ++k) s.weights[k] = -s.weights[k];
+  };
+  negate();
+  try {
+    BipartiteMates x = bid_and_mend(s, epsilon);
+    negate();
+    return x;
+  } catch (...) {
+    negate();
+    throw;
+  }
+}
+
+// The auction start on any other shape (rectangular, or square with empty
+// rows): bid_and_mend on a copy of the rows with entries of s, or of its
+// transpose when s has more rows than columns, so that fewer rows bid for
+// at least as many columns; epsilon from those rows' mean largest modulus.
+// Nothing when every modulus is 0.
+std::optional<BipartiteMates> wide_auction_start(const Csr<double>& s, double fraction) {
+  const bool tall = s.n_rows > s.n_cols;
+  const Csr<double> transposed = tall ? ops::transpose(s, ops::Backend::plain) : Csr<double>{};
+  const Csr<double>& w = tall ? transposed : s;  // w.n_rows <= w.n_cols
+  Csr<double> b;  // w's rows with entries, costs -|a_ij|
+  b.n_cols = w.n_cols;
+  std::vector<vertex_t> bidder;  // b's row r is w's row bidder[r]
+  double sum = 0;
+  for (vertex_t i = 0; i < w.n_rows; ++i) {
+    if (w.offsets[i] == w.offsets[i + 1]) continue;
+    double largest = 0;
+    for (offset_t k = w.offsets[i]; k < w.offsets[i + 1]; ++k) {
+      b.cols.push_back(w.cols[k]);
+      b.weights.push_back(-w.weights[k]);
+      largest = std::max(largest, w.weights[k]);
+    }
+    sum += largest;
+    bidder.push_back(i);
+    b.offsets.push_back(offset_t(b.cols.size()));
+  }
+  b.n_rows = vertex_t(bidder.size());
+  if (!(sum > 0)) return std::nullopt;
+  const BipartiteMates y = bid_and_mend(b, fraction * sum / double(b.n_rows));
+  BipartiteMates x;
+  x.row_mate.assign(std::size_t(s.n_rows), no_vertex);
+  x.col_mate.assign(std::size_t(s.n_cols), no_vertex);
+  for (vertex_t r = 0; r < b.n_rows; ++r)
+    if (const vertex_t j = y.row_mate[r]; j >= 0) {
+      const vertex_t row = tall ? j : bidder[r], col = tall ? bidder[r] : j;
+      x.row_mate[row] = col;
+      x.col_mate[col] = row;
+      ++x.matched;
+    }
+  return x;
+}
+
+// The auction start on any shape (nothing when every modulus is 0).
+std::optional<BipartiteMates> auction_start(Csr<double>& s, double fraction) {
+  bool empty_row = false;
+  for (vertex_t i = 0; i < s.n_rows && !empty_row; ++i) empty_row = s.offsets[i] == s.offsets[i + 1];
+  return s.n_rows == s.n_cols && !empty_row ? square_auction_start(s, fraction) : wide_auction_start(s, fraction);
 }
 
 // A row's best cycle: partner row, gain, and the two new entries' weights
@@ -278,7 +328,7 @@ AwpmResult awpm(const Csr<double>& a, const AwpmOptions& options) {
       row_max[i] = std::max(row_max[i], sorted.weights[k]);
   AwpmResult r;
   std::optional<BipartiteMates> auctioned;
-  if (options.start == AwpmOptions::Start::auction && m == a.n_cols && m > 0)
+  if (options.start == AwpmOptions::Start::auction && m > 0 && a.n_cols > 0)
     auctioned = auction_start(sorted, options.auction_epsilon);
   r.auction_start = auctioned.has_value();
   BipartiteMates start = auctioned ? std::move(*auctioned) : suitor_start(sorted);

@@ -5,30 +5,32 @@
 //   matching on bipartite graphs", SIAM J. Sci. Comput. 42(4), 2020: a
 //   heavy start, maximum cardinality, then rounds of weight-increasing
 //   alternating 4-cycles. Here in shared memory (OpenMP), on any shape.
-//   The start, by default on a square matrix without empty rows, is
-//   Bertsekas's forward auction (auction_start.hpp) on the moduli in one
-//   phase at a coarse epsilon (auction_epsilon times the rows' mean largest
-//   modulus), its last n / 2000 rows left over: a complete assignment would
-//   be within n epsilon of the optimum (auction_epsilon times the sum of the
-//   row maxima), where the exact job scales epsilon down to span / (4 n) and
-//   repairs. An auction that stops at its work limit (24 passes over the
-//   entries: a price war across an outlier's gap, or no perfect matching)
-//   is mended by shortest augmenting paths from its prices (awpm.cpp).
-//   Otherwise (the greedy start, rectangular matrices, empty rows) the
-//   greedy matching of |a| by one-sided Suitor, the source's maximal start.
-//   Maximum cardinality by breadth-first phases (short augmenting paths
-//   keep more of the start than Pothen-Fan's depth-first ones), the cycles
-//   of a round chosen locally dominant.
+//   The start, by default, is Bertsekas's forward auction
+//   (auction_start.hpp) on the moduli in one phase at a coarse epsilon
+//   (auction_epsilon times the bidding rows' mean largest modulus) from
+//   prices 0, its last rows / 2000 rows left over: the rows bid (on a
+//   square matrix without empty rows, in place), or, on any other shape, the
+//   rows with entries of the matrix or of its transpose, whichever has no
+//   more rows than columns. A complete assignment would be within (bidding
+//   rows) x epsilon of the optimum, where the exact job scales epsilon down
+//   to span / (4 n) and repairs. An auction that stops at its work limit
+//   (24 passes over the entries: a price war across an outlier's gap, or no
+//   matching of every bidding row) is mended by shortest augmenting paths
+//   from its prices (awpm.cpp). With start = greedy: the greedy matching of
+//   |a| by one-sided Suitor, the source's maximal start. Maximum cardinality
+//   by breadth-first phases (short augmenting paths keep more of the start
+//   than Pothen-Fan's depth-first ones), the cycles of a round chosen
+//   locally dominant.
 //   Guarantee: approximate. A maximum matching (its size the structural
 //   rank); the rounds never lower its weight, which is <= job 4's optimum;
 //   on convergence no 4-cycle (rows i, i', their columns j, j',
 //   entries (i, j'), (i', j)) gains more than min_gain times the weight.
-//   From the auction start, below 2000 rows of a square matrix with a
-//   perfect matching: within n epsilon of the optimum (no row is left over,
-//   and the searches' lowered costs keep the bound). Otherwise no proven
-//   bound; the gaps are measured in tests/matchers/test_awpm.cpp and
-//   bench/RESULTS.md (mean 0.6% over the shared collection, 0.9-1.5% on
-//   generated 1M-row solver matrices).
+//   From the auction start, below 2000 bidding rows, on a matrix whose
+//   bidding side can be matched whole: within (bidding rows) x epsilon of
+//   the optimum (no row is left over, and the searches' lowered costs keep
+//   the bound). Otherwise no proven bound; the gaps are measured in
+//   tests/matchers/test_awpm.cpp and bench/RESULTS.md (mean 0.26% over the
+//   shared collection, 0.9-1.6% on generated 0.2-1M-row solver matrices).
 //   Deterministic: the same matching for every thread count (the auction's
 //   bids are made one at a time in a fixed order; its phase start and
 //   everything else run on the threads).
@@ -52,12 +54,11 @@ namespace matchblas {
 
 struct AwpmOptions {
   enum class Start { auction, greedy };
-  // The start: the coarse auction on square matrices (rectangular ones take
-  // the greedy start), or the greedy matching of |a| everywhere.
+  // The start: the coarse auction, or the greedy matching of |a|.
   Start start = Start::auction;
-  // The auction start's epsilon, a fraction of the rows' mean largest
-  // modulus (n epsilon is this fraction of the sum of the row maxima); in
-  // (0, 1]. Smaller: closer to the optimum, more bids.
+  // The auction start's epsilon, a fraction of the bidding rows' mean
+  // largest modulus (rows x epsilon is this fraction of the sum of their
+  // maxima); in (0, 1]. Smaller: closer to the optimum, more bids.
   double auction_epsilon = 0.1;
   // A cycle is applied when its gain exceeds min_gain times the matching's
   // weight at the start of the round (0: any positive gain).
@@ -86,9 +87,10 @@ struct AwpmResult {
 // Csr, a non-finite value, or options out of range.
 AwpmResult awpm(const Csr<double>& a, const AwpmOptions& options = {});
 
-// The same on GPU gpu.device (awpm_gpu.cu): the same start (the auction's
-// in Jacobi rounds, one phase at the same epsilon, at most 1000 rounds, its
-// last rows left over; or the greedy matching of |a| by one-sided Suitor in
+// The same on GPU gpu.device (awpm_gpu.cu): the same start on a square
+// matrix without empty rows (the auction's in Jacobi rounds, one phase at
+// the same epsilon, at most 1000 rounds, its last rows left over; on other
+// shapes, and with start = greedy, the greedy matching of |a| by one-sided Suitor in
 // rounds of proposals), maximum cardinality by cardinality-gpu's phases
 // (no shortest augmenting paths after a stopped auction: its assignment as
 // it is), then the same rounds of cycles each of whose rows is the other's

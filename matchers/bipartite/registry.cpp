@@ -123,11 +123,11 @@ inline constexpr NamedValues<AwpmOptions::Start, 2> awpm_start_names{{
 // awpm's and awpm-gpu's options.
 std::vector<OptionSpec> awpm_options() {
   return {{"init", Type::word, "auction", names_of(awpm_start_names), 0, 0,
-           "the start on a square matrix without empty rows: an auction in one phase at a coarse epsilon (auction) "
-           "or the greedy matching of |a| (greedy, the start on every other matrix)"},
+           "the start: an auction in one phase at a coarse epsilon (auction; awpm-gpu: on square matrices without "
+           "empty rows, else greedy) or the greedy matching of |a| (greedy)"},
           {"auction-epsilon", Type::real, "0.1", {}, 1e-6, 1,
-           "the auction start's epsilon, a fraction of the rows' mean largest |a_ij| (smaller: closer to the "
-           "optimum, more bids)"},
+           "the auction start's epsilon, a fraction of the bidding rows' mean largest |a_ij| (smaller: closer to "
+           "the optimum, more bids)"},
           {"min-gain", Type::real, "1e-12", {}, 0, 1,
            "apply a 4-cycle only if it gains more than this times the matching's weight"},
           {"max-rounds", Type::integer, "100000", {}, 0, 1e9,
@@ -269,9 +269,8 @@ void add_bipartite(std::vector<MatcherInfo>& r) {
                               .threaded = true,
                               .guarantee = "approximate",
                               .job = 4,
-                              .summary = "MC64 job 4 approximately: a coarse auction's start (square matrices; else "
-                                         "greedy), maximum cardinality, then locally dominant weight-increasing "
-                                         "4-cycles",
+                              .summary = "MC64 job 4 approximately: a coarse auction's start, maximum "
+                                         "cardinality, then locally dominant weight-increasing 4-cycles",
                               .reference = azad_awpm + "; the auction start: " + bertsekas +
                                            "; the maximum-cardinality step breadth first as " + deveci_apfb,
                               .twin = "awpm-gpu",

@@ -213,6 +213,20 @@ TEST_CASE("auction start: bad options and a matrix without a perfect matching") 
   std::mt19937 rng(5);
   const Csr<double> c = random_square(50, 3, 0, rng);
   CHECK_THROWS_AS(epsilon_scaling_auction(c, {.threads = -1}), invalid_input);
+  CHECK_THROWS_AS(epsilon_scaling_auction(c, {.final_epsilon = -1}), invalid_input);
+  Csr<double> tall;  // 3 x 2: the rows cannot all be assigned
+  tall.n_rows = 3;
+  tall.n_cols = 2;
+  tall.offsets = {0, 1, 2, 3};
+  tall.cols = {0, 1, 0};
+  tall.weights = {1, 2, 3};
+  CHECK_THROWS_AS(epsilon_scaling_auction(tall), invalid_input);
+  Csr<double> wide = c;  // more columns than rows: the rows bid, the extra columns may stay free
+  wide.n_cols = c.n_cols + 7;
+  const AuctionStart w = epsilon_scaling_auction(wide, {.work_limit = 1e9, .threads = 1});
+  CHECK(w.finished);
+  CHECK(w.price.size() == std::size_t(wide.n_cols));
+  CHECK(w.mates.col_mate.size() == std::size_t(wide.n_cols));
   // Column 0 in no row: some row never finds a column; the work limit ends it.
   Csr<double> s = c;
   for (std::size_t k = 0; k < s.cols.size(); ++k)

@@ -176,45 +176,12 @@ std::optional<BipartiteMates> square_auction_start(Csr<double>& s, double fracti
   }
 }
 
-// The auction start on any other shape (rectangular, or square with empty
-// rows): bid_and_mend on a copy of the rows with entries of s, or of its
-// transpose when s has more rows than columns, so that fewer rows bid for
-// at least as many columns; epsilon from those rows' mean largest modulus.
-// Nothing when every modulus is 0.
+// The auction start on any other shape: bid_and_mend on auction_bidders.
 std::optional<BipartiteMates> wide_auction_start(const Csr<double>& s, double fraction) {
-  const bool tall = s.n_rows > s.n_cols;
-  const Csr<double> transposed = tall ? ops::transpose(s, ops::Backend::plain) : Csr<double>{};
-  const Csr<double>& w = tall ? transposed : s;  // w.n_rows <= w.n_cols
-  Csr<double> b;  // w's rows with entries, costs -|a_ij|
-  b.n_cols = w.n_cols;
-  std::vector<vertex_t> bidder;  // b's row r is w's row bidder[r]
-  double sum = 0;
-  for (vertex_t i = 0; i < w.n_rows; ++i) {
-    if (w.offsets[i] == w.offsets[i + 1]) continue;
-    double largest = 0;
-    for (offset_t k = w.offsets[i]; k < w.offsets[i + 1]; ++k) {
-      b.cols.push_back(w.cols[k]);
-      b.weights.push_back(-w.weights[k]);
-      largest = std::max(largest, w.weights[k]);
-    }
-    sum += largest;
-    bidder.push_back(i);
-    b.offsets.push_back(offset_t(b.cols.size()));
-  }
-  b.n_rows = vertex_t(bidder.size());
-  if (!(sum > 0)) return std::nullopt;
-  const BipartiteMates y = bid_and_mend(b, fraction * sum / double(b.n_rows));
-  BipartiteMates x;
-  x.row_mate.assign(std::size_t(s.n_rows), no_vertex);
-  x.col_mate.assign(std::size_t(s.n_cols), no_vertex);
-  for (vertex_t r = 0; r < b.n_rows; ++r)
-    if (const vertex_t j = y.row_mate[r]; j >= 0) {
-      const vertex_t row = tall ? j : bidder[r], col = tall ? bidder[r] : j;
-      x.row_mate[row] = col;
-      x.col_mate[col] = row;
-      ++x.matched;
-    }
-  return x;
+  AuctionBidders b = auction_bidders(s, fraction);
+  if (!(b.epsilon > 0)) return std::nullopt;
+  const BipartiteMates y = bid_and_mend(b.costs, b.epsilon);
+  return b.mates_of(y.row_mate, s.n_rows, s.n_cols);
 }
 
 // The auction start on any shape (nothing when every modulus is 0).
@@ -275,6 +242,44 @@ double auction_start_epsilon(const Csr<double>& s, double fraction) {
     sum += x;
   }
   return n > 0 && sum > 0 ? fraction * sum / double(n) : 0;
+}
+
+AuctionBidders auction_bidders(const Csr<double>& s, double fraction) {
+  AuctionBidders b;
+  b.tall = s.n_rows > s.n_cols;
+  const Csr<double> transposed = b.tall ? ops::transpose(s, ops::Backend::plain) : Csr<double>{};
+  const Csr<double>& w = b.tall ? transposed : s;  // w.n_rows <= w.n_cols
+  b.costs.n_cols = w.n_cols;
+  double sum = 0;  // in line order: the same epsilon on every thread count
+  for (vertex_t i = 0; i < w.n_rows; ++i) {
+    if (w.offsets[i] == w.offsets[i + 1]) continue;
+    double largest = 0;
+    for (offset_t k = w.offsets[i]; k < w.offsets[i + 1]; ++k) {
+      b.costs.cols.push_back(w.cols[k]);
+      b.costs.weights.push_back(-w.weights[k]);
+      largest = std::max(largest, w.weights[k]);
+    }
+    sum += largest;
+    b.line.push_back(i);
+    b.costs.offsets.push_back(offset_t(b.costs.cols.size()));
+  }
+  b.costs.n_rows = vertex_t(b.line.size());
+  b.epsilon = sum > 0 ? fraction * sum / double(b.costs.n_rows) : 0;
+  return b;
+}
+
+BipartiteMates AuctionBidders::mates_of(const std::vector<vertex_t>& row_mate, vertex_t m, vertex_t n) const {
+  BipartiteMates x;
+  x.row_mate.assign(std::size_t(m), no_vertex);
+  x.col_mate.assign(std::size_t(n), no_vertex);
+  for (vertex_t r = 0; r < costs.n_rows; ++r)
+    if (const vertex_t j = row_mate[r]; j >= 0) {
+      const vertex_t row = tall ? j : line[r], col = tall ? line[r] : j;
+      x.row_mate[row] = col;
+      x.col_mate[col] = row;
+      ++x.matched;
+    }
+  return x;
 }
 
 Csr<double> sorted_moduli(const Csr<double>& a, double& scale) {

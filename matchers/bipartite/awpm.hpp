@@ -87,11 +87,10 @@ struct AwpmResult {
 // Csr, a non-finite value, or options out of range.
 AwpmResult awpm(const Csr<double>& a, const AwpmOptions& options = {});
 
-// The same on GPU gpu.device (awpm_gpu.cu): the same start on a square
-// matrix without empty rows (the auction's in Jacobi rounds, one phase at
-// the same epsilon, at most 1000 rounds, its last rows left over; on other
-// shapes, and with start = greedy, the greedy matching of |a| by one-sided Suitor in
-// rounds of proposals), maximum cardinality by cardinality-gpu's phases
+// The same on GPU gpu.device (awpm_gpu.cu): the same start (the auction's
+// in Jacobi rounds, one phase at the same epsilon on the same bidders, at
+// most 1000 rounds, its last rows left over; or the greedy matching of |a|
+// by one-sided Suitor in rounds of proposals), maximum cardinality by cardinality-gpu's phases
 // (no shortest augmenting paths after a stopped auction: its assignment as
 // it is), then the same rounds of cycles each of whose rows is the other's
 // best. Guarantee: approximate, as awpm; the result depends on the
@@ -106,6 +105,21 @@ AwpmResult awpm_gpu(const Csr<double>& a, const AwpmOptions& options = {}, const
 // summed in row order (the same on every thread count); 0 when a row has no
 // entries or every modulus is 0 (the greedy start then). O(nnz), parallel.
 double auction_start_epsilon(const Csr<double>& s, double fraction);
+
+// The auction start's bidders on a shape other than square without empty
+// rows: the rows with entries of the sorted moduli s, or of s's transpose
+// when s has more rows than columns (so that no more lines bid than there
+// are columns to bid for), as costs -|a_ij|; epsilon is fraction times
+// their mean largest modulus (0 when every modulus is 0). mates_of turns
+// the bidders' row_mate into a matching of the m x n s.
+struct AuctionBidders {
+  Csr<double> costs;            // bidders x columns (of s, or of its transpose when tall)
+  std::vector<vertex_t> line;   // costs' row r is row line[r] of s, or column line[r] when tall
+  bool tall = false;
+  double epsilon = 0;
+  BipartiteMates mates_of(const std::vector<vertex_t>& row_mate, vertex_t m, vertex_t n) const;
+};
+AuctionBidders auction_bidders(const Csr<double>& s, double fraction);
 
 // |a| with each row sorted by column and one entry per column (the first in
 // a's row order), so that (i, j) is found by binary search: what both

@@ -5,11 +5,14 @@
 //   distributed-memory algorithm for computing a heavy-weight perfect
 //   matching on bipartite graphs", SIAM J. Sci. Comput. 42(4), 2020; the
 //   auction: D. P. Bertsekas, Annals of Operations Research 14, 1988.
-//   Steps: (1) the start. On a square matrix without empty rows (unless
-//   options.start is greedy): the forward auction on the costs -|a_ij| in
-//   Jacobi rounds (auction_gpu.cuh, max-sum-gpu's kernels), one phase at
-//   awpm's epsilon, until at most n / 2000 rows are unassigned or 1000
-//   rounds have run. Otherwise the greedy matching of |a| (weight
+//   Steps: (1) the start. Unless options.start is greedy: the forward
+//   auction on the costs -|a_ij| in Jacobi rounds (auction_gpu.cuh,
+//   max-sum-gpu's kernels), one phase at awpm's epsilon, until at most
+//   rows / 2000 rows are unassigned or 1000 rounds have run; on a square
+//   matrix without empty rows in place, on another shape on awpm's bidders
+//   (auction_bidders: the rows with entries, or the columns when tall),
+//   their mates mapped back on the host. A stopped auction's assignment is
+//   kept as it is (no searches). Otherwise the greedy matching of |a| (weight
 //   descending, row ascending, column ascending) by one-sided Suitor in
 //   rounds: the rows still to place propose at once, a column's offer word
 //   (the row holding it) changes by compare-and-swap only to a better row, a
@@ -246,10 +249,54 @@ AwpmResult awpm_gpu(const Csr<double>& a, const AwpmOptions& options, const GpuO
   // (1) The start: the auction's (on the costs -|a_ij|, w negated in place
   // and restored), or the greedy one by rounds of proposals until no row is
   // displaced.
-  const double epsilon =
-      options.start == AwpmOptions::Start::auction && m == n ? auction_start_epsilon(sorted, options.auction_epsilon) : 0;
+  // On another shape than square without empty rows the bidders are a
+  // host-built copy (auction_bidders, as awpm's), auctioned in buffers of
+  // their own, their mates mapped back on the host.
+  bool empty_row = false;
+  for (vertex_t i = 0; i < m && !empty_row; ++i) empty_row = sorted.offsets[i] == sorted.offsets[i + 1];
+  const bool in_place = m == n && !empty_row;
+  const bool auction = options.start == AwpmOptions::Start::auction;
+  const AuctionBidders bidders = auction && !in_place ? auction_bidders(sorted, options.auction_epsilon) : AuctionBidders{};
+  const double epsilon = !auction ? 0 : in_place ? auction_start_epsilon(sorted, options.auction_epsilon) : bidders.epsilon;
   r.auction_start = epsilon > 0;
-  if (r.auction_start) {
+  if (r.auction_start && !in_place) {
+    const Csr<double>& c = bidders.costs;
+    const vertex_t rows = c.n_rows, columns = c.n_cols;
+    const auto b_offsets = gpu::DeviceBuffer<offset_t>::from_host(std::span<const offset_t>(c.offsets), s);
+    const auto b_cols = gpu::DeviceBuffer<vertex_t>::from_host(std::span<const vertex_t>(c.cols), s);
+    const auto b_cost = gpu::DeviceBuffer<double>::from_host(std::span<const double>(c.weights), s);
+    gpu::DeviceBuffer<double> price(std::size_t(columns), s), bid(std::size_t(rows), s);
+    gpu::DeviceBuffer<unsigned long long> key(std::size_t(columns), s);
+    gpu::DeviceBuffer<vertex_t> target(std::size_t(rows), s), owner(std::size_t(columns), s),
+        bidder_mate(std::size_t(rows), s), b_active(std::size_t(rows), s), b_next(std::size_t(rows), s);
+    MATCHBLAS_CUDA_TRY(cudaMemsetAsync(price.data(), 0, sizeof(double) * columns, s));
+    MATCHBLAS_CUDA_TRY(cudaMemsetAsync(key.data(), 0, sizeof(unsigned long long) * columns, s));
+    MATCHBLAS_CUDA_TRY(cudaMemsetAsync(owner.data(), 0xff, sizeof(vertex_t) * columns, s));
+    MATCHBLAS_CUDA_TRY(cudaMemsetAsync(bidder_mate.data(), 0xff, sizeof(vertex_t) * rows, s));
+    const gpu::AuctionView auction_view{.m = rows,
+                                        .offsets = b_offsets.data(),
+                                        .cols = b_cols.data(),
+                                        .cost = b_cost.data(),
+                                        .ceiling = std::numeric_limits<double>::infinity(),
+                                        .price = price.data(),
+                                        .owner = owner.data(),
+                                        .row_mate = bidder_mate.data(),
+                                        .key = key.data(),
+                                        .bid = bid.data(),
+                                        .target = target.data()};
+    std::int64_t rounds = 0;
+    gpu::auction_phase(session, auction_view, epsilon, auction_tail_rows(0, rows), 1000, b_active.data(),
+                       b_next.data(), count.data(), rounds);
+    std::vector<vertex_t> mates(static_cast<std::size_t>(rows));
+    bidder_mate.to_host(std::span(mates), s);
+    session.synchronize();
+    const BipartiteMates x = bidders.mates_of(mates, m, n);
+    MATCHBLAS_CUDA_TRY(cudaMemcpyAsync(row_mate.data(), x.row_mate.data(), sizeof(vertex_t) * m,
+                                       cudaMemcpyHostToDevice, s));
+    MATCHBLAS_CUDA_TRY(cudaMemcpyAsync(col_mate.data(), x.col_mate.data(), sizeof(vertex_t) * n,
+                                       cudaMemcpyHostToDevice, s));
+    session.synchronize();  // x's arrays are read before they go
+  } else if (r.auction_start) {
     gpu::DeviceBuffer<double> price(std::size_t(n), s), bid(std::size_t(m), s);
     gpu::DeviceBuffer<unsigned long long> key(std::size_t(n), s);
     gpu::DeviceBuffer<vertex_t> target(std::size_t(m), s);

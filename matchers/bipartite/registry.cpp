@@ -123,8 +123,8 @@ inline constexpr NamedValues<AwpmOptions::Start, 2> awpm_start_names{{
 // awpm's and awpm-gpu's options.
 std::vector<OptionSpec> awpm_options() {
   return {{"init", Type::word, "auction", names_of(awpm_start_names), 0, 0,
-           "the start: an auction in one phase at a coarse epsilon (auction; awpm-gpu: on square matrices without "
-           "empty rows, else greedy) or the greedy matching of |a| (greedy)"},
+           "the start: an auction in one phase at a coarse epsilon (auction) or the greedy matching of |a| "
+           "(greedy)"},
           {"auction-epsilon", Type::real, "0.1", {}, 1e-6, 1,
            "the auction start's epsilon, a fraction of the bidding rows' mean largest |a_ij| (smaller: closer to "
            "the optimum, more bids)"},

@@ -69,6 +69,7 @@
 #include "matchers/community/aggregate.hpp"
 #include "matchers/community/louvain.hpp"
 #include "ops/gpu/cuda_check.hpp"
+#include "ops/gpu/device.hpp"
 #include "ops/gpu/device_buffer.cuh"
 #include "ops/gpu/gpu_session.cuh"
 
@@ -752,6 +753,7 @@ Level aggregate_on_device(const Level& g, const vertex_t* label, vertex_t commun
 Communities louvain_gpu(const Csr<double>& g, const LouvainOptions& o, const GpuOptions& gpu_options) {
   check_gpu_options(gpu_options);
   community::check_input(g, o.resolution, o.threads);
+  gpu::use_device("louvain-gpu", gpu_options.device);
   gpu::StreamSession session(gpu_options.device, gpu_options.stream);
   const cudaStream_t s = session.stream();
   Communities p;

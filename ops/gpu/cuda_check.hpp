@@ -11,7 +11,13 @@
 
 namespace matchblas::gpu::detail {
 
+// A failed runtime call also leaves its error as the thread's last error,
+// which the next MATCHBLAS_CUDA_CHECK_LAUNCH of any later call would report
+// as its own (an invalid device id, once caught, made the next matcher in
+// the process fail): cleared here, before the throw. Sticky errors (a
+// corrupted context) stay, as they must.
 [[noreturn]] inline void throw_cuda(cudaError_t status, const char* what, const char* file, int line) {
+  cudaGetLastError();
   std::string msg = std::string(what) + " failed at " + file + ":" + std::to_string(line) + ": " +
                     cudaGetErrorName(status) + " (" + cudaGetErrorString(status) + ")";
   if (status == cudaErrorMemoryAllocation) throw out_of_memory("GPU " + msg);

@@ -155,6 +155,7 @@ TEST_CASE("louvain-gpu: no vertices, no edges, isolated vertices; bad input and 
   CHECK_THROWS_WITH_AS(louvain_gpu(neg), doctest::Contains("non-negative"), invalid_input);
   GpuOptions bad;
   bad.device = 999;
-  CHECK_THROWS(louvain_gpu(t, {}, bad));
+  CHECK_THROWS_WITH_AS(louvain_gpu(t, {}, bad), doctest::Contains("no GPU with id 999"), invalid_input);
+  CHECK(louvain_gpu(t).label == tri.label);  // the failed call leaves nothing behind for the next
   CHECK(find_matcher("louvain-gpu", Problem::community).device == Device::gpu);
 }

@@ -116,11 +116,12 @@ BipartiteMates suitor_start(const Csr<double>& s) {
 // result has maximum cardinality and, when every row is matched, is within
 // the sum of the slacks of the optimum. b's entries are restored, bit for
 // bit, before it returns.
-BipartiteMates bid_and_mend(Csr<double>& b, double epsilon) {
+BipartiteMates bid_and_mend(Csr<double>& b, double epsilon, bool& stopped) {
   const vertex_t rows = b.n_rows;
   // One phase: a ratio under which the first epsilon is the last.
   AuctionStart a = epsilon_scaling_auction(
       b, {.final_epsilon = epsilon, .ratio = std::numeric_limits<double>::max(), .work_limit = 24, .parallel_phases = 0});
+  stopped = !a.finished;
   if (a.finished) {
     a.mates.matched = vertex_t(rows - std::count(a.mates.row_mate.begin(), a.mates.row_mate.end(), no_vertex));
     return std::move(a.mates);
@@ -158,7 +159,7 @@ BipartiteMates bid_and_mend(Csr<double>& b, double epsilon) {
 
 // The auction start on a square s without empty rows: bid_and_mend on s
 // negated in place (restored), epsilon from auction_start_epsilon.
-std::optional<BipartiteMates> square_auction_start(Csr<double>& s, double fraction) {
+std::optional<BipartiteMates> square_auction_start(Csr<double>& s, double fraction, bool& stopped) {
   const double epsilon = auction_start_epsilon(s, fraction);
   if (!(epsilon > 0)) return std::nullopt;
   const auto negate = [&] {
@@ -167,7 +168,7 @@ std::optional<BipartiteMates> square_auction_start(Csr<double>& s, double fracti
   };
   negate();
   try {
-    BipartiteMates x = bid_and_mend(s, epsilon);
+    BipartiteMates x = bid_and_mend(s, epsilon, stopped);
     negate();
     return x;
   } catch (...) {
@@ -177,18 +178,20 @@ std::optional<BipartiteMates> square_auction_start(Csr<double>& s, double fracti
 }
 
 // The auction start on any other shape: bid_and_mend on auction_bidders.
-std::optional<BipartiteMates> wide_auction_start(const Csr<double>& s, double fraction) {
+std::optional<BipartiteMates> wide_auction_start(const Csr<double>& s, double fraction, bool& stopped) {
   AuctionBidders b = auction_bidders(s, fraction);
   if (!(b.epsilon > 0)) return std::nullopt;
-  const BipartiteMates y = bid_and_mend(b.costs, b.epsilon);
+  const BipartiteMates y = bid_and_mend(b.costs, b.epsilon, stopped);
   return b.mates_of(y.row_mate, s.n_rows, s.n_cols);
 }
 
-// The auction start on any shape (nothing when every modulus is 0).
-std::optional<BipartiteMates> auction_start(Csr<double>& s, double fraction) {
+// The auction start on any shape (nothing when every modulus is 0);
+// stopped: the auction hit its work limit.
+std::optional<BipartiteMates> auction_start(Csr<double>& s, double fraction, bool& stopped) {
   bool empty_row = false;
   for (vertex_t i = 0; i < s.n_rows && !empty_row; ++i) empty_row = s.offsets[i] == s.offsets[i + 1];
-  return s.n_rows == s.n_cols && !empty_row ? square_auction_start(s, fraction) : wide_auction_start(s, fraction);
+  return s.n_rows == s.n_cols && !empty_row ? square_auction_start(s, fraction, stopped)
+                                            : wide_auction_start(s, fraction, stopped);
 }
 
 // A row's best cycle: partner row, gain, and the two new entries' weights
@@ -334,7 +337,7 @@ AwpmResult awpm(const Csr<double>& a, const AwpmOptions& options) {
   AwpmResult r;
   std::optional<BipartiteMates> auctioned;
   if (options.start == AwpmOptions::Start::auction && m > 0 && a.n_cols > 0)
-    auctioned = auction_start(sorted, options.auction_epsilon);
+    auctioned = auction_start(sorted, options.auction_epsilon, r.auction_stopped);
   r.auction_start = auctioned.has_value();
   BipartiteMates start = auctioned ? std::move(*auctioned) : suitor_start(sorted);
   const Csr<double>& s = sorted;
@@ -347,6 +350,18 @@ AwpmResult awpm(const Csr<double>& a, const AwpmOptions& options) {
   r.start_weight = weigh(start) / scale;
   BipartiteMates x = max_cardinality_bipartite_bfs(s, std::move(start));
   double weight = weigh(x);
+  if (r.auction_stopped) {
+    // Its searches matched the free rows in row order, which on a singular
+    // matrix decides which rows stay free: the greedy start's maximum
+    // matching too, the heavier kept (the first on a tie).
+    BipartiteMates y = max_cardinality_bipartite_bfs(s, suitor_start(s));
+    if (const double greedy = weigh(y); greedy > weight) {
+      x = std::move(y);
+      weight = greedy;
+    } else {
+      weight = weigh(x);
+    }
+  }
   r.maximum_weight = weight / scale;
 
   // Rounds. A row's best cycle changes only when its mate or the mate of a

@@ -16,7 +16,8 @@
 //   to span / (4 n) and repairs. An auction that stops at its work limit
 //   (24 passes over the entries: a price war across an outlier's gap, or no
 //   matching of every bidding row) is mended by shortest augmenting paths
-//   from its prices (awpm.cpp). With start = greedy: the greedy matching of
+//   from its prices (awpm.cpp), and the greedy start's maximum matching is
+//   computed too: the rounds begin from the heavier. With start = greedy: the greedy matching of
 //   |a| by one-sided Suitor, the source's maximal start. Maximum cardinality
 //   by breadth-first phases (short augmenting paths keep more of the start
 //   than Pothen-Fan's depth-first ones), the cycles of a round chosen
@@ -29,7 +30,7 @@
 //   bidding side can be matched whole: within (bidding rows) x epsilon of
 //   the optimum (no row is left over, and the searches' lowered costs keep
 //   the bound). Otherwise no proven bound; the gaps are measured in
-//   tests/matchers/test_awpm.cpp and bench/RESULTS.md (mean 0.26% over the
+//   tests/matchers/test_awpm.cpp and bench/RESULTS.md (mean 0.23% over the
 //   shared collection, 0.9-1.6% on generated 0.2-1M-row solver matrices).
 //   Deterministic: the same matching for every thread count (the auction's
 //   bids are made one at a time in a fixed order; its phase start and
@@ -76,6 +77,10 @@ struct AwpmResult {
   BipartiteMates mates;
   double start_weight = 0;    // the start's (the auction's assignment or the greedy matching of |a|)
   bool auction_start = false; // the start was the auction's
+  // The auction hit its work limit: its start (mended) and the greedy
+  // start each went to maximum cardinality, and the rounds began from the
+  // heavier.
+  bool auction_stopped = false;
   double maximum_weight = 0;  // after maximum cardinality, before the rounds
   std::vector<AwpmRound> rounds;  // the last one applies nothing when converged
   bool converged = false;     // a round found no cycle above the threshold

@@ -215,7 +215,12 @@ bool augment_free_rows(const Csr<double>& c, DualMatching& r, vertex_t& row_out,
     if (best_col < 0) {  // no augmenting path from s
       if (row_out < 0) row_out = s;
       if (!skip_unmatchable) break;
-      for (vertex_t j : touched) col[j].dist = inf;
+      // Every column the search reached (all it could: best stayed inf)
+      // leads to no free column, now or after later augmentations, which
+      // never pass through them: dead, at distance -inf, which turns every
+      // later relaxation away. So the failed searches together scan each
+      // entry at most once.
+      for (vertex_t j : touched) col[j].dist = -inf;
       touched.clear();
       settled.clear();
       continue;

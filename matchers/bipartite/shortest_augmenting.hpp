@@ -70,9 +70,10 @@ DualMatching min_cost_row_perfect(const Csr<double>& cost, DualMatching start);
 // valid (start.u, start.v feasible and start.mates on tight entries, as
 // min_cost_row_perfect(cost, start) requires; not checked here), the free
 // rows in row order, a row without an augmenting path left free (it has
-// none after later augmentations either). On return start.mates is a
-// maximum-cardinality matching of the start's rows and columns with feasible
-// duals; false when some row stayed free.
+// none after later augmentations either; the columns its search reached
+// are skipped from then on). On return start.mates is a maximum-cardinality
+// matching of the start's rows and columns; its duals are feasible but on
+// the entries into the skipped columns; false when some row stayed free.
 bool augment_free_rows_unchecked(const Csr<double>& cost, DualMatching& start);
 
 // The warm start from column duals v alone (any finite values: an

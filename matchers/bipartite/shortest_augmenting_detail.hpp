@@ -119,7 +119,9 @@ void check_costs(const Csr<double>& c);
 // (r then holds the matching so far, valid, the rows from row_out on free,
 // its duals and cost), or with skip_unmatchable go on with the next rows
 // (a row without an augmenting path has none after later augmentations
-// either, so the matching is then of maximum cardinality).
+// either, so the matching is then of maximum cardinality; the columns its
+// search reached are skipped from then on, so the failed searches cost
+// O(nnz) together).
 bool augment_free_rows(const Csr<double>& c, DualMatching& r, vertex_t& row_out, bool skip_unmatchable = false);
 
 // The cold start: MC64's initialisation, then the searches.

@@ -96,8 +96,8 @@ AwpmResult awpm(const Csr<double>& a, const AwpmOptions& options = {});
 // in Jacobi rounds, one phase at the same epsilon on the same bidders, at
 // most 1000 rounds, its last rows left over; or the greedy matching of |a|
 // by one-sided Suitor in rounds of proposals), maximum cardinality by cardinality-gpu's phases
-// (no shortest augmenting paths after a stopped auction: its assignment as
-// it is), then the same rounds of cycles each of whose rows is the other's
+// (after a stopped auction neither the searches nor the greedy start's
+// matching: its assignment as it is), then the same rounds of cycles each of whose rows is the other's
 // best. Guarantee: approximate, as awpm; the result depends on the
 // schedule, so it is not deterministic. options.threads is not used. times,
 // when given, gets upload, match (start, maximum cardinality, rounds) and

@@ -119,8 +119,10 @@ BipartiteMates suitor_start(const Csr<double>& s) {
 BipartiteMates bid_and_mend(Csr<double>& b, double epsilon, bool& stopped) {
   const vertex_t rows = b.n_rows;
   // One phase: a ratio under which the first epsilon is the last.
-  AuctionStart a = epsilon_scaling_auction(
-      b, {.final_epsilon = epsilon, .ratio = std::numeric_limits<double>::max(), .work_limit = 24, .parallel_phases = 0});
+  AuctionStart a = epsilon_scaling_auction(b, {.final_epsilon = epsilon,
+                                                .ratio = std::numeric_limits<double>::max(),
+                                                .work_limit = 24,
+                                                .parallel_phases = 0});
   stopped = !a.finished;
   if (a.finished) {
     a.mates.matched = vertex_t(rows - std::count(a.mates.row_mate.begin(), a.mates.row_mate.end(), no_vertex));
@@ -188,10 +190,7 @@ std::optional<BipartiteMates> wide_auction_start(const Csr<double>& s, double fr
 // The auction start on any shape (nothing when every modulus is 0);
 // stopped: the auction hit its work limit.
 std::optional<BipartiteMates> auction_start(Csr<double>& s, double fraction, bool& stopped) {
-  bool empty_row = false;
-  for (vertex_t i = 0; i < s.n_rows && !empty_row; ++i) empty_row = s.offsets[i] == s.offsets[i + 1];
-  return s.n_rows == s.n_cols && !empty_row ? square_auction_start(s, fraction, stopped)
-                                            : wide_auction_start(s, fraction, stopped);
+  return auction_in_place(s) ? square_auction_start(s, fraction, stopped) : wide_auction_start(s, fraction, stopped);
 }
 
 // A row's best cycle: partner row, gain, and the two new entries' weights
@@ -233,17 +232,21 @@ double weight_of(const std::vector<double>& mate_weight) {
 
 }  // namespace
 
+bool auction_in_place(const Csr<double>& s) {
+  if (s.n_rows != s.n_cols) return false;
+  for (vertex_t i = 0; i < s.n_rows; ++i)
+    if (s.offsets[i] == s.offsets[i + 1]) return false;
+  return true;
+}
+
 double auction_start_epsilon(const Csr<double>& s, double fraction) {
   const vertex_t n = s.n_rows;
-  std::vector<double> row_max(static_cast<std::size_t>(n), -1);  // -1: no entries
+  std::vector<double> row_max(static_cast<std::size_t>(n), 0);
 #pragma omp parallel for schedule(static)
   for (vertex_t i = 0; i < n; ++i)
     for (offset_t k = s.offsets[i]; k < s.offsets[i + 1]; ++k) row_max[i] = std::max(row_max[i], s.weights[k]);
   double sum = 0;  // in row order: the same epsilon on every thread count
-  for (const double x : row_max) {
-    if (x < 0) return 0;
-    sum += x;
-  }
+  for (const double x : row_max) sum += x;
   return n > 0 && sum > 0 ? fraction * sum / double(n) : 0;
 }
 

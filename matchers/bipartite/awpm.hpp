@@ -105,10 +105,15 @@ AwpmResult awpm(const Csr<double>& a, const AwpmOptions& options = {});
 AwpmResult awpm_gpu(const Csr<double>& a, const AwpmOptions& options = {}, const GpuOptions& gpu = {},
                     GpuTimes* times = nullptr);
 
+// Whether the auction start bids on s itself: s square without empty rows
+// (else on auction_bidders' copy). O(m).
+bool auction_in_place(const Csr<double>& s);
+
 // The auction start's epsilon on the sorted moduli s (sorted_moduli) of a
-// square matrix: fraction times the mean over rows of the largest modulus,
-// summed in row order (the same on every thread count); 0 when a row has no
-// entries or every modulus is 0 (the greedy start then). O(nnz), parallel.
+// matrix for which auction_in_place holds: fraction times the mean over rows
+// of the largest modulus, summed in row order (the same on every thread
+// count); 0 when every modulus is 0 (the greedy start then). O(nnz),
+// parallel.
 double auction_start_epsilon(const Csr<double>& s, double fraction);
 
 // The auction start's bidders on a shape other than square without empty

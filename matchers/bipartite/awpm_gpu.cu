@@ -201,6 +201,35 @@ double device_sum(const double* values, vertex_t m, cudaStream_t s) {
   return h;
 }
 
+// The auction start's phase (auction_gpu.cuh) on a rows x columns cost
+// matrix on the device: from prices 0 at `epsilon`, its last rows / 2000
+// rows left over, at most 1000 rounds; owner and row_mate (-1 where
+// unassigned) hold the assignment. Waits for the session's stream.
+void one_phase_auction(const gpu::StreamSession& session, vertex_t rows, vertex_t columns, const offset_t* offsets,
+                       const vertex_t* cols, const double* cost, double epsilon, vertex_t* owner, vertex_t* row_mate,
+                       unsigned* count) {
+  const cudaStream_t s = session.stream();
+  gpu::DeviceBuffer<double> price(std::size_t(columns), s), bid(std::size_t(rows), s);
+  gpu::DeviceBuffer<unsigned long long> key(std::size_t(columns), s);
+  gpu::DeviceBuffer<vertex_t> target(std::size_t(rows), s), active(std::size_t(rows), s), next(std::size_t(rows), s);
+  MATCHBLAS_CUDA_TRY(cudaMemsetAsync(price.data(), 0, sizeof(double) * columns, s));
+  MATCHBLAS_CUDA_TRY(cudaMemsetAsync(key.data(), 0, sizeof(unsigned long long) * columns, s));
+  const gpu::AuctionView view{.m = rows,
+                              .offsets = offsets,
+                              .cols = cols,
+                              .cost = cost,
+                              .ceiling = std::numeric_limits<double>::infinity(),
+                              .price = price.data(),
+                              .owner = owner,
+                              .row_mate = row_mate,
+                              .key = key.data(),
+                              .bid = bid.data(),
+                              .target = target.data()};
+  std::int64_t rounds = 0;
+  gpu::auction_phase(session, view, epsilon, auction_tail_rows(0, rows), 1000, active.data(), next.data(), count,
+                     rounds);
+}
+
 }  // namespace
 
 AwpmResult awpm_gpu(const Csr<double>& a, const AwpmOptions& options, const GpuOptions& opt, GpuTimes* times) {
@@ -246,48 +275,28 @@ AwpmResult awpm_gpu(const Csr<double>& a, const AwpmOptions& options, const GpuO
   MATCHBLAS_CUDA_TRY(cudaMemsetAsync(col_mate.data(), 0xff, sizeof(vertex_t) * n, s));
   MATCHBLAS_CUDA_TRY(cudaMemsetAsync(offer.data(), 0xff, sizeof(vertex_t) * n, s));
 
-  // (1) The start: the auction's (on the costs -|a_ij|, w negated in place
-  // and restored), or the greedy one by rounds of proposals until no row is
+  // (1) The start: the auction's, on the costs -|a_ij| (w negated in place
+  // and restored, or on another shape than square without empty rows a
+  // host-built copy of the bidders, as awpm's, their mates mapped back on
+  // the host), or the greedy one by rounds of proposals until no row is
   // displaced.
-  // On another shape than square without empty rows the bidders are a
-  // host-built copy (auction_bidders, as awpm's), auctioned in buffers of
-  // their own, their mates mapped back on the host.
-  bool empty_row = false;
-  for (vertex_t i = 0; i < m && !empty_row; ++i) empty_row = sorted.offsets[i] == sorted.offsets[i + 1];
-  const bool in_place = m == n && !empty_row;
-  const bool auction = options.start == AwpmOptions::Start::auction;
-  const AuctionBidders bidders = auction && !in_place ? auction_bidders(sorted, options.auction_epsilon) : AuctionBidders{};
-  const double epsilon = !auction ? 0 : in_place ? auction_start_epsilon(sorted, options.auction_epsilon) : bidders.epsilon;
+  const bool auction = options.start == AwpmOptions::Start::auction, in_place = auction_in_place(sorted);
+  const AuctionBidders bidders =
+      auction && !in_place ? auction_bidders(sorted, options.auction_epsilon) : AuctionBidders{};
+  const double epsilon =
+      !auction ? 0 : in_place ? auction_start_epsilon(sorted, options.auction_epsilon) : bidders.epsilon;
   r.auction_start = epsilon > 0;
   if (r.auction_start && !in_place) {
     const Csr<double>& c = bidders.costs;
-    const vertex_t rows = c.n_rows, columns = c.n_cols;
     const auto b_offsets = gpu::DeviceBuffer<offset_t>::from_host(std::span<const offset_t>(c.offsets), s);
     const auto b_cols = gpu::DeviceBuffer<vertex_t>::from_host(std::span<const vertex_t>(c.cols), s);
     const auto b_cost = gpu::DeviceBuffer<double>::from_host(std::span<const double>(c.weights), s);
-    gpu::DeviceBuffer<double> price(std::size_t(columns), s), bid(std::size_t(rows), s);
-    gpu::DeviceBuffer<unsigned long long> key(std::size_t(columns), s);
-    gpu::DeviceBuffer<vertex_t> target(std::size_t(rows), s), owner(std::size_t(columns), s),
-        bidder_mate(std::size_t(rows), s), b_active(std::size_t(rows), s), b_next(std::size_t(rows), s);
-    MATCHBLAS_CUDA_TRY(cudaMemsetAsync(price.data(), 0, sizeof(double) * columns, s));
-    MATCHBLAS_CUDA_TRY(cudaMemsetAsync(key.data(), 0, sizeof(unsigned long long) * columns, s));
-    MATCHBLAS_CUDA_TRY(cudaMemsetAsync(owner.data(), 0xff, sizeof(vertex_t) * columns, s));
-    MATCHBLAS_CUDA_TRY(cudaMemsetAsync(bidder_mate.data(), 0xff, sizeof(vertex_t) * rows, s));
-    const gpu::AuctionView auction_view{.m = rows,
-                                        .offsets = b_offsets.data(),
-                                        .cols = b_cols.data(),
-                                        .cost = b_cost.data(),
-                                        .ceiling = std::numeric_limits<double>::infinity(),
-                                        .price = price.data(),
-                                        .owner = owner.data(),
-                                        .row_mate = bidder_mate.data(),
-                                        .key = key.data(),
-                                        .bid = bid.data(),
-                                        .target = target.data()};
-    std::int64_t rounds = 0;
-    gpu::auction_phase(session, auction_view, epsilon, auction_tail_rows(0, rows), 1000, b_active.data(),
-                       b_next.data(), count.data(), rounds);
-    std::vector<vertex_t> mates(static_cast<std::size_t>(rows));
+    gpu::DeviceBuffer<vertex_t> owner(std::size_t(c.n_cols), s), bidder_mate(std::size_t(c.n_rows), s);
+    MATCHBLAS_CUDA_TRY(cudaMemsetAsync(owner.data(), 0xff, sizeof(vertex_t) * c.n_cols, s));
+    MATCHBLAS_CUDA_TRY(cudaMemsetAsync(bidder_mate.data(), 0xff, sizeof(vertex_t) * c.n_rows, s));
+    one_phase_auction(session, c.n_rows, c.n_cols, b_offsets.data(), b_cols.data(), b_cost.data(), epsilon,
+                      owner.data(), bidder_mate.data(), count.data());
+    std::vector<vertex_t> mates(static_cast<std::size_t>(c.n_rows));
     bidder_mate.to_host(std::span(mates), s);
     session.synchronize();
     const BipartiteMates x = bidders.mates_of(mates, m, n);
@@ -297,27 +306,10 @@ AwpmResult awpm_gpu(const Csr<double>& a, const AwpmOptions& options, const GpuO
                                        cudaMemcpyHostToDevice, s));
     session.synchronize();  // x's arrays are read before they go
   } else if (r.auction_start) {
-    gpu::DeviceBuffer<double> price(std::size_t(n), s), bid(std::size_t(m), s);
-    gpu::DeviceBuffer<unsigned long long> key(std::size_t(n), s);
-    gpu::DeviceBuffer<vertex_t> target(std::size_t(m), s);
-    MATCHBLAS_CUDA_TRY(cudaMemsetAsync(price.data(), 0, sizeof(double) * n, s));
-    MATCHBLAS_CUDA_TRY(cudaMemsetAsync(key.data(), 0, sizeof(unsigned long long) * n, s));
     negate<<<grid(a.num_entries()), block_size, 0, s>>>(w.size(), w.data());
     MATCHBLAS_CUDA_CHECK_LAUNCH();
-    const gpu::AuctionView auction{.m = m,
-                                   .offsets = offsets.data(),
-                                   .cols = cols.data(),
-                                   .cost = w.data(),
-                                   .ceiling = std::numeric_limits<double>::infinity(),
-                                   .price = price.data(),
-                                   .owner = col_mate.data(),
-                                   .row_mate = row_mate.data(),
-                                   .key = key.data(),
-                                   .bid = bid.data(),
-                                   .target = target.data()};
-    std::int64_t rounds = 0;
-    gpu::auction_phase(session, auction, epsilon, auction_tail_rows(0, m), 1000, active.data(), next.data(),
-                       count.data(), rounds);
+    one_phase_auction(session, m, n, offsets.data(), cols.data(), w.data(), epsilon, col_mate.data(), row_mate.data(),
+                      count.data());
     negate<<<grid(a.num_entries()), block_size, 0, s>>>(w.size(), w.data());
     MATCHBLAS_CUDA_CHECK_LAUNCH();
   } else {

@@ -1,7 +1,7 @@
 // Every registered CPU matcher on one graph, the OpenMP ones at the given
 // thread counts, the others once on one thread:
-// median time, edges/s, weight, and whether it equals greedy (for the
-// matchers whose guarantee is "greedy"). The graph is R-MAT by default
+// median time, edges/s, weight and its ratio to greedy's, and whether it
+// equals greedy (for the matchers whose guarantee is "greedy"). The graph is R-MAT by default
 // (about 2^22 vertices and 2^26 edges), Erdos-Renyi (--er) or a
 // Matrix Market file. The matchers written with the ops (those with the
 // option --backend) run on each backend of --backend (default plain),
@@ -33,8 +33,8 @@ int main(int argc, char** argv) {
       "\n"
       "Every registered CPU matcher on one graph, the OpenMP ones at the given\n"
       "thread counts, the others once on one thread:\n"
-      "median time, edges/s, weight, and whether it equals greedy (for the\n"
-      "matchers whose guarantee is \"greedy\"). The graph is R-MAT by default\n"
+      "median time, edges/s, weight and its ratio to greedy's, and whether it\n"
+      "equals greedy (for the matchers whose guarantee is \"greedy\"). The graph is R-MAT by default\n"
       "(about 2^22 vertices and 2^26 edges) or a Matrix Market file.\n"
       "(bench/README.md; results in bench/RESULTS.md)\n"))
     return 0;
@@ -73,8 +73,9 @@ int main(int argc, char** argv) {
   const offset_t m = num_edges(g);
   std::printf(", %d vertices, %lld edges, float weights\n", g.n_rows, static_cast<long long>(m));
   const Matching reference = greedy(g, 0);
-  std::printf("%-16s %-9s %7s %10s %12s %16s %8s %8s\n", "matcher", "backend", "threads", "median s", "Medges/s",
-              "weight", "=greedy", "x plain");
+  const double greedy_weight = matching_weight(g, reference);
+  std::printf("%-16s %-9s %7s %10s %12s %16s %8s %8s %8s\n", "matcher", "backend", "threads", "median s", "Medges/s",
+              "weight", "/greedy", "=greedy", "x plain");
   for (const MatcherInfo& info : matchers()) {
     if (info.problem != Problem::matching || info.device != Device::cpu || info.unavailable || info.name == "exact" || !info.accepts(general_graphs)) continue;
     if (!only.empty() && std::find(only.begin(), only.end(), info.name) == only.end()) continue;
@@ -102,8 +103,8 @@ int main(int argc, char** argv) {
       for (std::size_t b = 0; b < mine.size(); ++b) {
         const double s = median(times[b]);
         const char* same = info.guarantee != "greedy" ? "-" : (runs[b].matching == reference ? "yes" : "NO");
-        std::printf("%-16s %-9s %7d %10.3f %12.1f %16.4f %8s", info.name.c_str(), mine[b].c_str(), t, s, m / s / 1e6,
-                    runs[b].report.weight, same);
+        std::printf("%-16s %-9s %7d %10.3f %12.1f %16.4f %8.4f %8s", info.name.c_str(), mine[b].c_str(), t, s,
+                    m / s / 1e6, runs[b].report.weight, runs[b].report.weight / greedy_weight, same);
         if (has_backend && plain_s > 0) std::printf(" %8.2f", s / plain_s);
         std::printf("\n");
       }

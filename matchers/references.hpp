@@ -25,6 +25,8 @@ inline const std::string manne_marriage =
 inline const std::string thorsen_merkey =
     "A. Thorsen, P. Merkey, Approximating weighted matchings using the partitioned global address space model, "
     "Tech. Report CS-TR-10-02, Michigan Technological University, 2010";
+inline const std::string luby_1985 =
+    "M. Luby, A simple parallel algorithm for the maximal independent set problem, STOC 1985";
 inline const std::string handshake_project =
     "Parallel graph matching, a course project on handshaking matching on GPUs (no author named)";
 inline const std::string mazankiewicz =

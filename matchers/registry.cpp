@@ -322,7 +322,7 @@ const MatcherInfo& find_prepass_job(int job) {
 
 const std::vector<ProblemInfo>& problems() {
   static const std::vector<ProblemInfo> table = {
-      {Problem::matching, "matching", "a matching (mate array)", "", {"greedy", "1/2", "2/3-eps", "exact"}},
+      {Problem::matching, "matching", "a matching (mate array)", "", {"greedy", "1/2", "2/3-eps", "exact", "maximal"}},
       {Problem::b_matching, "b-matching", "a b-matching (partner lists)", "", {"b-greedy"}},
       {Problem::marriage, "stable marriage", "a stable marriage (wife of each man)", "preference lists",
        {"man-optimal"}},

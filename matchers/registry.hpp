@@ -140,7 +140,8 @@ struct MatcherInfo {
   // "greedy" (equals greedy, mate for mate), "1/2" (at least half the
   // optimum), "2/3-eps" (a perfect matching with no 4-cycle gaining more
   // than min-gain: at least 2/3 of the optimum less min-gain per edge),
-  // "exact", "b-greedy" (equals b_greedy, edge for edge), "man-optimal" (the
+  // "exact", "maximal" (no edge with both ends free; weight not promised),
+  // "b-greedy" (equals b_greedy, edge for edge), "man-optimal" (the
   // man-optimal stable matching); bipartite: "cardinality" (a maximum
   // matching), "bottleneck" (a maximum matching with the largest smallest
   // |a_ij|), "exact" (the best objective among the maximum matchings),

@@ -152,7 +152,7 @@ typedef struct {
   const char* family;       /* its folder: "general", "complete", ... */
   const char* device;       /* "cpu" or "gpu" */
   const char* twin;         /* the same algorithm on the other device, "" when none */
-  const char* guarantee;    /* "greedy", "1/2", "2/3-eps", "exact", "b-greedy", "man-optimal", ... */
+  const char* guarantee;    /* "greedy", "1/2", "2/3-eps", "exact", "maximal", "b-greedy", ... */
   const char* summary;      /* one line: the algorithm and its source */
   char graph_kinds[64];     /* "general,bipartite", ...; "preference lists"; "m x n matrices" */
   int deterministic;

@@ -13,6 +13,7 @@
 #include "matchers/general/handshake.hpp"
 #include "matchers/general/ld.hpp"
 #include "matchers/general/ld_rounds.hpp"
+#include "matchers/general/luby.hpp"
 #include "matchers/general/pga.hpp"
 #include "matchers/general/roma_sparse.hpp"
 #include "matchers/general/suitor.hpp"
@@ -75,6 +76,17 @@ MatcherInfo ops_cpu(MatcherInfo m, F f) {
   m.run = MatchRunner(on_sparse<Matching>(m.name, [f](const auto& g, const RunOptions& o) {
     return f(g, o.threads, o.options.typed<ops::Backend>());
   }));
+  return m;
+}
+
+// luby and luby-gpu: f(const Csr<W>&, RunOptions); seeded, the same
+// matching for a seed on any thread count and either device.
+template <class F>
+MatcherInfo luby_entry(MatcherInfo m, F f) {
+  m.kinds = general_graphs | bipartite_graphs;
+  m.seeded = true;
+  m.guarantee = "maximal";
+  m.run = MatchRunner(on_sparse<Matching>(m.name, f));
   return m;
 }
 
@@ -206,6 +218,14 @@ void add_general(std::vector<MatcherInfo>& r) {
                        .reference = manne_halappanavar + " (Suitor's proposals, here in bulk-synchronous rounds)",
                        .memory = {124, 0}},
                       [](const auto& g, int t, ops::Backend b) { return suitor_bulk(g, t, b); }));
+  r.push_back(luby_entry({.name = "luby",
+                          .threaded = true,
+                          .summary = "Luby's algorithm on the line graph: fresh random edge values each round, "
+                                     "mutual largest matched; weights unread",
+                          .reference = luby_1985 + "; " + thorsen_merkey + ", sec. 3, Alg. 2",
+                          .twin = "luby-gpu",
+                          .memory = {12, 0}},
+                         [](const auto& g, const RunOptions& o) { return luby(g, o.seed, o.threads); }));
   r.push_back(sparse_cpu({.name = "suitor-heavy",
                           .guarantee = "1/2",
                           .summary = "2-Suitor, then optimal matchings of its paths and cycles",
@@ -301,6 +321,19 @@ void add_general(std::vector<MatcherInfo>& r) {
                                         return g;
                                       }},
                                      [](const auto& g, const GpuOptions& o) { return handshake_gpu(g, o); }));
+  r.push_back(luby_entry({.name = "luby-gpu",
+                          .device = Device::gpu,
+                          .summary = "Luby's algorithm on the line graph, a GPU thread per vertex per round",
+                          .reference = luby_1985 + "; " + thorsen_merkey + ", sec. 3, Alg. 2",
+                          .twin = "luby",
+                          .memory = {12, 0},
+                          .unavailable = needs_cuda()},
+                         [](const auto& g, const RunOptions& o) {
+                           GpuOptions gpu;
+                           gpu.device = o.gpu;
+                           gpu.threads = o.threads;
+                           return luby_gpu(g, o.seed, gpu);
+                         }));
 }
 
 }  // namespace matchblas::registry_detail

@@ -77,6 +77,8 @@ void check_sparse_matching(const MatcherInfo& m) {
         const double weight = matching_weight(g, got);
         if (m.guarantee == "greedy") {
           require_equals_greedy(g, got, greedy(g, 1));
+        } else if (m.guarantee == "maximal") {
+          CHECK(is_maximal(g, got));
         } else if (m.guarantee == "1/2") {
           const std::optional<double> optimum = sparse_optimum(name, g);
           const double bound = optimum ? *optimum : matching_weight(g, greedy(g, 1));  // greedy <= the optimum

@@ -6,6 +6,7 @@
 //   matching, "1/2"          valid, weight >= half the optimum (brute force
 //                            up to 20 vertices, else LEMON where available)
 //   matching, "exact"        valid, weight = the brute-force optimum
+//   matching, "maximal"      valid, no edge with both ends free
 //   matching, "2/3-eps"      (complete graphs) run to convergence: a perfect
 //                            matching, no 4-cycle gaining more than
 //                            min-gain (checked pair by pair), weight >=

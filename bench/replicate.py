@@ -1,0 +1,760 @@
+#!/usr/bin/env python3
+"""The sources' experiments, re-run on the machine at hand and written up
+side by side with what the sources report.
+
+    bench/replicate.py [--source NAME[,NAME...]|all] [--quick|--full]
+                       [--build DIR] [--out DIR] [--resume] [--render-only]
+
+Each study runs matchblas's own binaries (DIR/bin: matchblas, bench_*),
+appends its raw rows to OUT/data/SOURCE.jsonl as they are measured (the
+first line of a run names the machine, the git revision, the command and the
+mode), then renders from those files only: OUT/data/SOURCE.csv, the plots
+OUT/SOURCE-*.svg (matplotlib) and the page OUT/SOURCE.md, which sets every
+row beside the source's own figure where the source states one
+(bench/replication/SOURCE.csv, typed from the source's tables and text, with
+the place each value comes from) and says where our conclusion differs.
+OUT/README.md lists the pages, and the studies not yet replicated with why.
+
+--quick: small sizes, seconds per study (CI runs it: every study runs and
+its plots and pages are made). --full: the sources' sizes (hours on a large
+machine are acceptable). --resume: rows of an earlier run of the same mode
+and revision in OUT/data are kept, not re-measured (a long --full run cut
+short goes on where it stopped). --render-only: no runs; the CSV, plots and
+pages again from OUT/data.
+
+Exit status: 0 done; 1 a study failed (named on stderr; the other studies
+still run and render); 2 a bad command line.
+"""
+
+import argparse
+import csv
+import datetime
+import json
+import os
+import platform
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+SOURCES_DIR = os.path.join(HERE, "replication")
+
+
+class StudyFailed(Exception):
+    pass
+
+
+# ---- the run's context ------------------------------------------------------
+
+def machine():
+    """The CPU model, its cores and any NVIDIA GPU, in one line."""
+    model = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    model = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    text = "%s, %d cores" % (model, os.cpu_count() or 1)
+    if shutil.which("nvidia-smi"):
+        try:
+            gpus = subprocess.run(["nvidia-smi", "--query-gpu=name", "--format=csv,noheader"],
+                                  capture_output=True, text=True, timeout=30).stdout.split("\n")
+            gpus = [g.strip() for g in gpus if g.strip()]
+            if gpus:
+                text += ", " + " + ".join(gpus)
+        except (OSError, subprocess.TimeoutExpired):
+            pass
+    return text
+
+
+def revision():
+    try:
+        rev = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
+                             timeout=30).stdout.strip()
+        dirty = subprocess.run(["git", "-C", ROOT, "status", "--porcelain", "--untracked-files=no"],
+                               capture_output=True, text=True, timeout=30).stdout.strip()
+        return (rev or "unknown") + ("-dirty" if dirty else "")
+    except (OSError, subprocess.TimeoutExpired):
+        return "unknown"
+
+
+class Context:
+    """What a study needs: the binaries, the mode, and its rows' file."""
+
+    def __init__(self, args):
+        self.build = os.path.abspath(args.build)
+        self.out = os.path.abspath(args.out)
+        self.quick = args.quick
+        self.mode = "quick" if args.quick else "full"
+        self.resume = args.resume
+        self.machine = machine()
+        self.revision = revision()
+        self.command = " ".join(shlex.quote(a) for a in sys.argv)
+        self.cores = os.cpu_count() or 1
+        self.scratch = tempfile.mkdtemp(prefix="matchblas-replicate-")
+        self.rows = []
+        self.known = {}
+        self.path = None
+
+    def binary(self, name):
+        path = os.path.join(self.build, "bin", name)
+        if not os.access(path, os.X_OK):
+            raise StudyFailed("%s is not built (looked for %s; build it, or pass --build DIR)" % (name, path))
+        return path
+
+    def start(self, source):
+        """Opens OUT/data/SOURCE.jsonl for this run; with --resume, the rows of
+        an earlier run of the same mode and revision are kept."""
+        os.makedirs(os.path.join(self.out, "data"), exist_ok=True)
+        self.path = os.path.join(self.out, "data", source + ".jsonl")
+        self.rows, self.known = [], {}
+        header = {"kind": "run", "source": source, "mode": self.mode, "machine": self.machine,
+                  "revision": self.revision, "command": self.command,
+                  "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")}
+        kept = []
+        if self.resume and os.path.exists(self.path):
+            old_header, old_rows = read_rows(self.path)
+            if old_header and old_header.get("mode") == self.mode and old_header.get("revision") == self.revision:
+                header = old_header
+                kept = old_rows
+        with open(self.path, "w") as f:
+            f.write(json.dumps(header) + "\n")
+            for row in kept:
+                f.write(json.dumps(row) + "\n")
+        for row in kept:
+            self.known[row["key"]] = row
+            self.rows.append(row)
+
+    def measure(self, key, run):
+        """The rows of `key`: kept from a resumed run, or run() (a list of
+        dicts) measured now and appended to the file at once."""
+        if key in self.known:
+            return [r for r in self.rows if r["key"] == key]
+        print("  measuring %s" % key, file=sys.stderr, flush=True)
+        rows = run()
+        with open(self.path, "a") as f:
+            for row in rows:
+                row = dict(row, kind="row", key=key)
+                f.write(json.dumps(row) + "\n")
+                self.rows.append(row)
+        self.known[key] = True
+        return rows
+
+
+def read_rows(path):
+    header, rows = None, []
+    with open(path) as f:
+        for line in f:
+            if not line.strip():
+                continue
+            record = json.loads(line)
+            if record.get("kind") == "run":
+                header = record
+            else:
+                rows.append(record)
+    return header, rows
+
+
+def run(cmd, ctx, env=None, timeout=None):
+    """Runs cmd (a list); its standard output, or StudyFailed naming the
+    command and the end of its error output."""
+    full_env = dict(os.environ, **(env or {}))
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True, env=full_env, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        raise StudyFailed("timed out after %s s: %s" % (timeout, " ".join(cmd)))
+    if p.returncode != 0:
+        raise StudyFailed("exit %d: %s\n%s" % (p.returncode, " ".join(cmd), (p.stderr or p.stdout)[-2000:]))
+    return p.stdout
+
+
+def source_values(source):
+    """The source's own figures (bench/replication/SOURCE.csv): a list of
+    dicts with figure, quantity, setting, value, unit, where, note."""
+    path = os.path.join(SOURCES_DIR, source + ".csv")
+    if not os.path.exists(path):
+        return []
+    with open(path, newline="") as f:
+        return [row for row in csv.DictReader(f) if not row["figure"].startswith("#")]
+
+
+def write_csv(path, rows):
+    columns = []
+    for row in rows:
+        for k in row:
+            if k not in columns and k != "kind":
+                columns.append(k)
+    with open(path, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=columns, extrasaction="ignore")
+        w.writeheader()
+        for row in rows:
+            w.writerow(row)
+
+
+def pyplot():
+    try:
+        import matplotlib
+    except ImportError:
+        raise StudyFailed("the plots need matplotlib (Debian: apt-get install python3-matplotlib)")
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    return plt
+
+
+def md_table(header, rows):
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    for r in rows:
+        lines.append("| " + " | ".join(str(x) for x in r) + " |")
+    return "\n".join(lines)
+
+
+def fmt_s(x):
+    if x is None or x == "":
+        return "-"
+    x = float(x)
+    return "%.3g s" % x if x >= 1 else "%.3g ms" % (x * 1e3)
+
+
+def page_head(title, citation, header, rows_file):
+    return ("# %s\n\n*Source:* %s\n\n*This run:* %s, revision %s, mode %s, %s.  \n*Command:* `%s`  \n"
+            "*Raw rows:* [data/%s.csv](data/%s.csv) (and `.jsonl`); the plots and tables below are drawn from "
+            "them alone (`bench/replicate.py --render-only` draws them again).\n"
+            % (title, citation, header["machine"], header["revision"], header["mode"], header["date"],
+               header["command"], rows_file, rows_file))
+
+
+# ---- Thorsen and Merkey 2010: the four distributed variants, and Luby ------
+
+THORSEN = "A. Thorsen, P. Merkey, *Approximating Weighted Matchings Using the Partitioned Global Address Space " \
+          "Model*, Tech. Report CS-TR-10-02, Michigan Technological University, 2010, sec. 6, Figures 2-3"
+
+
+def thorsen_graphs(ctx):
+    """(label, bench_distributed graph spec, what it stands for). crankseg
+    (52,804 vertices, 5.28M edges, from the SuiteSparse collection) is not
+    reachable here: a k-nearest-neighbour graph of the same vertex count
+    and about its edge count stands in (geometric locality, near-uniform
+    degrees about 200)."""
+    if ctx.quick:
+        knn_n, knn_k = 3000, 20
+        return [("grid 32x32", "grid:32", "the 256x256 grid, scaled down"),
+                ("K_32,32", "bipartite:32", "the complete bipartite graph on 2048 vertices, scaled down"),
+                ("knn %d, k=%d" % (knn_n, knn_k), ("knn", knn_n, knn_k), "crankseg, scaled down")]
+    return [("grid 256x256", "grid:256", "65,536 vertices, 130,560 edges (as the source)"),
+            ("K_1024,1024", "bipartite:1024", "2,048 vertices, 1,048,576 edges (the source says 130,560 edges)"),
+            ("knn 52804, k=100", ("knn", 52804, 100), "crankseg's vertex count and about its edges")]
+
+
+def thorsen_ranks(ctx):
+    if ctx.quick:
+        return [1, 2]
+    top = max(1, min(16, ctx.cores))
+    return [p for p in (1, 2, 4, 8, 16) if p <= top]
+
+
+def thorsen_run(ctx):
+    if not shutil.which("mpirun"):
+        raise StudyFailed("mpirun is not on PATH: the distributed variants need MPI (Debian: openmpi-bin)")
+    bench = ctx.binary("bench_distributed")
+    cli = ctx.binary("matchblas")
+    cpu = ctx.binary("bench_cpu_matchers")
+    env = {"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1",
+           "OMPI_MCA_rmaps_base_oversubscribe": "1", "OMP_NUM_THREADS": "1"}
+    reps = 3 if ctx.quick else 5
+    for label, spec, _ in thorsen_graphs(ctx):
+        if isinstance(spec, tuple):  # a generated file
+            _, n, k = spec
+            path = os.path.join(ctx.scratch, "knn_%d_%d.mtx" % (n, k))
+            if not os.path.exists(path):
+                run([cli, "gen", "knn", str(n), "--edge-factor", str(k), "--seed", "1", "--out", path], ctx)
+            spec = path
+        for p in thorsen_ranks(ctx):
+            def measure(p=p, spec=spec, label=label):
+                out = run(["mpirun", "--bind-to", "none", "-np", str(p), bench, "--graphs", spec, "--reps", str(reps),
+                           "--peers", "greedy,ld-rounds,luby,suitor-cas", "--threads", str(p)], ctx, env=env,
+                          timeout=3600)
+                rows = []
+                for m in re.finditer(r"^# \S+ (ld-mpi-[\w-]+): ([0-9.eE+-]+) s \(slowest rank, median of \d+\), "
+                                     r"(\d+) rounds", out, re.M):
+                    rows.append({"graph": label, "ranks": p, "algorithm": m.group(1), "time_s": float(m.group(2)),
+                                 "rounds": int(m.group(3))})
+                for m in re.finditer(r"^# \S+ (greedy|ld-rounds|luby|suitor-cas): ([0-9.eE+-]+) s \(rank 0", out,
+                                     re.M):
+                    rows.append({"graph": label, "ranks": p, "algorithm": m.group(1), "time_s": float(m.group(2)),
+                                 "threads": 1 if m.group(1) == "greedy" else p})
+                if " NO " in out or "differs" in out:
+                    raise StudyFailed("a distributed variant's matching differs from greedy's on %s:\n%s"
+                                      % (label, out[-2000:]))
+                if len(rows) < 8:
+                    raise StudyFailed("bench_distributed printed %d of its 8 timings on %s:\n%s"
+                                      % (len(rows), label, out[-2000:]))
+                return rows
+            ctx.measure("%s np=%d" % (label, p), measure)
+        # Luby's weight against greedy's on the same graph (one thread).
+        def weights(spec=spec, label=label):
+            if not os.path.exists(spec):
+                kind, side = spec.split(":")
+                path = os.path.join(ctx.scratch, "%s_%s.mtx" % (kind, side))
+                run([cli, "gen", kind, side, "--seed", "1", "--out", path], ctx)
+            else:
+                path = spec
+            rows = cpu_matchers(ctx, cpu, ["--file", path], ["greedy", "ld-rounds", "luby"], [1])
+            for r in rows:
+                r["graph"] = label
+                r["study"] = "weights"
+            return rows
+        ctx.measure("%s weights" % label, weights)
+
+
+def cpu_matchers(ctx, cpu, graph_args, names, threads, reps=3):
+    """bench_cpu_matchers' rows: algorithm, threads, time_s, weight,
+    of_greedy, equals_greedy (None for the entries that do not promise it)."""
+    out = run([cpu] + graph_args + ["--only", ",".join(names), "--threads", ",".join(map(str, threads)),
+                                    "--reps", str(reps)], ctx, timeout=7200)
+    rows = []
+    for line in out.splitlines():
+        f = line.split()
+        if len(f) >= 8 and f[0] in names and re.match(r"^\d+$", f[2]):
+            rows.append({"algorithm": f[0], "threads": int(f[2]), "time_s": float(f[3]), "weight": float(f[5]),
+                         "of_greedy": float(f[6]), "equals_greedy": {"yes": True, "NO": False}.get(f[7])})
+    if not rows:
+        raise StudyFailed("bench_cpu_matchers printed no rows:\n" + out[-2000:])
+    return rows
+
+
+def thorsen_render(ctx, header, rows):
+    plt = pyplot()
+    graphs = []
+    for r in rows:
+        if r["graph"] not in graphs:
+            graphs.append(r["graph"])
+    timing = [r for r in rows if r.get("study") != "weights"]
+    variants = ["ld-mpi-sync-poll", "ld-mpi-async-poll", "ld-mpi-sync-notify", "ld-mpi-async-notify"]
+    fig, axes = plt.subplots(1, len(graphs), figsize=(4.2 * len(graphs), 3.6), squeeze=False)
+    for ax, g in zip(axes[0], graphs):
+        for name in variants + ["ld-rounds", "luby"]:
+            pts = sorted((r["ranks"], r["time_s"]) for r in timing if r["graph"] == g and r["algorithm"] == name)
+            if pts:
+                ax.plot([p for p, _ in pts], [t for _, t in pts], marker="o",
+                        linestyle="-" if name.startswith("ld-mpi") else "--",
+                        label=name.replace("ld-mpi-", "") + ("" if name.startswith("ld-mpi") else " (threads)"))
+        ax.set_title(g)
+        ax.set_xlabel("ranks (threads for the shared-memory rows)")
+        ax.set_ylabel("seconds")
+        ax.set_xscale("log", base=2)
+        ax.set_yscale("log")
+    axes[0][0].legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(os.path.join(ctx.out, "thorsen-variants.svg"))
+    plt.close(fig)
+
+    text = [page_head("Thorsen and Merkey 2010: parallel greedy matching in four distributed forms, and Luby",
+                      THORSEN, header, "thorsen")]
+    text.append("\n## Figures 2-3: running time of the four variants against the process count\n")
+    text.append("The source ran Unified Parallel C on a Cray X1 (shared memory, vector) and a Cray XT4 "
+                "(distributed memory) with 1-16 processes; matchblas runs the same four variants over MPI-3 "
+                "one-sided windows (`ld-mpi-*`) on this machine, with the shared-memory `ld-rounds` and `luby` "
+                "on as many threads beside them. The source gives its times only as plots; its conclusions are "
+                "in the table at the end.\n")
+    text.append("![the four variants against the rank count](thorsen-variants.svg)\n")
+    for g in graphs:
+        ranks = sorted({r["ranks"] for r in timing if r["graph"] == g})
+        table = []
+        for name in variants + ["greedy", "ld-rounds", "suitor-cas", "luby"]:
+            by_p = {r["ranks"]: r for r in timing if r["graph"] == g and r["algorithm"] == name}
+            if not by_p:
+                continue
+            cells = []
+            for p in ranks:
+                r = by_p.get(p)
+                rounds = "" if r is None or "rounds" not in r else \
+                    " (%d round%s)" % (r["rounds"], "" if r["rounds"] == 1 else "s")
+                cells.append("-" if r is None else fmt_s(r["time_s"]) + rounds)
+            table.append([("`%s`" % name) + ("" if name.startswith("ld-mpi") else
+                                             " (1 thread)" if name == "greedy" else " (threads = ranks)")] + cells)
+        text.append("\n### %s\n\n" % g)
+        text.append(md_table(["algorithm"] + ["%d" % p for p in ranks], table) + "\n")
+    # The conclusions, ours beside the source's.
+    text.append("\n## The conclusions, side by side\n")
+    text.append(thorsen_conclusions(timing, graphs, source_values("thorsen")) + "\n")
+    # Luby.
+    weights = [r for r in rows if r.get("study") == "weights"]
+    text.append("\n## Luby's algorithm against the parallel greedy (sec. 3)\n")
+    text.append("The source relates the parallel greedy matching to Luby's maximal independent set algorithm run on "
+                "the line graph, whose values are drawn afresh every round instead of being the fixed weights. "
+                "`luby` is that algorithm: a maximal matching that never reads the weights, so its weight is a "
+                "random maximal matching's. On one thread, the same graphs:\n")
+    table = []
+    for g in graphs:
+        for r in weights:
+            if r["graph"] == g:
+                table.append([g, "`%s`" % r["algorithm"], fmt_s(r["time_s"]), "%.4g" % r["weight"],
+                              "%.3f" % r["of_greedy"]])
+    text.append(md_table(["graph", "algorithm", "time", "weight", "of greedy's"], table) + "\n")
+    with open(os.path.join(ctx.out, "thorsen.md"), "w") as f:
+        f.write("\n".join(text))
+
+
+def thorsen_conclusions(timing, graphs, source):
+    """The source's conclusions (bench/replication/thorsen.csv, kind
+    'claim') and whether this run agrees, with the numbers that say so."""
+    def t(g, name, p):
+        for r in timing:
+            if r["graph"] == g and r["algorithm"] == name and r["ranks"] == p:
+                return r["time_s"]
+        return None
+    rows = []
+    for claim in source:
+        if claim["quantity"] != "claim":
+            continue
+        verdict = "-"
+        if claim["figure"] == "poll-beats-notify":
+            wins, total = 0, 0
+            for g in graphs:
+                for p in sorted({r["ranks"] for r in timing if r["graph"] == g}):
+                    poll = [t(g, "ld-mpi-%s-poll" % s, p) for s in ("sync", "async")]
+                    notify = [t(g, "ld-mpi-%s-notify" % s, p) for s in ("sync", "async")]
+                    if None in poll + notify:
+                        continue
+                    total += 1
+                    wins += min(poll) < min(notify)
+            verdict = "%s: the faster poll variant beats the faster notify variant in %d of %d (graph, ranks) " \
+                      "points" % ("agrees" if wins * 2 > total else "differs", wins, total)
+        elif claim["figure"].startswith("speedup-"):
+            g = graphs[{"speedup-grid": 0, "speedup-bipartite": 1, "speedup-sparse": 2}[claim["figure"]]]
+            ranks = sorted({r["ranks"] for r in timing if r["graph"] == g})
+            if len(ranks) > 1:
+                best = min((t(g, "ld-mpi-%s" % v, ranks[-1]) or 1e30) for v in
+                           ("sync-poll", "async-poll", "sync-notify", "async-notify"))
+                one = min((t(g, "ld-mpi-%s" % v, 1) or 1e30) for v in
+                          ("sync-poll", "async-poll", "sync-notify", "async-notify"))
+                speedup = one / best
+                verdict = "%s on %s: the fastest variant at %d ranks runs %.2fx its time on 1 rank" % (
+                    "speeds up" if speedup > 1.05 else "does not speed up", g, ranks[-1], speedup)
+                if len(ranks) < 3:
+                    verdict += " (only %d rank counts on this machine)" % len(ranks)
+        rows.append([claim["setting"], claim["note"] + " (" + claim["where"] + ")", verdict])
+    return md_table(["setting", "the source", "this run"], rows)
+
+
+# ---- Mazankiewicz's assignment: LD and Suitor, sequential and parallel -----
+
+ASSIGNMENT = "A. Mazankiewicz, *Approximated Maximum Weighted Matching in Weighted Complete Undirected Graphs*, " \
+             "course assignment, Exercise 3 (3.2-3.5)"
+
+ASSIGNMENT_SEQUENTIAL = ["ld", "suitor", "suitor-heavy", "gpa", "greedy", "luby"]
+ASSIGNMENT_PARALLEL = ["ld-omp", "suitor-locks", "suitor-cas", "luby"]
+
+
+def assignment_graphs(ctx):
+    if ctx.quick:
+        return [("R-MAT 2^12", ["--scale", "12"]), ("complete n=300", ("complete-uniform", 300))]
+    return [("R-MAT 2^21", ["--scale", "21"]), ("Erdos-Renyi 2^21", ["--scale", "21", "--er", "1"]),
+            ("complete n=4096", ("complete-uniform", 4096))]
+
+
+def assignment_threads(ctx):
+    if ctx.quick:
+        return [1, 2]
+    return sorted({t for t in (1, 2, 4, 8, 16, 32, 64) if t <= ctx.cores} | {ctx.cores})
+
+
+def assignment_run(ctx):
+    cpu = ctx.binary("bench_cpu_matchers")
+    cli = ctx.binary("matchblas")
+    for label, spec in assignment_graphs(ctx):
+        if isinstance(spec, tuple):  # a complete graph, as a sparse file: every pair an edge
+            kind, n = spec
+            path = os.path.join(ctx.scratch, "%s_%d.mtx" % (kind, n))
+            if not os.path.exists(path):
+                run([cli, "gen", kind, str(n), "--seed", "1", "--out", path], ctx)
+            spec = ["--file", path]
+
+        def sequential(spec=spec, label=label):
+            rows = cpu_matchers(ctx, cpu, spec, ASSIGNMENT_SEQUENTIAL, [1])
+            return [dict(r, graph=label, study="sequential") for r in rows]
+
+        def parallel(spec=spec, label=label):
+            rows = cpu_matchers(ctx, cpu, spec, ASSIGNMENT_PARALLEL, assignment_threads(ctx))
+            return [dict(r, graph=label, study="parallel") for r in rows]
+        ctx.measure("%s sequential" % label, sequential)
+        ctx.measure("%s parallel" % label, parallel)
+
+
+def assignment_render(ctx, header, rows):
+    plt = pyplot()
+    graphs = []
+    for r in rows:
+        if r["graph"] not in graphs:
+            graphs.append(r["graph"])
+    text = [page_head("Mazankiewicz: Locally-Dominant and Suitor, sequential and parallel", ASSIGNMENT, header,
+                      "assignment")]
+    text.append("\nThe assignment sets the questions and reports no numbers of its own: its graphs were to be "
+                "generated. Here the matchers are matchblas's entries of the same names (`ld`, `ld-omp`, "
+                "`suitor`, `suitor-locks`, `suitor-cas`, `suitor-heavy` for Suitor's heavy matching), with `gpa` "
+                "and `greedy` beside them and `luby` (Luby's algorithm, which reads no weights) as the randomized "
+                "baseline. Complete graphs are given as sparse graphs holding every pair.\n")
+    # 3.2 sequential.
+    text.append("\n## 3.2 Sequential runtime\n")
+    table = []
+    for g in graphs:
+        for r in rows:
+            if r["graph"] == g and r["study"] == "sequential":
+                table.append([g, "`%s`" % r["algorithm"], fmt_s(r["time_s"]), "%.4f" % r["of_greedy"]])
+    text.append(md_table(["graph", "algorithm", "time (1 thread)", "weight / greedy's"], table) + "\n")
+    # 3.3 parallel: runtime, speedup, efficiency.
+    text.append("\n## 3.3 Parallel runtime, absolute speedup and efficiency\n")
+    text.append("Absolute speedup: the fastest sequential matcher's time (`suitor`) over the parallel one's; "
+                "efficiency: speedup over threads.\n")
+    fig, axes = plt.subplots(1, len(graphs), figsize=(4.2 * len(graphs), 3.6), squeeze=False)
+    for ax, g in zip(axes[0], graphs):
+        seq = {r["algorithm"]: r["time_s"] for r in rows if r["graph"] == g and r["study"] == "sequential"}
+        base = seq.get("suitor")
+        table = []
+        for name in ASSIGNMENT_PARALLEL:
+            pts = sorted((r["threads"], r["time_s"]) for r in rows
+                         if r["graph"] == g and r["study"] == "parallel" and r["algorithm"] == name)
+            if not pts:
+                continue
+            for t, s in pts:
+                speedup = base / s if base else None
+                table.append(["`%s`" % name, t, fmt_s(s), "-" if speedup is None else "%.2f" % speedup,
+                              "-" if speedup is None else "%.2f" % (speedup / t)])
+            if base:
+                ax.plot([t for t, _ in pts], [base / s for _, s in pts], marker="o", label=name)
+        ax.set_title(g)
+        ax.set_xlabel("threads")
+        ax.set_ylabel("speedup over sequential suitor")
+        text.append("\n### %s\n\n" % g)
+        text.append(md_table(["algorithm", "threads", "time", "absolute speedup", "efficiency"], table) + "\n")
+    axes[0][0].legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(os.path.join(ctx.out, "assignment-speedup.svg"))
+    plt.close(fig)
+    text.append("\n![absolute speedup against threads](assignment-speedup.svg)\n")
+    # 3.4 quality.
+    text.append("\n## 3.4 Quality: does parallelism reduce it?\n")
+    differ = ["%s on %s, %d threads" % (r["algorithm"], r["graph"], r["threads"]) for r in rows
+              if r["study"] == "parallel" and r["algorithm"] != "luby" and r.get("equals_greedy") is not True]
+    text.append("No: every parallel LD and Suitor run returns greedy's matching, mate for mate, on every graph and "
+                "thread count (checked by the benchmark), as the tie rule of the greedy order makes them do; "
+                "`suitor-heavy` and `gpa` are heavier. "
+                if not differ else "Yes, here: %s did not return greedy's matching. " % ", ".join(differ))
+    text.append("`luby` does not read weights and is lighter: %s.\n" % ", ".join(
+        "%.3f of greedy's on %s" % (r["of_greedy"], r["graph"]) for r in rows
+        if r["algorithm"] == "luby" and r["study"] == "sequential"))
+    # 3.5 trade-off.
+    text.append("\n## 3.5 Trade-off: quality against speed\n")
+    fig, axes = plt.subplots(1, len(graphs), figsize=(4.2 * len(graphs), 3.6), squeeze=False)
+    verdicts = []
+    for ax, g in zip(axes[0], graphs):
+        heavy = [r for r in rows if r["graph"] == g and r["algorithm"] == "suitor-heavy"]
+        ref = heavy[0]["weight"] if heavy else None
+        pts = []
+        for r in rows:
+            if r["graph"] != g or not ref:
+                continue
+            name = r["algorithm"] + ("" if r["study"] == "sequential" else " x%d" % r["threads"])
+            if r["study"] == "parallel" and r["threads"] == 1:
+                continue
+            pts.append((r["time_s"], r["weight"] / ref, name))
+        for s, q, name in pts:
+            ax.scatter([s], [q])
+            ax.annotate(name, (s, q), fontsize=6)
+        ax.set_xscale("log")
+        ax.set_title(g)
+        ax.set_xlabel("seconds")
+        ax.set_ylabel("weight / suitor-heavy's")
+        dominant = [p for p in pts if not any(o[0] <= p[0] and o[1] >= p[1] and o != p and
+                                              (o[0] < p[0] or o[1] > p[1]) for o in pts)]
+        verdicts.append("%s: the non-dominated runs are %s" % (
+            g, ", ".join("%s (%s, %.3f)" % (n, fmt_s(s), q) for s, q, n in sorted(dominant))))
+    fig.tight_layout()
+    fig.savefig(os.path.join(ctx.out, "assignment-tradeoff.svg"))
+    plt.close(fig)
+    text.append("![quality against time](assignment-tradeoff.svg)\n\n")
+    text.append("Is there a dominant implementation? " + "; ".join(verdicts) + ".\n")
+    with open(os.path.join(ctx.out, "assignment.md"), "w") as f:
+        f.write("\n".join(text))
+
+
+# ---- the handshaking course project: one matching for any thread count -----
+
+HANDSHAKE = "*Parallel graph matching*, a course project on handshaking matching on GPUs (no author named), " \
+            "its results section"
+
+
+def handshake_run(ctx):
+    cli = ctx.binary("matchblas")
+    graphs = [("R-MAT 2^12", "rmat", 1 << 12), ("grid 64x64", "grid", 64)] if ctx.quick else \
+        [("R-MAT 2^20", "rmat", 1 << 20), ("grid 1024x1024", "grid", 1024), ("Erdos-Renyi 2^20", "er", 1 << 20)]
+    threads = assignment_threads(ctx)
+    devices = ["cpu"]
+    if subprocess.run([cli, "list"], capture_output=True, text=True).stdout.find("handshake-gpu") >= 0 and \
+            shutil.which("nvidia-smi"):
+        devices.append("gpu")
+    for label, kind, n in graphs:
+        path = os.path.join(ctx.scratch, "%s_%d.mtx" % (kind, n))
+        if not os.path.exists(path):
+            run([cli, "gen", kind, str(n), "--seed", "1", "--ties", "4", "--out", path], ctx)
+
+        def measure(path=path, label=label):
+            rows, first = [], None
+            for device in devices:
+                for t in threads if device == "cpu" else [0]:
+                    mates = os.path.join(ctx.scratch, "mates_%s_%d.txt" % (device, t))
+                    out = run([cli, "match", path, "--algo", "handshake", "--device", device, "--threads", str(t),
+                               "--json", "--out", mates], ctx, timeout=3600)
+                    report = json.loads(out)
+                    with open(mates) as f:
+                        text = f.read()
+                    first = text if first is None else first
+                    rows.append({"graph": label, "device": device, "threads": t, "time_s": report["time_s"],
+                                 "weight": report["weight"], "cardinality": report["cardinality"],
+                                 "same_as_first": text == first})
+            return rows
+        ctx.measure(label, measure)
+
+
+def handshake_render(ctx, header, rows):
+    plt = pyplot()
+    graphs = []
+    for r in rows:
+        if r["graph"] not in graphs:
+            graphs.append(r["graph"])
+    text = [page_head("The handshaking course project: one matching for every thread count and device",
+                      HANDSHAKE, header, "handshake")]
+    claims = [c for c in source_values("handshake") if c["quantity"] == "claim"]
+    for c in claims:
+        text.append("\n*The source:* %s (%s)\n" % (c["note"], c["where"]))
+    same = all(r["same_as_first"] for r in rows)
+    text.append("\n*This run:* %s: on every graph the mate arrays written by `matchblas match --algo handshake` "
+                "on %s are %s, byte for byte.\n" % (
+                    "agrees" if same else "DIFFERS",
+                    " and ".join(sorted({"%s (%s)" % (r["device"], ", ".join(str(t) for t in sorted(
+                        {x["threads"] for x in rows if x["device"] == r["device"]})) + " threads")
+                        for r in rows})), "identical" if same else "not all identical"))
+    table = [[r["graph"], r["device"], r["threads"] or "-", fmt_s(r["time_s"]), "%.6g" % r["weight"],
+              r["cardinality"], "yes" if r["same_as_first"] else "NO"] for r in rows]
+    text.append("\n## Timing\n\n" + md_table(["graph", "device", "threads", "time", "weight", "cardinality",
+                                              "same matching"], table) + "\n")
+    fig, ax = plt.subplots(figsize=(5, 3.6))
+    for g in graphs:
+        pts = sorted((r["threads"], r["time_s"]) for r in rows if r["graph"] == g and r["device"] == "cpu")
+        ax.plot([t for t, _ in pts], [s for _, s in pts], marker="o", label=g)
+    ax.set_xlabel("threads")
+    ax.set_ylabel("seconds")
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(os.path.join(ctx.out, "handshake-threads.svg"))
+    plt.close(fig)
+    text.append("\n![handshake's time against threads](handshake-threads.svg)\n")
+    with open(os.path.join(ctx.out, "handshake.md"), "w") as f:
+        f.write("\n".join(text))
+
+
+# ---- the studies ------------------------------------------------------------
+
+# name: (title, citation, run, render) or (title, citation, None, why pending)
+STUDIES = {
+    "thorsen": ("Thorsen and Merkey 2010: four distributed variants, and Luby", THORSEN, thorsen_run,
+                thorsen_render),
+    "assignment": ("Mazankiewicz: LD and Suitor, runtime, speedup, quality, trade-off", ASSIGNMENT, assignment_run,
+                   assignment_render),
+    "handshake": ("The handshaking course project: identical results, timing", HANDSHAKE, handshake_run,
+                  handshake_render),
+    "hovland": ("Hovland 2020, ch. 5: sequential and parallel ROMA", "N. H. Hovland, *Maximum weighted matching on "
+                "a GPU*, Master's thesis, University of Bergen, 2020, ch. 5", None,
+                "not yet scripted: its numbers are in bench/RESULTS.md (ROMA, roma-gpu) but not yet regenerated here"),
+    "naim-1": ("Naim 2017, Paper I: GPU-Suitor", "M. Naim et al., HiPC 2015 (Paper I of Naim's PhD thesis, "
+               "Bergen, 2017), Figures 2-5", None, "not yet scripted (needs the GPU machine)"),
+    "naim-3": ("Naim 2017, Paper III: Louvain on the GPU", "Paper III of M. Naim's PhD thesis, Bergen, 2017, "
+               "Figures 1-7", None, "pending: community detection on the GPU is still being completed"),
+    "naim-4": ("Naim 2017, Paper IV: stable marriage", "F. Manne, M. Naim, H. Lerring, M. Halappanavar, CSC 2016 "
+               "(Paper IV of Naim's PhD thesis), Figures 1-4", None, "not yet scripted"),
+}
+
+
+def render_index(ctx):
+    lines = ["# The sources' experiments, replicated\n",
+             "Each page re-runs one source's study with matchblas on the machine named on it, from one command "
+             "(`bench/replicate.py --source NAME --full`; `--quick` for small sizes), and sets its numbers beside "
+             "the source's where the source states them. The raw rows are in data/; every plot and table is drawn "
+             "from them. bench/RESULTS.md keeps the lab notebook of other measurements.\n",
+             "| source | page | state |", "|---|---|---|"]
+    for name, (title, _, runner, render_or_why) in STUDIES.items():
+        page = os.path.join(ctx.out, name + ".md")
+        if runner is None:
+            lines.append("| %s | - | %s |" % (title, render_or_why))
+        elif os.path.exists(page):
+            header, _ = read_rows(os.path.join(ctx.out, "data", name + ".jsonl"))
+            lines.append("| %s | [%s.md](%s.md) | %s run, %s, revision %s |" % (
+                title, name, name, header["mode"], header["date"], header["revision"]))
+        else:
+            lines.append("| %s | - | not run yet: `bench/replicate.py --source %s` |" % (title, name))
+    with open(os.path.join(ctx.out, "README.md"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+
+
+def render(ctx, name):
+    _, _, _, render_study = STUDIES[name]
+    path = os.path.join(ctx.out, "data", name + ".jsonl")
+    if not os.path.exists(path):
+        raise StudyFailed("no rows for %s in %s: run it first" % (name, path))
+    header, rows = read_rows(path)
+    if header is None or not rows:
+        raise StudyFailed("%s holds no run header or no rows" % path)
+    write_csv(os.path.join(ctx.out, "data", name + ".csv"), rows)
+    render_study(ctx, header, rows)
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--source", default="all", help="comma-separated study names, or all (default): %s"
+                   % ", ".join(STUDIES))
+    mode = p.add_mutually_exclusive_group()
+    mode.add_argument("--quick", action="store_true", help="small sizes, seconds per study")
+    mode.add_argument("--full", action="store_true", help="the sources' sizes (the default)")
+    p.add_argument("--build", default=os.environ.get("MATCHBLAS_BUILD", os.path.join(ROOT, "build")),
+                   help="the build directory whose bin/ holds matchblas and the benchmarks (default build/)")
+    p.add_argument("--out", default=os.path.join(ROOT, "docs", "replication"), help="default docs/replication")
+    p.add_argument("--resume", action="store_true", help="keep the rows of an earlier run of this mode and revision")
+    p.add_argument("--render-only", action="store_true", help="no runs: the CSV, plots and pages again from OUT/data")
+    args = p.parse_args(argv)
+    names = list(STUDIES) if args.source == "all" else args.source.split(",")
+    for n in names:
+        if n not in STUDIES:
+            p.error("unknown source '%s' (known: %s)" % (n, ", ".join(STUDIES)))
+    ctx = Context(args)
+    os.makedirs(ctx.out, exist_ok=True)
+    failed = []
+    try:
+        for name in names:
+            title, _, runner, _ = STUDIES[name]
+            if runner is None:
+                continue
+            print("%s: %s" % (name, title), file=sys.stderr, flush=True)
+            try:
+                if not args.render_only:
+                    ctx.start(name)
+                    runner(ctx)
+                render(ctx, name)
+            except StudyFailed as e:
+                print("replicate: %s failed: %s" % (name, e), file=sys.stderr)
+                failed.append(name)
+        render_index(ctx)
+    finally:
+        shutil.rmtree(ctx.scratch, ignore_errors=True)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,111 @@
+#!/usr/bin/env python3
+"""bench/replicate.py --quick: every scripted study runs on the build's
+binaries, writes its rows (JSONL with the run's machine, revision, command
+and mode; CSV), its plots (non-empty SVG, each one the page links) and its
+page; the index lists every source, replicated or pending; --render-only
+draws the same pages again from the rows alone; the rows say what the
+studies found (the four distributed variants and Luby timed on each graph,
+greedy's matching from every parallel LD and Suitor run, one handshake
+matching for every thread count); a bad source name is refused.
+
+    test_replicate.py BUILD_DIR     (exit 77: skipped, saying why)
+"""
+import csv
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SCRIPT = os.path.join(HERE, "..", "..", "bench", "replicate.py")
+
+
+def fail(message):
+    print("FAIL: " + message)
+    sys.exit(1)
+
+
+def check(condition, message):
+    if not condition:
+        fail(message)
+
+
+def main():
+    build = sys.argv[1]
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        print("skipped: %s has no matplotlib (Debian: python3-matplotlib)" % sys.executable)
+        return 77
+    for tool in ("matchblas", "bench_cpu_matchers"):
+        if not os.path.exists(os.path.join(build, "bin", tool)):
+            print("skipped: %s/bin/%s is not built (the benchmarks are off in this build)" % (build, tool))
+            return 77
+    sources = ["assignment", "handshake"]
+    if os.path.exists(os.path.join(build, "bin", "bench_distributed")):
+        sources.insert(0, "thorsen")
+    else:
+        print("note: no bench_distributed in this build (MPI off): the thorsen study is not checked")
+    out = tempfile.mkdtemp(prefix="replicate-test-")
+    cmd = [sys.executable, SCRIPT, "--quick", "--build", build, "--out", out, "--source", ",".join(sources)]
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+    check(p.returncode == 0, "replicate exited %d:\n%s" % (p.returncode, p.stderr[-3000:]))
+    pages = {}
+    for name in sources:
+        jsonl = os.path.join(out, "data", name + ".jsonl")
+        records = [json.loads(line) for line in open(jsonl) if line.strip()]
+        header, rows = records[0], records[1:]
+        check(header["kind"] == "run" and header["mode"] == "quick", name + ": no run header")
+        for field in ("machine", "revision", "command", "date"):
+            check(header.get(field), "%s: the run header lacks %s" % (name, field))
+        check(len(rows) >= 4, "%s: %d rows" % (name, len(rows)))
+        with open(os.path.join(out, "data", name + ".csv"), newline="") as f:
+            check(len(list(csv.DictReader(f))) == len(rows), name + ": the CSV and the JSONL differ in rows")
+        page = open(os.path.join(out, name + ".md")).read()
+        pages[name] = page
+        check(header["machine"] in page and header["revision"] in page, name + ": the page does not name its run")
+        images = re.findall(r"\]\(([\w.-]+\.svg)\)", page)
+        check(images, name + ": the page shows no plot")
+        for image in images:
+            text = open(os.path.join(out, image)).read()
+            check("<svg" in text and len(text) > 2000, "%s: %s is not a drawn SVG" % (name, image))
+        if name == "thorsen":
+            variants = {r["algorithm"] for r in rows if r.get("ranks") == 2}
+            for v in ("ld-mpi-sync-poll", "ld-mpi-async-poll", "ld-mpi-sync-notify", "ld-mpi-async-notify", "luby",
+                      "ld-rounds"):
+                check(v in variants, "thorsen: no %s row at 2 ranks" % v)
+            luby = [r for r in rows if r.get("study") == "weights" and r["algorithm"] == "luby"]
+            check(len(luby) == 3 and all(0.3 < r["of_greedy"] < 1.0 for r in luby),
+                  "thorsen: luby's weight against greedy's: %s" % luby)
+            check("the poll versions perform better" in page, "thorsen: the source's claims are not on the page")
+        if name == "assignment":
+            parallel = [r for r in rows if r["study"] == "parallel" and r["algorithm"] != "luby"]
+            check(parallel and all(r["equals_greedy"] is True for r in parallel),
+                  "assignment: a parallel LD or Suitor run differs from greedy")
+            check("Is there a dominant implementation?" in page, "assignment: no trade-off answer")
+        if name == "handshake":
+            check(all(r["same_as_first"] for r in rows), "handshake: the matchings differ between thread counts")
+            check({r["threads"] for r in rows} >= {1, 2}, "handshake: not run on 1 and 2 threads")
+    index = open(os.path.join(out, "README.md")).read()
+    for name in sources:
+        check("(%s.md)" % name in index, "the index does not link " + name)
+    for pending in ("Paper III", "Hovland", "Paper I:", "Paper IV"):
+        line = [l for l in index.splitlines() if pending in l]
+        check(len(line) == 1 and "| - |" in line[0], "the index does not list %s as pending" % pending)
+    # Drawn again from the rows alone: the same pages.
+    p = subprocess.run([sys.executable, SCRIPT, "--render-only", "--build", build, "--out", out, "--source",
+                        ",".join(sources)], capture_output=True, text=True, timeout=300)
+    check(p.returncode == 0, "--render-only exited %d:\n%s" % (p.returncode, p.stderr[-2000:]))
+    for name in sources:
+        check(open(os.path.join(out, name + ".md")).read() == pages[name], name + ": --render-only drew another page")
+    # A bad source is a usage error.
+    p = subprocess.run([sys.executable, SCRIPT, "--source", "nosuch", "--out", out], capture_output=True, text=True)
+    check(p.returncode == 2 and "unknown source 'nosuch'" in p.stderr, "a bad --source: %s" % p.stderr)
+    print("ok: %s" % ", ".join(sources))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

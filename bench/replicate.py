@@ -285,6 +285,7 @@ def thorsen_run(ctx):
                 out = run(["mpirun", "--bind-to", "none", "-np", str(p), bench, "--graphs", spec, "--reps", str(reps),
                            "--peers", "greedy,ld-rounds,luby,suitor-cas", "--threads", str(p)], ctx, env=env,
                           timeout=3600)
+                size = re.search(r"; (\d+) vertices, (\d+) edges;", out)
                 rows = []
                 for m in re.finditer(r"^# \S+ (ld-mpi-[\w-]+): ([0-9.eE+-]+) s \(slowest rank, median of \d+\), "
                                      r"(\d+) rounds", out, re.M):
@@ -294,6 +295,9 @@ def thorsen_run(ctx):
                                      re.M):
                     rows.append({"graph": label, "ranks": p, "algorithm": m.group(1), "time_s": float(m.group(2)),
                                  "threads": 1 if m.group(1) == "greedy" else p})
+                for r in rows:
+                    if size:
+                        r["vertices"], r["edges"] = int(size.group(1)), int(size.group(2))
                 if " NO " in out or "differs" in out:
                     raise StudyFailed("a distributed variant's matching differs from greedy's on %s:\n%s"
                                       % (label, out[-2000:]))
@@ -369,6 +373,17 @@ def thorsen_render(ctx, header, rows):
                 "on as many threads beside them. The source gives its times only as plots; its conclusions are "
                 "in the table at the end.\n")
     text.append("![the four variants against the rank count](thorsen-variants.svg)\n")
+    sizes = {}
+    for r in timing:
+        if "vertices" in r:
+            sizes[r["graph"]] = (r["vertices"], r["edges"])
+    quick = type("Mode", (), {"quick": header["mode"] == "quick"})()
+    table = [[label, "%d / %d" % sizes[label] if label in sizes else "-", stands]
+             for label, _, stands in thorsen_graphs(quick)]
+    text.append("\nThe graphs (crankseg, from the SuiteSparse collection, is not reachable here: a k-nearest-"
+                "neighbour graph of random points with its vertex count stands in, geometric and local like a "
+                "finite-element mesh, with near-uniform degrees):\n\n")
+    text.append(md_table(["graph", "vertices / edges", "the source's graph"], table) + "\n")
     for g in graphs:
         ranks = sorted({r["ranks"] for r in timing if r["graph"] == g})
         table = []
@@ -677,6 +692,233 @@ def handshake_render(ctx, header, rows):
         f.write("\n".join(text))
 
 
+# ---- Hovland 2020, ch. 5: sequential ROMA on complete graphs --------------
+
+HOVLAND = "N. H. Hovland, *Maximum weighted matching on a GPU*, Master's thesis, University of Bergen, 2020, " \
+          "sec. 5.4 (Table 5.1, Figures 5.2-5.5, Tables 5.2-5.4)"
+HOVLAND_DISTS = ["uniform", "exponential", "geometric"]
+# The thesis's names of the weight distributions.
+HOVLAND_NAMES = {"uniform": "random", "exponential": "exponential", "geometric": "geometric"}
+
+
+def hovland_plan(ctx):
+    """(sizes, seeds, exact up to, phase-table size). The thesis: n = 1024
+    ... 90112, 5 graphs x 5 runs, the exact optimum up to 32768, the phase
+    tables at 16384. Here: the sizes whose dense float graph fits in half
+    the memory, 3 graphs (a run is a function of its seed: one run each),
+    LEMON's optimum up to 8192 on the first graph and the auction's bound
+    above."""
+    if ctx.quick:
+        return [512, 1024], [1], 512, 1024
+    try:
+        memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError):
+        memory = 16 << 30
+    sizes = [n for n in (1024, 2048, 4096, 8192, 16384, 32768, 57344, 73728, 90112) if 4 * n * n < memory / 2]
+    return sizes, [1, 2, 3], 8192, 16384
+
+
+def hovland_run(ctx):
+    bench = ctx.binary("bench_roma")
+    sizes, seeds, exact_up_to, _ = hovland_plan(ctx)
+    for dist in HOVLAND_DISTS:
+        for n in sizes:
+            for seed in seeds:
+                def measure(dist=dist, n=n, seed=seed):
+                    cmd = [bench, "--n", str(n), "--dists", dist, "--runs", "cpu", "--start", "neighbour",
+                           "--phases", "8", "--seed", str(seed)]
+                    if seed == seeds[0]:
+                        cmd += ["--exact-up-to", str(exact_up_to)] if n <= exact_up_to else ["--upper-bound"]
+                    out = run(cmd, ctx, timeout=6 * 3600)
+                    summary = re.search(r"^summary run=cpu .*$", out, re.M)
+                    if not summary:
+                        raise StudyFailed("bench_roma printed no summary:\n" + out[-2000:])
+                    fields = dict(kv.split("=", 1) for kv in summary.group(0).split()[1:] if "=" in kv)
+                    row = {"study": "run", "dist": dist, "n": n, "seed": seed, "time_s": float(fields["total_s"]),
+                           "phases": int(fields["phases"]), "weight": float(fields["weight"])}
+                    if "optimum" in fields:
+                        row["optimum"] = float(fields["optimum"])
+                    if "bound" in fields:
+                        row["upper_bound"] = float(fields["bound"])
+                    rows = [row]
+                    start = re.search(r"^ start\s+-\s+-\s+([0-9.]+)", out, re.M)
+                    previous = float(start.group(1)) if start else None
+                    for m in re.finditer(r"^\s+(\d+)\s+(\d+)\s+\d+\s+([0-9.]+)\s+([0-9.]+)", out, re.M):
+                        weight = float(m.group(3))
+                        rows.append({"study": "phase", "dist": dist, "n": n, "seed": seed, "phase": int(m.group(1)),
+                                     "flips": int(m.group(2)), "start_weight": previous, "weight": weight,
+                                     "time_s": float(m.group(4))})
+                        previous = weight
+                    return rows
+                ctx.measure("%s n=%d seed=%d" % (dist, n, seed), measure)
+
+
+def hovland_render(ctx, header, rows):
+    plt = pyplot()
+    runs = [r for r in rows if r["study"] == "run"]
+    phases = [r for r in rows if r["study"] == "phase"]
+    source = source_values("hovland")
+    quick = type("Mode", (), {"quick": header["mode"] == "quick"})()
+    sizes, seeds, exact_up_to, table_n = hovland_plan(quick)
+    sizes = sorted({r["n"] for r in runs})
+    seeds = sorted({r["seed"] for r in runs})
+
+    def mean(values):
+        values = [v for v in values if v is not None]
+        return sum(values) / len(values) if values else None
+
+    def src(figure, setting, quantity):
+        for v in source:
+            if v["figure"] == figure and v["setting"] == setting and v["quantity"] == quantity and v["value"]:
+                return float(v["value"])
+        return None
+
+    text = [page_head("Hovland 2020: sequential ROMA on complete graphs", HOVLAND, header, "hovland")]
+    text.append("\nThe thesis ran its sequential ROMA on a Xeon Platinum 8168 (3.7 GHz turbo) and averaged 5 graphs x 5 "
+                "runs per point; here `roma` runs from the thesis's neighbour start (0-1, 2-3, ...), at most 8 "
+                "phases, flips gaining more than 1e-5, on %d graph%s per point (seeds %s; a run is a function of its "
+                "seed, so one run each), sizes %s.\n" % (len(seeds), "" if len(seeds) == 1 else "s",
+                                                        ", ".join(map(str, seeds)), ", ".join(map(str, sizes))))
+    # Table 5.1 and Figure 5.2: time; Figure 5.3: phases.
+    text.append("\n## Table 5.1: runtimes of the random (uniform) graphs\n")
+    table, previous = [], None
+    for n in sizes:
+        t = mean(r["time_s"] for r in runs if r["dist"] == "uniform" and r["n"] == n)
+        theirs = src("Table 5.1", str(n), "runtime")
+        table.append([n, "%.4g s" % theirs if theirs else "-", "%.4g s" % t,
+                      "%.2f" % (theirs / t) if theirs else "-", "%.2f" % (t / previous) if previous else "-"])
+        previous = t
+    text.append(md_table(["n", "thesis", "this run", "thesis / this run", "ratio to n/2's time"], table) + "\n")
+    fig, axes = plt.subplots(1, 2, figsize=(9, 3.6))
+    for dist in HOVLAND_DISTS:
+        pts = [(n, mean(r["time_s"] for r in runs if r["dist"] == dist and r["n"] == n)) for n in sizes]
+        axes[0].plot([n for n, _ in pts], [t for _, t in pts], marker="o", label=HOVLAND_NAMES[dist])
+        pts = [(n, mean(r["phases"] for r in runs if r["dist"] == dist and r["n"] == n)) for n in sizes]
+        axes[1].plot([n for n, _ in pts], [p for _, p in pts], marker="o", label=HOVLAND_NAMES[dist])
+    theirs = [(int(v["setting"]), float(v["value"])) for v in source if v["figure"] == "Table 5.1" and v["value"]]
+    if theirs:
+        axes[0].plot([n for n, _ in theirs], [t for _, t in theirs], marker="x", linestyle=":", color="black",
+                     label="thesis, random")
+    axes[0].set_xscale("log", base=2)
+    axes[0].set_yscale("log")
+    axes[0].set_xlabel("n")
+    axes[0].set_ylabel("seconds")
+    axes[0].set_title("Figure 5.2: runtime")
+    axes[1].set_xscale("log", base=2)
+    axes[1].set_xlabel("n")
+    axes[1].set_ylabel("phases")
+    axes[1].set_title("Figure 5.3: phases")
+    axes[0].legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(os.path.join(ctx.out, "hovland-runtime.svg"))
+    plt.close(fig)
+    text.append("\n![Figures 5.2 and 5.3: runtime and phases against n](hovland-runtime.svg)\n")
+    table = []
+    for dist in HOVLAND_DISTS:
+        table.append([HOVLAND_NAMES[dist]] + ["%.1f" % mean(r["phases"] for r in runs if r["dist"] == dist and
+                                                           r["n"] == n) for n in sizes])
+    text.append("\nPhases used (Figure 5.3; the last one finds no flip):\n\n" +
+                md_table(["distribution"] + [str(n) for n in sizes], table) + "\n")
+    # Tables 5.2 and 5.3: flips and weight increase per phase at one size.
+    n_table = table_n if table_n in sizes else sizes[-1]
+    text.append("\n## Tables 5.2-5.3 and Figures 5.4-5.5: flips and weight per phase, n = %d\n" % n_table)
+    if n_table != 16384:
+        text.append("(The thesis measured n = 16384; this run's largest phase table is n = %d.)\n" % n_table)
+    fig, axes = plt.subplots(1, 2, figsize=(9, 3.6))
+    flips_rows, gain_rows = [], []
+    for dist in HOVLAND_DISTS:
+        mine = [r for r in phases if r["dist"] == dist and r["n"] == n_table]
+        top = max([r["phase"] for r in mine], default=-1)
+        for p in range(top + 1):
+            f = mean(r["flips"] for r in mine if r["phase"] == p)
+            gain = mean(100.0 * (r["weight"] - r["start_weight"]) / r["start_weight"] for r in mine
+                        if r["phase"] == p and r["start_weight"])
+            f_src, g_src = src("Table 5.2", "%s phase %d" % (HOVLAND_NAMES[dist], p), "flips"), \
+                src("Table 5.3", "%s phase %d" % (HOVLAND_NAMES[dist], p), "weight increase")
+            flips_rows.append([HOVLAND_NAMES[dist], p, "-" if f_src is None else "%g" % f_src, "%.1f" % f])
+            gain_rows.append([HOVLAND_NAMES[dist], p, "-" if g_src is None else "%.5f%%" % g_src,
+                              "-" if gain is None else "%.5f%%" % gain])
+        axes[0].plot(range(top + 1), [mean(r["flips"] for r in mine if r["phase"] == p) for p in range(top + 1)],
+                     marker="o", label=HOVLAND_NAMES[dist])
+        axes[1].plot(range(top + 1), [mean(r["start_weight"] for r in mine if r["phase"] == p)
+                                      for p in range(top + 1)], marker="o", label=HOVLAND_NAMES[dist])
+    for ax, title, label in ((axes[0], "Figure 5.4: flips per phase", "flips"),
+                             (axes[1], "Figure 5.5: weight at each phase's start", "weight")):
+        ax.set_title(title)
+        ax.set_xlabel("phase")
+        ax.set_ylabel(label)
+    axes[0].set_yscale("symlog")
+    axes[0].legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(os.path.join(ctx.out, "hovland-phases.svg"))
+    plt.close(fig)
+    text.append("\n![Figures 5.4 and 5.5](hovland-phases.svg)\n")
+    text.append("\nTable 5.2, flips per phase (mean over the graphs):\n\n" +
+                md_table(["distribution", "phase", "thesis (n = 16384)", "this run"], flips_rows) + "\n")
+    text.append("\nTable 5.3, weight increase in the phase, percent of its start weight:\n\n" +
+                md_table(["distribution", "phase", "thesis (n = 16384)", "this run"], gain_rows) + "\n")
+    # Table 5.4: the gap to optimality.
+    text.append("\n## Table 5.4: gap to optimality (GTO)\n")
+    text.append("1 - weight / optimum, in percent, on the first graph of each size: LEMON's blossom algorithm up "
+                "to n = %d (the thesis: Edmonds' algorithm from LEMON up to 32768, geometric to 16384); above it "
+                "the auction's upper bound on the optimum, so the value is an upper bound on the gap (\u2264).\n\n"
+                % exact_up_to)
+    table = []
+    for n in sizes:
+        cells = [n]
+        for dist in HOVLAND_DISTS:
+            r = [x for x in runs if x["dist"] == dist and x["n"] == n and x["seed"] == seeds[0]]
+            theirs = src("Table 5.4", "%s %d" % (HOVLAND_NAMES[dist], n), "GTO")
+            mine = "-"
+            if r and r[0].get("optimum"):
+                mine = "%.5f%%" % (100 * (1 - r[0]["weight"] / r[0]["optimum"]))
+            elif r and r[0].get("upper_bound"):
+                mine = "\u2264 %.5f%%" % (100 * (1 - r[0]["weight"] / r[0]["upper_bound"]))
+            cells += ["-" if theirs is None else "%.5f%%" % theirs, mine]
+        table.append(cells)
+    header_cells = ["n"]
+    for dist in HOVLAND_DISTS:
+        header_cells += ["%s: thesis" % HOVLAND_NAMES[dist], "this run"]
+    text.append(md_table(header_cells, table) + "\n")
+    text.append("\n## Where this run differs\n")
+    text.append(hovland_differences(runs, sizes, source) + "\n")
+    text.append("- Here, at n = %d, the first phase makes %s of the flips.\n" % (n_table,
+                                                                              first_phase_shares(phases, n_table)))
+    with open(os.path.join(ctx.out, "hovland.md"), "w") as f:
+        f.write("\n".join(text))
+
+
+def hovland_differences(runs, sizes, source):
+    """Sentences comparing the shapes the thesis reports with this run's."""
+    notes = []
+    uniform = {n: [r["time_s"] for r in runs if r["dist"] == "uniform" and r["n"] == n] for n in sizes}
+    ratios = [sum(uniform[b]) / len(uniform[b]) / (sum(uniform[a]) / len(uniform[a]))
+              for a, b in zip(sizes, sizes[1:]) if b == 2 * a and uniform[a] and uniform[b]]
+    if ratios:
+        notes.append("- Doubling n multiplies the time by %.2f-%.2f here (the thesis: 4.20-5.05, its Table 5.1): "
+                     "O(phases x n^2) in both." % (min(ratios), max(ratios)))
+    slowest = {d: sum(r["time_s"] for r in runs if r["dist"] == d) for d in HOVLAND_DISTS}
+    notes.append("- The slowest distribution here is %s (the thesis: exponential, which needs the most phases); "
+                 "the fastest is %s (the thesis: geometric)." % (HOVLAND_NAMES[max(slowest, key=slowest.get)],
+                                                                HOVLAND_NAMES[min(slowest, key=slowest.get)]))
+    for v in source:
+        if v["quantity"] == "claim":
+            notes.append("- The thesis (%s): %s." % (v["where"], v["note"]))
+    return "\n".join(notes)
+
+
+def first_phase_shares(phases, n):
+    """The share of each distribution's flips made in phase 0 at size n."""
+    shares = []
+    for dist in HOVLAND_DISTS:
+        mine = [r for r in phases if r["dist"] == dist and r["n"] == n]
+        total = sum(r["flips"] for r in mine)
+        if total:
+            shares.append("%.2f%% (%s)" % (100.0 * sum(r["flips"] for r in mine if r["phase"] == 0) / total,
+                                           HOVLAND_NAMES[dist]))
+    return ", ".join(shares)
+
+
 # ---- the studies ------------------------------------------------------------
 
 # name: (title, citation, run, render) or (title, citation, None, why pending)
@@ -687,9 +929,11 @@ STUDIES = {
                    assignment_render),
     "handshake": ("The handshaking course project: identical results, timing", HANDSHAKE, handshake_run,
                   handshake_render),
-    "hovland": ("Hovland 2020, ch. 5: sequential and parallel ROMA", "N. H. Hovland, *Maximum weighted matching on "
-                "a GPU*, Master's thesis, University of Bergen, 2020, ch. 5", None,
-                "not yet scripted: its numbers are in bench/RESULTS.md (ROMA, roma-gpu) but not yet regenerated here"),
+    "hovland": ("Hovland 2020, sec. 5.4: sequential ROMA (runtime, phases, flips, weight, GTO)", HOVLAND,
+                hovland_run, hovland_render),
+    "hovland-gpu": ("Hovland 2020, sec. 5.5-5.6: parallel ROMA 1 and 2 and roma-gpu", "N. H. Hovland, *Maximum "
+                    "weighted matching on a GPU*, Master's thesis, University of Bergen, 2020, sec. 5.5-5.6", None,
+                    "not yet scripted (needs the GPU machine): bench/RESULTS.md holds roma-gpu's measurements"),
     "naim-1": ("Naim 2017, Paper I: GPU-Suitor", "M. Naim et al., HiPC 2015 (Paper I of Naim's PhD thesis, "
                "Bergen, 2017), Figures 2-5", None, "not yet scripted (needs the GPU machine)"),
     "naim-3": ("Naim 2017, Paper III: Louvain on the GPU", "Paper III of M. Naim's PhD thesis, Bergen, 2017, "

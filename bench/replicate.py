@@ -209,8 +209,17 @@ def pyplot():
     except ImportError:
         raise StudyFailed("the plots need matplotlib (Debian: apt-get install python3-matplotlib)")
     matplotlib.use("Agg")
+    matplotlib.rcParams["svg.hashsalt"] = "matchblas"  # the same ids on every drawing
     import matplotlib.pyplot as plt
     return plt
+
+
+def save_figure(plt, fig, path):
+    """Lays fig out and writes it as SVG without a date, so that drawing
+    the same rows again writes the same file."""
+    fig.tight_layout()
+    fig.savefig(path, metadata={"Date": None})
+    plt.close(fig)
 
 
 def md_table(header, rows):
@@ -246,7 +255,8 @@ def thorsen_graphs(ctx):
     (52,804 vertices, 5.28M edges, from the SuiteSparse collection) is not
     reachable here: a k-nearest-neighbour graph of the same vertex count
     and about its edge count stands in (geometric locality, near-uniform
-    degrees about 200)."""
+    degrees: each vertex joined to its 190 nearest, about 5.3M edges once
+    symmetrised)."""
     if ctx.quick:
         knn_n, knn_k = 3000, 20
         return [("grid 32x32", "grid:32", "the 256x256 grid, scaled down"),
@@ -254,7 +264,7 @@ def thorsen_graphs(ctx):
                 ("knn %d, k=%d" % (knn_n, knn_k), ("knn", knn_n, knn_k), "crankseg, scaled down")]
     return [("grid 256x256", "grid:256", "65,536 vertices, 130,560 edges (as the source)"),
             ("K_1024,1024", "bipartite:1024", "2,048 vertices, 1,048,576 edges (the source says 130,560 edges)"),
-            ("knn 52804, k=100", ("knn", 52804, 100), "crankseg's vertex count and about its edges")]
+            ("knn 52804, k=190", ("knn", 52804, 190), "crankseg's vertex count and about its 5.28M edges")]
 
 
 def thorsen_ranks(ctx):
@@ -360,9 +370,7 @@ def thorsen_render(ctx, header, rows):
         ax.set_xscale("log", base=2)
         ax.set_yscale("log")
     axes[0][0].legend(fontsize=7)
-    fig.tight_layout()
-    fig.savefig(os.path.join(ctx.out, "thorsen-variants.svg"))
-    plt.close(fig)
+    save_figure(plt, fig, os.path.join(ctx.out, "thorsen-variants.svg"))
 
     text = [page_head("Thorsen and Merkey 2010: parallel greedy matching in four distributed forms, and Luby",
                       THORSEN, header, "thorsen")]
@@ -370,8 +378,11 @@ def thorsen_render(ctx, header, rows):
     text.append("The source ran Unified Parallel C on a Cray X1 (shared memory, vector) and a Cray XT4 "
                 "(distributed memory) with 1-16 processes; matchblas runs the same four variants over MPI-3 "
                 "one-sided windows (`ld-mpi-*`) on this machine, with the shared-memory `ld-rounds` and `luby` "
-                "on as many threads beside them. The source gives its times only as plots; its conclusions are "
-                "in the table at the end.\n")
+                "on as many threads beside them. The `ld-mpi-*` times are the matching alone: each rank's part of "
+                "the graph is built and its rows sorted in the greedy order beforehand (bench_distributed's input "
+                "step, not counted), so a vertex finds its next candidate without rescanning its row; the "
+                "shared-memory rows start from the unsorted graph and count all of their work. The source gives its "
+                "times only as plots; its conclusions are in the table at the end.\n")
     text.append("![the four variants against the rank count](thorsen-variants.svg)\n")
     sizes = {}
     for r in timing:
@@ -456,8 +467,8 @@ def thorsen_conclusions(timing, graphs, source):
                 one = min((t(g, "ld-mpi-%s" % v, 1) or 1e30) for v in
                           ("sync-poll", "async-poll", "sync-notify", "async-notify"))
                 speedup = one / best
-                verdict = "%s on %s: the fastest variant at %d ranks runs %.2fx its time on 1 rank" % (
-                    "speeds up" if speedup > 1.05 else "does not speed up", g, ranks[-1], speedup)
+                verdict = "%s on %s: %.2fx from 1 to %d ranks (the fastest variant at each)" % (
+                    "speeds up" if speedup > 1.05 else "does not speed up", g, speedup, ranks[-1])
                 if len(ranks) < 3:
                     verdict += " (only %d rank counts on this machine)" % len(ranks)
         rows.append([claim["setting"], claim["note"] + " (" + claim["where"] + ")", verdict])
@@ -555,9 +566,7 @@ def assignment_render(ctx, header, rows):
         text.append("\n### %s\n\n" % g)
         text.append(md_table(["algorithm", "threads", "time", "absolute speedup", "efficiency"], table) + "\n")
     axes[0][0].legend(fontsize=7)
-    fig.tight_layout()
-    fig.savefig(os.path.join(ctx.out, "assignment-speedup.svg"))
-    plt.close(fig)
+    save_figure(plt, fig, os.path.join(ctx.out, "assignment-speedup.svg"))
     text.append("\n![absolute speedup against threads](assignment-speedup.svg)\n")
     # 3.4 quality.
     text.append("\n## 3.4 Quality: does parallelism reduce it?\n")
@@ -596,9 +605,7 @@ def assignment_render(ctx, header, rows):
                                               (o[0] < p[0] or o[1] > p[1]) for o in pts)]
         verdicts.append("%s: the non-dominated runs are %s" % (
             g, ", ".join("%s (%s, %.3f)" % (n, fmt_s(s), q) for s, q, n in sorted(dominant))))
-    fig.tight_layout()
-    fig.savefig(os.path.join(ctx.out, "assignment-tradeoff.svg"))
-    plt.close(fig)
+    save_figure(plt, fig, os.path.join(ctx.out, "assignment-tradeoff.svg"))
     text.append("![quality against time](assignment-tradeoff.svg)\n\n")
     text.append("Is there a dominant implementation? " + "; ".join(verdicts) + ".\n")
     with open(os.path.join(ctx.out, "assignment.md"), "w") as f:
@@ -684,9 +691,7 @@ def handshake_render(ctx, header, rows):
     ax.set_xlabel("threads")
     ax.set_ylabel("seconds")
     ax.legend(fontsize=7)
-    fig.tight_layout()
-    fig.savefig(os.path.join(ctx.out, "handshake-threads.svg"))
-    plt.close(fig)
+    save_figure(plt, fig, os.path.join(ctx.out, "handshake-threads.svg"))
     text.append("\n![handshake's time against threads](handshake-threads.svg)\n")
     with open(os.path.join(ctx.out, "handshake.md"), "w") as f:
         f.write("\n".join(text))
@@ -702,20 +707,21 @@ HOVLAND_NAMES = {"uniform": "random", "exponential": "exponential", "geometric":
 
 
 def hovland_plan(ctx):
-    """(sizes, seeds, exact up to, phase-table size). The thesis: n = 1024
-    ... 90112, 5 graphs x 5 runs, the exact optimum up to 32768, the phase
-    tables at 16384. Here: the sizes whose dense float graph fits in half
-    the memory, 3 graphs (a run is a function of its seed: one run each),
-    LEMON's optimum up to 8192 on the first graph and the auction's bound
-    above."""
+    """(sizes, seeds, exact up to by distribution, phase-table size). The
+    thesis: n = 1024 ... 90112, 5 graphs x 5 runs, the exact optimum up to
+    32768 (geometric: 16384), the phase tables at 16384. Here: the sizes
+    whose dense float graph fits in half the memory, 3 graphs (a run is a
+    function of its seed: one run each), LEMON's optimum on the first graph
+    up to 8192 (geometric: 2048; LEMON took over 8 minutes on the geometric
+    graph of 4096 on a 2-core machine) and the auction's bound above."""
     if ctx.quick:
-        return [512, 1024], [1], 512, 1024
+        return [512, 1024], [1], {d: 512 for d in HOVLAND_DISTS}, 1024
     try:
         memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
     except (ValueError, OSError):
         memory = 16 << 30
     sizes = [n for n in (1024, 2048, 4096, 8192, 16384, 32768, 57344, 73728, 90112) if 4 * n * n < memory / 2]
-    return sizes, [1, 2, 3], 8192, 16384
+    return sizes, [1, 2, 3], {"uniform": 8192, "exponential": 8192, "geometric": 2048}, 16384
 
 
 def hovland_run(ctx):
@@ -728,7 +734,8 @@ def hovland_run(ctx):
                     cmd = [bench, "--n", str(n), "--dists", dist, "--runs", "cpu", "--start", "neighbour",
                            "--phases", "8", "--seed", str(seed)]
                     if seed == seeds[0]:
-                        cmd += ["--exact-up-to", str(exact_up_to)] if n <= exact_up_to else ["--upper-bound"]
+                        limit = exact_up_to[dist]
+                        cmd += ["--exact-up-to", str(limit)] if n <= limit else ["--upper-bound"]
                     out = run(cmd, ctx, timeout=6 * 3600)
                     summary = re.search(r"^summary run=cpu .*$", out, re.M)
                     if not summary:
@@ -781,13 +788,14 @@ def hovland_render(ctx, header, rows):
                                                         ", ".join(map(str, seeds)), ", ".join(map(str, sizes))))
     # Table 5.1 and Figure 5.2: time; Figure 5.3: phases.
     text.append("\n## Table 5.1: runtimes of the random (uniform) graphs\n")
-    table, previous = [], None
+    table, previous = [], {}
     for n in sizes:
         t = mean(r["time_s"] for r in runs if r["dist"] == "uniform" and r["n"] == n)
         theirs = src("Table 5.1", str(n), "runtime")
+        half = previous.get(n // 2) if n % 2 == 0 else None
         table.append([n, "%.4g s" % theirs if theirs else "-", "%.4g s" % t,
-                      "%.2f" % (theirs / t) if theirs else "-", "%.2f" % (t / previous) if previous else "-"])
-        previous = t
+                      "%.2f" % (theirs / t) if theirs else "-", "%.2f" % (t / half) if half else "-"])
+        previous[n] = t
     text.append(md_table(["n", "thesis", "this run", "thesis / this run", "ratio to n/2's time"], table) + "\n")
     fig, axes = plt.subplots(1, 2, figsize=(9, 3.6))
     for dist in HOVLAND_DISTS:
@@ -809,9 +817,7 @@ def hovland_render(ctx, header, rows):
     axes[1].set_ylabel("phases")
     axes[1].set_title("Figure 5.3: phases")
     axes[0].legend(fontsize=7)
-    fig.tight_layout()
-    fig.savefig(os.path.join(ctx.out, "hovland-runtime.svg"))
-    plt.close(fig)
+    save_figure(plt, fig, os.path.join(ctx.out, "hovland-runtime.svg"))
     text.append("\n![Figures 5.2 and 5.3: runtime and phases against n](hovland-runtime.svg)\n")
     table = []
     for dist in HOVLAND_DISTS:
@@ -849,9 +855,7 @@ def hovland_render(ctx, header, rows):
         ax.set_ylabel(label)
     axes[0].set_yscale("symlog")
     axes[0].legend(fontsize=7)
-    fig.tight_layout()
-    fig.savefig(os.path.join(ctx.out, "hovland-phases.svg"))
-    plt.close(fig)
+    save_figure(plt, fig, os.path.join(ctx.out, "hovland-phases.svg"))
     text.append("\n![Figures 5.4 and 5.5](hovland-phases.svg)\n")
     text.append("\nTable 5.2, flips per phase (mean over the graphs):\n\n" +
                 md_table(["distribution", "phase", "thesis (n = 16384)", "this run"], flips_rows) + "\n")
@@ -860,9 +864,9 @@ def hovland_render(ctx, header, rows):
     # Table 5.4: the gap to optimality.
     text.append("\n## Table 5.4: gap to optimality (GTO)\n")
     text.append("1 - weight / optimum, in percent, on the first graph of each size: LEMON's blossom algorithm up "
-                "to n = %d (the thesis: Edmonds' algorithm from LEMON up to 32768, geometric to 16384); above it "
+                "to n = %s (the thesis: Edmonds' algorithm from LEMON up to 32768, geometric to 16384); above it "
                 "the auction's upper bound on the optimum, so the value is an upper bound on the gap (\u2264).\n\n"
-                % exact_up_to)
+                % ", ".join("%d (%s)" % (exact_up_to[d], HOVLAND_NAMES[d]) for d in HOVLAND_DISTS))
     table = []
     for n in sizes:
         cells = [n]

@@ -131,6 +131,23 @@ def test_threads_and_seed_keywords():
     assert np.array_equal(a, b)
 
 
+def test_luby_is_maximal_and_one_matching_per_seed():
+    """luby: a maximal matching (no edge with both ends free, checked here
+    on the graph), the same for a seed on any thread count, another for
+    another seed; its weight is below greedy's (it reads no weights)."""
+    W = rule_graph(random_graph(500, 0.02, seed=3, ties=2))
+    mate, report = matchblas.match(W, "luby", seed=7, threads=1)
+    weight = check_matching(W, mate)
+    U = sp.triu(W, k=1).tocoo()
+    assert not np.any((mate[U.row] < 0) & (mate[U.col] < 0)), "an edge with both ends free"
+    for t in (2, 4):
+        assert np.array_equal(matchblas.match(W, "luby", seed=7, threads=t)[0], mate)
+    assert not np.array_equal(matchblas.match(W, "luby", seed=8)[0], mate)
+    greedy_mate = greedy_reference(W)
+    assert weight < check_matching(W, greedy_mate)
+    assert report.weight == pytest.approx(weight)
+
+
 def test_b_match():
     A = random_graph(150, 0.05, seed=6, ties=4)
     W = rule_graph(A)

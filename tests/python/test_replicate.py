@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
-"""bench/replicate.py --quick: every scripted study runs on the build's
+"""bench/replicate.py --quick: every scripted study (thorsen where MPI is
+built, assignment, handshake, hovland) runs on the build's
 binaries, writes its rows (JSONL with the run's machine, revision, command
 and mode; CSV), its plots (non-empty SVG, each one the page links) and its
 page; the index lists every source, replicated or pending; --render-only
-draws the same pages again from the rows alone; the rows say what the
+draws the same pages and plots again from the rows alone; the rows say what the
 studies found (the four distributed variants and Luby timed on each graph,
 greedy's matching from every parallel LD and Suitor run, one handshake
 matching for every thread count); a bad source name is refused.
@@ -43,7 +44,7 @@ def main():
         if not os.path.exists(os.path.join(build, "bin", tool)):
             print("skipped: %s/bin/%s is not built (the benchmarks are off in this build)" % (build, tool))
             return 77
-    sources = ["assignment", "handshake"]
+    sources = ["assignment", "handshake", "hovland"]
     if os.path.exists(os.path.join(build, "bin", "bench_distributed")):
         sources.insert(0, "thorsen")
     else:
@@ -85,21 +86,36 @@ def main():
             check(parallel and all(r["equals_greedy"] is True for r in parallel),
                   "assignment: a parallel LD or Suitor run differs from greedy")
             check("Is there a dominant implementation?" in page, "assignment: no trade-off answer")
+        if name == "hovland":
+            runs = [r for r in rows if r["study"] == "run"]
+            check({(r["dist"], r["n"]) for r in runs} == {(d, n) for d in ("uniform", "exponential", "geometric")
+                                                          for n in (512, 1024)}, "hovland: not every (dist, n) ran")
+            check(all(r.get("optimum") for r in runs if r["n"] == 512) and
+                  all(r.get("upper_bound") for r in runs if r["n"] == 1024),
+                  "hovland: no exact optimum at 512 or no bound at 1024")
+            check(all(r["weight"] <= r.get("optimum", r.get("upper_bound")) * (1 + 1e-9) for r in runs),
+                  "hovland: a weight above the optimum or its bound")
+            check(any(r["study"] == "phase" and r["flips"] > 0 for r in rows), "hovland: no phase rows")
+            check("| 1024 | 0.02996 s |" in page, "hovland: Table 5.1's thesis value is not beside ours")
+            check("\u2264" in page, "hovland: the bound-based gap is not marked")
         if name == "handshake":
             check(all(r["same_as_first"] for r in rows), "handshake: the matchings differ between thread counts")
             check({r["threads"] for r in rows} >= {1, 2}, "handshake: not run on 1 and 2 threads")
     index = open(os.path.join(out, "README.md")).read()
     for name in sources:
         check("(%s.md)" % name in index, "the index does not link " + name)
-    for pending in ("Paper III", "Hovland", "Paper I:", "Paper IV"):
+    for pending in ("Paper III", "sec. 5.5-5.6", "Paper I:", "Paper IV"):
         line = [l for l in index.splitlines() if pending in l]
         check(len(line) == 1 and "| - |" in line[0], "the index does not list %s as pending" % pending)
-    # Drawn again from the rows alone: the same pages.
+    # Drawn again from the rows alone: the same pages and plots, byte for byte.
+    svgs = {f: open(os.path.join(out, f)).read() for f in os.listdir(out) if f.endswith(".svg")}
     p = subprocess.run([sys.executable, SCRIPT, "--render-only", "--build", build, "--out", out, "--source",
                         ",".join(sources)], capture_output=True, text=True, timeout=300)
     check(p.returncode == 0, "--render-only exited %d:\n%s" % (p.returncode, p.stderr[-2000:]))
     for name in sources:
         check(open(os.path.join(out, name + ".md")).read() == pages[name], name + ": --render-only drew another page")
+    for f, text in svgs.items():
+        check(open(os.path.join(out, f)).read() == text, f + ": --render-only drew another plot")
     # A bad source is a usage error.
     p = subprocess.run([sys.executable, SCRIPT, "--source", "nosuch", "--out", out], capture_output=True, text=True)
     check(p.returncode == 2 and "unknown source 'nosuch'" in p.stderr, "a bad --source: %s" % p.stderr)

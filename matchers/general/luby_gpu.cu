@@ -20,11 +20,12 @@ namespace matchblas {
 
 namespace {
 
-// live[u]: u free with a free neighbour when last asked (luby.cpp).
 constexpr offset_t thread_row = 256;  // longer rows get a warp
 constexpr offset_t warp_row = 4096;   // longer rows get a block
 constexpr int block_size = 256;
 
+// The rows of up to thread_row entries, a thread each. live[u]: u is free
+// and had a free neighbour when last asked (luby.cpp).
 template <class W>
 __global__ void luby_candidates(gpu::CsrView<W> g, const vertex_t* mate, std::uint8_t* live, vertex_t* cand,
                                 LubyRound round) {

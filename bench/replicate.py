@@ -222,6 +222,11 @@ def save_figure(plt, fig, path):
     plt.close(fig)
 
 
+def graphs_in_order(rows):
+    """The rows' graphs, each once, in the order they were measured."""
+    return list(dict.fromkeys(r["graph"] for r in rows))
+
+
 def md_table(header, rows):
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     for r in rows:
@@ -350,10 +355,7 @@ def cpu_matchers(ctx, cpu, graph_args, names, threads, reps=3):
 
 def thorsen_render(ctx, header, rows):
     plt = pyplot()
-    graphs = []
-    for r in rows:
-        if r["graph"] not in graphs:
-            graphs.append(r["graph"])
+    graphs = graphs_in_order(rows)
     timing = [r for r in rows if r.get("study") != "weights"]
     variants = ["ld-mpi-sync-poll", "ld-mpi-async-poll", "ld-mpi-sync-notify", "ld-mpi-async-notify"]
     fig, axes = plt.subplots(1, len(graphs), figsize=(4.2 * len(graphs), 3.6), squeeze=False)
@@ -521,10 +523,7 @@ def assignment_run(ctx):
 
 def assignment_render(ctx, header, rows):
     plt = pyplot()
-    graphs = []
-    for r in rows:
-        if r["graph"] not in graphs:
-            graphs.append(r["graph"])
+    graphs = graphs_in_order(rows)
     text = [page_head("Mazankiewicz: Locally-Dominant and Suitor, sequential and parallel", ASSIGNMENT, header,
                       "assignment")]
     text.append("\nThe assignment sets the questions and reports no numbers of its own: its graphs were to be "
@@ -654,10 +653,7 @@ def handshake_run(ctx):
 
 def handshake_render(ctx, header, rows):
     plt = pyplot()
-    graphs = []
-    for r in rows:
-        if r["graph"] not in graphs:
-            graphs.append(r["graph"])
+    graphs = graphs_in_order(rows)
     text = [page_head("The handshaking course project: one matching for every thread count and device",
                       HANDSHAKE, header, "handshake")]
     claims = [c for c in source_values("handshake") if c["quantity"] == "claim"]

@@ -367,18 +367,28 @@ bool follow_neighbours(std::size_t candidates, vertex_t n) {
   return candidates * follow_below < std::size_t(n);
 }
 
-vertex_t moves_to_local_optimum(const Csr<double>& g, MoveState& s, int threads, int* passes) {
+vertex_t moves_until_none_improves(const std::function<std::vector<vertex_t>()>& check,
+                                  const std::function<vertex_t(const std::vector<vertex_t>&)>& move, int* passes) {
   vertex_t moves = 0;
   for (;;) {
     check_interrupt();
     ++*passes;
-    const std::vector<vertex_t> candidates = improving_vertices(g, s, threads);
+    const std::vector<vertex_t> candidates = check();
     if (candidates.empty()) break;
-    const vertex_t moved = queue_moves(g, s, candidates, follow_neighbours(candidates.size(), g.n_rows));
-    if (moved == 0) break;  // (cannot happen: the check and the queue share best_move)
+    const vertex_t moved = move(candidates);
+    if (moved == 0) break;  // the check and the moves round a tie apart: the moves' rule stands
     moves += moved;
   }
   return moves;
+}
+
+vertex_t moves_to_local_optimum(const Csr<double>& g, MoveState& s, int threads, int* passes) {
+  return moves_until_none_improves(
+      [&] { return improving_vertices(g, s, threads); },
+      [&](const std::vector<vertex_t>& candidates) {
+        return queue_moves(g, s, candidates, follow_neighbours(candidates.size(), g.n_rows));
+      },
+      passes);
 }
 
 }  // namespace matchblas::community

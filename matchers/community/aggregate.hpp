@@ -4,6 +4,7 @@
 // final refinement) or from a queue after a parallel check (the final
 // refinement of louvain-omp and louvain-gpu).
 #pragma once
+#include <functional>
 #include <vector>
 
 #include "lib/csr.hpp"
@@ -101,6 +102,14 @@ vertex_t queue_moves(const Csr<double>& g, MoveState& s, const std::vector<verte
 // at a time (bench/RESULTS.md: R-MAT 2^22 took 9.2 s following them).
 inline constexpr std::size_t follow_below = 64;
 bool follow_neighbours(std::size_t candidates, vertex_t n);
+
+// The final refinement's loop: until `check` finds no improving vertex,
+// `move` works from the vertices it found (returning its moves; 0 ends
+// the loop: the moves' rule found nothing the check did, a tie the two
+// round apart). Each check adds one to *passes. Returns the moves. The
+// guarantee is the check's: it alone decides when the loop ends.
+vertex_t moves_until_none_improves(const std::function<std::vector<vertex_t>()>& check,
+                                  const std::function<vertex_t(const std::vector<vertex_t>&)>& move, int* passes);
 
 // The final refinement of louvain_omp (and louvain_gpu's host part): until
 // no vertex improves, the improving vertices (in parallel) and the queue's

@@ -18,9 +18,13 @@
 //               moves applied before the next (louvain_omp's rule, with
 //               another colouring). The colouring stops after 32 rounds
 //               (on R-MAT graphs the rounds form long chains: 945 for
-//               2^18); the vertices left form one last class, decided
-//               with the minimum-label rule. With --coloring off all
-//               vertices decide at once with that rule (the paper's,
+//               2^18); the vertices left form one last class, which
+//               settles: in steps, each of its vertices decides, and
+//               those whose gain over staying (then id) beats every
+//               deciding neighbour's move, the others deciding again in
+//               the next step (a colouring decided by the gains, at most
+//               32 steps). With --coloring off all
+//               vertices decide at once with the minimum-label rule (the paper's,
 //               after Lu et al.: a vertex alone moves to another community
 //               of one only when that one's label is smaller; it loses a
 //               few percent of modularity on R-MAT and ER graphs). The
@@ -38,14 +42,18 @@
 //               first rounds as above until one gains less than the final
 //               threshold; then, until no vertex gains, a kernel flags
 //               every vertex whose best move (a neighbouring community or
-//               one of its own) improves, and the host moves the flagged
-//               vertices one at a time (community::queue_moves: the CPU
-//               entries' rule and rounding; when under 1/64 of the
-//               vertices are flagged, from a queue that takes in each
-//               mover's neighbours), the labels going back to the device
-//               for the next check. (Moves in parallel rounds here
-//               took hundreds of rounds on R-MAT 2^22: tens of thousands
-//               of vertices contend for a few large communities.)
+//               one of its own) improves. From 256 flagged vertices up,
+//               they settle on the device as the last colour class does
+//               (kept when modularity rose); with fewer, or when that lost,
+//               the host moves the flagged vertices one at a time
+//               (community::queue_moves: the CPU entries' rule and
+//               rounding; when under 1/64 of the vertices are flagged,
+//               from a queue that takes in each mover's neighbours), the
+//               labels going back to the device for the next check.
+//               (Claim rounds here, one mover per community, took
+//               hundreds of rounds on R-MAT 2^22: tens of thousands of
+//               vertices contend for a few large communities; settling
+//               moves all of them, the gains decide who waits.)
 //
 // With integer weights and gamma every sum is exact and the levels (the
 // hierarchy) with --coloring off equal louvain_omp --coloring off's;
@@ -89,6 +97,12 @@ constexpr vertex_t empty_key = -1;
 // minimum-label rule (R-MAT 2^18 needs 945 rounds to colour every vertex,
 // half of them still uncoloured after 64).
 constexpr int colour_rounds = 32;
+// Steps of a settling (Mover::settle) before the vertices still pending
+// stay where they are.
+constexpr int settle_steps = 32;
+// The final moves settle on the device from a check that finds at least
+// this many improving vertices; below it the host moves them one at a time.
+constexpr std::size_t settle_from = 256;
 
 struct Level {  // a level's graph on the device
   vertex_t n = 0;
@@ -269,15 +283,21 @@ __device__ inline bool improves(const MoveInputs& in, const Choice& ch, double k
 
 // The moves of a round's class: next[u] for its `count` vertices
 // (order[0..count), or 0..count-1 when order is null) at once, from the
-// class's start; min_label: the minimum-label rule (no colouring).
+// class's start; min_label: the minimum-label rule (no colouring); active
+// (when not null): only the vertices flagged there decide, the others stay.
 __global__ void __launch_bounds__(block_threads) decide_kernel(MoveInputs in, const vertex_t* order, long long count,
-                                                               bool min_label, vertex_t* next) {
+                                                               bool min_label, const unsigned char* active,
+                                                               vertex_t* next) {
   __shared__ vertex_t shared_key[warps_per_block][shared_slots];
   __shared__ double shared_weight[warps_per_block][shared_slots];
   const int w = threadIdx.x / 32;
   for (long long i = (blockIdx.x * (long long)blockDim.x + threadIdx.x) / 32; i < count;
        i += (long long)gridDim.x * warps_per_block) {
     const vertex_t u = order ? order[i] : vertex_t(i), own = in.label[u];
+    if (active && !active[u]) {
+      if (threadIdx.x % 32 == 0) next[u] = own;
+      continue;
+    }
     const Choice ch = best_move(in, u, shared_key[w], shared_weight[w], false);
     vertex_t choice = own;
     if (ch.best != no_vertex && improves(in, ch, in.k[u]) &&
@@ -302,6 +322,103 @@ __global__ void apply_class_kernel(const vertex_t* order, long long count, const
     label[u] = to;
     atomicAdd(moved, 1ULL);
   }
+}
+
+// Settling moves, a step's decisions: for each pending vertex u, next[u]
+// its best neighbouring community and want[u] the margin (times 2m) of
+// that over staying when it improves, else -1 (want is -1 for every vertex
+// not pending); with `active`, -1 for the vertices not flagged there.
+__global__ void __launch_bounds__(block_threads) want_kernel(MoveInputs in, const vertex_t* pending, long long count,
+                                                             const unsigned char* active, vertex_t* next,
+                                                             double* want) {
+  __shared__ vertex_t shared_key[warps_per_block][shared_slots];
+  __shared__ double shared_weight[warps_per_block][shared_slots];
+  const int w = threadIdx.x / 32;
+  for (long long i = (blockIdx.x * (long long)blockDim.x + threadIdx.x) / 32; i < count;
+       i += (long long)gridDim.x * warps_per_block) {
+    const vertex_t u = pending[i];
+    if (active && !active[u]) {
+      if (threadIdx.x % 32 == 0) want[u] = -1.0;
+      continue;
+    }
+    const Choice ch = best_move(in, u, shared_key[w], shared_weight[w], false);
+    const bool moves = ch.best != no_vertex && improves(in, ch, in.k[u]);
+    if (threadIdx.x % 32 == 0) {
+      next[u] = moves ? ch.best : in.label[u];
+      want[u] = moves ? __dsub_rn(ch.best_gain, ch.stay) : -1.0;
+    }
+  }
+}
+
+// A step's movers: keep[i] when pending[i] wants to move and its (want,
+// id) beats every neighbour's (a neighbour that does not want has -1), so
+// no two movers of a step are neighbours. A warp per vertex.
+__global__ void dominant_kernel(const offset_t* offsets, const vertex_t* cols, const vertex_t* pending,
+                                long long count, const double* want, unsigned char* keep) {
+  const long long i = (blockIdx.x * (long long)blockDim.x + threadIdx.x) / 32;
+  const int lane = threadIdx.x % 32;
+  if (i >= count) return;
+  const vertex_t u = pending[i];
+  const double mine = want[u];
+  bool beaten = !(mine > 0);
+  for (offset_t e = offsets[u] + lane; e < offsets[u + 1] && !beaten; e += 32) {
+    const vertex_t v = cols[e];
+    const double theirs = want[v];
+    if (v != u && (theirs > mine || (theirs == mine && v > u))) beaten = true;
+  }
+  beaten = __any_sync(0xffffffffu, beaten);
+  if (lane == 0) keep[i] = beaten ? 0 : 1;
+}
+
+// A step's movers applied (label, tot, size; their want back to -1; count
+// in counts[0]); the pending vertices beaten by a neighbour go to `again`
+// (count in counts[1]) to decide in the next step.
+__global__ void settle_apply_kernel(const vertex_t* pending, long long count, const unsigned char* keep,
+                                    const vertex_t* next, const double* k, vertex_t* label, double* tot,
+                                    vertex_t* size, double* want, vertex_t* again, unsigned long long* counts) {
+  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < count;
+       i += (long long)gridDim.x * blockDim.x) {
+    const vertex_t u = pending[i];
+    if (keep[i]) {
+      const vertex_t from = label[u], to = next[u];
+      atomicAdd(&tot[from], -k[u]);
+      atomicAdd(&tot[to], k[u]);
+      atomicSub(&size[from], 1);
+      atomicAdd(&size[to], 1);
+      label[u] = to;
+      want[u] = -1;
+      atomicAdd(&counts[0], 1ULL);
+    } else if (want[u] > 0) {
+      again[atomicAdd(&counts[1], 1ULL)] = u;
+    }
+  }
+}
+
+// touched[v] = 1 for every vertex u whose label changed since `before` and
+// its neighbours: the vertices the next round decides (the others' own
+// and neighbouring communities kept their members). A warp per vertex.
+__global__ void touched_kernel(const offset_t* offsets, const vertex_t* cols, const vertex_t* label,
+                               const vertex_t* before, vertex_t n, unsigned char* touched) {
+  const long long warp = (blockIdx.x * (long long)blockDim.x + threadIdx.x) / 32;
+  const int lane = threadIdx.x % 32;
+  if (warp >= n) return;
+  const vertex_t u = vertex_t(warp);
+  if (label[u] == before[u]) return;
+  if (lane == 0) touched[u] = 1;
+  for (offset_t e = offsets[u] + lane; e < offsets[u + 1]; e += 32) touched[cols[e]] = 1;
+}
+
+// want[u] = -1 for the listed vertices.
+__global__ void unwant_kernel(const vertex_t* list, long long count, double* want) {
+  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < count;
+       i += (long long)gridDim.x * blockDim.x)
+    want[list[i]] = -1;
+}
+
+__global__ void fill_kernel(double* a, long long count, double v) {
+  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < count;
+       i += (long long)gridDim.x * blockDim.x)
+    a[i] = v;
 }
 
 // The colouring's priority of u: a hash of its id (ties: the larger id).
@@ -595,13 +712,24 @@ class Mover {
 
   // Rounds of moves from the current labels (q: their modularity) until a
   // round gains less than threshold; returns the moves, adds the rounds.
-  // coloring: a round decides class by class (louvain_omp's default);
-  // otherwise all at once with the minimum-label rule.
+  // coloring: a round decides class by class (louvain_omp's default), and
+  // after the first round only the vertices that moved in the last one
+  // and their neighbours decide (a pruning heuristic, after GVE-Louvain:
+  // a vertex not near a move keeps its neighbouring communities' members,
+  // though their totals may have changed; on R-MAT 2^22 a level's late
+  // rounds move under 0.1% of its vertices); otherwise all at once with
+  // the minimum-label rule.
   vertex_t level_rounds(double& q, double threshold, int* passes, bool coloring) {
     const vertex_t n = g_.n;
     if (two_m_ <= 0 || n == 0) return 0;
     if (coloring) colour_classes();
     DeviceBuffer<vertex_t> next(std::size_t(n), s_), before(std::size_t(n), s_);
+    DeviceBuffer<unsigned char> active, touched;
+    if (coloring) {
+      active = DeviceBuffer<unsigned char>(std::size_t(n), s_);
+      touched = DeviceBuffer<unsigned char>(std::size_t(n), s_);
+      MATCHBLAS_CUDA_TRY(cudaMemsetAsync(active.data(), 1, n, s_));
+    }
     vertex_t moves = 0;
     for (;;) {
       check_interrupt();
@@ -609,12 +737,17 @@ class Mover {
       MATCHBLAS_CUDA_TRY(
           cudaMemcpyAsync(before.data(), label_.data(), n * sizeof(vertex_t), cudaMemcpyDeviceToDevice, s_));
       zero(counter_, s_);
+      vertex_t settled = 0;
       if (coloring) {
         for (std::size_t c = 0; c + 1 < class_at_.size(); ++c) {
           const long long count = class_at_[c + 1] - class_at_[c];
           const vertex_t* order = order_.data() + class_at_[c];
+          if (int(c) == mixed_class_) {  // neighbours in it: the settling steps
+            settled += settle(order, count, active.data());
+            continue;
+          }
           decide_kernel<<<blocks_for(count * 32, block_threads), block_threads, 0, s_>>>(
-              inputs(), order, count, int(c) == mixed_class_, next.data());
+              inputs(), order, count, false, active.data(), next.data());
           launched();
           apply_class_kernel<<<blocks_for(count, block_threads), block_threads, 0, s_>>>(
               order, count, next.data(), k_.data(), label_.data(), tot_.data(), size_.data(), counter_.data());
@@ -622,13 +755,13 @@ class Mover {
         }
       } else {
         decide_kernel<<<blocks_for(n * 32LL, block_threads), block_threads, 0, s_>>>(inputs(), nullptr, n, true,
-                                                                                   next.data());
+                                                                                   nullptr, next.data());
         launched();
         apply_kernel<<<blocks_for(n, block_threads), block_threads, 0, s_>>>(label_.data(), next.data(), n,
                                                                             counter_.data());
         launched();
       }
-      const vertex_t moved = vertex_t(read_scalar(counter_.data(), s_));
+      const vertex_t moved = vertex_t(read_scalar(counter_.data(), s_)) + settled;
       if (moved == 0) break;
       const double previous = q;
       q = sums_and_modularity();
@@ -640,12 +773,78 @@ class Mover {
       }
       moves += moved;
       if (q - previous < threshold) break;
+      if (coloring) {  // the next round's deciders
+        MATCHBLAS_CUDA_TRY(cudaMemsetAsync(touched.data(), 0, n, s_));
+        touched_kernel<<<blocks_for(n * 32LL, block_threads), block_threads, 0, s_>>>(
+            g_.offsets.data(), g_.cols.data(), label_.data(), before.data(), n, touched.data());
+        launched();
+        std::swap(active, touched);
+      }
     }
     return moves;
   }
 
+  // Settling moves from the `count` vertices of `pending` (on the device,
+  // left as it is; with `active`, those flagged there), in steps from tot
+  // and size current: each pending
+  // vertex decides its best neighbouring community (want_kernel); those
+  // whose margin over staying, then id, beats every deciding neighbour's
+  // move at once (they are not neighbours: a colouring decided by the
+  // gains, so two neighbours never swap); the others decide again in the
+  // next step, from the moves made, until none wants to move or after
+  // settle_steps. Vertices of a step share communities, so their gains
+  // add up only to within the tot terms (the callers check modularity).
+  // Returns the moves. O(sum of the pending rows) a step.
+  vertex_t settle(const vertex_t* pending, long long count, const unsigned char* active = nullptr) {
+    const vertex_t n = g_.n;
+    if (count == 0 || two_m_ <= 0) return 0;
+    if (want_.size() != std::size_t(n)) {
+      want_ = DeviceBuffer<double>(std::size_t(n), s_);
+      fill_kernel<<<blocks_for(n, block_threads), block_threads, 0, s_>>>(want_.data(), n, -1.0);
+      launched();
+      settle_next_ = DeviceBuffer<vertex_t>(std::size_t(n), s_);
+      settle_list_ = DeviceBuffer<vertex_t>(std::size_t(n), s_);
+      settle_again_ = DeviceBuffer<vertex_t>(std::size_t(n), s_);
+      settle_keep_ = DeviceBuffer<unsigned char>(std::size_t(n), s_);
+      settle_counts_ = DeviceBuffer<unsigned long long>(2, s_);
+    }
+    MATCHBLAS_CUDA_TRY(cudaMemcpyAsync(settle_list_.data(), pending, count * sizeof(vertex_t),
+                                       cudaMemcpyDeviceToDevice, s_));
+    vertex_t moves = 0;
+    for (int step = 0; count > 0; ++step) {
+      if (step == settle_steps) {  // the rest stay where they are
+        unwant_kernel<<<blocks_for(count, block_threads), block_threads, 0, s_>>>(settle_list_.data(), count,
+                                                                                 want_.data());
+        launched();
+        break;
+      }
+      want_kernel<<<blocks_for(count * 32, block_threads), block_threads, 0, s_>>>(
+          inputs(), settle_list_.data(), count, active, settle_next_.data(), want_.data());
+      launched();
+      dominant_kernel<<<blocks_for(count * 32, block_threads), block_threads, 0, s_>>>(
+          g_.offsets.data(), g_.cols.data(), settle_list_.data(), count, want_.data(), settle_keep_.data());
+      launched();
+      zero(settle_counts_, s_);
+      settle_apply_kernel<<<blocks_for(count, block_threads), block_threads, 0, s_>>>(
+          settle_list_.data(), count, settle_keep_.data(), settle_next_.data(), k_.data(), label_.data(),
+          tot_.data(), size_.data(), want_.data(), settle_again_.data(), settle_counts_.data());
+      launched();
+      unsigned long long counts[2];
+      MATCHBLAS_CUDA_TRY(cudaMemcpyAsync(counts, settle_counts_.data(), sizeof counts, cudaMemcpyDeviceToHost, s_));
+      MATCHBLAS_CUDA_TRY(cudaStreamSynchronize(s_));
+      moves += vertex_t(counts[0]);
+      count = (long long)counts[1];
+      std::swap(settle_list_, settle_again_);
+    }
+    return moves;
+  }
+
+  // The last improving() list on the device, and its length.
+  const vertex_t* improving_list() const { return improving_list_.data(); }
+
   // The vertices whose best move improves (tot and size current), in
-  // order: a flag each, compacted by a prefix sum.
+  // order: a flag each, compacted by a prefix sum (kept on the device:
+  // improving_list).
   std::vector<vertex_t> improving() {
     const vertex_t n = g_.n;
     std::vector<vertex_t> out;
@@ -657,11 +856,12 @@ class Mover {
     exclusive_scan(flag.data(), at.data(), n + 1LL, s_);
     const vertex_t count = read_scalar(at.data() + n, s_);
     if (count == 0) return out;
-    DeviceBuffer<vertex_t> list(std::size_t(count), s_);
-    scatter_kernel<<<blocks_for(n, block_threads), block_threads, 0, s_>>>(flag.data(), at.data(), n, list.data());
+    improving_list_ = DeviceBuffer<vertex_t>(std::size_t(count), s_);
+    scatter_kernel<<<blocks_for(n, block_threads), block_threads, 0, s_>>>(flag.data(), at.data(), n,
+                                                                          improving_list_.data());
     launched();
     out.resize(std::size_t(count));
-    list.to_host(out, s_);
+    improving_list_.to_host(out, s_);
     MATCHBLAS_CUDA_TRY(cudaStreamSynchronize(s_));
     return out;
   }
@@ -698,6 +898,12 @@ class Mover {
   DeviceBuffer<double> table_weight_;
   DeviceBuffer<double> sums_;
   DeviceBuffer<unsigned long long> counter_;  // moves
+  DeviceBuffer<vertex_t> improving_list_;
+  // settle's: the margins (-1 where none), choices, lists, flags, counts
+  DeviceBuffer<double> want_;
+  DeviceBuffer<vertex_t> settle_next_, settle_list_, settle_again_;
+  DeviceBuffer<unsigned char> settle_keep_;
+  DeviceBuffer<unsigned long long> settle_counts_;
   DeviceBuffer<vertex_t> order_;              // the colour classes (colour_classes)
   std::vector<offset_t> class_at_;
   int mixed_class_ = -1;  // the class of the vertices left uncoloured (-1: none)
@@ -830,30 +1036,49 @@ Communities louvain_gpu(const Csr<double>& g, const LouvainOptions& o, const Gpu
     // final threshold): they move many vertices at once.
     double q_input = mover.sums_and_modularity();
     if (o.refine) p.refine_moves = mover.level_rounds(q_input, o.final_threshold, &p.refine_passes, o.coloring);
-    // Then until no vertex improves: the improving vertices found on the
-    // device, moved one at a time on the host (community::queue_moves;
+    // Then until no vertex improves (the check on the device decides): from
+    // a check that finds many, settling moves on the device (kept when
+    // modularity rose); from one that finds few, or when settling did not
+    // gain, the host moves them one at a time (community::queue_moves;
     // following the movers' neighbours once few improve), the labels back.
-    std::optional<community::MoveState> state;
-    while (o.refine) {
-      check_interrupt();
-      ++p.refine_passes;
-      const std::vector<vertex_t> candidates = mover.improving();
-      if (candidates.empty()) break;
-      if (!state) {
+    std::optional<community::MoveState> host;  // the host's copy, while current
+    DeviceBuffer<vertex_t> before(std::size_t(n), s);
+    const auto move = [&](const std::vector<vertex_t>& candidates) -> vertex_t {
+      if (candidates.size() >= settle_from) {
+        MATCHBLAS_CUDA_TRY(
+            cudaMemcpyAsync(before.data(), mover.label(), n * sizeof(vertex_t), cudaMemcpyDeviceToDevice, s));
+        const vertex_t moved = mover.settle(mover.improving_list(), (long long)candidates.size());
+        const double q = moved > 0 ? mover.sums_and_modularity() : q_input;
+        if (moved > 0 && q > q_input) {
+          q_input = q;
+          host.reset();
+          return moved;
+        }
+        if (moved > 0) {  // it lost: undo, the host moves them
+          MATCHBLAS_CUDA_TRY(
+              cudaMemcpyAsync(mover.label(), before.data(), n * sizeof(vertex_t), cudaMemcpyDeviceToDevice, s));
+          mover.sums_and_modularity();
+        }
+      }
+      if (!host) {
         std::vector<vertex_t> labels(static_cast<std::size_t>(n));
         MATCHBLAS_CUDA_TRY(
             cudaMemcpyAsync(labels.data(), mover.label(), n * sizeof(vertex_t), cudaMemcpyDeviceToHost, s));
         session.synchronize();
-        state = community::from_labels(g, std::move(labels), o.resolution);
+        host = community::from_labels(g, std::move(labels), o.resolution);
       }
       const vertex_t moved =
-          community::queue_moves(g, *state, candidates, community::follow_neighbours(candidates.size(), n));
-      if (moved == 0) break;  // the device's sums and the host's round a tie apart: the host's rule stands
-      p.refine_moves += moved;
-      MATCHBLAS_CUDA_TRY(
-          cudaMemcpyAsync(mover.label(), state->label.data(), n * sizeof(vertex_t), cudaMemcpyHostToDevice, s));
-      mover.sums_and_modularity();
-    }
+          community::queue_moves(g, *host, candidates, community::follow_neighbours(candidates.size(), n));
+      if (moved > 0) {
+        MATCHBLAS_CUDA_TRY(
+            cudaMemcpyAsync(mover.label(), host->label.data(), n * sizeof(vertex_t), cudaMemcpyHostToDevice, s));
+        q_input = mover.sums_and_modularity();
+      }
+      return moved;
+    };
+    if (o.refine)
+      p.refine_moves += community::moves_until_none_improves([&] { return mover.improving(); }, move,
+                                                             &p.refine_passes);
     p.refine_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - refine_start).count();
     p.communities = mover.renumber();
     p.modularity = mover.sums_and_modularity();

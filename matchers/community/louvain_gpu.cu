@@ -70,6 +70,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <vector>
 
@@ -100,6 +101,8 @@ constexpr int colour_rounds = 32;
 // Steps of a settling (Mover::settle) before the vertices still pending
 // stay where they are.
 constexpr int settle_steps = 32;
+// Rows longer than this decide once a settling (settle_apply_kernel).
+constexpr offset_t retry_row = 4096;
 // The final moves settle on the device from a check that finds at least
 // this many improving vertices; below it the host moves them one at a time.
 constexpr std::size_t settle_from = 256;
@@ -372,8 +375,12 @@ __global__ void dominant_kernel(const offset_t* offsets, const vertex_t* cols, c
 
 // A step's movers applied (label, tot, size; their want back to -1; count
 // in counts[0]); the pending vertices beaten by a neighbour go to `again`
-// (count in counts[1]) to decide in the next step.
-__global__ void settle_apply_kernel(const vertex_t* pending, long long count, const unsigned char* keep,
+// (count in counts[1]) to decide in the next step, but for rows longer
+// than retry_row (their want back to -1): a warp hashes such a row for
+// milliseconds, and a hub, beaten by one of its many neighbours at almost
+// every step, would be hashed again at each.
+__global__ void settle_apply_kernel(const offset_t* offsets, const vertex_t* pending, long long count,
+                                    const unsigned char* keep,
                                     const vertex_t* next, const double* k, vertex_t* label, double* tot,
                                     vertex_t* size, double* want, vertex_t* again, unsigned long long* counts) {
   for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < count;
@@ -389,7 +396,8 @@ __global__ void settle_apply_kernel(const vertex_t* pending, long long count, co
       want[u] = -1;
       atomicAdd(&counts[0], 1ULL);
     } else if (want[u] > 0) {
-      again[atomicAdd(&counts[1], 1ULL)] = u;
+      if (offsets[u + 1] - offsets[u] <= retry_row) again[atomicAdd(&counts[1], 1ULL)] = u;
+      else want[u] = -1;
     }
   }
 }
@@ -452,6 +460,23 @@ __global__ void colour_round_kernel(const offset_t* offsets, const vertex_t* col
     if (beaten) atomicAdd(left, 1ULL);
     else colour[u] = r;
   }
+}
+
+// colour[u] = lone for the vertices with no neighbour (a loop at most):
+// they have no community to move to, so no class holds them.
+__global__ void lone_kernel(const offset_t* offsets, const vertex_t* cols, vertex_t n, vertex_t lone,
+                            vertex_t* colour) {
+  for (long long u = blockIdx.x * (long long)blockDim.x + threadIdx.x; u < n; u += (long long)gridDim.x * blockDim.x) {
+    bool alone = true;
+    for (offset_t e = offsets[u]; e < offsets[u + 1] && alone; ++e) alone = cols[e] == vertex_t(u);
+    if (alone) colour[u] = lone;
+  }
+}
+
+// colour[u] = to where it is `from`.
+__global__ void recolour_kernel(vertex_t* colour, vertex_t n, vertex_t from, vertex_t to) {
+  for (long long u = blockIdx.x * (long long)blockDim.x + threadIdx.x; u < n; u += (long long)gridDim.x * blockDim.x)
+    if (colour[u] == from) colour[u] = to;
 }
 
 // colour[u] = c for the vertices still uncoloured.
@@ -666,12 +691,19 @@ class Mover {
   // The level's colour classes (colour_rounds Jones-Plassmann rounds: the
   // vertices of a class are not neighbours, except in the last class,
   // mixed_class_, of those still uncoloured then): order_ holds the
-  // vertices by class, by id within one; class_at_ the classes' starts and
+  // vertices by class, by id within one (those without neighbours after
+  // the last class, in none); class_at_ the classes' starts and
   // the end.
   void colour_classes() {
     const vertex_t n = g_.n;
     DeviceBuffer<vertex_t> colour(std::size_t(n), s_), sorted(std::size_t(n), s_), ids(std::size_t(n), s_);
     MATCHBLAS_CUDA_TRY(cudaMemsetAsync(colour.data(), 0xff, n * sizeof(vertex_t), s_));  // no_vertex
+    // Vertices without neighbours (most of a coarse R-MAT level's: the
+    // input's isolated vertices) sort after every class, in none.
+    constexpr vertex_t lone = std::numeric_limits<vertex_t>::max();
+    lone_kernel<<<blocks_for(n, block_threads), block_threads, 0, s_>>>(g_.offsets.data(), g_.cols.data(), n, lone,
+                                                                       colour.data());
+    launched();
     int colours = 0;
     bool left = n > 0;
     for (; left && colours < colour_rounds; ++colours) {
@@ -688,18 +720,20 @@ class Mover {
       uncoloured_kernel<<<blocks_for(n, block_threads), block_threads, 0, s_>>>(colour.data(), n, colours++);
       launched();
     }
+    recolour_kernel<<<blocks_for(n, block_threads), block_threads, 0, s_>>>(colour.data(), n, lone, colours);
+    launched();
     iota_kernel<<<blocks_for(n, block_threads), block_threads, 0, s_>>>(ids.data(), n);
     launched();
     order_ = DeviceBuffer<vertex_t>(std::size_t(n), s_);
     int bits = 1;
-    while ((1LL << bits) <= colours) ++bits;
+    while ((1LL << bits) <= colours + 1) ++bits;
     cub_call(
         [&](void* t, std::size_t& b) {
           return cub::DeviceRadixSort::SortPairs(t, b, colour.data(), sorted.data(), ids.data(), order_.data(), n, 0,
                                                  bits, s_);
         },
         s_);
-    DeviceBuffer<offset_t> count(std::size_t(std::max(colours, 1)), s_);
+    DeviceBuffer<offset_t> count(std::size_t(colours) + 1, s_);  // the last: those without neighbours
     zero(count, s_);
     histogram_kernel<<<blocks_for(n, block_threads), block_threads, 0, s_>>>(colour.data(), n, count.data());
     launched();
@@ -786,12 +820,12 @@ class Mover {
 
   // Settling moves from the `count` vertices of `pending` (on the device,
   // left as it is; with `active`, those flagged there), in steps from tot
-  // and size current: each pending
-  // vertex decides its best neighbouring community (want_kernel); those
-  // whose margin over staying, then id, beats every deciding neighbour's
-  // move at once (they are not neighbours: a colouring decided by the
-  // gains, so two neighbours never swap); the others decide again in the
-  // next step, from the moves made, until none wants to move or after
+  // and size current: each pending vertex decides its best neighbouring
+  // community (want_kernel); those whose margin over staying, then id,
+  // beats every deciding neighbour's move at once (they are not
+  // neighbours: a colouring decided by the gains, so two neighbours never
+  // swap); the others (rows of up to retry_row entries) decide again in
+  // the next step, from the moves made, until none wants to move or after
   // settle_steps. Vertices of a step share communities, so their gains
   // add up only to within the tot terms (the callers check modularity).
   // Returns the moves. O(sum of the pending rows) a step.
@@ -826,8 +860,8 @@ class Mover {
       launched();
       zero(settle_counts_, s_);
       settle_apply_kernel<<<blocks_for(count, block_threads), block_threads, 0, s_>>>(
-          settle_list_.data(), count, settle_keep_.data(), settle_next_.data(), k_.data(), label_.data(),
-          tot_.data(), size_.data(), want_.data(), settle_again_.data(), settle_counts_.data());
+          g_.offsets.data(), settle_list_.data(), count, settle_keep_.data(), settle_next_.data(), k_.data(),
+          label_.data(), tot_.data(), size_.data(), want_.data(), settle_again_.data(), settle_counts_.data());
       launched();
       unsigned long long counts[2];
       MATCHBLAS_CUDA_TRY(cudaMemcpyAsync(counts, settle_counts_.data(), sizeof counts, cudaMemcpyDeviceToHost, s_));

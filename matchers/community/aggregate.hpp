@@ -111,11 +111,11 @@ bool follow_neighbours(std::size_t candidates, vertex_t n);
 vertex_t moves_until_none_improves(const std::function<std::vector<vertex_t>()>& check,
                                   const std::function<vertex_t(const std::vector<vertex_t>&)>& move, int* passes);
 
-// The final refinement of louvain_omp (and louvain_gpu's host part): until
-// no vertex improves, the improving vertices (in parallel) and the queue's
-// moves from them. The same local optimum guarantee as local_moves with
-// threshold 0 (the check decides when it ends; the queue only does the
-// work); each check adds one to *passes. Returns the moves.
+// The final refinement of louvain_omp: until no vertex improves, the
+// improving vertices (in parallel) and the queue's moves from them. The
+// same local optimum guarantee as local_moves with threshold 0 (the check
+// decides when it ends; the queue only does the work); each check adds one
+// to *passes. Returns the moves.
 vertex_t moves_to_local_optimum(const Csr<double>& g, MoveState& s, int threads, int* passes);
 
 }  // namespace matchblas::community

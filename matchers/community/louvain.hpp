@@ -25,17 +25,20 @@
 //                sec. 3-4): a warp per vertex hashes the neighbouring
 //                communities (shared or global memory by row length), a
 //                round's moves by the colour classes of a Jones-Plassmann
-//                colouring (32 rounds; the rest in one class with the
-//                minimum-label rule), or all at once by that rule (the
-//                paper's; --coloring off), aggregation by a sort of
-//                (community, community) keys (louvain_gpu.cu).
+//                colouring (32 rounds; the rest in one class that
+//                settles: in steps, the vertices whose gain beats every
+//                deciding neighbour's move), or all at once by the
+//                minimum-label rule (the paper's; --coloring off),
+//                aggregation by a sort of (community, community) keys
+//                (louvain_gpu.cu).
 //
 // All three end (unless options.refine is off) with local moves of the
 // input graph's vertices until none gains: louvain in whole passes in
 // vertex order; louvain_omp and louvain_gpu check every vertex in parallel
 // (threads, the device) and move the improving ones one at a time (when
-// few, from a queue that takes in each mover's neighbours; aggregate.hpp),
-// until the check finds none. The guarantee "local optimum" (no vertex of the input
+// few, from a queue that takes in each mover's neighbours; aggregate.hpp)
+// or, louvain_gpu from 256 of them up, by settling on the device, until
+// the check finds none. The guarantee "local optimum" (no vertex of the input
 // gains modularity by moving to a neighbouring community or to one of its
 // own), which the conformance test checks with its own gain computation.
 //
@@ -80,7 +83,8 @@ struct LouvainOptions {
   // guarantee, "local optimum"); false: the levels' partition as it is
   // (Louvain's own result: no vertex of the last level's graph gains by a
   // move at the last threshold; input vertices may) - faster: on R-MAT
-  // 2^22, louvain-gpu's levels take 0.7 s and the refinement 10 s.
+  // 2^22 louvain-gpu's final moves take 1.2 s of its 19 s of stages
+  // (bench/RESULTS.md).
   bool refine = true;
 };
 

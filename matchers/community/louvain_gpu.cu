@@ -102,9 +102,10 @@ constexpr int colour_rounds = 32;
 // stay where they are.
 constexpr int settle_steps = 32;
 // Rows longer than this decide once a settling (settle_apply_kernel).
-constexpr offset_t retry_row = 4096;
+constexpr offset_t settle_retry_row = 4096;
 // The final moves settle on the device from a check that finds at least
-// this many improving vertices; below it the host moves them one at a time.
+// this many improving vertices; below it the host moves them one at a time
+// (on the CPU alone, settling lost to the host's queue: bench/RESULTS.md).
 constexpr std::size_t settle_from = 256;
 
 struct Level {  // a level's graph on the device
@@ -376,13 +377,13 @@ __global__ void dominant_kernel(const offset_t* offsets, const vertex_t* cols, c
 // A step's movers applied (label, tot, size; their want back to -1; count
 // in counts[0]); the pending vertices beaten by a neighbour go to `again`
 // (count in counts[1]) to decide in the next step, but for rows longer
-// than retry_row (their want back to -1): a warp hashes such a row for
-// milliseconds, and a hub, beaten by one of its many neighbours at almost
-// every step, would be hashed again at each.
+// than settle_retry_row (their want back to -1): a warp hashes such a row
+// for milliseconds, and a hub, beaten by one of its many neighbours at
+// almost every step, would be hashed again at each.
 __global__ void settle_apply_kernel(const offset_t* offsets, const vertex_t* pending, long long count,
-                                    const unsigned char* keep,
-                                    const vertex_t* next, const double* k, vertex_t* label, double* tot,
-                                    vertex_t* size, double* want, vertex_t* again, unsigned long long* counts) {
+                                    const unsigned char* keep, const vertex_t* next, const double* k,
+                                    vertex_t* label, double* tot, vertex_t* size, double* want, vertex_t* again,
+                                    unsigned long long* counts) {
   for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < count;
        i += (long long)gridDim.x * blockDim.x) {
     const vertex_t u = pending[i];
@@ -396,7 +397,7 @@ __global__ void settle_apply_kernel(const offset_t* offsets, const vertex_t* pen
       want[u] = -1;
       atomicAdd(&counts[0], 1ULL);
     } else if (want[u] > 0) {
-      if (offsets[u + 1] - offsets[u] <= retry_row) again[atomicAdd(&counts[1], 1ULL)] = u;
+      if (offsets[u + 1] - offsets[u] <= settle_retry_row) again[atomicAdd(&counts[1], 1ULL)] = u;
       else want[u] = -1;
     }
   }
@@ -824,11 +825,11 @@ class Mover {
   // community (want_kernel); those whose margin over staying, then id,
   // beats every deciding neighbour's move at once (they are not
   // neighbours: a colouring decided by the gains, so two neighbours never
-  // swap); the others (rows of up to retry_row entries) decide again in
-  // the next step, from the moves made, until none wants to move or after
-  // settle_steps. Vertices of a step share communities, so their gains
-  // add up only to within the tot terms (the callers check modularity).
-  // Returns the moves. O(sum of the pending rows) a step.
+  // swap); the others (rows of up to settle_retry_row entries) decide
+  // again in the next step, from the moves made, until none wants to move
+  // or after settle_steps. Vertices of a step share communities, so their
+  // gains add up only to within the tot terms (the callers check
+  // modularity). Returns the moves. O(sum of the pending rows) a step.
   vertex_t settle(const vertex_t* pending, long long count, const unsigned char* active = nullptr) {
     const vertex_t n = g_.n;
     if (count == 0 || two_m_ <= 0) return 0;

@@ -2,7 +2,7 @@
 // a straightforward reference (below: the same visit order and rules, in
 // exact integer arithmetic on maps) on small graphs with integer weights
 // and loops; louvain-omp the same partition at 1, 2, 3 and 4 threads, with
-// and without colouring; both
+// and without colouring, and on R-MAT 2^13; both
 // valid, at their reported modularity, with no improving vertex move
 // (tests/check/community_check.hpp), at resolutions 0.5, 1 and 2; the
 // hand-checked karate club; the edge cases (no vertices, no edges,
@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "lib/error.hpp"
+#include "datasets/generators.hpp"
 #include "matchers/community/louvain.hpp"
 #include "matchers/registry.hpp"
 #include "tests/check/community_check.hpp"
@@ -207,6 +208,22 @@ TEST_CASE("louvain and louvain-omp: valid local optima at three resolutions; lou
         }
       }
     }
+  }
+}
+
+TEST_CASE("louvain-omp on R-MAT 2^13 (hundreds of final moves): a local optimum, "
+          "the same at 1, 2 and 4 threads") {
+  GenOptions go;
+  go.seed = 3;
+  const Csr<double> g = rmat<double>(1 << 13, go);
+  LouvainOptions o;
+  o.threads = 1;
+  const Communities one = louvain_omp(g, o);
+  require_local_optimum(g, one, 1.0);
+  CHECK(one.refine_moves > 256);
+  for (int threads : {2, 4}) {
+    o.threads = threads;
+    CHECK(louvain_omp(g, o).label == one.label);
   }
 }
 

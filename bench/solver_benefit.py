@@ -9,6 +9,7 @@ M. Tuma (SIAM J. Sci. Comput. 22(4), 2000) tabulate.
     solver_benefit.py FILE_OR_DIR... [--out PREFIX] [--all] [--max-n N]
                       [--exclude TEXT] [--drop-tol 1e-4] [--fill-factor 10] [--pivot 0]
                       [--restart 50] [--maxiter 1000] [--tol 1e-8]
+                      [--superlu BUILD/bin/superlu_prepass]
 
 Each system is A x = b with b = A * ones. "as given" factorises A; "job 5"
 factorises B = P Dr A Dc (P puts the matched entries on the diagonal, where
@@ -29,12 +30,16 @@ most --max-n rows and no --exclude text in its name; --all takes every
 square real one. Prints the Markdown table; --out PREFIX also writes
 PREFIX.md (a page: what was run, the table, a summary, the plot),
 PREFIX.svg (iterations, as given and with job 5, per matrix) and
-PREFIX.json (every number).
+PREFIX.json (every number). --superlu runs the C example
+examples/superlu_prepass.c with --ilu on the same matrices (SuperLU's own
+ILUTP and a GMRES written in C, through the C API, beside SuperLU's MC64
+where it was built with it) and adds its table to the page.
 """
 import argparse
 import json
 import math
 import os
+import subprocess
 import sys
 import time
 
@@ -237,8 +242,26 @@ def svg(rows, maxiter):
     return "\n".join(out)
 
 
+SUPERLU_SECTION = """
+## The same from C, with SuperLU's ILU
+
+`examples/superlu_prepass.c --ilu` on the same matrices: the job-5
+permutation and scalings through the C API (`matchblas_prepass`), SuperLU's
+`dgsisx` (ILUTP: drop tolerance 1e-4, fill factor 10, diagonal pivot
+threshold 0, COLAMD, no row permutation of its own) as the right
+preconditioner of a restarted GMRES(50) written in the example, to a
+relative residual of 1e-8 on the system solved, at most 1000 iterations;
+"MC64" is the same from SuperLU's copy of MC64 (job 5) where the example was
+built with it, "none" the matrix as given. An ILU info i > 0 is a zero pivot
+in column i; "SuperLU exits" is SuperLU's ILU stopping the process on a
+column it finds singular (the example runs each ILU in a child process).
+
+"""
+
+
 def run(paths, args, log=sys.stderr):
     rows, skipped = [], []
+    studied = args.studied = []  # the paths of rows, for --superlu
     for path, from_dir in matrix_files(paths):
         name = os.path.basename(path)
         if name.endswith(".gz"):
@@ -264,6 +287,7 @@ def run(paths, args, log=sys.stderr):
         print(f"{name}: n {a.shape[0]}, nnz {a.nnz}, {k}", file=log)
         r = study(a, args)
         rows.append({"matrix": name, "n": a.shape[0], "nnz": int(a.nnz), "kind": k, **r})
+        studied.append(path)
     return rows, skipped
 
 
@@ -281,7 +305,10 @@ def main(argv=None):
     p.add_argument("--restart", type=int, default=50)
     p.add_argument("--maxiter", type=int, default=1000)
     p.add_argument("--tol", type=float, default=1e-8)
+    p.add_argument("--superlu", help="the built examples/superlu_prepass: its --ilu table on the same matrices")
     args = p.parse_args(argv)
+    if args.superlu and not os.access(args.superlu, os.X_OK):
+        p.error(f"--superlu {args.superlu}: not an executable file")
     for path in args.inputs:
         if not os.path.exists(path):
             p.error(f"{path}: no such file or directory")
@@ -293,20 +320,35 @@ def main(argv=None):
     print(text)
     print()
     print(summary(rows))
+    superlu = ""
+    if args.superlu:
+        done = subprocess.run([args.superlu, "--ilu", *args.studied], capture_output=True, text=True)
+        if done.returncode != 0:
+            print(f"solver_benefit: {args.superlu} --ilu failed ({done.returncode}): {done.stderr.strip()}",
+                  file=sys.stderr)
+            return 1
+        superlu = done.stdout.strip()
+        print()
+        print(superlu)
     if args.out:
         settings = (f"ILU: scipy's spilu, drop tolerance {args.drop_tol:g}, fill factor {args.fill_factor:g}, "
                     f"diag_pivot_thresh {args.pivot:g}, COLAMD; GMRES({args.restart}) to a relative "
                     f"preconditioned residual of {args.tol:g}, at most {args.maxiter} iterations; b = A * ones.")
-        options = " ".join(a for a in (argv if argv is not None else sys.argv[1:]) if a not in args.inputs)
+        given = argv if argv is not None else sys.argv[1:]
+        options = " ".join("BUILD/bin/superlu_prepass" if a == args.superlu else a for a in given
+                           if a not in args.inputs)
         with open(args.out + ".md", "w") as f:
             f.write(PAGE.format(options=options, svg=os.path.basename(args.out) + ".svg"))
             f.write(text + "\n\n" + summary(rows) + "\n\n" + settings + "\n")
             if skipped:
                 f.write("\nNot studied: " + "; ".join(f"{n} ({why})" for n, why in skipped) + ".\n")
+            if superlu:
+                f.write(SUPERLU_SECTION + superlu + "\n")
         with open(args.out + ".svg", "w") as f:
             f.write(svg(rows, args.maxiter) + "\n")
+        settings_json = {k: v for k, v in vars(args).items() if k not in ("studied", "superlu", "inputs", "out")}
         with open(args.out + ".json", "w") as f:
-            json.dump({"settings": vars(args), "rows": rows, "skipped": skipped}, f, indent=1)
+            json.dump({"settings": settings_json, "rows": rows, "skipped": skipped}, f, indent=1)
     return 0
 
 

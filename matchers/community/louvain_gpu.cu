@@ -53,7 +53,8 @@
 //               (Claim rounds here, one mover per community, took
 //               hundreds of rounds on R-MAT 2^22: tens of thousands of
 //               vertices contend for a few large communities; settling
-//               moves all of them, the gains decide who waits.)
+//               moves most of them in a few steps, the gains deciding
+//               who waits.)
 //
 // With integer weights and gamma every sum is exact and the levels (the
 // hierarchy) with --coloring off equal louvain_omp --coloring off's;
@@ -107,6 +108,11 @@ constexpr offset_t settle_retry_row = 4096;
 // this many improving vertices; below it the host moves them one at a time
 // (on the CPU alone, settling lost to the host's queue: bench/RESULTS.md).
 constexpr std::size_t settle_from = 256;
+// At most this many settlings in the final moves, then only the host's
+// queue: a settling is kept when the modularity summed with atomics rose,
+// and where that sum and the true gain part by rounding the cap bounds the
+// loop (R-MAT 2^24 needed 24 checks in all).
+constexpr int max_settles = 64;
 
 struct Level {  // a level's graph on the device
   vertex_t n = 0;
@@ -404,8 +410,9 @@ __global__ void settle_apply_kernel(const offset_t* offsets, const vertex_t* pen
 }
 
 // touched[v] = 1 for every vertex u whose label changed since `before` and
-// its neighbours: the vertices the next round decides (the others' own
-// and neighbouring communities kept their members). A warp per vertex.
+// its neighbours: the vertices the next round decides (a heuristic: the
+// others' neighbours kept their labels, though their communities may have
+// gained or lost members elsewhere). A warp per vertex.
 __global__ void touched_kernel(const offset_t* offsets, const vertex_t* cols, const vertex_t* label,
                                const vertex_t* before, vertex_t n, unsigned char* touched) {
   const long long warp = (blockIdx.x * (long long)blockDim.x + threadIdx.x) / 32;
@@ -750,10 +757,12 @@ class Mover {
   // coloring: a round decides class by class (louvain_omp's default), and
   // after the first round only the vertices that moved in the last one
   // and their neighbours decide (a pruning heuristic, after GVE-Louvain:
-  // a vertex not near a move keeps its neighbouring communities' members,
-  // though their totals may have changed; on R-MAT 2^22 a level's late
-  // rounds move under 0.1% of its vertices); otherwise all at once with
-  // the minimum-label rule.
+  // a vertex not near a move keeps its neighbours' labels, though its
+  // communities may have gained or lost members elsewhere, and a vertex
+  // that settling left wanting to move, beaten at the step cap or a row
+  // over settle_retry_row, waits for a move near it or for the final
+  // moves; on R-MAT 2^22 a level's late rounds move under 0.1% of its
+  // vertices); otherwise all at once with the minimum-label rule.
   vertex_t level_rounds(double& q, double threshold, int* passes, bool coloring) {
     const vertex_t n = g_.n;
     if (two_m_ <= 0 || n == 0) return 0;
@@ -874,7 +883,7 @@ class Mover {
     return moves;
   }
 
-  // The last improving() list on the device, and its length.
+  // The list of the last improving() call that found any, on the device.
   const vertex_t* improving_list() const { return improving_list_.data(); }
 
   // The vertices whose best move improves (tot and size current), in
@@ -1077,15 +1086,17 @@ Communities louvain_gpu(const Csr<double>& g, const LouvainOptions& o, const Gpu
     // gain, the host moves them one at a time (community::queue_moves;
     // following the movers' neighbours once few improve), the labels back.
     std::optional<community::MoveState> host;  // the host's copy, while current
-    DeviceBuffer<vertex_t> before(std::size_t(n), s);
+    DeviceBuffer<vertex_t> before(o.refine ? std::size_t(n) : 0, s);
+    int settles = 0;
     const auto move = [&](const std::vector<vertex_t>& candidates) -> vertex_t {
-      if (candidates.size() >= settle_from) {
+      if (candidates.size() >= settle_from && settles < max_settles) {
         MATCHBLAS_CUDA_TRY(
             cudaMemcpyAsync(before.data(), mover.label(), n * sizeof(vertex_t), cudaMemcpyDeviceToDevice, s));
+        ++settles;
         const vertex_t moved = mover.settle(mover.improving_list(), (long long)candidates.size());
-        const double q = moved > 0 ? mover.sums_and_modularity() : q_input;
-        if (moved > 0 && q > q_input) {
-          q_input = q;
+        const double settled_q = moved > 0 ? mover.sums_and_modularity() : q_input;
+        if (moved > 0 && settled_q > q_input) {
+          q_input = settled_q;
           host.reset();
           return moved;
         }

@@ -922,6 +922,151 @@ def first_phase_shares(phases, n):
 # ---- the studies ------------------------------------------------------------
 
 # name: (title, citation, run, render) or (title, citation, None, why pending)
+# ---- Naim 2017, Paper IV: stable marriage ---------------------------------
+
+NAIM4 = "F. Manne, M. Naim, H. Lerring, M. Halappanavar, *On stable marriages and greedy matchings*, SIAM CSC " \
+        "2016 (Paper IV of M. Naim's PhD thesis, Bergen, 2017), sec. 4, Figures 1-8"
+
+
+def naim4_plan(ctx):
+    """(easy sizes, hard sizes, thread counts): the paper's sizes (easy n =
+    5M-25M, hard n = 100K-500K; it ran 1, 9, 18, 27 and 36 threads), or
+    small ones for --quick."""
+    c = ctx.cores
+    if ctx.quick:
+        return [50000, 100000], [1000, 2000], sorted({1, c})
+    return ([5000000, 10000000, 15000000, 20000000, 25000000], [100000, 200000, 300000, 400000, 500000],
+            sorted({1, max(1, c // 4), max(1, c // 2), max(1, 3 * c // 4), c}))
+
+
+def parse_marriage(out):
+    """bench_marriage's rows: case, n, algorithm, threads (0: the GPU's
+    kernels), time, rank sum (both sides), MTEPS, and whether the matching
+    is the first row's."""
+    rows, n = [], None
+    for line in out.splitlines():
+        m = re.match(r"(easy|hard): n = (\d+)", line)
+        if m:
+            n = int(m.group(2))
+            continue
+        f = line.split()
+        if len(f) == 7 and f[0] in ("easy", "hard") and f[2].isdigit():
+            rows.append({"case": f[0], "n": n, "algorithm": f[1], "threads": int(f[2]), "time_s": float(f[3]),
+                         "rank_sum": int(f[4]), "mteps": float(f[5]), "same_as_first": f[6] == "yes"})
+    if not rows:
+        raise StudyFailed("bench_marriage printed no rows:\n" + out[-1000:])
+    return rows
+
+
+def naim4_run(ctx):
+    bench = ctx.binary("bench_marriage")
+    easy, hard, threads = naim4_plan(ctx)
+    # eps 0.5: every man's list has the paper's mean length (its men draw
+    # each their own eps from [0, 1]).
+    common = ["--threads", ",".join(map(str, threads)), "--reps", "1" if not ctx.quick else "3", "--eps", "0.5"]
+    for case, sizes in (("easy", easy), ("hard", hard)):
+        for n in sizes:
+            args = ["--easy", str(n), "--hard", "0"] if case == "easy" else ["--easy", "0", "--hard", str(n)]
+            ctx.measure("%s %d" % (case, n),
+                        lambda args=args: parse_marriage(run([bench] + args + common, ctx, timeout=6 * 3600)))
+
+
+def naim4_render(ctx, header, rows):
+    plt = pyplot()
+    top = max(r["threads"] for r in rows)
+    names = {"gale-shapley": "Gale-Shapley", "mcvitie-wilson": "McVitie-Wilson", "gale-shapley-omp":
+             "Gale-Shapley OpenMP", "mcvitie-wilson-omp": "McVitie-Wilson OpenMP", "mcvitie-wilson-gpu":
+             "McVitie-Wilson GPU"}
+    text = [page_head("Naim 2017, Paper IV: stable marriage by Gale-Shapley and McVitie-Wilson", NAIM4, header,
+                      "naim-4")]
+    text.append("\nThe paper's two random data sets, as `bench_marriage` draws them: *easy*, each man ranks "
+                "ceil(1.5 ln n) random women (`--eps 0.5`; the paper draws each man's eps from [0, 1], lists of "
+                "(1 + eps) ln n, the same length on average) and each woman the men who rank her; "
+                "*hard*, every man has the same complete random list and so has every woman (n(n + 1) / 2 "
+                "proposals). Every row's matching is checked stable and equal to the first row's. TEPS here is "
+                "`bench_marriage`'s: the ranks of the final partners summed over both sides, over the time, "
+                "about twice the paper's (which sums the men's side only).\n")
+    same = all(r["same_as_first"] for r in rows)
+    text.append("\n*Every algorithm, thread count and device gave %s.*\n" % (
+        "the same stable matching" if same else "NOT always the same matching"))
+    for case, reference in (("easy", "gale-shapley"), ("hard", "mcvitie-wilson")):
+        sizes = sorted({r["n"] for r in rows if r["case"] == case})
+        if not sizes:
+            continue
+        table = []
+        for n in sizes:
+            at = [r for r in rows if r["case"] == case and r["n"] == n]
+            base = next((r["time_s"] for r in at if r["algorithm"] == reference and r["threads"] == 1), None)
+            for r in sorted(at, key=lambda r: (r["algorithm"], r["threads"])):
+                speedup = "%.2fx" % (base / r["time_s"]) if base and r["time_s"] > 0 else "-"
+                table.append([n, names.get(r["algorithm"], r["algorithm"]), r["threads"] or "GPU",
+                              fmt_s(r["time_s"]), speedup, "%.0f" % r["mteps"]])
+        text.append("\n## The %s data set\n\n" % case + md_table(
+            ["n", "algorithm", "threads", "time", "speedup over sequential " + names[reference], "MTEPS"], table)
+            + "\n")
+    text.append("\n## Beside the paper\n\nThe paper ran 36 threads of two Xeon E5-2699 and a Tesla K40m; it "
+                "states these values in its text (its figures are plots):\n")
+    for v in source_values("naim-4"):
+        text.append("- %s (%s): %s." % (v["figure"], v["setting"], v["note"]))
+    largest = {case: max((r["n"] for r in rows if r["case"] == case), default=None) for case in ("easy", "hard")}
+    mine = []
+
+    def t(case, algorithm, threads):
+        return next((r["time_s"] for r in rows if r["case"] == case and r["n"] == largest[case] and
+                     r["algorithm"] == algorithm and r["threads"] == threads), None)
+    if largest["easy"]:
+        gs, mw, seq = t("easy", "gale-shapley-omp", top), t("easy", "mcvitie-wilson-omp", top), \
+            t("easy", "gale-shapley", 1)
+        if gs and mw and seq:
+            mine.append("easy n = %d, %d threads: Gale-Shapley OpenMP %s, McVitie-Wilson OpenMP %s (%s is faster "
+                        "by %.0f%%), Gale-Shapley OpenMP %.1fx the sequential Gale-Shapley" % (
+                            largest["easy"], top, fmt_s(gs), fmt_s(mw),
+                            "Gale-Shapley" if gs < mw else "McVitie-Wilson", abs(mw / gs - 1) * 100, seq / gs))
+    if largest["hard"]:
+        gs, mw, seq_mw, seq_gs = t("hard", "gale-shapley-omp", top), t("hard", "mcvitie-wilson-omp", top), \
+            t("hard", "mcvitie-wilson", 1), t("hard", "gale-shapley", 1)
+        if gs and mw and seq_mw and seq_gs:
+            mine.append("hard n = %d, %d threads: McVitie-Wilson OpenMP %s (%.1fx the sequential McVitie-Wilson), "
+                        "Gale-Shapley OpenMP %s (%.1fx it); the sequential Gale-Shapley %.0f%% slower than the "
+                        "sequential McVitie-Wilson" % (largest["hard"], top, fmt_s(mw), seq_mw / mw, fmt_s(gs),
+                                                       seq_mw / gs, (seq_gs / seq_mw - 1) * 100))
+    text.append("\n*This run* (%s, at most %d threads):\n" % (header["machine"], top))
+    text.extend("- %s." % m for m in mine)
+    text.append("\nThe paper's sizes and thread counts are `--full`'s; a run on fewer cores shows less speedup, "
+                "and a quick run's small instances mostly the threads' start-up.\n")
+    fig, axes = plt.subplots(1, 2, figsize=(9, 3.6))
+    for ax, case in zip(axes, ("easy", "hard")):
+        for algorithm in names:
+            pts = sorted((r["n"], r["time_s"]) for r in rows if r["case"] == case and r["algorithm"] == algorithm
+                         and r["threads"] in (top, 0 if algorithm.endswith("-gpu") else top))
+            if pts:
+                ax.plot([n for n, _ in pts], [x for _, x in pts], marker="o", label=names[algorithm])
+        ax.set_title("%s data set (%d threads)" % (case, top), fontsize=9)
+        ax.set_xlabel("n")
+        ax.set_ylabel("seconds")
+        ax.legend(fontsize=6)
+    save_figure(plt, fig, os.path.join(ctx.out, "naim-4-time.svg"))
+    fig, axes = plt.subplots(1, 2, figsize=(9, 3.6))
+    for ax, (case, reference) in zip(axes, (("easy", "gale-shapley"), ("hard", "mcvitie-wilson"))):
+        n = largest[case]
+        base = next((r["time_s"] for r in rows if r["case"] == case and r["n"] == n and r["algorithm"] == reference
+                     and r["threads"] == 1), None)
+        for algorithm in ("gale-shapley-omp", "mcvitie-wilson-omp"):
+            pts = sorted((r["threads"], r["time_s"]) for r in rows if r["case"] == case and r["n"] == n and
+                         r["algorithm"] == algorithm)
+            if pts and base:
+                ax.plot([p for p, _ in pts], [base / x for _, x in pts], marker="o", label=names[algorithm])
+        ax.set_title("%s, n = %s: over the sequential %s" % (case, n, names[reference]), fontsize=9)
+        ax.set_xlabel("threads")
+        ax.set_ylabel("speedup")
+        ax.legend(fontsize=6)
+    save_figure(plt, fig, os.path.join(ctx.out, "naim-4-speedup.svg"))
+    text.append("\n![time against n (the paper's Figures 1, 3 and 5)](naim-4-time.svg)\n")
+    text.append("\n![speedup against threads (the paper's Figures 2, 4 and 6)](naim-4-speedup.svg)\n")
+    with open(os.path.join(ctx.out, "naim-4.md"), "w") as f:
+        f.write("\n".join(text))
+
+
 STUDIES = {
     "thorsen": ("Thorsen and Merkey 2010: four distributed variants, and Luby", THORSEN, thorsen_run,
                 thorsen_render),
@@ -938,8 +1083,8 @@ STUDIES = {
                "Bergen, 2017), Figures 2-5", None, "not yet scripted (needs the GPU machine)"),
     "naim-3": ("Naim 2017, Paper III: Louvain on the GPU", "Paper III of M. Naim's PhD thesis, Bergen, 2017, "
                "Figures 1-7", None, "pending: community detection on the GPU is still being completed"),
-    "naim-4": ("Naim 2017, Paper IV: stable marriage", "F. Manne, M. Naim, H. Lerring, M. Halappanavar, CSC 2016 "
-               "(Paper IV of Naim's PhD thesis), Figures 1-4", None, "not yet scripted"),
+    "naim-4": ("Naim 2017, Paper IV: stable marriage (Gale-Shapley, McVitie-Wilson)", NAIM4, naim4_run,
+               naim4_render),
 }
 
 

@@ -1,13 +1,15 @@
 #!/usr/bin/env python3
 """bench/replicate.py --quick: every scripted study (thorsen where MPI is
-built, assignment, handshake, hovland) runs on the build's
+built, assignment, handshake, hovland, naim-4) runs on the build's
 binaries, writes its rows (JSONL with the run's machine, revision, command
 and mode; CSV), its plots (non-empty SVG, each one the page links) and its
 page; the index lists every source, replicated or pending; --render-only
 draws the same pages and plots again from the rows alone; the rows say what the
 studies found (the four distributed variants and Luby timed on each graph,
 greedy's matching from every parallel LD and Suitor run, one handshake
-matching for every thread count); a bad source name is refused.
+matching for every thread count, one stable marriage for every algorithm
+and thread count with the hard instances' known rank sum); a bad source
+name is refused.
 
     test_replicate.py BUILD_DIR     (exit 77: skipped, saying why)
 """
@@ -40,11 +42,11 @@ def main():
     except ImportError:
         print("skipped: %s has no matplotlib (Debian: python3-matplotlib)" % sys.executable)
         return 77
-    for tool in ("matchblas", "bench_cpu_matchers"):
+    for tool in ("matchblas", "bench_cpu_matchers", "bench_marriage"):
         if not os.path.exists(os.path.join(build, "bin", tool)):
             print("skipped: %s/bin/%s is not built (the benchmarks are off in this build)" % (build, tool))
             return 77
-    sources = ["assignment", "handshake", "hovland"]
+    sources = ["assignment", "handshake", "hovland", "naim-4"]
     if os.path.exists(os.path.join(build, "bin", "bench_distributed")):
         sources.insert(0, "thorsen")
     else:
@@ -100,11 +102,21 @@ def main():
             check("\u2264" in page, "hovland: the bound-based gap is not marked")
         if name == "handshake":
             check(all(r["same_as_first"] for r in rows), "handshake: the matchings differ between thread counts")
+        if name == "naim-4":
+            check(all(r["same_as_first"] for r in rows), "naim-4: a stable matching differs from the first row's")
+            for case in ("easy", "hard"):
+                algorithms = {r["algorithm"] for r in rows if r["case"] == case}
+                check(algorithms >= {"gale-shapley", "mcvitie-wilson", "gale-shapley-omp", "mcvitie-wilson-omp"},
+                      "naim-4: %s rows lack an algorithm: %s" % (case, sorted(algorithms)))
+            hard = [r for r in rows if r["case"] == "hard"]
+            check(all(r["rank_sum"] == r["n"] * (r["n"] + 1) for r in hard),
+                  "naim-4: a hard instance's rank sum is not n(n + 1) (both sides of the one stable matching)")
+            check("almost 14" in page, "naim-4: the paper's stated speedup is not on the page")
             check({r["threads"] for r in rows} >= {1, 2}, "handshake: not run on 1 and 2 threads")
     index = open(os.path.join(out, "README.md")).read()
     for name in sources:
         check("(%s.md)" % name in index, "the index does not link " + name)
-    for pending in ("Paper III", "sec. 5.5-5.6", "Paper I:", "Paper IV"):
+    for pending in ("Paper III", "sec. 5.5-5.6", "Paper I:"):
         line = [l for l in index.splitlines() if pending in l]
         check(len(line) == 1 and "| - |" in line[0], "the index does not list %s as pending" % pending)
     # Drawn again from the rows alone: the same pages and plots, byte for byte.

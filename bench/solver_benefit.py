@@ -260,8 +260,7 @@ column it finds singular (the example runs each ILU in a child process).
 
 
 def run(paths, args, log=sys.stderr):
-    rows, skipped = [], []
-    studied = args.studied = []  # the paths of rows, for --superlu
+    rows, skipped, studied = [], [], []  # studied: the rows' paths (for --superlu)
     for path, from_dir in matrix_files(paths):
         name = os.path.basename(path)
         if name.endswith(".gz"):
@@ -288,7 +287,7 @@ def run(paths, args, log=sys.stderr):
         r = study(a, args)
         rows.append({"matrix": name, "n": a.shape[0], "nnz": int(a.nnz), "kind": k, **r})
         studied.append(path)
-    return rows, skipped
+    return rows, skipped, studied
 
 
 def main(argv=None):
@@ -312,7 +311,7 @@ def main(argv=None):
     for path in args.inputs:
         if not os.path.exists(path):
             p.error(f"{path}: no such file or directory")
-    rows, skipped = run(args.inputs, args)
+    rows, skipped, studied = run(args.inputs, args)
     if not rows:
         print("solver_benefit: no matrix to study" + (f" (skipped: {skipped})" if skipped else ""), file=sys.stderr)
         return 1
@@ -322,7 +321,7 @@ def main(argv=None):
     print(summary(rows))
     superlu = ""
     if args.superlu:
-        done = subprocess.run([args.superlu, "--ilu", *args.studied], capture_output=True, text=True)
+        done = subprocess.run([args.superlu, "--ilu", *studied], capture_output=True, text=True)
         if done.returncode != 0:
             print(f"solver_benefit: {args.superlu} --ilu failed ({done.returncode}): {done.stderr.strip()}",
                   file=sys.stderr)
@@ -346,7 +345,7 @@ def main(argv=None):
                 f.write(SUPERLU_SECTION + superlu + "\n")
         with open(args.out + ".svg", "w") as f:
             f.write(svg(rows, args.maxiter) + "\n")
-        settings_json = {k: v for k, v in vars(args).items() if k not in ("studied", "superlu", "inputs", "out")}
+        settings_json = {k: v for k, v in vars(args).items() if k not in ("superlu", "inputs", "out")}
         with open(args.out + ".json", "w") as f:
             json.dump({"settings": settings_json, "rows": rows, "skipped": skipped}, f, indent=1)
     return 0

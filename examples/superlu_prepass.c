@@ -273,6 +273,48 @@ static int permute_scale(const csc* a, const int* perm, const double* rlog, cons
   return missing;
 }
 
+/* What SuperLU's expert drivers (dgssvx, dgsisx) take besides the
+ * options: B as a SuperMatrix over a copy of its values (a driver that
+ * equilibrates scales them in place), and the permutations, elimination
+ * tree and scalings they fill. */
+typedef struct {
+  SuperMatrix A;
+  double* values;
+  int *perm_c, *perm_r, *etree;
+  double *R, *C;
+} driver_inputs;
+
+static void driver_inputs_init(const csc* bm, driver_inputs* d) {
+  const size_t n = (size_t)bm->n;
+  d->values = malloc(sizeof(double) * (size_t)(bm->nnz > 0 ? bm->nnz : 1));
+  memcpy(d->values, bm->val, sizeof(double) * (size_t)bm->nnz);
+  d->perm_c = malloc(sizeof(int) * n);
+  d->perm_r = malloc(sizeof(int) * n);
+  d->etree = malloc(sizeof(int) * n);
+  d->R = malloc(sizeof(double) * n);
+  d->C = malloc(sizeof(double) * n);
+  dCreate_CompCol_Matrix(&d->A, bm->n, bm->n, bm->nnz, d->values, bm->row, bm->colptr, SLU_NC, SLU_D, SLU_GE);
+}
+
+static void driver_inputs_free(driver_inputs* d) {
+  Destroy_SuperMatrix_Store(&d->A);
+  free(d->values);
+  free(d->perm_c);
+  free(d->perm_r);
+  free(d->etree);
+  free(d->R);
+  free(d->C);
+}
+
+/* B's right-hand side P Dr b (rhs), and A's solution Dc y from B's (x);
+ * permute_scale's arguments (NULL: no permutation, no scaling). */
+static void to_system(int n, const double* b, const int* perm, const double* rlog, double* rhs) {
+  for (int i = 0; i < n; ++i) rhs[perm ? perm[i] : i] = rlog ? b[i] * exp(rlog[i]) : b[i];
+}
+static void from_system(int n, const double* y, const double* clog, double* x) {
+  for (int j = 0; j < n; ++j) x[j] = clog ? y[j] * exp(clog[j]) : y[j];
+}
+
 /* Solves A x = b through B = P Dr A Dc: B y = P Dr b, x = Dc y (see
  * permute_scale for NULL arguments); the backward errors are measured on A. */
 static outcome solve(const csc* a, const double* b, const csc* bm, const int* perm, const double* rlog,
@@ -282,16 +324,9 @@ static outcome solve(const csc* a, const double* b, const csc* bm, const int* pe
   double* rhs = malloc(sizeof(double) * (size_t)n);
   double* y = malloc(sizeof(double) * (size_t)n);
   double* x = malloc(sizeof(double) * (size_t)n);
-  int* perm_c = malloc(sizeof(int) * (size_t)n);
-  int* perm_r = malloc(sizeof(int) * (size_t)n);
-  int* etree = malloc(sizeof(int) * (size_t)n);
-  double* R = malloc(sizeof(double) * (size_t)n);
-  double* C = malloc(sizeof(double) * (size_t)n);
-  /* B's values are scaled in place by dgssvx when it equilibrates: a copy. */
-  double* values = malloc(sizeof(double) * (size_t)(bm->nnz > 0 ? bm->nnz : 1));
-  memcpy(values, bm->val, sizeof(double) * (size_t)bm->nnz);
-  SuperMatrix A, L, U, B, X;
-  dCreate_CompCol_Matrix(&A, n, n, bm->nnz, values, bm->row, bm->colptr, SLU_NC, SLU_D, SLU_GE);
+  driver_inputs d;
+  driver_inputs_init(bm, &d);
+  SuperMatrix L, U, B, X;
 
   superlu_options_t options;
   set_default_options(&options);
@@ -306,19 +341,19 @@ static outcome solve(const csc* a, const double* b, const csc* bm, const int* pe
   SuperLUStat_t stat;
   StatInit(&stat);
   for (int refine = 0; refine <= 1; ++refine) {
-    for (int i = 0; i < n; ++i) rhs[perm ? perm[i] : i] = rlog ? b[i] * exp(rlog[i]) : b[i];
+    to_system(n, b, perm, rlog, rhs);
     dCreate_Dense_Matrix(&B, n, 1, rhs, n, SLU_DN, SLU_D, SLU_GE);
     dCreate_Dense_Matrix(&X, n, 1, y, n, SLU_DN, SLU_D, SLU_GE);
     options.Fact = refine ? FACTORED : DOFACT;
     options.IterRefine = refine ? SLU_DOUBLE : NOREFINE;
     int info = 0;
-    dgssvx(&options, &A, perm_c, perm_r, etree, equed, R, C, &L, &U, NULL, 0, &B, &X, &rpg, &rcond, &ferr, &berr,
-           &glu, &mem, &stat, &info);
+    dgssvx(&options, &d.A, d.perm_c, d.perm_r, d.etree, equed, d.R, d.C, &L, &U, NULL, 0, &B, &X, &rpg, &rcond, &ferr,
+           &berr, &glu, &mem, &stat, &info);
     Destroy_SuperMatrix_Store(&B);
     Destroy_SuperMatrix_Store(&X);
     if (!refine) o.info = info;
     if (info == 0) {
-      for (int j = 0; j < n; ++j) x[j] = clog ? y[j] * exp(clog[j]) : y[j];
+      from_system(n, y, clog, x);
       *(refine ? &o.berr_refined : &o.berr) = backward_error(a, x, b);
     }
     if (info != 0) break;
@@ -328,16 +363,10 @@ static outcome solve(const csc* a, const double* b, const csc* bm, const int* pe
     Destroy_CompCol_Matrix(&U);
   }
   StatFree(&stat);
-  Destroy_SuperMatrix_Store(&A);
-  free(values);
+  driver_inputs_free(&d);
   free(rhs);
   free(y);
   free(x);
-  free(perm_c);
-  free(perm_r);
-  free(etree);
-  free(R);
-  free(C);
   return o;
 }
 
@@ -476,15 +505,9 @@ static ilu_outcome solve_ilu(const csc* a, const double* b, const csc* bm, const
                              const double* clog) {
   const int n = a->n;
   ilu_outcome o = {0, NAN, 0, 0, NAN};
-  double* values = malloc(sizeof(double) * (size_t)(bm->nnz > 0 ? bm->nnz : 1));
-  memcpy(values, bm->val, sizeof(double) * (size_t)bm->nnz);
-  int* perm_c = malloc(sizeof(int) * (size_t)n);
-  int* perm_r = malloc(sizeof(int) * (size_t)n);
-  int* etree = malloc(sizeof(int) * (size_t)n);
-  double* R = malloc(sizeof(double) * (size_t)n);
-  double* C = malloc(sizeof(double) * (size_t)n);
-  SuperMatrix A, B, X;
-  dCreate_CompCol_Matrix(&A, n, n, bm->nnz, values, bm->row, bm->colptr, SLU_NC, SLU_D, SLU_GE);
+  driver_inputs d;
+  driver_inputs_init(bm, &d);
+  SuperMatrix B, X;
   dCreate_Dense_Matrix(&B, n, 0, NULL, n, SLU_DN, SLU_D, SLU_GE); /* no right-hand side: factorise only */
   dCreate_Dense_Matrix(&X, n, 0, NULL, n, SLU_DN, SLU_D, SLU_GE);
   superlu_options_t options;
@@ -502,10 +525,10 @@ static ilu_outcome solve_ilu(const csc* a, const double* b, const csc* bm, const
   mem_usage_t mem;
   SuperLUStat_t stat;
   StatInit(&stat);
-  ilu_factors f = {.perm_c = perm_c, .perm_r = perm_r, .stat = &stat};
+  ilu_factors f = {.perm_c = d.perm_c, .perm_r = d.perm_r, .stat = &stat};
   const int saved = quiet(); /* dgsisx reports its dropping on standard output */
-  dgsisx(&options, &A, perm_c, perm_r, etree, equed, R, C, &f.L, &f.U, NULL, 0, &B, &X, &rpg, &rcond, &glu, &mem,
-         &stat, &o.info);
+  dgsisx(&options, &d.A, d.perm_c, d.perm_r, d.etree, equed, d.R, d.C, &f.L, &f.U, NULL, 0, &B, &X, &rpg, &rcond,
+         &glu, &mem, &stat, &o.info);
   restore(saved);
   Destroy_SuperMatrix_Store(&B);
   Destroy_SuperMatrix_Store(&X);
@@ -518,9 +541,9 @@ static ilu_outcome solve_ilu(const csc* a, const double* b, const csc* bm, const
     double* y = malloc(sizeof(double) * (size_t)(n > 0 ? n : 1));
     double* x = malloc(sizeof(double) * (size_t)(n > 0 ? n : 1));
     double* r = malloc(sizeof(double) * (size_t)(n > 0 ? n : 1));
-    for (int i = 0; i < n; ++i) rhs[perm ? perm[i] : i] = rlog ? b[i] * exp(rlog[i]) : b[i];
+    to_system(n, b, perm, rlog, rhs);
     o.its = gmres(bm, &f, rhs, y, &o.converged);
-    for (int j = 0; j < n; ++j) x[j] = clog ? y[j] * exp(clog[j]) : y[j];
+    from_system(n, y, clog, x);
     multiply(a, x, r);
     for (int i = 0; i < n; ++i) r[i] = b[i] - r[i];
     o.residual = norm2(b, n) > 0 ? norm2(r, n) / norm2(b, n) : norm2(r, n);
@@ -534,13 +557,7 @@ static ilu_outcome solve_ilu(const csc* a, const double* b, const csc* bm, const
     Destroy_CompCol_Matrix(&f.U);
   }
   StatFree(&stat);
-  Destroy_SuperMatrix_Store(&A);
-  free(values);
-  free(perm_c);
-  free(perm_r);
-  free(etree);
-  free(R);
-  free(C);
+  driver_inputs_free(&d);
   return o;
 }
 

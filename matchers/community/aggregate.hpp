@@ -104,12 +104,11 @@ inline constexpr std::size_t follow_below = 64;
 bool follow_neighbours(std::size_t candidates, vertex_t n);
 
 // The final refinement's loop: until `check` finds no improving vertex,
-// `move` works from the vertices it found (returning its moves; 0 ends
-// the loop: the moves' rule found nothing the check did, a tie the two
-// round apart). Each check adds one to *passes. Returns the moves. The
+// `move` works from the vertices it found and returns its moves. The
 // guarantee is the check's: the loop ends when it finds none, or when
-// `move` finds nothing to move among what it found (a rounding tie between
-// the two; louvain_omp's check and queue share best_move, so never there).
+// `move` moves none of them (a rounding tie between the two; louvain_omp's
+// check and queue share best_move, so never there). Each check adds one to
+// *passes. Returns the moves.
 vertex_t moves_until_none_improves(const std::function<std::vector<vertex_t>()>& check,
                                   const std::function<vertex_t(const std::vector<vertex_t>&)>& move, int* passes);
 

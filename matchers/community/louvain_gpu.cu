@@ -19,13 +19,13 @@
 //               another colouring). The colouring stops after 32 rounds
 //               (on R-MAT graphs the rounds form long chains: 945 for
 //               2^18); the vertices left form one last class, which
-//               settles: in steps, each of its vertices decides, and
-//               those whose gain over staying (then id) beats every
-//               deciding neighbour's move, the others deciding again in
-//               the next step (a colouring decided by the gains, at most
-//               32 steps). With --coloring off all
-//               vertices decide at once with the minimum-label rule (the paper's,
-//               after Lu et al.: a vertex alone moves to another community
+//               settles: in steps, each of its vertices decides and
+//               moves when its gain over staying (then id) beats every
+//               deciding neighbour's, and the others decide again in the
+//               next step (a colouring decided by the gains, at most 32
+//               steps). With --coloring off all vertices decide at once
+//               with the minimum-label rule (the paper's, after Lu et
+//               al.: a vertex alone moves to another community
 //               of one only when that one's label is smaller; it loses a
 //               few percent of modularity on R-MAT and ER graphs). The
 //               degree sums and the modularity are then reduced on the

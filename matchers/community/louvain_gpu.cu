@@ -8,9 +8,14 @@
 //               64 entries, a slice of a global-memory table sized to the
 //               row otherwise: the paper's two table places; its seven
 //               degree groups, each with its own thread count per vertex,
-//               are one warp per vertex here, so short rows leave lanes
-//               idle), and picks the community of the largest gain, ties
-//               to the smallest label.
+//               are two here: a warp per vertex, so short rows leave lanes
+//               idle, and for rows over 1024 entries a warp per piece of
+//               1024 hashing into the row's table and a block reducing it,
+//               so a hub of a coarse level takes the whole GPU, not one
+//               warp), and picks the community of the largest gain, ties
+//               to the smallest label. Every other walk over rows
+//               (degrees, modularity, the next round's deciders) goes by
+//               the same pieces.
 //               By default a round goes class by class through the colour
 //               classes of a Jones-Plassmann colouring of the level's graph
 //               (priorities by a hash of the id; no two neighbours decide
@@ -113,6 +118,12 @@ constexpr std::size_t settle_from = 256;
 // and where that sum and the true gain part by rounding the cap bounds the
 // loop (R-MAT 2^24 needed 24 checks in all).
 constexpr int max_settles = 64;
+// Rows longer than this are walked in pieces of this many entries, a warp
+// each, wherever a warp walks rows (degrees, modularity, the next round's
+// deciders, the hashing of a decision: HubQueue): one warp on a hub of a
+// coarse R-MAT level, hundreds of thousands of entries, took tens of
+// milliseconds, and a round waited for it.
+constexpr offset_t piece_entries = 1024;
 
 struct Level {  // a level's graph on the device
   vertex_t n = 0;
@@ -130,17 +141,41 @@ __device__ inline unsigned slot_of(vertex_t c, unsigned mask) {
   return unsigned((std::uint64_t(std::uint32_t(c)) * 0x9e3779b97f4a7c15ULL) >> 24) & mask;
 }
 
-// The degree (a loop counted twice) of each vertex; a warp per row.
-__global__ void degrees_kernel(const offset_t* offsets, const vertex_t* cols, const double* weights, vertex_t n,
-                               double* k) {
+// Item i of a walk over rows, a warp an item: row u's entries [begin,
+// end). Without pieces the items are the vertices, the rows over
+// piece_entries left empty; with them, the pieces of those rows (a second
+// launch, Mover::over_rows).
+struct RowItems {
+  const offset_t* offsets;
+  const vertex_t* piece_row = nullptr;  // null: the items are the vertices
+  const offset_t* piece_begin = nullptr;
+  __device__ void get(long long i, vertex_t& u, offset_t& begin, offset_t& end) const {
+    if (piece_row) {
+      u = piece_row[i];
+      begin = piece_begin[i];
+      end = min(begin + piece_entries, offsets[u + 1]);
+    } else {
+      u = vertex_t(i);
+      begin = offsets[u];
+      end = offsets[u + 1];
+      if (end - begin > piece_entries) end = begin;
+    }
+  }
+};
+
+// k[u] += the degree (a loop counted twice) over the item's entries (k
+// zeroed first).
+__global__ void degrees_kernel(RowItems r, long long items, const vertex_t* cols, const double* weights, double* k) {
   const long long warp = (blockIdx.x * (long long)blockDim.x + threadIdx.x) / 32;
   const int lane = threadIdx.x % 32;
-  if (warp >= n) return;
-  const vertex_t u = vertex_t(warp);
+  if (warp >= items) return;
+  vertex_t u;
+  offset_t begin, end;
+  r.get(warp, u, begin, end);
   double s = 0;
-  for (offset_t e = offsets[u] + lane; e < offsets[u + 1]; e += 32) s += cols[e] == u ? 2 * weights[e] : weights[e];
+  for (offset_t e = begin + lane; e < end; e += 32) s += cols[e] == u ? 2 * weights[e] : weights[e];
   for (int d = 16; d > 0; d /= 2) s += __shfl_down_sync(0xffffffffu, s, d);
-  if (lane == 0) k[u] = s;
+  if (lane == 0 && s != 0) atomicAdd(&k[u], s);
 }
 
 // tot[c] and size[c] from labels (arrays zeroed first).
@@ -161,15 +196,18 @@ __device__ inline void block_add(double v, double* out) {
 }
 
 // sums[0] += the weight inside communities (a loop once, an entry u != v
-// half); a warp per row.
-__global__ void inside_kernel(const offset_t* offsets, const vertex_t* cols, const double* weights,
-                              const vertex_t* label, vertex_t n, double* sums) {
+// half) over the items' entries.
+__global__ void inside_kernel(RowItems r, long long items, const vertex_t* cols, const double* weights,
+                              const vertex_t* label, double* sums) {
   const long long warp = (blockIdx.x * (long long)blockDim.x + threadIdx.x) / 32;
   const int lane = threadIdx.x % 32;
   double s = 0;
-  if (warp < n) {
-    const vertex_t u = vertex_t(warp), c = label[u];
-    for (offset_t e = offsets[u] + lane; e < offsets[u + 1]; e += 32)
+  if (warp < items) {
+    vertex_t u;
+    offset_t begin, end;
+    r.get(warp, u, begin, end);
+    const vertex_t c = label[u];
+    for (offset_t e = begin + lane; e < end; e += 32)
       if (label[cols[e]] == c) s += cols[e] == u ? weights[e] : weights[e] / 2;
   }
   block_add(s, sums);
@@ -213,6 +251,19 @@ struct MoveInputs {
 __device__ inline double gain_of(const MoveInputs& in, vertex_t c, vertex_t own, double ku, double w) {
   const double tot = __dsub_rn(in.tot[c], c == own ? ku : 0.0);
   return __dsub_rn(__dmul_rn(w, in.two_m), __dmul_rn(__dmul_rn(in.gamma, tot), ku));
+}
+
+// Whether community c at gain x beats the best so far (best; no_vertex:
+// none yet): the larger gain, ties to the smaller label.
+__device__ inline bool beats(vertex_t c, double x, vertex_t best, double best_gain) {
+  return c != no_vertex && (best == no_vertex || x > best_gain || (x == best_gain && c < best));
+}
+
+// The choice from the best neighbouring community and the gain of staying;
+// refine: a community of its own (gain 0) beats a negative neighbour.
+__device__ inline Choice choice_of(vertex_t best, double best_gain, double stay, bool refine) {
+  if (refine && (best == no_vertex || best_gain < 0)) return {no_vertex, true, 0.0, stay};
+  return {best, false, best_gain, stay};
 }
 
 // The warp's vertex u: hashes its neighbours' communities, then reduces the
@@ -261,7 +312,7 @@ __device__ Choice best_move(const MoveInputs& in, vertex_t u, vertex_t* shared_k
     if (c == own) {
       stay = x;
       stay_found = true;
-    } else if (best == no_vertex || x > best_gain || (x == best_gain && c < best)) {
+    } else if (beats(c, x, best, best_gain)) {
       best = c;
       best_gain = x;
     }
@@ -269,7 +320,7 @@ __device__ Choice best_move(const MoveInputs& in, vertex_t u, vertex_t* shared_k
   for (int d = 16; d > 0; d /= 2) {
     const vertex_t ob = __shfl_xor_sync(0xffffffffu, best, d);
     const double og = __shfl_xor_sync(0xffffffffu, best_gain, d);
-    if (ob != no_vertex && (best == no_vertex || og > best_gain || (og == best_gain && ob < best))) {
+    if (beats(ob, og, best, best_gain)) {
       best = ob;
       best_gain = og;
     }
@@ -277,13 +328,7 @@ __device__ Choice best_move(const MoveInputs& in, vertex_t u, vertex_t* shared_k
   const unsigned has_stay = __ballot_sync(0xffffffffu, stay_found);
   if (has_stay) stay = __shfl_sync(0xffffffffu, stay, __ffs(has_stay) - 1);
   __syncwarp();  // the table is read; the warp's next row may clear it
-  Choice ch{best, false, best_gain, stay};
-  if (refine && (best == no_vertex || best_gain < 0)) {  // alone (gain 0) beats a negative neighbour
-    ch.best = no_vertex;
-    ch.alone = true;
-    ch.best_gain = 0;
-  }
-  return ch;
+  return choice_of(best, best_gain, stay, refine);
 }
 
 __device__ inline bool improves(const MoveInputs& in, const Choice& ch, double ku) {
@@ -291,29 +336,181 @@ __device__ inline bool improves(const MoveInputs& in, const Choice& ch, double k
   return ch.best_gain > __dadd_rn(ch.stay, slack);
 }
 
-// The moves of a round's class: next[u] for its `count` vertices
-// (order[0..count), or 0..count-1 when order is null) at once, from the
+// What a decision writes, for choose_kernel and hub_reduce_kernel.
+// decides(u): whether u decides (else skip(u)); finish(u, choice).
+//
+// A round's class: next[u] its community after the class's moves, from the
 // class's start; min_label: the minimum-label rule (no colouring); active
 // (when not null): only the vertices flagged there decide, the others stay.
-__global__ void __launch_bounds__(block_threads) decide_kernel(MoveInputs in, const vertex_t* order, long long count,
-                                                               bool min_label, const unsigned char* active,
-                                                               vertex_t* next) {
-  __shared__ vertex_t shared_key[warps_per_block][shared_slots];
-  __shared__ double shared_weight[warps_per_block][shared_slots];
-  const int w = threadIdx.x / 32;
-  for (long long i = (blockIdx.x * (long long)blockDim.x + threadIdx.x) / 32; i < count;
-       i += (long long)gridDim.x * warps_per_block) {
-    const vertex_t u = order ? order[i] : vertex_t(i), own = in.label[u];
-    if (active && !active[u]) {
-      if (threadIdx.x % 32 == 0) next[u] = own;
-      continue;
-    }
-    const Choice ch = best_move(in, u, shared_key[w], shared_weight[w], false);
+struct ClassMoves {
+  static constexpr bool refine = false;
+  const unsigned char* active;
+  bool min_label;
+  vertex_t* next;
+  __device__ bool decides(vertex_t u) const { return !active || active[u]; }
+  __device__ void skip(const MoveInputs& in, vertex_t u) const { next[u] = in.label[u]; }
+  __device__ void finish(const MoveInputs& in, vertex_t u, const Choice& ch) const {
+    const vertex_t own = in.label[u];
     vertex_t choice = own;
     if (ch.best != no_vertex && improves(in, ch, in.k[u]) &&
         !(min_label && in.size[own] == 1 && in.size[ch.best] == 1 && ch.best > own))
       choice = ch.best;
-    if (threadIdx.x % 32 == 0) next[u] = choice;
+    next[u] = choice;
+  }
+};
+
+// A settling step: next[u] u's best neighbouring community and want[u]
+// the margin (times 2m) of that over staying when it improves, else -1
+// (want is -1 for every vertex not pending); with `active`, -1 for the
+// vertices not flagged there.
+struct SettleWants {
+  static constexpr bool refine = false;
+  const unsigned char* active;
+  vertex_t* next;
+  double* want;
+  __device__ bool decides(vertex_t u) const { return !active || active[u]; }
+  __device__ void skip(const MoveInputs&, vertex_t u) const { want[u] = -1.0; }
+  __device__ void finish(const MoveInputs& in, vertex_t u, const Choice& ch) const {
+    const bool moves = ch.best != no_vertex && improves(in, ch, in.k[u]);
+    next[u] = moves ? ch.best : in.label[u];
+    want[u] = moves ? __dsub_rn(ch.best_gain, ch.stay) : -1.0;
+  }
+};
+
+// The final moves' check: flag[u] = 1 when u's best move (a neighbouring
+// community or one of its own) improves, louvain.hpp's rule, else 0.
+struct ImprovingFlags {
+  static constexpr bool refine = true;
+  vertex_t* flag;
+  __device__ bool decides(vertex_t) const { return true; }
+  __device__ void skip(const MoveInputs&, vertex_t) const {}
+  __device__ void finish(const MoveInputs& in, vertex_t u, const Choice& ch) const {
+    flag[u] = improves(in, ch, in.k[u]) && (!ch.alone || in.size[in.label[u]] > 1) ? 1 : 0;
+  }
+};
+
+// The rows over piece_entries of a decision, queued by the warps that meet
+// them and decided by their pieces (hub_hash_kernel) and a block each
+// (hub_reduce_kernel), so that no warp walks a hub alone. A queued row's
+// table (its global slice) is empty before the hashing and emptied again by
+// the reduction, which reads only its filled slots, listed in `used`.
+struct HubQueue {
+  vertex_t* list = nullptr;  // null: the level has no such rows
+  unsigned long long* count = nullptr;
+  unsigned char* queued = nullptr;  // per vertex: in this decision's list
+  vertex_t* used = nullptr;         // row u's filled slots from table_at[u] / 2 (a table holds 2 len slots or more)
+  vertex_t* used_count = nullptr;   // per vertex
+};
+
+// A decision for the `count` vertices of list (0..count-1 when null), a
+// warp a vertex (rows over piece_entries queued in hubs when it is set).
+template <class Finish>
+__global__ void __launch_bounds__(block_threads) choose_kernel(MoveInputs in, const vertex_t* list, long long count,
+                                                               Finish f, HubQueue hubs) {
+  __shared__ vertex_t shared_key[warps_per_block][shared_slots];
+  __shared__ double shared_weight[warps_per_block][shared_slots];
+  const int w = threadIdx.x / 32;
+  const bool lead = threadIdx.x % 32 == 0;
+  for (long long i = (blockIdx.x * (long long)blockDim.x + threadIdx.x) / 32; i < count;
+       i += (long long)gridDim.x * warps_per_block) {
+    const vertex_t u = list ? list[i] : vertex_t(i);
+    if (!f.decides(u)) {
+      if (lead) f.skip(in, u);
+      continue;
+    }
+    if (hubs.list && in.offsets[u + 1] - in.offsets[u] > piece_entries) {
+      if (lead) {
+        hubs.queued[u] = 1;
+        hubs.list[atomicAdd(hubs.count, 1ULL)] = u;
+      }
+      continue;
+    }
+    const Choice ch = best_move(in, u, shared_key[w], shared_weight[w], Finish::refine);
+    if (lead) f.finish(in, u, ch);
+  }
+}
+
+// The queued rows' pieces hashed into their rows' tables, a warp a piece
+// (pieces of rows not queued return at once).
+__global__ void hub_hash_kernel(MoveInputs in, RowItems pieces, long long items, HubQueue hubs) {
+  const long long warp = (blockIdx.x * (long long)blockDim.x + threadIdx.x) / 32;
+  const int lane = threadIdx.x % 32;
+  if (warp >= items) return;
+  vertex_t u;
+  offset_t begin, end;
+  pieces.get(warp, u, begin, end);
+  if (!hubs.queued[u]) return;
+  vertex_t* key = in.table_key + in.table_at[u];
+  double* weight = in.table_weight + in.table_at[u];
+  vertex_t* used = hubs.used + in.table_at[u] / 2;
+  const unsigned cap = unsigned(in.table_at[u + 1] - in.table_at[u]);
+  for (offset_t e = begin + lane; e < end; e += 32) {
+    const vertex_t v = in.cols[e];
+    if (v == u) continue;
+    const vertex_t c = in.label[v];
+    for (unsigned s = slot_of(c, cap - 1);; s = (s + 1) & (cap - 1)) {
+      const vertex_t old = atomicCAS(&key[s], empty_key, c);
+      if (old == empty_key) used[atomicAdd(&hubs.used_count[u], 1)] = vertex_t(s);
+      if (old == empty_key || old == c) {
+        atomicAdd(&weight[s], in.weights[e]);
+        break;
+      }
+    }
+  }
+}
+
+// The best of a block's candidates and the gain of staying, where found.
+struct Best {
+  vertex_t c;
+  double gain;
+  double stay;
+  bool has_stay;
+};
+struct BestOf {
+  __device__ Best operator()(const Best& a, const Best& b) const {
+    Best r = beats(b.c, b.gain, a.c, a.gain) ? b : a;
+    r.has_stay = a.has_stay || b.has_stay;
+    r.stay = a.has_stay ? a.stay : b.stay;
+    return r;
+  }
+};
+
+// The queued rows decided from their tables, a block a row, as best_move
+// reduces a warp's table; the filled slots emptied for the next decision.
+template <class Finish>
+__global__ void __launch_bounds__(block_threads) hub_reduce_kernel(MoveInputs in, HubQueue hubs, Finish f) {
+  using Reduce = cub::BlockReduce<Best, block_threads>;
+  __shared__ typename Reduce::TempStorage temp;
+  const long long queued = (long long)*hubs.count;
+  for (long long q = blockIdx.x; q < queued; q += gridDim.x) {
+    const vertex_t u = hubs.list[q], own = in.label[u];
+    const double ku = in.k[u];
+    vertex_t* key = in.table_key + in.table_at[u];
+    double* weight = in.table_weight + in.table_at[u];
+    const vertex_t* used = hubs.used + in.table_at[u] / 2;
+    const vertex_t filled = hubs.used_count[u];
+    Best mine{no_vertex, 0.0, 0.0, false};
+    for (vertex_t t = threadIdx.x; t < filled; t += blockDim.x) {
+      const vertex_t s = used[t], c = key[s];
+      const double x = gain_of(in, c, own, ku, weight[s]);
+      key[s] = empty_key;
+      weight[s] = 0;
+      if (c == own) {
+        mine.stay = x;
+        mine.has_stay = true;
+      } else if (beats(c, x, mine.c, mine.gain)) {
+        mine.c = c;
+        mine.gain = x;
+      }
+    }
+    const Best all = Reduce(temp).Reduce(mine, BestOf{});
+    if (threadIdx.x == 0) {
+      const double stay = all.has_stay ? all.stay : gain_of(in, own, own, ku, 0.0);
+      f.finish(in, u, choice_of(all.c, all.gain, stay, Finish::refine));
+      hubs.queued[u] = 0;
+      hubs.used_count[u] = 0;
+    }
+    __syncthreads();  // temp is reused
   }
 }
 
@@ -331,32 +528,6 @@ __global__ void apply_class_kernel(const vertex_t* order, long long count, const
     atomicAdd(&size[to], 1);
     label[u] = to;
     atomicAdd(moved, 1ULL);
-  }
-}
-
-// Settling moves, a step's decisions: for each pending vertex u, next[u]
-// its best neighbouring community and want[u] the margin (times 2m) of
-// that over staying when it improves, else -1 (want is -1 for every vertex
-// not pending); with `active`, -1 for the vertices not flagged there.
-__global__ void __launch_bounds__(block_threads) want_kernel(MoveInputs in, const vertex_t* pending, long long count,
-                                                             const unsigned char* active, vertex_t* next,
-                                                             double* want) {
-  __shared__ vertex_t shared_key[warps_per_block][shared_slots];
-  __shared__ double shared_weight[warps_per_block][shared_slots];
-  const int w = threadIdx.x / 32;
-  for (long long i = (blockIdx.x * (long long)blockDim.x + threadIdx.x) / 32; i < count;
-       i += (long long)gridDim.x * warps_per_block) {
-    const vertex_t u = pending[i];
-    if (active && !active[u]) {
-      if (threadIdx.x % 32 == 0) want[u] = -1.0;
-      continue;
-    }
-    const Choice ch = best_move(in, u, shared_key[w], shared_weight[w], false);
-    const bool moves = ch.best != no_vertex && improves(in, ch, in.k[u]);
-    if (threadIdx.x % 32 == 0) {
-      next[u] = moves ? ch.best : in.label[u];
-      want[u] = moves ? __dsub_rn(ch.best_gain, ch.stay) : -1.0;
-    }
   }
 }
 
@@ -412,16 +583,18 @@ __global__ void settle_apply_kernel(const offset_t* offsets, const vertex_t* pen
 // touched[v] = 1 for every vertex u whose label changed since `before` and
 // its neighbours: the vertices the next round decides (a heuristic: the
 // others' neighbours kept their labels, though their communities may have
-// gained or lost members elsewhere). A warp per vertex.
-__global__ void touched_kernel(const offset_t* offsets, const vertex_t* cols, const vertex_t* label,
-                               const vertex_t* before, vertex_t n, unsigned char* touched) {
+// gained or lost members elsewhere), over the items' entries.
+__global__ void touched_kernel(RowItems r, long long items, const vertex_t* cols, const vertex_t* label,
+                               const vertex_t* before, unsigned char* touched) {
   const long long warp = (blockIdx.x * (long long)blockDim.x + threadIdx.x) / 32;
   const int lane = threadIdx.x % 32;
-  if (warp >= n) return;
-  const vertex_t u = vertex_t(warp);
+  if (warp >= items) return;
+  vertex_t u;
+  offset_t begin, end;
+  r.get(warp, u, begin, end);
   if (label[u] == before[u]) return;
   if (lane == 0) touched[u] = 1;
-  for (offset_t e = offsets[u] + lane; e < offsets[u + 1]; e += 32) touched[cols[e]] = 1;
+  for (offset_t e = begin + lane; e < end; e += 32) touched[cols[e]] = 1;
 }
 
 // want[u] = -1 for the listed vertices.
@@ -506,20 +679,6 @@ __global__ void apply_kernel(vertex_t* label, const vertex_t* next, vertex_t n, 
   if (threadIdx.x == 0 && sum) atomicAdd(moved, (unsigned long long)sum);
 }
 
-// The final moves' check: flag[u] = 1 when u's best move (a neighbouring
-// community or one of its own) improves, louvain.hpp's rule, else 0.
-__global__ void __launch_bounds__(block_threads) improving_kernel(MoveInputs in, vertex_t* flag) {
-  __shared__ vertex_t shared_key[warps_per_block][shared_slots];
-  __shared__ double shared_weight[warps_per_block][shared_slots];
-  const int w = threadIdx.x / 32;
-  for (long long u = (blockIdx.x * (long long)blockDim.x + threadIdx.x) / 32; u < in.n;
-       u += (long long)gridDim.x * warps_per_block) {
-    const Choice ch = best_move(in, vertex_t(u), shared_key[w], shared_weight[w], true);
-    const bool moves = improves(in, ch, in.k[u]) && (!ch.alone || in.size[in.label[u]] > 1);
-    if (threadIdx.x % 32 == 0) flag[u] = moves ? 1 : 0;
-  }
-}
-
 // out[at[i]] = i for each flagged i (at: the flags' exclusive prefix sum).
 __global__ void scatter_kernel(const vertex_t* flag, const vertex_t* at, vertex_t n, vertex_t* out) {
   for (long long c = blockIdx.x * (long long)blockDim.x + threadIdx.x; c < n; c += (long long)gridDim.x * blockDim.x)
@@ -601,6 +760,25 @@ __global__ void table_size_kernel(const offset_t* offsets, vertex_t n, offset_t*
   }
 }
 
+// The pieces of the rows over piece_entries: count[u] (and count[n] = 0),
+// their number, and the number of such rows in *rows.
+__global__ void piece_count_kernel(const offset_t* offsets, vertex_t n, offset_t* count, unsigned long long* rows) {
+  for (long long u = blockIdx.x * (long long)blockDim.x + threadIdx.x; u <= n; u += (long long)gridDim.x * blockDim.x) {
+    const offset_t len = u < n ? offsets[u + 1] - offsets[u] : 0;
+    count[u] = len > piece_entries ? (len + piece_entries - 1) / piece_entries : 0;
+    if (len > piece_entries) atomicAdd(rows, 1ULL);
+  }
+}
+// Each piece's row and first entry (at: the counts' exclusive prefix sum).
+__global__ void piece_fill_kernel(const offset_t* offsets, const offset_t* at, vertex_t n, vertex_t* row,
+                                  offset_t* begin) {
+  for (long long u = blockIdx.x * (long long)blockDim.x + threadIdx.x; u < n; u += (long long)gridDim.x * blockDim.x)
+    for (offset_t j = 0; j < at[u + 1] - at[u]; ++j) {
+      row[at[u] + j] = vertex_t(u);
+      begin[at[u] + j] = offsets[u] + j * piece_entries;
+    }
+}
+
 template <class T>
 void zero(DeviceBuffer<T>& b, cudaStream_t s) {
   if (b.size()) MATCHBLAS_CUDA_TRY(cudaMemsetAsync(b.data(), 0, b.size() * sizeof(T), s));
@@ -644,12 +822,12 @@ class Mover {
         table_at_(std::size_t(g.n) + 1, s),
         sums_(2, s),
         counter_(1, s) {
-    const unsigned warp_blocks = blocks_for(std::max<long long>(g.n, 1) * 32, block_threads);
-    if (g.n > 0) {
-      degrees_kernel<<<warp_blocks, block_threads, 0, s>>>(g.offsets.data(), g.cols.data(), g.weights.data(), g.n,
-                                                          k_.data());
-      launched();
-    }
+    cut_long_rows();
+    zero(k_, s);
+    over_rows([&](RowItems r, long long items) {
+      degrees_kernel<<<blocks_for(items * 32, block_threads), block_threads, 0, s>>>(r, items, g.cols.data(),
+                                                                                     g.weights.data(), k_.data());
+    });
     // two_m: a sum on the device, read once.
     DeviceBuffer<double> total(1, s);
     cub_call([&](void* t, std::size_t& b) { return cub::DeviceReduce::Sum(t, b, k_.data(), total.data(), g.n, s); },
@@ -665,6 +843,50 @@ class Mover {
     const offset_t slots = read_scalar(table_at_.data() + g.n, s);
     table_key_ = DeviceBuffer<vertex_t>(std::size_t(slots), s);
     table_weight_ = DeviceBuffer<double>(std::size_t(slots), s);
+    if (pieces_ > 0) {  // the long rows' tables start empty (HubQueue)
+      MATCHBLAS_CUDA_TRY(cudaMemsetAsync(table_key_.data(), 0xff, slots * sizeof(vertex_t), s));  // empty_key
+      zero(table_weight_, s);
+      hub_list_ = DeviceBuffer<vertex_t>(std::size_t(long_rows_), s);
+      hub_count_ = DeviceBuffer<unsigned long long>(1, s);
+      hub_queued_ = DeviceBuffer<unsigned char>(std::size_t(g.n), s);
+      hub_used_ = DeviceBuffer<vertex_t>(std::size_t(slots / 2), s);
+      hub_used_count_ = DeviceBuffer<vertex_t>(std::size_t(g.n), s);
+      zero(hub_queued_, s);
+      zero(hub_used_count_, s);
+    }
+  }
+
+  // launch(items, count) for the rows up to piece_entries long (a warp a
+  // vertex), then for the pieces of the longer ones.
+  template <class Launch>
+  void over_rows(Launch launch) {
+    if (g_.n == 0) return;
+    launch(RowItems{g_.offsets.data()}, (long long)g_.n);
+    launched();
+    if (pieces_ == 0) return;
+    launch(RowItems{g_.offsets.data(), piece_row_.data(), piece_begin_.data()}, pieces_);
+    launched();
+  }
+
+  // A decision (Finish: what it writes) for the `count` vertices of list
+  // (0..count-1 when null): a warp a vertex, the rows over piece_entries by
+  // their pieces and a block each.
+  template <class Finish>
+  void choose(const vertex_t* list, long long count, Finish f) {
+    if (count == 0) return;
+    HubQueue hubs;
+    if (pieces_ > 0) {
+      hubs = {hub_list_.data(), hub_count_.data(), hub_queued_.data(), hub_used_.data(), hub_used_count_.data()};
+      zero(hub_count_, s_);
+    }
+    choose_kernel<<<blocks_for(count * 32, block_threads), block_threads, 0, s_>>>(inputs(), list, count, f, hubs);
+    launched();
+    if (pieces_ == 0) return;
+    hub_hash_kernel<<<blocks_for(pieces_ * 32, block_threads), block_threads, 0, s_>>>(
+        inputs(), RowItems{g_.offsets.data(), piece_row_.data(), piece_begin_.data()}, pieces_, hubs);
+    launched();
+    hub_reduce_kernel<<<unsigned(std::min<long long>(long_rows_, 1024)), block_threads, 0, s_>>>(inputs(), hubs, f);
+    launched();
   }
 
   vertex_t* label() { return label_.data(); }
@@ -679,9 +901,10 @@ class Mover {
     community_sums_kernel<<<blocks_for(n, block_threads), block_threads, 0, s_>>>(label_.data(), k_.data(), n,
                                                                                  tot_.data(), size_.data());
     launched();
-    inside_kernel<<<blocks_for(n * 32LL, block_threads), block_threads, 0, s_>>>(
-        g_.offsets.data(), g_.cols.data(), g_.weights.data(), label_.data(), n, sums_.data());
-    launched();
+    over_rows([&](RowItems r, long long items) {
+      inside_kernel<<<blocks_for(items * 32, block_threads), block_threads, 0, s_>>>(
+          r, items, g_.cols.data(), g_.weights.data(), label_.data(), sums_.data());
+    });
     expected_kernel<<<blocks_for(n, block_threads), block_threads, 0, s_>>>(tot_.data(), n, sums_.data());
     launched();
     double sums[2];
@@ -790,17 +1013,13 @@ class Mover {
             settled += settle(order, count, active.data());
             continue;
           }
-          decide_kernel<<<blocks_for(count * 32, block_threads), block_threads, 0, s_>>>(
-              inputs(), order, count, false, active.data(), next.data());
-          launched();
+          choose(order, count, ClassMoves{active.data(), false, next.data()});
           apply_class_kernel<<<blocks_for(count, block_threads), block_threads, 0, s_>>>(
               order, count, next.data(), k_.data(), label_.data(), tot_.data(), size_.data(), counter_.data());
           launched();
         }
       } else {
-        decide_kernel<<<blocks_for(n * 32LL, block_threads), block_threads, 0, s_>>>(inputs(), nullptr, n, true,
-                                                                                   nullptr, next.data());
-        launched();
+        choose(nullptr, n, ClassMoves{nullptr, true, next.data()});
         apply_kernel<<<blocks_for(n, block_threads), block_threads, 0, s_>>>(label_.data(), next.data(), n,
                                                                             counter_.data());
         launched();
@@ -819,9 +1038,10 @@ class Mover {
       if (q - previous < threshold) break;
       if (coloring) {  // the next round's deciders
         MATCHBLAS_CUDA_TRY(cudaMemsetAsync(touched.data(), 0, n, s_));
-        touched_kernel<<<blocks_for(n * 32LL, block_threads), block_threads, 0, s_>>>(
-            g_.offsets.data(), g_.cols.data(), label_.data(), before.data(), n, touched.data());
-        launched();
+        over_rows([&](RowItems r, long long items) {
+          touched_kernel<<<blocks_for(items * 32, block_threads), block_threads, 0, s_>>>(
+              r, items, g_.cols.data(), label_.data(), before.data(), touched.data());
+        });
         std::swap(active, touched);
       }
     }
@@ -831,7 +1051,7 @@ class Mover {
   // Settling moves from the `count` vertices of `pending` (on the device,
   // left as it is; with `active`, those flagged there), in steps from tot
   // and size current: each pending vertex decides its best neighbouring
-  // community (want_kernel); those whose margin over staying, then id,
+  // community (SettleWants); those whose margin over staying, then id,
   // beats every deciding neighbour's move at once (they are not
   // neighbours: a colouring decided by the gains, so two neighbours never
   // swap); the others (rows of up to settle_retry_row entries) decide
@@ -862,9 +1082,7 @@ class Mover {
         launched();
         break;
       }
-      want_kernel<<<blocks_for(count * 32, block_threads), block_threads, 0, s_>>>(
-          inputs(), settle_list_.data(), count, active, settle_next_.data(), want_.data());
-      launched();
+      choose(settle_list_.data(), count, SettleWants{active, settle_next_.data(), want_.data()});
       dominant_kernel<<<blocks_for(count * 32, block_threads), block_threads, 0, s_>>>(
           g_.offsets.data(), g_.cols.data(), settle_list_.data(), count, want_.data(), settle_keep_.data());
       launched();
@@ -895,8 +1113,7 @@ class Mover {
     if (two_m_ <= 0 || n == 0) return out;
     DeviceBuffer<vertex_t> flag(std::size_t(n) + 1, s_), at(std::size_t(n) + 1, s_);
     zero(flag, s_);
-    improving_kernel<<<blocks_for(n * 32LL, block_threads), block_threads, 0, s_>>>(inputs(), flag.data());
-    launched();
+    choose(nullptr, n, ImprovingFlags{flag.data()});
     exclusive_scan(flag.data(), at.data(), n + 1LL, s_);
     const vertex_t count = read_scalar(at.data() + n, s_);
     if (count == 0) return out;
@@ -908,6 +1125,26 @@ class Mover {
     improving_list_.to_host(out, s_);
     MATCHBLAS_CUDA_TRY(cudaStreamSynchronize(s_));
     return out;
+  }
+
+  // The pieces of the rows over piece_entries (pieces_ of them, in
+  // long_rows_ rows).
+  void cut_long_rows() {
+    const vertex_t n = g_.n;
+    DeviceBuffer<offset_t> count(std::size_t(n) + 1, s_), at(std::size_t(n) + 1, s_);
+    zero(counter_, s_);
+    piece_count_kernel<<<blocks_for(n + 1LL, block_threads), block_threads, 0, s_>>>(g_.offsets.data(), n,
+                                                                                   count.data(), counter_.data());
+    launched();
+    exclusive_scan(count.data(), at.data(), n + 1LL, s_);
+    pieces_ = (long long)read_scalar(at.data() + n, s_);
+    long_rows_ = (long long)read_scalar(counter_.data(), s_);
+    if (pieces_ == 0) return;
+    piece_row_ = DeviceBuffer<vertex_t>(std::size_t(pieces_), s_);
+    piece_begin_ = DeviceBuffer<offset_t>(std::size_t(pieces_), s_);
+    piece_fill_kernel<<<blocks_for(n, block_threads), block_threads, 0, s_>>>(g_.offsets.data(), at.data(), n,
+                                                                             piece_row_.data(), piece_begin_.data());
+    launched();
   }
 
   // Renumbers the labels 0..k-1 by first member; returns k.
@@ -940,6 +1177,15 @@ class Mover {
   DeviceBuffer<offset_t> table_at_;
   DeviceBuffer<vertex_t> table_key_;
   DeviceBuffer<double> table_weight_;
+  // the rows over piece_entries: their pieces, and a decision's queue
+  // (HubQueue)
+  long long pieces_ = 0, long_rows_ = 0;
+  DeviceBuffer<vertex_t> piece_row_;
+  DeviceBuffer<offset_t> piece_begin_;
+  DeviceBuffer<vertex_t> hub_list_;
+  DeviceBuffer<unsigned long long> hub_count_;
+  DeviceBuffer<unsigned char> hub_queued_;
+  DeviceBuffer<vertex_t> hub_used_, hub_used_count_;
   DeviceBuffer<double> sums_;
   DeviceBuffer<unsigned long long> counter_;  // moves
   DeviceBuffer<vertex_t> improving_list_;

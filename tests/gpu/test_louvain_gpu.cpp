@@ -8,14 +8,18 @@
 // vertex move (tests/check/community_check.hpp), and mean modularity
 // within 1% of the sequential louvain's; the same partition on a repeat
 // with integer weights, with and without colouring; with colouring on
-// R-MAT (its core in the last, settling class) within 1% of louvain-omp's
-// modularity; the edge cases (no
+// R-MAT (its core in the last, settling class) and on a graph with rows of
+// several pieces within 1% of louvain-omp's modularity; the edge cases (no
 // vertices, no edges, isolated vertices), bad input, a bad GPU id.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
+#include <set>
 #include <string>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include "datasets/generators.hpp"
@@ -107,6 +111,48 @@ TEST_CASE("louvain-gpu: R-MAT with hubs (global tables), integer weights: louvai
     CHECK(off.refine_passes == 0);
     CHECK(coloured.refine_moves > 0);
     CHECK(off.modularity < coloured.modularity);
+  }
+}
+
+TEST_CASE("louvain-gpu: rows over 1024 entries (decided by their pieces and a block each), integer weights") {
+  // Groups of 50 with noise, and hubs joined to 1100-4500 vertices: rows of
+  // two to five pieces at the first level, longer ones after.
+  std::mt19937 rng(41);
+  const vertex_t n = 6000;
+  std::set<std::pair<vertex_t, vertex_t>> seen;
+  std::vector<std::tuple<vertex_t, vertex_t, double>> edges;
+  std::uniform_int_distribution<vertex_t> any(0, n - 1);
+  std::uniform_int_distribution<int> weight(1, 4);
+  const auto add = [&](vertex_t u, vertex_t v) {
+    if (u != v && seen.insert({std::min(u, v), std::max(u, v)}).second) edges.emplace_back(u, v, weight(rng));
+  };
+  for (vertex_t u = 0; u < n; ++u) {
+    for (int j = 0; j < 4; ++j) add(u, u / 50 * 50 + vertex_t(rng() % 50));
+    add(u, any(rng));
+  }
+  std::vector<vertex_t> others(static_cast<std::size_t>(n));
+  for (vertex_t u = 0; u < n; ++u) others[std::size_t(u)] = u;
+  for (const auto& [hub, degree] : {std::pair{7, 1100}, std::pair{1234, 2600}, std::pair{4000, 4500}}) {
+    std::shuffle(others.begin(), others.end(), rng);
+    for (int j = 0; j < degree; ++j) add(vertex_t(hub), others[std::size_t(j)]);
+  }
+  const Csr<double> g = check::graph_from_edges(n, edges);
+  offset_t longest = 0;
+  for (vertex_t u = 0; u < n; ++u) longest = std::max(longest, g.offsets[u + 1] - g.offsets[u]);
+  REQUIRE(longest > 4096);
+  for (double gamma : {0.5, 1.0}) {
+    CAPTURE(gamma);
+    LouvainOptions o;
+    o.resolution = gamma;
+    o.coloring = false;
+    const Communities got = louvain_gpu(g, o);
+    require_same_levels(got, louvain_omp(g, o));
+    require_local_optimum(g, got, gamma);
+    o.coloring = true;
+    const Communities coloured = louvain_gpu(g, o);
+    require_local_optimum(g, coloured, gamma);
+    CHECK(louvain_gpu(g, o).label == coloured.label);  // exact sums: no race shows
+    CHECK(coloured.modularity >= 0.99 * louvain_omp(g, o).modularity);
   }
 }
 

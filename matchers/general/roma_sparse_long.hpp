@@ -29,18 +29,25 @@
 // Passes: the first searches from every vertex; each later one only from the
 // vertices whose mate changed since the previous pass began (elsewhere the
 // search would read what it read before, unless a changed vertex lies on its
-// path: a heuristic, measured in bench/RESULTS.md).
+// path: a heuristic, measured in bench/RESULTS.md). A pass runs on one
+// thread (LongAugmentations::pass) or on many (roma_sparse_omp.cpp: each
+// thread its own LongSearch; an augmentation is applied under the locks of
+// every vertex it touches, after checking that their mates are the ones
+// the search saw).
 //
 // Guarantee: every applied augmentation gains more than the threshold, so
 // the matching stays valid and its weight rises. Not exhaustive: a pass that
 // finds nothing proves no improving cycle of at most L new edges within the
 // lists (when no root hit its budget), not the absence of every improving
 // path.
-// Cost: O(m log K) for the lists, O(n K) memory; a pass O(256 L) per root
-// plus the root's mate's row (scattered for the closing edges' weights).
+// Cost: O(m log K) for the lists, O(n K) memory (and n bytes per searching
+// thread); a pass O(256 L log d) per root (a closing edge's weight by binary
+// search in the root's mate's row).
 #pragma once
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "lib/csr.hpp"
@@ -53,72 +60,79 @@ namespace matchblas::roma_sparse_detail {
 inline constexpr int long_search_budget = 256;  // added edges per root
 
 template <class W>
-class LongAugmentations {
+class LongAugmentations;
+
+// One thread's search for the best longer augmentation from a root
+// (find), the vertices it touches (touched), whether the matching still
+// holds what it read (still_there) and its application (apply).
+template <class W>
+class LongSearch {
  public:
-  // g: the whole graph (the closing edges are looked up in it); length >= 3.
-  LongAugmentations(const Csr<W>& g, int length, int candidates)
-      : g_(g), lists_(candidate_lists(g, candidates, CandidateOrder::greedy)), length_(length),
-        on_path_(std::size_t(g.n_rows), 0), previous_(std::size_t(g.n_rows), no_vertex),
-        stamp_(std::size_t(g.n_rows), 0), to_s_(std::size_t(g.n_rows), 0.0) {}
+  explicit LongSearch(const LongAugmentations<W>& shared)
+      : g_(shared.graph()), lists_(shared.lists()), length_(shared.length()),
+        on_path_(std::size_t(g_.n_rows), 0) {}
 
-  // One pass over `order` (every vertex once); returns the augmentations
-  // applied and sets `searched` to the roots searched. mate(a) / matched(a)
-  // read the matching, unmatch(a) frees a and its mate, match(a, b, w) pairs
-  // them (the functions of roma_sparse_search.hpp).
-  template <class Mate, class Matched, class Unmatch, class Match>
-  std::int64_t pass(const std::vector<vertex_t>& order, double threshold, Mate mate, Matched matched,
-                    Unmatch unmatch, Match match, std::int64_t& searched) {
-    const vertex_t n = g_.n_rows;
-    std::vector<char> root(std::size_t(n), first_);
-    for (vertex_t v = 0; v < n; ++v) {
-      const vertex_t now = mate(v);
-      if (now != previous_[v]) root[v] = 1;
-      previous_[v] = now;
-    }
-    first_ = 0;
-    std::int64_t applied = 0;
-    searched = 0;
-    for (vertex_t r : order) {
-      if (!root[r]) continue;
-      ++searched;
-      if (augment(r, threshold, mate, matched, unmatch, match)) ++applied;
-    }
-    return applied;
-  }
-
- private:
-  template <class Mate, class Matched, class Unmatch, class Match>
-  bool augment(vertex_t r, double threshold, Mate mate, Matched matched, Unmatch unmatch, Match match) {
+  // The best augmentation from r gaining more than threshold, on the
+  // matching read through mate(a) / matched(a); false when none.
+  template <class Mate, class Matched>
+  bool find(vertex_t r, double threshold, Mate mate, Matched matched) {
     s_ = mate(r);
     best_gain_ = threshold;
     best_.clear();
     path_.assign(1, r);
     added_ = 0;
     on_path_[r] = 1;
-    if (s_ != no_vertex) {
-      on_path_[s_] = 1;
-      // s's row scattered: the closing edges' weights in O(1).
-      ++token_;
-      for (offset_t k = g_.offsets[s_]; k < g_.offsets[s_ + 1]; ++k) {
-        stamp_[g_.cols[k]] = token_;
-        to_s_[g_.cols[k]] = double(g_.weights[k]);
-      }
-    }
+    if (s_ != no_vertex) on_path_[s_] = 1;
     extend(r, 0, s_ == no_vertex ? 0.0 : -matched(r), mate, matched);
     on_path_[r] = 0;
     if (s_ != no_vertex) on_path_[s_] = 0;
-    if (best_.empty()) return false;
-    // best_ = r, x1, y1, x2, y2, ...: new edges (r, x1), (y1, x2), ... and,
-    // for a cycle, (y_last, s).
-    const vertex_t s = s_;
+    return !best_.empty();
+  }
+
+  // The vertices whose mates the found augmentation changes: the path's and
+  // the root's mate (no_vertex entries possible).
+  void touched(std::vector<vertex_t>& out) const {
+    out.assign(best_.begin(), best_.end());
+    out.push_back(s_);
+  }
+
+  // Whether the mates the search read along the found path are still
+  // there: r's mate s, and x's mate y for each (x, y) of the path (none for
+  // a free end).
+  template <class Mate>
+  bool still_there(Mate mate) const {
+    if (mate(best_[0]) != s_) return false;
+    for (std::size_t i = 1; i < best_.size(); i += 2) {
+      const vertex_t y = i + 1 < best_.size() ? best_[i + 1] : no_vertex;
+      if (mate(best_[i]) != y) return false;
+    }
+    return true;
+  }
+
+  // The found augmentation's gain on the matching as it is now (the caller
+  // holds the locks of its vertices, or no other thread runs): its new
+  // edges less the matching edges at its vertices.
+  template <class Matched>
+  double gain_now(Matched matched) const {
+    double gain = s_ != no_vertex ? -matched(best_[0]) : 0.0;
+    for (std::size_t i = 0; i + 1 < best_.size(); i += 2) gain += edge_weight(g_, best_[i], best_[i + 1]);
+    for (std::size_t i = 1; i + 1 < best_.size(); i += 2) gain -= matched(best_[i]);
+    if (best_closes_) gain += edge_weight(g_, best_.back(), s_);
+    return gain;
+  }
+
+  // M := M xor the found augmentation (best_ = r, x1, y1, x2, y2, ...: new
+  // edges (r, x1), (y1, x2), ... and, for a cycle, (y_last, s)).
+  template <class Mate, class Unmatch, class Match>
+  void apply(Mate mate, Unmatch unmatch, Match match) const {
     for (vertex_t a : best_)
       if (mate(a) != no_vertex) unmatch(a);
     for (std::size_t i = 0; i + 1 < best_.size(); i += 2)
       match(best_[i], best_[i + 1], edge_weight(g_, best_[i], best_[i + 1]));
-    if (best_closes_) match(best_.back(), s, edge_weight(g_, best_.back(), s));
-    return true;
+    if (best_closes_) match(best_.back(), s_, edge_weight(g_, best_.back(), s_));
   }
 
+ private:
   template <class Mate, class Matched>
   void extend(vertex_t c, int depth, double gain, Mate mate, Matched matched) {
     for (offset_t k = lists_.offsets[c]; k < lists_.offsets[c + 1]; ++k) {
@@ -135,7 +149,10 @@ class LongAugmentations {
       if (on_path_[y]) continue;
       const double after = gain + w - matched(x);
       offer(after, x, y, false);
-      if (s_ != no_vertex && stamp_[y] == token_) offer(after + to_s_[y], x, y, true);
+      if (s_ != no_vertex) {
+        const double to_s = edge_weight(g_, s_, y);
+        if (!std::isnan(to_s)) offer(after + to_s, x, y, true);
+      }
       if (depth + 1 < length_) {
         on_path_[x] = on_path_[y] = 1;
         path_.push_back(x);
@@ -159,19 +176,73 @@ class LongAugmentations {
   }
 
   const Csr<W>& g_;
-  Csr<W> lists_;
+  const Csr<W>& lists_;
   int length_;
   std::vector<char> on_path_;
-  std::vector<vertex_t> previous_;  // each vertex's mate when the previous pass began
-  std::vector<std::uint64_t> stamp_;  // stamp_[y] == token_: y is adjacent to s, by an edge of weight to_s_[y]
-  std::vector<double> to_s_;
-  std::uint64_t token_ = 0;
-  char first_ = 1;
   vertex_t s_ = no_vertex;
   std::vector<vertex_t> path_, best_;
   double best_gain_ = 0;
   bool best_closes_ = false;
   int added_ = 0;
+};
+
+// What the passes share: the graph, the candidate lists, the length, and
+// each vertex's mate when the previous pass began.
+template <class W>
+class LongAugmentations {
+ public:
+  // g: the whole graph (the closing edges are looked up in it); length >= 3.
+  LongAugmentations(const Csr<W>& g, int length, int candidates)
+      : g_(g), lists_(candidate_lists(g, candidates, CandidateOrder::greedy)), length_(length),
+        previous_(std::size_t(g.n_rows), no_vertex) {}
+
+  const Csr<W>& graph() const { return g_; }
+  const Csr<W>& lists() const { return lists_; }
+  int length() const { return length_; }
+
+  // The next pass's roots: every vertex in the first pass, then those whose
+  // mate changed since the previous pass began.
+  template <class Mate>
+  std::vector<char> roots(Mate mate) {
+    const vertex_t n = g_.n_rows;
+    std::vector<char> root(std::size_t(n), first_);
+    for (vertex_t v = 0; v < n; ++v) {
+      const vertex_t now = mate(v);
+      if (now != previous_[v]) root[v] = 1;
+      previous_[v] = now;
+    }
+    first_ = 0;
+    return root;
+  }
+
+  // One pass on one thread over `order` (every vertex once); returns the
+  // augmentations applied and sets `searched` to the roots searched.
+  // mate(a) / matched(a) read the matching, unmatch(a) frees a and its mate,
+  // match(a, b, w) pairs them (the functions of roma_sparse_search.hpp).
+  template <class Mate, class Matched, class Unmatch, class Match>
+  std::int64_t pass(const std::vector<vertex_t>& order, double threshold, Mate mate, Matched matched,
+                    Unmatch unmatch, Match match, std::int64_t& searched) {
+    const std::vector<char> root = roots(mate);
+    if (!search_) search_.emplace(*this);
+    std::int64_t applied = 0;
+    searched = 0;
+    for (vertex_t r : order) {
+      if (!root[r]) continue;
+      ++searched;
+      if (!search_->find(r, threshold, mate, matched)) continue;
+      search_->apply(mate, unmatch, match);
+      ++applied;
+    }
+    return applied;
+  }
+
+ private:
+  const Csr<W>& g_;
+  Csr<W> lists_;
+  int length_;
+  std::vector<vertex_t> previous_;  // each vertex's mate when the previous pass began
+  char first_ = 1;
+  std::optional<LongSearch<W>> search_;  // pass's
 };
 
 }  // namespace matchblas::roma_sparse_detail

@@ -30,8 +30,14 @@
 //    other give up (each holding a lock the other wants), but the retry pass
 //    is sequential and gives up nothing, so every phase evaluates every
 //    vertex and the phases stop as roma-sparse's do.
-// With length > 2 the passes of longer augmentations run on one thread
-// (matchers/general/roma_sparse_long.hpp) between the parallel phases.
+// With length > 2, passes of longer augmentations (roma_sparse_long.hpp)
+// run between the phases, on the threads the same way: each thread searches
+// from its roots with its own LongSearch, locks every vertex of the path
+// found and the root's mate (up to 2 L + 2) or gives the root up to the
+// retry list, checks that their mates are the ones it read, and applies the
+// augmentation when its gain recomputed under the locks exceeds the
+// threshold; the roots given up are searched again on one thread. The same
+// argument holds: the locks cover every edge the gain counts.
 // Not deterministic (the races decide which augmentations win).
 #include <omp.h>
 
@@ -69,8 +75,10 @@ class SharedMatching {
   double matched(vertex_t a) const { return std::atomic_ref(mw_[a]).load(std::memory_order_relaxed); }
 
   // Locks the distinct vertices of `set` (no_vertex entries ignored) in
-  // increasing order, giving up at the first one taken.
-  bool try_lock(std::array<vertex_t, 6>& set, int& count) {
+  // increasing order, giving up at the first one taken; count: how many
+  // distinct ones lead set after the call (unlock's).
+  template <class Set>
+  bool try_lock(Set& set, int& count) {
     std::sort(set.begin(), set.end());
     count = int(std::unique(set.begin(), set.end()) - set.begin());
     int held = 0;
@@ -86,7 +94,8 @@ class SharedMatching {
     }
     return true;
   }
-  void unlock(const std::array<vertex_t, 6>& set, int count) {
+  template <class Set>
+  void unlock(const Set& set, int count) {
     for (int i = 0; i < count; ++i)
       if (set[i] != no_vertex) lock_[set[i]].store(0, std::memory_order_release);
   }
@@ -153,6 +162,76 @@ class SharedMatching {
   std::vector<std::atomic<std::uint8_t>> lock_;
 };
 
+// A pass of longer augmentations on the threads (the header: the locks, the
+// check, the retries); returns the augmentations applied, sets `searched`,
+// and flags in changed_flag every vertex whose mate changed.
+template <class W>
+std::int64_t long_pass_omp(LongAugmentations<W>& longer, std::vector<std::optional<LongSearch<W>>>& searches,
+                           SharedMatching<W>& state, const std::vector<vertex_t>& order, double threshold,
+                           std::vector<char>& changed_flag, std::int64_t& searched) {
+  const auto mate = [&](vertex_t a) { return state.mate(a); };
+  const auto matched = [&](vertex_t a) { return state.matched(a); };
+  const std::vector<char> root = longer.roots(mate);
+  const vertex_t n = vertex_t(order.size());
+  std::int64_t applied = 0, scanned = 0;
+  std::vector<vertex_t> retry;
+  std::exception_ptr failure;  // an exception must not leave the parallel region (std::terminate)
+#pragma omp parallel reduction(+ : applied, scanned)
+  try {
+    std::optional<LongSearch<W>>& search = searches[std::size_t(omp_get_thread_num())];
+    if (!search) search.emplace(longer);
+    std::vector<vertex_t> mine, set;
+    const auto flag_and_apply = [&](int count) {
+      for (int k = 0; k < count; ++k)  // locked by this thread: nobody else writes these bytes now
+        if (set[std::size_t(k)] != no_vertex) changed_flag[set[std::size_t(k)]] = 1;
+      search->apply(mate, [&](vertex_t a) { state.unmatch(a); },
+                    [&](vertex_t a, vertex_t b, double w) { state.match(a, b, w); });
+    };
+#pragma omp for schedule(dynamic, 64) nowait
+    for (vertex_t i = 0; i < n; ++i) {
+      const vertex_t r = order[i];
+      if (!root[r]) continue;
+      ++scanned;
+      if (!search->find(r, threshold, mate, matched)) continue;
+      search->touched(set);
+      int count = 0;
+      if (!state.try_lock(set, count)) {
+        mine.push_back(r);
+        continue;
+      }
+      if (!search->still_there(mate)) {
+        mine.push_back(r);
+      } else if (search->gain_now(matched) > threshold) {
+        flag_and_apply(count);
+        ++applied;
+      }
+      state.unlock(set, count);
+    }
+#pragma omp critical
+    retry.insert(retry.end(), mine.begin(), mine.end());
+  } catch (...) {
+#pragma omp critical
+    if (!failure) failure = std::current_exception();
+  }
+  if (failure) std::rethrow_exception(failure);
+  // The roots that lost a race, again, one at a time.
+  std::sort(retry.begin(), retry.end());
+  if (!searches[0]) searches[0].emplace(longer);
+  LongSearch<W>& search = *searches[0];
+  for (vertex_t r : retry) {
+    if (!search.find(r, threshold, mate, matched)) continue;
+    std::vector<vertex_t> set;
+    search.touched(set);
+    for (vertex_t p : set)
+      if (p != no_vertex) changed_flag[p] = 1;
+    search.apply(mate, [&](vertex_t a) { state.unmatch(a); },
+                 [&](vertex_t a, vertex_t b, double w) { state.match(a, b, w); });
+    ++applied;
+  }
+  searched = scanned + std::int64_t(retry.size());
+  return applied;
+}
+
 }  // namespace
 
 template <class W>
@@ -173,8 +252,9 @@ RomaRun roma_sparse_omp(const Csr<W>& g, const RomaSparseOptions& opt, int threa
   const Csr<W>& search = opt.candidates > 0 ? lists : g;
   std::optional<LongAugmentations<W>> longer;
   if (opt.length > 2) longer.emplace(g, opt.length, opt.candidates);
+  std::vector<std::optional<LongSearch<W>>> searches(static_cast<std::size_t>(omp_get_max_threads()));
   std::vector<vertex_t> order(static_cast<std::size_t>(n));
-  bool long_pass = false;  // the next phase is a pass of longer augmentations (sequential)
+  bool long_pass = false;  // the next phase is a pass of longer augmentations
   MarkedVertices marked(n);
   std::vector<vertex_t> changed;  // the vertices whose mate changed in this phase
   std::vector<char> changed_flag(static_cast<std::size_t>(n), 0);  // the same, set by the threads
@@ -187,19 +267,12 @@ RomaRun roma_sparse_omp(const Csr<W>& g, const RomaSparseOptions& opt, int threa
       RomaPhase phase;
       phase.phase = p;
       phase.kernel = "long";
-      phase.flips = longer->pass(
-          order, threshold, mate, matched,
-          [&](vertex_t a) {
-            changed.push_back(a);
-            changed.push_back(state.mate(a));
-            state.unmatch(a);
-          },
-          [&](vertex_t a, vertex_t b, double w) {
-            changed.push_back(a);
-            changed.push_back(b);
-            state.match(a, b, w);
-          },
-          phase.scanned);
+      phase.flips = long_pass_omp(*longer, searches, state, order, threshold, changed_flag, phase.scanned);
+      for (vertex_t v = 0; v < n; ++v)
+        if (changed_flag[v]) {
+          changed_flag[v] = 0;
+          changed.push_back(v);
+        }
       marked.mark_around(g, changed, mate);
       phase.seconds = seconds_since(t);
       phase.weight = matching_weight(g, state.matching());

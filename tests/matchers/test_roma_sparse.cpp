@@ -3,6 +3,12 @@
 // brute-force optimum, the phases' report, the options.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <set>
+#include <tuple>
+#include <utility>
+#include <vector>
+
 #include "matchers/common/greedy.hpp"
 #include "matchers/general/roma_sparse.hpp"
 #include "matchers/general/roma_sparse_search.hpp"
@@ -148,6 +154,58 @@ TEST_CASE("roma-sparse-omp: valid, never lighter, locally optimal at the end, un
   check::require_valid(h, run.matching);
   CHECK(check::largest_2_augmentation(h, run.matching).gain <= 1e-9);
   CHECK(matching_weight(h, run.matching) >= run.start_weight);
+}
+
+TEST_CASE("roma-sparse-omp: longer augmentations on the threads, under contention") {
+  // The long passes lock up to 2 L + 2 vertices; 8 threads on 2 cores and
+  // a hub make the races likely. Every phase only gains, the run ends with a
+  // long pass that applies nothing, and no 2-augmentation is left.
+  const auto check_run = [](const Csr<double>& g, const RomaRun& run) {
+    check::require_valid(g, run.matching);
+    double previous = run.start_weight;
+    for (const RomaPhase& p : run.phases) {
+      CHECK(p.weight >= previous - 1e-12);
+      previous = p.weight;
+    }
+    CHECK(matching_weight(g, run.matching) == doctest::Approx(previous));
+    CHECK(run.phases.back().kernel == "long");
+    CHECK(run.phases.back().flips == 0);
+    CHECK(check::largest_2_augmentation(g, run.matching).gain <= 1e-9);
+  };
+  double sequential = 0, threaded = 0;
+  for (std::uint64_t seed = 1; seed <= 12; ++seed) {
+    const Csr<double> g = check::random_graph(vertex_t(60 + seed * 15), 0.08, seed % 3, seed);
+    CAPTURE(seed);
+    for (int length : {4, 8}) {
+      RomaSparseOptions o = to_convergence();
+      o.seed = seed;
+      o.length = length;
+      const double one = matching_weight(g, roma_sparse(g, o).matching);
+      for (int threads : {2, 8}) {
+        const RomaRun run = roma_sparse_omp(g, o, threads);
+        check_run(g, run);
+        sequential += one;
+        threaded += matching_weight(g, run.matching);
+      }
+    }
+  }
+  // Other orders of the same searches: in total within a percent of the
+  // sequential runs' weight.
+  CHECK(threaded >= 0.99 * sequential);
+  std::vector<std::tuple<vertex_t, vertex_t, double>> hub;
+  std::set<std::pair<vertex_t, vertex_t>> seen;
+  const auto add = [&](vertex_t u, vertex_t v, double w) {
+    if (u != v && seen.insert({std::min(u, v), std::max(u, v)}).second) hub.push_back({u, v, w});
+  };
+  for (vertex_t v = 1; v < 600; ++v) {
+    add(0, v, 0.5 + double(v % 7) / 10);
+    add(v, v % 599 + 1, double((v * 37) % 11) / 10 + 0.05);
+    add(v, (v * 7) % 599 + 1, double((v * 13) % 17) / 10 + 0.05);
+  }
+  const Csr<double> h = graph(600, hub);
+  RomaSparseOptions o = to_convergence();
+  o.length = 6;
+  check_run(h, roma_sparse_omp(h, o, 8));
 }
 
 TEST_CASE("roma-sparse: longer augmentations never end lighter than 2-augmentations, and leave no improving cycle") {

@@ -110,7 +110,7 @@ MatcherInfo roma_sparse_entry(MatcherInfo m, F f) {
     m.options.insert(m.options.end() - 1,
                      {"length", Type::integer, "2", {}, 2, 64,
                       "augmentations of up to L new edges (2: Pettie-Sanders'; more: passes of longer ones "
-                      "whenever the 2-augmentations converge, one thread)"});
+                      "whenever the 2-augmentations converge; roma-sparse-omp runs them on its threads)"});
   m.read_options = [](const OptionValues& v, Precision) -> std::any {
     RomaSparseOptions ro;
     ro.phases = int(v.integer("phases"));

@@ -82,7 +82,12 @@ class LongSearch {
     path_.assign(1, r);
     added_ = 0;
     on_path_[r] = 1;
-    if (s_ != no_vertex) on_path_[s_] = 1;
+    heaviest_to_s_ = 0;
+    if (s_ != no_vertex) {
+      on_path_[s_] = 1;
+      // s's list starts with its heaviest edge (the greedy order).
+      if (lists_.offsets[s_] < lists_.offsets[s_ + 1]) heaviest_to_s_ = double(lists_.weights[lists_.offsets[s_]]);
+    }
     extend(r, 0, s_ == no_vertex ? 0.0 : -matched(r), mate, matched);
     on_path_[r] = 0;
     if (s_ != no_vertex) on_path_[s_] = 0;
@@ -149,7 +154,7 @@ class LongSearch {
       if (on_path_[y]) continue;
       const double after = gain + w - matched(x);
       offer(after, x, y, false);
-      if (s_ != no_vertex) {
+      if (s_ != no_vertex && after + heaviest_to_s_ > best_gain_) {  // a closing edge could beat the best
         const double to_s = edge_weight(g_, s_, y);
         if (!std::isnan(to_s)) offer(after + to_s, x, y, true);
       }
@@ -182,6 +187,7 @@ class LongSearch {
   vertex_t s_ = no_vertex;
   std::vector<vertex_t> path_, best_;
   double best_gain_ = 0;
+  double heaviest_to_s_ = 0;  // the heaviest edge at s: no closing edge weighs more
   bool best_closes_ = false;
   int added_ = 0;
 };

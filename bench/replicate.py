@@ -1067,6 +1067,222 @@ def naim4_render(ctx, header, rows):
         f.write("\n".join(text))
 
 
+# ---- Naim 2017, Paper III: Louvain on the GPU -----------------------------
+
+NAIM3 = "M. Naim, F. Manne, M. Halappanavar, A. Tumeo, *Community detection on the GPU*, IPDPS 2017 (Paper III " \
+        "of M. Naim's PhD thesis, Bergen, 2017), sec. 5, Figures 1-7"
+NAIM3_BIN = [1e-1, 1e-2, 1e-3, 1e-4]     # the paper's th_bin: 10^k, k = -1 .. -4
+NAIM3_FINAL = [1e-3, 1e-4, 1e-5, 1e-6, 1e-7]  # th_final: 10^l, l = -3 .. -7
+
+
+def naim3_plan(ctx):
+    """(graphs as (label, gen arguments), the th_final values of the
+    threshold grid). The paper's 56 graphs (Florida, SNAP, Koblenz; each at
+    least 10 s for the sequential Louvain) are not reachable here: generated
+    R-MAT, ER and grid graphs stand in."""
+    if ctx.quick:
+        return [("rmat 2^13", ["rmat", "8192"]), ("grid 64", ["grid", "64"])], [1e-3, 1e-6]
+    return ([("rmat 2^20", ["rmat", "1048576"]), ("er 2^20", ["er", "1048576"]), ("grid 1024", ["grid", "1024"]),
+             ("rmat 2^22", ["rmat", "4194304"]), ("er 2^22", ["er", "4194304"])], NAIM3_FINAL)
+
+
+def naim3_parallel(ctx, cli, path):
+    """The entry standing for the paper's GPU code: louvain-gpu where this
+    build and machine run it, else louvain-omp on every core."""
+    try:
+        run([cli, "cluster", path, "--algo", "louvain-gpu", "--quiet"], ctx, timeout=600)
+        return "louvain-gpu"
+    except StudyFailed:
+        return "louvain-omp"
+
+
+def naim3_cluster(ctx, cli, path, algo, th_bin, th_final):
+    out = run([cli, "cluster", path, "--algo", algo, "--json", "--quiet", "--threads", str(ctx.cores),
+               "--threshold", repr(th_bin), "--final-threshold", repr(th_final)], ctx, timeout=6 * 3600)
+    r = json.loads(out)
+    return {"algo": algo, "th_bin": th_bin, "th_final": th_final, "modularity": r["modularity"],
+            "communities": r["communities"], "time_s": r["time_s"], "refine_s": r.get("refine_s", 0.0),
+            "levels": [{"vertices": l["vertices"], "entries": l["entries"], "passes": l["passes"],
+                        "time_s": l["time_s"]} for l in r["levels"]]}
+
+
+def naim3_plm(path, threads):
+    """NetworKit's PLM (refine off, its defaults) on the file's graph, or
+    None without networkit."""
+    try:
+        import networkit as nk
+        import scipy.io
+        import scipy.sparse as sp
+    except ImportError:
+        return None
+    import time
+    a = sp.coo_matrix(scipy.io.mmread(path))
+    a = sp.coo_matrix(a.maximum(a.T))
+    keep = a.row < a.col
+    g = nk.GraphFromCoo((a.data[keep], (a.row[keep].astype("uint64"), a.col[keep].astype("uint64"))),
+                        n=a.shape[0], weighted=True, directed=False)
+    nk.setNumberOfThreads(threads)
+    plm = nk.community.PLM(g, refine=False)
+    t = time.perf_counter()
+    plm.run()
+    seconds = time.perf_counter() - t
+    return {"algo": "plm", "threads": threads, "modularity": nk.community.Modularity().getQuality(
+        plm.getPartition(), g), "time_s": seconds}
+
+
+def naim3_run(ctx):
+    cli = ctx.binary("matchblas")
+    graphs, finals = naim3_plan(ctx)
+    for label, spec in graphs:
+        path = os.path.join(ctx.scratch, label.replace(" ", "_").replace("^", "") + ".mtx")
+        run([cli, "gen"] + spec + ["--seed", "1", "--out", path], ctx, timeout=3600)
+        parallel = naim3_parallel(ctx, cli, path)
+        # The sequential Louvain as the paper ran it (one threshold, 1e-6),
+        # and adaptive (th_bin 1e-2 until a level gains less).
+        ctx.measure("%s sequential" % label, lambda path=path, label=label: [dict(
+            naim3_cluster(ctx, cli, path, "louvain", 1e-6, 1e-6), graph=label, role="sequential")])
+        ctx.measure("%s adaptive" % label, lambda path=path, label=label: [dict(
+            naim3_cluster(ctx, cli, path, "louvain", 1e-2, 1e-6), graph=label, role="adaptive")])
+        ctx.measure("%s grid" % label, lambda path=path, label=label, parallel=parallel: [dict(
+            naim3_cluster(ctx, cli, path, parallel, b, f), graph=label, role="grid")
+            for b in NAIM3_BIN for f in finals if f <= b])  # the tool refuses th_final > th_bin
+        if parallel == "louvain-gpu":  # the paper's OpenMP peer (Lu et al.'s code): louvain-omp here
+            ctx.measure("%s openmp" % label, lambda path=path, label=label: [dict(
+                naim3_cluster(ctx, cli, path, "louvain-omp", 1e-2, 1e-6), graph=label, role="openmp")])
+        ctx.measure("%s plm" % label, lambda path=path, label=label: [
+            dict(r, graph=label, role="plm") for r in [naim3_plm(path, ctx.cores)] if r is not None])
+
+
+def naim3_render(ctx, header, rows):
+    plt = pyplot()
+    graphs = graphs_in_order(rows)
+    grid = [r for r in rows if r["role"] == "grid"]
+    parallel = grid[0]["algo"] if grid else "louvain-gpu"
+    finals = sorted({r["th_final"] for r in grid}, reverse=True)
+
+    def one(graph, role, **match):
+        return next((r for r in rows if r["graph"] == graph and r["role"] == role and
+                     all(r.get(k) == v for k, v in match.items())), None)
+    text = [page_head("Naim 2017, Paper III: Louvain on the GPU", NAIM3, header, "naim-3")]
+    stand_in = parallel != "louvain-gpu"
+    text.append("\nThe paper's 56 graphs (Florida, SNAP and Koblenz collections, each at least 10 s for the "
+                "sequential Louvain) are not reachable here: generated R-MAT, ER and grid graphs stand in "
+                "(`matchblas gen KIND N --seed 1`). *The paper's GPU code* is `%s` in this run%s; *the "
+                "sequential Louvain* is `louvain` with one threshold of 1e-6 (the original code's), *adaptive* "
+                "with th_bin 1e-2 (the tool's rule: th_bin until a level gains less than it, th_final after, as "
+                "Lu et al.'s stages; the paper switches at 100,000 vertices); *Lu et al.'s OpenMP code* is "
+                "`louvain-omp` (a "
+                "colouring-based OpenMP Louvain after Lu et al.) and *PLM* is NetworKit's (refine off), both on "
+                "%d threads. Times are the algorithm's alone (the graph in memory), modularity each run's own.\n"
+                % (parallel, " (no usable GPU: `louvain-omp` on every core stands in, so the speedups below are "
+                   "of the CPU entry)" if stand_in else "", ctx.cores))
+    # Figures 1-2: the threshold grid, averaged over the graphs.
+    table, heat_q, heat_s = [], [], []
+    best = {g: max((1.0 / r["time_s"] for r in grid if r["graph"] == g), default=None) for g in graphs}
+    for b in NAIM3_BIN:
+        line_q, line_s = [], []
+        for f in finals:
+            rel_q, rel_s = [], []
+            for g in graphs:
+                r, seq = one(g, "grid", th_bin=b, th_final=f), one(g, "sequential")
+                if r and seq and seq["modularity"] > 0:
+                    rel_q.append(r["modularity"] / seq["modularity"])
+                    rel_s.append((1.0 / r["time_s"]) / best[g])
+            q = sum(rel_q) / len(rel_q) if rel_q else float("nan")
+            s = sum(rel_s) / len(rel_s) if rel_s else float("nan")
+            line_q.append(q)
+            line_s.append(s)
+            if rel_q:
+                table.append(["%g" % b, "%g" % f, "%.2f%%" % (100 * q), "%.0f%%" % (100 * s)])
+        heat_q.append(line_q)
+        heat_s.append(line_s)
+    text.append("\n## Thresholds (the paper's Figures 1 and 2)\n\nMean over the graphs of `%s`'s modularity "
+                "over the sequential Louvain's, and of its speed over its fastest threshold pair on the same "
+                "graph (pairs with th_final above th_bin, which the paper also ran, are refused by the tool "
+                "and left out):\n\n" % parallel + md_table(["th_bin", "th_final", "modularity / sequential",
+                                                    "speed / best"], table) + "\n")
+    # Figures 3, 4 and 7, and PLM: per graph at the paper's choice (1e-2, 1e-6).
+    table = []
+    for g in graphs:
+        seq, ada, par = one(g, "sequential"), one(g, "adaptive"), one(g, "grid", th_bin=1e-2, th_final=1e-6)
+        omp, plm = one(g, "openmp"), one(g, "plm")
+        if not (seq and ada and par):
+            continue
+        table.append([g, "%.4f" % seq["modularity"], "%.4f" % ada["modularity"], "%.4f" % par["modularity"],
+                      fmt_s(seq["time_s"]), fmt_s(ada["time_s"]), fmt_s(par["time_s"]),
+                      "%.1fx" % (seq["time_s"] / par["time_s"]), "%.1fx" % (ada["time_s"] / par["time_s"]),
+                      "%.1fx" % (omp["time_s"] / par["time_s"]) if omp else "-",
+                      "%.1fx / %+.1f%%" % (plm["time_s"] / par["time_s"],
+                                           100 * (par["modularity"] / plm["modularity"] - 1)) if plm else "-"])
+    text.append("\n## Speedups (the paper's Figures 3, 4 and 7, and PLM)\n\nAt the paper's thresholds "
+                "(th_bin 1e-2, th_final 1e-6); speedups are the other entry's time over `%s`'s:\n\n" % parallel
+                + md_table(["graph", "Q sequential", "Q adaptive", "Q " + parallel, "sequential", "adaptive",
+                            parallel, "over sequential", "over adaptive", "over louvain-omp",
+                            "over PLM / Q vs PLM"], table) + "\n")
+    # Figures 5-6: time per level on the largest graph.
+    g = graphs[-1] if graphs else None
+    par = one(g, "grid", th_bin=1e-2, th_final=1e-6) if g else None
+    if par:
+        levels = par["levels"]
+        total = sum(l["time_s"] for l in levels) + par["refine_s"]
+        table = [[i, l["vertices"], l["entries"], l["passes"], fmt_s(l["time_s"]),
+                  "%.0f%%" % (100 * l["time_s"] / total if total else 0)] for i, l in enumerate(levels)]
+        table.append(["final moves", "", "", "", fmt_s(par["refine_s"]),
+                      "%.0f%%" % (100 * par["refine_s"] / total if total else 0)])
+        text.append("\n## Time per level (the paper's Figures 5 and 6), %s\n\nEach level's moves and its "
+                    "aggregation together (the tool reports them as one time):\n\n" % g +
+                    md_table(["level", "vertices", "entries", "rounds", "time", "share"], table) + "\n")
+    # Beside the paper.
+    text.append("\n## Beside the paper\n\nThe paper ran a Tesla K40m (sequential: Blondel et al.'s code on a "
+                "3.3 GHz Xeon i5-6600; OpenMP: two 10-core Xeon E5-2680, 20 threads; PLM: 32 threads) and "
+                "states these values in its text (its figures are plots):\n")
+    for v in source_values("naim-3"):
+        text.append("- %s (%s): %s." % (v["figure"], v["setting"], v["note"]))
+    mine = []
+    sp_seq = [one(g, "sequential")["time_s"] / one(g, "grid", th_bin=1e-2, th_final=1e-6)["time_s"]
+              for g in graphs if one(g, "sequential") and one(g, "grid", th_bin=1e-2, th_final=1e-6)]
+    sp_ada = [one(g, "adaptive")["time_s"] / one(g, "grid", th_bin=1e-2, th_final=1e-6)["time_s"]
+              for g in graphs if one(g, "adaptive") and one(g, "grid", th_bin=1e-2, th_final=1e-6)]
+    q_rel = [one(g, "grid", th_bin=1e-2, th_final=1e-6)["modularity"] / one(g, "sequential")["modularity"]
+             for g in graphs if one(g, "sequential") and one(g, "grid", th_bin=1e-2, th_final=1e-6)]
+    ada_speed = [one(g, "sequential")["time_s"] / one(g, "adaptive")["time_s"] for g in graphs
+                 if one(g, "sequential") and one(g, "adaptive")]
+    if sp_seq:
+        mine.append("`%s` at (1e-2, 1e-6): %.1f-%.1fx the sequential Louvain (mean %.1fx), %.1f-%.1fx the "
+                    "adaptive one (mean %.1fx), at %.1f%% of the sequential modularity on average" % (
+                        parallel, min(sp_seq), max(sp_seq), sum(sp_seq) / len(sp_seq), min(sp_ada), max(sp_ada),
+                        sum(sp_ada) / len(sp_ada), 100 * sum(q_rel) / len(q_rel)))
+    if ada_speed:
+        mine.append("th_bin in the sequential Louvain: %.1fx faster on average (the paper: 7.3x)" % (
+            sum(ada_speed) / len(ada_speed)))
+    worst = min((q for line in heat_q for q in line if q == q), default=None)
+    if worst is not None:
+        mine.append("over the threshold grid the mean modularity is at worst %.1f%% of the sequential's (the "
+                    "paper: never more than 2%% lower)" % (100 * worst))
+    text.append("\n*This run* (%s):\n" % header["machine"])
+    text.extend("- %s." % m for m in mine)
+    text.append("\nWhere this run differs: the graphs are generated, not the paper's; a quick run's graphs are "
+                "small, so fixed costs (the process, the upload) weigh more than at the paper's sizes. %s\n" % (
+                    "Without a GPU the CPU entry stands in, so its speedups over the sequential code are those "
+                    "of %d cores, not of a GPU." % ctx.cores if stand_in else ""))
+    fig, axes = plt.subplots(1, 2, figsize=(9, 3.4))
+    for ax, heat, title in ((axes[0], heat_q, "modularity / sequential (Figure 1)"),
+                            (axes[1], heat_s, "speed / best (Figure 2)")):
+        im = ax.imshow(heat, cmap="viridis", aspect="auto")
+        ax.set_xticks(range(len(finals)))
+        ax.set_xticklabels(["%g" % f for f in finals], fontsize=7)
+        ax.set_yticks(range(len(NAIM3_BIN)))
+        ax.set_yticklabels(["%g" % b for b in NAIM3_BIN], fontsize=7)
+        ax.set_xlabel("th_final")
+        ax.set_ylabel("th_bin")
+        ax.set_title(title, fontsize=9)
+        fig.colorbar(im, ax=ax)
+    save_figure(plt, fig, os.path.join(ctx.out, "naim-3-thresholds.svg"))
+    text.append("\n![the threshold grid (the paper's Figures 1 and 2)](naim-3-thresholds.svg)\n")
+    with open(os.path.join(ctx.out, "naim-3.md"), "w") as f:
+        f.write("\n".join(text))
+
+
 STUDIES = {
     "thorsen": ("Thorsen and Merkey 2010: four distributed variants, and Luby", THORSEN, thorsen_run,
                 thorsen_render),
@@ -1081,8 +1297,8 @@ STUDIES = {
                     "not yet scripted (needs the GPU machine): bench/RESULTS.md holds roma-gpu's measurements"),
     "naim-1": ("Naim 2017, Paper I: GPU-Suitor", "M. Naim et al., HiPC 2015 (Paper I of Naim's PhD thesis, "
                "Bergen, 2017), Figures 2-5", None, "not yet scripted (needs the GPU machine)"),
-    "naim-3": ("Naim 2017, Paper III: Louvain on the GPU", "Paper III of M. Naim's PhD thesis, Bergen, 2017, "
-               "Figures 1-7", None, "pending: community detection on the GPU is still being completed"),
+    "naim-3": ("Naim 2017, Paper III: Louvain on the GPU (thresholds, speedups, time per level)", NAIM3, naim3_run,
+               naim3_render),
     "naim-4": ("Naim 2017, Paper IV: stable marriage (Gale-Shapley, McVitie-Wilson)", NAIM4, naim4_run,
                naim4_render),
 }

@@ -122,7 +122,7 @@ class LongSearch {
     double gain = s_ != no_vertex ? -matched(best_[0]) : 0.0;
     for (std::size_t i = 0; i + 1 < best_.size(); i += 2) gain += edge_weight(g_, best_[i], best_[i + 1]);
     for (std::size_t i = 1; i + 1 < best_.size(); i += 2) gain -= matched(best_[i]);
-    if (best_closes_) gain += edge_weight(g_, best_.back(), s_);
+    if (best_closes_) gain += edge_weight(g_, s_, best_.back());  // looked up as the search did
     return gain;
   }
 
@@ -134,7 +134,7 @@ class LongSearch {
       if (mate(a) != no_vertex) unmatch(a);
     for (std::size_t i = 0; i + 1 < best_.size(); i += 2)
       match(best_[i], best_[i + 1], edge_weight(g_, best_[i], best_[i + 1]));
-    if (best_closes_) match(best_.back(), s_, edge_weight(g_, best_.back(), s_));
+    if (best_closes_) match(best_.back(), s_, edge_weight(g_, s_, best_.back()));
   }
 
  private:

@@ -36,8 +36,10 @@
 // found and the root's mate (up to 2 L + 2) or gives the root up to the
 // retry list, checks that their mates are the ones it read, and applies the
 // augmentation when its gain recomputed under the locks exceeds the
-// threshold; the roots given up are searched again on one thread. The same
-// argument holds: the locks cover every edge the gain counts.
+// threshold; the roots given up, or whose search read a mate and a weight
+// of different moments (the gain under the locks too small), are searched
+// again on one thread. The same argument holds: the locks cover every edge
+// the gain counts.
 // Not deterministic (the races decide which augmentations win).
 #include <omp.h>
 
@@ -176,6 +178,7 @@ std::int64_t long_pass_omp(LongAugmentations<W>& longer, std::vector<std::option
   std::int64_t applied = 0, scanned = 0;
   std::vector<vertex_t> retry;
   std::exception_ptr failure;  // an exception must not leave the parallel region (std::terminate)
+  AllocationGuard guard;       // nor a worksharing loop
 #pragma omp parallel reduction(+ : applied, scanned)
   try {
     std::optional<LongSearch<W>>& search = searches[std::size_t(omp_get_thread_num())];
@@ -188,25 +191,24 @@ std::int64_t long_pass_omp(LongAugmentations<W>& longer, std::vector<std::option
                     [&](vertex_t a, vertex_t b, double w) { state.match(a, b, w); });
     };
 #pragma omp for schedule(dynamic, 64) nowait
-    for (vertex_t i = 0; i < n; ++i) {
+    for (vertex_t i = 0; i < n; ++i) guard.run([&] {
       const vertex_t r = order[i];
-      if (!root[r]) continue;
+      if (!root[r]) return;
       ++scanned;
-      if (!search->find(r, threshold, mate, matched)) continue;
+      if (!search->find(r, threshold, mate, matched)) return;
       search->touched(set);
       int count = 0;
-      if (!state.try_lock(set, count)) {
-        mine.push_back(r);
-        continue;
+      bool again = true;  // unless applied: the race lost, a mate changed, or a mate and a weight read apart
+      if (state.try_lock(set, count)) {  // nothing below allocates while the locks are held
+        if (search->still_there(mate) && search->gain_now(matched) > threshold) {
+          flag_and_apply(count);
+          ++applied;
+          again = false;
+        }
+        state.unlock(set, count);
       }
-      if (!search->still_there(mate)) {
-        mine.push_back(r);
-      } else if (search->gain_now(matched) > threshold) {
-        flag_and_apply(count);
-        ++applied;
-      }
-      state.unlock(set, count);
-    }
+      if (again) mine.push_back(r);
+    });
 #pragma omp critical
     retry.insert(retry.end(), mine.begin(), mine.end());
   } catch (...) {
@@ -214,6 +216,7 @@ std::int64_t long_pass_omp(LongAugmentations<W>& longer, std::vector<std::option
     if (!failure) failure = std::current_exception();
   }
   if (failure) std::rethrow_exception(failure);
+  guard.rethrow();
   // The roots that lost a race, again, one at a time.
   std::sort(retry.begin(), retry.end());
   if (!searches[0]) searches[0].emplace(longer);
@@ -283,6 +286,7 @@ RomaRun roma_sparse_omp(const Csr<W>& g, const RomaSparseOptions& opt, int threa
     std::int64_t flips = 0, scanned = 0;
     std::vector<vertex_t> retry;
     std::exception_ptr failure;  // an exception must not leave the parallel region (std::terminate)
+    AllocationGuard guard;       // nor a worksharing loop
 #pragma omp parallel reduction(+ : flips, scanned)
     try {
       std::vector<vertex_t> mine;
@@ -290,31 +294,30 @@ RomaRun roma_sparse_omp(const Csr<W>& g, const RomaSparseOptions& opt, int threa
       const auto prepare = [&](vertex_t u) { u_row = u; };
       const auto weight_to_u = [&](vertex_t y) { return edge_weight(search, u_row, y); };
 #pragma omp for schedule(dynamic, 256) nowait
-      for (vertex_t i = 0; i < n; ++i) {
+      for (vertex_t i = 0; i < n; ++i) guard.run([&] {
         const vertex_t v = order[i];
-        if (!marked.take(v)) continue;
+        if (!marked.take(v)) return;
         ++scanned;
         const Augmentation a = best_augmentation(search, v, mate, matched, prepare, weight_to_u);
-        if (!(a.gain > threshold)) continue;
+        if (!(a.gain > threshold)) return;
         std::array<vertex_t, 6> set = {v, a.u, a.x, a.x_mate, a.y, a.y_mate};
         int count = 0;
-        if (!state.try_lock(set, count)) {
-          mine.push_back(v);
-          continue;
+        bool again = true;  // the race lost or a mate changed
+        if (state.try_lock(set, count)) {  // nothing below allocates while the locks are held
+          // The mates the search saw, still there? Then the exact gain decides.
+          const bool same = state.mate(v) == a.u && (a.x == no_vertex || state.mate(a.x) == a.x_mate) &&
+                            (a.y == no_vertex || state.mate(a.y) == a.y_mate);
+          again = !same;
+          if (same && state.gain_now(v, a) > threshold) {
+            for (int k = 0; k < count; ++k)  // locked by this thread: nobody else writes these bytes now
+              if (set[k] != no_vertex) changed_flag[set[k]] = 1;
+            state.apply(v, a);
+            ++flips;
+          }
+          state.unlock(set, count);
         }
-        // The mates the search saw, still there? Then the exact gain decides.
-        const bool same = state.mate(v) == a.u && (a.x == no_vertex || state.mate(a.x) == a.x_mate) &&
-                          (a.y == no_vertex || state.mate(a.y) == a.y_mate);
-        if (same && state.gain_now(v, a) > threshold) {
-          for (int k = 0; k < count; ++k)  // locked by this thread: nobody else writes these bytes now
-            if (set[k] != no_vertex) changed_flag[set[k]] = 1;
-          state.apply(v, a);
-          ++flips;
-        } else if (!same) {
-          mine.push_back(v);
-        }
-        state.unlock(set, count);
-      }
+        if (again) mine.push_back(v);
+      });
 #pragma omp critical
       retry.insert(retry.end(), mine.begin(), mine.end());
     } catch (...) {
@@ -322,6 +325,7 @@ RomaRun roma_sparse_omp(const Csr<W>& g, const RomaSparseOptions& opt, int threa
       if (!failure) failure = std::current_exception();
     }
     if (failure) std::rethrow_exception(failure);
+    guard.rethrow();
     for (vertex_t p = 0; p < n; ++p)
       if (changed_flag[p]) {
         changed_flag[p] = 0;

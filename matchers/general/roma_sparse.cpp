@@ -175,7 +175,7 @@ RomaRun roma_sparse(const Csr<W>& g, const RomaSparseOptions& opt) {
     }
     marked.mark_around(g, changed, mate);
     phase.seconds = seconds_since(t);
-    phase.weight = matching_weight(g, m);
+    phase.weight = matched_total(n, mate, matched);
     run.phases.push_back(phase);
     if (!next_phase(phase.flips, long_pass, longer.has_value())) break;
   }

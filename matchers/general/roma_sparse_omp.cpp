@@ -278,7 +278,7 @@ RomaRun roma_sparse_omp(const Csr<W>& g, const RomaSparseOptions& opt, int threa
         }
       marked.mark_around(g, changed, mate);
       phase.seconds = seconds_since(t);
-      phase.weight = matching_weight(g, state.matching());
+      phase.weight = matched_total(n, mate, matched);
       run.phases.push_back(phase);
       if (!next_phase(phase.flips, long_pass, true)) break;
       continue;
@@ -351,7 +351,7 @@ RomaRun roma_sparse_omp(const Csr<W>& g, const RomaSparseOptions& opt, int threa
     phase.scanned = scanned + std::int64_t(retry.size());
     phase.flips = flips;
     phase.seconds = seconds_since(t);
-    phase.weight = matching_weight(g, state.matching());
+    phase.weight = matched_total(n, mate, matched);
     run.phases.push_back(phase);
     if (!next_phase(flips, long_pass, longer.has_value())) break;
   }

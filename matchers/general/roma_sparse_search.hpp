@@ -187,6 +187,19 @@ double edge_weight(const Csr<W>& g, vertex_t a, vertex_t b) {
                                 : std::numeric_limits<double>::quiet_NaN();
 }
 
+// The matching's weight from the matched weights: matching_weight's sum, term
+// for term and in its order (each pair once, from its smaller end), without
+// looking the edges up (a phase's report: O(n)).
+template <class Mate, class Matched>
+double matched_total(vertex_t n, Mate mate, Matched matched) {
+  double sum = 0;
+  for (vertex_t u = 0; u < n; ++u) {
+    const vertex_t v = mate(u);
+    if (v != no_vertex && v > u) sum += matched(u);
+  }
+  return sum;
+}
+
 // M := M xor a (the new edges in, every matching edge at their ends out),
 // through unmatch(p) (p and its mate made free) and match(p, q, w).
 template <class Mate, class Unmatch, class Match>

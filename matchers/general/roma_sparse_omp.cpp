@@ -164,6 +164,36 @@ class SharedMatching {
   std::vector<std::atomic<std::uint8_t>> lock_;
 };
 
+// The loop of both kinds of pass: body(state, i, retry, done, scanned) for
+// each i in [0, n), in dynamic chunks, with each thread's own `state`
+// (make_state(), called on the thread), its own retry list (merged into
+// `retry`, unsorted) and counts (added to done and scanned). An exception
+// ends the loop (none may leave a worksharing loop or the parallel region)
+// and is thrown again after it.
+template <class MakeState, class Body>
+void on_threads(vertex_t n, int chunk, MakeState make_state, Body body, std::vector<vertex_t>& retry,
+                std::int64_t& done, std::int64_t& scanned) {
+  std::int64_t d = 0, s = 0;
+  std::exception_ptr failure;
+  AllocationGuard guard;
+#pragma omp parallel reduction(+ : d, s)
+  try {
+    auto state = make_state();
+    std::vector<vertex_t> mine;
+#pragma omp for schedule(dynamic, chunk) nowait
+    for (vertex_t i = 0; i < n; ++i) guard.run([&] { body(state, i, mine, d, s); });
+#pragma omp critical
+    retry.insert(retry.end(), mine.begin(), mine.end());
+  } catch (...) {
+#pragma omp critical
+    if (!failure) failure = std::current_exception();
+  }
+  if (failure) std::rethrow_exception(failure);
+  guard.rethrow();
+  done += d;
+  scanned += s;
+}
+
 // A pass of longer augmentations on the threads (the header: the locks, the
 // check, the retries); returns the augmentations applied, sets `searched`,
 // and flags in changed_flag every vertex whose mate changed.
@@ -177,46 +207,38 @@ std::int64_t long_pass_omp(LongAugmentations<W>& longer, std::vector<std::option
   const vertex_t n = vertex_t(order.size());
   std::int64_t applied = 0, scanned = 0;
   std::vector<vertex_t> retry;
-  std::exception_ptr failure;  // an exception must not leave the parallel region (std::terminate)
-  AllocationGuard guard;       // nor a worksharing loop
-#pragma omp parallel reduction(+ : applied, scanned)
-  try {
+  struct ThreadState {
+    LongSearch<W>* search;
+    std::vector<vertex_t> set;  // the vertices a found augmentation touches
+  };
+  const auto make_state = [&] {
     std::optional<LongSearch<W>>& search = searches[std::size_t(omp_get_thread_num())];
     if (!search) search.emplace(longer);
-    std::vector<vertex_t> mine, set;
-    const auto flag_and_apply = [&](int count) {
-      for (int k = 0; k < count; ++k)  // locked by this thread: nobody else writes these bytes now
-        if (set[std::size_t(k)] != no_vertex) changed_flag[set[std::size_t(k)]] = 1;
-      search->apply(mate, [&](vertex_t a) { state.unmatch(a); },
-                    [&](vertex_t a, vertex_t b, double w) { state.match(a, b, w); });
-    };
-#pragma omp for schedule(dynamic, 64) nowait
-    for (vertex_t i = 0; i < n; ++i) guard.run([&] {
-      const vertex_t r = order[i];
-      if (!root[r]) return;
-      ++scanned;
-      if (!search->find(r, threshold, mate, matched)) return;
-      search->touched(set);
-      int count = 0;
-      bool again = true;  // unless applied: the race lost, a mate changed, or a mate and a weight read apart
-      if (state.try_lock(set, count)) {  // nothing below allocates while the locks are held
-        if (search->still_there(mate) && search->gain_now(matched) > threshold) {
-          flag_and_apply(count);
-          ++applied;
-          again = false;
-        }
-        state.unlock(set, count);
+    return ThreadState{&*search, {}};
+  };
+  const auto body = [&](ThreadState& t, vertex_t i, std::vector<vertex_t>& mine, std::int64_t& done,
+                        std::int64_t& searched_here) {
+    const vertex_t r = order[i];
+    if (!root[r]) return;
+    ++searched_here;
+    if (!t.search->find(r, threshold, mate, matched)) return;
+    t.search->touched(t.set);
+    int count = 0;
+    bool again = true;  // unless applied: the race lost, a mate changed, or a mate and a weight read apart
+    if (state.try_lock(t.set, count)) {  // nothing below allocates while the locks are held
+      if (t.search->still_there(mate) && t.search->gain_now(matched) > threshold) {
+        for (int k = 0; k < count; ++k)  // locked by this thread: nobody else writes these bytes now
+          if (t.set[std::size_t(k)] != no_vertex) changed_flag[t.set[std::size_t(k)]] = 1;
+        t.search->apply(mate, [&](vertex_t a) { state.unmatch(a); },
+                        [&](vertex_t a, vertex_t b, double w) { state.match(a, b, w); });
+        ++done;
+        again = false;
       }
-      if (again) mine.push_back(r);
-    });
-#pragma omp critical
-    retry.insert(retry.end(), mine.begin(), mine.end());
-  } catch (...) {
-#pragma omp critical
-    if (!failure) failure = std::current_exception();
-  }
-  if (failure) std::rethrow_exception(failure);
-  guard.rethrow();
+      state.unlock(t.set, count);
+    }
+    if (again) mine.push_back(r);
+  };
+  on_threads(n, 64, make_state, body, retry, applied, scanned);
   // The roots that lost a race, again, one at a time.
   std::sort(retry.begin(), retry.end());
   if (!searches[0]) searches[0].emplace(longer);
@@ -285,47 +307,34 @@ RomaRun roma_sparse_omp(const Csr<W>& g, const RomaSparseOptions& opt, int threa
     }
     std::int64_t flips = 0, scanned = 0;
     std::vector<vertex_t> retry;
-    std::exception_ptr failure;  // an exception must not leave the parallel region (std::terminate)
-    AllocationGuard guard;       // nor a worksharing loop
-#pragma omp parallel reduction(+ : flips, scanned)
-    try {
-      std::vector<vertex_t> mine;
-      vertex_t u_row = no_vertex;
+    const auto body = [&](vertex_t& u_row, vertex_t i, std::vector<vertex_t>& mine, std::int64_t& done,
+                          std::int64_t& searched_here) {
+      const vertex_t v = order[i];
+      if (!marked.take(v)) return;
+      ++searched_here;
       const auto prepare = [&](vertex_t u) { u_row = u; };
       const auto weight_to_u = [&](vertex_t y) { return edge_weight(search, u_row, y); };
-#pragma omp for schedule(dynamic, 256) nowait
-      for (vertex_t i = 0; i < n; ++i) guard.run([&] {
-        const vertex_t v = order[i];
-        if (!marked.take(v)) return;
-        ++scanned;
-        const Augmentation a = best_augmentation(search, v, mate, matched, prepare, weight_to_u);
-        if (!(a.gain > threshold)) return;
-        std::array<vertex_t, 6> set = {v, a.u, a.x, a.x_mate, a.y, a.y_mate};
-        int count = 0;
-        bool again = true;  // the race lost or a mate changed
-        if (state.try_lock(set, count)) {  // nothing below allocates while the locks are held
-          // The mates the search saw, still there? Then the exact gain decides.
-          const bool same = state.mate(v) == a.u && (a.x == no_vertex || state.mate(a.x) == a.x_mate) &&
-                            (a.y == no_vertex || state.mate(a.y) == a.y_mate);
-          again = !same;
-          if (same && state.gain_now(v, a) > threshold) {
-            for (int k = 0; k < count; ++k)  // locked by this thread: nobody else writes these bytes now
-              if (set[k] != no_vertex) changed_flag[set[k]] = 1;
-            state.apply(v, a);
-            ++flips;
-          }
-          state.unlock(set, count);
+      const Augmentation a = best_augmentation(search, v, mate, matched, prepare, weight_to_u);
+      if (!(a.gain > threshold)) return;
+      std::array<vertex_t, 6> set = {v, a.u, a.x, a.x_mate, a.y, a.y_mate};
+      int count = 0;
+      bool again = true;  // the race lost or a mate changed
+      if (state.try_lock(set, count)) {  // nothing below allocates while the locks are held
+        // The mates the search saw, still there? Then the exact gain decides.
+        const bool same = state.mate(v) == a.u && (a.x == no_vertex || state.mate(a.x) == a.x_mate) &&
+                          (a.y == no_vertex || state.mate(a.y) == a.y_mate);
+        again = !same;
+        if (same && state.gain_now(v, a) > threshold) {
+          for (int k = 0; k < count; ++k)  // locked by this thread: nobody else writes these bytes now
+            if (set[k] != no_vertex) changed_flag[set[k]] = 1;
+          state.apply(v, a);
+          ++done;
         }
-        if (again) mine.push_back(v);
-      });
-#pragma omp critical
-      retry.insert(retry.end(), mine.begin(), mine.end());
-    } catch (...) {
-#pragma omp critical
-      if (!failure) failure = std::current_exception();
-    }
-    if (failure) std::rethrow_exception(failure);
-    guard.rethrow();
+        state.unlock(set, count);
+      }
+      if (again) mine.push_back(v);
+    };
+    on_threads(n, 256, [] { return no_vertex; }, body, retry, flips, scanned);
     for (vertex_t p = 0; p < n; ++p)
       if (changed_flag[p]) {
         changed_flag[p] = 0;

@@ -869,8 +869,9 @@ class Mover {
   }
 
   // A decision (Finish: what it writes) for the `count` vertices of list
-  // (0..count-1 when null): a warp a vertex, the rows over piece_entries by
-  // their pieces and a block each.
+  // (0..count-1 when null; distinct: a long row listed twice would be
+  // reduced by two blocks at once): a warp a vertex, the rows over
+  // piece_entries by their pieces and a block each.
   template <class Finish>
   void choose(const vertex_t* list, long long count, Finish f) {
     if (count == 0) return;

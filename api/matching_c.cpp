@@ -516,7 +516,7 @@ extern "C" int matchblas_algorithm_option(int64_t index, int64_t option, matchbl
     const MatcherInfo& m = matchers()[std::size_t(index)];
     if (option < 0 || option >= std::int64_t(m.options.size())) return MATCHBLAS_ERR_BAD_DIMENSION;
     const OptionSpec& o = m.options[std::size_t(option)];
-    static const char* const types[] = {"integer", "real", "word", "flag"};
+    static const char* const types[] = {"integer", "real", "word", "flag", "bytes"};
     info->name = o.name.c_str();
     info->type = types[int(o.type)];
     info->default_value = o.fallback.c_str();

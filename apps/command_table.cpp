@@ -180,6 +180,7 @@ void print_algorithm_options(std::FILE* out, Problem problem) {
           form += std::to_string(std::int64_t(s.hi));
           break;
         case OptionSpec::Type::real: form += " X"; break;
+        case OptionSpec::Type::bytes: form += " BYTES"; break;
       }
       std::vector<std::string> names;
       for (const MatcherInfo& t : matchers())

@@ -30,6 +30,14 @@ inline std::vector<int> int_list(const std::string& s) {
   return out;
 }
 
+// "0.25,0.5" -> {0.25, 0.5} (each item read as by std::atof).
+inline std::vector<double> real_list(const std::string& s) {
+  std::vector<double> out;
+  std::stringstream in(s);
+  for (std::string item; std::getline(in, item, ',');) out.push_back(std::atof(item.c_str()));
+  return out;
+}
+
 // "a,b,c" -> {"a", "b", "c"}.
 inline std::vector<std::string> string_list(const std::string& s) {
   std::vector<std::string> out;

@@ -8,7 +8,14 @@
 //   bench_b_matching [--graph rmat|er] [--scale S] [--edge-factor F]
 //                    [--file FILE.mtx] [--b 1,2,5] [--threads 1,16] [--reps R]
 //                    [--greedy-reps R] [--no-seq] [--only NAME,...]
-//                    [--warmup] [--gpu ID | --no-gpu]
+//                    [--warmup] [--stream F,...] [--gpu ID | --no-gpu]
+// --stream: b-suitor-gpu also on the host graph, resident (row "gpu-host":
+// upload, match, download) and with its rows streamed through the GPU in
+// batches (GpuOptions::device_memory = its state plus fraction F of the
+// graph's entry bytes), timed end to end (page-locking, copies, kernels,
+// download) against both resident rows and the OpenMP rows; the batches,
+// bytes copied and batches read in place are in its phase names; the
+// host-to-device bandwidth is measured first.
 // --only: the entries to run besides b-greedy; --warmup: one untimed run of
 // each CPU entry before its timed ones (the first call in a process also
 // pays for faulting in fresh memory). --file: a Matrix Market file instead of a generated graph, read with
@@ -66,6 +73,7 @@ struct Config {
   bool seq, use_gpu;
   std::vector<int> bs, threads;
   std::vector<std::string> only;  // entries to run besides b-greedy (empty: all)
+  std::vector<double> stream;     // b-suitor-gpu streamed: device memory = state + these fractions of the entries
   bool warmup;                    // one untimed run of each CPU entry first
 };
 
@@ -86,6 +94,9 @@ int run(const Csr<W>& g, const Config& c) {
     dg = std::make_unique<DeviceGraph<W>>(g, device);
     std::printf("device: %s; graph upload (once) %.1f ms\n", gpu::device_description(device).c_str(),
                 dg->upload_seconds() * 1e3);
+    if (!c.stream.empty())
+      std::printf("host-to-device copy (page-locked, 1 GiB): %.1f GB/s\n",
+                  gpu::measure_host_copy_bandwidth(device, std::size_t(1) << 30));
   } else {
     std::printf("GPU entries: skipped, %s\n", no_gpu.c_str());
   }
@@ -141,6 +152,7 @@ int run(const Csr<W>& g, const Config& c) {
         last = t;
       }
       const double gpu_s = median(match), gpu_io_s = median(io);
+      double host_resident_s = 0;
       row(g, b, info.name.c_str(), "gpu", gpu_s, -1, m, got, same ? "yes" : "NO");
       std::printf("    %s: match %.3f ms (last run:", info.name.c_str(), gpu_s * 1e3);
       for (const auto& [name, seconds] : last.phases) std::printf(" %s %.3f", name.c_str(), seconds * 1e3);
@@ -149,6 +161,47 @@ int run(const Csr<W>& g, const Config& c) {
                   gpu_io_s * 1e3, (last.upload_s - dg->upload_seconds()) * 1e3, last.download_s * 1e3, all,
                   omp_all_s / gpu_s, omp_all_s / gpu_io_s);
       std::fflush(stdout);
+      if (info.name != "b-suitor-gpu") continue;
+      // Streamed: the host graph's rows through the GPU in batches, device
+      // memory limited to the run's state plus a fraction of the entries.
+      const BSuitorGpuMemory need = b_suitor_gpu_memory(g, bv);
+      if (!c.stream.empty()) {  // the resident run from the host graph, end to end: the streamed runs' peer
+        std::vector<double> total;
+        GpuTimes rt;
+        for (int r = 0; r < std::max(reps, 1); ++r) {
+          got = b_suitor_gpu(g, bv, o, &rt);
+          total.push_back(rt.upload_s + rt.match_s + rt.download_s);
+        }
+        host_resident_s = median(total);
+        row(g, b, info.name.c_str(), "gpu-host", host_resident_s, -1, m, got, got == ref ? "yes" : "NO");
+        std::printf("    resident from the host graph: upload %.3f ms, match %.3f ms, download %.3f ms\n",
+                    rt.upload_s * 1e3, rt.match_s * 1e3, rt.download_s * 1e3);
+      }
+      for (double f : c.stream) {
+        GpuOptions so = o;
+        so.device_memory = need.state + need.offsets + std::size_t(f * double(need.entries));
+        std::vector<double> total;
+        GpuTimes st;
+        bool streamed_same = true;
+        for (int r = 0; r < std::max(reps, 1); ++r) {
+          got = b_suitor_gpu(g, bv, so, &st);
+          streamed_same = streamed_same && got == ref;
+          total.push_back(st.upload_s + st.match_s + st.download_s);
+        }
+        const double total_s = median(total);
+        char label[32];
+        std::snprintf(label, sizeof label, "gpu-stream %.3g", f);
+        row(g, b, info.name.c_str(), label, total_s, -1, m, got, streamed_same ? "yes" : "NO");
+        std::printf("    streamed at %.3g of the entries' %.3f GB (limit %.3f GB): end to end %.3f ms (upload %.3f, match "
+                    "%.3f:",
+                    f, double(need.entries) * 1e-9, double(so.device_memory) * 1e-9, total_s * 1e3, st.upload_s * 1e3,
+                    st.match_s * 1e3);
+        for (const auto& [name, seconds] : st.phases) std::printf(" %s %.3f", name.c_str(), seconds * 1e3);
+        std::printf("); / resident match %.2fx, / resident from the host %.2fx; OpenMP on %d threads / streamed: "
+                    "%.1fx\n",
+                    total_s / gpu_s, total_s / host_resident_s, all, omp_all_s / total_s);
+        std::fflush(stdout);
+      }
     }
   }
   return 0;
@@ -161,7 +214,7 @@ int main(int argc, char** argv) {
       "usage: bench_b_matching [--graph rmat|er] [--scale S] [--edge-factor F]\n"
       "                 [--file FILE.mtx] [--b 1,2,5] [--threads 1,16] [--reps R]\n"
       "                 [--greedy-reps R] [--no-seq] [--only NAME,...]\n"
-      "                 [--warmup] [--gpu ID | --no-gpu]\n"
+      "                 [--warmup] [--stream F,...] [--gpu ID | --no-gpu]\n"
       "\n"
       "b-matching on R-MAT (or Erdos-Renyi): every b-matching algorithm of the\n"
       "registry, for each b: b-greedy (the reference) first, each other CPU entry\n"
@@ -171,7 +224,8 @@ int main(int argc, char** argv) {
       "speed-up is over the fastest OpenMP row on all cores, same run. --file:\n"
       "a Matrix Market file (double weights) instead of a generated graph;\n"
       "--only: the entries to run besides b-greedy; --warmup: one untimed run\n"
-      "of each CPU entry first.\n"
+      "of each CPU entry first. --stream: b-suitor-gpu's rows also streamed\n"
+      "through the GPU, device memory = its state + F x the entries' bytes.\n"
       "(bench/README.md; results in bench/RESULTS.md)\n"))
     return 0;
   int scale = 20, reps = 3, greedy_reps = -1, device = 0;
@@ -179,12 +233,14 @@ int main(int argc, char** argv) {
   bool seq = true, use_gpu = true, warmup = false;
   std::string graph = "rmat", file;
   std::vector<std::string> only;
+  std::vector<double> stream;
   const int all = omp_get_max_threads();
   std::vector<int> bs = {1, 2, 5}, threads = {1, all};
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     const bool v = i + 1 < argc;
     if (a == "--scale" && v) scale = std::atoi(argv[++i]);
+    else if (a == "--stream" && v) stream = bench::real_list(argv[++i]);
     else if (a == "--edge-factor" && v) edge_factor = std::atof(argv[++i]);
     else if (a == "--graph" && v) graph = argv[++i];
     else if (a == "--file" && v) file = argv[++i];
@@ -208,7 +264,7 @@ int main(int argc, char** argv) {
   if (std::find(threads.begin(), threads.end(), all) == threads.end()) threads.push_back(all);
   std::sort(threads.begin(), threads.end());
   threads.erase(std::unique(threads.begin(), threads.end()), threads.end());
-  const Config c{all, device, reps, greedy_reps, seq, use_gpu, bs, threads, only, warmup};
+  const Config c{all, device, reps, greedy_reps, seq, use_gpu, bs, threads, only, stream, warmup};
 
   if (!file.empty()) {
     const Csr<double> g =

@@ -4,9 +4,11 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <new>
+#include <optional>
 #include <stdexcept>
 
 #include "lib/error.hpp"
@@ -68,6 +70,30 @@ std::string number(double x) {
   return buf;
 }
 
+// A byte count: digits, then optionally K, M, G or T (powers of 1024),
+// optionally followed by B or iB ("512M", "4GiB"); nullopt when malformed
+// or past 2^63.
+std::optional<std::uint64_t> parse_bytes(std::string_view text) {
+  std::uint64_t v = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc() || end == text.data()) return std::nullopt;
+  std::string_view unit(end, std::size_t(text.data() + text.size() - end));
+  int shift = 0;
+  if (!unit.empty()) {
+    const char c = char(std::toupper(static_cast<unsigned char>(unit[0])));
+    shift = c == 'K' ? 10 : c == 'M' ? 20 : c == 'G' ? 30 : c == 'T' ? 40 : -1;
+    if (shift < 0) {
+      if (unit != "B" && unit != "b") return std::nullopt;
+      shift = 0;
+    } else {
+      unit.remove_prefix(1);
+      if (!unit.empty() && unit != "B" && unit != "iB" && unit != "b" && unit != "ib") return std::nullopt;
+    }
+  }
+  if (v > (std::uint64_t(1) << (63 - shift))) return std::nullopt;
+  return v << shift;
+}
+
 // Checks `text` against spec s; throws invalid_input naming the option and
 // the algorithm.
 void check_value(const OptionSpec& s, const std::string& text, const std::string& algo) {
@@ -100,6 +126,13 @@ void check_value(const OptionSpec& s, const std::string& text, const std::string
         throw invalid_input(option + " must be a number, got '" + text + "'" + of);
       if (v < s.lo || v > s.hi)
         throw invalid_input(option + " must be in [" + number(s.lo) + ", " + number(s.hi) + "], got " + text + of);
+      return;
+    }
+    case OptionSpec::Type::bytes: {
+      const std::optional<std::uint64_t> v = parse_bytes(text);
+      if (!v) throw invalid_input(option + " must be a byte count (e.g. 4096, 512M, 8G), got '" + text + "'" + of);
+      if (double(*v) < s.lo || double(*v) > s.hi)
+        throw invalid_input(option + " must be in " + number(s.lo) + ".." + number(s.hi) + " bytes, got " + text + of);
       return;
     }
   }
@@ -152,6 +185,10 @@ double OptionValues::real(std::string_view name) const {
   double v = 0;
   std::from_chars(t.data(), t.data() + t.size(), v);
   return v;
+}
+
+std::uint64_t OptionValues::bytes(std::string_view name) const {
+  return parse_bytes(text(spec(name, OptionSpec::Type::bytes))).value_or(0);
 }
 
 std::string OptionValues::word(std::string_view name) const { return text(spec(name, OptionSpec::Type::word)); }
@@ -395,6 +432,7 @@ std::string to_string(OptionSpec::Type t) {
     case OptionSpec::Type::real: return "real";
     case OptionSpec::Type::word: return "word";
     case OptionSpec::Type::flag: return "flag";
+    case OptionSpec::Type::bytes: return "bytes";
   }
   return "?";
 }
@@ -406,6 +444,12 @@ Device parse_device(std::string_view name) {
 }
 
 namespace registry_detail {
+OptionSpec device_memory_option() {
+  return {"device-memory", OptionSpec::Type::bytes, "0", {}, 0, 9.0e18,
+          "at most BYTES of GPU memory (K, M, G suffixes; 0: the free memory): a graph that does not fit streams "
+          "its rows through the GPU in batches (same result)"};
+}
+
 std::optional<std::string> needs_cuda() {
 #ifdef MATCHBLAS_HAVE_CUDA
   return std::nullopt;

@@ -55,12 +55,12 @@ const ProblemInfo& problem_info(Problem p);
 // One option an algorithm takes (on the command line: --name VALUE, or
 // --name for a flag).
 struct OptionSpec {
-  enum class Type { integer, real, word, flag };
+  enum class Type { integer, real, word, flag, bytes };  // bytes: an integer with an optional K, M, G or T (powers of 1024)
   std::string name;
   Type type = Type::flag;
   std::string fallback;            // the default, as text ("" for a flag)
   std::vector<std::string> words;  // Type::word: the accepted words
-  double lo = 0, hi = 0;           // integer and real: the accepted range
+  double lo = 0, hi = 0;           // integer, real and bytes: the accepted range
   std::string help;                // one line
 };
 
@@ -79,6 +79,7 @@ class OptionValues {
   const std::map<std::string, std::string>& given_values() const { return given_; }
   std::int64_t integer(std::string_view name) const;
   double real(std::string_view name) const;
+  std::uint64_t bytes(std::string_view name) const;
   std::string word(std::string_view name) const;
   bool flag(std::string_view name) const;
   // The entry's typed options, read once by parse_options through
@@ -283,6 +284,9 @@ auto on_complete(std::string name, F f) {
 }
 // "unavailable" for a GPU entry in a build without CUDA.
 std::optional<std::string> needs_cuda();
+// --device-memory BYTES of the entries that stream a graph larger than the
+// device (GpuOptions::device_memory).
+OptionSpec device_memory_option();
 }  // namespace registry_detail
 
 }  // namespace matchblas

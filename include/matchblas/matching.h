@@ -165,7 +165,7 @@ typedef struct {
 
 typedef struct {
   const char* name;
-  const char* type;          /* "integer", "real", "word" or "flag" */
+  const char* type;          /* "integer", "real", "word", "flag" or "bytes" (K/M/G/T suffixes) */
   const char* default_value; /* as text; "" for a flag */
   char words[256];           /* a word option's accepted words, comma-separated */
   double lo, hi;             /* an integer or real option's range */

@@ -97,20 +97,48 @@ BMatching from_lists(std::vector<std::vector<vertex_t>>& lists);
 // lanes (a block for rows longer than 1024) scans a proposer's row; exactly b_greedy's edge set
 // (matchers/b_matching/b_matching.hpp) for any b and any interleaving. With b = 1 at
 // every vertex and float weights it runs suitor-gpu (greedy's matching,
-// the same edges).
+// the same edges), the graph resident.
+// A host graph that does not fit opt.device_memory (0: the device's free
+// memory) with the run's state (b_suitor_gpu_memory) is streamed: its rows
+// go through the device in batches each round (ops/gpu/row_batches.cuh),
+// double weights replaced by their ranks (lib/weight_ranks.hpp); the same
+// edges. Less memory than the state and two batches of the longest row is
+// out_of_memory naming the bytes needed.
 // Same preconditions and errors as b_suitor_seq (invalid_input for a bad
-// b); of opt `device` and `stream` are used. GpuTimes: upload (the graph's,
-// plus b's), match (allocations, kernels and one host synchronisation per
+// b); of opt `device`, `stream` and `device_memory` are used. GpuTimes:
+// upload (the graph's, plus b's; streamed: the offsets and page-locking the
+// rows), match (allocations, kernels and one host synchronisation per
 // round, the result left on the device; phases "init", "first round",
-// "other rounds (R)", "extract"; suitor-gpu's
-// phases when b = 1), download (the BMatching). On a DeviceGraph,
-// opt.device must be the graph's device.
+// "other rounds (R)", "extract", streamed with the batches and bytes
+// copied in the round phases' names; suitor-gpu's phases when it runs),
+// download (the BMatching). On a DeviceGraph, opt.device must be the
+// graph's device, and device_memory is not read.
 template <class W>
 BMatching b_suitor_gpu(const Csr<W>& g, const std::vector<int>& b, const GpuOptions& opt = {},
                        GpuTimes* times = nullptr);
 template <class W>
 BMatching b_suitor_gpu(const DeviceGraph<W>& g, const std::vector<int>& b, const GpuOptions& opt = {},
                        GpuTimes* times = nullptr);
+
+// What b-suitor-gpu holds on the device for a host graph and b, in bytes
+// (b_suitor_gpu_memory.cpp; an estimate that bounds the allocations from
+// above): the state (per-vertex words, offer slots, the result's scratch),
+// the row offsets, and the entries, resident (column and W weight) or per
+// streamed entry (column and float weight or rank).
+struct BSuitorGpuMemory {
+  std::size_t state = 0, offsets = 0, entries = 0;
+  std::size_t streamed_entry = sizeof(vertex_t) + sizeof(float);
+  offset_t longest_row = 0;
+  std::size_t resident() const { return state + offsets + entries; }
+  // The least a streamed run needs: two buffers of the longest row.
+  std::size_t least_streamed() const { return state + offsets + 2 * std::size_t(longest_row) * streamed_entry; }
+  // The entries per streamed buffer under `limit` bytes (0 below least_streamed).
+  offset_t batch_entries(std::size_t limit) const {
+    return limit < least_streamed() ? 0 : offset_t((limit - state - offsets) / (2 * streamed_entry));
+  }
+};
+template <class W>
+BSuitorGpuMemory b_suitor_gpu_memory(const Csr<W>& g, const std::vector<int>& b);
 
 // b-matching by locally dominant rounds on the GPU
 // (matchers/b_matching/b_ld_gpu.cu): each round every vertex with room keeps

@@ -7,12 +7,16 @@
 // Guarantee: exactly b_greedy's edge set for any b and any schedule (b = 1:
 // greedy's matching); 1/2-approximate. Preconditions: as b_suitor_seq; sm_70.
 // Cost: O(sum over proposals of the proposer's degree) reads plus <= cap(v)
-// atomic maxima a placement; one host synchronisation per round.
+// atomic maxima a placement; one host synchronisation per round (streamed
+// rows: per batch with an owned vertex, and each such batch's entries
+// copied once a round unless still in one of the two buffers).
 // Design, proof and device memory: docs/algorithms/b_suitor_gpu.md.
 #include <cooperative_groups.h>
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <chrono>
+#include <cstdio>
 #include <cstring>
 #include <numeric>
 #include <string>
@@ -20,12 +24,14 @@
 #include <vector>
 
 #include "lib/greedy_order.hpp"
+#include "lib/weight_ranks.hpp"
 #include "matchers/b_matching/b_suitor_gpu_offers.cuh"
 #include "ops/gpu/device_graph.hpp"
 #include "matchers/b_matching/b_matching.hpp"
 #include "matchers/general/suitor.hpp"  // suitor_gpu: b = 1 with float weights runs it
 #include "ops/gpu/gpu_session.cuh"
 #include "ops/gpu/launch.cuh"
+#include "ops/gpu/row_batches.cuh"
 #include "ops/gpu/row_scan.cuh"
 #include "ops/gpu/warp_append.cuh"
 
@@ -240,18 +246,42 @@ struct ClassLists {
   int* count;
 };
 
-// A round's lists: every owned vertex (at the start; after the first
-// round, each it did not settle; later, each claimed after a drop in the
-// last round, since every proposer a group ran was released), in its
-// class's list, with one atomic per warp and class (appending one by one
-// serialised millions of atomics on three words).
+// A round's lists for the rows [first, end): every owned vertex (at the
+// start; after the first round, each it did not settle; later, each
+// claimed after a drop, since every proposer a group ran was released), in
+// its class's list, with one atomic per warp and class (appending one by
+// one serialised millions of atomics on three words).
 template <class W>
-__global__ void list_owned(State<W> o, ClassLists lists) {
-  for (long long i = gpu::grid_thread(); i < o.g.n_rows; i += gpu::grid_threads()) {
+__global__ void list_owned(State<W> o, ClassLists lists, vertex_t first, vertex_t end) {
+  for (long long i = first + gpu::grid_thread(); i < end; i += gpu::grid_threads()) {
     const vertex_t u = vertex_t(i);
     gpu::append_by_class(lists.list, lists.count, o.state[u] & owned ? row_class(degree(o.g, u)) : -1, u);
   }
 }
+
+// How many vertices of the rows [first, end) are owned, and their entries,
+// added to *count and *entries (a streamed run skips the batches without
+// one, and reads in place those where few entries are read).
+__global__ void count_owned(const word_t* state, const offset_t* offsets, vertex_t first, vertex_t end, int* count,
+                            unsigned long long* entries) {
+  int mine = 0;
+  unsigned long long read = 0;
+  for (long long i = first + gpu::grid_thread(); i < end; i += gpu::grid_threads())
+    if (state[i] & owned) {
+      ++mine;
+      read += offsets[i + 1] - offsets[i];
+    }
+  if (mine > 0) {
+    atomicAdd(count, mine);
+    atomicAdd(entries, read);
+  }
+}
+
+// A streamed batch whose owned rows hold fewer than this fraction of its
+// entries is read in place over the bus (RowBatches::mapped: only those
+// rows move, in small transfers) rather than copied whole (at the bus's
+// full speed, but every entry).
+constexpr double read_in_place_below = 0.25;
 
 // b = 1 at every vertex (float weights): the b-matching problem is the
 // matching problem and greedy's matching the answer (Manne et al. 2016,
@@ -269,29 +299,29 @@ BMatching from_mates(const Matching& m) {
 
 unsigned tiles_grid(int listed, int width) { return unsigned((listed * 1LL * width + tile_block - 1) / tile_block); }
 
-}  // namespace
-
+// The rounds on rows resident or streamed (rows.count() batches, each a
+// range of rows): b uploaded, every vertex initialised, then rounds until
+// no vertex is owned; each round takes the batches in order and, in each,
+// lists the owned vertices of its rows by class and runs each class's
+// kernel on its list. A proposer reads only its own row (and every
+// target's words), so a batch's kernels read only its rows: a streamed run
+// copies each batch that has an owned vertex (the next one's copy
+// overlapping the kernels) and skips the others. The vertices that a
+// batch's kernels claim in a later batch of the same round are listed
+// there (the kernels before have finished; none runs them), those in an
+// earlier one the next round. The first round (every active vertex owned
+// and listed) proposes to each row's best entries at once (propose_first,
+// its lists sized by the largest b), then releases the proposers it
+// settled. Streamed rows need float weights (PackedKeys read no row but the
+// proposer's).
 template <class W>
-BMatching b_suitor_gpu(const Csr<W>& g, const std::vector<int>& b, const GpuOptions& opt, GpuTimes* times) {
-  detail::expect_b(g, b, "b_suitor_gpu");
-  return gpu::with_device_graph("b-suitor-gpu", g, opt,
-                                [&](const DeviceGraph<W>& dg) { return b_suitor_gpu(dg, b, opt, times); });
-}
-
-template <class W>
-BMatching b_suitor_gpu(const DeviceGraph<W>& dg, const std::vector<int>& b, const GpuOptions& opt, GpuTimes* times) {
-  detail::expect_b(dg.n(), b, "b_suitor_gpu");
-  // Float only: suitor-gpu's offer word for other weights searches the
-  // holder's row and assumes a symmetric graph, where b-Suitor's keys
-  // promise no out-of-bounds access on any input.
-  if (std::is_same_v<W, float> && !b.empty() && std::all_of(b.begin(), b.end(), [](int x) { return x == 1; })) {
-    SuitorGpuOptions suitor;
-    static_cast<GpuOptions&>(suitor) = opt;
-    return from_mates(suitor_gpu(dg, suitor, times));
-  }
-  gpu::MatcherSession<W> session("b-suitor-gpu", dg, opt);
+BMatching b_suitor_rounds(const gpu::StreamSession& session, gpu::RowBatches<W>& rows, const std::vector<int>& b,
+                          double upload_s, GpuTimes* times) {
+  static_assert(std::is_same_v<W, float> || std::is_same_v<W, double>);
+  if constexpr (!std::is_same_v<W, float>)
+    MATCHBLAS_EXPECTS(!rows.streamed(), "b_suitor_rounds: streamed rows need float weights (or their ranks)");
   const cudaStream_t s = session.stream();
-  const gpu::CsrView<W> g = session.graph();
+  const gpu::CsrView<W> g = rows.all();
   const vertex_t n = g.n_rows;
   const std::size_t un = std::size_t(n);
   const long long max_grid = 32LL * session.sms();
@@ -302,7 +332,8 @@ BMatching b_suitor_gpu(const DeviceGraph<W>& dg, const std::vector<int>& b, cons
   marks[1].record(s);
 
   // Init: slot ranges (prefix sum of the caps), then every vertex's state.
-  gpu::DeviceBuffer<int> listed_count(classes, s);
+  const int batches = rows.count();
+  gpu::DeviceBuffer<int> listed_count(classes, s), batch_owned(std::size_t(batches), s);
   gpu::DeviceBuffer<offset_t> start(un + 1, s);
   gpu::DeviceBuffer<word_t> floor(un, s), state(un, s);
   gpu::DeviceBuffer<vertex_t> cursor_v(un, s), class_lists(classes * un, s);
@@ -323,48 +354,96 @@ BMatching b_suitor_gpu(const DeviceGraph<W>& dg, const std::vector<int>& b, cons
   marks[2].record(s);
   marks[3].record(s);  // again after the first round, if there is one
 
-  // Rounds: each lists the owned vertices by class and runs each class's
-  // kernel on its list, all on one stream, until none is owned. The first
-  // (every active vertex listed) proposes to each row's best entries at
-  // once (propose_first, its lists sized by the largest b), then releases
-  // the proposers it settled.
-  const auto run_round = [&](auto first_k_lists, const int (&listed)[classes]) {
+  // One batch's lists, each class's kernel on its list, all on one stream.
+  const auto run_batch = [&](auto first_k_lists, const State<W>& ob, const int (&listed)[classes]) {
     constexpr int FirstK = decltype(first_k_lists)::value;
     const auto tiles = [&](auto width, int c) {  // class c's list, a tile of `width` lanes per vertex
       constexpr int G = decltype(width)::value;
       if (listed[c] == 0) return;
-      propose_tiles<G, FirstK, W><<<tiles_grid(listed[c], G), tile_block, 0, s>>>(o, lists.list[c], listed[c]);
+      propose_tiles<G, FirstK, W><<<tiles_grid(listed[c], G), tile_block, 0, s>>>(ob, lists.list[c], listed[c]);
       MATCHBLAS_CUDA_CHECK_LAUNCH();
     };
     tiles(std::integral_constant<int, small_tile>{}, 0);
     tiles(std::integral_constant<int, mid_tile>{}, 1);
     tiles(std::integral_constant<int, row_tile>{}, 2);
     if (listed[3] > 0) {
-      propose_hubs<FirstK, W><<<unsigned(listed[3]), hub_block, 0, s>>>(o, lists.list[3]);
+      propose_hubs<FirstK, W><<<unsigned(listed[3]), hub_block, 0, s>>>(ob, lists.list[3]);
       MATCHBLAS_CUDA_CHECK_LAUNCH();
     }
   };
+  // The batches with an owned vertex now (every batch when there is one),
+  // and the entries of those owned vertices' rows.
+  std::vector<int> owned_in(std::size_t(batches), 1);
+  std::vector<unsigned long long> owned_entries(std::size_t(batches), 0);
+  gpu::DeviceBuffer<unsigned long long> batch_entries(std::size_t(batches), s);
+  const auto batches_with_owned = [&] {
+    std::vector<int> out;
+    if (batches > 1) {
+      MATCHBLAS_CUDA_TRY(cudaMemsetAsync(batch_owned.data(), 0, std::size_t(batches) * sizeof(int), s));
+      MATCHBLAS_CUDA_TRY(cudaMemsetAsync(batch_entries.data(), 0, std::size_t(batches) * sizeof(unsigned long long), s));
+      for (int bi = 0; bi < batches; ++bi) {
+        count_owned<<<gpu::grid_for(rows.end_row(bi) - rows.first_row(bi), 256, max_grid), 256, 0, s>>>(
+            state.data(), g.offsets, rows.first_row(bi), rows.end_row(bi), batch_owned.data() + bi,
+            batch_entries.data() + bi);
+        MATCHBLAS_CUDA_CHECK_LAUNCH();
+      }
+      batch_owned.to_host(std::span(owned_in), s);
+      batch_entries.to_host(std::span(owned_entries), s);
+      MATCHBLAS_CUDA_TRY(cudaStreamSynchronize(s));
+    }
+    for (int bi = 0; bi < batches; ++bi)
+      if (owned_in[std::size_t(bi)] > 0) out.push_back(bi);
+    return out;
+  };
+  // Whether batch bi's kernels read its rows in place this round (few of
+  // its entries read, and none of its entries in a buffer).
+  const auto in_place = [&](int bi) {
+    return rows.mappable(bi) && !rows.in_buffer(bi) &&
+           double(owned_entries[std::size_t(bi)]) < read_in_place_below * double(rows.entries_of(bi));
+  };
+  long long in_place_batches = 0;
   long long rounds = 0;
   for (;; ++rounds) {
     // Every listed vertex proposes (its cursor moves down its row) or is
     // exhausted, so this bound is never reached; it turns a bug into an error.
     if (rounds > g.n_entries + n) throw error("b-suitor-gpu: no progress after " + std::to_string(rounds) + " rounds");
-    int listed[classes] = {};
-    MATCHBLAS_CUDA_TRY(cudaMemsetAsync(listed_count.data(), 0, classes * sizeof(int), s));
-    if (n > 0) {
-      list_owned<<<grid, 256, 0, s>>>(o, lists);
-      MATCHBLAS_CUDA_CHECK_LAUNCH();
+    const std::vector<int> todo = batches_with_owned();
+    bool ran = false;
+    for (std::size_t t = 0; t < todo.size(); ++t) {
+      const int bi = todo[t];
+      int listed[classes] = {};
+      MATCHBLAS_CUDA_TRY(cudaMemsetAsync(listed_count.data(), 0, classes * sizeof(int), s));
+      if (n > 0) {
+        list_owned<<<gpu::grid_for(rows.end_row(bi) - rows.first_row(bi), 256, max_grid), 256, 0, s>>>(
+            o, lists, rows.first_row(bi), rows.end_row(bi));
+        MATCHBLAS_CUDA_CHECK_LAUNCH();
+      }
+      MATCHBLAS_CUDA_TRY(cudaMemcpyAsync(listed, listed_count.data(), sizeof listed, cudaMemcpyDeviceToHost, s));
+      MATCHBLAS_CUDA_TRY(cudaStreamSynchronize(s));
+      if (listed[0] + listed[1] + listed[2] + listed[3] == 0) continue;
+      ran = true;
+      State<W> ob = o;
+      const bool mapped = rounds > 0 && in_place(bi);
+      in_place_batches += mapped;
+      ob.g = mapped ? rows.mapped() : rows.use(bi);
+      ob.keys = KeysFor<W>{ob.g};
+      for (std::size_t next = t + 1; next < todo.size(); ++next)  // the next batch to copy, if any
+        if (rounds == 0 || !in_place(todo[next])) {
+          rows.prefetch(todo[next]);
+          break;
+        }
+      if (rounds > 0) {
+        run_batch(std::integral_constant<int, 0>{}, ob, listed);
+      } else {
+        const int lists_of = first_lists(max_b);
+        if (lists_of == 2) run_batch(std::integral_constant<int, 2>{}, ob, listed);
+        else if (lists_of == 4) run_batch(std::integral_constant<int, 4>{}, ob, listed);
+        else run_batch(std::integral_constant<int, first_k>{}, ob, listed);
+      }
+      if (!mapped) rows.done(bi);
     }
-    MATCHBLAS_CUDA_TRY(cudaMemcpyAsync(listed, listed_count.data(), sizeof listed, cudaMemcpyDeviceToHost, s));
-    MATCHBLAS_CUDA_TRY(cudaStreamSynchronize(s));
-    if (listed[0] + listed[1] + listed[2] + listed[3] == 0) break;
-    if (rounds > 0) {
-      run_round(std::integral_constant<int, 0>{}, listed);
-    } else {
-      const int lists_of = first_lists(max_b);
-      if (lists_of == 2) run_round(std::integral_constant<int, 2>{}, listed);
-      else if (lists_of == 4) run_round(std::integral_constant<int, 4>{}, listed);
-      else run_round(std::integral_constant<int, first_k>{}, listed);
+    if (!ran) break;
+    if (rounds == 0) {
       release_settled<<<grid, 256, 0, s>>>(o);
       MATCHBLAS_CUDA_CHECK_LAUNCH();
       marks[3].record(s);
@@ -382,15 +461,83 @@ BMatching b_suitor_gpu(const DeviceGraph<W>& dg, const std::vector<int>& b, cons
   fetched.record(s);
   MATCHBLAS_CUDA_TRY(cudaStreamSynchronize(s));
   if (times) {
-    times->upload_s = dg.upload_seconds() + marks[1].since(marks[0]);
+    std::string streamed;
+    if (rows.streamed()) {
+      char buf[128];
+      std::snprintf(buf, sizeof buf, "; %d batches, %lld copies, %.3g GB, %lld read in place%s", batches,
+                    rows.copies(), double(rows.bytes_copied()) * 1e-9, in_place_batches,
+                    rows.pinned() ? "" : ", pageable");
+      streamed = buf;
+    }
+    times->upload_s = upload_s + marks[1].since(marks[0]);
     times->match_s = marks[5].since(marks[1]);
     times->download_s = fetched.since(marks[5]);
     times->phases = {{"init", marks[2].since(marks[1])},
-                     {"first round", marks[3].since(marks[2])},
-                     {"other rounds (" + std::to_string(std::max(rounds - 1, 0LL)) + ")", marks[4].since(marks[3])},
+                     {"first round" + streamed, marks[3].since(marks[2])},
+                     {"other rounds (" + std::to_string(std::max(rounds - 1, 0LL)) + streamed + ")",
+                      marks[4].since(marks[3])},
                      {"extract", marks[5].since(marks[4])}};
   }
   return m;
+}
+
+// The rows of a host graph streamed (weights: the graph's, or their
+// ranks), batches of at most batch_entries entries.
+template <class W>
+BMatching b_suitor_streamed(const Csr<W>& g, const float* weights, const std::vector<int>& b, offset_t batch_entries,
+                            const GpuOptions& opt, double prepare_s, GpuTimes* times) {
+  gpu::StreamSession session(opt.device, opt.stream);
+  const auto start = std::chrono::steady_clock::now();
+  gpu::RowBatches<float> rows(std::span(g.offsets), g.n_cols, g.cols.data(), weights, batch_entries,
+                              session.stream());
+  const double upload_s = prepare_s + std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return b_suitor_rounds(session, rows, b, upload_s, times);
+}
+
+}  // namespace
+
+template <class W>
+BMatching b_suitor_gpu(const Csr<W>& g, const std::vector<int>& b, const GpuOptions& opt, GpuTimes* times) {
+  detail::expect_b(g, b, "b_suitor_gpu");
+  MATCHBLAS_DEBUG_CHECK(check_gpu_options(opt));  // checked where the options were read
+  gpu::use_device("b-suitor-gpu", opt.device);
+  const BSuitorGpuMemory need = b_suitor_gpu_memory(g, b);
+  const std::size_t limit = gpu::device_memory_limit(opt.device_memory);
+  if (need.resident() <= limit)
+    return gpu::with_device_graph("b-suitor-gpu", g, opt,
+                                  [&](const DeviceGraph<W>& dg) { return b_suitor_gpu(dg, b, opt, times); });
+  const offset_t batch = need.batch_entries(limit);
+  if (batch == 0)
+    throw out_of_memory("b-suitor-gpu: " + std::to_string(limit) + " bytes of GPU " + std::to_string(opt.device) +
+                        (opt.device_memory > 0 ? " (the device-memory limit or its free memory)" : " (its free memory)") +
+                        " hold neither the graph with the run's state (" + std::to_string(need.resident()) +
+                        " bytes) nor the state with two batches of the longest row (" +
+                        std::to_string(need.longest_row) + " entries): at least " +
+                        std::to_string(need.least_streamed()) + " bytes needed");
+  if constexpr (std::is_same_v<W, float>) {
+    return b_suitor_streamed(g, g.weights.data(), b, batch, opt, 0.0, times);
+  } else {
+    const auto start = std::chrono::steady_clock::now();
+    const std::vector<float> ranks = weight_ranks(g);  // the same order, in float keys
+    const double rank_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return b_suitor_streamed(g, ranks.data(), b, batch, opt, rank_s, times);
+  }
+}
+
+template <class W>
+BMatching b_suitor_gpu(const DeviceGraph<W>& dg, const std::vector<int>& b, const GpuOptions& opt, GpuTimes* times) {
+  detail::expect_b(dg.n(), b, "b_suitor_gpu");
+  // Float only: suitor-gpu's offer word for other weights searches the
+  // holder's row and assumes a symmetric graph, where b-Suitor's keys
+  // promise no out-of-bounds access on any input.
+  if (std::is_same_v<W, float> && !b.empty() && std::all_of(b.begin(), b.end(), [](int x) { return x == 1; })) {
+    SuitorGpuOptions suitor;
+    static_cast<GpuOptions&>(suitor) = opt;
+    return from_mates(suitor_gpu(dg, suitor, times));
+  }
+  gpu::MatcherSession<W> session("b-suitor-gpu", dg, opt);
+  gpu::RowBatches<W> rows(session.graph());
+  return b_suitor_rounds(session, rows, b, dg.upload_seconds(), times);
 }
 
 template BMatching b_suitor_gpu(const Csr<float>&, const std::vector<int>&, const GpuOptions&, GpuTimes*);

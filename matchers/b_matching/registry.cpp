@@ -61,9 +61,15 @@ void add_b_matching(std::vector<MatcherInfo>& r) {
                          .summary = "b-Suitor on the GPU: a tile, warp or block per proposer by row length",
                          .reference = naim_b_matching + " (the GPU b-Suitor)",
                          .twin = "b-suitor",
-                         .memory = {136, 4}},
+                         .memory = {136, 4},
+                         .options = {device_memory_option()},
+                         .read_options = [](const OptionValues& v, Precision) -> std::any {
+                           return std::size_t(v.bytes("device-memory"));
+                         }},
                         [](const auto& g, const std::vector<int>& b, const RunOptions& o) {
-                          return b_suitor_gpu(g, b, on_gpu(o));
+                          GpuOptions gpu = on_gpu(o);
+                          gpu.device_memory = o.options.typed<std::size_t>();
+                          return b_suitor_gpu(g, b, gpu);
                         }));
   r.push_back(b_matcher({.name = "b-ld-gpu",
                          .device = Device::gpu,

@@ -291,13 +291,15 @@ void add_general(std::vector<MatcherInfo>& r) {
                    {"variant", Type::word, "nosync", names_of(suitor_gpu_variant_names), 0, 0,
                     "the synchronisation and load balancing of Naim et al. 2015"},
                    {"search", Type::word, "auto", names_of(suitor_gpu_search_names), 0, 0,
-                    "how rows of up to 128 entries are searched for the next proposal (same matching)"}},
+                    "how rows of up to 128 entries are searched for the next proposal (same matching)"},
+                   device_memory_option()},
        .read_options = [](const OptionValues& v, Precision) -> std::any {
          SuitorGpuOptions g;
          g.threads_per_block = int(v.integer("threads-per-block"));
          g.vertices_per_warp = int(v.integer("vertices-per-warp"));
          g.variant = parse_suitor_gpu_variant(v.word("variant"));
          g.search = parse_suitor_gpu_search(v.word("search"));
+         g.device_memory = std::size_t(v.bytes("device-memory"));
          check_suitor_gpu_options(g);  // the rules the specs cannot say (whole warps); the kernels re-check nothing
          return g;
        }},

@@ -125,9 +125,12 @@ struct SuitorGpuOptions : GpuOptions {
   long long adaptive_min_entries = 1LL << 20;
 };
 
-// On a host graph: upload (GpuTimes::upload_s), match, download. On a
-// DeviceGraph: opt.device must be the graph's device (invalid_input
-// otherwise) and upload_s is 0.
+// On a host graph: upload (GpuTimes::upload_s), match, download; a graph
+// that does not fit opt.device_memory (0: the device's free memory) is
+// matched by b-suitor-gpu with b = 1 on rows streamed in batches
+// (matchers/b_matching/b_matching.hpp: the same matching, its GpuTimes).
+// On a DeviceGraph: opt.device must be the graph's device (invalid_input
+// otherwise), upload_s is 0 and device_memory is not read.
 template <class W>
 Matching suitor_gpu(const Csr<W>& g, const SuitorGpuOptions& opt = {}, GpuTimes* times = nullptr);
 template <class W>

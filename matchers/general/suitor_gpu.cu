@@ -13,8 +13,11 @@
 #include <cstdint>
 #include <limits>
 #include <type_traits>
+#include <vector>
 
 #include "lib/greedy_order.hpp"
+#include "matchers/b_matching/b_matching.hpp"
+#include "ops/gpu/device.hpp"
 #include "ops/gpu/device_graph.hpp"
 #include "matchers/general/suitor.hpp"
 #include "ops/gpu/gpu_session.cuh"
@@ -157,6 +160,17 @@ void launch_warps(const gpu::CsrView<W>& g, word_t* word, const SuitorGpuOptions
 template <class W>
 Matching suitor_gpu(const Csr<W>& g, const SuitorGpuOptions& opt, GpuTimes* times) {
   MATCHBLAS_DEBUG_CHECK(check_suitor_gpu_options(opt));  // checked where the options were read
+  if (g.n_rows == g.n_cols) {  // (DeviceGraph refuses the others)
+    gpu::use_device("suitor-gpu", opt.device);
+    const std::vector<int> ones(std::size_t(g.n_rows), 1);
+    if (b_suitor_gpu_memory(g, ones).resident() > gpu::device_memory_limit(opt.device_memory)) {
+      const BMatching bm = b_suitor_gpu(g, ones, opt, times);  // greedy's edges (b = 1), rows streamed
+      Matching m(g.n_rows);
+      for (vertex_t u = 0; u < g.n_rows; ++u)
+        if (bm.offsets[u + 1] > bm.offsets[u] && u < bm.partners[bm.offsets[u]]) m.match(u, bm.partners[bm.offsets[u]]);
+      return m;
+    }
+  }
   return gpu::with_device_graph("suitor-gpu", g, opt,
                                 [&](const DeviceGraph<W>& dg) { return suitor_gpu(dg, opt, times); });
 }

@@ -3,7 +3,9 @@
 // architecture).
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <filesystem>
 #include <limits>
 #include <mutex>
@@ -89,6 +91,14 @@ void use_device(const std::string& who, int id) {
   MATCHBLAS_CUDA_TRY(cudaSetDevice(id));
 }
 
+std::size_t device_memory_limit(std::size_t limit) {
+  std::size_t free = 0, total = 0;
+  MATCHBLAS_CUDA_TRY(cudaMemGetInfo(&free, &total));
+  constexpr std::size_t margin = std::size_t(256) << 20;
+  const std::size_t usable = free > margin ? free - margin : 0;
+  return limit > 0 ? std::min(limit, usable) : usable;
+}
+
 bool has_memory_pools() {
   int device = 0, pools = 0;
   if (cudaGetDevice(&device) != cudaSuccess ||
@@ -129,6 +139,32 @@ void trim_pool_memory() {
   cudaGetLastError();
 }
 
+namespace {
+
+// The best of 5 timed copies of `bytes` from src to dst (after one to warm
+// up), in ms; the status of the first failure.
+cudaError_t best_copy_ms(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind, float& best_ms) {
+  cudaEvent_t start, stop;
+  cudaEventCreate(&start);
+  cudaEventCreate(&stop);
+  best_ms = 0;
+  cudaError_t status = cudaSuccess;
+  for (int rep = 0; rep < 6 && status == cudaSuccess; ++rep) {
+    cudaEventRecord(start);
+    cudaMemcpy(dst, src, bytes, kind);
+    cudaEventRecord(stop);
+    status = cudaEventSynchronize(stop);
+    float ms = 0;
+    cudaEventElapsedTime(&ms, start, stop);
+    if (rep > 0 && (best_ms == 0 || ms < best_ms)) best_ms = ms;  // rep 0 warms up
+  }
+  cudaEventDestroy(start);
+  cudaEventDestroy(stop);
+  return status;
+}
+
+}  // namespace
+
 double measure_copy_bandwidth(int id, std::size_t bytes) {
   MATCHBLAS_EXPECTS(id >= 0 && id < device_count(), "no GPU with id " + std::to_string(id));
   MATCHBLAS_CUDA_TRY(cudaSetDevice(id));
@@ -139,26 +175,32 @@ double measure_copy_bandwidth(int id, std::size_t bytes) {
     cudaFree(a);
     MATCHBLAS_CUDA_TRY(second);
   }
-  cudaEvent_t start, stop;
-  cudaEventCreate(&start);
-  cudaEventCreate(&stop);
   float best_ms = 0;
   cudaError_t status = cudaMemset(a, 1, bytes);
-  for (int rep = 0; rep < 6 && status == cudaSuccess; ++rep) {
-    cudaEventRecord(start);
-    cudaMemcpy(b, a, bytes, cudaMemcpyDeviceToDevice);
-    cudaEventRecord(stop);
-    status = cudaEventSynchronize(stop);
-    float ms = 0;
-    cudaEventElapsedTime(&ms, start, stop);
-    if (rep > 0 && (best_ms == 0 || ms < best_ms)) best_ms = ms;  // rep 0 warms up
-  }
-  cudaEventDestroy(start);
-  cudaEventDestroy(stop);
+  if (status == cudaSuccess) status = best_copy_ms(b, a, bytes, cudaMemcpyDeviceToDevice, best_ms);
   cudaFree(a);
   cudaFree(b);
   MATCHBLAS_CUDA_TRY(status);
   return 2.0 * double(bytes) / (best_ms * 1e-3) / 1e9;
+}
+
+double measure_host_copy_bandwidth(int id, std::size_t bytes) {
+  MATCHBLAS_EXPECTS(id >= 0 && id < device_count(), "no GPU with id " + std::to_string(id));
+  MATCHBLAS_CUDA_TRY(cudaSetDevice(id));
+  void *host = nullptr, *device = nullptr;
+  MATCHBLAS_CUDA_TRY(cudaMallocHost(&host, bytes));
+  const cudaError_t second = cudaMalloc(&device, bytes);
+  if (second != cudaSuccess) {
+    cudaFreeHost(host);
+    MATCHBLAS_CUDA_TRY(second);
+  }
+  std::memset(host, 1, bytes);
+  float best_ms = 0;
+  const cudaError_t status = best_copy_ms(device, host, bytes, cudaMemcpyHostToDevice, best_ms);
+  cudaFreeHost(host);
+  cudaFree(device);
+  MATCHBLAS_CUDA_TRY(status);
+  return double(bytes) / (best_ms * 1e-3) / 1e9;
 }
 
 }  // namespace matchblas::gpu

@@ -22,10 +22,19 @@ std::string device_description(int id);
 // ("WHO: no GPU with id ID (this machine has N)") for a bad id.
 void use_device(const std::string& who, int id);
 
+// The bytes a run may take on the current GPU: `limit` when given (> 0) and
+// free, else its free memory less 256 MiB for the context's own use.
+std::size_t device_memory_limit(std::size_t limit);
+
 // Device-to-device copy bandwidth of device `id` in GB/s (bytes read plus
 // bytes written, per second), the best of 5 cudaMemcpy of `bytes` bytes: the
 // ceiling the benchmarks report achieved bandwidth against. Throws error
 // without a GPU.
 double measure_copy_bandwidth(int id, std::size_t bytes);
+
+// Host-to-device copy bandwidth of device `id` in GB/s (bytes copied per
+// second), page-locked host memory, the best of 5 cudaMemcpy of `bytes`
+// bytes: the bound for rows streamed from the host. Throws error without a GPU.
+double measure_host_copy_bandwidth(int id, std::size_t bytes);
 
 }  // namespace matchblas::gpu

@@ -41,6 +41,12 @@ struct GpuOptions {
   // creates and owns one. The matcher synchronises with it before returning
   // host results; it never destroys a stream it was given.
   CUstream_st* stream = nullptr;
+  // At most this many bytes of device memory for the run; 0: the device's
+  // free memory. b-suitor-gpu and suitor-gpu on a host graph that does not
+  // fit with their state stream the graph's rows through the device in
+  // batches (ops/gpu/row_batches.cuh; same result); too little for their
+  // state and two of the longest row is out_of_memory, naming the bytes.
+  std::size_t device_memory = 0;
 };
 
 // Throws invalid_input naming the bad field (device >= 0, threads >= 0,

@@ -16,8 +16,16 @@ void use_device(const std::string& who, int) {
   throw error(who + " needs a CUDA GPU: this build has no CUDA backend");
 }
 
+std::size_t device_memory_limit(std::size_t) {
+  throw error("device_memory_limit needs a CUDA GPU: this build has no CUDA backend");
+}
+
 double measure_copy_bandwidth(int, std::size_t) {
   throw error("measure_copy_bandwidth needs a CUDA GPU: this build has no CUDA backend");
+}
+
+double measure_host_copy_bandwidth(int, std::size_t) {
+  throw error("measure_host_copy_bandwidth needs a CUDA GPU: this build has no CUDA backend");
 }
 
 }  // namespace matchblas::gpu

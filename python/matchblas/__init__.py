@@ -83,7 +83,7 @@ class CommunityReport:
 @dataclass(frozen=True)
 class Option:
     name: str              # as a keyword: dashes become underscores (min-gain: min_gain)
-    type: str              # "integer", "real", "word" or "flag"
+    type: str              # "integer", "real", "word", "flag" or "bytes"
     default: str
     words: tuple           # a word option's accepted words
     lo: float

@@ -29,6 +29,7 @@
 #include "matchers/b_matching/b_matching.hpp"
 #include "ops/gpu/device_graph.hpp"
 #include "matchers/common/greedy.hpp"
+#include "matchers/general/suitor.hpp"
 #include "tests/check/check.hpp"
 #include "tests/check/families.hpp"
 
@@ -283,6 +284,126 @@ TEST_CASE("b-suitor-gpu and b-ld-gpu with b = 1 give greedy's matching") {
     const BMatching m = run_gpu(a, r, constant_b(r.n_rows, 1));
     for (vertex_t v = 0; v < r.n_rows; ++v)
       REQUIRE((m.offsets[v + 1] == m.offsets[v] ? no_vertex : m.partners[m.offsets[v]]) == greedy_m.mate[v]);
+  }
+}
+
+// Device-memory limits that stream g's rows (b-suitor-gpu's estimate): the
+// least (two buffers of the longest row), and buffers of about 1/3, 1/4 and
+// 1/7 of the entries; those below the resident run's need (a graph of about
+// two longest rows has none).
+template <class W>
+std::vector<std::size_t> streaming_limits(const Csr<W>& g, const std::vector<int>& b) {
+  const BSuitorGpuMemory m = b_suitor_gpu_memory(g, b);
+  std::vector<std::size_t> out;
+  for (offset_t parts : {0, 3, 4, 7}) {
+    const offset_t batch = parts == 0 ? m.longest_row : std::max(m.longest_row, (g.num_entries() + parts - 1) / parts);
+    const std::size_t limit = m.state + m.offsets + 2 * std::size_t(batch) * m.streamed_entry;
+    if (limit < m.resident()) out.push_back(limit);
+  }
+  return out;
+}
+
+// The batches read in place in a streamed run (from its phase name
+// "...; B batches, C copies, X GB, N read in place)").
+long long read_in_place(const GpuTimes& t) {
+  const std::string& name = t.phases.at(2).first;
+  const std::size_t at = name.find(" read in place");
+  if (at == std::string::npos) return -1;
+  const std::size_t from = name.rfind(' ', at - 1) + 1;
+  return std::stoll(name.substr(from, at - from));
+}
+
+// Batches read in place by require_streamed_b_greedy's runs.
+long long in_place_total = 0;
+
+// b-suitor-gpu on (g, b) with each streaming limit equals ref, with the
+// batches named in its GpuTimes.
+template <class W>
+void require_streamed_b_greedy(const Csr<W>& g, const std::vector<int>& b, const BMatching& ref, int repeats = 1) {
+  for (const std::size_t limit : streaming_limits(g, b))
+    for (int r = 0; r < repeats; ++r) {
+      CAPTURE(limit);
+      GpuOptions opt;
+      opt.device_memory = limit;
+      GpuTimes t;
+      const BMatching got = b_suitor_gpu(g, b, opt, &t);
+      INFO(first_difference(got, ref));
+      REQUIRE(got == ref);
+      REQUIRE(t.phases.size() == 4);
+      CHECK(t.phases[1].first.find("batches") != std::string::npos);
+      REQUIRE(read_in_place(t) >= 0);
+      in_place_total += read_in_place(t);
+    }
+}
+
+TEST_CASE("b-suitor-gpu and suitor-gpu on rows streamed under a device-memory limit equal b_greedy and greedy") {
+  SUBCASE("every test graph, b = 1, 2, 5 and per-vertex, double and float") {
+    check::FamilyOptions opt;
+    opt.random_graphs = 60;
+    check::for_each_test_graph(
+        [&](const std::string& name, const Csr<double>& g) {
+          CAPTURE(name);
+          if (g.num_entries() == 0) return;
+          const Csr<float> f = check::with_weights<float>(g);
+          std::vector<std::vector<int>> bs;
+          for (int b : {1, 2, 5}) bs.push_back(constant_b(g.n_rows, b));
+          bs.push_back(random_b(g.n_rows, std::hash<std::string>{}(name)));
+          for (std::size_t i = 0; i < bs.size(); ++i) {
+            CAPTURE(i);  // b = 1, 2, 5, per-vertex 0..4
+            require_streamed_b_greedy(g, bs[i], b_greedy(g, bs[i]));
+            require_streamed_b_greedy(f, bs[i], b_greedy(f, bs[i]));
+          }
+        },
+        opt);
+  }
+  SUBCASE("tie-heavy R-MAT with hubs over 1024 entries and Erdos-Renyi, repeated, batches copied and read in place") {
+    in_place_total = 0;
+    GenOptions gen;
+    gen.seed = 71;
+    gen.ties = 3;
+    gen.edge_factor = 8;
+    const Csr<double> r = rmat<double>(1 << 14, gen);
+    const Csr<double> e = erdos_renyi<double>(10000, gen);
+    REQUIRE(max_degree(r) > 1024);
+    for (const Csr<double>* g : {&r, &e}) {
+      CAPTURE(g == &r ? "rmat 2^14" : "er 10000");
+      const Csr<float> f = check::with_weights<float>(*g);
+      REQUIRE(streaming_limits(f, constant_b(g->n_rows, 5)).size() == 4);
+      for (const std::vector<int>& b : {constant_b(g->n_rows, 1), constant_b(g->n_rows, 5), random_b(g->n_rows, 5),
+                                        nearly_ones(g->n_rows)}) {
+        require_streamed_b_greedy(*g, b, b_greedy(*g, b), 3);
+        require_streamed_b_greedy(f, b, b_greedy(f, b), 3);
+      }
+    }
+    CHECK(in_place_total > 0);  // later rounds read few rows: in place (page-locked, mapped host arrays)
+  }
+  SUBCASE("suitor-gpu streams through b-suitor-gpu with b = 1: greedy's matching") {
+    GenOptions gen;
+    gen.seed = 5;
+    gen.ties = 4;
+    const Csr<double> g = rmat<double>(1 << 13, gen);
+    const Csr<float> f = check::with_weights<float>(g);
+    const std::vector<std::size_t> limits = streaming_limits(g, constant_b(g.n_rows, 1));
+    REQUIRE(limits.size() == 4);
+    for (const std::size_t limit : limits) {  // (f needs less: not every limit streams it)
+      CAPTURE(limit);
+      SuitorGpuOptions opt;
+      opt.device_memory = limit;
+      GpuTimes t;
+      CHECK(suitor_gpu(g, opt, &t).mate == greedy(g).mate);
+      CHECK(t.phases.at(1).first.find("batches") != std::string::npos);
+      CHECK(suitor_gpu(f, opt).mate == greedy(f).mate);
+    }
+  }
+  SUBCASE("too little memory for two batches of the longest row: out_of_memory naming the bytes needed") {
+    GenOptions gen;
+    gen.seed = 9;
+    const Csr<double> g = rmat<double>(1 << 12, gen);
+    const std::vector<int> b = constant_b(g.n_rows, 2);
+    GpuOptions opt;
+    opt.device_memory = b_suitor_gpu_memory(g, b).least_streamed() - 1;
+    const std::string needed = "at least " + std::to_string(opt.device_memory + 1) + " bytes needed";
+    CHECK_THROWS_WITH_AS(b_suitor_gpu(g, b, opt), doctest::Contains(needed.c_str()), out_of_memory);
   }
 }
 

@@ -8,6 +8,13 @@
 // device-to-device copy bandwidth.
 //   bench_gpu_matchers [--graph rmat|er] [--scale S] [--edge-factor F]
 //                      [--file FILE.mtx] [--reps R] [--only a,b] [--sweep]
+//                      [--sweep-paper] [--jsonl]
+// --sweep: suitor-gpu at every variant, threads-per-block (128, 192, 256)
+// and vertices-per-warp (1-256), adaptive and as Naim et al. 2015 wrote it;
+// --sweep-paper: the latter only. --jsonl: each measured row also as one
+// line "ROW {json}" (matcher, config, match_ms, equals_greedy; sweep rows
+// with mode, variant, threads_per_block, vertices_per_warp), for scripts
+// (bench/replicate.py --source naim-1).
 // The graphs are those of `matchblas gen rmat|er 2^S` (same generator, same
 // default seed): R-MAT a/b/c = 0.57/0.19/0.19, uniform (0,1] float weights,
 // self-loops and duplicates removed.
@@ -76,6 +83,7 @@ int main(int argc, char** argv) {
   if (bench::help(argc, argv,
       "usage: bench_gpu_matchers [--graph rmat|er] [--scale S] [--edge-factor F]\n"
       "                   [--file FILE.mtx] [--reps R] [--only a,b] [--sweep]\n"
+      "                   [--sweep-paper] [--jsonl]\n"
       "\n"
       "The registry's GPU matchers against each other and against the OpenMP\n"
       "Suitor on all CPU cores, in one run. Times are medians of --reps runs of the\n"
@@ -91,11 +99,13 @@ int main(int argc, char** argv) {
   double edge_factor = 16;
   std::string graph = "rmat", file;
   std::vector<std::string> only;
-  bool sweep = false;
+  bool sweep = false, sweep_paper = false, jsonl = false;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     const bool has_value = i + 1 < argc;
     if (a == "--sweep") sweep = true;
+    else if (a == "--sweep-paper") sweep_paper = true;
+    else if (a == "--jsonl") jsonl = true;
     else if (a == "--scale" && has_value) scale = std::atoi(argv[++i]);
     else if (a == "--edge-factor" && has_value) edge_factor = std::atof(argv[++i]);
     else if (a == "--graph" && has_value) graph = argv[++i];
@@ -165,6 +175,9 @@ int main(int argc, char** argv) {
     std::printf("%-14s %-22s %10.3f %10.2f %9.1f %7.1f %10.1f %8.4f %8s %9.1f\n", name.c_str(), config.c_str(),
                 m.match_s * 1e3, m.download_s * 1e3, bytes / m.match_s / 1e9, 100.0 * bytes / m.match_s / 1e9 / copy_gbs,
                 num_edges(g) / m.match_s / 1e6, matching_weight(g, m.matching) / greedy_weight, same, cpu_s / m.match_s);
+    if (jsonl)
+      std::printf("ROW {\"matcher\": \"%s\", \"config\": \"%s\", \"match_ms\": %.6g, \"equals_greedy\": %s}\n",
+                  name.c_str(), config.c_str(), m.match_s * 1e3, m.matching == reference ? "true" : "false");
     if (!m.phases.empty()) {
       std::printf("%-14s   phases (last run, ms):", "");
       for (const auto& [name, seconds] : m.phases) std::printf(" %s %.3f", name.c_str(), seconds * 1e3);
@@ -221,13 +234,14 @@ int main(int argc, char** argv) {
     report(info.name, "registry, +io", m);
   }
 
-  if (sweep) {
+  if (sweep || sweep_paper) {
     std::printf("\nsuitor-gpu sweep: median match ms over %d runs (rows: mode, variant, threads-per-block; columns: "
                 "vertices-per-warp)\n%-29s", reps, "");
     const std::vector<int> vpws = {1, 2, 4, 8, 16, 32, 64, 128, 256};
     for (int v : vpws) std::printf(" %8d", v);
     std::printf("\n");
-    for (bool adaptive : {true, false})
+    std::string rows;  // the --jsonl lines, after the table
+    for (bool adaptive : sweep ? std::vector<bool>{true, false} : std::vector<bool>{false})
     for (SuitorGpuVariant variant : {SuitorGpuVariant::no_sync, SuitorGpuVariant::sync_lb,
                                      SuitorGpuVariant::sync_no_lb, SuitorGpuVariant::hybrid})
       for (int tpb : {128, 192, 256}) {
@@ -241,10 +255,19 @@ int main(int argc, char** argv) {
           const Measured m = median_gpu(reps, [&](GpuTimes* t) { return suitor_gpu(dg, o, t); });
           std::printf(" %7.2f%s", m.match_s * 1e3, m.matching == reference ? " " : "!");
           std::fflush(stdout);
+          char line[256];
+          std::snprintf(line, sizeof line,
+                        "ROW {\"matcher\": \"suitor-gpu\", \"config\": \"sweep\", \"mode\": \"%s\", "
+                        "\"variant\": \"%s\", \"threads_per_block\": %d, \"vertices_per_warp\": %d, "
+                        "\"match_ms\": %.6g, \"equals_greedy\": %s}\n",
+                        adaptive ? "adaptive" : "paper", to_string(variant).c_str(), tpb, vpw, m.match_s * 1e3,
+                        m.matching == reference ? "true" : "false");
+          rows += line;
         }
         std::printf("\n");
       }
     std::printf("('!' marks a result different from greedy's)\n");
+    if (jsonl) std::printf("%s", rows.c_str());
   }
   return 0;
 }

@@ -30,6 +30,7 @@ import argparse
 import csv
 import datetime
 import json
+import math
 import os
 import platform
 import re
@@ -1288,6 +1289,321 @@ def naim3_render(ctx, header, rows):
         f.write("\n".join(text))
 
 
+# ---- Naim 2017, Paper I: GPU-Suitor ----------------------------------------
+
+NAIM1 = "M. Naim, F. Manne, M. Halappanavar, A. Tumeo, J. Langguth, *Optimizing approximate weighted matching " \
+        "on Nvidia Kepler K40*, HiPC 2015 (Paper I of M. Naim's PhD thesis, Bergen, 2017), sec. 5, Figures 2-5"
+NAIM1_VARIANTS = ["nosync", "synclb", "syncnolb", "hybrid"]
+
+
+def naim1_graphs(ctx):
+    """(label, bench_cpu_matchers args, bench_gpu_matchers args, file spec or
+    None). The paper's 269 SuiteSparse matrices (1M-1B edges) are not
+    reachable here: generated graphs of 1M-67M edges stand in, skewed
+    (R-MAT), uniform (Erdos-Renyi), mesh-like (grid) and geometric (knn)."""
+    def gen(kind, scale):
+        cpu = ["--scale", str(scale)] + (["--er", "1"] if kind == "er" else [])
+        return ("%s 2^%d" % ("R-MAT" if kind == "rmat" else "ER", scale), cpu,
+                ["--graph", kind, "--scale", str(scale)], None)
+    if ctx.quick:
+        return [gen("rmat", 12), gen("er", 12), ("grid 64x64", None, None, ("grid", 64, None))]
+    out = [gen(kind, s) for s in (16, 18) for kind in ("rmat", "er")]
+    out += [("grid 1024x1024", None, None, ("grid", 1024, None)), ("knn 2^18, k=8", None, None, ("knn", 262144, 8))]
+    return out + [gen(kind, s) for s in (20, 22) for kind in ("rmat", "er")]
+
+
+def naim1_threads(ctx):
+    """The paper's OpenMP thread counts, 2 and 16, capped by the cores."""
+    return sorted({min(2, ctx.cores), min(16, ctx.cores)})
+
+
+def naim1_run(ctx):
+    cli = ctx.binary("matchblas")
+    cpu = ctx.binary("bench_cpu_matchers")
+    gpu = ctx.binary("bench_gpu_matchers")
+    reps = 3
+    for label, cpu_args, gpu_args, spec in naim1_graphs(ctx):
+        if spec is not None:
+            kind, n, k = spec
+            path = os.path.join(ctx.scratch, "%s_%d_%s.mtx" % (kind, n, k))
+            if not os.path.exists(path):
+                run([cli, "gen", kind, str(n), "--seed", "1", "--out", path] +
+                    (["--edge-factor", str(k)] if k else []), ctx)
+            cpu_args = gpu_args = ["--file", path]
+
+        def cpu_rows(label=label, cpu_args=cpu_args):
+            rows = cpu_matchers(ctx, cpu, cpu_args, ["ld-omp", "suitor-locks"], naim1_threads(ctx), reps)
+            for r in rows:
+                r["graph"], r["device"] = label, "cpu"
+            return rows
+        ctx.measure("%s cpu" % label, cpu_rows)
+
+        def gpu_rows(label=label, gpu_args=gpu_args):
+            out = run([gpu] + gpu_args + ["--only", "suitor-gpu,ld-gpu", "--reps", str(reps), "--sweep-paper",
+                                          "--jsonl"], ctx, timeout=7200)
+            if "skipped, no GPU" in out:
+                return [{"graph": label, "device": "none", "why": out.strip().splitlines()[-1]}]
+            size = re.search(r", (\d+) vertices, (\d+) edges", out)
+            rows = []
+            for line in out.splitlines():
+                if line.startswith("ROW "):
+                    r = json.loads(line[4:])
+                    r["graph"], r["device"] = label, "gpu"
+                    if size:
+                        r["vertices"], r["edges"] = int(size.group(1)), int(size.group(2))
+                    rows.append(r)
+            if not rows:
+                raise StudyFailed("bench_gpu_matchers printed no rows on %s:\n%s" % (label, out[-2000:]))
+            if not all(r["equals_greedy"] for r in rows):
+                raise StudyFailed("a suitor-gpu or ld-gpu matching differs from greedy's on %s" % label)
+            return rows
+        ctx.measure("%s gpu" % label, gpu_rows)
+
+
+def performance_profile(times):
+    """times: {problem: {candidate: seconds}} -> {candidate: sorted list of
+    log2(time / best time on that problem)} (Dolan-More)."""
+    out = {}
+    for by in times.values():
+        best = min(by.values())
+        for name, t in by.items():
+            out.setdefault(name, []).append(math.log2(t / best) if best > 0 else 0.0)
+    return {k: sorted(v) for k, v in out.items()}
+
+
+def naim1_render(ctx, header, rows):
+    plt = pyplot()
+    graphs = graphs_in_order(rows)
+    cpu = [r for r in rows if r.get("device") == "cpu"]
+    gpu = [r for r in rows if r.get("device") == "gpu"]
+    threads = sorted({r["threads"] for r in cpu})
+    text = [page_head("Naim 2017, Paper I: GPU-Suitor against GPU-LD and the OpenMP codes", NAIM1, header,
+                      "naim-1")]
+    text.append("\nThe paper ran 269 SuiteSparse matrices of 1M-1B edges on a Tesla K40 (CUDA 7.0) and two 8-core "
+                "Xeon E5-2687W. Those matrices are not reachable here: generated graphs stand in (R-MAT and "
+                "Erdos-Renyi drawn by the benchmarks' generator, float weights; grid and knn by `matchblas gen "
+                "--seed 1`). *GPU-Suitor* is `suitor-gpu` as the paper wrote it (`adaptive = false`: NoSync, 128 "
+                "threads per block, 8 vertices per warp, the paper's comparison setting) and with matchblas's "
+                "default adaptive mode beside it; *GPU-LD* is `ld-gpu`; *OMP-LD* and *OMP-Suitor* are `ld-omp` and "
+                "`suitor-locks` (Manne and Halappanavar's Suitor with a lock per vertex) at %s threads. GPU times "
+                "are the match on a graph already on the device (CUDA events), as the paper's compute times; CPU "
+                "times the algorithm alone. Every matching equals greedy's.\n"
+                % " and ".join(map(str, threads)))
+    if not gpu:
+        why = next((r.get("why") for r in rows if r.get("device") == "none"), "no GPU")
+        text.append("\n**GPU rows: not run on this machine** (%s). The tables below hold the OpenMP rows only; "
+                    "`bench/replicate.py --source naim-1 --full` on a GPU machine measures the rest.\n" % why)
+
+    def t_cpu(g, algo, th):
+        return next((r["time_s"] for r in cpu if r["graph"] == g and r["algorithm"] == algo and r["threads"] == th),
+                    None)
+
+    def t_gpu(g, config, **match):
+        for r in gpu:
+            if r["graph"] == g and r["config"] == config and all(r.get(k) == v for k, v in match.items()):
+                return r["match_ms"] * 1e-3
+        return None
+
+    def paper_suitor(g):
+        return t_gpu(g, "sweep", mode="paper", variant="nosync", threads_per_block=128, vertices_per_warp=8) or \
+            t_gpu(g, "paper nosync 128x8")
+
+    table, speedups, profiles = [], {}, {}
+    for g in graphs:
+        size = next((r for r in gpu if r["graph"] == g and "edges" in r), None)
+        ps, ad, ld = paper_suitor(g), t_gpu(g, "adaptive nosync 128x8"), t_gpu(g, "thread per vertex")
+        row = [g, "%d / %d" % (size["vertices"], size["edges"]) if size else "-", fmt_s(ps), fmt_s(ad), fmt_s(ld)]
+        for algo in ("ld-omp", "suitor-locks"):
+            for th in threads:
+                row.append(fmt_s(t_cpu(g, algo, th)))
+        table.append(row)
+        if ps:
+            for name, t in [("GPU-LD", ld)] + [("OMP-%s %d" % ("LD" if a == "ld-omp" else "Suitor", th),
+                                               t_cpu(g, a, th)) for a in ("ld-omp", "suitor-locks") for th in threads]:
+                if t:
+                    speedups.setdefault(name, []).append(t / ps)
+    head = ["graph", "vertices / edges", "GPU-Suitor (paper)", "GPU-Suitor (adaptive)", "GPU-LD"]
+    head += ["OMP-LD %d" % th for th in threads] + ["OMP-Suitor %d" % th for th in threads]
+    text.append("\n## Figure 2: run times\n")
+    text.append(md_table(head, table) + "\n")
+    # Figure 2 (the OpenMP rows alone, ordered by OMP-Suitor, without a GPU).
+    key = (lambda g: paper_suitor(g) or 0.0) if gpu else (lambda g: t_cpu(g, "suitor-locks", threads[-1]) or 0.0)
+    order = sorted(graphs, key=lambda g: -key(g))
+    fig, ax = plt.subplots(figsize=(7, 4))
+    xs = range(len(order))
+    if gpu:
+        ax.plot(xs, [(paper_suitor(g) or float("nan")) * 1e3 for g in order], "o-", label="GPU-Suitor (paper)")
+        ax.plot(xs, [(t_gpu(g, "thread per vertex") or float("nan")) * 1e3 for g in order], "s-", label="GPU-LD")
+    for algo, name in (("ld-omp", "OMP-LD"), ("suitor-locks", "OMP-Suitor")):
+        for th in threads:
+            ax.plot(xs, [(t_cpu(g, algo, th) or float("nan")) * 1e3 for g in order], "^-" if th == threads[0] else
+                    "v--", label="%s %d threads" % (name, th))
+    ax.set_yscale("log")
+    ax.set_ylabel("ms")
+    ax.set_xticks(list(xs))
+    ax.set_xticklabels(order, rotation=60, ha="right", fontsize=7)
+    ax.legend(fontsize=7)
+    ax.set_title("Run times, graphs in non-increasing order of %s" % ("GPU-Suitor's" if gpu else "OMP-Suitor's"))
+    save_figure(plt, fig, os.path.join(ctx.out, "naim-1-times.svg"))
+    text.append("\n![run times](naim-1-times.svg)\n")
+    if gpu:
+        text.append("\n## Figure 3: GPU-Suitor's speed-up\n")
+        fig, ax = plt.subplots(figsize=(7, 4))
+        for name, values in speedups.items():
+            ax.plot(range(len(values)), sorted(values, reverse=True), "o-", label=name)
+        ax.set_yscale("log")
+        ax.set_ylabel("speed-up of GPU-Suitor (paper)")
+        ax.set_xlabel("graphs, each curve in non-increasing order")
+        ax.legend(fontsize=7)
+        save_figure(plt, fig, os.path.join(ctx.out, "naim-1-speedup.svg"))
+        text.append("![speed-ups](naim-1-speedup.svg)\n")
+        srows = [[name, "%.1fx" % min(v), "%.1fx" % max(v), len(v)] for name, v in speedups.items()]
+        text.append(md_table(["over", "least", "most", "graphs"], srows) + "\n")
+
+        # Figures 4 and 5: performance profiles of the sweep (the paper's mode).
+        sweep = [r for r in gpu if r["config"] == "sweep" and r.get("mode") == "paper"]
+        variants, shapes = {}, {}
+        for r in sweep:
+            if r["threads_per_block"] == 128 and r["vertices_per_warp"] == 8:
+                variants.setdefault(r["graph"], {})[r["variant"]] = r["match_ms"]
+            if r["variant"] == "nosync":
+                shapes.setdefault(r["graph"], {})["%d x %d" % (r["threads_per_block"], r["vertices_per_warp"])] = \
+                    r["match_ms"]
+        profiles["variants"], profiles["shapes"] = performance_profile(variants), performance_profile(shapes)
+        for key, title, path, what in (
+                ("variants", "Figure 4: the variants (128 threads per block, 8 vertices per warp)", "naim-1-variants.svg",
+                 "variant"),
+                ("shapes", "Figure 5: threads-per-block x vertices-per-warp (NoSync)", "naim-1-shapes.svg",
+                 "threads x vertices per warp")):
+            prof = profiles[key]
+            if not prof:
+                continue
+            fig, ax = plt.subplots(figsize=(7, 4))
+            for name, ratios in sorted(prof.items(), key=lambda kv: sum(kv[1])):
+                ax.step([0.0] + ratios, [0.0] + [(i + 1) / len(ratios) for i in range(len(ratios))], where="post",
+                        label=name)
+            ax.set_xlabel("log2(time / the best on that graph)")
+            ax.set_ylabel("fraction of graphs")
+            ax.legend(fontsize=6, ncol=3 if len(prof) > 8 else 1)
+            save_figure(plt, fig, os.path.join(ctx.out, path))
+            text.append("\n## %s\n\n![%s](%s)\n" % (title, what, path))
+            ranked = sorted(prof, key=lambda k: (-best_share(prof, k), worst_ratio(prof, k)))
+            text.append(md_table([what, "best on", "worst against the best"],
+                                 [[k, "%.0f%%" % (100 * best_share(prof, k)), "%.2fx" % worst_ratio(prof, k)]
+                                  for k in ranked[:12]]) + "\n")
+
+    text.append("\n## The source's statements and ours\n")
+    lines = [[v["figure"], v["setting"], "%s %s" % (v["value"], v["unit"]),
+              naim1_ours(v["setting"], speedups, profiles, threads) if gpu else "-", v["where"]]
+             for v in source_values("naim-1")]
+    text.append(md_table(["figure", "quantity", "source", "here", "where"], lines) + "\n")
+    if gpu:
+        text.append("\n" + naim1_conclusions(gpu, speedups) + "\n")
+    with open(os.path.join(ctx.out, "naim-1.md"), "w") as f:
+        f.write("\n".join(text))
+
+
+def best_share(profile, name):
+    """The fraction of problems where `name` was the best (ratio 1)."""
+    return sum(1 for x in profile[name] if x == 0) / len(profile[name])
+
+
+def worst_ratio(profile, name):
+    """`name`'s largest time over the best, as a factor."""
+    return 2 ** max(profile[name])
+
+
+def naim1_ours(setting, speedups, profiles, threads):
+    """Our value for one of the source's statements (naim-1.csv's setting)."""
+    m = re.match(r"GPU-Suitor over GPU-LD, speedup (?:(\d+)-(\d+)x|above (\d+)x)", setting)
+    if m and "GPU-LD" in speedups:
+        lo = float(m.group(1) or m.group(3))
+        hi = float(m.group(2)) if m.group(2) else float("inf")
+        v = speedups["GPU-LD"]
+        return "%d of %d graphs" % (sum(1 for x in v if lo <= x < hi), len(v))
+    m = re.match(r"GPU-Suitor over OMP-(Suitor|LD), (\d+) threads", setting)
+    if m:
+        th = min(threads) if m.group(2) == "2" else max(threads)
+        v = speedups.get("OMP-%s %d" % (m.group(1), th))
+        return "up to %.1fx (%d threads here)" % (max(v), th) if v else "-"
+    variants, shapes = profiles.get("variants"), profiles.get("shapes")
+    if setting.startswith("NoSync the best") and variants and "nosync" in variants:
+        return "%.0f%% of graphs" % (100 * best_share(variants, "nosync"))
+    if setting.startswith("NoSync against the best") and variants and "nosync" in variants:
+        return "%.2fx" % worst_ratio(variants, "nosync")
+    if setting.startswith("vertices-per-warp of the best") and shapes:
+        best = min(shapes, key=lambda k: (-best_share(shapes, k), worst_ratio(shapes, k)))
+        return "%s (threads x vertices per warp)" % best
+    if setting.startswith("256 vertices-per-warp") and shapes:
+        at = [worst_ratio(shapes, k) for k in shapes if k.endswith("x 256")]
+        return "%.1fx" % max(at) if at else "-"
+    return "-"
+
+
+def naim1_conclusions(gpu, speedups):
+    """Where our conclusions meet the paper's and where they differ, from
+    the rows."""
+    out = []
+    machine = " on this machine's GPU"
+    for key, paper in (("OMP-Suitor", (20, 5)), ("OMP-LD", (40, 16))):
+        have = sorted((int(k.split()[-1]), max(v)) for k, v in speedups.items() if k.startswith(key + " "))
+        if have:
+            out.append("- *GPU-Suitor over %s* (the paper: up to %dx at 2 threads and %dx at 16): here up to %s.%s" % (
+                key, paper[0], paper[1], " and ".join("%.0fx at %d threads" % (x, th) for th, x in have),
+                "" if key == "OMP-Suitor" else " Both gaps to the CPU are far wider than the paper's: the K40 read "
+                "288 GB/s (the paper's figure) where an H100 or H200 reads 3.3-4.8 TB/s, while the CPU side is again "
+                "16 cores, and matching is bound by its reads on both."))
+    sweep = [r for r in gpu if r["config"] == "sweep" and r.get("mode") == "paper"]
+    graphs = sorted({r["graph"] for r in sweep})
+    if graphs:
+        nosync_best, spread = 0, 1.0
+        vpw_best = {}
+        for g in graphs:
+            at = [r for r in sweep if r["graph"] == g and r["threads_per_block"] == 128 and r["vertices_per_warp"] == 8]
+            if at:
+                fastest = min(at, key=lambda r: r["match_ms"])
+                nosync_best += fastest["variant"] == "nosync"
+                spread = max(spread, max(r["match_ms"] for r in at) / fastest["match_ms"])
+            best = min((r for r in sweep if r["graph"] == g), key=lambda r: r["match_ms"])
+            vpw_best[best["vertices_per_warp"]] = vpw_best.get(best["vertices_per_warp"], 0) + 1
+        out.append("- *NoSync the best variant* (the paper: on about 90%% of its problems, the others up to 4x "
+                   "slower there): here NoSync is the fastest on %d of %d graphs at 128 x 8 and no variant is more "
+                   "than %.2fx the fastest: the synchronisation that cost the K40 up to 4x costs little here, and "
+                   "load balancing gains little either." % (nosync_best, len(graphs), spread))
+        fewer = sum(n for k, n in vpw_best.items() if k < 8)
+        worst_at = {}  # vertices per warp -> its largest time over the graph's best
+        for g in graphs:
+            best = min(r["match_ms"] for r in sweep if r["graph"] == g)
+            for r in sweep:
+                if r["graph"] == g:
+                    k = r["vertices_per_warp"]
+                    worst_at[k] = max(worst_at.get(k, 0.0), r["match_ms"] / best)
+        slowest = max(worst_at, key=worst_at.get)
+        out.append("- *8 vertices per warp* (the paper's best): here the best combination had %s; fewer than 8 on "
+                   "%d of %d graphs. The paper found fewer than 8 worse; a GPU with 132 SMs (H200) or 114 (H100) "
+                   "holds about nine times the K40's 15 SMX worth of warps, so smaller shares per warp keep it busy "
+                   "on the same graph. The slowest choice here is %d vertices per warp, up to %.1fx the best (the paper: "
+                   "256, up to 30x)." % (
+                       ", ".join("%d on %d graph%s" % (k, n, "s" if n > 1 else "") for k, n in sorted(vpw_best.items())),
+                       fewer, len(graphs), slowest, worst_at[slowest]))
+    ld = {}
+    for g in sorted({r["graph"] for r in gpu}):
+        suitor = next((r["match_ms"] for r in sweep if r["graph"] == g and r["variant"] == "nosync" and
+                       r["threads_per_block"] == 128 and r["vertices_per_warp"] == 8), None)
+        lgpu = next((r["match_ms"] for r in gpu if r["graph"] == g and r["config"] == "thread per vertex"), None)
+        if suitor and lgpu:
+            ld[g] = lgpu / suitor
+    if ld:
+        top = max(ld, key=ld.get)
+        slower = sorted(g for g, x in ld.items() if x < 1)
+        out.append("- *GPU-Suitor over GPU-LD* (the paper: 1-10x on 115 problems, 10-100x on about 100, above 100x "
+                   "on 15): here %.1f-%.1fx on %d graphs, the most on %s%s. matchblas's `ld-gpu` rescans a row only "
+                   "when its candidate was taken; %d generated graphs stand in for the paper's 269 matrices." % (
+                       min(ld.values()), max(ld.values()), len(ld), top,
+                       "" if not slower else "; GPU-LD was the faster on %s" % ", ".join(slower), len(ld)))
+    return "\n".join(out)
+
+
 STUDIES = {
     "thorsen": ("Thorsen and Merkey 2010: four distributed variants, and Luby", THORSEN, thorsen_run,
                 thorsen_render),
@@ -1300,8 +1616,8 @@ STUDIES = {
     "hovland-gpu": ("Hovland 2020, sec. 5.5-5.6: parallel ROMA 1 and 2 and roma-gpu", "N. H. Hovland, *Maximum "
                     "weighted matching on a GPU*, Master's thesis, University of Bergen, 2020, sec. 5.5-5.6", None,
                     "not yet scripted (needs the GPU machine): bench/RESULTS.md holds roma-gpu's measurements"),
-    "naim-1": ("Naim 2017, Paper I: GPU-Suitor", "M. Naim et al., HiPC 2015 (Paper I of Naim's PhD thesis, "
-               "Bergen, 2017), Figures 2-5", None, "not yet scripted (needs the GPU machine)"),
+    "naim-1": ("Naim 2017, Paper I: GPU-Suitor against GPU-LD and the OpenMP codes, variants, launch shapes",
+               NAIM1, naim1_run, naim1_render),
     "naim-3": ("Naim 2017, Paper III: Louvain on the GPU (thresholds, speedups, time per level)", NAIM3, naim3_run,
                naim3_render),
     "naim-4": ("Naim 2017, Paper IV: stable marriage (Gale-Shapley, McVitie-Wilson)", NAIM4, naim4_run,

@@ -1,13 +1,15 @@
 #!/usr/bin/env python3
 """bench/replicate.py --quick: every scripted study (thorsen where MPI is
-built, assignment, handshake, hovland, naim-3, naim-4) runs on the build's
+built, assignment, handshake, hovland, naim-1, naim-3, naim-4) runs on the build's
 binaries, writes its rows (JSONL with the run's machine, revision, command
 and mode; CSV), its plots (non-empty SVG, each one the page links) and its
 page; the index lists every source, replicated or pending; --render-only
 draws the same pages and plots again from the rows alone; the rows say what the
 studies found (the four distributed variants and Luby timed on each graph,
 greedy's matching from every parallel LD and Suitor run, one handshake
-matching for every thread count, one stable marriage for every algorithm
+matching for every thread count, greedy's matching from OMP-LD and
+OMP-Suitor (and, with a GPU, from every GPU-Suitor launch shape and GPU-LD),
+one stable marriage for every algorithm
 and thread count with the hard instances' known rank sum, Louvain over the
 threshold grid near the sequential modularity); a bad source name is
 refused.
@@ -43,11 +45,11 @@ def main():
     except ImportError:
         print("skipped: %s has no matplotlib (Debian: python3-matplotlib)" % sys.executable)
         return 77
-    for tool in ("matchblas", "bench_cpu_matchers", "bench_marriage"):
+    for tool in ("matchblas", "bench_cpu_matchers", "bench_marriage", "bench_gpu_matchers"):
         if not os.path.exists(os.path.join(build, "bin", tool)):
             print("skipped: %s/bin/%s is not built (the benchmarks are off in this build)" % (build, tool))
             return 77
-    sources = ["assignment", "handshake", "hovland", "naim-3", "naim-4"]
+    sources = ["assignment", "handshake", "hovland", "naim-1", "naim-3", "naim-4"]
     if os.path.exists(os.path.join(build, "bin", "bench_distributed")):
         sources.insert(0, "thorsen")
     else:
@@ -114,6 +116,16 @@ def main():
             check(all(r["rank_sum"] == r["n"] * (r["n"] + 1) for r in hard),
                   "naim-4: a hard instance's rank sum is not n(n + 1) (both sides of the one stable matching)")
             check("almost 14" in page, "naim-4: the paper's stated speedup is not on the page")
+        if name == "naim-1":
+            cpu = [r for r in rows if r.get("device") == "cpu"]
+            check({r["algorithm"] for r in cpu} == {"ld-omp", "suitor-locks"} and len(cpu) >= 6,
+                  "naim-1: the OpenMP rows: %s" % [(r["graph"], r["algorithm"], r["threads"]) for r in cpu])
+            check(all(r["equals_greedy"] for r in cpu), "naim-1: an OpenMP matching differs from greedy's")
+            gpu = [r for r in rows if r.get("device") == "gpu"]
+            check(all(r["equals_greedy"] for r in gpu), "naim-1: a GPU matching differs from greedy's")
+            check(gpu or "GPU rows: not run on this machine" in page, "naim-1: neither GPU rows nor why not")
+            check("NoSync the best variant" in page and "| 115 problems |" in page,
+                  "naim-1: the paper's statements are not on the page")
         if name == "naim-3":
             for graph in {r["graph"] for r in rows}:
                 roles = {r["role"] for r in rows if r["graph"] == graph}
@@ -130,7 +142,7 @@ def main():
     index = open(os.path.join(out, "README.md")).read()
     for name in sources:
         check("(%s.md)" % name in index, "the index does not link " + name)
-    for pending in ("sec. 5.5-5.6", "Paper I:"):
+    for pending in ("sec. 5.5-5.6",):
         line = [l for l in index.splitlines() if pending in l]
         check(len(line) == 1 and "| - |" in line[0], "the index does not list %s as pending" % pending)
     # Drawn again from the rows alone: the same pages and plots, byte for byte.

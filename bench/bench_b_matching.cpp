@@ -8,7 +8,15 @@
 //   bench_b_matching [--graph rmat|er] [--scale S] [--edge-factor F]
 //                    [--file FILE.mtx] [--b 1,2,5] [--threads 1,16] [--reps R]
 //                    [--greedy-reps R] [--no-seq] [--only NAME,...]
-//                    [--warmup] [--stream F,...] [--gpu ID | --no-gpu]
+//                    [--warmup] [--stream F,...] [--parts P,...] [--link-gbs G]
+//                    [--link-us U] [--gpu ID | --no-gpu]
+// --parts P,...: b-Suitor over P parts exchanging in bulk (b_suitor_parts,
+// one process: the protocol of b-Suitor over P GPUs), checked against
+// b-greedy, with the exchange it needs: rounds, proposals and drops across
+// parts, messages, bytes, the busiest part's bytes, and a model of the
+// exchange's time: per round and phase the busiest part's bytes over a link
+// of --link-gbs GB/s each way (default 450, NVLink 4) plus --link-us
+// microseconds a phase (default 10: a host synchronisation and a message).
 // --stream: b-suitor-gpu also on the host graph, resident (row "gpu-host":
 // upload, match, download) and with its rows streamed through the GPU in
 // batches (GpuOptions::device_memory = its state plus fraction F of the
@@ -74,6 +82,8 @@ struct Config {
   std::vector<int> bs, threads;
   std::vector<std::string> only;  // entries to run besides b-greedy (empty: all)
   std::vector<double> stream;     // b-suitor-gpu streamed: device memory = state + these fractions of the entries
+  std::vector<int> parts;         // b_suitor_parts: the exchange of b-Suitor over P parts
+  double link_gbs, link_us;       // the exchange model's link: GB/s each way, microseconds per message
   bool warmup;                    // one untimed run of each CPU entry first
 };
 
@@ -113,6 +123,31 @@ int run(const Csr<W>& g, const Config& c) {
     const bench::WallCpu greedy_s =
         bench::median_wall_cpu(greedy_reps, [&] { ref = run_b_matching(reference, &g, bv, one); });
     row(g, b, reference.name.c_str(), "1", greedy_s.wall, greedy_s.cpu, m, ref, "ref");
+    for (int p : c.parts) {
+      PartsExchange ex;
+      const BMatching parted = b_suitor_parts(g, bv, p, &ex);
+      long long proposals = 0, drops = 0, messages = 0;
+      std::size_t bytes = 0, most = 0;
+      double model_s = 0;
+      for (const PartsRound& r : ex.rounds) {
+        proposals += r.proposals;
+        drops += r.drops;
+        messages += r.messages;
+        bytes += r.bytes;
+        const std::size_t busiest = std::max(r.most_sent, r.most_received);
+        most += busiest;
+        // Each phase: the busiest part's bytes over the link, and one
+        // message latency per phase with something to send.
+        model_s += double(busiest) / (c.link_gbs * 1e9) + (r.messages > 0 ? 2 : 0) * c.link_us * 1e-6;
+      }
+      std::printf("    parts %d: %s b-greedy; %zu rounds, %lld proposals and %lld drops across parts "
+                  "(%.1f%% of the %lld entries), %lld messages, %.3f MB in all, busiest part %.3f MB; exchange "
+                  "at %.0f GB/s and %.0f us a message: %.3f ms\n",
+                  p, parted == ref ? "equals" : "DIFFERS FROM", ex.rounds.size(), proposals, drops,
+                  100.0 * double(proposals) / double(g.num_entries()), static_cast<long long>(g.num_entries()),
+                  messages, double(bytes) * 1e-6, double(most) * 1e-6, c.link_gbs, c.link_us, model_s * 1e3);
+      std::fflush(stdout);
+    }
     double omp_all_s = 0;  // the fastest OpenMP entry on all cores
     for (const MatcherInfo& info : matchers()) {
       if (info.problem != Problem::b_matching || &info == &reference || info.device != Device::cpu) continue;
@@ -214,7 +249,8 @@ int main(int argc, char** argv) {
       "usage: bench_b_matching [--graph rmat|er] [--scale S] [--edge-factor F]\n"
       "                 [--file FILE.mtx] [--b 1,2,5] [--threads 1,16] [--reps R]\n"
       "                 [--greedy-reps R] [--no-seq] [--only NAME,...]\n"
-      "                 [--warmup] [--stream F,...] [--gpu ID | --no-gpu]\n"
+      "                 [--warmup] [--stream F,...] [--parts P,...] [--link-gbs G]\n"
+      "                 [--link-us U] [--gpu ID | --no-gpu]\n"
       "\n"
       "b-matching on R-MAT (or Erdos-Renyi): every b-matching algorithm of the\n"
       "registry, for each b: b-greedy (the reference) first, each other CPU entry\n"
@@ -226,6 +262,8 @@ int main(int argc, char** argv) {
       "--only: the entries to run besides b-greedy; --warmup: one untimed run\n"
       "of each CPU entry first. --stream: b-suitor-gpu's rows also streamed\n"
       "through the GPU, device memory = its state + F x the entries' bytes.\n"
+      "--parts: b-Suitor over P parts in one process, its exchange, and its\n"
+      "time over a link of G GB/s and U microseconds a phase.\n"
       "(bench/README.md; results in bench/RESULTS.md)\n"))
     return 0;
   int scale = 20, reps = 3, greedy_reps = -1, device = 0;
@@ -234,6 +272,8 @@ int main(int argc, char** argv) {
   std::string graph = "rmat", file;
   std::vector<std::string> only;
   std::vector<double> stream;
+  std::vector<int> parts;
+  double link_gbs = 450, link_us = 10;
   const int all = omp_get_max_threads();
   std::vector<int> bs = {1, 2, 5}, threads = {1, all};
   for (int i = 1; i < argc; ++i) {
@@ -241,6 +281,9 @@ int main(int argc, char** argv) {
     const bool v = i + 1 < argc;
     if (a == "--scale" && v) scale = std::atoi(argv[++i]);
     else if (a == "--stream" && v) stream = bench::real_list(argv[++i]);
+    else if (a == "--parts" && v) parts = bench::int_list(argv[++i]);
+    else if (a == "--link-gbs" && v) link_gbs = std::atof(argv[++i]);
+    else if (a == "--link-us" && v) link_us = std::atof(argv[++i]);
     else if (a == "--edge-factor" && v) edge_factor = std::atof(argv[++i]);
     else if (a == "--graph" && v) graph = argv[++i];
     else if (a == "--file" && v) file = argv[++i];
@@ -264,7 +307,13 @@ int main(int argc, char** argv) {
   if (std::find(threads.begin(), threads.end(), all) == threads.end()) threads.push_back(all);
   std::sort(threads.begin(), threads.end());
   threads.erase(std::unique(threads.begin(), threads.end()), threads.end());
-  const Config c{all, device, reps, greedy_reps, seq, use_gpu, bs, threads, only, stream, warmup};
+  for (int p : parts)
+    if (p < 1) {
+      std::fprintf(stderr, "bench_b_matching: --parts takes counts of at least 1, got %d\n", p);
+      return 2;
+    }
+  const Config c{all, device, reps, greedy_reps, seq, use_gpu, bs, threads, only, stream, parts, link_gbs, link_us,
+                 warmup};
 
   if (!file.empty()) {
     const Csr<double> g =

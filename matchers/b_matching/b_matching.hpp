@@ -140,6 +140,29 @@ struct BSuitorGpuMemory {
 template <class W>
 BSuitorGpuMemory b_suitor_gpu_memory(const Csr<W>& g, const std::vector<int>& b);
 
+// b-Suitor over P parts of the vertices exchanging in bulk, in one process
+// (matchers/b_matching/b_suitor_parts.cpp): the protocol of b-Suitor over
+// several GPUs (each part's proposals to its own vertices at once, those to
+// other parts' vertices sent once a round, refusals and displacements sent
+// back with the holder's floor), the reference for a distributed run's
+// result and exchange, and the exchange volume per round that models one
+// (bench_b_matching --parts). Exactly b_greedy's edge set for any P >= 1;
+// invalid_input for a bad b or P < 1. PartsExchange: the parts' first
+// vertices (P + 1 bounds) and per round the proposals and drops sent
+// between parts, the messages (pairs of parts with something to send, per
+// phase), the bytes (12 a proposal, 16 a drop), and the most any one part
+// sent and received.
+struct PartsRound {
+  long long proposals = 0, drops = 0, messages = 0;
+  std::size_t bytes = 0, most_sent = 0, most_received = 0;
+};
+struct PartsExchange {
+  std::vector<vertex_t> first;
+  std::vector<PartsRound> rounds;
+};
+template <class W>
+BMatching b_suitor_parts(const Csr<W>& g, const std::vector<int>& b, int parts, PartsExchange* exchange = nullptr);
+
 // b-matching by locally dominant rounds on the GPU
 // (matchers/b_matching/b_ld_gpu.cu): each round every vertex with room keeps
 // its best live neighbours in order and takes the edges that rank among the

@@ -227,8 +227,8 @@ int run(const Csr<W>& g, const Config& c) {
         char label[32];
         std::snprintf(label, sizeof label, "gpu-stream %.3g", f);
         row(g, b, info.name.c_str(), label, total_s, -1, m, got, streamed_same ? "yes" : "NO");
-        std::printf("    streamed at %.3g of the entries' %.3f GB (limit %.3f GB): end to end %.3f ms (upload %.3f, match "
-                    "%.3f:",
+        std::printf("    streamed at %.3g of the entries' %.3f GB (limit %.3f GB): end to end %.3f ms "
+                    "(upload %.3f, match %.3f:",
                     f, double(need.entries) * 1e-9, double(so.device_memory) * 1e-9, total_s * 1e3, st.upload_s * 1e3,
                     st.match_s * 1e3);
         for (const auto& [name, seconds] : st.phases) std::printf(" %s %.3f", name.c_str(), seconds * 1e3);

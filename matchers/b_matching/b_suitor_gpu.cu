@@ -380,7 +380,8 @@ BMatching b_suitor_rounds(const gpu::StreamSession& session, gpu::RowBatches<W>&
     std::vector<int> out;
     if (batches > 1) {
       MATCHBLAS_CUDA_TRY(cudaMemsetAsync(batch_owned.data(), 0, std::size_t(batches) * sizeof(int), s));
-      MATCHBLAS_CUDA_TRY(cudaMemsetAsync(batch_entries.data(), 0, std::size_t(batches) * sizeof(unsigned long long), s));
+      MATCHBLAS_CUDA_TRY(
+          cudaMemsetAsync(batch_entries.data(), 0, std::size_t(batches) * sizeof(unsigned long long), s));
       for (int bi = 0; bi < batches; ++bi) {
         count_owned<<<gpu::grid_for(rows.end_row(bi) - rows.first_row(bi), 256, max_grid), 256, 0, s>>>(
             state.data(), g.offsets, rows.first_row(bi), rows.end_row(bi), batch_owned.data() + bi,

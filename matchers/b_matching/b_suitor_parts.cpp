@@ -131,8 +131,8 @@ BMatching b_suitor_parts(const Csr<W>& g, const std::vector<int>& b, int parts, 
         listed = true;
         while (held[iu] < b[iu]) {
           offset_t& k = next[iu];
-          while (k < g.offsets[u + 1] && !better(Offer<W>{rows[std::size_t(k)].w, u}, floor_seen(p, rows[std::size_t(k)].u)))
-            ++k;
+          const auto refused = [&](const Offer<W>& e) { return !better(Offer<W>{e.w, u}, floor_seen(p, e.u)); };
+          while (k < g.offsets[u + 1] && refused(rows[std::size_t(k)])) ++k;
           if (k == g.offsets[u + 1]) {
             spent[iu] = 1;
             break;

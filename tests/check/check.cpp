@@ -18,6 +18,13 @@ double draw_weight(std::mt19937_64& rng, int ties) {
 }
 }  // namespace
 
+std::vector<int> random_b(vertex_t n, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<int> b(static_cast<std::size_t>(n));
+  for (int& x : b) x = int(rng() % 5);
+  return b;
+}
+
 Csr<double> random_graph(vertex_t n, double density, int ties, std::uint64_t seed) {
   std::mt19937_64 rng(seed);
   std::vector<std::vector<std::pair<vertex_t, double>>> adj(n);

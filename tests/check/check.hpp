@@ -22,6 +22,10 @@ namespace matchblas::check {
 // uniform (0,1]. Built edge by edge, independent of the library's builders.
 Csr<double> random_graph(vertex_t n, double density, int ties, std::uint64_t seed);
 
+// A seeded per-vertex b for the b-matchers' tests: b(v) uniform in 0..4
+// (zeros included).
+std::vector<int> random_b(vertex_t n, std::uint64_t seed);
+
 // A seeded random rows x cols matrix (any shape, 0 allowed): each (u, v) is
 // an entry with probability `density`, weights as random_graph; columns
 // ascending within each row.

@@ -97,14 +97,6 @@ void require_b_greedy(const Csr<W>& g, const std::vector<int>& b, int repeats = 
   require_b_greedy(g, b, b_greedy(g, b), repeats);
 }
 
-// b(v) from 0..4, seeded.
-std::vector<int> random_b(vertex_t n, std::uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  std::vector<int> b(static_cast<std::size_t>(n));
-  for (int& x : b) x = int(rng() % 5);
-  return b;
-}
-
 // b = 1 everywhere but vertex 0 (b = 2): not plain matching, so the
 // b-Suitor rounds run, nearly every vertex keeping one offer in its floor word.
 std::vector<int> nearly_ones(vertex_t n) {
@@ -134,7 +126,7 @@ TEST_CASE("b-suitor-gpu and b-ld-gpu equal b_greedy on every test graph, constan
           require_b_greedy(g, constant_b(g.n_rows, b));
           require_b_greedy(f, constant_b(f.n_rows, b));
         }
-        const std::vector<int> b = random_b(g.n_rows, std::hash<std::string>{}(name));
+        const std::vector<int> b = check::random_b(g.n_rows, std::hash<std::string>{}(name));
         require_b_greedy(g, b);
         require_b_greedy(f, b);
       },
@@ -156,7 +148,7 @@ TEST_CASE("b-suitor-gpu and b-ld-gpu equal b_greedy 10 times in a row on tie-hea
       const Csr<float> f = check::with_weights<float>(*g);
       std::vector<std::vector<int>> bs;
       for (int b : {1, 2, 3, 5}) bs.push_back(constant_b(g->n_rows, b));
-      bs.push_back(random_b(g->n_rows, 7 + ties));
+      bs.push_back(check::random_b(g->n_rows, 7 + ties));
       bs.push_back(nearly_ones(g->n_rows));
       for (std::size_t i = 0; i < bs.size(); ++i) {
         CAPTURE(ties);
@@ -180,7 +172,7 @@ TEST_CASE("b-suitor-gpu on a graph of over 2^20 entries with hubs equals b_greed
   const Csr<float> f = check::with_weights<float>(g);
   std::vector<std::vector<int>> bs;
   for (int b : {1, 2, 5}) bs.push_back(constant_b(g.n_rows, b));
-  bs.push_back(random_b(g.n_rows, 23));
+  bs.push_back(check::random_b(g.n_rows, 23));
   bs.push_back(nearly_ones(g.n_rows));
   for (std::size_t i = 0; i < bs.size(); ++i) {
     CAPTURE(i);  // b = 1, 2, 5, per-vertex 0..4, nearly_ones
@@ -207,7 +199,8 @@ TEST_CASE("b-suitor-gpu and b-ld-gpu with negative weights and rows of -inf only
     for (offset_t k = g.offsets[u]; k < g.offsets[u + 1]; ++k)
       g.weights[k] = u % 97 == 0 || g.cols[k] % 97 == 0 ? -std::numeric_limits<double>::infinity() : g.weights[k] - 0.5;
   const Csr<float> f = check::with_weights<float>(g);
-  for (const std::vector<int>& b : {constant_b(g.n_rows, 1), constant_b(g.n_rows, 3), random_b(g.n_rows, 31)}) {
+  for (const std::vector<int>& b :
+       {constant_b(g.n_rows, 1), constant_b(g.n_rows, 3), check::random_b(g.n_rows, 31)}) {
     require_b_greedy(g, b, 2);
     require_b_greedy(f, b, 2);
   }
@@ -249,7 +242,7 @@ TEST_CASE("b-suitor-gpu and b-ld-gpu with hubs that every vertex proposes to at 
   const Csr<double> g = csr_from_triples<double>(n, n, t, Duplicates::max, false);
   for (int hub_b : {1, 2, 7, 40}) {
     CAPTURE(hub_b);
-    std::vector<int> b = random_b(n, std::uint64_t(hub_b));
+    std::vector<int> b = check::random_b(n, std::uint64_t(hub_b));
     for (vertex_t h = 0; h < hubs; ++h) b[std::size_t(h)] = hub_b;
     require_b_greedy(g, b, 3);
     require_b_greedy(check::with_weights<float>(g), b, 3);
@@ -347,7 +340,7 @@ TEST_CASE("b-suitor-gpu and suitor-gpu on rows streamed under a device-memory li
           const Csr<float> f = check::with_weights<float>(g);
           std::vector<std::vector<int>> bs;
           for (int b : {1, 2, 5}) bs.push_back(constant_b(g.n_rows, b));
-          bs.push_back(random_b(g.n_rows, std::hash<std::string>{}(name)));
+          bs.push_back(check::random_b(g.n_rows, std::hash<std::string>{}(name)));
           for (std::size_t i = 0; i < bs.size(); ++i) {
             CAPTURE(i);  // b = 1, 2, 5, per-vertex 0..4
             require_streamed_b_greedy(g, bs[i], b_greedy(g, bs[i]));
@@ -369,8 +362,8 @@ TEST_CASE("b-suitor-gpu and suitor-gpu on rows streamed under a device-memory li
       CAPTURE(g == &r ? "rmat 2^14" : "er 10000");
       const Csr<float> f = check::with_weights<float>(*g);
       REQUIRE(streaming_limits(f, constant_b(g->n_rows, 5)).size() == 4);
-      for (const std::vector<int>& b : {constant_b(g->n_rows, 1), constant_b(g->n_rows, 5), random_b(g->n_rows, 5),
-                                        nearly_ones(g->n_rows)}) {
+      for (const std::vector<int>& b : {constant_b(g->n_rows, 1), constant_b(g->n_rows, 5),
+                                        check::random_b(g->n_rows, 5), nearly_ones(g->n_rows)}) {
         require_streamed_b_greedy(*g, b, b_greedy(*g, b), 3);
         require_streamed_b_greedy(f, b, b_greedy(f, b), 3);
       }
@@ -412,7 +405,7 @@ TEST_CASE("b-suitor-gpu and b-ld-gpu on a DeviceGraph, with GpuTimes") {
   gen.seed = 9;
   gen.ties = 4;
   const Csr<float> g = rmat<float>(1 << 12, gen);
-  const std::vector<int> b = random_b(g.n_rows, 5);
+  const std::vector<int> b = check::random_b(g.n_rows, 5);
   const BMatching ref = b_greedy(g, b);
   const DeviceGraph<float> dg(g, 0);
   for (int repeat = 0; repeat < 3; ++repeat) {

@@ -66,13 +66,6 @@ void require_same_b_matching(const Csr<double>& g, const std::vector<int>& b) {
   }
 }
 
-std::vector<int> random_b(vertex_t n, std::uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  std::vector<int> b(static_cast<std::size_t>(n));
-  for (int& x : b) x = int(rng() % 5);
-  return b;
-}
-
 }  // namespace
 
 TEST_CASE("b_suitor_seq equals b_greedy on every test graph, constant and per-vertex b") {
@@ -85,7 +78,7 @@ TEST_CASE("b_suitor_seq equals b_greedy on every test graph, constant and per-ve
           CAPTURE(b);
           require_same_b_matching(g, constant_b(g.n_rows, b));
         }
-        require_same_b_matching(g, random_b(g.n_rows, std::hash<std::string>{}(name)));
+        require_same_b_matching(g, check::random_b(g.n_rows, std::hash<std::string>{}(name)));
       },
       opt);
 }

@@ -9,7 +9,6 @@
 // parts (both offers of such an edge crossed); P < 1 refused.
 #include <doctest/doctest.h>
 
-#include <random>
 #include <string>
 
 #include "datasets/generators.hpp"
@@ -21,13 +20,6 @@
 using namespace matchblas;
 
 namespace {
-
-std::vector<int> random_b(vertex_t n, std::uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  std::vector<int> b(static_cast<std::size_t>(n));
-  for (int& x : b) x = int(rng() % 5);
-  return b;
-}
 
 // The part of v under the bounds `first`.
 int part_of(const std::vector<vertex_t>& first, vertex_t v) {
@@ -75,7 +67,7 @@ TEST_CASE("b-Suitor over P parts equals b_greedy on every test graph, constant a
         const Csr<float> f = check::with_weights<float>(g);
         std::vector<std::vector<int>> bs;
         for (int b : {1, 2, 5}) bs.push_back(constant_b(g.n_rows, b));
-        bs.push_back(random_b(g.n_rows, std::hash<std::string>{}(name)));
+        bs.push_back(check::random_b(g.n_rows, std::hash<std::string>{}(name)));
         for (std::size_t i = 0; i < bs.size(); ++i) {
           CAPTURE(i);  // b = 1, 2, 5, per-vertex 0..4
           require_parts_equal_b_greedy(g, bs[i], b_greedy(g, bs[i]));
@@ -91,7 +83,8 @@ TEST_CASE("b-Suitor over P parts on tie-heavy R-MAT with hubs: b_greedy, and cro
   gen.ties = 3;
   gen.edge_factor = 8;
   const Csr<double> g = rmat<double>(1 << 13, gen);
-  for (const std::vector<int>& b : {constant_b(g.n_rows, 1), constant_b(g.n_rows, 5), random_b(g.n_rows, 3)}) {
+  for (const std::vector<int>& b :
+       {constant_b(g.n_rows, 1), constant_b(g.n_rows, 5), check::random_b(g.n_rows, 3)}) {
     require_parts_equal_b_greedy(g, b, b_greedy(g, b));
     PartsExchange ex;
     b_suitor_parts(g, b, 4, &ex);

@@ -163,6 +163,30 @@ struct PartsExchange {
 template <class W>
 BMatching b_suitor_parts(const Csr<W>& g, const std::vector<int>& b, int parts, PartsExchange* exchange = nullptr);
 
+// b-suitor-gpu over the MPI ranks of a distributed graph, a GPU each
+// (several ranks may share one; opt.device is this rank's): the protocol of
+// b_suitor_parts with this rank's rows on its GPU, the proposals to other
+// ranks' vertices and the drops sent host-staged once a round
+// (MPI_Alltoallv); every rank holds the degrees, b and the floor words of
+// all n vertices (O(n) per rank besides its rows). Returns this rank's
+// rows of b_greedy's edge set (offsets over its vertices, partners by id).
+// Collective over MPI_COMM_WORLD. g: the blocks partition (labels = ids);
+// weights that floats hold exactly (invalid_input otherwise: the ranks of
+// double weights would need a distributed sort); b: n entries. stats, when
+// given: per round, the messages, proposals, drops and bytes this rank
+// sent. Throws error in builds without MPI or CUDA.
+struct DistGraph;
+BMatching b_suitor_gpu_ranks(const DistGraph& g, const std::vector<int>& b, const GpuOptions& opt = {},
+                             PartsExchange* stats = nullptr);
+
+// One message of b-suitor-gpu over several ranks (16 bytes): a proposal
+// (u offers v the packed key `word`) or a drop (u's offer at v is gone; v's
+// floor word then).
+struct BSuitorMessage {
+  vertex_t u, v;
+  unsigned long long word;
+};
+
 // b-matching by locally dominant rounds on the GPU
 // (matchers/b_matching/b_ld_gpu.cu): each round every vertex with room keeps
 // its best live neighbours in order and takes the edges that rank among the

@@ -10,6 +10,10 @@
 // atomic maxima a placement; one host synchronisation per round (streamed
 // rows: per batch with an owned vertex, and each such batch's entries
 // copied once a round unless still in one of the two buffers).
+// Over MPI ranks (b_suitor_gpu_rank, called by b_suitor_gpu_ranks_mpi.cpp):
+// the same rounds on a rank's block of rows, offers to other ranks'
+// vertices and drops of their proposers exchanged after each round
+// (exchange_round, take_proposals, take_drops).
 // Design, proof and device memory: docs/algorithms/b_suitor_gpu.md.
 #include <cooperative_groups.h>
 #include <cuda_runtime.h>
@@ -26,6 +30,7 @@
 #include "lib/greedy_order.hpp"
 #include "lib/weight_ranks.hpp"
 #include "matchers/b_matching/b_suitor_gpu_offers.cuh"
+#include "matchers/b_matching/b_suitor_gpu_ranks.hpp"
 #include "ops/gpu/device_graph.hpp"
 #include "matchers/b_matching/b_matching.hpp"
 #include "matchers/general/suitor.hpp"  // suitor_gpu: b = 1 with float weights runs it
@@ -219,13 +224,48 @@ __global__ void propose_hubs(State<W> o, const vertex_t* list) {
 // A vertex with b > 0 and a neighbour starts owned; the others start
 // exhausted, their floor closed when cap 0.
 template <class W>
-__global__ void init_vertices(State<W> o) {
+__global__ void init_vertices(State<W> o, vertex_t lo, vertex_t hi) {
   for (long long i = gpu::grid_thread(); i < o.g.n_rows; i += gpu::grid_threads()) {
     const vertex_t u = vertex_t(i);
     const bool active = o.b[u] > 0 && degree(o.g, u) > 0;
-    o.floor[u] = active ? room : closed;
+    o.floor[u] = active ? room : closed;  // another rank's vertex: the cache of its floor
     o.cursor_v[u] = no_vertex;
-    o.state[u] = active ? owned : exhausted;
+    o.state[u] = active && u >= lo && u < hi ? owned : exhausted;  // another rank's proposer: never run here
+  }
+}
+
+// Over ranks: the proposals other ranks sent to this rank's vertices, each
+// taken as place takes a local one; a refusal, or the displacement of
+// another rank's proposer, is a drop for the proposer's rank; a displaced
+// proposer of this rank is claimed.
+__global__ void take_proposals(State<float> o, const BSuitorMessage* in, long long count) {
+  for (long long i = gpu::grid_thread(); i < count; i += gpu::grid_threads()) {
+    const BSuitorMessage m = in[i];
+    const vertex_t v = m.v;
+    const word_t key = m.word;
+    const offset_t first = o.start[v], end = o.start[v + 1];
+    const word_t out = load(o.floor + v) >= key ? key  // refused without a look at the slots
+                                                : insert_sorted(o.keys, o.slots + first, int(end - first), o.floor + v, key);
+    if (out == room) continue;
+    const vertex_t x = o.keys.proposer(out);  // m.u when refused
+    if (o.remote.owns(x)) {
+      const word_t seen = atomic(o.state + x).fetch_sub(one_held, cuda::memory_order_acq_rel) - one_held;
+      claim(o.state, x, seen);
+    } else {
+      o.remote.drop(x, v, load(o.floor + v));
+    }
+  }
+}
+
+// Over ranks: the drops other ranks sent for this rank's proposers: each
+// loses the offer (and is claimed to propose again), and the holder's
+// cached floor rises to the one the drop carries.
+__global__ void take_drops(word_t* state, word_t* floor, const BSuitorMessage* in, long long count) {
+  for (long long i = gpu::grid_thread(); i < count; i += gpu::grid_threads()) {
+    const BSuitorMessage m = in[i];
+    const word_t seen = atomic(state + m.u).fetch_sub(one_held, cuda::memory_order_acq_rel) - one_held;
+    claim(state, m.u, seen);
+    atomic(floor + m.v).fetch_max(m.word, cuda::memory_order_relaxed);
   }
 }
 
@@ -299,6 +339,95 @@ BMatching from_mates(const Matching& m) {
 
 unsigned tiles_grid(int listed, int width) { return unsigned((listed * 1LL * width + tile_block - 1) / tile_block); }
 
+// Messages grouped by the rank that owns key(m) (first: the ranks'
+// bounds), and the count for each rank.
+template <class Key>
+std::vector<BSuitorMessage> by_rank(const std::vector<BSuitorMessage>& in, const std::vector<vertex_t>& first, Key key,
+                                    std::vector<std::size_t>& counts) {
+  const int ranks = int(first.size()) - 1;
+  counts.assign(std::size_t(ranks), 0);
+  std::vector<int> to(in.size());
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    to[i] = int(std::upper_bound(first.begin(), first.end(), key(in[i])) - first.begin()) - 1;
+    ++counts[std::size_t(to[i])];
+  }
+  std::vector<std::size_t> at(std::size_t(ranks), 0);
+  for (int r = 1; r < ranks; ++r) at[std::size_t(r)] = at[std::size_t(r) - 1] + counts[std::size_t(r) - 1];
+  std::vector<BSuitorMessage> out(in.size());
+  for (std::size_t i = 0; i < in.size(); ++i) out[at[std::size_t(to[i])]++] = in[i];
+  return out;
+}
+
+// A box's messages to the host (count from `count`), checked against its capacity.
+std::vector<BSuitorMessage> box_to_host(const gpu::DeviceBuffer<BSuitorMessage>& box, const unsigned long long* count,
+                                        cudaStream_t s) {
+  unsigned long long n = 0;
+  MATCHBLAS_CUDA_TRY(cudaMemcpyAsync(&n, count, sizeof n, cudaMemcpyDeviceToHost, s));
+  MATCHBLAS_CUDA_TRY(cudaStreamSynchronize(s));
+  if (n > box.size())
+    throw error("b-suitor-gpu over ranks: " + std::to_string(n) + " messages in a round for a box of " +
+                std::to_string(box.size()));
+  std::vector<BSuitorMessage> out(static_cast<std::size_t>(n));
+  if (n > 0)
+    MATCHBLAS_CUDA_TRY(cudaMemcpyAsync(out.data(), box.data(), n * sizeof(BSuitorMessage), cudaMemcpyDeviceToHost, s));
+  MATCHBLAS_CUDA_TRY(cudaStreamSynchronize(s));
+  return out;
+}
+
+// Over ranks, after a round's kernels: the proposals to other ranks'
+// vertices travel and are taken there, then the drops travel back and are
+// taken; the boxes are emptied. Collective. The messages sent are counted
+// in ranks.stats.
+void exchange_round(const BSuitorRankExchange& ranks, State<float>& o, gpu::DeviceBuffer<BSuitorMessage>& proposals,
+                    gpu::DeviceBuffer<BSuitorMessage>& drops, gpu::DeviceBuffer<BSuitorMessage>& inbox,
+                    gpu::DeviceBuffer<unsigned long long>& counts, cudaStream_t s) {
+  PartsRound round;
+  std::vector<std::size_t> per_rank;
+  const auto send = [&](const std::vector<BSuitorMessage>& out, bool to_holder) {
+    const std::vector<BSuitorMessage> grouped = by_rank(
+        out, ranks.first, [&](const BSuitorMessage& m) { return to_holder ? m.v : m.u; }, per_rank);
+    for (std::size_t r = 0; r < per_rank.size(); ++r) round.messages += per_rank[r] > 0;
+    round.bytes += grouped.size() * sizeof(BSuitorMessage);
+    std::vector<BSuitorMessage> in = ranks.alltoall(grouped, per_rank);
+    if (inbox.size() < in.size()) inbox = gpu::DeviceBuffer<BSuitorMessage>(in.size());
+    if (!in.empty())
+      MATCHBLAS_CUDA_TRY(cudaMemcpyAsync(inbox.data(), in.data(), in.size() * sizeof(BSuitorMessage),
+                                         cudaMemcpyHostToDevice, s));
+    return (long long)in.size();
+  };
+  const std::vector<BSuitorMessage> out = box_to_host(proposals, counts.data(), s);
+  round.proposals = (long long)out.size();
+  const long long taken = send(out, true);
+  // The drops box holds this round's local displacements so far; the
+  // proposals taken add at most one each.
+  unsigned long long held_drops = 0;
+  MATCHBLAS_CUDA_TRY(cudaMemcpyAsync(&held_drops, counts.data() + 1, sizeof held_drops, cudaMemcpyDeviceToHost, s));
+  MATCHBLAS_CUDA_TRY(cudaStreamSynchronize(s));
+  if (held_drops + (unsigned long long)taken > drops.size()) {
+    gpu::DeviceBuffer<BSuitorMessage> bigger(std::size_t(held_drops) + std::size_t(taken) + drops.size());
+    MATCHBLAS_CUDA_TRY(cudaMemcpyAsync(bigger.data(), drops.data(), std::size_t(held_drops) * sizeof(BSuitorMessage),
+                                       cudaMemcpyDeviceToDevice, s));
+    MATCHBLAS_CUDA_TRY(cudaStreamSynchronize(s));
+    drops = std::move(bigger);
+    o.remote.drops = drops.data();
+    o.remote.drops_capacity = drops.size();
+  }
+  if (taken > 0) {
+    take_proposals<<<gpu::grid_for(taken, 256, 1 << 16), 256, 0, s>>>(o, inbox.data(), taken);
+    MATCHBLAS_CUDA_CHECK_LAUNCH();
+  }
+  const std::vector<BSuitorMessage> back = box_to_host(drops, counts.data() + 1, s);
+  round.drops = (long long)back.size();
+  const long long dropped = send(back, false);
+  if (dropped > 0) {
+    take_drops<<<gpu::grid_for(dropped, 256, 1 << 16), 256, 0, s>>>(o.state, o.floor, inbox.data(), dropped);
+    MATCHBLAS_CUDA_CHECK_LAUNCH();
+  }
+  MATCHBLAS_CUDA_TRY(cudaMemsetAsync(counts.data(), 0, 2 * sizeof(unsigned long long), s));
+  MATCHBLAS_CUDA_TRY(cudaStreamSynchronize(s));
+  if (ranks.stats) ranks.stats->rounds.push_back(round);
+}
+
 // The rounds on rows resident or streamed (rows.count() batches, each a
 // range of rows): b uploaded, every vertex initialised, then rounds until
 // no vertex is owned; each round takes the batches in order and, in each,
@@ -316,7 +445,7 @@ unsigned tiles_grid(int listed, int width) { return unsigned((listed * 1LL * wid
 // proposer's).
 template <class W>
 BMatching b_suitor_rounds(const gpu::StreamSession& session, gpu::RowBatches<W>& rows, const std::vector<int>& b,
-                          double upload_s, GpuTimes* times) {
+                          double upload_s, GpuTimes* times, const BSuitorRankExchange* ranks = nullptr) {
   static_assert(std::is_same_v<W, float> || std::is_same_v<W, double>);
   if constexpr (!std::is_same_v<W, float>)
     MATCHBLAS_EXPECTS(!rows.streamed(), "b_suitor_rounds: streamed rows need float weights (or their ranks)");
@@ -343,12 +472,30 @@ BMatching b_suitor_rounds(const gpu::StreamSession& session, gpu::RowBatches<W>&
   gpu::DeviceBuffer<word_t> slots{std::size_t(n_slots), s};
   static_assert(room == 0);
   MATCHBLAS_CUDA_TRY(cudaMemsetAsync(slots.data(), 0, slots.size() * sizeof(word_t), s));
-  const State<W> o{g,           KeysFor<W>{g}, d_b.data(),      start.data(), slots.data(),
-                   floor.data(), state.data(),  cursor_v.data(), cursor_w.data()};
+  State<W> o{g,           KeysFor<W>{g}, d_b.data(),      start.data(), slots.data(),
+             floor.data(), state.data(),  cursor_v.data(), cursor_w.data()};
+  // Over ranks: the boxes of the messages to other ranks (a round's
+  // proposals at most the rows' entries; its drops at most those plus the
+  // proposals received, the box grown when they come).
+  const vertex_t lo = rows.first_row(0), hi = rows.end_row(rows.count() - 1);
+  gpu::DeviceBuffer<BSuitorMessage> proposal_box, drop_box, inbox;
+  gpu::DeviceBuffer<unsigned long long> box_counts(2, s);
+  if (ranks) {
+    if constexpr (std::is_same_v<W, float>) {
+      const std::size_t entries = std::size_t(rows.entries_of(0)) + std::size_t(hi - lo) + 1;
+      proposal_box = gpu::DeviceBuffer<BSuitorMessage>(entries);
+      drop_box = gpu::DeviceBuffer<BSuitorMessage>(entries);
+      MATCHBLAS_CUDA_TRY(cudaMemsetAsync(box_counts.data(), 0, 2 * sizeof(unsigned long long), s));
+      o.remote = RemoteBoxes{lo, hi, proposal_box.data(), box_counts.data(), drop_box.data(), box_counts.data() + 1,
+                             entries, entries};
+    } else {
+      MATCHBLAS_EXPECTS(false, "b_suitor_rounds: ranks need float keys");
+    }
+  }
   ClassLists lists{{}, listed_count.data()};
   for (int c = 0; c < classes; ++c) lists.list[c] = class_lists.data() + c * un;
   if (n > 0) {
-    init_vertices<<<grid, 256, 0, s>>>(o);
+    init_vertices<<<grid, 256, 0, s>>>(o, lo, hi);
     MATCHBLAS_CUDA_CHECK_LAUNCH();
   }
   marks[2].record(s);
@@ -443,6 +590,10 @@ BMatching b_suitor_rounds(const gpu::StreamSession& session, gpu::RowBatches<W>&
       }
       if (!mapped) rows.done(bi);
     }
+    if (ranks) {
+      if constexpr (std::is_same_v<W, float>) exchange_round(*ranks, o, proposal_box, drop_box, inbox, box_counts, s);
+      ran = ranks->any(ran);
+    }
     if (!ran) break;
     if (rounds == 0) {
       release_settled<<<grid, 256, 0, s>>>(o);
@@ -452,6 +603,13 @@ BMatching b_suitor_rounds(const gpu::StreamSession& session, gpu::RowBatches<W>&
   }
   marks[4].record(s);
 
+  if (ranks) {  // every proposer's true floor, for the mutual offers
+    std::vector<word_t> floors(un);
+    floor.to_host(std::span(floors), s);
+    MATCHBLAS_CUDA_TRY(cudaStreamSynchronize(s));
+    ranks->share_floors(floors);
+    MATCHBLAS_CUDA_TRY(cudaMemcpyAsync(floor.data(), floors.data(), un * sizeof(word_t), cudaMemcpyHostToDevice, s));
+  }
   const DeviceBMatching d_m = mutual_offers(o, n_slots, grid, s);
   marks[5].record(s);
   BMatching m;
@@ -539,6 +697,35 @@ BMatching b_suitor_gpu(const DeviceGraph<W>& dg, const std::vector<int>& b, cons
   gpu::MatcherSession<W> session("b-suitor-gpu", dg, opt);
   gpu::RowBatches<W> rows(session.graph());
   return b_suitor_rounds(session, rows, b, dg.upload_seconds(), times);
+}
+
+BMatching b_suitor_gpu_rank(const std::vector<offset_t>& offsets, const std::vector<vertex_t>& cols,
+                            const std::vector<float>& weights, const std::vector<int>& b,
+                            const BSuitorRankExchange& ranks, const GpuOptions& opt) {
+  const vertex_t n = vertex_t(offsets.size() - 1);
+  MATCHBLAS_EXPECTS(b.size() == std::size_t(n) && ranks.first.size() >= 2 && cols.size() == weights.size(),
+                    "b_suitor_gpu_rank: sizes");
+  const vertex_t lo = ranks.first[std::size_t(ranks.rank)], hi = ranks.first[std::size_t(ranks.rank) + 1];
+  MATCHBLAS_EXPECTS(offset_t(cols.size()) == offsets[std::size_t(hi)] - offsets[std::size_t(lo)],
+                    "b_suitor_gpu_rank: the rows are not this rank's block");
+  gpu::use_device("b-suitor-gpu", opt.device);
+  gpu::StreamSession session(opt.device, opt.stream);
+  const cudaStream_t s = session.stream();
+  const auto d_offsets = gpu::DeviceBuffer<offset_t>::from_host(offsets, s);
+  const auto d_cols = gpu::DeviceBuffer<vertex_t>::from_host(cols, s);
+  const auto d_weights = gpu::DeviceBuffer<float>::from_host(weights, s);
+  // The rows by their global offsets: the pointers shifted by this block's
+  // first entry (only this block's rows are read).
+  const offset_t at = offsets[std::size_t(lo)];
+  gpu::CsrView<float> view{n, n, d_offsets.data(),
+                           reinterpret_cast<const vertex_t*>(reinterpret_cast<std::uintptr_t>(d_cols.data()) -
+                                                             std::uintptr_t(at) * sizeof(vertex_t)),
+                           reinterpret_cast<const float*>(reinterpret_cast<std::uintptr_t>(d_weights.data()) -
+                                                          std::uintptr_t(at) * sizeof(float)),
+                           offsets.back()};
+  gpu::RowBatches<float> rows(view, lo, hi);
+  MATCHBLAS_CUDA_TRY(cudaStreamSynchronize(s));
+  return b_suitor_rounds(session, rows, b, 0.0, nullptr, &ranks);
 }
 
 template BMatching b_suitor_gpu(const Csr<float>&, const std::vector<int>&, const GpuOptions&, GpuTimes*);

@@ -34,6 +34,7 @@
 #include <type_traits>
 
 #include "lib/greedy_order.hpp"
+#include "matchers/b_matching/b_matching.hpp"
 #include "ops/gpu/cuda_check.hpp"
 #include "ops/gpu/device_buffer.cuh"
 #include "ops/gpu/launch.cuh"
@@ -115,6 +116,30 @@ struct PositionKeys {  // any weight type
 template <class W>
 using KeysFor = std::conditional_t<std::is_same_v<W, float>, PackedKeys, PositionKeys<W>>;
 
+// Over several ranks (b_suitor_gpu_ranks): this rank owns the vertices
+// [lo, hi); an offer to another rank's vertex, and the drop of another
+// rank's proposer, are appended to a box (16-byte messages) for the round's
+// exchange instead of being placed or claimed here. Inactive (boxes null)
+// on one GPU.
+struct RemoteBoxes {
+  vertex_t lo = 0, hi = 0;
+  BSuitorMessage* proposals = nullptr;
+  unsigned long long* proposals_n = nullptr;
+  BSuitorMessage* drops = nullptr;
+  unsigned long long* drops_n = nullptr;
+  unsigned long long proposals_capacity = 0, drops_capacity = 0;  // a box's overflow is counted, not written
+  __device__ bool active() const { return proposals != nullptr; }
+  __device__ bool owns(vertex_t v) const { return v >= lo && v < hi; }
+  __device__ void propose(vertex_t u, vertex_t v, word_t key) const {
+    const unsigned long long i = atomicAdd(proposals_n, 1ULL);
+    if (i < proposals_capacity) proposals[i] = BSuitorMessage{u, v, key};
+  }
+  __device__ void drop(vertex_t u, vertex_t v, word_t floor) const {
+    const unsigned long long i = atomicAdd(drops_n, 1ULL);
+    if (i < drops_capacity) drops[i] = BSuitorMessage{u, v, floor};
+  }
+};
+
 // Everything the kernels share; passed to them by value.
 template <class W>
 struct Offers {
@@ -127,6 +152,7 @@ struct Offers {
   word_t* state;
   vertex_t* cursor_v;  // no_vertex before the first proposal
   W* cursor_w;
+  RemoteBoxes remote{};  // over ranks: the other ranks' vertices (float keys only)
 };
 
 // Whether key x beats the slot value `held` (room: an empty slot).
@@ -213,12 +239,21 @@ __device__ Placed place(const Offers<W>& o, vertex_t u, vertex_t v, W w) {
   if (key == room) return r;
   auto state = atomic(o.state + u);
   state.fetch_add(one_held, cuda::memory_order_relaxed);
+  if (o.remote.active() && !o.remote.owns(v)) {  // v's rank takes it after the round; held until dropped
+    o.remote.propose(u, v, key);
+    return r;
+  }
   const word_t out = insert_sorted(o.keys, o.slots + first, int(end - first), o.floor + v, key);
   if (out == key) {
     state.fetch_sub(one_held, cuda::memory_order_relaxed);
   } else if (out != room) {
-    r.displaced = o.keys.proposer(out);
-    r.displaced_state = atomic(o.state + r.displaced).fetch_sub(one_held, cuda::memory_order_acq_rel) - one_held;
+    const vertex_t x = o.keys.proposer(out);
+    if (o.remote.active() && !o.remote.owns(x)) {
+      o.remote.drop(x, v, load(o.floor + v));  // x's rank lowers its count
+    } else {
+      r.displaced = x;
+      r.displaced_state = atomic(o.state + x).fetch_sub(one_held, cuda::memory_order_acq_rel) - one_held;
+    }
   }
   return r;
 }

@@ -1,6 +1,7 @@
-// b-suitor-gpu and b-ld-gpu in a build without CUDA: they throw, saying why
+// b-suitor-gpu (also one rank's part over several) and b-ld-gpu in a build without CUDA: they throw, saying why
 // (ops/gpu/no_cuda.hpp).
 #include "matchers/b_matching/b_matching.hpp"
+#include "matchers/b_matching/b_suitor_gpu_ranks.hpp"
 #include "ops/gpu/no_cuda.hpp"
 
 namespace matchblas {
@@ -9,6 +10,11 @@ MATCHBLAS_NO_CUDA_W(BMatching, b_suitor_gpu, (const Csr<W>&, const std::vector<i
                     "b-suitor-gpu")
 MATCHBLAS_NO_CUDA_W(BMatching, b_suitor_gpu,
                     (const DeviceGraph<W>&, const std::vector<int>&, const GpuOptions&, GpuTimes*), "b-suitor-gpu")
+BMatching b_suitor_gpu_rank(const std::vector<offset_t>&, const std::vector<vertex_t>&, const std::vector<float>&,
+                            const std::vector<int>&, const BSuitorRankExchange&, const GpuOptions&) {
+  throw_no_cuda("b-suitor-gpu");
+}
+
 MATCHBLAS_NO_CUDA_W(BMatching, b_ld_gpu, (const Csr<W>&, const std::vector<int>&, const GpuOptions&, GpuTimes*),
                     "b-ld-gpu")
 MATCHBLAS_NO_CUDA_W(BMatching, b_ld_gpu, (const DeviceGraph<W>&, const std::vector<int>&, const GpuOptions&, GpuTimes*),

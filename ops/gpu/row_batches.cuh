@@ -58,8 +58,10 @@ inline std::vector<vertex_t> row_batch_starts(std::span<const offset_t> offsets,
 template <class W>
 class RowBatches {
  public:
-  // The resident graph: one batch, no copies.
+  // The resident graph: one batch, no copies; its rows [first, end) only
+  // when given (a rank's block of a graph over several ranks).
   explicit RowBatches(const CsrView<W>& resident) : all_(resident), starts_{0, resident.n_rows} {}
+  RowBatches(const CsrView<W>& resident, vertex_t first, vertex_t end) : all_(resident), starts_{first, end} {}
 
   // A host CSR (offsets: n + 1 entries; cols and weights offsets[n]) streamed
   // in batches of at most batch_entries entries (>= its longest row); the

@@ -1,0 +1,37 @@
+// Private to b_suitor_gpu.cu and b_suitor_gpu_ranks_mpi.cpp: one rank's part
+// of b-suitor-gpu over several ranks, and what it needs from MPI (the .cu
+// does not include mpi.h). The protocol is b_suitor_parts' (b_matching.hpp).
+#pragma once
+#include <cstddef>
+#include <functional>
+#include <vector>
+
+#include "matchers/b_matching/b_matching.hpp"
+
+namespace matchblas {
+
+struct BSuitorRankExchange {
+  int rank = 0;
+  std::vector<vertex_t> first;  // ranks + 1 bounds: rank r owns [first[r], first[r + 1])
+  // Sends `out` (grouped by destination, counts[r] messages to rank r) and
+  // returns the messages every rank sent this one; collective.
+  std::function<std::vector<BSuitorMessage>(const std::vector<BSuitorMessage>& out,
+                                            const std::vector<std::size_t>& counts)>
+      alltoall;
+  // Whether any rank says true; collective.
+  std::function<bool(bool)> any;
+  // floors: n words, this rank's block filled in; fills in every rank's. Collective.
+  std::function<void(std::vector<unsigned long long>& floors)> share_floors;
+  PartsExchange* stats = nullptr;  // per round: this rank's messages (sent), if given
+};
+
+// One rank's run on a GPU: offsets has n + 1 entries with every vertex's
+// true degree (prefix sums); cols and weights hold this rank's rows
+// [first[rank], first[rank + 1]) only, from offsets[first[rank]]; b has n
+// entries. Returns the b-matching of all n vertices, of which this rank's
+// rows are its part (the others' are not). Collective over the ranks.
+BMatching b_suitor_gpu_rank(const std::vector<offset_t>& offsets, const std::vector<vertex_t>& cols,
+                            const std::vector<float>& weights, const std::vector<int>& b,
+                            const BSuitorRankExchange& ranks, const GpuOptions& opt);
+
+}  // namespace matchblas

@@ -1,0 +1,129 @@
+// b-suitor-gpu over MPI ranks (declared in matchers/b_matching/b_matching.hpp):
+// each rank's block of rows on its GPU (b_suitor_gpu_rank in b_suitor_gpu.cu),
+// the exchange between rounds host-staged over MPI_COMM_WORLD: one
+// MPI_Alltoall of counts and one MPI_Alltoallv of 16-byte messages per
+// phase (proposals, then drops), an MPI_Allreduce to end the rounds, and
+// the floor words gathered once at the end for the mutual offers.
+// Source: the multi-GPU b-Suitor of Naim and Manne, "Scalable b-matching on
+// GPUs", 2017 (in Naim's PhD thesis, University of Bergen), with the
+// protocol of b_suitor_parts (b_suitor_parts.cpp: why it equals b_greedy).
+// Cost: per round, the rank's kernels, two exchanges of the messages it
+// sends and receives, and O(messages) host work grouping them by rank;
+// O(n) words per rank (degrees, b, floors, states) besides its rows.
+#include <mpi.h>
+
+#include <climits>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "datasets/distributed/dist_graph.hpp"
+#include "lib/error.hpp"
+#include "matchers/b_matching/b_matching.hpp"
+#include "matchers/b_matching/b_suitor_gpu_ranks.hpp"
+
+namespace matchblas {
+
+namespace {
+
+void mpi_try(int status, const char* what) {
+  if (status != MPI_SUCCESS) throw error(std::string("b-suitor-gpu over ranks: ") + what + " failed");
+}
+
+// counts as the int displacements and counts MPI takes, in bytes.
+std::vector<int> byte_counts(const std::vector<std::size_t>& counts, std::size_t size) {
+  std::vector<int> out(counts.size());
+  for (std::size_t i = 0; i < counts.size(); ++i) {
+    if (counts[i] * size > std::size_t(INT_MAX)) throw error("b-suitor-gpu over ranks: a message over 2 GB");
+    out[i] = int(counts[i] * size);
+  }
+  return out;
+}
+
+std::vector<int> starts_of(const std::vector<int>& counts) {
+  std::vector<int> at(counts.size(), 0);
+  for (std::size_t i = 1; i < counts.size(); ++i) at[i] = at[i - 1] + counts[i - 1];
+  return at;
+}
+
+}  // namespace
+
+BMatching b_suitor_gpu_ranks(const DistGraph& g, const std::vector<int>& b, const GpuOptions& opt,
+                             PartsExchange* stats) {
+  // The input's checks come before the first collective: a rank that
+  // throws must not leave the others waiting.
+  if (g.partition != Partition::blocks)
+    throw invalid_input("b-suitor-gpu over ranks: the blocks partition only (labels = ids), not spread");
+  if (b.size() != std::size_t(g.n))
+    throw invalid_input("b-suitor-gpu over ranks: b has " + std::to_string(b.size()) + " entries for " +
+                        std::to_string(g.n) + " vertices");
+  for (std::size_t v = 0; v < b.size(); ++v)
+    if (b[v] < 0) throw invalid_input("b-suitor-gpu over ranks: b(" + std::to_string(v) + ") < 0");
+  std::vector<float> weights(g.weights.size());
+  for (std::size_t k = 0; k < weights.size(); ++k) {
+    weights[k] = float(g.weights[k]);
+    if (double(weights[k]) != g.weights[k] && !std::isnan(g.weights[k]))
+      throw invalid_input("b-suitor-gpu over ranks: weight " + std::to_string(g.weights[k]) + " of local entry " +
+                          std::to_string(k) + " is not a float (double weights need ranks: not over ranks yet)");
+  }
+
+  const int ranks = g.ranks;
+  // Every vertex's degree, from its rank.
+  const vertex_t count = g.count();
+  std::vector<int> degree_counts(static_cast<std::size_t>(ranks)), degree_at(static_cast<std::size_t>(ranks));
+  for (int r = 0; r < ranks; ++r) {
+    degree_counts[std::size_t(r)] = int(g.first[std::size_t(r) + 1] - g.first[std::size_t(r)]);
+    degree_at[std::size_t(r)] = int(g.first[std::size_t(r)]);
+  }
+  std::vector<long long> mine(static_cast<std::size_t>(count)), degrees(static_cast<std::size_t>(g.n));
+  for (vertex_t i = 0; i < count; ++i) mine[std::size_t(i)] = g.offsets[std::size_t(i) + 1] - g.offsets[std::size_t(i)];
+  mpi_try(MPI_Allgatherv(mine.data(), int(count), MPI_LONG_LONG, degrees.data(), degree_counts.data(),
+                         degree_at.data(), MPI_LONG_LONG, MPI_COMM_WORLD),
+          "gathering the degrees");
+  std::vector<offset_t> offsets(std::size_t(g.n) + 1, 0);
+  for (vertex_t v = 0; v < g.n; ++v) offsets[std::size_t(v) + 1] = offsets[std::size_t(v)] + offset_t(degrees[std::size_t(v)]);
+  BSuitorRankExchange ex;
+  ex.rank = g.rank;
+  ex.first = g.first;
+  ex.stats = stats;
+  if (stats) *stats = PartsExchange{g.first, {}};
+  ex.alltoall = [ranks](const std::vector<BSuitorMessage>& out, const std::vector<std::size_t>& counts) {
+    const std::vector<int> send = byte_counts(counts, sizeof(BSuitorMessage));
+    std::vector<int> receive(static_cast<std::size_t>(ranks));
+    mpi_try(MPI_Alltoall(send.data(), 1, MPI_INT, receive.data(), 1, MPI_INT, MPI_COMM_WORLD), "MPI_Alltoall");
+    const std::vector<int> send_at = starts_of(send), receive_at = starts_of(receive);
+    std::size_t total = 0;
+    for (int c : receive) total += std::size_t(c);
+    std::vector<BSuitorMessage> in(total / sizeof(BSuitorMessage));
+    mpi_try(MPI_Alltoallv(out.data(), send.data(), send_at.data(), MPI_BYTE, in.data(), receive.data(),
+                          receive_at.data(), MPI_BYTE, MPI_COMM_WORLD),
+            "MPI_Alltoallv");
+    return in;
+  };
+  ex.any = [](bool mine_any) {
+    int x = mine_any ? 1 : 0, all = 0;
+    mpi_try(MPI_Allreduce(&x, &all, 1, MPI_INT, MPI_LOR, MPI_COMM_WORLD), "MPI_Allreduce");
+    return all != 0;
+  };
+  ex.share_floors = [&](std::vector<unsigned long long>& floors) {
+    std::vector<unsigned long long> own(floors.begin() + g.first[std::size_t(g.rank)],
+                                        floors.begin() + g.first[std::size_t(g.rank) + 1]);
+    mpi_try(MPI_Allgatherv(own.data(), int(own.size()), MPI_UNSIGNED_LONG_LONG, floors.data(), degree_counts.data(),
+                           degree_at.data(), MPI_UNSIGNED_LONG_LONG, MPI_COMM_WORLD),
+            "gathering the floors");
+  };
+  const BMatching all = b_suitor_gpu_rank(offsets, g.cols, weights, b, ex, opt);
+  // This rank's rows.
+  const vertex_t lo = g.begin();
+  BMatching part;
+  part.offsets.assign(std::size_t(count) + 1, 0);
+  for (vertex_t i = 0; i < count; ++i) {
+    const vertex_t v = lo + i;
+    part.offsets[std::size_t(i) + 1] = part.offsets[std::size_t(i)] + (all.offsets[std::size_t(v) + 1] - all.offsets[std::size_t(v)]);
+    part.partners.insert(part.partners.end(), all.partners.begin() + all.offsets[std::size_t(v)],
+                         all.partners.begin() + all.offsets[std::size_t(v) + 1]);
+  }
+  return part;
+}
+
+}  // namespace matchblas

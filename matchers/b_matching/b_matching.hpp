@@ -171,8 +171,9 @@ BMatching b_suitor_parts(const Csr<W>& g, const std::vector<int>& b, int parts, 
 // all n vertices (O(n) per rank besides its rows). Returns this rank's
 // rows of b_greedy's edge set (offsets over its vertices, partners by id).
 // Collective over MPI_COMM_WORLD. g: the blocks partition (labels = ids);
-// weights that floats hold exactly (invalid_input otherwise: the ranks of
-// double weights would need a distributed sort); b: n entries. stats, when
+// weights that floats do not hold are replaced by their ranks, computed
+// over the ranks (datasets/distributed/dist_weight_ranks.hpp; NaN is
+// invalid_input on every rank); b: n entries. stats, when
 // given: per round, the messages, proposals, drops and bytes this rank
 // sent. Throws error in builds without MPI or CUDA.
 struct DistGraph;

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "datasets/distributed/dist_graph.hpp"
+#include "datasets/distributed/dist_weight_ranks.hpp"
 #include "lib/error.hpp"
 #include "matchers/b_matching/b_matching.hpp"
 #include "matchers/b_matching/b_suitor_gpu_ranks.hpp"
@@ -50,8 +51,8 @@ std::vector<int> starts_of(const std::vector<int>& counts) {
 
 BMatching b_suitor_gpu_ranks(const DistGraph& g, const std::vector<int>& b, const GpuOptions& opt,
                              PartsExchange* stats) {
-  // The input's checks come before the first collective: a rank that
-  // throws must not leave the others waiting.
+  // The input's checks come before the first collective (a rank that
+  // throws must not leave the others waiting); the weights' are agreed.
   if (g.partition != Partition::blocks)
     throw invalid_input("b-suitor-gpu over ranks: the blocks partition only (labels = ids), not spread");
   if (b.size() != std::size_t(g.n))
@@ -59,13 +60,16 @@ BMatching b_suitor_gpu_ranks(const DistGraph& g, const std::vector<int>& b, cons
                         std::to_string(g.n) + " vertices");
   for (std::size_t v = 0; v < b.size(); ++v)
     if (b[v] < 0) throw invalid_input("b-suitor-gpu over ranks: b(" + std::to_string(v) + ") < 0");
+  // Float keys: the weights themselves where floats hold every one on every
+  // rank, else their ranks (the same order: b_greedy's edges unchanged).
   std::vector<float> weights(g.weights.size());
+  int exact = 1, all_exact = 0;
   for (std::size_t k = 0; k < weights.size(); ++k) {
     weights[k] = float(g.weights[k]);
-    if (double(weights[k]) != g.weights[k] && !std::isnan(g.weights[k]))
-      throw invalid_input("b-suitor-gpu over ranks: weight " + std::to_string(g.weights[k]) + " of local entry " +
-                          std::to_string(k) + " is not a float (double weights need ranks: not over ranks yet)");
+    if (double(weights[k]) != g.weights[k] || std::isnan(g.weights[k])) exact = 0;
   }
+  mpi_try(MPI_Allreduce(&exact, &all_exact, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD), "MPI_Allreduce");
+  if (!all_exact) weights = mpi::weight_ranks_over_ranks(g.weights);
 
   const int ranks = g.ranks;
   // Every vertex's degree, from its rank.

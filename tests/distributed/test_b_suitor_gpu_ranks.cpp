@@ -2,8 +2,8 @@
 // every rank on GPU 0 (ranks share it; skipped without a GPU): each rank's
 // rows equal b_greedy's edge set there, for b = 1, 2, 5 and per-vertex b, on
 // tie-heavy random graphs and R-MAT with hubs; the exchange it reports: no
-// message at one rank, 16 bytes a message; a spread partition and double
-// weights that floats do not hold are refused.
+// message at one rank, 16 bytes a message; double weights (their ranks over
+// the ranks) give b_greedy's edges too; a spread partition is refused.
 #include <doctest/doctest.h>
 
 #include <string>
@@ -74,14 +74,15 @@ TEST_CASE("b-suitor-gpu over ranks equals b_greedy on every rank's rows") {
   }
 }
 
-TEST_CASE("b-suitor-gpu over ranks refuses a spread partition and weights floats do not hold") {
+TEST_CASE("b-suitor-gpu over ranks with double weights (their ranks) equals b_greedy; a spread partition refused") {
   if (gpu::device_count() == 0) return;
-  const Csr<double> g = check::random_graph(50, 0.2, 0, 5);  // uniform doubles: not floats
-  const std::vector<int> b = constant_b(g.n_rows, 2);
-  const DistGraph spread = distribute(g, mpi::world_rank(), mpi::world_size(), Partition::spread);
-  CHECK_THROWS_AS(b_suitor_gpu_ranks(spread, b), invalid_input);
+  const Csr<double> g = check::random_graph(400, 0.05, 0, 5);  // uniform doubles: not floats
   const DistGraph blocks = distribute(g, mpi::world_rank(), mpi::world_size(), Partition::blocks);
-  // Every rank with rows refuses before any collective; a rank with none
-  // would wait in the collectives, so this runs where every rank has rows.
-  if (blocks.count() > 0 && !blocks.weights.empty()) CHECK_THROWS_AS(b_suitor_gpu_ranks(blocks, b), invalid_input);
+  for (int b : {1, 3}) {
+    const std::vector<int> bv = constant_b(g.n_rows, b);
+    const std::string bad = first_difference(blocks, b_suitor_gpu_ranks(blocks, bv), b_greedy(g, bv));
+    CHECK_MESSAGE(bad.empty(), "double weights, b = " << b << ": " << bad);
+  }
+  const DistGraph spread = distribute(g, mpi::world_rank(), mpi::world_size(), Partition::spread);
+  CHECK_THROWS_AS(b_suitor_gpu_ranks(spread, constant_b(g.n_rows, 2)), invalid_input);  // before any collective
 }

@@ -1,0 +1,14 @@
+// Weight ranks over the ranks in a build without MPI: the one rank's own
+// (dist_weight_ranks.hpp).
+#include "datasets/distributed/dist_weight_ranks.hpp"
+#include "lib/weight_ranks.hpp"
+
+namespace matchblas::mpi {
+
+std::vector<float> weight_ranks_over_ranks(const std::vector<double>& weights) {
+  Csr<double> g;
+  g.weights = weights;
+  return weight_ranks(g);
+}
+
+}  // namespace matchblas::mpi

@@ -14,6 +14,7 @@
 #include "datasets/generators.hpp"
 #include "lib/matching.hpp"
 #include "ops/argmax.hpp"
+#include "tests/check/check.hpp"
 
 namespace matchblas::check {
 
@@ -35,6 +36,29 @@ struct FamilyOptions {
 // (kind, size, seed), for failure messages.
 void for_each_test_graph(const std::function<void(const std::string&, const Csr<double>&)>& f,
                          const FamilyOptions& opt = {});
+
+// The b-matchers' sweep: every test graph (opt's), each with b = 1, 2 and
+// 5 everywhere and a per-vertex b (check::random_b seeded by the graph's
+// name), each with double and then float weights: f(graph, b), the graph a
+// Csr<double> or a Csr<float> (a generic lambda), name and b's index (1, 2,
+// 5, per-vertex) captured for failure messages.
+template <class F>
+void for_each_b_matching_case(F f, const FamilyOptions& opt) {
+  for_each_test_graph(
+      [&](const std::string& name, const Csr<double>& g) {
+        CAPTURE(name);
+        const Csr<float> single = with_weights<float>(g);
+        std::vector<std::vector<int>> bs;
+        for (int b : {1, 2, 5}) bs.push_back(std::vector<int>(std::size_t(g.n_rows), b));
+        bs.push_back(random_b(g.n_rows, std::hash<std::string>{}(name)));
+        for (std::size_t i = 0; i < bs.size(); ++i) {
+          CAPTURE(i);  // b = 1, 2, 5, per-vertex 0..4
+          f(g, bs[i]);
+          f(single, bs[i]);
+        }
+      },
+      opt);
+}
 
 // Fails the current test unless m is valid on g and equal, mate for mate, to
 // greedy's matching (reporting the first differing vertex).

@@ -333,19 +333,9 @@ TEST_CASE("b-suitor-gpu and suitor-gpu on rows streamed under a device-memory li
   SUBCASE("every test graph, b = 1, 2, 5 and per-vertex, double and float") {
     check::FamilyOptions opt;
     opt.random_graphs = 60;
-    check::for_each_test_graph(
-        [&](const std::string& name, const Csr<double>& g) {
-          CAPTURE(name);
-          if (g.num_entries() == 0) return;
-          const Csr<float> f = check::with_weights<float>(g);
-          std::vector<std::vector<int>> bs;
-          for (int b : {1, 2, 5}) bs.push_back(constant_b(g.n_rows, b));
-          bs.push_back(check::random_b(g.n_rows, std::hash<std::string>{}(name)));
-          for (std::size_t i = 0; i < bs.size(); ++i) {
-            CAPTURE(i);  // b = 1, 2, 5, per-vertex 0..4
-            require_streamed_b_greedy(g, bs[i], b_greedy(g, bs[i]));
-            require_streamed_b_greedy(f, bs[i], b_greedy(f, bs[i]));
-          }
+    check::for_each_b_matching_case(
+        [](const auto& g, const std::vector<int>& b) {
+          if (g.num_entries() > 0) require_streamed_b_greedy(g, b, b_greedy(g, b));
         },
         opt);
   }

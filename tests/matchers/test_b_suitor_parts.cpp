@@ -61,20 +61,8 @@ void require_parts_equal_b_greedy(const Csr<W>& g, const std::vector<int>& b, co
 TEST_CASE("b-Suitor over P parts equals b_greedy on every test graph, constant and per-vertex b") {
   check::FamilyOptions opt;
   opt.random_graphs = 60;
-  check::for_each_test_graph(
-      [&](const std::string& name, const Csr<double>& g) {
-        CAPTURE(name);
-        const Csr<float> f = check::with_weights<float>(g);
-        std::vector<std::vector<int>> bs;
-        for (int b : {1, 2, 5}) bs.push_back(constant_b(g.n_rows, b));
-        bs.push_back(check::random_b(g.n_rows, std::hash<std::string>{}(name)));
-        for (std::size_t i = 0; i < bs.size(); ++i) {
-          CAPTURE(i);  // b = 1, 2, 5, per-vertex 0..4
-          require_parts_equal_b_greedy(g, bs[i], b_greedy(g, bs[i]));
-          require_parts_equal_b_greedy(f, bs[i], b_greedy(f, bs[i]));
-        }
-      },
-      opt);
+  check::for_each_b_matching_case(
+      [](const auto& g, const std::vector<int>& b) { require_parts_equal_b_greedy(g, b, b_greedy(g, b)); }, opt);
 }
 
 TEST_CASE("b-Suitor over P parts on tie-heavy R-MAT with hubs: b_greedy, and cross-part exchange") {

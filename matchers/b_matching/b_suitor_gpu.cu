@@ -717,12 +717,8 @@ BMatching b_suitor_gpu_rank(const std::vector<offset_t>& offsets, const std::vec
   // The rows by their global offsets: the pointers shifted by this block's
   // first entry (only this block's rows are read).
   const offset_t at = offsets[std::size_t(lo)];
-  gpu::CsrView<float> view{n, n, d_offsets.data(),
-                           reinterpret_cast<const vertex_t*>(reinterpret_cast<std::uintptr_t>(d_cols.data()) -
-                                                             std::uintptr_t(at) * sizeof(vertex_t)),
-                           reinterpret_cast<const float*>(reinterpret_cast<std::uintptr_t>(d_weights.data()) -
-                                                          std::uintptr_t(at) * sizeof(float)),
-                           offsets.back()};
+  gpu::CsrView<float> view{n, n, d_offsets.data(), gpu::shifted(d_cols.data(), at),
+                           gpu::shifted(d_weights.data(), at), offsets.back()};
   gpu::RowBatches<float> rows(view, lo, hi);
   MATCHBLAS_CUDA_TRY(cudaStreamSynchronize(s));
   return b_suitor_rounds(session, rows, b, 0.0, nullptr, &ranks);

@@ -55,6 +55,14 @@ inline std::vector<vertex_t> row_batch_starts(std::span<const offset_t> offsets,
   return starts;
 }
 
+// A block's cols or weights array p, whose first element is the graph's
+// entry `first`, addressed by the graph's own offsets: p less `first`
+// elements, as an address (never dereferenced outside the block).
+template <class T>
+const T* shifted(const T* p, offset_t first) {
+  return reinterpret_cast<const T*>(reinterpret_cast<std::uintptr_t>(p) - std::uintptr_t(first) * sizeof(T));
+}
+
 template <class W>
 class RowBatches {
  public:
@@ -174,13 +182,6 @@ class RowBatches {
     int holds = -1;  // the batch it holds (or is being filled with)
     cudaEvent_t filled{}, freed{};
   };
-
-  // p less `first` elements, as an address (never dereferenced outside
-  // [p, p + batch) by the protocol above).
-  template <class T>
-  static const T* shifted(const T* p, offset_t first) {
-    return reinterpret_cast<const T*>(reinterpret_cast<std::uintptr_t>(p) - std::uintptr_t(first) * sizeof(T));
-  }
 
   // Page-locks and maps the pages wholly inside [p, p + bytes), in pieces
   // on up to 8 threads (pinning is the kernel's work per page), never a

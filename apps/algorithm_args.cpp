@@ -10,6 +10,7 @@
 #include "lib/error.hpp"
 #include "lib/input_stream.hpp"
 #include "lib/omp_threads.hpp"
+#include "matchers/distributed/mpi_session.hpp"
 #include "matchers/run_matcher.hpp"
 #include "ops/gpu/device.hpp"
 
@@ -107,10 +108,23 @@ ChosenAlgorithm configure_algorithm(const MatcherInfo& entry, const Args& a, Pre
     apply_threads(a);
     c.run.threads = omp_get_max_threads();
   }
-  if (m.device == Device::distributed) require_distributed(m);  // usage errors: no MPI, no mpirun
-  else require_available(m);
-  if (m.device == Device::gpu) gpu::use_device(m.name, c.run.gpu);  // a GPU that exists, before any input is read
+  if (a.value("gpus") && !over_ranks(m))
+    throw usage_error("--gpus is for suitor-gpu and b-suitor-gpu under mpirun (one GPU per rank); '" + m.name +
+                      "'" + (m.over_ranks ? " runs in one process here: use --gpu" : " takes --gpu"));
+  if (m.device == Device::distributed) {
+    require_distributed(m);  // usage errors: no MPI, no mpirun
+  } else if (over_ranks(m)) {  // the ranks' GPUs are checked by the ranks together
+    if (m.unavailable)
+      throw usage_error("'" + m.name + "' cannot run over MPI ranks (a GPU each) with this build: " + *m.unavailable);
+  } else {
+    require_available(m);
+  }
+  // A GPU that exists, before any input is read (over ranks: each rank's,
+  // agreed by the ranks).
+  if (m.device == Device::gpu && !over_ranks(m)) gpu::use_device(m.name, c.run.gpu);
   return c;
 }
+
+bool over_ranks(const MatcherInfo& m) { return m.over_ranks && mpi::launched(); }
 
 }  // namespace matchblas::cli

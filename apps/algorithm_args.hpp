@@ -40,4 +40,13 @@ void require_distributed(const MatcherInfo& m);
 // match with a distributed entry, under mpirun (apps/cmd_match_distributed.cpp).
 int command_match_distributed(const Args& a, const ChosenAlgorithm& chosen, GraphView view, Precision precision);
 
+// Whether this run of chosen entry m goes over MPI ranks: m runs there
+// (MatcherInfo::over_ranks) and mpirun started this process.
+bool over_ranks(const MatcherInfo& m);
+
+// match or bmatch with a GPU entry over MPI ranks, under mpirun
+// (apps/cmd_over_ranks.cpp).
+int command_over_ranks(const Args& a, const ChosenAlgorithm& chosen, Problem problem, GraphView view,
+                       Precision precision);
+
 }  // namespace matchblas::cli

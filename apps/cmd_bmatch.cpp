@@ -6,6 +6,7 @@
 // --gpu ID (GPU entries only, default 0) picks the GPU; without one, a GPU
 // entry fails (status 1, one line saying why) before reading FILE.
 // --b-file: one integer b(v) >= 0 per line for v = 0, 1, ... (n lines).
+// Under mpirun, b-suitor-gpu runs over the ranks (apps/cmd_over_ranks.cpp).
 #include <chrono>
 #include <climits>
 #include <cstdio>
@@ -48,6 +49,7 @@ int command_bmatch(const Args& a) {
       throw usage_error(e.what());
     }
   }
+  if (over_ranks(*chosen.info)) return command_over_ranks(a, chosen, Problem::b_matching, view, Precision::float64);
   std::FILE* report = report_stream(a, {"out"});
   std::vector<std::string> inputs{file};
   if (const auto bf = a.value("b-file")) inputs.push_back(*bf);

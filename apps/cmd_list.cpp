@@ -4,7 +4,8 @@
 // it declares (graphs, twin, determinism, whether OpenMP or seeded, options),
 // why it cannot run here in full (unavailable_here: the build lacks CUDA or
 // LEMON, no usable GPU, not under mpirun), and its source
-// (MatcherInfo::reference).
+// (MatcherInfo::reference). The device column says "gpu, ranks" for the
+// GPU entries that also run over MPI ranks.
 #include <algorithm>
 #include <cstdio>
 #include <optional>
@@ -55,6 +56,7 @@ std::string entry_json(const MatcherInfo& m) {
       .text("family", m.family)
       .raw("kinds", kinds + "]")
       .text("device", to_string(m.device))
+      .boolean("over_ranks", bool(m.over_ranks))
       .text("twin", m.twin.empty() ? std::nullopt : std::optional<std::string>(m.twin))
       .boolean("deterministic", m.deterministic)
       .boolean("threaded", m.threaded)
@@ -77,6 +79,12 @@ std::optional<std::string> unavailable_briefly(const MatcherInfo& m) {
   std::string brief = why->substr(0, why->find_first_of(":(,"));
   while (!brief.empty() && brief.back() == ' ') brief.pop_back();
   return brief;
+}
+
+// The device column: "gpu, ranks" for a GPU entry that also runs over MPI
+// ranks (a GPU each, under mpirun).
+std::string device_column(const MatcherInfo& m) {
+  return to_string(m.device) + (m.over_ranks ? ", ranks" : "");
 }
 
 int command_list(const Args& a) {
@@ -106,7 +114,7 @@ int command_list(const Args& a) {
     for (const MatcherInfo& m : matchers()) {
       const std::optional<std::string> why = unavailable_briefly(m);
       std::printf("%-*s  %-*s  %-11s  %-*s  %s\n", w, m.name.c_str(), wp, to_string(m.problem).c_str(),
-                  to_string(m.device).c_str(), wg, m.guarantee.c_str(), why ? ("no: " + *why).c_str() : "yes");
+                  device_column(m).c_str(), wg, m.guarantee.c_str(), why ? ("no: " + *why).c_str() : "yes");
     }
     std::printf("\nmatchblas list --long: with graphs, twins, summaries, sources and options\n");
     return 0;
@@ -116,10 +124,13 @@ int command_list(const Args& a) {
   for (const MatcherInfo& m : matchers()) {
     const std::optional<std::string> why = unavailable_here(m);
     std::printf("%-*s %-15s %-28s %-11s %-18s %-13s %-11s %s\n", w, m.name.c_str(), to_string(m.problem).c_str(),
-                input_of(m).c_str(), to_string(m.device).c_str(), m.twin.empty() ? "-" : m.twin.c_str(),
+                input_of(m).c_str(), device_column(m).c_str(), m.twin.empty() ? "-" : m.twin.c_str(),
                 m.deterministic ? "yes" : "no", m.guarantee.c_str(), why ? ("no: " + *why).c_str() : "yes");
     std::printf("%-*s %s\n", w, "", m.summary.c_str());
     std::printf("%-*s source: %s\n", w, "", m.reference.c_str());
+    if (m.over_ranks)
+      std::printf("%-*s over MPI ranks, a GPU each: mpirun -np P matchblas %s FILE --algo %s [--gpus IDS]\n", w, "",
+                  m.problem == Problem::b_matching ? "bmatch" : "match", m.name.c_str());
     if (!m.options.empty()) {
       std::string names;
       for (const OptionSpec& s : m.options) names += (names.empty() ? "--" : ", --") + s.name;

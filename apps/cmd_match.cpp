@@ -68,6 +68,7 @@ int command_match(const Args& a) {
   ChosenAlgorithm chosen = choose_algorithm(a, Problem::matching, "match", precision);
   const MatcherInfo& matcher = *chosen.info;
   if (matcher.device == Device::distributed) return command_match_distributed(a, chosen, view, precision);
+  if (over_ranks(matcher)) return command_over_ranks(a, chosen, Problem::matching, view, precision);
   if (a.value("partition"))
     throw usage_error("--partition is for the distributed matchers (ld-mpi-*), not '" + matcher.name + "'");
   RunOptions& opt = chosen.run;

@@ -24,6 +24,12 @@ std::vector<CommandOption> algorithm_options(bool gpu) {
   return o;
 }
 
+// match and bmatch: the GPUs of a GPU entry over MPI ranks.
+const CommandOption gpus_option = {
+    "gpus", "ID,ID,...",
+    "under mpirun, suitor-gpu and b-suitor-gpu: the GPUs of the ranks, by their rank on the node r (the (r mod "
+    "k)-th of the k ids; default: the node's GPUs in turn)"};
+
 const std::vector<CommandOption> progress_options = {
     {"quiet", "", "no progress on standard error"},
     {"verbose", "", "a line per step (read, graph, run, check) with its time, on standard error"}};
@@ -38,7 +44,8 @@ std::vector<Command> make_table() {
   t.push_back({"match", "FILE", "a matching of the graph of a Matrix Market file, validated",
                {"FILE: .mtx or .mtx.gz, or - for standard input. A square coordinate matrix is a general graph",
                 "(weight |a_ij|, symmetrised by max, diagonal ignored), a rectangular one the bipartite view,",
-                "an array or complete coordinate file a complete graph (--view)."},
+                "an array or complete coordinate file a complete graph (--view).",
+                "Under mpirun -np P: ld-mpi-* on P ranks; suitor-gpu over the P ranks, a GPU each."},
                join(join(algorithm_options(true),
                          {{"out", "FILE", "write the mate array: one line per vertex, its 0-based mate or -1 (- : stdout)"},
                           {"json", "", "one JSON object on standard output (docs/JSON.md)"},
@@ -49,17 +56,20 @@ std::vector<Command> make_table() {
                           {"partition", "blocks|spread",
                            "ld-mpi-*: how the ranks share the vertices: blocks of ids balanced by entries and "
                            "vertices (default), or spread: renumbered pseudo-randomly, equal blocks (for graphs "
-                           "whose ids crowd the heavy vertices together)"}}),
+                           "whose ids crowd the heavy vertices together); suitor-gpu over ranks: blocks"},
+                          gpus_option}),
                     progress_options),
                Problem::matching, command_match});
   t.push_back({"bmatch", "FILE", "a b-matching (each vertex v in at most b(v) edges), validated",
-               {"--b K for every vertex, or --b-file F with one b(v) per line (v = 0, 1, ...)."},
+               {"--b K for every vertex, or --b-file F with one b(v) per line (v = 0, 1, ...).",
+                "Under mpirun -np P, b-suitor-gpu runs over the P ranks, a GPU each, each rank reading its part."},
                join(join(algorithm_options(true),
                          {{"b", "K", "b(v) = K for every vertex"},
                           {"b-file", "F", "one b(v) per line (- : standard input)"},
                           {"out", "FILE", "write the edges, one 'u v' line each, 0-based, u < v (- : stdout)"},
                           {"view", "auto|general|bipartite", "how the matrix becomes a graph (default auto)"},
-                          {"json", "", "one JSON object on standard output (docs/JSON.md)"}}),
+                          {"json", "", "one JSON object on standard output (docs/JSON.md)"},
+                          gpus_option}),
                     progress_options),
                Problem::b_matching, command_bmatch});
   t.push_back({"marry", "FILE", "the man-optimal stable matching of a stable marriage instance, checked",

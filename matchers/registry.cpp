@@ -334,6 +334,12 @@ DistributedMatching run_distributed(const MatcherInfo& m, const DistGraph& g, co
   return naming_matcher(m, [&] { return (*run)(g, for_entry(m, opt)); });
 }
 
+BMatching run_over_ranks(const MatcherInfo& m, const DistGraph& g, const std::vector<int>& b, const RunOptions& opt) {
+  if (!m.over_ranks) throw invalid_input("'" + m.name + "' does not run over MPI ranks");
+  if (m.unavailable) throw error("'" + m.name + "' is unavailable: " + *m.unavailable);
+  return naming_matcher(m, [&] { return m.over_ranks(g, b, for_entry(m, opt)); });
+}
+
 namespace {
 // The default entry of a pre-pass job, by its fields (find_prepass_job).
 bool default_for_job(const MatcherInfo& m, int job) {
@@ -401,6 +407,9 @@ std::vector<std::string> registry_defects(const MatcherInfo& m, const std::vecto
               std::find(o.words.begin(), o.words.end(), o.fallback) == o.words.end(),
           "has a word option whose default is not one of its words");
   }
+  lacks(m.over_ranks && !(m.device == Device::gpu &&
+                          (m.problem == Problem::matching || m.problem == Problem::b_matching)),
+        "runs over ranks but is not a GPU matching or b-matching");
   if (!m.twin.empty()) {
     const auto t = std::find_if(all.begin(), all.end(), [&](const MatcherInfo& x) { return x.name == m.twin; });
     lacks(t == all.end(), "names a twin that is not an entry");

@@ -121,6 +121,10 @@ using CommunityRunner = std::function<Communities(const Csr<double>&, const RunO
 // the matching out.
 using DistributedRunner = std::function<DistributedMatching(const DistGraph&, const RunOptions&)>;
 
+// Collective over the ranks, a GPU each: this rank's part of the graph and
+// b (n entries; all 1 for a matching) in, its rows of the b-matching out.
+using RanksRunner = std::function<BMatching(const DistGraph&, const std::vector<int>& b, const RunOptions&)>;
+
 // One algorithm's declaration: everything any tool knows of it.
 // Declared with designated initializers in this order; registry_defects()
 // names any field an entry lacks.
@@ -176,6 +180,10 @@ struct MatcherInfo {
   // the entry has no rules and reads no struct.
   std::function<std::any(const OptionValues&, Precision)> read_options{};
   std::variant<MatchRunner, BMatchRunner, MarriageRunner, PrepassRunner, DistributedRunner, CommunityRunner> run{};
+  // Set for a GPU entry that also runs over MPI ranks, one GPU per rank (a
+  // distributed GPU entry: `list` says so); under mpirun the CLI's match
+  // and bmatch run it instead of `run` (apps/cmd_over_ranks.cpp).
+  RanksRunner over_ranks{};
   // When set, the algorithm is registered but cannot run in this build; the
   // string says why (e.g. "needs LEMON").
   std::optional<std::string> unavailable{};
@@ -231,6 +239,8 @@ Marriage run_marriage(const MatcherInfo& m, const RankedLists& p, const RunOptio
 PrepassResult run_prepass(const MatcherInfo& m, const Csr<double>& a, const RunOptions& opt);
 Communities run_community(const MatcherInfo& m, const Csr<double>& g, const RunOptions& opt);
 DistributedMatching run_distributed(const MatcherInfo& m, const DistGraph& g, const RunOptions& opt);
+// m's over_ranks (invalid_input when it has none); collective.
+BMatching run_over_ranks(const MatcherInfo& m, const DistGraph& g, const std::vector<int>& b, const RunOptions& opt);
 
 // The entry a pre-pass job runs by default (1-5; 3 is 2's entry): the
 // bipartite entry of that job on the CPU, deterministic and not

@@ -8,6 +8,8 @@
 // matchers/distributed/mpi_session.hpp, which includes this header.
 #pragma once
 #include <cstdint>
+#include <string>
+#include <vector>
 
 #include "datasets/distributed/dist_graph.hpp"
 #include "lib/csr.hpp"
@@ -17,6 +19,18 @@ namespace matchblas::mpi {
 // This process's rank in MPI_COMM_WORLD and their number (0 and 1 without MPI).
 int world_rank();
 int world_size();
+
+// This process's rank among the ranks on its node (MPI_COMM_TYPE_SHARED;
+// 0 without MPI): the default choice of its GPU.
+int local_rank();
+
+// Collective: "" when every rank passed "", else the message of the lowest
+// rank that did not, prefixed "rank R: " when there are several, on every rank.
+std::string first_failure(const std::string& mine);
+
+// Collective: every rank's `mine` concatenated in rank order, on rank 0
+// (empty on the others).
+std::vector<std::int64_t> gather_on_root(const std::vector<std::int64_t>& mine);
 
 // Collective: the maximum or sum of x over the ranks (x itself without MPI).
 double max_over_ranks(double x);

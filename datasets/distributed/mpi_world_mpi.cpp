@@ -3,8 +3,10 @@
 // each rank its block of rows, point to point: offsets, columns, weights).
 #include <mpi.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <string>
 #include <type_traits>
 #include <vector>
 
@@ -23,6 +25,52 @@ int world_size() {
   int ranks = 1;
   MPI_Comm_size(MPI_COMM_WORLD, &ranks);
   return ranks;
+}
+
+int local_rank() {
+  MPI_Comm node;
+  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+  int rank = 0;
+  MPI_Comm_rank(node, &rank);
+  MPI_Comm_free(&node);
+  return rank;
+}
+
+std::string first_failure(const std::string& mine) {
+  const int rank = world_rank(), ranks = world_size();
+  const int me = mine.empty() ? ranks : rank;
+  int first = ranks;
+  MPI_Allreduce(&me, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  if (first == ranks) return "";
+  int length = rank == first ? int(mine.size()) : 0;
+  MPI_Bcast(&length, 1, MPI_INT, first, MPI_COMM_WORLD);
+  std::string text = rank == first ? mine : std::string(std::size_t(length), ' ');
+  MPI_Bcast(text.data(), length, MPI_CHAR, first, MPI_COMM_WORLD);
+  return ranks > 1 ? "rank " + std::to_string(first) + ": " + text : text;
+}
+
+std::vector<std::int64_t> gather_on_root(const std::vector<std::int64_t>& mine) {
+  const int rank = world_rank(), ranks = world_size();
+  const long long count = (long long)mine.size();
+  std::vector<long long> counts(std::size_t(ranks), 0);
+  MPI_Gather(&count, 1, MPI_LONG_LONG, counts.data(), 1, MPI_LONG_LONG, 0, MPI_COMM_WORLD);
+  std::vector<int> sizes(std::size_t(ranks), 0), at(std::size_t(ranks), 0);
+  long long total = 0;
+  bool fits = true;
+  if (rank == 0)
+    for (int r = 0; r < ranks; ++r) {
+      fits = fits && total + counts[std::size_t(r)] <= std::numeric_limits<int>::max();
+      at[std::size_t(r)] = int(std::min<long long>(total, std::numeric_limits<int>::max()));
+      sizes[std::size_t(r)] = int(std::min<long long>(counts[std::size_t(r)], std::numeric_limits<int>::max()));
+      total += counts[std::size_t(r)];
+    }
+  int ok = fits ? 1 : 0;
+  MPI_Bcast(&ok, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  if (!ok) throw error("gathering on rank 0: over 2^31 values");
+  std::vector<std::int64_t> all(rank == 0 ? std::size_t(total) : 0);
+  MPI_Gatherv(mine.data(), int(count), MPI_INT64_T, all.data(), sizes.data(), at.data(), MPI_INT64_T, 0,
+              MPI_COMM_WORLD);
+  return all;
 }
 
 double max_over_ranks(double x) {

@@ -40,6 +40,8 @@
 // Preconditions: g a general graph (square Csr, symmetric, no self-loops,
 // columns ascending in each row); b has one entry per vertex, each >= 0 (invalid_input otherwise).
 #pragma once
+#include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -139,6 +141,12 @@ struct BSuitorGpuMemory {
 };
 template <class W>
 BSuitorGpuMemory b_suitor_gpu_memory(const Csr<W>& g, const std::vector<int>& b);
+// The same for one rank's block of rows [first, end) over several ranks
+// (b_suitor_gpu_ranks), float keys: offsets has n + 1 entries (every
+// vertex's degree), b n; the state covers all n vertices and adds the
+// rank's message boxes.
+BSuitorGpuMemory b_suitor_gpu_memory(std::span<const offset_t> offsets, const std::vector<int>& b, vertex_t first,
+                                     vertex_t end);
 
 // b-Suitor over P parts of the vertices exchanging in bulk, in one process
 // (matchers/b_matching/b_suitor_parts.cpp): the protocol of b-Suitor over
@@ -179,6 +187,20 @@ BMatching b_suitor_parts(const Csr<W>& g, const std::vector<int>& b, int parts, 
 struct DistGraph;
 BMatching b_suitor_gpu_ranks(const DistGraph& g, const std::vector<int>& b, const GpuOptions& opt = {},
                              PartsExchange* stats = nullptr);
+
+// A b-matching held over MPI ranks (each rank its rows, as
+// b_suitor_gpu_ranks returns them) checked against the distributed graph
+// and b (n entries) independently of the matcher
+// (b_matching_over_ranks_mpi.cpp): the first violation over the ranks ("rank
+// R: ..."; "" when none: at most b(v) partners, strictly ascending, each a
+// neighbour listing v back) and the matched edges and their weight summed
+// over the ranks, on every rank. Collective; throws error without MPI.
+struct BMatchingOverRanks {
+  std::string violation;
+  double weight = 0;
+  std::int64_t edges = 0;
+};
+BMatchingOverRanks check_b_matching_over_ranks(const DistGraph& g, const std::vector<int>& b, const BMatching& part);
 
 // One message of b-suitor-gpu over several ranks (16 bytes): a proposal
 // (u offers v the packed key `word`) or a drop (u's offer at v is gone; v's

@@ -482,7 +482,12 @@ BMatching b_suitor_rounds(const gpu::StreamSession& session, gpu::RowBatches<W>&
   gpu::DeviceBuffer<unsigned long long> box_counts(2, s);
   if (ranks) {
     if constexpr (std::is_same_v<W, float>) {
-      const std::size_t entries = std::size_t(rows.entries_of(0)) + std::size_t(hi - lo) + 1;
+      // A round's proposals: at most one per offer its rows may still make.
+      std::size_t kept = 0;
+      for (vertex_t v = lo; v < hi; ++v) kept += std::size_t(std::max(b[std::size_t(v)], 0));
+      std::size_t entries = 0;
+      for (int bi = 0; bi < rows.count(); ++bi) entries += std::size_t(rows.entries_of(bi));
+      entries = std::min(entries, kept) + std::size_t(hi - lo) + 1;
       proposal_box = gpu::DeviceBuffer<BSuitorMessage>(entries);
       drop_box = gpu::DeviceBuffer<BSuitorMessage>(entries);
       MATCHBLAS_CUDA_TRY(cudaMemsetAsync(box_counts.data(), 0, 2 * sizeof(unsigned long long), s));
@@ -708,15 +713,44 @@ BMatching b_suitor_gpu_rank(const std::vector<offset_t>& offsets, const std::vec
   const vertex_t lo = ranks.first[std::size_t(ranks.rank)], hi = ranks.first[std::size_t(ranks.rank) + 1];
   MATCHBLAS_EXPECTS(offset_t(cols.size()) == offsets[std::size_t(hi)] - offsets[std::size_t(lo)],
                     "b_suitor_gpu_rank: the rows are not this rank's block");
-  gpu::use_device("b-suitor-gpu", opt.device);
+  // The GPU and its memory, agreed: a rank that cannot run fails them all.
+  const BSuitorGpuMemory need = b_suitor_gpu_memory(std::span(offsets), b, lo, hi);
+  std::size_t limit = 0;
+  offset_t batch = 0;
+  std::string failure;
+  try {
+    gpu::use_device("b-suitor-gpu", opt.device);
+    limit = gpu::device_memory_limit(opt.device_memory);
+    if (opt.device_memory == 0) limit /= std::size_t(std::max(ranks.sharing, 1));
+    if (need.resident() > limit) batch = need.batch_entries(limit);
+    if (need.resident() > limit && batch == 0)
+      failure = "out of memory: b-suitor-gpu needs at least " + std::to_string(need.least_streamed()) +
+                " bytes of GPU " + std::to_string(opt.device) + " (" + std::to_string(need.resident()) +
+                " with its rows resident), and " + std::to_string(limit) + " are free to it" +
+                (opt.device_memory > 0 ? " under the device-memory limit"
+                                       : ranks.sharing > 1 ? " (its share: " + std::to_string(ranks.sharing) +
+                                                                 " ranks use this GPU)"
+                                                           : "");
+  } catch (const std::exception& e) {
+    failure = e.what();
+  }
+  if (const std::string why = ranks.first_failure(failure); !why.empty()) {
+    if (why.find("out of memory") != std::string::npos) throw out_of_memory(why);
+    throw error(why);
+  }
   gpu::StreamSession session(opt.device, opt.stream);
   const cudaStream_t s = session.stream();
+  const offset_t at = offsets[std::size_t(lo)];
+  if (batch > 0) {  // streamed: the host rows, addressed by their global offsets
+    gpu::RowBatches<float> rows(std::span<const offset_t>(offsets), n, gpu::shifted(cols.data(), at),
+                                gpu::shifted(weights.data(), at), batch, s, lo, hi);
+    return b_suitor_rounds(session, rows, b, 0.0, nullptr, &ranks);
+  }
   const auto d_offsets = gpu::DeviceBuffer<offset_t>::from_host(offsets, s);
   const auto d_cols = gpu::DeviceBuffer<vertex_t>::from_host(cols, s);
   const auto d_weights = gpu::DeviceBuffer<float>::from_host(weights, s);
   // The rows by their global offsets: the pointers shifted by this block's
   // first entry (only this block's rows are read).
-  const offset_t at = offsets[std::size_t(lo)];
   gpu::CsrView<float> view{n, n, d_offsets.data(), gpu::shifted(d_cols.data(), at),
                            gpu::shifted(d_weights.data(), at), offsets.back()};
   gpu::RowBatches<float> rows(view, lo, hi);

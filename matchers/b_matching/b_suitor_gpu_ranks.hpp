@@ -4,6 +4,7 @@
 #pragma once
 #include <cstddef>
 #include <functional>
+#include <string>
 #include <vector>
 
 #include "matchers/b_matching/b_matching.hpp"
@@ -20,16 +21,24 @@ struct BSuitorRankExchange {
       alltoall;
   // Whether any rank says true; collective.
   std::function<bool(bool)> any;
+  // "" when every rank passed "", else the lowest failing rank's message
+  // naming it, on every rank; collective (mpi::first_failure).
+  std::function<std::string(const std::string&)> first_failure;
   // floors: n words, this rank's block filled in; fills in every rank's. Collective.
   std::function<void(std::vector<unsigned long long>& floors)> share_floors;
+  int sharing = 1;  // the ranks on this rank's GPU (of one node): its free memory is split among them
   PartsExchange* stats = nullptr;  // per round: this rank's messages (sent), if given
 };
 
 // One rank's run on a GPU: offsets has n + 1 entries with every vertex's
 // true degree (prefix sums); cols and weights hold this rank's rows
 // [first[rank], first[rank + 1]) only, from offsets[first[rank]]; b has n
-// entries. Returns the b-matching of all n vertices, of which this rank's
-// rows are its part (the others' are not). Collective over the ranks.
+// entries. Its rows resident when they fit opt.device_memory (0: the GPU's
+// free memory) with the state (b_suitor_gpu_memory of the block), else
+// streamed in batches. A GPU that cannot be used or holds too little is
+// agreed before any work: every rank throws (out_of_memory: the rank and the
+// bytes it needed). Returns the b-matching of all n vertices, of which this
+// rank's rows are its part (the others' are not). Collective over the ranks.
 BMatching b_suitor_gpu_rank(const std::vector<offset_t>& offsets, const std::vector<vertex_t>& cols,
                             const std::vector<float>& weights, const std::vector<int>& b,
                             const BSuitorRankExchange& ranks, const GpuOptions& opt);

@@ -3,7 +3,8 @@
 // the exchange between rounds host-staged over MPI_COMM_WORLD: one
 // MPI_Alltoall of counts and one MPI_Alltoallv of 16-byte messages per
 // phase (proposals, then drops), an MPI_Allreduce to end the rounds, and
-// the floor words gathered once at the end for the mutual offers.
+// the floor words gathered once at the end for the mutual offers; the
+// ranks sharing a GPU split its free memory.
 // Source: the multi-GPU b-Suitor of Naim and Manne, "Scalable b-matching on
 // GPUs", 2017 (in Naim's PhD thesis, University of Bergen), with the
 // protocol of b_suitor_parts (b_suitor_parts.cpp: why it equals b_greedy).
@@ -19,6 +20,7 @@
 
 #include "datasets/distributed/dist_graph.hpp"
 #include "datasets/distributed/dist_weight_ranks.hpp"
+#include "datasets/distributed/mpi_world.hpp"
 #include "lib/error.hpp"
 #include "matchers/b_matching/b_matching.hpp"
 #include "matchers/b_matching/b_suitor_gpu_ranks.hpp"
@@ -45,6 +47,20 @@ std::vector<int> starts_of(const std::vector<int>& counts) {
   std::vector<int> at(counts.size(), 0);
   for (std::size_t i = 1; i < counts.size(); ++i) at[i] = at[i - 1] + counts[i - 1];
   return at;
+}
+
+// The ranks of this node whose GPU is `device` (this one included).
+int ranks_on_device(int device) {
+  MPI_Comm node = MPI_COMM_NULL, same = MPI_COMM_NULL;
+  mpi_try(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node), "MPI_Comm_split_type");
+  mpi_try(MPI_Comm_split(node, device < 0 ? MPI_UNDEFINED : device, 0, &same), "MPI_Comm_split");
+  int count = 1;
+  if (same != MPI_COMM_NULL) {
+    MPI_Comm_size(same, &count);
+    MPI_Comm_free(&same);
+  }
+  MPI_Comm_free(&node);
+  return count;
 }
 
 }  // namespace
@@ -109,6 +125,8 @@ BMatching b_suitor_gpu_ranks(const DistGraph& g, const std::vector<int>& b, cons
     mpi_try(MPI_Allreduce(&x, &all, 1, MPI_INT, MPI_LOR, MPI_COMM_WORLD), "MPI_Allreduce");
     return all != 0;
   };
+  ex.first_failure = [](const std::string& mine) { return mpi::first_failure(mine); };
+  ex.sharing = ranks_on_device(opt.device);
   ex.share_floors = [&](std::vector<unsigned long long>& floors) {
     std::vector<unsigned long long> own(floors.begin() + g.first[std::size_t(g.rank)],
                                         floors.begin() + g.first[std::size_t(g.rank) + 1]);

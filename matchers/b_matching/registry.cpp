@@ -65,7 +65,13 @@ void add_b_matching(std::vector<MatcherInfo>& r) {
                          .options = {device_memory_option()},
                          .read_options = [](const OptionValues& v, Precision) -> std::any {
                            return std::size_t(v.bytes("device-memory"));
-                         }},
+                         },
+                         .over_ranks =
+                             [](const DistGraph& g, const std::vector<int>& b, const RunOptions& o) {
+                               GpuOptions gpu = on_gpu(o);
+                               gpu.device_memory = o.options.typed<std::size_t>();
+                               return b_suitor_gpu_ranks(g, b, gpu);
+                             }},
                         [](const auto& g, const std::vector<int>& b, const RunOptions& o) {
                           GpuOptions gpu = on_gpu(o);
                           gpu.device_memory = o.options.typed<std::size_t>();

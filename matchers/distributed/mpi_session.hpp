@@ -37,10 +37,6 @@ class Session {
   int rank_ = 0, ranks_ = 1;
 };
 
-// Collective: "" when every rank passed "", else the message of the lowest
-// rank that did not, prefixed "rank R: ", on every rank.
-std::string first_failure(const std::string& mine);
-
 void barrier();
 // A barrier that waits without spinning (MPI_Ibarrier polled every
 // millisecond): for ranks idle while another works alone.

@@ -31,19 +31,6 @@ Session::Session() {
 
 Session::~Session() { MPI_Finalize(); }
 
-std::string first_failure(const std::string& mine) {
-  const int rank = world_rank(), ranks = world_size();
-  const int me = mine.empty() ? ranks : rank;
-  int first = ranks;
-  MPI_Allreduce(&me, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-  if (first == ranks) return "";
-  int length = rank == first ? int(mine.size()) : 0;
-  MPI_Bcast(&length, 1, MPI_INT, first, MPI_COMM_WORLD);
-  std::string text = rank == first ? mine : std::string(std::size_t(length), ' ');
-  MPI_Bcast(text.data(), length, MPI_CHAR, first, MPI_COMM_WORLD);
-  return ranks > 1 ? "rank " + std::to_string(first) + ": " + text : text;
-}
-
 void barrier() { MPI_Barrier(MPI_COMM_WORLD); }
 
 void idle_barrier() {

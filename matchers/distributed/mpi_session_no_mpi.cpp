@@ -12,7 +12,6 @@ bool built() { return false; }
 bool launched() { return false; }
 Session::Session() { no_mpi(); }
 Session::~Session() = default;
-std::string first_failure(const std::string& mine) { return mine; }
 void barrier() {}
 void idle_barrier() {}
 std::vector<vertex_t> gather_mates(const DistributedMatching&, vertex_t) { no_mpi(); }

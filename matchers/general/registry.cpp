@@ -302,7 +302,20 @@ void add_general(std::vector<MatcherInfo>& r) {
          g.device_memory = std::size_t(v.bytes("device-memory"));
          check_suitor_gpu_options(g);  // the rules the specs cannot say (whole warps); the kernels re-check nothing
          return g;
-       }},
+       },
+       // Over ranks: b-Suitor's rounds with b = 1 (greedy's matching), whose
+       // kernels take none of the options above but the memory limit.
+       .over_ranks =
+           [](const DistGraph& g, const std::vector<int>& b, const RunOptions& o) {
+             for (const auto& [name, value] : o.options.given_values())
+               if (name != "device-memory")
+                 throw invalid_input("suitor-gpu over MPI ranks runs b-Suitor's rounds with b = 1, which take no --" +
+                                     name + " (only --device-memory)");
+             GpuOptions gpu;
+             gpu.device = o.gpu;
+             gpu.device_memory = o.options.typed<SuitorGpuOptions>().device_memory;
+             return b_suitor_gpu_ranks(g, b, gpu);
+           }},
       [](const auto& g, const SuitorGpuOptions& o) { return suitor_gpu(g, o); }));
   r.push_back(sparse_gpu<GpuOptions>({.name = "ld-gpu",
                                       .summary = "Locally-Dominant, a GPU thread per vertex: the GPU-LD baseline",

@@ -41,17 +41,18 @@
 
 namespace matchblas::gpu {
 
-// Row bounds of batches of consecutive rows of at most `entries` entries
-// each (offsets: n + 1 entries; entries at least the longest row): the
-// batches are [starts[i], starts[i + 1]), starts.front() = 0, back() = n.
-inline std::vector<vertex_t> row_batch_starts(std::span<const offset_t> offsets, offset_t entries) {
-  const vertex_t n = vertex_t(offsets.size() - 1);
-  std::vector<vertex_t> starts{0};
-  for (vertex_t u = 0; u < n; ++u) {
+// Row bounds of batches of consecutive rows [first, end) of at most
+// `entries` entries each (offsets: n + 1 entries; entries at least the
+// longest of those rows): the batches are [starts[i], starts[i + 1]),
+// starts.front() = first, back() = end.
+inline std::vector<vertex_t> row_batch_starts(std::span<const offset_t> offsets, offset_t entries, vertex_t first,
+                                              vertex_t end) {
+  std::vector<vertex_t> starts{first};
+  for (vertex_t u = first; u < end; ++u) {
     MATCHBLAS_EXPECTS(offsets[u + 1] - offsets[u] <= entries, "row_batch_starts: a row longer than a batch");
     if (offsets[u + 1] - offsets[starts.back()] > entries) starts.push_back(u);
   }
-  starts.push_back(n);
+  starts.push_back(end);
   return starts;
 }
 
@@ -74,17 +75,20 @@ class RowBatches {
   // A host CSR (offsets: n + 1 entries; cols and weights offsets[n]) streamed
   // in batches of at most batch_entries entries (>= its longest row); the
   // compute stream is the caller's session stream. Uploads the offsets.
+  // Only rows [first, end) when given (a rank's block): then cols and
+  // weights need hold only their entries, as addresses where cols[offsets[u]]
+  // is row u's first entry (shifted()), and only those are read.
   RowBatches(std::span<const offset_t> offsets, vertex_t n_cols, const vertex_t* cols, const W* weights,
-             offset_t batch_entries, cudaStream_t compute)
-      : starts_(row_batch_starts(offsets, batch_entries)),
+             offset_t batch_entries, cudaStream_t compute, vertex_t first = 0, vertex_t end = -1)
+      : starts_(row_batch_starts(offsets, batch_entries, first, end < 0 ? vertex_t(offsets.size() - 1) : end)),
         host_offsets_(offsets),
         host_cols_(cols),
         host_weights_(weights),
         compute_(compute),
         d_offsets_(DeviceBuffer<offset_t>::from_host(offsets, compute)) {
     const vertex_t n = vertex_t(offsets.size() - 1);
-    const offset_t entries = offsets.back();
-    all_ = CsrView<W>{n, n_cols, d_offsets_.data(), nullptr, nullptr, entries};
+    const offset_t at = offsets[std::size_t(starts_.front())], entries = offsets[std::size_t(starts_.back())] - at;
+    all_ = CsrView<W>{n, n_cols, d_offsets_.data(), nullptr, nullptr, offsets.back()};
     const offset_t buffer = std::min(batch_entries, entries);
     for (Buffer& b : buffers_) {
       b.cols = DeviceBuffer<vertex_t>(std::size_t(buffer));
@@ -93,8 +97,8 @@ class RowBatches {
       MATCHBLAS_CUDA_TRY(cudaEventCreateWithFlags(&b.freed, cudaEventDisableTiming));
     }
     MATCHBLAS_CUDA_TRY(cudaStreamCreateWithFlags(&copy_, cudaStreamNonBlocking));
-    pin(cols, std::size_t(entries) * sizeof(vertex_t));
-    pin(weights, std::size_t(entries) * sizeof(W));
+    pin(cols + at, std::size_t(entries) * sizeof(vertex_t));
+    pin(weights + at, std::size_t(entries) * sizeof(W));
     int device = 0, host_pointers = 0;
     MATCHBLAS_CUDA_TRY(cudaGetDevice(&device));
     MATCHBLAS_CUDA_TRY(

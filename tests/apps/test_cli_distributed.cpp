@@ -3,17 +3,30 @@
 // under mpirun (1-4 ranks) the mate array rank 0 writes is greedy's; a rank
 // that cannot read its part makes every rank fail with one message from
 // rank 0 and no output file; so does a bad command line (status 2). Every
-// field of its --json is one docs/json-schema.json describes. The mpirun runs are skipped with a message in a
-// build without MPI.
+// field of its --json is one docs/json-schema.json describes. suitor-gpu
+// and b-suitor-gpu over ranks: listed as such, --gpus refused outside
+// mpirun, no GPU one message; with a GPU the single process's output at 1-3
+// ranks, rows resident or streamed, and too little memory one message. The
+// mpirun runs are skipped with a message in a build without MPI.
 #include <doctest/doctest.h>
 #include <sys/wait.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 #include <fstream>
+#include <span>
 #include <string>
+#include <variant>
+#include <vector>
 
+#include "datasets/distributed/dist_graph.hpp"
+#include "datasets/load.hpp"
+#include "lib/mmio.hpp"
+#include "matchers/b_matching/b_matching.hpp"
 #include "matchers/distributed/mpi_session.hpp"
 #include "matchers/registry.hpp"
+#include "ops/gpu/device.hpp"
 #include "tests/check/check.hpp"
 #include "tests/check/cli_process.hpp"
 
@@ -194,4 +207,119 @@ TEST_CASE("under mpirun, a rank that cannot read its part fails every rank with 
   CHECK(tool_lines(missing.err) == 1);
   CHECK(missing.err.find("none.mtx") != std::string::npos);
   CHECK(!std::filesystem::exists(out));
+}
+
+TEST_CASE("suitor-gpu and b-suitor-gpu over MPI ranks: listed; --gpus only under mpirun; a GPU each or one message") {
+  check::temp_dir dir;
+  const auto graph = dir / "g.mtx", out = dir / "b.txt";
+  REQUIRE(check::run_cli(dir, "gen rmat 2048 --seed 5 --ties 3 --out " + q(graph)).status == 0);
+  // list: the two entries say they also run over ranks; no other entry does.
+  const CliResult list = check::run_cli(dir, "list --json");
+  REQUIRE(list.status == 0);
+  for (const MatcherInfo& m : matchers()) {
+    const auto at = list.out.find("{\"name\": \"" + m.name + "\"");
+    REQUIRE(at != std::string::npos);
+    const std::string entry = list.out.substr(at, list.out.find("\"options\"", at) - at);
+    const bool over = m.name == "suitor-gpu" || m.name == "b-suitor-gpu";
+    CHECK_MESSAGE(entry.find(over ? "\"over_ranks\": true" : "\"over_ranks\": false") != std::string::npos, m.name);
+  }
+  const CliResult table = check::run_cli(dir, "list");
+  CHECK(table.out.find("gpu, ranks") != std::string::npos);
+  // --gpus outside mpirun, or for an entry that does not run over ranks: a usage error.
+  for (const auto& [args, says] :
+       {std::pair{"bmatch " + q(graph) + " --b 2 --algo b-suitor-gpu --gpus 0", "use --gpu"},
+        std::pair{"bmatch " + q(graph) + " --b 2 --algo b-suitor --gpus 0", "--gpus is for suitor-gpu and b-suitor-gpu"},
+        std::pair{"match " + q(graph) + " --algo greedy --gpus 0,1", "--gpus is for suitor-gpu and b-suitor-gpu"}}) {
+    CAPTURE(args);
+    const CliResult r = check::run_cli(dir, args + " --out " + q(out));
+    CHECK(r.status == 2);
+    CHECK(check::line_count(r.err) == 1);
+    CHECK(r.err.find(says) != std::string::npos);
+    CHECK(!std::filesystem::exists(out));
+  }
+  if (!mpi::built()) {
+    MESSAGE("skipped: the runs under mpirun (no MPI in this build)");
+    return;
+  }
+  // Bad lines under mpirun: one usage error from rank 0 (a build without
+  // CUDA says that first).
+  const bool built = !find_matcher("b-suitor-gpu", Problem::b_matching).unavailable;
+  for (const auto& [args, says] :
+       {std::pair{" --algo b-suitor-gpu --b 2 --gpus 0,x", "--gpus takes GPU ids"},
+        std::pair{" --algo b-suitor-gpu --b 2 --gpu 0 --gpus 0", "--gpu and --gpus conflict"},
+        std::pair{" --algo b-suitor-gpu --b-file -", "only rank 0 has standard input"}}) {
+    CAPTURE(args);
+    const CliResult r = mpirun(dir, 2, "bmatch " + q(graph) + " --out " + q(out) + args);
+    CHECK(r.status == 2);
+    CHECK_MESSAGE(tool_lines(r.err) == 1, r.err);
+    CHECK(r.err.find(built ? says : "cannot run over MPI ranks (a GPU each) with this build") != std::string::npos);
+    CHECK(!std::filesystem::exists(out));
+  }
+  if (gpu::device_count() == 0) {
+    // Every rank lacks a GPU (or the build lacks CUDA): one line, status 1
+    // or 2 (unavailable in this build), no output.
+    const CliResult r = mpirun(dir, 2, "bmatch " + q(graph) + " --b 2 --algo b-suitor-gpu --out " + q(out));
+    CHECK(r.status != 0);
+    CHECK_MESSAGE(tool_lines(r.err) == 1, r.err);
+    CHECK(r.err.find("GPU") != std::string::npos);
+    CHECK(!std::filesystem::exists(out));
+    MESSAGE("skipped: the GPU runs over ranks (no GPU: " << gpu::unavailable_reason() << ")");
+    return;
+  }
+  // With a GPU (every rank on it): the same edges and mates as the single
+  // process writes, at 1-3 ranks, resident and with rows streamed (a limit
+  // that holds every rank's state and two batches of its longest row, and
+  // not all its rows).
+  const auto want = dir / "want.txt";
+  const LoadedGraph loaded = graph_in_view(read_matrix_market(graph.string()), GraphView::general, Precision::float64);
+  const Csr<double>& g = std::get<Csr<double>>(loaded.graph);
+  for (int b : {1, 2, 5}) {
+    REQUIRE(check::run_cli(dir, "bmatch " + q(graph) + " --b " + std::to_string(b) + " --algo b-greedy --out " +
+                                    q(want)).status == 0);
+    const std::string expected = slurp(want);
+    for (int np : {1, 2, 3}) {
+      const std::vector<vertex_t> first = balanced_blocks(g.offsets, np);
+      std::size_t least = 0, most = SIZE_MAX;
+      for (int r = 0; r < np; ++r) {
+        const BSuitorGpuMemory need =
+            b_suitor_gpu_memory(std::span(g.offsets), constant_b(g.n_rows, b), first[r], first[r + 1]);
+        least = std::max(least, need.least_streamed() + 4096);
+        most = std::min(most, need.resident());
+      }
+      REQUIRE(least < most);
+      for (const std::string& memory : {std::string(), " --device-memory " + std::to_string(least)}) {
+        CAPTURE(b);
+        CAPTURE(np);
+        CAPTURE(memory);
+        std::filesystem::remove(out);
+        const CliResult r = mpirun(dir, np, "bmatch " + q(graph) + " --b " + std::to_string(b) +
+                                                " --algo b-suitor-gpu --out " + q(out) + memory);
+        CHECK_MESSAGE(r.status == 0, r.err);
+        CHECK(slurp(out) == expected);
+        CHECK(r.out.find(std::to_string(np) + " ranks (a GPU each)") != std::string::npos);
+      }
+    }
+  }
+  REQUIRE(check::run_cli(dir, "match " + q(graph) + " --algo greedy --out " + q(want)).status == 0);
+  for (int np : {1, 3}) {
+    std::filesystem::remove(out);
+    const CliResult r = mpirun(dir, np, "match " + q(graph) + " --algo suitor-gpu --out " + q(out));
+    CHECK_MESSAGE(r.status == 0, r.err);
+    CHECK(slurp(out) == slurp(want));
+  }
+  const CliResult opt = mpirun(dir, 2, "match " + q(graph) + " --algo suitor-gpu --variant synclb");
+  CHECK(opt.status != 0);
+  CHECK_MESSAGE(tool_lines(opt.err) == 1, opt.err);
+  CHECK(opt.err.find("take no --variant") != std::string::npos);
+  // Too little device memory on every rank: one message naming the bytes.
+  const CliResult small = mpirun(dir, 2, "bmatch " + q(graph) + " --b 2 --algo b-suitor-gpu --device-memory 1K --out " +
+                                             q(out));
+  CHECK(small.status == 1);
+  CHECK_MESSAGE(tool_lines(small.err) == 1, small.err);
+  CHECK(small.err.find("out of memory: b-suitor-gpu needs at least") != std::string::npos);
+  CHECK(!std::filesystem::exists(out));
+  const CliResult json = mpirun(dir, 2, "bmatch " + q(graph) + " --b 3 --algo b-suitor-gpu --json");
+  REQUIRE(json.status == 0);
+  CHECK(json.out.find("\"ranks\": 2") != std::string::npos);
+  CHECK(check::line_count(json.out) == 1);
 }

@@ -3,9 +3,13 @@
 // rows equal b_greedy's edge set there, for b = 1, 2, 5 and per-vertex b, on
 // tie-heavy random graphs and R-MAT with hubs; the exchange it reports: no
 // message at one rank, 16 bytes a message; double weights (their ranks over
-// the ranks) give b_greedy's edges too; a spread partition is refused.
+// the ranks) give b_greedy's edges too; a spread partition is refused. Rows
+// resident and streamed under a device-memory limit; the exchange against a
+// count on the host; too little memory fails every rank alike.
 #include <doctest/doctest.h>
 
+#include <cstdint>
+#include <span>
 #include <string>
 
 #include "datasets/distributed/dist_graph.hpp"
@@ -60,16 +64,31 @@ TEST_CASE("b-suitor-gpu over ranks equals b_greedy on every rank's rows") {
     const DistGraph part = distribute(g, rank, ranks, Partition::blocks);
     for (const std::vector<int>& b : {constant_b(g.n_rows, 1), constant_b(g.n_rows, 2), constant_b(g.n_rows, 5),
                                       check::random_b(g.n_rows, 3)}) {
-      PartsExchange ex;
-      const BMatching got = b_suitor_gpu_ranks(part, b, GpuOptions{}, &ex);
-      const std::string bad = first_difference(part, got, b_greedy(g, b));
-      CHECK_MESSAGE(bad.empty(), name << " at " << ranks << " ranks: " << bad);
-      long long sent = 0;
-      for (const PartsRound& r : ex.rounds) {
-        CHECK(r.bytes == std::size_t(16 * (r.proposals + r.drops)));
-        sent += r.proposals + r.drops;
+      // Rows resident, then streamed: a limit that holds this rank's state
+      // and two batches of its longest row, not all its rows.
+      const BSuitorGpuMemory need =
+          b_suitor_gpu_memory(std::span(g.offsets), b, part.begin(), part.begin() + part.count());
+      for (const std::size_t limit : {std::size_t(0), need.least_streamed() + 2048}) {
+        CAPTURE(limit);
+        GpuOptions opt;
+        opt.device_memory = limit;
+        PartsExchange ex;
+        const BMatching got = b_suitor_gpu_ranks(part, b, opt, &ex);
+        const std::string bad = first_difference(part, got, b_greedy(g, b));
+        CHECK_MESSAGE(bad.empty(), name << " at " << ranks << " ranks: " << bad);
+        // The exchange against a count on the host: 16 bytes a message, and
+        // every matched edge between two ranks proposed from both ends.
+        long long sent = 0, proposals = 0, crossing = 0;
+        for (const PartsRound& r : ex.rounds) {
+          CHECK(r.bytes == std::size_t(16 * (r.proposals + r.drops)));
+          CHECK(r.messages <= 2LL * (ranks - 1));
+          sent += r.proposals + r.drops;
+          proposals += r.proposals;
+        }
+        for (std::size_t k = 0; k < got.partners.size(); ++k) crossing += !part.owns(got.partners[k]);
+        CHECK(mpi::sum_over_ranks(std::int64_t(proposals)) >= mpi::sum_over_ranks(std::int64_t(crossing)));
+        if (ranks == 1) CHECK(sent == 0);
       }
-      if (ranks == 1) CHECK(sent == 0);
     }
   }
 }
@@ -82,6 +101,14 @@ TEST_CASE("b-suitor-gpu over ranks with double weights (their ranks) equals b_gr
     const std::vector<int> bv = constant_b(g.n_rows, b);
     const std::string bad = first_difference(blocks, b_suitor_gpu_ranks(blocks, bv), b_greedy(g, bv));
     CHECK_MESSAGE(bad.empty(), "double weights, b = " << b << ": " << bad);
+  }
+  GpuOptions tiny;
+  tiny.device_memory = 1024;  // every rank refuses, naming the bytes: no rank is left waiting
+  try {
+    b_suitor_gpu_ranks(blocks, constant_b(g.n_rows, 2), tiny);
+    FAIL("no error for 1 KiB of device memory");
+  } catch (const out_of_memory& e) {
+    CHECK(std::string(e.what()).find("needs at least") != std::string::npos);
   }
   const DistGraph spread = distribute(g, mpi::world_rank(), mpi::world_size(), Partition::spread);
   CHECK_THROWS_AS(b_suitor_gpu_ranks(spread, constant_b(g.n_rows, 2)), invalid_input);  // before any collective

@@ -1,0 +1,131 @@
+// b-suitor-gpu over MPI ranks (b_suitor_gpu_ranks), a GPU each or several
+// ranks sharing one: run it under mpirun --bind-to none -np P. Each rank
+// draws its part of an R-MAT or ER graph (mpi::generate_graph: no rank holds
+// the whole), then the run is timed --reps times between barriers (the
+// slowest rank's time, the median reported: the degrees' gather, the
+// weights made float keys, the uploads, the rounds and their exchanges, the
+// result's download), checked over the ranks (check_b_matching_over_ranks:
+// valid, its weight and edges), and its exchange reported per round, summed
+// over the ranks: messages (pairs of ranks), proposals, drops and bytes.
+// --device-memory caps each rank's GPU bytes (rows streamed beyond it).
+// --gpus: the GPUs by rank on the node, as the CLI's --gpus (default: the
+// node's GPUs in turn).
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "bench/args.hpp"
+#include "datasets/distributed/dist_read.hpp"
+#include "datasets/generators.hpp"
+#include "matchers/b_matching/b_matching.hpp"
+#include "matchers/distributed/mpi_session.hpp"
+#include "ops/gpu/device.hpp"
+
+using namespace matchblas;
+
+namespace {
+
+const char* const usage =
+    "usage: mpirun --bind-to none -np P bench_b_suitor_ranks [--graph rmat:SCALE|er:N] [--b K] [--reps R]\n"
+    "                         [--ties K] [--seed S] [--edge-factor F] [--device-memory BYTES] [--gpus IDS]\n"
+    "  --graph  rmat:SCALE (2^SCALE vertices) or er:N (default rmat:20); --edge-factor F edges drawn per\n"
+    "           vertex (default 16); --ties K weights from K values (default 0: continuous); --seed S\n"
+    "  --b K    b(v) = K for every vertex (default 5); --reps R runs, the median reported (default 3)\n"
+    "  --device-memory BYTES  each rank's GPU bytes (0: its share of the free memory; default 0)\n"
+    "  --gpus IDS  the GPUs by rank on the node (default: the node's GPUs in turn)\n";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (bench::help(argc, argv, usage)) return 0;
+  if (!mpi::built() || gpu::device_count() == 0) {
+    std::printf("bench_b_suitor_ranks: skipped: %s\n", !mpi::built() ? "this build has no MPI" : "no GPU");
+    return 0;
+  }
+  std::string graph = "rmat:20", gpus;
+  GenOptions gen;
+  int b = 5, reps = 3;
+  std::size_t device_memory = 0;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    const std::string k = argv[i], v = argv[i + 1];
+    if (k == "--graph") graph = v;
+    else if (k == "--b") b = std::atoi(v.c_str());
+    else if (k == "--reps") reps = std::max(1, std::atoi(v.c_str()));
+    else if (k == "--ties") gen.ties = std::atoi(v.c_str());
+    else if (k == "--seed") gen.seed = std::strtoull(v.c_str(), nullptr, 10);
+    else if (k == "--edge-factor") gen.edge_factor = std::atof(v.c_str());
+    else if (k == "--device-memory") device_memory = std::strtoull(v.c_str(), nullptr, 10);
+    else if (k == "--gpus") gpus = v;
+    else {
+      std::fprintf(stderr, "bench_b_suitor_ranks: unknown option %s\n%s", k.c_str(), usage);
+      return 2;
+    }
+  }
+  const std::size_t colon = graph.find(':');
+  const std::string kind = graph.substr(0, colon);
+  if (colon == std::string::npos || (kind != "rmat" && kind != "er")) {
+    std::fprintf(stderr, "bench_b_suitor_ranks: --graph rmat:SCALE or er:N, not '%s'\n", graph.c_str());
+    return 2;
+  }
+  const long long x = std::atoll(graph.c_str() + colon + 1);
+  mpi::Session session;
+  const int rank = session.rank(), ranks = session.ranks();
+  const auto start = std::chrono::steady_clock::now();
+  const DistGraph part =
+      mpi::generate_graph(kind, kind == "rmat" ? vertex_t(1) << x : vertex_t(x), gen, Precision::float64);
+  const double draw_s =
+      mpi::max_over_ranks(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  GpuOptions opt;
+  opt.device_memory = device_memory;
+  const int local = mpi::local_rank();
+  if (gpus.empty()) {
+    opt.device = local % gpu::device_count();
+  } else {
+    const std::vector<std::string> ids = bench::string_list(gpus);
+    opt.device = std::atoi(ids[std::size_t(local) % ids.size()].c_str());
+  }
+  const std::vector<int> bv = constant_b(part.n, b);
+  if (rank == 0)
+    std::printf("%s: %lld vertices, %lld edges, b = %d, %d ranks, drawn in %.3f s (slowest rank)\n", graph.c_str(),
+                static_cast<long long>(part.n), static_cast<long long>(part.edges), b, ranks, draw_s);
+  std::vector<double> times;
+  BMatching rows;
+  PartsExchange ex;
+  for (int rep = 0; rep < reps; ++rep) {
+    mpi::barrier();
+    const auto t = std::chrono::steady_clock::now();
+    ex = PartsExchange{};
+    rows = b_suitor_gpu_ranks(part, bv, opt, &ex);
+    times.push_back(mpi::max_over_ranks(std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count()));
+    if (rank == 0) std::printf("# run %d: %.4f s\n", rep + 1, times.back());
+  }
+  std::sort(times.begin(), times.end());
+  const BMatchingOverRanks checked = check_b_matching_over_ranks(part, bv, rows);
+  // The exchange per round over all ranks (every rank has as many rounds).
+  const std::size_t rounds = ex.rounds.size();
+  if (rank == 0)
+    std::printf("time %.4f s (median of %d; min %.4f), %zu rounds, %lld edges, weight %.10g, %s\n",
+                times[times.size() / 2], reps, times.front(), rounds, static_cast<long long>(checked.edges),
+                checked.weight, checked.violation.empty() ? "valid" : checked.violation.c_str());
+  long long all_bytes = 0, all_messages = 0;
+  for (std::size_t r = 0; r < rounds; ++r) {
+    const PartsRound& mine = ex.rounds[r];
+    const long long messages = mpi::sum_over_ranks(std::int64_t(mine.messages)),
+                    proposals = mpi::sum_over_ranks(std::int64_t(mine.proposals)),
+                    drops = mpi::sum_over_ranks(std::int64_t(mine.drops)),
+                    bytes = mpi::sum_over_ranks(std::int64_t(mine.bytes)),
+                    most = mpi::max_over_ranks(std::int64_t(mine.bytes));
+    all_bytes += bytes;
+    all_messages += messages;
+    if (rank == 0 && (r < 8 || r + 1 == rounds))
+      std::printf("  round %zu: %lld messages, %lld proposals, %lld drops, %lld bytes (most from one rank %lld)\n",
+                  r + 1, messages, proposals, drops, bytes, most);
+  }
+  if (rank == 0)
+    std::printf("exchange: %lld bytes in %lld messages over %zu rounds (all ranks)\n", all_bytes, all_messages,
+                rounds);
+  return checked.violation.empty() ? 0 : 1;
+}

@@ -137,10 +137,13 @@ int command_over_ranks(const Args& a, const ChosenAlgorithm& chosen, Problem pro
   try {
     rows = run_over_ranks(m, part, b, run);
   } catch (const std::exception& e) {
-    // Agreed failures (first_failure's "rank R: ..." on every rank, or any
-    // failure with one rank) end together; a fault on one rank ends the job.
+    // Failures every rank meets end together: the input's and options'
+    // (invalid_input, checked before any collective, on the same input
+    // everywhere), those the ranks agreed on (first_failure's "rank R: ..."),
+    // any with one rank. A fault on one rank ends the job.
     const std::string what = e.what();
-    if (session.ranks() == 1 || what.rfind("rank ", 0) == 0) return failed_together();
+    if (session.ranks() == 1 || what.rfind("rank ", 0) == 0 || dynamic_cast<const invalid_input*>(&e))
+      return failed_together();
     std::fprintf(stderr, "matchblas: error: rank %d: %s\n", session.rank(), what.c_str());
     mpi::abort_all(exit_failure);
   }
@@ -153,7 +156,7 @@ int command_over_ranks(const Args& a, const ChosenAlgorithm& chosen, Problem pro
                                                        (problem == Problem::b_matching ? "b-matching" : "matching") +
                                                        " on " + file + ": " + checked.violation)),
                          command);
-  if (out) {
+  if (a.value("out")) {  // every rank: rank 0 alone holds the file
     // Each rank's lines, gathered on rank 0 in rank order (the rows' order).
     std::vector<std::int64_t> mine;
     for (vertex_t i = 0; i < part.count(); ++i) {
@@ -171,7 +174,7 @@ int command_over_ranks(const Args& a, const ChosenAlgorithm& chosen, Problem pro
         }
     }
     const std::vector<std::int64_t> all = mpi::gather_on_root(mine);
-    if (root) {
+    if (out) {
       std::string buf;
       const std::size_t step = problem == Problem::matching ? 1 : 2;
       for (std::size_t k = 0; k < all.size(); k += step) {

@@ -41,6 +41,7 @@ const char* const usage =
 
 int main(int argc, char** argv) {
   if (bench::help(argc, argv, usage)) return 0;
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);  // each line as it comes (a boxed run may be cut short)
   if (!mpi::built() || gpu::device_count() == 0) {
     std::printf("bench_b_suitor_ranks: skipped: %s\n", !mpi::built() ? "this build has no MPI" : "no GPU");
     return 0;

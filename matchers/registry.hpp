@@ -123,6 +123,10 @@ using DistributedRunner = std::function<DistributedMatching(const DistGraph&, co
 
 // Collective over the ranks, a GPU each: this rank's part of the graph and
 // b (n entries; all 1 for a matching) in, its rows of the b-matching out.
+// Every rank throws alike invalid_input (the input and options, checked
+// before any collective) and the failures the ranks agree on (no usable
+// GPU, too little memory: "rank R: ..."); anything else is a fault of one
+// rank while the others may wait in a collective.
 using RanksRunner = std::function<BMatching(const DistGraph&, const std::vector<int>& b, const RunOptions&)>;
 
 // One algorithm's declaration: everything any tool knows of it.

@@ -1,6 +1,7 @@
 // The MPI world of the distributed graph input (mpi_world.hpp): rank, size,
-// scalar collectives over MPI_COMM_WORLD, and scatter_graph (rank 0 sends
-// each rank its block of rows, point to point: offsets, columns, weights).
+// rank on the node, scalar collectives over MPI_COMM_WORLD, the agreed first
+// failure, a gather on rank 0, and scatter_graph (rank 0 sends each rank its
+// block of rows, point to point: offsets, columns, weights).
 #include <mpi.h>
 
 #include <algorithm>

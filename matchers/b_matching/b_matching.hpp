@@ -172,8 +172,12 @@ template <class W>
 BMatching b_suitor_parts(const Csr<W>& g, const std::vector<int>& b, int parts, PartsExchange* exchange = nullptr);
 
 // b-suitor-gpu over the MPI ranks of a distributed graph, a GPU each
-// (several ranks may share one; opt.device is this rank's): the protocol of
-// b_suitor_parts with this rank's rows on its GPU, the proposals to other
+// (several ranks may share one, splitting its free memory; opt.device is
+// this rank's): the protocol of b_suitor_parts with this rank's rows on its
+// GPU (streamed in batches when they do not fit opt.device_memory with the
+// state: b_suitor_gpu_memory of its block; a GPU that cannot be used or is
+// too small is agreed, every rank throwing "rank R: ...", out_of_memory
+// naming the bytes), the proposals to other
 // ranks' vertices and the drops sent host-staged once a round
 // (MPI_Alltoallv); every rank holds the degrees, b and the floor words of
 // all n vertices (O(n) per rank besides its rows). Returns this rank's

@@ -307,11 +307,14 @@ TEST_CASE("suitor-gpu and b-suitor-gpu over MPI ranks: listed; --gpus only under
     CHECK_MESSAGE(r.status == 0, r.err);
     CHECK(slurp(out) == slurp(want));
   }
-  const CliResult opt = mpirun(dir, 2, "match " + q(graph) + " --algo suitor-gpu --variant synclb");
+  std::filesystem::remove(out);
+  const CliResult opt = mpirun(dir, 2, "match " + q(graph) + " --algo suitor-gpu --variant synclb --out " + q(out));
   CHECK(opt.status != 0);
   CHECK_MESSAGE(tool_lines(opt.err) == 1, opt.err);
   CHECK(opt.err.find("take no --variant") != std::string::npos);
+  CHECK(!std::filesystem::exists(out));
   // Too little device memory on every rank: one message naming the bytes.
+  std::filesystem::remove(out);
   const CliResult small = mpirun(dir, 2, "bmatch " + q(graph) + " --b 2 --algo b-suitor-gpu --device-memory 1K --out " +
                                              q(out));
   CHECK(small.status == 1);

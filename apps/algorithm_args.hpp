@@ -3,10 +3,12 @@
 // before any input is read (usage errors, status 2). Which options they
 // accept is apps/command_table.*.
 #pragma once
+#include <exception>
 #include <set>
 #include <string>
 
 #include "apps/args.hpp"
+#include "datasets/distributed/dist_read.hpp"
 #include "matchers/registry.hpp"
 
 namespace matchblas::cli {
@@ -39,6 +41,16 @@ void require_distributed(const MatcherInfo& m);
 
 // match with a distributed entry, under mpirun (apps/cmd_match_distributed.cpp).
 int command_match_distributed(const Args& a, const ChosenAlgorithm& chosen, GraphView view, Precision precision);
+
+// Under mpirun, for both: ends a failed run on every rank alike (every rank
+// calls it): rank 0 prints the one line for `failure` (on rank 0), and only
+// then does any rank return the status (mpirun ends the whole job as soon
+// as one rank exits non-zero, which could cut rank 0 off before it prints).
+int fail_together(bool root, std::exception_ptr failure, const char* command);
+// Collective: this rank's part of FILE (mpi::load_graph, with the memory
+// check of entry m; progress on rank 0); throws on every rank alike.
+mpi::LoadedPart read_part(const Args& a, const std::string& file, GraphView view, Precision precision,
+                          const MatcherInfo& m, Partition partition, bool root);
 
 // Whether this run of chosen entry m goes over MPI ranks: m runs there
 // (MatcherInfo::over_ranks) and mpirun started this process.

@@ -39,18 +39,23 @@ void require_distributed(const MatcherInfo& m) {
                       m.name);
 }
 
-namespace {
-
-// Ends a failed run on every rank alike: rank 0 prints the one line for
-// `failure` (on rank 0), and only then does any rank return the status
-// (mpirun ends the whole job as soon as one rank exits non-zero, which
-// could cut rank 0 off before it prints).
-int fail_together(bool root, std::exception_ptr failure) {
-  const std::int64_t status = root ? report_exception(failure, "match") : 0;
+int fail_together(bool root, std::exception_ptr failure, const char* command) {
+  const std::int64_t status = root ? report_exception(failure, command) : 0;
   return int(mpi::max_over_ranks(status));
 }
 
-}  // namespace
+mpi::LoadedPart read_part(const Args& a, const std::string& file, GraphView view, Precision precision,
+                          const MatcherInfo& m, Partition partition, bool root) {
+  Progress progress(root ? Progress::level(a) : Progress::Level::quiet);
+  progress.step("reading " + file + " (each rank its part)");
+  // Rank 0 reading a whole file (gzip, standard input, array files, the
+  // bipartite view) refuses at the header what the memory cannot hold.
+  return naming_file(file, [&] {
+    return mpi::load_graph(file, view, precision, [&](const MmHeader& h) {
+      check_graph_memory(file, h, view, precision, m);
+    }, partition);
+  });
+}
 
 int report_exception_once(std::exception_ptr e, const char* command) {
   try {
@@ -94,22 +99,14 @@ int command_match_distributed(const Args& a, const ChosenAlgorithm& chosen, Grap
     failure = e.what();
   }
   if (const std::string why = mpi::first_failure(failure); !why.empty())
-    return fail_together(root, std::make_exception_ptr(error(why)));
+    return fail_together(root, std::make_exception_ptr(error(why)), "match");
   // Every rank: its part of the graph, read in pieces (or sent by rank 0).
   // A failure is thrown on every rank alike: rank 0 reports it.
   mpi::LoadedPart input;
   try {
-    Progress progress(root ? Progress::level(a) : Progress::Level::quiet);
-    progress.step("reading " + file + " (each rank its part)");
-    // Rank 0 reading a whole file (gzip, standard input, array files, the
-    // bipartite view) refuses at the header what the memory cannot hold.
-    input = naming_file(file, [&] {
-      return mpi::load_graph(file, view, precision, [&](const MmHeader& h) {
-        check_graph_memory(file, h, view, precision, m);
-      }, partition);
-    });
+    input = read_part(a, file, view, precision, m, partition, root);
   } catch (const std::exception&) {
-    return fail_together(root, std::current_exception());
+    return fail_together(root, std::current_exception(), "match");
   }
   const DistGraph& part = input.part;
   const std::string& description = input.description;
@@ -128,8 +125,10 @@ int command_match_distributed(const Args& a, const ChosenAlgorithm& chosen, Grap
   const double time_s =
       mpi::max_over_ranks(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   if (const std::string why = mpi::first_failure(result.violation); !why.empty())
-    return fail_together(root, std::make_exception_ptr(
-                                   error("matcher '" + m.name + "' returned an invalid matching on " + file + ": " + why)));
+    return fail_together(root,
+                         std::make_exception_ptr(
+                             error("matcher '" + m.name + "' returned an invalid matching on " + file + ": " + why)),
+                         "match");
   const double weight = mpi::sum_over_ranks(result.weight);
   const std::int64_t pairs = mpi::sum_over_ranks(result.pairs);
   const std::int64_t rounds = mpi::max_over_ranks(result.stats.rounds);

@@ -52,13 +52,6 @@ std::vector<int> parse_gpus(const std::string& text) {
   return ids;
 }
 
-// Ends a failed run on every rank alike (all ranks are here): rank 0 prints
-// the one line, then every rank returns the status.
-int fail_together(bool root, std::exception_ptr failure, const char* command) {
-  const std::int64_t status = root ? report_exception(failure, command) : 0;
-  return int(mpi::max_over_ranks(status));
-}
-
 }  // namespace
 
 int command_over_ranks(const Args& a, const ChosenAlgorithm& chosen, Problem problem, GraphView view,
@@ -108,13 +101,7 @@ int command_over_ranks(const Args& a, const ChosenAlgorithm& chosen, Problem pro
   mpi::LoadedPart input;
   std::vector<int> b;
   try {
-    Progress progress(root ? Progress::level(a) : Progress::Level::quiet);
-    progress.step("reading " + file + " (each rank its part)");
-    input = naming_file(file, [&] {
-      return mpi::load_graph(file, view, precision, [&](const MmHeader& h) {
-        check_graph_memory(file, h, view, precision, m);
-      });
-    });
+    input = read_part(a, file, view, precision, m, Partition::blocks, root);
     const vertex_t n = input.part.n;
     const auto b_file = a.value("b-file");
     const std::string b_failure = mpi::first_failure([&] {

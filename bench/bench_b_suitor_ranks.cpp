@@ -29,8 +29,9 @@ using namespace matchblas;
 namespace {
 
 const char* const usage =
-    "usage: mpirun --bind-to none -np P bench_b_suitor_ranks [--graph rmat:SCALE|er:N] [--b K] [--reps R]\n"
-    "                         [--ties K] [--seed S] [--edge-factor F] [--device-memory BYTES] [--gpus IDS]\n"
+    "usage: bench_b_suitor_ranks [--graph rmat:SCALE|er:N] [--b K] [--reps R] [--ties K] [--seed S]\n"
+    "                            [--edge-factor F] [--device-memory BYTES] [--gpus IDS]\n"
+    "  run under MPI: mpirun --bind-to none -np P bench_b_suitor_ranks ...\n"
     "  --graph  rmat:SCALE (2^SCALE vertices) or er:N (default rmat:20); --edge-factor F edges drawn per\n"
     "           vertex (default 16); --ties K weights from K values (default 0: continuous); --seed S\n"
     "  --b K    b(v) = K for every vertex (default 5); --reps R runs, the median reported (default 3)\n"

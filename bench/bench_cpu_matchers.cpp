@@ -16,6 +16,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -30,7 +31,7 @@ using namespace matchblas;
 int main(int argc, char** argv) {
   if (bench::help(argc, argv,
       "usage: bench_cpu_matchers [--scale S] [--edge-factor F] [--file FILE.mtx] [--reps R]\n"
-      "                   [--only a,b,c] [--threads 1,2,16]\n"
+      "                   [--only a,b:opt=value,c] [--threads 1,2,16]\n"
       "\n"
       "Every registered CPU matcher on one graph, the OpenMP ones at the given\n"
       "thread counts, the others once on one thread:\n"
@@ -82,16 +83,28 @@ int main(int argc, char** argv) {
   const double greedy_weight = matching_weight(g, reference);
   std::printf("%-16s %-9s %7s %10s %12s %16s %8s %8s %8s\n", "matcher", "backend", "threads", "median s", "Medges/s",
               "weight", "/greedy", "=greedy", "x plain");
-  for (const MatcherInfo& info : matchers()) {
+  // The rows: every matcher, or the --only entries in their order.
+  std::vector<std::pair<const MatcherInfo*, NamedWithOptions>> rows;
+  for (const MatcherInfo& info : matchers())
+    if (only.empty()) rows.push_back({&info, {info.name, {}}});
+  for (const std::string& spec : only) {
+    NamedWithOptions named = split_named_options(spec);
+    rows.push_back({&find_matcher(named.name), std::move(named)});
+  }
+  for (const auto& [entry, named] : rows) {
+    const MatcherInfo& info = *entry;
     if (info.problem != Problem::matching || info.device != Device::cpu || info.unavailable || info.name == "exact" || !info.accepts(general_graphs)) continue;
-    if (!only.empty() && std::find(only.begin(), only.end(), info.name) == only.end()) continue;
+    std::string label = info.name;  // with the options given
+    for (const auto& [k, v] : named.given) label += ":" + k + (v.empty() ? "" : "=" + v);
     const bool has_backend = info.option("backend") != nullptr;
     const std::vector<std::string> mine = has_backend ? backends : std::vector<std::string>{"-"};
     for (int t : info.threaded ? thread_counts : std::vector<int>{1}) {
       std::vector<RunOptions> opts(mine.size());
       for (std::size_t b = 0; b < mine.size(); ++b) {
         opts[b].threads = t;
-        if (has_backend) opts[b].options = parse_options(info, {{"backend", mine[b]}});
+        std::map<std::string, std::string> given = named.given;
+        if (has_backend) given["backend"] = mine[b];
+        opts[b].options = parse_options(info, given);
       }
       std::vector<std::vector<double>> times(mine.size());
       std::vector<MatchRun> runs(mine.size());
@@ -109,7 +122,7 @@ int main(int argc, char** argv) {
       for (std::size_t b = 0; b < mine.size(); ++b) {
         const double s = median(times[b]);
         const char* same = info.guarantee != "greedy" ? "-" : (runs[b].matching == reference ? "yes" : "NO");
-        std::printf("%-16s %-9s %7d %10.6f %12.1f %16.4f %8.4f %8s", info.name.c_str(), mine[b].c_str(), t, s,
+        std::printf("%-16s %-9s %7d %10.6f %12.1f %16.4f %8.4f %8s", label.c_str(), mine[b].c_str(), t, s,
                     m / s / 1e6, runs[b].report.weight, runs[b].report.weight / greedy_weight, same);
         if (has_backend && plain_s > 0) std::printf(" %8.2f", s / plain_s);
         std::printf("\n");

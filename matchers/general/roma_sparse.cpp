@@ -2,6 +2,8 @@
 // the search for aug(v) is matchers/general/roma_sparse_search.hpp.
 #include "matchers/general/roma_sparse.hpp"
 
+#include <omp.h>
+
 #include <algorithm>
 #include <chrono>
 #include <limits>
@@ -12,6 +14,7 @@
 #include "lib/error.hpp"
 #include "lib/greedy_order.hpp"
 #include "lib/interrupt.hpp"
+#include "lib/omp_threads.hpp"
 #include "matchers/general/gpa.hpp"
 #include "matchers/general/roma_sparse_long.hpp"
 #include "matchers/general/roma_sparse_search.hpp"
@@ -53,44 +56,63 @@ void check_roma_sparse_options(const RomaSparseOptions& opt, const char* name) {
   MATCHBLAS_EXPECTS(opt.length >= 2, std::string(name) + ": length must be >= 2");
 }
 
-bool next_phase(std::int64_t flips, bool& long_pass, bool longer) {
-  if (long_pass) {
-    long_pass = false;
-    return flips > 0;
+bool PhaseSchedule::next(std::int64_t flips) {
+  const bool first = phases_++ == 0;
+  if (flips == 0) {
+    if (!longer_ || other_found_none_) return false;  // neither kind finds anything on this matching
+    other_found_none_ = true;
+    long_ = !long_;
+    return true;
   }
-  if (flips > 0) return true;
-  long_pass = longer;
-  return longer;
+  other_found_none_ = false;
+  if (first && longer_) long_ = true;  // one phase of 2-augmentations over every vertex, then the long passes
+  return true;
 }
 
 template <class W>
-Csr<W> candidate_lists(const Csr<W>& g, int k, CandidateOrder order) {
+Csr<W> candidate_lists(const Csr<W>& g, int k, CandidateOrder order, int threads) {
+  const vertex_t n = g.n_rows;
+  const auto kept = [&](vertex_t v) {
+    const offset_t degree = g.offsets[v + 1] - g.offsets[v];
+    return k > 0 ? std::min(offset_t(k), degree) : degree;
+  };
   Csr<W> c;
-  c.n_rows = g.n_rows;
+  c.n_rows = n;
   c.n_cols = g.n_cols;
-  c.offsets.assign(std::size_t(g.n_rows) + 1, 0);
-  std::vector<std::pair<W, vertex_t>> row;
+  c.offsets.assign(std::size_t(n) + 1, 0);
+  for (vertex_t v = 0; v < n; ++v) c.offsets[std::size_t(v) + 1] = c.offsets[v] + kept(v);
+  c.cols.resize(std::size_t(c.offsets[n]));
+  c.weights.resize(std::size_t(c.offsets[n]));
   const auto heavier = [](const std::pair<W, vertex_t>& a, const std::pair<W, vertex_t>& b) {
     return neighbour_beats(a.first, a.second, b.first, b.second);
   };
-  for (vertex_t v = 0; v < g.n_rows; ++v) {
-    row.clear();
-    for (offset_t e = g.offsets[v]; e < g.offsets[v + 1]; ++e) row.emplace_back(g.weights[e], g.cols[e]);
-    const std::size_t keep = k > 0 ? std::min(std::size_t(k), row.size()) : row.size();
-    std::partial_sort(row.begin(), row.begin() + std::ptrdiff_t(keep), row.end(), heavier);
-    row.resize(keep);
-    if (order == CandidateOrder::column)
-      std::sort(row.begin(), row.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
-    for (const auto& [w, x] : row) {
-      c.cols.push_back(x);
-      c.weights.push_back(w);
-    }
-    c.offsets[std::size_t(v) + 1] = offset_t(c.cols.size());
+  // Each row on its own: the same lists on any thread count.
+  AllocationGuard guard;
+#pragma omp parallel num_threads(threads > 0 ? threads : omp_get_max_threads())
+  {
+    std::vector<std::pair<W, vertex_t>> row;
+#pragma omp for schedule(dynamic, 1024)
+    for (vertex_t v = 0; v < n; ++v) guard.run([&] {
+      row.clear();
+      for (offset_t e = g.offsets[v]; e < g.offsets[v + 1]; ++e) row.emplace_back(g.weights[e], g.cols[e]);
+      const auto keep = std::ptrdiff_t(kept(v));
+      if (keep == std::ptrdiff_t(row.size())) std::sort(row.begin(), row.end(), heavier);
+      else std::partial_sort(row.begin(), row.begin() + keep, row.end(), heavier);
+      row.resize(std::size_t(keep));
+      if (order == CandidateOrder::column)
+        std::sort(row.begin(), row.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
+      offset_t out = c.offsets[v];
+      for (const auto& [w, x] : row) {
+        c.cols[std::size_t(out)] = x;
+        c.weights[std::size_t(out++)] = w;
+      }
+    });
   }
+  guard.rethrow();
   return c;
 }
-template Csr<float> candidate_lists(const Csr<float>&, int, CandidateOrder);
-template Csr<double> candidate_lists(const Csr<double>&, int, CandidateOrder);
+template Csr<float> candidate_lists(const Csr<float>&, int, CandidateOrder, int);
+template Csr<double> candidate_lists(const Csr<double>&, int, CandidateOrder, int);
 
 }  // namespace roma_sparse_detail
 
@@ -114,7 +136,7 @@ RomaRun roma_sparse(const Csr<W>& g, const RomaSparseOptions& opt) {
   run.start_seconds = seconds_since(t);
   run.start_weight = matching_weight(g, m);
   std::vector<double> mw = matched_weights(g, m);
-  const Csr<W> lists = opt.candidates > 0 ? candidate_lists(g, opt.candidates, CandidateOrder::column) : Csr<W>{};
+  const Csr<W> lists = opt.candidates > 0 ? candidate_lists(g, opt.candidates, CandidateOrder::column, 1) : Csr<W>{};
   const Csr<W>& search = opt.candidates > 0 ? lists : g;
   // u's row scattered into a stamped array: the 4-cycles' w(u, y) in O(1).
   std::vector<int> stamp(static_cast<std::size_t>(n), -1);
@@ -148,9 +170,9 @@ RomaRun roma_sparse(const Csr<W>& g, const RomaSparseOptions& opt) {
   };
   const double threshold = augmentation_threshold(g, opt.min_gain);
   std::optional<LongAugmentations<W>> longer;
-  if (opt.length > 2) longer.emplace(g, opt.length, opt.candidates);
+  if (opt.length > 2) longer.emplace(g, opt.length, opt.candidates, 1);
   std::vector<vertex_t> order(static_cast<std::size_t>(n));
-  bool long_pass = false;  // the next phase is a pass of longer augmentations
+  PhaseSchedule schedule(longer.has_value());
   for (int p = 0; p < opt.phases; ++p) {
     check_interrupt();
     t = std::chrono::steady_clock::now();
@@ -158,7 +180,7 @@ RomaRun roma_sparse(const Csr<W>& g, const RomaSparseOptions& opt) {
     rng::shuffle(order, rng::Stream(opt.seed, order_stream + std::uint64_t(p)));
     RomaPhase phase;
     phase.phase = p;
-    if (long_pass) {
+    if (schedule.long_pass()) {
       phase.kernel = "long";
       phase.flips = longer->pass(order, threshold, mate, matched, unmatch, match, phase.scanned);
     } else {
@@ -177,7 +199,7 @@ RomaRun roma_sparse(const Csr<W>& g, const RomaSparseOptions& opt) {
     phase.seconds = seconds_since(t);
     phase.weight = matched_total(n, mate, matched);
     run.phases.push_back(phase);
-    if (!next_phase(phase.flips, long_pass, longer.has_value())) break;
+    if (!schedule.next(phase.flips)) break;
   }
   run.matching = std::move(m);
   return run;

@@ -15,10 +15,12 @@
 //                    times the largest edge weight (from phase 1 on, only the
 //                    vertices whose search may have changed are searched:
 //                    MarkedVertices in roma_sparse_search.hpp); stops after
-//                    a phase with none, or after `phases` phases. With length L > 2, a
-//                    phase without 2-augmentations is followed by a pass of
-//                    longer ones (roma_sparse_long.hpp), counted as a
-//                    phase; the run stops at a long pass that finds none.
+//                    a phase with none, or after `phases` phases. With length L > 2,
+//                    passes of longer ones (roma_sparse_long.hpp, each
+//                    counted as a phase) follow while they find some, then
+//                    2-augmentation phases again, and so on; the run stops
+//                    when a phase of each kind in a row finds none
+//                    (PhaseSchedule in roma_sparse_search.hpp).
 //                    With candidates K > 0, a vertex's arms and 4-cycles are
 //                    read from its K heaviest neighbours only
 //   roma_sparse_omp  the same with OpenMP threads and per-vertex locks (below)
@@ -53,8 +55,10 @@ struct RomaSparseOptions {
   // the greedy order (0: all; the bounded lists keep a hub's search short).
   int candidates = 0;
   // Longest augmentation, in new edges: 2 is Pettie and Sanders'; more adds
-  // passes of longer ones whenever the 2-augmentation phases converge
-  // (matchers/general/roma_sparse_long.hpp; roma-sparse and -omp).
+  // passes of longer ones (matchers/general/roma_sparse_long.hpp; roma-sparse
+  // and -omp; PhaseSchedule says when). The registry's CPU entries default
+  // to 4 (bench/RESULTS.md: the gap to the optimum a third of length 2's at
+  // under twice its time); roma-sparse-gpu takes 2 only.
   int length = 2;
 };
 

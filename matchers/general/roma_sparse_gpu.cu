@@ -247,7 +247,7 @@ RomaRun start_and_phases(const Csr<W>& g, const DeviceGraph<W>& dg, const RomaSp
   using namespace roma_sparse_detail;
   // The searches' graph: each vertex's candidates when bounded.
   std::optional<DeviceGraph<W>> lists;
-  if (opt.candidates > 0) lists.emplace(candidate_lists(g, opt.candidates, CandidateOrder::column), gopt.device, gopt.stream);
+  if (opt.candidates > 0) lists.emplace(candidate_lists(g, opt.candidates, CandidateOrder::column, 0), gopt.device, gopt.stream);
   RomaRun run;
   auto t = std::chrono::steady_clock::now();
   SuitorGpuOptions suitor_options;

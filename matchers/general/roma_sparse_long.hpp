@@ -17,9 +17,10 @@
 // threshold is applied (its new edges in, every matching edge at its
 // vertices out).
 //   candidates  each vertex's list: its K heaviest neighbours in the greedy
-//               order (heavier, then smaller index; K = 0: all), kept in that
-//               order so that the search stops scanning a list at the first
-//               edge the positive-gain rule rejects
+//               order (heavier, then smaller index; K = 0: all, but never
+//               more than the budget below, which no search of a row passes),
+//               kept in that order so that the search stops scanning a list
+//               at the first edge the positive-gain rule rejects
 //   gain rule   an edge (c, x) is added only when the gain so far plus
 //               w(c, x) is positive; by Lin and Kernighan's lemma every
 //               improving alternating cycle is still found from one of its
@@ -58,6 +59,7 @@
 namespace matchblas::roma_sparse_detail {
 
 inline constexpr int long_search_budget = 256;  // added edges per root
+inline constexpr offset_t prefetched_candidates = 8;  // of a row, whose next rows are fetched ahead
 
 template <class W>
 class LongAugmentations;
@@ -140,7 +142,21 @@ class LongSearch {
  private:
   template <class Mate, class Matched>
   void extend(vertex_t c, int depth, double gain, Mate mate, Matched matched) {
-    for (offset_t k = lists_.offsets[c]; k < lists_.offsets[c + 1]; ++k) {
+    const offset_t begin = lists_.offsets[c], end = lists_.offsets[c + 1];
+    // The search is bound by the rows it enters next (each a cache miss):
+    // the row pointers of the first candidates' mates are fetched ahead,
+    // and each candidate's next one's row while this one is searched.
+    const bool deeper = depth + 1 < length_;
+    const offset_t ahead = std::min(end, begin + prefetched_candidates);
+    if (deeper)
+      for (offset_t k = begin; k < ahead; ++k)
+        if (const vertex_t y = mate(lists_.cols[k]); y != no_vertex) __builtin_prefetch(&lists_.offsets[y]);
+    for (offset_t k = begin; k < end; ++k) {
+      if (deeper && k + 1 < ahead)
+        if (const vertex_t y = mate(lists_.cols[k + 1]); y != no_vertex) {
+          __builtin_prefetch(&lists_.weights[lists_.offsets[y]]);
+          __builtin_prefetch(&lists_.cols[lists_.offsets[y]]);
+        }
       const double w = double(lists_.weights[k]);
       if (!(gain + w > 0)) return;  // the positive-gain rule; the rest of the list is lighter
       if (++added_ > long_search_budget) return;
@@ -198,8 +214,13 @@ template <class W>
 class LongAugmentations {
  public:
   // g: the whole graph (the closing edges are looked up in it); length >= 3.
-  LongAugmentations(const Csr<W>& g, int length, int candidates)
-      : g_(g), lists_(candidate_lists(g, candidates, CandidateOrder::greedy)), length_(length),
+  // threads: those that build the lists. A search never reads more than
+  // the budget's entries of a row, so no list is longer.
+  LongAugmentations(const Csr<W>& g, int length, int candidates, int threads)
+      : g_(g),
+        lists_(candidate_lists(g, candidates > 0 ? std::min(candidates, long_search_budget) : long_search_budget,
+                               CandidateOrder::greedy, threads)),
+        length_(length),
         previous_(std::size_t(g.n_rows), no_vertex) {}
 
   const Csr<W>& graph() const { return g_; }

@@ -273,13 +273,13 @@ RomaRun roma_sparse_omp(const Csr<W>& g, const RomaSparseOptions& opt, int threa
   const double threshold = augmentation_threshold(g, opt.min_gain);
   const auto mate = [&](vertex_t a) { return state.mate(a); };
   const auto matched = [&](vertex_t a) { return state.matched(a); };
-  const Csr<W> lists = opt.candidates > 0 ? candidate_lists(g, opt.candidates, CandidateOrder::column) : Csr<W>{};
+  const Csr<W> lists = opt.candidates > 0 ? candidate_lists(g, opt.candidates, CandidateOrder::column, omp_get_max_threads()) : Csr<W>{};
   const Csr<W>& search = opt.candidates > 0 ? lists : g;
   std::optional<LongAugmentations<W>> longer;
-  if (opt.length > 2) longer.emplace(g, opt.length, opt.candidates);
+  if (opt.length > 2) longer.emplace(g, opt.length, opt.candidates, omp_get_max_threads());
   std::vector<std::optional<LongSearch<W>>> searches(static_cast<std::size_t>(omp_get_max_threads()));
   std::vector<vertex_t> order(static_cast<std::size_t>(n));
-  bool long_pass = false;  // the next phase is a pass of longer augmentations
+  PhaseSchedule schedule(longer.has_value());
   MarkedVertices marked(n);
   std::vector<vertex_t> changed;  // the vertices whose mate changed in this phase
   std::vector<char> changed_flag(static_cast<std::size_t>(n), 0);  // the same, set by the threads
@@ -288,7 +288,7 @@ RomaRun roma_sparse_omp(const Csr<W>& g, const RomaSparseOptions& opt, int threa
     t = std::chrono::steady_clock::now();
     std::iota(order.begin(), order.end(), vertex_t(0));
     rng::shuffle(order, rng::Stream(opt.seed, order_stream + std::uint64_t(p)));
-    if (long_pass) {
+    if (schedule.long_pass()) {
       RomaPhase phase;
       phase.phase = p;
       phase.kernel = "long";
@@ -302,7 +302,7 @@ RomaRun roma_sparse_omp(const Csr<W>& g, const RomaSparseOptions& opt, int threa
       phase.seconds = seconds_since(t);
       phase.weight = matched_total(n, mate, matched);
       run.phases.push_back(phase);
-      if (!next_phase(phase.flips, long_pass, true)) break;
+      if (!schedule.next(phase.flips)) break;
       continue;
     }
     std::int64_t flips = 0, scanned = 0;
@@ -362,7 +362,7 @@ RomaRun roma_sparse_omp(const Csr<W>& g, const RomaSparseOptions& opt, int threa
     phase.seconds = seconds_since(t);
     phase.weight = matched_total(n, mate, matched);
     run.phases.push_back(phase);
-    if (!next_phase(flips, long_pass, longer.has_value())) break;
+    if (!schedule.next(flips)) break;
   }
   run.matching = state.matching();
   return run;

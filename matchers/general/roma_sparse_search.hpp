@@ -75,21 +75,38 @@ class MarkedVertices {
 // length >= 2; `name` starts the message.
 void check_roma_sparse_options(const RomaSparseOptions& opt, const char* name);
 
-// After a phase with `flips` augmentations: whether another phase runs, and
-// whether it is a pass of longer augmentations (`longer`: length > 2). A
-// phase without 2-augmentations is followed by a long pass; a long pass
-// without augmentations ends the run.
-bool next_phase(std::int64_t flips, bool& long_pass, bool longer);
+// Which phase runs next. Without longer augmentations (length 2): phases
+// until one without augmentations. With them: one phase of 2-augmentations
+// over every vertex, then passes of longer augmentations while they find
+// some (the first from every vertex, each later one from the vertices whose
+// mate changed), then 2-augmentation phases while they find some, and so
+// on, until a phase of each kind in a row finds none: the run ends at a
+// matching that neither search improves (so without 2-augmentations, the
+// 2/3 guarantee's premise). The long passes start after one phase, not at
+// the 2-augmentations' convergence: they find what the later phases would
+// (a 2-augmentation is an alternating path or cycle of two new edges), and
+// sooner (bench/RESULTS.md: the same quality at less time).
+class PhaseSchedule {
+ public:
+  explicit PhaseSchedule(bool longer) : longer_(longer) {}
+  bool long_pass() const { return long_; }  // the next phase is a pass of longer augmentations
+  bool next(std::int64_t flips);             // after a phase with `flips` augmentations: whether another runs
+
+ private:
+  bool longer_, long_ = false, other_found_none_ = false;
+  int phases_ = 0;
+};
 
 // Each vertex's k heaviest neighbours in the greedy order (heavier, then
 // smaller index; k <= 0: all), as a directed Csr: row v lists v's
 // candidates, sorted by column (for the 2-augmentation search, whose
 // roma-sparse-omp looks weights up by binary search) or in the greedy order
 // (for the longer augmentations, which stop at the first edge too light).
-// O(m log k).
+// O(m log k), the rows on `threads` OpenMP threads (<= 0: all), the same
+// lists on any count.
 enum class CandidateOrder { column, greedy };
 template <class W>
-Csr<W> candidate_lists(const Csr<W>& g, int k, CandidateOrder order);
+Csr<W> candidate_lists(const Csr<W>& g, int k, CandidateOrder order, int threads);
 
 inline double seconds_since(std::chrono::steady_clock::time_point t) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
@@ -178,13 +195,19 @@ Augmentation best_augmentation(const Csr<W>& g, vertex_t v, Mate mate, Matched m
 }
 
 // The weight of (a, b) by binary search in a's sorted row; NaN when there
-// is no such edge.
+// is no such edge. Branch-free halving (a conditional move per step): the
+// searches' outcomes are random, so a branch would mispredict half the time.
 template <class W>
 double edge_weight(const Csr<W>& g, vertex_t a, vertex_t b) {
-  const auto first = g.cols.begin() + g.offsets[a], last = g.cols.begin() + g.offsets[a + 1];
-  const auto it = std::lower_bound(first, last, b);
-  return it != last && *it == b ? double(g.weights[std::size_t(it - g.cols.begin())])
-                                : std::numeric_limits<double>::quiet_NaN();
+  std::size_t base = std::size_t(g.offsets[a]), len = std::size_t(g.offsets[a + 1]) - base;
+  if (len == 0) return std::numeric_limits<double>::quiet_NaN();
+  const vertex_t* cols = g.cols.data();
+  while (len > 1) {  // b, if there, lies in [base, base + len)
+    const std::size_t half = len / 2;
+    base = cols[base + half] <= b ? base + half : base;
+    len -= half;
+  }
+  return cols[base] == b ? double(g.weights[base]) : std::numeric_limits<double>::quiet_NaN();
 }
 
 // The matching's weight from the matched weights: matching_weight's sum, term

@@ -117,7 +117,7 @@ TEST_CASE("roma-sparse-gpu: bounded candidate lists, locally optimal within them
       const RomaRun run = roma_sparse_gpu(g, o, GpuOptions{});
       check::require_valid(g, run.matching);
       CHECK(matching_weight(g, run.matching) >= run.start_weight - 1e-9);
-      const Csr<double> lists = roma_sparse_detail::candidate_lists(g, k, roma_sparse_detail::CandidateOrder::column);
+      const Csr<double> lists = roma_sparse_detail::candidate_lists(g, k, roma_sparse_detail::CandidateOrder::column, 1);
       CHECK(check::largest_2_augmentation(g, run.matching, &lists).gain <= 1e-6);
     }
   }

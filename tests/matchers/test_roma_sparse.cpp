@@ -4,6 +4,9 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
 #include <set>
 #include <tuple>
 #include <utility>
@@ -11,12 +14,26 @@
 
 #include "matchers/common/greedy.hpp"
 #include "matchers/general/roma_sparse.hpp"
+#include "matchers/general/roma_sparse_long.hpp"
 #include "matchers/general/roma_sparse_search.hpp"
+#include "matchers/run_matcher.hpp"
 #include "tests/check/check.hpp"
 
 namespace matchblas {
 
 namespace {
+
+// With length > 2, a run to convergence ends when a phase of each kind in a
+// row (2-augmentations, a long pass) finds nothing: on a matching that
+// neither search improves.
+void check_ends_converged(const RomaRun& run) {
+  REQUIRE(run.phases.size() >= 2);
+  const RomaPhase& last = run.phases.back();
+  const RomaPhase& before = run.phases[run.phases.size() - 2];
+  CHECK(last.flips == 0);
+  CHECK(before.flips == 0);
+  CHECK((last.kernel == "long") != (before.kernel == "long"));
+}
 
 // A general graph from (u, v, w) triples, both directions, rows sorted.
 Csr<double> graph(vertex_t n, std::vector<std::tuple<vertex_t, vertex_t, double>> edges) {
@@ -159,7 +176,7 @@ TEST_CASE("roma-sparse-omp: valid, never lighter, locally optimal at the end, un
 TEST_CASE("roma-sparse-omp: longer augmentations on the threads, under contention") {
   // The long passes lock up to 2 L + 2 vertices; 8 threads on 2 cores and
   // a hub make the races likely. Every phase only gains, the run ends with a
-  // long pass that applies nothing, and no 2-augmentation is left.
+  // phase of each kind that applies nothing, and no 2-augmentation is left.
   const auto check_run = [](const Csr<double>& g, const RomaRun& run) {
     check::require_valid(g, run.matching);
     double previous = run.start_weight;
@@ -168,8 +185,7 @@ TEST_CASE("roma-sparse-omp: longer augmentations on the threads, under contentio
       previous = p.weight;
     }
     CHECK(matching_weight(g, run.matching) == doctest::Approx(previous));
-    CHECK(run.phases.back().kernel == "long");
-    CHECK(run.phases.back().flips == 0);
+    check_ends_converged(run);
     CHECK(check::largest_2_augmentation(g, run.matching).gain <= 1e-9);
   };
   double sequential = 0, threaded = 0;
@@ -234,8 +250,7 @@ TEST_CASE("roma-sparse: longer augmentations never end lighter than 2-augmentati
       CHECK(p.weight >= previous - 1e-12);
       previous = p.weight;
     }
-    CHECK(run.phases.back().kernel == "long");
-    CHECK(run.phases.back().flips == 0);
+    check_ends_converged(run);
     CHECK(check::largest_2_augmentation(g, run.matching).gain <= 1e-9);
     CHECK(check::largest_alternating_cycle(g, run.matching, 3) <= 1e-9);
     CHECK(weight <= check::brute_force_max_weight(g) + 1e-9);
@@ -266,6 +281,79 @@ TEST_CASE("roma-sparse: a 6-cycle that no 2-augmentation improves, flipped by le
   CHECK(matching_weight(g, roma_sparse(g, o).matching) == doctest::Approx(4.3));
   CHECK(matching_weight(g, roma_sparse_omp(g, o, 2).matching) == doctest::Approx(4.3));
   CHECK(check::brute_force_max_weight(g) == doctest::Approx(4.3));
+  // The registry's CPU entries search longer augmentations by default (length
+  // 4): the optimum here; length=2 keeps Pettie and Sanders' alone.
+  for (const char* name : {"roma-sparse", "roma-sparse-omp"}) {
+    CAPTURE(name);
+    const MatcherInfo& m = find_matcher(name);
+    REQUIRE(m.option("length") != nullptr);
+    CHECK(m.option("length")->fallback == "4");
+    RunOptions run;
+    run.threads = 2;
+    CHECK(run_matcher(m, &g, general_graphs, run).report.weight == doctest::Approx(4.3));
+    run.options = parse_options(m, {{"length", "2"}});
+    CHECK(run_matcher(m, &g, general_graphs, run).report.weight == doctest::Approx(4.0));
+  }
+  CHECK(find_matcher("roma-sparse-gpu").option("length") == nullptr);  // 2-augmentations only
+}
+
+TEST_CASE("roma-sparse: the phase schedule") {
+  // Length 2: phases until one finds nothing.
+  roma_sparse_detail::PhaseSchedule two(false);
+  CHECK(!two.long_pass());
+  CHECK(two.next(5));
+  CHECK(two.next(1));
+  CHECK(!two.long_pass());
+  CHECK(!two.next(0));
+  // Longer: one 2-augmentation phase, long passes while they find some, then
+  // 2-augmentations again, ..., until a phase of each kind in a row finds none.
+  roma_sparse_detail::PhaseSchedule longer(true);
+  const std::vector<std::pair<std::int64_t, bool>> phases = {
+      {7, false}, {3, true}, {0, true}, {2, false}, {0, false}, {1, true}, {0, true}, {0, false}};
+  for (std::size_t i = 0; i < phases.size(); ++i) {
+    CAPTURE(i);
+    CHECK(longer.long_pass() == phases[i].second);
+    CHECK(longer.next(phases[i].first) == (i + 1 < phases.size()));
+  }
+  // A first phase without augmentations: the long passes next; none there either: the end.
+  roma_sparse_detail::PhaseSchedule quiet(true);
+  CHECK(quiet.next(0));
+  CHECK(quiet.long_pass());
+  CHECK(!quiet.next(0));
+}
+
+TEST_CASE("roma-sparse: edge weights by binary search, and the long search's lists") {
+  for (std::uint64_t seed = 1; seed <= 30; ++seed) {
+    const Csr<double> g = check::random_graph(vertex_t(5 + seed), 0.1 + 0.03 * double(seed % 20), 0, seed);
+    CAPTURE(seed);
+    for (vertex_t a = 0; a < g.n_rows; ++a)
+      for (vertex_t b = 0; b < g.n_rows; ++b) {
+        double want = std::numeric_limits<double>::quiet_NaN();
+        for (offset_t e = g.offsets[a]; e < g.offsets[a + 1]; ++e)
+          if (g.cols[e] == b) want = g.weights[e];
+        const double got = roma_sparse_detail::edge_weight(g, a, b);
+        if (std::isnan(want)) CHECK(std::isnan(got));
+        else CHECK(got == want);
+      }
+  }
+  // A hub of degree 599: its list keeps the 256 heaviest (no search reads
+  // more of a row), in the greedy order; on 1 thread or 3, the same lists.
+  std::vector<std::tuple<vertex_t, vertex_t, double>> hub;
+  for (vertex_t v = 1; v < 600; ++v) hub.push_back({0, v, double((v * 37) % 101)});
+  const Csr<double> h = graph(600, hub);
+  const roma_sparse_detail::LongAugmentations<double> one(h, 4, 0, 1), three(h, 4, 0, 3);
+  REQUIRE(one.lists().degree(0) == roma_sparse_detail::long_search_budget);
+  CHECK(one.lists().cols == three.lists().cols);
+  CHECK(one.lists().weights == three.lists().weights);
+  for (offset_t e = one.lists().offsets[0] + 1; e < one.lists().offsets[1]; ++e) {
+    const double before = one.lists().weights[e - 1], here = one.lists().weights[e];
+    CHECK((before > here || (before == here && one.lists().cols[e - 1] < one.lists().cols[e])));
+  }
+  double lightest_kept = one.lists().weights[one.lists().offsets[1] - 1];
+  int heavier = 0;  // the edges left out weigh no more than the lightest kept
+  for (offset_t e = h.offsets[0]; e < h.offsets[1]; ++e) heavier += h.weights[e] > lightest_kept;
+  CHECK(heavier <= roma_sparse_detail::long_search_budget);
+  CHECK(one.lists().degree(1) == 1);
 }
 
 TEST_CASE("roma-sparse: bounded candidate lists, checked against lists built here") {
@@ -289,10 +377,13 @@ TEST_CASE("roma-sparse: bounded candidate lists, checked against lists built her
         }
         lists.offsets.push_back(offset_t(lists.cols.size()));
       }
-      const Csr<double> built = roma_sparse_detail::candidate_lists(g, k, roma_sparse_detail::CandidateOrder::column);
-      CHECK(built.offsets == lists.offsets);
-      CHECK(built.cols == lists.cols);
-      CHECK(built.weights == lists.weights);
+      for (int threads : {1, 3}) {  // the rows built on one thread or several: the same lists
+        const Csr<double> built =
+            roma_sparse_detail::candidate_lists(g, k, roma_sparse_detail::CandidateOrder::column, threads);
+        CHECK(built.offsets == lists.offsets);
+        CHECK(built.cols == lists.cols);
+        CHECK(built.weights == lists.weights);
+      }
       RomaSparseOptions o = to_convergence();
       o.seed = seed;
       o.candidates = k;

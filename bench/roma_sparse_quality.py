@@ -20,11 +20,10 @@ import argparse
 import json
 import math
 import os
+import random
 import statistics
 import subprocess
 import sys
-
-import numpy as np
 
 # name: (kind, n, gen options, reweighting, seed)
 SETS = {
@@ -58,12 +57,12 @@ def reweight(path, how, seed):
     with open(path) as f:
         lines = f.read().splitlines()
     body = next(i for i, line in enumerate(lines) if not line.startswith("%")) + 1
-    rng = np.random.default_rng(seed)
+    rng = random.Random(seed)
     count = len(lines) - body
     if how == "lognormal":
-        w = np.exp(2.5 * rng.standard_normal(count))
+        w = [rng.lognormvariate(0.0, 2.5) for _ in range(count)]
     else:  # pareto, shape 1.2, scale 1
-        w = 1.0 + rng.pareto(1.2, count)
+        w = [rng.paretovariate(1.2) for _ in range(count)]
     lines[body - 2] += f" (weights: {how}, seed {seed})" if lines[body - 2].startswith("%") else ""
     out = lines[:body]
     for line, x in zip(lines[body:], w):
@@ -118,7 +117,7 @@ def main():
             r = json.loads(line)
             if r["status"] != "ok":
                 sys.exit(f"roma_sparse_quality.py: {r['algo']} on {r['matrix']}: {r['status']} {r['message']}")
-            runs.setdefault((r["algo"], r["matrix"][:-4]), []).append(r)
+            runs.setdefault((r["algo"], os.path.basename(r["matrix"])[:-4]), []).append(r)
     algos = a.algos.split(",")
     print(f"{'configuration':<40} {'set':<9} {'mean gap %':>10} {'worst %':>8} {'time ratio':>10} {'worst':>6}")
     for s in sets:

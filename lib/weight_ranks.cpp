@@ -6,7 +6,9 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <climits>
 #include <cstdint>
+#include <utility>
 #include <parallel/algorithm>
 #include <string>
 
@@ -21,32 +23,66 @@ constexpr std::uint32_t smallest_normal = 0x00800000u, largest_finite = 0x7f7fff
 }  // namespace
 
 template <class W>
-std::vector<float> weight_ranks(const Csr<W>& g, int threads) {
+DistinctValues<W> distinct_values(const std::vector<W>& v, int threads) {
   const int t = threads > 0 ? threads : omp_get_max_threads();
-  std::vector<W> distinct(g.weights.begin(), g.weights.end());
-  for (std::size_t k = 0; k < distinct.size(); ++k)
-    if (std::isnan(double(distinct[k])))
-      throw invalid_input("weight_ranks: entry " + std::to_string(k) + " has a NaN weight");
-  if (t > 1 && distinct.size() > (std::size_t(1) << 16))
-    __gnu_parallel::sort(distinct.begin(), distinct.end(), __gnu_parallel::multiway_mergesort_tag(t));
-  else
-    std::sort(distinct.begin(), distinct.end());
-  // -0 and +0 compare equal, so they are one weight (unique keeps the first).
-  distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
-  if (distinct.size() > std::size_t(largest_finite - smallest_normal))
-    throw error("weight_ranks: " + std::to_string(distinct.size()) + " distinct weights; at most " +
-                std::to_string(largest_finite - smallest_normal) + " fit the float ranks");
-  std::vector<float> out(g.weights.size());
-  const std::int64_t entries = std::int64_t(out.size());
+  if (v.size() > std::size_t(UINT32_MAX)) throw error("distinct_values: more than 2^32 entries");
+  std::vector<std::pair<W, std::uint32_t>> pairs(v.size());
+  const std::int64_t n = std::int64_t(v.size());
 #pragma omp parallel for schedule(static) num_threads(t)
-  for (std::int64_t k = 0; k < entries; ++k) {
-    const W w = g.weights[std::size_t(k)];
-    const auto rank = std::uint32_t(std::lower_bound(distinct.begin(), distinct.end(), w) - distinct.begin());
-    out[std::size_t(k)] = std::bit_cast<float>(smallest_normal + rank);
+  for (std::int64_t k = 0; k < n; ++k) pairs[std::size_t(k)] = {v[std::size_t(k)], std::uint32_t(k)};
+  const auto by_value = [](const auto& a, const auto& b) { return a.first < b.first; };
+  if (t > 1 && v.size() > (std::size_t(1) << 16))
+    __gnu_parallel::sort(pairs.begin(), pairs.end(), by_value, __gnu_parallel::multiway_mergesort_tag(t));
+  else
+    std::sort(pairs.begin(), pairs.end(), by_value);
+  // Chunks of the sorted pairs: each counts the values that start in it
+  // (a value differs from the one before it; -0 == +0), the counts' prefix
+  // sums number them, and each chunk writes its entries' positions.
+  const std::int64_t chunks = std::min<std::int64_t>(t, std::max<std::int64_t>(1, n >> 16));
+  std::vector<std::int64_t> starts(std::size_t(chunks) + 1, 0);
+  const auto first_of = [&](std::int64_t c) { return n * c / chunks; };
+  const auto starts_here = [&](std::int64_t i) { return i == 0 || pairs[std::size_t(i - 1)].first != pairs[std::size_t(i)].first; };
+#pragma omp parallel for schedule(static) num_threads(t)
+  for (std::int64_t c = 0; c < chunks; ++c) {
+    std::int64_t count = 0;
+    for (std::int64_t i = first_of(c); i < first_of(c + 1); ++i) count += starts_here(i);
+    starts[std::size_t(c) + 1] = count;
+  }
+  for (std::int64_t c = 0; c < chunks; ++c) starts[std::size_t(c) + 1] += starts[std::size_t(c)];
+  DistinctValues<W> out;
+  out.values.resize(std::size_t(starts.back()));
+  out.position.resize(v.size());
+#pragma omp parallel for schedule(static) num_threads(t)
+  for (std::int64_t c = 0; c < chunks; ++c) {
+    std::int64_t at = starts[std::size_t(c)] - 1;
+    for (std::int64_t i = first_of(c); i < first_of(c + 1); ++i) {
+      if (starts_here(i)) out.values[std::size_t(++at)] = pairs[std::size_t(i)].first;
+      out.position[pairs[std::size_t(i)].second] = std::uint32_t(at);
+    }
   }
   return out;
 }
 
+template <class W>
+std::vector<float> weight_ranks(const Csr<W>& g, int threads) {
+  const int t = threads > 0 ? threads : omp_get_max_threads();
+  for (std::size_t k = 0; k < g.weights.size(); ++k)
+    if (std::isnan(double(g.weights[k])))
+      throw invalid_input("weight_ranks: entry " + std::to_string(k) + " has a NaN weight");
+  const DistinctValues<W> d = distinct_values(g.weights, t);
+  if (d.values.size() > std::size_t(largest_finite - smallest_normal))
+    throw error("weight_ranks: " + std::to_string(d.values.size()) + " distinct weights; at most " +
+                std::to_string(largest_finite - smallest_normal) + " fit the float ranks");
+  std::vector<float> out(g.weights.size());
+  const std::int64_t entries = std::int64_t(out.size());
+#pragma omp parallel for schedule(static) num_threads(t)
+  for (std::int64_t k = 0; k < entries; ++k)
+    out[std::size_t(k)] = std::bit_cast<float>(smallest_normal + d.position[std::size_t(k)]);
+  return out;
+}
+
+template DistinctValues<float> distinct_values(const std::vector<float>&, int);
+template DistinctValues<double> distinct_values(const std::vector<double>&, int);
 template std::vector<float> weight_ranks(const Csr<float>&, int);
 template std::vector<float> weight_ranks(const Csr<double>&, int);
 

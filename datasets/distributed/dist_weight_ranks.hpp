@@ -4,7 +4,8 @@
 // rank's part alone (b-suitor-gpu over ranks keeps one packed word per
 // offer with them; the greedy order is unchanged).
 // How: a sample sort of the distinct weights. Each rank sorts its distinct
-// weights, P - 1 splitters come from P samples of each, each distinct
+// weights (lib/weight_ranks.hpp's distinct_values: each entry's position
+// among them comes with them), P - 1 splitters come from P samples of each, each distinct
 // weight goes to its splitter's bucket rank (one MPI_Alltoallv), a bucket's
 // rank numbers its distinct weights from the count of the buckets before it
 // (MPI_Exscan), and the numbers go back the way the weights came.
@@ -17,6 +18,6 @@
 
 namespace matchblas::mpi {
 
-std::vector<float> weight_ranks_over_ranks(const std::vector<double>& weights);
+std::vector<float> weight_ranks_over_ranks(const std::vector<double>& weights, int threads = 0);
 
 }  // namespace matchblas::mpi

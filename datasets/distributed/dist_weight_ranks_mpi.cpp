@@ -1,5 +1,6 @@
 // Weight ranks over the MPI ranks by a sample sort; see dist_weight_ranks.hpp.
 #include <mpi.h>
+#include <omp.h>
 
 #include <algorithm>
 #include <bit>
@@ -11,6 +12,7 @@
 
 #include "datasets/distributed/dist_weight_ranks.hpp"
 #include "lib/error.hpp"
+#include "lib/weight_ranks.hpp"
 
 namespace matchblas::mpi {
 
@@ -31,17 +33,19 @@ constexpr std::uint32_t smallest_normal = 0x00800000u, largest_finite = 0x7f7fff
 
 }  // namespace
 
-std::vector<float> weight_ranks_over_ranks(const std::vector<double>& weights) {
+std::vector<float> weight_ranks_over_ranks(const std::vector<double>& weights, int threads) {
+  const int t = threads > 0 ? threads : omp_get_max_threads();
   int ranks = 1;
   mpi_try(MPI_Comm_size(MPI_COMM_WORLD, &ranks), "MPI_Comm_size");
   // A NaN anywhere: every rank throws.
   int nan_here = 0, nan_any = 0;
-  for (double w : weights) nan_here |= std::isnan(w) ? 1 : 0;
+  const std::int64_t entries = std::int64_t(weights.size());
+#pragma omp parallel for schedule(static) num_threads(t) reduction(| : nan_here)
+  for (std::int64_t k = 0; k < entries; ++k) nan_here |= std::isnan(weights[std::size_t(k)]) ? 1 : 0;
   mpi_try(MPI_Allreduce(&nan_here, &nan_any, 1, MPI_INT, MPI_LOR, MPI_COMM_WORLD), "MPI_Allreduce");
   if (nan_any) throw invalid_input("weight ranks over the ranks: a NaN weight");
-  std::vector<double> distinct(weights);
-  std::sort(distinct.begin(), distinct.end());
-  distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());  // -0 and +0 as one
+  const DistinctValues<double> local = distinct_values(weights, t);
+  const std::vector<double>& distinct = local.values;
   if (distinct.size() > std::size_t(INT_MAX)) throw error("weight ranks over the ranks: a part over 2^31 weights");
 
   // Splitters: P evenly spaced samples of each rank's distinct weights.
@@ -73,10 +77,8 @@ std::vector<float> weight_ranks_over_ranks(const std::vector<double>& weights) {
           "MPI_Alltoallv");
 
   // The bucket's distinct weights, numbered from the buckets before it.
-  std::vector<double> own(bucket);
-  std::sort(own.begin(), own.end());
-  own.erase(std::unique(own.begin(), own.end()), own.end());
-  long long count = (long long)own.size(), before = 0, total = 0;
+  const DistinctValues<double> own = distinct_values(bucket, t);
+  long long count = (long long)own.values.size(), before = 0, total = 0;
   mpi_try(MPI_Exscan(&count, &before, 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD), "MPI_Exscan");
   mpi_try(MPI_Allreduce(&count, &total, 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD), "MPI_Allreduce");
   int rank = 0;
@@ -86,8 +88,9 @@ std::vector<float> weight_ranks_over_ranks(const std::vector<double>& weights) {
     throw error("weight ranks over the ranks: " + std::to_string(total) + " distinct weights; at most " +
                 std::to_string(largest_finite - smallest_normal) + " fit the float ranks");
   std::vector<std::uint32_t> numbers(bucket.size());
-  for (std::size_t i = 0; i < bucket.size(); ++i)
-    numbers[i] = std::uint32_t(before + (std::lower_bound(own.begin(), own.end(), bucket[i]) - own.begin()));
+  const std::int64_t received = std::int64_t(bucket.size());
+#pragma omp parallel for schedule(static) num_threads(t)
+  for (std::int64_t i = 0; i < received; ++i) numbers[std::size_t(i)] = std::uint32_t(before + own.position[std::size_t(i)]);
 
   // The numbers back, in the order the weights came.
   std::vector<std::uint32_t> ranked(distinct.size());
@@ -95,10 +98,9 @@ std::vector<float> weight_ranks_over_ranks(const std::vector<double>& weights) {
                         send_at.data(), MPI_UINT32_T, MPI_COMM_WORLD),
           "MPI_Alltoallv");
   std::vector<float> out(weights.size());
-  for (std::size_t k = 0; k < weights.size(); ++k) {
-    const std::size_t at = std::size_t(std::lower_bound(distinct.begin(), distinct.end(), weights[k]) - distinct.begin());
-    out[k] = std::bit_cast<float>(smallest_normal + ranked[at]);
-  }
+#pragma omp parallel for schedule(static) num_threads(t)
+  for (std::int64_t k = 0; k < entries; ++k)
+    out[std::size_t(k)] = std::bit_cast<float>(smallest_normal + ranked[local.position[std::size_t(k)]]);
   return out;
 }
 

@@ -5,10 +5,10 @@
 
 namespace matchblas::mpi {
 
-std::vector<float> weight_ranks_over_ranks(const std::vector<double>& weights) {
+std::vector<float> weight_ranks_over_ranks(const std::vector<double>& weights, int threads) {
   Csr<double> g;
   g.weights = weights;
-  return weight_ranks(g);
+  return weight_ranks(g, threads);
 }
 
 }  // namespace matchblas::mpi

@@ -1,8 +1,8 @@
 // Weight ranks over the MPI ranks (datasets/distributed/dist_weight_ranks.hpp):
 // each rank's weights get the floats lib/weight_ranks.hpp gives the whole
 // graph's, bit for bit, at any rank count, on tie-heavy and continuous
-// weights with both zeros, negatives and infinities, on ranks without
-// weights too; a NaN on one rank is invalid_input on every rank.
+// weights with both zeros, negatives and infinities, on parts sorted on
+// one thread and on two, on ranks without weights too; a NaN on one rank is invalid_input on every rank.
 #include <doctest/doctest.h>
 
 #include <bit>
@@ -10,6 +10,7 @@
 #include <limits>
 #include <map>
 #include <string>
+#include <tuple>
 
 #include "datasets/distributed/dist_graph.hpp"
 #include "datasets/distributed/dist_weight_ranks.hpp"
@@ -22,8 +23,12 @@ using namespace matchblas;
 
 TEST_CASE("weight ranks over the ranks equal the whole graph's, bit for bit") {
   const int rank = mpi::world_rank(), ranks = mpi::world_size();
-  for (int ties : {0, 3}) {
-    Csr<double> g = check::random_graph(200, 0.05, ties, 17 + ties);
+  // The large graph's parts pass 2^16 entries at up to 4 ranks: their sorts
+  // and searches run on 2 threads.
+  for (const auto& [n, density, ties, threads] : {std::tuple{200, 0.05, 0, 0}, std::tuple{200, 0.05, 3, 0},
+                                                  std::tuple{2600, 0.05, 0, 2}, std::tuple{2600, 0.05, 40, 2}}) {
+    CAPTURE(n);
+    Csr<double> g = check::random_graph(vertex_t(n), density, ties, std::uint64_t(17 + ties));
     const double specials[] = {-0.0, 0.0, -2.5, std::numeric_limits<double>::infinity(),
                                -std::numeric_limits<double>::infinity()};
     for (vertex_t u = 0; u < g.n_rows; ++u)
@@ -38,7 +43,7 @@ TEST_CASE("weight ranks over the ranks equal the whole graph's, bit for bit") {
     std::map<double, std::uint32_t> of;  // -0 and +0 one key
     for (std::size_t k = 0; k < whole.size(); ++k) of[g.weights[k]] = std::bit_cast<std::uint32_t>(whole[k]);
     const DistGraph part = distribute(g, rank, ranks, Partition::blocks);
-    const std::vector<float> got = mpi::weight_ranks_over_ranks(part.weights);
+    const std::vector<float> got = mpi::weight_ranks_over_ranks(part.weights, threads);
     REQUIRE(got.size() == part.weights.size());
     std::string bad;
     for (std::size_t k = 0; bad.empty() && k < got.size(); ++k)

@@ -6,6 +6,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <random>
 
@@ -75,4 +76,24 @@ TEST_CASE("weight ranks refuse a NaN weight") {
   REQUIRE(g.weights.size() > 3);
   g.weights[3] = std::nan("");
   CHECK_THROWS_WITH_AS(weight_ranks(g), doctest::Contains("entry 3"), invalid_input);
+}
+
+TEST_CASE("distinct values: sorted, unique, each entry's position, on one thread or several") {
+  std::mt19937_64 rng(5);
+  for (std::size_t size : {std::size_t(0), std::size_t(1), std::size_t(1000), std::size_t(200000)}) {
+    CAPTURE(size);
+    std::vector<double> v(size);
+    for (std::size_t k = 0; k < size; ++k) {
+      const std::uint64_t r = rng();
+      v[k] = r % 5 == 0 ? (r % 2 ? -0.0 : 0.0) : double(std::int64_t(r % 3001) - 1500) / 7;  // ties, both zeros
+    }
+    const DistinctValues<double> one = distinct_values(v, 1), two = distinct_values(v, 2);
+    CHECK(one.position == two.position);
+    REQUIRE(one.values.size() == two.values.size());
+    for (std::size_t i = 1; i < one.values.size(); ++i) CHECK(one.values[i - 1] < one.values[i]);
+    REQUIRE(one.position.size() == size);
+    bool all = true;
+    for (std::size_t k = 0; k < size; ++k) all = all && one.values[one.position[k]] == v[k];
+    CHECK(all);
+  }
 }

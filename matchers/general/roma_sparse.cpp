@@ -171,23 +171,26 @@ RomaRun roma_sparse(const Csr<W>& g, const RomaSparseOptions& opt) {
   const double threshold = augmentation_threshold(g, opt.min_gain);
   std::optional<LongAugmentations<W>> longer;
   if (opt.length > 2) longer.emplace(g, opt.length, opt.candidates, 1);
-  std::vector<vertex_t> order(static_cast<std::size_t>(n));
+  std::vector<vertex_t> order;
+  order.reserve(std::size_t(n));
   PhaseSchedule schedule(longer.has_value());
   for (int p = 0; p < opt.phases; ++p) {
     check_interrupt();
     t = std::chrono::steady_clock::now();
-    std::iota(order.begin(), order.end(), vertex_t(0));
+    // The phase's vertices (the long pass's roots, or the marked ones) in a
+    // fresh seeded random order.
+    if (schedule.long_pass()) longer->roots(mate, order);
+    else marked.list(order);
     rng::shuffle(order, rng::Stream(opt.seed, order_stream + std::uint64_t(p)));
     RomaPhase phase;
     phase.phase = p;
+    phase.scanned = std::int64_t(order.size());
     if (schedule.long_pass()) {
       phase.kernel = "long";
-      phase.flips = longer->pass(order, threshold, mate, matched, unmatch, match, phase.scanned);
+      phase.flips = longer->pass(order, threshold, mate, matched, unmatch, match);
     } else {
-      phase.scanned = 0;
       for (vertex_t v : order) {
-        if (!marked.take(v)) continue;
-        ++phase.scanned;
+        marked.take(v);
         const Augmentation a = best_augmentation(search, v, mate, matched, prepare, weight_to_u);
         if (a.gain > threshold) {
           apply_augmentation(v, a, mate, unmatch, match);

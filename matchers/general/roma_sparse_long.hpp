@@ -227,35 +227,30 @@ class LongAugmentations {
   const Csr<W>& lists() const { return lists_; }
   int length() const { return length_; }
 
-  // The next pass's roots: every vertex in the first pass, then those whose
-  // mate changed since the previous pass began.
+  // The next pass's roots, in increasing order, into `out`: every vertex in
+  // the first pass, then those whose mate changed since the previous pass
+  // began.
   template <class Mate>
-  std::vector<char> roots(Mate mate) {
-    const vertex_t n = g_.n_rows;
-    std::vector<char> root(std::size_t(n), first_);
-    for (vertex_t v = 0; v < n; ++v) {
+  void roots(Mate mate, std::vector<vertex_t>& out) {
+    out.clear();
+    for (vertex_t v = 0; v < g_.n_rows; ++v) {
       const vertex_t now = mate(v);
-      if (now != previous_[v]) root[v] = 1;
+      if (first_ || now != previous_[v]) out.push_back(v);
       previous_[v] = now;
     }
     first_ = 0;
-    return root;
   }
 
-  // One pass on one thread over `order` (every vertex once); returns the
-  // augmentations applied and sets `searched` to the roots searched.
-  // mate(a) / matched(a) read the matching, unmatch(a) frees a and its mate,
-  // match(a, b, w) pairs them (the functions of roma_sparse_search.hpp).
+  // One pass on one thread from the roots of `order` (roots() shuffled);
+  // returns the augmentations applied. mate(a) / matched(a) read the
+  // matching, unmatch(a) frees a and its mate, match(a, b, w) pairs them
+  // (the functions of roma_sparse_search.hpp).
   template <class Mate, class Matched, class Unmatch, class Match>
   std::int64_t pass(const std::vector<vertex_t>& order, double threshold, Mate mate, Matched matched,
-                    Unmatch unmatch, Match match, std::int64_t& searched) {
-    const std::vector<char> root = roots(mate);
+                    Unmatch unmatch, Match match) {
     if (!search_) search_.emplace(*this);
     std::int64_t applied = 0;
-    searched = 0;
     for (vertex_t r : order) {
-      if (!root[r]) continue;
-      ++searched;
       if (!search_->find(r, threshold, mate, matched)) continue;
       search_->apply(mate, unmatch, match);
       ++applied;

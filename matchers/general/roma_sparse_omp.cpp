@@ -194,16 +194,16 @@ void on_threads(vertex_t n, int chunk, MakeState make_state, Body body, std::vec
   scanned += s;
 }
 
-// A pass of longer augmentations on the threads (the header: the locks, the
-// check, the retries); returns the augmentations applied, sets `searched`,
-// and flags in changed_flag every vertex whose mate changed.
+// A pass of longer augmentations on the threads from the roots of `order`
+// (the header: the locks, the check, the retries); returns the
+// augmentations applied, sets `searched`, and flags in changed_flag every
+// vertex whose mate changed.
 template <class W>
 std::int64_t long_pass_omp(LongAugmentations<W>& longer, std::vector<std::optional<LongSearch<W>>>& searches,
                            SharedMatching<W>& state, const std::vector<vertex_t>& order, double threshold,
                            std::vector<char>& changed_flag, std::int64_t& searched) {
   const auto mate = [&](vertex_t a) { return state.mate(a); };
   const auto matched = [&](vertex_t a) { return state.matched(a); };
-  const std::vector<char> root = longer.roots(mate);
   const vertex_t n = vertex_t(order.size());
   std::int64_t applied = 0, scanned = 0;
   std::vector<vertex_t> retry;
@@ -219,7 +219,6 @@ std::int64_t long_pass_omp(LongAugmentations<W>& longer, std::vector<std::option
   const auto body = [&](ThreadState& t, vertex_t i, std::vector<vertex_t>& mine, std::int64_t& done,
                         std::int64_t& searched_here) {
     const vertex_t r = order[i];
-    if (!root[r]) return;
     ++searched_here;
     if (!t.search->find(r, threshold, mate, matched)) return;
     t.search->touched(t.set);
@@ -278,7 +277,8 @@ RomaRun roma_sparse_omp(const Csr<W>& g, const RomaSparseOptions& opt, int threa
   std::optional<LongAugmentations<W>> longer;
   if (opt.length > 2) longer.emplace(g, opt.length, opt.candidates, omp_get_max_threads());
   std::vector<std::optional<LongSearch<W>>> searches(static_cast<std::size_t>(omp_get_max_threads()));
-  std::vector<vertex_t> order(static_cast<std::size_t>(n));
+  std::vector<vertex_t> order;
+  order.reserve(std::size_t(n));
   PhaseSchedule schedule(longer.has_value());
   MarkedVertices marked(n);
   std::vector<vertex_t> changed;  // the vertices whose mate changed in this phase
@@ -286,8 +286,12 @@ RomaRun roma_sparse_omp(const Csr<W>& g, const RomaSparseOptions& opt, int threa
   for (int p = 0; p < opt.phases; ++p) {
     check_interrupt();
     t = std::chrono::steady_clock::now();
-    std::iota(order.begin(), order.end(), vertex_t(0));
+    // The phase's vertices (the long pass's roots, or the marked ones) in a
+    // fresh seeded random order.
+    if (schedule.long_pass()) longer->roots(mate, order);
+    else marked.list(order);
     rng::shuffle(order, rng::Stream(opt.seed, order_stream + std::uint64_t(p)));
+    const vertex_t listed = vertex_t(order.size());
     if (schedule.long_pass()) {
       RomaPhase phase;
       phase.phase = p;
@@ -298,7 +302,7 @@ RomaRun roma_sparse_omp(const Csr<W>& g, const RomaSparseOptions& opt, int threa
           changed_flag[v] = 0;
           changed.push_back(v);
         }
-      marked.mark_around(g, changed, mate);
+      marked.mark_around(g, changed, mate, omp_get_max_threads());
       phase.seconds = seconds_since(t);
       phase.weight = matched_total(n, mate, matched);
       run.phases.push_back(phase);
@@ -310,7 +314,7 @@ RomaRun roma_sparse_omp(const Csr<W>& g, const RomaSparseOptions& opt, int threa
     const auto body = [&](vertex_t& u_row, vertex_t i, std::vector<vertex_t>& mine, std::int64_t& done,
                           std::int64_t& searched_here) {
       const vertex_t v = order[i];
-      if (!marked.take(v)) return;
+      marked.take(v);  // listed: marked
       ++searched_here;
       const auto prepare = [&](vertex_t u) { u_row = u; };
       const auto weight_to_u = [&](vertex_t y) { return edge_weight(search, u_row, y); };
@@ -334,7 +338,7 @@ RomaRun roma_sparse_omp(const Csr<W>& g, const RomaSparseOptions& opt, int threa
       }
       if (again) mine.push_back(v);
     };
-    on_threads(n, 256, [] { return no_vertex; }, body, retry, flips, scanned);
+    on_threads(listed, 256, [] { return no_vertex; }, body, retry, flips, scanned);
     for (vertex_t p = 0; p < n; ++p)
       if (changed_flag[p]) {
         changed_flag[p] = 0;
@@ -354,7 +358,7 @@ RomaRun roma_sparse_omp(const Csr<W>& g, const RomaSparseOptions& opt, int threa
         ++flips;
       }
     }
-    marked.mark_around(g, changed, mate);
+    marked.mark_around(g, changed, mate, omp_get_max_threads());
     RomaPhase phase;
     phase.phase = p;
     phase.scanned = scanned + std::int64_t(retry.size());

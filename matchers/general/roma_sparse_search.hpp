@@ -7,6 +7,7 @@
 // binary search in u's row).
 #pragma once
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <limits>
 
@@ -51,17 +52,30 @@ class MarkedVertices {
     marked_[v] = 0;
     return true;
   }
-  // Marks around every vertex of `changed` (duplicates allowed; emptied).
+  // The marked vertices in increasing order, into `out`: a phase's
+  // vertices (shuffled by the caller), so that a phase with few costs O(n)
+  // bytes read, not a shuffle of all n.
+  void list(std::vector<vertex_t>& out) const {
+    out.clear();
+    for (std::size_t v = 0; v < marked_.size(); ++v)
+      if (marked_[v]) out.push_back(vertex_t(v));
+  }
+  // Marks around every vertex of `changed` (duplicates allowed; emptied), on
+  // `threads` OpenMP threads (their marks are relaxed atomic stores of 1).
   template <class W, class Mate>
-  void mark_around(const Csr<W>& g, std::vector<vertex_t>& changed, Mate mate) {
+  void mark_around(const Csr<W>& g, std::vector<vertex_t>& changed, Mate mate, int threads = 1) {
     std::sort(changed.begin(), changed.end());
     changed.erase(std::unique(changed.begin(), changed.end()), changed.end());
-    for (vertex_t c : changed) {
-      marked_[c] = 1;
+    const auto size = std::int64_t(changed.size());
+    const auto mark = [&](vertex_t v) { std::atomic_ref(marked_[std::size_t(v)]).store(1, std::memory_order_relaxed); };
+#pragma omp parallel for schedule(dynamic, 64) num_threads(threads) if (threads > 1 && size > 1024)
+    for (std::int64_t i = 0; i < size; ++i) {
+      const vertex_t c = changed[std::size_t(i)];
+      mark(c);
       for (offset_t k = g.offsets[c]; k < g.offsets[c + 1]; ++k) {
         const vertex_t y = g.cols[k], y_mate = mate(y);
-        marked_[y] = 1;
-        if (y_mate != no_vertex) marked_[y_mate] = 1;
+        mark(y);
+        if (y_mate != no_vertex) mark(y_mate);
       }
     }
     changed.clear();

@@ -252,7 +252,7 @@ void add_general(std::vector<MatcherInfo>& r) {
                          [](const auto& g, int t) { return gpa(g, t); }));
   r.push_back(roma_sparse_entry(
       {.name = "roma-sparse",
-       .summary = "ROMA with every 2-augmentation centred at a vertex, from Suitor's matching",
+       .summary = "ROMA: every 2-augmentation centred at a vertex, and longer ones (up to 4 new edges), from Suitor's matching",
        .reference = roma_sparse_sources + "; longer augmentations: " + lin_kernighan,
        .twin = "roma-sparse-gpu",
        .memory = {64, 29}},  // length 4: the long search's lists (bench_memory: 53 B a vertex, 24 B an edge)

@@ -13,7 +13,9 @@ OUT/SOURCE-*.svg (matplotlib) and the page OUT/SOURCE.md, which sets every
 row beside the source's own figure where the source states one
 (bench/replication/SOURCE.csv, typed from the source's tables and text, with
 the place each value comes from) and says where our conclusion differs.
-OUT/README.md lists the pages, and the studies not yet replicated with why.
+OUT/README.md lists the pages, and the studies not yet replicated with why;
+docs/PERFORMANCE.md (OUT/PERFORMANCE.md for another --out) gathers every
+page's conclusions beside the source's, drawn from the pages alone.
 
 --quick: small sizes, seconds per study (CI runs it: every study runs and
 its plots and pages are made). --full: the sources' sizes (hours on a large
@@ -1646,6 +1648,79 @@ def render_index(ctx):
         f.write("\n".join(lines) + "\n")
 
 
+# Each page's sections whose text the performance summary carries: its
+# conclusions beside the source's (the pages without such a section: the
+# ones that answer the source's questions).
+HEADLINES = {
+    "thorsen": ["The conclusions, side by side", "Luby's algorithm against the parallel greedy (sec. 3)"],
+    "assignment": ["3.4 Quality: does parallelism reduce it?", "3.5 Trade-off: quality against speed"],
+    "handshake": [None],  # the text before its first section: the source's claim and this run's answer
+    "hovland": ["Where this run differs"],
+    "naim-1": ["The source's statements and ours"],
+    "naim-3": ["Beside the paper"],
+    "naim-4": ["Beside the paper"],
+}
+
+
+def page_sections(text, heading):
+    """The lines of a page's section `heading` (None: the text after the
+    page's run header and before its first section), without pictures."""
+    lines = text.splitlines()
+    if heading is None:
+        start = next((i + 1 for i, l in enumerate(lines) if l.startswith("*Raw rows:*")), 0)
+    else:
+        start = next((i + 1 for i, l in enumerate(lines) if l == "## " + heading), None)
+        if start is None:
+            return []
+    end = next((i for i in range(start, len(lines)) if lines[i].startswith("## ")), len(lines))
+    return [l for l in lines[start:end] if not l.startswith("![")]
+
+
+def performance_path(ctx, args):
+    """docs/PERFORMANCE.md beside the default output folder; OUT/PERFORMANCE.md
+    for any other --out."""
+    default = os.path.abspath(os.path.join(ROOT, "docs", "replication"))
+    return os.path.join(ROOT, "docs", "PERFORMANCE.md") if ctx.out == default else os.path.join(ctx.out,
+                                                                                                 "PERFORMANCE.md")
+
+
+def render_performance(ctx, path):
+    """The headline results of every page in OUT, drawn from the pages (and
+    so from the rows) alone: each source's conclusions beside ours, the run's
+    machine and date, a link to the page."""
+    folder = os.path.relpath(ctx.out, os.path.dirname(path))
+    link = "" if folder == "." else folder + "/"
+    lines = ["# Performance and quality beside the sources\n",
+             "What matchblas measured against the published studies it implements, each on the machine its "
+             "page names: the conclusions of every replication page in [%s](%sREADME.md), drawn from their "
+             "rows by the same command (`bench/replicate.py`, or `--render-only` from the rows alone). The lab "
+             "notebook of every other measurement (kernels against their memory floors, the pre-pass against "
+             "MC64, the GPU matchers) is bench/RESULTS.md; the README's table of which matcher to use quotes "
+             "its headline figures.\n" % (link or "the index", link)]
+    for name, (title, _, runner, _) in STUDIES.items():
+        page = os.path.join(ctx.out, name + ".md")
+        if runner is None or not os.path.exists(page):
+            continue
+        header, _ = read_rows(os.path.join(ctx.out, "data", name + ".jsonl"))
+        with open(page) as f:
+            text = f.read()
+        body = []
+        for heading in HEADLINES.get(name, []):
+            section = page_sections(text, heading)
+            if any(l.strip() for l in section):
+                if heading is not None:
+                    body.append("### " + heading + "\n")
+                body.extend(section)
+        lines.append("## %s ([%s.md](%s%s.md))\n" % (title, name, link, name))
+        lines.append("*Run:* %s, %s mode, %s, revision %s.\n" % (
+            header["machine"], header["mode"], header["date"], header["revision"]))
+        while body and not body[-1].strip():
+            body.pop()
+        lines.append("\n".join(body).strip("\n") + "\n" if body else "(no conclusions on the page)\n")
+    with open(path, "w") as f:
+        f.write(re.sub(r"\n{3,}", "\n\n", "\n".join(lines)))
+
+
 def render(ctx, name):
     _, _, _, render_study = STUDIES[name]
     path = os.path.join(ctx.out, "data", name + ".jsonl")
@@ -1694,6 +1769,7 @@ def main(argv=None):
                 print("replicate: %s failed: %s" % (name, e), file=sys.stderr)
                 failed.append(name)
         render_index(ctx)
+        render_performance(ctx, performance_path(ctx, args))
     finally:
         shutil.rmtree(ctx.scratch, ignore_errors=True)
     return 1 if failed else 0

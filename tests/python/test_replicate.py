@@ -3,8 +3,9 @@
 built, assignment, handshake, hovland, naim-1, naim-3, naim-4) runs on the build's
 binaries, writes its rows (JSONL with the run's machine, revision, command
 and mode; CSV), its plots (non-empty SVG, each one the page links) and its
-page; the index lists every source, replicated or pending; --render-only
-draws the same pages and plots again from the rows alone; the rows say what the
+page; the index lists every source, replicated or pending; PERFORMANCE.md
+has a section of conclusions per page; --render-only draws the same pages,
+plots and summary again from the rows alone; the rows say what the
 studies found (the four distributed variants and Luby timed on each graph,
 greedy's matching from every parallel LD and Suitor run, one handshake
 matching for every thread count, greedy's matching from OMP-LD and
@@ -145,7 +146,16 @@ def main():
     for pending in ("sec. 5.5-5.6",):
         line = [l for l in index.splitlines() if pending in l]
         check(len(line) == 1 and "| - |" in line[0], "the index does not list %s as pending" % pending)
-    # Drawn again from the rows alone: the same pages and plots, byte for byte.
+    # The performance summary: a section per page, each with the run's
+    # machine and the page's conclusions.
+    performance = open(os.path.join(out, "PERFORMANCE.md")).read()
+    sections = performance.split("\n## ")[1:]
+    for name in sources:
+        mine = [sec for sec in sections if "(%s.md)" % name in sec.splitlines()[0]]
+        check(len(mine) == 1, "PERFORMANCE.md: no one section for " + name)
+        check("*Run:*" in mine[0] and len(mine[0].splitlines()) > 4 and "(no conclusions" not in mine[0],
+              "PERFORMANCE.md: %s's section is empty:\n%s" % (name, mine[0][:500]))
+    # Drawn again from the rows alone: the same pages, plots and summary, byte for byte.
     svgs = {f: open(os.path.join(out, f)).read() for f in os.listdir(out) if f.endswith(".svg")}
     p = subprocess.run([sys.executable, SCRIPT, "--render-only", "--build", build, "--out", out, "--source",
                         ",".join(sources)], capture_output=True, text=True, timeout=300)
@@ -154,6 +164,7 @@ def main():
         check(open(os.path.join(out, name + ".md")).read() == pages[name], name + ": --render-only drew another page")
     for f, text in svgs.items():
         check(open(os.path.join(out, f)).read() == text, f + ": --render-only drew another plot")
+    check(open(os.path.join(out, "PERFORMANCE.md")).read() == performance, "--render-only drew another PERFORMANCE.md")
     # A bad source is a usage error.
     p = subprocess.run([sys.executable, SCRIPT, "--source", "nosuch", "--out", out], capture_output=True, text=True)
     check(p.returncode == 2 and "unknown source 'nosuch'" in p.stderr, "a bad --source: %s" % p.stderr)

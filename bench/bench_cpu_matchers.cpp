@@ -16,6 +16,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <exception>
 #include <map>
 #include <string>
 #include <vector>
@@ -62,6 +63,21 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
+  // The rows: every matcher, or the --only entries in their order.
+  std::vector<std::pair<const MatcherInfo*, NamedWithOptions>> rows;
+  for (const MatcherInfo& info : matchers())
+    if (only.empty()) rows.push_back({&info, {info.name, {}}});
+  try {
+    for (const std::string& spec : only) {
+      NamedWithOptions named = split_named_options(spec);
+      const MatcherInfo& info = find_matcher(named.name);
+      (void)parse_options(info, named.given);  // a bad option: refused before the graph is drawn
+      rows.push_back({&info, std::move(named)});
+    }
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "bench_cpu_matchers: --only: %s\n", e.what());
+    return 2;
+  }
   Csr<float> g;
   if (file.empty()) {
     GenOptions opt;
@@ -83,14 +99,6 @@ int main(int argc, char** argv) {
   const double greedy_weight = matching_weight(g, reference);
   std::printf("%-16s %-9s %7s %10s %12s %16s %8s %8s %8s\n", "matcher", "backend", "threads", "median s", "Medges/s",
               "weight", "/greedy", "=greedy", "x plain");
-  // The rows: every matcher, or the --only entries in their order.
-  std::vector<std::pair<const MatcherInfo*, NamedWithOptions>> rows;
-  for (const MatcherInfo& info : matchers())
-    if (only.empty()) rows.push_back({&info, {info.name, {}}});
-  for (const std::string& spec : only) {
-    NamedWithOptions named = split_named_options(spec);
-    rows.push_back({&find_matcher(named.name), std::move(named)});
-  }
   for (const auto& [entry, named] : rows) {
     const MatcherInfo& info = *entry;
     if (info.problem != Problem::matching || info.device != Device::cpu || info.unavailable || info.name == "exact" || !info.accepts(general_graphs)) continue;

@@ -41,7 +41,9 @@ DistinctValues<W> distinct_values(const std::vector<W>& v, int threads) {
   const std::int64_t chunks = std::min<std::int64_t>(t, std::max<std::int64_t>(1, n >> 16));
   std::vector<std::int64_t> starts(std::size_t(chunks) + 1, 0);
   const auto first_of = [&](std::int64_t c) { return n * c / chunks; };
-  const auto starts_here = [&](std::int64_t i) { return i == 0 || pairs[std::size_t(i - 1)].first != pairs[std::size_t(i)].first; };
+  const auto starts_here = [&](std::int64_t i) {
+    return i == 0 || pairs[std::size_t(i - 1)].first != pairs[std::size_t(i)].first;
+  };
 #pragma omp parallel for schedule(static) num_threads(t)
   for (std::int64_t c = 0; c < chunks; ++c) {
     std::int64_t count = 0;

@@ -90,7 +90,8 @@ std::vector<float> weight_ranks_over_ranks(const std::vector<double>& weights, i
   std::vector<std::uint32_t> numbers(bucket.size());
   const std::int64_t received = std::int64_t(bucket.size());
 #pragma omp parallel for schedule(static) num_threads(t)
-  for (std::int64_t i = 0; i < received; ++i) numbers[std::size_t(i)] = std::uint32_t(before + own.position[std::size_t(i)]);
+  for (std::int64_t i = 0; i < received; ++i)
+    numbers[std::size_t(i)] = std::uint32_t(before + own.position[std::size_t(i)]);
 
   // The numbers back, in the order the weights came.
   std::vector<std::uint32_t> ranked(distinct.size());

@@ -272,7 +272,8 @@ RomaRun roma_sparse_omp(const Csr<W>& g, const RomaSparseOptions& opt, int threa
   const double threshold = augmentation_threshold(g, opt.min_gain);
   const auto mate = [&](vertex_t a) { return state.mate(a); };
   const auto matched = [&](vertex_t a) { return state.matched(a); };
-  const Csr<W> lists = opt.candidates > 0 ? candidate_lists(g, opt.candidates, CandidateOrder::column, omp_get_max_threads()) : Csr<W>{};
+  const Csr<W> lists =
+      opt.candidates > 0 ? candidate_lists(g, opt.candidates, CandidateOrder::column, omp_get_max_threads()) : Csr<W>{};
   const Csr<W>& search = opt.candidates > 0 ? lists : g;
   std::optional<LongAugmentations<W>> longer;
   if (opt.length > 2) longer.emplace(g, opt.length, opt.candidates, omp_get_max_threads());

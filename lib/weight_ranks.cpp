@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
-#include <climits>
 #include <cstdint>
 #include <utility>
 #include <parallel/algorithm>

@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <chrono>
 #include <limits>
-#include <numeric>
 #include <optional>
 
 #include "lib/counter_rng.hpp"

@@ -50,7 +50,6 @@
 #include <cmath>
 #include <exception>
 #include <limits>
-#include <numeric>
 #include <optional>
 
 #include "lib/counter_rng.hpp"

@@ -6,7 +6,8 @@
 // weights made float keys, the uploads, the rounds and their exchanges, the
 // result's download), checked over the ranks (check_b_matching_over_ranks:
 // valid, its weight and edges), and its exchange reported per round, summed
-// over the ranks: messages (pairs of ranks), proposals, drops and bytes.
+// over the ranks: messages (pairs of ranks), proposals, drops and bytes,
+// and the seconds each rank spent in the exchange (least and most).
 // --device-memory caps each rank's GPU bytes (rows streamed beyond it).
 // --gpus: the GPUs by rank on the node, as the CLI's --gpus (default: the
 // node's GPUs in turn).
@@ -96,13 +97,34 @@ int main(int argc, char** argv) {
   std::vector<double> times;
   BMatching rows;
   PartsExchange ex;
+  std::vector<GpuTimes> parts;  // each run's
   for (int rep = 0; rep < reps; ++rep) {
     mpi::barrier();
     const auto t = std::chrono::steady_clock::now();
     ex = PartsExchange{};
-    rows = b_suitor_gpu_ranks(part, bv, opt, &ex);
+    GpuTimes t_rank;
+    rows = b_suitor_gpu_ranks(part, bv, opt, &ex, &t_rank);
+    parts.push_back(t_rank);
     times.push_back(mpi::max_over_ranks(std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count()));
     if (rank == 0) std::printf("# run %d: %.4f s\n", rep + 1, times.back());
+  }
+  // The median run's parts, each the slowest rank's (times are the same on
+  // every rank, so every rank picks the same run).
+  std::vector<std::size_t> order(times.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) { return times[x] < times[y]; });
+  {
+    const GpuTimes& m = parts[order[order.size() / 2]];
+    std::vector<std::pair<std::string, double>> items = m.phases;
+    items.insert(items.begin() + std::min<std::ptrdiff_t>(2, std::ptrdiff_t(items.size())), {"upload", m.upload_s});
+    items.push_back({"download", m.download_s});
+    std::string line;
+    for (const auto& [name, s] : items) {
+      char buf[160];
+      std::snprintf(buf, sizeof buf, "%s%s %.4f", line.empty() ? "" : ", ", name.c_str(), mpi::max_over_ranks(s));
+      line += buf;
+    }
+    if (rank == 0) std::printf("parts of the median run (s, the slowest rank's each): %s\n", line.c_str());
   }
   std::sort(times.begin(), times.end());
   const BMatchingOverRanks checked = check_b_matching_over_ranks(part, bv, rows);
@@ -113,6 +135,7 @@ int main(int argc, char** argv) {
                 times[times.size() / 2], reps, times.front(), rounds, static_cast<long long>(checked.edges),
                 checked.weight, checked.violation.empty() ? "valid" : checked.violation.c_str());
   long long all_bytes = 0, all_messages = 0;
+  double exchange_s = 0;  // this rank's, over the last run's rounds
   for (std::size_t r = 0; r < rounds; ++r) {
     const PartsRound& mine = ex.rounds[r];
     const long long messages = mpi::sum_over_ranks(std::int64_t(mine.messages)),
@@ -122,12 +145,15 @@ int main(int argc, char** argv) {
                     most = mpi::max_over_ranks(std::int64_t(mine.bytes));
     all_bytes += bytes;
     all_messages += messages;
+    exchange_s += mine.exchange_s;
     if (rank == 0 && (r < 8 || r + 1 == rounds))
       std::printf("  round %zu: %lld messages, %lld proposals, %lld drops, %lld bytes (most from one rank %lld)\n",
                   r + 1, messages, proposals, drops, bytes, most);
   }
+  const double most_exchange_s = mpi::max_over_ranks(exchange_s), least_exchange_s = -mpi::max_over_ranks(-exchange_s);
   if (rank == 0)
-    std::printf("exchange: %lld bytes in %lld messages over %zu rounds (all ranks)\n", all_bytes, all_messages,
-                rounds);
+    std::printf("exchange: %lld bytes in %lld messages over %zu rounds (all ranks); the last run's exchange took "
+                "%.4f-%.4f s a rank (waits for the others included)\n",
+                all_bytes, all_messages, rounds, least_exchange_s, most_exchange_s);
   return checked.violation.empty() ? 0 : 1;
 }

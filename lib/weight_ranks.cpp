@@ -7,11 +7,10 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
-#include <utility>
-#include <parallel/algorithm>
 #include <string>
 
 #include "lib/error.hpp"
+#include "lib/radix_sort.hpp"
 
 namespace matchblas {
 
@@ -25,24 +24,24 @@ template <class W>
 DistinctValues<W> distinct_values(const std::vector<W>& v, int threads) {
   const int t = threads > 0 ? threads : omp_get_max_threads();
   if (v.size() > std::size_t(UINT32_MAX)) throw error("distinct_values: more than 2^32 entries");
-  std::vector<std::pair<W, std::uint32_t>> pairs(v.size());
+  // The entries by value: their order keys (exact for floats and doubles;
+  // -0 and +0 one key) radix-sorted with their indices.
   const std::int64_t n = std::int64_t(v.size());
+  std::vector<std::uint64_t> keys(v.size());
+  std::vector<std::uint32_t> entry(v.size());
 #pragma omp parallel for schedule(static) num_threads(t)
-  for (std::int64_t k = 0; k < n; ++k) pairs[std::size_t(k)] = {v[std::size_t(k)], std::uint32_t(k)};
-  const auto by_value = [](const auto& a, const auto& b) { return a.first < b.first; };
-  if (t > 1 && v.size() > (std::size_t(1) << 16))
-    __gnu_parallel::sort(pairs.begin(), pairs.end(), by_value, __gnu_parallel::multiway_mergesort_tag(t));
-  else
-    std::sort(pairs.begin(), pairs.end(), by_value);
-  // Chunks of the sorted pairs: each counts the values that start in it
-  // (a value differs from the one before it; -0 == +0), the counts' prefix
-  // sums number them, and each chunk writes its entries' positions.
+  for (std::int64_t k = 0; k < n; ++k) {
+    keys[std::size_t(k)] = order_key(double(v[std::size_t(k)]));
+    entry[std::size_t(k)] = std::uint32_t(k);
+  }
+  radix_sort_with_index(keys, entry, t);
+  // Chunks of the sorted keys: each counts the values that start in it
+  // (a key differs from the one before it), the counts' prefix sums number
+  // them, and each chunk writes its entries' positions.
   const std::int64_t chunks = std::min<std::int64_t>(t, std::max<std::int64_t>(1, n >> 16));
   std::vector<std::int64_t> starts(std::size_t(chunks) + 1, 0);
   const auto first_of = [&](std::int64_t c) { return n * c / chunks; };
-  const auto starts_here = [&](std::int64_t i) {
-    return i == 0 || pairs[std::size_t(i - 1)].first != pairs[std::size_t(i)].first;
-  };
+  const auto starts_here = [&](std::int64_t i) { return i == 0 || keys[std::size_t(i - 1)] != keys[std::size_t(i)]; };
 #pragma omp parallel for schedule(static) num_threads(t)
   for (std::int64_t c = 0; c < chunks; ++c) {
     std::int64_t count = 0;
@@ -57,8 +56,8 @@ DistinctValues<W> distinct_values(const std::vector<W>& v, int threads) {
   for (std::int64_t c = 0; c < chunks; ++c) {
     std::int64_t at = starts[std::size_t(c)] - 1;
     for (std::int64_t i = first_of(c); i < first_of(c + 1); ++i) {
-      if (starts_here(i)) out.values[std::size_t(++at)] = pairs[std::size_t(i)].first;
-      out.position[pairs[std::size_t(i)].second] = std::uint32_t(at);
+      if (starts_here(i)) out.values[std::size_t(++at)] = W(from_order_key(keys[std::size_t(i)]));
+      out.position[entry[std::size_t(i)]] = std::uint32_t(at);
     }
   }
   return out;

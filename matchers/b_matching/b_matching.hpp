@@ -159,10 +159,13 @@ BSuitorGpuMemory b_suitor_gpu_memory(std::span<const offset_t> offsets, const st
 // vertices (P + 1 bounds) and per round the proposals and drops sent
 // between parts, the messages (pairs of parts with something to send, per
 // phase), the bytes (12 a proposal, 16 a drop), and the most any one part
-// sent and received.
+// sent and received; over MPI ranks (b_suitor_gpu_ranks), the seconds the
+// rank spent in the exchange (from the boxes' download to the messages
+// taken on its GPU, the waits for other ranks included).
 struct PartsRound {
   long long proposals = 0, drops = 0, messages = 0;
   std::size_t bytes = 0, most_sent = 0, most_received = 0;
+  double exchange_s = 0;
 };
 struct PartsExchange {
   std::vector<vertex_t> first;
@@ -187,10 +190,15 @@ BMatching b_suitor_parts(const Csr<W>& g, const std::vector<int>& b, int parts, 
 // over the ranks (datasets/distributed/dist_weight_ranks.hpp; NaN is
 // invalid_input on every rank); b: n entries. stats, when
 // given: per round, the messages, proposals, drops and bytes this rank
-// sent. Throws error in builds without MPI or CUDA.
+// sent and its seconds in the exchange. times, when given: this rank's
+// upload, rounds (exchanges included) and download, with the phases
+// "keys" (the weights made float keys; their ranks over the ranks when
+// floats do not hold them), "degrees" (every vertex's, gathered), the
+// rounds' and "exchange" (its part of the rounds). Throws error in builds
+// without MPI or CUDA.
 struct DistGraph;
 BMatching b_suitor_gpu_ranks(const DistGraph& g, const std::vector<int>& b, const GpuOptions& opt = {},
-                             PartsExchange* stats = nullptr);
+                             PartsExchange* stats = nullptr, GpuTimes* times = nullptr);
 
 // A b-matching held over MPI ranks (each rank its rows, as
 // b_suitor_gpu_ranks returns them) checked against the distributed graph

@@ -339,65 +339,125 @@ BMatching from_mates(const Matching& m) {
 
 unsigned tiles_grid(int listed, int width) { return unsigned((listed * 1LL * width + tile_block - 1) / tile_block); }
 
-// Messages grouped by the rank that owns key(m) (first: the ranks'
-// bounds), and the count for each rank.
-template <class Key>
-std::vector<BSuitorMessage> by_rank(const std::vector<BSuitorMessage>& in, const std::vector<vertex_t>& first, Key key,
-                                    std::vector<std::size_t>& counts) {
-  const int ranks = int(first.size()) - 1;
-  counts.assign(std::size_t(ranks), 0);
-  std::vector<int> to(in.size());
-  for (std::size_t i = 0; i < in.size(); ++i) {
-    to[i] = int(std::upper_bound(first.begin(), first.end(), key(in[i])) - first.begin()) - 1;
-    ++counts[std::size_t(to[i])];
+// Over ranks: a box's messages by the rank that owns each one's key vertex
+// (v for a proposal, to its holder; u for a drop, back to its proposer;
+// first: the ranks' bounds, ranks + 1 entries). With out null it adds each
+// rank's count to at[r]; with out given, at[r] is rank r's next place in
+// out and each message moves there. Per tile of the box, the block counts
+// in shared memory (each message learns its place among the tile's to its
+// rank) and reserves the tile's places with one atomic per rank. The order
+// within a rank's group varies from run to run; the receiving kernels do
+// not depend on it.
+constexpr int group_items = 4, group_block = 256;
+constexpr int most_ranks = 2048;  // shared memory: 2 words per rank
+__global__ void group_by_rank(const BSuitorMessage* box, long long n, const vertex_t* first, int ranks, bool to_holder,
+                              unsigned long long* at, BSuitorMessage* out) {
+  extern __shared__ unsigned long long tile_count[];  // ranks counts, then ranks bases
+  unsigned long long* base = tile_count + ranks;
+  const long long tile = (long long)blockDim.x * group_items;
+  for (long long t0 = (long long)blockIdx.x * tile; t0 < n; t0 += (long long)gridDim.x * tile) {
+    for (int r = int(threadIdx.x); r < ranks; r += int(blockDim.x)) tile_count[r] = 0;
+    __syncthreads();
+    int rank_of[group_items];
+    unsigned long long place[group_items];
+    for (int j = 0; j < group_items; ++j) {
+      const long long i = t0 + (long long)j * blockDim.x + threadIdx.x;
+      rank_of[j] = -1;
+      if (i >= n) continue;
+      const vertex_t key = to_holder ? box[i].v : box[i].u;
+      int lo = 0, hi = ranks;  // first[lo] <= key < first[hi]
+      while (hi - lo > 1) {
+        const int mid = (lo + hi) / 2;
+        if (first[mid] <= key) lo = mid;
+        else hi = mid;
+      }
+      rank_of[j] = lo;
+      place[j] = atomicAdd(tile_count + lo, 1ULL);
+    }
+    __syncthreads();
+    for (int r = int(threadIdx.x); r < ranks; r += int(blockDim.x))
+      if (tile_count[r] > 0) base[r] = atomicAdd(at + r, tile_count[r]);
+    __syncthreads();
+    if (out)
+      for (int j = 0; j < group_items; ++j)
+        if (rank_of[j] >= 0) out[base[rank_of[j]] + place[j]] = box[t0 + (long long)j * blockDim.x + threadIdx.x];
+    __syncthreads();  // the tile's counts are read before the next tile resets them
   }
-  std::vector<std::size_t> at(std::size_t(ranks), 0);
-  for (int r = 1; r < ranks; ++r) at[std::size_t(r)] = at[std::size_t(r) - 1] + counts[std::size_t(r) - 1];
-  std::vector<BSuitorMessage> out(in.size());
-  for (std::size_t i = 0; i < in.size(); ++i) out[at[std::size_t(to[i])]++] = in[i];
-  return out;
 }
 
-// A box's messages to the host (count from `count`), checked against its capacity.
-std::vector<BSuitorMessage> box_to_host(const gpu::DeviceBuffer<BSuitorMessage>& box, const unsigned long long* count,
-                                        cudaStream_t s) {
+// Over ranks: what one rank keeps on its GPU and in page-locked host memory
+// for the exchanges, across the rounds.
+struct RankExchangeBuffers {
+  gpu::DeviceBuffer<vertex_t> first;              // the ranks' bounds
+  gpu::DeviceBuffer<unsigned long long> at;       // per rank: counts, then places
+  gpu::DeviceBuffer<BSuitorMessage> inbox;        // a box grouped, then the messages received
+  gpu::PinnedBuffer<BSuitorMessage> sent, received;
+};
+
+// The count in box_count, checked against the box's capacity.
+unsigned long long box_size(const gpu::DeviceBuffer<BSuitorMessage>& box, const unsigned long long* box_count,
+                            cudaStream_t s) {
   unsigned long long n = 0;
-  MATCHBLAS_CUDA_TRY(cudaMemcpyAsync(&n, count, sizeof n, cudaMemcpyDeviceToHost, s));
+  MATCHBLAS_CUDA_TRY(cudaMemcpyAsync(&n, box_count, sizeof n, cudaMemcpyDeviceToHost, s));
   MATCHBLAS_CUDA_TRY(cudaStreamSynchronize(s));
   if (n > box.size())
     throw error("b-suitor-gpu over ranks: " + std::to_string(n) + " messages in a round for a box of " +
                 std::to_string(box.size()));
-  std::vector<BSuitorMessage> out(static_cast<std::size_t>(n));
-  if (n > 0)
-    MATCHBLAS_CUDA_TRY(cudaMemcpyAsync(out.data(), box.data(), n * sizeof(BSuitorMessage), cudaMemcpyDeviceToHost, s));
-  MATCHBLAS_CUDA_TRY(cudaStreamSynchronize(s));
-  return out;
+  return n;
 }
 
 // Over ranks, after a round's kernels: the proposals to other ranks'
 // vertices travel and are taken there, then the drops travel back and are
-// taken; the boxes are emptied. Collective. The messages sent are counted
-// in ranks.stats.
-void exchange_round(const BSuitorRankExchange& ranks, State<float>& o, gpu::DeviceBuffer<BSuitorMessage>& proposals,
-                    gpu::DeviceBuffer<BSuitorMessage>& drops, gpu::DeviceBuffer<BSuitorMessage>& inbox,
-                    gpu::DeviceBuffer<unsigned long long>& counts, cudaStream_t s) {
+// taken; the boxes are emptied. Each box is grouped by rank on the GPU and
+// staged through page-locked memory; collective. The messages sent are
+// counted in ranks.stats. Returns the seconds it took.
+double exchange_round(const BSuitorRankExchange& ranks, State<float>& o, gpu::DeviceBuffer<BSuitorMessage>& proposals,
+                      gpu::DeviceBuffer<BSuitorMessage>& drops, RankExchangeBuffers& x,
+                      gpu::DeviceBuffer<unsigned long long>& counts, cudaStream_t s) {
+  const auto start = std::chrono::steady_clock::now();
+  const int nr = int(ranks.first.size()) - 1;
   PartsRound round;
-  std::vector<std::size_t> per_rank;
-  const auto send = [&](const std::vector<BSuitorMessage>& out, bool to_holder) {
-    const std::vector<BSuitorMessage> grouped = by_rank(
-        out, ranks.first, [&](const BSuitorMessage& m) { return to_holder ? m.v : m.u; }, per_rank);
-    for (std::size_t r = 0; r < per_rank.size(); ++r) round.messages += per_rank[r] > 0;
-    round.bytes += grouped.size() * sizeof(BSuitorMessage);
-    std::vector<BSuitorMessage> in = ranks.alltoall(grouped, per_rank);
-    if (inbox.size() < in.size()) inbox = gpu::DeviceBuffer<BSuitorMessage>(in.size());
-    if (!in.empty())
-      MATCHBLAS_CUDA_TRY(cudaMemcpyAsync(inbox.data(), in.data(), in.size() * sizeof(BSuitorMessage),
+  // The n messages in box to their ranks; what came lands in x.inbox.
+  const auto send = [&](const gpu::DeviceBuffer<BSuitorMessage>& box, unsigned long long n, bool to_holder) {
+    std::vector<std::size_t> per_rank(std::size_t(nr), 0);
+    if (n > 0) {
+      if (x.inbox.size() < n) x.inbox = gpu::DeviceBuffer<BSuitorMessage>(std::size_t(n) + std::size_t(n) / 4);
+      const unsigned grid = gpu::grid_for((long long)((n + group_items - 1) / group_items), group_block, 1 << 14);
+      const std::size_t shared = 2 * std::size_t(nr) * sizeof(unsigned long long);
+      std::vector<unsigned long long> at(std::size_t(nr), 0);
+      MATCHBLAS_CUDA_TRY(cudaMemsetAsync(x.at.data(), 0, std::size_t(nr) * sizeof(unsigned long long), s));
+      group_by_rank<<<grid, group_block, shared, s>>>(box.data(), (long long)n, x.first.data(), nr, to_holder,
+                                                       x.at.data(), nullptr);
+      MATCHBLAS_CUDA_CHECK_LAUNCH();
+      x.at.to_host(std::span(at), s);
+      MATCHBLAS_CUDA_TRY(cudaStreamSynchronize(s));
+      unsigned long long sum = 0;
+      for (int r = 0; r < nr; ++r) {
+        per_rank[std::size_t(r)] = std::size_t(at[std::size_t(r)]);
+        at[std::size_t(r)] = std::exchange(sum, sum + at[std::size_t(r)]);
+      }
+      MATCHBLAS_CUDA_TRY(cudaMemcpyAsync(x.at.data(), at.data(), std::size_t(nr) * sizeof(unsigned long long),
                                          cudaMemcpyHostToDevice, s));
-    return (long long)in.size();
+      group_by_rank<<<grid, group_block, shared, s>>>(box.data(), (long long)n, x.first.data(), nr, to_holder,
+                                                       x.at.data(), x.inbox.data());
+      MATCHBLAS_CUDA_CHECK_LAUNCH();
+      MATCHBLAS_CUDA_TRY(cudaMemcpyAsync(x.sent.reserve(std::size_t(n)), x.inbox.data(), n * sizeof(BSuitorMessage),
+                                         cudaMemcpyDeviceToHost, s));
+      MATCHBLAS_CUDA_TRY(cudaStreamSynchronize(s));
+    }
+    for (std::size_t r = 0; r < per_rank.size(); ++r) round.messages += per_rank[r] > 0;
+    round.bytes += std::size_t(n) * sizeof(BSuitorMessage);
+    const std::size_t got = ranks.alltoall(x.sent.reserve(std::size_t(n)), per_rank,
+                                           [&](std::size_t k) { return x.received.reserve(k); });
+    if (x.inbox.size() < got) x.inbox = gpu::DeviceBuffer<BSuitorMessage>(got + got / 4);
+    if (got > 0)
+      MATCHBLAS_CUDA_TRY(cudaMemcpyAsync(x.inbox.data(), x.received.data(), got * sizeof(BSuitorMessage),
+                                         cudaMemcpyHostToDevice, s));
+    return (long long)got;
   };
-  const std::vector<BSuitorMessage> out = box_to_host(proposals, counts.data(), s);
-  round.proposals = (long long)out.size();
-  const long long taken = send(out, true);
+  const unsigned long long proposed = box_size(proposals, counts.data(), s);
+  round.proposals = (long long)proposed;
+  const long long taken = send(proposals, proposed, true);
   // The drops box holds this round's local displacements so far; the
   // proposals taken add at most one each.
   unsigned long long held_drops = 0;
@@ -413,19 +473,21 @@ void exchange_round(const BSuitorRankExchange& ranks, State<float>& o, gpu::Devi
     o.remote.drops_capacity = drops.size();
   }
   if (taken > 0) {
-    take_proposals<<<gpu::grid_for(taken, 256, 1 << 16), 256, 0, s>>>(o, inbox.data(), taken);
+    take_proposals<<<gpu::grid_for(taken, 256, 1 << 16), 256, 0, s>>>(o, x.inbox.data(), taken);
     MATCHBLAS_CUDA_CHECK_LAUNCH();
   }
-  const std::vector<BSuitorMessage> back = box_to_host(drops, counts.data() + 1, s);
-  round.drops = (long long)back.size();
-  const long long dropped = send(back, false);
+  const unsigned long long dropping = box_size(drops, counts.data() + 1, s);
+  round.drops = (long long)dropping;
+  const long long dropped = send(drops, dropping, false);
   if (dropped > 0) {
-    take_drops<<<gpu::grid_for(dropped, 256, 1 << 16), 256, 0, s>>>(o.state, o.floor, inbox.data(), dropped);
+    take_drops<<<gpu::grid_for(dropped, 256, 1 << 16), 256, 0, s>>>(o.state, o.floor, x.inbox.data(), dropped);
     MATCHBLAS_CUDA_CHECK_LAUNCH();
   }
   MATCHBLAS_CUDA_TRY(cudaMemsetAsync(counts.data(), 0, 2 * sizeof(unsigned long long), s));
   MATCHBLAS_CUDA_TRY(cudaStreamSynchronize(s));
+  round.exchange_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (ranks.stats) ranks.stats->rounds.push_back(round);
+  return round.exchange_s;
 }
 
 // The rounds on rows resident or streamed (rows.count() batches, each a
@@ -478,10 +540,17 @@ BMatching b_suitor_rounds(const gpu::StreamSession& session, gpu::RowBatches<W>&
   // proposals at most the rows' entries; its drops at most those plus the
   // proposals received, the box grown when they come).
   const vertex_t lo = rows.first_row(0), hi = rows.end_row(rows.count() - 1);
-  gpu::DeviceBuffer<BSuitorMessage> proposal_box, drop_box, inbox;
+  gpu::DeviceBuffer<BSuitorMessage> proposal_box, drop_box;
   gpu::DeviceBuffer<unsigned long long> box_counts(2, s);
+  RankExchangeBuffers exchange;
   if (ranks) {
     if constexpr (std::is_same_v<W, float>) {
+      const std::size_t nr = ranks->first.size() - 1;
+      if (nr > std::size_t(most_ranks))
+        throw invalid_input("b-suitor-gpu over ranks: " + std::to_string(nr) + " ranks; at most " +
+                            std::to_string(most_ranks));
+      exchange.first = gpu::DeviceBuffer<vertex_t>::from_host(ranks->first, s);
+      exchange.at = gpu::DeviceBuffer<unsigned long long>(nr);
       // A round's proposals: at most one per offer its rows may still make.
       std::size_t kept = 0;
       for (vertex_t v = lo; v < hi; ++v) kept += std::size_t(std::max(b[std::size_t(v)], 0));
@@ -556,6 +625,7 @@ BMatching b_suitor_rounds(const gpu::StreamSession& session, gpu::RowBatches<W>&
   };
   long long in_place_batches = 0;
   long long rounds = 0;
+  double exchange_s = 0;  // over ranks: the rounds' exchanges, host time
   for (;; ++rounds) {
     // Every listed vertex proposes (its cursor moves down its row) or is
     // exhausted, so this bound is never reached; it turns a bug into an error.
@@ -596,7 +666,8 @@ BMatching b_suitor_rounds(const gpu::StreamSession& session, gpu::RowBatches<W>&
       if (!mapped) rows.done(bi);
     }
     if (ranks) {
-      if constexpr (std::is_same_v<W, float>) exchange_round(*ranks, o, proposal_box, drop_box, inbox, box_counts, s);
+      if constexpr (std::is_same_v<W, float>)
+        exchange_s += exchange_round(*ranks, o, proposal_box, drop_box, exchange, box_counts, s);
       ran = ranks->any(ran);
     }
     if (!ran) break;
@@ -641,6 +712,7 @@ BMatching b_suitor_rounds(const gpu::StreamSession& session, gpu::RowBatches<W>&
                      {"other rounds (" + std::to_string(std::max(rounds - 1, 0LL)) + streamed + ")",
                       marks[4].since(marks[3])},
                      {"extract", marks[5].since(marks[4])}};
+    if (ranks) times->phases.push_back({"exchange (within the rounds)", exchange_s});
   }
   return m;
 }
@@ -706,7 +778,7 @@ BMatching b_suitor_gpu(const DeviceGraph<W>& dg, const std::vector<int>& b, cons
 
 BMatching b_suitor_gpu_rank(const std::vector<offset_t>& offsets, const std::vector<vertex_t>& cols,
                             const std::vector<float>& weights, const std::vector<int>& b,
-                            const BSuitorRankExchange& ranks, const GpuOptions& opt) {
+                            const BSuitorRankExchange& ranks, const GpuOptions& opt, GpuTimes* times) {
   const vertex_t n = vertex_t(offsets.size() - 1);
   MATCHBLAS_EXPECTS(b.size() == std::size_t(n) && ranks.first.size() >= 2 && cols.size() == weights.size(),
                     "b_suitor_gpu_rank: sizes");
@@ -741,10 +813,12 @@ BMatching b_suitor_gpu_rank(const std::vector<offset_t>& offsets, const std::vec
   gpu::StreamSession session(opt.device, opt.stream);
   const cudaStream_t s = session.stream();
   const offset_t at = offsets[std::size_t(lo)];
+  const auto start = std::chrono::steady_clock::now();
+  const auto since_start = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
   if (batch > 0) {  // streamed: the host rows, addressed by their global offsets
     gpu::RowBatches<float> rows(std::span<const offset_t>(offsets), n, gpu::shifted(cols.data(), at),
                                 gpu::shifted(weights.data(), at), batch, s, lo, hi);
-    return b_suitor_rounds(session, rows, b, 0.0, nullptr, &ranks);
+    return b_suitor_rounds(session, rows, b, since_start(), times, &ranks);
   }
   const auto d_offsets = gpu::DeviceBuffer<offset_t>::from_host(offsets, s);
   const auto d_cols = gpu::DeviceBuffer<vertex_t>::from_host(cols, s);
@@ -755,7 +829,7 @@ BMatching b_suitor_gpu_rank(const std::vector<offset_t>& offsets, const std::vec
                            gpu::shifted(d_weights.data(), at), offsets.back()};
   gpu::RowBatches<float> rows(view, lo, hi);
   MATCHBLAS_CUDA_TRY(cudaStreamSynchronize(s));
-  return b_suitor_rounds(session, rows, b, 0.0, nullptr, &ranks);
+  return b_suitor_rounds(session, rows, b, since_start(), times, &ranks);
 }
 
 template BMatching b_suitor_gpu(const Csr<float>&, const std::vector<int>&, const GpuOptions&, GpuTimes*);

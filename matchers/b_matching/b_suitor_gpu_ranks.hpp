@@ -14,10 +14,11 @@ namespace matchblas {
 struct BSuitorRankExchange {
   int rank = 0;
   std::vector<vertex_t> first;  // ranks + 1 bounds: rank r owns [first[r], first[r + 1])
-  // Sends `out` (grouped by destination, counts[r] messages to rank r) and
-  // returns the messages every rank sent this one; collective.
-  std::function<std::vector<BSuitorMessage>(const std::vector<BSuitorMessage>& out,
-                                            const std::vector<std::size_t>& counts)>
+  // Sends out[0, sum of counts) (grouped by destination, counts[r] messages
+  // to rank r) and receives the k messages every rank sent this one into
+  // receive(k)'s memory; returns k. Collective.
+  std::function<std::size_t(const BSuitorMessage* out, const std::vector<std::size_t>& counts,
+                            const std::function<BSuitorMessage*(std::size_t)>& receive)>
       alltoall;
   // Whether any rank says true; collective.
   std::function<bool(bool)> any;
@@ -39,8 +40,10 @@ struct BSuitorRankExchange {
 // agreed before any work: every rank throws (out_of_memory: the rank and the
 // bytes it needed). Returns the b-matching of all n vertices, of which this
 // rank's rows are its part (the others' are not). Collective over the ranks.
+// times, when given: the upload, the rounds and the download, with the
+// rounds' phases.
 BMatching b_suitor_gpu_rank(const std::vector<offset_t>& offsets, const std::vector<vertex_t>& cols,
                             const std::vector<float>& weights, const std::vector<int>& b,
-                            const BSuitorRankExchange& ranks, const GpuOptions& opt);
+                            const BSuitorRankExchange& ranks, const GpuOptions& opt, GpuTimes* times = nullptr);
 
 }  // namespace matchblas

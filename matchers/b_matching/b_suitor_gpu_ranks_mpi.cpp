@@ -1,8 +1,9 @@
 // b-suitor-gpu over MPI ranks (declared in matchers/b_matching/b_matching.hpp):
 // each rank's block of rows on its GPU (b_suitor_gpu_rank in b_suitor_gpu.cu),
-// the exchange between rounds host-staged over MPI_COMM_WORLD: one
-// MPI_Alltoall of counts and one MPI_Alltoallv of 16-byte messages per
-// phase (proposals, then drops), an MPI_Allreduce to end the rounds, and
+// the exchange between rounds host-staged over MPI_COMM_WORLD (grouped by
+// rank on the GPU, through page-locked memory): one MPI_Alltoall of counts
+// and one MPI_Alltoallv of 16-byte messages per phase (proposals, then
+// drops), an MPI_Allreduce to end the rounds, and
 // the floor words gathered once at the end for the mutual offers; the
 // ranks sharing a GPU split its free memory.
 // Source: the multi-GPU b-Suitor of Naim and Manne, "Scalable b-matching on
@@ -13,9 +14,13 @@
 // O(n) words per rank (degrees, b, floors, states) besides its rows.
 #include <mpi.h>
 
+#include <chrono>
 #include <climits>
 #include <cmath>
+#include <cstdint>
+#include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "datasets/distributed/dist_graph.hpp"
@@ -66,7 +71,7 @@ int ranks_on_device(int device) {
 }  // namespace
 
 BMatching b_suitor_gpu_ranks(const DistGraph& g, const std::vector<int>& b, const GpuOptions& opt,
-                             PartsExchange* stats) {
+                             PartsExchange* stats, GpuTimes* times) {
   // The input's checks come before the first collective (a rank that
   // throws must not leave the others waiting); the weights' are agreed.
   if (g.partition != Partition::blocks)
@@ -78,14 +83,24 @@ BMatching b_suitor_gpu_ranks(const DistGraph& g, const std::vector<int>& b, cons
     if (b[v] < 0) throw invalid_input("b-suitor-gpu over ranks: b(" + std::to_string(v) + ") < 0");
   // Float keys: the weights themselves where floats hold every one on every
   // rank, else their ranks (the same order: b_greedy's edges unchanged).
+  auto start = std::chrono::steady_clock::now();
+  const auto seconds = [&] {
+    const auto now = std::chrono::steady_clock::now();
+    return std::chrono::duration<double>(now - std::exchange(start, now)).count();
+  };
   std::vector<float> weights(g.weights.size());
-  int exact = 1, all_exact = 0;
-  for (std::size_t k = 0; k < weights.size(); ++k) {
-    weights[k] = float(g.weights[k]);
-    if (double(weights[k]) != g.weights[k] || std::isnan(g.weights[k])) exact = 0;
+  int inexact = 0, all_exact = 0;
+  const std::int64_t entries = std::int64_t(weights.size());
+#pragma omp parallel for schedule(static) reduction(| : inexact)
+  for (std::int64_t k = 0; k < entries; ++k) {
+    const double w = g.weights[std::size_t(k)];
+    weights[std::size_t(k)] = float(w);
+    inexact |= double(float(w)) != w || std::isnan(w) ? 1 : 0;
   }
+  const int exact = inexact ? 0 : 1;
   mpi_try(MPI_Allreduce(&exact, &all_exact, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD), "MPI_Allreduce");
   if (!all_exact) weights = mpi::weight_ranks_over_ranks(g.weights);
+  const double keys_s = seconds();
 
   const int ranks = g.ranks;
   // Every vertex's degree, from its rank.
@@ -102,23 +117,26 @@ BMatching b_suitor_gpu_ranks(const DistGraph& g, const std::vector<int>& b, cons
           "gathering the degrees");
   std::vector<offset_t> offsets(std::size_t(g.n) + 1, 0);
   for (vertex_t v = 0; v < g.n; ++v) offsets[std::size_t(v) + 1] = offsets[std::size_t(v)] + offset_t(degrees[std::size_t(v)]);
+  const double degrees_s = seconds();
   BSuitorRankExchange ex;
   ex.rank = g.rank;
   ex.first = g.first;
   ex.stats = stats;
   if (stats) *stats = PartsExchange{g.first, {}};
-  ex.alltoall = [ranks](const std::vector<BSuitorMessage>& out, const std::vector<std::size_t>& counts) {
+  ex.alltoall = [ranks](const BSuitorMessage* out, const std::vector<std::size_t>& counts,
+                        const std::function<BSuitorMessage*(std::size_t)>& receive) {
     const std::vector<int> send = byte_counts(counts, sizeof(BSuitorMessage));
-    std::vector<int> receive(static_cast<std::size_t>(ranks));
-    mpi_try(MPI_Alltoall(send.data(), 1, MPI_INT, receive.data(), 1, MPI_INT, MPI_COMM_WORLD), "MPI_Alltoall");
-    const std::vector<int> send_at = starts_of(send), receive_at = starts_of(receive);
+    std::vector<int> received(static_cast<std::size_t>(ranks));
+    mpi_try(MPI_Alltoall(send.data(), 1, MPI_INT, received.data(), 1, MPI_INT, MPI_COMM_WORLD), "MPI_Alltoall");
+    const std::vector<int> send_at = starts_of(send), receive_at = starts_of(received);
     std::size_t total = 0;
-    for (int c : receive) total += std::size_t(c);
-    std::vector<BSuitorMessage> in(total / sizeof(BSuitorMessage));
-    mpi_try(MPI_Alltoallv(out.data(), send.data(), send_at.data(), MPI_BYTE, in.data(), receive.data(),
-                          receive_at.data(), MPI_BYTE, MPI_COMM_WORLD),
+    for (int c : received) total += std::size_t(c);
+    if (total > std::size_t(INT_MAX)) throw error("b-suitor-gpu over ranks: over 2 GB received in one exchange");
+    const std::size_t k = total / sizeof(BSuitorMessage);
+    mpi_try(MPI_Alltoallv(out, send.data(), send_at.data(), MPI_BYTE, receive(k), received.data(), receive_at.data(),
+                          MPI_BYTE, MPI_COMM_WORLD),
             "MPI_Alltoallv");
-    return in;
+    return k;
   };
   ex.any = [](bool mine_any) {
     int x = mine_any ? 1 : 0, all = 0;
@@ -134,7 +152,8 @@ BMatching b_suitor_gpu_ranks(const DistGraph& g, const std::vector<int>& b, cons
                            degree_at.data(), MPI_UNSIGNED_LONG_LONG, MPI_COMM_WORLD),
             "gathering the floors");
   };
-  const BMatching all = b_suitor_gpu_rank(offsets, g.cols, weights, b, ex, opt);
+  const BMatching all = b_suitor_gpu_rank(offsets, g.cols, weights, b, ex, opt, times);
+  if (times) times->phases.insert(times->phases.begin(), {{"keys", keys_s}, {"degrees", degrees_s}});
   // This rank's rows.
   const vertex_t lo = g.begin();
   BMatching part;

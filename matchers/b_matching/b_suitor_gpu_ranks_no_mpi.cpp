@@ -4,7 +4,8 @@
 
 namespace matchblas {
 
-BMatching b_suitor_gpu_ranks(const DistGraph&, const std::vector<int>&, const GpuOptions&, PartsExchange*) {
+BMatching b_suitor_gpu_ranks(const DistGraph&, const std::vector<int>&, const GpuOptions&, PartsExchange*,
+                             GpuTimes*) {
   throw error("b-suitor-gpu over ranks needs MPI, which this build lacks (configure where libopenmpi-dev is installed)");
 }
 

@@ -11,7 +11,7 @@ MATCHBLAS_NO_CUDA_W(BMatching, b_suitor_gpu, (const Csr<W>&, const std::vector<i
 MATCHBLAS_NO_CUDA_W(BMatching, b_suitor_gpu,
                     (const DeviceGraph<W>&, const std::vector<int>&, const GpuOptions&, GpuTimes*), "b-suitor-gpu")
 BMatching b_suitor_gpu_rank(const std::vector<offset_t>&, const std::vector<vertex_t>&, const std::vector<float>&,
-                            const std::vector<int>&, const BSuitorRankExchange&, const GpuOptions&) {
+                            const std::vector<int>&, const BSuitorRankExchange&, const GpuOptions&, GpuTimes*) {
   throw_no_cuda("b-suitor-gpu");
 }
 

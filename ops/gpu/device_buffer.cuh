@@ -127,6 +127,39 @@ class DeviceBuffer {
   bool pooled_ = false;
 };
 
+// Page-locked host memory (cudaMallocHost) for staging copies at the bus's
+// speed; reserve(n) makes room for n elements, dropping what it held when it
+// must grow. A failed allocation is matchblas::out_of_memory.
+template <class T>
+class PinnedBuffer {
+ public:
+  PinnedBuffer() = default;
+  ~PinnedBuffer() {
+    if (data_) cudaFreeHost(data_);
+  }
+  PinnedBuffer(const PinnedBuffer&) = delete;
+  PinnedBuffer& operator=(const PinnedBuffer&) = delete;
+  T* reserve(std::size_t n) {
+    if (n <= capacity_) return data_;
+    if (data_) cudaFreeHost(std::exchange(data_, nullptr));
+    capacity_ = 0;
+    const cudaError_t status = cudaMallocHost(reinterpret_cast<void**>(&data_), n * sizeof(T));
+    if (status != cudaSuccess) {
+      cudaGetLastError();
+      data_ = nullptr;
+      throw out_of_memory("cannot page-lock " + std::to_string(n * sizeof(T)) + " bytes of host memory (" +
+                          cudaGetErrorString(status) + ")");
+    }
+    capacity_ = n;
+    return data_;
+  }
+  T* data() noexcept { return data_; }
+
+ private:
+  T* data_ = nullptr;
+  std::size_t capacity_ = 0;
+};
+
 // offsets has n_rows + 1 entries; cols and weights n_entries (= offsets[n_rows],
 // kept here so that host code can size work without reading the device).
 template <class W>

@@ -1,5 +1,6 @@
 // b-suitor-gpu over MPI ranks (matchers/b_matching/b_suitor_gpu_ranks_mpi.cpp),
-// every rank on GPU 0 (ranks share it; skipped without a GPU): each rank's
+// the ranks on the node's GPUs in turn (sharing them where there are fewer
+// GPUs than ranks; skipped without a GPU): each rank's
 // rows equal b_greedy's edge set there, for b = 1, 2, 5 and per-vertex b, on
 // tie-heavy random graphs and R-MAT with hubs; the exchange it reports: no
 // message at one rank, 16 bytes a message; double weights (their ranks over
@@ -13,6 +14,7 @@
 #include <string>
 
 #include "datasets/distributed/dist_graph.hpp"
+#include "datasets/distributed/mpi_world.hpp"
 #include "datasets/generators.hpp"
 #include "lib/error.hpp"
 #include "matchers/b_matching/b_matching.hpp"
@@ -72,6 +74,7 @@ TEST_CASE("b-suitor-gpu over ranks equals b_greedy on every rank's rows") {
         CAPTURE(limit);
         GpuOptions opt;
         opt.device_memory = limit;
+        opt.device = mpi::local_rank() % gpu::device_count();  // the node's GPUs in turn
         PartsExchange ex;
         const BMatching got = b_suitor_gpu_ranks(part, b, opt, &ex);
         const std::string bad = first_difference(part, got, b_greedy(g, b));

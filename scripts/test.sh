@@ -57,7 +57,7 @@ if [ "$quick" = 1 ]; then
 fi
 if [ "${MATCHBLAS_SKIP_ASAN:-0}" != 1 ]; then
   san="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
-  cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMATCHBLAS_WERROR=ON -DMATCHBLAS_CUDA=OFF -DMATCHBLAS_BENCH=OFF -DMATCHBLAS_PYTHON=OFF \
+  cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMATCHBLAS_WERROR=ON -DMATCHBLAS_CUDA=OFF -DMATCHBLAS_BENCH=OFF -DMATCHBLAS_PYTHON=OFF -DMATCHBLAS_EXAMPLES=OFF \
         -DCMAKE_CXX_FLAGS="$san" -DCMAKE_EXE_LINKER_FLAGS="$san" >/dev/null
   cmake --build build-asan -j "$(nproc)"
   ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \

@@ -345,13 +345,32 @@ unsigned tiles_grid(int listed, int width) { return unsigned((listed * 1LL * wid
 // rank's count to at[r]; with out given, at[r] is rank r's next place in
 // out and each message moves there. Per tile of the box, the block counts
 // in shared memory (each message learns its place among the tile's to its
-// rank) and reserves the tile's places with one atomic per rank. The order
-// within a rank's group varies from run to run; the receiving kernels do
-// not depend on it.
+// rank) and reserves the tile's places with one atomic per rank; past
+// shared_ranks ranks, each message takes its place with an atomic of its
+// own. The order within a rank's group varies from run to run; the
+// receiving kernels do not depend on it.
 constexpr int group_items = 4, group_block = 256;
-constexpr int most_ranks = 2048;  // shared memory: 2 words per rank
+constexpr int shared_ranks = 3072;  // shared memory: 16 bytes a rank (a tile's count, its base)
+
+__device__ int owner_rank(const vertex_t* first, int ranks, vertex_t key) {
+  int lo = 0, hi = ranks;  // first[lo] <= key < first[hi]
+  while (hi - lo > 1) {
+    const int mid = (lo + hi) / 2;
+    if (first[mid] <= key) lo = mid;
+    else hi = mid;
+  }
+  return lo;
+}
+
 __global__ void group_by_rank(const BSuitorMessage* box, long long n, const vertex_t* first, int ranks, bool to_holder,
                               unsigned long long* at, BSuitorMessage* out) {
+  if (ranks > shared_ranks) {
+    for (long long i = gpu::grid_thread(); i < n; i += gpu::grid_threads()) {
+      const unsigned long long p = atomicAdd(at + owner_rank(first, ranks, to_holder ? box[i].v : box[i].u), 1ULL);
+      if (out) out[p] = box[i];
+    }
+    return;
+  }
   extern __shared__ unsigned long long tile_count[];  // ranks counts, then ranks bases
   unsigned long long* base = tile_count + ranks;
   const long long tile = (long long)blockDim.x * group_items;
@@ -364,15 +383,8 @@ __global__ void group_by_rank(const BSuitorMessage* box, long long n, const vert
       const long long i = t0 + (long long)j * blockDim.x + threadIdx.x;
       rank_of[j] = -1;
       if (i >= n) continue;
-      const vertex_t key = to_holder ? box[i].v : box[i].u;
-      int lo = 0, hi = ranks;  // first[lo] <= key < first[hi]
-      while (hi - lo > 1) {
-        const int mid = (lo + hi) / 2;
-        if (first[mid] <= key) lo = mid;
-        else hi = mid;
-      }
-      rank_of[j] = lo;
-      place[j] = atomicAdd(tile_count + lo, 1ULL);
+      rank_of[j] = owner_rank(first, ranks, to_holder ? box[i].v : box[i].u);
+      place[j] = atomicAdd(tile_count + rank_of[j], 1ULL);
     }
     __syncthreads();
     for (int r = int(threadIdx.x); r < ranks; r += int(blockDim.x))
@@ -414,6 +426,7 @@ unsigned long long box_size(const gpu::DeviceBuffer<BSuitorMessage>& box, const 
 double exchange_round(const BSuitorRankExchange& ranks, State<float>& o, gpu::DeviceBuffer<BSuitorMessage>& proposals,
                       gpu::DeviceBuffer<BSuitorMessage>& drops, RankExchangeBuffers& x,
                       gpu::DeviceBuffer<unsigned long long>& counts, cudaStream_t s) {
+  MATCHBLAS_CUDA_TRY(cudaStreamSynchronize(s));  // the round's kernels are not the exchange's time
   const auto start = std::chrono::steady_clock::now();
   const int nr = int(ranks.first.size()) - 1;
   PartsRound round;
@@ -421,9 +434,9 @@ double exchange_round(const BSuitorRankExchange& ranks, State<float>& o, gpu::De
   const auto send = [&](const gpu::DeviceBuffer<BSuitorMessage>& box, unsigned long long n, bool to_holder) {
     std::vector<std::size_t> per_rank(std::size_t(nr), 0);
     if (n > 0) {
-      if (x.inbox.size() < n) x.inbox = gpu::DeviceBuffer<BSuitorMessage>(std::size_t(n) + std::size_t(n) / 4);
+      if (x.inbox.size() < n) x.inbox = gpu::DeviceBuffer<BSuitorMessage>(std::size_t(n));
       const unsigned grid = gpu::grid_for((long long)((n + group_items - 1) / group_items), group_block, 1 << 14);
-      const std::size_t shared = 2 * std::size_t(nr) * sizeof(unsigned long long);
+      const std::size_t shared = nr > shared_ranks ? 0 : 2 * std::size_t(nr) * sizeof(unsigned long long);
       std::vector<unsigned long long> at(std::size_t(nr), 0);
       MATCHBLAS_CUDA_TRY(cudaMemsetAsync(x.at.data(), 0, std::size_t(nr) * sizeof(unsigned long long), s));
       group_by_rank<<<grid, group_block, shared, s>>>(box.data(), (long long)n, x.first.data(), nr, to_holder,
@@ -449,7 +462,7 @@ double exchange_round(const BSuitorRankExchange& ranks, State<float>& o, gpu::De
     round.bytes += std::size_t(n) * sizeof(BSuitorMessage);
     const std::size_t got = ranks.alltoall(x.sent.reserve(std::size_t(n)), per_rank,
                                            [&](std::size_t k) { return x.received.reserve(k); });
-    if (x.inbox.size() < got) x.inbox = gpu::DeviceBuffer<BSuitorMessage>(got + got / 4);
+    if (x.inbox.size() < got) x.inbox = gpu::DeviceBuffer<BSuitorMessage>(got);
     if (got > 0)
       MATCHBLAS_CUDA_TRY(cudaMemcpyAsync(x.inbox.data(), x.received.data(), got * sizeof(BSuitorMessage),
                                          cudaMemcpyHostToDevice, s));
@@ -546,9 +559,6 @@ BMatching b_suitor_rounds(const gpu::StreamSession& session, gpu::RowBatches<W>&
   if (ranks) {
     if constexpr (std::is_same_v<W, float>) {
       const std::size_t nr = ranks->first.size() - 1;
-      if (nr > std::size_t(most_ranks))
-        throw invalid_input("b-suitor-gpu over ranks: " + std::to_string(nr) + " ranks; at most " +
-                            std::to_string(most_ranks));
       exchange.first = gpu::DeviceBuffer<vertex_t>::from_host(ranks->first, s);
       exchange.at = gpu::DeviceBuffer<unsigned long long>(nr);
       // A round's proposals: at most one per offer its rows may still make.

@@ -1,9 +1,11 @@
 // b-suitor-gpu over MPI ranks (declared in matchers/b_matching/b_matching.hpp):
 // each rank's block of rows on its GPU (b_suitor_gpu_rank in b_suitor_gpu.cu),
 // the exchange between rounds host-staged over MPI_COMM_WORLD (grouped by
-// rank on the GPU, through page-locked memory): one MPI_Alltoall of counts
-// and one MPI_Alltoallv of 16-byte messages per phase (proposals, then
-// drops), an MPI_Allreduce to end the rounds, and
+// rank on the GPU, through page-locked memory): one MPI_Alltoall of counts,
+// an MPI_Allreduce agreeing that every rank can send and receive them, and
+// one MPI_Alltoallv of 16-byte messages (an MPI type: counts in messages,
+// at most 2^31 - 1 a rank and phase) per phase (proposals, then drops),
+// an MPI_Allreduce to end the rounds, and
 // the floor words gathered once at the end for the mutual offers; the
 // ranks sharing a GPU split its free memory.
 // Source: the multi-GPU b-Suitor of Naim and Manne, "Scalable b-matching on
@@ -38,15 +40,35 @@ void mpi_try(int status, const char* what) {
   if (status != MPI_SUCCESS) throw error(std::string("b-suitor-gpu over ranks: ") + what + " failed");
 }
 
-// counts as the int displacements and counts MPI takes, in bytes.
-std::vector<int> byte_counts(const std::vector<std::size_t>& counts, std::size_t size) {
-  std::vector<int> out(counts.size());
-  for (std::size_t i = 0; i < counts.size(); ++i) {
-    if (counts[i] * size > std::size_t(INT_MAX)) throw error("b-suitor-gpu over ranks: a message over 2 GB");
-    out[i] = int(counts[i] * size);
+// counts as the int counts MPI takes (their sum, the last displacement's
+// end, an int too); all zero, and `failure` set, where they do not fit.
+std::vector<int> int_counts(const std::vector<std::size_t>& counts, std::string& failure) {
+  std::size_t total = 0;
+  for (std::size_t c : counts) total += c;
+  if (total > std::size_t(INT_MAX)) {
+    failure = "b-suitor-gpu over ranks: " + std::to_string(total) + " messages from one rank in one exchange (at most " +
+              std::to_string(INT_MAX) + ")";
+    return std::vector<int>(counts.size(), 0);
   }
-  return out;
+  return std::vector<int>(counts.begin(), counts.end());
 }
+
+// The messages as one MPI type (16 bytes), so counts and displacements
+// count messages, not bytes; committed for the run, freed after it.
+class MessageType {
+ public:
+  MessageType() {
+    mpi_try(MPI_Type_contiguous(int(sizeof(BSuitorMessage)), MPI_BYTE, &type_), "MPI_Type_contiguous");
+    mpi_try(MPI_Type_commit(&type_), "MPI_Type_commit");
+  }
+  ~MessageType() { MPI_Type_free(&type_); }
+  MessageType(const MessageType&) = delete;
+  MessageType& operator=(const MessageType&) = delete;
+  MPI_Datatype get() const { return type_; }
+
+ private:
+  MPI_Datatype type_ = MPI_DATATYPE_NULL;
+};
 
 std::vector<int> starts_of(const std::vector<int>& counts) {
   std::vector<int> at(counts.size(), 0);
@@ -123,20 +145,33 @@ BMatching b_suitor_gpu_ranks(const DistGraph& g, const std::vector<int>& b, cons
   ex.first = g.first;
   ex.stats = stats;
   if (stats) *stats = PartsExchange{g.first, {}};
-  ex.alltoall = [ranks](const BSuitorMessage* out, const std::vector<std::size_t>& counts,
-                        const std::function<BSuitorMessage*(std::size_t)>& receive) {
-    const std::vector<int> send = byte_counts(counts, sizeof(BSuitorMessage));
+  const MessageType message;
+  ex.alltoall = [ranks, &message](const BSuitorMessage* out, const std::vector<std::size_t>& counts,
+                                  const std::function<BSuitorMessage*(std::size_t)>& receive) {
+    // What cannot be sent or received (too many messages, no memory for
+    // them) is agreed before the messages move: every rank throws alike.
+    std::string failure;
+    const std::vector<int> send = int_counts(counts, failure);
     std::vector<int> received(static_cast<std::size_t>(ranks));
     mpi_try(MPI_Alltoall(send.data(), 1, MPI_INT, received.data(), 1, MPI_INT, MPI_COMM_WORLD), "MPI_Alltoall");
-    const std::vector<int> send_at = starts_of(send), receive_at = starts_of(received);
     std::size_t total = 0;
     for (int c : received) total += std::size_t(c);
-    if (total > std::size_t(INT_MAX)) throw error("b-suitor-gpu over ranks: over 2 GB received in one exchange");
-    const std::size_t k = total / sizeof(BSuitorMessage);
-    mpi_try(MPI_Alltoallv(out, send.data(), send_at.data(), MPI_BYTE, receive(k), received.data(), receive_at.data(),
-                          MPI_BYTE, MPI_COMM_WORLD),
+    BSuitorMessage* into = nullptr;
+    if (failure.empty() && total > std::size_t(INT_MAX))
+      failure = "b-suitor-gpu over ranks: " + std::to_string(total) + " messages to one rank in one exchange (at most " +
+                std::to_string(INT_MAX) + ")";
+    if (failure.empty()) {
+      try {
+        into = receive(total);
+      } catch (const std::exception& e) {
+        failure = e.what();
+      }
+    }
+    if (const std::string why = mpi::first_failure(failure); !why.empty()) throw error(why);
+    mpi_try(MPI_Alltoallv(out, send.data(), starts_of(send).data(), message.get(), into, received.data(),
+                          starts_of(received).data(), message.get(), MPI_COMM_WORLD),
             "MPI_Alltoallv");
-    return k;
+    return total;
   };
   ex.any = [](bool mine_any) {
     int x = mine_any ? 1 : 0, all = 0;

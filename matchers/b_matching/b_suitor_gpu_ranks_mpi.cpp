@@ -11,8 +11,9 @@
 // Source: the multi-GPU b-Suitor of Naim and Manne, "Scalable b-matching on
 // GPUs", 2017 (in Naim's PhD thesis, University of Bergen), with the
 // protocol of b_suitor_parts (b_suitor_parts.cpp: why it equals b_greedy).
-// Cost: per round, the rank's kernels, two exchanges of the messages it
-// sends and receives, and O(messages) host work grouping them by rank;
+// Cost: per round, the rank's kernels (the messages grouped by rank among
+// them) and two exchanges of the messages it sends and receives, each a
+// copy to and from page-locked host memory around MPI's;
 // O(n) words per rank (degrees, b, floors, states) besides its rows.
 #include <mpi.h>
 

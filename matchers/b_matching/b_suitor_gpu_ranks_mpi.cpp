@@ -122,7 +122,10 @@ BMatching b_suitor_gpu_ranks(const DistGraph& g, const std::vector<int>& b, cons
   }
   const int exact = inexact ? 0 : 1;
   mpi_try(MPI_Allreduce(&exact, &all_exact, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD), "MPI_Allreduce");
-  if (!all_exact) weights = mpi::weight_ranks_over_ranks(g.weights);
+  if (!all_exact) {
+    std::vector<float>().swap(weights);  // the conversion is of no use: not held while the ranks are sorted
+    weights = mpi::weight_ranks_over_ranks(g.weights);
+  }
   const double keys_s = seconds();
 
   const int ranks = g.ranks;

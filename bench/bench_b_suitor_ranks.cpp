@@ -31,13 +31,15 @@ namespace {
 
 const char* const usage =
     "usage: bench_b_suitor_ranks [--graph rmat:SCALE|er:N] [--b K] [--reps R] [--ties K] [--seed S]\n"
-    "                            [--edge-factor F] [--device-memory BYTES] [--gpus IDS]\n"
+    "                            [--edge-factor F] [--device-memory BYTES] [--gpus IDS] [--transport auto|host]\n"
     "  run under MPI: mpirun --bind-to none -np P bench_b_suitor_ranks ...\n"
     "  --graph  rmat:SCALE (2^SCALE vertices) or er:N (default rmat:20); --edge-factor F edges drawn per\n"
     "           vertex (default 16); --ties K weights from K values (default 0: continuous); --seed S\n"
     "  --b K    b(v) = K for every vertex (default 5); --reps R runs, the median reported (default 3)\n"
     "  --device-memory BYTES  each rank's GPU bytes (0: its share of the free memory; default 0)\n"
-    "  --gpus IDS  the GPUs by rank on the node (default: the node's GPUs in turn)\n";
+    "  --gpus IDS  the GPUs by rank on the node (default: the node's GPUs in turn)\n"
+    "  --transport auto: GPU to GPU (NCCL) where every rank has its own GPU and the build has NCCL;\n"
+    "           host: through host memory always (default auto)\n";
 
 }  // namespace
 
@@ -48,7 +50,7 @@ int main(int argc, char** argv) {
     std::printf("bench_b_suitor_ranks: skipped: %s\n", !mpi::built() ? "this build has no MPI" : "no GPU");
     return 0;
   }
-  std::string graph = "rmat:20", gpus;
+  std::string graph = "rmat:20", gpus, transport = "auto";
   GenOptions gen;
   int b = 5, reps = 3;
   std::size_t device_memory = 0;
@@ -62,10 +64,15 @@ int main(int argc, char** argv) {
     else if (k == "--edge-factor") gen.edge_factor = std::atof(v.c_str());
     else if (k == "--device-memory") device_memory = std::strtoull(v.c_str(), nullptr, 10);
     else if (k == "--gpus") gpus = v;
+    else if (k == "--transport") transport = v;
     else {
       std::fprintf(stderr, "bench_b_suitor_ranks: unknown option %s\n%s", k.c_str(), usage);
       return 2;
     }
+  }
+  if (transport != "auto" && transport != "host") {
+    std::fprintf(stderr, "bench_b_suitor_ranks: --transport auto or host, not '%s'\n", transport.c_str());
+    return 2;
   }
   const std::size_t colon = graph.find(':');
   const std::string kind = graph.substr(0, colon);
@@ -102,6 +109,7 @@ int main(int argc, char** argv) {
     mpi::barrier();
     const auto t = std::chrono::steady_clock::now();
     ex = PartsExchange{};
+    ex.host_staged = transport == "host";
     GpuTimes t_rank;
     rows = b_suitor_gpu_ranks(part, bv, opt, &ex, &t_rank);
     parts.push_back(t_rank);
@@ -152,8 +160,8 @@ int main(int argc, char** argv) {
   }
   const double most_exchange_s = mpi::max_over_ranks(exchange_s), least_exchange_s = -mpi::max_over_ranks(-exchange_s);
   if (rank == 0)
-    std::printf("exchange: %lld bytes in %lld messages over %zu rounds (all ranks); the last run's exchange took "
-                "%.4f-%.4f s a rank (waits for the others included)\n",
-                all_bytes, all_messages, rounds, least_exchange_s, most_exchange_s);
+    std::printf("exchange (%s): %lld bytes in %lld messages over %zu rounds (all ranks); the last run's exchange "
+                "took %.4f-%.4f s a rank (waits for the others included)\n",
+                ex.transport.c_str(), all_bytes, all_messages, rounds, least_exchange_s, most_exchange_s);
   return checked.violation.empty() ? 0 : 1;
 }

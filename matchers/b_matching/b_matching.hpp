@@ -170,6 +170,11 @@ struct PartsRound {
 struct PartsExchange {
   std::vector<vertex_t> first;
   std::vector<PartsRound> rounds;
+  // Over MPI ranks: how the messages travelled, "nccl" (GPU to GPU) or
+  // "host: WHY" (staged through host memory, and why); and, set by the
+  // caller, host_staged to stage them even where NCCL could carry them.
+  std::string transport;
+  bool host_staged = false;
 };
 template <class W>
 BMatching b_suitor_parts(const Csr<W>& g, const std::vector<int>& b, int parts, PartsExchange* exchange = nullptr);

@@ -22,6 +22,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <memory>
 #include <numeric>
 #include <string>
 #include <type_traits>
@@ -31,6 +32,7 @@
 #include "lib/weight_ranks.hpp"
 #include "matchers/b_matching/b_suitor_gpu_offers.cuh"
 #include "matchers/b_matching/b_suitor_gpu_ranks.hpp"
+#include "matchers/b_matching/rank_transport.hpp"
 #include "ops/gpu/device_graph.hpp"
 #include "matchers/b_matching/b_matching.hpp"
 #include "matchers/general/suitor.hpp"  // suitor_gpu: b = 1 with float weights runs it
@@ -402,8 +404,10 @@ __global__ void group_by_rank(const BSuitorMessage* box, long long n, const vert
 struct RankExchangeBuffers {
   gpu::DeviceBuffer<vertex_t> first;              // the ranks' bounds
   gpu::DeviceBuffer<unsigned long long> at;       // per rank: counts, then places
-  gpu::DeviceBuffer<BSuitorMessage> inbox;        // a box grouped, then the messages received
-  gpu::PinnedBuffer<BSuitorMessage> sent, received;
+  gpu::DeviceBuffer<BSuitorMessage> inbox;        // the messages received (host-staged: a box grouped first)
+  gpu::PinnedBuffer<BSuitorMessage> sent, received;  // host-staged
+  std::unique_ptr<DeviceTransport> device;        // GPU to GPU, where every rank has its own
+  gpu::DeviceBuffer<BSuitorMessage> grouped;      // GPU to GPU: a box grouped
 };
 
 // The count in box_count, checked against the box's capacity.
@@ -421,7 +425,8 @@ unsigned long long box_size(const gpu::DeviceBuffer<BSuitorMessage>& box, const 
 // Over ranks, after a round's kernels: the proposals to other ranks'
 // vertices travel and are taken there, then the drops travel back and are
 // taken; the boxes are emptied. Each box is grouped by rank on the GPU and
-// staged through page-locked memory; collective. The messages sent are
+// sent GPU to GPU (x.device, the counts first) or staged through
+// page-locked memory; collective. The messages sent are
 // counted in ranks.stats. Returns the seconds it took.
 double exchange_round(const BSuitorRankExchange& ranks, State<float>& o, gpu::DeviceBuffer<BSuitorMessage>& proposals,
                       gpu::DeviceBuffer<BSuitorMessage>& drops, RankExchangeBuffers& x,
@@ -433,8 +438,9 @@ double exchange_round(const BSuitorRankExchange& ranks, State<float>& o, gpu::De
   // The n messages in box to their ranks; what came lands in x.inbox.
   const auto send = [&](const gpu::DeviceBuffer<BSuitorMessage>& box, unsigned long long n, bool to_holder) {
     std::vector<std::size_t> per_rank(std::size_t(nr), 0);
+    gpu::DeviceBuffer<BSuitorMessage>& grouped = x.device ? x.grouped : x.inbox;
     if (n > 0) {
-      if (x.inbox.size() < n) x.inbox = gpu::DeviceBuffer<BSuitorMessage>(std::size_t(n));
+      if (grouped.size() < n) grouped = gpu::DeviceBuffer<BSuitorMessage>(std::size_t(n));
       const unsigned grid = gpu::grid_for((long long)((n + group_items - 1) / group_items), group_block, 1 << 14);
       const std::size_t shared = nr > shared_ranks ? 0 : 2 * std::size_t(nr) * sizeof(unsigned long long);
       std::vector<unsigned long long> at(std::size_t(nr), 0);
@@ -452,14 +458,29 @@ double exchange_round(const BSuitorRankExchange& ranks, State<float>& o, gpu::De
       MATCHBLAS_CUDA_TRY(cudaMemcpyAsync(x.at.data(), at.data(), std::size_t(nr) * sizeof(unsigned long long),
                                          cudaMemcpyHostToDevice, s));
       group_by_rank<<<grid, group_block, shared, s>>>(box.data(), (long long)n, x.first.data(), nr, to_holder,
-                                                       x.at.data(), x.inbox.data());
+                                                       x.at.data(), grouped.data());
       MATCHBLAS_CUDA_CHECK_LAUNCH();
-      MATCHBLAS_CUDA_TRY(cudaMemcpyAsync(x.sent.reserve(std::size_t(n)), x.inbox.data(), n * sizeof(BSuitorMessage),
-                                         cudaMemcpyDeviceToHost, s));
-      MATCHBLAS_CUDA_TRY(cudaStreamSynchronize(s));
+      if (!x.device) {
+        MATCHBLAS_CUDA_TRY(cudaMemcpyAsync(x.sent.reserve(std::size_t(n)), grouped.data(), n * sizeof(BSuitorMessage),
+                                           cudaMemcpyDeviceToHost, s));
+        MATCHBLAS_CUDA_TRY(cudaStreamSynchronize(s));
+      }
     }
     for (std::size_t r = 0; r < per_rank.size(); ++r) round.messages += per_rank[r] > 0;
     round.bytes += std::size_t(n) * sizeof(BSuitorMessage);
+    if (x.device) {  // GPU to GPU: the counts, then the messages
+      const std::vector<std::size_t> in = ranks.counts_of(per_rank);
+      std::size_t got = 0;
+      for (std::size_t c : in) got += c;
+      if (x.inbox.size() < got) x.inbox = gpu::DeviceBuffer<BSuitorMessage>(got);
+      std::vector<std::size_t> send_bytes(per_rank.size()), receive_bytes(in.size());
+      for (std::size_t r = 0; r < per_rank.size(); ++r) {
+        send_bytes[r] = per_rank[r] * sizeof(BSuitorMessage);
+        receive_bytes[r] = in[r] * sizeof(BSuitorMessage);
+      }
+      x.device->exchange(grouped.data(), send_bytes, x.inbox.data(), receive_bytes, s);
+      return (long long)got;
+    }
     const std::size_t got = ranks.alltoall(x.sent.reserve(std::size_t(n)), per_rank,
                                            [&](std::size_t k) { return x.received.reserve(k); });
     if (x.inbox.size() < got) x.inbox = gpu::DeviceBuffer<BSuitorMessage>(got);
@@ -561,6 +582,18 @@ BMatching b_suitor_rounds(const gpu::StreamSession& session, gpu::RowBatches<W>&
       const std::size_t nr = ranks->first.size() - 1;
       exchange.first = gpu::DeviceBuffer<vertex_t>::from_host(ranks->first, s);
       exchange.at = gpu::DeviceBuffer<unsigned long long>(nr);
+      // GPU to GPU where every rank has its own and a transport starts on
+      // every rank; else through host memory.
+      std::string why = "ranks share a GPU, or host staging was asked for";
+      if (ranks->own_gpus && nr > 1) {
+        exchange.device = open_device_transport(ranks->rank, int(nr), ranks->broadcast, why);
+        if (ranks->any(!exchange.device)) {
+          if (exchange.device) why = "the transport did not start on every rank";
+          exchange.device.reset();
+        }
+      }
+      if (ranks->stats)
+        ranks->stats->transport = exchange.device ? exchange.device->name() : nr == 1 ? "none: one rank" : "host: " + why;
       // A round's proposals: at most one per offer its rows may still make.
       std::size_t kept = 0;
       for (vertex_t v = lo; v < hi; ++v) kept += std::size_t(std::max(b[std::size_t(v)], 0));

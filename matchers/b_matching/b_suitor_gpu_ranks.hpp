@@ -28,6 +28,14 @@ struct BSuitorRankExchange {
   // floors: n words, this rank's block filled in; fills in every rank's. Collective.
   std::function<void(std::vector<unsigned long long>& floors)> share_floors;
   int sharing = 1;  // the ranks on this rank's GPU (of one node): its free memory is split among them
+  // Whether every rank has a GPU of its own (agreed over the ranks): then
+  // the messages may go GPU to GPU (rank_transport.hpp), the counts first.
+  bool own_gpus = false;
+  // Sends rank 0's bytes to every rank; collective.
+  std::function<void(void* bytes, std::size_t size)> broadcast;
+  // counts[r]: the messages this rank sends rank r; returns those every
+  // rank sends this one. Collective.
+  std::function<std::vector<std::size_t>(const std::vector<std::size_t>& counts)> counts_of;
   PartsExchange* stats = nullptr;  // per round: this rank's messages (sent), if given
 };
 

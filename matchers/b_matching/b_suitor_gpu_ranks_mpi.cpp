@@ -148,7 +148,10 @@ BMatching b_suitor_gpu_ranks(const DistGraph& g, const std::vector<int>& b, cons
   ex.rank = g.rank;
   ex.first = g.first;
   ex.stats = stats;
-  if (stats) *stats = PartsExchange{g.first, {}};
+  if (stats) {
+    const bool host_staged = stats->host_staged;
+    *stats = PartsExchange{g.first, {}, {}, host_staged};
+  }
   const MessageType message;
   ex.alltoall = [ranks, &message](const BSuitorMessage* out, const std::vector<std::size_t>& counts,
                                   const std::function<BSuitorMessage*(std::size_t)>& receive) {
@@ -184,6 +187,19 @@ BMatching b_suitor_gpu_ranks(const DistGraph& g, const std::vector<int>& b, cons
   };
   ex.first_failure = [](const std::string& mine) { return mpi::first_failure(mine); };
   ex.sharing = ranks_on_device(opt.device);
+  int own = ex.sharing == 1 && !(stats && stats->host_staged) ? 1 : 0, all_own = 0;
+  mpi_try(MPI_Allreduce(&own, &all_own, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD), "MPI_Allreduce");
+  ex.own_gpus = all_own != 0;
+  ex.broadcast = [](void* bytes, std::size_t size) {
+    mpi_try(MPI_Bcast(bytes, int(size), MPI_BYTE, 0, MPI_COMM_WORLD), "MPI_Bcast");
+  };
+  ex.counts_of = [ranks](const std::vector<std::size_t>& counts) {
+    const std::vector<unsigned long long> out(counts.begin(), counts.end());
+    std::vector<unsigned long long> in(static_cast<std::size_t>(ranks));
+    mpi_try(MPI_Alltoall(out.data(), 1, MPI_UNSIGNED_LONG_LONG, in.data(), 1, MPI_UNSIGNED_LONG_LONG, MPI_COMM_WORLD),
+            "MPI_Alltoall");
+    return std::vector<std::size_t>(in.begin(), in.end());
+  };
   ex.share_floors = [&](std::vector<unsigned long long>& floors) {
     std::vector<unsigned long long> own(floors.begin() + g.first[std::size_t(g.rank)],
                                         floors.begin() + g.first[std::size_t(g.rank) + 1]);

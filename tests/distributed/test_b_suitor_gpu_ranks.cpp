@@ -5,8 +5,10 @@
 // tie-heavy random graphs and R-MAT with hubs; the exchange it reports: no
 // message at one rank, 16 bytes a message; double weights (their ranks over
 // the ranks) give b_greedy's edges too; a spread partition is refused. Rows
-// resident and streamed under a device-memory limit; the exchange against a
-// count on the host; too little memory fails every rank alike.
+// resident, with the messages GPU to GPU (NCCL, where the build has it and
+// every rank its own GPU) and host-staged, and streamed under a
+// device-memory limit; the exchange against a count on the host; too little
+// memory fails every rank alike.
 #include <doctest/doctest.h>
 
 #include <cstdint>
@@ -70,15 +72,23 @@ TEST_CASE("b-suitor-gpu over ranks equals b_greedy on every rank's rows") {
       // and two batches of its longest row, not all its rows.
       const BSuitorGpuMemory need =
           b_suitor_gpu_memory(std::span(g.offsets), b, part.begin(), part.begin() + part.count());
-      for (const std::size_t limit : {std::size_t(0), need.least_streamed() + 2048}) {
+      // Each way the messages can travel: GPU to GPU where the build and
+      // the GPUs allow it (else through host memory too), and host-staged.
+      for (const auto& [limit, host_staged] : {std::pair{std::size_t(0), false}, std::pair{std::size_t(0), true},
+                                               std::pair{need.least_streamed() + 2048, false}}) {
         CAPTURE(limit);
+        CAPTURE(host_staged);
         GpuOptions opt;
         opt.device_memory = limit;
         opt.device = mpi::local_rank() % gpu::device_count();  // the node's GPUs in turn
         PartsExchange ex;
+        ex.host_staged = host_staged;
         const BMatching got = b_suitor_gpu_ranks(part, b, opt, &ex);
         const std::string bad = first_difference(part, got, b_greedy(g, b));
-        CHECK_MESSAGE(bad.empty(), name << " at " << ranks << " ranks: " << bad);
+        CHECK_MESSAGE(bad.empty(), name << " at " << ranks << " ranks (" << ex.transport << "): " << bad);
+        if (host_staged || ranks == 1) CHECK(ex.transport != "nccl");
+        if (rank == 0 && b[0] == 1 && name == graphs.front().first)
+          MESSAGE(ranks << " ranks, " << (limit ? "streamed" : "resident") << ": the exchange " << ex.transport);
         // The exchange against a count on the host: 16 bytes a message, and
         // every matched edge between two ranks proposed from both ends.
         long long sent = 0, proposals = 0, crossing = 0;

@@ -1,0 +1,79 @@
+// The device transport over NCCL (rank_transport.hpp): one communicator
+// over the ranks, started from rank 0's unique id, and each exchange one
+// group of point-to-point calls.
+// Source: NCCL's point-to-point API (ncclSend / ncclRecv inside
+// ncclGroupStart / ncclGroupEnd, the pattern of NCCL's all-to-all-v).
+// Cost: one communicator per run (NCCL's start-up, tens of milliseconds);
+// per exchange, the bytes over the GPUs' links (NVLink within a node) and
+// no host copy.
+#include <cuda_runtime.h>
+#include <nccl.h>
+
+#include <string>
+
+#include "lib/error.hpp"
+#include "matchers/b_matching/rank_transport.hpp"
+
+namespace matchblas {
+
+namespace {
+
+void nccl_try(ncclResult_t status, const char* what) {
+  if (status != ncclSuccess)
+    throw error(std::string("b-suitor-gpu over ranks: ") + what + " failed (NCCL: " + ncclGetErrorString(status) + ")");
+}
+
+class NcclTransport final : public DeviceTransport {
+ public:
+  explicit NcclTransport(ncclComm_t comm) : comm_(comm) {}
+  ~NcclTransport() override { ncclCommDestroy(comm_); }
+  NcclTransport(const NcclTransport&) = delete;
+  NcclTransport& operator=(const NcclTransport&) = delete;
+
+  void exchange(const void* send, const std::vector<std::size_t>& send_bytes, void* receive,
+                const std::vector<std::size_t>& receive_bytes, void* stream) override {
+    const auto s = static_cast<cudaStream_t>(stream);
+    const char* from = static_cast<const char*>(send);
+    char* to = static_cast<char*>(receive);
+    nccl_try(ncclGroupStart(), "ncclGroupStart");
+    std::size_t sent = 0, received = 0;
+    for (std::size_t r = 0; r < send_bytes.size(); ++r) {
+      if (send_bytes[r] > 0) nccl_try(ncclSend(from + sent, send_bytes[r], ncclUint8, int(r), comm_, s), "ncclSend");
+      if (receive_bytes[r] > 0)
+        nccl_try(ncclRecv(to + received, receive_bytes[r], ncclUint8, int(r), comm_, s), "ncclRecv");
+      sent += send_bytes[r];
+      received += receive_bytes[r];
+    }
+    nccl_try(ncclGroupEnd(), "ncclGroupEnd");
+  }
+  const char* name() const override { return "nccl"; }
+
+ private:
+  ncclComm_t comm_;
+};
+
+}  // namespace
+
+std::unique_ptr<DeviceTransport> open_device_transport(int rank, int ranks,
+                                                       const std::function<void(void*, std::size_t)>& broadcast,
+                                                       std::string& why) {
+  struct Start {
+    int ok = 0;
+    ncclUniqueId id{};
+  } start;
+  if (rank == 0) start.ok = ncclGetUniqueId(&start.id) == ncclSuccess ? 1 : 0;
+  broadcast(&start, sizeof start);
+  if (!start.ok) {
+    why = "ncclGetUniqueId failed on rank 0";
+    return nullptr;
+  }
+  ncclComm_t comm = nullptr;
+  const ncclResult_t status = ncclCommInitRank(&comm, ranks, start.id, rank);
+  if (status != ncclSuccess) {
+    why = std::string("ncclCommInitRank: ") + ncclGetErrorString(status);
+    return nullptr;
+  }
+  return std::make_unique<NcclTransport>(comm);
+}
+
+}  // namespace matchblas

@@ -410,6 +410,15 @@ struct RankExchangeBuffers {
   gpu::DeviceBuffer<BSuitorMessage> grouped;      // GPU to GPU: a box grouped
 };
 
+// Throws on every rank the first rank's failure (out_of_memory where it
+// was one), or returns where no rank failed. Collective.
+void agree(const BSuitorRankExchange& ranks, const std::string& mine) {
+  const std::string why = ranks.first_failure(mine);
+  if (why.empty()) return;
+  if (why.find("out of memory") != std::string::npos) throw out_of_memory(why);
+  throw error(why);
+}
+
 // The count in box_count, checked against the box's capacity.
 unsigned long long box_size(const gpu::DeviceBuffer<BSuitorMessage>& box, const unsigned long long* box_count,
                             cudaStream_t s) {
@@ -439,6 +448,10 @@ double exchange_round(const BSuitorRankExchange& ranks, State<float>& o, gpu::De
   const auto send = [&](const gpu::DeviceBuffer<BSuitorMessage>& box, unsigned long long n, bool to_holder) {
     std::vector<std::size_t> per_rank(std::size_t(nr), 0);
     gpu::DeviceBuffer<BSuitorMessage>& grouped = x.device ? x.grouped : x.inbox;
+    // What fails on this rank (its buffers' memory) is agreed before the
+    // messages move: every rank throws alike, none is left waiting.
+    std::string failure;
+    try {
     if (n > 0) {
       if (grouped.size() < n) grouped = gpu::DeviceBuffer<BSuitorMessage>(std::size_t(n));
       const unsigned grid = gpu::grid_for((long long)((n + group_items - 1) / group_items), group_block, 1 << 14);
@@ -466,13 +479,22 @@ double exchange_round(const BSuitorRankExchange& ranks, State<float>& o, gpu::De
         MATCHBLAS_CUDA_TRY(cudaStreamSynchronize(s));
       }
     }
+    } catch (const std::exception& e) {
+      failure = e.what();
+      per_rank.assign(std::size_t(nr), 0);
+    }
     for (std::size_t r = 0; r < per_rank.size(); ++r) round.messages += per_rank[r] > 0;
     round.bytes += std::size_t(n) * sizeof(BSuitorMessage);
     if (x.device) {  // GPU to GPU: the counts, then the messages
       const std::vector<std::size_t> in = ranks.counts_of(per_rank);
       std::size_t got = 0;
       for (std::size_t c : in) got += c;
-      if (x.inbox.size() < got) x.inbox = gpu::DeviceBuffer<BSuitorMessage>(got);
+      if (failure.empty()) try {
+          if (x.inbox.size() < got) x.inbox = gpu::DeviceBuffer<BSuitorMessage>(got);
+        } catch (const std::exception& e) {
+          failure = e.what();
+        }
+      agree(ranks, failure);
       std::vector<std::size_t> send_bytes(per_rank.size()), receive_bytes(in.size());
       for (std::size_t r = 0; r < per_rank.size(); ++r) {
         send_bytes[r] = per_rank[r] * sizeof(BSuitorMessage);
@@ -481,9 +503,12 @@ double exchange_round(const BSuitorRankExchange& ranks, State<float>& o, gpu::De
       x.device->exchange(grouped.data(), send_bytes, x.inbox.data(), receive_bytes, s);
       return (long long)got;
     }
-    const std::size_t got = ranks.alltoall(x.sent.reserve(std::size_t(n)), per_rank,
-                                           [&](std::size_t k) { return x.received.reserve(k); });
-    if (x.inbox.size() < got) x.inbox = gpu::DeviceBuffer<BSuitorMessage>(got);
+    // alltoall agrees what its receive throws: this rank's failure too.
+    const std::size_t got = ranks.alltoall(x.sent.data(), per_rank, [&](std::size_t k) {
+      if (!failure.empty()) throw error(failure);
+      if (x.inbox.size() < k) x.inbox = gpu::DeviceBuffer<BSuitorMessage>(k);
+      return x.received.reserve(k);
+    });
     if (got > 0)
       MATCHBLAS_CUDA_TRY(cudaMemcpyAsync(x.inbox.data(), x.received.data(), got * sizeof(BSuitorMessage),
                                          cudaMemcpyHostToDevice, s));
@@ -497,15 +522,19 @@ double exchange_round(const BSuitorRankExchange& ranks, State<float>& o, gpu::De
   unsigned long long held_drops = 0;
   MATCHBLAS_CUDA_TRY(cudaMemcpyAsync(&held_drops, counts.data() + 1, sizeof held_drops, cudaMemcpyDeviceToHost, s));
   MATCHBLAS_CUDA_TRY(cudaStreamSynchronize(s));
-  if (held_drops + (unsigned long long)taken > drops.size()) {
-    gpu::DeviceBuffer<BSuitorMessage> bigger(std::size_t(held_drops) + std::size_t(taken) + drops.size());
-    MATCHBLAS_CUDA_TRY(cudaMemcpyAsync(bigger.data(), drops.data(), std::size_t(held_drops) * sizeof(BSuitorMessage),
-                                       cudaMemcpyDeviceToDevice, s));
-    MATCHBLAS_CUDA_TRY(cudaStreamSynchronize(s));
-    drops = std::move(bigger);
-    o.remote.drops = drops.data();
-    o.remote.drops_capacity = drops.size();
-  }
+  std::string failure;
+  if (held_drops + (unsigned long long)taken > drops.size()) try {
+      gpu::DeviceBuffer<BSuitorMessage> bigger(std::size_t(held_drops) + std::size_t(taken) + drops.size());
+      MATCHBLAS_CUDA_TRY(cudaMemcpyAsync(bigger.data(), drops.data(),
+                                         std::size_t(held_drops) * sizeof(BSuitorMessage), cudaMemcpyDeviceToDevice, s));
+      MATCHBLAS_CUDA_TRY(cudaStreamSynchronize(s));
+      drops = std::move(bigger);
+      o.remote.drops = drops.data();
+      o.remote.drops_capacity = drops.size();
+    } catch (const std::exception& e) {
+      failure = e.what();
+    }
+  agree(ranks, failure);
   if (taken > 0) {
     take_proposals<<<gpu::grid_for(taken, 256, 1 << 16), 256, 0, s>>>(o, x.inbox.data(), taken);
     MATCHBLAS_CUDA_CHECK_LAUNCH();
@@ -586,7 +615,7 @@ BMatching b_suitor_rounds(const gpu::StreamSession& session, gpu::RowBatches<W>&
       // every rank; else through host memory.
       std::string why = "ranks share a GPU, or host staging was asked for";
       if (ranks->own_gpus && nr > 1) {
-        exchange.device = open_device_transport(ranks->rank, int(nr), ranks->broadcast, why);
+        exchange.device = open_device_transport(ranks->rank, int(nr), ranks->broadcast, ranks->any, why);
         if (ranks->any(!exchange.device)) {
           if (exchange.device) why = "the transport did not start on every rank";
           exchange.device.reset();
@@ -820,7 +849,7 @@ BMatching b_suitor_gpu(const DeviceGraph<W>& dg, const std::vector<int>& b, cons
 }
 
 BMatching b_suitor_gpu_rank(const std::vector<offset_t>& offsets, const std::vector<vertex_t>& cols,
-                            const std::vector<float>& weights, const std::vector<int>& b,
+                            std::span<const float> weights, const std::vector<int>& b,
                             const BSuitorRankExchange& ranks, const GpuOptions& opt, GpuTimes* times) {
   const vertex_t n = vertex_t(offsets.size() - 1);
   MATCHBLAS_EXPECTS(b.size() == std::size_t(n) && ranks.first.size() >= 2 && cols.size() == weights.size(),
@@ -849,10 +878,7 @@ BMatching b_suitor_gpu_rank(const std::vector<offset_t>& offsets, const std::vec
   } catch (const std::exception& e) {
     failure = e.what();
   }
-  if (const std::string why = ranks.first_failure(failure); !why.empty()) {
-    if (why.find("out of memory") != std::string::npos) throw out_of_memory(why);
-    throw error(why);
-  }
+  agree(ranks, failure);
   gpu::StreamSession session(opt.device, opt.stream);
   const cudaStream_t s = session.stream();
   const offset_t at = offsets[std::size_t(lo)];

@@ -4,6 +4,7 @@
 #pragma once
 #include <cstddef>
 #include <functional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -51,7 +52,7 @@ struct BSuitorRankExchange {
 // times, when given: the upload, the rounds and the download, with the
 // rounds' phases.
 BMatching b_suitor_gpu_rank(const std::vector<offset_t>& offsets, const std::vector<vertex_t>& cols,
-                            const std::vector<float>& weights, const std::vector<int>& b,
+                            std::span<const float> weights, const std::vector<int>& b,
                             const BSuitorRankExchange& ranks, const GpuOptions& opt, GpuTimes* times = nullptr);
 
 }  // namespace matchblas

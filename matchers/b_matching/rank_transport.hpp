@@ -31,9 +31,11 @@ class DeviceTransport {
 // A transport over `ranks` ranks (this one `rank`, its GPU current), or
 // nullptr where there is none: a build without NCCL, or NCCL failing to
 // start (why, in `why`). broadcast(bytes, size) sends rank 0's bytes to
-// every rank. Collective.
+// every rank; any(mine) is whether any rank's `mine` is true. What it opens
+// is kept for the process and reused by later calls with the same ranks and
+// GPUs (every rank agreeing). Collective.
 std::unique_ptr<DeviceTransport> open_device_transport(int rank, int ranks,
                                                        const std::function<void(void*, std::size_t)>& broadcast,
-                                                       std::string& why);
+                                                       const std::function<bool(bool)>& any, std::string& why);
 
 }  // namespace matchblas

@@ -5,7 +5,7 @@
 namespace matchblas {
 
 std::unique_ptr<DeviceTransport> open_device_transport(int, int, const std::function<void(void*, std::size_t)>&,
-                                                       std::string& why) {
+                                                       const std::function<bool(bool)>&, std::string& why) {
   why = "this build has no NCCL (configure with MATCHBLAS_NCCL where nccl.h and libnccl are installed)";
   return nullptr;
 }

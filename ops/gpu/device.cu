@@ -139,6 +139,53 @@ void trim_pool_memory() {
   cudaGetLastError();
 }
 
+void copy_to_device(void* device, const void* host, std::size_t bytes, cudaStream_t stream) {
+  constexpr std::size_t chunk = std::size_t(32) << 20, staged_from = 2 * chunk;
+  if (bytes == 0) return;
+  cudaPointerAttributes where{};
+  const bool pageable = cudaPointerGetAttributes(&where, host) == cudaSuccess && where.type == cudaMemoryTypeUnregistered;
+  cudaGetLastError();
+  if (bytes < staged_from || !pageable) {  // small, or page-locked already
+    MATCHBLAS_CUDA_TRY(cudaMemcpyAsync(device, host, bytes, cudaMemcpyHostToDevice, stream));
+    return;
+  }
+  PinnedBuffer<unsigned char> stage[2];
+  cudaEvent_t carried[2] = {nullptr, nullptr};
+  const auto release = [&] {
+    for (cudaEvent_t& e : carried)
+      if (e) {
+        cudaEventSynchronize(e);  // the chunk's copy must be done before its stage is freed
+        cudaEventDestroy(e);
+      }
+  };
+  try {
+    for (int i = 0; i < 2; ++i) {
+      stage[i].reserve(chunk);
+      MATCHBLAS_CUDA_TRY(cudaEventCreateWithFlags(&carried[i], cudaEventDisableTiming));
+    }
+    const auto* from = static_cast<const unsigned char*>(host);
+    auto* to = static_cast<unsigned char*>(device);
+    for (std::size_t at = 0, k = 0; at < bytes; at += chunk, ++k) {
+      const std::size_t size = std::min(chunk, bytes - at);
+      unsigned char* into = stage[k % 2].data();
+      MATCHBLAS_CUDA_TRY(cudaEventSynchronize(carried[k % 2]));  // its last chunk has crossed
+      constexpr std::size_t piece = std::size_t(1) << 20;
+      const std::int64_t pieces = std::int64_t((size + piece - 1) / piece);
+#pragma omp parallel for schedule(static)
+      for (std::int64_t p = 0; p < pieces; ++p) {
+        const std::size_t a = std::size_t(p) * piece;
+        std::memcpy(into + a, from + at + a, std::min(piece, size - a));
+      }
+      MATCHBLAS_CUDA_TRY(cudaMemcpyAsync(to + at, into, size, cudaMemcpyHostToDevice, stream));
+      MATCHBLAS_CUDA_TRY(cudaEventRecord(carried[k % 2], stream));
+    }
+  } catch (...) {
+    release();
+    throw;
+  }
+  release();
+}
+
 namespace {
 
 // The best of 5 timed copies of `bytes` from src to dst (after one to warm

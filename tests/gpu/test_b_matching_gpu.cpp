@@ -185,6 +185,24 @@ TEST_CASE("b-suitor-gpu on a graph of over 2^20 entries with hubs equals b_greed
   CHECK(t.phases[1].first == "first round");
 }
 
+TEST_CASE("b-suitor-gpu on a graph whose arrays are uploaded through the staged copy (over 64 MiB) equals b_greedy") {
+  // Weights of 8 bytes on over 2^23 + 2^22 entries: the columns and the
+  // weights cross the bus in 32 MiB page-locked chunks, the last one
+  // partial (copy_to_device); a chunk lost, repeated or misplaced changes
+  // the b-matching.
+  GenOptions gen;
+  gen.seed = 43;
+  gen.ties = 0;
+  gen.edge_factor = 10;
+  const Csr<double> g = rmat<double>(1 << 20, gen);
+  REQUIRE(g.num_entries() * offset_t(sizeof(double)) > (offset_t(96) << 20));
+  REQUIRE(g.num_entries() % ((offset_t(32) << 20) / offset_t(sizeof(double))) != 0);
+  const std::vector<int> b = constant_b(g.n_rows, 2);
+  const BMatching ref = b_greedy(g, b), got = b_suitor_gpu(g, b);
+  INFO(first_difference(got, ref));
+  REQUIRE(got == ref);
+}
+
 TEST_CASE("b-suitor-gpu and b-ld-gpu with negative weights and rows of -inf only, on over 2^20 entries") {
   GenOptions gen;
   gen.seed = 29;

@@ -3,7 +3,7 @@
 // group of point-to-point calls.
 // Source: NCCL's point-to-point API (ncclSend / ncclRecv inside
 // ncclGroupStart / ncclGroupEnd, the pattern of NCCL's all-to-all-v).
-// Cost: one communicator per process (NCCL's start-up, 0.2 s on two H200s,
+// Cost: one communicator per process (NCCL's start-up, 0.7 s on two H200s,
 // paid by the first run; later runs with the same ranks and GPUs reuse it);
 // per exchange, the bytes over the GPUs' links (NVLink within a node) and
 // no host copy.

@@ -38,6 +38,12 @@ double sum_over_ranks(double x);
 std::int64_t sum_over_ranks(std::int64_t x);
 std::int64_t max_over_ranks(std::int64_t x);
 
+// Collective: the whole graph's row offsets (n + 1 prefix sums of every
+// vertex's degree, in label order) from g's blocks of rows, on every rank;
+// the degrees travel as 4-byte counts, the sums are taken on the threads.
+// Without MPI (one rank holding every row), g's own offsets.
+std::vector<offset_t> whole_offsets(const DistGraph& g);
+
 // Collective: rank 0's graph (g, null on the other ranks) partitioned as
 // distribute() does, each rank sent its rows (point to point; rank 0 holds
 // the whole graph, the others only their part). Throws error without MPI.

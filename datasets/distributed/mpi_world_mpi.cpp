@@ -1,12 +1,16 @@
 // The MPI world of the distributed graph input (mpi_world.hpp): rank, size,
 // rank on the node, scalar collectives over MPI_COMM_WORLD, the agreed first
-// failure, a gather on rank 0, and scatter_graph (rank 0 sends each rank its
-// block of rows, point to point: offsets, columns, weights).
+// failure, a gather on rank 0, the whole graph's offsets from the blocks,
+// and scatter_graph (rank 0 sends each rank its block of rows, point to
+// point: offsets, columns, weights).
 #include <mpi.h>
+#include <omp.h>
 
 #include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <memory>
+#include <new>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -96,6 +100,61 @@ std::int64_t max_over_ranks(std::int64_t x) {
   std::int64_t y = 0;
   MPI_Allreduce(&x, &y, 1, MPI_INT64_T, MPI_MAX, MPI_COMM_WORLD);
   return y;
+}
+
+std::vector<offset_t> whole_offsets(const DistGraph& g) {
+  const int ranks = g.ranks;
+  MATCHBLAS_EXPECTS(g.partition == Partition::blocks && g.first.size() == std::size_t(ranks) + 1 &&
+                        g.offsets.size() == std::size_t(g.count()) + 1,
+                    "whole_offsets: a blocks partition's rows");
+  std::vector<int> counts(static_cast<std::size_t>(ranks)), at(static_cast<std::size_t>(ranks));
+  for (int r = 0; r < ranks; ++r) {
+    counts[std::size_t(r)] = int(g.first[std::size_t(r) + 1] - g.first[std::size_t(r)]);
+    at[std::size_t(r)] = int(g.first[std::size_t(r)]);
+  }
+  // Degrees are below n (a row holds each column once): 4 bytes each.
+  const std::int64_t own = g.count(), n = g.n;
+  std::unique_ptr<std::int32_t[]> mine, degrees;  // not zeroed: every entry is written
+  std::vector<offset_t> offsets;
+  std::string failure;  // no memory on one rank: every rank throws, none waits
+  try {
+    mine.reset(new std::int32_t[std::size_t(std::max<std::int64_t>(own, 1))]);
+    degrees.reset(new std::int32_t[std::size_t(std::max<std::int64_t>(n, 1))]);
+    offsets.resize(std::size_t(n) + 1);
+  } catch (const std::bad_alloc&) {
+    failure = "whole_offsets: out of memory for the degrees and offsets of " + std::to_string(n) + " vertices";
+  }
+  if (const std::string why = first_failure(failure); !why.empty()) throw out_of_memory(why);
+#pragma omp parallel for schedule(static)
+  for (std::int64_t i = 0; i < own; ++i)
+    mine[std::size_t(i)] = std::int32_t(g.offsets[std::size_t(i) + 1] - g.offsets[std::size_t(i)]);
+  if (MPI_Allgatherv(mine.get(), int(own), MPI_INT32_T, degrees.get(), counts.data(), at.data(), MPI_INT32_T,
+                     MPI_COMM_WORLD) != MPI_SUCCESS)
+    throw error("whole_offsets: MPI_Allgatherv failed");
+  mine.reset();
+  // A prefix sum on the threads: each sums its block, the blocks' sums are
+  // scanned, then each writes its block's offsets.
+  std::vector<offset_t> block_sum;
+#pragma omp parallel
+  {
+    const int t = omp_get_thread_num(), threads = omp_get_num_threads();
+#pragma omp single
+    block_sum.assign(std::size_t(threads) + 1, 0);
+    const std::int64_t lo = n * t / threads, hi = n * (t + 1) / threads;
+    offset_t sum = 0;
+    for (std::int64_t v = lo; v < hi; ++v) sum += degrees[std::size_t(v)];
+    block_sum[std::size_t(t) + 1] = sum;
+#pragma omp barrier
+#pragma omp single
+    for (int k = 0; k < threads; ++k) block_sum[std::size_t(k) + 1] += block_sum[std::size_t(k)];
+    offset_t at_v = block_sum[std::size_t(t)];
+    for (std::int64_t v = lo; v < hi; ++v) {
+      offsets[std::size_t(v)] = at_v;
+      at_v += degrees[std::size_t(v)];
+    }
+  }
+  offsets[std::size_t(n)] = block_sum.back();
+  return offsets;
 }
 
 namespace {

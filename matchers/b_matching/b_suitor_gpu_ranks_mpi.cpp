@@ -17,12 +17,14 @@
 // O(n) words per rank (degrees, b, floors, states) besides its rows.
 #include <mpi.h>
 
+#include <algorithm>
 #include <chrono>
 #include <climits>
 #include <cmath>
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <new>
 #include <span>
 #include <string>
 #include <utility>
@@ -116,7 +118,11 @@ BMatching b_suitor_gpu_ranks(const DistGraph& g, const std::vector<int>& b, cons
   // The conversion's array is not zeroed first, and the threads touch its
   // pages first (a zeroed vector cost one thread 0.2-0.4 s at 2^28 entries).
   const std::size_t entries = g.weights.size();
-  std::unique_ptr<float[]> converted(new float[entries]);
+  std::unique_ptr<float[]> converted(new (std::nothrow) float[std::max<std::size_t>(entries, 1)]);
+  if (const std::string why = mpi::first_failure(
+          converted ? "" : "b-suitor-gpu over ranks: out of memory for " + std::to_string(entries) + " float keys");
+      !why.empty())
+    throw out_of_memory(why);
   int inexact = 0, all_exact = 0;
 #pragma omp parallel for schedule(static) reduction(| : inexact)
   for (std::int64_t k = 0; k < std::int64_t(entries); ++k) {
@@ -135,20 +141,14 @@ BMatching b_suitor_gpu_ranks(const DistGraph& g, const std::vector<int>& b, cons
   const double keys_s = seconds();
 
   const int ranks = g.ranks;
-  // Every vertex's degree, from its rank.
+  // The ranks' blocks as MPI counts and displacements (for the floors).
   const vertex_t count = g.count();
   std::vector<int> degree_counts(static_cast<std::size_t>(ranks)), degree_at(static_cast<std::size_t>(ranks));
   for (int r = 0; r < ranks; ++r) {
     degree_counts[std::size_t(r)] = int(g.first[std::size_t(r) + 1] - g.first[std::size_t(r)]);
     degree_at[std::size_t(r)] = int(g.first[std::size_t(r)]);
   }
-  std::vector<long long> mine(static_cast<std::size_t>(count)), degrees(static_cast<std::size_t>(g.n));
-  for (vertex_t i = 0; i < count; ++i) mine[std::size_t(i)] = g.offsets[std::size_t(i) + 1] - g.offsets[std::size_t(i)];
-  mpi_try(MPI_Allgatherv(mine.data(), int(count), MPI_LONG_LONG, degrees.data(), degree_counts.data(),
-                         degree_at.data(), MPI_LONG_LONG, MPI_COMM_WORLD),
-          "gathering the degrees");
-  std::vector<offset_t> offsets(std::size_t(g.n) + 1, 0);
-  for (vertex_t v = 0; v < g.n; ++v) offsets[std::size_t(v) + 1] = offsets[std::size_t(v)] + offset_t(degrees[std::size_t(v)]);
+  const std::vector<offset_t> offsets = mpi::whole_offsets(g);  // every vertex's degree
   const double degrees_s = seconds();
   BSuitorRankExchange ex;
   ex.rank = g.rank;

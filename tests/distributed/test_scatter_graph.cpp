@@ -28,3 +28,21 @@ TEST_CASE("scatter_graph gives each rank what distribute gives it, under either 
     CHECK(mpi::first_failure(fs.cols == fh.cols && fs.weights == fh.weights ? "" : "differs").empty());
   }
 }
+
+TEST_CASE("whole_offsets gives every rank the whole graph's offsets, hubs and edgeless graphs included") {
+  GenOptions o;
+  o.seed = 9;
+  o.ties = 2;
+  const Csr<double> r = rmat<double>(4096, o);  // hubs at low labels
+  const Csr<double> sparse = erdos_renyi<double>(50, o);
+  Csr<double> lone = erdos_renyi<double>(30, o);
+  lone.offsets.assign(lone.offsets.size(), 0);  // no edges at all
+  lone.cols.clear();
+  lone.weights.clear();
+  const int rank = mpi::world_rank(), ranks = mpi::world_size();
+  for (const Csr<double>* g : {&r, &sparse, static_cast<const Csr<double>*>(&lone)}) {
+    const DistGraph part = distribute(*g, rank, ranks, Partition::blocks);
+    const std::vector<offset_t> whole = mpi::whole_offsets(part);
+    CHECK(mpi::first_failure(whole == g->offsets ? "" : "differs").empty());
+  }
+}

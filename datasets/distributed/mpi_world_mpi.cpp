@@ -112,19 +112,28 @@ std::vector<offset_t> whole_offsets(const DistGraph& g) {
     counts[std::size_t(r)] = int(g.first[std::size_t(r) + 1] - g.first[std::size_t(r)]);
     at[std::size_t(r)] = int(g.first[std::size_t(r)]);
   }
-  // Degrees are below n (a row holds each column once): 4 bytes each.
+  // Degrees travel as 4 bytes: a row of 2^31 entries or more is refused.
   const std::int64_t own = g.count(), n = g.n;
+  offset_t longest = 0;
+#pragma omp parallel for schedule(static) reduction(max : longest)
+  for (std::int64_t i = 0; i < own; ++i)
+    longest = std::max(longest, g.offsets[std::size_t(i) + 1] - g.offsets[std::size_t(i)]);
   std::unique_ptr<std::int32_t[]> mine, degrees;  // not zeroed: every entry is written
   std::vector<offset_t> offsets;
-  std::string failure;  // no memory on one rank: every rank throws, none waits
-  try {
+  std::string failure;  // a rank's failure is every rank's: none waits
+  if (longest > offset_t(std::numeric_limits<std::int32_t>::max()))
+    failure = "whole_offsets: a row of " + std::to_string(longest) + " entries (at most 2^31 - 1)";
+  if (failure.empty()) try {
     mine.reset(new std::int32_t[std::size_t(std::max<std::int64_t>(own, 1))]);
     degrees.reset(new std::int32_t[std::size_t(std::max<std::int64_t>(n, 1))]);
     offsets.resize(std::size_t(n) + 1);
   } catch (const std::bad_alloc&) {
     failure = "whole_offsets: out of memory for the degrees and offsets of " + std::to_string(n) + " vertices";
   }
-  if (const std::string why = first_failure(failure); !why.empty()) throw out_of_memory(why);
+  if (const std::string why = first_failure(failure); !why.empty()) {
+    if (why.find("out of memory") != std::string::npos) throw out_of_memory(why);
+    throw invalid_input(why);
+  }
 #pragma omp parallel for schedule(static)
   for (std::int64_t i = 0; i < own; ++i)
     mine[std::size_t(i)] = std::int32_t(g.offsets[std::size_t(i) + 1] - g.offsets[std::size_t(i)]);

@@ -500,7 +500,15 @@ double exchange_round(const BSuitorRankExchange& ranks, State<float>& o, gpu::De
         send_bytes[r] = per_rank[r] * sizeof(BSuitorMessage);
         receive_bytes[r] = in[r] * sizeof(BSuitorMessage);
       }
-      x.device->exchange(grouped.data(), send_bytes, x.inbox.data(), receive_bytes, s);
+      try {
+        x.device->exchange(grouped.data(), send_bytes, x.inbox.data(), receive_bytes, s);
+      } catch (const std::exception& e) {
+        failure = e.what();
+      }
+      if (const std::string why = ranks.first_failure(failure); !why.empty()) {
+        x.device->abort();  // a peer's transfers would otherwise wait on the stream forever
+        throw error(why);
+      }
       return (long long)got;
     }
     // alltoall agrees what its receive throws: this rank's failure too.
@@ -629,8 +637,14 @@ BMatching b_suitor_rounds(const gpu::StreamSession& session, gpu::RowBatches<W>&
       std::size_t entries = 0;
       for (int bi = 0; bi < rows.count(); ++bi) entries += std::size_t(rows.entries_of(bi));
       entries = std::min(entries, kept) + std::size_t(hi - lo) + 1;
-      proposal_box = gpu::DeviceBuffer<BSuitorMessage>(entries);
-      drop_box = gpu::DeviceBuffer<BSuitorMessage>(entries);
+      std::string failure;  // agreed: a rank without memory for its boxes fails them all
+      try {
+        proposal_box = gpu::DeviceBuffer<BSuitorMessage>(entries);
+        drop_box = gpu::DeviceBuffer<BSuitorMessage>(entries);
+      } catch (const std::exception& e) {
+        failure = e.what();
+      }
+      agree(*ranks, failure);
       MATCHBLAS_CUDA_TRY(cudaMemsetAsync(box_counts.data(), 0, 2 * sizeof(unsigned long long), s));
       o.remote = RemoteBoxes{lo, hi, proposal_box.data(), box_counts.data(), drop_box.data(), box_counts.data() + 1,
                              entries, entries};
@@ -884,21 +898,32 @@ BMatching b_suitor_gpu_rank(const std::vector<offset_t>& offsets, const std::vec
   const offset_t at = offsets[std::size_t(lo)];
   const auto start = std::chrono::steady_clock::now();
   const auto since_start = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
-  if (batch > 0) {  // streamed: the host rows, addressed by their global offsets
-    gpu::RowBatches<float> rows(std::span<const offset_t>(offsets), n, gpu::shifted(cols.data(), at),
-                                gpu::shifted(weights.data(), at), batch, s, lo, hi);
-    return b_suitor_rounds(session, rows, b, since_start(), times, &ranks);
+  // The rows on the GPU, their failure (memory) agreed: none waits.
+  gpu::DeviceBuffer<offset_t> d_offsets;
+  gpu::DeviceBuffer<vertex_t> d_cols;
+  gpu::DeviceBuffer<float> d_weights;
+  std::unique_ptr<gpu::RowBatches<float>> rows;  // destroyed before the buffers it views
+  try {
+    if (batch > 0) {  // streamed: the host rows, addressed by their global offsets
+      rows = std::make_unique<gpu::RowBatches<float>>(std::span<const offset_t>(offsets), n,
+                                                      gpu::shifted(cols.data(), at), gpu::shifted(weights.data(), at),
+                                                      batch, s, lo, hi);
+    } else {
+      d_offsets = gpu::DeviceBuffer<offset_t>::from_host(offsets, s);
+      d_cols = gpu::DeviceBuffer<vertex_t>::from_host(cols, s);
+      d_weights = gpu::DeviceBuffer<float>::from_host(weights, s);
+      // The rows by their global offsets: the pointers shifted by this
+      // block's first entry (only this block's rows are read).
+      const gpu::CsrView<float> view{n, n, d_offsets.data(), gpu::shifted(d_cols.data(), at),
+                                     gpu::shifted(d_weights.data(), at), offsets.back()};
+      rows = std::make_unique<gpu::RowBatches<float>>(view, lo, hi);
+      MATCHBLAS_CUDA_TRY(cudaStreamSynchronize(s));
+    }
+  } catch (const std::exception& e) {
+    failure = e.what();
   }
-  const auto d_offsets = gpu::DeviceBuffer<offset_t>::from_host(offsets, s);
-  const auto d_cols = gpu::DeviceBuffer<vertex_t>::from_host(cols, s);
-  const auto d_weights = gpu::DeviceBuffer<float>::from_host(weights, s);
-  // The rows by their global offsets: the pointers shifted by this block's
-  // first entry (only this block's rows are read).
-  gpu::CsrView<float> view{n, n, d_offsets.data(), gpu::shifted(d_cols.data(), at),
-                           gpu::shifted(d_weights.data(), at), offsets.back()};
-  gpu::RowBatches<float> rows(view, lo, hi);
-  MATCHBLAS_CUDA_TRY(cudaStreamSynchronize(s));
-  return b_suitor_rounds(session, rows, b, since_start(), times, &ranks);
+  agree(ranks, failure);
+  return b_suitor_rounds(session, *rows, b, since_start(), times, &ranks);
 }
 
 template BMatching b_suitor_gpu(const Csr<float>&, const std::vector<int>&, const GpuOptions&, GpuTimes*);

@@ -1,19 +1,21 @@
 // b-suitor-gpu over MPI ranks (declared in matchers/b_matching/b_matching.hpp):
 // each rank's block of rows on its GPU (b_suitor_gpu_rank in b_suitor_gpu.cu),
-// the exchange between rounds host-staged over MPI_COMM_WORLD (grouped by
-// rank on the GPU, through page-locked memory): one MPI_Alltoall of counts,
-// an MPI_Allreduce agreeing that every rank can send and receive them, and
-// one MPI_Alltoallv of 16-byte messages (an MPI type: counts in messages,
-// at most 2^31 - 1 a rank and phase) per phase (proposals, then drops),
-// an MPI_Allreduce to end the rounds, and
-// the floor words gathered once at the end for the mutual offers; the
-// ranks sharing a GPU split its free memory.
+// the exchange between rounds per phase (proposals, then drops), grouped by
+// rank on the GPU: GPU to GPU through NCCL where every rank has a GPU of its
+// own and the build has NCCL (rank_transport.hpp; the counts first, one
+// MPI_Alltoall), else host-staged over MPI_COMM_WORLD through page-locked
+// memory: one MPI_Alltoall of counts, an MPI_Allreduce agreeing that every
+// rank can send and receive them, and one MPI_Alltoallv of 16-byte messages
+// (an MPI type: counts in messages, at most 2^31 - 1 a rank and phase);
+// an MPI_Allreduce ends the rounds, and the floor words are gathered once
+// at the end for the mutual offers; the ranks sharing a GPU split its free
+// memory.
 // Source: the multi-GPU b-Suitor of Naim and Manne, "Scalable b-matching on
 // GPUs", 2017 (in Naim's PhD thesis, University of Bergen), with the
 // protocol of b_suitor_parts (b_suitor_parts.cpp: why it equals b_greedy).
 // Cost: per round, the rank's kernels (the messages grouped by rank among
-// them) and two exchanges of the messages it sends and receives, each a
-// copy to and from page-locked host memory around MPI's;
+// them) and two exchanges of the messages it sends and receives (over the
+// GPUs' links, or a copy to and from page-locked host memory around MPI's);
 // O(n) words per rank (degrees, b, floors, states) besides its rows.
 #include <mpi.h>
 
@@ -36,6 +38,7 @@
 #include "lib/error.hpp"
 #include "matchers/b_matching/b_matching.hpp"
 #include "matchers/b_matching/b_suitor_gpu_ranks.hpp"
+#include "ops/gpu/device.hpp"
 
 namespace matchblas {
 
@@ -81,18 +84,26 @@ std::vector<int> starts_of(const std::vector<int>& counts) {
   return at;
 }
 
-// The ranks of this node whose GPU is `device` (this one included).
+// The ranks of this node whose GPU is `device`'s (this one included),
+// told apart by the GPUs' UUIDs (ranks given one GPU each through
+// CUDA_VISIBLE_DEVICES all call theirs device 0), or by the device ids
+// where a rank has no UUID to give.
 int ranks_on_device(int device) {
-  MPI_Comm node = MPI_COMM_NULL, same = MPI_COMM_NULL;
+  MPI_Comm node = MPI_COMM_NULL;
   mpi_try(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node), "MPI_Comm_split_type");
-  mpi_try(MPI_Comm_split(node, device < 0 ? MPI_UNDEFINED : device, 0, &same), "MPI_Comm_split");
-  int count = 1;
-  if (same != MPI_COMM_NULL) {
-    MPI_Comm_size(same, &count);
-    MPI_Comm_free(&same);
-  }
+  constexpr int width = 32;  // hex digits of a UUID
+  std::string mine = gpu::device_uuid(device);
+  if (mine.size() != std::size_t(width)) mine = "id " + std::to_string(device);
+  mine.resize(width, ' ');
+  int size = 1;
+  MPI_Comm_size(node, &size);
+  std::string all(std::size_t(size) * width, ' ');
+  const int gathered = MPI_Allgather(mine.data(), width, MPI_CHAR, all.data(), width, MPI_CHAR, node);
   MPI_Comm_free(&node);
-  return count;
+  mpi_try(gathered, "MPI_Allgather");
+  int count = 0;
+  for (int r = 0; r < size; ++r) count += all.compare(std::size_t(r) * width, width, mine) == 0 ? 1 : 0;
+  return std::max(count, 1);
 }
 
 }  // namespace

@@ -25,6 +25,10 @@ class DeviceTransport {
   // transport fails.
   virtual void exchange(const void* send, const std::vector<std::size_t>& send_bytes, void* receive,
                         const std::vector<std::size_t>& receive_bytes, void* stream) = 0;
+  // After a failed exchange on any rank (agreed), called on every rank:
+  // ends this rank's outstanding transfers (which would wait for a peer
+  // forever) and drops what was kept for later calls. Local.
+  virtual void abort() noexcept = 0;
   virtual const char* name() const = 0;
 };
 

@@ -24,9 +24,10 @@ void nccl_try(ncclResult_t status, const char* what) {
     throw error(std::string("b-suitor-gpu over ranks: ") + what + " failed (NCCL: " + ncclGetErrorString(status) + ")");
 }
 
-// The process's communicator and what it was opened for. It is never
-// destroyed: it lives until the process ends (destroying it in a static
-// destructor could run after the CUDA runtime has shut down).
+// The process's communicator and what it was opened for: kept until the
+// process ends (destroying it in a static destructor could run after the
+// CUDA runtime has shut down), aborted when a later call opens another or
+// an exchange fails.
 struct OpenCommunicator {
   ncclComm_t comm = nullptr;
   int rank = -1, ranks = 0, device = -1;
@@ -34,6 +35,12 @@ struct OpenCommunicator {
 OpenCommunicator& open_communicator() {
   static OpenCommunicator open;
   return open;
+}
+
+// Whether the communicator has reported no asynchronous error.
+bool healthy(ncclComm_t comm) {
+  ncclResult_t async = ncclSuccess;
+  return ncclCommGetAsyncError(comm, &async) == ncclSuccess && async == ncclSuccess;
 }
 
 class NcclTransport final : public DeviceTransport {
@@ -46,15 +53,25 @@ class NcclTransport final : public DeviceTransport {
     const char* from = static_cast<const char*>(send);
     char* to = static_cast<char*>(receive);
     nccl_try(ncclGroupStart(), "ncclGroupStart");
+    ncclResult_t status = ncclSuccess;
+    const char* what = "";
     std::size_t sent = 0, received = 0;
-    for (std::size_t r = 0; r < send_bytes.size(); ++r) {
-      if (send_bytes[r] > 0) nccl_try(ncclSend(from + sent, send_bytes[r], ncclUint8, int(r), comm_, s), "ncclSend");
-      if (receive_bytes[r] > 0)
-        nccl_try(ncclRecv(to + received, receive_bytes[r], ncclUint8, int(r), comm_, s), "ncclRecv");
+    for (std::size_t r = 0; r < send_bytes.size() && status == ncclSuccess; ++r) {
+      if (send_bytes[r] > 0) status = ncclSend(from + sent, send_bytes[r], ncclUint8, int(r), comm_, s), what = "ncclSend";
+      if (status == ncclSuccess && receive_bytes[r] > 0)
+        status = ncclRecv(to + received, receive_bytes[r], ncclUint8, int(r), comm_, s), what = "ncclRecv";
       sent += send_bytes[r];
       received += receive_bytes[r];
     }
-    nccl_try(ncclGroupEnd(), "ncclGroupEnd");
+    const ncclResult_t ended = ncclGroupEnd();  // the group is closed even after a failed call
+    nccl_try(status, what);
+    nccl_try(ended, "ncclGroupEnd (the peers' connections or the transfers)");
+    if (!healthy(comm_)) throw error("b-suitor-gpu over ranks: NCCL reported an asynchronous error");
+  }
+  void abort() noexcept override {
+    OpenCommunicator& open = open_communicator();
+    if (open.comm == comm_) open = OpenCommunicator{};
+    ncclCommAbort(comm_);  // local: ends this rank's outstanding NCCL work without its peers
   }
   const char* name() const override { return "nccl"; }
 
@@ -70,9 +87,11 @@ std::unique_ptr<DeviceTransport> open_device_transport(int rank, int ranks,
   OpenCommunicator& open = open_communicator();
   int device = -1;
   if (cudaGetDevice(&device) != cudaSuccess) device = -1;
-  const bool same = open.comm != nullptr && open.rank == rank && open.ranks == ranks && open.device == device;
+  const bool same = open.comm != nullptr && open.rank == rank && open.ranks == ranks && open.device == device &&
+                    healthy(open.comm);
   if (!any(!same)) return std::make_unique<NcclTransport>(open.comm);
-  // A new one on every rank (the old one, where there is one, stays unused).
+  // A new one on every rank (the old one, where there is one, is aborted
+  // once the new one is open: aborting is local, destroying could wait).
   struct Start {
     int ok = 0;
     ncclUniqueId id{};
@@ -89,7 +108,7 @@ std::unique_ptr<DeviceTransport> open_device_transport(int rank, int ranks,
     why = std::string("ncclCommInitRank: ") + ncclGetErrorString(status);
     return nullptr;
   }
-  if (open.comm != nullptr) ncclCommDestroy(open.comm);
+  if (open.comm != nullptr) ncclCommAbort(open.comm);
   open = OpenCommunicator{comm, rank, ranks, device};
   return std::make_unique<NcclTransport>(comm);
 }

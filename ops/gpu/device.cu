@@ -82,6 +82,22 @@ std::string device_description(int id) {
          mem;
 }
 
+std::string device_uuid(int id) {
+  if (id < 0 || id >= device_count()) return "";
+  cudaDeviceProp p{};
+  if (cudaGetDeviceProperties(&p, id) != cudaSuccess) {
+    cudaGetLastError();
+    return "";
+  }
+  std::string hex;
+  for (const char byte : p.uuid.bytes) {
+    char two[3];
+    std::snprintf(two, sizeof two, "%02x", unsigned(static_cast<unsigned char>(byte)));
+    hex += two;
+  }
+  return hex;
+}
+
 void use_device(const std::string& who, int id) {
   const int devices = device_count();
   if (devices == 0) throw error(who + " needs a CUDA GPU: " + unavailable_reason());
@@ -143,8 +159,9 @@ void copy_to_device(void* device, const void* host, std::size_t bytes, cudaStrea
   constexpr std::size_t chunk = std::size_t(32) << 20, staged_from = 2 * chunk;
   if (bytes == 0) return;
   cudaPointerAttributes where{};
-  const bool pageable = cudaPointerGetAttributes(&where, host) == cudaSuccess && where.type == cudaMemoryTypeUnregistered;
-  cudaGetLastError();
+  const cudaError_t asked = cudaPointerGetAttributes(&where, host);
+  if (asked != cudaSuccess) cudaGetLastError();  // clear only its own error
+  const bool pageable = asked == cudaSuccess && where.type == cudaMemoryTypeUnregistered;
   if (bytes < staged_from || !pageable) {  // small, or page-locked already
     MATCHBLAS_CUDA_TRY(cudaMemcpyAsync(device, host, bytes, cudaMemcpyHostToDevice, stream));
     return;
@@ -152,17 +169,18 @@ void copy_to_device(void* device, const void* host, std::size_t bytes, cudaStrea
   PinnedBuffer<unsigned char> stage[2];
   cudaEvent_t carried[2] = {nullptr, nullptr};
   const auto release = [&] {
+    cudaStreamSynchronize(stream);  // every queued chunk has crossed before its stage is freed
     for (cudaEvent_t& e : carried)
-      if (e) {
-        cudaEventSynchronize(e);  // the chunk's copy must be done before its stage is freed
-        cudaEventDestroy(e);
-      }
+      if (e) cudaEventDestroy(e);
   };
   try {
-    for (int i = 0; i < 2; ++i) {
-      stage[i].reserve(chunk);
-      MATCHBLAS_CUDA_TRY(cudaEventCreateWithFlags(&carried[i], cudaEventDisableTiming));
-    }
+    for (int i = 0; i < 2; ++i) stage[i].reserve(chunk);
+  } catch (const out_of_memory&) {  // no page-locked memory to be had: one pageable copy, as before
+    MATCHBLAS_CUDA_TRY(cudaMemcpyAsync(device, host, bytes, cudaMemcpyHostToDevice, stream));
+    return;
+  }
+  try {
+    for (int i = 0; i < 2; ++i) MATCHBLAS_CUDA_TRY(cudaEventCreateWithFlags(&carried[i], cudaEventDisableTiming));
     const auto* from = static_cast<const unsigned char*>(host);
     auto* to = static_cast<unsigned char*>(device);
     for (std::size_t at = 0, k = 0; at < bytes; at += chunk, ++k) {
@@ -179,6 +197,7 @@ void copy_to_device(void* device, const void* host, std::size_t bytes, cudaStrea
       MATCHBLAS_CUDA_TRY(cudaMemcpyAsync(to + at, into, size, cudaMemcpyHostToDevice, stream));
       MATCHBLAS_CUDA_TRY(cudaEventRecord(carried[k % 2], stream));
     }
+    MATCHBLAS_CUDA_TRY(cudaStreamSynchronize(stream));  // a failed copy is reported here
   } catch (...) {
     release();
     throw;

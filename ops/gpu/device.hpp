@@ -17,6 +17,11 @@ std::string unavailable_reason();
 // invalid_input when id is out of range.
 std::string device_description(int id);
 
+// Device `id`'s UUID as 32 hex digits (the same GPU gives the same string
+// in every process of the node, whatever CUDA_VISIBLE_DEVICES numbers it);
+// "" without CUDA or when id is not a device.
+std::string device_uuid(int id);
+
 // Makes GPU `id` current for `who` (a matcher's name, for the messages):
 // throws error ("WHO needs a CUDA GPU: why") without one and invalid_input
 // ("WHO: no GPU with id ID (this machine has N)") for a bad id.

@@ -40,13 +40,15 @@ bool has_memory_pools();
 // driver (after a failed cudaMalloc, before trying again).
 void trim_pool_memory();
 
-// Copies bytes from host to device on `stream`, returning once host may be
-// changed or freed. Large copies (64 MiB and more) are staged through two
-// page-locked chunks of 32 MiB: the threads copy the next chunk while the
-// bus carries the last (pageable memory crossed the bus at 6-9 GB/s on the
-// H200 machines, one thread staging it; page-locked chunks at the bus's
-// speed). Such a copy waits for the stream; a smaller one, or one from
-// page-locked memory, is one cudaMemcpyAsync.
+// Copies bytes from host to device on `stream`. Large copies (64 MiB and
+// more) from pageable memory are staged through two page-locked chunks of
+// 32 MiB: the threads copy the next chunk while the bus carries the last
+// (pageable memory crossed the bus at 6-9 GB/s on the H200 machines, one
+// thread staging it; page-locked chunks at the bus's speed); such a copy
+// waits for the stream, so host may change once it returns, and where no
+// page-locked memory can be had it is one pageable copy. A smaller copy,
+// or one from page-locked memory, is one cudaMemcpyAsync, with its rules:
+// a page-locked host must not change until the stream has passed it.
 void copy_to_device(void* device, const void* host, std::size_t bytes, cudaStream_t stream);
 
 template <class T>
@@ -109,8 +111,8 @@ class DeviceBuffer {
   }
   std::size_t size() const noexcept { return size_; }
 
-  // A buffer holding a copy of host (in `stream`'s order; host may change
-  // once it returns: copy_to_device).
+  // A buffer holding a copy of host, in `stream`'s order (when host may
+  // change: copy_to_device).
   static DeviceBuffer from_host(std::span<const T> host, cudaStream_t stream) {
     DeviceBuffer b(host.size());
     copy_to_device(b.data_, host.data(), host.size_bytes(), stream);

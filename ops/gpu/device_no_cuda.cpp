@@ -12,6 +12,8 @@ std::string device_description(int id) {
   throw invalid_input("no GPU with id " + std::to_string(id) + ": this build has no CUDA backend");
 }
 
+std::string device_uuid(int) { return ""; }
+
 void use_device(const std::string& who, int) {
   throw error(who + " needs a CUDA GPU: this build has no CUDA backend");
 }

@@ -7,6 +7,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <limits>
 
 #include "datasets/distributed/dist_exchange_mpi.hpp"
@@ -15,11 +16,13 @@
 namespace matchblas::mpi::dist_read_detail {
 
 int threads_per_rank() {
-  MPI_Comm host;
+  MPI_Comm host;  // collective on every rank, whatever its environment says
   MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &host);
   int local = 1;
   MPI_Comm_size(host, &local);
   MPI_Comm_free(&host);
+  if (const char* set = std::getenv("OMP_NUM_THREADS"); set != nullptr && *set != '\0')
+    return std::max(1, omp_get_max_threads());
   return std::max(1, omp_get_max_threads() / std::max(local, 1));
 }
 

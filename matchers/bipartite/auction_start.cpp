@@ -10,6 +10,7 @@
 
 #include "lib/error.hpp"
 #include "lib/interrupt.hpp"
+#include "lib/radix_sort.hpp"
 
 namespace matchblas {
 
@@ -180,6 +181,106 @@ struct Bidding {
   }
 };
 
+// Jacobi bids for one phase (AuctionStartOptions::jacobi): `bidders`
+// (the unassigned rows, ascending) bid in rounds until at most `tail` are
+// left, each round against the prices at its start: a row's bid is the
+// Gauss-Seidel rule's (its best column, ties to the smaller, at v1 - v2 +
+// eps above its price); each column bid on takes the highest bid, ties to
+// the smaller row (an atomic maximum of the bids' order keys, then an atomic
+// minimum of the rows that made it), so the outcome depends on the round's
+// bids alone, not on the threads. Stops early when the work passes
+// `budget` (a.scanned counts it) or a row has no entries (no matching of
+// every row), saying which. O(bidders' entries) a round; best and winner (one word per
+// column, all 0 and n on entry: no finite bid's key is 0) are left so.
+enum class JacobiEnd { done, over_budget, empty_row };
+JacobiEnd jacobi_bids(const Csr<double>& c, double ceiling, double eps, std::size_t tail, double budget, int threads,
+                 AuctionStart& a, std::vector<vertex_t>& bidders, std::vector<std::uint64_t>& best,
+                 std::vector<vertex_t>& winner) {
+  std::vector<vertex_t> bid_col;
+  std::vector<double> bid;
+  std::vector<vertex_t> next;
+  const vertex_t nobody = c.n_rows;
+  for (std::uint64_t round = 1; bidders.size() > tail; ++round) {
+    if (double(a.scanned) > budget) return JacobiEnd::over_budget;
+    if (round % 64 == 0) check_interrupt();
+    const std::int64_t m = std::int64_t(bidders.size());
+    bid_col.resize(bidders.size());
+    bid.resize(bidders.size());
+    std::int64_t work = 0;
+    bool empty_row = false;
+    const int team = m >= 4096 ? threads : 1;  // a round of few bids is over before a team starts
+#pragma omp parallel for num_threads(team) schedule(dynamic, 256) reduction(+ : work) reduction(|| : empty_row)
+    for (std::int64_t b = 0; b < m; ++b) {
+      const vertex_t i = bidders[std::size_t(b)];
+      double v1 = ninf, v2 = ninf, p1 = 0;
+      vertex_t j1 = -1;
+      for (offset_t k = c.offsets[i]; k < c.offsets[i + 1]; ++k) {
+        const vertex_t j = c.cols[k];
+        const double pj = a.price[j], x = -std::min(c.weights[k], ceiling) - pj;
+        if (x > v1 || (x == v1 && j < j1)) {
+          if (j != j1) v2 = v1;
+          v1 = x;
+          j1 = j;
+          p1 = pj;
+        } else if (j != j1) {
+          v2 = std::max(v2, x);
+        }
+      }
+      work += c.offsets[i + 1] - c.offsets[i];
+      bid_col[std::size_t(b)] = j1;
+      if (j1 < 0) {
+        empty_row = true;
+        continue;
+      }
+      const double offer = v2 == ninf ? p1 + eps : p1 + ((v1 - v2) + eps);
+      bid[std::size_t(b)] = offer;
+      std::atomic_ref<std::uint64_t> top(best[std::size_t(j1)]);
+      const std::uint64_t key = order_key(offer);
+      std::uint64_t seen = top.load(std::memory_order_relaxed);
+      while (seen < key && !top.compare_exchange_weak(seen, key, std::memory_order_relaxed)) {
+      }
+    }
+    a.scanned += work;
+    if (empty_row) return JacobiEnd::empty_row;
+    // The highest bid's smallest row wins its column.
+#pragma omp parallel for num_threads(team) schedule(static)
+    for (std::int64_t b = 0; b < m; ++b) {
+      const vertex_t j = bid_col[std::size_t(b)];
+      if (best[std::size_t(j)] != order_key(bid[std::size_t(b)])) continue;
+      std::atomic_ref<vertex_t> w(winner[std::size_t(j)]);
+      const vertex_t i = bidders[std::size_t(b)];
+      vertex_t seen = w.load(std::memory_order_relaxed);
+      while (i < seen && !w.compare_exchange_weak(seen, i, std::memory_order_relaxed)) {
+      }
+    }
+    // The winners take their columns; the losers and the displaced bid next.
+    next.clear();
+    for (std::int64_t b = 0; b < m; ++b) {
+      const vertex_t i = bidders[std::size_t(b)], j = bid_col[std::size_t(b)];
+      if (winner[std::size_t(j)] != i) {
+        next.push_back(i);
+        continue;
+      }
+      a.price[std::size_t(j)] = bid[std::size_t(b)];
+      const vertex_t held = a.mates.col_mate[std::size_t(j)];
+      if (held >= 0) {
+        a.mates.row_mate[std::size_t(held)] = -1;
+        next.push_back(held);
+      }
+      a.mates.col_mate[std::size_t(j)] = i;
+      a.mates.row_mate[std::size_t(i)] = j;
+    }
+    for (std::int64_t b = 0; b < m; ++b) {
+      const vertex_t j = bid_col[std::size_t(b)];
+      best[std::size_t(j)] = 0;
+      winner[std::size_t(j)] = nobody;
+    }
+    std::sort(next.begin(), next.end());
+    bidders.swap(next);
+  }
+  return JacobiEnd::done;
+}
+
 }  // namespace
 
 AuctionStart epsilon_scaling_auction(const Csr<double>& c, const AuctionStartOptions& o) {
@@ -252,6 +353,8 @@ AuctionStart epsilon_scaling_auction(const Csr<double>& c, const AuctionStartOpt
   }
   std::atomic<std::int64_t> free_rows{0}, scanned{0};
   std::atomic<bool> stop{false}, idle{false};
+  std::vector<std::uint64_t> best;  // Jacobi: per column, the round's highest bid's key (0: none)
+  std::vector<vertex_t> winner;     // Jacobi: per column, the smallest row bidding it (n: none)
   bool interrupted = false;
   int phase = 0;
   for (double eps = std::max(last, scale / ratio);;) {
@@ -302,10 +405,28 @@ AuctionStart epsilon_scaling_auction(const Csr<double>& c, const AuctionStartOpt
     const double phase_budget =
         spread_schedule ? std::min(budget, double(scanned) + spread_phase_work * double(c.num_entries() + n)) : budget;
     bool fall_back = false;
-    // Bidding, in rounds: a round ends when the phase does or (several
-    // threads) when one thread ran dry; the rows left are then dealt out
-    // again.
-    for (;;) {
+    if (o.jacobi) {
+      std::vector<vertex_t> bidders;
+      for (int t = 0; t < threads; ++t) {
+        bidders.insert(bidders.end(), stacks[t].begin(), stacks[t].end());
+        bidders.insert(bidders.end(), loosened_rows[t].begin(), loosened_rows[t].end());
+        stacks[t].clear();
+      }
+      std::sort(bidders.begin(), bidders.end());  // (one thread's order puts the loosened rows twice)
+      bidders.erase(std::unique(bidders.begin(), bidders.end()), bidders.end());
+      if (best.empty()) {
+        best.assign(std::size_t(cols), 0);
+        winner.assign(std::size_t(cols), n);
+      }
+      a.scanned = scanned;
+      const JacobiEnd end = jacobi_bids(c, o.cost_ceiling, eps, tail, phase_budget, threads, a, bidders, best, winner);
+      if (end == JacobiEnd::over_budget && spread_schedule && double(a.scanned) <= budget) fall_back = true;
+      else if (end != JacobiEnd::done) return a;  // not finished
+    }
+    // Gauss-Seidel bidding, in rounds: a round ends when the phase does or
+    // (several threads) when one thread ran dry; the rows left are then
+    // dealt out again.
+    while (!o.jacobi) {
       idle = false;
       if (!parallel_bids) {
         Bidding<false>{c, o.cost_ceiling, eps, tail, phase_budget, a, free_rows, scanned, stop, idle, interrupted}.run(

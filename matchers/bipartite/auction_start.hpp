@@ -20,8 +20,9 @@
 //   algorithm", Parallel Computing 17, 1991 (the asynchronous bids).
 //   Guarantee: epsilon-complementary slackness on every assigned row at the
 //   last epsilon when `finished`; nothing about the matching's cost by
-//   itself (the repair makes it exact). One thread: deterministic; several:
-//   the prices and matching depend on the threads' timing.
+//   itself (the repair makes it exact). One thread, or Jacobi bids on any
+//   number: deterministic; Gauss-Seidel bids on several threads: the prices
+//   and matching depend on the threads' timing.
 //   Cost: each bid scans one row; the work is capped at
 //   options.work_limit times the entries (then `finished` is false: a
 //   matrix whose auction would run long, or one with no perfect matching,
@@ -61,6 +62,12 @@ struct AuctionStartOptions {
   // times the entries on stencil2d (bench/RESULTS.md, "Job 5 on two
   // threads"); the first two scan about as many either way.
   int parallel_phases = 2;
+  // Jacobi bids: in synchronous rounds, every unassigned row bidding
+  // against the round's prices on all threads, each column taking its
+  // highest bid (ties to the smaller row), the rows outbid and displaced
+  // bidding in the next round (Bertsekas 1988, sec. 4). The same prices and
+  // matching on any thread count (parallel_phases is then not used).
+  bool jacobi = false;
 };
 
 struct AuctionStart {

@@ -116,13 +116,14 @@ BipartiteMates suitor_start(const Csr<double>& s) {
 // result has maximum cardinality and, when every row is matched, is within
 // the sum of the slacks of the optimum. b's entries are restored, bit for
 // bit, before it returns.
-BipartiteMates bid_and_mend(Csr<double>& b, double epsilon, bool& stopped) {
+BipartiteMates bid_and_mend(Csr<double>& b, double epsilon, bool jacobi, bool& stopped) {
   const vertex_t rows = b.n_rows;
   // One phase: a ratio under which the first epsilon is the last.
   AuctionStart a = epsilon_scaling_auction(b, {.final_epsilon = epsilon,
                                                 .ratio = std::numeric_limits<double>::max(),
                                                 .work_limit = 24,
-                                                .parallel_phases = 0});
+                                                .parallel_phases = 0,
+                                                .jacobi = jacobi});
   stopped = !a.finished;
   if (a.finished) {
     a.mates.matched = vertex_t(rows - std::count(a.mates.row_mate.begin(), a.mates.row_mate.end(), no_vertex));
@@ -161,7 +162,7 @@ BipartiteMates bid_and_mend(Csr<double>& b, double epsilon, bool& stopped) {
 
 // The auction start on a square s without empty rows: bid_and_mend on s
 // negated in place (restored), epsilon from auction_start_epsilon.
-std::optional<BipartiteMates> square_auction_start(Csr<double>& s, double fraction, bool& stopped) {
+std::optional<BipartiteMates> square_auction_start(Csr<double>& s, double fraction, bool jacobi, bool& stopped) {
   const double epsilon = auction_start_epsilon(s, fraction);
   if (!(epsilon > 0)) return std::nullopt;
   const auto negate = [&] {
@@ -170,7 +171,7 @@ std::optional<BipartiteMates> square_auction_start(Csr<double>& s, double fracti
   };
   negate();
   try {
-    BipartiteMates x = bid_and_mend(s, epsilon, stopped);
+    BipartiteMates x = bid_and_mend(s, epsilon, jacobi, stopped);
     negate();
     return x;
   } catch (...) {
@@ -180,17 +181,18 @@ std::optional<BipartiteMates> square_auction_start(Csr<double>& s, double fracti
 }
 
 // The auction start on any other shape: bid_and_mend on auction_bidders.
-std::optional<BipartiteMates> wide_auction_start(const Csr<double>& s, double fraction, bool& stopped) {
+std::optional<BipartiteMates> wide_auction_start(const Csr<double>& s, double fraction, bool jacobi, bool& stopped) {
   AuctionBidders b = auction_bidders(s, fraction);
   if (!(b.epsilon > 0)) return std::nullopt;
-  const BipartiteMates y = bid_and_mend(b.costs, b.epsilon, stopped);
+  const BipartiteMates y = bid_and_mend(b.costs, b.epsilon, jacobi, stopped);
   return b.mates_of(y.row_mate, s.n_rows, s.n_cols);
 }
 
 // The auction start on any shape (nothing when every modulus is 0);
 // stopped: the auction hit its work limit.
-std::optional<BipartiteMates> auction_start(Csr<double>& s, double fraction, bool& stopped) {
-  return auction_in_place(s) ? square_auction_start(s, fraction, stopped) : wide_auction_start(s, fraction, stopped);
+std::optional<BipartiteMates> auction_start(Csr<double>& s, double fraction, bool jacobi, bool& stopped) {
+  return auction_in_place(s) ? square_auction_start(s, fraction, jacobi, stopped)
+                             : wide_auction_start(s, fraction, jacobi, stopped);
 }
 
 // A row's best cycle: partner row, gain, and the two new entries' weights
@@ -340,7 +342,7 @@ AwpmResult awpm(const Csr<double>& a, const AwpmOptions& options) {
   AwpmResult r;
   std::optional<BipartiteMates> auctioned;
   if (options.start == AwpmOptions::Start::auction && m > 0 && a.n_cols > 0)
-    auctioned = auction_start(sorted, options.auction_epsilon, r.auction_stopped);
+    auctioned = auction_start(sorted, options.auction_epsilon, options.jacobi_bids, r.auction_stopped);
   r.auction_start = auctioned.has_value();
   BipartiteMates start = auctioned ? std::move(*auctioned) : suitor_start(sorted);
   const Csr<double>& s = sorted;

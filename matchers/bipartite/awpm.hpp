@@ -61,6 +61,9 @@ struct AwpmOptions {
   // largest modulus (rows x epsilon is this fraction of the sum of their
   // maxima); in (0, 1]. Smaller: closer to the optimum, more bids.
   double auction_epsilon = 0.1;
+  // The auction start's bids: one row at a time from one stack (false), or
+  // Jacobi rounds on every thread (auction_start.hpp); both deterministic.
+  bool jacobi_bids = false;
   // A cycle is applied when its gain exceeds min_gain times the matching's
   // weight at the start of the round (0: any positive gain).
   double min_gain = 1e-12;

@@ -134,9 +134,19 @@ std::vector<OptionSpec> awpm_options() {
            "at most this many rounds of 4-cycles (0: the start and maximum cardinality only)"}};
 }
 
+// awpm's (CPU): the auction start's bids besides.
+std::vector<OptionSpec> awpm_cpu_options() {
+  std::vector<OptionSpec> o = awpm_options();
+  o.push_back({"bids", Type::word, "sequential", {"sequential", "jacobi"}, 0, 0,
+               "the auction start's bids: one row at a time (sequential) or in synchronous rounds on every "
+               "thread (jacobi); the same matching on any thread count either way"});
+  return o;
+}
+
 std::any read_awpm_options(const OptionValues& v, Precision) {
   return AwpmOptions{.start = parse_named(awpm_start_names, v.word("init"), "--init"),
                      .auction_epsilon = v.real("auction-epsilon"),
+                     .jacobi_bids = v.takes("bids") && v.word("bids") == "jacobi",
                      .min_gain = v.real("min-gain"),
                      .max_rounds = v.integer("max-rounds")};
 }
@@ -275,7 +285,7 @@ void add_bipartite(std::vector<MatcherInfo>& r) {
                                            "; the maximum-cardinality step breadth first as " + deveci_apfb,
                               .twin = "awpm-gpu",
                               .memory = {52, 32},
-                              .options = awpm_options(),
+                              .options = awpm_cpu_options(),
                               .read_options = read_awpm_options},
                              [](const Csr<double>& a, const RunOptions& o) {
                                AwpmOptions opt = o.options.typed<AwpmOptions>();

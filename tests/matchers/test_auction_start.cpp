@@ -9,7 +9,8 @@
 // prices every time. On heavy-tailed costs (a few outliers set the span)
 // the epsilons scale from the spread of most costs, with the same checks,
 // and where that schedule meets a price war across the outliers' gap the
-// span's takes over. The pre-pass (the registry's max-sum and max-product,
+// span's takes over. Jacobi bids: the same checks, and the same prices and
+// matching on 1, 2 and 3 threads. The pre-pass (the registry's max-sum and max-product,
 // on matrices large enough for the parallel passes): the same objective at
 // 1 and 2 threads (1e-9 relative), and on real values (a unique optimum)
 // the same matching and job 5 scalings (canonical duals); canonical_duals
@@ -112,6 +113,53 @@ TEST_CASE("auction start on 1, 2 and 4 threads: a valid epsilon-optimal matching
     CHECK(one.price == again.price);
     CHECK(one.mates.row_mate == again.mates.row_mate);
   }
+}
+
+TEST_CASE("auction start with Jacobi bids: epsilon-optimal, repaired to the optimum, the same on 1, 2 and 3 threads") {
+  std::mt19937 rng(1988);
+  for (int trial = 0; trial < 12; ++trial) {
+    const vertex_t n = 200 + vertex_t(rng() % 3000);
+    const Csr<double> c = random_square(n, 2 + trial % 7, trial % 3 == 0 ? 4 : 0, rng);  // ties every third
+    const double optimum = min_cost_row_perfect(c).cost;
+    CAPTURE(trial);
+    CAPTURE(n);
+    for (const std::int64_t tail : {std::int64_t(-1), std::int64_t(0)}) {
+      CAPTURE(tail);
+      AuctionStartOptions o{.tail_rows = tail, .work_limit = 1e9, .threads = 1, .jacobi = true};
+      const AuctionStart one = epsilon_scaling_auction(c, o);
+      REQUIRE(one.finished);
+      check::require_valid_mates(c, one.mates);
+      if (tail < 0) CHECK(one.mates.matched == n);
+      CHECK(one.mates.matched >= n - auction_tail_rows(tail, n));
+      require_epsilon_slack(c, one);
+      std::vector<double> v(one.price.size());
+      for (std::size_t j = 0; j < v.size(); ++j) v[j] = -one.price[j];
+      CHECK(min_cost_row_perfect_from_column_duals(c, v, one.mates).cost ==
+            doctest::Approx(optimum).epsilon(1e-9).scale(1));
+      for (int threads : {2, 3}) {
+        CAPTURE(threads);
+        o.threads = threads;
+        const AuctionStart more = epsilon_scaling_auction(c, o);
+        CHECK(more.price == one.price);  // bit for bit
+        CHECK(more.mates.row_mate == one.mates.row_mate);
+        CHECK(more.scanned == one.scanned);
+      }
+    }
+  }
+  // A row without entries: no matching of every row, reported unfinished.
+  Csr<double> holed = random_square(300, 4, 0, rng);
+  for (offset_t k = holed.offsets[7]; k < holed.offsets[8]; ++k) holed.cols[std::size_t(k)] = -1;  // marked
+  Csr<double> without;
+  without.n_rows = without.n_cols = holed.n_rows;
+  for (vertex_t i = 0; i < holed.n_rows; ++i) {
+    for (offset_t k = holed.offsets[i]; k < holed.offsets[i + 1]; ++k)
+      if (holed.cols[std::size_t(k)] >= 0) {
+        without.cols.push_back(holed.cols[std::size_t(k)]);
+        without.weights.push_back(holed.weights[std::size_t(k)]);
+      }
+    without.offsets.push_back(offset_t(without.cols.size()));
+  }
+  CHECK_FALSE(epsilon_scaling_auction(without, {.work_limit = 1e9, .threads = 2, .jacobi = true}).finished);
 }
 
 TEST_CASE("auction start on heavy-tailed costs: epsilons from the spread of most costs, the same optimum") {

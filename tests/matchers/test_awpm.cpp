@@ -254,6 +254,25 @@ TEST_CASE("awpm: larger matrices, 1, 2 and 4 threads give the same rounds and ma
   }
 }
 
+TEST_CASE("awpm with Jacobi bids: maximum, <= job 4, and the same on 1, 2 and 4 threads (the bids on the threads)") {
+  // 20000 x 20000 at 0.0002: over 2^16 entries, so the auction's rounds run
+  // on the threads.
+  for (const auto& [m, n, density, seed] : std::vector<std::tuple<vertex_t, vertex_t, double, std::uint64_t>>{
+           {3000, 3000, 0.002, 11}, {2500, 4000, 0.003, 12}, {20000, 20000, 0.0002, 13}}) {
+    const Csr<double> a = tied_matrix(m, n, density, seed % 2 == 0, seed);
+    CAPTURE(seed);
+    const AwpmResult one = run(a, 1, {.jacobi_bids = true});
+    check::require_valid_mates(a, one.mates);
+    CHECK(one.mates.matched == prepass(a, {.job = 1}).mates.matched);
+    CHECK(one.converged);
+    CHECK(prepass_result(a, 4, one.mates).objective <= prepass(a, {.job = 4}).objective * (1 + 1e-9));
+    for (int repeat = 0; repeat < 2; ++repeat) {
+      require_same(run(a, 2, {.jacobi_bids = true}), one);
+      require_same(run(a, 4, {.jacobi_bids = true}), one);
+    }
+  }
+}
+
 TEST_CASE("awpm: rows unsorted with duplicates read the first entry of each column") {
   for (std::uint64_t seed = 1; seed <= 40; ++seed) {
     const Csr<double> sorted = check::random_matrix(vertex_t(seed % 23), vertex_t(seed % 17 + 3), 0.4, 3, seed);

@@ -21,8 +21,11 @@ int threads_per_rank() {
   int local = 1;
   MPI_Comm_size(host, &local);
   MPI_Comm_free(&host);
+  // OMP_NUM_THREADS set: the count it gives, up to this rank's share of the
+  // cores it may run on (a site-wide setting of every core must not put
+  // each rank's threads on all of them).
   if (const char* set = std::getenv("OMP_NUM_THREADS"); set != nullptr && *set != '\0')
-    return std::max(1, omp_get_max_threads());
+    return std::max(1, std::min(omp_get_max_threads(), omp_get_num_procs() / std::max(local, 1)));
   return std::max(1, omp_get_max_threads() / std::max(local, 1));
 }
 

@@ -31,8 +31,9 @@ static_assert(sizeof(Entry) == 16);
 
 // The OpenMP threads for this rank's local builds: where OMP_NUM_THREADS
 // is set, the count it gives each rank (mpirun -x OMP_NUM_THREADS=T: the
-// user split the cores); else the threads OpenMP would start, shared among
-// the ranks on this host (several ranks' threads on the same cores, polling
+// user split the cores), at most the rank's share of the cores it may run
+// on; else the threads OpenMP would start, shared among the ranks on this
+// host (several ranks' threads on the same cores, polling
 // MPI besides, slowed a small read a hundredfold).
 int threads_per_rank();
 

@@ -190,25 +190,26 @@ struct Bidding {
 // minimum of the rows that made it), so the outcome depends on the round's
 // bids alone, not on the threads. Stops early when the work passes
 // `budget` (a.scanned counts it) or a row has no entries (no matching of
-// every row), saying which. O(bidders' entries) a round; best and winner (one word per
+// every row), saying which. Rounds of fewer than team_from bids run on one
+// thread (the same outcome). O(bidders' entries) a round; best and winner (one word per
 // column, all 0 and n on entry: no finite bid's key is 0) are left so.
 enum class JacobiEnd { done, over_budget, empty_row };
 JacobiEnd jacobi_bids(const Csr<double>& c, double ceiling, double eps, std::size_t tail, double budget, int threads,
-                 AuctionStart& a, std::vector<vertex_t>& bidders, std::vector<std::uint64_t>& best,
-                 std::vector<vertex_t>& winner) {
+                      std::int64_t team_from, AuctionStart& a, std::vector<vertex_t>& bidders,
+                      std::vector<std::uint64_t>& best, std::vector<vertex_t>& winner) {
   std::vector<vertex_t> bid_col;
   std::vector<double> bid;
   std::vector<vertex_t> next;
   const vertex_t nobody = c.n_rows;
-  for (std::uint64_t round = 1; bidders.size() > tail; ++round) {
+  while (bidders.size() > tail) {
     if (double(a.scanned) > budget) return JacobiEnd::over_budget;
-    if (round % 64 == 0) check_interrupt();
+    check_interrupt();  // a round may scan most of the matrix
     const std::int64_t m = std::int64_t(bidders.size());
     bid_col.resize(bidders.size());
     bid.resize(bidders.size());
     std::int64_t work = 0;
     bool empty_row = false;
-    const int team = m >= 4096 ? threads : 1;  // a round of few bids is over before a team starts
+    const int team = m >= team_from ? threads : 1;  // a round of few bids is over before a team starts
 #pragma omp parallel for num_threads(team) schedule(dynamic, 256) reduction(+ : work) reduction(|| : empty_row)
     for (std::int64_t b = 0; b < m; ++b) {
       const vertex_t i = bidders[std::size_t(b)];
@@ -241,7 +242,11 @@ JacobiEnd jacobi_bids(const Csr<double>& c, double ceiling, double eps, std::siz
       }
     }
     a.scanned += work;
-    if (empty_row) return JacobiEnd::empty_row;
+    if (empty_row) {
+      for (std::int64_t b = 0; b < m; ++b)
+        if (bid_col[std::size_t(b)] >= 0) best[std::size_t(bid_col[std::size_t(b)])] = 0;
+      return JacobiEnd::empty_row;
+    }
     // The highest bid's smallest row wins its column.
 #pragma omp parallel for num_threads(team) schedule(static)
     for (std::int64_t b = 0; b < m; ++b) {
@@ -419,7 +424,7 @@ AuctionStart epsilon_scaling_auction(const Csr<double>& c, const AuctionStartOpt
         winner.assign(std::size_t(cols), n);
       }
       a.scanned = scanned;
-      const JacobiEnd end = jacobi_bids(c, o.cost_ceiling, eps, tail, phase_budget, threads, a, bidders, best, winner);
+      const JacobiEnd end = jacobi_bids(c, o.cost_ceiling, eps, tail, phase_budget, threads, o.jacobi_team_from, a, bidders, best, winner);
       if (end == JacobiEnd::over_budget && spread_schedule && double(a.scanned) <= budget) fall_back = true;
       else if (end != JacobiEnd::done) return a;  // not finished
     }

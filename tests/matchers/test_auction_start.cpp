@@ -10,7 +10,7 @@
 // the epsilons scale from the spread of most costs, with the same checks,
 // and where that schedule meets a price war across the outliers' gap the
 // span's takes over. Jacobi bids: the same checks, and the same prices and
-// matching on 1, 2 and 3 threads. The pre-pass (the registry's max-sum and max-product,
+// matching on 1, 2, 3 and 8 threads. The pre-pass (the registry's max-sum and max-product,
 // on matrices large enough for the parallel passes): the same objective at
 // 1 and 2 threads (1e-9 relative), and on real values (a unique optimum)
 // the same matching and job 5 scalings (canonical duals); canonical_duals
@@ -115,7 +115,7 @@ TEST_CASE("auction start on 1, 2 and 4 threads: a valid epsilon-optimal matching
   }
 }
 
-TEST_CASE("auction start with Jacobi bids: epsilon-optimal, repaired to the optimum, the same on 1, 2 and 3 threads") {
+TEST_CASE("auction start with Jacobi bids: epsilon-optimal, repaired to the optimum, the same on 1, 2, 3 and 8 threads") {
   std::mt19937 rng(1988);
   for (int trial = 0; trial < 12; ++trial) {
     const vertex_t n = 200 + vertex_t(rng() % 3000);
@@ -125,7 +125,9 @@ TEST_CASE("auction start with Jacobi bids: epsilon-optimal, repaired to the opti
     CAPTURE(n);
     for (const std::int64_t tail : {std::int64_t(-1), std::int64_t(0)}) {
       CAPTURE(tail);
-      AuctionStartOptions o{.tail_rows = tail, .work_limit = 1e9, .threads = 1, .jacobi = true};
+      // Every round on the threads (team_from 1), so a tie-break that
+      // depended on the threads' timing would show.
+      AuctionStartOptions o{.tail_rows = tail, .work_limit = 1e9, .threads = 1, .jacobi = true, .jacobi_team_from = 1};
       const AuctionStart one = epsilon_scaling_auction(c, o);
       REQUIRE(one.finished);
       check::require_valid_mates(c, one.mates);
@@ -136,7 +138,7 @@ TEST_CASE("auction start with Jacobi bids: epsilon-optimal, repaired to the opti
       for (std::size_t j = 0; j < v.size(); ++j) v[j] = -one.price[j];
       CHECK(min_cost_row_perfect_from_column_duals(c, v, one.mates).cost ==
             doctest::Approx(optimum).epsilon(1e-9).scale(1));
-      for (int threads : {2, 3}) {
+      for (int threads : {2, 3, 8}) {
         CAPTURE(threads);
         o.threads = threads;
         const AuctionStart more = epsilon_scaling_auction(c, o);
@@ -159,7 +161,8 @@ TEST_CASE("auction start with Jacobi bids: epsilon-optimal, repaired to the opti
       }
     without.offsets.push_back(offset_t(without.cols.size()));
   }
-  CHECK_FALSE(epsilon_scaling_auction(without, {.work_limit = 1e9, .threads = 2, .jacobi = true}).finished);
+  CHECK_FALSE(
+      epsilon_scaling_auction(without, {.work_limit = 1e9, .threads = 2, .jacobi = true, .jacobi_team_from = 1}).finished);
 }
 
 TEST_CASE("auction start on heavy-tailed costs: epsilons from the spread of most costs, the same optimum") {

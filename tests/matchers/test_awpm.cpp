@@ -255,8 +255,9 @@ TEST_CASE("awpm: larger matrices, 1, 2 and 4 threads give the same rounds and ma
 }
 
 TEST_CASE("awpm with Jacobi bids: maximum, <= job 4, and the same on 1, 2 and 4 threads (the bids on the threads)") {
-  // 20000 x 20000 at 0.0002: over 2^16 entries, so the auction's rounds run
-  // on the threads.
+  // 20000 x 20000 at 0.0002: over 2^16 entries, so the auction's first
+  // rounds (those of 4096 bids or more) run on the threads; the auction's
+  // own test runs every round on them.
   for (const auto& [m, n, density, seed] : std::vector<std::tuple<vertex_t, vertex_t, double, std::uint64_t>>{
            {3000, 3000, 0.002, 11}, {2500, 4000, 0.003, 12}, {20000, 20000, 0.0002, 13}}) {
     const Csr<double> a = tied_matrix(m, n, density, seed % 2 == 0, seed);

@@ -3,7 +3,8 @@
 // source, guarantee and cost).
 //
 // Determinism. The auction start bids one row at a time from one stack in
-// a fixed order (no parallel bids), so its assignment is the same on any
+// a fixed order (or, with jacobi_bids, in synchronous rounds whose outcome
+// depends on the round's bids alone), so its assignment is the same on any
 // thread count. The greedy start is the greedy matching of |a| under the order
 // (weight descending, row ascending, column ascending): rows propose,
 // columns keep their best offer (one-sided Suitor), whose result is that

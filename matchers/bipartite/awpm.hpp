@@ -33,10 +33,12 @@
 //   tests/matchers/test_awpm.cpp and bench/RESULTS.md (mean 0.23% over the
 //   shared collection, 0.9-1.6% on generated 0.2-1M-row solver matrices).
 //   Deterministic: the same matching for every thread count (the auction's
-//   bids are made one at a time in a fixed order; its phase start and
-//   everything else run on the threads).
+//   bids are made one at a time in a fixed order, or with jacobi_bids in
+//   synchronous rounds on the threads whose outcome does not depend on
+//   them; its phase start and everything else run on the threads).
 //   Cost: the auction start at most 24 passes over the entries in bids
-//   (sequential; 4-12 on generated solver matrices) plus a parallel pass,
+//   (sequential, or Jacobi rounds on the threads; 4-12 on generated solver
+//   matrices) plus a parallel pass,
 //   and when it stops a Dijkstra search per row it left free; the greedy
 //   start O(sum over proposals of the proposer's degree) work (Suitor,
 //   parallel); maximum cardinality O(nnz) per breadth-first phase, at most

@@ -51,6 +51,34 @@ namespace {
 constexpr double ninf = -std::numeric_limits<double>::infinity();
 
 
+// Row i's best and second-best value -min(c_ij, ceiling) - p_j over its
+// entries (ties to the smaller column), the best's column j1 (-1: no
+// entries) and the price seen there, prices read through price(j); and the
+// price a bid offers: v1 - v2 + eps above p1 (a row with one column:
+// epsilon above the price it meets). Bertsekas 1988, sec. 2.
+struct RowBid {
+  double v1 = ninf, v2 = ninf, p1 = 0;
+  vertex_t j1 = -1;
+  double offer(double eps) const { return v2 == ninf ? p1 + eps : p1 + ((v1 - v2) + eps); }
+};
+template <class Price>
+RowBid row_bid(const Csr<double>& c, vertex_t i, double ceiling, const Price& price) {
+  RowBid r;
+  for (offset_t k = c.offsets[i]; k < c.offsets[i + 1]; ++k) {
+    const vertex_t j = c.cols[k];
+    const double pj = price(j), x = -std::min(c.weights[k], ceiling) - pj;
+    if (x > r.v1 || (x == r.v1 && j < r.j1)) {
+      if (j != r.j1) r.v2 = r.v1;
+      r.v1 = x;
+      r.j1 = j;
+      r.p1 = pj;
+    } else if (j != r.j1) {
+      r.v2 = std::max(r.v2, x);
+    }
+  }
+  return r;
+}
+
 constexpr vertex_t locked = -2;  // a column's col_mate while a bid on it is being settled
 
 // What the bidding threads share during a phase. Shared = false (one
@@ -128,36 +156,21 @@ struct Bidding {
       }
       const vertex_t i = stack.back();
       stack.pop_back();
-      // Best and second-best value (ties to the smaller column).
-      double v1 = ninf, v2 = ninf, p1 = 0;  // p1: the price seen of j1
-      vertex_t j1 = -1;
-      for (offset_t k = c.offsets[i]; k < c.offsets[i + 1]; ++k) {
-        const vertex_t j = c.cols[k];
-        const double pj = price(j), x = -std::min(c.weights[k], ceiling) - pj;
-        if (x > v1 || (x == v1 && j < j1)) {
-          if (j != j1) v2 = v1;
-          v1 = x;
-          j1 = j;
-          p1 = pj;
-        } else if (j != j1) {
-          v2 = std::max(v2, x);
-        }
-      }
+      const RowBid r = row_bid(c, i, ceiling, [&](vertex_t j) { return price(j); });
+      const vertex_t j1 = r.j1;
       work += c.offsets[i + 1] - c.offsets[i];
       if (j1 < 0) {  // a row without entries: no perfect matching
         stop.store(true, std::memory_order_relaxed);
         break;
       }
-      // The price the bid offers: v1 - v2 + eps above the price seen (a row
-      // with one column: epsilon above the price it meets).
-      double offer = v2 == ninf ? p1 + eps : p1 + ((v1 - v2) + eps);
+      double offer = r.offer(eps);
       vertex_t held;
       if constexpr (Shared) {
         std::atomic_ref<vertex_t> owner(a.mates.col_mate[j1]);
         while ((held = owner.exchange(locked, std::memory_order_acquire)) == locked) {
         }
         const double now = price(j1);
-        if (v2 == ninf) offer = std::max(offer, now + eps);
+        if (r.v2 == ninf) offer = std::max(offer, now + eps);
         if (!(offer > now)) {  // outbid meanwhile: bid again
           owner.store(held, std::memory_order_release);
           stack.push_back(i);
@@ -213,27 +226,15 @@ JacobiEnd jacobi_bids(const Csr<double>& c, double ceiling, double eps, std::siz
 #pragma omp parallel for num_threads(team) schedule(dynamic, 256) reduction(+ : work) reduction(|| : empty_row)
     for (std::int64_t b = 0; b < m; ++b) {
       const vertex_t i = bidders[std::size_t(b)];
-      double v1 = ninf, v2 = ninf, p1 = 0;
-      vertex_t j1 = -1;
-      for (offset_t k = c.offsets[i]; k < c.offsets[i + 1]; ++k) {
-        const vertex_t j = c.cols[k];
-        const double pj = a.price[j], x = -std::min(c.weights[k], ceiling) - pj;
-        if (x > v1 || (x == v1 && j < j1)) {
-          if (j != j1) v2 = v1;
-          v1 = x;
-          j1 = j;
-          p1 = pj;
-        } else if (j != j1) {
-          v2 = std::max(v2, x);
-        }
-      }
+      const RowBid r = row_bid(c, i, ceiling, [&](vertex_t j) { return a.price[std::size_t(j)]; });
+      const vertex_t j1 = r.j1;
       work += c.offsets[i + 1] - c.offsets[i];
       bid_col[std::size_t(b)] = j1;
       if (j1 < 0) {
         empty_row = true;
         continue;
       }
-      const double offer = v2 == ninf ? p1 + eps : p1 + ((v1 - v2) + eps);
+      const double offer = r.offer(eps);
       bid[std::size_t(b)] = offer;
       std::atomic_ref<std::uint64_t> top(best[std::size_t(j1)]);
       const std::uint64_t key = order_key(offer);

@@ -505,9 +505,11 @@ double exchange_round(const BSuitorRankExchange& ranks, State<float>& o, gpu::De
       } catch (const std::exception& e) {
         failure = e.what();
       }
-      if (const std::string why = ranks.first_failure(failure); !why.empty()) {
+      try {
+        agree(ranks, failure);
+      } catch (...) {
         x.device->abort();  // a peer's transfers would otherwise wait on the stream forever
-        throw error(why);
+        throw;
       }
       return (long long)got;
     }

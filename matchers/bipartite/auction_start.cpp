@@ -195,7 +195,7 @@ struct Bidding {
 };
 
 // Jacobi bids for one phase (AuctionStartOptions::jacobi): `bidders`
-// (the unassigned rows, ascending) bid in rounds until at most `tail` are
+// (the unassigned rows, each once, in any order) bid in rounds until at most `tail` are
 // left, each round against the prices at its start: a row's bid is the
 // Gauss-Seidel rule's (its best column, ties to the smaller, at v1 - v2 +
 // eps above its price); each column bid on takes the highest bid, ties to
@@ -281,7 +281,6 @@ JacobiEnd jacobi_bids(const Csr<double>& c, double ceiling, double eps, std::siz
       best[std::size_t(j)] = 0;
       winner[std::size_t(j)] = nobody;
     }
-    std::sort(next.begin(), next.end());
     bidders.swap(next);
   }
   return JacobiEnd::done;

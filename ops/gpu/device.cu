@@ -161,24 +161,23 @@ void copy_to_device(void* device, const void* host, std::size_t bytes, cudaStrea
   cudaPointerAttributes where{};
   const cudaError_t asked = cudaPointerGetAttributes(&where, host);
   if (asked != cudaSuccess) cudaGetLastError();  // clear only its own error
-  const bool pageable = asked == cudaSuccess && where.type == cudaMemoryTypeUnregistered;
-  if (bytes < staged_from || !pageable) {  // small, or page-locked already
+  bool staged = bytes >= staged_from && asked == cudaSuccess && where.type == cudaMemoryTypeUnregistered;
+  PinnedBuffer<unsigned char> stage[2];
+  if (staged) try {
+      for (int i = 0; i < 2; ++i) stage[i].reserve(chunk);
+    } catch (const out_of_memory&) {  // no page-locked memory to be had
+      staged = false;
+    }
+  if (!staged) {  // small, page-locked already, or no stages: one copy
     MATCHBLAS_CUDA_TRY(cudaMemcpyAsync(device, host, bytes, cudaMemcpyHostToDevice, stream));
     return;
   }
-  PinnedBuffer<unsigned char> stage[2];
   cudaEvent_t carried[2] = {nullptr, nullptr};
   const auto release = [&] {
     cudaStreamSynchronize(stream);  // every queued chunk has crossed before its stage is freed
     for (cudaEvent_t& e : carried)
       if (e) cudaEventDestroy(e);
   };
-  try {
-    for (int i = 0; i < 2; ++i) stage[i].reserve(chunk);
-  } catch (const out_of_memory&) {  // no page-locked memory to be had: one pageable copy, as before
-    MATCHBLAS_CUDA_TRY(cudaMemcpyAsync(device, host, bytes, cudaMemcpyHostToDevice, stream));
-    return;
-  }
   try {
     for (int i = 0; i < 2; ++i) MATCHBLAS_CUDA_TRY(cudaEventCreateWithFlags(&carried[i], cudaEventDisableTiming));
     const auto* from = static_cast<const unsigned char*>(host);

@@ -13,8 +13,8 @@
 #
 # The shared library carries its dependencies privately (a user links only
 # it); the static one needs them at link time, so the `static` component
-# finds them again (OpenMP, zlib, and GraphBLAS, LEMON, the CUDA Toolkit and
-# MPI when the build used them). `cuda` says the library was built with the
+# finds them again (OpenMP, zlib, and GraphBLAS, LEMON, the CUDA Toolkit,
+# MPI and NCCL when the build used them). `cuda` says the library was built with the
 # CUDA backend: matchblas::cuda adds the CUDA runtime for a caller that
 # passes device pointers and streams. No CUDA or GraphBLAS header is
 # installed or needed: the public headers are include/matchblas's.
@@ -43,6 +43,9 @@ endif()
 if(MATCHBLAS_HAVE_MPI)
   list(APPEND matchblas_dependencies MPI::MPI_C)
 endif()
+if(MATCHBLAS_HAVE_NCCL)
+  list(APPEND matchblas_dependencies ${MATCHBLAS_NCCL_LIBRARY})
+endif()
 
 set(matchblas_public_include
   $<BUILD_INTERFACE:${CMAKE_CURRENT_SOURCE_DIR}/include>
@@ -70,7 +73,10 @@ if(MATCHBLAS_STATIC_LIBRARY)
 endif()
 # Nothing but the C interface is exported from the shared library (the C++
 # headers are header-only over it): a version script keeps the rest local.
-target_link_options(matchblas_shared PRIVATE "LINKER:--version-script=${CMAKE_CURRENT_SOURCE_DIR}/cmake/exports.map")
+# --no-undefined: a dependency missing from matchblas_dependencies fails this
+# link, not the first program that links the installed library.
+target_link_options(matchblas_shared PRIVATE "LINKER:--version-script=${CMAKE_CURRENT_SOURCE_DIR}/cmake/exports.map"
+                    "LINKER:--no-undefined")
 set_property(TARGET matchblas_shared APPEND PROPERTY LINK_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/cmake/exports.map)
 
 set(matchblas_cmake_dir ${CMAKE_INSTALL_LIBDIR}/cmake/matchblas)
@@ -124,6 +130,9 @@ if(MATCHBLAS_HAVE_MPI)
   foreach(location IN LISTS MPI_C_LIBRARIES)
     string(APPEND matchblas_pc_private " ${location}")
   endforeach()
+endif()
+if(MATCHBLAS_HAVE_NCCL)
+  string(APPEND matchblas_pc_private " ${MATCHBLAS_NCCL_LIBRARY}")
 endif()
 file(RELATIVE_PATH matchblas_pc_prefix ${CMAKE_INSTALL_FULL_LIBDIR}/pkgconfig ${CMAKE_INSTALL_PREFIX})
 string(REGEX REPLACE "/$" "" matchblas_pc_prefix "${matchblas_pc_prefix}")

@@ -117,6 +117,8 @@ void check_prepass_input(const Csr<double>& a, const PrepassOptions& options) {
                         "symmetric |A| (this one is " +
                         std::to_string(a.n_rows) + " x " + std::to_string(a.n_cols) +
                         (a.n_rows == a.n_cols ? ", not symmetric)" : ")"));
+  if (options.parallel_bids && options.jacobi_bids)
+    throw invalid_input("prepass: parallel bids and Jacobi bids are two ways of bidding on the threads; choose one");
 }
 
 namespace {
@@ -257,13 +259,15 @@ void canonical_scaling_duals(const Csr<double>& c, int job, DualMatching& d) {
 // auction's prices when asked and when the auction finishes within its work
 // limit and the repair matches every row; else (rectangular, structurally
 // singular, a long auction) MC64's way.
-DualMatching optimum_with_duals(const Csr<double>& a, int job, bool auction_start, bool parallel_bids) {
+DualMatching optimum_with_duals(const Csr<double>& a, int job, bool auction_start, const PrepassOptions& options) {
   const Csr<double> c = prepass_costs(a, job);
   DualMatching d;
   bool done = false;
   if (auction_start && c.n_rows == c.n_cols && c.num_entries() > 0) {
     AuctionStart s = epsilon_scaling_auction(
-        c, {.cost_ceiling = auction_cost_ceiling(a, c, job), .parallel_phases = parallel_bids ? 2 : 0});
+        c, {.cost_ceiling = auction_cost_ceiling(a, c, job),
+            .parallel_phases = options.parallel_bids ? 2 : 0,
+            .jacobi = options.jacobi_bids});
     if (s.finished) {
       for (double& p : s.price) p = -p;
       try {
@@ -287,7 +291,7 @@ PrepassResult prepass(const Csr<double>& a, const PrepassOptions& options) {
   const int job = options.job;
   if (job == 4 || job == 5) {
     const bool auction = options.start != PrepassOptions::Start::mc64;
-    PrepassResult r = prepass_from_duals(a, job, optimum_with_duals(a, job, auction, options.parallel_bids), options.symmetric);
+    PrepassResult r = prepass_from_duals(a, job, optimum_with_duals(a, job, auction, options), options.symmetric);
     r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return r;
   }

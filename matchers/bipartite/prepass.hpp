@@ -42,6 +42,9 @@
 //   scalings too when the optimal matching is unique; when several are
 //   optimal, which one comes back depends on the threads' timing (each
 //   satisfies the same bounds; the scalings may differ in the last bits).
+//   With jacobi_bids every phase's bids run on all the threads in
+//   synchronous rounds whose outcome does not depend on the threads, so the
+//   result is again the same on every run and thread count.
 //   Matrices of fewer than 65536 entries always run on one thread.
 #pragma once
 #include <cstdint>
@@ -71,6 +74,12 @@ struct PrepassOptions {
   // same on every run and thread count; on, which optimal matching comes
   // back (when several are optimal) depends on the threads' timing.
   bool parallel_bids = false;
+  // Jobs 4-5, the auction start's bids in synchronous (Jacobi) rounds on
+  // every thread, each column taking its highest bid (ties to the smaller
+  // row): the result is the same on every run and thread count, as with
+  // one thread's order (which it differs from only where several matchings
+  // are optimal). Not with parallel_bids.
+  bool jacobi_bids = false;
 };
 
 struct PrepassResult {

@@ -45,6 +45,13 @@ const OptionSpec symmetric_option{
     "symmetric", Type::flag, "", {}, 0, 0,
     "a symmetric matrix: one scaling vector for rows and columns (MC64's symmetric variant)"};
 
+// The auction start's bids (jobs 4-5 and awpm on the CPU).
+const OptionSpec bids_option{
+    "bids", Type::word, "sequential", {"sequential", "jacobi"}, 0, 0,
+    "the auction start's bids: one row at a time (sequential) or in synchronous rounds on every thread "
+    "(jacobi); the same result on any thread count either way"};
+bool jacobi_bids(const OptionValues& v) { return v.takes("bids") && v.word("bids") == "jacobi"; }
+
 inline constexpr NamedValues<PrepassOptions::Start, 2> start_names{{
     {"auction", PrepassOptions::Start::auction},
     {"mc64", PrepassOptions::Start::mc64},
@@ -62,7 +69,8 @@ std::vector<OptionSpec> solver_options(int job) {
                  "matching's canonical duals)"});
     s.push_back({"parallel-bids", Type::flag, "", {}, 0, 0,
                  "the auction start's first phases bid on every thread (the same optimum; when several matchings "
-                 "are optimal, which one depends on the threads' timing)"});
+                 "are optimal, which one depends on the threads' timing); not with --bids jacobi"});
+    s.push_back(bids_option);
   }
   return s;
 }
@@ -72,6 +80,9 @@ PrepassOptions read_solver_options(const OptionValues& v, int job) {
   p.symmetric = v.takes("symmetric") && v.flag("symmetric");
   if (v.takes("init")) p.start = parse_named(start_names, v.word("init"), "--init");
   p.parallel_bids = v.takes("parallel-bids") && v.flag("parallel-bids");
+  p.jacobi_bids = jacobi_bids(v);
+  if (p.parallel_bids && p.jacobi_bids)
+    throw invalid_input("--parallel-bids and --bids jacobi are two ways of bidding on the threads; choose one");
   return p;
 }
 
@@ -79,7 +90,9 @@ PrepassOptions read_solver_options(const OptionValues& v, int job) {
 // Pothen-Fan, thresholds and widest paths, shortest augmenting paths with
 // duals). Jobs 4-5 are `threaded`: the O(nnz) passes around the searches run
 // on RunOptions::threads threads with the same bits on any count; the bids
-// (unless --parallel-bids) and the searches are sequential: deterministic.
+// run in one thread's order or (--bids jacobi) in synchronous rounds on the
+// threads, and the searches are sequential: deterministic either way
+// (--parallel-bids: not).
 MatcherInfo solver_entry(MatcherInfo m) {
   m.problem = Problem::bipartite;
   m.threaded = m.job == 4 || m.job == 5;
@@ -137,16 +150,14 @@ std::vector<OptionSpec> awpm_options() {
 // awpm's (CPU): the auction start's bids besides.
 std::vector<OptionSpec> awpm_cpu_options() {
   std::vector<OptionSpec> o = awpm_options();
-  o.push_back({"bids", Type::word, "sequential", {"sequential", "jacobi"}, 0, 0,
-               "the auction start's bids: one row at a time (sequential) or in synchronous rounds on every "
-               "thread (jacobi); the same matching on any thread count either way"});
+  o.push_back(bids_option);
   return o;
 }
 
 std::any read_awpm_options(const OptionValues& v, Precision) {
   return AwpmOptions{.start = parse_named(awpm_start_names, v.word("init"), "--init"),
                      .auction_epsilon = v.real("auction-epsilon"),
-                     .jacobi_bids = v.takes("bids") && v.word("bids") == "jacobi",
+                     .jacobi_bids = jacobi_bids(v),
                      .min_gain = v.real("min-gain"),
                      .max_rounds = v.integer("max-rounds")};
 }

@@ -25,6 +25,7 @@
 #include "lib/error.hpp"
 #include "lib/graph_from_matrix.hpp"
 #include "lib/mmio.hpp"
+#include "lib/omp_threads.hpp"
 #include "matchers/bipartite/prepass.hpp"
 #include "matchers/bipartite/shortest_augmenting.hpp"
 #include "tests/check/bipartite_reference.hpp"
@@ -112,6 +113,13 @@ TEST_CASE("prepass: jobs 4 and 5 equal a dense Hungarian reference, with ties, z
         if (job == 4) CHECK(r.objective == objective);  // integers: exact
         if (job == 5 && std::isfinite(objective)) CHECK(r.objective == doctest::Approx(objective).epsilon(1e-12));
         if (job == 5 && !std::isfinite(objective)) CHECK(r.objective == -std::numeric_limits<double>::infinity());
+        const PrepassResult jacobi = prepass(a, {.job = job, .jacobi_bids = true});
+        validate(a, jacobi);
+        CHECK(jacobi.mates.matched == rank);
+        if (job == 4) CHECK(jacobi.objective == objective);
+        if (job == 5 && std::isfinite(r.objective)) CHECK(jacobi.objective == doctest::Approx(r.objective).epsilon(1e-12));
+        if (job == 5 && !std::isfinite(r.objective)) CHECK(jacobi.objective == r.objective);  // -inf: a zero matched
+        if (job == 5) require_scaling_bounds(a, jacobi, 1e-12);
       }
       if (job == 5) require_scaling_bounds(a, r, 1e-12);
       if ((job == 2 || job == 3) && rank > 0) {
@@ -123,6 +131,36 @@ TEST_CASE("prepass: jobs 4 and 5 equal a dense Hungarian reference, with ties, z
   }
   CHECK(singular > 50);
   CHECK(rectangular > 300);
+}
+
+TEST_CASE("prepass: Jacobi bids on threads: the sequential bids' optimum, the same result at 1, 2 and 3 threads") {
+  // Over 2^16 entries and 4096 rows, so that the auction's phase starts and
+  // its first Jacobi rounds (4096 bids or more) run on the threads; values
+  // from 12 levels: many optimal matchings, so a result that depended on
+  // the threads would show.
+  std::mt19937 rng(4242);
+  const Csr<double> a = random_integer_matrix(6000, 6000, 0.003, 12, false, rng);
+  REQUIRE(a.num_entries() > (1 << 16));
+  for (int job : {4, 5}) {
+    INFO("job " << job);
+    const PrepassResult sequential = prepass(a, {.job = job});
+    std::vector<PrepassResult> runs;
+    for (int threads : {1, 2, 3}) {
+      const ScopedThreads scope(threads);
+      runs.push_back(prepass(a, {.job = job, .jacobi_bids = true}));
+      validate(a, runs.back());
+      CHECK(runs.back().mates.matched == sequential.mates.matched);
+      if (job == 4) CHECK(runs.back().objective == sequential.objective);  // integers: exact
+      if (job == 5) CHECK(runs.back().objective == doctest::Approx(sequential.objective).epsilon(1e-12));
+      if (job == 5) require_scaling_bounds(a, runs.back(), 1e-12);
+    }
+    for (std::size_t t = 1; t < runs.size(); ++t) {
+      CHECK(runs[t].mates.row_mate == runs[0].mates.row_mate);
+      CHECK(runs[t].perm == runs[0].perm);
+      CHECK(runs[t].row_log_scale == runs[0].row_log_scale);
+      CHECK(runs[t].col_log_scale == runs[0].col_log_scale);
+    }
+  }
 }
 
 TEST_CASE("prepass: job 4 near DBL_MAX: the matching of the same matrix scaled down, the sums overflowing") {
@@ -325,6 +363,7 @@ TEST_CASE("prepass: bad input and bad options throw invalid_input") {
   CHECK_THROWS_AS(prepass(a, {.job = 6}), invalid_input);
   CHECK_THROWS_AS(prepass(a, {.job = -1}), invalid_input);
   CHECK_THROWS_AS(prepass(a, {.job = 4, .symmetric = true}), invalid_input);
+  CHECK_THROWS_AS(prepass(a, {.job = 4, .parallel_bids = true, .jacobi_bids = true}), invalid_input);
   a.cols = {1, 1};  // |A| not symmetric
   CHECK_THROWS_AS(prepass(a, {.job = 5, .symmetric = true}), invalid_input);
   a.cols = {0, 2};

@@ -6,6 +6,8 @@
 
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
+#include <system_error>
 
 #include "apps/commands.hpp"
 #include "lib/atomic_file.hpp"
@@ -22,12 +24,45 @@ void require_one_input(const Args& a, const std::string& command) {
   throw usage_error(command + " takes one FILE, got " + std::to_string(p.size()) + ":" + given);
 }
 
+namespace {
+
+// Whether an output path is standard output: "-", or a name of the
+// process's own descriptor 1.
+bool names_stdout(const std::string& path) {
+  return path == "-" || path == "/dev/stdout" || path == "/dev/fd/1" || path == "/proc/self/fd/1";
+}
+
+// Whether two output paths (neither standard output) would write one file:
+// the same path once made absolute and resolved as far as it exists, or
+// one existing file under two names (a hard link). Devices such as
+// /dev/null may take any number of outputs.
+bool same_output_file(const std::string& x, const std::string& y) {
+  struct stat sx {}, sy {};
+  const bool x_exists = ::stat(x.c_str(), &sx) == 0, y_exists = ::stat(y.c_str(), &sy) == 0;
+  if (x_exists && y_exists) return S_ISREG(sx.st_mode) && sx.st_dev == sy.st_dev && sx.st_ino == sy.st_ino;
+  if (x_exists != y_exists) return false;
+  std::error_code ex, ey;
+  const auto cx = std::filesystem::weakly_canonical(std::filesystem::absolute(x, ex), ex);
+  const auto cy = std::filesystem::weakly_canonical(std::filesystem::absolute(y, ey), ey);
+  return ex || ey ? x == y : cx == cy;
+}
+
+}  // namespace
+
 std::FILE* report_stream(const Args& a, const std::vector<std::string>& outputs) {
+  // Two outputs into one file: the later would replace the earlier.
+  for (std::size_t i = 0; i < outputs.size(); ++i)
+    for (std::size_t j = i + 1; j < outputs.size(); ++j) {
+      const auto x = a.value(outputs[i]), y = a.value(outputs[j]);
+      if (!x || !y || names_stdout(*x) || names_stdout(*y) || !same_output_file(*x, *y)) continue;
+      throw usage_error("--" + outputs[i] + " " + *x + " and --" + outputs[j] + " " + *y +
+                        " name the same file: give each output its own");
+    }
   std::string to_stdout;
   for (const std::string& o : outputs)
-    if (a.value(o) == "-") {
+    if (const auto v = a.value(o); v && names_stdout(*v)) {
       if (!to_stdout.empty())
-        throw usage_error("--" + to_stdout + " - and --" + o + " - conflict: one output can go to standard output");
+        throw usage_error("--" + to_stdout + " and --" + o + " both name standard output: one output can go there");
       to_stdout = o;
     }
   if (to_stdout.empty()) return stdout;

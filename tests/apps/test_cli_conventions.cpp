@@ -199,6 +199,41 @@ TEST_CASE("- is standard output for every --out and standard input for every inp
   CHECK(shell_status("cat " + q(f.graph) + " | " + bin + " bmatch - --algo b-greedy --b-file - >" + q(out) + " 2>" + q(err)) == 2);
 }
 
+TEST_CASE("two outputs naming one file, or both standard output, are a usage error; nothing is written") {
+  Fixtures f;
+  const auto o = f.dir / "o.txt";
+  std::filesystem::create_directory(f.dir / "sub");
+  const std::vector<std::string> same = {
+      "perm " + q(f.matrix) + " --out " + q(o) + " --scales-out " + q(o),
+      "perm " + q(f.matrix) + " --out " + q(o) + " --scaled-out " + q(f.dir / "sub" / ".." / "o.txt"),
+      "perm " + q(f.matrix) + " --out o.txt --scales-out " + q(o),  // relative and absolute, run in f.dir
+      "cluster " + q(f.graph) + " --algo louvain --out " + q(o) + " --levels-out " + q(o),
+      "perm " + q(f.matrix) + " --out - --scales-out /dev/stdout",
+  };
+  for (const std::string& args : same) {
+    CAPTURE(args);
+    const Result r = run(f.dir, args, "cd " + q(f.dir.path()));
+    INFO(r.err);
+    CHECK(r.status == 2);
+    CHECK((r.err.find("name the same file") != std::string::npos ||
+           r.err.find("both name standard output") != std::string::npos));
+    CHECK(!std::filesystem::exists(o));
+  }
+  // One file under two names (a hard link): refused, the file untouched.
+  {
+    std::ofstream(o) << "before\n";
+    std::filesystem::create_hard_link(o, f.dir / "link.txt");
+    const Result r = run(f.dir, "perm " + q(f.matrix) + " --out " + q(o) + " --scales-out " + q(f.dir / "link.txt"));
+    INFO(r.err);
+    CHECK(r.status == 2);
+    CHECK(slurp(o) == "before\n");
+    std::filesystem::remove(o);
+    std::filesystem::remove(f.dir / "link.txt");
+  }
+  // A device takes any number of outputs.
+  CHECK(run(f.dir, "perm " + q(f.matrix) + " --out /dev/null --scales-out /dev/null").status == 0);
+}
+
 TEST_CASE("every command's --json validates against docs/json-schema.json, one version and field meaning") {
   const std::string python = jsonschema_python();
   if (python.empty()) {

@@ -47,8 +47,9 @@ std::optional<std::string> unavailable_briefly(const MatcherInfo& m);
 void require_one_input(const Args& a, const std::string& command);
 
 // Where the command's report goes: standard output, or standard error when
-// one of `outputs` (option names) is "-" (the output file is standard
-// output). Two of them "-", or one with --json, conflict (usage error).
+// one of `outputs` (option names) is standard output ("-", /dev/stdout).
+// Two of them on standard output, or one with --json, or two leading to
+// one file (symbolic links followed; devices excepted) conflict (usage error).
 std::FILE* report_stream(const Args& a, const std::vector<std::string>& outputs);
 
 // --out's checks before any work ("-", standard output, has none): not ".gz" unless gzip_ok (usage error),

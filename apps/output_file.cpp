@@ -32,19 +32,31 @@ bool names_stdout(const std::string& path) {
   return path == "-" || path == "/dev/stdout" || path == "/dev/fd/1" || path == "/proc/self/fd/1";
 }
 
-// Whether two output paths (neither standard output) would write one file:
-// the same path once made absolute and resolved as far as it exists, or
-// one existing file under two names (a hard link). Devices such as
-// /dev/null may take any number of outputs.
+// Where an output path leads: absolute, symbolic links followed (a dangling
+// one too: the output would create its target), then resolved as far as it
+// exists; the path as given where that fails.
+std::filesystem::path output_target(const std::string& path) {
+  namespace fs = std::filesystem;
+  std::error_code e;
+  fs::path p = fs::absolute(path, e);
+  if (e) return path;
+  for (int hops = 0; hops < 40 && fs::is_symlink(p, e); ++hops) {
+    const fs::path to = fs::read_symlink(p, e);
+    if (e) return path;
+    p = to.is_absolute() ? to : p.parent_path() / to;
+  }
+  const fs::path resolved = fs::weakly_canonical(p, e);
+  return e ? fs::path(path) : resolved;
+}
+
+// Whether two output paths (neither standard output) lead to one file,
+// which the later output would replace. Devices such as /dev/null may take
+// any number of outputs. (Two hard links to one file are two names: each
+// output replaces its own, so nothing is lost.)
 bool same_output_file(const std::string& x, const std::string& y) {
-  struct stat sx {}, sy {};
-  const bool x_exists = ::stat(x.c_str(), &sx) == 0, y_exists = ::stat(y.c_str(), &sy) == 0;
-  if (x_exists && y_exists) return S_ISREG(sx.st_mode) && sx.st_dev == sy.st_dev && sx.st_ino == sy.st_ino;
-  if (x_exists != y_exists) return false;
-  std::error_code ex, ey;
-  const auto cx = std::filesystem::weakly_canonical(std::filesystem::absolute(x, ex), ex);
-  const auto cy = std::filesystem::weakly_canonical(std::filesystem::absolute(y, ey), ey);
-  return ex || ey ? x == y : cx == cy;
+  struct stat s {};
+  if (::stat(x.c_str(), &s) == 0 && !S_ISREG(s.st_mode)) return false;
+  return output_target(x) == output_target(y);
 }
 
 }  // namespace
@@ -67,7 +79,7 @@ std::FILE* report_stream(const Args& a, const std::vector<std::string>& outputs)
     }
   if (to_stdout.empty()) return stdout;
   if (a.flag("json"))
-    throw usage_error("--" + to_stdout + " - and --json conflict: both would go to standard output");
+    throw usage_error("--" + to_stdout + " " + *a.value(to_stdout) + " and --json conflict: both would go to standard output");
   return stderr;
 }
 

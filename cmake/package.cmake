@@ -45,6 +45,7 @@ if(MATCHBLAS_HAVE_MPI)
 endif()
 if(MATCHBLAS_HAVE_NCCL)
   list(APPEND matchblas_dependencies ${MATCHBLAS_NCCL_LIBRARY})
+  get_filename_component(MATCHBLAS_NCCL_LIBRARY_DIR ${MATCHBLAS_NCCL_LIBRARY} DIRECTORY)  # the config's hint
 endif()
 
 set(matchblas_public_include
@@ -67,16 +68,27 @@ if(MATCHBLAS_STATIC_LIBRARY)
   add_library(matchblas_static STATIC ${matchblas_objects})
   set_target_properties(matchblas_static PROPERTIES OUTPUT_NAME matchblas EXPORT_NAME matchblas_static
     LINKER_LANGUAGE CXX POSITION_INDEPENDENT_CODE ON ARCHIVE_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/lib)
-  target_link_libraries(matchblas_static INTERFACE ${matchblas_dependencies})
+  # NCCL has no CMake package: the installed config imports it as
+  # matchblas::nccl from its own search (as GraphBLAS and LEMON).
+  set(matchblas_static_dependencies ${matchblas_dependencies})
+  if(MATCHBLAS_HAVE_NCCL)
+    list(REMOVE_ITEM matchblas_static_dependencies ${MATCHBLAS_NCCL_LIBRARY})
+    list(APPEND matchblas_static_dependencies
+         "$<BUILD_INTERFACE:${MATCHBLAS_NCCL_LIBRARY}>" "$<INSTALL_INTERFACE:matchblas::nccl>")
+  endif()
+  target_link_libraries(matchblas_static INTERFACE ${matchblas_static_dependencies})
   target_include_directories(matchblas_static INTERFACE ${matchblas_public_include})
   target_compile_features(matchblas_static INTERFACE cxx_std_20)
 endif()
 # Nothing but the C interface is exported from the shared library (the C++
 # headers are header-only over it): a version script keeps the rest local.
 # --no-undefined: a dependency missing from matchblas_dependencies fails this
-# link, not the first program that links the installed library.
-target_link_options(matchblas_shared PRIVATE "LINKER:--version-script=${CMAKE_CURRENT_SOURCE_DIR}/cmake/exports.map"
-                    "LINKER:--no-undefined")
+# link, not the first program that links the installed library (not in a
+# sanitizer build: clang leaves the sanitizer runtimes out of shared libraries).
+target_link_options(matchblas_shared PRIVATE "LINKER:--version-script=${CMAKE_CURRENT_SOURCE_DIR}/cmake/exports.map")
+if(NOT CMAKE_CXX_FLAGS MATCHES "-fsanitize" AND NOT CMAKE_SHARED_LINKER_FLAGS MATCHES "-fsanitize")
+  target_link_options(matchblas_shared PRIVATE "LINKER:--no-undefined")
+endif()
 set_property(TARGET matchblas_shared APPEND PROPERTY LINK_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/cmake/exports.map)
 
 set(matchblas_cmake_dir ${CMAKE_INSTALL_LIBDIR}/cmake/matchblas)

@@ -54,6 +54,58 @@ MmMatrix read_matrix_market(const std::string& path, const std::function<void(co
   }
 }
 
+std::optional<EntryPair> pair_in_both_triangles(const std::vector<vertex_t>& row, const std::vector<vertex_t>& col) {
+  const std::size_t n = row.size();
+  bool lower = false, upper = false;
+  std::size_t off_diagonal = 0;
+  for (std::size_t k = 0; k < n; ++k) {
+    lower |= row[k] > col[k];
+    upper |= row[k] < col[k];
+    off_diagonal += row[k] != col[k];
+  }
+  if (!lower || !upper) return std::nullopt;
+  // ((min, max) << 1 | upper side, entry): sorted, each pair's lower-side
+  // entries come first, each side in file order. Ids are below 2^31.
+  std::vector<std::pair<std::uint64_t, std::size_t>> keys;
+  keys.reserve(off_diagonal);
+  for (std::size_t k = 0; k < n; ++k) {
+    const std::uint64_t r = std::uint64_t(row[k]), c = std::uint64_t(col[k]);
+    if (r != c) keys.emplace_back(((std::min(r, c) << 32 | std::max(r, c)) << 1) | (r < c ? 1 : 0), k);
+  }
+  std::sort(keys.begin(), keys.end());
+  for (std::size_t t = 1, run = 0; t < keys.size(); ++t) {
+    if (keys[t].first != keys[t - 1].first) {
+      if (keys[t].first >> 1 == keys[t - 1].first >> 1) {  // the upper side's first after the lower side's run
+        const std::int64_t x = std::int64_t(keys[run].second), y = std::int64_t(keys[t].second);
+        return EntryPair{std::min(x, y), std::max(x, y)};
+      }
+      run = t;
+    }
+  }
+  return std::nullopt;
+}
+
+std::string both_triangles_reason(MmSymmetry symmetry, std::int64_t first, vertex_t first_row, vertex_t first_col,
+                                  std::int64_t second, vertex_t second_row, vertex_t second_col) {
+  std::string why = "entries ";
+  why += std::to_string(first + 1);
+  why += " (";
+  why += std::to_string(first_row + 1);
+  why += ", ";
+  why += std::to_string(first_col + 1);
+  why += ") and ";
+  why += std::to_string(second + 1);
+  why += " (";
+  why += std::to_string(second_row + 1);
+  why += ", ";
+  why += std::to_string(second_col + 1);
+  why += ") are one pair stored in both triangles, but a ";
+  why += to_string(symmetry);
+  why += " file stores one triangle (the other is implied): the pair would count twice (store one triangle, or "
+         "write the file as general)";
+  return why;
+}
+
 MmHeader read_matrix_market_header(const std::string& path) {
   struct header_read {
     MmHeader h;

@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -63,6 +64,25 @@ struct MmMatrix {
 // header cannot reserve terabytes); with it, at the declared size.
 MmMatrix read_matrix_market(const std::string& path,
                             const std::function<void(const MmHeader&)>& on_header = {});
+
+// A symmetric or skew-symmetric coordinate file stores one triangle (the
+// format's rule; the other is implied), so a pair stored as both (i, j) and
+// (j, i) would count twice once the transpose is added: every reader
+// refuses it (parse_error without a line), the writer too. Either triangle
+// alone, or a mix without such a pair, is accepted.
+//   pair_in_both_triangles: the pair with the smallest (min, max) stored on
+// both sides, as its first entry on each side (0-based, in file order:
+// first < second); nullopt when there is none. One pass when the entries lie
+// on one side; else 16 bytes per off-diagonal entry and a sort (less than
+// the graph build that follows a read holds).
+//   both_triangles_reason: the message naming such a pair (1-based entry
+// numbers, 1-based row and column of each as stored).
+struct EntryPair {
+  std::int64_t first, second;
+};
+std::optional<EntryPair> pair_in_both_triangles(const std::vector<vertex_t>& row, const std::vector<vertex_t>& col);
+std::string both_triangles_reason(MmSymmetry symmetry, std::int64_t first, vertex_t first_row, vertex_t first_col,
+                                  std::int64_t second, vertex_t second_row, vertex_t second_col);
 
 // Only the banner and the size line of a file (its entries are not read or
 // checked).

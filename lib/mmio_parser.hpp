@@ -297,45 +297,13 @@ class Parser {
     }
   }
 
-  // A symmetric or skew-symmetric coordinate file stores one triangle (the
-  // format's rule; the other is implied), so a pair stored as both (i, j)
-  // and (j, i) would count twice once the transpose is added: refused,
-  // naming the first such pair's entries. A file of one triangle, either
-  // one, costs one pass that counts the sides.
+  // A pair stored in both triangles of a symmetric file (mmio.hpp,
+  // pair_in_both_triangles).
   void check_one_triangle() const {
-    const std::size_t n = m_.row.size();
-    bool lower = false, upper = false;
-    for (std::size_t k = 0; k < n; ++k) {
-      lower |= m_.row[k] > m_.col[k];
-      upper |= m_.row[k] < m_.col[k];
-    }
-    if (!lower || !upper) return;
-    std::vector<std::pair<std::uint64_t, std::size_t>> keys;  // ((min, max) << 1 | upper side, entry)
-    for (std::size_t k = 0; k < n; ++k) {
-      const std::uint64_t r = std::uint64_t(m_.row[k]), c = std::uint64_t(m_.col[k]);
-      if (r != c) keys.emplace_back(((std::min(r, c) << 32 | std::max(r, c)) << 1) | (r < c), k);
-    }
-    std::sort(keys.begin(), keys.end());
-    for (std::size_t t = 1; t < keys.size(); ++t) {
-      if (keys[t].first >> 1 != keys[t - 1].first >> 1 || keys[t].first == keys[t - 1].first) continue;
-      // The pair's lowest entry on each side, in file order.
-      std::size_t x = keys[t - 1].second, y = keys[t].second;
-      if (x > y) std::swap(x, y);
-      std::string why = "entries ";
-      for (const std::size_t k : {x, y}) {
-        why += std::to_string(k + 1);
-        why += " (";
-        why += std::to_string(m_.row[k] + 1);
-        why += ", ";
-        why += std::to_string(m_.col[k] + 1);
-        why += k == x ? ") and " : ")";
-      }
-      why += " are one pair stored in both triangles, but a ";
-      why += to_string(m_.header.symmetry);
-      why += " file stores one triangle (the other is implied): the pair would count twice (store one triangle, or "
-             "write the file as general)";
-      fail(0, why);
-    }
+    const std::optional<EntryPair> p = pair_in_both_triangles(m_.row, m_.col);
+    if (!p) return;
+    const auto x = std::size_t(p->first), y = std::size_t(p->second);
+    fail(0, both_triangles_reason(m_.header.symmetry, p->first, m_.row[x], m_.col[x], p->second, m_.row[y], m_.col[y]));
   }
 
   [[noreturn]] void end_of_entry(const char* p, long long line) const {

@@ -59,6 +59,78 @@ MmPiece read_piece(const MmLayout& layout) {
   return piece;
 }
 
+// Collective: a symmetric or skew-symmetric file storing a pair in both
+// triangles is refused on every rank with read_matrix_market's message
+// (mmio.hpp, pair_in_both_triangles): when the ranks' entries lie on both
+// sides, each off-diagonal entry goes, keyed by its pair, to the rank of
+// the pair's smaller end (equal blocks of ids); each rank finds its
+// smallest pair stored on both sides, with its first entry on each side,
+// and the smallest over the ranks is named. One flag reduction when every
+// entry lies on one side.
+void refuse_pairs_in_both_triangles(const MmLayout& layout, const MmPiece& piece) {
+  const int ranks = world_size();
+  const MmMatrix& m = piece.entries;
+  int sides[2] = {0, 0};  // lower, upper
+  for (std::size_t k = 0; k < m.row.size() && !(sides[0] && sides[1]); ++k) {
+    sides[0] |= m.row[k] > m.col[k];
+    sides[1] |= m.row[k] < m.col[k];
+  }
+  MPI_Allreduce(MPI_IN_PLACE, sides, 2, MPI_INT, MPI_LOR, MPI_COMM_WORLD);
+  if (!sides[0] || !sides[1]) return;
+  const std::int64_t mine = std::int64_t(m.row.size());
+  std::int64_t before = 0;
+  MPI_Exscan(&mine, &before, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
+  if (world_rank() == 0) before = 0;
+  const std::int64_t n = layout.header.rows;
+  // (min, max, 2 x entry + upper side): entry numbers below 2^52 are exact in a double.
+  std::vector<Entry> keyed = agreed(layout.name, [&] {
+    std::vector<Entry> out;
+    for (std::size_t k = 0; k < m.row.size(); ++k)
+      if (m.row[k] != m.col[k])
+        out.push_back({std::min(m.row[k], m.col[k]), std::max(m.row[k], m.col[k]),
+                       double(2 * (before + std::int64_t(k)) + (m.row[k] < m.col[k] ? 1 : 0))});
+    return out;
+  });
+  std::vector<Entry> in =
+      exchange(layout.name, keyed, [&](const Entry& e, auto send) { send(int(std::int64_t(e.r) * ranks / n)); });
+  std::sort(in.begin(), in.end(), [](const Entry& x, const Entry& y) {
+    return x.r != y.r ? x.r < y.r : x.c != y.c ? x.c < y.c : x.v < y.v;
+  });
+  // This rank's smallest pair on both sides: its key, then its first entry on each side.
+  std::uint64_t best[1] = {std::numeric_limits<std::uint64_t>::max()};
+  std::int64_t entries[2] = {std::numeric_limits<std::int64_t>::max(), std::numeric_limits<std::int64_t>::max()};
+  for (std::size_t t = 0; t < in.size();) {
+    std::size_t end = t;
+    std::int64_t first[2] = {-1, -1};
+    for (; end < in.size() && in[end].r == in[t].r && in[end].c == in[t].c; ++end) {
+      const std::int64_t x = std::int64_t(in[end].v);
+      if (first[x & 1] < 0) first[x & 1] = x >> 1;
+    }
+    if (first[0] >= 0 && first[1] >= 0) {
+      best[0] = std::uint64_t(in[t].r) << 32 | std::uint64_t(in[t].c);
+      entries[0] = std::min(first[0], first[1]);
+      entries[1] = std::max(first[0], first[1]);
+      break;
+    }
+    t = end;
+  }
+  std::uint64_t smallest = 0;
+  MPI_Allreduce(best, &smallest, 1, MPI_UINT64_T, MPI_MIN, MPI_COMM_WORLD);
+  if (best[0] != smallest) entries[0] = entries[1] = std::numeric_limits<std::int64_t>::max();
+  MPI_Allreduce(MPI_IN_PLACE, entries, 2, MPI_INT64_T, MPI_MIN, MPI_COMM_WORLD);
+  if (smallest == std::numeric_limits<std::uint64_t>::max()) return;
+  // Which of the two is the lower-side entry: the first, unless its number is the upper one's.
+  const vertex_t lo = vertex_t(smallest >> 32), hi = vertex_t(smallest & 0xffffffffu);
+  std::int64_t lower_entry = std::numeric_limits<std::int64_t>::max();
+  for (const Entry& e : in)
+    if (e.r == lo && e.c == hi && (std::int64_t(e.v) & 1) == 0) lower_entry = std::min(lower_entry, std::int64_t(e.v) >> 1);
+  MPI_Allreduce(MPI_IN_PLACE, &lower_entry, 1, MPI_INT64_T, MPI_MIN, MPI_COMM_WORLD);
+  const bool first_lower = entries[0] == lower_entry;
+  throw parse_error(layout.name, 0,
+                    both_triangles_reason(layout.header.symmetry, entries[0], first_lower ? hi : lo, first_lower ? lo : hi,
+                                          entries[1], first_lower ? lo : hi, first_lower ? hi : lo));
+}
+
 }  // namespace
 
 DistGraph read_graph(const MmLayout& layout, Precision precision, const GraphRules& rules, ReadTimes* times,
@@ -79,6 +151,7 @@ DistGraph read_graph(const MmLayout& layout, Precision precision, const GraphRul
   });
   auto start = std::chrono::steady_clock::now();
   MmPiece piece = read_piece(layout);
+  if (h.symmetry != MmSymmetry::general) refuse_pairs_in_both_triangles(layout, piece);
   if (times) times->parse_s = max_over_ranks(seconds_since(start));
   start = std::chrono::steady_clock::now();
   if (h.rows != h.cols)

@@ -42,9 +42,10 @@
 //   scalings too when the optimal matching is unique; when several are
 //   optimal, which one comes back depends on the threads' timing (each
 //   satisfies the same bounds; the scalings may differ in the last bits).
-//   With jacobi_bids every phase's bids run on all the threads in
-//   synchronous rounds whose outcome does not depend on the threads, so the
-//   result is again the same on every run and thread count.
+//   With jacobi_bids every phase bids in synchronous rounds on all the
+//   threads (rounds of fewer than 4096 bids on one) whose outcome does not
+//   depend on the threads, so the result is again the same on every run
+//   and thread count.
 //   Matrices of fewer than 65536 entries always run on one thread.
 #pragma once
 #include <cstdint>

@@ -49,7 +49,7 @@ const OptionSpec symmetric_option{
 const OptionSpec bids_option{
     "bids", Type::word, "sequential", {"sequential", "jacobi"}, 0, 0,
     "the auction start's bids: one row at a time (sequential) or in synchronous rounds on every thread "
-    "(jacobi); the same result on any thread count either way"};
+    "(jacobi); the result does not depend on the thread count either way"};
 bool jacobi_bids(const OptionValues& v) { return v.takes("bids") && v.word("bids") == "jacobi"; }
 
 inline constexpr NamedValues<PrepassOptions::Start, 2> start_names{{

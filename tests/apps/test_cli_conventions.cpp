@@ -219,16 +219,25 @@ TEST_CASE("two outputs naming one file, or both standard output, are a usage err
            r.err.find("both name standard output") != std::string::npos));
     CHECK(!std::filesystem::exists(o));
   }
-  // One file under two names (a hard link): refused, the file untouched.
+  // A symbolic link to the other output, dangling until it is written: refused.
   {
-    std::ofstream(o) << "before\n";
-    std::filesystem::create_hard_link(o, f.dir / "link.txt");
-    const Result r = run(f.dir, "perm " + q(f.matrix) + " --out " + q(o) + " --scales-out " + q(f.dir / "link.txt"));
+    std::filesystem::create_symlink(o, f.dir / "link.txt");
+    const Result r = run(f.dir, "perm " + q(f.matrix) + " --out " + q(f.dir / "link.txt") + " --scales-out " + q(o));
     INFO(r.err);
     CHECK(r.status == 2);
-    CHECK(slurp(o) == "before\n");
-    std::filesystem::remove(o);
+    CHECK(!std::filesystem::exists(o));
     std::filesystem::remove(f.dir / "link.txt");
+  }
+  // Two hard links to one file are two names: each output replaces its own.
+  {
+    std::ofstream(o) << "before\n";
+    std::filesystem::create_hard_link(o, f.dir / "hard.txt");
+    const Result r = run(f.dir, "perm " + q(f.matrix) + " --out " + q(o) + " --scales-out " + q(f.dir / "hard.txt"));
+    INFO(r.err);
+    CHECK(r.status == 0);
+    CHECK(slurp(o) != slurp(f.dir / "hard.txt"));
+    std::filesystem::remove(o);
+    std::filesystem::remove(f.dir / "hard.txt");
   }
   // A device takes any number of outputs.
   CHECK(run(f.dir, "perm " + q(f.matrix) + " --out /dev/null --scales-out /dev/null").status == 0);

@@ -105,13 +105,15 @@ class SharedDir {
 
 // Entry lines of a symmetric file on n vertices: `count` of them, with
 // duplicates, self-loops, explicit zeros and some comments and blank lines.
-std::string entry_lines(int n, int count, std::uint64_t seed, bool values = true) {
+// (lower: each entry in the lower triangle, as a symmetric file stores them.)
+std::string entry_lines(int n, int count, std::uint64_t seed, bool values = true, bool lower = false) {
   std::ostringstream s;
   std::uint64_t x = seed;
   const auto next = [&] { return x = x * 6364136223846793005ull + 1442695040888963407ull, x >> 33; };
   for (int k = 0; k < count; ++k) {
     if (next() % 17 == 0) s << (next() % 2 ? "% a comment\n" : "\n");
-    const int r = int(next() % n) + 1, c = int(next() % n) + 1;
+    int r = int(next() % n) + 1, c = int(next() % n) + 1;
+    if (lower && r < c) std::swap(r, c);
     s << r << ' ' << c;
     if (values) s << ' ' << (next() % 9 == 0 ? 0.0 : double(int(next() % 2001) - 1000) / 64);
     s << '\n';
@@ -149,14 +151,14 @@ TEST_CASE("hand-made files: duplicates, zeros, self-loops, pattern, skew, commen
   const SharedDir dir;
   const std::string lines = entry_lines(40, 600, 7);
   check_file(dir.write("sym.mtx", "%%MatrixMarket matrix coordinate real symmetric\n% header comment\n\n40 40 600\n" +
-                                      lines),
+                                      entry_lines(40, 600, 7, true, true)),
              "symmetric");
   check_file(dir.write("gen.mtx", "%%MatrixMarket matrix coordinate real general\n40 40 600\n" + lines), "general");
   std::string skew = "%%MatrixMarket matrix coordinate real skew-symmetric\n40 40 300\n";
   for (int k = 0; k < 300; ++k) skew += std::to_string(k % 39 + 2) + " " + std::to_string(k * 7 % (k % 39 + 1) + 1) + " " + std::to_string(k % 5 - 2) + "\n";
   check_file(dir.write("skew.mtx", skew), "skew-symmetric");
   check_file(dir.write("pat.mtx", "%%MatrixMarket matrix coordinate pattern symmetric\n50 50 500\n" +
-                                      entry_lines(50, 500, 11, false)),
+                                      entry_lines(50, 500, 11, false, true)),
              "pattern");
   check_file(dir.write("int.mtx", "%%MatrixMarket matrix coordinate integer general\n3 3 4\n1 2 5\n2 1 -7\n3 3 1\n2 3 0"),
              "integer, no final newline");
@@ -200,6 +202,10 @@ TEST_CASE("a bad file fails on every rank with the single-process error, its fil
       {"too_few.mtx", declared(410, body)},
       {"too_few_no_newline.mtx", declared(2, "1 2 3\n% last")},
       {"skew_diagonal.mtx", "%%MatrixMarket matrix coordinate real skew-symmetric\n3 3 2\n2 1 1\n2 2 1\n"},
+      // A pair stored in both triangles, its entries in the first and the last piece.
+      {"both_triangles.mtx", "%%MatrixMarket matrix coordinate real symmetric\n60 60 402\n2 1 4\n" +
+                                 entry_lines(60, 400, 3, true, true) + "1 2 5\n"},
+      {"both_triangles_skew.mtx", "%%MatrixMarket matrix coordinate real skew-symmetric\n3 3 2\n3 1 5\n1 3 -5\n"},
       {"float_overflow.mtx", "%%MatrixMarket matrix coordinate real general\n3 3 3\n1 2 3e38\n1 2 3e38\n2 3 1\n"},
       {"double_overflow.mtx", "%%MatrixMarket matrix coordinate real general\n3 3 2\n3 2 1e308\n3 2 1e308\n"},
       {"rectangular.mtx", "%%MatrixMarket matrix coordinate real general\n3 4 1\n1 2 1\n"},

@@ -274,6 +274,21 @@ TEST_CASE("mmio: a symmetric file stores one triangle; a pair stored in both is 
   CHECK(error_of([] {
           read_matrix_market_text("%%MatrixMarket matrix coordinate real skew-symmetric\n3 3 2\n3 1 5\n1 3 -5\n");
         }).reason().find("skew-symmetric file stores one triangle") != std::string::npos);
+  // Named: the smallest pair, by its first entry on each side.
+  CHECK(error_of([] {
+          read_matrix_market_text("%%MatrixMarket matrix coordinate real symmetric\n9 9 5\n9 8 1\n8 9 1\n2 1 1\n2 1 1\n1 2 1\n");
+        }).reason().find("entries 3 (2, 1) and 5 (1, 2)") != std::string::npos);
+  // The writer refuses what the reader refuses.
+  {
+    MmMatrix m = read_matrix_market_text("%%MatrixMarket matrix coordinate real symmetric\n2 2 2\n1 1 3\n2 1 2\n");
+    m.row.push_back(0);
+    m.col.push_back(1);
+    m.val.push_back(2);
+    m.header.entries = 3;
+    const check::temp_dir dir;
+    CHECK_THROWS_WITH_AS(write_matrix_market((dir / "w.mtx").string(), m),
+                         doctest::Contains("are one pair stored in both triangles"), invalid_input);
+  }
   // A duplicate on one side is the format's duplicate (summed later), not this.
   CHECK(read_matrix_market_text("%%MatrixMarket matrix coordinate real symmetric\n2 2 2\n2 1 2\n2 1 2\n").row.size() == 2);
 }

@@ -17,6 +17,7 @@
 #include "lib/named_values.hpp"
 #include "matchers/complete/roma.hpp"
 #include "matchers/general/suitor.hpp"
+#include "matchers/bipartite/prepass.hpp"
 #include "matchers/registry.hpp"
 #include "tests/check/check.hpp"
 #include "tests/check/cli_process.hpp"
@@ -143,6 +144,15 @@ TEST_CASE("parse_options reads an entry's options once into the struct its runne
   CHECK(v.typed<SuitorGpuOptions>().threads_per_block == 96);
   CHECK(v.typed<SuitorGpuOptions>().variant == SuitorGpuVariant::hybrid);
   CHECK(v.typed<SuitorGpuOptions>().vertices_per_warp == 8);  // the spec's default
+  // Jobs 4-5's bids: the word reaches PrepassOptions; with --parallel-bids it is refused.
+  for (const char* job : {"max-sum", "max-product"}) {
+    const MatcherInfo& m = find_matcher(job, Problem::bipartite);
+    CHECK(parse_options(m, {{"bids", "jacobi"}}).typed<PrepassOptions>().jacobi_bids);
+    CHECK_FALSE(parse_options(m, {{"bids", "sequential"}}).typed<PrepassOptions>().jacobi_bids);
+    CHECK_FALSE(parse_options(m, {}).typed<PrepassOptions>().jacobi_bids);
+    CHECK_THROWS_WITH_AS(parse_options(m, {{"bids", "jacobi"}, {"parallel-bids", ""}}),
+                         doctest::Contains("choose one"), invalid_input);
+  }
   CHECK_THROWS_AS(v.typed<int>(), std::logic_error);
   CHECK_THROWS_WITH_AS(parse_options(gpu, {{"threads-per-block", "100"}}),
                        doctest::Contains("threads-per-block must be a multiple of 32"), invalid_input);

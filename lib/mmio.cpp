@@ -88,17 +88,16 @@ std::optional<EntryPair> pair_in_both_triangles(const std::vector<vertex_t>& row
 std::string both_triangles_reason(MmSymmetry symmetry, std::int64_t first, vertex_t first_row, vertex_t first_col,
                                   std::int64_t second, vertex_t second_row, vertex_t second_col) {
   std::string why = "entries ";
-  why += std::to_string(first + 1);
-  why += " (";
-  why += std::to_string(first_row + 1);
-  why += ", ";
-  why += std::to_string(first_col + 1);
-  why += ") and ";
-  why += std::to_string(second + 1);
-  why += " (";
-  why += std::to_string(second_row + 1);
-  why += ", ";
-  why += std::to_string(second_col + 1);
+  const std::int64_t entry[2] = {first, second};
+  const vertex_t row[2] = {first_row, second_row}, col[2] = {first_col, second_col};
+  for (int t = 0; t < 2; ++t) {
+    why += t == 0 ? "" : ") and ";
+    why += std::to_string(entry[t] + 1);
+    why += " (";
+    why += std::to_string(row[t] + 1);
+    why += ", ";
+    why += std::to_string(col[t] + 1);
+  }
   why += ") are one pair stored in both triangles, but a ";
   why += to_string(symmetry);
   why += " file stores one triangle (the other is implied): the pair would count twice (store one triangle, or "

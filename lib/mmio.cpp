@@ -105,6 +105,14 @@ std::string both_triangles_reason(MmSymmetry symmetry, std::int64_t first, verte
   return why;
 }
 
+std::optional<std::string> both_triangles_error(const MmMatrix& m) {
+  if (m.header.format != MmFormat::coordinate || m.header.symmetry == MmSymmetry::general) return std::nullopt;
+  const std::optional<EntryPair> p = pair_in_both_triangles(m.row, m.col);
+  if (!p) return std::nullopt;
+  const auto x = std::size_t(p->first), y = std::size_t(p->second);
+  return both_triangles_reason(m.header.symmetry, p->first, m.row[x], m.col[x], p->second, m.row[y], m.col[y]);
+}
+
 MmHeader read_matrix_market_header(const std::string& path) {
   struct header_read {
     MmHeader h;

@@ -77,12 +77,16 @@ MmMatrix read_matrix_market(const std::string& path,
 // the graph build that follows a read holds).
 //   both_triangles_reason: the message naming such a pair (1-based entry
 // numbers, 1-based row and column of each as stored).
+//   both_triangles_error: for a symmetric or skew-symmetric coordinate
+// matrix, that message for its pair; nullopt when it has none (or is
+// general, or an array).
 struct EntryPair {
   std::int64_t first, second;
 };
 std::optional<EntryPair> pair_in_both_triangles(const std::vector<vertex_t>& row, const std::vector<vertex_t>& col);
 std::string both_triangles_reason(MmSymmetry symmetry, std::int64_t first, vertex_t first_row, vertex_t first_col,
                                   std::int64_t second, vertex_t second_row, vertex_t second_col);
+std::optional<std::string> both_triangles_error(const MmMatrix& m);
 
 // Only the banner and the size line of a file (its entries are not read or
 // checked).

@@ -145,7 +145,7 @@ class Parser {
       fail(line_ + 1, "expected " + std::to_string(m_.header.entries) + " entries, file ends after " +
                           std::to_string(count_));
     if (m_.header.format == MmFormat::array) expand_array();
-    else if (m_.header.symmetry != MmSymmetry::general) check_one_triangle();
+    else if (const std::optional<std::string> why = both_triangles_error(m_)) fail(0, *why);
     return std::move(m_);
   }
 
@@ -295,15 +295,6 @@ class Parser {
       }
       fail(line, "bad number '" + token_at(p) + "'");
     }
-  }
-
-  // A pair stored in both triangles of a symmetric file (mmio.hpp,
-  // pair_in_both_triangles).
-  void check_one_triangle() const {
-    const std::optional<EntryPair> p = pair_in_both_triangles(m_.row, m_.col);
-    if (!p) return;
-    const auto x = std::size_t(p->first), y = std::size_t(p->second);
-    fail(0, both_triangles_reason(m_.header.symmetry, p->first, m_.row[x], m_.col[x], p->second, m_.row[y], m_.col[y]));
   }
 
   [[noreturn]] void end_of_entry(const char* p, long long line) const {

@@ -108,11 +108,7 @@ void check_writable(const std::string& path, const MmMatrix& m) {
       if (h.symmetry == MmSymmetry::skew_symmetric && m.row[k] == m.col[k])
         expects(false, "diagonal entry in a skew-symmetric matrix");
     }
-    if (h.symmetry != MmSymmetry::general)
-      if (const std::optional<EntryPair> p = pair_in_both_triangles(m.row, m.col)) {
-        const auto x = std::size_t(p->first), y = std::size_t(p->second);
-        expects(false, both_triangles_reason(h.symmetry, p->first, m.row[x], m.col[x], p->second, m.row[y], m.col[y]));
-      }
+    if (const std::optional<std::string> why = both_triangles_error(m)) expects(false, *why);
   } else {
     expects(h.field != MmField::pattern, "array format with pattern field");
     expects(m.row.empty() && m.col.empty(), "array matrices have no row/col");

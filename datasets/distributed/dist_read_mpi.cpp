@@ -96,39 +96,34 @@ void refuse_pairs_in_both_triangles(const MmLayout& layout, const MmPiece& piece
   std::sort(in.begin(), in.end(), [](const Entry& x, const Entry& y) {
     return x.r != y.r ? x.r < y.r : x.c != y.c ? x.c < y.c : x.v < y.v;
   });
-  // This rank's smallest pair on both sides: its key, then its first entry on each side.
-  std::uint64_t best[1] = {std::numeric_limits<std::uint64_t>::max()};
-  std::int64_t entries[2] = {std::numeric_limits<std::int64_t>::max(), std::numeric_limits<std::int64_t>::max()};
-  for (std::size_t t = 0; t < in.size();) {
-    std::size_t end = t;
-    std::int64_t first[2] = {-1, -1};
-    for (; end < in.size() && in[end].r == in[t].r && in[end].c == in[t].c; ++end) {
+  // This rank's smallest pair on both sides: its key, then its first entry
+  // on each side (lower, upper).
+  constexpr std::int64_t none = std::numeric_limits<std::int64_t>::max();
+  std::uint64_t best = std::numeric_limits<std::uint64_t>::max();
+  std::int64_t first[2] = {none, none};
+  for (std::size_t t = 0, end = 0; t < in.size() && best == std::numeric_limits<std::uint64_t>::max(); t = end) {
+    std::int64_t side_first[2] = {none, none};
+    for (end = t; end < in.size() && in[end].r == in[t].r && in[end].c == in[t].c; ++end) {
       const std::int64_t x = std::int64_t(in[end].v);
-      if (first[x & 1] < 0) first[x & 1] = x >> 1;
+      side_first[x & 1] = std::min(side_first[x & 1], x >> 1);
     }
-    if (first[0] >= 0 && first[1] >= 0) {
-      best[0] = std::uint64_t(in[t].r) << 32 | std::uint64_t(in[t].c);
-      entries[0] = std::min(first[0], first[1]);
-      entries[1] = std::max(first[0], first[1]);
-      break;
-    }
-    t = end;
+    if (side_first[0] == none || side_first[1] == none) continue;
+    best = std::uint64_t(in[t].r) << 32 | std::uint64_t(in[t].c);
+    first[0] = side_first[0];
+    first[1] = side_first[1];
   }
   std::uint64_t smallest = 0;
-  MPI_Allreduce(best, &smallest, 1, MPI_UINT64_T, MPI_MIN, MPI_COMM_WORLD);
-  if (best[0] != smallest) entries[0] = entries[1] = std::numeric_limits<std::int64_t>::max();
-  MPI_Allreduce(MPI_IN_PLACE, entries, 2, MPI_INT64_T, MPI_MIN, MPI_COMM_WORLD);
+  MPI_Allreduce(&best, &smallest, 1, MPI_UINT64_T, MPI_MIN, MPI_COMM_WORLD);
   if (smallest == std::numeric_limits<std::uint64_t>::max()) return;
-  // Which of the two is the lower-side entry: the first, unless its number is the upper one's.
+  if (best != smallest) first[0] = first[1] = none;
+  MPI_Allreduce(MPI_IN_PLACE, first, 2, MPI_INT64_T, MPI_MIN, MPI_COMM_WORLD);
+  // The lower-side entry is (hi, lo), the upper-side one (lo, hi); named in file order.
   const vertex_t lo = vertex_t(smallest >> 32), hi = vertex_t(smallest & 0xffffffffu);
-  std::int64_t lower_entry = std::numeric_limits<std::int64_t>::max();
-  for (const Entry& e : in)
-    if (e.r == lo && e.c == hi && (std::int64_t(e.v) & 1) == 0) lower_entry = std::min(lower_entry, std::int64_t(e.v) >> 1);
-  MPI_Allreduce(MPI_IN_PLACE, &lower_entry, 1, MPI_INT64_T, MPI_MIN, MPI_COMM_WORLD);
-  const bool first_lower = entries[0] == lower_entry;
+  const bool lower_first = first[0] < first[1];
   throw parse_error(layout.name, 0,
-                    both_triangles_reason(layout.header.symmetry, entries[0], first_lower ? hi : lo, first_lower ? lo : hi,
-                                          entries[1], first_lower ? lo : hi, first_lower ? hi : lo));
+                    both_triangles_reason(layout.header.symmetry, std::min(first[0], first[1]), lower_first ? hi : lo,
+                                          lower_first ? lo : hi, std::max(first[0], first[1]), lower_first ? lo : hi,
+                                          lower_first ? hi : lo));
 }
 
 }  // namespace

@@ -58,14 +58,8 @@ Outcome in_pieces(const MmLayout& layout, int parts) {
             "expected " + std::to_string(declared) + " entries, file ends after " + std::to_string(entries), {}};
   // A pair in both triangles of a symmetric file: dist_read refuses it over
   // the ranks with the same message, naming the same entries.
-  if (layout.header.symmetry != MmSymmetry::general)
-    if (const std::optional<EntryPair> p = pair_in_both_triangles(o.m.row, o.m.col)) {
-      const auto x = std::size_t(p->first), y = std::size_t(p->second);
-      return {false, true, 0,
-              both_triangles_reason(layout.header.symmetry, p->first, o.m.row[x], o.m.col[x], p->second, o.m.row[y],
-                                    o.m.col[y]),
-              {}};
-    }
+  o.m.header = layout.header;
+  if (const std::optional<std::string> why = both_triangles_error(o.m)) return {false, true, 0, *why, {}};
   return o;
 }
 

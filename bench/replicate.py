@@ -38,6 +38,7 @@ import platform
 import re
 import shlex
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -49,6 +50,11 @@ SOURCES_DIR = os.path.join(HERE, "replication")
 
 class StudyFailed(Exception):
     pass
+
+
+class Stopped(BaseException):
+    """SIGTERM or SIGINT during a run (a time limit's `timeout`, Ctrl-C): the
+    rows so far are kept, marked as a run stopped before its end."""
 
 
 # ---- the run's context ------------------------------------------------------
@@ -130,7 +136,7 @@ class Context:
         if self.resume and os.path.exists(self.path):
             old_header, old_rows = read_rows(self.path)
             if old_header and old_header.get("mode") == self.mode and old_header.get("revision") == self.revision:
-                header = old_header
+                header = {k: v for k, v in old_header.items() if k != "stopped"}  # going on: no longer stopped
                 kept = old_rows
         with open(self.path, "w") as f:
             f.write(json.dumps(header) + "\n")
@@ -139,6 +145,14 @@ class Context:
         for row in kept:
             self.known[row["key"]] = row
             self.rows.append(row)
+
+    def stopped(self):
+        """Marks the open run as stopped before its end; `--resume` at the
+        same revision drops the mark and goes on."""
+        if self.path:
+            with open(self.path, "a") as f:
+                f.write(json.dumps({"kind": "stopped", "date": datetime.datetime.now(
+                    datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")}) + "\n")
 
     def measure(self, key, run):
         """The rows of `key`: kept from a resumed run, or run() (a list of
@@ -165,6 +179,9 @@ def read_rows(path):
             record = json.loads(line)
             if record.get("kind") == "run":
                 header = record
+            elif record.get("kind") == "stopped":
+                if header is not None:
+                    header = dict(header, stopped=record["date"])
             else:
                 rows.append(record)
     return header, rows
@@ -244,11 +261,23 @@ def fmt_s(x):
     return "%.3g s" % x if x >= 1 else "%.3g ms" % (x * 1e3)
 
 
+def run_cores(header, ctx):
+    """The cores of the machine a run's rows come from (its header names
+    them), not of the machine rendering them; this machine's when unnamed."""
+    m = re.search(r"(\d+) cores", header.get("machine", ""))
+    return int(m.group(1)) if m else ctx.cores
+
+
+def run_state(header):
+    """A run's mode, and whether it was stopped before its end."""
+    return header["mode"] + (" (stopped before its end: partial rows)" if header.get("stopped") else "")
+
+
 def page_head(title, citation, header, rows_file):
     return ("# %s\n\n*Source:* %s\n\n*This run:* %s, revision %s, mode %s, %s.  \n*Command:* `%s`  \n"
             "*Raw rows:* [data/%s.csv](data/%s.csv) (and `.jsonl`); the plots and tables below are drawn from "
             "them alone (`bench/replicate.py --render-only` draws them again).\n"
-            % (title, citation, header["machine"], header["revision"], header["mode"], header["date"],
+            % (title, citation, header["machine"], header["revision"], run_state(header), header["date"],
                header["command"], rows_file, rows_file))
 
 
@@ -988,10 +1017,18 @@ def naim4_render(ctx, header, rows):
                 "*hard*, every man has the same complete random list and so has every woman (n(n + 1) / 2 "
                 "proposals). Every row's matching is checked stable and equal to the first row's. TEPS here is "
                 "`bench_marriage`'s: the ranks of the final partners summed over both sides, over the time, "
-                "about twice the paper's (which sums the men's side only).\n")
+                "about twice the paper's (which sums the men's side only). The GPU rows time the kernels alone "
+                "(the instance already on the device).\n")
     same = all(r["same_as_first"] for r in rows)
     text.append("\n*Every algorithm, thread count and device gave %s.*\n" % (
         "the same stable matching" if same else "NOT always the same matching"))
+    easy, hard, _ = naim4_plan(type("Plan", (), {"quick": header["mode"] == "quick",
+                                                 "cores": run_cores(header, ctx)})())
+    measured = {case: {r["n"] for r in rows if r["case"] == case} for case in ("easy", "hard")}
+    missing = ["%s n = %s" % (case, ", ".join(str(n) for n in sizes if n not in measured[case]))
+               for case, sizes in (("easy", easy), ("hard", hard)) if set(sizes) - measured[case]]
+    if missing:
+        text.append("\n*Not measured in this run* (planned for its mode): %s.\n" % "; ".join(missing))
     for case, reference in (("easy", "gale-shapley"), ("hard", "mcvitie-wilson")):
         sizes = sorted({r["n"] for r in rows if r["case"] == case})
         if not sizes:
@@ -1025,6 +1062,11 @@ def naim4_render(ctx, header, rows):
                         "by %.0f%%), Gale-Shapley OpenMP %.1fx the sequential Gale-Shapley" % (
                             largest["easy"], top, fmt_s(gs), fmt_s(mw),
                             "Gale-Shapley" if gs < mw else "McVitie-Wilson", abs(mw / gs - 1) * 100, seq / gs))
+    for case in ("easy", "hard"):
+        gpu, omp = t(case, "mcvitie-wilson-gpu", 0), t(case, "gale-shapley-omp", top)
+        if largest[case] and gpu and omp:
+            mine.append("%s n = %d: McVitie-Wilson GPU %s (kernels alone), %.0fx Gale-Shapley OpenMP on %d threads"
+                        % (case, largest[case], fmt_s(gpu), omp / gpu, top))
     if largest["hard"]:
         gs, mw, seq_mw, seq_gs = t("hard", "gale-shapley-omp", top), t("hard", "mcvitie-wilson-omp", top), \
             t("hard", "mcvitie-wilson", 1), t("hard", "gale-shapley", 1)
@@ -1047,7 +1089,10 @@ def naim4_render(ctx, header, rows):
         ax.set_title("%s data set (%d threads)" % (case, top), fontsize=9)
         ax.set_xlabel("n")
         ax.set_ylabel("seconds")
-        ax.legend(fontsize=6)
+        if ax.lines:
+            ax.legend(fontsize=6)
+        else:
+            ax.text(0.5, 0.5, "not measured in this run", ha="center", va="center", transform=ax.transAxes)
     save_figure(plt, fig, os.path.join(ctx.out, "naim-4-time.svg"))
     fig, axes = plt.subplots(1, 2, figsize=(9, 3.6))
     for ax, (case, reference) in zip(axes, (("easy", "gale-shapley"), ("hard", "mcvitie-wilson"))):
@@ -1062,7 +1107,10 @@ def naim4_render(ctx, header, rows):
         ax.set_title("%s, n = %s: over the sequential %s" % (case, n, names[reference]), fontsize=9)
         ax.set_xlabel("threads")
         ax.set_ylabel("speedup")
-        ax.legend(fontsize=6)
+        if ax.lines:
+            ax.legend(fontsize=6)
+        else:
+            ax.text(0.5, 0.5, "not measured in this run", ha="center", va="center", transform=ax.transAxes)
     save_figure(plt, fig, os.path.join(ctx.out, "naim-4-speedup.svg"))
     text.append("\n![time against n (the paper's Figures 1, 3 and 5)](naim-4-time.svg)\n")
     text.append("\n![speedup against threads (the paper's Figures 2, 4 and 6)](naim-4-speedup.svg)\n")
@@ -1183,7 +1231,7 @@ def naim3_render(ctx, header, rows):
                 "colouring-based OpenMP Louvain after Lu et al.) and *PLM* is NetworKit's (refine off), both on "
                 "%d threads. Times are the algorithm's alone (the graph in memory), modularity each run's own.\n"
                 % (parallel, " (no usable GPU: `louvain-omp` on every core stands in, so the speedups below are "
-                   "of the CPU entry)" if stand_in else "", ctx.cores))
+                   "of the CPU entry)" if stand_in else "", run_cores(header, ctx)))
     # Figures 1-2: the threshold grid, averaged over the graphs.
     table, heat_q, heat_s = [], [], []
     best = {g: max((1.0 / r["time_s"] for r in grid if r["graph"] == g), default=None) for g in graphs}
@@ -1269,10 +1317,15 @@ def naim3_render(ctx, header, rows):
                     "paper: never more than 2%% lower)" % (100 * worst))
     text.append("\n*This run* (%s):\n" % header["machine"])
     text.extend("- %s." % m for m in mine)
-    text.append("\nWhere this run differs: the graphs are generated, not the paper's; a quick run's graphs are "
-                "small, so fixed costs (the process, the upload) weigh more than at the paper's sizes. %s\n" % (
-                    "Without a GPU the CPU entry stands in, so its speedups over the sequential code are those "
-                    "of %d cores, not of a GPU." % ctx.cores if stand_in else ""))
+    seq_times = [one(g, "sequential")["time_s"] for g in graphs if one(g, "sequential")]
+    size = ("a quick run's graphs are small, so fixed costs (the process, the upload) weigh more than at the "
+            "paper's sizes" if header["mode"] == "quick" else
+            "they are at the small end of the paper's (its graphs took at least 10 s in the sequential code; "
+            "these %s), where a GPU's fixed costs (launches, the colouring, the last levels' few vertices) weigh "
+            "more" % ("%s to %s" % (fmt_s(min(seq_times)), fmt_s(max(seq_times))) if seq_times else "-"))
+    text.append("\nWhere this run differs: the graphs are generated, not the paper's; %s. %s\n" % (
+        size, "Without a GPU the CPU entry stands in, so its speedups over the sequential code are those of %d "
+        "cores, not of a GPU." % run_cores(header, ctx) if stand_in else ""))
     fig, axes = plt.subplots(1, 2, figsize=(9, 3.4))
     for ax, heat, title in ((axes[0], heat_q, "modularity / sequential (Figure 1)"),
                             (axes[1], heat_s, "speed / best (Figure 2)")):
@@ -1640,8 +1693,9 @@ def render_index(ctx):
             lines.append("| %s | - | %s |" % (title, render_or_why))
         elif os.path.exists(page):
             header, _ = read_rows(os.path.join(ctx.out, "data", name + ".jsonl"))
-            lines.append("| %s | [%s.md](%s.md) | %s run, %s, revision %s |" % (
-                title, name, name, header["mode"], header["date"], header["revision"]))
+            lines.append("| %s | [%s.md](%s.md) | %s run%s, %s, revision %s |" % (
+                title, name, name, header["mode"], ", stopped before its end (partial rows)" if header.get("stopped")
+                else "", header["date"], header["revision"]))
         else:
             lines.append("| %s | - | not run yet: `bench/replicate.py --source %s` |" % (title, name))
     with open(os.path.join(ctx.out, "README.md"), "w") as f:
@@ -1713,7 +1767,7 @@ def render_performance(ctx, path):
                 body.extend(section)
         lines.append("## %s ([%s.md](%s%s.md))\n" % (title, name, link, name))
         lines.append("*Run:* %s, %s mode, %s, revision %s.\n" % (
-            header["machine"], header["mode"], header["date"], header["revision"]))
+            header["machine"], run_state(header), header["date"], header["revision"]))
         while body and not body[-1].strip():
             body.pop()
         lines.append("\n".join(body).strip("\n") + "\n" if body else "(no conclusions on the page)\n")
@@ -1754,6 +1808,11 @@ def main(argv=None):
     ctx = Context(args)
     os.makedirs(ctx.out, exist_ok=True)
     failed = []
+
+    def stop(signum, _frame):
+        raise Stopped(signal.Signals(signum).name)
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
     try:
         for name in names:
             title, _, runner, _ = STUDIES[name]
@@ -1763,7 +1822,15 @@ def main(argv=None):
             try:
                 if not args.render_only:
                     ctx.start(name)
-                    runner(ctx)
+                    try:
+                        runner(ctx)
+                    except Stopped as e:
+                        ctx.stopped()
+                        print("replicate: %s stopped by %s: its rows so far are kept (--resume goes on)" % (name, e),
+                              file=sys.stderr)
+                        failed.append(name)
+                        render(ctx, name)
+                        break
                 render(ctx, name)
             except StudyFailed as e:
                 print("replicate: %s failed: %s" % (name, e), file=sys.stderr)

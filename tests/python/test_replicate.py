@@ -12,8 +12,9 @@ matching for every thread count, greedy's matching from OMP-LD and
 OMP-Suitor (and, with a GPU, from every GPU-Suitor launch shape and GPU-LD),
 one stable marriage for every algorithm
 and thread count with the hard instances' known rank sum, Louvain over the
-threshold grid near the sequential modularity); a bad source name is
-refused.
+threshold grid near the sequential modularity); a run stopped by SIGTERM
+keeps its rows, says so on its page and in the index, and --resume goes on
+from them; a bad source name is refused.
 
     test_replicate.py BUILD_DIR     (exit 77: skipped, saying why)
 """
@@ -21,9 +22,11 @@ import csv
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SCRIPT = os.path.join(HERE, "..", "..", "bench", "replicate.py")
@@ -165,6 +168,35 @@ def main():
     for f, text in svgs.items():
         check(open(os.path.join(out, f)).read() == text, f + ": --render-only drew another plot")
     check(open(os.path.join(out, "PERFORMANCE.md")).read() == performance, "--render-only drew another PERFORMANCE.md")
+    # A run stopped by SIGTERM (a time limit's `timeout`) keeps its rows,
+    # marked as partial on the page and in the index; --resume at the same
+    # revision goes on from them and drops the mark.
+    stopped_out = tempfile.mkdtemp(prefix="replicate-stop-")
+    jsonl = os.path.join(stopped_out, "data", "naim-3.jsonl")
+    run = [sys.executable, SCRIPT, "--quick", "--build", build, "--out", stopped_out, "--source", "naim-3"]
+    child = subprocess.Popen(run, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.time() + 300
+    while time.time() < deadline and child.poll() is None and not (
+            os.path.exists(jsonl) and sum(1 for line in open(jsonl) if '"kind": "row"' in line) >= 1):
+        time.sleep(0.01)
+    check(child.poll() is None, "naim-3 --quick ended before its first rows could be stopped (exit %s)" % child.poll())
+    child.send_signal(signal.SIGTERM)
+    _, err = child.communicate(timeout=120)
+    check(child.returncode == 1 and "stopped by SIGTERM" in err, "a stopped run: exit %d, %s" % (child.returncode,
+                                                                                              err[-1000:]))
+    records = [json.loads(line) for line in open(jsonl) if line.strip()]
+    kept = [r for r in records if r["kind"] == "row"]
+    check(records[-1]["kind"] == "stopped" and kept, "a stopped run's file: %s" % [r["kind"] for r in records])
+    check("stopped before its end" in open(os.path.join(stopped_out, "naim-3.md")).read() and
+          "stopped before its end" in open(os.path.join(stopped_out, "README.md")).read(),
+          "the page or the index does not say the run was stopped")
+    p = subprocess.run(run + ["--resume"], capture_output=True, text=True, timeout=600)
+    check(p.returncode == 0, "--resume after a stop exited %d:\n%s" % (p.returncode, p.stderr[-2000:]))
+    records = [json.loads(line) for line in open(jsonl) if line.strip()]
+    check(all(r["kind"] != "stopped" for r in records) and all(r in records for r in kept) and
+          len(records) > len(kept) + 1, "--resume did not keep the stopped run's rows and go on")
+    check("stopped before its end" not in open(os.path.join(stopped_out, "naim-3.md")).read(),
+          "the resumed run's page still says stopped")
     # A bad source is a usage error.
     p = subprocess.run([sys.executable, SCRIPT, "--source", "nosuch", "--out", out], capture_output=True, text=True)
     check(p.returncode == 2 and "unknown source 'nosuch'" in p.stderr, "a bad --source: %s" % p.stderr)

@@ -2,6 +2,7 @@
 #include "datasets/distributed/dist_graph.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <bit>
 #include <cstdint>
 #include <numeric>
@@ -84,37 +85,55 @@ void fill_rows(DistGraph& d, Row row) {
   const bool bitmap = std::uint64_t(d.n) <= 32 * std::uint64_t(d.offsets[count]);
   std::vector<std::uint64_t> seen(bitmap ? std::size_t(d.n) / 64 + 1 : 0, 0);
   using W = typename std::remove_cvref_t<decltype(row(0).second)>::value_type;
-  std::vector<std::pair<W, vertex_t>> sorted;
-  for (vertex_t i = 0; i < count; ++i) {
-    const auto [cols, weights] = row(i);
-    vertex_t* out_cols = d.cols.data() + d.offsets[i];
-    double* out_weights = d.weights.data() + d.offsets[i];
-    bool in_order = true;
-    for (std::size_t k = 1; k < cols.size() && in_order; ++k)
-      in_order = neighbour_beats(weights[k - 1], cols[k - 1], weights[k], cols[k]);
-    if (in_order) {
-      std::copy(cols.begin(), cols.end(), out_cols);
-      std::copy(weights.begin(), weights.end(), out_weights);  // float -> double keeps the order
-    } else {
-      sorted.resize(cols.size());
-      for (std::size_t k = 0; k < cols.size(); ++k) sorted[k] = {weights[k], cols[k]};
-      std::sort(sorted.begin(), sorted.end(),
-                [](const auto& a, const auto& b) { return neighbour_beats(a.first, a.second, b.first, b.second); });
-      for (std::size_t k = 0; k < sorted.size(); ++k) {
-        out_cols[k] = sorted[k].second;
-        out_weights[k] = double(sorted[k].first);
+  bool in_range = true;
+  offset_t cross = 0;
+#pragma omp parallel reduction(&& : in_range) reduction(+ : cross)
+  {
+    std::vector<std::pair<W, vertex_t>> sorted;
+    std::vector<vertex_t> ghosts;  // this thread's cross entries' columns (no bitmap)
+#pragma omp for schedule(dynamic, 1024) nowait
+    for (vertex_t i = 0; i < count; ++i) {
+      const auto [cols, weights] = row(i);
+      vertex_t* out_cols = d.cols.data() + d.offsets[i];
+      double* out_weights = d.weights.data() + d.offsets[i];
+      bool in_order = true;
+      for (std::size_t k = 1; k < cols.size() && in_order; ++k)
+        in_order = neighbour_beats(weights[k - 1], cols[k - 1], weights[k], cols[k]);
+      if (in_order) {
+        std::copy(cols.begin(), cols.end(), out_cols);
+        std::copy(weights.begin(), weights.end(), out_weights);  // float -> double keeps the order
+      } else {
+        sorted.resize(cols.size());
+        for (std::size_t k = 0; k < cols.size(); ++k) sorted[k] = {weights[k], cols[k]};
+        std::sort(sorted.begin(), sorted.end(),
+                  [](const auto& a, const auto& b) { return neighbour_beats(a.first, a.second, b.first, b.second); });
+        for (std::size_t k = 0; k < sorted.size(); ++k) {
+          out_cols[k] = sorted[k].second;
+          out_weights[k] = double(sorted[k].first);
+        }
+      }
+      for (std::size_t k = 0; k < cols.size(); ++k) {
+        if (out_cols[k] < 0 || out_cols[k] >= d.n) {
+          in_range = false;
+          continue;
+        }
+        const vertex_t v = out_cols[k] = d.numbering.label(out_cols[k]);
+        if (!d.owns(v)) {
+          ++cross;
+          if (bitmap)
+            std::atomic_ref<std::uint64_t>(seen[std::size_t(v) / 64])
+                .fetch_or(std::uint64_t(1) << (v % 64), std::memory_order_relaxed);
+          else ghosts.push_back(v);
+        }
       }
     }
-    for (std::size_t k = 0; k < cols.size(); ++k) {
-      MATCHBLAS_EXPECTS(out_cols[k] >= 0 && out_cols[k] < d.n, "distribute: a column out of range");
-      const vertex_t v = out_cols[k] = d.numbering.label(out_cols[k]);
-      if (!d.owns(v)) {
-        ++d.cross_entries;
-        if (bitmap) seen[std::size_t(v) / 64] |= std::uint64_t(1) << (v % 64);
-        else d.ghosts.push_back(v);
-      }
+    if (!bitmap) {
+#pragma omp critical
+      d.ghosts.insert(d.ghosts.end(), ghosts.begin(), ghosts.end());
     }
   }
+  MATCHBLAS_EXPECTS(in_range, "distribute: a column out of range");
+  d.cross_entries = cross;
   if (bitmap) {
     std::size_t distinct = 0;
     for (std::uint64_t bits : seen) distinct += std::size_t(std::popcount(bits));

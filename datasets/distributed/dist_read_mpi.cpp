@@ -243,10 +243,10 @@ DistGraph generate_graph(const std::string& kind, vertex_t n, const GenOptions& 
     const std::vector<DrawnEdge> drawn = precision == Precision::float32
                                              ? draw_part<float>(kind, n, opt, rank, ranks)
                                              : draw_part<double>(kind, n, opt, rank, ranks);
-    std::vector<Entry> out;
-    out.reserve(drawn.size());
-    for (const DrawnEdge& e : drawn)
-      if (e.u != e.v) out.push_back({e.u, e.v, e.w});
+    // Self-loops (weight 0) stay: drawn_rows drops them with the zeros.
+    std::vector<Entry> out(drawn.size());
+#pragma omp parallel for schedule(static)
+    for (std::size_t k = 0; k < drawn.size(); ++k) out[k] = {drawn[k].u, drawn[k].v, drawn[k].w};
     return out;
   });
   if (times) times->parse_s = max_over_ranks(seconds_since(start));

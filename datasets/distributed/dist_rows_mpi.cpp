@@ -173,11 +173,11 @@ DistGraph balance(const std::string& name, Csr<double> rows, vertex_t lo, vertex
   const VertexNumbering numbering = spread ? VertexNumbering::spread(n) : VertexNumbering{};
   // Each row to its owner: (label, column, weight) in row order.
   std::vector<Entry> out = agreed(name, [&] {
-    std::vector<Entry> o;
-    o.reserve(std::size_t(mine));
+    std::vector<Entry> o(static_cast<std::size_t>(mine));
+#pragma omp parallel for schedule(dynamic, 1024)
     for (vertex_t u = 0; u < rows.n_rows; ++u) {
       const vertex_t label = numbering.label(lo + u);
-      for (offset_t k = rows.offsets[u]; k < rows.offsets[u + 1]; ++k) o.push_back({label, rows.cols[k], rows.weights[k]});
+      for (offset_t k = rows.offsets[u]; k < rows.offsets[u + 1]; ++k) o[std::size_t(k)] = {label, rows.cols[k], rows.weights[k]};
     }
     rows = {};
     return o;
@@ -192,7 +192,8 @@ namespace {
 
 // This rank's DistGraph from its rows as received (Entry::r the row's
 // label): each row's entries arrive together and in order (one sender per
-// row), the rows in any order; bucketed by row, stably.
+// row), the rows in any order. So each row is one run of equal labels in
+// `in`: the runs are found, and each copied to its row's place, in parallel.
 DistGraph rows_received(std::vector<Entry> in, std::vector<vertex_t> first, vertex_t n, offset_t edges, int rank,
                         Partition partition) {
   Csr<double> part;
@@ -202,14 +203,29 @@ DistGraph rows_received(std::vector<Entry> in, std::vector<vertex_t> first, vert
   part.offsets.assign(std::size_t(part.n_rows) + 1, 0);
   part.cols.resize(in.size());
   part.weights.resize(in.size());
-  for (const Entry& e : in) ++part.offsets[std::size_t(e.r - base) + 1];
+  const std::int64_t size = std::int64_t(in.size());
+  const auto starts_run = [&](std::int64_t i) { return i == 0 || in[std::size_t(i)].r != in[std::size_t(i) - 1].r; };
+  const auto run_end = [&](std::int64_t i) {
+    std::int64_t j = i + 1;
+    while (j < size && in[std::size_t(j)].r == in[std::size_t(i)].r) ++j;
+    return j;
+  };
+  // Each run's length at its row; the thread whose slice holds a run's
+  // start reads the whole run.
+#pragma omp parallel for schedule(dynamic, 4096)
+  for (std::int64_t i = 0; i < size; ++i)
+    if (starts_run(i)) part.offsets[std::size_t(in[std::size_t(i)].r - base) + 1] = run_end(i) - i;
   for (vertex_t u = 0; u < part.n_rows; ++u) part.offsets[u + 1] += part.offsets[u];
-  std::vector<offset_t> next(part.offsets.begin(), part.offsets.end() - 1);
-  for (const Entry& e : in) {
-    const offset_t k = next[std::size_t(e.r - base)]++;
-    part.cols[k] = e.c;
-    part.weights[k] = e.v;
-  }
+  if (part.offsets.back() != size) throw error("rows_received: a row arrived in two runs");
+#pragma omp parallel for schedule(dynamic, 4096)
+  for (std::int64_t i = 0; i < size; ++i)
+    if (starts_run(i)) {
+      offset_t k = part.offsets[std::size_t(in[std::size_t(i)].r - base)];
+      for (std::int64_t j = i, end = run_end(i); j < end; ++j, ++k) {
+        part.cols[k] = in[std::size_t(j)].c;
+        part.weights[k] = in[std::size_t(j)].v;
+      }
+    }
   in = {};
   return distribute_rows(part, n, edges, std::move(first), rank, partition);
 }

@@ -2,6 +2,7 @@
 #include <doctest/doctest.h>
 #include <omp.h>
 
+#include <algorithm>
 #include <array>
 #include <bit>
 #include <cmath>
@@ -148,4 +149,82 @@ TEST_CASE("csr_from_entries: items of 0-2 entries equal their triples, by column
                                                 },
                                                 Duplicates::sum, true),
                        doctest::Contains("entry 7 at (3, 40)"), invalid_input);
+}
+
+// Independent of lib/csr_build.hpp: every triple sorted by (row, column,
+// value), each (row, column) combined in that order, zeros dropped.
+static Csr<double> reference_csr(vertex_t n, std::vector<std::array<double, 3>> t, Duplicates dup) {
+  std::sort(t.begin(), t.end());
+  Csr<double> a;
+  a.n_rows = a.n_cols = n;
+  a.offsets.assign(std::size_t(n) + 1, 0);
+  for (std::size_t i = 0; i < t.size();) {
+    double acc = t[i][2];
+    std::size_t j = i + 1;
+    for (; j < t.size() && t[j][0] == t[i][0] && t[j][1] == t[i][1]; ++j)
+      acc = dup == Duplicates::sum ? acc + t[j][2] : std::max(acc, t[j][2]);
+    if (acc != 0) {
+      a.cols.push_back(vertex_t(t[i][1]));
+      a.weights.push_back(acc);
+      ++a.offsets[std::size_t(t[i][0]) + 1];
+    }
+    i = j;
+  }
+  for (vertex_t r = 0; r < n; ++r) a.offsets[r + 1] += a.offsets[r];
+  return a;
+}
+
+TEST_CASE("csr_from_entries: many buckets of rows and a hub row of over 2^20 entries, against a plain sort") {
+  // 2.4M items of two entries: half of them with an end at the hub (row 0:
+  // over 2^20 entries, so its bucket is sorted in place; its other ends in
+  // rows 0..999, long rows), the others spread over 200,000 rows (dozens of
+  // buckets) with their other end among the next 5 (short rows, about 12
+  // entries, most of them duplicates); values with ties, zeros and sums
+  // that cancel.
+  std::mt19937_64 rng(11);
+  const vertex_t n = 200000;
+  const std::int64_t m = 2400000;
+  std::vector<std::array<vertex_t, 2>> ends(static_cast<std::size_t>(m));
+  std::vector<double> vals(static_cast<std::size_t>(m));
+  std::vector<std::array<double, 3>> t;
+  for (std::int64_t k = 0; k < m; ++k) {
+    const vertex_t r = rng() % 2 == 0 ? 0 : vertex_t(rng() % n);
+    const vertex_t c = r == 0 ? vertex_t(rng() % 1000) : vertex_t((r + 1 + rng() % 5) % n);
+    ends[std::size_t(k)] = {r, c};
+    vals[std::size_t(k)] = std::uniform_int_distribution<int>(-3, 3)(rng) * 0.25;
+    t.push_back({double(r), double(c), vals[std::size_t(k)]});
+    t.push_back({double(c), double(r), vals[std::size_t(k)]});
+  }
+  const auto items = [&](std::int64_t k, auto emit) {
+    emit(ends[std::size_t(k)][0], ends[std::size_t(k)][1], vals[std::size_t(k)]);
+    emit(ends[std::size_t(k)][1], ends[std::size_t(k)][0], vals[std::size_t(k)]);
+  };
+  const std::int64_t hub_entries = std::count_if(t.begin(), t.end(), [](const auto& x) { return x[0] == 0; });
+  REQUIRE(hub_entries > (std::int64_t(1) << 20));
+  for (Duplicates dup : {Duplicates::sum, Duplicates::max}) {
+    const Csr<double> want = reference_csr(n, t, dup);
+    for (int threads : {1, 3}) {
+      CAPTURE(threads);
+      omp_set_num_threads(threads);
+      const Csr<double> got = csr_from_entries<double>(n, n, m, items, dup, true);
+      CHECK(got.offsets == want.offsets);
+      CHECK(got.cols == want.cols);
+      CHECK(got.weights == want.weights);
+      const Csr<double> greedy = csr_from_entries<double>(n, n, m, items, dup, true, RowOrder::greedy);
+      REQUIRE(greedy.offsets == want.offsets);
+      bool rows_equal = true;
+      for (vertex_t r = 0; r < n && rows_equal; ++r) {
+        std::vector<std::pair<double, vertex_t>> row, expect;
+        for (offset_t k = want.offsets[r]; k < want.offsets[r + 1]; ++k) {
+          expect.push_back({want.weights[k], want.cols[k]});
+          row.push_back({greedy.weights[k], greedy.cols[k]});
+        }
+        std::sort(expect.begin(), expect.end(),
+                  [](const auto& a, const auto& b) { return a.first > b.first || (a.first == b.first && a.second < b.second); });
+        rows_equal = row == expect;
+        CHECK_MESSAGE(rows_equal, "row " << r);
+      }
+    }
+  }
+  omp_set_num_threads(omp_get_num_procs());
 }

@@ -1344,6 +1344,256 @@ def naim3_render(ctx, header, rows):
         f.write("\n".join(text))
 
 
+# ---- Hovland 2020, sec. 5.5-5.6: parallel ROMA 1 and 2, and roma-gpu ------
+
+HOVLAND_GPU = "N. H. Hovland, *Maximum weighted matching on a GPU*, Master's thesis, University of Bergen, 2020, " \
+              "sec. 5.5-5.6 (Figures 5.8-5.11, 5.15, 5.17, 5.23-5.24, Tables 5.5-5.9 and 5.12)"
+HOVLAND_GPU_RUNS = {"1": "parallel ROMA 1", "2": "parallel ROMA 2", "fast": "roma-gpu", "cpu": "sequential ROMA"}
+
+
+def hovland_gpu_plan(ctx):
+    """(sizes, seeds, phase-table size, sequential up to, gain-study size).
+    The thesis: n = 1024 ... 90112, 5 graphs x 5 runs, the phase tables at
+    16384, the gain study on the geometric graph of 90112. Here: 3 graphs
+    (a GPU run's flips race, so a run is not a function of its seed, but one
+    run each keeps the study inside a device session; --resume goes on),
+    the sequential ROMA beside them up to 16384 (its time grows as n^2 a
+    phase: 90112 would take an hour)."""
+    if ctx.quick:
+        return [512, 1024], [1], 1024, 1024, 1024
+    return [1024, 2048, 4096, 8192, 16384, 32768, 57344, 73728, 90112], [1, 2, 3], 16384, 16384, 90112
+
+
+def parse_roma_runs(out, **fields):
+    """bench_roma's runs as rows: one "run" row per summary (with its
+    phases as "phase" rows before it), and a "skipped" row per GPU run it
+    could not make."""
+    rows, phases, start = [], [], None
+    for line in out.splitlines():
+        m = re.match(r"roma-gpu (\S+) skipped: (.*)", line)
+        if m:
+            rows.append(dict(fields, study="skipped", algo=m.group(1), why=m.group(2)))
+            continue
+        m = re.match(r"^ *start\s+-\s+-\s+([0-9.eE+-]+)", line)
+        if m:
+            start, phases = float(m.group(1)), []
+            continue
+        m = re.match(r"^\s+(\d+)\s+(\d+)\s+\S+\s+([0-9.eE+-]+)\s+([0-9.eE+-]+)", line)
+        if m:
+            phases.append({"phase": int(m.group(1)), "flips": int(m.group(2)), "weight": float(m.group(3)),
+                           "time_s": float(m.group(4))})
+            continue
+        if line.startswith("summary run="):
+            f = dict(kv.split("=", 1) for kv in line.split()[1:] if "=" in kv)
+            algo = f["run"]
+            previous = start
+            for p in phases:
+                rows.append(dict(fields, study="phase", algo=algo, start_weight=previous, **p))
+                previous = p["weight"]
+            row = dict(fields, study="run", algo=algo, time_s=float(f["total_s"]), phases=int(f["phases"]),
+                       start_weight=start, weight=float(f["weight"]))
+            if "bound" in f:
+                row["upper_bound"] = float(f["bound"])
+            if "optimum" in f:
+                row["optimum"] = float(f["optimum"])
+            rows.append(row)
+            phases, start = [], None
+    if not any(r["study"] in ("run", "skipped") for r in rows):
+        raise StudyFailed("bench_roma printed no run:\n" + out[-2000:])
+    return rows
+
+
+def hovland_gpu_run(ctx):
+    bench = ctx.binary("bench_roma")
+    sizes, seeds, phase_n, sequential_up_to, gain_n = hovland_gpu_plan(ctx)
+    for dist in HOVLAND_DISTS:
+        for n in sizes:
+            for seed in seeds:
+                def measure(dist=dist, n=n, seed=seed):
+                    runs = ["1", "2", "fast"] + (["cpu"] if n <= sequential_up_to else [])
+                    cmd = [bench, "--n", str(n), "--dists", dist, "--runs", ",".join(runs), "--start", "neighbour",
+                           "--phases", "8", "--seed", str(seed), "--gpu-generate"]
+                    if n == phase_n and seed == seeds[0]:
+                        cmd.append("--upper-bound")
+                    return parse_roma_runs(run(cmd, ctx, timeout=6 * 3600), dist=dist, n=n, seed=seed,
+                                           min_gain=1e-5)
+                ctx.measure("%s n=%d seed=%d" % (dist, n, seed), measure)
+    # Figure 5.15: the geometric graph with and without the gain requirement.
+    for gain in (0.0, 1e-5):
+        ctx.measure("gain %g" % gain, lambda gain=gain: [
+            dict(r, study="gain" if r["study"] == "run" else "gain-" + r["study"]) for r in parse_roma_runs(
+                run([bench, "--n", str(gain_n), "--dists", "geometric", "--runs", "2", "--start", "neighbour",
+                     "--phases", "8", "--seed", "1", "--gpu-generate", "--min-gain", repr(gain)], ctx,
+                    timeout=6 * 3600), dist="geometric", n=gain_n, seed=1, min_gain=gain)])
+
+
+def hovland_gpu_render(ctx, header, rows):
+    plt = pyplot()
+    source = source_values("hovland-gpu")
+    runs = [r for r in rows if r["study"] == "run"]
+    quick = type("Mode", (), {"quick": header["mode"] == "quick"})()
+    _, _, phase_n, _, gain_n = hovland_gpu_plan(quick)
+    sizes = sorted({r["n"] for r in runs})
+    seeds = sorted({r["seed"] for r in runs})
+    gpu = any(r["algo"] != "cpu" for r in runs)
+
+    def mean(values):
+        values = [v for v in values if v is not None]
+        return sum(values) / len(values) if values else None
+
+    def at(algo, dist, n, key="time_s"):
+        return mean([r[key] for r in runs if r["algo"] == algo and r["dist"] == dist and r["n"] == n])
+
+    def src(figure, setting, quantity):
+        return next((float(v["value"]) for v in source if v["figure"] == figure and v["setting"] == setting and
+                     v["quantity"] == quantity and v["value"] != ""), None)
+
+    def ratio(a, b):
+        return "%.2fx" % (a / b) if a and b else "-"
+
+    text = [page_head("Hovland 2020: parallel ROMA on the GPU", HOVLAND_GPU, header, "hovland-gpu")]
+    text.append("\nThe thesis ran its parallel ROMA 1 (a thread per vertex, Alg. 6) and 2 (a 1024-thread block per "
+                "vertex, Alg. 8) on an NVIDIA GPU and its sequential ROMA on a Xeon Platinum 8168, averaging 5 graphs "
+                "x 5 runs per point. Here `roma-gpu-1` and `roma-gpu-2` are those two kernels as the thesis writes "
+                "them (the block size 1024 and waiting for the next phase after a failed flip, the thesis's choices "
+                "of sec. 5.5.1-5.5.2, are built in), `roma-gpu` is matchblas's own (bandwidth-bound phases, "
+                "bench/RESULTS.md), and `roma` the sequential ROMA on one core of this machine's host. Every run "
+                "starts from the thesis's neighbour matching (0-1, 2-3, ...), runs at most 8 phases, and flips only "
+                "for a gain above 1e-5. %d graph%s a point (seeds %s), one run each; sizes %s; GPU times are the "
+                "phases' kernels (CUDA events), the graph drawn on the device.\n" % (
+                    len(seeds), "" if len(seeds) == 1 else "s", ", ".join(map(str, seeds)),
+                    ", ".join(map(str, sizes))))
+    if not gpu:
+        why = next((r["why"] for r in rows if r["study"] == "skipped"), "no GPU")
+        text.append("\n**GPU rows: not run on this machine** (%s). The tables below hold the sequential rows only; "
+                    "the GPU machine's run fills them.\n" % why)
+    # Figures 5.8-5.11 and 5.23-5.24: runtimes, phases, speedups.
+    table = []
+    for dist in HOVLAND_DISTS:
+        for n in sizes:
+            t1, t2, tf, ts = at("1", dist, n), at("2", dist, n), at("fast", dist, n), at("cpu", dist, n)
+            thesis = src("Table 5.12", "%s %d" % (HOVLAND_NAMES[dist], n), "speedup")
+            table.append([HOVLAND_NAMES[dist], n, fmt_s(t1), fmt_s(t2), fmt_s(tf), fmt_s(ts), ratio(t1, t2),
+                          ratio(ts, t2), "%.2fx" % thesis if thesis else "-", ratio(t2, tf),
+                          "%.1f" % at("2", dist, n, "phases") if at("2", dist, n, "phases") is not None else "-"])
+    text.append("\n## Runtime, phases and speedups (the thesis's Figures 5.8-5.11, 5.23-5.24, Table 5.12)\n\n" +
+                md_table(["weights", "n", "ROMA 1", "ROMA 2", "roma-gpu", "sequential", "ROMA 1 / ROMA 2",
+                          "sequential / ROMA 2", "the thesis: sequential / ROMA 2", "ROMA 2 / roma-gpu",
+                          "ROMA 2 phases"], table) + "\n")
+    # Tables 5.5-5.6 and Figure 5.17: ROMA 2's phases at phase_n.
+    phase_rows = [r for r in rows if r["study"] == "phase" and r["n"] == phase_n]
+    thesis_size = phase_n == 16384  # the thesis's tables are of n = 16384: set beside ours only at that size
+    table = []
+    for dist in HOVLAND_DISTS:
+        for p in range(8):
+            mine = [r for r in phase_rows if r["algo"] == "2" and r["dist"] == dist and r["phase"] == p]
+            if not mine:
+                continue
+            flips = mean([r["flips"] for r in mine])
+            inc = mean([100 * (r["weight"] / r["start_weight"] - 1) for r in mine if r["start_weight"]])
+            t_flips = src("Table 5.5", "%s phase %d" % (HOVLAND_NAMES[dist], p), "flips") if thesis_size else None
+            t_inc = src("Table 5.6", "%s phase %d" % (HOVLAND_NAMES[dist], p), "weight increase") if thesis_size \
+                else None
+            table.append([HOVLAND_NAMES[dist], p, "%.1f" % flips, "%g" % t_flips if t_flips is not None else "-",
+                          "%.5f%%" % inc if inc is not None else "-",
+                          "%.5f%%" % t_inc if t_inc is not None else "-", fmt_s(mean([r["time_s"] for r in mine]))])
+    if table:
+        text.append("\n## Parallel ROMA 2 phase by phase, n = %d (the thesis's Tables 5.5-5.6, Figures 5.12, 5.14, "
+                    "5.17)\n\nFlips made (the thesis's successful flips; the attempts, its potential flips of Figure "
+                    "5.13, are not counted here), the weight's increase over the phase, and the phase's time:\n\n"
+                    % phase_n + md_table(["weights", "phase", "flips", "the thesis", "weight increase",
+                                          "the thesis", "time"], table) + "\n")
+    # Tables 5.7-5.8: after 2 and 4 phases, against the start and the bound.
+    table = []
+    for dist in HOVLAND_DISTS:
+        bound = next((r["upper_bound"] for r in runs if r["dist"] == dist and r["n"] == phase_n and
+                      r.get("upper_bound")), None)
+        for algo, k, label in (("cpu", 2, "sequential 2 phases"), ("2", 2, "parallel 2 phases"),
+                               ("2", 4, "parallel 4 phases")):
+            mine = [r for r in phase_rows if r["algo"] == algo and r["dist"] == dist and r["phase"] == k - 1 and
+                    r["seed"] == seeds[0]]
+            start = next((r["start_weight"] for r in phase_rows if r["algo"] == algo and r["dist"] == dist and
+                          r["phase"] == 0 and r["seed"] == seeds[0]), None)
+            if not mine or not start:
+                continue
+            w = mine[0]["weight"]
+            t_inc = src("Table 5.7", "%s %s" % (HOVLAND_NAMES[dist], label), "weight increase") if thesis_size else None
+            t_gto = src("Table 5.8", "%s %s" % (HOVLAND_NAMES[dist], label), "gto") if thesis_size else None
+            table.append([HOVLAND_NAMES[dist], label, "%.5f%%" % (100 * (w / start - 1)),
+                          "%.5f%%" % t_inc if t_inc is not None else "-",
+                          "<= %.5f%%" % (100 * (1 - w / bound)) if bound else "-",
+                          "%.5f%%" % t_gto if t_gto is not None else "-"])
+    if table:
+        text.append("\n## Sequential against parallel after 2 and 4 phases, n = %d (the thesis's Tables 5.7-5.8)\n\n"
+                    "The weight's increase over the start, and the gap to the optimum (here against an upper bound "
+                    "from the exact auction, so at most the value shown; the thesis used Edmonds' blossom), graph "
+                    "of seed %d:\n\n" % (phase_n, seeds[0]) +
+                    md_table(["weights", "run", "weight increase", "the thesis", "gap to the optimum",
+                              "the thesis"], table) + "\n")
+    # Figure 5.15: the gain requirement.
+    gain_runs = [r for r in rows if r["study"] == "gain"]
+    if gain_runs:
+        table = []
+        for r in sorted(gain_runs, key=lambda r: r["min_gain"]):
+            ph = [p for p in rows if p["study"] == "gain-phase" and p["min_gain"] == r["min_gain"]]
+            table.append(["> %g" % r["min_gain"], r["phases"], " / ".join(str(p["flips"]) for p in ph),
+                          fmt_s(r["time_s"]), "%.5f" % r["weight"]])
+        thesis_a = [int(src("Figure 5.15a", "gain > 0 phase %d" % p, "flips")) for p in range(8)]
+        thesis_b = [int(src("Figure 5.15b", "gain > 1e-5 phase %d" % p, "flips")) for p in range(6)]
+        text.append("\n## The gain requirement, geometric weights, n = %d (the thesis's Figure 5.15)\n\n" % gain_n +
+                    md_table(["flip when gain", "phases", "flips per phase", "time", "weight"], table) +
+                    "\n\nThe thesis (n = 90112): gain > 0, 8 phases, flips %s, 5.63 s, end weight 34410.33; gain > "
+                    "1e-5, 6 phases, flips %s.\n" % (" / ".join(map(str, thesis_a)), " / ".join(map(str, thesis_b))))
+    # Beside the thesis.
+    mine = []
+    if gpu:
+        s12 = [at("1", d, n) / at("2", d, n) for d in HOVLAND_DISTS for n in sizes if at("1", d, n) and at("2", d, n)]
+        if s12:
+            mine.append("ROMA 1 over ROMA 2: %.2f-%.2fx, mean %.2fx (the thesis: mean 9.84x, at most 29.99x)" % (
+                min(s12), max(s12), sum(s12) / len(s12)))
+        s2 = [at("cpu", d, n) / at("2", d, n) for d in HOVLAND_DISTS for n in sizes if at("cpu", d, n) and at("2", d, n)]
+        if s2:
+            largest = max(n for n in sizes if any(at("cpu", d, n) for d in HOVLAND_DISTS))
+            mine.append("sequential over ROMA 2 (n <= %d): %.1f-%.1fx, mean %.1fx (the thesis, every size: mean "
+                        "206.82x, at most 591.56x)" % (largest, min(s2), max(s2), sum(s2) / len(s2)))
+        sf = [at("2", d, n) / at("fast", d, n) for d in HOVLAND_DISTS for n in sizes if at("fast", d, n) and at("2", d, n)]
+        if sf:
+            mine.append("matchblas's roma-gpu over ROMA 2: %.1f-%.1fx, mean %.1fx" % (min(sf), max(sf),
+                                                                                    sum(sf) / len(sf)))
+        q = [at("2", d, n, "weight") / at("cpu", d, n, "weight") for d in HOVLAND_DISTS for n in sizes
+             if at("cpu", d, n, "weight") and at("2", d, n, "weight")]
+        if q:
+            mine.append("ROMA 2's weight over the sequential ROMA's (8 phases): %.5f-%.5f (the thesis: GTOs within "
+                        "a few percent of each other, Table 5.13)" % (min(q), max(q)))
+    text.append("\n## Beside the thesis\n\n*This run* (%s):\n" % header["machine"])
+    text.extend("- %s." % m for m in mine)
+    if not mine:
+        text.append("- no GPU rows in this run.")
+    text.append("\nWhere this run differs: the machines (this run's: %s; the thesis's: its GPU and a Xeon Platinum "
+                "8168), so the ratios to the sequential code move with the hardware, not only the algorithms; "
+                "one run a graph instead of 5; the gap to the optimum at n = %d against a bound, not Edmonds' "
+                "optimum%s.\n" % (header["machine"], phase_n, "" if thesis_size else
+                                   "; a quick run's sizes are not the thesis's, so its tables stand alone"))
+    # Plots: runtime against n per distribution; ROMA 2's flips per phase.
+    fig, axes = plt.subplots(1, 3, figsize=(11, 3.4))
+    for ax, dist in zip(axes, HOVLAND_DISTS):
+        for algo in ("1", "2", "fast", "cpu"):
+            pts = [(n, at(algo, dist, n)) for n in sizes if at(algo, dist, n)]
+            if pts:
+                ax.plot([n for n, _ in pts], [t for _, t in pts], marker="o", label=HOVLAND_GPU_RUNS[algo])
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.set_title("%s weights" % HOVLAND_NAMES[dist], fontsize=9)
+        ax.set_xlabel("n")
+        ax.set_ylabel("seconds (8 phases at most)")
+        if ax.lines:
+            ax.legend(fontsize=6)
+    save_figure(plt, fig, os.path.join(ctx.out, "hovland-gpu-runtime.svg"))
+    text.append("\n![runtime against n (the thesis's Figures 5.8 and 5.10)](hovland-gpu-runtime.svg)\n")
+    with open(os.path.join(ctx.out, "hovland-gpu.md"), "w") as f:
+        f.write("\n".join(text))
+
+
 # ---- Naim 2017, Paper I: GPU-Suitor ----------------------------------------
 
 NAIM1 = "M. Naim, F. Manne, M. Halappanavar, A. Tumeo, J. Langguth, *Optimizing approximate weighted matching " \
@@ -1668,9 +1918,8 @@ STUDIES = {
                   handshake_render),
     "hovland": ("Hovland 2020, sec. 5.4: sequential ROMA (runtime, phases, flips, weight, GTO)", HOVLAND,
                 hovland_run, hovland_render),
-    "hovland-gpu": ("Hovland 2020, sec. 5.5-5.6: parallel ROMA 1 and 2 and roma-gpu", "N. H. Hovland, *Maximum "
-                    "weighted matching on a GPU*, Master's thesis, University of Bergen, 2020, sec. 5.5-5.6", None,
-                    "not yet scripted (needs the GPU machine): bench/RESULTS.md holds roma-gpu's measurements"),
+    "hovland-gpu": ("Hovland 2020, sec. 5.5-5.6: parallel ROMA 1 and 2 and roma-gpu", HOVLAND_GPU, hovland_gpu_run,
+                    hovland_gpu_render),
     "naim-1": ("Naim 2017, Paper I: GPU-Suitor against GPU-LD and the OpenMP codes, variants, launch shapes",
                NAIM1, naim1_run, naim1_render),
     "naim-3": ("Naim 2017, Paper III: Louvain on the GPU (thresholds, speedups, time per level)", NAIM3, naim3_run,
@@ -1710,6 +1959,7 @@ HEADLINES = {
     "assignment": ["3.4 Quality: does parallelism reduce it?", "3.5 Trade-off: quality against speed"],
     "handshake": [None],  # the text before its first section: the source's claim and this run's answer
     "hovland": ["Where this run differs"],
+    "hovland-gpu": ["Beside the thesis"],
     "naim-1": ["The source's statements and ours"],
     "naim-3": ["Beside the paper"],
     "naim-4": ["Beside the paper"],
@@ -1819,6 +2069,9 @@ def main(argv=None):
             if runner is None:
                 continue
             print("%s: %s" % (name, title), file=sys.stderr, flush=True)
+            if args.render_only and not os.path.exists(os.path.join(ctx.out, "data", name + ".jsonl")):
+                print("replicate: %s has no rows in %s yet: nothing to draw" % (name, ctx.out), file=sys.stderr)
+                continue
             try:
                 if not args.render_only:
                     ctx.start(name)

@@ -213,6 +213,8 @@ JacobiEnd jacobi_bids(const Csr<double>& c, double ceiling, double eps, std::siz
   std::vector<vertex_t> bid_col;
   std::vector<double> bid;
   std::vector<vertex_t> next;
+  std::vector<std::uint8_t> won;           // bid b took its column
+  std::vector<std::int64_t> chunk_rows;    // rows left by the chunks before each (a prefix sum)
   const vertex_t nobody = c.n_rows;
   while (bidders.size() > tail) {
     if (double(a.scanned) > budget) return JacobiEnd::over_budget;
@@ -259,27 +261,58 @@ JacobiEnd jacobi_bids(const Csr<double>& c, double ceiling, double eps, std::siz
       while (i < seen && !w.compare_exchange_weak(seen, i, std::memory_order_relaxed)) {
       }
     }
-    // The winners take their columns; the losers and the displaced bid next.
-    next.clear();
-    for (std::int64_t b = 0; b < m; ++b) {
-      const vertex_t i = bidders[std::size_t(b)], j = bid_col[std::size_t(b)];
-      if (winner[std::size_t(j)] != i) {
-        next.push_back(i);
-        continue;
+    // The winners take their columns; the losers and the displaced bid next,
+    // in the order of the bids (each bid leaves one row or none: a prefix
+    // sum over the chunks places them, so `next` is the same for any team).
+    won.resize(bidders.size());
+    const std::int64_t chunks = std::min<std::int64_t>(m, std::int64_t(team) * 8);
+    chunk_rows.assign(std::size_t(chunks) + 1, 0);
+#pragma omp parallel num_threads(team)
+    {
+#pragma omp for schedule(static)
+      for (std::int64_t k = 0; k < chunks; ++k) {
+        std::int64_t left = 0;
+        for (std::int64_t b = m * k / chunks; b < m * (k + 1) / chunks; ++b) {
+          const vertex_t i = bidders[std::size_t(b)], j = bid_col[std::size_t(b)];
+          won[std::size_t(b)] = winner[std::size_t(j)] == i;
+          left += !won[std::size_t(b)] || a.mates.col_mate[std::size_t(j)] >= 0;
+        }
+        chunk_rows[std::size_t(k) + 1] = left;
       }
-      a.price[std::size_t(j)] = bid[std::size_t(b)];
-      const vertex_t held = a.mates.col_mate[std::size_t(j)];
-      if (held >= 0) {
-        a.mates.row_mate[std::size_t(held)] = -1;
-        next.push_back(held);
+#pragma omp single
+      {
+        for (std::int64_t k = 0; k < chunks; ++k) chunk_rows[std::size_t(k) + 1] += chunk_rows[std::size_t(k)];
+        next.resize(std::size_t(chunk_rows[std::size_t(chunks)]));
       }
-      a.mates.col_mate[std::size_t(j)] = i;
-      a.mates.row_mate[std::size_t(i)] = j;
-    }
-    for (std::int64_t b = 0; b < m; ++b) {
-      const vertex_t j = bid_col[std::size_t(b)];
-      best[std::size_t(j)] = 0;
-      winner[std::size_t(j)] = nobody;
+      // A column has one winner and a displaced row is held, not bidding:
+      // no two bids write the same price, mate or row.
+#pragma omp for schedule(static)
+      for (std::int64_t k = 0; k < chunks; ++k) {
+        std::int64_t at = chunk_rows[std::size_t(k)];
+        for (std::int64_t b = m * k / chunks; b < m * (k + 1) / chunks; ++b) {
+          const vertex_t i = bidders[std::size_t(b)], j = bid_col[std::size_t(b)];
+          if (!won[std::size_t(b)]) {
+            next[std::size_t(at++)] = i;
+            continue;
+          }
+          a.price[std::size_t(j)] = bid[std::size_t(b)];
+          const vertex_t held = a.mates.col_mate[std::size_t(j)];
+          if (held >= 0) {
+            a.mates.row_mate[std::size_t(held)] = -1;
+            next[std::size_t(at++)] = held;
+          }
+          a.mates.col_mate[std::size_t(j)] = i;
+          a.mates.row_mate[std::size_t(i)] = j;
+        }
+      }
+      // Each bid-on column reset once, by its winner's bid.
+#pragma omp for schedule(static)
+      for (std::int64_t b = 0; b < m; ++b)
+        if (won[std::size_t(b)]) {
+          const vertex_t j = bid_col[std::size_t(b)];
+          best[std::size_t(j)] = 0;
+          winner[std::size_t(j)] = nobody;
+        }
     }
     bidders.swap(next);
   }

@@ -1606,18 +1606,31 @@ NAIM1 = "M. Naim, F. Manne, M. Halappanavar, A. Tumeo, J. Langguth, *Optimizing 
 NAIM1_VARIANTS = ["nosync", "synclb", "syncnolb", "hybrid"]
 
 
+# The test matrices beside the project (SuiteSparse matrices; absent: their
+# rows are left out, and the page says which ran).
+COLLECTION_DIR = os.environ.get("MATCHBLAS_MATRICES", os.path.join(ROOT, "..", "shared", "datasets", "matrices"))
+# The largest square ones (0.08-0.29M entries), and one small one for --quick.
+NAIM1_COLLECTION = ["bcsstk13.mtx", "orani678.mtx.gz", "bayer10.mtx.gz", "bcsstk16.mtx.gz"]
+
+
 def naim1_graphs(ctx):
     """(label, bench_cpu_matchers args, bench_gpu_matchers args, file spec or
     None). The paper's 269 SuiteSparse matrices (1M-1B edges) are not
     reachable here: generated graphs of 1M-67M edges stand in, skewed
-    (R-MAT), uniform (Erdos-Renyi), mesh-like (grid) and geometric (knn)."""
+    (R-MAT), uniform (Erdos-Renyi), mesh-like (grid) and geometric (knn),
+    with the largest square SuiteSparse matrices at hand (far smaller than
+    the paper's) beside them."""
+    def collection(names):
+        return [(name.split(".")[0] + " (SuiteSparse)", None, None, ("file", os.path.join(COLLECTION_DIR, name), None))
+                for name in names if os.path.exists(os.path.join(COLLECTION_DIR, name))]
     def gen(kind, scale):
         cpu = ["--scale", str(scale)] + (["--er", "1"] if kind == "er" else [])
         return ("%s 2^%d" % ("R-MAT" if kind == "rmat" else "ER", scale), cpu,
                 ["--graph", kind, "--scale", str(scale)], None)
     if ctx.quick:
-        return [gen("rmat", 12), gen("er", 12), ("grid 64x64", None, None, ("grid", 64, None))]
-    out = [gen(kind, s) for s in (16, 18) for kind in ("rmat", "er")]
+        return [gen("rmat", 12), gen("er", 12), ("grid 64x64", None, None, ("grid", 64, None))] + \
+            collection(NAIM1_COLLECTION[:1])
+    out = collection(NAIM1_COLLECTION) + [gen(kind, s) for s in (16, 18) for kind in ("rmat", "er")]
     out += [("grid 1024x1024", None, None, ("grid", 1024, None)), ("knn 2^18, k=8", None, None, ("knn", 262144, 8))]
     return out + [gen(kind, s) for s in (20, 22) for kind in ("rmat", "er")]
 
@@ -1633,7 +1646,9 @@ def naim1_run(ctx):
     gpu = ctx.binary("bench_gpu_matchers")
     reps = 3
     for label, cpu_args, gpu_args, spec in naim1_graphs(ctx):
-        if spec is not None:
+        if spec is not None and spec[0] == "file":
+            cpu_args = gpu_args = ["--file", spec[1]]
+        elif spec is not None:
             kind, n, k = spec
             path = os.path.join(ctx.scratch, "%s_%d_%s.mtx" % (kind, n, k))
             if not os.path.exists(path):
@@ -1692,13 +1707,15 @@ def naim1_render(ctx, header, rows):
     text.append("\nThe paper ran 269 SuiteSparse matrices of 1M-1B edges on a Tesla K40 (CUDA 7.0) and two 8-core "
                 "Xeon E5-2687W. Those matrices are not reachable here: generated graphs stand in (R-MAT and "
                 "Erdos-Renyi drawn by the benchmarks' generator, float weights; grid and knn by `matchblas gen "
-                "--seed 1`). *GPU-Suitor* is `suitor-gpu` as the paper wrote it (`adaptive = false`: NoSync, 128 "
-                "threads per block, 8 vertices per warp, the paper's comparison setting) and with matchblas's "
+                "--seed 1`)%s. *GPU-Suitor* is `suitor-gpu` as the paper wrote it (`adaptive = false`: NoSync, "
+                "128 threads per block, 8 vertices per warp, the paper's comparison setting) and with matchblas's "
                 "default adaptive mode beside it; *GPU-LD* is `ld-gpu`; *OMP-LD* and *OMP-Suitor* are `ld-omp` and "
                 "`suitor-locks` (Manne and Halappanavar's Suitor with a lock per vertex) at %s threads. GPU times "
                 "are the match on a graph already on the device (CUDA events), as the paper's compute times; CPU "
                 "times the algorithm alone. Every matching equals greedy's.\n"
-                % " and ".join(map(str, threads)))
+                % ("; the SuiteSparse matrices at hand, far smaller than the paper's, run beside them (%s)" %
+                   ", ".join(g.split(" ")[0] for g in graphs if g.endswith("(SuiteSparse)"))
+                   if any(g.endswith("(SuiteSparse)") for g in graphs) else "", " and ".join(map(str, threads))))
     if not gpu:
         why = next((r.get("why") for r in rows if r.get("device") == "none"), "no GPU")
         text.append("\n**GPU rows: not run on this machine** (%s). The tables below hold the OpenMP rows only; "

@@ -2,12 +2,12 @@
 // index: csr_from_entries), in the phases of STYLE 6: count entries per
 // bucket of rows, exclusive prefix sum, scatter into the buckets; then, a
 // bucket at a time, by row, sort each row by (column, value) and combine
-// duplicates (and, on request, order each row in the greedy order). Every
+// duplicates (and, on request, order each row in the greedy order; with
+// Duplicates::max, one sort in that order and the columns' first entries
+// kept). Every
 // phase but the prefix sum over the buckets runs in parallel (OpenMP, no
-// atomics). The order within a row before its sort depends on the thread
-// count, but the sort by (column, value) makes every row, and every sum of
-// duplicates, the same for any thread count. Cost: O(entries + rows) work
-// plus the per-row sorts.
+// atomics); every row, and every sum of duplicates, is the same for any
+// thread count. Cost: O(entries + rows) work plus the per-row sorts.
 #pragma once
 #include <algorithm>
 #include <cstdint>
@@ -19,6 +19,7 @@
 #include "lib/csr.hpp"
 #include "lib/error.hpp"
 #include "lib/greedy_order.hpp"
+#include "lib/omp_threads.hpp"
 
 #ifdef _OPENMP
 #include <omp.h>
@@ -51,7 +52,7 @@ namespace detail {
 // open-addressing table of at least twice its length, cleared per row.
 class ColumnSet {
  public:
-  // Empty, for a row of `length` entries.
+  // Empty, for at most `length` distinct columns (< 2^31).
   void clear(std::int64_t length) {
     small_ = length <= 32;
     count_ = 0;
@@ -98,80 +99,96 @@ class ColumnSet {
 //
 // The scatter is a radix partition, so that no phase needs an atomic or a
 // write to a random place in the whole array: the rows are cut into buckets
-// of consecutive rows; each thread counts its items' entries per bucket and
-// then writes them, in its own slice of each bucket, as (row, column, value);
-// then each bucket alone (small enough to stay in cache) is bucketed by row,
-// its rows sorted and combined, and written back in place. (The atomic
-// scatter this replaced took 3-4x longer on R-MAT graphs: a locked
-// increment per entry, each a cache miss.)
+// of consecutive rows; the items into a fixed number of chunks, each of
+// which counts its entries per bucket and then writes them, in its own
+// slice of each bucket, as (row, column, value) (so the order within a
+// bucket is the items' order, whatever the threads); then each bucket alone
+// (small enough to stay in cache) is bucketed by row, its rows sorted and
+// combined, and written back in place. (The atomic scatter this replaced
+// took 3-4x longer on R-MAT graphs: a locked increment per entry, each a
+// cache miss.) Memory is allocated outside the parallel regions, or under
+// an AllocationGuard, so that running out of it throws std::bad_alloc.
 template <class W, class EntriesOf>
 Csr<W> csr_from_entries(vertex_t n_rows, vertex_t n_cols, std::int64_t items, EntriesOf entry, Duplicates dup,
                         bool drop_zeros, RowOrder order = RowOrder::column) {
-  const std::int64_t m = items;
+  const std::int64_t m = std::max<std::int64_t>(items, 0);
   struct Triple {
     vertex_t row, col;
     W val;
   };
+#ifdef _OPENMP
+  const int team = std::max(1, omp_get_max_threads());
+#else
+  const int team = 1;
+#endif
+  const std::int64_t chunks = std::clamp<std::int64_t>(m, 1, team);
   // Buckets of rows_per_bucket consecutive rows: about 2^15 items each on
-  // average (a bucket's entries then fit in a core's L2), at most 2^14
-  // buckets (each thread writes one stream per bucket).
-  const std::int64_t target_buckets = std::clamp<std::int64_t>(m >> 15, 1, std::int64_t(1) << 14);
+  // average (a bucket's entries then fit in a core's L2), at least 8 a
+  // thread (the rows' work spread), at most 2^14 (each chunk writes one
+  // stream per bucket).
+  const std::int64_t target_buckets = std::clamp<std::int64_t>(std::max<std::int64_t>(m >> 15, 8 * std::int64_t(team)),
+                                                               1, std::int64_t(1) << 14);
   const vertex_t rows_per_bucket =
       n_rows == 0 ? 1 : vertex_t(std::max<std::int64_t>(1, (std::int64_t(n_rows) + target_buckets - 1) / target_buckets));
   const std::int64_t buckets = n_rows == 0 ? 0 : (std::int64_t(n_rows) + rows_per_bucket - 1) / rows_per_bucket;
   const auto bucket_of = [rows_per_bucket](vertex_t r) { return std::size_t(r / rows_per_bucket); };
+  const auto chunk_begin = [m, chunks](std::int64_t c) { return m * c / chunks; };
 
   std::vector<offset_t> start(static_cast<std::size_t>(n_rows) + 1, 0);  // each row's place in `triples`
   std::vector<offset_t> kept(static_cast<std::size_t>(n_rows) + 1, 0);   // each row's survivors, then their prefix
-  std::vector<std::int64_t> slots;   // [thread][bucket]: entries, then where the thread's slice starts
+  // [chunk][bucket]: the chunk's entries in the bucket, then where its slice starts.
+  std::vector<std::int64_t> slots(std::size_t(chunks) * std::size_t(buckets), 0);
   std::vector<offset_t> bucket_at(static_cast<std::size_t>(buckets) + 1, 0);
-  std::unique_ptr<Triple[]> triples;
-  std::int64_t first_bad = m, total = 0;
-#pragma omp parallel
-  {
-#ifdef _OPENMP
-    const int thread = omp_get_thread_num(), threads = omp_get_num_threads();
-#else
-    const int thread = 0, threads = 1;
-#endif
-#pragma omp single
-    slots.assign(std::size_t(threads) * std::size_t(buckets), 0);
-    // Phase 1: check, and count this thread's entries per bucket (the same
-    // items in phase 3: the slice is a function of the thread alone).
-    const std::int64_t k0 = m * thread / threads, k1 = m * (thread + 1) / threads;
-    std::int64_t* const mine = slots.data() + std::size_t(thread) * std::size_t(buckets);
-    std::int64_t bad = m;
-    for (std::int64_t k = k0; k < k1; ++k)
-      entry(k, [&](vertex_t r, vertex_t c, W) {
-        if (r < 0 || r >= n_rows || c < 0 || c >= n_cols) bad = std::min(bad, k);
+  // Phase 1: check, and count each chunk's entries per bucket.
+  std::int64_t first_bad = m;
+#pragma omp parallel for schedule(static) reduction(min : first_bad)
+  for (std::int64_t c = 0; c < chunks; ++c) {
+    std::int64_t* const mine = slots.data() + std::size_t(c) * std::size_t(buckets);
+    for (std::int64_t k = chunk_begin(c); k < chunk_begin(c + 1); ++k)
+      entry(k, [&](vertex_t r, vertex_t col, W) {
+        if (r < 0 || r >= n_rows || col < 0 || col >= n_cols) first_bad = std::min(first_bad, k);
         else ++mine[bucket_of(r)];
       });
-#pragma omp critical
-    first_bad = std::min(first_bad, bad);
-#pragma omp barrier
-    // Phase 2: each bucket's place, and each thread's slice in it.
-#pragma omp single
-    if (first_bad == m) {
-      std::int64_t at = 0;
-      for (std::int64_t b = 0; b < buckets; ++b) {
-        bucket_at[std::size_t(b)] = at;
-        for (int t = 0; t < threads; ++t) {
-          std::int64_t& slot = slots[std::size_t(t) * std::size_t(buckets) + std::size_t(b)];
-          const std::int64_t count = slot;
-          slot = at;
-          at += count;
-        }
+  }
+  if (first_bad < m) {
+    vertex_t bad_r = 0, bad_c = 0;
+    bool found = false;
+    entry(first_bad, [&](vertex_t r, vertex_t c, W) {
+      if (!found && (r < 0 || r >= n_rows || c < 0 || c >= n_cols)) {
+        found = true;
+        bad_r = r;
+        bad_c = c;
       }
-      bucket_at[std::size_t(buckets)] = at;
-      total = at;
-      triples.reset(new Triple[static_cast<std::size_t>(total)]);  // uninitialised: no zero-fill pass
+    });
+    throw invalid_input("entry " + std::to_string(first_bad) + " at (" + std::to_string(bad_r) + ", " +
+                        std::to_string(bad_c) + ") is outside the " + std::to_string(n_rows) + " x " +
+                        std::to_string(n_cols) + " matrix");
+  }
+  // Phase 2: each bucket's place, and each chunk's slice in it.
+  std::int64_t total = 0;
+  for (std::int64_t b = 0; b < buckets; ++b) {
+    bucket_at[std::size_t(b)] = total;
+    for (std::int64_t c = 0; c < chunks; ++c) {
+      std::int64_t& slot = slots[std::size_t(c) * std::size_t(buckets) + std::size_t(b)];
+      const std::int64_t count = slot;
+      slot = total;
+      total += count;
     }
-    if (first_bad == m) {
-      // Phase 3: the entries into their buckets' slices.
-      Triple* const out = triples.get();
-      for (std::int64_t k = k0; k < k1; ++k)
-        entry(k, [&](vertex_t r, vertex_t c, W v) { out[mine[bucket_of(r)]++] = {r, c, v}; });
-#pragma omp barrier
+  }
+  bucket_at[std::size_t(buckets)] = total;
+  std::unique_ptr<Triple[]> triples(new Triple[static_cast<std::size_t>(total)]);  // uninitialised: no zero-fill
+  // Phase 3: the entries into their chunks' slices.
+#pragma omp parallel for schedule(static)
+  for (std::int64_t c = 0; c < chunks; ++c) {
+    std::int64_t* const mine = slots.data() + std::size_t(c) * std::size_t(buckets);
+    Triple* const out = triples.get();
+    for (std::int64_t k = chunk_begin(c); k < chunk_begin(c + 1); ++k)
+      entry(k, [&](vertex_t r, vertex_t col, W v) { out[mine[bucket_of(r)]++] = {r, col, v}; });
+  }
+  AllocationGuard guard;  // phase 4's scratch is each thread's
+#pragma omp parallel
+  {
+    {
       // Phase 4, a bucket at a time: bucket its entries by row (into
       // scratch; a bucket of more than 2^20 entries, a hub's row, is sorted
       // in place instead, so that scratch stays small), sort each row by
@@ -179,7 +196,8 @@ Csr<W> csr_from_entries(vertex_t n_rows, vertex_t n_cols, std::int64_t items, En
       // the row's place; then, when asked, the survivors in the greedy order.
       // The greedy order with Duplicates::max takes one sort instead of two:
       // the row sorted in the greedy order, a column's first entry is its
-      // largest, and the later ones are skipped (a set of the columns seen).
+      // largest, and the later ones are skipped (a set of the columns seen;
+      // NaN values, which the contract excludes, would break this order).
       const bool greedy_max = order == RowOrder::greedy && dup == Duplicates::max;
       const auto row_less = [greedy_max](const Triple& x, const Triple& y) {
         return greedy_max ? neighbour_beats(x.val, x.col, y.val, y.col)
@@ -189,7 +207,7 @@ Csr<W> csr_from_entries(vertex_t n_rows, vertex_t n_cols, std::int64_t items, En
       std::vector<offset_t> ends;
       detail::ColumnSet seen;
 #pragma omp for schedule(dynamic, 1)
-      for (std::int64_t b = 0; b < buckets; ++b) {
+      for (std::int64_t b = 0; b < buckets; ++b) guard.run([&] {
         const vertex_t r0 = vertex_t(b * rows_per_bucket);
         const vertex_t r1 = vertex_t(std::min<std::int64_t>(n_rows, std::int64_t(r0) + rows_per_bucket));
         const offset_t base = bucket_at[std::size_t(b)];
@@ -219,7 +237,7 @@ Csr<W> csr_from_entries(vertex_t n_rows, vertex_t n_cols, std::int64_t items, En
           Triple* const out_row = first + (start[r] - base);
           Triple* o = out_row;  // in place: o never passes `it`
           if (greedy_max) {
-            seen.clear(row_end - row);
+            seen.clear(std::min<std::int64_t>(row_end - row, n_cols));
             for (Triple* it = row; it != row_end; ++it)
               if (seen.insert(it->col) && !(drop_zeros && it->val == W(0))) *o++ = *it;
           } else {
@@ -238,23 +256,10 @@ Csr<W> csr_from_entries(vertex_t n_rows, vertex_t n_cols, std::int64_t items, En
           }
           kept[static_cast<std::size_t>(r) + 1] = o - out_row;
         }
-      }
+      });
     }
   }
-  if (first_bad < m) {
-    vertex_t bad_r = 0, bad_c = 0;
-    bool found = false;
-    entry(first_bad, [&](vertex_t r, vertex_t c, W) {
-      if (!found && (r < 0 || r >= n_rows || c < 0 || c >= n_cols)) {
-        found = true;
-        bad_r = r;
-        bad_c = c;
-      }
-    });
-    throw invalid_input("entry " + std::to_string(first_bad) + " at (" + std::to_string(bad_r) + ", " +
-                        std::to_string(bad_c) + ") is outside the " + std::to_string(n_rows) + " x " +
-                        std::to_string(n_cols) + " matrix");
-  }
+  guard.rethrow();
   // Phase 5: count the survivors, compact.
   std::partial_sum(kept.begin(), kept.end(), kept.begin());
   Csr<W> a;

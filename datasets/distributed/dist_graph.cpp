@@ -11,6 +11,7 @@
 
 #include "lib/error.hpp"
 #include "lib/greedy_order.hpp"
+#include "lib/omp_threads.hpp"
 
 namespace matchblas {
 
@@ -87,12 +88,13 @@ void fill_rows(DistGraph& d, Row row) {
   using W = typename std::remove_cvref_t<decltype(row(0).second)>::value_type;
   bool in_range = true;
   offset_t cross = 0;
+  AllocationGuard guard;  // a thread's sort buffer and ghost list: bad_alloc thrown after the region
 #pragma omp parallel reduction(&& : in_range) reduction(+ : cross)
   {
     std::vector<std::pair<W, vertex_t>> sorted;
     std::vector<vertex_t> ghosts;  // this thread's cross entries' columns (no bitmap)
 #pragma omp for schedule(dynamic, 1024) nowait
-    for (vertex_t i = 0; i < count; ++i) {
+    for (vertex_t i = 0; i < count; ++i) guard.run([&] {
       const auto [cols, weights] = row(i);
       vertex_t* out_cols = d.cols.data() + d.offsets[i];
       double* out_weights = d.weights.data() + d.offsets[i];
@@ -126,12 +128,13 @@ void fill_rows(DistGraph& d, Row row) {
           else ghosts.push_back(v);
         }
       }
-    }
+    });
     if (!bitmap) {
 #pragma omp critical
-      d.ghosts.insert(d.ghosts.end(), ghosts.begin(), ghosts.end());
+      guard.run([&] { d.ghosts.insert(d.ghosts.end(), ghosts.begin(), ghosts.end()); });
     }
   }
+  guard.rethrow();
   MATCHBLAS_EXPECTS(in_range, "distribute: a column out of range");
   d.cross_entries = cross;
   if (bitmap) {

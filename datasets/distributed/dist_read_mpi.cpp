@@ -201,6 +201,7 @@ bool same_on_every_rank(const MmLayout& layout, bool pieces) {
 LoadedPart load_graph(const std::string& path, GraphView view, Precision precision,
                       const std::function<void(const MmHeader&)>& on_header, Partition partition) {
   const std::string name = path == "-" ? "<stdin>" : path;
+  const ScopedThreads threads(threads_per_rank());  // the local builds' threads: the rank's share of the cores
   const auto start = std::chrono::steady_clock::now();
   MmLayout layout;
   if (path != "-") layout = agreed(name, [&] { return read_matrix_market_layout(path); });

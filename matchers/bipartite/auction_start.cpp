@@ -267,23 +267,20 @@ JacobiEnd jacobi_bids(const Csr<double>& c, double ceiling, double eps, std::siz
     won.resize(bidders.size());
     const std::int64_t chunks = std::min<std::int64_t>(m, std::int64_t(team) * 8);
     chunk_rows.assign(std::size_t(chunks) + 1, 0);
+#pragma omp parallel for num_threads(team) schedule(static)
+    for (std::int64_t k = 0; k < chunks; ++k) {
+      std::int64_t left = 0;
+      for (std::int64_t b = m * k / chunks; b < m * (k + 1) / chunks; ++b) {
+        const vertex_t i = bidders[std::size_t(b)], j = bid_col[std::size_t(b)];
+        won[std::size_t(b)] = winner[std::size_t(j)] == i;
+        left += !won[std::size_t(b)] || a.mates.col_mate[std::size_t(j)] >= 0;
+      }
+      chunk_rows[std::size_t(k) + 1] = left;
+    }
+    for (std::int64_t k = 0; k < chunks; ++k) chunk_rows[std::size_t(k) + 1] += chunk_rows[std::size_t(k)];
+    next.resize(std::size_t(chunk_rows[std::size_t(chunks)]));  // outside the team: bad_alloc leaves as usual
 #pragma omp parallel num_threads(team)
     {
-#pragma omp for schedule(static)
-      for (std::int64_t k = 0; k < chunks; ++k) {
-        std::int64_t left = 0;
-        for (std::int64_t b = m * k / chunks; b < m * (k + 1) / chunks; ++b) {
-          const vertex_t i = bidders[std::size_t(b)], j = bid_col[std::size_t(b)];
-          won[std::size_t(b)] = winner[std::size_t(j)] == i;
-          left += !won[std::size_t(b)] || a.mates.col_mate[std::size_t(j)] >= 0;
-        }
-        chunk_rows[std::size_t(k) + 1] = left;
-      }
-#pragma omp single
-      {
-        for (std::int64_t k = 0; k < chunks; ++k) chunk_rows[std::size_t(k) + 1] += chunk_rows[std::size_t(k)];
-        next.resize(std::size_t(chunk_rows[std::size_t(chunks)]));
-      }
       // A column has one winner and a displaced row is held, not bidding:
       // no two bids write the same price, mate or row.
 #pragma omp for schedule(static)

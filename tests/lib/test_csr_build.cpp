@@ -201,6 +201,7 @@ TEST_CASE("csr_from_entries: many buckets of rows and a hub row of over 2^20 ent
   };
   const std::int64_t hub_entries = std::count_if(t.begin(), t.end(), [](const auto& x) { return x[0] == 0; });
   REQUIRE(hub_entries > (std::int64_t(1) << 20));
+  const int saved_threads = omp_get_max_threads();
   for (Duplicates dup : {Duplicates::sum, Duplicates::max}) {
     const Csr<double> want = reference_csr(n, t, dup);
     for (int threads : {1, 3}) {
@@ -226,5 +227,5 @@ TEST_CASE("csr_from_entries: many buckets of rows and a hub row of over 2^20 ent
       }
     }
   }
-  omp_set_num_threads(omp_get_num_procs());
+  omp_set_num_threads(saved_threads);
 }

@@ -188,76 +188,74 @@ Csr<W> csr_from_entries(vertex_t n_rows, vertex_t n_cols, std::int64_t items, En
   AllocationGuard guard;  // phase 4's scratch is each thread's
 #pragma omp parallel
   {
-    {
-      // Phase 4, a bucket at a time: bucket its entries by row (into
-      // scratch; a bucket of more than 2^20 entries, a hub's row, is sorted
-      // in place instead, so that scratch stays small), sort each row by
-      // (column, value), combine duplicates, and write the survivors back at
-      // the row's place; then, when asked, the survivors in the greedy order.
-      // The greedy order with Duplicates::max takes one sort instead of two:
-      // the row sorted in the greedy order, a column's first entry is its
-      // largest, and the later ones are skipped (a set of the columns seen;
-      // NaN values, which the contract excludes, would break this order).
-      const bool greedy_max = order == RowOrder::greedy && dup == Duplicates::max;
-      const auto row_less = [greedy_max](const Triple& x, const Triple& y) {
-        return greedy_max ? neighbour_beats(x.val, x.col, y.val, y.col)
-                          : x.col < y.col || (x.col == y.col && x.val < y.val);
-      };
-      std::vector<Triple> scratch;
-      std::vector<offset_t> ends;
-      detail::ColumnSet seen;
+    // Phase 4, a bucket at a time: bucket its entries by row (into
+    // scratch; a bucket of more than 2^20 entries, a hub's row, is sorted
+    // in place instead, so that scratch stays small), sort each row by
+    // (column, value), combine duplicates, and write the survivors back at
+    // the row's place; then, when asked, the survivors in the greedy order.
+    // The greedy order with Duplicates::max takes one sort instead of two:
+    // the row sorted in the greedy order, a column's first entry is its
+    // largest, and the later ones are skipped (a set of the columns seen;
+    // NaN values, which the contract excludes, would break this order).
+    const bool greedy_max = order == RowOrder::greedy && dup == Duplicates::max;
+    const auto row_less = [greedy_max](const Triple& x, const Triple& y) {
+      return greedy_max ? neighbour_beats(x.val, x.col, y.val, y.col)
+                        : x.col < y.col || (x.col == y.col && x.val < y.val);
+    };
+    std::vector<Triple> scratch;
+    std::vector<offset_t> ends;
+    detail::ColumnSet seen;
 #pragma omp for schedule(dynamic, 1)
-      for (std::int64_t b = 0; b < buckets; ++b) guard.run([&] {
-        const vertex_t r0 = vertex_t(b * rows_per_bucket);
-        const vertex_t r1 = vertex_t(std::min<std::int64_t>(n_rows, std::int64_t(r0) + rows_per_bucket));
-        const offset_t base = bucket_at[std::size_t(b)];
-        Triple* const first = triples.get() + base;
-        const std::int64_t size = bucket_at[std::size_t(b) + 1] - base;
-        // ends[j]: where row r0 + j starts in the bucket, then (after the
-        // scatter) where it ends.
-        ends.assign(std::size_t(r1 - r0) + 1, 0);
-        for (std::int64_t i = 0; i < size; ++i) ++ends[std::size_t(first[i].row - r0) + 1];
-        for (vertex_t j = 0; j < r1 - r0; ++j) ends[std::size_t(j) + 1] += ends[std::size_t(j)];
-        for (vertex_t r = r0; r < r1; ++r) start[r] = base + ends[std::size_t(r - r0)];
-        const bool in_place = size > (std::int64_t(1) << 20);
-        Triple* rows = first;
-        if (!in_place) {
-          scratch.resize(std::size_t(size));
-          for (std::int64_t i = 0; i < size; ++i) scratch[std::size_t(ends[std::size_t(first[i].row - r0)]++)] = first[i];
-          rows = scratch.data();
+    for (std::int64_t b = 0; b < buckets; ++b) guard.run([&] {
+      const vertex_t r0 = vertex_t(b * rows_per_bucket);
+      const vertex_t r1 = vertex_t(std::min<std::int64_t>(n_rows, std::int64_t(r0) + rows_per_bucket));
+      const offset_t base = bucket_at[std::size_t(b)];
+      Triple* const first = triples.get() + base;
+      const std::int64_t size = bucket_at[std::size_t(b) + 1] - base;
+      // ends[j]: where row r0 + j starts in the bucket, then (after the
+      // scatter) where it ends.
+      ends.assign(std::size_t(r1 - r0) + 1, 0);
+      for (std::int64_t i = 0; i < size; ++i) ++ends[std::size_t(first[i].row - r0) + 1];
+      for (vertex_t j = 0; j < r1 - r0; ++j) ends[std::size_t(j) + 1] += ends[std::size_t(j)];
+      for (vertex_t r = r0; r < r1; ++r) start[r] = base + ends[std::size_t(r - r0)];
+      const bool in_place = size > (std::int64_t(1) << 20);
+      Triple* rows = first;
+      if (!in_place) {
+        scratch.resize(std::size_t(size));
+        for (std::int64_t i = 0; i < size; ++i) scratch[std::size_t(ends[std::size_t(first[i].row - r0)]++)] = first[i];
+        rows = scratch.data();
+      } else {
+        std::sort(first, first + size,
+                  [&](const Triple& x, const Triple& y) { return x.row < y.row || (x.row == y.row && row_less(x, y)); });
+        for (vertex_t j = 0; j < r1 - r0; ++j) ends[std::size_t(j)] = ends[std::size_t(j) + 1];
+      }
+      for (vertex_t r = r0; r < r1; ++r) {
+        Triple* const row = rows + (start[r] - base);
+        Triple* const row_end = rows + ends[std::size_t(r - r0)];
+        if (!in_place) std::sort(row, row_end, row_less);
+        Triple* const out_row = first + (start[r] - base);
+        Triple* o = out_row;  // in place: o never passes `it`
+        if (greedy_max) {
+          seen.clear(std::min<std::int64_t>(row_end - row, n_cols));
+          for (Triple* it = row; it != row_end; ++it)
+            if (seen.insert(it->col) && !(drop_zeros && it->val == W(0))) *o++ = *it;
         } else {
-          std::sort(first, first + size,
-                    [&](const Triple& x, const Triple& y) { return x.row < y.row || (x.row == y.row && row_less(x, y)); });
-          for (vertex_t j = 0; j < r1 - r0; ++j) ends[std::size_t(j)] = ends[std::size_t(j) + 1];
-        }
-        for (vertex_t r = r0; r < r1; ++r) {
-          Triple* const row = rows + (start[r] - base);
-          Triple* const row_end = rows + ends[std::size_t(r - r0)];
-          if (!in_place) std::sort(row, row_end, row_less);
-          Triple* const out_row = first + (start[r] - base);
-          Triple* o = out_row;  // in place: o never passes `it`
-          if (greedy_max) {
-            seen.clear(std::min<std::int64_t>(row_end - row, n_cols));
-            for (Triple* it = row; it != row_end; ++it)
-              if (seen.insert(it->col) && !(drop_zeros && it->val == W(0))) *o++ = *it;
-          } else {
-            for (Triple* it = row; it != row_end;) {
-              W acc = it->val;
-              Triple* jt = it + 1;
-              for (; jt != row_end && jt->col == it->col; ++jt)
-                acc = dup == Duplicates::sum ? acc + jt->val : std::max(acc, jt->val);
-              const vertex_t col = it->col;
-              it = jt;
-              if (!(drop_zeros && acc == W(0))) *o++ = {r, col, acc};
-            }
-            if (order == RowOrder::greedy)
-              std::sort(out_row, o,
-                        [](const Triple& x, const Triple& y) { return neighbour_beats(x.val, x.col, y.val, y.col); });
+          for (Triple* it = row; it != row_end;) {
+            W acc = it->val;
+            Triple* jt = it + 1;
+            for (; jt != row_end && jt->col == it->col; ++jt)
+              acc = dup == Duplicates::sum ? acc + jt->val : std::max(acc, jt->val);
+            const vertex_t col = it->col;
+            it = jt;
+            if (!(drop_zeros && acc == W(0))) *o++ = {r, col, acc};
           }
-          kept[static_cast<std::size_t>(r) + 1] = o - out_row;
+          if (order == RowOrder::greedy)
+            std::sort(out_row, o,
+                      [](const Triple& x, const Triple& y) { return neighbour_beats(x.val, x.col, y.val, y.col); });
         }
-      });
-    }
+        kept[static_cast<std::size_t>(r) + 1] = o - out_row;
+      }
+    });
   }
   guard.rethrow();
   // Phase 5: count the survivors, compact.

@@ -244,11 +244,18 @@ def test_calls_from_other_threads():
 
 
 def test_the_gil_is_released_during_a_call():
-    # While another thread's call runs in the library (the pre-pass, about a
-    # second on the dev machine), this thread keeps running Python: the gaps between its
+    # While another thread's call runs in the library (the pre-pass, at least
+    # 0.4 s), this thread keeps running Python: the gaps between its
     # loop's iterations stay far below the call's length.
+    # The matrix grows until one call takes long enough to tell (machines differ).
     n = 15000
-    A = sp.random(n, n, density=8 / n, format="csc", random_state=np.random.default_rng(2))
+    while True:
+        A = sp.random(n, n, density=8 / n, format="csc", random_state=np.random.default_rng(2))
+        t = time.monotonic()
+        matchblas.diagonal_permutation(A, job=5)
+        if time.monotonic() - t > 0.4 or n >= 960000:
+            break
+        n *= 2
     worker = threading.Thread(target=matchblas.diagonal_permutation, args=(A,), kwargs={"job": 5})
     start = time.monotonic()
     worker.start()

@@ -245,9 +245,9 @@ def test_calls_from_other_threads():
 
 def test_the_gil_is_released_during_a_call():
     # While another thread's call runs in the library (the pre-pass, at least
-    # 0.4 s), this thread keeps running Python: the gaps between its
-    # loop's iterations stay far below the call's length.
-    # The matrix grows until one call takes long enough to tell (machines differ).
+    # 0.4 s: the matrix grows until one call takes that long on this machine),
+    # this thread keeps running Python: the gaps between its loop's iterations
+    # stay far below the call's length.
     n = 15000
     while True:
         A = sp.random(n, n, density=8 / n, format="csc", random_state=np.random.default_rng(2))

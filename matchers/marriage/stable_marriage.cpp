@@ -3,6 +3,7 @@
 
 #include <omp.h>
 
+#include <algorithm>
 #include <atomic>
 #include <deque>
 #include <limits>
@@ -163,43 +164,122 @@ Marriage gale_shapley_parallel(const Prefs& p, int threads) {
 
 }  // namespace
 
+namespace {
+
+// A list entry with a rank: (person, rank) pairs sorted by person, so that
+// "is x there, and at what rank" is a search in a few entries.
+struct Listing {
+  vertex_t who;
+  std::int32_t rank;
+};
+bool by_person(const Listing& a, const Listing& b) { return a.who < b.who; }
+
+// x's rank in [at, at + len), or unranked. Short runs, the common case, by
+// a scan without branches; long ones by a binary search.
+std::int32_t rank_in(const Listing* at, offset_t len, vertex_t x) {
+  if (len <= 32) {
+    std::int32_t r = unranked;
+    for (offset_t i = 0; i < len; ++i) r = at[i].who == x ? at[i].rank : r;
+    return r;
+  }
+  while (len > 1) {
+    const offset_t half = len / 2;
+    at = at[half - 1].who < x ? at + half : at;
+    len -= half;
+  }
+  return at->who == x ? at->rank : unranked;
+}
+
+// Who lists each man: for man m, entries [offsets[m], offsets[m + 1]) are
+// the women who list him with their rank of him, sorted by woman. Built in
+// parallel (counts and places by atomics, then each man's entries sorted:
+// the same result at every thread count). Cost O(entries) plus the sorts of
+// the men's entries.
+struct ListedBy {
+  std::vector<offset_t> offsets;
+  std::vector<Listing> entries;
+  // w's rank of m, or unranked where she does not list him.
+  std::int32_t rank(vertex_t m, vertex_t w) const {
+    return rank_in(entries.data() + offsets[m], offsets[m + 1] - offsets[m], w);
+  }
+};
+
+ListedBy listed_by(const MarriageInstance& inst) {
+  ListedBy l;
+  l.offsets.assign(static_cast<std::size_t>(inst.men) + 1, 0);
+  const offset_t entries = offset_t(inst.women_lists.size());
+  // One thread: the plain counting sort, whose pass in woman order leaves
+  // each man's entries sorted; more: atomic places, then the sorts.
+  const bool parallel = omp_get_max_threads() > 1;
+  offset_t* count = l.offsets.data() + 1;
+  if (!parallel)
+    for (const vertex_t m : inst.women_lists) ++count[m];
+  else
+#pragma omp parallel for schedule(static)
+    for (offset_t k = 0; k < entries; ++k) {
+#pragma omp atomic
+      ++count[inst.women_lists[k]];
+    }
+  for (vertex_t m = 0; m < inst.men; ++m) l.offsets[m + 1] += l.offsets[m];
+  l.entries.resize(inst.women_lists.size());
+  std::vector<offset_t> fill(l.offsets.begin(), l.offsets.end() - 1);
+  if (!parallel) {
+    for (vertex_t w = 0; w < inst.women; ++w)
+      for (offset_t k = inst.women_offsets[w]; k < inst.women_offsets[w + 1]; ++k)
+        l.entries[fill[inst.women_lists[k]]++] = {w, std::int32_t(k - inst.women_offsets[w])};
+    return l;
+  }
+#pragma omp parallel for schedule(dynamic, 4096)
+  for (vertex_t w = 0; w < inst.women; ++w)
+    for (offset_t k = inst.women_offsets[w]; k < inst.women_offsets[w + 1]; ++k) {
+      offset_t at;
+#pragma omp atomic capture
+      at = fill[inst.women_lists[k]]++;
+      l.entries[at] = {w, std::int32_t(k - inst.women_offsets[w])};
+    }
+#pragma omp parallel for schedule(dynamic, 4096)
+  for (vertex_t m = 0; m < inst.men; ++m)
+    std::sort(l.entries.begin() + l.offsets[m], l.entries.begin() + l.offsets[m + 1], by_person);
+  return l;
+}
+
+}  // namespace
+
 RankedLists rank_lists(const MarriageInstance& inst) {
   check_instance(inst);
-  // For each man, the women who list him and at what rank (by a pass over
-  // the women's lists), then his own list, purged and annotated, using a
-  // per-woman scratch slot (Manne et al. 2016 sec. 2).
-  std::vector<offset_t> by_man(static_cast<std::size_t>(inst.men) + 1, 0);
-  for (vertex_t m : inst.women_lists) ++by_man[m + 1];
-  for (vertex_t m = 0; m < inst.men; ++m) by_man[m + 1] += by_man[m];
-  std::vector<vertex_t> who(inst.women_lists.size());
-  std::vector<std::int32_t> at(inst.women_lists.size());
-  {
-    std::vector<offset_t> fill(by_man.begin(), by_man.end() - 1);
-    for (vertex_t w = 0; w < inst.women; ++w)
-      for (offset_t k = inst.women_offsets[w]; k < inst.women_offsets[w + 1]; ++k) {
-        const vertex_t m = inst.women_lists[k];
-        who[fill[m]] = w;
-        at[fill[m]++] = std::int32_t(k - inst.women_offsets[w]);
-      }
-  }
+  // Each man's list, purged of the women who do not list him and annotated
+  // with their rank of him (Manne et al. 2016 sec. 2), in parallel over the
+  // men.
+  // Her rank of him for every entry of every man's list (a search in his
+  // few listers), then the lists without the unranked entries.
+  std::vector<std::int32_t> rank_of(inst.men_lists.size());
   RankedLists r;
   r.men = inst.men;
   r.women = inst.women;
   r.offsets.assign(static_cast<std::size_t>(inst.men) + 1, 0);
-  std::vector<vertex_t> slot_man(static_cast<std::size_t>(inst.women), no_vertex);
-  std::vector<std::int32_t> slot_rank(static_cast<std::size_t>(inst.women), 0);
+  {
+    const ListedBy by = listed_by(inst);
+#pragma omp parallel for schedule(dynamic, 4096)
+    for (vertex_t m = 0; m < inst.men; ++m) {
+      offset_t kept = 0;
+      for (offset_t k = inst.men_offsets[m]; k < inst.men_offsets[m + 1]; ++k) {
+        rank_of[k] = by.rank(m, inst.men_lists[k]);
+        kept += rank_of[k] != unranked;
+      }
+      r.offsets[m + 1] = kept;
+    }
+  }
+  for (vertex_t m = 0; m < inst.men; ++m) r.offsets[m + 1] += r.offsets[m];
+  r.woman.resize(static_cast<std::size_t>(r.offsets.back()));
+  r.her_rank.resize(r.woman.size());
+#pragma omp parallel for schedule(dynamic, 4096)
   for (vertex_t m = 0; m < inst.men; ++m) {
-    for (offset_t i = by_man[m]; i < by_man[m + 1]; ++i) {
-      slot_man[who[i]] = m;
-      slot_rank[who[i]] = at[i];
-    }
+    offset_t at = r.offsets[m];
     for (offset_t k = inst.men_offsets[m]; k < inst.men_offsets[m + 1]; ++k) {
-      const vertex_t w = inst.men_lists[k];
-      if (slot_man[w] != m) continue;  // she does not list him: purged
-      r.woman.push_back(w);
-      r.her_rank.push_back(slot_rank[w]);
+      if (rank_of[k] == unranked) continue;  // she does not list him: purged
+      r.woman[at] = inst.men_lists[k];
+      r.her_rank[at++] = rank_of[k];
     }
-    r.offsets[m + 1] = offset_t(r.woman.size());
   }
   return r;
 }
@@ -228,51 +308,80 @@ Marriage gale_shapley_omp(const IdenticalPreferences& p, int threads) {
 std::string marriage_violation(const MarriageInstance& inst, const Marriage& m) {
   if (m.wife.size() != std::size_t(inst.men) || m.husband.size() != std::size_t(inst.women))
     return "the marriage has the wrong number of men or women";
-  // rank_of_man[w][...] is not stored: for each woman, her rank of every man
-  // she lists, gathered per man below; her partner's rank first.
+  // Every woman checked before any man, each side in parallel (the checks
+  // say only whether there is a fault; the message is written after the
+  // loop, for the first fault in that order: the lowest woman, then the
+  // lowest man), so it is the same at every thread count.
   std::vector<std::int32_t> husband_rank(static_cast<std::size_t>(inst.women), unranked);
-  for (vertex_t w = 0; w < inst.women; ++w) {
+  const auto woman_fault = [&](vertex_t w, std::string* why) {
     const vertex_t h = m.husband[w];
-    if (h != no_vertex && (h < 0 || h >= inst.men || m.wife[h] != w))
-      return "woman " + std::to_string(w) + "'s husband " + std::to_string(h) + " does not have her as wife";
+    if (h != no_vertex && (h < 0 || h >= inst.men || m.wife[h] != w)) {
+      if (why) *why = "woman " + std::to_string(w) + "'s husband " + std::to_string(h) + " does not have her as wife";
+      return true;
+    }
     for (offset_t k = inst.women_offsets[w]; k < inst.women_offsets[w + 1]; ++k)
       if (inst.women_lists[k] == h) husband_rank[w] = std::int32_t(k - inst.women_offsets[w]);
-    if (h != no_vertex && husband_rank[w] == unranked)
-      return "woman " + std::to_string(w) + " is married to man " + std::to_string(h) + " whom she does not list";
-  }
-  // Each man's view: the women who list him, with their rank of him.
-  std::vector<std::vector<std::pair<vertex_t, std::int32_t>>> listed_by(static_cast<std::size_t>(inst.men));
+    if (h != no_vertex && husband_rank[w] == unranked) {
+      if (why) *why = "woman " + std::to_string(w) + " is married to man " + std::to_string(h) + " whom she does not list";
+      return true;
+    }
+    return false;
+  };
+  std::string why;
+  vertex_t first = inst.women;
+#pragma omp parallel for schedule(dynamic, 4096) reduction(min : first)
   for (vertex_t w = 0; w < inst.women; ++w)
+    if (woman_fault(w, nullptr)) first = std::min(first, w);
+  if (first < inst.women) {
+    woman_fault(first, &why);
+    return why;
+  }
+  // Her rank of each man she lists: a copy of her list sorted by man (not
+  // rank_lists' index of who lists each man, so the check stays independent
+  // of what it checks).
+  std::vector<Listing> sorted(inst.women_lists.size());
+#pragma omp parallel for schedule(dynamic, 4096)
+  for (vertex_t w = 0; w < inst.women; ++w) {
     for (offset_t k = inst.women_offsets[w]; k < inst.women_offsets[w + 1]; ++k)
-      listed_by[inst.women_lists[k]].push_back({w, std::int32_t(k - inst.women_offsets[w])});
-  std::vector<std::int32_t> her_rank_of_him(static_cast<std::size_t>(inst.women), unranked);
-  for (vertex_t man = 0; man < inst.men; ++man) {
+      sorted[k] = {inst.women_lists[k], std::int32_t(k - inst.women_offsets[w])};
+    std::sort(sorted.begin() + inst.women_offsets[w], sorted.begin() + inst.women_offsets[w + 1], by_person);
+  }
+  const auto her_rank_of = [&](vertex_t w, vertex_t man) {
+    return rank_in(sorted.data() + inst.women_offsets[w], inst.women_offsets[w + 1] - inst.women_offsets[w], man);
+  };
+  const auto man_fault = [&](vertex_t man, std::string* why) {
     const vertex_t wife = m.wife[man];
-    if (wife != no_vertex && (wife < 0 || wife >= inst.women || m.husband[wife] != man))
-      return "man " + std::to_string(man) + "'s wife " + std::to_string(wife) + " does not have him as husband";
-    for (const auto& [w, r] : listed_by[man]) her_rank_of_him[w] = r;
-    bool wife_listed = wife == no_vertex;
+    if (wife != no_vertex && (wife < 0 || wife >= inst.women || m.husband[wife] != man)) {
+      if (why) *why = "man " + std::to_string(man) + "'s wife " + std::to_string(wife) + " does not have him as husband";
+      return true;
+    }
     for (offset_t k = inst.men_offsets[man]; k < inst.men_offsets[man + 1]; ++k) {
       const vertex_t w = inst.men_lists[k];
-      if (w == wife) {
-        wife_listed = true;
-        break;  // women after his wife he likes less
+      if (w == wife) return false;  // women after his wife he likes less
+      if (her_rank_of(w, man) < husband_rank[w]) {
+        if (why) *why = "man " + std::to_string(man) + " and woman " + std::to_string(w) + " block: each prefers the other";
+        return true;
       }
-      if (her_rank_of_him[w] != unranked && her_rank_of_him[w] < husband_rank[w])
-        return "man " + std::to_string(man) + " and woman " + std::to_string(w) + " block: each prefers the other";
     }
-    if (!wife_listed)
-      return "man " + std::to_string(man) + " is married to woman " + std::to_string(wife) + " whom he does not list";
-    for (const auto& [w, r] : listed_by[man]) her_rank_of_him[w] = unranked;
-  }
-  return "";
+    if (wife != no_vertex && why)
+      *why = "man " + std::to_string(man) + " is married to woman " + std::to_string(wife) + " whom he does not list";
+    return wife != no_vertex;
+  };
+  first = inst.men;
+#pragma omp parallel for schedule(dynamic, 4096) reduction(min : first)
+  for (vertex_t man = 0; man < inst.men; ++man)
+    if (man_fault(man, nullptr)) first = std::min(first, man);
+  if (first < inst.men) man_fault(first, &why);
+  return why;
 }
 
 std::int64_t rank_sum(const MarriageInstance& inst, const Marriage& m) {
   std::int64_t sum = 0;
+#pragma omp parallel for schedule(static) reduction(+ : sum)
   for (vertex_t man = 0; man < inst.men; ++man)
     for (offset_t k = inst.men_offsets[man]; k < inst.men_offsets[man + 1]; ++k)
       if (inst.men_lists[k] == m.wife[man]) sum += k - inst.men_offsets[man] + 1;
+#pragma omp parallel for schedule(static) reduction(+ : sum)
   for (vertex_t w = 0; w < inst.women; ++w)
     for (offset_t k = inst.women_offsets[w]; k < inst.women_offsets[w + 1]; ++k)
       if (inst.women_lists[k] == m.husband[w]) sum += k - inst.women_offsets[w] + 1;

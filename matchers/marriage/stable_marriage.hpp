@@ -42,6 +42,8 @@ struct RankedLists {
   std::vector<vertex_t> woman;
   std::vector<std::int32_t> her_rank;  // of this man
 };
+// Parallel over the men on the caller's OpenMP threads, the same result
+// at every thread count; O(L) time and extra space for L list entries.
 RankedLists rank_lists(const MarriageInstance& inst);
 
 // The result: wife[m] (or -1) and husband[w] (or -1).
@@ -62,8 +64,11 @@ Marriage gale_shapley_omp(const IdenticalPreferences& p, int threads = 0);
 // "" when m is a stable matching of inst (every pair acceptable, wife and
 // husband consistent, no blocking pair: a man and a woman who list each other
 // and each prefer the other to their partner, or are free); otherwise the
-// first problem found. Independent of the algorithms: it reads the lists
-// directly. Cost: O(sum of list lengths) with O(women + men) extra space.
+// first problem found (the lowest woman's, else the lowest man's: the same
+// at every thread count). Independent of the algorithms and of rank_lists:
+// it reads the lists directly, through a copy of each woman's list sorted by
+// man. Parallel over the women, then the men; cost O(L log l) for L list
+// entries in all and lists of length at most l, O(L) extra space.
 std::string marriage_violation(const MarriageInstance& inst, const Marriage& m);
 
 // Manne et al.'s (2016) measure: the sum over matched men of (their rank of their wife

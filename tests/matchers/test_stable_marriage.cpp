@@ -21,6 +21,7 @@
 #include "lib/counter_rng.hpp"
 #include "lib/error.hpp"
 #include "lib/greedy_order.hpp"
+#include "lib/omp_threads.hpp"
 #include "matchers/common/greedy.hpp"
 #include "matchers/marriage/stable_marriage.hpp"
 #include "ops/select.hpp"
@@ -223,6 +224,130 @@ TEST_CASE("the checker finds a blocking pair and a partner not listed") {
   CHECK_THROWS_WITH_AS(rank_lists(inst), doctest::Contains("woman 1 lists 0 twice"), invalid_input);
   inst.women_offsets = {0, 1, 4};  // offsets past the lists
   CHECK_THROWS_AS(rank_lists(inst), invalid_input);
+}
+
+namespace {
+
+// Independent lists with random subsets (not mutual), some longer than 32
+// entries (rank_lists' and the checker's searches switch method there).
+MarriageInstance independent_lists(vertex_t men, vertex_t women, double p, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  MarriageInstance inst;
+  inst.men = men;
+  inst.women = women;
+  const auto side = [&](vertex_t count, vertex_t other, std::vector<offset_t>& off, std::vector<vertex_t>& lists) {
+    for (vertex_t a = 0; a < count; ++a) {
+      std::vector<vertex_t> l;
+      for (vertex_t b = 0; b < other; ++b)
+        if (std::uniform_real_distribution<double>(0, 1)(rng) < p) l.push_back(b);
+      std::shuffle(l.begin(), l.end(), rng);
+      lists.insert(lists.end(), l.begin(), l.end());
+      off.push_back(offset_t(lists.size()));
+    }
+  };
+  side(men, women, inst.men_offsets, inst.men_lists);
+  side(women, men, inst.women_offsets, inst.women_lists);
+  return inst;
+}
+
+// x's position in a's list (side: offsets, lists), or -1.
+offset_t position(const std::vector<offset_t>& off, const std::vector<vertex_t>& lists, vertex_t a, vertex_t x) {
+  for (offset_t k = off[a]; k < off[a + 1]; ++k)
+    if (lists[k] == x) return k - off[a];
+  return -1;
+}
+
+// Stability by the definition, pair by pair (O(men * women * list length)).
+bool stable_by_definition(const MarriageInstance& inst, const Marriage& m) {
+  for (vertex_t man = 0; man < inst.men; ++man) {
+    const vertex_t w = m.wife[man];
+    if (w == no_vertex) continue;
+    if (w < 0 || w >= inst.women || m.husband[w] != man) return false;
+    if (position(inst.men_offsets, inst.men_lists, man, w) < 0) return false;
+    if (position(inst.women_offsets, inst.women_lists, w, man) < 0) return false;
+  }
+  for (vertex_t w = 0; w < inst.women; ++w) {
+    const vertex_t h = m.husband[w];
+    if (h != no_vertex && (h < 0 || h >= inst.men || m.wife[h] != w)) return false;
+  }
+  const auto prefers = [](offset_t candidate, offset_t partner) { return candidate >= 0 && (partner < 0 || candidate < partner); };
+  for (vertex_t man = 0; man < inst.men; ++man)
+    for (vertex_t w = 0; w < inst.women; ++w) {
+      const offset_t his = position(inst.men_offsets, inst.men_lists, man, w);
+      const offset_t hers = position(inst.women_offsets, inst.women_lists, w, man);
+      if (his < 0 || hers < 0) continue;
+      const offset_t his_wife = m.wife[man] == no_vertex ? -1
+                                    : position(inst.men_offsets, inst.men_lists, man, m.wife[man]);
+      const offset_t her_husband = m.husband[w] == no_vertex ? -1
+                                       : position(inst.women_offsets, inst.women_lists, w, m.husband[w]);
+      if (m.wife[man] != w && prefers(his, his_wife) && prefers(hers, her_husband)) return false;
+    }
+  return true;
+}
+
+}  // namespace
+
+TEST_CASE("rank_lists and the checker: the same at 1, 2 and 3 threads, equal to the definitions") {
+  for (std::uint64_t seed = 1; seed <= 60; ++seed) {
+    CAPTURE(seed);
+    const vertex_t men = vertex_t(seed % 3 == 0 ? 70 : 1 + seed % 13), women = vertex_t(seed % 3 == 0 ? 60 : 1 + seed % 11);
+    const MarriageInstance inst = independent_lists(men, women, seed % 3 == 0 ? 0.8 : 0.6, seed);
+    // rank_lists: each man's list in his order, only the women who list
+    // him, with her rank of him.
+    RankedLists naive;
+    naive.men = men;
+    naive.women = women;
+    for (vertex_t m = 0; m < men; ++m) {
+      for (offset_t k = inst.men_offsets[m]; k < inst.men_offsets[m + 1]; ++k) {
+        const offset_t hers = position(inst.women_offsets, inst.women_lists, inst.men_lists[k], m);
+        if (hers < 0) continue;
+        naive.woman.push_back(inst.men_lists[k]);
+        naive.her_rank.push_back(std::int32_t(hers));
+      }
+      naive.offsets.push_back(offset_t(naive.woman.size()));
+    }
+    const Marriage gs = gale_shapley(naive);
+    std::mt19937_64 rng(seed);
+    // Marriages to check: the stable one and broken ones (two wives swapped,
+    // a couple parted, a pair married that one of them does not list).
+    std::vector<Marriage> marriages{gs};
+    for (int k = 0; k < 6; ++k) {
+      Marriage b = gs;
+      const vertex_t x = vertex_t(rng() % men), y = vertex_t(rng() % men);
+      if (k % 3 == 0) {
+        std::swap(b.wife[x], b.wife[y]);
+        for (vertex_t man : {x, y})
+          if (b.wife[man] != no_vertex) b.husband[b.wife[man]] = man;
+      } else if (k % 3 == 1) {
+        if (b.wife[x] != no_vertex) b.husband[b.wife[x]] = no_vertex;
+        b.wife[x] = no_vertex;
+      } else {
+        const vertex_t w = vertex_t(rng() % women);
+        if (b.wife[x] != no_vertex) b.husband[b.wife[x]] = no_vertex;
+        if (b.husband[w] != no_vertex) b.wife[b.husband[w]] = no_vertex;
+        b.wife[x] = w;
+        b.husband[w] = x;
+      }
+      marriages.push_back(b);
+    }
+    std::vector<std::string> first_verdicts;
+    for (int threads : {1, 2, 3}) {
+      CAPTURE(threads);
+      const ScopedThreads scope(threads);
+      const RankedLists r = rank_lists(inst);
+      REQUIRE(r.offsets == naive.offsets);
+      REQUIRE(r.woman == naive.woman);
+      REQUIRE(r.her_rank == naive.her_rank);
+      for (std::size_t i = 0; i < marriages.size(); ++i) {
+        CAPTURE(i);
+        const std::string why = marriage_violation(inst, marriages[i]);
+        CHECK(why.empty() == stable_by_definition(inst, marriages[i]));
+        if (threads == 1) first_verdicts.push_back(why);
+        else CHECK(why == first_verdicts[i]);
+      }
+    }
+    CHECK(first_verdicts[0].empty());
+  }
 }
 
 TEST_CASE("the text format round-trips; bad files are one parse_error naming the line") {

@@ -92,20 +92,28 @@ constexpr SuitorWord no_suitor = std::numeric_limits<SuitorWord>::max();
 // her word is replaced by compare-and-swap while his offer still beats it
 // (offers only improve, so a word never comes back: no ABA). Returns the man
 // he displaced, or no_vertex (she was free, or his list ran out). His cursor
-// is touched only by the thread holding him; the next holder reads it after
-// the CAS that hands him over (acq_rel), or after a barrier.
+// is touched only by the thread holding him, in a register while he is
+// rejected and stored before each offer: the next holder reads it after the
+// CAS that hands him over (acq_rel), or after a barrier. (A store per
+// rejection would bounce the cursors' cache lines between the threads: a
+// displaced man is often another thread's.)
 template <class Prefs>
 vertex_t place(const Prefs& p, vertex_t m, std::vector<offset_t>& next, std::vector<SuitorWord>& held) {
-  while (next[m] < p.length(m)) {
-    const offset_t k = next[m]++;
+  const offset_t length = p.length(m);
+  for (offset_t k = next[m]; k < length;) {
     const vertex_t w = p.woman(m, k);
     const SuitorWord mine = (SuitorWord(std::uint32_t(p.rank(m, k))) << 32) | SuitorWord(std::uint32_t(m));
+    ++k;
     std::atomic_ref<SuitorWord> slot(held[w]);
     SuitorWord seen = slot.load(std::memory_order_acquire);
-    while (mine < seen)
+    if (mine >= seen) continue;  // she holds a better suitor
+    next[m] = k;
+    do
       if (slot.compare_exchange_weak(seen, mine, std::memory_order_acq_rel, std::memory_order_acquire))
         return seen == no_suitor ? no_vertex : vertex_t(std::uint32_t(seen));
+    while (mine < seen);
   }
+  next[m] = length;
   return no_vertex;
 }
 

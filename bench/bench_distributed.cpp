@@ -272,7 +272,9 @@ int main(int argc, char** argv) {
                   "%lld vertices, %lld entries, %lld cross entries, %lld ghosts; partition %s)\n",
                   spec.c_str(), ranks, pieces ? "input: pieces" : "input: root", setup_s,
                   (pieces ? "each rank reads or draws its part: " + std::to_string(times.parse_s) + " s, exchanges " +
-                                std::to_string(times.build_s) + " s"
+                                std::to_string(times.build_s) + " s (entries " + std::to_string(times.exchange_s) +
+                                ", rows built " + std::to_string(times.rows_s) + ", rows to final owners " +
+                                std::to_string(times.balance_s) + ")"
                           : std::string("rank 0 reads or generates, sends the parts")).c_str(),
                   cpu_mean, cpu_max,
                   bytes_mean / 1048576, bytes_max / 1048576, rss_mean / 1048576, rss_max / 1048576,

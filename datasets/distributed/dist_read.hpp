@@ -22,7 +22,9 @@
 //      (balanced_blocks) from a prefix sum of the rows' degrees
 //      (MPI_Exscan) and one MPI_Allreduce (MIN) of P - 1 candidates; for
 //      the spread partition equal blocks of labels (dist_graph.hpp). Each
-//      row is sent to its final owner (MPI_Alltoallv), in the greedy order
+//      row is sent to its final owner (MPI_Alltoallv; for the blocks
+//      partition the rows a rank built and also owns stay in place when
+//      they are at least 3/8 of its entries), in the greedy order
 //      (a drawn row is ordered where it is built; a file's row by its final
 //      owner, distribute_rows), and its columns become labels there.
 // The local builds bucket the received entries by row (a counting pass,
@@ -52,6 +54,10 @@ namespace matchblas::mpi {
 struct ReadTimes {
   double parse_s = 0;   // step 1 (reading and parsing, or drawing)
   double build_s = 0;   // steps 2 and 3
+  // build_s in parts (read in pieces or drawn; 0 when rank 0 reads): the
+  // provisional blocks and the entries' exchange, the local rows' build,
+  // the final blocks and the rows' exchange (each the slowest rank's).
+  double exchange_s = 0, rows_s = 0, balance_s = 0;
 };
 
 // Whether read_graph takes the file: a plain coordinate file (not gzip, not

@@ -27,6 +27,22 @@ using namespace dist_read_detail;
 
 namespace {
 
+// The parts of build_s (ReadTimes): lap(field) stores the slowest rank's
+// seconds since the previous lap (collective; nothing without `times`).
+class StepTimer {
+ public:
+  explicit StepTimer(ReadTimes* times) : times_(times) {}
+  void lap(double ReadTimes::*field) {
+    if (!times_) return;
+    times_->*field = max_over_ranks(seconds_since(start_));
+    start_ = std::chrono::steady_clock::now();
+  }
+
+ private:
+  ReadTimes* times_;
+  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+};
+
 // ---- step 1 for a file: the pieces and their errors ------------------------
 
 // Collective: this rank's piece, its entries checked against the pieces
@@ -167,14 +183,18 @@ DistGraph read_graph(const MmLayout& layout, Precision precision, const GraphRul
     return out;
   });
   piece = {};
+  StepTimer step(times);
   const std::vector<vertex_t> blocks = provisional_blocks(entries, n);
   std::vector<Entry> in = exchange(layout.name, entries, to_both_ends(blocks));
+  step.lap(&ReadTimes::exchange_s);
   const vertex_t lo = blocks[rank], hi = blocks[rank + 1];
   Csr<double> rows = agreed(layout.name, [&] {
     return precision == Precision::float32 ? general_rows<float>(lo, hi, n, in, h) : general_rows<double>(lo, hi, n, in, h);
   });
   in = {};
+  step.lap(&ReadTimes::rows_s);
   DistGraph d = balance(layout.name, std::move(rows), lo, n, partition);
+  step.lap(&ReadTimes::balance_s);
   if (times) times->build_s = max_over_ranks(seconds_since(start));
   return d;
 }
@@ -252,11 +272,15 @@ DistGraph generate_graph(const std::string& kind, vertex_t n, const GenOptions& 
   });
   if (times) times->parse_s = max_over_ranks(seconds_since(start));
   start = std::chrono::steady_clock::now();
+  StepTimer step(times);
   const std::vector<vertex_t> blocks = provisional_blocks(entries, n);
   std::vector<Entry> in = exchange(kind, entries, to_both_ends(blocks));
+  step.lap(&ReadTimes::exchange_s);
   Csr<double> rows = agreed(kind, [&] { return drawn_rows(blocks[rank], blocks[rank + 1], n, in); });
   in = {};
+  step.lap(&ReadTimes::rows_s);
   DistGraph d = balance(kind, std::move(rows), blocks[rank], n, partition);
+  step.lap(&ReadTimes::balance_s);
   if (times) times->build_s = max_over_ranks(seconds_since(start));
   return d;
 }

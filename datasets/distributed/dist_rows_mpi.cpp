@@ -123,8 +123,17 @@ Csr<double> drawn_rows(vertex_t lo, vertex_t hi, vertex_t n, const std::vector<E
 
 namespace {
 
-DistGraph rows_received(std::vector<Entry> in, std::vector<vertex_t> first, vertex_t n, offset_t edges, int rank,
-                        Partition partition);
+// The rows a rank keeps: rows [from, to) of its provisional block `rows`
+// (starting at id lo; labels are ids: the blocks partition), `entries` in
+// all; none when from == to (rows may then be empty).
+struct KeptRows {
+  const Csr<double>& rows;
+  vertex_t lo, from, to;
+  offset_t entries;
+};
+
+DistGraph rows_received(std::vector<Entry> in, const KeptRows& kept, std::vector<vertex_t> first, vertex_t n,
+                        offset_t edges, int rank, Partition partition);
 
 // Collective: the boundaries of the blocks partition (balanced_blocks) from
 // each rank's rows lo.. of its provisional block: boundary r is the first u
@@ -171,38 +180,56 @@ DistGraph balance(const std::string& name, Csr<double> rows, vertex_t lo, vertex
   const bool spread = partition == Partition::spread;
   std::vector<vertex_t> first = spread ? equal_blocks(n, ranks) : balanced_boundaries(rows, lo, n, entries);
   const VertexNumbering numbering = spread ? VertexNumbering::spread(n) : VertexNumbering{};
-  // Each row to its owner: (label, column, weight) in row order.
+  // The rows whose final block is this rank's stay here (the blocks
+  // partition, whose labels are the ids; one rank keeps them all), unless
+  // they are under 3/8 of its entries: then `rows` is freed before the
+  // exchange, which holds the entries twice (keeping 12 bytes an entry of
+  // rows instead costs no more when at least 3/8 of them stay). Each other
+  // row goes to its owner: (label, column, weight) in row order.
+  vertex_t from = spread ? 0 : std::clamp(first[rank] - lo, 0, rows.n_rows),
+           to = spread ? 0 : std::clamp(first[rank + 1] - lo, from, rows.n_rows);
+  offset_t kept_entries = rows.offsets[to] - rows.offsets[from];
+  if (8 * kept_entries < 3 * mine) from = to = 0, kept_entries = 0;
   std::vector<Entry> out = agreed(name, [&] {
-    std::vector<Entry> o(static_cast<std::size_t>(mine));
+    std::vector<Entry> o(static_cast<std::size_t>(mine - kept_entries));
 #pragma omp parallel for schedule(dynamic, 1024)
     for (vertex_t u = 0; u < rows.n_rows; ++u) {
+      if (u >= from && u < to) continue;
       const vertex_t label = numbering.label(lo + u);
-      for (offset_t k = rows.offsets[u]; k < rows.offsets[u + 1]; ++k) o[std::size_t(k)] = {label, rows.cols[k], rows.weights[k]};
+      const offset_t shift = u >= to ? kept_entries : 0;
+      for (offset_t k = rows.offsets[u]; k < rows.offsets[u + 1]; ++k)
+        o[std::size_t(k - shift)] = {label, rows.cols[k], rows.weights[k]};
     }
-    rows = {};
+    if (from == to) rows = {};
     return o;
   });
   std::vector<Entry> in =
       exchange(name, out, [&first](const Entry& e, auto send) { send(block_of(first, e.r)); });
-  return agreed(name,
-                [&] { return rows_received(std::move(in), std::move(first), n, entries / 2, rank, partition); });
+  return agreed(name, [&] {
+    return rows_received(std::move(in), KeptRows{rows, lo, from, to, kept_entries}, std::move(first), n,
+                         entries / 2, rank, partition);
+  });
 }
 
 namespace {
 
-// This rank's DistGraph from its rows as received (Entry::r the row's
-// label): each row's entries arrive together and in order (one sender per
-// row), the rows in any order. So each row is one run of equal labels in
-// `in`: the runs are found, and each copied to its row's place, in parallel.
-DistGraph rows_received(std::vector<Entry> in, std::vector<vertex_t> first, vertex_t n, offset_t edges, int rank,
-                        Partition partition) {
+// This rank's DistGraph from the rows it kept and those received (Entry::r
+// the row's label): each received row's entries arrive together and in
+// order (one sender per row), the rows in any order. So each is one run of
+// equal labels in `in`: the runs are found, and each copied to its row's
+// place, in parallel, as are the kept rows.
+DistGraph rows_received(std::vector<Entry> in, const KeptRows& kept, std::vector<vertex_t> first, vertex_t n,
+                        offset_t edges, int rank, Partition partition) {
   Csr<double> part;
   const vertex_t base = first[rank];
   part.n_rows = first[rank + 1] - base;
   part.n_cols = n;
   part.offsets.assign(std::size_t(part.n_rows) + 1, 0);
-  part.cols.resize(in.size());
-  part.weights.resize(in.size());
+  const Csr<double>& rows = kept.rows;
+  const offset_t kept_entries = kept.entries;
+  const vertex_t kept_at = kept.lo + kept.from - base;  // the first kept row's place (when any)
+  part.cols.resize(in.size() + std::size_t(kept_entries));
+  part.weights.resize(part.cols.size());
   const std::int64_t size = std::int64_t(in.size());
   const auto starts_run = [&](std::int64_t i) { return i == 0 || in[std::size_t(i)].r != in[std::size_t(i) - 1].r; };
   const auto run_end = [&](std::int64_t i) {
@@ -210,13 +237,16 @@ DistGraph rows_received(std::vector<Entry> in, std::vector<vertex_t> first, vert
     while (j < size && in[std::size_t(j)].r == in[std::size_t(i)].r) ++j;
     return j;
   };
-  // Each run's length at its row; the thread whose slice holds a run's
+  // Each row's length at its place; the thread whose slice holds a run's
   // start reads the whole run.
 #pragma omp parallel for schedule(dynamic, 4096)
   for (std::int64_t i = 0; i < size; ++i)
     if (starts_run(i)) part.offsets[std::size_t(in[std::size_t(i)].r - base) + 1] = run_end(i) - i;
+#pragma omp parallel for schedule(static)
+  for (vertex_t u = kept.from; u < kept.to; ++u)
+    part.offsets[std::size_t(kept_at + (u - kept.from)) + 1] = rows.offsets[u + 1] - rows.offsets[u];
   for (vertex_t u = 0; u < part.n_rows; ++u) part.offsets[u + 1] += part.offsets[u];
-  if (part.offsets.back() != size) throw error("rows_received: a row arrived in two runs");
+  if (part.offsets.back() != size + kept_entries) throw error("rows_received: a row arrived in two runs");
 #pragma omp parallel for schedule(dynamic, 4096)
   for (std::int64_t i = 0; i < size; ++i)
     if (starts_run(i)) {
@@ -227,6 +257,14 @@ DistGraph rows_received(std::vector<Entry> in, std::vector<vertex_t> first, vert
       }
     }
   in = {};
+  if (kept.from < kept.to) {
+    const offset_t at = part.offsets[std::size_t(kept_at)], begin = rows.offsets[kept.from];
+#pragma omp parallel for schedule(static)
+    for (offset_t k = 0; k < kept_entries; ++k) {
+      part.cols[at + k] = rows.cols[begin + k];
+      part.weights[at + k] = rows.weights[begin + k];
+    }
+  }
   return distribute_rows(part, n, edges, std::move(first), rank, partition);
 }
 

@@ -7,7 +7,9 @@
 // kept). Every
 // phase but the prefix sum over the buckets runs in parallel (OpenMP, no
 // atomics); every row, and every sum of duplicates, is the same for any
-// thread count. Cost: O(entries + rows) work plus the per-row sorts.
+// thread count. A bucket of more than 2^20 entries (a hub's rows) is sorted
+// after the others on every thread (split, sorted, merged pairwise). Cost:
+// O(entries + rows) work plus the per-row sorts.
 #pragma once
 #include <algorithm>
 #include <cstdint>
@@ -86,6 +88,28 @@ class ColumnSet {
   vertex_t few_[32];
   std::vector<vertex_t> table_;
 };
+
+// Sorts [first, first + size) on `team` threads: a slice each sorted alone,
+// then the slices merged pairwise (std::inplace_merge, which falls back to
+// a slower merge instead of throwing when no buffer can be had: nothing in
+// the parallel regions throws). The order is `less`'s; equivalent elements
+// (which callers make identical) may come in any order.
+template <class T, class Less>
+void sort_on_threads(T* first, std::int64_t size, Less less, int team) {
+  const std::int64_t parts = std::min<std::int64_t>(team, size >> 15);
+  if (parts <= 1) {
+    std::sort(first, first + size, less);
+    return;
+  }
+  const auto bound = [&](std::int64_t p) { return first + size * std::min(p, parts) / parts; };
+#pragma omp parallel for num_threads(team) schedule(static)
+  for (std::int64_t p = 0; p < parts; ++p) std::sort(bound(p), bound(p + 1), less);
+  for (std::int64_t width = 1; width < parts; width *= 2) {
+#pragma omp parallel for num_threads(team) schedule(dynamic, 1)
+    for (std::int64_t p = 0; p < parts; p += 2 * width)
+      if (p + width < parts) std::inplace_merge(bound(p), bound(p + width), bound(p + 2 * width), less);
+  }
+}
 }  // namespace detail
 
 // The n_rows x n_cols Csr of the entries that items 0..items-1 stand for:
@@ -185,79 +209,107 @@ Csr<W> csr_from_entries(vertex_t n_rows, vertex_t n_cols, std::int64_t items, En
     for (std::int64_t k = chunk_begin(c); k < chunk_begin(c + 1); ++k)
       entry(k, [&](vertex_t r, vertex_t col, W v) { out[mine[bucket_of(r)]++] = {r, col, v}; });
   }
+  // Phase 4, a bucket at a time: bucket its entries by row (into scratch),
+  // sort each row by (column, value), combine duplicates, and write the
+  // survivors back at the row's place; then, when asked, the survivors in
+  // the greedy order. The greedy order with Duplicates::max takes one sort
+  // instead of two: the row sorted in the greedy order, a column's first
+  // entry is its largest, and the later ones are skipped (a set of the
+  // columns seen; NaN values, which the contract excludes, would break this
+  // order). A bucket of more than 2^20 entries (a hub's rows) is sorted in
+  // place by (row, that order) after the others, on every thread, so that
+  // scratch stays small and one thread does not hold up the rest.
+  const bool greedy_max = order == RowOrder::greedy && dup == Duplicates::max;
+  const auto row_less = [greedy_max](const Triple& x, const Triple& y) {
+    return greedy_max ? neighbour_beats(x.val, x.col, y.val, y.col)
+                      : x.col < y.col || (x.col == y.col && x.val < y.val);
+  };
+  constexpr std::int64_t hub_bucket = std::int64_t(1) << 20;
+  const auto bucket_size = [&](std::int64_t b) { return bucket_at[std::size_t(b) + 1] - bucket_at[std::size_t(b)]; };
+  // Row r's entries sorted in [row, row_end): its survivors from out_row on
+  // (out_row <= row: in place, the writes never pass the reads); `sort`
+  // orders them greedily when asked.
+  const auto combine_row = [&](vertex_t r, Triple* row, Triple* row_end, Triple* out_row, detail::ColumnSet& seen,
+                               auto sort) {
+    Triple* o = out_row;
+    if (greedy_max) {
+      seen.clear(std::min<std::int64_t>(row_end - row, n_cols));
+      for (Triple* it = row; it != row_end; ++it)
+        if (seen.insert(it->col) && !(drop_zeros && it->val == W(0))) *o++ = *it;
+    } else {
+      for (Triple* it = row; it != row_end;) {
+        W acc = it->val;
+        Triple* jt = it + 1;
+        for (; jt != row_end && jt->col == it->col; ++jt)
+          acc = dup == Duplicates::sum ? acc + jt->val : std::max(acc, jt->val);
+        const vertex_t col = it->col;
+        it = jt;
+        if (!(drop_zeros && acc == W(0))) *o++ = {r, col, acc};
+      }
+      if (order == RowOrder::greedy)
+        sort(out_row, o, [](const Triple& x, const Triple& y) { return neighbour_beats(x.val, x.col, y.val, y.col); });
+    }
+    kept[static_cast<std::size_t>(r) + 1] = o - out_row;
+  };
+  // ends[j]: where row r0 + j starts in bucket b, then where it ends; each
+  // row's start.
+  const auto row_bounds = [&](std::int64_t b, vertex_t r0, vertex_t r1, std::vector<offset_t>& ends) {
+    const Triple* const first = triples.get() + bucket_at[std::size_t(b)];
+    const std::int64_t size = bucket_size(b);
+    ends.assign(std::size_t(r1 - r0) + 1, 0);
+    for (std::int64_t i = 0; i < size; ++i) ++ends[std::size_t(first[i].row - r0) + 1];
+    for (vertex_t j = 0; j < r1 - r0; ++j) ends[std::size_t(j) + 1] += ends[std::size_t(j)];
+    for (vertex_t r = r0; r < r1; ++r) start[r] = bucket_at[std::size_t(b)] + ends[std::size_t(r - r0)];
+  };
+  const auto bucket_rows = [&](std::int64_t b) {
+    const vertex_t r0 = vertex_t(b * rows_per_bucket);
+    return std::pair{r0, vertex_t(std::min<std::int64_t>(n_rows, std::int64_t(r0) + rows_per_bucket))};
+  };
   AllocationGuard guard;  // phase 4's scratch is each thread's
 #pragma omp parallel
   {
-    // Phase 4, a bucket at a time: bucket its entries by row (into
-    // scratch; a bucket of more than 2^20 entries, a hub's row, is sorted
-    // in place instead, so that scratch stays small), sort each row by
-    // (column, value), combine duplicates, and write the survivors back at
-    // the row's place; then, when asked, the survivors in the greedy order.
-    // The greedy order with Duplicates::max takes one sort instead of two:
-    // the row sorted in the greedy order, a column's first entry is its
-    // largest, and the later ones are skipped (a set of the columns seen;
-    // NaN values, which the contract excludes, would break this order).
-    const bool greedy_max = order == RowOrder::greedy && dup == Duplicates::max;
-    const auto row_less = [greedy_max](const Triple& x, const Triple& y) {
-      return greedy_max ? neighbour_beats(x.val, x.col, y.val, y.col)
-                        : x.col < y.col || (x.col == y.col && x.val < y.val);
-    };
     std::vector<Triple> scratch;
     std::vector<offset_t> ends;
     detail::ColumnSet seen;
 #pragma omp for schedule(dynamic, 1)
     for (std::int64_t b = 0; b < buckets; ++b) guard.run([&] {
-      const vertex_t r0 = vertex_t(b * rows_per_bucket);
-      const vertex_t r1 = vertex_t(std::min<std::int64_t>(n_rows, std::int64_t(r0) + rows_per_bucket));
+      const std::int64_t size = bucket_size(b);
+      if (size > hub_bucket) return;  // after the loop
+      const auto [r0, r1] = bucket_rows(b);
       const offset_t base = bucket_at[std::size_t(b)];
       Triple* const first = triples.get() + base;
-      const std::int64_t size = bucket_at[std::size_t(b) + 1] - base;
-      // ends[j]: where row r0 + j starts in the bucket, then (after the
-      // scatter) where it ends.
-      ends.assign(std::size_t(r1 - r0) + 1, 0);
-      for (std::int64_t i = 0; i < size; ++i) ++ends[std::size_t(first[i].row - r0) + 1];
-      for (vertex_t j = 0; j < r1 - r0; ++j) ends[std::size_t(j) + 1] += ends[std::size_t(j)];
-      for (vertex_t r = r0; r < r1; ++r) start[r] = base + ends[std::size_t(r - r0)];
-      const bool in_place = size > (std::int64_t(1) << 20);
-      Triple* rows = first;
-      if (!in_place) {
-        scratch.resize(std::size_t(size));
-        for (std::int64_t i = 0; i < size; ++i) scratch[std::size_t(ends[std::size_t(first[i].row - r0)]++)] = first[i];
-        rows = scratch.data();
-      } else {
-        std::sort(first, first + size,
-                  [&](const Triple& x, const Triple& y) { return x.row < y.row || (x.row == y.row && row_less(x, y)); });
-        for (vertex_t j = 0; j < r1 - r0; ++j) ends[std::size_t(j)] = ends[std::size_t(j) + 1];
-      }
+      row_bounds(b, r0, r1, ends);
+      scratch.resize(std::size_t(size));
+      for (std::int64_t i = 0; i < size; ++i) scratch[std::size_t(ends[std::size_t(first[i].row - r0)]++)] = first[i];
       for (vertex_t r = r0; r < r1; ++r) {
-        Triple* const row = rows + (start[r] - base);
-        Triple* const row_end = rows + ends[std::size_t(r - r0)];
-        if (!in_place) std::sort(row, row_end, row_less);
-        Triple* const out_row = first + (start[r] - base);
-        Triple* o = out_row;  // in place: o never passes `it`
-        if (greedy_max) {
-          seen.clear(std::min<std::int64_t>(row_end - row, n_cols));
-          for (Triple* it = row; it != row_end; ++it)
-            if (seen.insert(it->col) && !(drop_zeros && it->val == W(0))) *o++ = *it;
-        } else {
-          for (Triple* it = row; it != row_end;) {
-            W acc = it->val;
-            Triple* jt = it + 1;
-            for (; jt != row_end && jt->col == it->col; ++jt)
-              acc = dup == Duplicates::sum ? acc + jt->val : std::max(acc, jt->val);
-            const vertex_t col = it->col;
-            it = jt;
-            if (!(drop_zeros && acc == W(0))) *o++ = {r, col, acc};
-          }
-          if (order == RowOrder::greedy)
-            std::sort(out_row, o,
-                      [](const Triple& x, const Triple& y) { return neighbour_beats(x.val, x.col, y.val, y.col); });
-        }
-        kept[static_cast<std::size_t>(r) + 1] = o - out_row;
+        Triple* const row = scratch.data() + (start[r] - base);
+        Triple* const row_end = scratch.data() + ends[std::size_t(r - r0)];
+        std::sort(row, row_end, row_less);
+        combine_row(r, row, row_end, first + (start[r] - base), seen,
+                    [](Triple* a, Triple* z, auto less) { std::sort(a, z, less); });
       }
     });
   }
   guard.rethrow();
+  {
+    std::vector<offset_t> ends;
+    detail::ColumnSet seen;
+    for (std::int64_t b = 0; b < buckets; ++b) {
+      const std::int64_t size = bucket_size(b);
+      if (size <= hub_bucket) continue;
+      const auto [r0, r1] = bucket_rows(b);
+      Triple* const first = triples.get() + bucket_at[std::size_t(b)];
+      row_bounds(b, r0, r1, ends);
+      detail::sort_on_threads(
+          first, size, [&](const Triple& x, const Triple& y) { return x.row < y.row || (x.row == y.row && row_less(x, y)); },
+          team);
+      for (vertex_t r = r0; r < r1; ++r) {
+        Triple* const row = triples.get() + start[r];
+        combine_row(r, row, row + (ends[std::size_t(r - r0) + 1] - ends[std::size_t(r - r0)]), row, seen,
+                    [team](Triple* a, Triple* z, auto less) { detail::sort_on_threads(a, z - a, less, team); });
+      }
+    }
+  }
   // Phase 5: count the survivors, compact.
   std::partial_sum(kept.begin(), kept.end(), kept.begin());
   Csr<W> a;

@@ -225,3 +225,39 @@ TEST_CASE("csr_from_entries: many buckets of rows and a hub row of over 2^20 ent
   }
   omp_set_num_threads(saved_threads);
 }
+
+TEST_CASE("csr_from_entries: a hub row of 2^21 entries, 2^17 distinct columns, sorted on the threads in both orders") {
+  // One bucket of more than 2^20 entries whose row keeps more than 2^16
+  // entries after the duplicates are combined: its sort by column and its
+  // greedy sort both run split over the threads and merged.
+  std::mt19937_64 rng(5);
+  const vertex_t n = 1 << 17;
+  const std::int64_t m = std::int64_t(1) << 21;
+  std::vector<vertex_t> col(static_cast<std::size_t>(m));
+  std::vector<double> val(static_cast<std::size_t>(m));
+  std::vector<std::array<double, 3>> t;
+  for (std::int64_t k = 0; k < m; ++k) {
+    col[std::size_t(k)] = vertex_t(rng() % n);
+    val[std::size_t(k)] = std::uniform_int_distribution<int>(-8, 8)(rng) * 0.5;
+    t.push_back({0.0, double(col[std::size_t(k)]), val[std::size_t(k)]});
+  }
+  const auto items = [&](std::int64_t k, auto emit) { emit(0, col[std::size_t(k)], val[std::size_t(k)]); };
+  const int saved_threads = omp_get_max_threads();
+  for (Duplicates dup : {Duplicates::sum, Duplicates::max}) {
+    CAPTURE(int(dup));
+    const Csr<double> want = reference_csr(1, t, dup);
+    REQUIRE(want.num_entries() > (offset_t(1) << 16));
+    for (int threads : {1, 3, 4}) {
+      CAPTURE(threads);
+      omp_set_num_threads(threads);
+      const Csr<double> got = csr_from_entries<double>(1, n, m, items, dup, true);
+      CHECK(got.offsets == want.offsets);
+      CHECK(got.cols == want.cols);
+      CHECK(got.weights == want.weights);
+      const Csr<double> greedy = csr_from_entries<double>(1, n, m, items, dup, true, RowOrder::greedy);
+      REQUIRE(greedy.offsets == want.offsets);
+      CHECK(first_row_not_in_greedy_order(greedy, want) == -1);
+    }
+  }
+  omp_set_num_threads(saved_threads);
+}

@@ -25,6 +25,27 @@ std::vector<int> random_b(vertex_t n, std::uint64_t seed) {
   return b;
 }
 
+MarriageInstance independent_marriage_lists(vertex_t men, vertex_t women, double density, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  MarriageInstance inst;
+  inst.men = men;
+  inst.women = women;
+  const auto side = [&](vertex_t count, vertex_t other, std::vector<offset_t>& off, std::vector<vertex_t>& lists) {
+    off.assign(1, 0);
+    for (vertex_t a = 0; a < count; ++a) {
+      std::vector<vertex_t> list;
+      for (vertex_t b = 0; b < other; ++b)
+        if (std::uniform_real_distribution<double>(0, 1)(rng) < density) list.push_back(b);
+      std::shuffle(list.begin(), list.end(), rng);
+      lists.insert(lists.end(), list.begin(), list.end());
+      off.push_back(offset_t(lists.size()));
+    }
+  };
+  side(men, women, inst.men_offsets, inst.men_lists);
+  side(women, men, inst.women_offsets, inst.women_lists);
+  return inst;
+}
+
 Csr<double> random_graph(vertex_t n, double density, int ties, std::uint64_t seed) {
   std::mt19937_64 rng(seed);
   std::vector<std::vector<std::pair<vertex_t, double>>> adj(n);

@@ -13,6 +13,7 @@
 
 #include "lib/csr.hpp"
 #include "lib/dense.hpp"
+#include "lib/marriage_instance.hpp"
 #include "lib/matching.hpp"
 
 namespace matchblas::check {
@@ -63,6 +64,11 @@ void require_same_csr(const Csr<W>& got, const Csr<W>& want) {
   REQUIRE(got.cols == want.cols);
   REQUIRE(got.weights == want.weights);
 }
+
+// A seeded stable-marriage instance whose sides list independently: each
+// man lists each woman with probability `density`, each woman each man, in
+// random order (so the lists need not be mutual).
+MarriageInstance independent_marriage_lists(vertex_t men, vertex_t women, double density, std::uint64_t seed);
 
 // A seeded random complete graph (dense), weights as random_graph.
 Dense<double> random_complete_graph(vertex_t n, int ties, std::uint64_t seed);

@@ -217,29 +217,6 @@ void check_b_matching(const MatcherInfo& m) {
 
 // ---- stable marriages ---------------------------------------------------------
 
-// A random instance with incomplete lists: each man lists a random subset of
-// the women in random order, each woman a random subset of the men.
-MarriageInstance random_instance(vertex_t men, vertex_t women, double density, std::uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  MarriageInstance inst;
-  inst.men = men;
-  inst.women = women;
-  const auto side = [&](vertex_t count, vertex_t other, std::vector<offset_t>& off, std::vector<vertex_t>& lists) {
-    off.assign(1, 0);
-    for (vertex_t a = 0; a < count; ++a) {
-      std::vector<vertex_t> list;
-      for (vertex_t b = 0; b < other; ++b)
-        if (std::uniform_real_distribution<double>(0, 1)(rng) < density) list.push_back(b);
-      std::shuffle(list.begin(), list.end(), rng);
-      lists.insert(lists.end(), list.begin(), list.end());
-      off.push_back(offset_t(lists.size()));
-    }
-  };
-  side(men, women, inst.men_offsets, inst.men_lists);
-  side(women, men, inst.women_offsets, inst.women_lists);
-  return inst;
-}
-
 // Every stable matching of a small instance (backtracking over the men's
 // acceptable women, each kept when marriage_violation finds no problem).
 std::vector<Marriage> all_stable(const MarriageInstance& inst) {
@@ -288,7 +265,7 @@ void check_marriage(const MatcherInfo& m) {
   const RunOptions run = with_threads(m.device == Device::cpu ? 2 : 0);
   for (int i = 0; i < 120; ++i) {
     const vertex_t men = vertex_t(i % 7), women = vertex_t((i / 7) % 7);
-    const MarriageInstance inst = random_instance(men, women, 0.2 + 0.1 * (i % 8), 300 + i);
+    const MarriageInstance inst = independent_marriage_lists(men, women, 0.2 + 0.1 * (i % 8), 300 + i);
     CAPTURE(i);
     require_man_optimal(inst, run_marriage(m, rank_lists(inst), run));
   }

@@ -122,24 +122,9 @@ TEST_CASE("the proposal algorithms agree, are stable and man-optimal on random S
 TEST_CASE("lists that are not mutual: rank_lists purges, and the result is stable for mutual acceptability") {
   for (std::uint64_t seed = 1; seed <= 200; ++seed) {
     CAPTURE(seed);
-    std::mt19937_64 rng(seed);
     const vertex_t men = vertex_t(1 + seed % 6), women = vertex_t(1 + (seed / 6) % 6);
-    MarriageInstance inst;
-    inst.men = men;
-    inst.women = women;
     // Each side lists independently: a random subset in random order.
-    const auto side = [&](vertex_t count, vertex_t other, std::vector<offset_t>& off, std::vector<vertex_t>& lists) {
-      for (vertex_t a = 0; a < count; ++a) {
-        std::vector<vertex_t> l;
-        for (vertex_t b = 0; b < other; ++b)
-          if (rng() % 2) l.push_back(b);
-        std::shuffle(l.begin(), l.end(), rng);
-        lists.insert(lists.end(), l.begin(), l.end());
-        off.push_back(offset_t(lists.size()));
-      }
-    };
-    side(men, women, inst.men_offsets, inst.men_lists);
-    side(women, men, inst.women_offsets, inst.women_lists);
+    const MarriageInstance inst = check::independent_marriage_lists(men, women, 0.5, seed);
     const RankedLists p = rank_lists(inst);
     for (vertex_t m = 0; m < men; ++m)
       for (offset_t k = p.offsets[m]; k < p.offsets[m + 1]; ++k) {
@@ -228,28 +213,6 @@ TEST_CASE("the checker finds a blocking pair and a partner not listed") {
 
 namespace {
 
-// Independent lists with random subsets (not mutual), some longer than 32
-// entries (rank_lists' and the checker's searches switch method there).
-MarriageInstance independent_lists(vertex_t men, vertex_t women, double p, std::uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  MarriageInstance inst;
-  inst.men = men;
-  inst.women = women;
-  const auto side = [&](vertex_t count, vertex_t other, std::vector<offset_t>& off, std::vector<vertex_t>& lists) {
-    for (vertex_t a = 0; a < count; ++a) {
-      std::vector<vertex_t> l;
-      for (vertex_t b = 0; b < other; ++b)
-        if (std::uniform_real_distribution<double>(0, 1)(rng) < p) l.push_back(b);
-      std::shuffle(l.begin(), l.end(), rng);
-      lists.insert(lists.end(), l.begin(), l.end());
-      off.push_back(offset_t(lists.size()));
-    }
-  };
-  side(men, women, inst.men_offsets, inst.men_lists);
-  side(women, men, inst.women_offsets, inst.women_lists);
-  return inst;
-}
-
 // x's position in a's list (side: offsets, lists), or -1.
 offset_t position(const std::vector<offset_t>& off, const std::vector<vertex_t>& lists, vertex_t a, vertex_t x) {
   for (offset_t k = off[a]; k < off[a + 1]; ++k)
@@ -291,7 +254,9 @@ TEST_CASE("rank_lists and the checker: the same at 1, 2 and 3 threads, equal to 
   for (std::uint64_t seed = 1; seed <= 60; ++seed) {
     CAPTURE(seed);
     const vertex_t men = vertex_t(seed % 3 == 0 ? 70 : 1 + seed % 13), women = vertex_t(seed % 3 == 0 ? 60 : 1 + seed % 11);
-    const MarriageInstance inst = independent_lists(men, women, seed % 3 == 0 ? 0.8 : 0.6, seed);
+    // Some lists longer than 32 entries (rank_lists' and the checker's
+    // searches switch method there).
+    const MarriageInstance inst = check::independent_marriage_lists(men, women, seed % 3 == 0 ? 0.8 : 0.6, seed);
     // rank_lists: each man's list in his order, only the women who list
     // him, with her rank of him.
     RankedLists naive;

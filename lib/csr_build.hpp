@@ -8,10 +8,12 @@
 // phase but the prefix sum over the buckets runs in parallel (OpenMP, no
 // atomics); every row, and every sum of duplicates, is the same for any
 // thread count. A bucket of more than 2^20 entries (a hub's rows) is sorted
-// after the others on every thread (split, sorted, merged pairwise). Cost:
-// O(entries + rows) work plus the per-row sorts.
+// after the others on every thread (split, sorted, merged pairwise, with
+// merge buffers of up to half the bucket where memory allows; else by one
+// thread in place). Cost: O(entries + rows) work plus the per-row sorts.
 #pragma once
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <memory>
 #include <numeric>
@@ -21,6 +23,7 @@
 #include "lib/csr.hpp"
 #include "lib/error.hpp"
 #include "lib/greedy_order.hpp"
+#include "lib/memory_budget.hpp"
 #include "lib/omp_threads.hpp"
 
 #ifdef _OPENMP
@@ -92,11 +95,18 @@ class ColumnSet {
 // Sorts [first, first + size) on `team` threads: a slice each sorted alone,
 // then the slices merged pairwise (std::inplace_merge, which falls back to
 // a slower merge instead of throwing when no buffer can be had: nothing in
-// the parallel regions throws). The order is `less`'s; equivalent elements
-// (which callers make identical) may come in any order.
+// the parallel regions throws). The merges' buffers hold up to size / 2
+// elements at once; where that is more than a quarter of the memory
+// available (lib/memory_budget.hpp), one thread sorts in place instead.
+// The order is `less`'s; equivalent elements (which callers make
+// identical) may come in any order.
 template <class T, class Less>
 void sort_on_threads(T* first, std::int64_t size, Less less, int team) {
-  const std::int64_t parts = std::min<std::int64_t>(team, size >> 15);
+  std::int64_t parts = std::min<std::int64_t>(team, size >> 15);
+  if (parts > 1) {
+    const AvailableMemory room = available_memory();
+    if (room.bytes >= 0 && double(size / 2) * double(sizeof(T)) > room.bytes / 4) parts = 1;
+  }
   if (parts <= 1) {
     std::sort(first, first + size, less);
     return;
@@ -221,8 +231,16 @@ Csr<W> csr_from_entries(vertex_t n_rows, vertex_t n_cols, std::int64_t items, En
   // scratch stays small and one thread does not hold up the rest.
   const bool greedy_max = order == RowOrder::greedy && dup == Duplicates::max;
   const auto row_less = [greedy_max](const Triple& x, const Triple& y) {
-    return greedy_max ? neighbour_beats(x.val, x.col, y.val, y.col)
-                      : x.col < y.col || (x.col == y.col && x.val < y.val);
+    // Equal values apart from a zero's sign: +0 first (a maximum of +0 and
+    // -0 is then +0), so that no two triples the order calls equivalent
+    // differ and every sort gives the same result.
+    if (greedy_max) {
+      if (neighbour_beats(x.val, x.col, y.val, y.col)) return true;
+      if (neighbour_beats(y.val, y.col, x.val, x.col)) return false;
+      return std::signbit(x.val) < std::signbit(y.val);
+    }
+    return x.col < y.col ||
+           (x.col == y.col && (x.val < y.val || (x.val == y.val && std::signbit(x.val) < std::signbit(y.val))));
   };
   constexpr std::int64_t hub_bucket = std::int64_t(1) << 20;
   const auto bucket_size = [&](std::int64_t b) { return bucket_at[std::size_t(b) + 1] - bucket_at[std::size_t(b)]; };

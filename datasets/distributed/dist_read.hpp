@@ -54,9 +54,10 @@ namespace matchblas::mpi {
 struct ReadTimes {
   double parse_s = 0;   // step 1 (reading and parsing, or drawing)
   double build_s = 0;   // steps 2 and 3
-  // build_s in parts (read in pieces or drawn; 0 when rank 0 reads): the
-  // provisional blocks and the entries' exchange, the local rows' build,
-  // the final blocks and the rows' exchange (each the slowest rank's).
+  // build_s in parts, which add up to it (read in pieces or drawn; 0 when
+  // rank 0 reads): the entries (a file's piece made entries, the
+  // provisional blocks, the entries' exchange), the local rows' build, the
+  // final blocks and the rows' exchange (each the slowest rank's).
   double exchange_s = 0, rows_s = 0, balance_s = 0;
 };
 

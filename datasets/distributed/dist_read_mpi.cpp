@@ -165,6 +165,7 @@ DistGraph read_graph(const MmLayout& layout, Precision precision, const GraphRul
   if (h.symmetry != MmSymmetry::general) refuse_pairs_in_both_triangles(layout, piece);
   if (times) times->parse_s = max_over_ranks(seconds_since(start));
   start = std::chrono::steady_clock::now();
+  StepTimer step(times);
   if (h.rows != h.cols)
     throw shape_error("a general graph needs a square matrix, this one is " + std::to_string(h.rows) + " x " +
                       std::to_string(h.cols) + " (use the bipartite view)");
@@ -183,7 +184,6 @@ DistGraph read_graph(const MmLayout& layout, Precision precision, const GraphRul
     return out;
   });
   piece = {};
-  StepTimer step(times);
   const std::vector<vertex_t> blocks = provisional_blocks(entries, n);
   std::vector<Entry> in = exchange(layout.name, entries, to_both_ends(blocks));
   step.lap(&ReadTimes::exchange_s);

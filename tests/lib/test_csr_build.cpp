@@ -261,3 +261,44 @@ TEST_CASE("csr_from_entries: a hub row of 2^21 entries, 2^17 distinct columns, s
   }
   omp_set_num_threads(saved_threads);
 }
+
+TEST_CASE("csr_from_entries: signed zeros give the same bits at every thread count, +0 over -0 for a maximum") {
+  // A hub row (over 2^20 entries, split over the threads when sorted) and a
+  // short row, their values +0 and -0 at random, zeros kept.
+  std::mt19937_64 rng(9);
+  const vertex_t cols = 4096;
+  const std::int64_t m = (std::int64_t(1) << 21) + 1000;
+  std::vector<vertex_t> row(static_cast<std::size_t>(m)), col(static_cast<std::size_t>(m));
+  std::vector<double> val(static_cast<std::size_t>(m));
+  std::vector<std::uint8_t> has_plus(2 * std::size_t(cols), 0);
+  for (std::int64_t k = 0; k < m; ++k) {
+    row[std::size_t(k)] = k < (std::int64_t(1) << 21) ? 0 : 1;
+    col[std::size_t(k)] = vertex_t(rng() % (row[std::size_t(k)] == 0 ? cols : 16));
+    val[std::size_t(k)] = rng() % 2 ? 0.0 : -0.0;
+    if (!std::signbit(val[std::size_t(k)])) has_plus[std::size_t(row[std::size_t(k)]) * cols + col[std::size_t(k)]] = 1;
+  }
+  const auto items = [&](std::int64_t k, auto emit) { emit(row[std::size_t(k)], col[std::size_t(k)], val[std::size_t(k)]); };
+  const auto bits = [](const std::vector<double>& w) {
+    std::vector<std::uint64_t> b(w.size());
+    for (std::size_t i = 0; i < w.size(); ++i) b[i] = std::bit_cast<std::uint64_t>(w[i]);
+    return b;
+  };
+  const int saved_threads = omp_get_max_threads();
+  for (RowOrder order : {RowOrder::column, RowOrder::greedy}) {
+    CAPTURE(int(order));
+    omp_set_num_threads(1);
+    const Csr<double> one = csr_from_entries<double>(2, cols, m, items, Duplicates::max, false, order);
+    for (vertex_t r = 0; r < 2; ++r)
+      for (offset_t k = one.offsets[r]; k < one.offsets[r + 1]; ++k)
+        CHECK(std::signbit(one.weights[k]) == !has_plus[std::size_t(r) * cols + one.cols[k]]);
+    for (int threads : {2, 3, 4}) {
+      CAPTURE(threads);
+      omp_set_num_threads(threads);
+      const Csr<double> got = csr_from_entries<double>(2, cols, m, items, Duplicates::max, false, order);
+      CHECK(got.offsets == one.offsets);
+      CHECK(got.cols == one.cols);
+      CHECK(bits(got.weights) == bits(one.weights));
+    }
+  }
+  omp_set_num_threads(saved_threads);
+}

@@ -98,30 +98,31 @@ Csr<double> aggregate(const Csr<double>& g, const std::vector<vertex_t>& label, 
     std::vector<offset_t> next(first.begin(), first.end() - 1);
     for (vertex_t u = 0; u < vertex_t(label.size()); ++u) members[std::size_t(next[std::size_t(label[u])]++)] = u;
   }
-  // Each community's row: its members' entries by target community,
-  // stably sorted, then summed in that order.
+  // Each community's row: its members' entries summed by target community
+  // in a hash table (each sum in the entries' order), then the targets
+  // sorted (each once).
   std::vector<std::vector<std::pair<vertex_t, double>>> rows(static_cast<std::size_t>(communities));
   const int t = threads > 0 ? threads : omp_get_max_threads();
   AllocationGuard guard;
 #pragma omp parallel num_threads(t)
   {
-    std::vector<std::pair<vertex_t, double>> pairs;
+    NeighbourWeights sums;
 #pragma omp for schedule(dynamic, 256)
     for (vertex_t c = 0; c < communities; ++c) guard.run([&] {
-      pairs.clear();
+      offset_t entries = 0;
+      for (offset_t i = first[std::size_t(c)]; i < first[std::size_t(c) + 1]; ++i)
+        entries += g.offsets[members[std::size_t(i)] + 1] - g.offsets[members[std::size_t(i)]];
+      sums.start(std::min<offset_t>(entries, communities));
       for (offset_t i = first[std::size_t(c)]; i < first[std::size_t(c) + 1]; ++i) {
         const vertex_t u = members[std::size_t(i)];
         for (offset_t e = g.offsets[u]; e < g.offsets[u + 1]; ++e) {
           const vertex_t v = g.cols[e], d = label[std::size_t(v)];
-          pairs.emplace_back(d, d != c ? g.weights[e] : v == u ? g.weights[e] : g.weights[e] / 2);
+          sums.add(d, d != c ? g.weights[e] : v == u ? g.weights[e] : g.weights[e] / 2);
         }
       }
-      std::stable_sort(pairs.begin(), pairs.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
       std::vector<std::pair<vertex_t, double>>& row = rows[std::size_t(c)];
-      for (const auto& [d, w] : pairs) {
-        if (!row.empty() && row.back().first == d) row.back().second += w;
-        else row.emplace_back(d, w);
-      }
+      sums.each([&](vertex_t d, double w) { row.emplace_back(d, w); });
+      std::sort(row.begin(), row.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
     });
   }
   guard.rethrow();

@@ -29,7 +29,8 @@ vertex_t renumber(std::vector<vertex_t>& label);
 // u whole), so the weighted degrees are the communities' degree sums and
 // the modularity of any coarser partition is unchanged. Rows sorted by
 // column; the same graph at any thread count (each row summed in member
-// order). O(n + entries log degree) work, communities in parallel.
+// order, by target in a hash table). O(n + entries + r log r) work for
+// rows of r targets, communities in parallel.
 Csr<double> aggregate(const Csr<double>& g, const std::vector<vertex_t>& label, vertex_t communities,
                       int threads);
 

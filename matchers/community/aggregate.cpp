@@ -188,36 +188,6 @@ void NeighbourWeights::add(vertex_t c, double w) {
 
 namespace {
 
-// The weight from one vertex into each neighbouring community, an entry per
-// community id (O(n) memory; faster than NeighbourWeights where one thread
-// visits every vertex: the sequential moves). The same interface and
-// order (communities as first met, each sum in the entries' order).
-class DenseWeights {
- public:
-  explicit DenseWeights(vertex_t n) : weight_(std::size_t(n), 0.0), seen_(std::size_t(n), 0) {}
-  void start(offset_t) {
-    for (vertex_t c : touched_) seen_[std::size_t(c)] = 0;
-    touched_.clear();
-  }
-  void add(vertex_t c, double w) {
-    if (!seen_[std::size_t(c)]) {
-      seen_[std::size_t(c)] = 1;
-      weight_[std::size_t(c)] = 0;
-      touched_.push_back(c);
-    }
-    weight_[std::size_t(c)] += w;
-  }
-  template <class F>
-  void each(F f) const {
-    for (vertex_t c : touched_) f(c, weight_[std::size_t(c)]);
-  }
-
- private:
-  std::vector<double> weight_;
-  std::vector<char> seen_;
-  std::vector<vertex_t> touched_;
-};
-
 template <class Weights>
 BestMove best_move_with(const Csr<double>& g, const MoveState& s, const std::vector<vertex_t>& size, vertex_t u,
                         Weights& weights) {
@@ -322,15 +292,28 @@ std::vector<vertex_t> improving_vertices(const Csr<double>& g, const MoveState& 
   if (s.two_m <= 0) return out;
   for (vertex_t l : s.label) ++size[std::size_t(l)];
   std::vector<char> improves(std::size_t(n), 0);
-  AllocationGuard guard;
-#pragma omp parallel num_threads(threads > 0 ? threads : omp_get_max_threads())
-  {
-    NeighbourWeights weights;
+  const int t = threads > 0 ? threads : omp_get_max_threads();
+  // Each thread's table (dense ones made here, outside the threads, where
+  // they fit: dense_tables_fit); the same sums either way.
+  const auto check = [&](auto& tables) {
+    AllocationGuard guard;
+#pragma omp parallel num_threads(t)
+    {
+      auto& weights = tables[std::size_t(omp_get_thread_num())];
 #pragma omp for schedule(dynamic, 1024)
-    for (vertex_t u = 0; u < n; ++u)
-      guard.run([&] { improves[std::size_t(u)] = best_move(g, s, size, u, weights).improves; });
+      for (vertex_t u = 0; u < n; ++u)
+        guard.run([&] { improves[std::size_t(u)] = best_move_with(g, s, size, u, weights).improves; });
+    }
+    guard.rethrow();
+  };
+  if (dense_tables_fit(n, t)) {
+    std::vector<DenseWeights> tables;
+    for (int i = 0; i < t; ++i) tables.emplace_back(n);
+    check(tables);
+  } else {
+    std::vector<NeighbourWeights> tables(static_cast<std::size_t>(t));
+    check(tables);
   }
-  guard.rethrow();
   for (vertex_t u = 0; u < n; ++u)
     if (improves[std::size_t(u)]) out.push_back(u);
   return out;

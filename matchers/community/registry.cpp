@@ -5,8 +5,11 @@
 // factors 4 and 16: louvain 13 + 84, louvain-omp 0 + 94 measured) with
 // about 15% to spare: the input check's transpose (24 bytes an edge), the
 // second level's graph (at most the input's size), the aggregation's
-// (community, weight) pairs (32 an edge), a label, a degree, a community
-// sum and a neighbour weight per vertex, the modularity's long doubles.
+// rows, a label, a degree, a community sum and a neighbour weight per
+// vertex (louvain-omp: its threads' dense tables, at most 32 MB together),
+// the modularity's long doubles. Measured again after the aggregation's
+// hash-table sums and the dense tables (2 threads, ER 2^17-2^19): the
+// declared values 1.42-1.53x the peaks.
 // louvain-gpu's host memory is the input check's (a transpose: 24 bytes an
 // edge) and the labels and hierarchy, not measured (bench_memory covers CPU
 // entries); on the device it holds the graph (24 bytes an edge), the

@@ -293,9 +293,7 @@ std::vector<vertex_t> improving_vertices(const Csr<double>& g, const MoveState& 
   for (vertex_t l : s.label) ++size[std::size_t(l)];
   std::vector<char> improves(std::size_t(n), 0);
   const int t = threads > 0 ? threads : omp_get_max_threads();
-  // Each thread's table (dense ones made here, outside the threads, where
-  // they fit: dense_tables_fit); the same sums either way.
-  const auto check = [&](auto& tables) {
+  with_thread_tables(n, t, [&](auto& tables) {
     AllocationGuard guard;
 #pragma omp parallel num_threads(t)
     {
@@ -305,15 +303,7 @@ std::vector<vertex_t> improving_vertices(const Csr<double>& g, const MoveState& 
         guard.run([&] { improves[std::size_t(u)] = best_move_with(g, s, size, u, weights).improves; });
     }
     guard.rethrow();
-  };
-  if (dense_tables_fit(n, t)) {
-    std::vector<DenseWeights> tables;
-    for (int i = 0; i < t; ++i) tables.emplace_back(n);
-    check(tables);
-  } else {
-    std::vector<NeighbourWeights> tables(static_cast<std::size_t>(t));
-    check(tables);
-  }
+  });
   for (vertex_t u = 0; u < n; ++u)
     if (improves[std::size_t(u)]) out.push_back(u);
   return out;

@@ -161,21 +161,14 @@ vertex_t parallel_rounds(const Csr<double>& g, MoveState& s, double threshold, i
   return moves;
 }
 
-// A level's rounds with a table per thread (kept between classes): dense
-// ones (an entry per vertex) where they take at most 2^25 bytes together
-// (ER 2^18 on 2 threads: its second level, 69653 vertices and 8M entries,
-// 0.66 -> 0.49 s against hashing); hashed ones otherwise.
+// A level's rounds with a table per thread, kept between classes
+// (community::with_thread_tables: dense or hashed).
 vertex_t parallel_rounds(const Csr<double>& g, MoveState& s, double threshold, int* passes, int threads,
                          bool coloring) {
   if (s.two_m <= 0) return 0;
   const int t = threads > 0 ? threads : omp_get_max_threads();
-  if (community::dense_tables_fit(g.n_rows, t)) {
-    std::vector<community::DenseWeights> tables;
-    for (int i = 0; i < t; ++i) tables.emplace_back(g.n_rows);
-    return parallel_rounds(g, s, threshold, passes, t, coloring, tables);
-  }
-  std::vector<NeighbourWeights> tables(static_cast<std::size_t>(t));
-  return parallel_rounds(g, s, threshold, passes, t, coloring, tables);
+  return community::with_thread_tables(
+      g.n_rows, t, [&](auto& tables) { return parallel_rounds(g, s, threshold, passes, t, coloring, tables); });
 }
 
 }  // namespace

@@ -76,13 +76,18 @@ void set_partition(DistGraph& d, Partition partition, std::vector<vertex_t> firs
 // when those n / 8 bytes are at most the rank's columns (n <= 32 m_r: every
 // part of a graph of average degree 32 / P or more); else every cross entry
 // listed, sorted and made unique (O(c log c) for c cross entries).
+// in_place: d's offsets, columns and weights already hold the rows (row(i)
+// reads them there), so each row is checked, sorted and relabelled where
+// it is.
 template <class Row>
-void fill_rows(DistGraph& d, Row row) {
+void fill_rows(DistGraph& d, Row row, bool in_place = false) {
   const vertex_t count = d.count();
-  d.offsets.assign(std::size_t(count) + 1, 0);
-  for (vertex_t i = 0; i < count; ++i) d.offsets[i + 1] = d.offsets[i] + offset_t(row(i).first.size());
-  d.cols.resize(std::size_t(d.offsets[count]));
-  d.weights.resize(d.cols.size());
+  if (!in_place) {
+    d.offsets.assign(std::size_t(count) + 1, 0);
+    for (vertex_t i = 0; i < count; ++i) d.offsets[i + 1] = d.offsets[i] + offset_t(row(i).first.size());
+    d.cols.resize(std::size_t(d.offsets[count]));
+    d.weights.resize(d.cols.size());
+  }
   const bool bitmap = std::uint64_t(d.n) <= 32 * std::uint64_t(d.offsets[count]);
   std::vector<std::uint64_t> seen(bitmap ? std::size_t(d.n) / 64 + 1 : 0, 0);
   using W = typename std::remove_cvref_t<decltype(row(0).second)>::value_type;
@@ -102,9 +107,11 @@ void fill_rows(DistGraph& d, Row row) {
       for (std::size_t k = 1; k < cols.size() && in_order; ++k)
         in_order = neighbour_beats(weights[k - 1], cols[k - 1], weights[k], cols[k]);
       if (in_order) {
-        std::copy(cols.begin(), cols.end(), out_cols);
-        std::copy(weights.begin(), weights.end(), out_weights);  // float -> double keeps the order
-      } else {
+        if (!in_place) {
+          std::copy(cols.begin(), cols.end(), out_cols);
+          std::copy(weights.begin(), weights.end(), out_weights);  // float -> double keeps the order
+        }
+      } else {  // (in place too: the row is read whole into `sorted` first)
         sorted.resize(cols.size());
         for (std::size_t k = 0; k < cols.size(); ++k) sorted[k] = {weights[k], cols[k]};
         std::sort(sorted.begin(), sorted.end(),
@@ -151,6 +158,19 @@ void fill_rows(DistGraph& d, Row row) {
   d.ghosts.shrink_to_fit();
 }
 
+// Rank `rank`'s part without its rows: the partition `first` (in
+// `partition`'s numbering) of a graph on n vertices with `edges` edges.
+DistGraph part_of(vertex_t n, offset_t edges, std::vector<vertex_t> first, int rank, Partition partition) {
+  MATCHBLAS_EXPECTS(rank >= 0 && std::size_t(rank) + 1 < first.size(), "distribute_rows: rank out of range");
+  DistGraph d;
+  d.rank = rank;
+  d.ranks = int(first.size()) - 1;
+  d.n = n;
+  d.edges = edges;
+  set_partition(d, partition, std::move(first));
+  return d;
+}
+
 }  // namespace
 
 template <class W>
@@ -175,15 +195,29 @@ DistGraph distribute(const Csr<W>& g, int rank, int ranks, Partition partition) 
 template <class W>
 DistGraph distribute_rows(const Csr<W>& rows, vertex_t n, offset_t edges, std::vector<vertex_t> first, int rank,
                           Partition partition) {
-  MATCHBLAS_EXPECTS(rank >= 0 && std::size_t(rank) + 1 < first.size(), "distribute_rows: rank out of range");
-  DistGraph d;
-  d.rank = rank;
-  d.ranks = int(first.size()) - 1;
-  d.n = n;
-  d.edges = edges;
-  set_partition(d, partition, std::move(first));
+  DistGraph d = part_of(n, edges, std::move(first), rank, partition);
   MATCHBLAS_EXPECTS(rows.n_rows == d.count(), "distribute_rows: the rows are not this rank's block");
   fill_rows(d, [&](vertex_t i) { return std::pair(rows.row_cols(i), rows.row_weights(i)); });
+  return d;
+}
+
+DistGraph distribute_rows(Csr<double>&& rows, vertex_t n, offset_t edges, std::vector<vertex_t> first, int rank,
+                          Partition partition) {
+  DistGraph d = part_of(n, edges, std::move(first), rank, partition);
+  MATCHBLAS_EXPECTS(rows.n_rows == d.count() && rows.offsets.size() == std::size_t(d.count()) + 1,
+                    "distribute_rows: the rows are not this rank's block");
+  d.offsets = std::move(rows.offsets);
+  d.cols = std::move(rows.cols);
+  d.weights = std::move(rows.weights);
+  rows = {};
+  fill_rows(
+      d,
+      [&d](vertex_t i) {
+        const std::size_t at = std::size_t(d.offsets[i]), size = std::size_t(d.offsets[i + 1] - d.offsets[i]);
+        return std::pair(std::span<const vertex_t>(d.cols.data() + at, size),
+                         std::span<const double>(d.weights.data() + at, size));
+      },
+      /*in_place=*/true);
   return d;
 }
 

@@ -106,4 +106,9 @@ template <class W>
 DistGraph distribute_rows(const Csr<W>& rows, vertex_t n, offset_t edges, std::vector<vertex_t> first, int rank,
                           Partition partition);
 
+// The same, taking the rows' arrays as the part's own (no copy: a rank that
+// keeps every row it built, as one rank does).
+DistGraph distribute_rows(Csr<double>&& rows, vertex_t n, offset_t edges, std::vector<vertex_t> first, int rank,
+                          Partition partition);
+
 }  // namespace matchblas

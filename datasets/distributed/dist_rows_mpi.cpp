@@ -127,7 +127,7 @@ namespace {
 // (starting at id lo; labels are ids: the blocks partition), `entries` in
 // all; none when from == to (rows may then be empty).
 struct KeptRows {
-  const Csr<double>& rows;
+  Csr<double>& rows;
   vertex_t lo, from, to;
   offset_t entries;
 };
@@ -220,8 +220,11 @@ namespace {
 // place, in parallel, as are the kept rows.
 DistGraph rows_received(std::vector<Entry> in, const KeptRows& kept, std::vector<vertex_t> first, vertex_t n,
                         offset_t edges, int rank, Partition partition) {
-  Csr<double> part;
   const vertex_t base = first[rank];
+  if (in.empty() && kept.from == 0 && kept.to > 0 && kept.to == kept.rows.n_rows && kept.lo == base &&
+      first[rank + 1] - base == kept.rows.n_rows)  // the rank's rows are the ones it built (one rank): no copy
+    return distribute_rows(std::move(kept.rows), n, edges, std::move(first), rank, partition);
+  Csr<double> part;
   part.n_rows = first[rank + 1] - base;
   part.n_cols = n;
   part.offsets.assign(std::size_t(part.n_rows) + 1, 0);

@@ -175,3 +175,40 @@ TEST_CASE("distribute: the parts of all ranks are the graph, rows in the greedy 
   CHECK(d.count() > 0);
   CHECK_THROWS_AS(distribute(g, 2, 2), invalid_input);
 }
+
+TEST_CASE("distribute_rows, copying the rows or taking them, gives distribute's part") {
+  GenOptions o;
+  o.seed = 4;
+  o.ties = 3;
+  o.edge_factor = 5;
+  const Csr<double> g = erdos_renyi<double>(400, o);  // rows by column: most need the greedy sort
+  const auto same = [](const DistGraph& a, const DistGraph& b) {
+    return a.first == b.first && a.offsets == b.offsets && a.cols == b.cols && a.weights == b.weights &&
+           a.ghosts == b.ghosts && a.cross_entries == b.cross_entries && a.n == b.n && a.edges == b.edges;
+  };
+  for (const Partition partition : {Partition::blocks, Partition::spread})
+    for (int ranks : {1, 3}) {
+      CAPTURE(int(partition));
+      CAPTURE(ranks);
+      for (int rank = 0; rank < ranks; ++rank) {
+        const DistGraph want = distribute(g, rank, ranks, partition);
+        // The rows of this rank's labels (ids in columns), as a reader would build them.
+        Csr<double> rows;
+        rows.n_rows = want.count();
+        rows.n_cols = g.n_cols;
+        rows.offsets.assign(std::size_t(rows.n_rows) + 1, 0);
+        for (vertex_t i = 0; i < rows.n_rows; ++i) {
+          const vertex_t u = want.id(want.begin() + i);
+          rows.cols.insert(rows.cols.end(), g.row_cols(u).begin(), g.row_cols(u).end());
+          rows.weights.insert(rows.weights.end(), g.row_weights(u).begin(), g.row_weights(u).end());
+          rows.offsets[std::size_t(i) + 1] = offset_t(rows.cols.size());
+        }
+        CHECK(same(distribute_rows(rows, g.n_rows, num_edges(g), want.first, rank, partition), want));
+        CHECK(same(distribute_rows(std::move(rows), g.n_rows, num_edges(g), want.first, rank, partition), want));
+      }
+    }
+  Csr<double> bad = g;  // one rank's whole graph with a column out of range
+  bad.cols[7] = g.n_rows;
+  CHECK_THROWS_AS(distribute_rows(std::move(bad), g.n_rows, num_edges(g), {0, g.n_rows}, 0, Partition::blocks),
+                  invalid_input);
+}

@@ -118,134 +118,78 @@ void initialise(const Csr<double>& c, DualMatching& r) {
 bool augment_free_rows(const Csr<double>& c, DualMatching& r, vertex_t& row_out, bool skip_unmatchable) {
   row_out = -1;
   const vertex_t m = c.n_rows, n = c.n_cols;
+  // Several searches at a time where there are threads and enough free rows
+  // (the same result); the rest, or all, one at a time here.
+  std::vector<vertex_t> dead;  // columns the parallel rounds found to lead nowhere
+  const vertex_t first = parallel_searches(c, r, row_out, skip_unmatchable, dead);
   auto& u = r.u;
   auto& rm = r.mates.row_mate;
-  const offset_t* offsets = c.offsets.data();
-  const vertex_t* cols = c.cols.data();
-  const double* weights = c.weights.data();
   // What a relaxation reads of a column (distance and dual: 16 bytes, four
   // to a cache line), apart from what only an update touches.
   struct alignas(16) Column {
     double dist;
     double v;  // the dual
   };
-  std::vector<Column> col(n);
-  for (vertex_t j = 0; j < n; ++j) col[j] = {inf, r.v[j]};
-  std::vector<vertex_t> mate(r.mates.col_mate), pred(n, -1);  // the column's row (-1: free); the row it was reached from
-  std::vector<vertex_t> touched, settled;
-  // Columns at the current smallest distance wait in `ready` instead of the
-  // heap (MC64's Q2), first in first out: on tight entries a search then
-  // walks without heap operations, and the rows to be scanned next are
-  // known a few steps ahead, so their entries are fetched from memory while
-  // the current row is scanned (on matrices larger than the caches nearly
-  // every row scanned is a miss: the time of a search is that of its chain
-  // of misses, row -> its entries -> their columns, unless they overlap).
-  // A column whose distance is final is never relaxed again, because a
-  // relaxation only offers dist >= the current smallest, so `nd >= dist`
-  // turns it away without a per-search mark.
-  std::vector<vertex_t> ready;
-  std::size_t head = 0;  // ready[head..] wait
-  ColumnHeap heap(n);
-  auto prefetch_row_start = [&](vertex_t i) {
-    __builtin_prefetch(offsets + i);
-    __builtin_prefetch(u.data() + i);
+  struct Columns {
+    Column* a;
+    double& dist(vertex_t j) { return a[j].dist; }
+    double v(vertex_t j) const { return a[j].v; }
+    void prefetch(vertex_t j) const { __builtin_prefetch(a + j); }
   };
-  auto prefetch_entries = [&](vertex_t i) {
-    const offset_t k = offsets[i];
-    __builtin_prefetch(cols + k);
-    __builtin_prefetch(weights + k);
-  };
-  auto prefetch_columns = [&](vertex_t i) {
-    for (offset_t k = offsets[i]; k < offsets[i + 1]; ++k) __builtin_prefetch(col.data() + cols[k]);
-  };
-  for (vertex_t s = 0; s < m; ++s) {
-    if (rm[s] >= 0) continue;
-    check_interrupt();
-    ++r.searches;
-    double best = inf, dmin = 0;
-    vertex_t best_col = -1;
-    auto relax = [&](vertex_t i, double base) {
-      const double ui = u[i];
-      const offset_t end = offsets[i + 1];
-      for (offset_t k = offsets[i]; k < end; ++k) {
-        const vertex_t j = cols[k];
-        Column& cj = col[j];
-        const double nd = base + std::max(0.0, weights[k] - ui - cj.v);
-        if (nd >= cj.dist || nd >= best) continue;
-        if (cj.dist == inf) touched.push_back(j);
-        cj.dist = nd;
-        pred[j] = i;
-        const vertex_t owner = mate[j];
-        if (owner < 0) {
-          best = nd;
-          best_col = j;
-          continue;
-        }
-        prefetch_row_start(owner);
-        if (nd <= dmin) {
-          heap.remove(j);
-          ready.push_back(j);
-        } else {
-          heap.push_or_decrease(j, nd);
-        }
+  std::vector<Column> col;
+  std::vector<vertex_t> mate, pred;  // the column's row (-1: free); the row it was reached from
+  if (first < m && !(row_out >= 0 && !skip_unmatchable)) {
+    col.resize(n);
+    for (vertex_t j = 0; j < n; ++j) col[j] = {inf, r.v[j]};
+    for (vertex_t j : dead) col[j].dist = -inf;
+    mate = r.mates.col_mate;
+    pred.assign(n, -1);
+    Columns columns{col.data()};
+    SearchLists l;
+    ColumnHeap heap(n);
+    for (vertex_t s = first; s < m; ++s) {
+      if (rm[s] >= 0) continue;
+      check_interrupt();
+      ++r.searches;
+      const auto [best, best_col] = shortest_path_search(c, u.data(), mate.data(), s, columns, pred.data(), heap, l);
+      if (best_col < 0) {  // no augmenting path from s
+        if (row_out < 0) row_out = s;
+        if (!skip_unmatchable) break;
+        // Every column the search reached (all it could: best stayed inf)
+        // leads to no free column, now or after later augmentations, which
+        // never pass through them: dead, at distance -inf, which turns every
+        // later relaxation away. So the failed searches together scan each
+        // entry at most once.
+        for (vertex_t j : l.touched) col[j].dist = -inf;
+        l.touched.clear();
+        l.settled.clear();
+        continue;
       }
-    };
-    relax(s, 0);
-    for (;;) {
-      if (head == ready.size()) {
-        ready.clear();
-        head = 0;
-        if (heap.empty() || heap.top_key() >= best) break;
-        dmin = heap.top_key();
-        while (!heap.empty() && heap.top_key() <= dmin) ready.push_back(heap.pop());
+      // Duals: settled columns and their rows move by their distance to the
+      // free column; the search's row by all of it.
+      for (vertex_t j : l.settled) {
+        col[j].v += col[j].dist - best;
+        u[mate[j]] += best - col[j].dist;
       }
-      const vertex_t j = ready[head++];
-      if (col[j].dist >= best) break;  // every ready column is as far
-      // Two rows ahead: its entries; one row ahead: their columns (the
-      // heap's top when no other column is ready: likely the next).
-      if (head + 1 < ready.size()) prefetch_entries(mate[ready[head + 1]]);
-      if (head < ready.size()) prefetch_columns(mate[ready[head]]);
-      else if (!heap.empty()) prefetch_columns(mate[heap.top_id()]);
-      settled.push_back(j);
-      relax(mate[j], col[j].dist);
+      u[s] += best;
+      // Flip the path.
+      for (vertex_t j = best_col;;) {
+        const vertex_t i = pred[j], next = rm[i];
+        rm[i] = j;
+        mate[j] = i;
+        if (i == s) break;
+        j = next;
+      }
+      for (vertex_t j : l.touched) col[j].dist = inf;
+      l.touched.clear();
+      l.settled.clear();
     }
-    heap.clear();
-    ready.clear();
-    head = 0;
-    if (best_col < 0) {  // no augmenting path from s
-      if (row_out < 0) row_out = s;
-      if (!skip_unmatchable) break;
-      // Every column the search reached (all it could: best stayed inf)
-      // leads to no free column, now or after later augmentations, which
-      // never pass through them: dead, at distance -inf, which turns every
-      // later relaxation away. So the failed searches together scan each
-      // entry at most once.
-      for (vertex_t j : touched) col[j].dist = -inf;
-      touched.clear();
-      settled.clear();
-      continue;
-    }
-    // Duals: settled columns and their rows move by their distance to the
-    // free column; the search's row by all of it.
-    for (vertex_t j : settled) {
-      col[j].v += col[j].dist - best;
-      u[mate[j]] += best - col[j].dist;
-    }
-    u[s] += best;
-    // Flip the path.
-    for (vertex_t j = best_col;;) {
-      const vertex_t i = pred[j], next = rm[i];
-      rm[i] = j;
-      mate[j] = i;
-      if (i == s) break;
-      j = next;
-    }
-    for (vertex_t j : touched) col[j].dist = inf;
-    touched.clear();
-    settled.clear();
+    for (vertex_t j = 0; j < n; ++j) r.v[j] = col[j].v;
+    r.mates.col_mate = std::move(mate);
   }
-  for (vertex_t j = 0; j < n; ++j) r.v[j] = col[j].v;
-  r.mates.col_mate = std::move(mate);
+  const offset_t* offsets = c.offsets.data();
+  const vertex_t* cols = c.cols.data();
+  const double* weights = c.weights.data();
   r.mates.matched = 0;
   r.cost = 0;
   for (vertex_t i = 0; i < m; ++i)

@@ -8,6 +8,7 @@
 #include <atomic>
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "matchers/bipartite/shortest_augmenting.hpp"
@@ -110,6 +111,128 @@ class ColumnHeap {
   std::vector<vertex_t> pos_;
 };
 
+// What a search fills: the columns it gave a distance (touched), those
+// whose distance became final (settled), and the columns at the current
+// smallest distance waiting to be scanned (ready, first in first out).
+struct SearchLists {
+  std::vector<vertex_t> touched, settled, ready;
+};
+
+// One Dijkstra search from the free row s over the reduced costs
+// max(0, c_ij - u_i - v_j) to the nearest free column (mate[j] < 0):
+// (its distance, the column), or (inf, -1) when none can be reached; then
+// l.settled holds the columns whose distance is final (below the result's),
+// l.touched every column given a distance, pred[j] the row j was reached
+// from. `col` holds this search's distances (col.dist(j): inf before the
+// search, -inf for a column known to lead nowhere, which no relaxation
+// passes) and the column duals (col.v(j)); the caller resets the distances
+// of l.touched afterwards. Shared by the serial searches and the parallel
+// rounds (shortest_augmenting_parallel.cpp), so both find the same paths.
+//
+// Columns at the current smallest distance wait in `ready` instead of the
+// heap (MC64's Q2), first in first out: on tight entries a search then
+// walks without heap operations, and the rows to be scanned next are known
+// a few steps ahead, so their entries are fetched from memory while the
+// current row is scanned (on matrices larger than the caches nearly every
+// row scanned is a miss: the time of a search is that of its chain of
+// misses, row -> its entries -> their columns, unless they overlap). A
+// column whose distance is final is never relaxed again, because a
+// relaxation only offers dist >= the current smallest, so `nd >= dist`
+// turns it away without a per-search mark.
+template <class Cols>
+std::pair<double, vertex_t> shortest_path_search(const Csr<double>& c, const double* u, const vertex_t* mate,
+                                                 vertex_t s, Cols& col, vertex_t* pred, ColumnHeap& heap,
+                                                 SearchLists& l) {
+  const offset_t* offsets = c.offsets.data();
+  const vertex_t* cols = c.cols.data();
+  const double* weights = c.weights.data();
+  auto prefetch_row_start = [&](vertex_t i) {
+    __builtin_prefetch(offsets + i);
+    __builtin_prefetch(u + i);
+  };
+  auto prefetch_entries = [&](vertex_t i) {
+    const offset_t k = offsets[i];
+    __builtin_prefetch(cols + k);
+    __builtin_prefetch(weights + k);
+  };
+  auto prefetch_columns = [&](vertex_t i) {
+    for (offset_t k = offsets[i]; k < offsets[i + 1]; ++k) col.prefetch(cols[k]);
+  };
+  std::vector<vertex_t>& ready = l.ready;
+  std::size_t head = 0;  // ready[head..] wait
+  double best = inf, dmin = 0;
+  vertex_t best_col = -1;
+  auto relax = [&](vertex_t i, double base) {
+    const double ui = u[i];
+    const offset_t end = offsets[i + 1];
+    for (offset_t k = offsets[i]; k < end; ++k) {
+      const vertex_t j = cols[k];
+      double& dist = col.dist(j);
+      const double nd = base + std::max(0.0, weights[k] - ui - col.v(j));
+      if (nd >= dist || nd >= best) continue;
+      if (dist == inf) l.touched.push_back(j);
+      dist = nd;
+      pred[j] = i;
+      const vertex_t owner = mate[j];
+      if (owner < 0) {
+        best = nd;
+        best_col = j;
+        continue;
+      }
+      prefetch_row_start(owner);
+      if (nd <= dmin) {
+        heap.remove(j);
+        ready.push_back(j);
+      } else {
+        heap.push_or_decrease(j, nd);
+      }
+    }
+  };
+  relax(s, 0);
+  for (;;) {
+    if (head == ready.size()) {
+      ready.clear();
+      head = 0;
+      if (heap.empty() || heap.top_key() >= best) break;
+      dmin = heap.top_key();
+      while (!heap.empty() && heap.top_key() <= dmin) ready.push_back(heap.pop());
+    }
+    const vertex_t j = ready[head++];
+    if (col.dist(j) >= best) break;  // every ready column is as far
+    // Two rows ahead: its entries; one row ahead: their columns (the heap's
+    // top when no other column is ready: likely the next).
+    if (head + 1 < ready.size()) prefetch_entries(mate[ready[head + 1]]);
+    if (head < ready.size()) prefetch_columns(mate[ready[head]]);
+    else if (!heap.empty()) prefetch_columns(mate[heap.top_id()]);
+    l.settled.push_back(j);
+    relax(mate[j], col.dist(j));
+  }
+  heap.clear();
+  ready.clear();
+  return {best, best_col};
+}
+
+// The searches of augment_free_rows from the free rows in order, several
+// at a time on OpenMP's threads, with the same result as one at a time
+// (the same paths in the same order: the same matching and duals, bit for
+// bit): returns the first row it left to the serial searches (m when none),
+// with `dead` the columns its failed searches found to lead nowhere.
+vertex_t parallel_searches(const Csr<double>& c, DualMatching& r, vertex_t& row_out, bool skip_unmatchable,
+                           std::vector<vertex_t>& dead);
+
+// When parallel_searches runs rounds: with at least `threads` threads, a
+// matrix of at least `entries` entries and `rows_per_thread` free rows a
+// thread. On two threads the rounds lose: a search there costs about 1.4x
+// a serial one (a column's distance and dual in two arrays, not one line)
+// and a third of the searches run again (stencil2d:1000 from MC64's start,
+// bench/RESULTS.md). Tests lower it to run the rounds on small inputs.
+struct ParallelSearchGate {
+  int threads = 4;
+  offset_t entries = parallel_entries;
+  int rows_per_thread = 8;
+};
+extern ParallelSearchGate parallel_search_gate;
+
 // Throws invalid_input unless c is a bipartite Csr with finite costs.
 void check_costs(const Csr<double>& c);
 
@@ -123,6 +246,11 @@ void check_costs(const Csr<double>& c);
 // search reached are skipped from then on, so the failed searches cost
 // O(nnz) together).
 bool augment_free_rows(const Csr<double>& c, DualMatching& r, vertex_t& row_out, bool skip_unmatchable = false);
+
+// MC64's initialisation: feasible duals (row minima, then column minima of
+// what is left) and a matching on tight entries, greedy with one-step
+// reassignments.
+void initialise(const Csr<double>& c, DualMatching& r);
 
 // The cold start: MC64's initialisation, then the searches.
 bool match_every_row(const Csr<double>& c, DualMatching& r, vertex_t& row_out);

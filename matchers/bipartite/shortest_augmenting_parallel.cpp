@@ -17,9 +17,11 @@
 // Cost: the serial searches' work at about 1.4x a search, plus the
 // searches run again (those after each round's first conflict: about a
 // third on stencil2d from MC64's start); B doubles while whole rounds
-// commit and shrinks to twice what the last one took; after three rounds
-// of fewer than two each, the serial searches take the rest. Memory: 16
-// bytes a column per thread, 4 a column shared.
+// commit and shrinks to twice what the last one took. The last searches
+// are long and overlap (on stencil2d from MC64's start the last 1% of them
+// scan two thirds of all the entries scanned), so after two rounds that
+// took fewer than max(2, threads / 4) searches each, the serial searches
+// take the rest. Memory: 16 bytes a column per thread, 4 a column shared.
 #include <omp.h>
 
 #include <algorithm>
@@ -206,8 +208,8 @@ vertex_t parallel_searches(const Csr<double>& c, DualMatching& r, vertex_t& row_
     for (std::size_t k = 0; k < size; ++k) writes(found[k], [&](vertex_t j) { writer[std::size_t(j)] = none; });
     next += committed;
     if (stop) return m;
-    thin_rounds = committed < 2 ? thin_rounds + 1 : 0;
-    if (thin_rounds >= 3) break;
+    thin_rounds = committed < std::max<std::size_t>(2, std::size_t(team) / 4) ? thin_rounds + 1 : 0;
+    if (thin_rounds >= 2) break;
     batch = committed == size ? std::min(2 * batch, most) : std::max(std::size_t(team), 2 * committed);
   }
   return next < free_rows.size() ? free_rows[next] : m;

@@ -206,10 +206,17 @@ DistGraph distribute_rows(Csr<double>&& rows, vertex_t n, offset_t edges, std::v
   DistGraph d = part_of(n, edges, std::move(first), rank, partition);
   MATCHBLAS_EXPECTS(rows.n_rows == d.count() && rows.offsets.size() == std::size_t(d.count()) + 1,
                     "distribute_rows: the rows are not this rank's block");
+  MATCHBLAS_EXPECTS(rows.offsets.front() == 0 && rows.cols.size() == std::size_t(rows.offsets.back()) &&
+                        rows.weights.size() == rows.cols.size(),
+                    "distribute_rows: the rows' offsets, columns and weights do not agree");
   d.offsets = std::move(rows.offsets);
   d.cols = std::move(rows.cols);
   d.weights = std::move(rows.weights);
   rows = {};
+  if (d.cols.capacity() > d.cols.size() + d.cols.size() / 4) {  // room a builder reserved and did not use
+    d.cols.shrink_to_fit();
+    d.weights.shrink_to_fit();
+  }
   fill_rows(
       d,
       [&d](vertex_t i) {

@@ -21,7 +21,9 @@
 // are long and overlap (on stencil2d from MC64's start the last 1% of them
 // scan two thirds of all the entries scanned), so after two rounds that
 // took fewer than max(2, threads / 4) searches each, the serial searches
-// take the rest. Memory: 16 bytes a column per thread, 4 a column shared.
+// take the rest. Interrupts are checked between rounds. Memory: 16 bytes
+// a column per thread and 4 shared, and the lists of a round's searches
+// (at most 64 a thread: the columns each reached, settled and its path).
 #include <omp.h>
 
 #include <algorithm>
@@ -86,10 +88,20 @@ vertex_t parallel_searches(const Csr<double>& c, DualMatching& r, vertex_t& row_
                            std::vector<vertex_t>& dead) {
   const vertex_t m = c.n_rows, n = c.n_cols;
   const int team = std::min(omp_get_max_threads(), 64);
-  if (team < parallel_search_gate.threads || c.num_entries() < parallel_search_gate.entries) return 0;
+  if (omp_in_parallel() || team < parallel_search_gate.threads || c.num_entries() < parallel_search_gate.entries)
+    return 0;
+  // The rounds' updates are disjoint only when the mates are each other's
+  // inverse (the checked starts are; awpm's own is too): else one at a time.
   std::vector<vertex_t> free_rows;
-  for (vertex_t i = 0; i < m; ++i)
-    if (r.mates.row_mate[i] < 0) free_rows.push_back(i);
+  for (vertex_t i = 0; i < m; ++i) {
+    const vertex_t j = r.mates.row_mate[i];
+    if (j < 0) free_rows.push_back(i);
+    else if (j >= n || r.mates.col_mate[std::size_t(j)] != i) return 0;
+  }
+  for (vertex_t j = 0; j < n; ++j) {
+    const vertex_t i = r.mates.col_mate[std::size_t(j)];
+    if (i >= 0 && (i >= m || r.mates.row_mate[std::size_t(i)] != j)) return 0;
+  }
   if (free_rows.size() < std::size_t(parallel_search_gate.rows_per_thread) * std::size_t(team)) return 0;
   auto& u = r.u;
   auto& v = r.v;

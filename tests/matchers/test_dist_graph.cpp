@@ -207,6 +207,11 @@ TEST_CASE("distribute_rows, copying the rows or taking them, gives distribute's 
         CHECK(same(distribute_rows(std::move(rows), g.n_rows, num_edges(g), want.first, rank, partition), want));
       }
     }
+  Csr<double> extra = g;  // a column past the last offset
+  extra.cols.push_back(0);
+  extra.weights.push_back(1.0);
+  CHECK_THROWS_AS(distribute_rows(std::move(extra), g.n_rows, num_edges(g), {0, g.n_rows}, 0, Partition::blocks),
+                  invalid_input);
   Csr<double> bad = g;  // one rank's whole graph with a column out of range
   bad.cols[7] = g.n_rows;
   CHECK_THROWS_AS(distribute_rows(std::move(bad), g.n_rows, num_edges(g), {0, g.n_rows}, 0, Partition::blocks),

@@ -28,10 +28,14 @@
 //   >= 0 for every entry (up to rounding) and = 0 on the matched entries.
 //   Cost: O(m (nnz + n) log n) worst case; far less in practice (the
 //   searches stop early and most rows are matched by the initialisation).
-//   O(m + n) extra memory besides the result. The searches are sequential;
-//   the O(nnz) passes around them (row and column minima, tightness, the
-//   first relaxation of canonical_duals) run on OpenMP's threads from 65536
-//   entries on, and give the same values on any number of threads.
+//   O(m + n) extra memory besides the result (and 16 bytes a column per
+//   thread for the rounds below). On 4 or more threads the searches run in
+//   rounds, several at a time, until the rounds take fewer than a quarter
+//   of the threads' worth (shortest_augmenting_parallel.cpp), then one at
+//   a time; the O(nnz) passes around them (row and column minima,
+//   tightness, the first relaxation of canonical_duals) run on OpenMP's
+//   threads from 65536 entries on. Every result is the same, bit for bit,
+//   on any number of threads.
 #pragma once
 #include <limits>
 #include <vector>

@@ -91,8 +91,9 @@ PrepassOptions read_solver_options(const OptionValues& v, int job) {
 // duals). Jobs 4-5 are `threaded`: the O(nnz) passes around the searches run
 // on RunOptions::threads threads with the same bits on any count; the bids
 // run in one thread's order or (--bids jacobi) in synchronous rounds on the
-// threads, and the searches are sequential: deterministic either way
-// (--parallel-bids: not).
+// threads, and the searches run in rounds on 4 or more threads with the
+// serial result bit for bit: deterministic either way (--parallel-bids:
+// not).
 MatcherInfo solver_entry(MatcherInfo m) {
   m.problem = Problem::bipartite;
   m.threaded = m.job == 4 || m.job == 5;

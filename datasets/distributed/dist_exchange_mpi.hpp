@@ -6,7 +6,9 @@
 // the final blocks of step 3 (dist_rows_mpi.cpp).
 #pragma once
 #include <mpi.h>
+#include <omp.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <new>
@@ -119,30 +121,70 @@ std::vector<Entry> exchange(const std::string& name, std::vector<Entry>& items, 
   std::vector<int> send_counts(std::size_t(ranks), 0), send_displs(std::size_t(ranks) + 1, 0);
   std::vector<Entry> send;
   agreed(name, [&] {
-    std::vector<std::int64_t> counts(std::size_t(ranks), 0);
+    // Fixed slices of the items (at most 64, of 2^16 items or more: the
+    // same on any number of threads), on the threads: each counts its items
+    // per rank and whether they go to one rank each in rank order; then
+    // each writes its items at its place in every rank's block (the blocks
+    // hold the items in their order, whatever the threads).
+    const std::int64_t size = std::int64_t(items.size());
+    const int slices = int(std::clamp<std::int64_t>(size / 65536, 1, 64));
+    const auto slice_begin = [size, slices](int t) { return size * t / slices; };
+    std::vector<std::int64_t> counts(std::size_t(slices) * std::size_t(ranks), 0);
+    std::vector<int> first_rank(std::size_t(slices), ranks), last_rank(std::size_t(slices), -1);
+    std::vector<char> ordered(std::size_t(slices), 1);
+#pragma omp parallel for schedule(static, 1)
+    for (int t = 0; t < slices; ++t) {
+      std::int64_t* mine = counts.data() + std::size_t(t) * std::size_t(ranks);
+      bool in_order = true;
+      int last = -1;
+      for (std::int64_t k = slice_begin(t); k < slice_begin(t + 1); ++k) {
+        int sends = 0;
+        to(items[std::size_t(k)], [&](int r) {
+          ++mine[r];
+          in_order = in_order && ++sends == 1 && r >= last;
+          if (last < 0) first_rank[std::size_t(t)] = r;
+          last = r;
+        });
+      }
+      ordered[std::size_t(t)] = in_order;
+      last_rank[std::size_t(t)] = last;
+    }
     // Items that go to one rank each, in rank order (rows sent in row
     // order), are sent as they are: no copy.
     bool in_order = true;
-    int last = 0;
-    for (const Entry& e : items) {
-      int sends = 0;
-      to(e, [&](int r) {
-        ++counts[std::size_t(r)];
-        in_order = in_order && ++sends == 1 && r >= last;
-        last = r;
-      });
+    for (int t = 0, last = -1; t < slices; ++t) {
+      in_order = in_order && ordered[std::size_t(t)] && (last_rank[std::size_t(t)] < 0 || first_rank[std::size_t(t)] >= last);
+      if (last_rank[std::size_t(t)] >= 0) last = last_rank[std::size_t(t)];
     }
     for (int r = 0; r < ranks; ++r) {
-      send_counts[r] = count_of(counts[r]);
+      std::int64_t total = 0;
+      for (int t = 0; t < slices; ++t) total += counts[std::size_t(t) * std::size_t(ranks) + std::size_t(r)];
+      send_counts[r] = count_of(total);
       send_displs[r + 1] = count_of(std::int64_t(send_displs[r]) + send_counts[r]);
     }
     if (in_order) {
       send.swap(items);
       return;
     }
+    // Each slice's place in each rank's block.
+    for (int r = 0; r < ranks; ++r) {
+      std::int64_t at = send_displs[r];
+      for (int t = 0; t < slices; ++t) {
+        std::int64_t& c = counts[std::size_t(t) * std::size_t(ranks) + std::size_t(r)];
+        const std::int64_t n = c;
+        c = at;
+        at += n;
+      }
+    }
     send.resize(std::size_t(send_displs[ranks]));
-    std::vector<int> next(send_displs.begin(), send_displs.end() - 1);
-    for (const Entry& e : items) to(e, [&](int r) { send[std::size_t(next[r]++)] = e; });
+#pragma omp parallel for schedule(static, 1)
+    for (int t = 0; t < slices; ++t) {
+      std::int64_t* next = counts.data() + std::size_t(t) * std::size_t(ranks);
+      for (std::int64_t k = slice_begin(t); k < slice_begin(t + 1); ++k) {
+        const Entry& e = items[std::size_t(k)];
+        to(e, [&](int r) { send[std::size_t(next[r]++)] = e; });
+      }
+    }
     std::vector<Entry>().swap(items);
   });
   std::vector<int> recv_counts(std::size_t(ranks), 0), recv_displs(std::size_t(ranks) + 1, 0);

@@ -142,9 +142,15 @@ void sort_on_threads(T* first, std::int64_t size, Less less, int team) {
 // took 3-4x longer on R-MAT graphs: a locked increment per entry, each a
 // cache miss.) Memory is allocated outside the parallel regions, or under
 // an AllocationGuard, so that running out of it throws std::bad_alloc.
-template <class W, class EntriesOf>
+// `scattered()` runs once the items have been read for the last time (the
+// caller may free them there: the build's peak is then the scatter's
+// buffer and the result, without the items).
+struct NothingToFree {
+  void operator()() const {}
+};
+template <class W, class EntriesOf, class Scattered = NothingToFree>
 Csr<W> csr_from_entries(vertex_t n_rows, vertex_t n_cols, std::int64_t items, EntriesOf entry, Duplicates dup,
-                        bool drop_zeros, RowOrder order = RowOrder::column) {
+                        bool drop_zeros, RowOrder order = RowOrder::column, Scattered scattered = {}) {
   const std::int64_t m = std::max<std::int64_t>(items, 0);
   struct Triple {
     vertex_t row, col;
@@ -219,6 +225,7 @@ Csr<W> csr_from_entries(vertex_t n_rows, vertex_t n_cols, std::int64_t items, En
     for (std::int64_t k = chunk_begin(c); k < chunk_begin(c + 1); ++k)
       entry(k, [&](vertex_t r, vertex_t col, W v) { out[mine[bucket_of(r)]++] = {r, col, v}; });
   }
+  scattered();
   // Phase 4, a bucket at a time: bucket its entries by row (into scratch),
   // sort each row by (column, value), combine duplicates, and write the
   // survivors back at the row's place; then, when asked, the survivors in

@@ -232,8 +232,9 @@ inline auto to_both_ends(const std::vector<vertex_t>& first) {
 template <class W>
 Csr<double> general_rows(vertex_t lo, vertex_t hi, vertex_t n, const std::vector<Entry>& in, const MmHeader& h);
 
-// Rows lo..hi-1 of a generated graph from every drawn edge with an end in them.
-Csr<double> drawn_rows(vertex_t lo, vertex_t hi, vertex_t n, const std::vector<Entry>& in);
+// Rows lo..hi-1 of a generated graph from every drawn edge with an end in
+// them; `in` is freed once read (before the rows are sorted and written).
+Csr<double> drawn_rows(vertex_t lo, vertex_t hi, vertex_t n, std::vector<Entry>& in);
 
 // Collective: from each rank's rows lo.. of its provisional block (columns
 // are ids), this rank's DistGraph under `partition`.

@@ -108,7 +108,7 @@ template Csr<double> general_rows<double>(vertex_t, vertex_t, vertex_t, const st
 // larger weight, self-loops (weight 0) dropped; each row bucketed straight
 // from the received edges and left in the greedy order, so that its final
 // owner only copies it (distribute_rows sorts only rows out of order).
-Csr<double> drawn_rows(vertex_t lo, vertex_t hi, vertex_t n, const std::vector<Entry>& in) {
+Csr<double> drawn_rows(vertex_t lo, vertex_t hi, vertex_t n, std::vector<Entry>& in) {
   return csr_from_entries<double>(
       hi - lo, n, std::int64_t(in.size()),
       [&](std::int64_t k, auto emit) {
@@ -116,7 +116,7 @@ Csr<double> drawn_rows(vertex_t lo, vertex_t hi, vertex_t n, const std::vector<E
         if (e.r >= lo && e.r < hi) emit(e.r - lo, e.c, e.v);
         if (e.c >= lo && e.c < hi) emit(e.c - lo, e.r, e.v);
       },
-      Duplicates::max, /*drop_zeros=*/true, RowOrder::greedy);
+      Duplicates::max, /*drop_zeros=*/true, RowOrder::greedy, [&in] { std::vector<Entry>().swap(in); });
 }
 
 // ---- step 3: the final blocks and the rows sent there ---------------------

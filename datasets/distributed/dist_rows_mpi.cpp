@@ -268,7 +268,7 @@ DistGraph rows_received(std::vector<Entry> in, const KeptRows& kept, std::vector
       part.weights[at + k] = rows.weights[begin + k];
     }
   }
-  return distribute_rows(part, n, edges, std::move(first), rank, partition);
+  return distribute_rows(std::move(part), n, edges, std::move(first), rank, partition);  // in place: no copy
 }
 
 }  // namespace

@@ -24,30 +24,41 @@ namespace matchblas {
 namespace roma_sparse_detail {
 
 template <class W>
-Matching start_matching(const Csr<W>& g, RomaSparseStart s) {
-  return s == RomaSparseStart::suitor ? suitor_seq(g, 1) : s == RomaSparseStart::gpa ? gpa(g, 1) : Matching(g.n_rows);
+Matching start_matching(const Csr<W>& g, RomaSparseStart s, int threads) {
+  switch (s) {
+    case RomaSparseStart::suitor:
+      return threads > 1 ? suitor_cas(g, threads) : suitor_seq(g, 1);
+    case RomaSparseStart::gpa:
+      return gpa(g, std::max(threads, 1));
+    case RomaSparseStart::empty:
+      break;
+  }
+  return Matching(g.n_rows);
 }
-template Matching start_matching(const Csr<float>&, RomaSparseStart);
-template Matching start_matching(const Csr<double>&, RomaSparseStart);
+template Matching start_matching(const Csr<float>&, RomaSparseStart, int);
+template Matching start_matching(const Csr<double>&, RomaSparseStart, int);
 
 template <class W>
-std::vector<double> matched_weights(const Csr<W>& g, const Matching& m) {
+std::vector<double> matched_weights(const Csr<W>& g, const Matching& m, int threads) {
   std::vector<double> mw(static_cast<std::size_t>(g.n_rows), 0.0);
+#pragma omp parallel for schedule(static, 4096) num_threads(threads) if (threads > 1)
   for (vertex_t v = 0; v < g.n_rows; ++v)
     if (m.mate[v] != no_vertex) mw[v] = edge_weight(g, v, m.mate[v]);
   return mw;
 }
-template std::vector<double> matched_weights(const Csr<float>&, const Matching&);
-template std::vector<double> matched_weights(const Csr<double>&, const Matching&);
+template std::vector<double> matched_weights(const Csr<float>&, const Matching&, int);
+template std::vector<double> matched_weights(const Csr<double>&, const Matching&, int);
 
 template <class W>
-double augmentation_threshold(const Csr<W>& g, double min_gain) {
+double augmentation_threshold(const Csr<W>& g, double min_gain, int threads) {
   double largest = 0;
-  for (const W& w : g.weights) largest = std::max(largest, double(w));
+  const auto size = std::int64_t(g.weights.size());
+#pragma omp parallel for reduction(max : largest) schedule(static) num_threads(threads) if (threads > 1)
+  for (std::int64_t k = 0; k < size; ++k) largest = std::max(largest, double(g.weights[std::size_t(k)]));
   return min_gain * largest;
 }
-template double augmentation_threshold(const Csr<float>&, double);
-template double augmentation_threshold(const Csr<double>&, double);
+template double augmentation_threshold(const Csr<float>&, double, int);
+template double augmentation_threshold(const Csr<double>&, double, int);
 
 void check_roma_sparse_options(const RomaSparseOptions& opt, const char* name) {
   MATCHBLAS_EXPECTS(opt.phases >= 0 && opt.min_gain >= 0, std::string(name) + ": phases and min-gain must be >= 0");

@@ -227,17 +227,17 @@ class LongAugmentations {
   const Csr<W>& lists() const { return lists_; }
   int length() const { return length_; }
 
-  // The next pass's roots, in increasing order, into `out`: every vertex in
-  // the first pass, then those whose mate changed since the previous pass
-  // began.
+  // The next pass's roots, in increasing order, into `out` (found on
+  // `threads` threads): every vertex in the first pass, then those whose
+  // mate changed since the previous pass began.
   template <class Mate>
-  void roots(Mate mate, std::vector<vertex_t>& out) {
-    out.clear();
-    for (vertex_t v = 0; v < g_.n_rows; ++v) {
+  void roots(Mate mate, std::vector<vertex_t>& out, int threads = 1) {
+    indices_where(g_.n_rows, out, [&](vertex_t v) {
       const vertex_t now = mate(v);
-      if (first_ || now != previous_[v]) out.push_back(v);
-      previous_[v] = now;
-    }
+      const bool changed = first_ || now != previous_[std::size_t(v)];
+      previous_[std::size_t(v)] = now;
+      return changed;
+    }, threads);
     first_ = 0;
   }
 

@@ -69,8 +69,8 @@ using namespace roma_sparse_detail;
 template <class W>
 class SharedMatching {
  public:
-  SharedMatching(const Csr<W>& g, Matching m)
-      : mate_(std::move(m.mate)), mw_(matched_weights(g, matching())), lock_(mate_.size()) {}
+  SharedMatching(const Csr<W>& g, Matching m, int threads)
+      : mate_(std::move(m.mate)), mw_(matched_weights(g, matching(), threads)), lock_(mate_.size()) {}
 
   vertex_t mate(vertex_t a) const { return std::atomic_ref(mate_[a]).load(std::memory_order_relaxed); }
   double matched(vertex_t a) const { return std::atomic_ref(mw_[a]).load(std::memory_order_relaxed); }
@@ -193,6 +193,16 @@ void on_threads(vertex_t n, int chunk, MakeState make_state, Body body, std::vec
   scanned += s;
 }
 
+// The vertices flagged in `flag`, in increasing order, into `changed` (its
+// contents replaced), their flags cleared; on `threads` threads.
+void take_changed(std::vector<char>& flag, std::vector<vertex_t>& changed, int threads) {
+  indices_where(vertex_t(flag.size()), changed, [&](vertex_t v) {
+    if (!flag[std::size_t(v)]) return false;
+    flag[std::size_t(v)] = 0;
+    return true;
+  }, threads);
+}
+
 // A pass of longer augmentations on the threads from the roots of `order`
 // (the header: the locks, the check, the retries); returns the
 // augmentations applied, sets `searched`, and flags in changed_flag every
@@ -262,21 +272,23 @@ RomaRun roma_sparse_omp(const Csr<W>& g, const RomaSparseOptions& opt, int threa
   MATCHBLAS_EXPECTS(g.n_rows == g.n_cols, "roma-sparse-omp needs a general (square) graph");
   check_roma_sparse_options(opt, "roma-sparse-omp");
   const ScopedThreads scope(threads);
+  const int team = omp_get_max_threads();
   const vertex_t n = g.n_rows;
   RomaRun run;
   auto t = std::chrono::steady_clock::now();
-  SharedMatching<W> state(g, start_matching(g, opt.start));
+  SharedMatching<W> state(g, start_matching(g, opt.start, team), team);
   run.start_seconds = seconds_since(t);
-  run.start_weight = matching_weight(g, state.matching());
-  const double threshold = augmentation_threshold(g, opt.min_gain);
+  run.start_weight = matched_total(n, [&](vertex_t a) { return state.mate(a); },
+                                   [&](vertex_t a) { return state.matched(a); }, team);
+  const double threshold = augmentation_threshold(g, opt.min_gain, team);
   const auto mate = [&](vertex_t a) { return state.mate(a); };
   const auto matched = [&](vertex_t a) { return state.matched(a); };
   const Csr<W> lists =
-      opt.candidates > 0 ? candidate_lists(g, opt.candidates, CandidateOrder::column, omp_get_max_threads()) : Csr<W>{};
+      opt.candidates > 0 ? candidate_lists(g, opt.candidates, CandidateOrder::column, team) : Csr<W>{};
   const Csr<W>& search = opt.candidates > 0 ? lists : g;
   std::optional<LongAugmentations<W>> longer;
-  if (opt.length > 2) longer.emplace(g, opt.length, opt.candidates, omp_get_max_threads());
-  std::vector<std::optional<LongSearch<W>>> searches(static_cast<std::size_t>(omp_get_max_threads()));
+  if (opt.length > 2) longer.emplace(g, opt.length, opt.candidates, team);
+  std::vector<std::optional<LongSearch<W>>> searches(static_cast<std::size_t>(team));
   std::vector<vertex_t> order;
   order.reserve(std::size_t(n));
   PhaseSchedule schedule(longer.has_value());
@@ -288,8 +300,8 @@ RomaRun roma_sparse_omp(const Csr<W>& g, const RomaSparseOptions& opt, int threa
     t = std::chrono::steady_clock::now();
     // The phase's vertices (the long pass's roots, or the marked ones) in a
     // fresh seeded random order.
-    if (schedule.long_pass()) longer->roots(mate, order);
-    else marked.list(order);
+    if (schedule.long_pass()) longer->roots(mate, order, team);
+    else marked.list(order, team);
     rng::shuffle(order, rng::Stream(opt.seed, order_stream + std::uint64_t(p)));
     const vertex_t listed = vertex_t(order.size());
     if (schedule.long_pass()) {
@@ -297,14 +309,10 @@ RomaRun roma_sparse_omp(const Csr<W>& g, const RomaSparseOptions& opt, int threa
       phase.phase = p;
       phase.kernel = "long";
       phase.flips = long_pass_omp(*longer, searches, state, order, threshold, changed_flag, phase.scanned);
-      for (vertex_t v = 0; v < n; ++v)
-        if (changed_flag[v]) {
-          changed_flag[v] = 0;
-          changed.push_back(v);
-        }
-      marked.mark_around(g, changed, mate, omp_get_max_threads());
+      take_changed(changed_flag, changed, team);
+      marked.mark_around(g, changed, mate, team);
       phase.seconds = seconds_since(t);
-      phase.weight = matched_total(n, mate, matched);
+      phase.weight = matched_total(n, mate, matched, team);
       run.phases.push_back(phase);
       if (!schedule.next(phase.flips)) break;
       continue;
@@ -339,11 +347,7 @@ RomaRun roma_sparse_omp(const Csr<W>& g, const RomaSparseOptions& opt, int threa
       if (again) mine.push_back(v);
     };
     on_threads(listed, 256, [] { return no_vertex; }, body, retry, flips, scanned);
-    for (vertex_t p = 0; p < n; ++p)
-      if (changed_flag[p]) {
-        changed_flag[p] = 0;
-        changed.push_back(p);
-      }
+    take_changed(changed_flag, changed, team);
     // The searches that lost a race, again, one at a time.
     std::sort(retry.begin(), retry.end());
     vertex_t u_row = no_vertex;
@@ -358,13 +362,13 @@ RomaRun roma_sparse_omp(const Csr<W>& g, const RomaSparseOptions& opt, int threa
         ++flips;
       }
     }
-    marked.mark_around(g, changed, mate, omp_get_max_threads());
+    marked.mark_around(g, changed, mate, team);
     RomaPhase phase;
     phase.phase = p;
     phase.scanned = scanned + std::int64_t(retry.size());
     phase.flips = flips;
     phase.seconds = seconds_since(t);
-    phase.weight = matched_total(n, mate, matched);
+    phase.weight = matched_total(n, mate, matched, team);
     run.phases.push_back(phase);
     if (!schedule.next(flips)) break;
   }

@@ -17,20 +17,23 @@
 
 #include "lib/csr.hpp"
 #include "lib/matching.hpp"
+#include "lib/parallel_scan.hpp"
 #include "matchers/general/roma_sparse.hpp"
 
 namespace matchblas::roma_sparse_detail {
 
 inline constexpr std::uint64_t order_stream = 0x524f4d53;  // "ROMS": the phases' vertex orders (rng::Stream)
 
-// What both versions start from (roma_sparse.cpp): the start matching, each
-// vertex's matched weight (0: free), min_gain x the largest edge weight.
+// What both versions start from (roma_sparse.cpp), on `threads` threads:
+// the start matching (suitor: greedy's, by Suitor with compare-and-swap
+// offers on more than one thread, the same matching), each vertex's matched
+// weight (0: free), min_gain x the largest edge weight.
 template <class W>
-Matching start_matching(const Csr<W>& g, RomaSparseStart s);
+Matching start_matching(const Csr<W>& g, RomaSparseStart s, int threads = 1);
 template <class W>
-std::vector<double> matched_weights(const Csr<W>& g, const Matching& m);
+std::vector<double> matched_weights(const Csr<W>& g, const Matching& m, int threads = 1);
 template <class W>
-double augmentation_threshold(const Csr<W>& g, double min_gain);
+double augmentation_threshold(const Csr<W>& g, double min_gain, int threads = 1);
 
 // Which vertices a phase searches: those whose best 2-augmentation may have
 // changed since they were last searched. aug(v) reads the mates of v, of
@@ -52,13 +55,11 @@ class MarkedVertices {
     marked_[v] = 0;
     return true;
   }
-  // The marked vertices in increasing order, into `out`: a phase's
-  // vertices (shuffled by the caller), so that a phase with few costs O(n)
-  // bytes read, not a shuffle of all n.
-  void list(std::vector<vertex_t>& out) const {
-    out.clear();
-    for (std::size_t v = 0; v < marked_.size(); ++v)
-      if (marked_[v]) out.push_back(vertex_t(v));
+  // The marked vertices in increasing order, into `out`, on `threads`
+  // threads: a phase's vertices (shuffled by the caller), so that a phase
+  // with few costs O(n) bytes read, not a shuffle of all n.
+  void list(std::vector<vertex_t>& out, int threads = 1) const {
+    indices_where(vertex_t(marked_.size()), out, [&](vertex_t v) { return marked_[std::size_t(v)] != 0; }, threads);
   }
   // Marks around every vertex of `changed` (duplicates allowed; emptied), on
   // `threads` OpenMP threads (their marks are relaxed atomic stores of 1).
@@ -224,16 +225,20 @@ double edge_weight(const Csr<W>& g, vertex_t a, vertex_t b) {
   return cols[base] == b ? double(g.weights[base]) : std::numeric_limits<double>::quiet_NaN();
 }
 
-// The matching's weight from the matched weights: matching_weight's sum, term
-// for term and in its order (each pair once, from its smaller end), without
-// looking the edges up (a phase's report: O(n)).
+// The matching's weight from the matched weights, without looking the edges
+// up (a phase's report: O(n)). On one thread matching_weight's sum, term for
+// term and in its order (each pair once, from its smaller end); on more, the
+// same terms summed by ordered_sum (lib/parallel_scan.hpp: the same value at
+// any count above one, within rounding of matching_weight's).
 template <class Mate, class Matched>
-double matched_total(vertex_t n, Mate mate, Matched matched) {
-  double sum = 0;
-  for (vertex_t u = 0; u < n; ++u) {
+double matched_total(vertex_t n, Mate mate, Matched matched, int threads = 1) {
+  const auto term = [&](vertex_t u) {
     const vertex_t v = mate(u);
-    if (v != no_vertex && v > u) sum += matched(u);
-  }
+    return v != no_vertex && v > u ? double(matched(u)) : 0.0;
+  };
+  if (threads > 1) return ordered_sum(n, term, threads);
+  double sum = 0;
+  for (vertex_t u = 0; u < n; ++u) sum += term(u);
   return sum;
 }
 

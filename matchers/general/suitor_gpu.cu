@@ -24,6 +24,7 @@
 #include "matchers/general/suitor_gpu_search.cuh"
 #include "matchers/general/suitor_gpu_warps.cuh"
 #include "ops/gpu/argmax_gpu.cuh"
+#include "ops/gpu/warp_append.cuh"
 
 namespace matchblas {
 
@@ -74,12 +75,16 @@ __global__ void suitor_hubs(gpu::CsrView<W> g, Offers offers, word_t* word, cons
 // every vertex's first proposal goes to its heaviest neighbour: the row
 // argmax (gpu::argmax_rows, a bandwidth-bound pass) gives them all; then
 // every vertex proposes at once (the atomics order the proposals to one
-// vertex, as any interleaving of Suitor may).
+// vertex, as any interleaving of Suitor may). A proposal that does not beat
+// the word it reads is not sent: on R-MAT thousands go to each hub, whose
+// word soon holds a heavy offer (R-MAT 2^23, H200: bulk round and listing
+// 0.39 -> 0.31 ms; Erdos-Renyi unchanged).
 template <class W, class Offers>
 __global__ void propose_heaviest(vertex_t n, Offers offers, word_t* word, const vertex_t* best, const W* best_w) {
   for (long long u = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; u < n;
        u += static_cast<long long>(gridDim.x) * blockDim.x)
-    if (best[u] != no_vertex) offers.propose(word + best[u], best[u], best_w[u], vertex_t(u));
+    if (best[u] != no_vertex && offers.beats(best_w[u], vertex_t(u), __ldcg(word + best[u])))
+      offers.propose(word + best[u], best[u], best_w[u], vertex_t(u));
 }
 
 // After the bulk round, the vertices that hold no offer and have neighbours
@@ -94,8 +99,8 @@ __global__ void list_unsettled(gpu::CsrView<W> g, Offers offers, const word_t* w
     const vertex_t u = vertex_t(i), v = best[u];
     const offset_t d = degree_of(g.offsets, u);
     if (d == 0 || (v != no_vertex && offers.suitor(__ldcg(word + v)) == u)) continue;
-    if (d > hub_degree) hubs[atomicAdd(hub_count, 1)] = u;
-    else extra[atomicAdd(extra_count, 1)] = u;
+    if (d > hub_degree) gpu::append_by_warp(hubs, hub_count, u);
+    else gpu::append_by_warp(extra, extra_count, u);
   }
 }
 

@@ -35,6 +35,7 @@
 #include "ops/gpu/device.hpp"
 #include "ops/gpu/device_buffer.cuh"
 #include "ops/gpu/row_scan.cuh"
+#include "ops/gpu/warp_append.cuh"
 
 namespace matchblas::gpu {
 
@@ -115,8 +116,8 @@ __global__ void argmax_rows_in_order(CsrView<W> a, DeviceArgmaxMasks<W> m, verte
         mine = true;
         b = scan_row(a, m, vertex_t(u), member, Width);
       } else if (member == 0) {
-        if (degree <= warp_degree) rows[atomicAdd(counts, 1)] = vertex_t(u);
-        else rows[n - 1 - atomicAdd(counts + 1, 1)] = vertex_t(u);
+        if (degree <= warp_degree) append_by_warp(rows, counts, vertex_t(u));
+        else rows[n - 1 - claim_by_warp(counts + 1)] = vertex_t(u);
       }
     }
     b = reduce_lanes(b, Width);

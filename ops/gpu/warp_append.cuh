@@ -13,13 +13,17 @@ namespace matchblas::gpu {
 
 // Appends x to list, counted by *count; call from the threads that append
 // now (those of a warp that call together share one atomic).
-__device__ inline void append_by_warp(vertex_t* list, int* count, vertex_t x) {
+// The next free slot of a list counted by *count, for each calling thread
+// (distinct slots; the threads of a warp that call together share one atomic).
+__device__ inline int claim_by_warp(int* count) {
   namespace cg = cooperative_groups;
   const cg::coalesced_group same = cg::coalesced_threads();
   int at = 0;
   if (same.thread_rank() == 0) at = atomicAdd(count, int(same.size()));
-  list[same.shfl(at, 0) + same.thread_rank()] = x;
+  return same.shfl(at, 0) + int(same.thread_rank());
 }
+
+__device__ inline void append_by_warp(vertex_t* list, int* count, vertex_t x) { list[claim_by_warp(count)] = x; }
 
 // Appends x to lists[cls], counted by counts[cls] (cls < 0: to none); the
 // threads of a warp that append to one class together share one atomic.

@@ -3,8 +3,7 @@
 // increasing order, and a sum in a fixed order. The indices are cut into
 // blocks of 2^16; each block is one thread's work, and the blocks' results
 // are joined in block order.
-// Cost: O(n) work, O(n / 2^16) extra memory; `out` is sized to n while the
-// blocks fill it.
+// Cost: O(n) work, O(n / 2^16) extra memory.
 #pragma once
 #include <algorithm>
 #include <cstddef>
@@ -17,9 +16,10 @@ namespace matchblas {
 
 inline constexpr vertex_t scan_block = vertex_t(1) << 16;
 
-// The indices i in [0, n) for which keep(i) is true, increasing, into out.
-// keep(i) may change what belongs to index i alone (it runs once per i,
-// each i on one thread); it must not throw.
+// The indices i in [0, n) for which keep(i) is true, increasing, into out
+// (its contents replaced). keep must not throw or change what it reads: it
+// runs twice per index on more than one thread (a count, then the writes),
+// so out is sized once, to the indices kept.
 template <class Keep>
 void indices_where(vertex_t n, std::vector<vertex_t>& out, Keep keep, int threads) {
   const vertex_t blocks = (n + scan_block - 1) / scan_block;
@@ -29,23 +29,23 @@ void indices_where(vertex_t n, std::vector<vertex_t>& out, Keep keep, int thread
       if (keep(i)) out.push_back(i);
     return;
   }
-  out.resize(std::size_t(n));  // block b writes its indices from b * scan_block on
-  std::vector<vertex_t> kept(std::size_t(blocks), 0);
+  std::vector<std::size_t> at(std::size_t(blocks) + 1, 0);  // block b's first place in out, after the count
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
   for (vertex_t b = 0; b < blocks; ++b) {
     const vertex_t first = b * scan_block, last = std::min(n, first + scan_block);
-    vertex_t k = first;
+    std::size_t k = 0;
+    for (vertex_t i = first; i < last; ++i) k += keep(i) ? 1 : 0;
+    at[std::size_t(b) + 1] = k;
+  }
+  for (vertex_t b = 0; b < blocks; ++b) at[std::size_t(b) + 1] += at[std::size_t(b)];
+  out.resize(at[std::size_t(blocks)]);
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
+  for (vertex_t b = 0; b < blocks; ++b) {
+    const vertex_t first = b * scan_block, last = std::min(n, first + scan_block);
+    std::size_t k = at[std::size_t(b)];
     for (vertex_t i = first; i < last; ++i)
-      if (keep(i)) out[std::size_t(k++)] = i;
-    kept[std::size_t(b)] = k - first;
+      if (keep(i)) out[k++] = i;
   }
-  std::size_t size = 0;
-  for (vertex_t b = 0; b < blocks; ++b) {  // blocks move down only: no block overwrites one not yet moved
-    const auto from = out.begin() + std::ptrdiff_t(b) * scan_block;
-    std::copy(from, from + kept[std::size_t(b)], out.begin() + std::ptrdiff_t(size));
-    size += std::size_t(kept[std::size_t(b)]);
-  }
-  out.resize(size);
 }
 
 // The sum of term(i) over i in [0, n): each block's terms in index order,

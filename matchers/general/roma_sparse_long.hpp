@@ -232,12 +232,11 @@ class LongAugmentations {
   // mate changed since the previous pass began.
   template <class Mate>
   void roots(Mate mate, std::vector<vertex_t>& out, int threads = 1) {
-    indices_where(g_.n_rows, out, [&](vertex_t v) {
-      const vertex_t now = mate(v);
-      const bool changed = first_ || now != previous_[std::size_t(v)];
-      previous_[std::size_t(v)] = now;
-      return changed;
-    }, threads);
+    indices_where(g_.n_rows, out, [&](vertex_t v) { return first_ || mate(v) != previous_[std::size_t(v)]; },
+                  threads);
+    const auto size = std::int64_t(out.size());  // the others' mates are the ones they hold
+#pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1 && size > scan_block)
+    for (std::int64_t i = 0; i < size; ++i) previous_[std::size_t(out[std::size_t(i)])] = mate(out[std::size_t(i)]);
     first_ = 0;
   }
 

@@ -196,11 +196,8 @@ void on_threads(vertex_t n, int chunk, MakeState make_state, Body body, std::vec
 // The vertices flagged in `flag`, in increasing order, into `changed` (its
 // contents replaced), their flags cleared; on `threads` threads.
 void take_changed(std::vector<char>& flag, std::vector<vertex_t>& changed, int threads) {
-  indices_where(vertex_t(flag.size()), changed, [&](vertex_t v) {
-    if (!flag[std::size_t(v)]) return false;
-    flag[std::size_t(v)] = 0;
-    return true;
-  }, threads);
+  indices_where(vertex_t(flag.size()), changed, [&](vertex_t v) { return flag[std::size_t(v)] != 0; }, threads);
+  for (vertex_t v : changed) flag[std::size_t(v)] = 0;
 }
 
 // A pass of longer augmentations on the threads from the roots of `order`

@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "datasets/generators.hpp"
 #include "matchers/common/greedy.hpp"
 #include "matchers/general/roma_sparse.hpp"
 #include "matchers/general/roma_sparse_long.hpp"
@@ -424,6 +425,39 @@ TEST_CASE("roma-sparse: float weights, a star, the empty graph, bad options") {
   check::require_valid(f, roma_sparse_omp(f, to_convergence(), 2).matching);
   CHECK_THROWS_AS(parse_roma_sparse_start("neighbour"), invalid_input);
   CHECK(to_string(parse_roma_sparse_start("empty")) == "empty");
+}
+
+TEST_CASE("roma-sparse-omp on graphs of several scan blocks: greedy's start, every phase gains, converged") {
+  // More than 2^16 vertices, so that the phases' vertex lists, the long
+  // passes' roots, the changed vertices and the reported weights are found
+  // block by block on the threads (lib/parallel_scan.hpp), and the start is
+  // Suitor with compare-and-swap offers.
+  for (int ties : {0, 3}) {
+    GenOptions gen;
+    gen.edge_factor = 3;
+    gen.ties = ties;
+    gen.seed = std::uint64_t(5 + ties);
+    const Csr<double> g = erdos_renyi<double>(3 * 65536 + 77, gen);
+    const double greedy_weight = matching_weight(g, greedy(g, 1));
+    for (int threads : {1, 3}) {
+      CAPTURE(ties);
+      CAPTURE(threads);
+      RomaSparseOptions o = to_convergence();
+      o.length = 4;
+      const RomaRun run = roma_sparse_omp(g, o, threads);
+      check::require_valid(g, run.matching);
+      CHECK(run.start_weight == doctest::Approx(greedy_weight).epsilon(1e-12));
+      double previous = run.start_weight;
+      for (const RomaPhase& p : run.phases) {
+        CHECK(p.weight >= previous * (1 - 1e-12));
+        previous = p.weight;
+      }
+      CHECK(matching_weight(g, run.matching) == doctest::Approx(previous).epsilon(1e-12));
+      check_ends_converged(run);
+      CHECK(check::largest_2_augmentation(g, run.matching).gain <= 1e-9);
+      CHECK(run.phases.front().scanned >= std::int64_t(g.n_rows));  // phase 0: every vertex (and the retries)
+    }
+  }
 }
 
 }  // namespace matchblas

@@ -58,7 +58,7 @@ struct RomaSparseOptions {
   // passes of longer ones (matchers/general/roma_sparse_long.hpp; roma-sparse
   // and -omp; PhaseSchedule says when). The registry's CPU entries default
   // to 4 (bench/RESULTS.md: the gap to the optimum a third of length 2's at
-  // 1.5-2.6x its time); roma-sparse-gpu takes 2 only.
+  // 1.5-2.4x its time); roma-sparse-gpu takes 2 only.
   int length = 2;
 };
 

@@ -14,6 +14,7 @@
 #include "lib/greedy_order.hpp"
 #include "lib/interrupt.hpp"
 #include "lib/omp_threads.hpp"
+#include "lib/radix_sort.hpp"
 #include "matchers/general/gpa.hpp"
 #include "matchers/general/roma_sparse_long.hpp"
 #include "matchers/general/roma_sparse_search.hpp"
@@ -93,28 +94,38 @@ Csr<W> candidate_lists(const Csr<W>& g, int k, CandidateOrder order, int threads
   for (vertex_t v = 0; v < n; ++v) c.offsets[std::size_t(v) + 1] = c.offsets[v] + kept(v);
   c.cols.resize(std::size_t(c.offsets[n]));
   c.weights.resize(std::size_t(c.offsets[n]));
-  const auto heavier = [](const std::pair<W, vertex_t>& a, const std::pair<W, vertex_t>& b) {
-    return neighbour_beats(a.first, a.second, b.first, b.second);
+  // The greedy order on integers: a weight's order_key (lib/radix_sort.hpp:
+  // the weights' order, -0 and +0 one key), larger first, then the smaller
+  // column; neighbour_beats' order on weights that are not NaN, at a
+  // fraction of its cost (the floating-point compares were most of the
+  // lists' time). A weight comes back by from_order_key (a zero as +0).
+  struct Ranked {
+    std::uint64_t key;
+    vertex_t col;
+  };
+  const auto heavier = [](const Ranked& a, const Ranked& b) {
+    return a.key > b.key || (a.key == b.key && a.col < b.col);
   };
   // Each row on its own: the same lists on any thread count.
   AllocationGuard guard;
 #pragma omp parallel num_threads(threads > 0 ? threads : omp_get_max_threads())
   {
-    std::vector<std::pair<W, vertex_t>> row;
+    std::vector<Ranked> row;
 #pragma omp for schedule(dynamic, 1024)
     for (vertex_t v = 0; v < n; ++v) guard.run([&] {
       row.clear();
-      for (offset_t e = g.offsets[v]; e < g.offsets[v + 1]; ++e) row.emplace_back(g.weights[e], g.cols[e]);
+      for (offset_t e = g.offsets[v]; e < g.offsets[v + 1]; ++e)
+        row.push_back({order_key(double(g.weights[e])), g.cols[e]});
       const auto keep = std::ptrdiff_t(kept(v));
       if (keep == std::ptrdiff_t(row.size())) std::sort(row.begin(), row.end(), heavier);
       else std::partial_sort(row.begin(), row.begin() + keep, row.end(), heavier);
       row.resize(std::size_t(keep));
       if (order == CandidateOrder::column)
-        std::sort(row.begin(), row.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
+        std::sort(row.begin(), row.end(), [](const Ranked& a, const Ranked& b) { return a.col < b.col; });
       offset_t out = c.offsets[v];
-      for (const auto& [w, x] : row) {
-        c.cols[std::size_t(out)] = x;
-        c.weights[std::size_t(out++)] = w;
+      for (const Ranked& r : row) {
+        c.cols[std::size_t(out)] = r.col;
+        c.weights[std::size_t(out++)] = W(from_order_key(r.key));
       }
     });
   }

@@ -427,6 +427,33 @@ TEST_CASE("roma-sparse: float weights, a star, the empty graph, bad options") {
   CHECK(to_string(parse_roma_sparse_start("empty")) == "empty");
 }
 
+TEST_CASE("candidate lists in the greedy order: heavier first, then the smaller column, signed weights and zeros") {
+  // Row 0 holds ties, negative weights and both zeros; the lists compare
+  // weights as numbers (-0 and +0 tie, so the smaller column goes first).
+  const Csr<double> g = graph(8, {{0, 1, 2.0}, {0, 2, -1.5}, {0, 3, -0.0}, {0, 4, 0.0}, {0, 5, 2.0}, {0, 6, 1e300},
+                                  {0, 7, -1e-300}, {1, 2, 0.5}, {3, 4, -0.0}});
+  for (int k : {0, 3}) {
+    for (int threads : {1, 2}) {
+      const Csr<double> built =
+          roma_sparse_detail::candidate_lists(g, k, roma_sparse_detail::CandidateOrder::greedy, threads);
+      for (vertex_t v = 0; v < g.n_rows; ++v) {
+        std::vector<std::pair<double, vertex_t>> row;
+        for (offset_t e = g.offsets[v]; e < g.offsets[v + 1]; ++e) row.push_back({g.weights[e], g.cols[e]});
+        std::sort(row.begin(), row.end(),
+                  [](const auto& a, const auto& b) { return neighbour_beats(a.first, a.second, b.first, b.second); });
+        if (k > 0) row.resize(std::min(row.size(), std::size_t(k)));
+        REQUIRE(built.offsets[v + 1] - built.offsets[v] == offset_t(row.size()));
+        for (std::size_t i = 0; i < row.size(); ++i) {
+          CHECK(built.cols[std::size_t(built.offsets[v]) + i] == row[i].second);
+          CHECK(built.weights[std::size_t(built.offsets[v]) + i] == row[i].first);  // -0 == +0
+        }
+      }
+      CHECK(built.cols[0] == 6);  // 1e300
+      CHECK(built.cols[1] == 1);  // 2.0 at column 1 before 2.0 at column 5
+    }
+  }
+}
+
 TEST_CASE("roma-sparse-omp on graphs of several scan blocks: greedy's start, every phase gains, converged") {
   // More than 2^16 vertices, so that the phases' vertex lists, the long
   // passes' roots, the changed vertices and the reported weights are found

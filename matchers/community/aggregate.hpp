@@ -112,6 +112,26 @@ auto with_thread_tables(vertex_t n, int threads, F&& f) {
   return f(tables);
 }
 
+// The change of modularity (ops/modularity.hpp's Q) over moves applied one
+// after another, no two of them by neighbours (a colour class): a move of
+// u, of degree k, from community a to community b, with w_a and w_b u's
+// edge weights into them (its loop aside, which moves with it) and tot_a,
+// tot_b their degree sums just before it, changes Q by
+//   2 (w_b - w_a) / 2m  -  gamma ((tot_b + k)^2 - tot_b^2 + (tot_a - k)^2 - tot_a^2) / (2m)^2,
+// the second bracket being 2 k (tot_b - tot_a + k). Saves a pass over the
+// edges per round (louvain_omp); moves by neighbours at once would need the
+// edges between them, so the rounds without a colouring recompute Q.
+struct ModularityChange {
+  double edges = 0, squares = 0;  // sums of w_b - w_a and of 2 k (tot_b - tot_a + k), in the moves' order
+  void move(double w_from, double w_to, double k, double tot_from, double tot_to) {
+    edges += w_to - w_from;
+    squares += 2 * k * (tot_to - tot_from + k);
+  }
+  double value(double two_m, double gamma) const {
+    return two_m > 0 ? 2 * edges / two_m - gamma * squares / (two_m * two_m) : 0.0;
+  }
+};
+
 // u's best move under s (louvain.hpp's rule): the neighbouring community of
 // the largest gain (times 2m), ties to the smallest label, or (to =
 // no_vertex) one of its own at gain 0, which loses ties to a neighbouring

@@ -10,8 +10,11 @@
 // gain from the class's start (labels and community degree sums); then the
 // class's moves are applied in vertex order. A round that lowers modularity
 // is undone and ends the level; otherwise rounds go on until one gains less
-// than the threshold. Every sum runs in a fixed order, so the partition is
-// the same at any thread count.
+// than the threshold. With a colouring the round's modularity follows from
+// its moves (community::ModularityChange: no pass over the edges; ER 2^18's
+// second level on 2 threads 0.50 -> 0.41 s); without one it is recomputed.
+// Every sum runs in a fixed order, so the partition is the same at any
+// thread count.
 #include <algorithm>
 #include <cstdint>
 #include <utility>
@@ -83,6 +86,9 @@ vertex_t parallel_rounds(const Csr<double>& g, MoveState& s, double threshold, i
     class_entries.push_back(entries);
   }
   std::vector<vertex_t> next(static_cast<std::size_t>(n)), size(static_cast<std::size_t>(n), 0);
+  // A mover's edge weights into the community it leaves and the one it
+  // joins (with a colouring the round's modularity follows from them).
+  std::vector<double> w_left(coloring ? std::size_t(n) : 0), w_joined(coloring ? std::size_t(n) : 0);
   for (vertex_t l : s.label) ++size[std::size_t(l)];
   vertex_t moves = 0;
   double q = ops::modularity(g, s.label, s.gamma);
@@ -93,6 +99,7 @@ vertex_t parallel_rounds(const Csr<double>& g, MoveState& s, double threshold, i
     const std::vector<double> tot_before = s.tot;
     const std::vector<vertex_t> size_before = size;
     vertex_t moved = 0;
+    community::ModularityChange change;
     for (std::size_t c = 0; c < classes.size(); ++c) {
       const std::vector<vertex_t>& cls = classes[c];
       AllocationGuard guard;
@@ -113,17 +120,19 @@ vertex_t parallel_rounds(const Csr<double>& g, MoveState& s, double threshold, i
             const double tot = s.tot[std::size_t(c)] - (c == own ? ku : 0.0);
             return w * s.two_m - s.gamma * tot * ku;
           };
-          double stay = gain(own, 0.0), best_gain = 0;
+          double stay = gain(own, 0.0), best_gain = 0, w_own = 0, w_best = 0;
           vertex_t best = no_vertex;
           to.each([&](vertex_t c, double w) {
             if (c == own) {
               stay = gain(own, w);
+              w_own = w;
               return;
             }
             const double x = gain(c, w);
             if (best == no_vertex || x > best_gain || (x == best_gain && c < best)) {
               best = c;
               best_gain = x;
+              w_best = w;
             }
           });
           vertex_t choice = own;
@@ -131,12 +140,19 @@ vertex_t parallel_rounds(const Csr<double>& g, MoveState& s, double threshold, i
               (coloring || !(size[std::size_t(own)] == 1 && size[std::size_t(best)] == 1 && best > own)))
             choice = best;
           next[std::size_t(u)] = choice;
+          if (coloring && choice != own) {
+            w_left[std::size_t(u)] = w_own;
+            w_joined[std::size_t(u)] = w_best;
+          }
         });
       }
       guard.rethrow();
       for (vertex_t u : cls) {  // the class's moves, in vertex order
         const vertex_t own = s.label[std::size_t(u)], to = next[std::size_t(u)];
         if (to == own) continue;
+        if (coloring)
+          change.move(w_left[std::size_t(u)], w_joined[std::size_t(u)], s.k[std::size_t(u)], s.tot[std::size_t(own)],
+                      s.tot[std::size_t(to)]);
         s.tot[std::size_t(own)] -= s.k[std::size_t(u)];
         s.tot[std::size_t(to)] += s.k[std::size_t(u)];
         --size[std::size_t(own)];
@@ -147,7 +163,7 @@ vertex_t parallel_rounds(const Csr<double>& g, MoveState& s, double threshold, i
     }
     if (moved == 0) break;
     const double before = q;
-    q = ops::modularity(g, s.label, s.gamma);
+    q = coloring ? before + change.value(s.two_m, s.gamma) : ops::modularity(g, s.label, s.gamma);
     if (q < before) {  // the round lost: undo it, end the level
       s.label = before_round;
       s.tot = tot_before;

@@ -17,7 +17,9 @@
 
 #include "lib/error.hpp"
 #include "datasets/generators.hpp"
+#include "matchers/community/aggregate.hpp"
 #include "matchers/community/louvain.hpp"
+#include "ops/modularity.hpp"
 #include "matchers/registry.hpp"
 #include "tests/check/community_check.hpp"
 #include "tests/check/shared_collection.hpp"
@@ -318,4 +320,51 @@ TEST_CASE("louvain and louvain-omp with refine off: the same levels, no final mo
     }
   }
   CHECK(gained > 0);  // the refinement had work in some trial
+}
+
+TEST_CASE("ModularityChange: moves of non-adjacent vertices change Q by what ops::modularity recomputes") {
+  // Graphs with loops and real weights, three resolutions; each step moves
+  // a random set of pairwise non-adjacent vertices to a random neighbour's
+  // community (or one of their own), one after another, as louvain-omp's
+  // colour classes do.
+  std::mt19937 rng(17);
+  for (int trial = 0; trial < 40; ++trial) {
+    const Csr<double> g = random_graph(vertex_t(20 + trial * 3), 0.2, 2, rng, trial % 2 == 0);
+    for (double gamma : {0.5, 1.0, 2.0}) {
+      community::MoveState s = community::from_labels(g, std::vector<vertex_t>(std::size_t(g.n_rows), 0), gamma);
+      for (vertex_t u = 0; u < g.n_rows; ++u) {  // a start with several communities
+        s.tot[0] -= s.k[std::size_t(u)];
+        s.label[std::size_t(u)] = vertex_t(rng() % 5);
+        s.tot[std::size_t(s.label[std::size_t(u)])] += s.k[std::size_t(u)];
+      }
+      for (int step = 0; step < 6; ++step) {
+        const double before = ops::modularity(g, s.label, gamma);
+        std::vector<char> blocked(std::size_t(g.n_rows), 0);
+        community::ModularityChange change;
+        for (vertex_t u = 0; u < g.n_rows; ++u) {
+          if (blocked[std::size_t(u)] || rng() % 3 != 0) continue;
+          const vertex_t own = s.label[std::size_t(u)];
+          std::map<vertex_t, double> w_into;
+          std::vector<vertex_t> choices = {vertex_t(g.n_rows - 1 - rng() % 3)};  // an empty or other community
+          for (offset_t e = g.offsets[u]; e < g.offsets[u + 1]; ++e) {
+            const vertex_t v = g.cols[e];
+            blocked[std::size_t(v)] = 1;
+            if (v == u) continue;
+            w_into[s.label[std::size_t(v)]] += g.weights[e];
+            choices.push_back(s.label[std::size_t(v)]);
+          }
+          const vertex_t to = choices[rng() % choices.size()];
+          if (to == own) continue;
+          change.move(w_into[own], w_into[to], s.k[std::size_t(u)], s.tot[std::size_t(own)], s.tot[std::size_t(to)]);
+          s.tot[std::size_t(own)] -= s.k[std::size_t(u)];
+          s.tot[std::size_t(to)] += s.k[std::size_t(u)];
+          s.label[std::size_t(u)] = to;
+        }
+        CAPTURE(trial);
+        CAPTURE(gamma);
+        CHECK(before + change.value(s.two_m, gamma) ==
+              doctest::Approx(ops::modularity(g, s.label, gamma)).epsilon(1e-12).scale(1.0));
+      }
+    }
+  }
 }

@@ -86,9 +86,9 @@ vertex_t parallel_rounds(const Csr<double>& g, MoveState& s, double threshold, i
     class_entries.push_back(entries);
   }
   std::vector<vertex_t> next(static_cast<std::size_t>(n)), size(static_cast<std::size_t>(n), 0);
-  // A mover's edge weights into the community it leaves and the one it
-  // joins (with a colouring the round's modularity follows from them).
-  std::vector<double> w_left(coloring ? std::size_t(n) : 0), w_joined(coloring ? std::size_t(n) : 0);
+  // A mover's edge weight into the community it joins less that into the
+  // one it leaves (with a colouring the round's modularity follows from it).
+  std::vector<double> w_gained(coloring ? std::size_t(n) : 0);
   for (vertex_t l : s.label) ++size[std::size_t(l)];
   vertex_t moves = 0;
   double q = ops::modularity(g, s.label, s.gamma);
@@ -140,10 +140,7 @@ vertex_t parallel_rounds(const Csr<double>& g, MoveState& s, double threshold, i
               (coloring || !(size[std::size_t(own)] == 1 && size[std::size_t(best)] == 1 && best > own)))
             choice = best;
           next[std::size_t(u)] = choice;
-          if (coloring && choice != own) {
-            w_left[std::size_t(u)] = w_own;
-            w_joined[std::size_t(u)] = w_best;
-          }
+          if (coloring && choice != own) w_gained[std::size_t(u)] = w_best - w_own;
         });
       }
       guard.rethrow();
@@ -151,8 +148,7 @@ vertex_t parallel_rounds(const Csr<double>& g, MoveState& s, double threshold, i
         const vertex_t own = s.label[std::size_t(u)], to = next[std::size_t(u)];
         if (to == own) continue;
         if (coloring)
-          change.move(w_left[std::size_t(u)], w_joined[std::size_t(u)], s.k[std::size_t(u)], s.tot[std::size_t(own)],
-                      s.tot[std::size_t(to)]);
+          change.move(0.0, w_gained[std::size_t(u)], s.k[std::size_t(u)], s.tot[std::size_t(own)], s.tot[std::size_t(to)]);
         s.tot[std::size_t(own)] -= s.k[std::size_t(u)];
         s.tot[std::size_t(to)] += s.k[std::size_t(u)];
         --size[std::size_t(own)];

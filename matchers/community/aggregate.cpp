@@ -286,27 +286,36 @@ vertex_t local_moves(const Csr<double>& g, MoveState& s, double threshold, int* 
   return moves;
 }
 
-std::vector<vertex_t> improving_vertices(const Csr<double>& g, const MoveState& s, int threads) {
+namespace {
+
+// improving_vertices with the threads' tables given (a table per thread).
+template <class Weights>
+std::vector<vertex_t> improving_vertices_with(const Csr<double>& g, const MoveState& s, int t,
+                                              std::vector<Weights>& tables) {
   const vertex_t n = g.n_rows;
   std::vector<vertex_t> size(std::size_t(n), 0), out;
   if (s.two_m <= 0) return out;
   for (vertex_t l : s.label) ++size[std::size_t(l)];
   std::vector<char> improves(std::size_t(n), 0);
-  const int t = threads > 0 ? threads : omp_get_max_threads();
-  with_thread_tables(n, t, [&](auto& tables) {
-    AllocationGuard guard;
+  AllocationGuard guard;
 #pragma omp parallel num_threads(t)
-    {
-      auto& weights = tables[std::size_t(omp_get_thread_num())];
+  {
+    auto& weights = tables[std::size_t(omp_get_thread_num())];
 #pragma omp for schedule(dynamic, 1024)
-      for (vertex_t u = 0; u < n; ++u)
-        guard.run([&] { improves[std::size_t(u)] = best_move_with(g, s, size, u, weights).improves; });
-    }
-    guard.rethrow();
-  });
+    for (vertex_t u = 0; u < n; ++u)
+      guard.run([&] { improves[std::size_t(u)] = best_move_with(g, s, size, u, weights).improves; });
+  }
+  guard.rethrow();
   for (vertex_t u = 0; u < n; ++u)
     if (improves[std::size_t(u)]) out.push_back(u);
   return out;
+}
+
+}  // namespace
+
+std::vector<vertex_t> improving_vertices(const Csr<double>& g, const MoveState& s, int threads) {
+  const int t = threads > 0 ? threads : omp_get_max_threads();
+  return with_thread_tables(g.n_rows, t, [&](auto& tables) { return improving_vertices_with(g, s, t, tables); });
 }
 
 vertex_t queue_moves(const Csr<double>& g, MoveState& s, const std::vector<vertex_t>& candidates,
@@ -357,12 +366,17 @@ vertex_t moves_until_none_improves(const std::function<std::vector<vertex_t>()>&
 }
 
 vertex_t moves_to_local_optimum(const Csr<double>& g, MoveState& s, int threads, int* passes) {
-  return moves_until_none_improves(
-      [&] { return improving_vertices(g, s, threads); },
-      [&](const std::vector<vertex_t>& candidates) {
-        return queue_moves(g, s, candidates, follow_neighbours(candidates.size(), g.n_rows));
-      },
-      passes);
+  // The threads' tables made once for every check (made per check, their
+  // placement in memory moved the checks' time by 15-20% on ER 2^18).
+  const int t = threads > 0 ? threads : omp_get_max_threads();
+  return with_thread_tables(g.n_rows, t, [&](auto& tables) {
+    return moves_until_none_improves(
+        [&] { return improving_vertices_with(g, s, t, tables); },
+        [&](const std::vector<vertex_t>& candidates) {
+          return queue_moves(g, s, candidates, follow_neighbours(candidates.size(), g.n_rows));
+        },
+        passes);
+  });
 }
 
 }  // namespace matchblas::community

@@ -40,6 +40,24 @@ void check_input(const Csr<double>& g, double resolution, int threads) {
       if (a.cols[e] != u) row.emplace_back(a.cols[e], a.weights[e]);
     if (!std::is_sorted(row.begin(), row.end())) std::sort(row.begin(), row.end());
   };
+  // Rows u of g and of its transpose with the same off-diagonal entries, read
+  // in step: true when both list them in strictly increasing column order
+  // and they agree (the usual case, no copies); false leaves the decision
+  // to the sorted copies.
+  const auto equal_in_step = [&](vertex_t u) {
+    offset_t i = g.offsets[u], j = t.offsets[u];
+    const offset_t i_end = g.offsets[u + 1], j_end = t.offsets[u + 1];
+    vertex_t previous = -1;
+    for (;;) {
+      while (i < i_end && g.cols[i] == u) ++i;
+      while (j < j_end && t.cols[j] == u) ++j;
+      if (i == i_end || j == j_end) return i == i_end && j == j_end;
+      if (g.cols[i] != t.cols[j] || g.cols[i] <= previous || !(g.weights[i] == t.weights[j])) return false;
+      previous = g.cols[i];
+      ++i;
+      ++j;
+    }
+  };
   // The rows in parallel; the first bad row (in order) is reported.
   vertex_t first_weight = g.n_rows, first_asymmetric = g.n_rows;
   AllocationGuard guard;
@@ -50,6 +68,7 @@ void check_input(const Csr<double>& g, double resolution, int threads) {
     for (vertex_t u = 0; u < g.n_rows; ++u) guard.run([&] {
       for (offset_t e = g.offsets[u]; e < g.offsets[u + 1]; ++e)
         if (bad_weight(g.weights[e])) first_weight = std::min(first_weight, u);
+      if (equal_in_step(u)) return;
       sorted_off_diagonal(g, u, row);
       sorted_off_diagonal(t, u, mirror);
       if (row != mirror) first_asymmetric = std::min(first_asymmetric, u);

@@ -20,9 +20,16 @@ inline constexpr vertex_t scan_block = vertex_t(1) << 16;
 // (its contents replaced). keep must not throw or change what it reads: it
 // runs twice per index on more than one thread (a count, then the writes),
 // so out is sized once, to the indices kept.
+// The number of blocks of [0, n), without overflow near the largest n.
+inline vertex_t scan_blocks(vertex_t n) { return n / scan_block + (n % scan_block != 0 ? 1 : 0); }
+
+// Block b's indices [first, last) of [0, n).
+inline vertex_t block_first(vertex_t b) { return b * scan_block; }
+inline vertex_t block_last(vertex_t b, vertex_t n) { return block_first(b) + std::min(scan_block, n - block_first(b)); }
+
 template <class Keep>
 void indices_where(vertex_t n, std::vector<vertex_t>& out, Keep keep, int threads) {
-  const vertex_t blocks = (n + scan_block - 1) / scan_block;
+  const vertex_t blocks = scan_blocks(n);
   if (threads <= 1 || blocks <= 1) {
     out.clear();
     for (vertex_t i = 0; i < n; ++i)
@@ -32,7 +39,7 @@ void indices_where(vertex_t n, std::vector<vertex_t>& out, Keep keep, int thread
   std::vector<std::size_t> at(std::size_t(blocks) + 1, 0);  // block b's first place in out, after the count
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
   for (vertex_t b = 0; b < blocks; ++b) {
-    const vertex_t first = b * scan_block, last = std::min(n, first + scan_block);
+    const vertex_t first = block_first(b), last = block_last(b, n);
     std::size_t k = 0;
     for (vertex_t i = first; i < last; ++i) k += keep(i) ? 1 : 0;
     at[std::size_t(b) + 1] = k;
@@ -41,7 +48,7 @@ void indices_where(vertex_t n, std::vector<vertex_t>& out, Keep keep, int thread
   out.resize(at[std::size_t(blocks)]);
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
   for (vertex_t b = 0; b < blocks; ++b) {
-    const vertex_t first = b * scan_block, last = std::min(n, first + scan_block);
+    const vertex_t first = block_first(b), last = block_last(b, n);
     std::size_t k = at[std::size_t(b)];
     for (vertex_t i = first; i < last; ++i)
       if (keep(i)) out[k++] = i;
@@ -49,14 +56,15 @@ void indices_where(vertex_t n, std::vector<vertex_t>& out, Keep keep, int thread
 }
 
 // The sum of term(i) over i in [0, n): each block's terms in index order,
-// then the blocks' sums in block order, at any thread count.
+// then the blocks' sums in block order, at any thread count. term must not
+// throw.
 template <class Term>
 double ordered_sum(vertex_t n, Term term, int threads) {
-  const vertex_t blocks = (n + scan_block - 1) / scan_block;
+  const vertex_t blocks = scan_blocks(n);
   std::vector<double> sums(std::size_t(blocks), 0.0);
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads) if (threads > 1 && blocks > 1)
   for (vertex_t b = 0; b < blocks; ++b) {
-    const vertex_t first = b * scan_block, last = std::min(n, first + scan_block);
+    const vertex_t first = block_first(b), last = block_last(b, n);
     double s = 0;
     for (vertex_t i = first; i < last; ++i) s += term(i);
     sums[std::size_t(b)] = s;

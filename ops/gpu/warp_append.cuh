@@ -11,8 +11,6 @@
 
 namespace matchblas::gpu {
 
-// Appends x to list, counted by *count; call from the threads that append
-// now (those of a warp that call together share one atomic).
 // The next free slot of a list counted by *count, for each calling thread
 // (distinct slots; the threads of a warp that call together share one atomic).
 __device__ inline int claim_by_warp(int* count) {
@@ -23,6 +21,8 @@ __device__ inline int claim_by_warp(int* count) {
   return same.shfl(at, 0) + int(same.thread_rank());
 }
 
+// Appends x to list, counted by *count; call from the threads that append
+// now (those of a warp that call together share one atomic).
 __device__ inline void append_by_warp(vertex_t* list, int* count, vertex_t x) { list[claim_by_warp(count)] = x; }
 
 // Appends x to lists[cls], counted by counts[cls] (cls < 0: to none); the

@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 #include "lib/counter_rng.hpp"
@@ -45,4 +46,16 @@ TEST_CASE("ordered_sum: one value at any thread count above one, within rounding
     for (int threads : {2, 3, 4}) CHECK(ordered_sum(n, term, threads) == one);
     CHECK(one == doctest::Approx(serial).epsilon(1e-12));
   }
+}
+
+TEST_CASE("the scans' blocks near the largest vertex count: no overflow") {
+  const vertex_t largest = std::numeric_limits<vertex_t>::max();
+  CHECK(scan_blocks(0) == 0);
+  CHECK(scan_blocks(scan_block) == 1);
+  CHECK(scan_blocks(scan_block + 1) == 2);
+  CHECK(scan_blocks(largest) == largest / scan_block + 1);
+  CHECK(block_last(scan_blocks(largest) - 1, largest) == largest);
+  CHECK(block_first(scan_blocks(largest) - 1) == largest - largest % scan_block);
+  const vertex_t n = largest - 100;  // about 2^31 terms of 1: exact in double
+  CHECK(ordered_sum(n, [](vertex_t) { return 1.0; }, 2) == double(n));
 }

@@ -16,10 +16,6 @@ namespace matchblas {
 
 inline constexpr vertex_t scan_block = vertex_t(1) << 16;
 
-// The indices i in [0, n) for which keep(i) is true, increasing, into out
-// (its contents replaced). keep must not throw or change what it reads: it
-// runs twice per index on more than one thread (a count, then the writes),
-// so out is sized once, to the indices kept.
 // The number of blocks of [0, n), without overflow near the largest n.
 inline vertex_t scan_blocks(vertex_t n) { return n / scan_block + (n % scan_block != 0 ? 1 : 0); }
 
@@ -27,6 +23,10 @@ inline vertex_t scan_blocks(vertex_t n) { return n / scan_block + (n % scan_bloc
 inline vertex_t block_first(vertex_t b) { return b * scan_block; }
 inline vertex_t block_last(vertex_t b, vertex_t n) { return block_first(b) + std::min(scan_block, n - block_first(b)); }
 
+// The indices i in [0, n) for which keep(i) is true, increasing, into out
+// (its contents replaced). keep must not throw or change what it reads: it
+// runs twice per index on more than one thread (a count, then the writes),
+// so out is sized once, to the indices kept.
 template <class Keep>
 void indices_where(vertex_t n, std::vector<vertex_t>& out, Keep keep, int threads) {
   const vertex_t blocks = scan_blocks(n);

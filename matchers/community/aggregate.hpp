@@ -123,8 +123,9 @@ auto with_thread_tables(vertex_t n, int threads, F&& f) {
 // edges between them, so the rounds without a colouring recompute Q.
 struct ModularityChange {
   double edges = 0, squares = 0;  // sums of w_b - w_a and of 2 k (tot_b - tot_a + k), in the moves' order
-  void move(double w_from, double w_to, double k, double tot_from, double tot_to) {
-    edges += w_to - w_from;
+  // w_gained = w_b - w_a; tot_from = tot_a, tot_to = tot_b.
+  void move(double w_gained, double k, double tot_from, double tot_to) {
+    edges += w_gained;
     squares += 2 * k * (tot_to - tot_from + k);
   }
   double value(double two_m, double gamma) const {

@@ -148,7 +148,7 @@ vertex_t parallel_rounds(const Csr<double>& g, MoveState& s, double threshold, i
         const vertex_t own = s.label[std::size_t(u)], to = next[std::size_t(u)];
         if (to == own) continue;
         if (coloring)
-          change.move(0.0, w_gained[std::size_t(u)], s.k[std::size_t(u)], s.tot[std::size_t(own)], s.tot[std::size_t(to)]);
+          change.move(w_gained[std::size_t(u)], s.k[std::size_t(u)], s.tot[std::size_t(own)], s.tot[std::size_t(to)]);
         s.tot[std::size_t(own)] -= s.k[std::size_t(u)];
         s.tot[std::size_t(to)] += s.k[std::size_t(u)];
         --size[std::size_t(own)];

@@ -355,7 +355,8 @@ TEST_CASE("ModularityChange: moves of non-adjacent vertices change Q by what ops
           }
           const vertex_t to = choices[rng() % choices.size()];
           if (to == own) continue;
-          change.move(w_into[own], w_into[to], s.k[std::size_t(u)], s.tot[std::size_t(own)], s.tot[std::size_t(to)]);
+          change.move(w_into[to] - w_into[own], s.k[std::size_t(u)], s.tot[std::size_t(own)],
+                      s.tot[std::size_t(to)]);
           s.tot[std::size_t(own)] -= s.k[std::size_t(u)];
           s.tot[std::size_t(to)] += s.k[std::size_t(u)];
           s.label[std::size_t(u)] = to;

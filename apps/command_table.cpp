@@ -137,7 +137,7 @@ std::vector<Command> make_table() {
                 {"resume", "", "continue DIR: run only what its runs.jsonl lacks"},
                 {"baseline", "NAME", "the speed-up pictures' reference (default greedy)"},
                 {"no-plots", "", "no pictures"},
-                {"cache", "DIR", "the optimum cache (default ~/.cache/matchblas/optimum)"},
+                {"cache", "DIR", "the optimum cache (default ~/.cache/matchblas/optimum); read without LEMON"},
                 {"quiet", "", "no progress on standard error"},
                 {"verbose", "", "a line per run on standard error, also when it is not a terminal"}},
                std::nullopt, command_eval});

@@ -98,6 +98,8 @@ def main():
     ap.add_argument("--threads", default="1")
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--timeout", type=int, default=600)
+    ap.add_argument("--cache", help="eval's --cache: where the optima are kept (computed on a machine with LEMON, "
+                    "then read on one without)")
     a = ap.parse_args()
     sets = a.sets.split(",")
     for s in sets:
@@ -109,7 +111,8 @@ def main():
         f.write("file\n" + "".join(path + "\n" for _, path in graphs.values()))
     out = os.path.join(a.dir, "eval")
     subprocess.run([a.cli, "eval", listing, "--algos", a.algos, "--threads", a.threads, "--reps", str(a.reps),
-                    "--exact", "--timeout", str(a.timeout), "--out", out, "--no-plots", "--resume", "--quiet"],
+                    "--exact", "--timeout", str(a.timeout), "--out", out, "--no-plots", "--resume", "--quiet",
+                    *(["--cache", a.cache] if a.cache else [])],
                    check=True)
     runs = {}
     with open(os.path.join(out, "runs.jsonl")) as f:
@@ -117,6 +120,8 @@ def main():
             r = json.loads(line)
             if r["status"] != "ok":
                 sys.exit(f"roma_sparse_quality.py: {r['algo']} on {r['matrix']}: {r['status']} {r['message']}")
+            if r.get("gto_percent") is None:
+                sys.exit(f"roma_sparse_quality.py: no optimum for {r['matrix']} (eval's message above)")
             runs.setdefault((r["algo"], os.path.basename(r["matrix"])[:-4]), []).append(r)
     algos = a.algos.split(",")
     print(f"{'configuration':<40} {'set':<9} {'mean gap %':>10} {'worst %':>8} {'time ratio':>10} {'worst':>6}")

@@ -175,9 +175,10 @@ fs::path cache_dir(const Args& a, const fs::path& out) {
 
 // The optimum of `path` from the cache, or computed by the exact matcher in
 // a child (a progress line first, when `progress`) and cached; nullopt (and
-// a line on stderr) when that fails.
+// a line on stderr) when that fails, or when it is not cached and
+// `no_exact` says why this build cannot compute it.
 std::optional<double> optimum_of(const EvalInput& in, const fs::path& cache, double timeout_s, const std::string& self,
-                                 bool progress) {
+                                 bool progress, const std::string& no_exact) {
   std::string key;
   try {
     key = content_key(in.path);
@@ -194,6 +195,11 @@ std::optional<double> optimum_of(const EvalInput& in, const fs::path& cache, dou
       if (v.count("optimum")) return std::stod(v.at("optimum"));
     } catch (const std::exception&) {
     }  // a damaged entry: computed again below
+  }
+  if (!no_exact.empty()) {
+    std::fprintf(stderr, "eval: no optimum for %s: not in the cache %s, and %s\n", in.name.c_str(),
+                 cache.string().c_str(), no_exact.c_str());
+    return std::nullopt;
   }
   if (progress) std::fprintf(stderr, "eval: the optimum of %s (exact)...\n", in.name.c_str());
   const ChildResult c = run_child({self, "match", in.path, "--algo", "exact", "--json"}, timeout_s);
@@ -344,11 +350,17 @@ int command_eval(const Args& a) {
   const fs::path out = a.value("out").value_or("matchblas-eval");
   const std::string self = self_executable();
   if (exact && community) throw usage_error("eval: --exact is for matchings (community detection has no optimum here)");
+  std::string no_exact;  // why this build cannot compute an optimum ("" when it can)
   if (exact) {
     try {
       require_available(find_matcher("exact"));
     } catch (const error& e) {
-      throw error(std::string("--exact needs the exact optimum: ") + e.what());
+      // With --cache, the optima may have been computed elsewhere.
+      if (!a.value("cache"))
+        throw error(std::string("--exact needs the exact optimum (or --cache DIR with optima computed by a build "
+                                "that has it): ") +
+                    e.what());
+      no_exact = e.what();
     }
   }
   const std::vector<EvalInput> inputs = collect_inputs(a.positional());
@@ -420,7 +432,7 @@ int command_eval(const Args& a) {
       read_error = e.what();
     }
     std::optional<double> optimum;
-    if (header && exact) optimum = optimum_of(in, cache, timeout_s, self, progress);
+    if (header && exact) optimum = optimum_of(in, cache, timeout_s, self, progress, no_exact);
     for (const Chosen& c : algos) {
       const MatcherInfo* m = c.info;
       for (int rep = 1; rep <= reps; ++rep) {

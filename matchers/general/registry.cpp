@@ -106,18 +106,17 @@ MatcherInfo roma_sparse_entry(MatcherInfo m, F f) {
       {"candidates", Type::integer, "0", {}, 0, 1 << 30,
        "search only each vertex's K heaviest neighbours (0: all; bounded lists give up the 2/3 bound)"},
       {"phase-report", Type::flag, "", {}, 0, 0, "print augmentations, weight and seconds per phase"}};
-  if (m.device == Device::cpu)
-    m.options.insert(m.options.end() - 1,
-                     {"length", Type::integer, "4", {}, 2, 64,
-                      "augmentations of up to L new edges (2: Pettie-Sanders' alone; more: passes of longer "
-                      "ones between theirs; roma-sparse-omp runs them on its threads)"});
+  m.options.insert(m.options.end() - 1,
+                   {"length", Type::integer, "4", {}, 2, m.device == Device::cpu ? 64.0 : double(roma_sparse_gpu_max_length),
+                    "augmentations of up to L new edges (2: Pettie-Sanders' alone; more: passes of longer "
+                    "ones between theirs, on the threads or the GPU)"});
   m.read_options = [](const OptionValues& v, Precision) -> std::any {
     RomaSparseOptions ro;
     ro.phases = int(v.integer("phases"));
     ro.min_gain = v.real("min-gain");
     ro.start = parse_roma_sparse_start(v.word("start"));
     ro.candidates = int(v.integer("candidates"));
-    if (v.takes("length")) ro.length = int(v.integer("length"));
+    ro.length = int(v.integer("length"));
     return ro;
   };
   m.run = MatchRunner(on_sparse<Matching>(m.name, [f](const auto& g, const RunOptions& o) {
@@ -269,8 +268,9 @@ void add_general(std::vector<MatcherInfo>& r) {
   r.push_back(roma_sparse_entry(
       {.name = "roma-sparse-gpu",
        .device = Device::gpu,
-       .summary = "roma-sparse on the GPU, a warp per vertex, the same locks by atomicCAS",
-       .reference = roma_sparse_sources,
+       .summary = "roma-sparse on the GPU: a warp per vertex, a thread per root of the longer ones, the same locks "
+                  "by atomicCAS",
+       .reference = roma_sparse_sources + "; longer augmentations: " + lin_kernighan,
        .twin = "roma-sparse",
        .memory = {44, 0}},
       [](const auto& g, const RomaSparseOptions& o, const RunOptions& run) {

@@ -24,7 +24,8 @@
 //                    With candidates K > 0, a vertex's arms and 4-cycles are
 //                    read from its K heaviest neighbours only
 //   roma_sparse_omp  the same with OpenMP threads and per-vertex locks (below)
-//   roma_sparse_gpu  the same on the GPU, a warp per vertex, the same locks
+//   roma_sparse_gpu  the same on the GPU, a warp per vertex (a thread per
+//                    root in the long passes), the same locks
 #pragma once
 #include <cstdint>
 #include <string>
@@ -55,12 +56,15 @@ struct RomaSparseOptions {
   // the greedy order (0: all; the bounded lists keep a hub's search short).
   int candidates = 0;
   // Longest augmentation, in new edges: 2 is Pettie and Sanders'; more adds
-  // passes of longer ones (matchers/general/roma_sparse_long.hpp; roma-sparse
-  // and -omp; PhaseSchedule says when). The registry's CPU entries default
-  // to 4 (bench/RESULTS.md: the gap to the optimum a third of length 2's at
-  // 1.5-2.4x its time); roma-sparse-gpu takes 2 only.
+  // passes of longer ones (matchers/general/roma_sparse_long.hpp, on the GPU
+  // roma_sparse_gpu_long.cuh; PhaseSchedule says when). The registry's
+  // entries default to 4 (bench/RESULTS.md: the gap to the optimum a third
+  // of length 2's at 1.5-2.4x its time); roma-sparse-gpu takes at most
+  // roma_sparse_gpu_max_length.
   int length = 2;
 };
+
+inline constexpr int roma_sparse_gpu_max_length = 16;  // the GPU search's stack lives in local memory
 
 // phases[i].scanned: the vertices searched (n in phase 0, then the marked
 // ones); flips: the augmentations applied.
@@ -78,9 +82,11 @@ template <class W>
 RomaRun roma_sparse_omp(const Csr<W>& g, const RomaSparseOptions& opt = {}, int threads = 0);
 
 // roma-sparse-gpu: the same phases on the GPU, a warp per vertex, the locks
-// of roma-sparse-omp taken by atomicCAS (matchers/general/roma_sparse_gpu.cu);
-// the start is suitor-gpu's for RomaSparseStart::suitor. The same guarantee;
-// not deterministic. Throws cuda_error without a usable GPU.
+// of roma-sparse-omp taken by atomicCAS (matchers/general/roma_sparse_gpu.cu;
+// longer augmentations, length <= roma_sparse_gpu_max_length, a thread per
+// root: roma_sparse_gpu_long.cuh); the start is suitor-gpu's for
+// RomaSparseStart::suitor. The same guarantee; not deterministic. Throws
+// cuda_error without a usable GPU.
 template <class W>
 RomaRun roma_sparse_gpu(const Csr<W>& g, const RomaSparseOptions& opt, const GpuOptions& gpu);
 

@@ -3,9 +3,14 @@
 // roma-sparse-omp (matchers/general/roma_sparse_omp.cpp, where the argument
 // for validity, monotone weight and the end of the phases is written out).
 //
-// A phase is one kernel over the vertices in a seeded scrambled order (item
-// i of phase p is vertex (a_p i + b_p) mod n, a_p coprime to n, a_p and b_p
-// drawn from the seed and p: a bijection with no array). The warp of a
+// The phases follow roma-sparse's schedule (PhaseSchedule): phase 0 over
+// every vertex, a later 2-augmentation phase over the vertices marked
+// around the last phase's changes (MarkedVertices, here a kernel over the
+// changed vertices' rows), and with length > 2 the long passes
+// (roma_sparse_gpu_long.cuh) over the vertices whose mate changed since the
+// previous pass began. A phase's items come in a seeded scrambled order
+// (item i of phase p is the ((a_p i + b_p) mod count)-th, a_p coprime to
+// count, a_p and b_p drawn from the seed and p: a bijection). The warp of a
 // vertex v reads v's row and its mate u's row 32 entries at a time, each
 // lane keeping its two best arms, merged across the warp by shuffles; the
 // 4-cycles are a lane per entry of v's row, w(u, y) by binary search in u's
@@ -18,8 +23,12 @@
 // empties) once a round fails to shrink it. Mates and matched weights are
 // read at L2 (__ldcg) and written before a __threadfence() that precedes the
 // unlock.
-// Cost: O(m log d) work a phase; the start matching is suitor-gpu's for
-// --start suitor (greedy's matching, as on the CPU), the host's otherwise.
+// Cost: O(m log d) work a phase (a marked phase: its vertices' rows); the
+// start matching is suitor-gpu's for --start suitor (greedy's matching, as
+// on the CPU), the host's otherwise. Device memory beyond the graph: 30
+// bytes per vertex, and with length > 2 the long search's lists (4 +
+// sizeof(W) bytes per entry; twice the entries' keys more while they are
+// sorted).
 #include <cuda_runtime.h>
 
 #include <chrono>
@@ -31,12 +40,17 @@
 #include "ops/gpu/device_graph.hpp"
 #include "matchers/general/roma_sparse.hpp"
 #include "matchers/general/roma_sparse_search.hpp"
+#include "matchers/general/roma_sparse_gpu_long.cuh"
+#include "matchers/general/roma_sparse_gpu_state.cuh"
 #include "matchers/general/suitor.hpp"
 #include "ops/gpu/gpu_session.cuh"
+#include "ops/gpu/warp_append.cuh"
 
 namespace matchblas {
 
 namespace {
+
+using namespace roma_sparse_gpu_detail;
 
 constexpr unsigned full = 0xffffffffu;
 
@@ -84,50 +98,12 @@ struct Candidate {
   }
 };
 
-struct State {
-  vertex_t* mate;
-  double* mw;     // the weight of each vertex's matching edge, 0 when free
-  int* lock;
-  vertex_t* retry;
-  int* retry_count;
-  unsigned long long* flips;
-};
-
-__device__ vertex_t mate_of(const State& s, vertex_t a) { return __ldcg(s.mate + a); }
-__device__ double matched_of(const State& s, vertex_t a) { return __ldcg(s.mw + a); }
-
-template <class W>
-__device__ double weight_in_row(const gpu::CsrView<W>& g, vertex_t a, vertex_t b) {
-  offset_t lo = g.offsets[a], hi = g.offsets[a + 1];
-  while (lo < hi) {
-    const offset_t mid = lo + (hi - lo) / 2;
-    if (g.cols[mid] < b) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo < g.offsets[a + 1] && g.cols[lo] == b ? double(g.weights[lo]) : nan("");
-}
-
 // Lane 0: lock, check, apply; false when a lock was taken or a mate moved.
 __device__ bool lock_and_apply(const State& s, vertex_t v, vertex_t u, const Candidate& c, vertex_t x_mate,
                                vertex_t y_mate, double threshold) {
   vertex_t set[6] = {v, u, c.x, x_mate, c.y, y_mate};
-  for (int i = 1; i < 6; ++i)  // insertion sort, then the distinct real vertices
-    for (int j = i; j > 0 && set[j - 1] > set[j]; --j) {
-      const vertex_t t = set[j];
-      set[j] = set[j - 1];
-      set[j - 1] = t;
-    }
-  int count = 0;
-  for (int i = 0; i < 6; ++i)
-    if (set[i] != no_vertex && (count == 0 || set[count - 1] != set[i])) set[count++] = set[i];
-  int held = 0;
-  for (; held < count; ++held)
-    if (atomicCAS(s.lock + set[held], 0, 1) != 0) break;
-  if (held < count) {
-    for (int i = 0; i < held; ++i) atomicExch(s.lock + set[i], 0);
-    return false;
-  }
-  __threadfence();
+  const int count = distinct_vertices(set, 6);
+  if (!lock_all(s.lock, set, count)) return false;
   const volatile vertex_t* mate = s.mate;
   const volatile double* mw = s.mw;
   const bool same = mate[v] == u && (c.x == no_vertex || mate[c.x] == x_mate) &&
@@ -140,35 +116,18 @@ __device__ bool lock_and_apply(const State& s, vertex_t v, vertex_t u, const Can
     if (c.x != no_vertex && x_mate != no_vertex) gain -= mw[c.x];
     if (c.y != no_vertex && y_mate != no_vertex && y_mate != c.x) gain -= mw[c.y];
     if (gain > threshold) {
-      volatile vertex_t* wm = s.mate;
-      volatile double* ww = s.mw;
-      const auto unmatch = [&](vertex_t a) {
-        const vertex_t b = wm[a];
-        if (b == no_vertex) return;
-        wm[a] = no_vertex, wm[b] = no_vertex;
-        ww[a] = 0, ww[b] = 0;
-      };
-      if (u != no_vertex) unmatch(v);
-      if (c.x != no_vertex) unmatch(c.x);
-      if (c.y != no_vertex) unmatch(c.y);
-      if (c.x != no_vertex) wm[v] = c.x, wm[c.x] = v, ww[v] = c.w_vx, ww[c.x] = c.w_vx;
-      if (c.y != no_vertex) wm[u] = c.y, wm[c.y] = u, ww[u] = c.w_uy, ww[c.y] = c.w_uy;
+      if (u != no_vertex) unmatch_locked(s, v);
+      if (c.x != no_vertex) unmatch_locked(s, c.x);
+      if (c.y != no_vertex) unmatch_locked(s, c.y);
+      if (c.x != no_vertex) match_locked(s, v, c.x, c.w_vx);
+      if (c.y != no_vertex) match_locked(s, u, c.y, c.w_uy);
+      for (int i = 0; i < count; ++i) s.changed[set[i]] = 1;
       atomicAdd(s.flips, 1ULL);
     }
   }
-  __threadfence();
-  for (int i = 0; i < count; ++i) atomicExch(s.lock + set[i], 0);
+  unlock_all(s.lock, set, count);
   return same;
 }
-
-// The order of a phase: list[i] when list is set, else (a i + b) mod count.
-struct Order {
-  const vertex_t* list = nullptr;
-  unsigned long long a = 1, b = 0;
-  __device__ vertex_t operator()(long long i, vertex_t count) const {
-    return list ? list[i] : vertex_t((a * (unsigned long long)i + b) % (unsigned long long)count);
-  }
-};
 
 template <class W>
 __global__ void roma_sparse_round(gpu::CsrView<W> g, Order order, vertex_t count, State s, double threshold) {
@@ -217,7 +176,7 @@ __global__ void roma_sparse_round(gpu::CsrView<W> g, Order order, vertex_t count
     if (lane == 0 && best.gain > threshold) {
       const vertex_t x_mate = best.x != no_vertex ? mate_of(s, best.x) : no_vertex;
       const vertex_t y_mate = best.y != no_vertex ? mate_of(s, best.y) : no_vertex;
-      if (!lock_and_apply(s, v, u, best, x_mate, y_mate, threshold)) s.retry[atomicAdd(s.retry_count, 1)] = v;
+      if (!lock_and_apply(s, v, u, best, x_mate, y_mate, threshold)) s.again(v);
     }
     __syncwarp();
   }
@@ -240,7 +199,56 @@ __global__ void sum_matched(const double* mw, vertex_t n, double* total) {
   if ((threadIdx.x & 31) == 0) atomicAdd(total, mine / 2);
 }
 
-// The start and the phases on g, resident as dg (the options checked).
+// MarkedVertices::mark_around of roma_sparse_search.hpp on the device: for
+// each vertex c whose mate changed (its flag cleared), c, its neighbours y
+// and their mates are marked; a warp per vertex.
+template <class W>
+__global__ void mark_around_changed(gpu::CsrView<W> g, const vertex_t* mate, char* changed, char* marked) {
+  const int lane = threadIdx.x & 31;
+  for (long long c = gpu::grid_thread() >> 5; c < g.n_rows; c += gpu::grid_threads() >> 5) {
+    if (!changed[c]) continue;  // the same in every lane
+    __syncwarp();
+    if (lane == 0) changed[c] = 0, marked[c] = 1;
+    for (offset_t k = g.offsets[c] + lane; k < g.offsets[c + 1]; k += 32) {
+      const vertex_t y = g.cols[k], y_mate = mate[y];
+      marked[y] = 1;
+      if (y_mate != no_vertex) marked[y_mate] = 1;
+    }
+  }
+}
+
+// A 2-augmentation phase's vertices: the marked ones, unmarked, into list.
+__global__ void take_marked(char* marked, vertex_t n, vertex_t* list, int* count) {
+  for (long long v = gpu::grid_thread(); v < n; v += gpu::grid_threads())
+    if (marked[v]) {
+      marked[v] = 0;
+      gpu::append_by_warp(list, count, vertex_t(v));
+    }
+}
+
+// A long pass's roots: the vertices whose mate differs from the one they had
+// when the previous pass began (all, the first time: previous starts at no
+// vertex id), into list; previous updated.
+__global__ void take_roots(const vertex_t* mate, vertex_t* previous, vertex_t n, vertex_t* list, int* count) {
+  for (long long v = gpu::grid_thread(); v < n; v += gpu::grid_threads())
+    if (mate[v] != previous[v]) {
+      previous[v] = mate[v];
+      gpu::append_by_warp(list, count, vertex_t(v));
+    }
+}
+
+template <class T>
+T read_back(const gpu::DeviceBuffer<T>& b, cudaStream_t st) {
+  T v{};
+  MATCHBLAS_CUDA_TRY(cudaMemcpyAsync(&v, b.data(), sizeof(T), cudaMemcpyDeviceToHost, st));
+  MATCHBLAS_CUDA_TRY(cudaStreamSynchronize(st));
+  return v;
+}
+
+// The start and the phases on g, resident as dg (the options checked). The
+// phases follow roma-sparse's schedule (PhaseSchedule): phase 0 searches
+// every vertex, a later 2-augmentation phase the marked ones (those around
+// the vertices whose mate changed: MarkedVertices), a long pass its roots.
 template <class W>
 RomaRun start_and_phases(const Csr<W>& g, const DeviceGraph<W>& dg, const RomaSparseOptions& opt,
                          const GpuOptions& gopt) {
@@ -259,71 +267,104 @@ RomaRun start_and_phases(const Csr<W>& g, const DeviceGraph<W>& dg, const RomaSp
   const cudaStream_t st = session.stream();
   const gpu::CsrView<W> search = lists ? lists->impl().csr.view() : session.graph();
   const vertex_t n = g.n_rows;
+  const bool longer = opt.length > 2;
   auto mate = gpu::DeviceBuffer<vertex_t>::from_host(std::span<const vertex_t>(start.mate), st);
   gpu::DeviceBuffer<double> mw(std::size_t(n), st);
   gpu::DeviceBuffer<int> lock(std::size_t(n), st);
+  gpu::DeviceBuffer<char> changed(std::size_t(n), st), marked(std::size_t(n), st);
   gpu::DeviceBuffer<vertex_t> retry_a(std::size_t(n), st), retry_b(std::size_t(n), st);
-  gpu::DeviceBuffer<int> retry_count(1, st);
+  gpu::DeviceBuffer<vertex_t> previous(longer ? std::size_t(n) : 0, st);  // each vertex's mate when the last long pass began
+  gpu::DeviceBuffer<int> retry_count(1, st), listed(1, st);
   gpu::DeviceBuffer<unsigned long long> flips(1, st);
   gpu::DeviceBuffer<double> total(1, st);
-  constexpr int block = 256;
+  std::optional<GreedyLists<W>> greedy_lists;  // the long search's
+  if (longer && n > 0) greedy_lists.emplace(session.graph(), opt.candidates, st);
+  constexpr int block = 256, long_block = 128;
   // The matching's weight, half the sum of the matched weights.
   const auto weight_now = [&] {
-    double weight = 0;
     MATCHBLAS_CUDA_TRY(cudaMemsetAsync(total.data(), 0, sizeof(double), st));
     sum_matched<<<gpu::grid_for(n, block, 1024), block, 0, st>>>(mw.data(), n, total.data());
     MATCHBLAS_CUDA_CHECK_LAUNCH();
-    MATCHBLAS_CUDA_TRY(cudaMemcpyAsync(&weight, total.data(), sizeof(weight), cudaMemcpyDeviceToHost, st));
-    MATCHBLAS_CUDA_TRY(cudaStreamSynchronize(st));
-    return weight;
+    return read_back(total, st);
   };
   if (n > 0) {
     MATCHBLAS_CUDA_TRY(cudaMemsetAsync(lock.data(), 0, std::size_t(n) * sizeof(int), st));
+    MATCHBLAS_CUDA_TRY(cudaMemsetAsync(changed.data(), 0, std::size_t(n), st));
+    MATCHBLAS_CUDA_TRY(cudaMemsetAsync(marked.data(), 0, std::size_t(n), st));
+    if (longer) MATCHBLAS_CUDA_TRY(cudaMemsetAsync(previous.data(), 0xfe, std::size_t(n) * sizeof(vertex_t), st));
     matched_weights_of<W><<<gpu::grid_for(n, block, 1 << 16), block, 0, st>>>(session.graph(), mate.data(), mw.data());
     MATCHBLAS_CUDA_CHECK_LAUNCH();
     run.start_weight = weight_now();
   }
   const double threshold = augmentation_threshold(g, opt.min_gain);
-  const auto grid_for_items = [&](vertex_t items) { return gpu::grid_for((long long)items * 32, block, 1LL << 20); };
+  const unsigned scan_grid = gpu::grid_for(n, block, 1 << 16);
+  PhaseSchedule schedule(longer);
   for (int p = 0; p < opt.phases && n > 0; ++p) {
     t = std::chrono::steady_clock::now();
+    const bool long_pass = schedule.long_pass();
     MATCHBLAS_CUDA_TRY(cudaMemsetAsync(flips.data(), 0, sizeof(unsigned long long), st));
-    // (a i + b) mod n: a coprime to n, drawn from the seed and the phase.
-    const rng::Stream draws(opt.seed, order_stream + std::uint64_t(p));
+    // The phase's items: every vertex in phase 0, else a list (in retry_b,
+    // which the first round only reads), in a seeded scrambled order.
+    vertex_t count = n;
     Order order;
-    order.b = draws.below(0, std::uint64_t(n));
-    order.a = 1 + draws.below(1, std::uint64_t(n));
-    for (std::uint64_t k = 2; std::gcd(order.a, std::uint64_t(n)) != 1; ++k) order.a = 1 + draws.below(k, std::uint64_t(n));
-    vertex_t count = n, scanned = 0, last = n + 1;
+    if (p > 0) {
+      MATCHBLAS_CUDA_TRY(cudaMemsetAsync(listed.data(), 0, sizeof(int), st));
+      if (long_pass) take_roots<<<scan_grid, block, 0, st>>>(mate.data(), previous.data(), n, retry_b.data(), listed.data());
+      else take_marked<<<scan_grid, block, 0, st>>>(marked.data(), n, retry_b.data(), listed.data());
+      MATCHBLAS_CUDA_CHECK_LAUNCH();
+      count = read_back(listed, st);
+      order.list = retry_b.data();
+    }
+    // (a i + b) mod count: a coprime to count, drawn from the seed and the phase.
+    if (count > 0) {
+      const rng::Stream draws(opt.seed, order_stream + std::uint64_t(p));
+      order.b = draws.below(0, std::uint64_t(count));
+      order.a = 1 + draws.below(1, std::uint64_t(count));
+      for (std::uint64_t k = 2; std::gcd(order.a, std::uint64_t(count)) != 1; ++k)
+        order.a = 1 + draws.below(k, std::uint64_t(count));
+    }
+    std::int64_t scanned = 0;
+    vertex_t last = count + 1;
     gpu::DeviceBuffer<vertex_t>* into = &retry_a;
     while (count > 0) {
       MATCHBLAS_CUDA_TRY(cudaMemsetAsync(retry_count.data(), 0, sizeof(int), st));
-      State s{mate.data(), mw.data(), lock.data(), into->data(), retry_count.data(), flips.data()};
-      // A round that failed to shrink the list: one warp, which races nobody.
+      State s{mate.data(), mw.data(), lock.data(), changed.data(), into->data(), retry_count.data(), flips.data()};
+      // A round that failed to shrink the queue: one warp (one thread for a
+      // long pass), which races nobody.
       const bool alone = count >= last;
-      roma_sparse_round<W><<<alone ? 1 : grid_for_items(count), alone ? 32 : block, 0, st>>>(search, order, count, s,
-                                                                                           threshold);
+      if (long_pass) {
+        const unsigned grid = alone ? 1 : gpu::grid_for(count, long_block, 1LL << 20);
+        long_round<W><<<grid, alone ? 1 : long_block, 0, st>>>(session.graph(), greedy_lists->view(),
+                                                               greedy_lists->kept(), opt.length, order, count, s,
+                                                               threshold, alone);
+      } else {
+        const unsigned grid = alone ? 1 : gpu::grid_for((long long)count * 32, block, 1LL << 20);
+        roma_sparse_round<W><<<grid, alone ? 32 : block, 0, st>>>(search, order, count, s, threshold);
+      }
       MATCHBLAS_CUDA_CHECK_LAUNCH();
       scanned += count;
+      const vertex_t retried = read_back(retry_count, st);
+      if (alone && retried >= count)
+        throw error("roma-sparse-gpu: internal: a round without races left " + std::to_string(retried) +
+                    " vertices to search again");
       last = count;
-      int retried = 0;
-      MATCHBLAS_CUDA_TRY(cudaMemcpyAsync(&retried, retry_count.data(), sizeof(int), cudaMemcpyDeviceToHost, st));
-      MATCHBLAS_CUDA_TRY(cudaStreamSynchronize(st));
       count = retried;
-      order.list = into->data();
+      order = Order{into->data(), 1, 0};
       into = into == &retry_a ? &retry_b : &retry_a;
     }
-    unsigned long long applied = 0;
-    MATCHBLAS_CUDA_TRY(cudaMemcpyAsync(&applied, flips.data(), sizeof(applied), cudaMemcpyDeviceToHost, st));
-    const double weight = weight_now();
+    mark_around_changed<W><<<gpu::grid_for((long long)n * 32, block, 1 << 16), block, 0, st>>>(
+        session.graph(), mate.data(), changed.data(), marked.data());
+    MATCHBLAS_CUDA_CHECK_LAUNCH();
+    const auto applied = read_back(flips, st);
     RomaPhase phase;
     phase.phase = p;
+    if (long_pass) phase.kernel = "long";
     phase.scanned = scanned;
     phase.flips = std::int64_t(applied);
+    phase.weight = weight_now();
     phase.seconds = seconds_since(t);
-    phase.weight = weight;
     run.phases.push_back(phase);
-    if (applied == 0) break;
+    if (!schedule.next(phase.flips)) break;
   }
   run.matching = session.finish(mate, nullptr);
   return run;
@@ -334,9 +375,12 @@ RomaRun start_and_phases(const Csr<W>& g, const DeviceGraph<W>& dg, const RomaSp
 template <class W>
 RomaRun roma_sparse_gpu(const Csr<W>& g, const RomaSparseOptions& opt, const GpuOptions& gopt) {
   using namespace roma_sparse_detail;
+  using roma_sparse_gpu_detail::max_gpu_length;
   MATCHBLAS_EXPECTS(g.n_rows == g.n_cols, "roma-sparse-gpu needs a general (square) graph");
   check_roma_sparse_options(opt, "roma-sparse-gpu");
-  MATCHBLAS_EXPECTS(opt.length == 2, "roma-sparse-gpu: length must be 2 (longer augmentations: roma-sparse, roma-sparse-omp)");
+  MATCHBLAS_EXPECTS(opt.length <= max_gpu_length,
+                    "roma-sparse-gpu: length must be at most " + std::to_string(max_gpu_length) + ", got " +
+                        std::to_string(opt.length));
   return gpu::with_device_graph("roma-sparse-gpu", g, gopt,
                                 [&](const DeviceGraph<W>& dg) { return start_and_phases(g, dg, opt, gopt); });
 }

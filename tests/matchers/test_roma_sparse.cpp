@@ -295,7 +295,10 @@ TEST_CASE("roma-sparse: a 6-cycle that no 2-augmentation improves, flipped by le
     run.options = parse_options(m, {{"length", "2"}});
     CHECK(run_matcher(m, &g, general_graphs, run).report.weight == doctest::Approx(4.0));
   }
-  CHECK(find_matcher("roma-sparse-gpu").option("length") == nullptr);  // 2-augmentations only
+  const MatcherInfo& gpu = find_matcher("roma-sparse-gpu");  // the same default, a shorter stack
+  REQUIRE(gpu.option("length") != nullptr);
+  CHECK(gpu.option("length")->fallback == "4");
+  CHECK(gpu.option("length")->hi == roma_sparse_gpu_max_length);
 }
 
 TEST_CASE("roma-sparse: the phase schedule") {

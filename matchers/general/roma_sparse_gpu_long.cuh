@@ -1,0 +1,275 @@
+// roma-sparse-gpu's passes of longer augmentations (length L from 3 to
+// max_gpu_length): the search of roma_sparse_long.hpp, a thread per root,
+// and the locking rule of the 2-augmentations extended to every vertex of
+// the path found.
+//
+// The lists: each vertex's neighbours in the greedy order (heavier, then
+// smaller column), made on the device by a stable segmented sort of each
+// row on its weights' order keys (descending; the row's columns ascending
+// keep ties in column order); a search reads the first
+// min(degree, kept) entries of a row, kept = min(candidates, 256) or 256,
+// the CPU lists' length.
+// The search from a root r (find_long): the depth-first search of
+// roma_sparse_long.hpp with an explicit stack of at most L frames, the
+// positive-gain rule, the budget of 256 added edges, the best prefix
+// (ending free, leaving its end free, or closing the cycle back to r's old
+// mate s) kept with the weights of its new edges. The path is at most
+// 2 L + 1 vertices, so "already on the path" is a scan of it.
+// Its application (lock_and_apply_long): the path's vertices and s locked
+// all or none (roma_sparse_gpu_state.cuh); under the locks, the mates the
+// search read are checked and the gain recomputed from the locked vertices'
+// matched weights; applied when it exceeds the threshold. A root that loses
+// a race, or whose gain under the locks is too small (a mate and a weight
+// read at different moments), is queued and searched again; the phase
+// loop runs the queue with one thread once a round fails to shrink it,
+// which then applies what it finds (nothing races it). Validity and the
+// monotone weight: roma_sparse_omp.cpp's argument (every edge the gain
+// counts is at a locked vertex).
+// Cost: per root O(256 L) list entries read and O(L) path scans per entry;
+// memory: the lists, 4 + sizeof(W) bytes per entry, and during their sort
+// twice the entries' keys and CUB's scratch. .cu files only.
+#pragma once
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cub/device/device_segmented_sort.cuh>
+#include <type_traits>
+
+#include "matchers/general/roma_sparse.hpp"
+#include "matchers/general/roma_sparse_gpu_state.cuh"
+#include "matchers/general/roma_sparse_long.hpp"
+#include "ops/gpu/cuda_check.hpp"
+#include "ops/gpu/device_buffer.cuh"
+#include "ops/gpu/launch.cuh"
+
+namespace matchblas::roma_sparse_gpu_detail {
+
+inline constexpr int max_gpu_length = roma_sparse_gpu_max_length;  // new edges per augmentation
+
+// The key whose unsigned order is a weight's order (-0 as +0, so that the
+// two zeros tie as the greedy order has them).
+template <class W>
+using OrderKey = std::conditional_t<sizeof(W) == 4, std::uint32_t, std::uint64_t>;
+
+template <class W>
+__device__ OrderKey<W> order_key_of(W w) {
+  using K = OrderKey<W>;
+  constexpr K sign = K(1) << (8 * sizeof(K) - 1);
+  W zero_signless = w == W(0) ? W(0) : w;
+  K bits;
+  memcpy(&bits, &zero_signless, sizeof bits);
+  return bits & sign ? ~bits : bits | sign;
+}
+template <class W>
+__device__ W weight_of_key(OrderKey<W> key) {
+  using K = OrderKey<W>;
+  constexpr K sign = K(1) << (8 * sizeof(K) - 1);
+  const K bits = key & sign ? key & ~sign : ~key;
+  W w;
+  memcpy(&w, &bits, sizeof w);
+  return w;
+}
+
+template <class W>
+__global__ void keys_of_weights(const W* w, offset_t m, OrderKey<W>* key) {
+  for (long long k = gpu::grid_thread(); k < m; k += gpu::grid_threads()) key[k] = order_key_of(w[k]);
+}
+template <class W>
+__global__ void weights_of_keys(const OrderKey<W>* key, offset_t m, W* w) {
+  for (long long k = gpu::grid_thread(); k < m; k += gpu::grid_threads()) w[k] = weight_of_key<W>(key[k]);
+}
+
+// The long search's lists on the device: g's rows in the greedy order,
+// sharing g's offsets; a search reads a row's first `kept` entries.
+template <class W>
+class GreedyLists {
+ public:
+  GreedyLists(const gpu::CsrView<W>& g, int candidates, cudaStream_t s)
+      : view_(g),
+        kept_(candidates > 0 ? std::min(candidates, roma_sparse_detail::long_search_budget)
+                             : roma_sparse_detail::long_search_budget),
+        cols_(std::size_t(g.n_entries), s),
+        weights_(std::size_t(g.n_entries), s) {
+    view_.cols = cols_.data();
+    view_.weights = weights_.data();
+    const offset_t m = g.n_entries;
+    if (m == 0) return;
+    gpu::DeviceBuffer<OrderKey<W>> key(std::size_t(m), s), sorted(std::size_t(m), s);
+    const unsigned grid = gpu::grid_blocks(m, 256);
+    keys_of_weights<W><<<grid, 256, 0, s>>>(g.weights, m, key.data());
+    MATCHBLAS_CUDA_CHECK_LAUNCH();
+    std::size_t bytes = 0;
+    const auto sort = [&](void* temp) {
+      return cub::DeviceSegmentedSort::StableSortPairsDescending(temp, bytes, key.data(), sorted.data(), g.cols,
+                                                                 cols_.data(), m, g.n_rows, g.offsets, g.offsets + 1,
+                                                                 s);
+    };
+    MATCHBLAS_CUDA_TRY(sort(nullptr));
+    {
+      gpu::DeviceBuffer<std::uint8_t> temp(std::max<std::size_t>(bytes, 1), s);
+      MATCHBLAS_CUDA_TRY(sort(temp.data()));
+    }
+    weights_of_keys<W><<<grid, 256, 0, s>>>(sorted.data(), m, weights_.data());
+    MATCHBLAS_CUDA_CHECK_LAUNCH();
+  }
+
+  const gpu::CsrView<W>& view() const { return view_; }
+  offset_t kept() const { return kept_; }
+
+ private:
+  gpu::CsrView<W> view_;
+  offset_t kept_;
+  gpu::DeviceBuffer<vertex_t> cols_;
+  gpu::DeviceBuffer<W> weights_;
+};
+
+// The best augmentation a search found from v[0] = r: new edges (v[0], v[1]),
+// (v[2], v[3]), ... of weights w[0], w[1], ..., the matching edges at v[1],
+// v[3], ... removed (their mates v[2], v[4], ...), r's matching edge
+// (r, s) removed when s is a vertex, and for a cycle (v[size - 1], s) added.
+struct LongPath {
+  vertex_t s = no_vertex;
+  vertex_t v[2 * max_gpu_length + 1];
+  double w[max_gpu_length];
+  int size = 0;  // 0: none found
+  bool closes = false;
+  double close_w = 0;
+  double gain = 0;
+};
+
+// The best augmentation from r gaining more than threshold, on the matching
+// as read now (roma_sparse_long.hpp's LongSearch::find); false when none.
+template <class W>
+__device__ bool find_long(const gpu::CsrView<W>& g, const gpu::CsrView<W>& lists, offset_t kept, int length,
+                          vertex_t r, double threshold, const State& st, LongPath& best) {
+  struct Frame {
+    vertex_t c;        // the path's end
+    offset_t k, end;   // its list's next entry and end
+    double gain;       // the gain of the path so far
+  };
+  Frame frame[max_gpu_length];
+  vertex_t path[2 * max_gpu_length + 1];
+  double path_w[max_gpu_length];
+  const vertex_t s = mate_of(st, r);
+  best.s = s;
+  best.size = 0;
+  best.gain = threshold;
+  best.closes = false;
+  // s's list starts with its heaviest edge: no closing edge weighs more.
+  const double heaviest_to_s =
+      s != no_vertex && lists.offsets[s] < lists.offsets[s + 1] ? double(lists.weights[lists.offsets[s]]) : 0.0;
+  const auto frame_at = [&](vertex_t c, double gain) {
+    const offset_t begin = lists.offsets[c];
+    return Frame{c, begin, min(lists.offsets[c + 1], begin + kept), gain};
+  };
+  const auto on_path = [&](vertex_t a, int len) {
+    if (a == s) return true;
+    for (int i = 0; i < len; ++i)
+      if (path[i] == a) return true;
+    return false;
+  };
+  int depth = 0, added = 0;
+  // The path so far (1 + 2 depth vertices) extended by x (and y when
+  // matched) as the best yet, if it gains more.
+  const auto offer = [&](double gain, vertex_t x, vertex_t y, double w_x, bool closes, double close_w) {
+    if (!(gain > best.gain)) return;
+    const int len = 1 + 2 * depth;
+    for (int i = 0; i < len; ++i) best.v[i] = path[i];
+    for (int i = 0; i < depth; ++i) best.w[i] = path_w[i];
+    best.v[len] = x;
+    best.w[depth] = w_x;
+    best.size = len + 1;
+    if (y != no_vertex) best.v[best.size++] = y;
+    best.closes = closes;
+    best.close_w = close_w;
+    best.gain = gain;
+  };
+  path[0] = r;
+  frame[0] = frame_at(r, s == no_vertex ? 0.0 : -matched_of(st, r));
+  while (depth >= 0) {
+    Frame& f = frame[depth];
+    if (f.k >= f.end) {
+      --depth;
+      continue;
+    }
+    const double w = double(lists.weights[f.k]);
+    if (!(f.gain + w > 0)) {  // the positive-gain rule; the rest of the list is lighter
+      --depth;
+      continue;
+    }
+    if (++added > roma_sparse_detail::long_search_budget) break;
+    const vertex_t x = lists.cols[f.k++];
+    const int len = 1 + 2 * depth;
+    if (on_path(x, len)) continue;
+    const vertex_t y = mate_of(st, x);
+    if (y == no_vertex) {
+      offer(f.gain + w, x, no_vertex, w, false, 0);
+      continue;
+    }
+    if (on_path(y, len)) continue;
+    const double after = f.gain + w - matched_of(st, x);
+    offer(after, x, y, w, false, 0);
+    if (s != no_vertex && after + heaviest_to_s > best.gain) {  // a closing edge could beat the best
+      const double to_s = weight_in_row(g, s, y);
+      if (!isnan(to_s)) offer(after + to_s, x, y, w, true, to_s);
+    }
+    if (depth + 1 < length) {
+      path[len] = x;
+      path[len + 1] = y;
+      path_w[depth] = w;
+      frame[depth + 1] = frame_at(y, after);
+      ++depth;
+    }
+  }
+  return best.size > 0;
+}
+
+// p applied under the locks of its vertices and s when the mates the search
+// read are still there and the gain recomputed now exceeds the threshold
+// (alone: no other thread runs, so what was read is what is there, and it
+// is applied as found); false otherwise.
+__device__ inline bool lock_and_apply_long(const State& st, const LongPath& p, double threshold, bool alone) {
+  vertex_t set[2 * max_gpu_length + 2];
+  for (int i = 0; i < p.size; ++i) set[i] = p.v[i];
+  set[p.size] = p.s;
+  const int count = distinct_vertices(set, p.size + 1);
+  if (!lock_all(st.lock, set, count)) return false;
+  const volatile vertex_t* mate = st.mate;
+  const volatile double* mw = st.mw;
+  bool same = mate[p.v[0]] == p.s;
+  for (int i = 1; i < p.size && same; i += 2) same = mate[p.v[i]] == (i + 1 < p.size ? p.v[i + 1] : no_vertex);
+  bool applied = false;
+  if (same) {
+    // The exact gain: the new edges less the matching edges they replace.
+    double gain = p.s != no_vertex ? -mw[p.v[0]] : 0.0;
+    for (int i = 0; i + 1 < p.size; i += 2) gain += p.w[i / 2];
+    for (int i = 1; i + 1 < p.size; i += 2) gain -= mw[p.v[i]];
+    if (p.closes) gain += p.close_w;
+    if (alone || gain > threshold) {
+      for (int i = 0; i < p.size; ++i) unmatch_locked(st, p.v[i]);
+      for (int i = 0; i + 1 < p.size; i += 2) match_locked(st, p.v[i], p.v[i + 1], p.w[i / 2]);
+      if (p.closes) match_locked(st, p.v[p.size - 1], p.s, p.close_w);
+      for (int i = 0; i < count; ++i) st.changed[set[i]] = 1;
+      atomicAdd(st.flips, 1ULL);
+      applied = true;
+    }
+  }
+  unlock_all(st.lock, set, count);
+  return applied;
+}
+
+// One round of a long pass over `count` roots in `order`: each thread
+// searches its roots and applies what it finds, or queues the root again.
+template <class W>
+__global__ void long_round(gpu::CsrView<W> g, gpu::CsrView<W> lists, offset_t kept, int length, Order order,
+                           vertex_t count, State st, double threshold, bool alone) {
+  for (long long i = gpu::grid_thread(); i < count; i += gpu::grid_threads()) {
+    const vertex_t r = order(i, count);
+    LongPath p;
+    if (!find_long(g, lists, kept, length, r, threshold, st, p)) continue;
+    if (!lock_and_apply_long(st, p, threshold, alone)) st.again(r);
+  }
+}
+
+}  // namespace matchblas::roma_sparse_gpu_detail

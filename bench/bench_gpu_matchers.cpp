@@ -235,6 +235,10 @@ int main(int argc, char** argv) {
       continue;
     const auto configs = resident.find(info.name);
     if (configs != resident.end()) {
+      for (const auto& given : wanted(info.name))
+        if (!given.empty())
+          std::fprintf(stderr, "bench_gpu_matchers: options for %s ignored: it runs its own configurations\n",
+                       info.name.c_str());
       // ld-gpu is slow on skewed graphs: at most 3 runs.
       const int r = info.name == "ld-gpu" ? std::min(reps, 3) : reps;
       for (const auto& [config, run] : configs->second) report(info.name, config, median_gpu(r, run));

@@ -6,7 +6,8 @@
 // so a crash or a timeout costs one row;
 // rows are appended whole to DIR/runs.jsonl and DIR/runs.csv as they end,
 // --resume skips the runs already there, --exact adds the optimum (the
-// `exact` matcher, cached by the file's content) and each row's GTO; then
+// `exact` matcher, cached by the file's content; a build without it reads
+// the optima from --cache alone) and each row's GTO; then
 // DIR/summary.md and the pictures (apps/eval/eval_plots.py, matplotlib).
 // A line per run goes to standard error when it is a terminal (--verbose:
 // always; --quiet: never); warnings (no optimum, no pictures) always do.
@@ -187,6 +188,7 @@ std::optional<double> optimum_of(const EvalInput& in, const fs::path& cache, dou
     return std::nullopt;
   }
   const fs::path entry = cache / (key + ".json");
+  bool damaged = false;
   if (std::ifstream f(entry); f) {
     std::string line;
     std::getline(f, line);
@@ -195,10 +197,12 @@ std::optional<double> optimum_of(const EvalInput& in, const fs::path& cache, dou
       if (v.count("optimum")) return std::stod(v.at("optimum"));
     } catch (const std::exception&) {
     }  // a damaged entry: computed again below
+    damaged = true;
   }
   if (!no_exact.empty()) {
-    std::fprintf(stderr, "eval: no optimum for %s: not in the cache %s, and %s\n", in.name.c_str(),
-                 cache.string().c_str(), no_exact.c_str());
+    const std::string where = damaged ? "its cache entry " + entry.string() + " is damaged"
+                                      : "it is not in the cache " + cache.string();
+    std::fprintf(stderr, "eval: no optimum for %s: %s, and %s\n", in.name.c_str(), where.c_str(), no_exact.c_str());
     return std::nullopt;
   }
   if (progress) std::fprintf(stderr, "eval: the optimum of %s (exact)...\n", in.name.c_str());

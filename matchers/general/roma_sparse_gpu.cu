@@ -10,7 +10,9 @@
 // (roma_sparse_gpu_long.cuh) over the vertices whose mate changed since the
 // previous pass began. A phase's items come in a seeded scrambled order
 // (item i of phase p is the ((a_p i + b_p) mod count)-th, a_p coprime to
-// count, a_p and b_p drawn from the seed and p: a bijection). The warp of a
+// count, a_p and b_p drawn from the seed and p: a bijection; of a list
+// made by atomic appends after phase 0, so not the same from run to run).
+// The warp of a
 // vertex v reads v's row and its mate u's row 32 entries at a time, each
 // lane keeping its two best arms, merged across the warp by shuffles; the
 // 4-cycles are a lane per entry of v's row, w(u, y) by binary search in u's
@@ -277,8 +279,7 @@ RomaRun start_and_phases(const Csr<W>& g, const DeviceGraph<W>& dg, const RomaSp
   gpu::DeviceBuffer<int> retry_count(1, st), listed(1, st);
   gpu::DeviceBuffer<unsigned long long> flips(1, st);
   gpu::DeviceBuffer<double> total(1, st);
-  std::optional<GreedyLists<W>> greedy_lists;  // the long search's
-  if (longer && n > 0) greedy_lists.emplace(session.graph(), opt.candidates, st);
+  std::optional<GreedyLists<W>> greedy_lists;  // the long search's, made for the first long pass
   constexpr int block = 256, long_block = 128;
   // The matching's weight, half the sum of the matched weights.
   const auto weight_now = [&] {
@@ -323,20 +324,22 @@ RomaRun start_and_phases(const Csr<W>& g, const DeviceGraph<W>& dg, const RomaSp
       for (std::uint64_t k = 2; std::gcd(order.a, std::uint64_t(count)) != 1; ++k)
         order.a = 1 + draws.below(k, std::uint64_t(count));
     }
+    if (long_pass && !greedy_lists) greedy_lists.emplace(session.graph(), opt.candidates, st);
     std::int64_t scanned = 0;
-    vertex_t last = count + 1;
+    std::int64_t last = std::int64_t(count) + 1;
     gpu::DeviceBuffer<vertex_t>* into = &retry_a;
     while (count > 0) {
       MATCHBLAS_CUDA_TRY(cudaMemsetAsync(retry_count.data(), 0, sizeof(int), st));
       State s{mate.data(), mw.data(), lock.data(), changed.data(), into->data(), retry_count.data(), flips.data()};
       // A round that failed to shrink the queue: one warp (one thread for a
-      // long pass), which races nobody.
+      // long pass), which races nobody. (Going alone sooner, for queues of
+      // up to 1024 that shrank by less than a quarter, made R-MAT 2^22's
+      // run 1.2x slower on an H200: one GPU thread's searches are slow.)
       const bool alone = count >= last;
       if (long_pass) {
         const unsigned grid = alone ? 1 : gpu::grid_for(count, long_block, 1LL << 20);
-        long_round<W><<<grid, alone ? 1 : long_block, 0, st>>>(session.graph(), greedy_lists->view(),
-                                                               greedy_lists->kept(), opt.length, order, count, s,
-                                                               threshold, alone);
+        long_round<W><<<grid, alone ? 1 : long_block, 0, st>>>(session.graph(), greedy_lists->view(), opt.length,
+                                                               order, count, s, threshold, alone);
       } else {
         const unsigned grid = alone ? 1 : gpu::grid_for((long long)count * 32, block, 1LL << 20);
         roma_sparse_round<W><<<grid, alone ? 32 : block, 0, st>>>(search, order, count, s, threshold);
@@ -344,7 +347,7 @@ RomaRun start_and_phases(const Csr<W>& g, const DeviceGraph<W>& dg, const RomaSp
       MATCHBLAS_CUDA_CHECK_LAUNCH();
       scanned += count;
       const vertex_t retried = read_back(retry_count, st);
-      if (alone && retried >= count)
+      if (alone && retried > 0)
         throw error("roma-sparse-gpu: internal: a round without races left " + std::to_string(retried) +
                     " vertices to search again");
       last = count;

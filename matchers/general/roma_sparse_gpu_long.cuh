@@ -3,12 +3,10 @@
 // and the locking rule of the 2-augmentations extended to every vertex of
 // the path found.
 //
-// The lists: each vertex's neighbours in the greedy order (heavier, then
-// smaller column), made on the device by a stable segmented sort of each
-// row on its weights' order keys (descending; the row's columns ascending
-// keep ties in column order); a search reads the first
-// min(degree, kept) entries of a row, kept = min(candidates, 256) or 256,
-// the CPU lists' length.
+// The lists (GreedyLists): each vertex's first min(degree, kept)
+// neighbours in the greedy order (heavier, then smaller column), kept =
+// min(candidates, 256) or 256, the CPU lists; made on the device by a
+// stable segmented sort of each row on its weights' order keys.
 // The search from a root r (find_long): the depth-first search of
 // roma_sparse_long.hpp with an explicit stack of at most L frames, the
 // positive-gain rule, the budget of 256 added edges, the best prefix
@@ -26,13 +24,15 @@
 // monotone weight: roma_sparse_omp.cpp's argument (every edge the gain
 // counts is at a locked vertex).
 // Cost: per root O(256 L) list entries read and O(L) path scans per entry;
-// memory: the lists, 4 + sizeof(W) bytes per entry, and during their sort
-// twice the entries' keys and CUB's scratch. .cu files only.
+// memory: the lists, 4 + sizeof(W) bytes per kept entry, and while they
+// are made 4 + 2 sizeof(W) bytes per entry of the graph and CUB's scratch.
+// .cu files only.
 #pragma once
 #include <cuda_runtime.h>
 
 #include <algorithm>
 #include <cstdint>
+#include <cub/device/device_scan.cuh>
 #include <cub/device/device_segmented_sort.cuh>
 #include <type_traits>
 
@@ -80,48 +80,89 @@ __global__ void weights_of_keys(const OrderKey<W>* key, offset_t m, W* w) {
   for (long long k = gpu::grid_thread(); k < m; k += gpu::grid_threads()) w[k] = weight_of_key<W>(key[k]);
 }
 
-// The long search's lists on the device: g's rows in the greedy order,
-// sharing g's offsets; a search reads a row's first `kept` entries.
+// Each list's length: min(degree, kept), and 0 at n (for the exclusive scan).
+template <class W>
+__global__ void list_lengths(gpu::CsrView<W> g, offset_t kept, offset_t* length) {
+  for (long long v = gpu::grid_thread(); v <= g.n_rows; v += gpu::grid_threads())
+    length[v] = v == g.n_rows ? 0 : min(g.offsets[v + 1] - g.offsets[v], kept);
+}
+
+// The first min(degree, kept) entries of each sorted row into the lists
+// (a warp per row).
+template <class W>
+__global__ void keep_list_heads(gpu::CsrView<W> g, const vertex_t* sorted_cols, const OrderKey<W>* sorted_keys,
+                                const offset_t* at, vertex_t* cols, W* weights) {
+  const int lane = threadIdx.x & 31;
+  for (long long v = gpu::grid_thread() >> 5; v < g.n_rows; v += gpu::grid_threads() >> 5) {
+    const offset_t from = g.offsets[v], to = at[v], count = at[v + 1] - at[v];
+    for (offset_t i = lane; i < count; i += 32) {
+      cols[to + i] = sorted_cols[from + i];
+      weights[to + i] = weight_of_key<W>(sorted_keys[from + i]);
+    }
+  }
+}
+
+// The long search's lists on the device: each vertex's first
+// min(degree, kept) neighbours in the greedy order, kept = min(candidates,
+// 256) or 256 (no search reads further into a row), as a Csr of their own.
+// Made by a stable segmented sort of g's rows on the weights' order keys
+// (descending; equal keys keep the rows' ascending columns), then the
+// rows' heads copied out.
 template <class W>
 class GreedyLists {
  public:
   GreedyLists(const gpu::CsrView<W>& g, int candidates, cudaStream_t s)
-      : view_(g),
-        kept_(candidates > 0 ? std::min(candidates, roma_sparse_detail::long_search_budget)
-                             : roma_sparse_detail::long_search_budget),
-        cols_(std::size_t(g.n_entries), s),
-        weights_(std::size_t(g.n_entries), s) {
-    view_.cols = cols_.data();
-    view_.weights = weights_.data();
+      : offsets_(std::size_t(g.n_rows) + 1, s) {
+    const offset_t kept = candidates > 0 ? std::min(candidates, roma_sparse_detail::long_search_budget)
+                                         : roma_sparse_detail::long_search_budget;
     const offset_t m = g.n_entries;
+    const unsigned grid = gpu::grid_blocks(std::max<offset_t>(m, g.n_rows + 1LL), 256);
+    {
+      gpu::DeviceBuffer<offset_t> lengths(std::size_t(g.n_rows) + 1, s);
+      list_lengths<W><<<grid, 256, 0, s>>>(g, kept, lengths.data());
+      MATCHBLAS_CUDA_CHECK_LAUNCH();
+      scratch_call(s, [&](void* temp, std::size_t& bytes) {
+        return cub::DeviceScan::ExclusiveSum(temp, bytes, lengths.data(), offsets_.data(), g.n_rows + 1LL, s);
+      });
+    }
+    offset_t entries = 0;
+    MATCHBLAS_CUDA_TRY(
+        cudaMemcpyAsync(&entries, offsets_.data() + g.n_rows, sizeof entries, cudaMemcpyDeviceToHost, s));
+    MATCHBLAS_CUDA_TRY(cudaStreamSynchronize(s));
+    cols_ = gpu::DeviceBuffer<vertex_t>(std::size_t(entries), s);
+    weights_ = gpu::DeviceBuffer<W>(std::size_t(entries), s);
+    view_ = {g.n_rows, g.n_cols, offsets_.data(), cols_.data(), weights_.data(), entries};
     if (m == 0) return;
     gpu::DeviceBuffer<OrderKey<W>> key(std::size_t(m), s), sorted(std::size_t(m), s);
-    const unsigned grid = gpu::grid_blocks(m, 256);
+    gpu::DeviceBuffer<vertex_t> sorted_cols(std::size_t(m), s);
     keys_of_weights<W><<<grid, 256, 0, s>>>(g.weights, m, key.data());
     MATCHBLAS_CUDA_CHECK_LAUNCH();
-    std::size_t bytes = 0;
-    const auto sort = [&](void* temp) {
+    scratch_call(s, [&](void* temp, std::size_t& bytes) {
       return cub::DeviceSegmentedSort::StableSortPairsDescending(temp, bytes, key.data(), sorted.data(), g.cols,
-                                                                 cols_.data(), m, g.n_rows, g.offsets, g.offsets + 1,
-                                                                 s);
-    };
-    MATCHBLAS_CUDA_TRY(sort(nullptr));
-    {
-      gpu::DeviceBuffer<std::uint8_t> temp(std::max<std::size_t>(bytes, 1), s);
-      MATCHBLAS_CUDA_TRY(sort(temp.data()));
-    }
-    weights_of_keys<W><<<grid, 256, 0, s>>>(sorted.data(), m, weights_.data());
+                                                                 sorted_cols.data(), m, g.n_rows, g.offsets,
+                                                                 g.offsets + 1, s);
+    });
+    keep_list_heads<W><<<gpu::grid_blocks(g.n_rows * 32LL, 256), 256, 0, s>>>(
+        g, sorted_cols.data(), sorted.data(), offsets_.data(), cols_.data(), weights_.data());
     MATCHBLAS_CUDA_CHECK_LAUNCH();
   }
 
   const gpu::CsrView<W>& view() const { return view_; }
-  offset_t kept() const { return kept_; }
 
  private:
-  gpu::CsrView<W> view_;
-  offset_t kept_;
+  // CUB's two calls: the scratch's size, then the work in it.
+  template <class Call>
+  static void scratch_call(cudaStream_t s, Call call) {
+    std::size_t bytes = 0;
+    MATCHBLAS_CUDA_TRY(call(nullptr, bytes));
+    gpu::DeviceBuffer<std::uint8_t> temp(std::max<std::size_t>(bytes, 1), s);
+    MATCHBLAS_CUDA_TRY(call(temp.data(), bytes));
+  }
+
+  gpu::DeviceBuffer<offset_t> offsets_;
   gpu::DeviceBuffer<vertex_t> cols_;
   gpu::DeviceBuffer<W> weights_;
+  gpu::CsrView<W> view_{};
 };
 
 // The best augmentation a search found from v[0] = r: new edges (v[0], v[1]),
@@ -141,12 +182,11 @@ struct LongPath {
 // The best augmentation from r gaining more than threshold, on the matching
 // as read now (roma_sparse_long.hpp's LongSearch::find); false when none.
 template <class W>
-__device__ bool find_long(const gpu::CsrView<W>& g, const gpu::CsrView<W>& lists, offset_t kept, int length,
-                          vertex_t r, double threshold, const State& st, LongPath& best) {
+__device__ bool find_long(const gpu::CsrView<W>& g, const gpu::CsrView<W>& lists, int length, vertex_t r,
+                          double threshold, const State& st, LongPath& best) {
   struct Frame {
-    vertex_t c;        // the path's end
-    offset_t k, end;   // its list's next entry and end
-    double gain;       // the gain of the path so far
+    offset_t k, end;  // the list of the path's end: its next entry, its end
+    double gain;      // the gain of the path so far
   };
   Frame frame[max_gpu_length];
   vertex_t path[2 * max_gpu_length + 1];
@@ -159,10 +199,7 @@ __device__ bool find_long(const gpu::CsrView<W>& g, const gpu::CsrView<W>& lists
   // s's list starts with its heaviest edge: no closing edge weighs more.
   const double heaviest_to_s =
       s != no_vertex && lists.offsets[s] < lists.offsets[s + 1] ? double(lists.weights[lists.offsets[s]]) : 0.0;
-  const auto frame_at = [&](vertex_t c, double gain) {
-    const offset_t begin = lists.offsets[c];
-    return Frame{c, begin, min(lists.offsets[c + 1], begin + kept), gain};
-  };
+  const auto frame_at = [&](vertex_t c, double gain) { return Frame{lists.offsets[c], lists.offsets[c + 1], gain}; };
   const auto on_path = [&](vertex_t a, int len) {
     if (a == s) return true;
     for (int i = 0; i < len; ++i)
@@ -262,12 +299,12 @@ __device__ inline bool lock_and_apply_long(const State& st, const LongPath& p, d
 // One round of a long pass over `count` roots in `order`: each thread
 // searches its roots and applies what it finds, or queues the root again.
 template <class W>
-__global__ void long_round(gpu::CsrView<W> g, gpu::CsrView<W> lists, offset_t kept, int length, Order order,
-                           vertex_t count, State st, double threshold, bool alone) {
+__global__ void long_round(gpu::CsrView<W> g, gpu::CsrView<W> lists, int length, Order order, vertex_t count,
+                           State st, double threshold, bool alone) {
   for (long long i = gpu::grid_thread(); i < count; i += gpu::grid_threads()) {
     const vertex_t r = order(i, count);
     LongPath p;
-    if (!find_long(g, lists, kept, length, r, threshold, st, p)) continue;
+    if (!find_long(g, lists, length, r, threshold, st, p)) continue;
     if (!lock_and_apply_long(st, p, threshold, alone)) st.again(r);
   }
 }

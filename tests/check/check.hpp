@@ -122,6 +122,14 @@ TwoAugmentation largest_2_augmentation(const Csr<double>& g, const Matching& m, 
 // edge (M[x_j], M[r])), with no pruning by gain. 0 when none gains.
 double largest_alternating_cycle(const Csr<double>& g, const Matching& m, int k);
 
+// The largest row length of g (0 for no rows).
+template <class W>
+offset_t max_degree(const Csr<W>& g) {
+  offset_t d = 0;
+  for (vertex_t u = 0; u < g.n_rows; ++u) d = std::max(d, g.degree(u));
+  return d;
+}
+
 // Fails the current test (with the reason) unless m is a valid matching of g.
 template <class G>
 void require_valid(const G& g, const Matching& m) {

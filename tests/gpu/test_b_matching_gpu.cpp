@@ -105,13 +105,6 @@ std::vector<int> nearly_ones(vertex_t n) {
   return b;
 }
 
-template <class W>
-offset_t max_degree(const Csr<W>& g) {
-  offset_t d = 0;
-  for (vertex_t u = 0; u < g.n_rows; ++u) d = std::max(d, g.degree(u));
-  return d;
-}
-
 }  // namespace
 
 TEST_CASE("b-suitor-gpu and b-ld-gpu equal b_greedy on every test graph, constant and per-vertex b, double and float") {
@@ -143,7 +136,7 @@ TEST_CASE("b-suitor-gpu and b-ld-gpu equal b_greedy 10 times in a row on tie-hea
     const Csr<double> e = erdos_renyi<double>(10000, gen);
     // R-MAT has rows of every group size: <= 32 (4 lanes), <= 1024 (a warp)
     // and hubs (a block).
-    REQUIRE(max_degree(r) > 1024);
+    REQUIRE(check::max_degree(r) > 1024);
     for (const Csr<double>* g : {&r, &e}) {
       const Csr<float> f = check::with_weights<float>(*g);
       std::vector<std::vector<int>> bs;
@@ -168,7 +161,7 @@ TEST_CASE("b-suitor-gpu on a graph of over 2^20 entries with hubs equals b_greed
   gen.edge_factor = 10;
   const Csr<double> g = rmat<double>(1 << 16, gen);
   REQUIRE(g.num_entries() >= (offset_t(1) << 20));
-  REQUIRE(max_degree(g) > 1024);
+  REQUIRE(check::max_degree(g) > 1024);
   const Csr<float> f = check::with_weights<float>(g);
   std::vector<std::vector<int>> bs;
   for (int b : {1, 2, 5}) bs.push_back(constant_b(g.n_rows, b));
@@ -365,7 +358,7 @@ TEST_CASE("b-suitor-gpu and suitor-gpu on rows streamed under a device-memory li
     gen.edge_factor = 8;
     const Csr<double> r = rmat<double>(1 << 14, gen);
     const Csr<double> e = erdos_renyi<double>(10000, gen);
-    REQUIRE(max_degree(r) > 1024);
+    REQUIRE(check::max_degree(r) > 1024);
     for (const Csr<double>* g : {&r, &e}) {
       CAPTURE(g == &r ? "rmat 2^14" : "er 10000");
       const Csr<float> f = check::with_weights<float>(*g);

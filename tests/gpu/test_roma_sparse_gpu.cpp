@@ -19,6 +19,7 @@
 #include "matchers/general/roma_sparse.hpp"
 #include "matchers/general/roma_sparse_search.hpp"
 #include "tests/check/check.hpp"
+#include "tests/check/community_check.hpp"
 
 using namespace matchblas;
 
@@ -134,23 +135,6 @@ TEST_CASE("roma-sparse-gpu: bounded candidate lists, locally optimal within them
 
 namespace {
 
-// A general graph from (u, v, w) triples, both directions, rows sorted.
-Csr<double> from_edges(vertex_t n, const std::vector<std::tuple<vertex_t, vertex_t, double>>& edges) {
-  std::vector<std::vector<std::pair<vertex_t, double>>> rows(static_cast<std::size_t>(n));
-  for (const auto& [u, v, w] : edges) {
-    rows[u].push_back({v, w});
-    rows[v].push_back({u, w});
-  }
-  Csr<double> g;
-  g.n_rows = g.n_cols = n;
-  for (auto& row : rows) {
-    std::sort(row.begin(), row.end());
-    for (const auto& [v, w] : row) g.cols.push_back(v), g.weights.push_back(w);
-    g.offsets.push_back(offset_t(g.cols.size()));
-  }
-  return g;
-}
-
 // A run with longer augmentations to convergence: valid, rising, ended by
 // a phase of each kind without augmentations, no 2-augmentation left.
 void require_converged(const Csr<double>& g, const RomaRun& run) {
@@ -170,12 +154,6 @@ void require_converged(const Csr<double>& g, const RomaRun& run) {
   CHECK(check::largest_2_augmentation(g, run.matching).gain <= 1e-9);
 }
 
-offset_t max_degree(const Csr<double>& g) {
-  offset_t d = 0;
-  for (vertex_t v = 0; v < g.n_rows; ++v) d = std::max(d, g.degree(v));
-  return d;
-}
-
 }  // namespace
 
 TEST_CASE("roma-sparse-gpu: longer augmentations leave no improving cycle of up to L new edges") {
@@ -186,7 +164,7 @@ TEST_CASE("roma-sparse-gpu: longer augmentations leave no improving cycle of up 
   for (std::uint64_t seed = 1; seed <= 150; ++seed) {
     const int ties = seed % 3 == 0 ? 3 : 0;
     Csr<double> g = check::random_graph(vertex_t(10 + seed % 11), seed % 2 ? 0.22 : 0.12, ties, seed);
-    const offset_t degree = max_degree(g);
+    const offset_t degree = check::max_degree(g);
     const int length = degree <= 3 ? 4 : 3;
     if (degree > 5) continue;
     at_four += length == 4;
@@ -217,7 +195,7 @@ TEST_CASE("roma-sparse-gpu: longer augmentations leave no improving cycle of up 
 TEST_CASE("roma-sparse-gpu: a 6-cycle that only length 3 improves; a hub's races at length 6") {
   // Greedy's (0,1), (2,3), (4,5) weigh 4 and no 2-augmentation gains; the
   // 6-cycle's new edges (1,2), (3,4), (5,0) weigh 4.3, the optimum.
-  const Csr<double> g = from_edges(6, {{0, 1, 2.0}, {1, 2, 1.9}, {5, 0, 1.9}, {2, 3, 1.0}, {4, 5, 1.0}, {3, 4, 0.5}});
+  const Csr<double> g = check::graph_from_edges(6, {{0, 1, 2.0}, {1, 2, 1.9}, {5, 0, 1.9}, {2, 3, 1.0}, {4, 5, 1.0}, {3, 4, 0.5}});
   RomaSparseOptions o = to_convergence();
   CHECK(matching_weight(g, roma_sparse_gpu(g, o, GpuOptions{}).matching) == doctest::Approx(4.0));
   for (int length : {3, 4, roma_sparse_gpu_max_length}) {
@@ -239,7 +217,7 @@ TEST_CASE("roma-sparse-gpu: a 6-cycle that only length 3 improves; a hub's races
     add(v, v % 2999 + 1, double((v * 37) % 11) / 10 + 0.05);
     add(v, (v * 7) % 2999 + 1, double((v * 13) % 17) / 10 + 0.05);
   }
-  const Csr<double> h = from_edges(3000, hub);
+  const Csr<double> h = check::graph_from_edges(3000, hub);
   for (int length : {4, 6}) {
     CAPTURE(length);
     o.length = length;

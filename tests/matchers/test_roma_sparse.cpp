@@ -19,6 +19,7 @@
 #include "matchers/general/roma_sparse_search.hpp"
 #include "matchers/run_matcher.hpp"
 #include "tests/check/check.hpp"
+#include "tests/check/community_check.hpp"
 
 namespace matchblas {
 
@@ -36,24 +37,9 @@ void check_ends_converged(const RomaRun& run) {
   CHECK((last.kernel == "long") != (before.kernel == "long"));
 }
 
-// A general graph from (u, v, w) triples, both directions, rows sorted.
-Csr<double> graph(vertex_t n, std::vector<std::tuple<vertex_t, vertex_t, double>> edges) {
-  std::vector<std::vector<std::pair<vertex_t, double>>> rows(static_cast<std::size_t>(n));
-  for (const auto& [u, v, w] : edges) {
-    rows[u].push_back({v, w});
-    rows[v].push_back({u, w});
-  }
-  Csr<double> g;
-  g.n_rows = g.n_cols = n;
-  for (auto& row : rows) {
-    std::sort(row.begin(), row.end());
-    for (const auto& [v, w] : row) {
-      g.cols.push_back(v);
-      g.weights.push_back(w);
-    }
-    g.offsets.push_back(offset_t(g.cols.size()));
-  }
-  return g;
+// A general graph from (u, v, w) triples (both directions, rows sorted).
+Csr<double> graph(vertex_t n, const std::vector<std::tuple<vertex_t, vertex_t, double>>& edges) {
+  return check::graph_from_edges(n, edges);
 }
 
 RomaSparseOptions to_convergence() {

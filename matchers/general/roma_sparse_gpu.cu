@@ -12,8 +12,8 @@
 // (item i of phase p is the ((a_p i + b_p) mod count)-th, a_p coprime to
 // count, a_p and b_p drawn from the seed and p: a bijection; of a list
 // made by atomic appends after phase 0, so not the same from run to run).
-// The warp of a
-// vertex v reads v's row and its mate u's row 32 entries at a time, each
+// The warp of a vertex v reads v's row and its mate u's row 32 entries at
+// a time, each
 // lane keeping its two best arms, merged across the warp by shuffles; the
 // 4-cycles are a lane per entry of v's row, w(u, y) by binary search in u's
 // row. Lane 0 then locks the at most six vertices of the best augmentation
@@ -29,8 +29,8 @@
 // start matching is suitor-gpu's for --start suitor (greedy's matching, as
 // on the CPU), the host's otherwise. Device memory beyond the graph: 30
 // bytes per vertex, and with length > 2 the long search's lists (4 +
-// sizeof(W) bytes per entry; twice the entries' keys more while they are
-// sorted).
+// sizeof(W) bytes per kept entry, at most 256 a vertex; while they are
+// made, 4 + 2 sizeof(W) bytes per entry of the graph more).
 #include <cuda_runtime.h>
 
 #include <chrono>

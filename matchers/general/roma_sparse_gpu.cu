@@ -13,10 +13,9 @@
 // count, a_p and b_p drawn from the seed and p: a bijection; of a list
 // made by atomic appends after phase 0, so not the same from run to run).
 // The warp of a vertex v reads v's row and its mate u's row 32 entries at
-// a time, each
-// lane keeping its two best arms, merged across the warp by shuffles; the
-// 4-cycles are a lane per entry of v's row, w(u, y) by binary search in u's
-// row. Lane 0 then locks the at most six vertices of the best augmentation
+// a time, each lane keeping its two best arms, merged across the warp by
+// shuffles; the 4-cycles are a lane per entry of v's row, w(u, y) by binary
+// search in u's row. Lane 0 then locks the at most six vertices of the best augmentation
 // (atomicCAS on a lock word each, in increasing order, giving up at the first
 // taken one), checks the mates the search saw, recomputes the gain from the
 // locked vertices and applies it when it still exceeds the threshold. A

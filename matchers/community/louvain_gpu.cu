@@ -92,7 +92,9 @@ namespace matchblas {
 
 namespace {
 
+using gpu::cub_call;
 using gpu::DeviceBuffer;
+using gpu::read_scalar;
 
 constexpr int block_threads = 256;
 constexpr int warps_per_block = block_threads / 32;
@@ -786,26 +788,10 @@ void zero(DeviceBuffer<T>& b, cudaStream_t s) {
 
 void launched() { MATCHBLAS_CUDA_TRY(cudaGetLastError()); }
 
-template <class F>
-void cub_call(F f, cudaStream_t s) {  // cub's two-call pattern: size the scratch, then run
-  std::size_t bytes = 0;
-  MATCHBLAS_CUDA_TRY(f(nullptr, bytes));
-  DeviceBuffer<char> temp(std::max<std::size_t>(bytes, 1), s);
-  MATCHBLAS_CUDA_TRY(f(temp.data(), bytes));
-}
-
 // Exclusive prefix sum of n + 1 values (the last in: the total out).
 template <class T>
 void exclusive_scan(const T* in, T* out, long long count, cudaStream_t s) {
   cub_call([&](void* t, std::size_t& b) { return cub::DeviceScan::ExclusiveSum(t, b, in, out, count, s); }, s);
-}
-
-template <class T>
-T read_scalar(const T* p, cudaStream_t s) {
-  T v{};
-  MATCHBLAS_CUDA_TRY(cudaMemcpyAsync(&v, p, sizeof(T), cudaMemcpyDeviceToHost, s));
-  MATCHBLAS_CUDA_TRY(cudaStreamSynchronize(s));
-  return v;
 }
 
 // The moves on one level (or the final refinement) and what they share.

@@ -238,14 +238,6 @@ __global__ void take_roots(const vertex_t* mate, vertex_t* previous, vertex_t n,
     }
 }
 
-template <class T>
-T read_back(const gpu::DeviceBuffer<T>& b, cudaStream_t st) {
-  T v{};
-  MATCHBLAS_CUDA_TRY(cudaMemcpyAsync(&v, b.data(), sizeof(T), cudaMemcpyDeviceToHost, st));
-  MATCHBLAS_CUDA_TRY(cudaStreamSynchronize(st));
-  return v;
-}
-
 // The start and the phases on g, resident as dg (the options checked). The
 // phases follow roma-sparse's schedule (PhaseSchedule): phase 0 searches
 // every vertex, a later 2-augmentation phase the marked ones (those around
@@ -285,7 +277,7 @@ RomaRun start_and_phases(const Csr<W>& g, const DeviceGraph<W>& dg, const RomaSp
     MATCHBLAS_CUDA_TRY(cudaMemsetAsync(total.data(), 0, sizeof(double), st));
     sum_matched<<<gpu::grid_for(n, block, 1024), block, 0, st>>>(mw.data(), n, total.data());
     MATCHBLAS_CUDA_CHECK_LAUNCH();
-    return read_back(total, st);
+    return gpu::read_scalar(total.data(), st);
   };
   if (n > 0) {
     MATCHBLAS_CUDA_TRY(cudaMemsetAsync(lock.data(), 0, std::size_t(n) * sizeof(int), st));
@@ -312,7 +304,7 @@ RomaRun start_and_phases(const Csr<W>& g, const DeviceGraph<W>& dg, const RomaSp
       if (long_pass) take_roots<<<scan_grid, block, 0, st>>>(mate.data(), previous.data(), n, retry_b.data(), listed.data());
       else take_marked<<<scan_grid, block, 0, st>>>(marked.data(), n, retry_b.data(), listed.data());
       MATCHBLAS_CUDA_CHECK_LAUNCH();
-      count = read_back(listed, st);
+      count = gpu::read_scalar(listed.data(), st);
       order.list = retry_b.data();
     }
     // (a i + b) mod count: a coprime to count, drawn from the seed and the phase.
@@ -345,7 +337,7 @@ RomaRun start_and_phases(const Csr<W>& g, const DeviceGraph<W>& dg, const RomaSp
       }
       MATCHBLAS_CUDA_CHECK_LAUNCH();
       scanned += count;
-      const vertex_t retried = read_back(retry_count, st);
+      const vertex_t retried = gpu::read_scalar(retry_count.data(), st);
       if (alone && retried > 0)
         throw error("roma-sparse-gpu: internal: a round without races left " + std::to_string(retried) +
                     " vertices to search again");
@@ -357,7 +349,7 @@ RomaRun start_and_phases(const Csr<W>& g, const DeviceGraph<W>& dg, const RomaSp
     mark_around_changed<W><<<gpu::grid_for((long long)n * 32, block, 1 << 16), block, 0, st>>>(
         session.graph(), mate.data(), changed.data(), marked.data());
     MATCHBLAS_CUDA_CHECK_LAUNCH();
-    const auto applied = read_back(flips, st);
+    const auto applied = gpu::read_scalar(flips.data(), st);
     RomaPhase phase;
     phase.phase = p;
     if (long_pass) phase.kernel = "long";

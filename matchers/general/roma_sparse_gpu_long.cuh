@@ -121,14 +121,11 @@ class GreedyLists {
       gpu::DeviceBuffer<offset_t> lengths(std::size_t(g.n_rows) + 1, s);
       list_lengths<W><<<grid, 256, 0, s>>>(g, kept, lengths.data());
       MATCHBLAS_CUDA_CHECK_LAUNCH();
-      scratch_call(s, [&](void* temp, std::size_t& bytes) {
+      gpu::cub_call([&](void* temp, std::size_t& bytes) {
         return cub::DeviceScan::ExclusiveSum(temp, bytes, lengths.data(), offsets_.data(), g.n_rows + 1LL, s);
-      });
+      }, s);
     }
-    offset_t entries = 0;
-    MATCHBLAS_CUDA_TRY(
-        cudaMemcpyAsync(&entries, offsets_.data() + g.n_rows, sizeof entries, cudaMemcpyDeviceToHost, s));
-    MATCHBLAS_CUDA_TRY(cudaStreamSynchronize(s));
+    const offset_t entries = gpu::read_scalar(offsets_.data() + g.n_rows, s);
     cols_ = gpu::DeviceBuffer<vertex_t>(std::size_t(entries), s);
     weights_ = gpu::DeviceBuffer<W>(std::size_t(entries), s);
     view_ = {g.n_rows, g.n_cols, offsets_.data(), cols_.data(), weights_.data(), entries};
@@ -137,11 +134,11 @@ class GreedyLists {
     gpu::DeviceBuffer<vertex_t> sorted_cols(std::size_t(m), s);
     keys_of_weights<W><<<grid, 256, 0, s>>>(g.weights, m, key.data());
     MATCHBLAS_CUDA_CHECK_LAUNCH();
-    scratch_call(s, [&](void* temp, std::size_t& bytes) {
+    gpu::cub_call([&](void* temp, std::size_t& bytes) {
       return cub::DeviceSegmentedSort::StableSortPairsDescending(temp, bytes, key.data(), sorted.data(), g.cols,
                                                                  sorted_cols.data(), m, g.n_rows, g.offsets,
                                                                  g.offsets + 1, s);
-    });
+    }, s);
     keep_list_heads<W><<<gpu::grid_blocks(g.n_rows * 32LL, 256), 256, 0, s>>>(
         g, sorted_cols.data(), sorted.data(), offsets_.data(), cols_.data(), weights_.data());
     MATCHBLAS_CUDA_CHECK_LAUNCH();
@@ -150,14 +147,6 @@ class GreedyLists {
   const gpu::CsrView<W>& view() const { return view_; }
 
  private:
-  // CUB's two calls: the scratch's size, then the work in it.
-  template <class Call>
-  static void scratch_call(cudaStream_t s, Call call) {
-    std::size_t bytes = 0;
-    MATCHBLAS_CUDA_TRY(call(nullptr, bytes));
-    gpu::DeviceBuffer<std::uint8_t> temp(std::max<std::size_t>(bytes, 1), s);
-    MATCHBLAS_CUDA_TRY(call(temp.data(), bytes));
-  }
 
   gpu::DeviceBuffer<offset_t> offsets_;
   gpu::DeviceBuffer<vertex_t> cols_;

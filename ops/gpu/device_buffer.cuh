@@ -171,6 +171,26 @@ class PinnedBuffer {
   std::size_t capacity_ = 0;
 };
 
+// CUB's two calls: call(nullptr, bytes) sizes the scratch, then
+// call(temp, bytes) runs in stream-ordered scratch on s (freed on s after
+// the work is enqueued; no wait).
+template <class Call>
+void cub_call(Call call, cudaStream_t s) {
+  std::size_t bytes = 0;
+  MATCHBLAS_CUDA_TRY(call(nullptr, bytes));
+  DeviceBuffer<char> temp(bytes > 0 ? bytes : 1, s);
+  MATCHBLAS_CUDA_TRY(call(temp.data(), bytes));
+}
+
+// The value at device address p once s's earlier work is done (waits for s).
+template <class T>
+T read_scalar(const T* p, cudaStream_t s) {
+  T v{};
+  MATCHBLAS_CUDA_TRY(cudaMemcpyAsync(&v, p, sizeof(T), cudaMemcpyDeviceToHost, s));
+  MATCHBLAS_CUDA_TRY(cudaStreamSynchronize(s));
+  return v;
+}
+
 // offsets has n_rows + 1 entries; cols and weights n_entries (= offsets[n_rows],
 // kept here so that host code can size work without reading the device).
 template <class W>

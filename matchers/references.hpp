@@ -70,6 +70,12 @@ inline const std::string duff_koster_1999 =
 inline const std::string duff_koster_2001 =
     "I. S. Duff, J. Koster, On algorithms for permuting large entries to the diagonal of a sparse matrix, SIAM "
     "J. Matrix Anal. Appl. 22(4), 2001";
+inline const std::string date_nagi =
+    "K. Date, R. Nagi, GPU-accelerated Hungarian algorithms for the linear assignment problem, Parallel "
+    "Computing 57, 2016";
+inline const std::string davidson_near_far =
+    "A. Davidson, S. Baxter, M. Garland, J. D. Owens, Work-efficient parallel GPU methods for single-source "
+    "shortest paths, IPDPS 2014";
 inline const std::string azad_awpm =
     "A. Azad, A. Buluc, X. S. Li, X. Wang, J. Langguth, A distributed-memory algorithm for computing a heavy-weight "
     "perfect matching on bipartite graphs, SIAM J. Sci. Comput. 42(4), 2020";

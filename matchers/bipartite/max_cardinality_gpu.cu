@@ -163,17 +163,9 @@ GpuSearchCounts augment_to_maximum(const StreamSession& session, vertex_t m, ver
   DeviceBuffer<int> root_done(std::size_t(m), s);
   DeviceBuffer<unsigned> counts(6, s);
   MATCHBLAS_CUDA_TRY(cudaMemsetAsync(counts.data(), 0, sizeof(unsigned) * 6, s));
-  // The cooperative launch: every block resident at once (grid.sync()).
-  int cooperative = 0, per_sm = 0;
-  MATCHBLAS_CUDA_TRY(cudaDeviceGetAttribute(&cooperative, cudaDevAttrCooperativeLaunch, session.device()));
-  if (!cooperative) throw error("GPU " + std::to_string(session.device()) + " has no cooperative launch");
-  MATCHBLAS_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, augmenting_phases, block_size, 0));
   SearchState st{m,         n,          offsets,          cols, row_mate, col_mate, col_pred.data(), root_of.data(),
                  root_done.data(), {frontier0.data(), frontier1.data()}, counts.data(), endpoints.data()};
-  void* args[] = {&st};
-  MATCHBLAS_CUDA_TRY(cudaLaunchCooperativeKernel(reinterpret_cast<void*>(augmenting_phases),
-                                                 dim3(unsigned(std::max(1, per_sm) * session.sms())), dim3(block_size),
-                                                 args, 0, s));
+  launch_cooperative(augmenting_phases, block_size, session.device(), session.sms(), s, st);
   unsigned host_counts[6] = {};
   MATCHBLAS_CUDA_TRY(cudaMemcpyAsync(host_counts, counts.data(), sizeof host_counts, cudaMemcpyDeviceToHost, s));
   session.synchronize();

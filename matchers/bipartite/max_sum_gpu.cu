@@ -1,13 +1,17 @@
 // MC64's jobs 4 and 5 on the GPU (max-sum-gpu, max-product-gpu, twins of
 // max-sum and max-product): the minimum-cost matching with duals of
 // shortest_augmenting.hpp, by a Jacobi auction with epsilon-scaling on the
-// device, repaired to the exact optimum on the host; a rectangular or
-// structurally singular matrix runs on the host engine instead.
+// device, repaired to the exact optimum on the device (dual_repair_gpu.cu;
+// on the host with host_repair, or where the device repair stops short); a
+// rectangular or structurally singular matrix runs on the host engine
+// instead.
 // Sources: Bertsekas 1988 sec. 2-4; Bertsekas and Castanon 1991 sec. 2; the
-// repair: Duff and Koster 2001 sec. 4, from the auction's duals.
+// repair: the Hungarian method's primal-dual phases from the auction's
+// duals (dual_repair_gpu.cu), or Duff and Koster 2001 sec. 4 on the host.
 // Guarantee: exact, whatever the auction left; deterministic auction.
-// Cost: a round O(the unassigned rows' entries); the repair O(nnz) plus a
-// Dijkstra search per row it frees; 12 bytes per entry of device memory.
+// Cost: a round O(the unassigned rows' entries); the repair O(nnz) per
+// label-correcting level of its phases; 12 bytes per entry of device memory
+// and 4 more while it repairs.
 // The three steps in full: docs/algorithms/max_sum_gpu.md.
 #include <cooperative_groups.h>
 #include <cuda_runtime.h>
@@ -22,8 +26,10 @@
 #include "lib/error.hpp"
 #include "matchers/bipartite/auction_gpu.cuh"
 #include "matchers/bipartite/auction_start.hpp"
+#include "matchers/bipartite/dual_repair_gpu.cuh"
 #include "matchers/bipartite/max_cardinality_gpu.cuh"
 #include "matchers/bipartite/shortest_augmenting.hpp"
+#include "matchers/bipartite/shortest_augmenting_detail.hpp"
 #include "ops/gpu/gpu_session.cuh"
 #include "ops/gpu/cuda_check.hpp"
 #include "ops/gpu/device.hpp"
@@ -234,12 +240,12 @@ DualMatching min_cost_max_cardinality_gpu(const Csr<double>& c, const AuctionGpu
   if (m != n || m == 0 || c.num_entries() == 0) return host_engine();
 
   std::vector<vertex_t> row_mate(static_cast<std::size_t>(m)), owner(static_cast<std::size_t>(n));
-  std::vector<double> price(static_cast<std::size_t>(n));
-  bool singular = false;
+  std::vector<double> price(static_cast<std::size_t>(n)), u(static_cast<std::size_t>(m));
+  bool singular = false, on_device = false;
   {
     gpu::StreamSession session(opt.device, opt.stream);
     const cudaStream_t s = session.stream();
-    gpu::Event start, uploaded, auctioned, done;
+    gpu::Event start, uploaded, auctioned, repaired, done;
     start.record(s);
     const auto offsets = gpu::DeviceBuffer<offset_t>::from_host(std::span<const offset_t>(c.offsets), s);
     const auto cols = gpu::DeviceBuffer<vertex_t>::from_host(std::span<const vertex_t>(c.cols), s);
@@ -296,30 +302,68 @@ DualMatching min_cost_max_cardinality_gpu(const Csr<double>& c, const AuctionGpu
       if (epsilon <= final_epsilon) break;
     }
     auctioned.record(s);
+    if (!singular && !options.host_repair) {
+      // (3) The repair on the device; a repair that stops short leaves a
+      // valid warm start for the host's searches.
+      gpu::DeviceBuffer<double> d_u(std::size_t(m), s), d_v(std::size_t(n), s);
+      const gpu::DualRepairCounts counts = gpu::repair_to_optimum(
+          session, m, offsets.data(), cols.data(), cost.data(), d_price.data(), !report.capped, d_row_mate.data(),
+          d_owner.data(), d_u.data(), d_v.data());
+      repaired.record(s);
+      report.assigned = m - counts.auction_free;
+      report.repaired = counts.freed - counts.left;  // the rows it augmented
+      report.repair_phases = counts.phases;
+      report.repair_levels = counts.levels;
+      report.repair_rows_relaxed = counts.rows_relaxed;
+      report.repair_steps_s = {counts.levels_s, counts.distances_s, counts.duals_s, counts.augment_s};
+      on_device = !counts.gave_up;
+      d_u.to_host(std::span(u), s);
+      d_v.to_host(std::span(price), s);  // the column duals v
+    } else {
+      repaired.record(s);
+    }
     if (!singular) {
       d_row_mate.to_host(std::span(row_mate), s);
       d_owner.to_host(std::span(owner), s);
-      d_price.to_host(std::span(price), s);
+      if (options.host_repair) d_price.to_host(std::span(price), s);
     }
     done.record(s);
     session.synchronize();
     report.upload_s = uploaded.since(start);
     report.device_s = auctioned.since(uploaded);
-    report.download_s = done.since(auctioned);
+    report.repair_s = repaired.since(auctioned);
+    report.download_s = done.since(repaired);
   }
   if (singular) return host_engine();
 
-  // (3) The repair on the host, from v = -p.
+  DualMatching d;
+  d.mates.row_mate = std::move(row_mate);
+  d.mates.col_mate = std::move(owner);
+  if (on_device) {
+    d.u = std::move(u);
+    d.v = std::move(price);
+    d.searches = report.repaired;
+    shortest_augmenting_detail::set_matched_cost(c, d);
+    if (report_out) *report_out = report;
+    return d;
+  }
+  // (3') The repair on the host, from the column duals: the prices, v = -p
+  // (lowered first when the auction finished its phases), or the device
+  // repair's v where it stopped short.
+  report.host_repaired = true;
   const auto t0 = std::chrono::steady_clock::now();
-  BipartiteMates mates;
-  mates.row_mate = std::move(row_mate);
-  mates.col_mate = std::move(owner);
-  for (vertex_t j : mates.row_mate) report.assigned += j != no_vertex;
-  mates.matched = report.assigned;
-  for (double& p : price) p = -p;
-  DualMatching d = min_cost_row_perfect_from_column_duals(c, std::move(price), std::move(mates), !report.capped);
-  report.repair_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  report.repaired = d.searches;
+  vertex_t matched = 0;
+  for (vertex_t j : d.mates.row_mate) matched += j != no_vertex;
+  d.mates.matched = matched;
+  if (options.host_repair) {
+    report.assigned = matched;
+    for (double& p : price) p = -p;
+  }
+  d = min_cost_row_perfect_from_column_duals(c, std::move(price), std::move(d.mates),
+                                             options.host_repair && !report.capped);
+  report.repair_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  report.repaired += d.searches;
+  d.searches = report.repaired;
   if (report_out) *report_out = report;
   return d;
 }

@@ -4,7 +4,7 @@
 // vertex (rows + columns) and per stored entry beyond the matrix, fitted to
 // bench/bench_memory's peaks unless an entry says otherwise; a GPU entry's
 // host memory is its CPU twin's (awpm-gpu keeps the same sorted copy on the
-// host; max-sum-gpu and max-product-gpu repair with the CPU engine).
+// host; max-sum-gpu and max-product-gpu keep the CPU engine's host copies).
 #include "matchers/registry.hpp"
 
 #include <chrono>
@@ -170,8 +170,8 @@ struct AuctionJobOptions {
 };
 
 // Jobs 4 and 5 on the GPU: an auction on the GPU repaired to the exact
-// optimum on the host (prepass_gpu); job 5's --symmetric, and the auction's
-// tail.
+// optimum on the GPU or the host (prepass_gpu); job 5's --symmetric, the
+// auction's tail, and where the repair runs.
 MatcherInfo auction_gpu_entry(MatcherInfo m) {
   m.problem = Problem::bipartite;
   m.device = Device::gpu;
@@ -179,11 +179,15 @@ MatcherInfo auction_gpu_entry(MatcherInfo m) {
   m.guarantee = "exact";
   if (m.job == 5) m.options.push_back(symmetric_option);
   m.options.push_back({"tail-rows", Type::integer, "0", {}, -1, 2e9,
-                       "an auction phase ends with at most this many rows unassigned, the host's shortest "
-                       "augmenting paths match the last ones (0: rows / 2000; -1: none left)"});
+                       "an auction phase ends with at most this many rows unassigned, the repair matches the "
+                       "last ones (0: rows / 2000; -1: none left)"});
+  m.options.push_back({"repair", Type::word, "device", {"device", "host"}, 0, 0,
+                       "where the auction's result is made exact: primal-dual phases on the GPU, or the host's "
+                       "shortest augmenting paths"});
   m.read_options = [job = m.job](const OptionValues& v, Precision) -> std::any {
     AuctionJobOptions r{.job = {.job = job, .symmetric = v.takes("symmetric") && v.flag("symmetric")}};
     r.auction.tail_rows = v.integer("tail-rows");
+    r.auction.host_repair = v.word("repair") == "host";
     return r;
   };
   m.run = PrepassRunner([](const Csr<double>& a, const RunOptions& o) {
@@ -192,13 +196,19 @@ MatcherInfo auction_gpu_entry(MatcherInfo m) {
     PrepassResult r = prepass_gpu(a, opt.job, on_gpu(o), opt.auction, &report);
     r.searches = report.repaired;
     r.device_seconds = report.device_s;
-    char text[320];
+    char text[512];
     std::snprintf(text, sizeof text,
                   "%s%lld phases, %lld rounds%s, %d rows assigned (tail %d); upload %.3f s, device %.3f s, "
-                  "download %.3f s, repair %.3f s",
+                  "repair %.3f s (%lld rows; %lld device phases, %lld levels, %lld rows relaxed%s; duals %.3f, distances %.3f, "
+                  "tight %.3f, augment %.3f s), download %.3f s",
                   report.fell_back ? "host engine; " : "", static_cast<long long>(report.phases),
                   static_cast<long long>(report.rounds), report.capped ? " (capped)" : "", report.assigned,
-                  report.tail, report.upload_s, report.device_s, report.download_s, report.repair_s);
+                  report.tail, report.upload_s, report.device_s, report.repair_s,
+                  static_cast<long long>(report.repaired), static_cast<long long>(report.repair_phases),
+                  static_cast<long long>(report.repair_levels),
+                  static_cast<long long>(report.repair_rows_relaxed), report.host_repaired ? "; host searches" : "",
+                  report.repair_steps_s[0], report.repair_steps_s[1], report.repair_steps_s[2],
+                  report.repair_steps_s[3], report.download_s);
     r.details = text;
     return r;
   });
@@ -209,7 +219,9 @@ MatcherInfo auction_gpu_entry(MatcherInfo m) {
 const std::string mc64_sources = duff_koster_2001 + ", sec. 4";
 const std::string auction_start = "the auction start: " + bertsekas + ", sec. 2-4; its bids on several threads: " +
                                   bertsekas_castanon;
-const std::string auction_repaired = bertsekas + ", sec. 2-4; " + bertsekas_castanon + "; exact repair: " +
+const std::string auction_repaired = bertsekas + ", sec. 2-4; " + bertsekas_castanon +
+                                     "; exact repair on the device: the Hungarian method's phases as in " + date_nagi +
+                                     ", distances by near-far: " + davidson_near_far + "; on the host: " +
                                      duff_koster_2001 + ", sec. 4";
 
 }  // namespace
@@ -327,16 +339,16 @@ void add_bipartite(std::vector<MatcherInfo>& r) {
                              }));
   r.push_back(auction_gpu_entry({.name = "max-sum-gpu",
                                  .job = 4,
-                                 .summary = "MC64 job 4 on the GPU: an auction with epsilon-scaling on the GPU, "
-                                            "repaired to the exact optimum by shortest augmenting paths from its "
-                                            "prices on the host",
+                                 .summary = "MC64 job 4 on the GPU: an auction with epsilon-scaling, repaired to "
+                                            "the exact optimum by primal-dual phases on the GPU (or on the host)",
                                  .reference = auction_repaired,
                                  .twin = "max-sum",
                                  .memory = {272, 4}}));
   r.push_back(auction_gpu_entry({.name = "max-product-gpu",
                                  .job = 5,
-                                 .summary = "MC64 job 5 on the GPU: an auction with epsilon-scaling on the GPU, "
-                                            "repaired to the exact optimum on the host; log scalings from the duals",
+                                 .summary = "MC64 job 5 on the GPU: an auction with epsilon-scaling, repaired to "
+                                            "the exact optimum on the GPU (or on the host); log scalings from the "
+                                            "duals",
                                  .reference = auction_repaired,
                                  .twin = "max-product",
                                  .memory = {268, 4}}));

@@ -187,19 +187,21 @@ bool augment_free_rows(const Csr<double>& c, DualMatching& r, vertex_t& row_out,
     for (vertex_t j = 0; j < n; ++j) r.v[j] = col[j].v;
     r.mates.col_mate = std::move(mate);
   }
-  const offset_t* offsets = c.offsets.data();
-  const vertex_t* cols = c.cols.data();
-  const double* weights = c.weights.data();
-  r.mates.matched = 0;
-  r.cost = 0;
-  for (vertex_t i = 0; i < m; ++i)
-    for (offset_t k = offsets[i]; k < offsets[i + 1]; ++k)
-      if (cols[k] == rm[i]) {
-        r.cost += weights[k];
-        ++r.mates.matched;
+  set_matched_cost(c, r);
+  return r.mates.matched == m;
+}
+
+void set_matched_cost(const Csr<double>& c, DualMatching& d) {
+  const std::vector<vertex_t>& rm = d.mates.row_mate;
+  d.mates.matched = 0;
+  d.cost = 0;
+  for (vertex_t i = 0; i < c.n_rows; ++i)
+    for (offset_t k = c.offsets[i]; k < c.offsets[i + 1]; ++k)
+      if (c.cols[k] == rm[i]) {
+        d.cost += c.weights[k];
+        ++d.mates.matched;
         break;
       }
-  return r.mates.matched == m;
 }
 
 // The cold start: MC64's initialisation, then the searches.

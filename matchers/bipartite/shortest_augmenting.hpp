@@ -37,6 +37,7 @@
 //   threads from 65536 entries on. Every result is the same, bit for bit,
 //   on any number of threads.
 #pragma once
+#include <array>
 #include <limits>
 #include <vector>
 
@@ -128,8 +129,11 @@ DualMatching min_cost_max_cardinality(const Csr<double>& cost);
 // The same on GPU gpu.device (max_sum_gpu.cu): on a square matrix that the
 // GPU's maximum matching (cardinality-gpu's phases) finds structurally
 // nonsingular, an auction with epsilon-scaling on the GPU gives prices and
-// a matching; the host then repairs them to the exact optimum
-// (min_cost_row_perfect_from_column_duals). Rectangular and structurally
+// a matching, repaired to the exact optimum on the device (primal-dual
+// phases from every free row at once: dual_repair_gpu.cu) or, with
+// host_repair, on the host (min_cost_row_perfect_from_column_duals); a
+// device repair that stops short (rounding) hands its state to the host's
+// searches. Rectangular and structurally
 // singular matrices go to min_cost_max_cardinality on the host (after the
 // GPU's check for the square ones). Exact as min_cost_max_cardinality (the
 // same minimum cost; which optimal matching, and the duals, may differ).
@@ -152,6 +156,8 @@ struct AuctionGpuOptions {
   // reads it: 0: m / 2000 (none below 2000 rows); a negative value: none
   // (every phase runs until every row is assigned).
   std::int64_t tail_rows = 0;
+  // The repair on the host's shortest augmenting paths instead of the device.
+  bool host_repair = false;
 };
 struct AuctionGpuReport {
   bool fell_back = false;  // rectangular or structurally singular: the host engine ran
@@ -159,11 +165,18 @@ struct AuctionGpuReport {
   std::int64_t phases = 0, rounds = 0;
   vertex_t tail = 0;       // the rows a phase may leave unassigned (options.tail_rows resolved)
   vertex_t assigned = 0;   // rows the auction left matched
-  std::int64_t repaired = 0;  // rows the host repair augmented (its searches)
+  std::int64_t repaired = 0;  // rows the repair augmented (the host's: its searches)
+  std::int64_t repair_phases = 0;  // the device repair's primal-dual phases
+  std::int64_t repair_levels = 0;  // their label-correcting levels
+  std::int64_t repair_rows_relaxed = 0;  // rows those levels relaxed
+  // The device repair's seconds: feasible duals (the lowering), and its
+  // phases' distances, dual changes with the tight entries, augmentations.
+  std::array<double, 4> repair_steps_s{};
+  bool host_repaired = false;      // the host's searches ran (host_repair, or the device repair stopped short)
   double upload_s = 0;     // the matrix to the device
   double device_s = 0;     // the maximum-matching check and the auction, matrix on the device
-  double download_s = 0;   // prices and matching back
-  double repair_s = 0;     // the host repair
+  double download_s = 0;   // the result (or the prices and matching for the host repair) back
+  double repair_s = 0;     // the repair: on the device, plus the host's searches where they ran
 };
 DualMatching min_cost_max_cardinality_gpu(const Csr<double>& cost, const AuctionGpuOptions& options = {},
                                           const GpuOptions& gpu = {}, AuctionGpuReport* report = nullptr);

@@ -35,6 +35,10 @@ inline void atomic_lower(double& x, double y) {
 // col_min[j] = min(col_min[j], c_ij - row[i]) over every entry.
 void lower_to_column_minima(const Csr<double>& c, const std::vector<double>& row, std::vector<double>& col_min);
 
+// d.cost and d.mates.matched from d.mates.row_mate: the sum of the matched
+// entries' costs (the first entry of a row in its mate's column).
+void set_matched_cost(const Csr<double>& c, DualMatching& d);
+
 // row_min[i] = min_j (c_ij - col[j]) (`empty` for a row without entries).
 void row_minima(const Csr<double>& c, const std::vector<double>& col, std::vector<double>& row_min, double empty);
 

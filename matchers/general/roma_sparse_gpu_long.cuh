@@ -42,34 +42,15 @@
 #include "ops/gpu/cuda_check.hpp"
 #include "ops/gpu/device_buffer.cuh"
 #include "ops/gpu/launch.cuh"
+#include "ops/gpu/order_key.cuh"
 
 namespace matchblas::roma_sparse_gpu_detail {
 
 inline constexpr int max_gpu_length = roma_sparse_gpu_max_length;  // new edges per augmentation
 
-// The key whose unsigned order is a weight's order (-0 as +0, so that the
-// two zeros tie as the greedy order has them).
-template <class W>
-using OrderKey = std::conditional_t<sizeof(W) == 4, std::uint32_t, std::uint64_t>;
-
-template <class W>
-__device__ OrderKey<W> order_key_of(W w) {
-  using K = OrderKey<W>;
-  constexpr K sign = K(1) << (8 * sizeof(K) - 1);
-  W zero_signless = w == W(0) ? W(0) : w;
-  K bits;
-  memcpy(&bits, &zero_signless, sizeof bits);
-  return bits & sign ? ~bits : bits | sign;
-}
-template <class W>
-__device__ W weight_of_key(OrderKey<W> key) {
-  using K = OrderKey<W>;
-  constexpr K sign = K(1) << (8 * sizeof(K) - 1);
-  const K bits = key & sign ? key & ~sign : ~key;
-  W w;
-  memcpy(&w, &bits, sizeof w);
-  return w;
-}
+using gpu::order_key_of;
+using gpu::OrderKey;
+using gpu::weight_of_key;
 
 template <class W>
 __global__ void keys_of_weights(const W* w, offset_t m, OrderKey<W>* key) {

@@ -42,4 +42,20 @@ inline unsigned grid_blocks(long long threads, int threads_per_block) {
 __device__ inline long long grid_thread() { return static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; }
 __device__ inline long long grid_threads() { return static_cast<long long>(gridDim.x) * blockDim.x; }
 
+// Launches kernel(arg) with every block resident at once (a cooperative
+// launch, for kernels that call grid.sync()): as many blocks of
+// threads_per_block as fit on the device's SMs, on `stream`. Throws error
+// on a device without cooperative launch.
+template <class Arg>
+void launch_cooperative(void (*kernel)(Arg), int threads_per_block, int device, int sms, cudaStream_t stream,
+                        Arg arg) {
+  int cooperative = 0, per_sm = 0;
+  MATCHBLAS_CUDA_TRY(cudaDeviceGetAttribute(&cooperative, cudaDevAttrCooperativeLaunch, device));
+  if (!cooperative) throw error("GPU " + std::to_string(device) + " has no cooperative launch");
+  MATCHBLAS_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads_per_block, 0));
+  void* pointers[] = {static_cast<void*>(&arg)};
+  MATCHBLAS_CUDA_TRY(cudaLaunchCooperativeKernel(reinterpret_cast<void*>(kernel), dim3(unsigned(std::max(1, per_sm) * sms)),
+                                                 dim3(unsigned(threads_per_block)), pointers, 0, stream));
+}
+
 }  // namespace matchblas::gpu

@@ -20,6 +20,7 @@
 #include "matchers/bipartite/awpm.hpp"
 #include "matchers/bipartite/max_cardinality.hpp"
 #include "matchers/bipartite/prepass.hpp"
+#include "matchers/bipartite/shortest_augmenting.hpp"
 #include "matchers/registry.hpp"
 #include "tests/check/bipartite_reference.hpp"
 #include "tests/check/check.hpp"
@@ -296,6 +297,10 @@ AuctionGpuReport require_cpu_job(const Csr<double>& a, int job, const AuctionGpu
   if (!report.fell_back) {
     CHECK(report.phases >= 1);
     CHECK(report.repaired <= a.n_rows);
+    // The device repair finishes on its own (the host's searches are its
+    // fallback for rounding, which these matrices must not need).
+    CHECK(report.host_repaired == auction.host_repair);
+    if (!auction.host_repair) CHECK(report.repair_phases <= report.repaired);
   }
   CHECK(g.searches == report.repaired);
   if (job == 5) {
@@ -349,6 +354,8 @@ TEST_CASE("max-sum-gpu and max-product-gpu: the CPU job's count and objective on
         capped += c.capped;
       }
       require_cpu_job(a, job, {.ratio = 16, .final_epsilon = 1e-3});  // a coarse auction
+      require_cpu_job(a, job, {.host_repair = true});
+      require_cpu_job(a, job, {.max_rounds = 1, .host_repair = true});
       // Every phase to the last row, and a tail of 5 rows left to the repair.
       const AuctionGpuReport whole = require_cpu_job(a, job, {.tail_rows = -1});
       if (!whole.fell_back && !whole.capped) CHECK(whole.assigned == a.n_rows);
@@ -431,6 +438,60 @@ TEST_CASE("max-sum-gpu and max-product-gpu: rectangular and singular matrices on
       CHECK(r.phases == 0);
     }
   CHECK(prepass_gpu(singular, {.job = 4}).mates.matched == 3);
+}
+
+// The device repair's result directly: feasible duals, tight on a perfect
+// matching, the optimum of the host engine; from a finished auction and from
+// one stopped after 0 or 2 rounds (the repair then matches nearly every
+// row), on tie-heavy integer costs and on log-normal costs over many decades.
+TEST_CASE("max-sum-gpu's device repair: feasible duals tight on an optimal perfect matching") {
+  int phases_over_one = 0;
+  for (std::uint64_t seed = 1; seed <= 12; ++seed) {
+    const vertex_t n = vertex_t(200 + seed * 131 % 1800);
+    Csr<double> c = with_diagonal(check::random_matrix(n, n, seed % 2 ? 0.004 : 0.02, seed % 3 == 0 ? 0 : 4, seed));
+    if (seed == 4)  // one cost everywhere: every reduced cost 0 (the distances' step is then infinite)
+      for (double& w : c.weights) w = 2.5;
+    if (seed % 3 == 0) {  // log-normal, sigma 6: costs over ten decades, some negative
+      std::mt19937_64 rng(seed);
+      std::lognormal_distribution<double> big(0, 6);
+      for (double& w : c.weights) w = (rng() % 4 == 0 ? -1 : 1) * big(rng);
+    }
+    CAPTURE(seed);
+    CAPTURE(n);
+    const DualMatching cpu = min_cost_max_cardinality(c);
+    for (std::int64_t rounds : {std::int64_t(5000), std::int64_t(2), std::int64_t(0)}) {
+      CAPTURE(rounds);
+      AuctionGpuReport report;
+      const DualMatching g = min_cost_max_cardinality_gpu(c, {.max_rounds = rounds}, {}, &report);
+      REQUIRE_FALSE(report.fell_back);
+      CHECK_FALSE(report.host_repaired);
+      phases_over_one += report.repair_phases > 1;
+      REQUIRE(g.mates.matched == n);
+      check::require_valid_mates(c, g.mates);
+      double largest = 0;
+      for (double x : c.weights) largest = std::max(largest, std::fabs(x));
+      for (double x : g.u) largest = std::max(largest, std::fabs(x));
+      for (double x : g.v) largest = std::max(largest, std::fabs(x));
+      const double tol = 1e-12 * largest * 8;
+      double cost = 0;
+      for (vertex_t i = 0; i < n; ++i)
+        for (offset_t k = c.offsets[i]; k < c.offsets[i + 1]; ++k) {
+          const double r = c.weights[k] - g.u[i] - g.v[c.cols[k]];
+          if (r < -tol) FAIL_CHECK("row " << i << ", column " << c.cols[k] << ": reduced cost " << r);
+          if (c.cols[k] == g.mates.row_mate[i] && std::fabs(r) > tol)
+            FAIL_CHECK("row " << i << " matched to column " << c.cols[k] << " at reduced cost " << r);
+        }
+      for (vertex_t i = 0; i < n; ++i)
+        for (offset_t k = c.offsets[i]; k < c.offsets[i + 1]; ++k)
+          if (c.cols[k] == g.mates.row_mate[i]) {
+            cost += c.weights[k];
+            break;
+          }
+      CHECK(g.cost == cost);
+      CHECK(std::fabs(g.cost - cpu.cost) <= 1e-9 * std::max(1.0, std::fabs(cpu.cost)));
+    }
+  }
+  CHECK(phases_over_one > 5);  // the cases reach more than one phase
 }
 
 // A small case for compute-sanitizer (memcheck, racecheck, synccheck): one

@@ -1,0 +1,40 @@
+// The device level of max-sum-gpu's exact repair (dual_repair_gpu.cu): an
+// auction's prices and matching, on the device, made into the minimum-cost
+// perfect matching with its duals without leaving the device.
+// .cu files only.
+#pragma once
+#include <cstdint>
+
+#include "lib/types.hpp"
+#include "ops/gpu/gpu_session.cuh"
+
+namespace matchblas::gpu {
+
+struct DualRepairCounts {
+  vertex_t auction_free = 0;   // rows the auction left free
+  vertex_t freed = 0;          // rows free once the duals were made feasible (those and the loose pairs')
+  std::int64_t phases = 0;     // primal-dual phases (each: distances, duals, augmentation)
+  std::int64_t levels = 0;     // the phases' label-correcting levels
+  std::int64_t lowering_levels = 0;  // the lowering's
+  std::int64_t rows_relaxed = 0;     // rows the phases' levels relaxed (a row again each time its distance fell)
+  vertex_t left = 0;           // rows still free at the end (0 unless it gave up)
+  bool gave_up = false;        // a phase augmented nothing (rounding): the caller repairs on the host
+  double levels_s = 0;         // seconds: the lowering and the feasible duals
+  double distances_s = 0, duals_s = 0, augment_s = 0;  // the phases' three steps
+};
+
+// In: a square m x m matrix (offsets, cols, cost: the true costs) with a
+// perfect matching, an auction's prices `price` (any finite values) and a
+// matching row_mate / col_mate of entries (-1 where unmatched); `lower`:
+// the prices are epsilon-optimal for the matching (the auction finished its
+// phases), so lower them first to keep its pairs. Out: u (m) and v (m)
+// feasible duals (c_ij - u_i - v_j >= 0 up to rounding) and, unless
+// counts.gave_up, row_mate / col_mate a perfect matching tight under them:
+// a minimum-cost perfect matching. When it gives up, u, v and the matching
+// are still feasible and tight (a valid warm start for the host's
+// searches), the matching not perfect. Waits for session's stream.
+DualRepairCounts repair_to_optimum(const StreamSession& session, vertex_t m, const offset_t* offsets,
+                                   const vertex_t* cols, const double* cost, const double* price, bool lower,
+                                   vertex_t* row_mate, vertex_t* col_mate, double* u, double* v);
+
+}  // namespace matchblas::gpu

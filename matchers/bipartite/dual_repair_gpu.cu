@@ -272,6 +272,9 @@ struct Distances {
   unsigned* far_stamp;
   Key* bound;
   const double* delta;  // the threshold's step (> 0; inf: plain label correcting)
+  // false: from every free row at distance 0 (a phase); true: from every
+  // row, dist holding the columns' starting values (the canonical duals).
+  bool from_given;
 };
 
 // A row's distance: 0 when free, its column's when matched (+inf unreached).
@@ -302,15 +305,19 @@ __global__ void shortest_distances(Distances s) {
   const cg::grid_group grid = cg::this_grid();
   const auto tile = cg::tiled_partition<tile_size>(cg::this_thread_block());
   const double delta = *s.delta;
-  for (long long j = grid_thread(); j < s.m; j += grid_threads()) s.dist[j] = key_of(inf);
+  if (!s.from_given)
+    for (long long j = grid_thread(); j < s.m; j += grid_threads()) s.dist[j] = key_of(inf);
   for (long long i = grid_thread(); i < s.m; i += grid_threads()) s.far_stamp[i] = 0;
   clear_levels(s.levels, s.m);
   if (grid_thread() == 0) s.far_count[0] = s.far_count[1] = 0;
   grid.sync();
   for (long long i = grid_thread(); i < s.m; i += grid_threads())
-    if (s.row_mate[i] == no_vertex) s.levels.frontier[0][atomicAdd(&s.levels.counts[0], 1u)] = vertex_t(i);
+    if (s.from_given || s.row_mate[i] == no_vertex)
+      s.levels.frontier[0][atomicAdd(&s.levels.counts[0], 1u)] = vertex_t(i);
   grid.sync();
-  double threshold = delta;
+  // From given values of any sign every later row waits in the far pile
+  // until the first split sets the threshold from the smallest.
+  double threshold = s.from_given ? -inf : delta;
   unsigned epoch = 0;
   for (unsigned level = 0;;) {
     const bool odd = level % 2 != 0;  // a select, not an index: no local copy of the state
@@ -461,6 +468,22 @@ __global__ void write_tight_lower_rows(Distances s, const Key* cap, const offset
   }
 }
 
+// key[j] = the order key of x0_j = v0_j - v_j, v0_j given as a key (MC64's
+// first column duals): the canonical duals' starting values.
+__global__ void canonical_start(vertex_t n, const double* v, Key* key) {
+  for (long long j = grid_thread(); j < n; j += grid_threads()) key[j] = key_of(value_of(key[j]) - v[j]);
+}
+
+// v_j += x_j (the canonical duals' shift), then u_i = c_{i M(i)} - v_{M(i)}
+// (run for the rows after the columns).
+__global__ void add_shift(vertex_t n, const Key* x, double* v) {
+  for (long long j = grid_thread(); j < n; j += grid_threads()) v[j] += value_of(x[j]);
+}
+__global__ void rows_from_pairs(vertex_t m, const double* pair, const vertex_t* row_mate, const double* v,
+                                double* u) {
+  for (long long i = grid_thread(); i < m; i += grid_threads()) u[i] = pair[i] - v[row_mate[i]];
+}
+
 // v_j += min(d_j, C).
 __global__ void raise_columns(vertex_t n, const Key* dist, const Key* cap, double* v) {
   const double c = value_of(*cap);
@@ -471,7 +494,7 @@ __global__ void raise_columns(vertex_t n, const Key* dist, const Key* cap, doubl
 
 DualRepairCounts repair_to_optimum(const StreamSession& session, vertex_t m, const offset_t* offsets,
                                    const vertex_t* cols, const double* cost, const double* price, bool lower,
-                                   vertex_t* row_mate, vertex_t* col_mate, double* u, double* v) {
+                                   bool canonical, vertex_t* row_mate, vertex_t* col_mate, double* u, double* v) {
   DualRepairCounts out;
   if (m == 0) return out;
   const cudaStream_t s = session.stream();
@@ -538,7 +561,7 @@ DualRepairCounts repair_to_optimum(const StreamSession& session, vertex_t m, con
   const Distances state{m,         offsets,          cols,       cost,
                         u,         v,                row_mate,   col_mate,
                         dist.data(), levels,         {far0.data(), far1.data()}, far_count.data(),
-                        far_stamp.data(), bound.data(), step.data() + 1};
+                        far_stamp.data(), bound.data(), step.data() + 1, false};
   offset_t tight_capacity = 0;
   DeviceBuffer<vertex_t> tight_cols;
   while (left > 0) {
@@ -590,6 +613,41 @@ DualRepairCounts repair_to_optimum(const StreamSession& session, vertex_t m, con
   out.levels = read_scalar(counts.data() + 3, s) - out.lowering_levels;
   out.rows_relaxed = std::int64_t(read_scalar(relaxed.data(), s) - lowering_rows);
   out.left = vertex_t(left);
+  if (canonical && !out.gave_up) {
+    // The canonical duals (shortest_augmenting_canonical.cpp's shortest
+    // paths, here by the same near-far label correcting): the greatest x
+    // with x_j <= x0_j = v0_j - v_j and x_j <= x_{M(i)} + r_ij on every
+    // entry, from every row; then v += x and u from the pairs.
+    Event canonical_start_event, canonical_done;
+    canonical_start_event.record(s);
+    DeviceBuffer<double> zero(std::size_t(m), s);
+    MATCHBLAS_CUDA_TRY(cudaMemsetAsync(zero.data(), 0, sizeof(double) * m, s));
+    row_minima<<<tile_grid(m), block_size, 0, s>>>(m, offsets, cols, cost, zero.data(), pair.data());
+    MATCHBLAS_CUDA_CHECK_LAUNCH();
+    MATCHBLAS_CUDA_TRY(cudaMemsetAsync(dist.data(), 0xff, sizeof(Key) * m, s));
+    column_minima<<<tile_grid(m), block_size, 0, s>>>(m, offsets, cols, cost, pair.data(), dist.data());
+    MATCHBLAS_CUDA_CHECK_LAUNCH();
+    canonical_start<<<grid(m), block_size, 0, s>>>(m, v, dist.data());
+    MATCHBLAS_CUDA_CHECK_LAUNCH();
+    MATCHBLAS_CUDA_TRY(cudaMemsetAsync(step.data(), 0, sizeof(double), s));
+    MATCHBLAS_CUDA_TRY(cudaMemsetAsync(step_count.data(), 0, sizeof(unsigned long long), s));
+    mean_reduced_cost<<<tile_grid(m), block_size, 0, s>>>(state, step.data(), step_count.data());
+    MATCHBLAS_CUDA_CHECK_LAUNCH();
+    set_delta<<<1, 1, 0, s>>>(step.data(), step_count.data(), delta_factor, step.data() + 1);
+    MATCHBLAS_CUDA_CHECK_LAUNCH();
+    Distances from_given = state;
+    from_given.from_given = true;
+    launch_cooperative(shortest_distances, block_size, session.device(), session.sms(), s, from_given);
+    add_shift<<<grid(m), block_size, 0, s>>>(m, dist.data(), v);
+    MATCHBLAS_CUDA_CHECK_LAUNCH();
+    pair_costs<<<tile_grid(m), block_size, 0, s>>>(m, offsets, cols, cost, row_mate, pair.data());
+    MATCHBLAS_CUDA_CHECK_LAUNCH();
+    rows_from_pairs<<<grid(m), block_size, 0, s>>>(m, pair.data(), row_mate, v, u);
+    MATCHBLAS_CUDA_CHECK_LAUNCH();
+    canonical_done.record(s);
+    out.canonical = true;
+    out.canonical_s = canonical_done.since(canonical_start_event);
+  }
   return out;
 }
 

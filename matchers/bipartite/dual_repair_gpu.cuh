@@ -21,13 +21,17 @@ struct DualRepairCounts {
   bool gave_up = false;        // a phase augmented nothing (rounding): the caller repairs on the host
   double levels_s = 0;         // seconds: the lowering and the feasible duals
   double distances_s = 0, duals_s = 0, augment_s = 0;  // the phases' three steps
+  bool canonical = false;      // the duals returned are the canonical ones
+  double canonical_s = 0;
 };
 
 // In: a square m x m matrix (offsets, cols, cost: the true costs) with a
 // perfect matching, an auction's prices `price` (any finite values) and a
 // matching row_mate / col_mate of entries (-1 where unmatched); `lower`:
 // the prices are epsilon-optimal for the matching (the auction finished its
-// phases), so lower them first to keep its pairs. Out: u (m) and v (m)
+// phases), so lower them first to keep its pairs; `canonical`: end with
+// the canonical duals of the perfect matching (canonical_duals in
+// shortest_augmenting.hpp: job 5's scalings). Out: u (m) and v (m)
 // feasible duals (c_ij - u_i - v_j >= 0 up to rounding) and, unless
 // counts.gave_up, row_mate / col_mate a perfect matching tight under them:
 // a minimum-cost perfect matching. When it gives up, u, v and the matching
@@ -35,6 +39,6 @@ struct DualRepairCounts {
 // searches), the matching not perfect. Waits for session's stream.
 DualRepairCounts repair_to_optimum(const StreamSession& session, vertex_t m, const offset_t* offsets,
                                    const vertex_t* cols, const double* cost, const double* price, bool lower,
-                                   vertex_t* row_mate, vertex_t* col_mate, double* u, double* v);
+                                   bool canonical, vertex_t* row_mate, vertex_t* col_mate, double* u, double* v);
 
 }  // namespace matchblas::gpu

@@ -234,6 +234,7 @@ DualMatching min_cost_max_cardinality_gpu(const Csr<double>& c, const AuctionGpu
     DualMatching d = min_cost_max_cardinality(c);
     report.repair_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     report.repaired = d.searches;
+    if (options.canonical_duals && m == n && d.mates.matched == m) canonical_duals(c, d);
     if (report_out) *report_out = report;
     return d;
   };
@@ -307,8 +308,8 @@ DualMatching min_cost_max_cardinality_gpu(const Csr<double>& c, const AuctionGpu
       // valid warm start for the host's searches.
       gpu::DeviceBuffer<double> d_u(std::size_t(m), s), d_v(std::size_t(n), s);
       const gpu::DualRepairCounts counts = gpu::repair_to_optimum(
-          session, m, offsets.data(), cols.data(), cost.data(), d_price.data(), !report.capped, d_row_mate.data(),
-          d_owner.data(), d_u.data(), d_v.data());
+          session, m, offsets.data(), cols.data(), cost.data(), d_price.data(), !report.capped,
+          options.canonical_duals, d_row_mate.data(), d_owner.data(), d_u.data(), d_v.data());
       repaired.record(s);
       report.assigned = m - counts.auction_free;
       report.repaired = counts.freed - counts.left;  // the rows it augmented
@@ -316,6 +317,8 @@ DualMatching min_cost_max_cardinality_gpu(const Csr<double>& c, const AuctionGpu
       report.repair_levels = counts.levels;
       report.repair_rows_relaxed = counts.rows_relaxed;
       report.repair_steps_s = {counts.levels_s, counts.distances_s, counts.duals_s, counts.augment_s};
+      report.canonical_on_device = counts.canonical;
+      report.canonical_s = counts.canonical_s;
       on_device = !counts.gave_up;
       d_u.to_host(std::span(u), s);
       d_v.to_host(std::span(price), s);  // the column duals v
@@ -364,6 +367,7 @@ DualMatching min_cost_max_cardinality_gpu(const Csr<double>& c, const AuctionGpu
   report.repair_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   report.repaired += d.searches;
   d.searches = report.repaired;
+  if (options.canonical_duals && d.mates.matched == m) canonical_duals(c, d);
   if (report_out) *report_out = report;
   return d;
 }

@@ -328,8 +328,8 @@ PrepassResult prepass_gpu(const Csr<double>& a, const PrepassOptions& options, c
   const Csr<double> c = prepass_costs(a, job);
   AuctionGpuOptions o = auction;
   o.cost_ceiling = std::min(o.cost_ceiling, auction_cost_ceiling(a, c, job));
+  o.canonical_duals = job == 5;  // job 5's scalings (on the device where the repair finishes there)
   DualMatching d = min_cost_max_cardinality_gpu(c, o, gpu, report);
-  canonical_scaling_duals(c, job, d);
   PrepassResult r = prepass_from_duals(a, job, std::move(d), options.symmetric);
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return r;

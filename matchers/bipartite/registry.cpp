@@ -200,7 +200,7 @@ MatcherInfo auction_gpu_entry(MatcherInfo m) {
     std::snprintf(text, sizeof text,
                   "%s%lld phases, %lld rounds%s, %d rows assigned (tail %d); upload %.3f s, device %.3f s, "
                   "repair %.3f s (%lld rows; %lld device phases, %lld levels, %lld rows relaxed%s; duals %.3f, distances %.3f, "
-                  "tight %.3f, augment %.3f s), download %.3f s",
+                  "tight %.3f, augment %.3f s%s), download %.3f s",
                   report.fell_back ? "host engine; " : "", static_cast<long long>(report.phases),
                   static_cast<long long>(report.rounds), report.capped ? " (capped)" : "", report.assigned,
                   report.tail, report.upload_s, report.device_s, report.repair_s,
@@ -208,7 +208,8 @@ MatcherInfo auction_gpu_entry(MatcherInfo m) {
                   static_cast<long long>(report.repair_levels),
                   static_cast<long long>(report.repair_rows_relaxed), report.host_repaired ? "; host searches" : "",
                   report.repair_steps_s[0], report.repair_steps_s[1], report.repair_steps_s[2],
-                  report.repair_steps_s[3], report.download_s);
+                  report.repair_steps_s[3], report.canonical_on_device ? "; canonical duals on the device" : "",
+                  report.download_s);
     r.details = text;
     return r;
   });

@@ -158,6 +158,10 @@ struct AuctionGpuOptions {
   std::int64_t tail_rows = 0;
   // The repair on the host's shortest augmenting paths instead of the device.
   bool host_repair = false;
+  // End with the canonical duals of a perfect matching of a square matrix
+  // (canonical_duals: job 5's scalings), computed on the device where the
+  // device repair finishes, else on the host.
+  bool canonical_duals = false;
 };
 struct AuctionGpuReport {
   bool fell_back = false;  // rectangular or structurally singular: the host engine ran
@@ -173,6 +177,8 @@ struct AuctionGpuReport {
   // phases' distances, dual changes with the tight entries, augmentations.
   std::array<double, 4> repair_steps_s{};
   bool host_repaired = false;      // the host's searches ran (host_repair, or the device repair stopped short)
+  bool canonical_on_device = false;  // the duals are canonical, made on the device (canonical_duals asked)
+  double canonical_s = 0;          // seconds the device took for them
   double upload_s = 0;     // the matrix to the device
   double device_s = 0;     // the maximum-matching check and the auction, matrix on the device
   double download_s = 0;   // the result (or the prices and matching for the host repair) back

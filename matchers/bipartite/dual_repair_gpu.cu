@@ -34,8 +34,9 @@
 //   tight subgraph augmented in bulk as the GPU Hungarian algorithm of
 //   K. Date and R. Nagi (Parallel Computing 57, 2016) does.
 //   Guarantee: exact up to rounding (the host repair's tolerance). A phase
-//   that augments nothing (rounding that broke every shortest path) stops
-//   it, the state still a valid warm start for the host's searches.
+//   that augments nothing (rounding that broke every shortest path), or a
+//   cap on the phases, stops it, the state still a valid warm start for the
+//   host's searches.
 //   Cost: a phase O(nnz) per label-correcting level plus the maximum
 //   matching of the tight entries; at most as many phases as free rows.
 //   Device scratch: 60 bytes a row (the matrix is square), 24 more while
@@ -494,7 +495,8 @@ __global__ void raise_columns(vertex_t n, const Key* dist, const Key* cap, doubl
 
 DualRepairCounts repair_to_optimum(const StreamSession& session, vertex_t m, const offset_t* offsets,
                                    const vertex_t* cols, const double* cost, const double* price, bool lower,
-                                   bool canonical, vertex_t* row_mate, vertex_t* col_mate, double* u, double* v) {
+                                   std::int64_t max_phases, bool canonical, vertex_t* row_mate, vertex_t* col_mate,
+                                   double* u, double* v) {
   DualRepairCounts out;
   if (m == 0) return out;
   const cudaStream_t s = session.stream();
@@ -565,6 +567,10 @@ DualRepairCounts repair_to_optimum(const StreamSession& session, vertex_t m, con
   offset_t tight_capacity = 0;
   DeviceBuffer<vertex_t> tight_cols;
   while (left > 0) {
+    if (max_phases >= 0 && out.phases >= max_phases) {
+      out.stopped_short = true;
+      break;
+    }
     ++out.phases;
     phase_start.record(s);
     MATCHBLAS_CUDA_TRY(cudaMemsetAsync(step.data(), 0, sizeof(double), s));
@@ -579,7 +585,7 @@ DualRepairCounts repair_to_optimum(const StreamSession& session, vertex_t m, con
     MATCHBLAS_CUDA_CHECK_LAUNCH();
     distances_done.record(s);
     if (read_scalar(cap.data(), s) == 0) {  // no free column reached: cannot happen with a perfect matching
-      out.gave_up = true;
+      out.stopped_short = true;
       break;
     }
     count_tight<<<tile_grid(m + 1), block_size, 0, s>>>(state, cap.data(), tight_count.data());
@@ -605,7 +611,7 @@ DualRepairCounts repair_to_optimum(const StreamSession& session, vertex_t m, con
     out.duals_s += duals_done.since(distances_done);
     out.augment_s += augmented.since(duals_done);
     if (now >= left) {
-      out.gave_up = true;
+      out.stopped_short = true;
       break;
     }
     left = now;
@@ -613,7 +619,7 @@ DualRepairCounts repair_to_optimum(const StreamSession& session, vertex_t m, con
   out.levels = read_scalar(counts.data() + 3, s) - out.lowering_levels;
   out.rows_relaxed = std::int64_t(read_scalar(relaxed.data(), s) - lowering_rows);
   out.left = vertex_t(left);
-  if (canonical && !out.gave_up) {
+  if (canonical && !out.stopped_short) {
     // The canonical duals (shortest_augmenting_canonical.cpp's shortest
     // paths, here by the same near-far label correcting): the greatest x
     // with x_j <= x0_j = v0_j - v_j and x_j <= x_{M(i)} + r_ij on every

@@ -303,32 +303,38 @@ DualMatching min_cost_max_cardinality_gpu(const Csr<double>& c, const AuctionGpu
       if (epsilon <= final_epsilon) break;
     }
     auctioned.record(s);
+    bool prices_to_host = options.host_repair;
     if (!singular && !options.host_repair) {
       // (3) The repair on the device; a repair that stops short leaves a
-      // valid warm start for the host's searches.
-      gpu::DeviceBuffer<double> d_u(std::size_t(m), s), d_v(std::size_t(n), s);
-      const gpu::DualRepairCounts counts = gpu::repair_to_optimum(
-          session, m, offsets.data(), cols.data(), cost.data(), d_price.data(), !report.capped,
-          options.canonical_duals, d_row_mate.data(), d_owner.data(), d_u.data(), d_v.data());
-      repaired.record(s);
-      report.assigned = m - counts.auction_free;
-      report.repaired = counts.freed - counts.left;  // the rows it augmented
-      report.repair_phases = counts.phases;
-      report.repair_levels = counts.levels;
-      report.repair_rows_relaxed = counts.rows_relaxed;
-      report.repair_steps_s = {counts.levels_s, counts.distances_s, counts.duals_s, counts.augment_s};
-      report.canonical_on_device = counts.canonical;
-      report.canonical_s = counts.canonical_s;
-      on_device = !counts.gave_up;
-      d_u.to_host(std::span(u), s);
-      d_v.to_host(std::span(price), s);  // the column duals v
-    } else {
-      repaired.record(s);
+      // valid warm start for the host's searches, one that runs out of
+      // memory the auction's prices and a matching.
+      try {
+        gpu::DeviceBuffer<double> d_u(std::size_t(m), s), d_v(std::size_t(n), s);
+        const gpu::DualRepairCounts counts = gpu::repair_to_optimum(
+            session, m, offsets.data(), cols.data(), cost.data(), d_price.data(), !report.capped,
+            options.repair_phases, options.canonical_duals, d_row_mate.data(), d_owner.data(), d_u.data(),
+            d_v.data());
+        report.assigned = m - counts.auction_free;
+        report.repaired = counts.freed - counts.left;  // the rows it augmented
+        report.repair_phases = counts.phases;
+        report.repair_levels = counts.levels;
+        report.repair_rows_relaxed = counts.rows_relaxed;
+        report.repair_steps_s = {counts.levels_s, counts.distances_s, counts.duals_s, counts.augment_s};
+        report.canonical_on_device = counts.canonical;
+        report.canonical_s = counts.canonical_s;
+        on_device = !counts.stopped_short;
+        d_u.to_host(std::span(u), s);
+        d_v.to_host(std::span(price), s);  // the column duals v
+      } catch (const out_of_memory&) {
+        report.repair_out_of_memory = true;
+        prices_to_host = true;
+      }
     }
+    repaired.record(s);
     if (!singular) {
       d_row_mate.to_host(std::span(row_mate), s);
       d_owner.to_host(std::span(owner), s);
-      if (options.host_repair) d_price.to_host(std::span(price), s);
+      if (prices_to_host) d_price.to_host(std::span(price), s);
     }
     done.record(s);
     session.synchronize();
@@ -351,19 +357,21 @@ DualMatching min_cost_max_cardinality_gpu(const Csr<double>& c, const AuctionGpu
     return d;
   }
   // (3') The repair on the host, from the column duals: the prices, v = -p
-  // (lowered first when the auction finished its phases), or the device
-  // repair's v where it stopped short.
+  // (lowered first when the auction finished its phases; also after the
+  // device ran out of memory), or the device repair's v where it stopped
+  // short.
   report.host_repaired = true;
   const auto t0 = std::chrono::steady_clock::now();
   vertex_t matched = 0;
   for (vertex_t j : d.mates.row_mate) matched += j != no_vertex;
   d.mates.matched = matched;
-  if (options.host_repair) {
-    report.assigned = matched;
+  const bool from_prices = options.host_repair || report.repair_out_of_memory;
+  if (from_prices) {
+    report.assigned = matched;  // at the handover (the lowering may have freed some after a failed device repair)
     for (double& p : price) p = -p;
   }
   d = min_cost_row_perfect_from_column_duals(c, std::move(price), std::move(d.mates),
-                                             options.host_repair && !report.capped);
+                                             from_prices && !report.capped);
   report.repair_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   report.repaired += d.searches;
   d.searches = report.repaired;

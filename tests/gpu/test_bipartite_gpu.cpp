@@ -492,19 +492,29 @@ TEST_CASE("max-sum-gpu's device repair: feasible duals tight on an optimal perfe
     }
     // The canonical duals made on the device are the host's of the same
     // matching (they depend on it alone; the host, started from them, must
-    // not move them).
-    AuctionGpuReport report;
-    const DualMatching g = min_cost_max_cardinality_gpu(c, {.canonical_duals = true}, {}, &report);
-    REQUIRE(report.canonical_on_device);
-    DualMatching h = g;
-    canonical_duals(c, h);
-    double largest = 1;
-    for (double x : h.v) largest = std::max(largest, std::fabs(x));
-    for (double x : h.u) largest = std::max(largest, std::fabs(x));
-    int differ = 0;
-    for (vertex_t j = 0; j < n; ++j) differ += !(std::fabs(g.v[j] - h.v[j]) <= 1e-11 * largest);
-    for (vertex_t i = 0; i < n; ++i) differ += !(std::fabs(g.u[i] - h.u[i]) <= 1e-11 * largest);
-    CHECK(differ == 0);
+    // not move them); after a device repair capped at 0 or 1 phases, the
+    // host's searches finish it and the host makes them.
+    for (std::int64_t phases : {std::int64_t(-1), std::int64_t(0), std::int64_t(1)}) {
+      CAPTURE(phases);
+      AuctionGpuReport report;
+      const DualMatching g =
+          min_cost_max_cardinality_gpu(c, {.repair_phases = phases, .canonical_duals = true}, {}, &report);
+      CHECK(report.canonical_on_device == (phases < 0));
+      CHECK(report.host_repaired == (phases >= 0));
+      if (phases >= 0) CHECK(report.repair_phases <= phases);
+      REQUIRE(g.mates.matched == n);
+      check::require_valid_mates(c, g.mates);
+      CHECK(std::fabs(g.cost - cpu.cost) <= 1e-9 * std::max(1.0, std::fabs(cpu.cost)));
+      DualMatching h = g;
+      canonical_duals(c, h);
+      double largest = 1;
+      for (double x : h.v) largest = std::max(largest, std::fabs(x));
+      for (double x : h.u) largest = std::max(largest, std::fabs(x));
+      int differ = 0;
+      for (vertex_t j = 0; j < n; ++j) differ += !(std::fabs(g.v[j] - h.v[j]) <= 1e-11 * largest);
+      for (vertex_t i = 0; i < n; ++i) differ += !(std::fabs(g.u[i] - h.u[i]) <= 1e-11 * largest);
+      CHECK(differ == 0);
+    }
   }
   CHECK(phases_over_one > 5);  // the cases reach more than one phase
 }

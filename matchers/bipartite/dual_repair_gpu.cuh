@@ -31,7 +31,7 @@ struct DualRepairCounts {
 // matching row_mate / col_mate of entries (-1 where unmatched); `lower`:
 // the prices are epsilon-optimal for the matching (the auction finished its
 // phases), so lower them first to keep its pairs; max_phases: at most this
-// many phases (-1: no limit); `canonical`: end with
+// many phases (negative: no limit); `canonical`: end with
 // the canonical duals of the perfect matching (canonical_duals in
 // shortest_augmenting.hpp: job 5's scalings). Out: u (m) and v (m)
 // feasible duals (c_ij - u_i - v_j >= 0 up to rounding) and, unless

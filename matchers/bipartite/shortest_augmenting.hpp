@@ -158,7 +158,7 @@ struct AuctionGpuOptions {
   std::int64_t tail_rows = 0;
   // The repair on the host's shortest augmenting paths instead of the device.
   bool host_repair = false;
-  // The device repair's phases at most (-1: no limit); the host's searches
+  // The device repair's phases at most (negative: no limit); the host's searches
   // match the rows left after them (also when the device's memory runs out).
   std::int64_t repair_phases = -1;
   // End with the canonical duals of a perfect matching of a square matrix

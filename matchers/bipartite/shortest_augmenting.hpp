@@ -158,8 +158,9 @@ struct AuctionGpuOptions {
   std::int64_t tail_rows = 0;
   // The repair on the host's shortest augmenting paths instead of the device.
   bool host_repair = false;
-  // The device repair's phases at most (negative: no limit); the host's searches
-  // match the rows left after them (also when the device's memory runs out).
+  // The device repair's phases at most (negative: no limit); rows still
+  // free after them are matched by the host's searches (which also take
+  // over from the auction's prices when the device's memory runs out).
   std::int64_t repair_phases = -1;
   // End with the canonical duals of a perfect matching of a square matrix
   // (canonical_duals: job 5's scalings), computed on the device where the
@@ -179,7 +180,7 @@ struct AuctionGpuReport {
   // The device repair's seconds: feasible duals (the lowering), and its
   // phases' distances, dual changes with the tight entries, augmentations.
   std::array<double, 4> repair_steps_s{};
-  bool host_repaired = false;      // the host's searches ran (host_repair, or the device repair stopped short)
+  bool host_repaired = false;  // the host's searches ran (host_repair; the device repair stopped short or ran out of memory)
   bool repair_out_of_memory = false;  // the device repair ran out of memory: the host's repaired from the prices
   bool canonical_on_device = false;  // the duals are canonical, made on the device (canonical_duals asked)
   double canonical_s = 0;          // seconds the device took for them

@@ -445,7 +445,7 @@ TEST_CASE("max-sum-gpu and max-product-gpu: rectangular and singular matrices on
 // one stopped after 0 or 2 rounds (the repair then matches nearly every
 // row), on tie-heavy integer costs and on log-normal costs over many decades.
 TEST_CASE("max-sum-gpu's device repair: feasible duals tight on an optimal perfect matching") {
-  int phases_over_one = 0;
+  int phases_over_one = 0, handovers = 0;
   for (std::uint64_t seed = 1; seed <= 12; ++seed) {
     const vertex_t n = vertex_t(200 + seed * 131 % 1800);
     Csr<double> c = with_diagonal(check::random_matrix(n, n, seed % 2 ? 0.004 : 0.02, seed % 3 == 0 ? 0 : 4, seed));
@@ -492,16 +492,22 @@ TEST_CASE("max-sum-gpu's device repair: feasible duals tight on an optimal perfe
     }
     // The canonical duals made on the device are the host's of the same
     // matching (they depend on it alone; the host, started from them, must
-    // not move them); after a device repair capped at 0 or 1 phases, the
-    // host's searches finish it and the host makes them.
+    // not move them). A device repair capped at 0 or 1 phases (after an
+    // auction of no rounds, so that rows are left) hands what it has not
+    // matched to the host's searches, and the host makes them.
     for (std::int64_t phases : {std::int64_t(-1), std::int64_t(0), std::int64_t(1)}) {
       CAPTURE(phases);
       AuctionGpuReport report;
-      const DualMatching g =
-          min_cost_max_cardinality_gpu(c, {.repair_phases = phases, .canonical_duals = true}, {}, &report);
-      CHECK(report.canonical_on_device == (phases < 0));
-      CHECK(report.host_repaired == (phases >= 0));
-      if (phases >= 0) CHECK(report.repair_phases <= phases);
+      const DualMatching g = min_cost_max_cardinality_gpu(
+          c, {.max_rounds = phases < 0 ? 5000 : 0, .repair_phases = phases, .canonical_duals = true}, {}, &report);
+      CHECK(report.canonical_on_device == !report.host_repaired);
+      if (phases < 0) {
+        CHECK_FALSE(report.host_repaired);
+      } else {
+        CHECK(report.repair_phases <= phases);
+        if (report.host_repaired) CHECK(report.repair_phases == phases);
+        handovers += report.host_repaired;
+      }
       REQUIRE(g.mates.matched == n);
       check::require_valid_mates(c, g.mates);
       CHECK(std::fabs(g.cost - cpu.cost) <= 1e-9 * std::max(1.0, std::fabs(cpu.cost)));
@@ -517,6 +523,7 @@ TEST_CASE("max-sum-gpu's device repair: feasible duals tight on an optimal perfe
     }
   }
   CHECK(phases_over_one > 5);  // the cases reach more than one phase
+  CHECK(handovers > 12);       // and the host takes over after capped ones
 }
 
 // A small case for compute-sanitizer (memcheck, racecheck, synccheck): one

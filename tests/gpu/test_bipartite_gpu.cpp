@@ -523,7 +523,7 @@ TEST_CASE("max-sum-gpu's device repair: feasible duals tight on an optimal perfe
     }
   }
   CHECK(phases_over_one > 5);  // the cases reach more than one phase
-  CHECK(handovers > 12);       // and the host takes over after capped ones
+  CHECK(handovers >= 10);      // and the host takes over after capped ones
 }
 
 // A small case for compute-sanitizer (memcheck, racecheck, synccheck): one

@@ -218,6 +218,9 @@ unsigned gpu::auction_phase(const StreamSession& session, const AuctionView& a, 
 
 DualMatching min_cost_max_cardinality_gpu(const Csr<double>& c, const AuctionGpuOptions& options,
                                           const GpuOptions& opt, AuctionGpuReport* report_out) {
+  using clock = std::chrono::steady_clock;
+  const auto seconds_since = [](clock::time_point t) { return std::chrono::duration<double>(clock::now() - t).count(); };
+  const auto entered = clock::now();
   check_bipartite_csr(c);
   MATCHBLAS_EXPECTS(c.weights.size() == c.cols.size(), "max-sum-gpu: as many costs as entries needed");
   for (std::size_t k = 0; k < c.weights.size(); ++k)
@@ -227,6 +230,7 @@ DualMatching min_cost_max_cardinality_gpu(const Csr<double>& c, const AuctionGpu
   check_gpu_options(opt);
   gpu::use_device("max-sum-gpu", opt.device);
   AuctionGpuReport report;
+  report.prepare_s = seconds_since(entered);
   const vertex_t m = c.n_rows, n = c.n_cols;
   auto host_engine = [&] {
     report.fell_back = true;
@@ -244,10 +248,12 @@ DualMatching min_cost_max_cardinality_gpu(const Csr<double>& c, const AuctionGpu
   std::vector<double> price(static_cast<std::size_t>(n)), u(static_cast<std::size_t>(m));
   bool singular = false, on_device = false;
   {
+    const auto session_start = clock::now();
     gpu::StreamSession session(opt.device, opt.stream);
     const cudaStream_t s = session.stream();
     gpu::Event start, uploaded, auctioned, repaired, done;
     start.record(s);
+    report.session_s = seconds_since(session_start);
     const auto offsets = gpu::DeviceBuffer<offset_t>::from_host(std::span<const offset_t>(c.offsets), s);
     const auto cols = gpu::DeviceBuffer<vertex_t>::from_host(std::span<const vertex_t>(c.cols), s);
     const auto cost = gpu::DeviceBuffer<double>::from_host(std::span<const double>(c.weights), s);
@@ -349,10 +355,12 @@ DualMatching min_cost_max_cardinality_gpu(const Csr<double>& c, const AuctionGpu
   d.mates.row_mate = std::move(row_mate);
   d.mates.col_mate = std::move(owner);
   if (on_device) {
+    const auto finish_start = clock::now();
     d.u = std::move(u);
     d.v = std::move(price);
     d.searches = report.repaired;
     shortest_augmenting_detail::set_matched_cost(c, d);
+    report.finish_s = seconds_since(finish_start);
     if (report_out) *report_out = report;
     return d;
   }

@@ -329,8 +329,14 @@ PrepassResult prepass_gpu(const Csr<double>& a, const PrepassOptions& options, c
   AuctionGpuOptions o = auction;
   o.cost_ceiling = std::min(o.cost_ceiling, auction_cost_ceiling(a, c, job));
   o.canonical_duals = job == 5;  // job 5's scalings (on the device where the repair finishes there)
+  const double prepared = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  AuctionGpuReport own;
+  if (!report) report = &own;
   DualMatching d = min_cost_max_cardinality_gpu(c, o, gpu, report);
+  const auto finishing = std::chrono::steady_clock::now();
   PrepassResult r = prepass_from_duals(a, job, std::move(d), options.symmetric);
+  report->prepare_s += prepared;
+  report->finish_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - finishing).count();
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return r;
 }

@@ -196,11 +196,12 @@ MatcherInfo auction_gpu_entry(MatcherInfo m) {
     PrepassResult r = prepass_gpu(a, opt.job, on_gpu(o), opt.auction, &report);
     r.searches = report.repaired;
     r.device_seconds = report.device_s;
-    char text[512];
+    char text[640];
     std::snprintf(text, sizeof text,
                   "%s%lld phases, %lld rounds%s, %d rows assigned (tail %d); upload %.3f s, device %.3f s, "
                   "repair %.3f s (%lld rows; %lld device phases, %lld levels, %lld rows relaxed%s; duals %.3f, distances %.3f, "
-                  "tight %.3f, augment %.3f s%s), download %.3f s",
+                  "tight %.3f, augment %.3f s%s), download %.3f s; host: prepare %.3f, session %.3f, finish "
+                  "%.3f s",
                   report.fell_back ? "host engine; " : "", static_cast<long long>(report.phases),
                   static_cast<long long>(report.rounds), report.capped ? " (capped)" : "", report.assigned,
                   report.tail, report.upload_s, report.device_s, report.repair_s,
@@ -209,7 +210,7 @@ MatcherInfo auction_gpu_entry(MatcherInfo m) {
                   static_cast<long long>(report.repair_rows_relaxed), report.host_repaired ? "; host searches" : "",
                   report.repair_steps_s[0], report.repair_steps_s[1], report.repair_steps_s[2],
                   report.repair_steps_s[3], report.canonical_on_device ? "; canonical duals on the device" : "",
-                  report.download_s);
+                  report.download_s, report.prepare_s, report.session_s, report.finish_s);
     r.details = text;
     return r;
   });

@@ -188,6 +188,10 @@ struct AuctionGpuReport {
   double device_s = 0;     // the maximum-matching check and the auction, matrix on the device
   double download_s = 0;   // the result (or the prices and matching for the host repair) back
   double repair_s = 0;     // the repair: on the device, plus the host's searches where they ran
+  // The host's own stages (seconds): the input's checks and costs before
+  // the GPU (prepare_s: prepass_gpu's part), the device and stream set-up,
+  // and the result's objective, permutation and scalings after it.
+  double prepare_s = 0, session_s = 0, finish_s = 0;
 };
 DualMatching min_cost_max_cardinality_gpu(const Csr<double>& cost, const AuctionGpuOptions& options = {},
                                           const GpuOptions& gpu = {}, AuctionGpuReport* report = nullptr);

@@ -199,23 +199,45 @@ struct Bidding {
 // left, each round against the prices at its start: a row's bid is the
 // Gauss-Seidel rule's (its best column, ties to the smaller, at v1 - v2 +
 // eps above its price); each column bid on takes the highest bid, ties to
-// the smaller row (an atomic maximum of the bids' order keys, then an atomic
-// minimum of the rows that made it), so the outcome depends on the round's
-// bids alone, not on the threads. Stops early when the work passes
+// the smaller row, so the outcome depends on the round's bids alone, not
+// on the threads. The losers and the rows displaced bid in the next round,
+// in the order of the bids that left them. Stops early when the work passes
 // `budget` (a.scanned counts it) or a row has no entries (no matching of
-// every row), saying which. Rounds of fewer than team_from bids run on one
-// thread (the same outcome). O(bidders' entries) a round; best and winner (one word per
-// column, all 0 and n on entry: no finite bid's key is 0) are left so.
+// every row), saying which. A round of m bids runs on min(threads, m /
+// bids_per_thread) threads (an atomic maximum of the bids' order keys per
+// column, then an atomic minimum of the rows that made the highest), or on
+// one (the same winners, in two passes without atomics). O(bidders' entries) a
+// round; `top` (a record per column, all {0, n} on entry: no finite bid's
+// key is 0) is left so.
+struct ColumnBid {
+  std::uint64_t key;  // the round's highest bid's order_key (0: none)
+  vertex_t row;       // the smallest row bidding it (n: none)
+};
 enum class JacobiEnd { done, over_budget, empty_row };
 JacobiEnd jacobi_bids(const Csr<double>& c, double ceiling, double eps, std::size_t tail, double budget, int threads,
-                      std::int64_t team_from, AuctionStart& a, std::vector<vertex_t>& bidders,
-                      std::vector<std::uint64_t>& best, std::vector<vertex_t>& winner) {
+                      std::int64_t bids_per_thread, AuctionStart& a, std::vector<vertex_t>& bidders,
+                      std::vector<ColumnBid>& top) {
   std::vector<vertex_t> bid_col;
   std::vector<double> bid;
   std::vector<vertex_t> next;
-  std::vector<std::uint8_t> won;           // bid b took its column
+  std::vector<vertex_t> left;              // the row bid b leaves to the next round (-1: none)
   std::vector<std::int64_t> chunk_rows;    // rows left by the chunks before each (a prefix sum)
   const vertex_t nobody = c.n_rows;
+  auto price_of = [&](vertex_t j) { return a.price[std::size_t(j)]; };
+  // Bid b's row takes its column; the row displaced, if any, is returned.
+  auto take = [&](std::int64_t b) {
+    const vertex_t i = bidders[std::size_t(b)], j = bid_col[std::size_t(b)];
+    a.price[std::size_t(j)] = bid[std::size_t(b)];
+    const vertex_t held = a.mates.col_mate[std::size_t(j)];
+    if (held >= 0) a.mates.row_mate[std::size_t(held)] = -1;
+    a.mates.col_mate[std::size_t(j)] = i;
+    a.mates.row_mate[std::size_t(i)] = j;
+    return held;
+  };
+  auto clear_bids = [&](std::int64_t m) {  // an empty row ends the phase: leave `top` as it came
+    for (std::int64_t b = 0; b < m; ++b)
+      if (bid_col[std::size_t(b)] >= 0) top[std::size_t(bid_col[std::size_t(b)])] = {0, nobody};
+  };
   while (bidders.size() > tail) {
     if (double(a.scanned) > budget) return JacobiEnd::over_budget;
     check_interrupt();  // a round may scan most of the matrix
@@ -224,93 +246,127 @@ JacobiEnd jacobi_bids(const Csr<double>& c, double ceiling, double eps, std::siz
     bid.resize(bidders.size());
     std::int64_t work = 0;
     bool empty_row = false;
-    const int team = m >= team_from ? threads : 1;  // a round of few bids is over before a team starts
-#pragma omp parallel for num_threads(team) schedule(dynamic, 256) reduction(+ : work) reduction(|| : empty_row)
-    for (std::int64_t b = 0; b < m; ++b) {
-      const vertex_t i = bidders[std::size_t(b)];
-      const RowBid r = row_bid(c, i, ceiling, [&](vertex_t j) { return a.price[std::size_t(j)]; });
-      const vertex_t j1 = r.j1;
-      work += c.offsets[i + 1] - c.offsets[i];
-      bid_col[std::size_t(b)] = j1;
-      if (j1 < 0) {
-        empty_row = true;
-        continue;
+    const int team = int(std::clamp<std::int64_t>(m / std::max<std::int64_t>(1, bids_per_thread), 1, threads));
+    if (team == 1) {
+      // One thread: each column's record is the highest bid so far, ties
+      // to the smaller row; then in the bids' order the row the record
+      // names takes the column (and clears the record), the others lose.
+      for (std::int64_t b = 0; b < m && !empty_row; ++b) {
+        const vertex_t i = bidders[std::size_t(b)];
+        const RowBid r = row_bid(c, i, ceiling, price_of);
+        work += c.offsets[i + 1] - c.offsets[i];
+        bid_col[std::size_t(b)] = r.j1;
+        if (r.j1 < 0) {
+          empty_row = true;
+          bid_col.resize(std::size_t(b) + 1);
+          break;
+        }
+        bid[std::size_t(b)] = r.offer(eps);
+        ColumnBid& t = top[std::size_t(r.j1)];
+        const std::uint64_t key = order_key(bid[std::size_t(b)]);
+        if (key > t.key || (key == t.key && i < t.row)) t = {key, i};
       }
-      const double offer = r.offer(eps);
-      bid[std::size_t(b)] = offer;
-      std::atomic_ref<std::uint64_t> top(best[std::size_t(j1)]);
-      const std::uint64_t key = order_key(offer);
-      std::uint64_t seen = top.load(std::memory_order_relaxed);
-      while (seen < key && !top.compare_exchange_weak(seen, key, std::memory_order_relaxed)) {
+      a.scanned += work;
+      if (empty_row) {
+        clear_bids(std::int64_t(bid_col.size()));
+        return JacobiEnd::empty_row;
+      }
+      next.clear();
+      for (std::int64_t b = 0; b < m; ++b) {
+        const vertex_t i = bidders[std::size_t(b)];
+        ColumnBid& t = top[std::size_t(bid_col[std::size_t(b)])];
+        if (t.row != i) {
+          next.push_back(i);
+          continue;
+        }
+        t = {0, nobody};
+        const vertex_t held = take(b);
+        if (held >= 0) next.push_back(held);
+      }
+      bidders.swap(next);
+      continue;
+    }
+    // On the threads, in one team: the bids with an atomic maximum of
+    // their keys per column; the smallest row among each column's highest
+    // bids (an atomic minimum); then in chunks of the bids, each bid's row
+    // left over (the loser, or the row its win displaced: `left`, -1 for
+    // none), the winners taking their columns and clearing their records
+    // (a loser reading a cleared record still sees another row); and the
+    // rows left gathered in the bids' order by a prefix sum over the chunks,
+    // so `next` is the same for any team.
+    const std::int64_t chunks = std::min<std::int64_t>(m, std::int64_t(team) * 8);
+    chunk_rows.assign(std::size_t(chunks) + 1, 0);
+    left.resize(bidders.size());
+    next.resize(bidders.size());  // outside the team: bad_alloc leaves as usual
+#pragma omp parallel num_threads(team)
+    {
+#pragma omp for schedule(dynamic, 256) reduction(+ : work) reduction(|| : empty_row)
+      for (std::int64_t b = 0; b < m; ++b) {
+        const vertex_t i = bidders[std::size_t(b)];
+        const RowBid r = row_bid(c, i, ceiling, price_of);
+        const vertex_t j1 = r.j1;
+        work += c.offsets[i + 1] - c.offsets[i];
+        bid_col[std::size_t(b)] = j1;
+        if (j1 < 0) {
+          empty_row = true;
+          continue;
+        }
+        const double offer = r.offer(eps);
+        bid[std::size_t(b)] = offer;
+        std::atomic_ref<std::uint64_t> highest(top[std::size_t(j1)].key);
+        const std::uint64_t key = order_key(offer);
+        std::uint64_t seen = highest.load(std::memory_order_relaxed);
+        while (seen < key && !highest.compare_exchange_weak(seen, key, std::memory_order_relaxed)) {
+        }
+      }
+      if (!empty_row) {  // the same on every thread after the loop's barrier
+#pragma omp for schedule(static)
+        for (std::int64_t b = 0; b < m; ++b) {
+          const vertex_t j = bid_col[std::size_t(b)];
+          if (top[std::size_t(j)].key != order_key(bid[std::size_t(b)])) continue;
+          std::atomic_ref<vertex_t> w(top[std::size_t(j)].row);
+          const vertex_t i = bidders[std::size_t(b)];
+          vertex_t seen = w.load(std::memory_order_relaxed);
+          while (i < seen && !w.compare_exchange_weak(seen, i, std::memory_order_relaxed)) {
+          }
+        }
+        // A column has one winner and a displaced row is held, not bidding:
+        // no two bids write the same price, mate or row.
+#pragma omp for schedule(static)
+        for (std::int64_t k = 0; k < chunks; ++k) {
+          std::int64_t rows = 0;
+          for (std::int64_t b = m * k / chunks; b < m * (k + 1) / chunks; ++b) {
+            const vertex_t i = bidders[std::size_t(b)], j = bid_col[std::size_t(b)];
+            std::atomic_ref<vertex_t> w(top[std::size_t(j)].row);
+            if (w.load(std::memory_order_relaxed) != i) {
+              left[std::size_t(b)] = i;
+              ++rows;
+              continue;
+            }
+            w.store(nobody, std::memory_order_relaxed);
+            std::atomic_ref<std::uint64_t>(top[std::size_t(j)].key).store(0, std::memory_order_relaxed);
+            const vertex_t held = take(b);
+            left[std::size_t(b)] = held;
+            rows += held >= 0;
+          }
+          chunk_rows[std::size_t(k) + 1] = rows;
+        }
+#pragma omp single
+        for (std::int64_t k = 0; k < chunks; ++k) chunk_rows[std::size_t(k) + 1] += chunk_rows[std::size_t(k)];
+#pragma omp for schedule(static)
+        for (std::int64_t k = 0; k < chunks; ++k) {
+          std::int64_t at = chunk_rows[std::size_t(k)];
+          for (std::int64_t b = m * k / chunks; b < m * (k + 1) / chunks; ++b)
+            if (left[std::size_t(b)] >= 0) next[std::size_t(at++)] = left[std::size_t(b)];
+        }
       }
     }
     a.scanned += work;
     if (empty_row) {
-      for (std::int64_t b = 0; b < m; ++b)
-        if (bid_col[std::size_t(b)] >= 0) best[std::size_t(bid_col[std::size_t(b)])] = 0;
+      clear_bids(m);
       return JacobiEnd::empty_row;
     }
-    // The highest bid's smallest row wins its column.
-#pragma omp parallel for num_threads(team) schedule(static)
-    for (std::int64_t b = 0; b < m; ++b) {
-      const vertex_t j = bid_col[std::size_t(b)];
-      if (best[std::size_t(j)] != order_key(bid[std::size_t(b)])) continue;
-      std::atomic_ref<vertex_t> w(winner[std::size_t(j)]);
-      const vertex_t i = bidders[std::size_t(b)];
-      vertex_t seen = w.load(std::memory_order_relaxed);
-      while (i < seen && !w.compare_exchange_weak(seen, i, std::memory_order_relaxed)) {
-      }
-    }
-    // The winners take their columns; the losers and the displaced bid next,
-    // in the order of the bids (each bid leaves one row or none: a prefix
-    // sum over the chunks places them, so `next` is the same for any team).
-    won.resize(bidders.size());
-    const std::int64_t chunks = std::min<std::int64_t>(m, std::int64_t(team) * 8);
-    chunk_rows.assign(std::size_t(chunks) + 1, 0);
-#pragma omp parallel for num_threads(team) schedule(static)
-    for (std::int64_t k = 0; k < chunks; ++k) {
-      std::int64_t left = 0;
-      for (std::int64_t b = m * k / chunks; b < m * (k + 1) / chunks; ++b) {
-        const vertex_t i = bidders[std::size_t(b)], j = bid_col[std::size_t(b)];
-        won[std::size_t(b)] = winner[std::size_t(j)] == i;
-        left += !won[std::size_t(b)] || a.mates.col_mate[std::size_t(j)] >= 0;
-      }
-      chunk_rows[std::size_t(k) + 1] = left;
-    }
-    for (std::int64_t k = 0; k < chunks; ++k) chunk_rows[std::size_t(k) + 1] += chunk_rows[std::size_t(k)];
-    next.resize(std::size_t(chunk_rows[std::size_t(chunks)]));  // outside the team: bad_alloc leaves as usual
-#pragma omp parallel num_threads(team)
-    {
-      // A column has one winner and a displaced row is held, not bidding:
-      // no two bids write the same price, mate or row.
-#pragma omp for schedule(static)
-      for (std::int64_t k = 0; k < chunks; ++k) {
-        std::int64_t at = chunk_rows[std::size_t(k)];
-        for (std::int64_t b = m * k / chunks; b < m * (k + 1) / chunks; ++b) {
-          const vertex_t i = bidders[std::size_t(b)], j = bid_col[std::size_t(b)];
-          if (!won[std::size_t(b)]) {
-            next[std::size_t(at++)] = i;
-            continue;
-          }
-          a.price[std::size_t(j)] = bid[std::size_t(b)];
-          const vertex_t held = a.mates.col_mate[std::size_t(j)];
-          if (held >= 0) {
-            a.mates.row_mate[std::size_t(held)] = -1;
-            next[std::size_t(at++)] = held;
-          }
-          a.mates.col_mate[std::size_t(j)] = i;
-          a.mates.row_mate[std::size_t(i)] = j;
-        }
-      }
-      // Each bid-on column reset once, by its winner's bid.
-#pragma omp for schedule(static)
-      for (std::int64_t b = 0; b < m; ++b)
-        if (won[std::size_t(b)]) {
-          const vertex_t j = bid_col[std::size_t(b)];
-          best[std::size_t(j)] = 0;
-          winner[std::size_t(j)] = nobody;
-        }
-    }
+    next.resize(std::size_t(chunk_rows[std::size_t(chunks)]));  // smaller: does not allocate
     bidders.swap(next);
   }
   return JacobiEnd::done;
@@ -388,8 +444,7 @@ AuctionStart epsilon_scaling_auction(const Csr<double>& c, const AuctionStartOpt
   }
   std::atomic<std::int64_t> free_rows{0}, scanned{0};
   std::atomic<bool> stop{false}, idle{false};
-  std::vector<std::uint64_t> best;  // Jacobi: per column, the round's highest bid's key (0: none)
-  std::vector<vertex_t> winner;     // Jacobi: per column, the smallest row bidding it (n: none)
+  std::vector<ColumnBid> top;  // Jacobi: per column, the round's highest bid and its smallest row
   bool interrupted = false;
   int phase = 0;
   for (double eps = std::max(last, scale / ratio);;) {
@@ -402,7 +457,8 @@ AuctionStart epsilon_scaling_auction(const Csr<double>& c, const AuctionStartOpt
     // phase left unassigned go to the bottom of its stack, to bid last:
     // they are the tail, whose bids at a small epsilon would raise prices a
     // step at a time, and a phase that ends at `tail` rows leaves them to
-    // the next phase or to the repair's shortest augmenting paths.
+    // the next phase or to the repair's shortest augmenting paths. (Jacobi
+    // bids: every such row on the stack, in row order.)
     std::int64_t freed = 0;
 #pragma omp parallel num_threads(threads) reduction(+ : freed)
     {
@@ -425,12 +481,12 @@ AuctionStart epsilon_scaling_auction(const Csr<double>& c, const AuctionStartOpt
         }
         if (own >= best - eps) continue;
         a.mates.row_mate[i] = a.mates.col_mate[mine] = -1;
-        loosened.push_back(i);
+        (o.jacobi ? stack : loosened).push_back(i);
       }
       freed += std::int64_t(stack.size() + loosened.size());
-      if (parallel_bids) stack.insert(stack.end(), loosened.begin(), loosened.end());
+      if (parallel_bids && !o.jacobi) stack.insert(stack.end(), loosened.begin(), loosened.end());
     }
-    if (!parallel_bids) {  // one stack, in the order one thread makes
+    if (!parallel_bids && !o.jacobi) {  // one stack, in the order one thread makes
       for (int t = 1; t < threads; ++t) stacks[0].insert(stacks[0].end(), stacks[t].begin(), stacks[t].end());
       for (int t = 0; t < threads; ++t) stacks[0].insert(stacks[0].end(), loosened_rows[t].begin(), loosened_rows[t].end());
       for (int t = 1; t < threads; ++t) stacks[t].clear();
@@ -441,20 +497,15 @@ AuctionStart epsilon_scaling_auction(const Csr<double>& c, const AuctionStartOpt
         spread_schedule ? std::min(budget, double(scanned) + spread_phase_work * double(c.num_entries() + n)) : budget;
     bool fall_back = false;
     if (o.jacobi) {
-      std::vector<vertex_t> bidders;
+      std::vector<vertex_t> bidders;  // in row order: the threads' blocks in turn
+      bidders.reserve(std::size_t(freed));
       for (int t = 0; t < threads; ++t) {
         bidders.insert(bidders.end(), stacks[t].begin(), stacks[t].end());
-        bidders.insert(bidders.end(), loosened_rows[t].begin(), loosened_rows[t].end());
         stacks[t].clear();
       }
-      std::sort(bidders.begin(), bidders.end());  // (one thread's order puts the loosened rows twice)
-      bidders.erase(std::unique(bidders.begin(), bidders.end()), bidders.end());
-      if (best.empty()) {
-        best.assign(std::size_t(cols), 0);
-        winner.assign(std::size_t(cols), n);
-      }
+      if (top.empty()) top.assign(std::size_t(cols), {0, n});
       a.scanned = scanned;
-      const JacobiEnd end = jacobi_bids(c, o.cost_ceiling, eps, tail, phase_budget, threads, o.jacobi_team_from, a, bidders, best, winner);
+      const JacobiEnd end = jacobi_bids(c, o.cost_ceiling, eps, tail, phase_budget, threads, o.jacobi_bids_per_thread, a, bidders, top);
       if (end == JacobiEnd::over_budget && spread_schedule && double(a.scanned) <= budget) fall_back = true;
       else if (end != JacobiEnd::done) return a;  // not finished
     }

@@ -68,9 +68,10 @@ struct AuctionStartOptions {
   // bidding in the next round (Bertsekas 1988, sec. 4). The same prices and
   // matching on any thread count (parallel_phases is then not used).
   bool jacobi = false;
-  // Jacobi rounds of fewer bids than this run on one thread (a team costs
-  // more than it saves there); the outcome is the same either way.
-  std::int64_t jacobi_team_from = 4096;
+  // A Jacobi round of m bids runs on min(threads, m / this) threads (a
+  // team costs more than it saves on fewer), one thread in two passes
+  // without atomics; the outcome is the same either way.
+  std::int64_t jacobi_bids_per_thread = 256;
 };
 
 struct AuctionStart {

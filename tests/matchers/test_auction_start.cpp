@@ -125,9 +125,10 @@ TEST_CASE("auction start with Jacobi bids: epsilon-optimal, repaired to the opti
     CAPTURE(n);
     for (const std::int64_t tail : {std::int64_t(-1), std::int64_t(0)}) {
       CAPTURE(tail);
-      // Every round on the threads (team_from 1), so a tie-break that
-      // depended on the threads' timing would show.
-      AuctionStartOptions o{.tail_rows = tail, .work_limit = 1e9, .threads = 1, .jacobi = true, .jacobi_team_from = 1};
+      // Every round on all the threads (one bid a thread), so a tie-break
+      // that depended on the threads' timing would show; one thread runs
+      // its rounds without atomics, so the two ways must agree.
+      AuctionStartOptions o{.tail_rows = tail, .work_limit = 1e9, .threads = 1, .jacobi = true, .jacobi_bids_per_thread = 1};
       const AuctionStart one = epsilon_scaling_auction(c, o);
       REQUIRE(one.finished);
       check::require_valid_mates(c, one.mates);
@@ -162,7 +163,7 @@ TEST_CASE("auction start with Jacobi bids: epsilon-optimal, repaired to the opti
     without.offsets.push_back(offset_t(without.cols.size()));
   }
   CHECK_FALSE(
-      epsilon_scaling_auction(without, {.work_limit = 1e9, .threads = 2, .jacobi = true, .jacobi_team_from = 1}).finished);
+      epsilon_scaling_auction(without, {.work_limit = 1e9, .threads = 2, .jacobi = true, .jacobi_bids_per_thread = 1}).finished);
 }
 
 TEST_CASE("auction start on heavy-tailed costs: epsilons from the spread of most costs, the same optimum") {

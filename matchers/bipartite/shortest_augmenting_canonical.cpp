@@ -3,9 +3,15 @@
 // scalings, the same whatever optimal start gave the matching). A
 // shortest-path problem over the reduced costs (>= 0), solved by Dijkstra
 // from every column at once, only the lowered columns in the heap.
-// Guarantee: exact (depends on the matrix and the matching alone). Cost:
-// O(nnz) plus O(log n) a lowering (see shortest_augmenting.hpp).
+// Guarantee: exact (depends on the matrix and the matching alone) up to
+// rounding relative to the result's magnitudes: duals given far larger than
+// the result (searches through job 5's stand-in cost of explicit zeros shift
+// whole regions by it) lose digits in v + x, so such a result is computed
+// again from itself (made feasible first, by lowering its columns, where it
+// breaks a constraint beyond rounding). Cost: O(nnz) plus O(log n) a lowering (see
+// shortest_augmenting.hpp); twice that in the rare second pass.
 #include <algorithm>
+#include <cmath>
 #include <vector>
 
 #include "lib/error.hpp"
@@ -16,11 +22,11 @@ namespace matchblas {
 
 using namespace shortest_augmenting_detail;
 
-void canonical_duals(const Csr<double>& c, DualMatching& d) {
+namespace {
+
+// One pass: the greatest duals from the given ones (see canonical_duals).
+void canonical_pass(const Csr<double>& c, DualMatching& d) {
   const vertex_t n = c.n_rows;
-  MATCHBLAS_EXPECTS(c.n_cols == n && d.mates.matched == n && d.u.size() == std::size_t(n) &&
-                        d.v.size() == std::size_t(n),
-                    "canonical_duals: a square matrix with a perfect matching and its duals");
   const auto& rm = d.mates.row_mate;
   const auto& cm = d.mates.col_mate;
   // The reference: MC64's first column duals, v0_j = min_i (c_ij - min_k c_ik).
@@ -67,6 +73,49 @@ void canonical_duals(const Csr<double>& c, DualMatching& d) {
   for (vertex_t j = 0; j < n; ++j) d.v[j] += key[j];
 #pragma omp parallel for schedule(static) if (parallel)
   for (vertex_t i = 0; i < n; ++i) d.u[i] = pair_cost(c, i, rm[i]) - d.v[rm[i]];
+}
+
+// Whether every reduced cost c_ij - u_i - v_j is >= 0 up to rounding.
+bool feasible(const Csr<double>& c, const DualMatching& d) {
+  bool ok = true;
+#pragma omp parallel for schedule(static) reduction(&& : ok) if (in_parallel(c))
+  for (vertex_t i = 0; i < c.n_rows; ++i)
+    for (offset_t k = c.offsets[i]; k < c.offsets[i + 1]; ++k) {
+      const double u = d.u[i], v = d.v[c.cols[k]], reduced = c.weights[k] - u - v;
+      ok = ok && (reduced >= 0 || within_rounding(reduced, c.weights[k], u, v));
+    }
+  return ok;
+}
+
+}  // namespace
+
+void canonical_duals(const Csr<double>& c, DualMatching& d) {
+  const vertex_t n = c.n_rows;
+  MATCHBLAS_EXPECTS(c.n_cols == n && d.mates.matched == n && d.u.size() == std::size_t(n) &&
+                        d.v.size() == std::size_t(n),
+                    "canonical_duals: a square matrix with a perfect matching and its duals");
+  auto largest = [](const std::vector<double>& x) {
+    double m = 0;
+    for (double y : x) m = std::max(m, std::fabs(y));
+    return m;
+  };
+  const double given = largest(d.v);
+  canonical_pass(c, d);
+  const bool ok = feasible(c, d);
+  if (ok && given <= 64 * std::max(1.0, largest(d.v))) return;
+  // The duals given were far larger than the result (see the header), so
+  // it lost digits: compute it again from itself, of its own magnitudes,
+  // once feasible: where it is not, its columns lowered until it is (moves
+  // of the size of the rounding; an optimal matching has no negative cycle
+  // that would free a row).
+  if (!ok) {
+    std::vector<double> v = d.v;
+    BipartiteMates mates = d.mates;
+    if (lower_column_duals(c, v, mates) != 0) return;  // rounding cycles: keep the first pass
+    d.v = std::move(v);
+    for (vertex_t i = 0; i < n; ++i) d.u[i] = pair_cost(c, i, d.mates.row_mate[i]) - d.v[d.mates.row_mate[i]];
+  }
+  canonical_pass(c, d);
 }
 
 }  // namespace matchblas

@@ -373,3 +373,35 @@ TEST_CASE("canonical_duals: the same duals from MC64's start and from an auction
   }
   CHECK(moved > 100);  // the bound is not simply v0
 }
+
+TEST_CASE("canonical_duals: from duals far larger than the result (a constant moved from every v to every u), the same feasible duals") {
+  // Searches through job 5's stand-in cost of explicit zeros leave duals of
+  // that size: v + x then loses the digits the constraints need (bayer10 lost
+  // 6e-11 of the 1e-12 the scalings are held to). The result must be
+  // feasible to rounding of its own size and equal the unshifted one's.
+  std::mt19937 rng(77);
+  std::uniform_real_distribution<double> value(-5, 5);
+  for (int trial = 0; trial < 100; ++trial) {
+    const vertex_t n = 2 + vertex_t(rng() % 60);
+    Csr<double> c = random_costs(n, n, 0.05 + (rng() % 6) / 20.0, 1, rng);
+    for (double& w : c.weights) w = value(rng);
+    CAPTURE(trial);
+    CAPTURE(n);
+    DualMatching plain = min_cost_row_perfect(c);
+    DualMatching shifted = plain;
+    const double shift = 3.7e6 * (1 + trial % 5);
+    for (double& u : shifted.u) u += shift;
+    for (double& v : shifted.v) v -= shift;
+    canonical_duals(c, plain);
+    canonical_duals(c, shifted);
+    for (vertex_t i = 0; i < n; ++i)
+      for (offset_t k = c.offsets[i]; k < c.offsets[i + 1]; ++k) {
+        const vertex_t j = c.cols[k];
+        CHECK(c.weights[k] - shifted.u[i] - shifted.v[j] >= -1e-13);
+      }
+    for (vertex_t j = 0; j < n; ++j) {
+      CHECK(shifted.v[j] == doctest::Approx(plain.v[j]).epsilon(1e-12).scale(10));
+      CHECK(shifted.u[j] == doctest::Approx(plain.u[j]).epsilon(1e-12).scale(10));
+    }
+  }
+}

@@ -117,8 +117,8 @@ void check_prepass_input(const Csr<double>& a, const PrepassOptions& options) {
                         "symmetric |A| (this one is " +
                         std::to_string(a.n_rows) + " x " + std::to_string(a.n_cols) +
                         (a.n_rows == a.n_cols ? ", not symmetric)" : ")"));
-  if (options.parallel_bids && options.jacobi_bids)
-    throw invalid_input("prepass: parallel bids and Jacobi bids are two ways of bidding on the threads; choose one");
+  if (int(options.bids) < 0 || int(options.bids) > int(PrepassOptions::Bids::asynchronous))
+    throw invalid_input("prepass: bids " + std::to_string(int(options.bids)) + " is not a PrepassOptions::Bids");
 }
 
 namespace {
@@ -266,8 +266,8 @@ DualMatching optimum_with_duals(const Csr<double>& a, int job, bool auction_star
   if (auction_start && c.n_rows == c.n_cols && c.num_entries() > 0) {
     AuctionStart s = epsilon_scaling_auction(
         c, {.cost_ceiling = auction_cost_ceiling(a, c, job),
-            .parallel_phases = options.parallel_bids ? 2 : 0,
-            .jacobi = options.jacobi_bids});
+            .parallel_phases = options.bids == PrepassOptions::Bids::asynchronous ? 2 : 0,
+            .jacobi = options.bids == PrepassOptions::Bids::jacobi});
     if (s.finished) {
       for (double& p : s.price) p = -p;
       try {

@@ -35,17 +35,17 @@
 //   Cost: that of the job's algorithm; the report's `seconds` times it.
 //   Threads: jobs 4-5 run their O(nnz) passes on OpenMP's current setting
 //   (the registry's entries set it from RunOptions::threads), with the same
-//   bits on any count; the auction's bids and the shortest augmenting
-//   paths are sequential, so the result is the same on every run and
-//   thread count. With parallel_bids the auction's first phases bid on all
-//   the threads: the objective is the same, and the matching and job 5's
-//   scalings too when the optimal matching is unique; when several are
-//   optimal, which one comes back depends on the threads' timing (each
-//   satisfies the same bounds; the scalings may differ in the last bits).
-//   With jacobi_bids every phase bids in synchronous rounds on all the
-//   threads (rounds of fewer than 4096 bids on one) whose outcome does not
-//   depend on the threads, so the result is again the same on every run
-//   and thread count.
+//   bits on any count. The auction's bids (PrepassOptions::bids) run by
+//   default in synchronous (Jacobi) rounds on the threads, whose outcome
+//   does not depend on their number, and the shortest augmenting paths in
+//   rounds on 4 or more threads with the serial result bit for bit; so the
+//   result is the same on every run and every thread count. Bids::sequential
+//   (one row at a time in one thread's order) is the same on every count
+//   too, and may return another of the optimal matchings where several are
+//   (the objective is the same; job 5's scalings, the canonical duals, the
+//   same up to rounding). With Bids::asynchronous the auction's first
+//   phases bid on all the threads without rounds: which optimal matching
+//   comes back then depends on the threads' timing.
 //   Matrices of fewer than 65536 entries always run on one thread.
 #pragma once
 #include <cstdint>
@@ -69,18 +69,17 @@ struct PrepassOptions {
   // shortest_augmenting.hpp), so they do not depend on the start either.
   enum class Start { automatic, auction, mc64 };
   Start start = Start::automatic;  // automatic: the auction
-  // Jobs 4-5, the auction start on several threads: its first two phases
-  // bid on all of them (asynchronous bids, auction_start.hpp). Off by
-  // default: the bids then run in one thread's order, so the result is the
-  // same on every run and thread count; on, which optimal matching comes
-  // back (when several are optimal) depends on the threads' timing.
-  bool parallel_bids = false;
-  // Jobs 4-5, the auction start's bids in synchronous (Jacobi) rounds on
-  // every thread, each column taking its highest bid (ties to the smaller
-  // row): the result is the same on every run and thread count, as with
-  // one thread's order (which it differs from only where several matchings
-  // are optimal). Not with parallel_bids.
-  bool jacobi_bids = false;
+  // Jobs 4-5, the auction start's bids (auction_start.hpp):
+  //   sequential: one row at a time in one thread's order;
+  //   jacobi: synchronous rounds on every thread, each column taking its
+  //     highest bid (ties to the smaller row), the same on any count; the
+  //     default (on one thread about as fast as sequential, on two 1.2-1.4x
+  //     faster: bench/RESULTS.md);
+  //   asynchronous: the first two phases' bids on every thread at once,
+  //     a lock per column (which optimal matching comes back depends on the
+  //     threads' timing).
+  enum class Bids { jacobi, sequential, asynchronous };
+  Bids bids = Bids::jacobi;
 };
 
 struct PrepassResult {

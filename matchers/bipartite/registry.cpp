@@ -45,12 +45,23 @@ const OptionSpec symmetric_option{
     "symmetric", Type::flag, "", {}, 0, 0,
     "a symmetric matrix: one scaling vector for rows and columns (MC64's symmetric variant)"};
 
-// The auction start's bids (jobs 4-5 and awpm on the CPU).
-const OptionSpec bids_option{
+// awpm's auction start's bids (CPU).
+const OptionSpec awpm_bids_option{
     "bids", Type::word, "sequential", {"sequential", "jacobi"}, 0, 0,
     "the auction start's bids: one row at a time (sequential) or in synchronous rounds on every thread "
     "(jacobi); the result does not depend on the thread count either way"};
 bool jacobi_bids(const OptionValues& v) { return v.takes("bids") && v.word("bids") == "jacobi"; }
+
+// Jobs 4-5's auction start's bids.
+inline constexpr NamedValues<PrepassOptions::Bids, 2> bids_names{{
+    {"jacobi", PrepassOptions::Bids::jacobi},
+    {"sequential", PrepassOptions::Bids::sequential},
+}};
+const OptionSpec job_bids_option{
+    "bids", Type::word, "jacobi", names_of(bids_names), 0, 0,
+    "the auction start's bids: in synchronous rounds on every thread (jacobi) or one row at a time "
+    "(sequential); the result does not depend on the thread count either way (where several matchings are "
+    "optimal, the two may return different ones)"};
 
 inline constexpr NamedValues<PrepassOptions::Start, 2> start_names{{
     {"auction", PrepassOptions::Start::auction},
@@ -68,9 +79,10 @@ std::vector<OptionSpec> solver_options(int job) {
                  "MC64's row and column minima (mc64); the same optimum (and job 5 the same scalings: the "
                  "matching's canonical duals)"});
     s.push_back({"parallel-bids", Type::flag, "", {}, 0, 0,
-                 "the auction start's first phases bid on every thread (the same optimum; when several matchings "
-                 "are optimal, which one depends on the threads' timing); not with --bids jacobi"});
-    s.push_back(bids_option);
+                 "the auction start's first phases bid on every thread at once, a lock per column (the same "
+                 "optimum; when several matchings are optimal, which one depends on the threads' timing); not "
+                 "with --bids"});
+    s.push_back(job_bids_option);
   }
   return s;
 }
@@ -79,10 +91,12 @@ PrepassOptions read_solver_options(const OptionValues& v, int job) {
   PrepassOptions p{.job = job};
   p.symmetric = v.takes("symmetric") && v.flag("symmetric");
   if (v.takes("init")) p.start = parse_named(start_names, v.word("init"), "--init");
-  p.parallel_bids = v.takes("parallel-bids") && v.flag("parallel-bids");
-  p.jacobi_bids = jacobi_bids(v);
-  if (p.parallel_bids && p.jacobi_bids)
-    throw invalid_input("--parallel-bids and --bids jacobi are two ways of bidding on the threads; choose one");
+  if (v.takes("bids")) p.bids = parse_named(bids_names, v.word("bids"), "--bids");
+  if (v.takes("parallel-bids") && v.flag("parallel-bids")) {
+    if (v.given("bids"))
+      throw invalid_input("--parallel-bids and --bids are two ways of choosing how the auction bids; choose one");
+    p.bids = PrepassOptions::Bids::asynchronous;
+  }
   return p;
 }
 
@@ -90,9 +104,9 @@ PrepassOptions read_solver_options(const OptionValues& v, int job) {
 // Pothen-Fan, thresholds and widest paths, shortest augmenting paths with
 // duals). Jobs 4-5 are `threaded`: the O(nnz) passes around the searches run
 // on RunOptions::threads threads with the same bits on any count; the bids
-// run in one thread's order or (--bids jacobi) in synchronous rounds on the
-// threads, and the searches run in rounds on 4 or more threads with the
-// serial result bit for bit: deterministic either way (--parallel-bids:
+// run in synchronous rounds on the threads (or, --bids sequential, in one
+// thread's order), and the searches run in rounds on 4 or more threads with
+// the serial result bit for bit: deterministic either way (--parallel-bids:
 // not).
 MatcherInfo solver_entry(MatcherInfo m) {
   m.problem = Problem::bipartite;
@@ -151,7 +165,7 @@ std::vector<OptionSpec> awpm_options() {
 // awpm's (CPU): the auction start's bids besides.
 std::vector<OptionSpec> awpm_cpu_options() {
   std::vector<OptionSpec> o = awpm_options();
-  o.push_back(bids_option);
+  o.push_back(awpm_bids_option);
   return o;
 }
 

@@ -113,7 +113,7 @@ TEST_CASE("prepass: jobs 4 and 5 equal a dense Hungarian reference, with ties, z
         if (job == 4) CHECK(r.objective == objective);  // integers: exact
         if (job == 5 && std::isfinite(objective)) CHECK(r.objective == doctest::Approx(objective).epsilon(1e-12));
         if (job == 5 && !std::isfinite(objective)) CHECK(r.objective == -std::numeric_limits<double>::infinity());
-        const PrepassResult jacobi = prepass(a, {.job = job, .jacobi_bids = true});
+        const PrepassResult jacobi = prepass(a, {.job = job, .bids = PrepassOptions::Bids::jacobi});
         validate(a, jacobi);
         CHECK(jacobi.mates.matched == rank);
         if (job == 4) CHECK(jacobi.objective == objective);
@@ -135,7 +135,7 @@ TEST_CASE("prepass: jobs 4 and 5 equal a dense Hungarian reference, with ties, z
 
 TEST_CASE("prepass: Jacobi bids on threads: the sequential bids' optimum, the same result at 1, 2 and 3 threads") {
   // Over 2^16 entries and 4096 rows, so that the auction's phase starts and
-  // its first Jacobi rounds (4096 bids or more) run on the threads; values
+  // its first Jacobi rounds (512 bids or more) run on the threads; values
   // from 12 levels: many optimal matchings, so a result that depended on
   // the threads would show.
   std::mt19937 rng(4242);
@@ -143,11 +143,11 @@ TEST_CASE("prepass: Jacobi bids on threads: the sequential bids' optimum, the sa
   REQUIRE(a.num_entries() > (1 << 16));
   for (int job : {4, 5}) {
     INFO("job " << job);
-    const PrepassResult sequential = prepass(a, {.job = job});
+    const PrepassResult sequential = prepass(a, {.job = job, .bids = PrepassOptions::Bids::sequential});
     std::vector<PrepassResult> runs;
     for (int threads : {1, 2, 3}) {
       const ScopedThreads scope(threads);
-      runs.push_back(prepass(a, {.job = job, .jacobi_bids = true}));
+      runs.push_back(prepass(a, {.job = job, .bids = PrepassOptions::Bids::jacobi}));
       validate(a, runs.back());
       CHECK(runs.back().mates.matched == sequential.mates.matched);
       if (job == 4) CHECK(runs.back().objective == sequential.objective);  // integers: exact
@@ -162,6 +162,11 @@ TEST_CASE("prepass: Jacobi bids on threads: the sequential bids' optimum, the sa
       CHECK(runs[t].perm == runs[0].perm);
       CHECK(runs[t].row_log_scale == runs[0].row_log_scale);
       CHECK(runs[t].col_log_scale == runs[0].col_log_scale);
+    }
+    // The default: the rounds, on any count.
+    for (int threads : {1, 2}) {
+      const ScopedThreads scope(threads);
+      CHECK(prepass(a, {.job = job}).mates.row_mate == runs[0].mates.row_mate);
     }
   }
 }
@@ -366,7 +371,7 @@ TEST_CASE("prepass: bad input and bad options throw invalid_input") {
   CHECK_THROWS_AS(prepass(a, {.job = 6}), invalid_input);
   CHECK_THROWS_AS(prepass(a, {.job = -1}), invalid_input);
   CHECK_THROWS_AS(prepass(a, {.job = 4, .symmetric = true}), invalid_input);
-  CHECK_THROWS_AS(prepass(a, {.job = 4, .parallel_bids = true, .jacobi_bids = true}), invalid_input);
+  CHECK_THROWS_AS(prepass(a, {.job = 4, .bids = PrepassOptions::Bids(7)}), invalid_input);
   a.cols = {1, 1};  // |A| not symmetric
   CHECK_THROWS_AS(prepass(a, {.job = 5, .symmetric = true}), invalid_input);
   a.cols = {0, 2};

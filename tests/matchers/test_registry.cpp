@@ -144,14 +144,19 @@ TEST_CASE("parse_options reads an entry's options once into the struct its runne
   CHECK(v.typed<SuitorGpuOptions>().threads_per_block == 96);
   CHECK(v.typed<SuitorGpuOptions>().variant == SuitorGpuVariant::hybrid);
   CHECK(v.typed<SuitorGpuOptions>().vertices_per_warp == 8);  // the spec's default
-  // Jobs 4-5's bids: the word reaches PrepassOptions; with --parallel-bids it is refused.
+  // Jobs 4-5's bids: the word reaches PrepassOptions; --parallel-bids
+  // alone is the asynchronous bids, and with --bids it is refused.
   for (const char* job : {"max-sum", "max-product"}) {
+    using Bids = PrepassOptions::Bids;
     const MatcherInfo& m = find_matcher(job, Problem::bipartite);
-    CHECK(parse_options(m, {{"bids", "jacobi"}}).typed<PrepassOptions>().jacobi_bids);
-    CHECK_FALSE(parse_options(m, {{"bids", "sequential"}}).typed<PrepassOptions>().jacobi_bids);
-    CHECK_FALSE(parse_options(m, {}).typed<PrepassOptions>().jacobi_bids);
-    CHECK_THROWS_WITH_AS(parse_options(m, {{"bids", "jacobi"}, {"parallel-bids", ""}}),
-                         doctest::Contains("choose one"), invalid_input);
+    CHECK(parse_options(m, {{"bids", "jacobi"}}).typed<PrepassOptions>().bids == Bids::jacobi);
+    CHECK(parse_options(m, {{"bids", "sequential"}}).typed<PrepassOptions>().bids == Bids::sequential);
+    CHECK(parse_options(m, {}).typed<PrepassOptions>().bids == Bids::jacobi);
+    CHECK(parse_options(m, {{"parallel-bids", ""}}).typed<PrepassOptions>().bids == Bids::asynchronous);
+    for (const char* word : {"jacobi", "sequential"})
+      CHECK_THROWS_WITH_AS(parse_options(m, {{"bids", word}, {"parallel-bids", ""}}), doctest::Contains("choose one"),
+                           invalid_input);
+    CHECK_THROWS_WITH_AS(parse_options(m, {{"bids", "gauss"}}), doctest::Contains("--bids"), invalid_input);
   }
   CHECK_THROWS_AS(v.typed<int>(), std::logic_error);
   CHECK_THROWS_WITH_AS(parse_options(gpu, {{"threads-per-block", "100"}}),

@@ -360,6 +360,14 @@ DualMatching min_cost_max_cardinality_gpu(const Csr<double>& c, const AuctionGpu
     d.v = std::move(price);
     d.searches = report.repaired;
     shortest_augmenting_detail::set_matched_cost(c, d);
+    // The device's canonical duals add the distances to duals that may be
+    // far larger (phases through job 5's stand-in cost of explicit zeros),
+    // losing digits; where that broke a constraint, the host's
+    // canonical_duals computes them again (it corrects the same fault).
+    if (report.canonical_on_device && !shortest_augmenting_detail::duals_feasible(c, d)) {
+      canonical_duals(c, d);
+      report.canonical_on_device = false;
+    }
     report.finish_s = seconds_since(finish_start);
     if (report_out) *report_out = report;
     return d;

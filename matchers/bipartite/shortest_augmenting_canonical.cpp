@@ -75,8 +75,9 @@ void canonical_pass(const Csr<double>& c, DualMatching& d) {
   for (vertex_t i = 0; i < n; ++i) d.u[i] = pair_cost(c, i, rm[i]) - d.v[rm[i]];
 }
 
-// Whether every reduced cost c_ij - u_i - v_j is >= 0 up to rounding.
-bool feasible(const Csr<double>& c, const DualMatching& d) {
+}  // namespace
+
+bool shortest_augmenting_detail::duals_feasible(const Csr<double>& c, const DualMatching& d) {
   bool ok = true;
 #pragma omp parallel for schedule(static) reduction(&& : ok) if (in_parallel(c))
   for (vertex_t i = 0; i < c.n_rows; ++i)
@@ -86,8 +87,6 @@ bool feasible(const Csr<double>& c, const DualMatching& d) {
     }
   return ok;
 }
-
-}  // namespace
 
 void canonical_duals(const Csr<double>& c, DualMatching& d) {
   const vertex_t n = c.n_rows;
@@ -101,7 +100,7 @@ void canonical_duals(const Csr<double>& c, DualMatching& d) {
   };
   const double given = largest(d.v);
   canonical_pass(c, d);
-  const bool ok = feasible(c, d);
+  const bool ok = duals_feasible(c, d);
   if (ok && given <= 64 * std::max(1.0, largest(d.v))) return;
   // The duals given were far larger than the result (see the header), so
   // it lost digits: compute it again from itself, of its own magnitudes,

@@ -171,6 +171,67 @@ TEST_CASE("prepass: Jacobi bids on threads: the sequential bids' optimum, the sa
   }
 }
 
+TEST_CASE("prepass: explicit zeros and values over 300 decades: both bids' optimum, the scalings' bounds") {
+  // Job 5's stand-in cost of explicit zeros puts duals far above the
+  // scalings (see canonical_duals); 300 decades of values put the logs near
+  // 345. The bounds hold to 1e-12 of the largest |log scale| (the GPU
+  // test's rule), and the Jacobi and the sequential bids reach the same
+  // objective.
+  std::mt19937 rng(345);
+  std::uniform_real_distribution<double> unit(0, 1);
+  int finite = 0;
+  for (int trial = 0; trial < 30; ++trial) {
+    const vertex_t n = 40 + vertex_t(rng() % 1500);
+    CAPTURE(trial);
+    CAPTURE(n);
+    Csr<double> a = random_integer_matrix(n, n, std::min(1.0, (3.0 + trial % 8) / double(n)), 1, false, rng);
+    Csr<double> with = a;  // and the diagonal: structurally nonsingular
+    with.cols.clear();
+    with.weights.clear();
+    with.offsets.assign(1, 0);
+    for (vertex_t i = 0; i < n; ++i) {
+      bool diagonal = false;
+      for (offset_t k = a.offsets[i]; k < a.offsets[i + 1]; ++k) {
+        if (!diagonal && a.cols[k] >= i) {
+          diagonal = true;
+          if (a.cols[k] > i) {
+            with.cols.push_back(i);
+            with.weights.push_back(1);
+          }
+        }
+        with.cols.push_back(a.cols[k]);
+        with.weights.push_back(a.weights[k]);
+      }
+      if (!diagonal) {
+        with.cols.push_back(i);
+        with.weights.push_back(1);
+      }
+      with.offsets.push_back(offset_t(with.cols.size()));
+    }
+    for (double& w : with.weights) {
+      const double x = unit(rng);
+      w = x < 0.15 ? 0.0 : std::copysign(std::pow(10.0, -150 + 300 * unit(rng)), x - 0.5);
+    }
+    for (int job : {4, 5}) {
+      CAPTURE(job);
+      const PrepassResult jacobi = prepass(with, {.job = job});
+      const PrepassResult sequential = prepass(with, {.job = job, .bids = PrepassOptions::Bids::sequential});
+      validate(with, jacobi);
+      CHECK(jacobi.mates.matched == n);
+      if (std::isfinite(sequential.objective)) CHECK(jacobi.objective == doctest::Approx(sequential.objective).epsilon(1e-12));
+      else CHECK(jacobi.objective == sequential.objective);  // -inf: a zero had to be matched
+      finite += job == 5 && std::isfinite(jacobi.objective);
+      if (job == 5) {
+        double largest = 1;
+        for (double x : jacobi.row_log_scale) largest = std::max(largest, std::fabs(x));
+        for (double x : jacobi.col_log_scale) largest = std::max(largest, std::fabs(x));
+        require_scaling_bounds(with, jacobi, 1e-12 * largest);
+      }
+    }
+  }
+  CHECK(finite >= 5);  // both kinds: some need a zero, most do not
+}
+
 TEST_CASE("prepass: job 4 near DBL_MAX: the matching of the same matrix scaled down, the sums overflowing") {
   // The matched sum overflows (objective inf), and without care so did the
   // distances and the auction's prices (a matching 0.1% lighter came back):

@@ -4,11 +4,13 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <deque>
 #include <string>
 #include <utility>
 
 #include "lib/error.hpp"
+#include "lib/counter_rng.hpp"
 #include "lib/interrupt.hpp"
 #include "lib/omp_threads.hpp"
 #include "ops/modularity.hpp"
@@ -30,9 +32,40 @@ void check_input(const Csr<double>& g, double resolution, int threads) {
   if (g.n_rows != g.n_cols)
     throw shape_error("community detection needs a square matrix, this one is " + std::to_string(g.n_rows) + " x " +
                       std::to_string(g.n_cols));
-  // The transpose checks the CSR itself first (offsets, column range).
-  const Csr<double> t = ops::transpose(g, ops::Backend::plain);
+  ops::detail::expect_transposable(g);  // offsets, column range
   const auto bad_weight = [](double w) { return !(w >= 0) || !std::isfinite(w); };
+  // One streaming pass: the first row with a bad weight, and two sums
+  // (independent hashes, mod 2^64) of every entry (u, v, w) off the
+  // diagonal less the same of (v, u, w). The multiset of entries equals
+  // its mirror's exactly when g is symmetric, and then both sums are 0; an
+  // asymmetric g leaves both at 0 with chance about 2^-128 (the hashes are
+  // splitmix64's bijections, the weights' zeros made one). Nonzero sums, or
+  // a bad weight, go to the exact check below, which finds the first bad row.
+  vertex_t first_weight = g.n_rows;
+  std::uint64_t sum_a = 0, sum_b = 0;
+  {
+    const auto hash = [](std::uint64_t key, vertex_t u, vertex_t v, double w) {
+      std::uint64_t bits;
+      w = w == 0 ? 0.0 : w;  // -0 as +0: the exact check compares values
+      std::memcpy(&bits, &w, sizeof bits);
+      const std::uint64_t pair = (std::uint64_t(std::uint32_t(u)) << 32) | std::uint32_t(v);
+      return rng::mix64(rng::mix64(key ^ pair) ^ bits);
+    };
+    constexpr std::uint64_t key_a = 0x243F6A8885A308D3ull, key_b = 0x13198A2E03707344ull;
+#pragma omp parallel for num_threads(threads > 0 ? threads : omp_get_max_threads()) schedule(dynamic, 4096) \
+    reduction(min : first_weight) reduction(+ : sum_a, sum_b)
+    for (vertex_t u = 0; u < g.n_rows; ++u)
+      for (offset_t e = g.offsets[u]; e < g.offsets[u + 1]; ++e) {
+        const vertex_t v = g.cols[e];
+        const double w = g.weights[e];
+        if (bad_weight(w)) first_weight = std::min(first_weight, u);
+        if (v == u) continue;
+        sum_a += hash(key_a, u, v, w) - hash(key_a, v, u, w);
+        sum_b += hash(key_b, u, v, w) - hash(key_b, v, u, w);
+      }
+  }
+  if (first_weight == g.n_rows && sum_a == 0 && sum_b == 0) return;
+  const Csr<double> t = ops::transpose(g, ops::Backend::plain);
   // Row u's entries v != u, sorted, against the transpose's row u.
   const auto sorted_off_diagonal = [](const Csr<double>& a, vertex_t u, std::vector<std::pair<vertex_t, double>>& row) {
     row.clear();
@@ -59,7 +92,8 @@ void check_input(const Csr<double>& g, double resolution, int threads) {
     }
   };
   // The rows in parallel; the first bad row (in order) is reported.
-  vertex_t first_weight = g.n_rows, first_asymmetric = g.n_rows;
+  vertex_t first_asymmetric = g.n_rows;
+  first_weight = g.n_rows;
   AllocationGuard guard;
 #pragma omp parallel num_threads(threads > 0 ? threads : omp_get_max_threads())
   {

@@ -13,10 +13,13 @@
 namespace matchblas::community {
 
 // Throws invalid_input unless g is a consistent square CSR, symmetric (each
-// row's entries, loops aside, mirrored with equal weights; checked against
-// ops::transpose) with non-negative finite weights, and resolution > 0;
-// the first bad row in order is the one reported. O(entries log degree)
-// work, the rows on `threads` OpenMP threads (0: all).
+// row's entries, loops aside, mirrored with equal weights) with non-negative
+// finite weights, and resolution > 0; the first bad row in order is the one
+// reported. Symmetry by two hash sums over the entries in one streaming
+// pass (an asymmetric graph passes with chance about 2^-128), then, only
+// for a graph that fails, exactly against ops::transpose to name the row.
+// O(entries) work (O(entries log degree) for a bad graph), on `threads`
+// OpenMP threads (0: all).
 void check_input(const Csr<double>& g, double resolution, int threads);
 
 // Renumbers label to 0..k-1 in the order of first appearance (vertex 0's

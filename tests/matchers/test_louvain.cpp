@@ -10,9 +10,11 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <map>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "lib/error.hpp"
@@ -277,6 +279,98 @@ TEST_CASE("louvain: no vertices, no edges, isolated vertices; bad input refused"
     zero.resolution = 0;
     CHECK_THROWS_AS(f(t, zero), invalid_input);
   }
+}
+
+TEST_CASE("community check_input: symmetric graphs pass, every kind of one-sided change is named at its first row") {
+  // The first row whose off-diagonal (column, weight) multiset differs from
+  // its column's, by brute force.
+  const auto first_bad_row = [](const Csr<double>& g) {
+    std::vector<std::vector<std::pair<vertex_t, double>>> row(std::size_t(g.n_rows)), column(std::size_t(g.n_rows));
+    for (vertex_t u = 0; u < g.n_rows; ++u)
+      for (offset_t e = g.offsets[u]; e < g.offsets[u + 1]; ++e) {
+        const vertex_t v = g.cols[e];
+        if (v == u) continue;
+        const double w = g.weights[e] == 0 ? 0.0 : g.weights[e];
+        row[std::size_t(u)].emplace_back(v, w);
+        column[std::size_t(v)].emplace_back(u, w);
+      }
+    for (vertex_t u = 0; u < g.n_rows; ++u) {
+      std::sort(row[std::size_t(u)].begin(), row[std::size_t(u)].end());
+      std::sort(column[std::size_t(u)].begin(), column[std::size_t(u)].end());
+      if (row[std::size_t(u)] != column[std::size_t(u)]) return u;
+    }
+    return g.n_rows;
+  };
+  // A symmetric graph with loops, duplicates (mirrored), unsorted rows and
+  // both zeros mirrored against each other.
+  const auto symmetric = [](vertex_t n, std::mt19937& rng) {
+    std::vector<std::vector<std::pair<vertex_t, double>>> rows(static_cast<std::size_t>(n));
+    std::uniform_int_distribution<vertex_t> vertex(0, n - 1);
+    for (int k = 0; k < 4 * n; ++k) {
+      const vertex_t u = vertex(rng), v = vertex(rng);
+      const double w = rng() % 5 == 0 ? 0.0 : double(1 + rng() % 3) / 4;
+      rows[std::size_t(u)].emplace_back(v, w);
+      if (u != v) rows[std::size_t(v)].emplace_back(u, w == 0 && rng() % 2 ? -0.0 : w);
+    }
+    Csr<double> g;
+    g.n_rows = g.n_cols = n;
+    g.offsets.assign(1, 0);
+    for (auto& r : rows) {
+      std::shuffle(r.begin(), r.end(), rng);
+      for (const auto& [v, w] : r) {
+        g.cols.push_back(v);
+        g.weights.push_back(w);
+      }
+      g.offsets.push_back(offset_t(g.cols.size()));
+    }
+    return g;
+  };
+  std::mt19937 rng(128);
+  int changed = 0;
+  for (int trial = 0; trial < 300; ++trial) {
+    CAPTURE(trial);
+    const Csr<double> g = symmetric(vertex_t(2 + rng() % 60), rng);
+    REQUIRE(first_bad_row(g) == g.n_rows);
+    for (int threads : {1, 2}) CHECK_NOTHROW(community::check_input(g, 1.0, threads));
+    if (g.num_entries() < 2) continue;
+    // One change on one side: a weight by an ulp, a column moved, an entry
+    // dropped or doubled, two weights of a row swapped.
+    Csr<double> h = g;
+    const std::size_t k = std::size_t(rng() % std::uint32_t(g.num_entries()));
+    switch (trial % 5) {
+      case 0: h.weights[k] = std::nextafter(h.weights[k] + 0.25, 1e9); break;
+      case 1: h.cols[k] = (h.cols[k] + 1) % h.n_cols; break;
+      case 2:
+      case 3: {  // drop (2) or double (3) entry k
+        Csr<double> d;
+        d.n_rows = d.n_cols = h.n_rows;
+        d.offsets.assign(1, 0);
+        for (vertex_t u = 0; u < h.n_rows; ++u) {
+          for (offset_t e = h.offsets[u]; e < h.offsets[u + 1]; ++e) {
+            const int copies = std::size_t(e) != k ? 1 : trial % 5 == 2 ? 0 : 2;
+            for (int c = 0; c < copies; ++c) {
+              d.cols.push_back(h.cols[e]);
+              d.weights.push_back(h.weights[e]);
+            }
+          }
+          d.offsets.push_back(offset_t(d.cols.size()));
+        }
+        h = d;
+        break;
+      }
+      default: std::swap(h.weights[k], h.weights[(k + 1) % h.weights.size()]); break;
+    }
+    const vertex_t bad = first_bad_row(h);
+    if (bad == h.n_rows) {
+      CHECK_NOTHROW(community::check_input(h, 1.0, 2));  // the change was a loop's, or kept the multisets
+      continue;
+    }
+    ++changed;
+    const std::string named = "not symmetric: entry (" + std::to_string(bad + 1) + ", ";
+    for (int threads : {1, 2})
+      CHECK_THROWS_WITH_AS(community::check_input(h, 1.0, threads), doctest::Contains(named.c_str()), invalid_input);
+  }
+  CHECK(changed > 150);
 }
 
 TEST_CASE("registry: louvain and louvain-omp solve community detection, options checked") {

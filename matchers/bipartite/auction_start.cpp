@@ -251,15 +251,14 @@ JacobiEnd jacobi_bids(const Csr<double>& c, double ceiling, double eps, std::siz
       // One thread: each column's record is the highest bid so far, ties
       // to the smaller row; then in the bids' order the row the record
       // names takes the column (and clears the record), the others lose.
-      for (std::int64_t b = 0; b < m && !empty_row; ++b) {
+      for (std::int64_t b = 0; b < m; ++b) {  // every bid, as on the threads (the same work counted)
         const vertex_t i = bidders[std::size_t(b)];
         const RowBid r = row_bid(c, i, ceiling, price_of);
         work += c.offsets[i + 1] - c.offsets[i];
         bid_col[std::size_t(b)] = r.j1;
         if (r.j1 < 0) {
           empty_row = true;
-          bid_col.resize(std::size_t(b) + 1);
-          break;
+          continue;
         }
         bid[std::size_t(b)] = r.offer(eps);
         ColumnBid& t = top[std::size_t(r.j1)];
@@ -268,7 +267,7 @@ JacobiEnd jacobi_bids(const Csr<double>& c, double ceiling, double eps, std::siz
       }
       a.scanned += work;
       if (empty_row) {
-        clear_bids(std::int64_t(bid_col.size()));
+        clear_bids(m);
         return JacobiEnd::empty_row;
       }
       next.clear();

@@ -12,6 +12,7 @@
 // shortest_augmenting.hpp); twice that in the rare second pass.
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <vector>
 
 #include "lib/error.hpp"
@@ -78,12 +79,16 @@ void canonical_pass(const Csr<double>& c, DualMatching& d) {
 }  // namespace
 
 bool shortest_augmenting_detail::duals_feasible(const Csr<double>& c, const DualMatching& d) {
+  double largest_u = 0, largest_v = 0;
+  for (double x : d.u) largest_u = std::max(largest_u, std::fabs(x));
+  for (double x : d.v) largest_v = std::max(largest_v, std::fabs(x));
+  const double floor = 256 * std::numeric_limits<double>::epsilon() * (largest_u + largest_v);
   bool ok = true;
 #pragma omp parallel for schedule(static) reduction(&& : ok) if (in_parallel(c))
   for (vertex_t i = 0; i < c.n_rows; ++i)
     for (offset_t k = c.offsets[i]; k < c.offsets[i + 1]; ++k) {
       const double u = d.u[i], v = d.v[c.cols[k]], reduced = c.weights[k] - u - v;
-      ok = ok && (reduced >= 0 || within_rounding(reduced, c.weights[k], u, v));
+      ok = ok && (reduced >= -floor || within_rounding(reduced, c.weights[k], u, v));
     }
   return ok;
 }
@@ -101,19 +106,17 @@ void canonical_duals(const Csr<double>& c, DualMatching& d) {
   const double given = largest(d.v);
   canonical_pass(c, d);
   const bool ok = duals_feasible(c, d);
-  if (ok && given <= 64 * std::max(1.0, largest(d.v))) return;
-  // The duals given were far larger than the result (see the header), so
-  // it lost digits: compute it again from itself, of its own magnitudes,
-  // once feasible: where it is not, its columns lowered until it is (moves
-  // of the size of the rounding; an optimal matching has no negative cycle
+  if (ok && given <= 64 * largest(d.v)) return;
+  // The duals given were far larger than the result (see the header), or
+  // it breaks a constraint: compute it again from itself, of its own
+  // magnitudes, its columns first lowered until it is feasible (moves of
+  // the size of the rounding; an optimal matching has no negative cycle
   // that would free a row).
-  if (!ok) {
-    std::vector<double> v = d.v;
-    BipartiteMates mates = d.mates;
-    if (lower_column_duals(c, v, mates) != 0) return;  // rounding cycles: keep the first pass
-    d.v = std::move(v);
-    for (vertex_t i = 0; i < n; ++i) d.u[i] = pair_cost(c, i, d.mates.row_mate[i]) - d.v[d.mates.row_mate[i]];
-  }
+  std::vector<double> v = d.v;
+  BipartiteMates mates = d.mates;
+  if (lower_column_duals(c, v, mates) != 0) return;  // rounding cycles: keep the first pass
+  d.v = std::move(v);
+  for (vertex_t i = 0; i < n; ++i) d.u[i] = pair_cost(c, i, d.mates.row_mate[i]) - d.v[d.mates.row_mate[i]];
   canonical_pass(c, d);
 }
 

@@ -263,8 +263,11 @@ bool match_every_row(const Csr<double>& c, DualMatching& r, vertex_t& row_out);
 // within 64 ulps of the terms it is computed from.
 bool within_rounding(double reduced, double c, double u, double v);
 
-// Whether every reduced cost c_ij - u_i - v_j is >= 0 up to rounding
-// (within_rounding). O(nnz), on the threads from parallel_entries on.
+// Whether every reduced cost c_ij - u_i - v_j is >= 0 up to rounding: of
+// its own terms (within_rounding) or of the duals' largest magnitudes (256
+// ulps of max |u| + max |v|: an entry's terms can be far smaller than the
+// values its duals were computed from). O(nnz), on the threads from
+// parallel_entries on.
 bool duals_feasible(const Csr<double>& c, const DualMatching& d);
 
 // How far from 0 the reduced costs of a warm start may be: 1e-12 of the

@@ -162,8 +162,16 @@ TEST_CASE("auction start with Jacobi bids: epsilon-optimal, repaired to the opti
       }
     without.offsets.push_back(offset_t(without.cols.size()));
   }
-  CHECK_FALSE(
-      epsilon_scaling_auction(without, {.work_limit = 1e9, .threads = 2, .jacobi = true, .jacobi_bids_per_thread = 1}).finished);
+  const AuctionStart two =
+      epsilon_scaling_auction(without, {.work_limit = 1e9, .threads = 2, .jacobi = true, .jacobi_bids_per_thread = 1});
+  CHECK_FALSE(two.finished);
+  // One thread stops the same way, with the same work counted.
+  const AuctionStart one =
+      epsilon_scaling_auction(without, {.work_limit = 1e9, .threads = 1, .jacobi = true, .jacobi_bids_per_thread = 1});
+  CHECK_FALSE(one.finished);
+  CHECK(one.scanned == two.scanned);
+  CHECK(one.price == two.price);
+  CHECK(one.mates.row_mate == two.mates.row_mate);
 }
 
 TEST_CASE("auction start on heavy-tailed costs: epsilons from the spread of most costs, the same optimum") {

@@ -380,14 +380,23 @@ AuctionStart epsilon_scaling_auction(const Csr<double>& c, const AuctionStartOpt
                         std::to_string(c.n_rows) + " x " + std::to_string(c.n_cols));
   if (!(o.ratio > 1) || !std::isfinite(o.ratio) || !(o.final_fraction >= 0 && o.final_fraction < 1) ||
       !(o.final_epsilon >= 0 && std::isfinite(o.final_epsilon)) || !(o.work_limit >= 0) ||
-      std::isnan(o.cost_ceiling) || o.threads < 0)
+      !(o.cost_ceiling > -std::numeric_limits<double>::infinity()) || o.threads < 0)
     throw invalid_input(
         "auction start: ratio must be > 1, final_fraction in [0, 1), final_epsilon finite and >= 0, work_limit >= 0, "
-        "threads >= 0");
+        "cost_ceiling a number above -inf, threads >= 0");
   // Below 2^16 entries a phase is over before a second thread pays for
   // starting: one thread unless asked for more.
-  const int threads =
+  const int asked =
       o.threads > 0 ? o.threads : c.num_entries() >= (offset_t(1) << 16) ? omp_get_max_threads() : 1;
+  // The team OpenMP actually gives (fewer under a thread limit or inside
+  // another parallel region): the stacks below are one per thread, sized
+  // for a block of n / threads rows.
+  int threads = 1;
+  if (asked > 1) {
+#pragma omp parallel num_threads(asked)
+#pragma omp single
+    threads = omp_get_num_threads();
+  }
   AuctionStart a;
   a.price.assign(cols, 0);
   a.mates.row_mate.assign(n, -1);

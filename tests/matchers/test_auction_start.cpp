@@ -348,3 +348,33 @@ TEST_CASE("canonical_duals: bit for bit the same on 1 and 2 threads") {
   CHECK(one.u == two.u);
   CHECK(one.v == two.v);
 }
+
+TEST_CASE("auction start inside a parallel region: the team OpenMP gives, the one-thread result") {
+  // Nested regions get one thread (OpenMP's default): the stacks, one per
+  // thread of the team asked for, must follow the team actually given.
+  std::mt19937 rng(4096);
+  const Csr<double> c = random_square(20000, 5, 4, rng);
+  REQUIRE(c.num_entries() >= (offset_t(1) << 16));
+  for (const bool jacobi : {true, false}) {
+    CAPTURE(jacobi);
+    const AuctionStartOptions one{.work_limit = 1e9, .threads = 1, .jacobi = jacobi};
+    AuctionStartOptions four = one;
+    four.threads = 4;
+    const AuctionStart alone = epsilon_scaling_auction(c, one);
+    AuctionStart nested;
+    bool threw = false;
+#pragma omp parallel num_threads(2)
+#pragma omp single
+    {
+      try {
+        nested = epsilon_scaling_auction(c, four);
+      } catch (...) {
+        threw = true;
+      }
+    }
+    REQUIRE_FALSE(threw);
+    CHECK(nested.finished);
+    CHECK(nested.price == alone.price);
+    CHECK(nested.mates.row_mate == alone.mates.row_mate);
+  }
+}

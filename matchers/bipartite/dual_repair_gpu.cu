@@ -6,7 +6,9 @@
 //   difference constraints v_k <= c_ik - (c_ij - v_j) of every row i at
 //   column j, solved by label correcting in levels from the rows whose u
 //   rose, a column lowered more than 16 times freeing its row (the host
-//   repair's rule, shortest_augmenting_warm.cpp); then row duals
+//   repair's rule, shortest_augmenting_warm.cpp, whose cap is now 64; 16
+//   here, where a level counts differently, until measured on the GPU);
+//   then row duals
 //   u_i = min_j (c_ij - v_j) and v_j = min_i (c_ij - u_i) (feasible, each
 //   tighter than the last); the pairs left tight (within 64 ulps of their
 //   terms) kept, the others freed. Then primal-dual phases until every row

@@ -85,7 +85,7 @@ bool augment_free_rows_unchecked(const Csr<double>& cost, DualMatching& start);
 // auction's prices, negated into this sign) and any matching `start` of
 // entries. On a square matrix (with lower_first) v is first lowered so
 // that the start's pairs can be tight together (difference constraints
-// solved by label correcting; a column lowered more than 16 times frees its
+// solved by label correcting; a column lowered more than 64 times frees its
 // row): right for prices epsilon-optimal on the start's pairs (an auction's
 // that finished its phase), from which it keeps nearly every pair; prices
 // far from that are better taken as they are. Then

@@ -12,7 +12,7 @@
 #include "matchers/bipartite/auction_start.hpp"
 #include "matchers/bipartite/bottleneck.hpp"
 #include "matchers/bipartite/shortest_augmenting.hpp"
-#include "ops/transpose.hpp"
+#include "ops/mirror_sums.hpp"
 
 namespace matchblas {
 namespace {
@@ -61,16 +61,10 @@ Csr<double> prepass_costs(const Csr<double>& a, int job) {
 
 namespace {
 
-// Whether |a| is symmetric (same pattern, same moduli): a' and a'' (a with
-// its rows sorted) must agree.
+// Whether |a| is symmetric: its entries (i, j, |a_ij|) and (j, i, |a_ij|)
+// agree as multisets (duplicates in any order), by ops::mirror_sums.
 bool symmetric_moduli(const Csr<double>& a) {
-  if (a.n_rows != a.n_cols) return false;
-  const Csr<double> t = ops::transpose(a, ops::Backend::plain);
-  const Csr<double> s = ops::transpose(t, ops::Backend::plain);
-  if (t.offsets != s.offsets || t.cols != s.cols) return false;
-  for (std::size_t k = 0; k < t.weights.size(); ++k)
-    if (std::fabs(t.weights[k]) != std::fabs(s.weights[k])) return false;
-  return true;
+  return a.n_rows == a.n_cols && ops::mirror_sums(a, [](double w) { return std::fabs(w); }).zero();
 }
 
 }  // namespace

@@ -4,15 +4,14 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <cstring>
 #include <deque>
 #include <string>
 #include <utility>
 
 #include "lib/error.hpp"
-#include "lib/counter_rng.hpp"
 #include "lib/interrupt.hpp"
 #include "lib/omp_threads.hpp"
+#include "ops/mirror_sums.hpp"
 #include "ops/modularity.hpp"
 #include "ops/transpose.hpp"
 
@@ -34,37 +33,18 @@ void check_input(const Csr<double>& g, double resolution, int threads) {
                       std::to_string(g.n_cols));
   ops::detail::expect_transposable(g);  // offsets, column range
   const auto bad_weight = [](double w) { return !(w >= 0) || !std::isfinite(w); };
-  // One streaming pass: the first row with a bad weight, and two sums
-  // (independent hashes, mod 2^64) of every entry (u, v, w) off the
-  // diagonal less the same of (v, u, w). The multiset of entries equals
-  // its mirror's exactly when g is symmetric, and then both sums are 0; an
-  // asymmetric g leaves both at 0 with chance about 2^-128 (the hashes are
-  // splitmix64's bijections, the weights' zeros made one). Nonzero sums, or
-  // a bad weight, go to the exact check below, which finds the first bad row.
+  // One streaming pass: the first row with a bad weight, and the entries'
+  // mirror sums (ops/mirror_sums.hpp: both 0 for a symmetric graph; an
+  // asymmetric one leaves both at 0 with chance about 2^-128). Nonzero
+  // sums, or a bad weight, go to the exact check below, which finds the
+  // first bad row.
   vertex_t first_weight = g.n_rows;
-  std::uint64_t sum_a = 0, sum_b = 0;
-  {
-    const auto hash = [](std::uint64_t key, vertex_t u, vertex_t v, double w) {
-      std::uint64_t bits;
-      w = w == 0 ? 0.0 : w;  // -0 as +0: the exact check compares values
-      std::memcpy(&bits, &w, sizeof bits);
-      const std::uint64_t pair = (std::uint64_t(std::uint32_t(u)) << 32) | std::uint32_t(v);
-      return rng::mix64(rng::mix64(key ^ pair) ^ bits);
-    };
-    constexpr std::uint64_t key_a = 0x243F6A8885A308D3ull, key_b = 0x13198A2E03707344ull;
 #pragma omp parallel for num_threads(threads > 0 ? threads : omp_get_max_threads()) schedule(dynamic, 4096) \
-    reduction(min : first_weight) reduction(+ : sum_a, sum_b)
-    for (vertex_t u = 0; u < g.n_rows; ++u)
-      for (offset_t e = g.offsets[u]; e < g.offsets[u + 1]; ++e) {
-        const vertex_t v = g.cols[e];
-        const double w = g.weights[e];
-        if (bad_weight(w)) first_weight = std::min(first_weight, u);
-        if (v == u) continue;
-        sum_a += hash(key_a, u, v, w) - hash(key_a, v, u, w);
-        sum_b += hash(key_b, u, v, w) - hash(key_b, v, u, w);
-      }
-  }
-  if (first_weight == g.n_rows && sum_a == 0 && sum_b == 0) return;
+    reduction(min : first_weight)
+  for (vertex_t u = 0; u < g.n_rows; ++u)
+    for (offset_t e = g.offsets[u]; e < g.offsets[u + 1]; ++e)
+      if (bad_weight(g.weights[e])) first_weight = std::min(first_weight, u);
+  if (first_weight == g.n_rows && ops::mirror_sums(g, [](double w) { return w; }).zero()) return;
   const Csr<double> t = ops::transpose(g, ops::Backend::plain);
   // Row u's entries v != u, sorted, against the transpose's row u.
   const auto sorted_off_diagonal = [](const Csr<double>& a, vertex_t u, std::vector<std::pair<vertex_t, double>>& row) {

@@ -232,6 +232,28 @@ TEST_CASE("prepass: explicit zeros and values over 300 decades: both bids' optim
   CHECK(finite >= 5);  // both kinds: some need a zero, most do not
 }
 
+TEST_CASE("prepass: the symmetric mode takes |A| symmetric as a multiset (duplicates in any order, signs free)") {
+  Csr<double> a;
+  a.n_rows = a.n_cols = 2;
+  a.offsets = {0, 3, 6};
+  a.cols = {0, 1, 1, 0, 0, 1};
+  a.weights = {5, 2, -3, 3, -2, 5};  // (0, 1) twice, mirrored in the other order and sign
+  const PrepassResult r = prepass(a, {.job = 5, .symmetric = true});
+  CHECK(r.mates.matched == 2);
+  CHECK(r.row_log_scale == r.col_log_scale);
+  for (const double changed : {2.5, 4.0}) {  // one side's duplicate differs: refused
+    Csr<double> b = a;
+    b.weights[4] = changed;
+    CHECK_THROWS_WITH_AS(prepass(b, {.job = 5, .symmetric = true}), doctest::Contains("not symmetric"),
+                         invalid_input);
+  }
+  Csr<double> c = a;  // a duplicate on one side only
+  c.offsets = {0, 3, 5};
+  c.cols = {0, 1, 1, 0, 1};
+  c.weights = {5, 2, 3, 3, 5};
+  CHECK_THROWS_AS(prepass(c, {.job = 5, .symmetric = true}), invalid_input);
+}
+
 TEST_CASE("prepass: job 4 near DBL_MAX: the matching of the same matrix scaled down, the sums overflowing") {
   // The matched sum overflows (objective inf), and without care so did the
   // distances and the auction's prices (a matching 0.1% lighter came back):

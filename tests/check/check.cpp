@@ -70,6 +70,33 @@ Csr<double> random_graph(vertex_t n, double density, int ties, std::uint64_t see
   return g;
 }
 
+Csr<double> with_diagonal(const Csr<double>& a, const std::function<double(vertex_t)>& weight) {
+  Csr<double> b;
+  b.n_rows = a.n_rows;
+  b.n_cols = a.n_cols;
+  b.offsets.assign(1, 0);
+  for (vertex_t i = 0; i < a.n_rows; ++i) {
+    bool placed = i >= a.n_cols;
+    for (offset_t k = a.offsets[i]; k < a.offsets[i + 1]; ++k) {
+      if (!placed && a.cols[k] >= i) {
+        if (a.cols[k] != i) {
+          b.cols.push_back(i);
+          b.weights.push_back(weight(i));
+        }
+        placed = true;
+      }
+      b.cols.push_back(a.cols[k]);
+      b.weights.push_back(a.weights[k]);
+    }
+    if (!placed) {
+      b.cols.push_back(i);
+      b.weights.push_back(weight(i));
+    }
+    b.offsets.push_back(static_cast<offset_t>(b.cols.size()));
+  }
+  return b;
+}
+
 Csr<double> random_matrix(vertex_t rows, vertex_t cols, double density, int ties, std::uint64_t seed) {
   std::mt19937_64 rng(seed);
   Csr<double> a;

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -31,6 +32,10 @@ std::vector<int> random_b(vertex_t n, std::uint64_t seed);
 // an entry with probability `density`, weights as random_graph; columns
 // ascending within each row.
 Csr<double> random_matrix(vertex_t rows, vertex_t cols, double density, int ties, std::uint64_t seed);
+
+// a with entry (i, i) of weight(i) added to every row i < cols that lacks
+// one, before the row's first column above i (rows stay in their order).
+Csr<double> with_diagonal(const Csr<double>& a, const std::function<double(vertex_t)>& weight);
 
 // random_matrix(rows, cols, density, 7, seed) with its weights mapped to
 // -3..3 (ties, negative weights, explicit zeros: what the ops, which take

@@ -221,30 +221,7 @@ namespace {
 // a with every missing diagonal entry (i, i), i < min(m, n), added with
 // weight 1 + i % 3 (a full structural rank), columns still ascending.
 Csr<double> with_diagonal(const Csr<double>& a) {
-  Csr<double> b;
-  b.n_rows = a.n_rows;
-  b.n_cols = a.n_cols;
-  b.offsets.assign(1, 0);
-  for (vertex_t i = 0; i < a.n_rows; ++i) {
-    bool placed = i >= a.n_cols;
-    for (offset_t k = a.offsets[i]; k < a.offsets[i + 1]; ++k) {
-      if (!placed && a.cols[k] >= i) {
-        if (a.cols[k] != i) {
-          b.cols.push_back(i);
-          b.weights.push_back(1 + i % 3);
-        }
-        placed = true;
-      }
-      b.cols.push_back(a.cols[k]);
-      b.weights.push_back(a.weights[k]);
-    }
-    if (!placed) {
-      b.cols.push_back(i);
-      b.weights.push_back(1 + i % 3);
-    }
-    b.offsets.push_back(static_cast<offset_t>(b.cols.size()));
-  }
-  return b;
+  return check::with_diagonal(a, [](vertex_t i) { return double(1 + i % 3); });
 }
 
 // A seeded n x n matrix with a symmetric |A| (signs differ across the

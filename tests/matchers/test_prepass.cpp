@@ -185,29 +185,7 @@ TEST_CASE("prepass: explicit zeros and values over 300 decades: both bids' optim
     CAPTURE(trial);
     CAPTURE(n);
     Csr<double> a = random_integer_matrix(n, n, std::min(1.0, (3.0 + trial % 8) / double(n)), 1, false, rng);
-    Csr<double> with = a;  // and the diagonal: structurally nonsingular
-    with.cols.clear();
-    with.weights.clear();
-    with.offsets.assign(1, 0);
-    for (vertex_t i = 0; i < n; ++i) {
-      bool diagonal = false;
-      for (offset_t k = a.offsets[i]; k < a.offsets[i + 1]; ++k) {
-        if (!diagonal && a.cols[k] >= i) {
-          diagonal = true;
-          if (a.cols[k] > i) {
-            with.cols.push_back(i);
-            with.weights.push_back(1);
-          }
-        }
-        with.cols.push_back(a.cols[k]);
-        with.weights.push_back(a.weights[k]);
-      }
-      if (!diagonal) {
-        with.cols.push_back(i);
-        with.weights.push_back(1);
-      }
-      with.offsets.push_back(offset_t(with.cols.size()));
-    }
+    Csr<double> with = check::with_diagonal(a, [](vertex_t) { return 1.0; });  // structurally nonsingular
     for (double& w : with.weights) {
       const double x = unit(rng);
       w = x < 0.15 ? 0.0 : std::copysign(std::pow(10.0, -150 + 300 * unit(rng)), x - 0.5);

@@ -263,6 +263,14 @@ bool match_every_row(const Csr<double>& c, DualMatching& r, vertex_t& row_out);
 // within 64 ulps of the terms it is computed from.
 bool within_rounding(double reduced, double c, double u, double v);
 
+// canonical_duals' shortest-path problem: the greatest x with x_j <= x0[j]
+// and x_j <= x_{M(i)} + max(0, c_ij - u_i - v_j) for every entry (i, j),
+// M the perfect matching d.mates, u and v its feasible duals d.u, d.v.
+// Each x_j is the smallest over paths of x0 plus the reduced costs added
+// in path order, so the same bits however it is computed. O(nnz) plus
+// O(log n) a lowered column.
+std::vector<double> greatest_column_shifts(const Csr<double>& c, const DualMatching& d, const std::vector<double>& x0);
+
 // Whether every reduced cost c_ij - u_i - v_j is >= 0 up to rounding: of
 // its own terms (within_rounding) or of the duals' largest magnitudes (256
 // ulps of max |u| + max |v|: an entry's terms can be far smaller than the

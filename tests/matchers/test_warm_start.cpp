@@ -20,10 +20,12 @@
 #include "lib/error.hpp"
 #include "matchers/bipartite/prepass.hpp"
 #include "matchers/bipartite/shortest_augmenting.hpp"
+#include "matchers/bipartite/shortest_augmenting_detail.hpp"
 #include "matchers/bipartite/auction_start.hpp"
 #include "tests/check/bipartite_reference.hpp"
 #include "tests/check/check.hpp"
 #include "tests/check/shared_collection.hpp"
+#include "datasets/solver_matrices.hpp"
 
 using namespace matchblas;
 
@@ -372,6 +374,116 @@ TEST_CASE("canonical_duals: the same duals from MC64's start and from an auction
     }
   }
   CHECK(moved > 100);  // the bound is not simply v0
+}
+
+TEST_CASE("canonical_duals: its shortest paths equal Bellman-Ford's bit for bit, and the greatest duals below MC64's first, on keys spread evenly, in ties and unevenly") {
+  // From n = 128 on the search keeps its keys in several buckets (n / 64):
+  // its result must still be the shortest-path distances, whatever the
+  // spread of the values (ties, many decades, one outlier that crowds every
+  // other key into the first bucket).
+  std::mt19937 rng(2026);
+  int moved = 0, buckets_seen = 0;
+  for (int trial = 0; trial < 44; ++trial) {
+    // Random rows (the last, of 100k entries, has its first relaxation on the
+    // threads), then job 5's costs of the generated solver matrices, whose
+    // paths are long (the mesh's shortest paths cross many buckets).
+    Csr<double> c;
+    if (trial >= 40) {
+      const char* specs[] = {"stencil2d:150", "stencil3d:25", "circuit:8000", "heavy:8000"};
+      c = prepass_costs(solver_matrix(specs[trial - 40], 3), 5);
+    } else {
+      const vertex_t n = trial == 39 ? 20000 : 100 + vertex_t(rng() % 3000);
+      const int kind = trial % 4;  // 0 uniform, 1 integers in ties, 2 log-normal, 3 an outlier
+      std::uniform_real_distribution<double> uniform(-5, 5);
+      std::normal_distribution<double> normal(0, 4);
+      auto value = [&]() {
+        switch (kind) {
+          case 0: return uniform(rng);
+          case 1: return double(rng() % 4);
+          case 2: return std::exp(normal(rng));
+          default: return uniform(rng);
+        }
+      };
+      c.n_rows = c.n_cols = n;
+      for (vertex_t i = 0; i < n; ++i) {
+        std::vector<vertex_t> row{i};
+        for (int e = 0; e < 4; ++e) row.push_back(vertex_t(rng() % std::uint32_t(n)));
+        std::sort(row.begin(), row.end());
+        row.erase(std::unique(row.begin(), row.end()), row.end());
+        for (vertex_t j : row) {
+          c.cols.push_back(j);
+          c.weights.push_back(value());
+        }
+        c.offsets.push_back(offset_t(c.cols.size()));
+      }
+      if (kind == 3) c.weights[rng() % c.weights.size()] = 1e9;
+    }
+    const vertex_t n = c.n_rows;
+    CAPTURE(trial);
+    CAPTURE(n);
+    // MC64's duals, or (every other, and the solver matrices) an auction's
+    // as the pre-pass has them: their paths are longer.
+    DualMatching d = min_cost_row_perfect(c);
+    const double optimum = d.cost;
+    if (trial % 2 == 1 || trial >= 40) {
+      const AuctionStart a = epsilon_scaling_auction(c, {.jacobi = true});
+      std::vector<double> v(a.price.size());
+      for (std::size_t j = 0; j < v.size(); ++j) v[j] = -a.price[j];
+      d = min_cost_row_perfect_from_column_duals(c, v, a.mates);
+    }
+    std::vector<double> row_min(n, 1e300), v0(n, 1e300);
+    for (vertex_t i = 0; i < n; ++i)
+      for (offset_t k = c.offsets[i]; k < c.offsets[i + 1]; ++k) row_min[i] = std::min(row_min[i], c.weights[k]);
+    for (vertex_t i = 0; i < n; ++i)
+      for (offset_t k = c.offsets[i]; k < c.offsets[i + 1]; ++k)
+        v0[c.cols[k]] = std::min(v0[c.cols[k]], c.weights[k] - row_min[i]);
+    // The shortest-path problem inside, against Bellman-Ford: x_j <= x0_j =
+    // v0_j - v_j and x_j <= x_{M(i)} + max(0, c_ij - u_i - v_j), the sums in
+    // path order, so the same bits.
+    std::vector<double> x0(n), x(n);
+    for (vertex_t j = 0; j < n; ++j) x[j] = x0[j] = v0[j] - d.v[j];
+    for (bool lowered = true; lowered;) {
+      lowered = false;
+      for (vertex_t i = 0; i < n; ++i)
+        for (offset_t k = c.offsets[i]; k < c.offsets[i + 1]; ++k) {
+          const vertex_t j = c.cols[k];
+          const double through = x[d.mates.row_mate[i]] + std::max(0.0, c.weights[k] - d.u[i] - d.v[j]);
+          if (through < x[j]) {
+            x[j] = through;
+            lowered = true;
+          }
+        }
+    }
+    const std::vector<double> shifts = shortest_augmenting_detail::greatest_column_shifts(c, d, x0);
+    int differ = 0;
+    for (vertex_t j = 0; j < n; ++j) {
+      differ += shifts[j] != x[j];
+      moved += x[j] < x0[j];
+    }
+    CHECK(differ == 0);
+    buckets_seen += n >= 128;
+    // Then the whole of canonical_duals, by what its result must be.
+    canonical_duals(c, d);
+    require_optimal(c, d, optimum);
+    double largest = 1;
+    for (double w : c.weights) largest = std::max(largest, std::fabs(w));
+    const double tol = 1e-12 * largest;
+    // Held: by its bound, or by a tight entry of a row matched elsewhere.
+    std::vector<char> held(n, 0);
+    for (vertex_t j = 0; j < n; ++j) held[j] = d.v[j] >= v0[j] - tol;
+    for (vertex_t i = 0; i < n; ++i)
+      for (offset_t k = c.offsets[i]; k < c.offsets[i + 1]; ++k) {
+        const vertex_t j = c.cols[k];
+        if (d.mates.row_mate[i] != j && c.weights[k] - d.u[i] - d.v[j] <= tol) held[j] = 1;
+      }
+    for (vertex_t j = 0; j < n; ++j) {
+      CAPTURE(j);
+      CHECK(d.v[j] <= v0[j] + tol);
+      CHECK(held[j]);
+    }
+  }
+  CHECK(buckets_seen > 30);
+  CHECK(moved > 10000);
 }
 
 TEST_CASE("canonical_duals: from duals far larger than the result (a constant moved from every v to every u), the same feasible duals") {

@@ -39,6 +39,7 @@
 #include "lib/error.hpp"
 #include "lib/greedy_order.hpp"
 #include "lib/omp_threads.hpp"
+#include "lib/prefetch.hpp"
 #include "matchers/b_matching/b_matching.hpp"
 #include "matchers/b_matching/b_suitor_offers.hpp"
 
@@ -163,7 +164,7 @@ class Lookahead {
   explicit Lookahead(const Csr<W>& g) : g_(g) {}
   void push(vertex_t v) {
     q_.push_back(v);
-    __builtin_prefetch(&g_.offsets[v]);
+    matchblas::prefetch(&g_.offsets[v]);
   }
   bool full() const { return q_.size() - head_ > ahead; }
   bool empty() const { return head_ == q_.size(); }
@@ -173,8 +174,8 @@ class Lookahead {
     if (head_ + ahead < q_.size()) {
       const vertex_t x = q_[head_ + ahead];
       const offset_t at = g_.offsets[x] + std::max(last(x), 0);
-      __builtin_prefetch(&g_.weights[at]);
-      __builtin_prefetch(&g_.cols[at]);
+      matchblas::prefetch(g_.weights.data() + at);  // may be one past the end
+      matchblas::prefetch(g_.cols.data() + at);
     }
     const vertex_t v = q_[head_++];
     if (head_ == q_.size()) {

@@ -30,6 +30,7 @@
 
 #include "lib/greedy_order.hpp"
 #include "lib/omp_threads.hpp"
+#include "lib/prefetch.hpp"
 #include "matchers/b_matching/b_matching.hpp"
 
 namespace matchblas::b_suitor_detail {
@@ -102,7 +103,7 @@ class Holders {
   Offer<W>* heap(vertex_t v) const { return slots_.get() + (width_ ? offset_t(v) * width_ : start_[v]); }
   offset_t width(vertex_t v) const { return width_ ? width_ : start_[v + 1] - start_[v]; }
 
-  void prefetch(vertex_t v) const { __builtin_prefetch(heap(v)); }
+  void prefetch(vertex_t v) const { matchblas::prefetch(heap(v)); }
   const Offer<W>& floor(vertex_t v) const { return heap(v)[0]; }
   W floor_weight_atomic(vertex_t v) const {
     return std::atomic_ref<const W>(heap(v)[0].w).load(std::memory_order_relaxed);

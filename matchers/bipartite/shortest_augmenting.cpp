@@ -18,6 +18,7 @@
 
 #include "lib/error.hpp"
 #include "lib/interrupt.hpp"
+#include "lib/prefetch.hpp"
 #include "matchers/bipartite/dm_blocks.hpp"
 #include "matchers/bipartite/shortest_augmenting_detail.hpp"
 #include "ops/transpose.hpp"
@@ -134,7 +135,7 @@ bool augment_free_rows(const Csr<double>& c, DualMatching& r, vertex_t& row_out,
     Column* a;
     double& dist(vertex_t j) { return a[j].dist; }
     double v(vertex_t j) const { return a[j].v; }
-    void prefetch(vertex_t j) const { __builtin_prefetch(a + j); }
+    void prefetch(vertex_t j) const { matchblas::prefetch(a + j); }
   };
   std::vector<Column> col;
   std::vector<vertex_t> mate, pred;  // the column's row (-1: free); the row it was reached from

@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "lib/prefetch.hpp"
 #include "matchers/bipartite/shortest_augmenting.hpp"
 
 namespace matchblas::shortest_augmenting_detail {
@@ -151,13 +152,13 @@ std::pair<double, vertex_t> shortest_path_search(const Csr<double>& c, const dou
   const vertex_t* cols = c.cols.data();
   const double* weights = c.weights.data();
   auto prefetch_row_start = [&](vertex_t i) {
-    __builtin_prefetch(offsets + i);
-    __builtin_prefetch(u + i);
+    matchblas::prefetch(offsets + i);
+    matchblas::prefetch(u + i);
   };
   auto prefetch_entries = [&](vertex_t i) {
     const offset_t k = offsets[i];
-    __builtin_prefetch(cols + k);
-    __builtin_prefetch(weights + k);
+    matchblas::prefetch(cols + k);
+    matchblas::prefetch(weights + k);
   };
   auto prefetch_columns = [&](vertex_t i) {
     for (offset_t k = offsets[i]; k < offsets[i + 1]; ++k) col.prefetch(cols[k]);

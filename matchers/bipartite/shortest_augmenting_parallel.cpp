@@ -34,6 +34,7 @@
 
 #include "lib/interrupt.hpp"
 #include "lib/omp_threads.hpp"
+#include "lib/prefetch.hpp"
 #include "matchers/bipartite/shortest_augmenting_detail.hpp"
 
 namespace matchblas::shortest_augmenting_detail {
@@ -57,8 +58,8 @@ struct Columns {
   double& dist(vertex_t j) { return d[j]; }
   double v(vertex_t j) const { return v_[j]; }
   void prefetch(vertex_t j) const {
-    __builtin_prefetch(d + j);
-    __builtin_prefetch(v_ + j);
+    matchblas::prefetch(d + j);
+    matchblas::prefetch(v_ + j);
   }
 };
 

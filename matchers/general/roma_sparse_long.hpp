@@ -54,6 +54,7 @@
 #include "lib/csr.hpp"
 #include "lib/greedy_order.hpp"
 #include "lib/matching.hpp"
+#include "lib/prefetch.hpp"
 #include "matchers/general/roma_sparse_search.hpp"
 
 namespace matchblas::roma_sparse_detail {
@@ -150,12 +151,12 @@ class LongSearch {
     const offset_t ahead = std::min(end, begin + prefetched_candidates);
     if (deeper)
       for (offset_t k = begin; k < ahead; ++k)
-        if (const vertex_t y = mate(lists_.cols[k]); y != no_vertex) __builtin_prefetch(lists_.offsets.data() + y);
+        if (const vertex_t y = mate(lists_.cols[k]); y != no_vertex) matchblas::prefetch(lists_.offsets.data() + y);
     for (offset_t k = begin; k < end; ++k) {
       if (deeper && k + 1 < ahead)
         if (const vertex_t y = mate(lists_.cols[k + 1]); y != no_vertex) {
-          __builtin_prefetch(lists_.weights.data() + lists_.offsets[y]);  // one past the end for an empty last row
-          __builtin_prefetch(lists_.cols.data() + lists_.offsets[y]);
+          matchblas::prefetch(lists_.weights.data() + lists_.offsets[y]);  // one past the end for an empty last row
+          matchblas::prefetch(lists_.cols.data() + lists_.offsets[y]);
         }
       const double w = double(lists_.weights[k]);
       if (!(gain + w > 0)) return;  // the positive-gain rule; the rest of the list is lighter

@@ -13,6 +13,7 @@
 #include <string>
 
 #include "lib/error.hpp"
+#include "lib/prefetch.hpp"
 #include "matchers/bipartite/shortest_augmenting.hpp"
 #include "matchers/bipartite/shortest_augmenting_detail.hpp"
 
@@ -122,6 +123,17 @@ vertex_t lower_column_duals(const Csr<double>& c, std::vector<double>& v, Bipart
   for (std::size_t head = 0; head < queue.size(); ++head) {
     const vertex_t i = queue[head];
     queued[i] = 0;
+    // The rows ahead fetched early, as the auction's bids (auction_start.cpp).
+    if (head + 4 < queue.size()) matchblas::prefetch(c.offsets.data() + queue[head + 4]);
+    if (head + 2 < queue.size()) {
+      const offset_t k = c.offsets[queue[head + 2]];
+      matchblas::prefetch(c.cols.data() + k);
+      matchblas::prefetch(c.weights.data() + k);
+    }
+    if (head + 1 < queue.size()) {
+      const vertex_t next = queue[head + 1];
+      for (offset_t e = c.offsets[next]; e < c.offsets[next + 1]; ++e) matchblas::prefetch(v.data() + c.cols[e]);
+    }
     const vertex_t j = mates.row_mate[i];
     if (j < 0) continue;
     const double u = pair[i] - v[j];

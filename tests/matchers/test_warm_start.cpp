@@ -50,6 +50,18 @@ Csr<double> random_costs(vertex_t m, vertex_t n, double density, int levels, std
   return c;
 }
 
+// MC64's first column duals, independently of the engine: v0_j = min_i
+// (c_ij - min_k c_ik), the bound canonical_duals' result stays at or below.
+std::vector<double> mc64_first_column_duals(const Csr<double>& c) {
+  std::vector<double> row_min(std::size_t(c.n_rows), 1e300), v0(std::size_t(c.n_cols), 1e300);
+  for (vertex_t i = 0; i < c.n_rows; ++i)
+    for (offset_t k = c.offsets[i]; k < c.offsets[i + 1]; ++k) row_min[i] = std::min(row_min[i], c.weights[k]);
+  for (vertex_t i = 0; i < c.n_rows; ++i)
+    for (offset_t k = c.offsets[i]; k < c.offsets[i + 1]; ++k)
+      v0[c.cols[k]] = std::min(v0[c.cols[k]], c.weights[k] - row_min[i]);
+  return v0;
+}
+
 // d is a row-perfect matching of c with feasible duals, tight on it, and its
 // cost is `expected` (1e-9 relative).
 void require_optimal(const Csr<double>& c, const DualMatching& d, double expected) {
@@ -349,13 +361,7 @@ TEST_CASE("canonical_duals: the same duals from MC64's start and from an auction
     canonical_duals(c, warm);
     require_optimal(c, cold, min_cost_row_perfect(c).cost);
     require_optimal(c, warm, cold.cost);
-    // MC64's first column duals, independently: v0_j = min_i (c_ij - min_k c_ik).
-    std::vector<double> row_min(n, 1e300), v0(n, 1e300);
-    for (vertex_t i = 0; i < n; ++i)
-      for (offset_t k = c.offsets[i]; k < c.offsets[i + 1]; ++k) row_min[i] = std::min(row_min[i], c.weights[k]);
-    for (vertex_t i = 0; i < n; ++i)
-      for (offset_t k = c.offsets[i]; k < c.offsets[i + 1]; ++k)
-        v0[c.cols[k]] = std::min(v0[c.cols[k]], c.weights[k] - row_min[i]);
+    const std::vector<double> v0 = mc64_first_column_duals(c);
     constexpr double tol = 1e-9;
     for (vertex_t j = 0; j < n; ++j) {
       CAPTURE(j);
@@ -431,12 +437,7 @@ TEST_CASE("canonical_duals: its shortest paths equal Bellman-Ford's bit for bit,
       for (std::size_t j = 0; j < v.size(); ++j) v[j] = -a.price[j];
       d = min_cost_row_perfect_from_column_duals(c, v, a.mates);
     }
-    std::vector<double> row_min(n, 1e300), v0(n, 1e300);
-    for (vertex_t i = 0; i < n; ++i)
-      for (offset_t k = c.offsets[i]; k < c.offsets[i + 1]; ++k) row_min[i] = std::min(row_min[i], c.weights[k]);
-    for (vertex_t i = 0; i < n; ++i)
-      for (offset_t k = c.offsets[i]; k < c.offsets[i + 1]; ++k)
-        v0[c.cols[k]] = std::min(v0[c.cols[k]], c.weights[k] - row_min[i]);
+    const std::vector<double> v0 = mc64_first_column_duals(c);
     // The shortest-path problem inside, against Bellman-Ford: x_j <= x0_j =
     // v0_j - v_j and x_j <= x_{M(i)} + max(0, c_ij - u_i - v_j), the sums in
     // path order, so the same bits.

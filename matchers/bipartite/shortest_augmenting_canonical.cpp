@@ -31,8 +31,9 @@ std::vector<double> shortest_augmenting_detail::greatest_column_shifts(const Csr
   const auto& cm = d.mates.col_mate;
   auto reduced = [&](vertex_t i, offset_t k) { return std::max(0.0, c.weights[k] - d.u[i] - d.v[c.cols[k]]); };
   // The first relaxation from every column (of its row, from x0): minima,
-  // the same on any number of threads. The columns it leaves at x0 are
-  // final; only the lowered ones are searched.
+  // the same on any number of threads. Only the columns it lowers start
+  // the search (the others have been relaxed from x0 already; the search
+  // may still lower them).
   std::vector<double> key = x0;
   if (in_parallel(c)) {
 #pragma omp parallel for schedule(static)

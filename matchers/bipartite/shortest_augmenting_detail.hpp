@@ -266,7 +266,8 @@ bool within_rounding(double reduced, double c, double u, double v);
 
 // canonical_duals' shortest-path problem: the greatest x with x_j <= x0[j]
 // and x_j <= x_{M(i)} + max(0, c_ij - u_i - v_j) for every entry (i, j),
-// M the perfect matching d.mates, u and v its feasible duals d.u, d.v.
+// M the perfect matching d.mates (square c, every col_mate >= 0), u and v
+// its feasible duals d.u, d.v; x0 of n finite values.
 // Each x_j is the smallest over paths of x0 plus the reduced costs added
 // in path order, so the same bits however it is computed. O(nnz) plus
 // O(log n) a lowered column.

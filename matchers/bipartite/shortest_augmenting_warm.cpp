@@ -123,17 +123,9 @@ vertex_t lower_column_duals(const Csr<double>& c, std::vector<double>& v, Bipart
   for (std::size_t head = 0; head < queue.size(); ++head) {
     const vertex_t i = queue[head];
     queued[i] = 0;
-    // The rows ahead fetched early, as the auction's bids (auction_start.cpp).
-    if (head + 4 < queue.size()) matchblas::prefetch(c.offsets.data() + queue[head + 4]);
-    if (head + 2 < queue.size()) {
-      const offset_t k = c.offsets[queue[head + 2]];
-      matchblas::prefetch(c.cols.data() + k);
-      matchblas::prefetch(c.weights.data() + k);
-    }
-    if (head + 1 < queue.size()) {
-      const vertex_t next = queue[head + 1];
-      for (offset_t e = c.offsets[next]; e < c.offsets[next + 1]; ++e) matchblas::prefetch(v.data() + c.cols[e]);
-    }
+    const std::size_t left = queue.size() - head;  // this row and those after it
+    prefetch_rows_ahead(c, v.data(), left > 1 ? queue[head + 1] : -1, left > 2 ? queue[head + 2] : -1,
+                        left > 4 ? queue[head + 4] : -1);
     const vertex_t j = mates.row_mate[i];
     if (j < 0) continue;
     const double u = pair[i] - v[j];

@@ -96,6 +96,13 @@ std::vector<double> shortest_augmenting_detail::greatest_column_shifts(const Csr
 
 namespace {
 
+// max |x_i| (0 when empty).
+double largest_magnitude(const std::vector<double>& x) {
+  double m = 0;
+  for (double y : x) m = std::max(m, std::fabs(y));
+  return m;
+}
+
 // One pass: the greatest duals from the given ones (see canonical_duals).
 void canonical_pass(const Csr<double>& c, DualMatching& d) {
   const vertex_t n = c.n_rows;
@@ -119,10 +126,8 @@ void canonical_pass(const Csr<double>& c, DualMatching& d) {
 }  // namespace
 
 bool shortest_augmenting_detail::duals_feasible(const Csr<double>& c, const DualMatching& d) {
-  double largest_u = 0, largest_v = 0;
-  for (double x : d.u) largest_u = std::max(largest_u, std::fabs(x));
-  for (double x : d.v) largest_v = std::max(largest_v, std::fabs(x));
-  const double floor = 256 * std::numeric_limits<double>::epsilon() * (largest_u + largest_v);
+  const double floor =
+      256 * std::numeric_limits<double>::epsilon() * (largest_magnitude(d.u) + largest_magnitude(d.v));
   bool ok = true;
 #pragma omp parallel for schedule(static) reduction(&& : ok) if (in_parallel(c))
   for (vertex_t i = 0; i < c.n_rows; ++i)
@@ -138,15 +143,10 @@ void canonical_duals(const Csr<double>& c, DualMatching& d) {
   MATCHBLAS_EXPECTS(c.n_cols == n && d.mates.matched == n && d.u.size() == std::size_t(n) &&
                         d.v.size() == std::size_t(n),
                     "canonical_duals: a square matrix with a perfect matching and its duals");
-  auto largest = [](const std::vector<double>& x) {
-    double m = 0;
-    for (double y : x) m = std::max(m, std::fabs(y));
-    return m;
-  };
-  const double given = largest(d.v);
+  const double given = largest_magnitude(d.v);
   canonical_pass(c, d);
   const bool ok = duals_feasible(c, d);
-  if (ok && given <= 64 * largest(d.v)) return;
+  if (ok && given <= 64 * largest_magnitude(d.v)) return;
   // The duals given were far larger than the result (see the header), or
   // it breaks a constraint: compute it again from itself, of its own
   // magnitudes, its columns first lowered until it is feasible (moves of

@@ -15,8 +15,10 @@
 
 namespace matchblas {
 
-vertex_t auction_tail_rows(std::int64_t tail_rows, vertex_t n) {
-  return tail_rows < 0 ? 0 : tail_rows == 0 ? n / 2000 : vertex_t(std::min<std::int64_t>(tail_rows, n));
+vertex_t auction_tail_rows(std::int64_t tail_rows, vertex_t n, vertex_t rows_per_tail_row) {
+  return tail_rows < 0    ? 0
+         : tail_rows == 0 ? n / rows_per_tail_row
+                          : vertex_t(std::min<std::int64_t>(tail_rows, n));
 }
 
 namespace {
@@ -453,7 +455,11 @@ AuctionStart epsilon_scaling_auction(const Csr<double>& c, const AuctionStartOpt
   // slackness at any larger epsilon), as if the spread had not been used.
   constexpr double spread_phase_work = 8;
   bool spread_schedule = scale < span;
-  const std::size_t tail = std::size_t(auction_tail_rows(o.tail_rows, n));
+  const std::size_t last_tail = std::size_t(auction_tail_rows(o.tail_rows, n, last_phase_rows_per_tail_row));
+  const std::size_t earlier_tail =
+      o.earlier_tail_rows == 0 && !o.jacobi
+          ? last_tail
+          : std::size_t(auction_tail_rows(o.earlier_tail_rows, n, earlier_phase_rows_per_tail_row));
   const double budget = o.work_limit * double(c.num_entries() + n);
   // Each thread bids from its own stack of unassigned rows; a row displaced
   // by a bid goes on the bidder's stack.
@@ -473,6 +479,7 @@ AuctionStart epsilon_scaling_auction(const Csr<double>& c, const AuctionStartOpt
   for (double eps = std::max(last, scale / ratio);;) {
     ++phase;
     const bool parallel_bids = threads > 1 && phase <= o.parallel_phases;
+    const std::size_t tail = eps <= last ? last_tail : earlier_tail;
     a.epsilon = eps;
     check_interrupt();
     // Keep a row's column while epsilon-complementary slackness holds.

@@ -45,9 +45,15 @@ struct AuctionStartOptions {
   // > 0: the last epsilon itself (final_fraction is then not used).
   double final_epsilon = 0;
   double ratio = 16;  // epsilon divided by this from phase to phase, from span / ratio
-  // A phase ends with at most this many rows unassigned (the next takes
-  // them on; the repair matches the last ones): auction_tail_rows.
+  // The last phase ends with at most this many rows unassigned (the repair
+  // matches them): auction_tail_rows, 0 for n /
+  // last_phase_rows_per_tail_row.
   std::int64_t tail_rows = 0;
+  // The phases before the last end with at most this many (the next phase
+  // takes them on): 0 for n / earlier_phase_rows_per_tail_row with Jacobi
+  // bids, the last phase's tail with Gauss-Seidel bids (there the earlier
+  // tails were measured 0.89-1.12x: bench/RESULTS.md).
+  std::int64_t earlier_tail_rows = 0;
   double work_limit = 40;  // at most this many times the entries scanned by bids, in all
   // Costs above this are auctioned as this value (job 5's stand-in cost of
   // explicit zeros; the repair takes the true costs).
@@ -85,8 +91,21 @@ struct AuctionStart {
 // The rows an auction phase may leave unassigned for the shortest
 // augmenting paths, given the option `tail_rows` (this auction's and the
 // GPU auction's, AuctionGpuOptions): that many when positive (at most n),
-// n / 2000 when 0, none when negative.
-vertex_t auction_tail_rows(std::int64_t tail_rows, vertex_t n);
+// n / rows_per_tail_row when 0, none when negative.
+vertex_t auction_tail_rows(std::int64_t tail_rows, vertex_t n, vertex_t rows_per_tail_row);
+
+// The defaults' rows_per_tail_row: n / 2000 rows for an auction's last
+// phase (this one's and the GPU's), n / 10000 for this auction's phases
+// before the last with Jacobi bids. The rows an earlier phase leaves bid
+// again in the next, at a smaller epsilon; with fewer of them the prices
+// the last phase ends with make the repair's searches cheaper: jobs 4-5 1.2-1.7x faster on 3D
+// meshes, circuit-like and heavy-tailed matrices at 1 and 16 threads and
+// job 5 on 2D meshes 1.25x on one thread, job 4 on 2D meshes 0.78-0.87x
+// (bench/RESULTS.md, "The auction's earlier tails"). A last phase at n /
+// 10000 made 2D meshes slower still (its tail's bids cost more than the
+// searches they save there). The GPU auction keeps n / 2000 in every phase.
+inline constexpr vertex_t last_phase_rows_per_tail_row = 2000;
+inline constexpr vertex_t earlier_phase_rows_per_tail_row = 10000;
 
 // What an epsilon-scaling auction over the costs of c (each capped at
 // `ceiling`, their span `span`) scales its epsilons from: the span, or,

@@ -226,8 +226,8 @@ void one_phase_auction(const gpu::StreamSession& session, vertex_t rows, vertex_
                               .bid = bid.data(),
                               .target = target.data()};
   std::int64_t rounds = 0;
-  gpu::auction_phase(session, view, epsilon, auction_tail_rows(0, rows), 1000, active.data(), next.data(), count,
-                     rounds);
+  gpu::auction_phase(session, view, epsilon, auction_tail_rows(0, rows, last_phase_rows_per_tail_row), 1000,
+                     active.data(), next.data(), count, rounds);
 }
 
 }  // namespace

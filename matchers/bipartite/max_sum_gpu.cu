@@ -294,7 +294,7 @@ DualMatching min_cost_max_cardinality_gpu(const Csr<double>& c, const AuctionGpu
                        key.data(),
                        bid.data(),
                        target.data()};
-    report.tail = auction_tail_rows(options.tail_rows, m);
+    report.tail = auction_tail_rows(options.tail_rows, m, last_phase_rows_per_tail_row);
     const auto phase = [&](double epsilon) {
       ++report.phases;
       return gpu::auction_phase(session, view, epsilon, report.tail, options.max_rounds, active.data(), next.data(),

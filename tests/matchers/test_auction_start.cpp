@@ -10,8 +10,10 @@
 // the epsilons scale from the spread of most costs, with the same checks,
 // and where that schedule meets a price war across the outliers' gap the
 // span's takes over. Jacobi bids: the same checks, and the same prices and
-// matching on 1, 2, 3 and 8 threads. The pre-pass (the registry's max-sum and max-product,
-// on matrices large enough for the parallel passes): the same objective at
+// matching on 1, 2, 3 and 8 threads. The phases before the last end at
+// their own tail (none, a few, every row): the same checks. The pre-pass
+// (the registry's max-sum and max-product, on matrices large enough for
+// the parallel passes): the same objective at
 // 1 and 2 threads (1e-9 relative), and on real values (a unique optimum)
 // the same matching and job 5 scalings (canonical duals); canonical_duals
 // bit for bit the same on 1 and 2 threads.
@@ -100,7 +102,7 @@ TEST_CASE("auction start on 1, 2 and 4 threads: a valid epsilon-optimal matching
           REQUIRE(a.finished);
           check::require_valid_mates(c, a.mates);
           if (tail < 0) CHECK(a.mates.matched == n);
-          CHECK(a.mates.matched >= n - auction_tail_rows(tail, n));
+          CHECK(a.mates.matched >= n - auction_tail_rows(tail, n, last_phase_rows_per_tail_row));
           require_epsilon_slack(c, a);
           std::vector<double> v(a.price.size());
           for (std::size_t j = 0; j < v.size(); ++j) v[j] = -a.price[j];
@@ -133,7 +135,7 @@ TEST_CASE("auction start with Jacobi bids: epsilon-optimal, repaired to the opti
       REQUIRE(one.finished);
       check::require_valid_mates(c, one.mates);
       if (tail < 0) CHECK(one.mates.matched == n);
-      CHECK(one.mates.matched >= n - auction_tail_rows(tail, n));
+      CHECK(one.mates.matched >= n - auction_tail_rows(tail, n, last_phase_rows_per_tail_row));
       require_epsilon_slack(c, one);
       std::vector<double> v(one.price.size());
       for (std::size_t j = 0; j < v.size(); ++j) v[j] = -one.price[j];
@@ -172,6 +174,54 @@ TEST_CASE("auction start with Jacobi bids: epsilon-optimal, repaired to the opti
   CHECK(one.scanned == two.scanned);
   CHECK(one.price == two.price);
   CHECK(one.mates.row_mate == two.mates.row_mate);
+}
+
+TEST_CASE("auction start: the phases before the last end at their own tail") {
+  // earlier_tail_rows: the default (n / 10000), none, a few, and every row
+  // (each earlier phase then ends at once and the last does all the
+  // bidding); the last phase to the default tail or to no row. Each: a
+  // finished epsilon-optimal auction repaired to the optimum, Jacobi bids
+  // the same on 1 and 3 threads.
+  std::mt19937 rng(2000);
+  int differs = 0;  // trials where every row's earlier tail scanned other entries than none
+  for (int trial = 0; trial < 6; ++trial) {
+    const vertex_t n = 300 + vertex_t(rng() % 2500);
+    const Csr<double> c = random_square(n, 3 + trial % 5, trial % 2 == 0 ? 4 : 0, rng);  // ties every other
+    const double optimum = min_cost_row_perfect(c).cost;
+    CAPTURE(trial);
+    CAPTURE(n);
+    std::int64_t scanned_none = -1, scanned_all = -1;
+    for (const std::int64_t earlier : {std::int64_t(0), std::int64_t(-1), std::int64_t(7), std::int64_t(n)})
+      for (const std::int64_t last : {std::int64_t(0), std::int64_t(-1)})
+        for (const bool jacobi : {true, false}) {
+          CAPTURE(earlier);
+          CAPTURE(last);
+          CAPTURE(jacobi);
+          AuctionStartOptions o{.tail_rows = last, .earlier_tail_rows = earlier, .work_limit = 1e9, .threads = 1,
+                                .jacobi = jacobi};
+          const AuctionStart a = epsilon_scaling_auction(c, o);
+          REQUIRE(a.finished);
+          check::require_valid_mates(c, a.mates);
+          CHECK(a.mates.matched >= n - auction_tail_rows(last, n, last_phase_rows_per_tail_row));
+          if (last < 0) CHECK(a.mates.matched == n);
+          if (jacobi && last == 0 && earlier < 0) scanned_none = a.scanned;
+          if (jacobi && last == 0 && earlier == n) scanned_all = a.scanned;
+          require_epsilon_slack(c, a);
+          std::vector<double> v(a.price.size());
+          for (std::size_t j = 0; j < v.size(); ++j) v[j] = -a.price[j];
+          CHECK(min_cost_row_perfect_from_column_duals(c, v, a.mates).cost ==
+                doctest::Approx(optimum).epsilon(1e-9).scale(1));
+          if (jacobi) {
+            o.threads = 3;
+            o.jacobi_bids_per_thread = 1;
+            const AuctionStart more = epsilon_scaling_auction(c, o);
+            CHECK(more.price == a.price);
+            CHECK(more.mates.row_mate == a.mates.row_mate);
+          }
+        }
+    differs += scanned_none != scanned_all;
+  }
+  CHECK(differs >= 3);  // the option reaches the phases
 }
 
 TEST_CASE("auction start on heavy-tailed costs: epsilons from the spread of most costs, the same optimum") {

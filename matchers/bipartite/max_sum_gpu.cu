@@ -295,14 +295,18 @@ DualMatching min_cost_max_cardinality_gpu(const Csr<double>& c, const AuctionGpu
                        bid.data(),
                        target.data()};
     report.tail = auction_tail_rows(options.tail_rows, m, last_phase_rows_per_tail_row);
-    const auto phase = [&](double epsilon) {
+    const vertex_t earlier_tail = options.earlier_tail_rows == 0
+                                      ? report.tail
+                                      : auction_tail_rows(options.earlier_tail_rows, m, last_phase_rows_per_tail_row);
+    const auto phase = [&](double epsilon, vertex_t tail) {
       ++report.phases;
-      return gpu::auction_phase(session, view, epsilon, report.tail, options.max_rounds, active.data(), next.data(),
+      return gpu::auction_phase(session, view, epsilon, tail, options.max_rounds, active.data(), next.data(),
                                 count.data(), report.rounds);
     };
     for (double epsilon = std::max(final_epsilon, span / options.ratio); !singular;
          epsilon = std::max(final_epsilon, epsilon / options.ratio)) {
-      if (phase(epsilon) > unsigned(report.tail)) {
+      const vertex_t tail = epsilon <= final_epsilon ? report.tail : earlier_tail;
+      if (phase(epsilon, tail) > unsigned(tail)) {
         report.capped = true;
         break;
       }

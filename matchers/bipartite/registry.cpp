@@ -195,12 +195,16 @@ MatcherInfo auction_gpu_entry(MatcherInfo m) {
   m.options.push_back({"tail-rows", Type::integer, "0", {}, -1, 2e9,
                        "an auction phase ends with at most this many rows unassigned, the repair matches the "
                        "last ones (0: rows / 2000; -1: none left)"});
+  m.options.push_back({"earlier-tail-rows", Type::integer, "0", {}, -1, 2e9,
+                       "the phases before the last end with at most this many rows unassigned (0: as "
+                       "--tail-rows; -1: none left)"});
   m.options.push_back({"repair", Type::word, "device", {"device", "host"}, 0, 0,
                        "where the auction's result is made exact: primal-dual phases on the GPU, or the host's "
                        "shortest augmenting paths"});
   m.read_options = [job = m.job](const OptionValues& v, Precision) -> std::any {
     AuctionJobOptions r{.job = {.job = job, .symmetric = v.takes("symmetric") && v.flag("symmetric")}};
     r.auction.tail_rows = v.integer("tail-rows");
+    r.auction.earlier_tail_rows = v.integer("earlier-tail-rows");
     r.auction.host_repair = v.word("repair") == "host";
     return r;
   };

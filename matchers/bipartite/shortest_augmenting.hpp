@@ -156,6 +156,10 @@ struct AuctionGpuOptions {
   // reads it: 0: m / 2000 (none below 2000 rows); a negative value: none
   // (every phase runs until every row is assigned).
   std::int64_t tail_rows = 0;
+  // The phases before the last end once at most this many rows are
+  // unassigned: 0 as tail_rows (every phase alike), else as tail_rows reads
+  // its value (the host auction's earlier_tail_rows, auction_start.hpp).
+  std::int64_t earlier_tail_rows = 0;
   // The repair on the host's shortest augmenting paths instead of the device.
   bool host_repair = false;
   // The device repair's phases at most (negative: no limit); rows still
@@ -169,7 +173,7 @@ struct AuctionGpuOptions {
 };
 struct AuctionGpuReport {
   bool fell_back = false;  // rectangular or structurally singular: the host engine ran
-  bool capped = false;     // a phase stopped at max_rounds with more than `tail` rows unassigned
+  bool capped = false;     // a phase stopped at max_rounds with more than its tail of rows unassigned
   std::int64_t phases = 0, rounds = 0;
   vertex_t tail = 0;       // the rows a phase may leave unassigned (options.tail_rows resolved)
   vertex_t assigned = 0;   // rows the auction left matched

@@ -16,6 +16,7 @@
 namespace matchblas {
 
 vertex_t auction_tail_rows(std::int64_t tail_rows, vertex_t n, vertex_t rows_per_tail_row) {
+  MATCHBLAS_EXPECTS(rows_per_tail_row > 0, "auction_tail_rows: rows_per_tail_row must be positive");
   return tail_rows < 0    ? 0
          : tail_rows == 0 ? n / rows_per_tail_row
                           : vertex_t(std::min<std::int64_t>(tail_rows, n));
@@ -456,10 +457,14 @@ AuctionStart epsilon_scaling_auction(const Csr<double>& c, const AuctionStartOpt
   constexpr double spread_phase_work = 8;
   bool spread_schedule = scale < span;
   const std::size_t last_tail = std::size_t(auction_tail_rows(o.tail_rows, n, last_phase_rows_per_tail_row));
+  // At most the last phase's: rows an earlier phase leaves bid again at
+  // every smaller epsilon, and on heavy-tailed costs more of them than the
+  // last phase may leave started price wars of 100-700x the entries (tests).
   const std::size_t earlier_tail =
       o.earlier_tail_rows == 0 && !o.jacobi
           ? last_tail
-          : std::size_t(auction_tail_rows(o.earlier_tail_rows, n, earlier_phase_rows_per_tail_row));
+          : std::min(last_tail,
+                     std::size_t(auction_tail_rows(o.earlier_tail_rows, n, earlier_phase_rows_per_tail_row)));
   const double budget = o.work_limit * double(c.num_entries() + n);
   // Each thread bids from its own stack of unassigned rows; a row displaced
   // by a bid goes on the bidder's stack.

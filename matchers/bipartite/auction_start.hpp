@@ -50,9 +50,10 @@ struct AuctionStartOptions {
   // last_phase_rows_per_tail_row.
   std::int64_t tail_rows = 0;
   // The phases before the last end with at most this many (the next phase
-  // takes them on): 0 for n / earlier_phase_rows_per_tail_row with Jacobi
-  // bids, the last phase's tail with Gauss-Seidel bids (there the earlier
-  // tails were measured 0.89-1.12x: bench/RESULTS.md).
+  // takes them on), never more than the last phase's tail: 0 for n /
+  // earlier_phase_rows_per_tail_row with Jacobi bids, the last phase's tail
+  // with Gauss-Seidel bids (there the earlier tails were measured
+  // 0.89-1.12x: bench/RESULTS.md).
   std::int64_t earlier_tail_rows = 0;
   double work_limit = 40;  // at most this many times the entries scanned by bids, in all
   // Costs above this are auctioned as this value (job 5's stand-in cost of
@@ -91,7 +92,7 @@ struct AuctionStart {
 // The rows an auction phase may leave unassigned for the shortest
 // augmenting paths, given the option `tail_rows` (this auction's and the
 // GPU auction's, AuctionGpuOptions): that many when positive (at most n),
-// n / rows_per_tail_row when 0, none when negative.
+// n / rows_per_tail_row (> 0) when 0, none when negative.
 vertex_t auction_tail_rows(std::int64_t tail_rows, vertex_t n, vertex_t rows_per_tail_row);
 
 // The defaults' rows_per_tail_row: n / 2000 rows for an auction's last
@@ -99,11 +100,12 @@ vertex_t auction_tail_rows(std::int64_t tail_rows, vertex_t n, vertex_t rows_per
 // before the last with Jacobi bids. The rows an earlier phase leaves bid
 // again in the next, at a smaller epsilon; with fewer of them the prices
 // the last phase ends with make the repair's searches cheaper: jobs 4-5 1.2-1.7x faster on 3D
-// meshes, circuit-like and heavy-tailed matrices at 1 and 16 threads and
-// job 5 on 2D meshes 1.25x on one thread, job 4 on 2D meshes 0.78-0.87x
+// meshes, circuit-like and heavy-tailed matrices at 1 and 16 threads; on
+// 2D meshes job 5 1.25x on one thread and 0.94x on 16, job 4 0.78-0.87x
 // (bench/RESULTS.md, "The auction's earlier tails"). A last phase at n /
 // 10000 made 2D meshes slower still (its tail's bids cost more than the
-// searches they save there). The GPU auction keeps n / 2000 in every phase.
+// searches they save there). The GPU auction keeps n / 2000 in every phase
+// by default (AuctionGpuOptions::earlier_tail_rows).
 inline constexpr vertex_t last_phase_rows_per_tail_row = 2000;
 inline constexpr vertex_t earlier_phase_rows_per_tail_row = 10000;
 

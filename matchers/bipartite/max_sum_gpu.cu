@@ -295,9 +295,10 @@ DualMatching min_cost_max_cardinality_gpu(const Csr<double>& c, const AuctionGpu
                        bid.data(),
                        target.data()};
     report.tail = auction_tail_rows(options.tail_rows, m, last_phase_rows_per_tail_row);
-    const vertex_t earlier_tail = options.earlier_tail_rows == 0
-                                      ? report.tail
-                                      : auction_tail_rows(options.earlier_tail_rows, m, last_phase_rows_per_tail_row);
+    const vertex_t earlier_tail =
+        options.earlier_tail_rows == 0
+            ? report.tail
+            : std::min(report.tail, auction_tail_rows(options.earlier_tail_rows, m, last_phase_rows_per_tail_row));
     const auto phase = [&](double epsilon, vertex_t tail) {
       ++report.phases;
       return gpu::auction_phase(session, view, epsilon, tail, options.max_rounds, active.data(), next.data(),

@@ -47,7 +47,7 @@ const OptionSpec symmetric_option{
 
 // awpm's auction start's bids (CPU).
 const OptionSpec awpm_bids_option{
-    "bids", Type::word, "sequential", {"sequential", "jacobi"}, 0, 0,
+    "bids", Type::word, "jacobi", {"jacobi", "sequential"}, 0, 0,
     "the auction start's bids: one row at a time (sequential) or in synchronous rounds on every thread "
     "(jacobi); the result does not depend on the thread count either way"};
 bool jacobi_bids(const OptionValues& v) { return v.takes("bids") && v.word("bids") == "jacobi"; }
@@ -193,11 +193,11 @@ MatcherInfo auction_gpu_entry(MatcherInfo m) {
   m.guarantee = "exact";
   if (m.job == 5) m.options.push_back(symmetric_option);
   m.options.push_back({"tail-rows", Type::integer, "0", {}, -1, 2e9,
-                       "an auction phase ends with at most this many rows unassigned, the repair matches the "
-                       "last ones (0: rows / 2000; -1: none left)"});
+                       "the auction's last phase (and, by default, each earlier one) ends with at most this many "
+                       "rows unassigned, the repair matches the last ones (0: rows / 2000; -1: none left)"});
   m.options.push_back({"earlier-tail-rows", Type::integer, "0", {}, -1, 2e9,
-                       "the phases before the last end with at most this many rows unassigned (0: as "
-                       "--tail-rows; -1: none left)"});
+                       "the phases before the last end with at most this many rows unassigned, at most "
+                       "--tail-rows (0: as --tail-rows; -1: none left)"});
   m.options.push_back({"repair", Type::word, "device", {"device", "host"}, 0, 0,
                        "where the auction's result is made exact: primal-dual phases on the GPU, or the host's "
                        "shortest augmenting paths"});

@@ -149,16 +149,18 @@ struct AuctionGpuOptions {
   // true costs): a few huge costs (job 5's explicit zeros) would otherwise
   // set the span, hence epsilon, and raise prices, hence job 5's scalings.
   double cost_ceiling = std::numeric_limits<double>::infinity();
-  // A phase ends once at most this many rows are unassigned (the auction's
-  // long tail: a few rows raising prices a step at a time); the next phase
-  // takes them on, and after the last one the host repair matches them by
-  // shortest augmenting paths. As auction_tail_rows (auction_start.hpp)
-  // reads it: 0: m / 2000 (none below 2000 rows); a negative value: none
-  // (every phase runs until every row is assigned).
+  // The last phase ends once at most this many rows are unassigned (the
+  // auction's long tail: a few rows raising prices a step at a time), and
+  // the repair matches them; so does every earlier phase while
+  // earlier_tail_rows is 0 (its rows then go to the next phase). As
+  // auction_tail_rows (auction_start.hpp) reads it: 0: m / 2000 (none below
+  // 2000 rows); a negative value: none (the phase runs until every row is
+  // assigned).
   std::int64_t tail_rows = 0;
   // The phases before the last end once at most this many rows are
-  // unassigned: 0 as tail_rows (every phase alike), else as tail_rows reads
-  // its value (the host auction's earlier_tail_rows, auction_start.hpp).
+  // unassigned, never more than the last: 0 as tail_rows (every phase
+  // alike), else as tail_rows reads its value (the host auction's
+  // earlier_tail_rows, auction_start.hpp).
   std::int64_t earlier_tail_rows = 0;
   // The repair on the host's shortest augmenting paths instead of the device.
   bool host_repair = false;
@@ -175,7 +177,7 @@ struct AuctionGpuReport {
   bool fell_back = false;  // rectangular or structurally singular: the host engine ran
   bool capped = false;     // a phase stopped at max_rounds with more than its tail of rows unassigned
   std::int64_t phases = 0, rounds = 0;
-  vertex_t tail = 0;       // the rows a phase may leave unassigned (options.tail_rows resolved)
+  vertex_t tail = 0;       // the rows the last phase may leave unassigned (options.tail_rows resolved)
   vertex_t assigned = 0;   // rows the auction left matched
   std::int64_t repaired = 0;  // rows the repair augmented (the host's: its searches)
   std::int64_t repair_phases = 0;  // the device repair's primal-dual phases

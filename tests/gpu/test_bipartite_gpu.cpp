@@ -343,7 +343,7 @@ TEST_CASE("max-sum-gpu and max-product-gpu: the CPU job's count and objective on
         ++tails;
       }
       // The phases before the last to their own tails (none; every row,
-      // so that each ends at once), the last to 5 rows.
+      // which the last phase's 5 rows cap), the last to 5 rows.
       for (std::int64_t earlier : {std::int64_t(-1), std::int64_t(a.n_rows)}) {
         const AuctionGpuReport own = require_cpu_job(a, job, {.tail_rows = 5, .earlier_tail_rows = earlier});
         if (!own.fell_back && !own.capped) CHECK(own.assigned >= a.n_rows - 5);

@@ -177,22 +177,25 @@ TEST_CASE("auction start with Jacobi bids: epsilon-optimal, repaired to the opti
 }
 
 TEST_CASE("auction start: the phases before the last end at their own tail") {
-  // earlier_tail_rows: the default (n / 10000), none, a few, and every row
-  // (each earlier phase then ends at once and the last does all the
-  // bidding); the last phase to the default tail or to no row. Each: a
-  // finished epsilon-optimal auction repaired to the optimum, Jacobi bids
-  // the same on 1 and 3 threads.
+  // earlier_tail_rows: 0 (n / 10000 with Jacobi bids, no row at these
+  // sizes; the last phase's tail with Gauss-Seidel bids), none, a few, and
+  // every row (capped at the last phase's tail: the same auction as that
+  // tail); the last phase to its default tail (n / 2000: 0 or 1 row here),
+  // to no row, or to 20 rows. Each: a finished epsilon-optimal auction
+  // repaired to the optimum, Jacobi bids the same on 1 and 3 threads; under
+  // a last tail of 20 the earlier tails change the bids (20 and 3 rows
+  // against none).
   std::mt19937 rng(2000);
-  int differs = 0;  // trials where every row's earlier tail scanned other entries than none
+  int differs = 0, differs_few = 0;  // trials where an earlier tail changed the entries scanned
   for (int trial = 0; trial < 6; ++trial) {
     const vertex_t n = 300 + vertex_t(rng() % 2500);
     const Csr<double> c = random_square(n, 3 + trial % 5, trial % 2 == 0 ? 4 : 0, rng);  // ties every other
     const double optimum = min_cost_row_perfect(c).cost;
     CAPTURE(trial);
     CAPTURE(n);
-    std::int64_t scanned_none = -1, scanned_all = -1;
-    for (const std::int64_t earlier : {std::int64_t(0), std::int64_t(-1), std::int64_t(7), std::int64_t(n)})
-      for (const std::int64_t last : {std::int64_t(0), std::int64_t(-1)})
+    std::int64_t scanned_none = -1, scanned_all = -1, scanned_few = -1;
+    for (const std::int64_t earlier : {std::int64_t(0), std::int64_t(-1), std::int64_t(3), std::int64_t(n)})
+      for (const std::int64_t last : {std::int64_t(0), std::int64_t(-1), std::int64_t(20)})
         for (const bool jacobi : {true, false}) {
           CAPTURE(earlier);
           CAPTURE(last);
@@ -204,8 +207,16 @@ TEST_CASE("auction start: the phases before the last end at their own tail") {
           check::require_valid_mates(c, a.mates);
           CHECK(a.mates.matched >= n - auction_tail_rows(last, n, last_phase_rows_per_tail_row));
           if (last < 0) CHECK(a.mates.matched == n);
-          if (jacobi && last == 0 && earlier < 0) scanned_none = a.scanned;
-          if (jacobi && last == 0 && earlier == n) scanned_all = a.scanned;
+          if (jacobi && last == 20 && earlier < 0) scanned_none = a.scanned;
+          if (jacobi && last == 20 && earlier == n) scanned_all = a.scanned;
+          if (jacobi && last == 20 && earlier == 3) scanned_few = a.scanned;
+          if (last > 0 && earlier == n) {  // capped at the last phase's tail
+            AuctionStartOptions capped = o;
+            capped.earlier_tail_rows = last;
+            const AuctionStart b = epsilon_scaling_auction(c, capped);
+            CHECK(b.price == a.price);
+            CHECK(b.scanned == a.scanned);
+          }
           require_epsilon_slack(c, a);
           std::vector<double> v(a.price.size());
           for (std::size_t j = 0; j < v.size(); ++j) v[j] = -a.price[j];
@@ -220,8 +231,10 @@ TEST_CASE("auction start: the phases before the last end at their own tail") {
           }
         }
     differs += scanned_none != scanned_all;
+    differs_few += scanned_none != scanned_few;
   }
   CHECK(differs >= 3);  // the option reaches the phases
+  CHECK(differs_few >= 3);
 }
 
 TEST_CASE("auction start on heavy-tailed costs: epsilons from the spread of most costs, the same optimum") {
@@ -254,13 +267,22 @@ TEST_CASE("auction start on heavy-tailed costs: epsilons from the spread of most
       CAPTURE(trial);
       CAPTURE(n);
       CAPTURE(diagonal);
-      for (int threads : {1, 2}) {
+      // Gauss-Seidel bids on 1 and 2 threads to the last row; Jacobi bids
+      // with the phases before the last ending at 5 rows and the last at 20
+      // (so that a phase handed over to the span's schedule is followed by
+      // phases of either tail).
+      for (int threads : {1, 2, 0}) {
         CAPTURE(threads);
-        const AuctionStart a = epsilon_scaling_auction(c, {.tail_rows = -1, .work_limit = 1e9, .threads = threads});
+        const bool jacobi = threads == 0;
+        const AuctionStart a = epsilon_scaling_auction(c, {.tail_rows = jacobi ? 20 : -1,
+                                                           .earlier_tail_rows = jacobi ? 5 : 0,
+                                                           .work_limit = 1e9,
+                                                           .threads = jacobi ? 1 : threads,
+                                                           .jacobi = jacobi});
         REQUIRE(a.finished);
         CHECK(a.scanned < 100 * (c.num_entries() + n));
         check::require_valid_mates(c, a.mates);
-        CHECK(a.mates.matched == n);
+        CHECK(a.mates.matched >= n - (jacobi ? 20 : 0));
         require_epsilon_slack(c, a);
         if (diagonal) CHECK(a.epsilon < (hi - lo) / (4.0 * double(n)) / 10);
         std::vector<double> v(a.price.size());

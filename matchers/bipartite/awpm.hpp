@@ -65,7 +65,7 @@ struct AwpmOptions {
   double auction_epsilon = 0.1;
   // The auction start's bids: Jacobi rounds on every thread (true,
   // auction_start.hpp), or one row at a time from one stack (false); both
-  // deterministic. Jacobi: 1.1-1.7x faster on one thread and about 2x on
+  // deterministic. Jacobi: 1.2-1.5x faster on one thread and about 2x on
   // two on 300k-1M-row solver matrices, within 0.04% of the same weight,
   // a mean gap of 0.21% over the shared collection against 0.23%
   // (bench/RESULTS.md, "awpm's bids in Jacobi rounds by default").

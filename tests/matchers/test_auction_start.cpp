@@ -80,6 +80,13 @@ void require_epsilon_slack(const Csr<double>& c, const AuctionStart& a) {
   }
 }
 
+// The repair from the auction's prices (v = -p) reaches the optimum.
+void require_repairs_to(const Csr<double>& c, const AuctionStart& a, double optimum) {
+  std::vector<double> v(a.price.size());
+  for (std::size_t j = 0; j < v.size(); ++j) v[j] = -a.price[j];
+  CHECK(min_cost_row_perfect_from_column_duals(c, v, a.mates).cost == doctest::Approx(optimum).epsilon(1e-9).scale(1));
+}
+
 }  // namespace
 
 TEST_CASE("auction start on 1, 2 and 4 threads: a valid epsilon-optimal matching, repaired to the optimum") {
@@ -104,10 +111,7 @@ TEST_CASE("auction start on 1, 2 and 4 threads: a valid epsilon-optimal matching
           if (tail < 0) CHECK(a.mates.matched == n);
           CHECK(a.mates.matched >= n - auction_tail_rows(tail, n, last_phase_rows_per_tail_row));
           require_epsilon_slack(c, a);
-          std::vector<double> v(a.price.size());
-          for (std::size_t j = 0; j < v.size(); ++j) v[j] = -a.price[j];
-          const DualMatching d = min_cost_row_perfect_from_column_duals(c, v, a.mates);
-          CHECK(d.cost == doctest::Approx(optimum).epsilon(1e-9).scale(1));
+          require_repairs_to(c, a, optimum);
         }
     // One thread: the same auction every time.
     const AuctionStart one = epsilon_scaling_auction(c, {.work_limit = 1e9, .threads = 1});
@@ -137,10 +141,7 @@ TEST_CASE("auction start with Jacobi bids: epsilon-optimal, repaired to the opti
       if (tail < 0) CHECK(one.mates.matched == n);
       CHECK(one.mates.matched >= n - auction_tail_rows(tail, n, last_phase_rows_per_tail_row));
       require_epsilon_slack(c, one);
-      std::vector<double> v(one.price.size());
-      for (std::size_t j = 0; j < v.size(); ++j) v[j] = -one.price[j];
-      CHECK(min_cost_row_perfect_from_column_duals(c, v, one.mates).cost ==
-            doctest::Approx(optimum).epsilon(1e-9).scale(1));
+      require_repairs_to(c, one, optimum);
       for (int threads : {2, 3, 8}) {
         CAPTURE(threads);
         o.threads = threads;
@@ -218,10 +219,7 @@ TEST_CASE("auction start: the phases before the last end at their own tail") {
             CHECK(b.scanned == a.scanned);
           }
           require_epsilon_slack(c, a);
-          std::vector<double> v(a.price.size());
-          for (std::size_t j = 0; j < v.size(); ++j) v[j] = -a.price[j];
-          CHECK(min_cost_row_perfect_from_column_duals(c, v, a.mates).cost ==
-                doctest::Approx(optimum).epsilon(1e-9).scale(1));
+          require_repairs_to(c, a, optimum);
           if (jacobi) {
             o.threads = 3;
             o.jacobi_bids_per_thread = 1;
@@ -285,10 +283,7 @@ TEST_CASE("auction start on heavy-tailed costs: epsilons from the spread of most
         CHECK(a.mates.matched >= n - (jacobi ? 20 : 0));
         require_epsilon_slack(c, a);
         if (diagonal) CHECK(a.epsilon < (hi - lo) / (4.0 * double(n)) / 10);
-        std::vector<double> v(a.price.size());
-        for (std::size_t j = 0; j < v.size(); ++j) v[j] = -a.price[j];
-        const DualMatching d = min_cost_row_perfect_from_column_duals(c, v, a.mates);
-        CHECK(d.cost == doctest::Approx(optimum).epsilon(1e-9).scale(1));
+        require_repairs_to(c, a, optimum);
       }
     }
   }
@@ -333,10 +328,7 @@ TEST_CASE("auction start on heavy-tailed costs with a price war across the outli
       check::require_valid_mates(war, a.mates);
       CHECK(a.mates.matched == n);
       require_epsilon_slack(war, a);
-      std::vector<double> v(a.price.size());
-      for (std::size_t j = 0; j < v.size(); ++j) v[j] = -a.price[j];
-      const DualMatching d = min_cost_row_perfect_from_column_duals(war, v, a.mates);
-      CHECK(d.cost == doctest::Approx(optimum).epsilon(1e-9).scale(1));
+      require_repairs_to(war, a, optimum);
     }
   }
 }

@@ -11,7 +11,9 @@
 // and where that schedule meets a price war across the outliers' gap the
 // span's takes over. Jacobi bids: the same checks, and the same prices and
 // matching on 1, 2, 3 and 8 threads. The phases before the last end at
-// their own tail (none, a few, every row): the same checks. The pre-pass
+// their own tail (none, a few, every row): the same checks; from 10000
+// rows, where the default earlier tail is not empty, jobs 4-5 reach MC64's
+// start's optimum. The pre-pass
 // (the registry's max-sum and max-product, on matrices large enough for
 // the parallel passes): the same objective at
 // 1 and 2 threads (1e-9 relative), and on real values (a unique optimum)
@@ -391,6 +393,35 @@ TEST_CASE("pre-pass jobs 4-5 at 1 and 2 threads: the same objective; a unique op
           REQUIRE(r2.col_log_scale[i] == doctest::Approx(r1.col_log_scale[i]).epsilon(1e-9).scale(1));
         }
       }
+    }
+  }
+}
+
+TEST_CASE("pre-pass jobs 4-5 from the auction's default tails: MC64's start's optimum") {
+  // From 10000 rows up the phases before the last leave rows of their own
+  // (n / 10000) and the last n / 2000: the exact jobs from that start equal
+  // those from MC64's start (another path to the optimum), on real and on
+  // tied integer values.
+  std::mt19937 rng(10000);
+  std::vector<Csr<double>> matrices = {solver_matrix("stencil2d:140"), solver_matrix("circuit:20000"),
+                                       solver_matrix("heavy:20000")};
+  for (int levels : {0, 3}) {
+    Csr<double> c = random_square(24000 + vertex_t(rng() % 8000), 5, levels, rng);
+    for (double& w : c.weights) w = levels > 0 ? 1 + std::fabs(w) : std::exp(2 * w);  // positive: |a_ij| for jobs 4-5
+    matrices.push_back(std::move(c));
+  }
+  for (const Csr<double>& a : matrices) {
+    CAPTURE(a.n_rows);
+    REQUIRE(a.n_rows >= 10000);
+    for (int job : {4, 5}) {
+      CAPTURE(job);
+      const PrepassResult auction = prepass(a, {.job = job});
+      const PrepassResult mc64 = prepass(a, {.job = job, .start = PrepassOptions::Start::mc64});
+      REQUIRE(auction.mates.matched == mc64.mates.matched);
+      CHECK(auction.objective == doctest::Approx(mc64.objective).epsilon(1e-9));
+      // The auction's start ran (a stopped auction would fall back to
+      // MC64's, whose searches start from about a fifth of the rows).
+      CHECK(auction.searches * 10 < mc64.searches);
     }
   }
 }

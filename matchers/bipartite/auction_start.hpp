@@ -99,9 +99,10 @@ vertex_t auction_tail_rows(std::int64_t tail_rows, vertex_t n, vertex_t rows_per
 // phase (this one's and the GPU's), n / 10000 for this auction's phases
 // before the last with Jacobi bids. The rows an earlier phase leaves bid
 // again in the next, at a smaller epsilon; with fewer of them the prices
-// the last phase ends with make the repair's searches cheaper: jobs 4-5 1.2-1.7x faster on 3D
-// meshes, circuit-like and heavy-tailed matrices at 1 and 16 threads; on
-// 2D meshes job 5 1.25x on one thread and 0.94x on 16, job 4 0.78-0.87x
+// the last phase ends with make the repair's searches cheaper: jobs 4-5
+// 1.2-1.7x faster on 3D meshes, circuit-like and heavy-tailed matrices at
+// 1 and 16 threads; on 2D meshes job 5 1.25x on one thread and 0.94x on
+// 16, job 4 0.78-0.87x
 // (bench/RESULTS.md, "The auction's earlier tails"). A last phase at n /
 // 10000 made 2D meshes slower still (its tail's bids cost more than the
 // searches they save there). The GPU auction keeps n / 2000 in every phase

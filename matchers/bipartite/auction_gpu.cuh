@@ -33,10 +33,9 @@ struct AuctionView {
 // slackness give their columns up, then bidding rounds until at most `tail`
 // rows are unassigned or max_rounds rounds have run (rounds counts them).
 // active and next are m-row scratch lists (what they hold afterwards is not
-// defined), count one word. Returns the rows left unassigned; waits for
-// session's stream.
+// defined). The rounds run in one cooperative launch. Returns the rows left
+// unassigned; waits for session's stream.
 unsigned auction_phase(const StreamSession& session, const AuctionView& a, double epsilon, vertex_t tail,
-                       std::int64_t max_rounds, vertex_t* active, vertex_t* next, unsigned* count,
-                       std::int64_t& rounds);
+                       std::int64_t max_rounds, vertex_t* active, vertex_t* next, std::int64_t& rounds);
 
 }  // namespace matchblas::gpu

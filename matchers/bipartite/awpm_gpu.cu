@@ -206,8 +206,7 @@ double device_sum(const double* values, vertex_t m, cudaStream_t s) {
 // rows left over, at most 1000 rounds; owner and row_mate (-1 where
 // unassigned) hold the assignment. Waits for the session's stream.
 void one_phase_auction(const gpu::StreamSession& session, vertex_t rows, vertex_t columns, const offset_t* offsets,
-                       const vertex_t* cols, const double* cost, double epsilon, vertex_t* owner, vertex_t* row_mate,
-                       unsigned* count) {
+                       const vertex_t* cols, const double* cost, double epsilon, vertex_t* owner, vertex_t* row_mate) {
   const cudaStream_t s = session.stream();
   gpu::DeviceBuffer<double> price(std::size_t(columns), s), bid(std::size_t(rows), s);
   gpu::DeviceBuffer<unsigned long long> key(std::size_t(columns), s);
@@ -227,7 +226,7 @@ void one_phase_auction(const gpu::StreamSession& session, vertex_t rows, vertex_
                               .target = target.data()};
   std::int64_t rounds = 0;
   gpu::auction_phase(session, view, epsilon, auction_tail_rows(0, rows, last_phase_rows_per_tail_row), 1000,
-                     active.data(), next.data(), count, rounds);
+                     active.data(), next.data(), rounds);
 }
 
 }  // namespace
@@ -295,7 +294,7 @@ AwpmResult awpm_gpu(const Csr<double>& a, const AwpmOptions& options, const GpuO
     MATCHBLAS_CUDA_TRY(cudaMemsetAsync(owner.data(), 0xff, sizeof(vertex_t) * c.n_cols, s));
     MATCHBLAS_CUDA_TRY(cudaMemsetAsync(bidder_mate.data(), 0xff, sizeof(vertex_t) * c.n_rows, s));
     one_phase_auction(session, c.n_rows, c.n_cols, b_offsets.data(), b_cols.data(), b_cost.data(), epsilon,
-                      owner.data(), bidder_mate.data(), count.data());
+                      owner.data(), bidder_mate.data());
     std::vector<vertex_t> mates(static_cast<std::size_t>(c.n_rows));
     bidder_mate.to_host(std::span(mates), s);
     session.synchronize();
@@ -308,8 +307,7 @@ AwpmResult awpm_gpu(const Csr<double>& a, const AwpmOptions& options, const GpuO
   } else if (r.auction_start) {
     negate<<<grid(a.num_entries()), block_size, 0, s>>>(w.size(), w.data());
     MATCHBLAS_CUDA_CHECK_LAUNCH();
-    one_phase_auction(session, m, n, offsets.data(), cols.data(), w.data(), epsilon, col_mate.data(), row_mate.data(),
-                      count.data());
+    one_phase_auction(session, m, n, offsets.data(), cols.data(), w.data(), epsilon, col_mate.data(), row_mate.data());
     negate<<<grid(a.num_entries()), block_size, 0, s>>>(w.size(), w.data());
     MATCHBLAS_CUDA_CHECK_LAUNCH();
   } else {

@@ -18,7 +18,8 @@
 //   its row at no cost), by label correcting in levels (Bellman-Ford with a
 //   frontier: a level relaxes the entries of the rows whose distance fell
 //   in the last one; all levels in one cooperative launch, a grid barrier
-//   each); (2) C = the largest distance of a free column reached and
+//   each; near-far order, stopped early once every free column's distance
+//   is settled); (2) C = the largest distance of a free column reached and
 //   pi = min(d, C) (C where unreached): u_i -= pi_i, v_j += pi_j keeps every
 //   reduced cost >= 0 (min(d, C) is a feasible potential for any C) and the
 //   matched ones 0, and makes every entry of a shortest path to a free
@@ -41,7 +42,7 @@
 //   host's searches.
 //   Cost: a phase O(nnz) per label-correcting level plus the maximum
 //   matching of the tight entries; at most as many phases as free rows.
-//   Device scratch: 60 bytes a row (the matrix is square), 24 more while
+//   Device scratch: 64 bytes a row (the matrix is square), 24 more while
 //   the tight entries are augmented (max_cardinality_gpu.cuh), and up to 5
 //   an entry (the tight entries' columns).
 #include <cooperative_groups.h>
@@ -278,6 +279,15 @@ struct Distances {
   // false: from every free row at distance 0 (a phase); true: from every
   // row, dist holding the columns' starting values (the canonical duals).
   bool from_given;
+  // A phase stops at the end of an epoch once every free column is settled
+  // (the canonical duals run to the end): free_cols lists them (m entries
+  // of scratch), free_info[0] their number and free_info[1] the settled
+  // ones, free_info[2] the phases that stopped so (over every launch).
+  // Stopping once a half or a quarter of them were settled was
+  // measured too (H200, 1M-row meshes, circuit-like and heavy-tailed
+  // matrices): more phases, as many rows relaxed or more.
+  vertex_t* free_cols;
+  unsigned* free_info;
 };
 
 // A row's distance: 0 when free, its column's when matched (+inf unreached).
@@ -312,12 +322,19 @@ __global__ void shortest_distances(Distances s) {
     for (long long j = grid_thread(); j < s.m; j += grid_threads()) s.dist[j] = key_of(inf);
   for (long long i = grid_thread(); i < s.m; i += grid_threads()) s.far_stamp[i] = 0;
   clear_levels(s.levels, s.m);
-  if (grid_thread() == 0) s.far_count[0] = s.far_count[1] = 0;
+  const bool may_stop = !s.from_given;
+  if (grid_thread() == 0) {
+    s.far_count[0] = s.far_count[1] = 0;
+    s.free_info[0] = 0;
+  }
   grid.sync();
-  for (long long i = grid_thread(); i < s.m; i += grid_threads())
+  for (long long i = grid_thread(); i < s.m; i += grid_threads()) {
     if (s.from_given || s.row_mate[i] == no_vertex)
       s.levels.frontier[0][atomicAdd(&s.levels.counts[0], 1u)] = vertex_t(i);
+    if (may_stop && s.col_mate[i] == no_vertex) s.free_cols[atomicAdd(&s.free_info[0], 1u)] = vertex_t(i);
+  }
   grid.sync();
+  const unsigned free_columns = may_stop ? __ldcg(&s.free_info[0]) : 0;
   // From given values of any sign every later row waits in the far pile
   // until the first split sets the threshold from the smallest.
   double threshold = s.from_given ? -inf : delta;
@@ -330,6 +347,23 @@ __global__ void shortest_distances(Distances s) {
     if (size == 0) {
       const unsigned piled = __ldcg(&s.far_count[epoch % 2]);
       if (piled == 0) break;
+      // Every row nearer than the threshold is settled: stop once every
+      // free column is among them (on circuit-like matrices 30% fewer rows
+      // relaxed). The rows beyond keep distances of at least the threshold
+      // (or none), so min(d, C) is the same for them whatever the rest of
+      // the search would have found, for any C below the threshold.
+      if (may_stop && free_columns > 0) {
+        if (grid_thread() == 0) s.free_info[1] = 0;
+        grid.sync();
+        const Key limit = key_of(threshold);
+        for (long long t = grid_thread(); t < free_columns; t += grid_threads())
+          if (__ldcg(&s.dist[s.free_cols[t]]) < limit) atomicAdd(&s.free_info[1], 1u);
+        grid.sync();
+        if (__ldcg(&s.free_info[1]) == free_columns) {
+          if (grid_thread() == 0) ++s.free_info[2];
+          break;
+        }
+      }
       // The next threshold, then the pile split into this level's frontier
       // and the next epoch's pile.
       const vertex_t* pile = s.far[epoch % 2];
@@ -414,7 +448,8 @@ __global__ void set_delta(const double* sum, const unsigned long long* count, do
 }
 
 // cap = the largest key of a free column's distance reached (0 before; left
-// 0 when none is reached).
+// 0 when none is reached). Each one reached is settled: a phase's distances
+// stop early only once every free column is.
 __global__ void largest_free_distance(vertex_t n, const vertex_t* col_mate, const Key* dist, Key* cap) {
   for (long long j = grid_thread(); j < n; j += grid_threads())
     if (col_mate[j] == no_vertex && dist[j] != key_of(inf)) atomicMax(cap, dist[j]);
@@ -562,10 +597,27 @@ DualRepairCounts repair_to_optimum(const StreamSession& session, vertex_t m, con
   DeviceBuffer<Key> bound(1, s);
   DeviceBuffer<double> step(2, s);  // the sum of reduced costs, then delta
   DeviceBuffer<unsigned long long> step_count(1, s);
-  const Distances state{m,         offsets,          cols,       cost,
-                        u,         v,                row_mate,   col_mate,
-                        dist.data(), levels,         {far0.data(), far1.data()}, far_count.data(),
-                        far_stamp.data(), bound.data(), step.data() + 1, false};
+  DeviceBuffer<vertex_t> free_cols(std::size_t(m), s);
+  DeviceBuffer<unsigned> free_info(3, s);
+  MATCHBLAS_CUDA_TRY(cudaMemsetAsync(free_info.data(), 0, sizeof(unsigned) * 3, s));
+  const Distances state{m,
+                        offsets,
+                        cols,
+                        cost,
+                        u,
+                        v,
+                        row_mate,
+                        col_mate,
+                        dist.data(),
+                        levels,
+                        {far0.data(), far1.data()},
+                        far_count.data(),
+                        far_stamp.data(),
+                        bound.data(),
+                        step.data() + 1,
+                        false,
+                        free_cols.data(),
+                        free_info.data()};
   offset_t tight_capacity = 0;
   DeviceBuffer<vertex_t> tight_cols;
   while (left > 0) {
@@ -620,6 +672,7 @@ DualRepairCounts repair_to_optimum(const StreamSession& session, vertex_t m, con
   }
   out.levels = read_scalar(counts.data() + 3, s) - out.lowering_levels;
   out.rows_relaxed = std::int64_t(read_scalar(relaxed.data(), s) - lowering_rows);
+  out.early_stops = read_scalar(free_info.data() + 2, s);
   out.left = vertex_t(left);
   if (canonical && !out.stopped_short) {
     // The canonical duals (shortest_augmenting_canonical.cpp's shortest

@@ -19,14 +19,23 @@ void check_bipartite_csr(const Csr<W>& a) {
   if (a.n_rows < 0 || a.n_cols < 0) throw invalid_input("bipartite: negative dimension");
   if (a.offsets.size() != static_cast<std::size_t>(a.n_rows) + 1 || a.offsets[0] != 0)
     throw invalid_input("bipartite: offsets must have n_rows + 1 entries starting at 0");
-  for (vertex_t i = 0; i < a.n_rows; ++i)
-    if (a.offsets[i + 1] < a.offsets[i])
-      throw invalid_input("bipartite: offsets decrease at row " + std::to_string(i));
+  // Passes without exits (they vectorise, on the threads from 2^16
+  // entries), then the first culprit.
+  const vertex_t m = a.n_rows;
+  bool rising = true;
+#pragma omp parallel for schedule(static) reduction(&& : rising) if (m >= (1 << 16))
+  for (vertex_t i = 0; i < m; ++i) rising = rising && a.offsets[i + 1] >= a.offsets[i];
+  if (!rising)
+    for (vertex_t i = 0; i < m; ++i)
+      if (a.offsets[i + 1] < a.offsets[i])
+        throw invalid_input("bipartite: offsets decrease at row " + std::to_string(i));
   if (static_cast<std::size_t>(a.offsets.back()) != a.cols.size())
     throw invalid_input("bipartite: offsets[n_rows] differs from the number of column indices");
-  // A pass without exits (it vectorises), then the first culprit.
   bool in_range = true;
-  for (vertex_t j : a.cols) in_range &= static_cast<std::uint32_t>(j) < static_cast<std::uint32_t>(a.n_cols);
+  const std::size_t nnz = a.cols.size();
+  const auto n = static_cast<std::uint32_t>(a.n_cols);
+#pragma omp parallel for schedule(static) reduction(&& : in_range) if (nnz >= (1 << 16))
+  for (std::size_t k = 0; k < nnz; ++k) in_range = in_range && static_cast<std::uint32_t>(a.cols[k]) < n;
   if (in_range) return;
   for (std::size_t k = 0; k < a.cols.size(); ++k)
     if (a.cols[k] < 0 || a.cols[k] >= a.n_cols)
@@ -40,7 +49,9 @@ void check_bipartite_values(const Csr<double>& a, const std::string& who) {
     throw invalid_input(who + ": " + std::to_string(a.weights.size()) + " values for " + std::to_string(a.cols.size()) +
                         " entries");
   bool finite = true;  // NaN fails the comparison too
-  for (double w : a.weights) finite &= std::fabs(w) <= std::numeric_limits<double>::max();
+  const std::size_t nnz = a.weights.size();
+#pragma omp parallel for schedule(static) reduction(&& : finite) if (nnz >= (1 << 16))
+  for (std::size_t k = 0; k < nnz; ++k) finite = finite && std::fabs(a.weights[k]) <= std::numeric_limits<double>::max();
   if (finite) return;
   for (vertex_t i = 0; i < a.n_rows; ++i)
     for (offset_t k = a.offsets[i]; k < a.offsets[i + 1]; ++k)

@@ -17,12 +17,29 @@
 namespace matchblas {
 namespace {
 
-// The value of the entry (i, row_mate[i]) of a.
-double matched_value(const Csr<double>& a, vertex_t i, vertex_t j) {
-  for (offset_t k = a.offsets[i]; k < a.offsets[i + 1]; ++k)
-    if (a.cols[k] == j) return std::fabs(a.weights[k]);
+[[noreturn]] void throw_not_an_entry(vertex_t i, vertex_t j) {
   throw std::logic_error("prepass: row " + std::to_string(i) + " is matched to column " + std::to_string(j) +
                          ", which is not an entry");
+}
+
+// |a_ij| of each row's matched entry (row_mate[i] = j), -1 for an unmatched
+// row; on the threads from 2^16 rows. Throws std::logic_error for a row
+// matched to a column that is not its entry (a caller's fault).
+std::vector<double> matched_values(const Csr<double>& a, const std::vector<vertex_t>& row_mate) {
+  const vertex_t m = a.n_rows;
+  std::vector<double> x(std::size_t(m), -1.0);
+  vertex_t wrong = m;  // the first row matched to a column that is not its entry
+#pragma omp parallel for schedule(static) reduction(min : wrong) if (m >= (1 << 16))
+  for (vertex_t i = 0; i < m; ++i) {
+    const vertex_t j = row_mate[i];
+    if (j < 0) continue;
+    offset_t k = a.offsets[i];
+    while (k < a.offsets[i + 1] && a.cols[k] != j) ++k;
+    if (k < a.offsets[i + 1]) x[i] = std::fabs(a.weights[k]);
+    else wrong = std::min(wrong, i);
+  }
+  if (wrong < m) throw_not_an_entry(wrong, row_mate[wrong]);
+  return x;
 }
 
 }  // namespace
@@ -32,7 +49,9 @@ Csr<double> prepass_costs(const Csr<double>& a, int job) {
   Csr<double> c = a;
   if (job == 4) {  // scaled by a power of two when the sums could overflow
     const double scale = moduli_sum_scale(c.weights);
-    for (double& w : c.weights) w = -std::fabs(w) * scale;
+    const std::size_t nnz = c.weights.size();
+#pragma omp parallel for schedule(static) if (nnz >= (1 << 16))
+    for (std::size_t k = 0; k < nnz; ++k) c.weights[k] = -std::fabs(c.weights[k]) * scale;
     return c;
   }
   double lo = std::numeric_limits<double>::infinity(), hi = -lo;
@@ -76,14 +95,18 @@ PrepassResult prepass_result(const Csr<double>& a, int job, BipartiteMates mates
   PrepassResult r;
   r.job = job;
   r.mates = std::move(mates);
+  // The values and their logs on the threads, the sums in row order (the
+  // same bits at any thread count).
+  const std::vector<double> x = matched_values(a, r.mates.row_mate);
+  std::vector<double> logs(x.size());
+#pragma omp parallel for schedule(static) if (m >= (1 << 16))
+  for (vertex_t i = 0; i < m; ++i) logs[i] = x[i] >= 0 ? std::log(x[i]) : 0.0;
   double sum = 0, log_sum = 0, smallest = std::numeric_limits<double>::infinity();
   for (vertex_t i = 0; i < m; ++i) {
-    const vertex_t j = r.mates.row_mate[i];
-    if (j < 0) continue;
-    const double x = matched_value(a, i, j);
-    sum += x;
-    log_sum += std::log(x);
-    smallest = std::min(smallest, x);
+    if (x[i] < 0) continue;
+    sum += x[i];
+    log_sum += logs[i];
+    smallest = std::min(smallest, x[i]);
   }
   r.min_matched_abs = r.mates.matched > 0 ? smallest : 0;
   r.objective = job == 1 ? double(r.mates.matched) : job <= 3 ? r.min_matched_abs : job == 4 ? sum : log_sum;
@@ -138,20 +161,13 @@ namespace {
 bool nonzero_pair_duals(const Csr<double>& a, const BipartiteMates& mates, bool symmetric, std::vector<double>& u,
                         std::vector<double>& v) {
   const vertex_t m = a.n_rows, n = a.n_cols;
+  const std::vector<double> x = matched_values(a, mates.row_mate);
+  if (std::find(x.begin(), x.end(), 0.0) == x.end()) return false;  // no zero matched
   std::vector<vertex_t> id(m, -1);  // a kept row's index in the submatrix; its column's too
   std::vector<vertex_t> col_id(n, -1);
-  bool zero_matched = false;
   vertex_t k = 0;
-  for (vertex_t i = 0; i < m; ++i) {
-    const vertex_t j = mates.row_mate[i];
-    if (j < 0) continue;
-    if (matched_value(a, i, j) == 0) {
-      zero_matched = true;
-      continue;
-    }
-    id[i] = col_id[j] = k++;
-  }
-  if (!zero_matched) return false;
+  for (vertex_t i = 0; i < m; ++i)
+    if (x[i] > 0) id[i] = col_id[mates.row_mate[i]] = k++;
   if (symmetric)
     for (vertex_t i = 0; i < m; ++i)
       if ((id[i] >= 0) != (col_id[i] >= 0)) return false;
@@ -230,9 +246,13 @@ namespace {
 // takes them as just above the other costs (the repair, as they are);
 // infinity when there is none (or for job 4).
 double auction_cost_ceiling(const Csr<double>& a, const Csr<double>& c, int job) {
+  if (job != 5) return std::numeric_limits<double>::infinity();
   double lo = std::numeric_limits<double>::infinity(), hi = -lo;
   bool zero = false;
-  for (std::size_t k = 0; k < c.weights.size(); ++k) {
+  const std::size_t nnz = c.weights.size();
+#pragma omp parallel for schedule(static) reduction(min : lo) reduction(max : hi) reduction(|| : zero) \
+    if (nnz >= (1 << 16))
+  for (std::size_t k = 0; k < nnz; ++k) {
     if (a.weights[k] == 0) {
       zero = true;
       continue;
@@ -240,7 +260,7 @@ double auction_cost_ceiling(const Csr<double>& a, const Csr<double>& c, int job)
     lo = std::min(lo, c.weights[k]);
     hi = std::max(hi, c.weights[k]);
   }
-  return job == 5 && zero && lo <= hi ? hi + (hi - lo) + 1 : std::numeric_limits<double>::infinity();
+  return zero && lo <= hi ? hi + (hi - lo) + 1 : std::numeric_limits<double>::infinity();
 }
 
 // Job 5's scalings from the canonical duals of a perfect matching on a

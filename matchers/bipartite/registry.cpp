@@ -216,14 +216,15 @@ MatcherInfo auction_gpu_entry(MatcherInfo m) {
     r.device_seconds = report.device_s;
     char text[640];
     std::snprintf(text, sizeof text,
-                  "%s%lld phases, %lld rounds%s, %d rows assigned (tail %d); upload %.3f s, device %.3f s, "
-                  "repair %.3f s (%lld rows; %lld device phases, %lld levels, %lld rows relaxed%s; duals %.3f, distances %.3f, "
+                  "%s%lld phases, %lld rounds%s, %d rows assigned (tail %d); upload %.3f s, device %.3f s (check %.3f), "
+                  "repair %.3f s (%lld rows; %lld device phases (%lld stopped early), %lld levels, %lld rows relaxed%s; duals %.3f, distances %.3f, "
                   "tight %.3f, augment %.3f s%s), download %.3f s; host: prepare %.3f, session %.3f, finish "
                   "%.3f s",
                   report.fell_back ? "host engine; " : "", static_cast<long long>(report.phases),
                   static_cast<long long>(report.rounds), report.capped ? " (capped)" : "", report.assigned,
-                  report.tail, report.upload_s, report.device_s, report.repair_s,
+                  report.tail, report.upload_s, report.device_s, report.check_s, report.repair_s,
                   static_cast<long long>(report.repaired), static_cast<long long>(report.repair_phases),
+                  static_cast<long long>(report.repair_early_stops),
                   static_cast<long long>(report.repair_levels),
                   static_cast<long long>(report.repair_rows_relaxed), report.host_repaired ? "; host searches" : "",
                   report.repair_steps_s[0], report.repair_steps_s[1], report.repair_steps_s[2],

@@ -193,16 +193,26 @@ bool augment_free_rows(const Csr<double>& c, DualMatching& r, vertex_t& row_out,
 }
 
 void set_matched_cost(const Csr<double>& c, DualMatching& d) {
+  // The pairs' costs found on the threads, summed in row order (the same
+  // bits at any thread count).
   const std::vector<vertex_t>& rm = d.mates.row_mate;
-  d.mates.matched = 0;
-  d.cost = 0;
-  for (vertex_t i = 0; i < c.n_rows; ++i)
+  const vertex_t m = c.n_rows;
+  constexpr double none = std::numeric_limits<double>::quiet_NaN();
+  std::vector<double> pair(std::size_t(m), none);
+#pragma omp parallel for schedule(static) if (m >= (1 << 16))
+  for (vertex_t i = 0; i < m; ++i)
     for (offset_t k = c.offsets[i]; k < c.offsets[i + 1]; ++k)
       if (c.cols[k] == rm[i]) {
-        d.cost += c.weights[k];
-        ++d.mates.matched;
+        pair[i] = c.weights[k];
         break;
       }
+  d.mates.matched = 0;
+  d.cost = 0;
+  for (vertex_t i = 0; i < m; ++i)
+    if (!std::isnan(pair[i])) {
+      d.cost += pair[i];
+      ++d.mates.matched;
+    }
 }
 
 // The cold start: MC64's initialisation, then the searches.

@@ -183,6 +183,7 @@ struct AuctionGpuReport {
   std::int64_t repair_phases = 0;  // the device repair's primal-dual phases
   std::int64_t repair_levels = 0;  // their label-correcting levels
   std::int64_t repair_rows_relaxed = 0;  // rows those levels relaxed
+  std::int64_t repair_early_stops = 0;   // phases whose distances stopped once every free column was settled
   // The device repair's seconds: feasible duals (the lowering), and its
   // phases' distances, dual changes with the tight entries, augmentations.
   std::array<double, 4> repair_steps_s{};
@@ -192,6 +193,7 @@ struct AuctionGpuReport {
   double canonical_s = 0;          // seconds the device took for them
   double upload_s = 0;     // the matrix to the device
   double device_s = 0;     // the maximum-matching check and the auction, matrix on the device
+  double check_s = 0;      // of device_s, the maximum-matching check
   double download_s = 0;   // the result (or the prices and matching for the host repair) back
   double repair_s = 0;     // the repair: on the device, plus the host's searches where they ran
   // The host's own stages (seconds): the input's checks and costs before

@@ -449,6 +449,7 @@ TEST_CASE("max-sum-gpu and max-product-gpu: rectangular and singular matrices on
 // row), on tie-heavy integer costs and on log-normal costs over many decades.
 TEST_CASE("max-sum-gpu's device repair: feasible duals tight on an optimal perfect matching") {
   int phases_over_one = 0, handovers = 0;
+  std::int64_t early_stops = 0;
   for (std::uint64_t seed = 1; seed <= 12; ++seed) {
     const vertex_t n = vertex_t(200 + seed * 131 % 1800);
     Csr<double> c = with_diagonal(check::random_matrix(n, n, seed % 2 ? 0.004 : 0.02, seed % 3 == 0 ? 0 : 4, seed));
@@ -469,6 +470,8 @@ TEST_CASE("max-sum-gpu's device repair: feasible duals tight on an optimal perfe
       REQUIRE_FALSE(report.fell_back);
       CHECK_FALSE(report.host_repaired);
       phases_over_one += report.repair_phases > 1;
+      early_stops += report.repair_early_stops;
+      CHECK(report.repair_early_stops <= report.repair_phases);
       REQUIRE(g.mates.matched == n);
       check::require_valid_mates(c, g.mates);
       double largest = 0;
@@ -526,6 +529,7 @@ TEST_CASE("max-sum-gpu's device repair: feasible duals tight on an optimal perfe
     }
   }
   CHECK(phases_over_one > 5);  // the cases reach more than one phase
+  CHECK(early_stops > 0);      // phases whose distances stopped once every free column was settled
   CHECK(handovers >= 10);      // and the host takes over after capped ones
 }
 

@@ -69,10 +69,14 @@ constexpr int block_size = 256;  // not tuned
 constexpr int tile_size = 8;     // lanes per row: sparse rows are short (the auction's)
 using Key = unsigned long long;  // a double's order key (order_key.cuh)
 // The near-far step: this many times the mean positive reduced cost. On the
-// H200 with 1M-row matrices, 1 relaxed the fewest rows on 2D and 3D meshes
-// and heavy-tailed values (202M against 808M-1.16G at 4-64 on stencil2d,
-// 7 phases); circuit-like ones did best at 64 (1.15 s against 1.52 s).
-constexpr double delta_factor = 1;
+// H200 with 1M-row matrices (2026-12-02, jobs 4 and 5, the phases stopping
+// once every free column is settled): 0.25 relaxed the fewest rows in all
+// (1.07G over six runs on 2D and 3D meshes and a circuit-like matrix,
+// against 1.32G at 0.5, 2.00G at 1, more at 2 and 4) and took the least
+// time in all; 2D meshes did about as well at 0.5. An earlier sweep,
+// without the early stop, had found 1 best of 1-64 on every class but the
+// circuit-like ones (best at 64 then; 0.25 relaxed half the rows of 1 now).
+constexpr double delta_factor = 0.25;
 constexpr double inf = std::numeric_limits<double>::infinity();
 
 __device__ Key key_of(double x) { return order_key_of(x); }

@@ -7,7 +7,8 @@
 // values, little-endian) for bench/prepass_scipy.py, which times scipy on the
 // same matrices. Threaded entries run at each thread count, and so do the GPU
 // entries (their host stages: checks, costs, objective and scalings); a GPU
-// entry also reports its first call's time, which holds the device's set-up.
+// entry also reports its first call's time at each thread count, which for
+// the process's first GPU call holds the device's set-up.
 //   bench_prepass INPUT... [--algos a,b:option=value] [--threads 1,2] [--reps R] [--mc64-jobs 2,4,5]
 //                 [--dump DIR] [--json]
 //   INPUT: a .mtx/.mtx.gz file, or a generator (datasets/solver_matrices.hpp):

@@ -73,7 +73,9 @@ using Key = unsigned long long;  // a double's order key (order_key.cuh)
 // once every free column is settled): 0.25 relaxed the fewest rows in all
 // (1.07G over six runs on 2D and 3D meshes and a circuit-like matrix,
 // against 1.32G at 0.5, 2.00G at 1, more at 2 and 4) and took the least
-// time in all; 2D meshes did about as well at 0.5. An earlier sweep,
+// time summed over the runs (5 of 8 against 0.5; 0.5 won on the 2D mesh
+// in one call and on the circuit-like matrix in the other). The canonical
+// duals' search uses the same step (measured only inside job 5's totals). An earlier sweep,
 // without the early stop, had found 1 best of 1-64 on every class but the
 // circuit-like ones (best at 64 then; 0.25 relaxed half the rows of 1 now).
 constexpr double delta_factor = 0.25;
@@ -317,7 +319,9 @@ __device__ void queue_row(const Distances& s, vertex_t r, double d, double thres
 // last one; when none is left, the threshold moves to the smallest
 // distance in the far pile plus delta and the pile is split. Fewer rows
 // are relaxed again than by unordered label correcting (which relaxed a
-// 2D mesh's rows about 150 times each).
+// 2D mesh's rows about 150 times each). A phase (not the canonical duals)
+// stops when a level empties with every free column nearer than the
+// threshold: those distances are final, and the rows beyond only get C.
 __global__ void shortest_distances(Distances s) {
   const cg::grid_group grid = cg::this_grid();
   const auto tile = cg::tiled_partition<tile_size>(cg::this_thread_block());

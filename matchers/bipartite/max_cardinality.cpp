@@ -19,7 +19,7 @@ void check_bipartite_csr(const Csr<W>& a) {
   if (a.n_rows < 0 || a.n_cols < 0) throw invalid_input("bipartite: negative dimension");
   if (a.offsets.size() != static_cast<std::size_t>(a.n_rows) + 1 || a.offsets[0] != 0)
     throw invalid_input("bipartite: offsets must have n_rows + 1 entries starting at 0");
-  // Passes without exits (they vectorise, on the threads from 2^16
+  // Passes without exits (they vectorise; on the threads from 2^16 rows or
   // entries), then the first culprit.
   const vertex_t m = a.n_rows;
   bool rising = true;

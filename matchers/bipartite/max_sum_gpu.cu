@@ -241,8 +241,8 @@ unsigned gpu::auction_phase(const StreamSession& session, const AuctionView& a, 
   MATCHBLAS_CUDA_TRY(cudaMemsetAsync(counts.data(), 0, 2 * sizeof(unsigned), s));
   start_phase<<<tile_grid(a.m), block_size, 0, s>>>(a, epsilon, active, counts.data());
   MATCHBLAS_CUDA_CHECK_LAUNCH();
-  const Rounds state{
-      a, epsilon, unsigned(std::max<vertex_t>(tail, 0)), max_rounds, {active, next}, counts.data(), outcome.data()};
+  MATCHBLAS_EXPECTS(tail >= 0, "auction_phase: a tail of at least 0 rows");
+  const Rounds state{a, epsilon, unsigned(tail), max_rounds, {active, next}, counts.data(), outcome.data()};
   gpu::launch_cooperative(auction_rounds, block_size, session.device(), session.sms(), s, state);
   unsigned long long out[2] = {0, 0};
   MATCHBLAS_CUDA_TRY(cudaMemcpyAsync(out, outcome.data(), sizeof out, cudaMemcpyDeviceToHost, s));

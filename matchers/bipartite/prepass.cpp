@@ -22,8 +22,8 @@ namespace {
                          ", which is not an entry");
 }
 
-// |a_ij| of each row's matched entry (row_mate[i] = j), -1 for an unmatched
-// row; on the threads from 2^16 rows. Throws std::logic_error for a row
+// |a_ij| of each row's matched entry (row_mate[i] = j; unmatched rows: -1,
+// never read); on the threads from 2^16 rows. Throws std::logic_error for a row
 // matched to a column that is not its entry (a caller's fault).
 std::vector<double> matched_values(const Csr<double>& a, const std::vector<vertex_t>& row_mate) {
   const vertex_t m = a.n_rows;
@@ -100,10 +100,10 @@ PrepassResult prepass_result(const Csr<double>& a, int job, BipartiteMates mates
   const std::vector<double> x = matched_values(a, r.mates.row_mate);
   std::vector<double> logs(x.size());
 #pragma omp parallel for schedule(static) if (m >= (1 << 16))
-  for (vertex_t i = 0; i < m; ++i) logs[i] = x[i] >= 0 ? std::log(x[i]) : 0.0;
+  for (vertex_t i = 0; i < m; ++i) logs[i] = r.mates.row_mate[i] >= 0 ? std::log(x[i]) : 0.0;
   double sum = 0, log_sum = 0, smallest = std::numeric_limits<double>::infinity();
   for (vertex_t i = 0; i < m; ++i) {
-    if (x[i] < 0) continue;
+    if (r.mates.row_mate[i] < 0) continue;
     sum += x[i];
     log_sum += logs[i];
     smallest = std::min(smallest, x[i]);
@@ -167,7 +167,7 @@ bool nonzero_pair_duals(const Csr<double>& a, const BipartiteMates& mates, bool 
   std::vector<vertex_t> col_id(n, -1);
   vertex_t k = 0;
   for (vertex_t i = 0; i < m; ++i)
-    if (x[i] > 0) id[i] = col_id[mates.row_mate[i]] = k++;
+    if (mates.row_mate[i] >= 0 && x[i] != 0) id[i] = col_id[mates.row_mate[i]] = k++;
   if (symmetric)
     for (vertex_t i = 0; i < m; ++i)
       if ((id[i] >= 0) != (col_id[i] >= 0)) return false;

@@ -193,24 +193,23 @@ bool augment_free_rows(const Csr<double>& c, DualMatching& r, vertex_t& row_out,
 }
 
 void set_matched_cost(const Csr<double>& c, DualMatching& d) {
-  // The pairs' costs found on the threads, summed in row order (the same
-  // bits at any thread count).
+  // The pairs' entries found on the threads, their costs summed in row
+  // order (the same bits at any thread count).
   const std::vector<vertex_t>& rm = d.mates.row_mate;
   const vertex_t m = c.n_rows;
-  constexpr double none = std::numeric_limits<double>::quiet_NaN();
-  std::vector<double> pair(std::size_t(m), none);
+  std::vector<offset_t> pair(std::size_t(m), -1);  // row i's entry in its mate's column, -1 for none
 #pragma omp parallel for schedule(static) if (m >= (1 << 16))
   for (vertex_t i = 0; i < m; ++i)
     for (offset_t k = c.offsets[i]; k < c.offsets[i + 1]; ++k)
       if (c.cols[k] == rm[i]) {
-        pair[i] = c.weights[k];
+        pair[i] = k;
         break;
       }
   d.mates.matched = 0;
   d.cost = 0;
   for (vertex_t i = 0; i < m; ++i)
-    if (!std::isnan(pair[i])) {
-      d.cost += pair[i];
+    if (pair[i] >= 0) {
+      d.cost += c.weights[pair[i]];
       ++d.mates.matched;
     }
 }

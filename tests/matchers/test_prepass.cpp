@@ -447,6 +447,86 @@ TEST_CASE("prepass: bad input and bad options throw invalid_input") {
   CHECK(r.perm == std::vector<vertex_t>{0, 1});
 }
 
+// The checks and the report's passes run on the threads from 2^16 rows or
+// entries: the error names the same first culprit, and the objective, the
+// permutation and the scalings are the same bits, at any thread count.
+TEST_CASE("prepass: the checks and the report on the threads: the first culprit, the same bits at 1 and 3 threads") {
+  std::mt19937 rng(7);
+  std::uniform_int_distribution<int> value(1, 9);
+  const vertex_t n = 70000;  // rows and entries over 2^16
+  Csr<double> a;  // the diagonal and two more entries a row, integer values with ties and both signs
+  a.n_rows = a.n_cols = n;  // offsets start as {0}
+  for (vertex_t i = 0; i < n; ++i) {
+    std::vector<vertex_t> row{i, vertex_t((i * 7LL + 1) % n), vertex_t((i * 13LL + 5) % n)};
+    std::sort(row.begin(), row.end());
+    row.erase(std::unique(row.begin(), row.end()), row.end());
+    for (vertex_t j : row) {
+      a.cols.push_back(j);
+      a.weights.push_back((rng() & 1 ? 1.0 : -1.0) * value(rng));
+    }
+    a.offsets.push_back(offset_t(a.cols.size()));
+  }
+  const auto message = [](const Csr<double>& bad, int threads) {
+    const ScopedThreads scope(threads);
+    try {
+      (void)prepass(bad, {.job = 5});
+    } catch (const invalid_input& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  {  // two values that are not finite: the first is named
+    Csr<double> bad = a;
+    bad.weights[bad.offsets[n - 10]] = std::numeric_limits<double>::infinity();
+    bad.weights[bad.offsets[n / 2]] = std::nan("");
+    const std::string one = message(bad, 1);
+    CHECK(one.find("the entry at row " + std::to_string(n / 2) + ",") != std::string::npos);
+    CHECK(message(bad, 3) == one);
+  }
+  {  // two columns out of range: the first is named
+    Csr<double> bad = a;
+    bad.cols[std::size_t(bad.offsets[n - 3])] = n + 5;
+    bad.cols[std::size_t(bad.offsets[n / 3])] = -2;
+    const std::string one = message(bad, 1);
+    CHECK(one.find("column index -2 out of range at entry " + std::to_string(bad.offsets[n / 3])) != std::string::npos);
+    CHECK(message(bad, 3) == one);
+  }
+  {  // offsets that decrease at two rows: the first is named
+    Csr<double> bad = a;
+    std::swap(bad.offsets[n / 4], bad.offsets[n / 4 + 1]);
+    std::swap(bad.offsets[n - 7], bad.offsets[n - 6]);
+    const std::string one = message(bad, 1);
+    CHECK(one.find("offsets decrease at row " + std::to_string(n / 4)) != std::string::npos);
+    CHECK(message(bad, 3) == one);
+  }
+  for (int job : {4, 5}) {
+    CAPTURE(job);
+    PrepassResult r1, r3;
+    {
+      const ScopedThreads scope(1);
+      r1 = prepass(a, {.job = job});
+    }
+    {
+      const ScopedThreads scope(3);
+      r3 = prepass(a, {.job = job});
+    }
+    CHECK(r1.mates.matched == n);
+    CHECK(r3.objective == r1.objective);  // bits: summed in row order either way
+    CHECK(r3.perm == r1.perm);
+    CHECK(r3.row_log_scale == r1.row_log_scale);
+    CHECK(r3.col_log_scale == r1.col_log_scale);
+    // The objective, summed here independently in row order.
+    double sum = 0;
+    for (vertex_t i = 0; i < n; ++i)
+      for (offset_t k = a.offsets[i]; k < a.offsets[i + 1]; ++k)
+        if (a.cols[k] == r1.mates.row_mate[i]) {
+          sum += job == 4 ? std::fabs(a.weights[k]) : std::log(std::fabs(a.weights[k]));
+          break;
+        }
+    CHECK(r1.objective == sum);
+  }
+}
+
 namespace {
 
 // The collection's matrices with a structural rank in MANIFEST.tsv.

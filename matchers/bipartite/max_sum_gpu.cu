@@ -233,6 +233,7 @@ void check_auction_options(const AuctionGpuOptions& o) {
 
 unsigned gpu::auction_phase(const StreamSession& session, const AuctionView& a, double epsilon, vertex_t tail,
                             std::int64_t max_rounds, vertex_t* active, vertex_t* next, std::int64_t& rounds) {
+  MATCHBLAS_EXPECTS(tail >= 0, "auction_phase: a tail of at least 0 rows");
   const cudaStream_t s = session.stream();
   const long long cap = gpu::max_blocks_per_sm * session.sms();
   const auto tile_grid = [&](long long items) { return gpu::grid_for(items * tile_size, block_size, cap); };
@@ -241,7 +242,6 @@ unsigned gpu::auction_phase(const StreamSession& session, const AuctionView& a, 
   MATCHBLAS_CUDA_TRY(cudaMemsetAsync(counts.data(), 0, 2 * sizeof(unsigned), s));
   start_phase<<<tile_grid(a.m), block_size, 0, s>>>(a, epsilon, active, counts.data());
   MATCHBLAS_CUDA_CHECK_LAUNCH();
-  MATCHBLAS_EXPECTS(tail >= 0, "auction_phase: a tail of at least 0 rows");
   const Rounds state{a, epsilon, unsigned(tail), max_rounds, {active, next}, counts.data(), outcome.data()};
   gpu::launch_cooperative(auction_rounds, block_size, session.device(), session.sms(), s, state);
   unsigned long long out[2] = {0, 0};

@@ -239,6 +239,18 @@ void prefetch_jacobi_bids(const Csr<double>& c, const double* price, const Colum
   if (b + 1 < m) prefetch_rows_ahead(c, top, rows[b + 1], -1, -1);
 }
 
+// A round's resolution, bid b of m: the record and the owner of the column
+// of the bid `ahead` places on fetched (the owner's miss was the next
+// largest stall of the one-thread round after the records', perf).
+constexpr std::int64_t resolution_ahead = 16;
+void prefetch_resolution(const ColumnBid* top, const vertex_t* col_mate, const vertex_t* bid_col, std::int64_t b,
+                         std::int64_t m) {
+  if (b + resolution_ahead >= m) return;
+  const vertex_t j = bid_col[b + resolution_ahead];
+  prefetch(top + j);
+  prefetch(col_mate + j);
+}
+
 enum class JacobiEnd { done, over_budget, empty_row };
 JacobiEnd jacobi_bids(const Csr<double>& c, double ceiling, double eps, std::size_t tail, double budget, int threads,
                       std::int64_t bids_per_thread, AuctionStart& a, std::vector<vertex_t>& bidders,
@@ -299,6 +311,7 @@ JacobiEnd jacobi_bids(const Csr<double>& c, double ceiling, double eps, std::siz
       }
       next.clear();
       for (std::int64_t b = 0; b < m; ++b) {
+        prefetch_resolution(top.data(), a.mates.col_mate.data(), bid_col.data(), b, m);
         const vertex_t i = bidders[std::size_t(b)];
         ColumnBid& t = top[std::size_t(bid_col[std::size_t(b)])];
         if (t.row != i) {
@@ -363,6 +376,7 @@ JacobiEnd jacobi_bids(const Csr<double>& c, double ceiling, double eps, std::siz
         for (std::int64_t k = 0; k < chunks; ++k) {
           std::int64_t rows = 0;
           for (std::int64_t b = m * k / chunks; b < m * (k + 1) / chunks; ++b) {
+            prefetch_resolution(top.data(), a.mates.col_mate.data(), bid_col.data(), b, m);
             const vertex_t i = bidders[std::size_t(b)], j = bid_col[std::size_t(b)];
             std::atomic_ref<vertex_t> w(top[std::size_t(j)].row);
             if (w.load(std::memory_order_relaxed) != i) {

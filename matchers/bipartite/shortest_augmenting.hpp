@@ -33,8 +33,8 @@
 //   rounds, several at a time, until the rounds take fewer than a quarter
 //   of the threads' worth (shortest_augmenting_parallel.cpp), then one at
 //   a time; the O(nnz) passes around them (row and column minima,
-//   tightness, the first relaxation of canonical_duals) run on OpenMP's
-//   threads from 65536 entries on. Every result is the same, bit for bit,
+//   tightness, canonical_duals' shortest paths) run on OpenMP's threads
+//   from 65536 entries on. Every result is the same, bit for bit,
 //   on any number of threads.
 #pragma once
 #include <array>
@@ -109,8 +109,9 @@ DualMatching min_cost_row_perfect_from_column_duals(const Csr<double>& cost, std
 // matching forces it (MC64's own searches end at or below them).
 // The constraints are v_j - v_{M(i)} <= c_ij - c_{i,M(i)} for every entry
 // (i, j): a shortest-path problem, solved in the reduced costs of d (>= 0)
-// by Dijkstra from every column at once, only the lowered columns in the
-// heap. O(nnz) plus O(log n) a lowering.
+// from every column at once by label correcting in buckets of keys
+// (delta-stepping) on OpenMP's threads, only the lowered columns searched.
+// O(nnz) plus about one relaxation a lowered column.
 void canonical_duals(const Csr<double>& cost, DualMatching& d);
 
 // Minimum-cost matching among the maximum-cardinality matchings of any

@@ -26,11 +26,13 @@ constexpr offset_t parallel_entries = 1 << 16;
 inline bool in_parallel(const Csr<double>& c) { return c.num_entries() >= parallel_entries && omp_get_max_threads() > 1; }
 
 // x = min(x, y), atomically: threads lowering the same x keep the smallest.
-inline void atomic_lower(double& x, double y) {
+// True when this call stored y.
+inline bool atomic_lower(double& x, double y) {
   std::atomic_ref<double> r(x);
   double seen = r.load(std::memory_order_relaxed);
-  while (y < seen && !r.compare_exchange_weak(seen, y, std::memory_order_relaxed)) {
-  }
+  while (y < seen)
+    if (r.compare_exchange_weak(seen, y, std::memory_order_relaxed)) return true;
+  return false;
 }
 
 // col_min[j] = min(col_min[j], c_ij - row[i]) over every entry.
@@ -270,8 +272,11 @@ bool within_rounding(double reduced, double c, double u, double v);
 // its feasible duals d.u, d.v; x0 of n finite values.
 // Each x_j is the smallest over paths of x0 plus the reduced costs added
 // in path order, so the same bits however it is computed. O(nnz) plus
-// O(log n) a lowered column.
-std::vector<double> greatest_column_shifts(const Csr<double>& c, const DualMatching& d, const std::vector<double>& x0);
+// about one relaxation a lowered column.
+// On OpenMP's threads from parallel_entries on (threads > 1); `threads`
+// > 0 forces that many, on any size (the tests).
+std::vector<double> greatest_column_shifts(const Csr<double>& c, const DualMatching& d, const std::vector<double>& x0,
+                                           int threads = 0);
 
 // Whether every reduced cost c_ij - u_i - v_j is >= 0 up to rounding: of
 // its own terms (within_rounding) or of the duals' largest magnitudes (256

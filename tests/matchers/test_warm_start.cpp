@@ -383,7 +383,7 @@ TEST_CASE("canonical_duals: the same duals from MC64's start and from an auction
   CHECK(moved > 100);  // the bound is not simply v0
 }
 
-TEST_CASE("canonical_duals: its shortest paths equal Bellman-Ford's bit for bit, and the greatest duals below MC64's first, on keys spread evenly, in ties and unevenly") {
+TEST_CASE("canonical_duals: its shortest paths equal Bellman-Ford's bit for bit on one thread and on several, and the greatest duals below MC64's first, on keys spread evenly, in ties and unevenly") {
   // From n = 128 on the search keeps its keys in several buckets (n / 64):
   // its result must still be the shortest-path distances, whatever the
   // spread of the values (ties, many decades, one outlier that crowds every
@@ -464,6 +464,9 @@ TEST_CASE("canonical_duals: its shortest paths equal Bellman-Ford's bit for bit,
     for (vertex_t j = 0; j < n; ++j) x0[j] = v0[j] - d.v[j];
     const std::vector<double> x = bellman_ford(x0);
     CHECK(same_bits(shortest_augmenting_detail::greatest_column_shifts(c, d, x0), x));
+    // The label-correcting rounds on threads (forced at any size): the
+    // same bits on 2 and 3 threads.
+    for (int threads : {2, 3}) CHECK(same_bits(shortest_augmenting_detail::greatest_column_shifts(c, d, x0, threads), x));
     // The buckets the lowered keys end in (the function's layout: n / 64 of
     // them from the smallest lowered key to the largest x0): the trials whose
     // keys spread over several test the buckets, not one heap.
@@ -484,11 +487,13 @@ TEST_CASE("canonical_duals: its shortest paths equal Bellman-Ford's bit for bit,
     if (kind == 3 || trial >= 40) {
       std::vector<double> crowded = x0;
       crowded[std::size_t(trial) % std::size_t(n)] = 1e9;
-      CHECK(same_bits(shortest_augmenting_detail::greatest_column_shifts(c, d, crowded), bellman_ford(crowded)));
       std::vector<double> huge = x0;
       huge[0] = 1.5e308;
       huge[std::size_t(n) - 1] = -1.5e308;
-      CHECK(same_bits(shortest_augmenting_detail::greatest_column_shifts(c, d, huge), bellman_ford(huge)));
+      for (int threads : {0, 2}) {
+        CHECK(same_bits(shortest_augmenting_detail::greatest_column_shifts(c, d, crowded, threads), bellman_ford(crowded)));
+        CHECK(same_bits(shortest_augmenting_detail::greatest_column_shifts(c, d, huge, threads), bellman_ford(huge)));
+      }
     }
     // Then the whole of canonical_duals, by what its result must be.
     canonical_duals(c, d);

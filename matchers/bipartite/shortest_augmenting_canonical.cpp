@@ -33,142 +33,167 @@ using namespace shortest_augmenting_detail;
 
 namespace {
 
-// The relaxations after the first: label correcting on `threads` threads
-// (one included), the pending columns (key below the key their row was
-// last relaxed from) in buckets of keys a step wide (half a percent of the
-// mean reduced cost), a window of n / 64 of them (at most 4096) from the
-// smallest pending key, the last holding every key beyond. The current
-// bucket's columns relax their rows in rounds on every thread until no
-// key falls into it; then the next bucket with a column on any thread;
-// past the window, the window moves. A key is lowered by compare-and-swap,
-// and a column is relaxed by the thread that lowers its `relaxed_from` to
-// its key. Every relaxation is monotone and never gives a key below the
-// one it starts from, so the keys end at the greatest fixed point below
-// the start whatever the order: the same bits on any number of threads,
-// and as Dijkstra's. A round's columns are in one array, their rows and
-// keys fetched ahead (Dijkstra's heap order cannot be): on 300k-1M-row
-// matrices, one thread is 1.0-1.6x a bucketed Dijkstra's and two 1.8-2.6x.
-void relax_in_buckets(const Csr<double>& c, const DualMatching& d, const std::vector<double>& x0,
-                      std::vector<double>& key, int threads) {
-  const vertex_t n = c.n_rows;
-  const auto& cm = d.mates.col_mate;
-  double reduced_sum = 0;  // its rounding depends on the threads: it sets the buckets, not the result
-#pragma omp parallel for schedule(static) reduction(+ : reduced_sum) num_threads(threads)
-  for (vertex_t i = 0; i < n; ++i)
-    for (offset_t k = c.offsets[i]; k < c.offsets[i + 1]; ++k)
-      reduced_sum += std::max(0.0, c.weights[k] - d.u[i] - d.v[c.cols[k]]);
-  const double step = 0.005 * reduced_sum / double(std::max<offset_t>(1, c.num_entries()));
-  const std::size_t buckets =
-      step > 0 && std::isfinite(step) ? std::clamp<std::size_t>(std::size_t(n) / 64, 1, 4096) : 1;
-  const std::size_t beyond = buckets - 1;  // the window's last bucket: every key past it
-  std::vector<double> relaxed_from = x0;   // the first relaxation was from x0
-  std::vector<std::vector<std::vector<vertex_t>>> pile(threads, std::vector<std::vector<vertex_t>>(buckets));
-  std::vector<std::vector<vertex_t>> near(threads), next(threads);
-  std::vector<std::size_t> start(std::size_t(threads) + 1, 0);
-  std::vector<vertex_t> round;  // the round's columns, then 16 of -1
-  double base = 0, smallest = inf;
-  std::size_t current = beyond, lowest = beyond;
-  const auto load = [](const double& x) { return std::atomic_ref<const double>(x).load(std::memory_order_relaxed); };
-  const auto bucket_of = [&](double x, std::size_t from) -> std::size_t {
-    const double q = (x - base) / step;  // NaN or huge for keys near +-1.5e308: beyond
-    if (!(q < double(beyond))) return beyond;
-    return std::max(from, std::size_t(std::max(0.0, q)));
-  };
-#pragma omp parallel num_threads(threads)
-  {
-    const int t = omp_get_thread_num();
-    std::vector<std::vector<vertex_t>>& mine = pile[t];
-#pragma omp for schedule(static)
+// The relaxations after the first: label correcting, the pending columns
+// (key below the key their row was last relaxed from) in buckets of keys a
+// step wide (half a percent of the mean reduced cost), a window of n / 64
+// of them (at most 4096) from the smallest pending key, the last holding
+// every key beyond. The current bucket's columns relax their rows in
+// rounds until no key falls into it; then the next bucket holding a
+// column; past the window, the window moves. A round of at least
+// `team_round` columns runs on a team of `threads` (keys lowered by
+// compare-and-swap; a column relaxed by the thread that lowers its
+// `relaxed_from` to its key), a smaller one on the calling thread: a mesh's
+// rounds are mostly a hundred columns or so, too few to pay for a team's
+// start and barriers. Every relaxation is monotone and never gives a key
+// below the one it starts from, so the keys end at the greatest fixed
+// point below the start whatever the order: the same bits on any number of
+// threads, and as Dijkstra's. A round's columns are in one array, their
+// rows and keys fetched ahead (Dijkstra's heap order cannot be).
+class BucketedRelaxation {
+ public:
+  BucketedRelaxation(const Csr<double>& c, const DualMatching& d, const std::vector<double>& x0,
+                     std::vector<double>& key, int threads, std::size_t team_round)
+      : c_(c), d_(d), key_(key), relaxed_from_(x0), threads_(threads), team_round_(team_round),
+        lists_(std::size_t(threads)) {
+    const vertex_t n = c.n_rows;
+    double reduced_sum = 0;  // its rounding depends on the threads: it sets the buckets, not the result
+#pragma omp parallel for schedule(static) reduction(+ : reduced_sum) num_threads(threads) if (threads > 1)
+    for (vertex_t i = 0; i < n; ++i)
+      for (offset_t k = c.offsets[i]; k < c.offsets[i + 1]; ++k)
+        reduced_sum += std::max(0.0, c.weights[k] - d.u[i] - d.v[c.cols[k]]);
+    step_ = 0.005 * reduced_sum / double(std::max<offset_t>(1, c.num_entries()));
+    buckets_ = step_ > 0 && std::isfinite(step_) ? std::clamp<std::size_t>(std::size_t(n) / 64, 1, 4096) : 1;
+    beyond_ = buckets_ - 1;
+    for (Lists& l : lists_) l.pile.resize(buckets_);
     for (vertex_t j = 0; j < n; ++j)
-      if (key[j] < x0[j]) mine[beyond].push_back(j);
-    for (;;) {
-      if (current == beyond) {
-        // The window moves to the smallest pending key beyond it.
-#pragma omp barrier
-#pragma omp single
-        smallest = inf;
-        std::vector<vertex_t>& far = mine[beyond];
-        double my_smallest = inf;
-        std::size_t kept = 0;
-        for (vertex_t j : far)
-          if (key[j] < relaxed_from[j]) {
-            far[kept++] = j;
-            my_smallest = std::min(my_smallest, key[j]);
-          }
-        far.resize(kept);
-        atomic_lower(smallest, my_smallest);
-#pragma omp barrier
-        if (smallest == inf) break;
-#pragma omp single
-        {
-          base = smallest;
-          current = 0;
+      if (key[j] < x0[j]) lists_[0].pile[beyond_].push_back(j);
+  }
+
+  void run() {
+    for (std::size_t b = beyond_;;) {
+      if (b == beyond_ && !move_window()) return;
+      b = current_ = b == beyond_ ? 0 : b;
+      take_bucket(b);
+      while (round_size_ > 0) {
+        if (threads_ > 1 && round_size_ >= team_round_) {
+#pragma omp parallel for schedule(dynamic, 64) num_threads(threads_)
+          for (std::size_t q = 0; q < round_size_; ++q) relax(q, lists_[std::size_t(omp_get_thread_num())]);
+        } else {
+          for (std::size_t q = 0; q < round_size_; ++q) relax(q, lists_[0]);
         }
-        kept = 0;
-        for (vertex_t j : far) {
-          const std::size_t b = bucket_of(key[j], 0);
-          if (b == beyond) far[kept++] = j;
-          else mine[b].push_back(j);
-        }
-        far.resize(kept);
-#pragma omp barrier
+        gather([](Lists& l) -> std::vector<vertex_t>& { return l.next; });
       }
-      const std::size_t b = current;
-      std::swap(near[t], mine[b]);
-      for (;;) {
-#pragma omp barrier
-#pragma omp single
-        {
-          for (int s = 0; s < threads; ++s) start[s + 1] = start[s] + near[s].size();
-          if (round.size() < start[threads] + 16) round.resize(start[threads] + 16);
-          lowest = beyond;
-        }
-        const std::size_t total = start[threads];
-        if (total == 0) break;
-        std::copy(near[t].begin(), near[t].end(), round.begin() + std::ptrdiff_t(start[t]));
-        if (t == 0) std::fill(round.begin() + std::ptrdiff_t(total), round.begin() + std::ptrdiff_t(total) + 16, -1);
-#pragma omp barrier
-#pragma omp for schedule(dynamic, 64)
-        for (std::size_t q = 0; q < total; ++q) {
-          const vertex_t eighth = round[q + 8], fourth = round[q + 4], second = round[q + 2], first = round[q + 1];
-          if (eighth >= 0) {
-            prefetch(cm.data() + eighth);
-            prefetch(key.data() + eighth);
-          }
-          prefetch_rows_ahead(c, key.data(), first >= 0 ? cm[first] : -1, second >= 0 ? cm[second] : -1,
-                              fourth >= 0 ? cm[fourth] : -1);
-          const vertex_t j = round[q];
-          const double from = load(key[j]);
-          if (!atomic_lower(relaxed_from[j], from)) continue;  // relaxed from this key already
-          const vertex_t i = cm[j];
-          const double ui = d.u[i];
-          for (offset_t k = c.offsets[i]; k < c.offsets[i + 1]; ++k) {
-            const vertex_t to = c.cols[k];
-            const double nd = from + std::max(0.0, c.weights[k] - ui - d.v[to]);
-            if (nd < load(key[to]) && atomic_lower(key[to], nd)) {
-              const std::size_t to_bucket = bucket_of(nd, b);
-              (to_bucket == b ? next[t] : mine[to_bucket]).push_back(to);
-            }
-          }
-        }
-        near[t].clear();
-        std::swap(near[t], next[t]);
-      }
-      // The next bucket holding a column on any thread (beyond: the window moves).
-      std::size_t my_next = beyond;
-      for (std::size_t x = b + 1; x < beyond; ++x)
-        if (!mine[x].empty()) {
-          my_next = x;
-          break;
-        }
-#pragma omp critical(matchblas_relax_in_buckets)
-      lowest = std::min(lowest, my_next);
-#pragma omp barrier
-#pragma omp single
-      current = lowest;
+      b = next_bucket(b);
     }
   }
-}
+
+ private:
+  struct alignas(64) Lists {  // one thread's: no two threads' vectors share a cache line
+    std::vector<std::vector<vertex_t>> pile;  // pending columns by bucket
+    std::vector<vertex_t> next;               // lowered into the current bucket this round
+  };
+
+  std::size_t bucket_of(double x, std::size_t from) const {
+    const double q = (x - base_) / step_;  // NaN or huge for keys near +-1.5e308: beyond
+    if (!(q < double(beyond_))) return beyond_;
+    return std::max(from, std::size_t(std::max(0.0, q)));
+  }
+
+  // The window to the smallest pending key beyond it; false when none is pending.
+  bool move_window() {
+    double smallest = inf;
+    for (Lists& l : lists_) {
+      std::vector<vertex_t>& far = l.pile[beyond_];
+      std::size_t kept = 0;
+      for (vertex_t j : far)
+        if (key_[j] < relaxed_from_[j]) {
+          far[kept++] = j;
+          smallest = std::min(smallest, key_[j]);
+        }
+      far.resize(kept);
+    }
+    if (smallest == inf) return false;
+    base_ = smallest;
+    for (Lists& l : lists_) {
+      std::vector<vertex_t>& far = l.pile[beyond_];
+      std::size_t kept = 0;
+      for (vertex_t j : far) {
+        const std::size_t b = bucket_of(key_[j], 0);
+        if (b == beyond_) far[kept++] = j;
+        else l.pile[b].push_back(j);
+      }
+      far.resize(kept);
+    }
+    return true;
+  }
+
+  // The next bucket after b holding a column (beyond_: none in the window).
+  // Columns only ever join the current bucket or later ones.
+  std::size_t next_bucket(std::size_t b) const {
+    for (std::size_t x = b + 1; x < beyond_; ++x)
+      for (const Lists& l : lists_)
+        if (!l.pile[x].empty()) return x;
+    return beyond_;
+  }
+
+  void take_bucket(std::size_t b) {
+    gather([b](Lists& l) -> std::vector<vertex_t>& { return l.pile[b]; });
+  }
+
+  // The round: the lists `list` picks of every thread, emptied, then 16 of -1.
+  template <class Pick>
+  void gather(Pick list) {
+    round_size_ = 0;
+    for (Lists& l : lists_) round_size_ += list(l).size();
+    round_.resize(round_size_ + 16);
+    std::size_t at = 0;
+    for (Lists& l : lists_) {
+      std::vector<vertex_t>& from = list(l);
+      std::copy(from.begin(), from.end(), round_.begin() + std::ptrdiff_t(at));
+      at += from.size();
+      from.clear();
+    }
+    std::fill(round_.begin() + std::ptrdiff_t(at), round_.end(), -1);
+  }
+
+  void relax(std::size_t q, Lists& mine) {
+    const auto& cm = d_.mates.col_mate;
+    const vertex_t eighth = round_[q + 8], fourth = round_[q + 4], second = round_[q + 2], first = round_[q + 1];
+    if (eighth >= 0) {
+      prefetch(cm.data() + eighth);
+      prefetch(key_.data() + eighth);
+    }
+    prefetch_rows_ahead(c_, key_.data(), first >= 0 ? cm[first] : -1, second >= 0 ? cm[second] : -1,
+                        fourth >= 0 ? cm[fourth] : -1);
+    const vertex_t j = round_[q];
+    const double from = load(key_[j]);
+    if (!atomic_lower(relaxed_from_[j], from)) return;  // relaxed from this key already
+    const vertex_t i = cm[j];
+    const double ui = d_.u[i];
+    for (offset_t k = c_.offsets[i]; k < c_.offsets[i + 1]; ++k) {
+      const vertex_t to = c_.cols[k];
+      const double nd = from + std::max(0.0, c_.weights[k] - ui - d_.v[to]);
+      if (nd < load(key_[to]) && atomic_lower(key_[to], nd)) {
+        const std::size_t to_bucket = bucket_of(nd, current_);
+        (to_bucket == current_ ? mine.next : mine.pile[to_bucket]).push_back(to);
+      }
+    }
+  }
+
+  static double load(const double& x) { return std::atomic_ref<const double>(x).load(std::memory_order_relaxed); }
+
+  const Csr<double>& c_;
+  const DualMatching& d_;
+  std::vector<double>& key_;
+  std::vector<double> relaxed_from_;  // the first relaxation was from x0
+  int threads_;
+  std::size_t team_round_;  // the fewest columns a round runs on the team with
+  std::vector<Lists> lists_;
+  std::vector<vertex_t> round_;
+  std::size_t round_size_ = 0;
+  double step_ = 0, base_ = 0;
+  std::size_t buckets_ = 1, beyond_ = 0, current_ = 0;
+};
 
 }  // namespace
 
@@ -176,7 +201,8 @@ std::vector<double> shortest_augmenting_detail::greatest_column_shifts(const Csr
                                                                         const std::vector<double>& x0, int threads) {
   const vertex_t n = c.n_rows;
   const auto& rm = d.mates.row_mate;
-  if (threads <= 0) threads = in_parallel(c) ? omp_get_max_threads() : 1;
+  const bool forced = threads > 0;
+  if (!forced) threads = in_parallel(c) ? omp_get_max_threads() : 1;
   auto reduced = [&](vertex_t i, offset_t k) { return std::max(0.0, c.weights[k] - d.u[i] - d.v[c.cols[k]]); };
   // The first relaxation from every column (of its row, from x0): minima,
   // the same on any number of threads. Only the columns it lowers start
@@ -193,7 +219,10 @@ std::vector<double> shortest_augmenting_detail::greatest_column_shifts(const Csr
       for (offset_t k = c.offsets[i]; k < c.offsets[i + 1]; ++k)
         key[c.cols[k]] = std::min(key[c.cols[k]], x0[rm[i]] + reduced(i, k));
   }
-  relax_in_buckets(c, d, x0, key, threads);
+  // A team's round from 256 columns a thread on (at two threads 1.0-2.2x
+  // one thread's on 300k-1M-row matrices); every round when the threads
+  // are forced.
+  BucketedRelaxation(c, d, x0, key, threads, forced ? 1 : 256 * std::size_t(threads)).run();
   return key;
 }
 

@@ -273,8 +273,9 @@ bool within_rounding(double reduced, double c, double u, double v);
 // Each x_j is the smallest over paths of x0 plus the reduced costs added
 // in path order, so the same bits however it is computed. O(nnz) plus
 // about one relaxation a lowered column.
-// On OpenMP's threads from parallel_entries on (threads > 1); `threads`
-// > 0 forces that many, on any size (the tests).
+// On OpenMP's threads from parallel_entries on (threads > 1), its rounds
+// of label correcting on them where large; `threads` > 0 forces that
+// many, on any size, every round on them (the tests).
 std::vector<double> greatest_column_shifts(const Csr<double>& c, const DualMatching& d, const std::vector<double>& x0,
                                            int threads = 0);
 

@@ -41,12 +41,20 @@ namespace cg = cooperative_groups;
 
 constexpr int block_size = 256;  // not tuned: the kernels are grid-stride loops over rows
 
-// The greedy start: row i takes the first column of its row that no row
-// holds yet (compare-and-swap on col_mate): a maximal matching.
+// The greedy start: row i takes the first column no row holds yet
+// (compare-and-swap on col_mate), trying its entries from the middle one
+// on (wrapping round): a maximal matching. In a row of a matrix with a
+// band or a mesh's pattern, its columns sorted, the middle entry is the
+// diagonal or next to it whatever the rows' order, so the rows left free
+// and the columns left free are near each other and the augmenting paths
+// short; from the first entry every row leans the same way and the free
+// rows end at one side of the mesh, the free columns at the other.
 __global__ void greedy_start(vertex_t m, const offset_t* offsets, const vertex_t* cols, vertex_t* row_mate,
                              vertex_t* col_mate) {
   for (long long i = gpu::grid_thread(); i < m; i += gpu::grid_threads()) {
-    for (offset_t k = offsets[i]; k < offsets[i + 1]; ++k) {
+    const offset_t begin = offsets[i], degree = offsets[i + 1] - begin;
+    for (offset_t t = 0; t < degree; ++t) {
+      const offset_t k = begin + (degree / 2 + t) % degree;
       const vertex_t j = cols[k];
       if (col_mate[j] == no_vertex && atomicCAS(&col_mate[j], no_vertex, vertex_t(i)) == no_vertex) {
         row_mate[i] = j;

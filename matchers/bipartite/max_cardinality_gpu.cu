@@ -1,7 +1,8 @@
 // Maximum-cardinality matching of an m-by-n bipartite graph on the GPU (MC64
 // job 1; registry entry cardinality-gpu, twin of cardinality).
-//   Algorithm: a greedy start (every row claims its first free column by
-//   compare-and-swap: a maximal matching), then phases of alternating
+//   Algorithm: a greedy start (every row claims the first free column from
+//   its middle entry on by compare-and-swap: a maximal matching), then
+//   phases of alternating
 //   breadth-first search from every free row at once, one kernel per level:
 //   a column is claimed by the first row that reaches it (its predecessor),
 //   a matched column's row joins the next level carrying its root, so the
@@ -49,7 +50,7 @@ constexpr int block_size = 256;  // not tuned: the kernels are grid-stride loops
 // and the columns left free are near each other and the augmenting paths
 // short; from the first entry every row leans the same way and the free
 // rows end at one side of the mesh, the free columns at the other.
-__global__ void greedy_start(vertex_t m, const offset_t* offsets, const vertex_t* cols, vertex_t* row_mate,
+__global__ void greedy_claims(vertex_t m, const offset_t* offsets, const vertex_t* cols, vertex_t* row_mate,
                              vertex_t* col_mate) {
   for (long long i = gpu::grid_thread(); i < m; i += gpu::grid_threads()) {
     const offset_t begin = offsets[i], degree = offsets[i + 1] - begin;
@@ -162,6 +163,14 @@ __global__ void augmenting_phases(SearchState st) {
 
 namespace gpu {
 
+void greedy_start(const StreamSession& session, vertex_t m, const offset_t* offsets, const vertex_t* cols,
+                  vertex_t* row_mate, vertex_t* col_mate) {
+  if (m == 0) return;
+  greedy_claims<<<grid_for(m, block_size, max_blocks_per_sm * session.sms()), block_size, 0, session.stream()>>>(
+      m, offsets, cols, row_mate, col_mate);
+  MATCHBLAS_CUDA_CHECK_LAUNCH();
+}
+
 GpuSearchCounts augment_to_maximum(const StreamSession& session, vertex_t m, vertex_t n, const offset_t* offsets,
                                    const vertex_t* cols, vertex_t* row_mate, vertex_t* col_mate) {
   if (m == 0 || n == 0) return {};
@@ -203,9 +212,7 @@ BipartiteMates max_cardinality_bipartite_gpu(const Csr<double>& a, const GpuOpti
   gpu::DeviceBuffer<vertex_t> row_mate(std::size_t(m), s), col_mate(std::size_t(n), s);
   MATCHBLAS_CUDA_TRY(cudaMemsetAsync(row_mate.data(), 0xff, sizeof(vertex_t) * m, s));
   MATCHBLAS_CUDA_TRY(cudaMemsetAsync(col_mate.data(), 0xff, sizeof(vertex_t) * n, s));
-  greedy_start<<<gpu::grid_for(m, block_size, gpu::max_blocks_per_sm * session.sms()), block_size, 0, s>>>(
-      m, offsets.data(), cols.data(), row_mate.data(), col_mate.data());
-  MATCHBLAS_CUDA_CHECK_LAUNCH();
+  gpu::greedy_start(session, m, offsets.data(), cols.data(), row_mate.data(), col_mate.data());
   const GpuSearchCounts counts =
       gpu::augment_to_maximum(session, m, n, offsets.data(), cols.data(), row_mate.data(), col_mate.data());
   matched.record(s);

@@ -11,7 +11,8 @@
 // and that call's time is reported apart ("first call"): for the process's
 // first GPU call it holds the device's set-up (CUDA's context and memory
 // pool, 0.3 s on an H200), which a median of few calls would otherwise
-// take in (with --reps 2 or 3 it was the median).
+// take in (with --reps 1 or 2 it was the median, with 3 it pushed the
+// median to the slower of the other two).
 //   bench_prepass INPUT... [--algos a,b:option=value] [--threads 1,2] [--reps R] [--mc64-jobs 2,4,5]
 //                 [--dump DIR] [--json]
 //   INPUT: a .mtx/.mtx.gz file, or a generator (datasets/solver_matrices.hpp):

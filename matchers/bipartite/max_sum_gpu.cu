@@ -319,7 +319,9 @@ DualMatching min_cost_max_cardinality_gpu(const Csr<double>& c, const AuctionGpu
     MATCHBLAS_CUDA_TRY(cudaMemsetAsync(d_price.data(), 0, sizeof(double) * n, s));
     MATCHBLAS_CUDA_TRY(cudaMemsetAsync(key.data(), 0, sizeof(unsigned long long) * n, s));
 
-    // (1) Structurally nonsingular? The maximum matching is also the start.
+    // (1) Structurally nonsingular? The maximum matching (from the greedy
+    // start) is also the auction's start.
+    gpu::greedy_start(session, m, offsets.data(), cols.data(), d_row_mate.data(), d_owner.data());
     gpu::augment_to_maximum(session, m, n, offsets.data(), cols.data(), d_row_mate.data(), d_owner.data());
     MATCHBLAS_CUDA_TRY(cudaMemsetAsync(count.data(), 0, sizeof(unsigned), s));
     count_matched<<<grid(m), block_size, 0, s>>>(m, d_row_mate.data(), count.data());

@@ -384,21 +384,28 @@ TEST_CASE("canonical_duals: the same duals from MC64's start and from an auction
 }
 
 TEST_CASE("canonical_duals: its shortest paths equal Bellman-Ford's bit for bit on one thread and on several, and the greatest duals below MC64's first, on keys spread evenly, in ties and unevenly") {
-  // From n = 128 on the search keeps its keys in several buckets (n / 64):
-  // its result must still be the shortest-path distances, whatever the
-  // spread of the values (ties, many decades, one outlier that crowds every
-  // other key into the first bucket).
+  // The search keeps its keys in buckets a step wide (from the reduced
+  // costs), n / 64 of them in a window that moves: its result must still be
+  // the shortest-path distances, whatever the spread of the values (ties,
+  // many decades, one outlier, job 5's stand-in cost of explicit zeros,
+  // bounds far apart).
   std::mt19937 rng(2026);
   int moved = 0, spread = 0;
-  for (int trial = 0; trial < 44; ++trial) {
+  for (int trial = 0; trial < 46; ++trial) {
     // Random rows (the last, of about 100k entries, has its first relaxation
-    // on the threads where there are two), then job 5's costs of the generated solver matrices, whose
-    // paths are long (the mesh's shortest paths cross many buckets).
+    // on the threads where there are two), then job 5's costs of the
+    // generated solver matrices, whose paths are long (the mesh's shortest
+    // paths cross many buckets), and of two with 1% explicit zeros (their
+    // stand-in cost is far above every other).
     const int kind = trial % 4;  // random rows: 0 uniform, 1 integers in ties, 2 log-normal, 3 an outlier
     Csr<double> c;
     if (trial >= 40) {
-      const char* specs[] = {"stencil2d:150", "stencil3d:25", "circuit:8000", "heavy:8000"};
-      c = prepass_costs(solver_matrix(specs[trial - 40], 3), 5);
+      const char* specs[] = {"stencil2d:150", "stencil3d:25", "circuit:8000", "heavy:8000", "stencil2d:100", "heavy:5000"};
+      Csr<double> a = solver_matrix(specs[trial - 40], 3);
+      if (trial >= 44)
+        for (double& w : a.weights)
+          if (rng() % 100 == 0) w = 0;
+      c = prepass_costs(a, 5);
     } else {
       const vertex_t n = trial == 39 ? 20000 : 100 + vertex_t(rng() % 3000);
       std::uniform_real_distribution<double> uniform(-5, 5);
@@ -467,9 +474,9 @@ TEST_CASE("canonical_duals: its shortest paths equal Bellman-Ford's bit for bit 
     // The label-correcting rounds on threads (forced at any size): the
     // same bits on 2 and 3 threads.
     for (int threads : {2, 3}) CHECK(same_bits(shortest_augmenting_detail::greatest_column_shifts(c, d, x0, threads), x));
-    // The buckets the lowered keys end in (the function's layout: n / 64 of
-    // them from the smallest lowered key to the largest x0): the trials whose
-    // keys spread over several test the buckets, not one heap.
+    // The inputs' spread: the trials whose lowered keys fall in several of
+    // n / 64 equal ranges from the smallest of them to the largest x0 (the
+    // inputs, not the search's layout, which depends on the reduced costs).
     double lo = 1e300, hi = -1e300;
     for (vertex_t j = 0; j < n; ++j) {
       if (x[j] < x0[j]) lo = std::min(lo, x[j]);
@@ -481,9 +488,8 @@ TEST_CASE("canonical_duals: its shortest paths equal Bellman-Ford's bit for bit 
     for (vertex_t j = 0; j < n; ++j)
       if (x[j] < x0[j] && width > 0) used[std::min(used.size() - 1, std::size_t((x[j] - lo) / width))] = 1;
     spread += std::count(used.begin(), used.end(), 1) >= 2;
-    // The same problem with one bound far above the rest (every key in the
-    // first bucket), and with bounds near +-1.5e308 (the buckets' width
-    // overflows: one bucket).
+    // The same problem with one bound far above the rest, and with bounds
+    // near +-1.5e308 (a window's width overflows).
     if (kind == 3 || trial >= 40) {
       std::vector<double> crowded = x0;
       crowded[std::size_t(trial) % std::size_t(n)] = 1e9;
@@ -517,6 +523,55 @@ TEST_CASE("canonical_duals: its shortest paths equal Bellman-Ford's bit for bit 
   }
   CHECK(spread >= 15);
   CHECK(moved > 10000);
+}
+
+TEST_CASE("canonical_duals' shortest paths: bounds far apart, and every reduced cost zero: Bellman-Ford's bits on 1-3 threads") {
+  // Pairs (2k, 2k + 1) with one costly entry into each odd column and the
+  // bounds 1e3 apart: keys spread far wider than a window of the step (a
+  // window that took a few of them a move was quadratic); then the same
+  // pattern with every reduced cost zero (no step: one bucket).
+  for (const bool zero : {false, true}) {
+    const vertex_t n = 3001;
+    Csr<double> c;
+    c.n_rows = c.n_cols = n;
+    DualMatching d;
+    d.mates.row_mate.resize(n);
+    d.mates.col_mate.resize(n);
+    d.mates.matched = n;
+    d.u.assign(n, 0);
+    d.v.assign(n, 0);
+    std::vector<double> x0(n);
+    for (vertex_t i = 0; i < n; ++i) {
+      d.mates.row_mate[i] = d.mates.col_mate[i] = i;
+      if (i % 2 == 0 && i + 1 < n) {
+        c.cols.insert(c.cols.end(), {i, i + 1});
+        c.weights.insert(c.weights.end(), {0.0, zero ? 0.0 : 1.0});
+      } else {
+        c.cols.push_back(i);
+        c.weights.push_back(0);
+      }
+      c.offsets.push_back(offset_t(c.cols.size()));
+      x0[i] = (i / 2) * 1e3 + (i % 2 == 1 ? 5e2 : 0);
+    }
+    std::vector<double> x = x0;  // Bellman-Ford
+    for (bool lowered = true; lowered;) {
+      lowered = false;
+      for (vertex_t i = 0; i < n; ++i)
+        for (offset_t k = c.offsets[i]; k < c.offsets[i + 1]; ++k) {
+          const double through = x[i] + std::max(0.0, c.weights[k] - d.u[i] - d.v[c.cols[k]]);
+          if (through < x[c.cols[k]]) {
+            x[c.cols[k]] = through;
+            lowered = true;
+          }
+        }
+    }
+    CAPTURE(zero);
+    vertex_t lowered = 0;
+    for (vertex_t j = 0; j < n; ++j) lowered += x[j] < x0[j];
+    CHECK(lowered == n / 2);
+    for (int threads : {0, 1, 2, 3})
+      CHECK(shortest_augmenting_detail::greatest_column_shifts(c, d, x0, threads) == x);
+  }
 }
 
 TEST_CASE("canonical_duals: from duals far larger than the result (a constant moved from every v to every u), the same feasible duals") {

@@ -189,10 +189,11 @@ int main(int argc, char** argv) {
           if (json)
             std::printf("{\"matrix\": \"%s\", \"n\": %d, \"nnz\": %lld, \"algo\": \"%s\", \"job\": %d, \"threads\": %d, "
                         "\"seconds\": %.6g, \"matched\": %d, \"objective\": %s, \"mc64_seconds\": %s, "
-                        "\"mc64_matched\": %d, \"mc64_objective\": %s, \"device_seconds\": %s}\n",
+                        "\"mc64_matched\": %d, \"mc64_objective\": %s, \"device_seconds\": %s, "
+                        "\"first_call_seconds\": %s}\n",
                         name.c_str(), a.n_rows, static_cast<long long>(a.num_entries()), entry.label.c_str(), m->job, t, s,
                         r.mates.matched, json_number(r.objective).c_str(), json_number(mc64_s).c_str(), mc64_num,
-                        json_number(mc64_obj).c_str(), json_number(on_device).c_str());
+                        json_number(mc64_obj).c_str(), json_number(on_device).c_str(), json_number(first_s).c_str());
           else
             std::printf("%-26s %9d %10lld %-12s %4d %3d %11.5f %10d %22.15g %11.5f %8.2f%s%s\n", name.c_str(), a.n_rows,
                         static_cast<long long>(a.num_entries()), entry.label.c_str(), m->job, t, s, r.mates.matched,

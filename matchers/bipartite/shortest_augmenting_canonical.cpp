@@ -37,9 +37,10 @@ namespace {
 // (key below the key their row was last relaxed from) in buckets of keys a
 // step wide (0.4% of the median positive reduced cost, wider where the
 // window must reach further), a window of n / 64 of them (at most 4096)
-// from the smallest pending key, the last holding every key beyond. The current bucket's columns relax their rows in
-// rounds until no key falls into it; then the next bucket holding a
-// column; past the window, the window moves. A round of at least
+// from the smallest pending key, the last holding every key beyond. The
+// current bucket's columns relax their rows in rounds until no key falls
+// into it; then the next bucket holding a column; past the window, the
+// window moves. A round of at least
 // `team_round` columns runs on a team of `threads` (keys lowered by
 // compare-and-swap; a column relaxed by the thread that lowers its
 // `relaxed_from` to its key), a smaller one on the calling thread: a mesh's

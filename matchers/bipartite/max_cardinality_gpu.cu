@@ -2,8 +2,8 @@
 // job 1; registry entry cardinality-gpu, twin of cardinality).
 //   Algorithm: a greedy start (every row claims the first free column from
 //   its middle entry on by compare-and-swap: a maximal matching), then
-//   phases of alternating
-//   breadth-first search from every free row at once, one kernel per level:
+//   phases of alternating breadth-first search from every free row at
+//   once, one kernel per level:
 //   a column is claimed by the first row that reaches it (its predecessor),
 //   a matched column's row joins the next level carrying its root, so the
 //   search trees are vertex-disjoint; the first tree to reach a free column
@@ -51,7 +51,7 @@ constexpr int block_size = 256;  // not tuned: the kernels are grid-stride loops
 // short; from the first entry every row leans the same way and the free
 // rows end at one side of the mesh, the free columns at the other.
 __global__ void greedy_claims(vertex_t m, const offset_t* offsets, const vertex_t* cols, vertex_t* row_mate,
-                             vertex_t* col_mate) {
+                              vertex_t* col_mate) {
   for (long long i = gpu::grid_thread(); i < m; i += gpu::grid_threads()) {
     const offset_t begin = offsets[i], degree = offsets[i + 1] - begin;
     for (offset_t t = 0; t < degree; ++t) {

@@ -192,6 +192,24 @@ void require_warm_starts(const Csr<double>& c, std::mt19937& rng, bool integer_c
   }
 }
 
+// greatest_column_shifts' problem by Bellman-Ford: x_j <= x0_j and
+// x_j <= x_{M(i)} + max(0, c_ij - u_i - v_j), the sums in path order.
+std::vector<double> shifts_by_bellman_ford(const Csr<double>& c, const DualMatching& d, std::vector<double> x) {
+  for (bool lowered = true; lowered;) {
+    lowered = false;
+    for (vertex_t i = 0; i < c.n_rows; ++i)
+      for (offset_t k = c.offsets[i]; k < c.offsets[i + 1]; ++k) {
+        const vertex_t j = c.cols[k];
+        const double through = x[d.mates.row_mate[i]] + std::max(0.0, c.weights[k] - d.u[i] - d.v[j]);
+        if (through < x[j]) {
+          x[j] = through;
+          lowered = true;
+        }
+      }
+  }
+  return x;
+}
+
 }  // namespace
 
 TEST_CASE("warm start: random matrices with ties, square and wide, every start gives the cold start's cost") {
@@ -449,21 +467,7 @@ TEST_CASE("canonical_duals: its shortest paths equal Bellman-Ford's bit for bit 
     // The shortest-path problem inside, against Bellman-Ford: x_j <= x0_j and
     // x_j <= x_{M(i)} + max(0, c_ij - u_i - v_j), the sums in path order, so
     // the same bits (memcmp: the sign of a zero counts too).
-    const auto bellman_ford = [&](std::vector<double> x) {
-      for (bool lowered = true; lowered;) {
-        lowered = false;
-        for (vertex_t i = 0; i < n; ++i)
-          for (offset_t k = c.offsets[i]; k < c.offsets[i + 1]; ++k) {
-            const vertex_t j = c.cols[k];
-            const double through = x[d.mates.row_mate[i]] + std::max(0.0, c.weights[k] - d.u[i] - d.v[j]);
-            if (through < x[j]) {
-              x[j] = through;
-              lowered = true;
-            }
-          }
-      }
-      return x;
-    };
+    const auto bellman_ford = [&](std::vector<double> x) { return shifts_by_bellman_ford(c, d, std::move(x)); };
     const auto same_bits = [](const std::vector<double>& p, const std::vector<double>& q) {
       return p.size() == q.size() && std::memcmp(p.data(), q.data(), p.size() * sizeof(double)) == 0;
     };
@@ -553,18 +557,7 @@ TEST_CASE("canonical_duals' shortest paths: bounds far apart, and every reduced 
       c.offsets.push_back(offset_t(c.cols.size()));
       x0[i] = (i / 2) * 1e3 + (i % 2 == 1 ? 5e2 : 0);
     }
-    std::vector<double> x = x0;  // Bellman-Ford
-    for (bool lowered = true; lowered;) {
-      lowered = false;
-      for (vertex_t i = 0; i < n; ++i)
-        for (offset_t k = c.offsets[i]; k < c.offsets[i + 1]; ++k) {
-          const double through = x[i] + std::max(0.0, c.weights[k] - d.u[i] - d.v[c.cols[k]]);
-          if (through < x[c.cols[k]]) {
-            x[c.cols[k]] = through;
-            lowered = true;
-          }
-        }
-    }
+    const std::vector<double> x = shifts_by_bellman_ford(c, d, x0);
     CAPTURE(zero);
     vertex_t lowered = 0;
     for (vertex_t j = 0; j < n; ++j) lowered += x[j] < x0[j];

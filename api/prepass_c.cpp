@@ -2,9 +2,11 @@
 // caller's arrays (each failure a named status and a message naming the
 // entry), builds the row-oriented Csr of |A| (0-based, 32-bit ids), runs
 // matchers/bipartite/prepass.hpp and copies the results out. The device
-// entry copies the caller's device arrays to the host first, runs the job's
-// GPU registry entry and copies the results back where the caller wants
-// them. Nothing escapes as an exception.
+// entry runs jobs 4 and 5 of a square matrix wholly on the device
+// (matchers/bipartite/prepass_device.hpp); otherwise, or where that path
+// declines, it copies the caller's device arrays to the host, runs the
+// job's GPU registry entry and copies the results back where the caller
+// wants them. Nothing escapes as an exception.
 #include "matchblas/prepass.h"
 
 #include <algorithm>
@@ -23,6 +25,7 @@
 #include "c_api_support.hpp"
 #include "lib/error.hpp"
 #include "matchers/bipartite/prepass.hpp"
+#include "matchers/bipartite/prepass_device.hpp"
 #include "matchers/registry.hpp"
 #include "ops/gpu/device.hpp"
 #include "ops/gpu_device_entries.hpp"
@@ -131,7 +134,7 @@ void write_results(const PrepassResult& r, const Outputs& out) {
 
 // r's status, also left in *inform with the report (for `job`, as asked:
 // job 3 runs job 2's algorithm) and a message (`ran` appended to "ok").
-int report(const PrepassResult& r, int job, const Csr<double>& m, matchblas_inform* inform,
+int report(const PrepassResult& r, int job, std::int64_t rows, std::int64_t cols, matchblas_inform* inform,
            std::chrono::steady_clock::time_point start, const std::string& ran) {
   const int status = r.scaling_near_overflow ? MATCHBLAS_SCALING_NEAR_OVERFLOW
                      : r.singular            ? MATCHBLAS_STRUCTURALLY_SINGULAR
@@ -147,7 +150,7 @@ int report(const PrepassResult& r, int job, const Csr<double>& m, matchblas_info
              status == MATCHBLAS_OK ? "ok" + ran
              : status == MATCHBLAS_STRUCTURALLY_SINGULAR
                  ? "structurally singular: " + std::to_string(r.mates.matched) + " of " +
-                       std::to_string(std::min(m.n_rows, m.n_cols)) + " matched"
+                       std::to_string(std::min(rows, cols)) + " matched"
                  : "the scalings exceed log(DBL_MAX)/2 somewhere and may overflow when applied");
   return status;
 }
@@ -186,6 +189,25 @@ struct HostCopy {
     check_sparse(&matrix);
   }
 };
+
+// a's description for prepass_on_device (fields checked already).
+DeviceSparseArrays device_arrays(const matchblas_sparse& a) {
+  using Values = DeviceSparseArrays::Values;
+  const int type = stored_int(a.value_type);
+  return {.rows = a.rows,
+          .cols = a.cols,
+          .csc = stored_int(a.layout) == MATCHBLAS_CSC,
+          .base = a.base,
+          .index64 = stored_int(a.index_type) == MATCHBLAS_INT64,
+          .values = type == MATCHBLAS_DOUBLE           ? Values::real64
+                    : type == MATCHBLAS_FLOAT          ? Values::real32
+                    : type == MATCHBLAS_COMPLEX_DOUBLE ? Values::complex128
+                    : type == MATCHBLAS_COMPLEX_FLOAT  ? Values::complex64
+                                                       : Values::pattern,
+          .pointers = a.pointers,
+          .indices = a.indices,
+          .data = a.values};
+}
 
 // The registry entry the device call runs for `job`: the job's GPU twin
 // where it has one that takes the call's options; the host entry where it
@@ -233,7 +255,7 @@ extern "C" int matchblas_prepass(const matchblas_sparse* a, const matchblas_prep
     const Csr<double> m = moduli_csr(*a, opt.symmetric != 0);
     const PrepassResult r = prepass(m, {.job = job, .symmetric = opt.symmetric != 0});
     write_results(r, {perm, row_mate, col_mate, row_log_scale, col_log_scale});
-    return report(r, job, m, inform, start, "");
+    return report(r, job, m.n_rows, m.n_cols, inform, start, "");
   });
 }
 
@@ -265,9 +287,36 @@ extern "C" int matchblas_prepass_device(const matchblas_sparse* a, const matchbl
     if (dev.device < 0 || dev.device >= gpus)
       fail(MATCHBLAS_ERR_BAD_OPTION, "device " + std::to_string(dev.device) + " is not a GPU of this machine (it has " +
                                          std::to_string(gpus) + ")");
+    const int job = checked_job(*a, opt, perm != nullptr);  // reads the description only
+    // Outputs checked before any work: nothing written when one is wrong.
+    if (!dev.results_on_host) {
+      ops::expect_device_array(perm, dev.device, "perm");
+      ops::expect_device_array(row_mate, dev.device, "row_mate");
+      ops::expect_device_array(col_mate, dev.device, "col_mate");
+      if (job == 5) {
+        ops::expect_device_array(row_log_scale, dev.device, "row_log_scale");
+        ops::expect_device_array(col_log_scale, dev.device, "col_log_scale");
+      }
+    }
+    std::string declined;  // why jobs 4-5 of a square matrix did not run wholly on the device
+    if ((job == 4 || job == 5) && !opt.symmetric && a->rows == a->cols && a->rows > 0) {
+      const PrepassOnDevice d = prepass_on_device(device_arrays(*a), job, dev.device, dev.stream,
+                                                  {perm, row_mate, col_mate, row_log_scale, col_log_scale,
+                                                   dev.results_on_host != 0});
+      if (d.declined.empty()) {
+        PrepassResult r;
+        r.job = job;
+        r.mates.matched = vertex_t(d.matched);
+        r.objective = d.objective;
+        r.min_matched_abs = d.min_matched_abs;
+        r.scaling_near_overflow = d.near_overflow;
+        return report(r, job, a->rows, a->cols, inform, start,
+                      " (" + device_entry(job, false)->name + ", on the device arrays)");
+      }
+      declined = "; through host copies: " + d.declined;
+    }
     const HostCopy copy(*a, dev);
     const matchblas_sparse& h = copy.matrix;
-    const int job = checked_job(h, opt, perm != nullptr);
     const Csr<double> m = moduli_csr(h, opt.symmetric != 0);
     const MatcherInfo* entry = device_entry(job, opt.symmetric != 0);
     PrepassResult r;
@@ -301,7 +350,8 @@ extern "C" int matchblas_prepass_device(const matchblas_sparse* a, const matchbl
       put(row_log_scale, h_row_scale, "row_log_scale");
       put(col_log_scale, h_col_scale, "col_log_scale");
     }
-    return report(r, job, m, inform, start, entry ? " (" + entry->name + ")" : std::string(" (job 0 on the host)"));
+    return report(r, job, m.n_rows, m.n_cols, inform, start,
+                  (entry ? " (" + entry->name + ")" : std::string(" (job 0 on the host)")) + declined);
   });
 }
 

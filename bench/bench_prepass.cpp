@@ -12,9 +12,14 @@
 // first GPU call it holds the device's set-up (CUDA's context and memory
 // pool, 0.3 s on an H200), which a median of few calls would otherwise
 // take in (with --reps 1 or 2 it was the median, with 3 it pushed the
-// median to the slower of the other two).
+// median to the slower of the other two). `--device-arrays` also times
+// matchblas_prepass_device (the C API) for each GPU entry of job 4 or 5,
+// the matrix uploaded before (CSR, int64, 0-based, doubles) and the results
+// left on the device: the "matrix already on the device" case, reported as
+// the entry's name with "/device-arrays" appended, its message saying
+// whether it ran wholly on the device.
 //   bench_prepass INPUT... [--algos a,b:option=value] [--threads 1,2] [--reps R] [--mc64-jobs 2,4,5]
-//                 [--dump DIR] [--json]
+//                 [--dump DIR] [--device-arrays] [--json]
 //   INPUT: a .mtx/.mtx.gz file, or a generator (datasets/solver_matrices.hpp):
 //   stencil2d:SIDE, stencil3d:SIDE, circuit:N, heavy:N[:DEGREE].
 #include <omp.h>
@@ -36,15 +41,21 @@
 #include "lib/error.hpp"
 #include "lib/graph_from_matrix.hpp"
 #include "lib/mmio.hpp"
+#include "matchblas/prepass.h"
 #include "matchers/registry.hpp"
 #include "tests/check/mc64_reference.hpp"
+
+#if MATCHBLAS_HAVE_CUDA
+#include <cuda_runtime.h>
+#endif
 
 using namespace matchblas;
 
 namespace {
 
 const char* usage =
-    "usage: bench_prepass INPUT... [--algos a,b:option=value] [--threads 1,2] [--reps R] [--mc64-jobs 2,4,5] [--dump DIR] [--json]\n"
+    "usage: bench_prepass INPUT... [--algos a,b:option=value] [--threads 1,2] [--reps R] [--mc64-jobs 2,4,5] [--dump DIR]\n"
+    "                     [--device-arrays] [--json]\n"
     "  INPUT: FILE.mtx[.gz], stencil2d:SIDE, stencil3d:SIDE, circuit:N or heavy:N[:DEGREE]\n";
 
 bool is_generator(const std::string& s) {
@@ -84,13 +95,66 @@ std::string json_number(double x) {
   return buf;
 }
 
+#if MATCHBLAS_HAVE_CUDA
+// A host vector's copy in device memory (cudaMalloc), freed at the end.
+template <class T>
+struct OnDevice {
+  T* p = nullptr;
+  explicit OnDevice(const std::vector<T>& host) : OnDevice(host.size()) {
+    if (cudaMemcpy(p, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice) != cudaSuccess)
+      throw error("cannot copy to the device");
+  }
+  explicit OnDevice(std::size_t n) {
+    if (cudaMalloc(reinterpret_cast<void**>(&p), std::max<std::size_t>(n, 1) * sizeof(T)) != cudaSuccess)
+      throw error("cannot allocate " + std::to_string(n * sizeof(T)) + " bytes on the device");
+  }
+  ~OnDevice() { cudaFree(p); }
+  OnDevice(const OnDevice&) = delete;
+  OnDevice& operator=(const OnDevice&) = delete;
+};
+
+// matchblas_prepass_device on a's arrays uploaded before the timed calls:
+// the median seconds of `reps` calls after an untimed first one, and the
+// last call's inform.
+double time_device_arrays(const Csr<double>& a, int job, int reps, matchblas_inform& inform) {
+  const std::vector<std::int64_t> offsets(a.offsets.begin(), a.offsets.end());
+  const std::vector<std::int64_t> cols(a.cols.begin(), a.cols.end());
+  const OnDevice<std::int64_t> d_offsets(offsets);
+  const OnDevice<std::int64_t> d_cols(cols);
+  const OnDevice<double> d_values(a.weights);
+  const std::size_t m = std::size_t(a.n_rows), n = std::size_t(a.n_cols);
+  OnDevice<std::int64_t> row_mate(m), col_mate(n);
+  OnDevice<double> row_scale(m), col_scale(n);
+  matchblas_sparse s{};
+  s.rows = a.n_rows;
+  s.cols = a.n_cols;
+  s.layout = MATCHBLAS_CSR;
+  s.base = 0;
+  s.index_type = MATCHBLAS_INT64;
+  s.value_type = MATCHBLAS_DOUBLE;
+  s.pointers = d_offsets.p;
+  s.indices = d_cols.p;
+  s.values = d_values.p;
+  matchblas_prepass_options opt;
+  matchblas_prepass_default_options(&opt);
+  opt.job = job;
+  const auto call = [&] {
+    const int status = matchblas_prepass_device(&s, &opt, nullptr, nullptr, row_mate.p, col_mate.p, row_scale.p,
+                                                col_scale.p, &inform);
+    if (status < 0) throw error(std::string("matchblas_prepass_device: ") + inform.message);
+  };
+  call();
+  return bench::median_seconds(reps, call);
+}
+#endif
+
 }  // namespace
 
 int main(int argc, char** argv) {
   std::vector<std::string> inputs, algos;
   std::vector<int> threads = {1, omp_get_max_threads()}, mc64_jobs = {2, 4, 5};
   int reps = 3;
-  bool json = false;
+  bool json = false, device_arrays = false;
   std::string dump_dir;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -99,6 +163,7 @@ int main(int argc, char** argv) {
       std::fputs(usage, stdout);
       return 0;
     } else if (a == "--json") json = true;
+    else if (a == "--device-arrays") device_arrays = true;
     else if (a == "--algos" && has_value) algos = bench::string_list(argv[++i]);
     else if (a == "--threads" && has_value) threads = bench::int_list(argv[++i]);
     else if (a == "--mc64-jobs" && has_value) mc64_jobs = bench::int_list(argv[++i]);
@@ -201,6 +266,27 @@ int main(int argc, char** argv) {
                         std::isnan(on_device) ? "" : ("  (on the device: " + std::to_string(on_device) + " s, first call " + std::to_string(first_s) + " s, " + std::to_string(r.searches) +
                                                           " searches" + (r.details.empty() ? "" : "; " + r.details) + ")").c_str());
           std::fflush(stdout);
+        }
+        if (device_arrays && m->device == Device::gpu && (m->job == 4 || m->job == 5)) {
+#if MATCHBLAS_HAVE_CUDA
+          matchblas_inform inform{};
+          const double s = time_device_arrays(a, m->job, reps, inform);
+          const std::string label = entry.label + "/device-arrays";
+          if (json)
+            std::printf("{\"matrix\": \"%s\", \"n\": %d, \"nnz\": %lld, \"algo\": \"%s\", \"job\": %d, "
+                        "\"seconds\": %.6g, \"matched\": %lld, \"objective\": %s, \"mc64_seconds\": %s, "
+                        "\"message\": \"%s\"}\n",
+                        name.c_str(), a.n_rows, static_cast<long long>(a.num_entries()), label.c_str(), m->job, s,
+                        static_cast<long long>(inform.matched), json_number(inform.objective).c_str(),
+                        json_number(mc64_s).c_str(), inform.message);
+          else
+            std::printf("%-26s %9d %10lld %-12s %4d %3s %11.5f %10lld %22.15g %11.5f %8.2f  (%s)\n", name.c_str(),
+                        a.n_rows, static_cast<long long>(a.num_entries()), label.c_str(), m->job, "-", s,
+                        static_cast<long long>(inform.matched), inform.objective, mc64_s, mc64_s / s, inform.message);
+          std::fflush(stdout);
+#else
+          throw error("--device-arrays needs a CUDA build");
+#endif
         }
       }
     }

@@ -77,6 +77,10 @@ void copy_from_device(void* host, const void* device_ptr, std::size_t bytes, int
 void copy_to_device(void* device_ptr, const void* host, std::size_t bytes, int device, void* stream,
                     const char* what);
 
+// invalid_input naming `what` unless GPU `device` can read p (device memory
+// on it, or managed memory); a null p passes (an array not asked for).
+void expect_device_array(const void* p, int device, const char* what);
+
 }  // namespace matchblas::ops
 
 // The explicit instantiations, one list for device_entries.cu and its

@@ -251,6 +251,99 @@ unsigned gpu::auction_phase(const StreamSession& session, const AuctionView& a, 
   return unsigned(out[1]);
 }
 
+gpu::MinCostOnDevice gpu::min_cost_on_device(const StreamSession& session, vertex_t m, const offset_t* offsets,
+                                              const vertex_t* cols, const double* cost, double lowest, double highest,
+                                              const AuctionGpuOptions& options, AuctionGpuReport& report,
+                                              vertex_t* row_mate, vertex_t* owner, double* price) {
+  check_auction_options(options);
+  MinCostOnDevice out;
+  const cudaStream_t s = session.stream();
+  const vertex_t n = m;
+  gpu::Event entered, checked, auctioned, repaired;
+  entered.record(s);
+  const long long cap = gpu::max_blocks_per_sm * session.sms();
+  const auto grid = [&](long long items) { return gpu::grid_for(items, block_size, cap); };
+  gpu::DeviceBuffer<vertex_t> target(std::size_t(m), s), active(std::size_t(m), s), next(std::size_t(m), s);
+  gpu::DeviceBuffer<double> bid(std::size_t(m), s);
+  gpu::DeviceBuffer<unsigned long long> key(std::size_t(n), s);
+  gpu::DeviceBuffer<unsigned> count(1, s);
+  MATCHBLAS_CUDA_TRY(cudaMemsetAsync(row_mate, 0xff, sizeof(vertex_t) * m, s));
+  MATCHBLAS_CUDA_TRY(cudaMemsetAsync(owner, 0xff, sizeof(vertex_t) * n, s));
+  MATCHBLAS_CUDA_TRY(cudaMemsetAsync(price, 0, sizeof(double) * n, s));
+  MATCHBLAS_CUDA_TRY(cudaMemsetAsync(key.data(), 0, sizeof(unsigned long long) * n, s));
+
+  // (1) Structurally nonsingular? The maximum matching (from the greedy
+  // start) is also the auction's start.
+  gpu::greedy_start(session, m, offsets, cols, row_mate, owner);
+  gpu::augment_to_maximum(session, m, n, offsets, cols, row_mate, owner);
+  MATCHBLAS_CUDA_TRY(cudaMemsetAsync(count.data(), 0, sizeof(unsigned), s));
+  count_matched<<<grid(m), block_size, 0, s>>>(m, row_mate, count.data());
+  MATCHBLAS_CUDA_CHECK_LAUNCH();
+  out.singular = read_count(count.data(), s) < unsigned(m);
+  checked.record(s);
+  report.check_s = checked.since(entered);
+  if (out.singular) return out;
+
+  // (2) The auction.
+  const double top = std::min(highest, options.cost_ceiling);
+  const double span = top - lowest > 0 ? top - lowest : 1.0;
+  const double final_epsilon =
+      span * (options.final_epsilon > 0 ? options.final_epsilon : std::max(1e-9, 1.0 / (4.0 * double(n))));
+  const Auction view{m, offsets, cols, cost, options.cost_ceiling, price, owner, row_mate, key.data(), bid.data(),
+                     target.data()};
+  report.tail = auction_tail_rows(options.tail_rows, m, last_phase_rows_per_tail_row);
+  const vertex_t earlier_tail =
+      options.earlier_tail_rows == 0
+          ? report.tail
+          : std::min(report.tail, auction_tail_rows(options.earlier_tail_rows, m, last_phase_rows_per_tail_row));
+  const auto phase = [&](double epsilon, vertex_t tail) {
+    ++report.phases;
+    return gpu::auction_phase(session, view, epsilon, tail, options.max_rounds, active.data(), next.data(),
+                              report.rounds);
+  };
+  for (double epsilon = std::max(final_epsilon, span / options.ratio);;
+       epsilon = std::max(final_epsilon, epsilon / options.ratio)) {
+    const vertex_t tail = epsilon <= final_epsilon ? report.tail : earlier_tail;
+    if (phase(epsilon, tail) > unsigned(tail)) {
+      report.capped = true;
+      break;
+    }
+    if (epsilon <= final_epsilon) break;
+  }
+  auctioned.record(s);
+  out.prices_to_host = options.host_repair;
+  if (!options.host_repair) {
+    // (3) The repair on the device; a repair that stops short leaves a
+    // valid warm start for the host's searches, one that runs out of
+    // memory the auction's prices and a matching.
+    try {
+      gpu::DeviceBuffer<double> u(std::size_t(m), s), v(std::size_t(n), s);
+      const gpu::DualRepairCounts counts =
+          gpu::repair_to_optimum(session, m, offsets, cols, cost, price, !report.capped, options.repair_phases,
+                                 options.canonical_duals, row_mate, owner, u.data(), v.data());
+      report.assigned = m - counts.auction_free;
+      report.repaired = counts.freed - counts.left;  // the rows it augmented
+      report.repair_phases = counts.phases;
+      report.repair_levels = counts.levels;
+      report.repair_rows_relaxed = counts.rows_relaxed;
+      report.repair_early_stops = counts.early_stops;
+      report.repair_steps_s = {counts.levels_s, counts.distances_s, counts.duals_s, counts.augment_s};
+      report.canonical_on_device = counts.canonical;
+      report.canonical_s = counts.canonical_s;
+      out.on_device = !counts.stopped_short;
+      out.u = std::move(u);
+      out.v = std::move(v);
+    } catch (const out_of_memory&) {
+      report.repair_out_of_memory = true;
+      out.prices_to_host = true;
+    }
+  }
+  repaired.record(s);
+  report.device_s = auctioned.since(entered);
+  report.repair_s = repaired.since(auctioned);
+  return out;
+}
+
 DualMatching min_cost_max_cardinality_gpu(const Csr<double>& c, const AuctionGpuOptions& options,
                                           const GpuOptions& opt, AuctionGpuReport* report_out) {
   using clock = std::chrono::steady_clock;
@@ -300,112 +393,31 @@ DualMatching min_cost_max_cardinality_gpu(const Csr<double>& c, const AuctionGpu
     const auto session_start = clock::now();
     gpu::StreamSession session(opt.device, opt.stream);
     const cudaStream_t s = session.stream();
-    gpu::Event start, uploaded, checked, auctioned, repaired, done;
+    gpu::Event start, uploaded, done;
     start.record(s);
     report.session_s = seconds_since(session_start);
     const auto offsets = gpu::DeviceBuffer<offset_t>::from_host(std::span<const offset_t>(c.offsets), s);
     const auto cols = gpu::DeviceBuffer<vertex_t>::from_host(std::span<const vertex_t>(c.cols), s);
     const auto cost = gpu::DeviceBuffer<double>::from_host(std::span<const double>(c.weights), s);
     uploaded.record(s);
-    const long long cap = gpu::max_blocks_per_sm * session.sms();
-    const auto grid = [&](long long items) { return gpu::grid_for(items, block_size, cap); };
-    gpu::DeviceBuffer<vertex_t> d_row_mate(std::size_t(m), s), d_owner(std::size_t(n), s), target(std::size_t(m), s),
-        active(std::size_t(m), s), next(std::size_t(m), s);
-    gpu::DeviceBuffer<double> d_price(std::size_t(n), s), bid(std::size_t(m), s);
-    gpu::DeviceBuffer<unsigned long long> key(std::size_t(n), s);
-    gpu::DeviceBuffer<unsigned> count(1, s);
-    MATCHBLAS_CUDA_TRY(cudaMemsetAsync(d_row_mate.data(), 0xff, sizeof(vertex_t) * m, s));
-    MATCHBLAS_CUDA_TRY(cudaMemsetAsync(d_owner.data(), 0xff, sizeof(vertex_t) * n, s));
-    MATCHBLAS_CUDA_TRY(cudaMemsetAsync(d_price.data(), 0, sizeof(double) * n, s));
-    MATCHBLAS_CUDA_TRY(cudaMemsetAsync(key.data(), 0, sizeof(unsigned long long) * n, s));
-
-    // (1) Structurally nonsingular? The maximum matching (from the greedy
-    // start) is also the auction's start.
-    gpu::greedy_start(session, m, offsets.data(), cols.data(), d_row_mate.data(), d_owner.data());
-    gpu::augment_to_maximum(session, m, n, offsets.data(), cols.data(), d_row_mate.data(), d_owner.data());
-    MATCHBLAS_CUDA_TRY(cudaMemsetAsync(count.data(), 0, sizeof(unsigned), s));
-    count_matched<<<grid(m), block_size, 0, s>>>(m, d_row_mate.data(), count.data());
-    MATCHBLAS_CUDA_CHECK_LAUNCH();
-    singular = read_count(count.data(), s) < unsigned(m);
-    checked.record(s);
-
-    // (2) The auction.
-    const double top = std::min(highest, options.cost_ceiling);
-    const double span = top - lowest > 0 ? top - lowest : 1.0;
-    const double final_epsilon =
-        span * (options.final_epsilon > 0 ? options.final_epsilon : std::max(1e-9, 1.0 / (4.0 * double(n))));
-    const Auction view{m,
-                       offsets.data(),
-                       cols.data(),
-                       cost.data(),
-                       options.cost_ceiling,
-                       d_price.data(),
-                       d_owner.data(),
-                       d_row_mate.data(),
-                       key.data(),
-                       bid.data(),
-                       target.data()};
-    report.tail = auction_tail_rows(options.tail_rows, m, last_phase_rows_per_tail_row);
-    const vertex_t earlier_tail =
-        options.earlier_tail_rows == 0
-            ? report.tail
-            : std::min(report.tail, auction_tail_rows(options.earlier_tail_rows, m, last_phase_rows_per_tail_row));
-    const auto phase = [&](double epsilon, vertex_t tail) {
-      ++report.phases;
-      return gpu::auction_phase(session, view, epsilon, tail, options.max_rounds, active.data(), next.data(),
-                                report.rounds);
-    };
-    for (double epsilon = std::max(final_epsilon, span / options.ratio); !singular;
-         epsilon = std::max(final_epsilon, epsilon / options.ratio)) {
-      const vertex_t tail = epsilon <= final_epsilon ? report.tail : earlier_tail;
-      if (phase(epsilon, tail) > unsigned(tail)) {
-        report.capped = true;
-        break;
-      }
-      if (epsilon <= final_epsilon) break;
-    }
-    auctioned.record(s);
-    bool prices_to_host = options.host_repair;
-    if (!singular && !options.host_repair) {
-      // (3) The repair on the device; a repair that stops short leaves a
-      // valid warm start for the host's searches, one that runs out of
-      // memory the auction's prices and a matching.
-      try {
-        gpu::DeviceBuffer<double> d_u(std::size_t(m), s), d_v(std::size_t(n), s);
-        const gpu::DualRepairCounts counts = gpu::repair_to_optimum(
-            session, m, offsets.data(), cols.data(), cost.data(), d_price.data(), !report.capped,
-            options.repair_phases, options.canonical_duals, d_row_mate.data(), d_owner.data(), d_u.data(),
-            d_v.data());
-        report.assigned = m - counts.auction_free;
-        report.repaired = counts.freed - counts.left;  // the rows it augmented
-        report.repair_phases = counts.phases;
-        report.repair_levels = counts.levels;
-        report.repair_rows_relaxed = counts.rows_relaxed;
-        report.repair_early_stops = counts.early_stops;
-        report.repair_steps_s = {counts.levels_s, counts.distances_s, counts.duals_s, counts.augment_s};
-        report.canonical_on_device = counts.canonical;
-        report.canonical_s = counts.canonical_s;
-        on_device = !counts.stopped_short;
-        d_u.to_host(std::span(u), s);
-        d_v.to_host(std::span(price), s);  // the column duals v
-      } catch (const out_of_memory&) {
-        report.repair_out_of_memory = true;
-        prices_to_host = true;
-      }
-    }
-    repaired.record(s);
+    gpu::DeviceBuffer<vertex_t> d_row_mate(std::size_t(m), s), d_owner(std::size_t(n), s);
+    gpu::DeviceBuffer<double> d_price(std::size_t(n), s);
+    const gpu::MinCostOnDevice r =
+        gpu::min_cost_on_device(session, m, offsets.data(), cols.data(), cost.data(), lowest, highest, options,
+                                report, d_row_mate.data(), d_owner.data(), d_price.data());
+    singular = r.singular;
+    on_device = r.on_device;
     if (!singular) {
       d_row_mate.to_host(std::span(row_mate), s);
       d_owner.to_host(std::span(owner), s);
-      if (prices_to_host) d_price.to_host(std::span(price), s);
+      if (r.prices_to_host) d_price.to_host(std::span(price), s);
+      else r.v.to_host(std::span(price), s);  // the column duals v
+      if (r.on_device) r.u.to_host(std::span(u), s);
     }
     done.record(s);
     session.synchronize();
     report.upload_s = uploaded.since(start);
-    report.device_s = auctioned.since(uploaded);
-    report.check_s = checked.since(uploaded);
-    report.repair_s = repaired.since(auctioned);
-    report.download_s = done.since(repaired);
+    report.download_s = singular ? 0.0 : done.since(uploaded) - report.device_s - report.repair_s;
   }
   if (singular) return host_engine();
 

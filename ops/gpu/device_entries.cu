@@ -122,11 +122,7 @@ void free_on_device(void* p, int device) noexcept {
   cudaGetLastError();
 }
 
-namespace {
-
-// invalid_input unless GPU `device` can read p (device memory on it, or
-// managed memory); a null p is "nothing" (an empty array).
-void expect_device_memory(const void* p, int device, const char* what) {
+void expect_device_array(const void* p, int device, const char* what) {
   if (!p) return;
   cudaPointerAttributes at{};
   const cudaError_t status = cudaPointerGetAttributes(&at, p);
@@ -143,7 +139,6 @@ void expect_device_memory(const void* p, int device, const char* what) {
                         std::to_string(device) + " (the call's device)");
 }
 
-}  // namespace
 
 namespace {
 
@@ -153,7 +148,7 @@ void copy_checked(void* dst, const void* src, const void* device_ptr, std::size_
                   int device, void* stream_ptr, const char* what) {
   if (bytes == 0) return;
   DeviceScope scope("the pre-pass on device arrays", device);
-  expect_device_memory(device_ptr, device, what);
+  expect_device_array(device_ptr, device, what);
   const auto stream = static_cast<cudaStream_t>(stream_ptr);
   MATCHBLAS_CUDA_TRY(cudaMemcpyAsync(dst, src, bytes, kind, stream));
   MATCHBLAS_CUDA_TRY(cudaStreamSynchronize(stream));

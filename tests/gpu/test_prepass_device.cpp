@@ -4,7 +4,11 @@
 // call's status, matched count and objective (1e-9 relative), a matching of
 // entries, job 5's scaling bounds, with the results left on the device or on
 // the host; bad arguments and bad arrays are the host call's statuses, and a
-// host array passed as a device one is named.
+// host array passed as a device one is named. Jobs 4-5 of square,
+// structurally nonsingular matrices run wholly on the device (the message
+// says so) in every storage and value type, rows out of order included,
+// with the host call's objective and (where the optimum is unique) its
+// scalings; a fault there still gets the host call's status.
 #include <doctest/doctest.h>
 
 #ifdef MATCHBLAS_HAVE_CUDA
@@ -13,6 +17,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -178,6 +183,137 @@ void check_job(const Csr<double>& a, int job, bool csc, int base, bool results_o
   }
 }
 
+// A square n x n matrix the device path takes: a full diagonal (so
+// structurally nonsingular) and about density * n more entries a row;
+// moduli log-normal over many decades (distinct a.s.), or (tied) from
+// three values; signs random; explicit zeros off the diagonal when asked.
+Csr<double> nonsingular_matrix(vertex_t n, double density, bool tied, bool zeros, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> unit(0, 1);
+  std::normal_distribution<double> normal(0, 4);
+  Csr<double> a;
+  a.n_rows = a.n_cols = n;
+  for (vertex_t i = 0; i < n; ++i) {
+    for (vertex_t j = 0; j < n; ++j) {
+      if (j != i && unit(rng) >= density) continue;
+      double x = tied ? std::ldexp(1.0, int(rng() % 3)) : std::exp(normal(rng));
+      if (zeros && j != i && unit(rng) < 0.05) x = 0;
+      a.cols.push_back(j);
+      a.weights.push_back(rng() % 2 ? -x : x);
+    }
+    a.offsets.push_back(matchblas::offset_t(a.cols.size()));
+  }
+  return a;
+}
+
+struct Storage {
+  bool csc = false;
+  int base = 0;
+  bool reversed = false;  // each row's (column's) entries in decreasing index order
+  int value_type = MATCHBLAS_DOUBLE;
+};
+
+// The host call and the device call on a's arrays stored as `st` (the host
+// call reads the same arrays from host memory).
+template <class Index>
+void compare_paths(const Csr<double>& a, int job, const Storage& st, bool must_run_on_device, bool unique_optimum) {
+  CAPTURE(job);
+  CAPTURE(st.csc);
+  CAPTURE(st.base);
+  CAPTURE(st.reversed);
+  CAPTURE(st.value_type);
+  CAPTURE(sizeof(Index));
+  Arrays<Index> h(a, st.csc, st.base);
+  if (st.reversed)
+    for (std::size_t o = 0; o + 1 < h.pointers.size(); ++o) {
+      const auto b = std::size_t(h.pointers[o] - Index(st.base)), e = std::size_t(h.pointers[o + 1] - Index(st.base));
+      std::reverse(h.indices.begin() + std::ptrdiff_t(b), h.indices.begin() + std::ptrdiff_t(e));
+      std::reverse(h.values.begin() + std::ptrdiff_t(b), h.values.begin() + std::ptrdiff_t(e));
+    }
+  // The values in the asked type: float, or complex (0.6 x, 0.8 x) of modulus |x|.
+  std::vector<float> f;
+  std::vector<double> z;
+  const void* host_values = h.values.data();
+  if (st.value_type == MATCHBLAS_FLOAT) {
+    for (double x : h.values) f.push_back(float(x));
+    host_values = f.data();
+  } else if (st.value_type == MATCHBLAS_COMPLEX_DOUBLE) {
+    for (double x : h.values) {
+      z.push_back(0.6 * x);
+      z.push_back(0.8 * x);
+    }
+    host_values = z.data();
+  }
+  const std::size_t n = std::size_t(a.n_rows);
+  matchblas_prepass_options opt;
+  matchblas_prepass_default_options(&opt);
+  opt.job = job;
+  matchblas_sparse hs = describe(a, st.csc, st.base, h.pointers.data(), h.indices.data(), h.values.data());
+  hs.value_type = static_cast<decltype(hs.value_type)>(st.value_type);
+  hs.values = host_values;
+  Outputs host;
+  host.perm.resize(n);
+  host.row_mate.resize(n);
+  host.col_mate.resize(n);
+  host.row_scale.resize(n);
+  host.col_scale.resize(n);
+  host.status = matchblas_prepass(&hs, &opt, host.perm.data(), host.row_mate.data(), host.col_mate.data(),
+                                  host.row_scale.data(), host.col_scale.data(), &host.inform);
+  REQUIRE(host.status >= 0);
+
+  DeviceArray<Index> d_pointers(h.pointers), d_indices(h.indices);
+  DeviceArray<float> d_f(f);
+  DeviceArray<double> d_values(st.value_type == MATCHBLAS_COMPLEX_DOUBLE ? z : h.values);
+  matchblas_sparse ds = hs;
+  ds.pointers = d_pointers.p;
+  ds.indices = d_indices.p;
+  ds.values = st.value_type == MATCHBLAS_FLOAT ? static_cast<const void*>(d_f.p) : d_values.p;
+  DeviceArray<std::int64_t> perm(n), row_mate(n), col_mate(n);
+  DeviceArray<double> row_scale(n), col_scale(n);
+  Outputs got;
+  got.status = matchblas_prepass_device(&ds, &opt, nullptr, perm.p, row_mate.p, col_mate.p, row_scale.p, col_scale.p,
+                                        &got.inform);
+  got.perm = perm.host();
+  got.row_mate = row_mate.host();
+  got.col_mate = col_mate.host();
+  got.row_scale = row_scale.host();
+  got.col_scale = col_scale.host();
+  INFO(got.inform.message);
+  INFO(host.inform.message);
+  const std::string message = got.inform.message;
+  const bool on_device = message.find("on the device arrays") != std::string::npos;
+  if (must_run_on_device) CHECK(on_device);
+  else if (!on_device) MESSAGE("through host copies: " << message);
+  CHECK(got.status == host.status);
+  CHECK(got.inform.matched == std::int64_t(n));
+  CHECK(got.inform.objective == doctest::Approx(host.inform.objective).epsilon(1e-9));
+  CHECK(got.inform.min_matched_abs == doctest::Approx(host.inform.min_matched_abs).epsilon(1e-6));
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::int64_t j = got.row_mate[i];
+    REQUIRE(j >= 0);
+    REQUIRE(j < std::int64_t(n));
+    CHECK(got.col_mate[std::size_t(j)] == std::int64_t(i));
+    CHECK(got.perm[i] == j);
+    CHECK(modulus(a, vertex_t(i), vertex_t(j)) >= 0);
+  }
+  if (job != 5) return;
+  for (vertex_t i = 0; i < a.n_rows; ++i)
+    for (auto k = a.offsets[i]; k < a.offsets[i + 1]; ++k) {
+      const double x = std::abs(a.weights[k]);
+      if (x == 0) continue;
+      const double b = x * std::exp(got.row_scale[std::size_t(i)] + got.col_scale[std::size_t(a.cols[k])]);
+      CHECK(b <= 1 + 1e-6);
+      if (got.row_mate[std::size_t(i)] == a.cols[k]) CHECK(b == doctest::Approx(1).epsilon(1e-6));
+    }
+  if (!unique_optimum) return;
+  // The canonical duals of the one optimum: the host call's, to rounding.
+  CHECK(got.row_mate == host.row_mate);
+  for (std::size_t i = 0; i < n; ++i) {
+    CHECK(got.row_scale[i] == doctest::Approx(host.row_scale[i]).epsilon(1e-7));
+    CHECK(got.col_scale[i] == doctest::Approx(host.col_scale[i]).epsilon(1e-7));
+  }
+}
+
 }  // namespace
 
 TEST_CASE("prepass on device arrays: every job equals the host call, any storage, results on either side") {
@@ -200,6 +336,83 @@ TEST_CASE("prepass on device arrays: every job equals the host call, any storage
     for (int job : {1, 4, 5}) check_job<std::int64_t>(s.a, job, true, 0, false, stream);
   }
   cudaStreamDestroy(stream);
+}
+
+TEST_CASE("prepass on device arrays: jobs 4-5 of a square matrix wholly on the device, every storage") {
+  for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+    for (vertex_t n : {1, 2, 50, 400}) {
+      CAPTURE(n);
+      CAPTURE(seed);
+      const double density = n > 100 ? 0.01 : 0.1;
+      const Csr<double> distinct = nonsingular_matrix(n, density, false, false, seed);
+      const Csr<double> tied = nonsingular_matrix(n, density, true, false, seed + 100);
+      const Csr<double> zeros = nonsingular_matrix(n, density, false, true, seed + 200);
+      for (int job : {4, 5}) {
+        compare_paths<std::int32_t>(distinct, job, {}, true, true);
+        compare_paths<std::int64_t>(distinct, job, {.csc = true, .base = 1}, true, true);
+        compare_paths<std::int64_t>(distinct, job, {.base = 1, .reversed = true}, true, true);
+        compare_paths<std::int32_t>(distinct, job, {.csc = true, .reversed = true}, true, true);
+        compare_paths<std::int32_t>(distinct, job, {.value_type = MATCHBLAS_FLOAT}, true, false);
+        compare_paths<std::int32_t>(distinct, job, {.csc = true, .value_type = MATCHBLAS_COMPLEX_DOUBLE}, true, false);
+        compare_paths<std::int32_t>(tied, job, {}, true, false);
+        compare_paths<std::int64_t>(tied, job, {.csc = true}, true, false);
+        compare_paths<std::int32_t>(zeros, job, {}, false, false);
+        compare_paths<std::int32_t>(zeros, job, {.csc = true, .base = 1, .reversed = true}, false, false);
+      }
+    }
+  }
+}
+
+TEST_CASE("prepass on device arrays: faults the device path finds get the host call's status") {
+  const Csr<double> a = nonsingular_matrix(30, 0.2, false, false, 4);
+  const Arrays<std::int64_t> h(a, false, 0);
+  DeviceArray<std::int64_t> d_pointers(h.pointers);
+  DeviceArray<std::int64_t> row_mate(30);
+  matchblas_inform inform{};
+  const auto run = [&](const std::vector<std::int64_t>& indices, const std::vector<double>& values, bool csc) {
+    const Arrays<std::int64_t> stored(a, csc, 0);
+    DeviceArray<std::int64_t> p(csc ? stored.pointers : h.pointers), i(indices);
+    DeviceArray<double> v(values);
+    const matchblas_sparse s = describe(a, csc, 0, p.p, i.p, v.p);
+    return matchblas_prepass_device(&s, nullptr, nullptr, nullptr, row_mate.p, nullptr, nullptr, nullptr, &inform);
+  };
+  REQUIRE(run(h.indices, h.values, false) == MATCHBLAS_OK);
+  CHECK(std::string(inform.message).find("on the device arrays") != std::string::npos);
+  // An entry given twice: row 0's second column made its first.
+  REQUIRE(h.pointers[1] - h.pointers[0] >= 2);
+  std::vector<std::int64_t> twice = h.indices;
+  twice[1] = twice[0];
+  CHECK(run(twice, h.values, false) == MATCHBLAS_ERR_DUPLICATE_ENTRY);
+  const Arrays<std::int64_t> c(a, true, 0);
+  std::vector<std::int64_t> twice_csc = c.indices;
+  twice_csc[1] = twice_csc[0];
+  CHECK(run(twice_csc, c.values, true) == MATCHBLAS_ERR_DUPLICATE_ENTRY);
+  // A value not finite.
+  std::vector<double> nan = h.values;
+  nan[5] = std::nan("");
+  CHECK(run(h.indices, nan, false) == MATCHBLAS_ERR_BAD_VALUE);
+  std::vector<double> inf = h.values;
+  inf[7] = -INFINITY;
+  CHECK(run(h.indices, inf, false) == MATCHBLAS_ERR_BAD_VALUE);
+  // A negative index.
+  std::vector<std::int64_t> negative = h.indices;
+  negative[3] = -1;
+  CHECK(run(negative, h.values, false) == MATCHBLAS_ERR_INDEX_OUT_OF_RANGE);
+  // Structurally singular (an empty row): the host's status and matched count.
+  Csr<double> singular = a;
+  const auto drop = singular.offsets[3] - singular.offsets[2];
+  singular.cols.erase(singular.cols.begin() + singular.offsets[2], singular.cols.begin() + singular.offsets[3]);
+  singular.weights.erase(singular.weights.begin() + singular.offsets[2],
+                         singular.weights.begin() + singular.offsets[3]);
+  for (std::size_t i = 3; i < singular.offsets.size(); ++i) singular.offsets[i] -= drop;
+  const Arrays<std::int64_t> sh(singular, false, 0);
+  DeviceArray<std::int64_t> sp(sh.pointers), si(sh.indices);
+  DeviceArray<double> sv(sh.values);
+  const matchblas_sparse ss = describe(singular, false, 0, sp.p, si.p, sv.p);
+  CHECK(matchblas_prepass_device(&ss, nullptr, nullptr, nullptr, row_mate.p, nullptr, nullptr, nullptr, &inform) ==
+        MATCHBLAS_STRUCTURALLY_SINGULAR);
+  CHECK(std::string(inform.message).find("structurally singular") != std::string::npos);
+  CHECK(inform.matched == 29);
 }
 
 TEST_CASE("prepass on device arrays: the C++ wrapper and the symmetric mode") {

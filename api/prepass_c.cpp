@@ -133,7 +133,8 @@ void write_results(const PrepassResult& r, const Outputs& out) {
 }
 
 // r's status, also left in *inform with the report (for `job`, as asked:
-// job 3 runs job 2's algorithm) and a message (`ran` appended to "ok").
+// job 3 runs job 2's algorithm) and a message (`ran`, what ran where,
+// appended to "ok" and to the near-overflow warning).
 int report(const PrepassResult& r, int job, std::int64_t rows, std::int64_t cols, matchblas_inform* inform,
            std::chrono::steady_clock::time_point start, const std::string& ran) {
   const int status = r.scaling_near_overflow ? MATCHBLAS_SCALING_NEAR_OVERFLOW
@@ -151,7 +152,7 @@ int report(const PrepassResult& r, int job, std::int64_t rows, std::int64_t cols
              : status == MATCHBLAS_STRUCTURALLY_SINGULAR
                  ? "structurally singular: " + std::to_string(r.mates.matched) + " of " +
                        std::to_string(std::min(rows, cols)) + " matched"
-                 : "the scalings exceed log(DBL_MAX)/2 somewhere and may overflow when applied");
+                 : "the scalings exceed log(DBL_MAX)/2 somewhere and may overflow when applied" + ran);
   return status;
 }
 
@@ -287,7 +288,13 @@ extern "C" int matchblas_prepass_device(const matchblas_sparse* a, const matchbl
     if (dev.device < 0 || dev.device >= gpus)
       fail(MATCHBLAS_ERR_BAD_OPTION, "device " + std::to_string(dev.device) + " is not a GPU of this machine (it has " +
                                          std::to_string(gpus) + ")");
-    const int job = checked_job(*a, opt, perm != nullptr);  // reads the description only
+    // The job from the description alone; a fault in it is named after the
+    // arrays' checks, as matchblas_prepass names it (the host-copy path).
+    int job = -1;
+    try {
+      job = checked_job(*a, opt, perm != nullptr);
+    } catch (const c_api_error&) {
+    }
     // Outputs checked before any work: nothing written when one is wrong.
     if (!dev.results_on_host) {
       ops::expect_device_array(perm, dev.device, "perm");
@@ -310,13 +317,18 @@ extern "C" int matchblas_prepass_device(const matchblas_sparse* a, const matchbl
         r.objective = d.objective;
         r.min_matched_abs = d.min_matched_abs;
         r.scaling_near_overflow = d.near_overflow;
+        char steps[160];
+        std::snprintf(steps, sizeof steps,
+                      "read %.4f s, costs %.4f s, check and auction %.3f s, repair %.3f s, results %.4f s", d.arrays_s,
+                      d.costs_s, d.report.device_s, d.report.repair_s, d.results_s);
         return report(r, job, a->rows, a->cols, inform, start,
-                      " (" + device_entry(job, false)->name + ", on the device arrays)");
+                      " (" + device_entry(job, false)->name + ", on the device arrays: " + steps + ")");
       }
-      declined = "; through host copies: " + d.declined;
+      declined = ", through host copies: " + d.declined;
     }
     const HostCopy copy(*a, dev);
     const matchblas_sparse& h = copy.matrix;
+    job = checked_job(h, opt, perm != nullptr);
     const Csr<double> m = moduli_csr(h, opt.symmetric != 0);
     const MatcherInfo* entry = device_entry(job, opt.symmetric != 0);
     PrepassResult r;
@@ -351,7 +363,7 @@ extern "C" int matchblas_prepass_device(const matchblas_sparse* a, const matchbl
       put(col_log_scale, h_col_scale, "col_log_scale");
     }
     return report(r, job, m.n_rows, m.n_cols, inform, start,
-                  (entry ? " (" + entry->name + ")" : std::string(" (job 0 on the host)")) + declined);
+                  entry ? " (" + entry->name + declined + ")" : std::string(" (job 0 on the host)"));
   });
 }
 

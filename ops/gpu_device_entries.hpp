@@ -78,8 +78,10 @@ void copy_to_device(void* device_ptr, const void* host, std::size_t bytes, int d
                     const char* what);
 
 // invalid_input naming `what` unless GPU `device` can read p (device memory
-// on it, or managed memory); a null p passes (an array not asked for).
-void expect_device_array(const void* p, int device, const char* what);
+// on it, or managed memory) and, where the driver can say, p's allocation
+// holds at least `bytes` bytes from p on; a null p passes (an array not
+// asked for).
+void expect_device_array(const void* p, int device, const char* what, std::size_t bytes = 0);
 
 }  // namespace matchblas::ops
 

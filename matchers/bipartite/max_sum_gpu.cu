@@ -282,7 +282,11 @@ gpu::MinCostOnDevice gpu::min_cost_on_device(const StreamSession& session, verte
   out.singular = read_count(count.data(), s) < unsigned(m);
   checked.record(s);
   report.check_s = checked.since(entered);
-  if (out.singular) return out;
+  report.tail = auction_tail_rows(options.tail_rows, m, last_phase_rows_per_tail_row);
+  if (out.singular) {
+    report.device_s = report.check_s;
+    return out;
+  }
 
   // (2) The auction.
   const double top = std::min(highest, options.cost_ceiling);
@@ -291,7 +295,6 @@ gpu::MinCostOnDevice gpu::min_cost_on_device(const StreamSession& session, verte
       span * (options.final_epsilon > 0 ? options.final_epsilon : std::max(1e-9, 1.0 / (4.0 * double(n))));
   const Auction view{m, offsets, cols, cost, options.cost_ceiling, price, owner, row_mate, key.data(), bid.data(),
                      target.data()};
-  report.tail = auction_tail_rows(options.tail_rows, m, last_phase_rows_per_tail_row);
   const vertex_t earlier_tail =
       options.earlier_tail_rows == 0
           ? report.tail

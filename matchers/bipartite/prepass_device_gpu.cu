@@ -300,6 +300,16 @@ struct RowMatrix {
   long long entries() const { return reordered ? (long long)reordered->num_entries() : (long long)read_cols.size(); }
 };
 
+std::size_t value_bytes(Values kind) {
+  switch (kind) {
+    case Values::real64: return 8;
+    case Values::real32: return 4;
+    case Values::complex128: return 16;
+    case Values::complex64: return 8;
+    default: return 0;
+  }
+}
+
 template <class Index>
 RowMatrix read_rows(const DeviceSparseArrays& a, const gpu::StreamSession& session) {
   const cudaStream_t s = session.stream();
@@ -307,28 +317,32 @@ RowMatrix read_rows(const DeviceSparseArrays& a, const gpu::StreamSession& sessi
   const auto* indices = static_cast<const Index*>(a.indices);
   const long long outer = a.csc ? a.cols : a.rows, inner_dim = a.csc ? a.rows : a.cols;
   RowMatrix r;
-  const long long first = static_cast<long long>(read_one(pointers, s));
-  const long long nnz = static_cast<long long>(read_one(pointers + outer, s)) - a.base;
-  if (first != a.base || nnz < 0) return {.declined = "pointers[0] is not the base, or the last pointer is below it"};
-  if (nnz == 0) return {.declined = "no entries"};
-  if (a.values != Values::pattern && !a.data) return {.declined = "no values"};
-  if (!indices) return {.declined = "no indices"};
-  if (a.values != Values::pattern) ops::expect_device_array(a.data, session.device(), "the matrix's values");
-  ops::expect_device_array(indices, session.device(), "the matrix's indices");
+  const int device = session.device();
+  ops::expect_device_array(pointers, device, "the matrix's pointers", (std::size_t(outer) + 1) * sizeof(Index));
   const long long cap = gpu::max_blocks_per_sm * session.sms();
   const auto grid = [&](long long items) { return gpu::grid_for(items, block_size, cap); };
+  // The pointers first: from the base, never decreasing; only then is the
+  // last one the number of entries.
   gpu::DeviceBuffer<unsigned> faults(1, s);
   MATCHBLAS_CUDA_TRY(cudaMemsetAsync(faults.data(), 0, sizeof(unsigned), s));
   gpu::DeviceBuffer<offset_t> offsets(std::size_t(outer) + 1, s);
-  gpu::DeviceBuffer<vertex_t> inner(std::size_t(nnz), s);
-  gpu::DeviceBuffer<double> x(std::size_t(nnz), s);
   outer_offsets<<<grid(outer + 1), block_size, 0, s>>>(outer, pointers, a.base, offsets.data(), faults.data());
   MATCHBLAS_CUDA_CHECK_LAUNCH();
+  if (read_one(faults.data(), s) & pointers_decrease) return {.declined = "the pointers decrease"};
+  if (read_one(offsets.data(), s) != 0) return {.declined = "pointers[0] is not the base"};
+  const long long nnz = static_cast<long long>(read_one(offsets.data() + outer, s));
+  if (nnz == 0) return {.declined = "no entries"};
+  if (a.values != Values::pattern && !a.data) return {.declined = "no values"};
+  if (!indices) return {.declined = "no indices"};
+  ops::expect_device_array(indices, device, "the matrix's indices", std::size_t(nnz) * sizeof(Index));
+  if (a.values != Values::pattern)
+    ops::expect_device_array(a.data, device, "the matrix's values", std::size_t(nnz) * value_bytes(a.values));
+  gpu::DeviceBuffer<vertex_t> inner(std::size_t(nnz), s);
+  gpu::DeviceBuffer<double> x(std::size_t(nnz), s);
   read_entries<<<grid(nnz), block_size, 0, s>>>(nnz, indices, a.base, inner_dim, a.data, a.values, inner.data(),
                                                  x.data(), faults.data());
   MATCHBLAS_CUDA_CHECK_LAUNCH();
   const unsigned found = read_one(faults.data(), s);
-  if (found & pointers_decrease) return {.declined = "the pointers decrease"};
   if (found & index_out_of_range) return {.declined = "an index out of range"};
   if (found & value_not_finite) return {.declined = "a value not finite"};
   const vertex_t m = vertex_t(a.rows);
@@ -360,8 +374,10 @@ RowMatrix read_rows(const DeviceSparseArrays& a, const gpu::StreamSession& sessi
 
 }  // namespace
 
-PrepassOnDevice prepass_on_device(const DeviceSparseArrays& a, int job, int device, void* stream_ptr,
-                                  const PrepassDeviceOutputs& out) {
+namespace {
+
+PrepassOnDevice run_on_device(const DeviceSparseArrays& a, int job, int device, void* stream_ptr,
+                              const PrepassDeviceOutputs& out) {
   MATCHBLAS_EXPECTS(job == 4 || job == 5, "prepass_on_device: job 4 or 5");
   MATCHBLAS_EXPECTS(a.rows == a.cols && a.rows > 0, "prepass_on_device: a square matrix with rows");
   PrepassOnDevice result;
@@ -370,7 +386,6 @@ PrepassOnDevice prepass_on_device(const DeviceSparseArrays& a, int job, int devi
   // No stream given: the caller's work on the legacy default stream (which
   // the session's own non-blocking stream does not wait for) done first.
   if (!stream_ptr) MATCHBLAS_CUDA_TRY(cudaStreamSynchronize(cudaStreamLegacy));
-  ops::expect_device_array(a.pointers, device, "the matrix's pointers");
   const vertex_t m = vertex_t(a.rows);
   const long long cap = gpu::max_blocks_per_sm * session.sms();
   const auto grid = [&](long long items) { return gpu::grid_for(items, block_size, cap); };
@@ -532,6 +547,23 @@ PrepassOnDevice prepass_on_device(const DeviceSparseArrays& a, int job, int devi
   result.costs_s = costed.since(read);
   result.results_s = written.since(matched);
   return result;
+}
+
+}  // namespace
+
+PrepassOnDevice prepass_on_device(const DeviceSparseArrays& a, int job, int device, void* stream,
+                                  const PrepassDeviceOutputs& out) {
+  // The device path needs more memory than the host-copy path (the moduli,
+  // the costs, a transpose's copy): running out of it is a reason to take
+  // that path, not a failure. Nothing is written before the last step's
+  // buffers exist.
+  try {
+    return run_on_device(a, job, device, stream, out);
+  } catch (const out_of_memory& e) {
+    PrepassOnDevice declined;
+    declined.declined = std::string("the device's memory ran out (") + e.what() + ")";
+    return declined;
+  }
 }
 
 }  // namespace matchblas

@@ -2,6 +2,7 @@
 // states the contract): the caller's pointers into the device-level ops,
 // 32-bit offsets widened first, the caller's device made current for the
 // call and restored after.
+#include <cuda.h>
 #include <cuda_runtime.h>
 
 #include <cstdint>
@@ -122,21 +123,54 @@ void free_on_device(void* p, int device) noexcept {
   cudaGetLastError();
 }
 
-void expect_device_array(const void* p, int device, const char* what) {
+namespace {
+
+// The bytes of p's allocation from p on (cuMemGetAddressRange, through the
+// runtime's driver entry point: no link to libcuda), or 0 when the driver
+// cannot say.
+std::size_t bytes_from(const void* p) {
+  using AddressRange = CUresult (*)(CUdeviceptr*, std::size_t*, CUdeviceptr);
+  static const AddressRange address_range = [] {
+    void* f = nullptr;
+    cudaDriverEntryPointQueryResult found{};
+    if (cudaGetDriverEntryPointByVersion("cuMemGetAddressRange", &f, 12000, cudaEnableDefault, &found) !=
+            cudaSuccess ||
+        found != cudaDriverEntryPointSuccess) {
+      cudaGetLastError();
+      return AddressRange(nullptr);
+    }
+    return reinterpret_cast<AddressRange>(f);
+  }();
+  CUdeviceptr base = 0;
+  std::size_t size = 0;
+  const auto at = reinterpret_cast<CUdeviceptr>(p);
+  if (!address_range || address_range(&base, &size, at) != CUDA_SUCCESS) return 0;
+  return std::size_t(base + size - at);
+}
+
+}  // namespace
+
+void expect_device_array(const void* p, int device, const char* what, std::size_t bytes) {
   if (!p) return;
+  const DeviceScope scope("checking device arrays", device);  // no context made on another GPU
   cudaPointerAttributes at{};
   const cudaError_t status = cudaPointerGetAttributes(&at, p);
   if (status != cudaSuccess) {
     cudaGetLastError();
     throw invalid_input(std::string(what) + " is not CUDA device memory (" + cudaGetErrorString(status) + ")");
   }
-  if (at.type == cudaMemoryTypeManaged) return;
-  if (at.type != cudaMemoryTypeDevice)
-    throw invalid_input(std::string(what) + " is " + (at.type == cudaMemoryTypeHost ? "pinned host" : "host") +
-                        " memory, not device memory");
-  if (at.device != device)
-    throw invalid_input(std::string(what) + " is on GPU " + std::to_string(at.device) + ", not on GPU " +
-                        std::to_string(device) + " (the call's device)");
+  if (at.type != cudaMemoryTypeManaged) {
+    if (at.type != cudaMemoryTypeDevice)
+      throw invalid_input(std::string(what) + " is " + (at.type == cudaMemoryTypeHost ? "pinned host" : "host") +
+                          " memory, not device memory");
+    if (at.device != device)
+      throw invalid_input(std::string(what) + " is on GPU " + std::to_string(at.device) + ", not on GPU " +
+                          std::to_string(device) + " (the call's device)");
+  }
+  const std::size_t held = bytes > 0 ? bytes_from(p) : 0;
+  if (held > 0 && held < bytes)
+    throw invalid_input(std::string(what) + " holds " + std::to_string(held) + " bytes from its address, fewer than the " +
+                        std::to_string(bytes) + " the call reads");
 }
 
 
@@ -148,7 +182,7 @@ void copy_checked(void* dst, const void* src, const void* device_ptr, std::size_
                   int device, void* stream_ptr, const char* what) {
   if (bytes == 0) return;
   DeviceScope scope("the pre-pass on device arrays", device);
-  expect_device_array(device_ptr, device, what);
+  expect_device_array(device_ptr, device, what, bytes);
   const auto stream = static_cast<cudaStream_t>(stream_ptr);
   MATCHBLAS_CUDA_TRY(cudaMemcpyAsync(dst, src, bytes, kind, stream));
   MATCHBLAS_CUDA_TRY(cudaStreamSynchronize(stream));

@@ -34,7 +34,7 @@ void copy_from_device(void*, const void*, std::size_t, int, void*, const char*) 
 
 void copy_to_device(void*, const void*, std::size_t, int, void*, const char*) { no_cuda("copying device arrays"); }
 
-void expect_device_array(const void*, int, const char*) { no_cuda("checking device arrays"); }
+void expect_device_array(const void*, int, const char*, std::size_t) { no_cuda("checking device arrays"); }
 
 MATCHBLAS_INSTANTIATE_DEVICE_ENTRIES
 

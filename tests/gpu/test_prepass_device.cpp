@@ -91,6 +91,37 @@ struct Outputs {
   int status = 0;
 };
 
+// matchblas_prepass_device on s with every output a device array (perm
+// only when `square`), the outputs copied back.
+Outputs call_with_device_outputs(const matchblas_sparse& s, const matchblas_prepass_options& opt,
+                                 const matchblas_device_options& dev, bool square) {
+  const std::size_t m = std::size_t(s.rows), n = std::size_t(s.cols);
+  DeviceArray<std::int64_t> perm(square ? m : 0), row_mate(m), col_mate(n);
+  DeviceArray<double> row_scale(m), col_scale(n);
+  Outputs got;
+  got.status = matchblas_prepass_device(&s, &opt, &dev, square ? perm.p : nullptr, row_mate.p, col_mate.p,
+                                        row_scale.p, col_scale.p, &got.inform);
+  got.perm = perm.host();
+  got.row_mate = row_mate.host();
+  got.col_mate = col_mate.host();
+  got.row_scale = row_scale.host();
+  got.col_scale = col_scale.host();
+  return got;
+}
+
+// Job 5's scalings: every scaled |a_ij| at most 1, the matched ones 1
+// (relative tolerance tol).
+void check_scaling_bounds(const Csr<double>& a, const Outputs& got, double tol) {
+  for (vertex_t i = 0; i < a.n_rows; ++i)
+    for (auto k = a.offsets[i]; k < a.offsets[i + 1]; ++k) {
+      const double x = std::abs(a.weights[k]);
+      if (x == 0) continue;
+      const double b = x * std::exp(got.row_scale[std::size_t(i)] + got.col_scale[std::size_t(a.cols[k])]);
+      CHECK(b <= 1 + tol);
+      if (got.row_mate[std::size_t(i)] == a.cols[k]) CHECK(b == doctest::Approx(1).epsilon(tol));
+    }
+}
+
 template <class Index>
 void check_job(const Csr<double>& a, int job, bool csc, int base, bool results_on_host, cudaStream_t stream) {
   CAPTURE(job);
@@ -134,15 +165,7 @@ void check_job(const Csr<double>& a, int job, bool csc, int base, bool results_o
                                           got.col_mate.data(), got.row_scale.data(), got.col_scale.data(),
                                           &got.inform);
   } else {
-    DeviceArray<std::int64_t> perm(square ? m : 0), row_mate(m), col_mate(n);
-    DeviceArray<double> row_scale(m), col_scale(n);
-    got.status = matchblas_prepass_device(&ds, &opt, &dev, square ? perm.p : nullptr, row_mate.p, col_mate.p,
-                                          row_scale.p, col_scale.p, &got.inform);
-    got.perm = perm.host();
-    got.row_mate = row_mate.host();
-    got.col_mate = col_mate.host();
-    got.row_scale = row_scale.host();
-    got.col_scale = col_scale.host();
+    got = call_with_device_outputs(ds, opt, dev, square);
   }
   INFO(got.inform.message);
   // Job 5's duals are not unique: where an explicit zero must be matched, the
@@ -171,32 +194,24 @@ void check_job(const Csr<double>& a, int job, bool csc, int base, bool results_o
     if (square) CHECK(got.perm[i] == j);
   }
   CHECK(matched == got.inform.matched);
-  if (got.inform.job == 5 && got.status == MATCHBLAS_OK) {
-    for (vertex_t i = 0; i < a.n_rows; ++i)
-      for (auto k = a.offsets[i]; k < a.offsets[i + 1]; ++k) {
-        const double x = std::abs(a.weights[k]);
-        if (x == 0) continue;
-        const double b = x * std::exp(got.row_scale[std::size_t(i)] + got.col_scale[std::size_t(a.cols[k])]);
-        CHECK(b <= 1 + 1e-9);
-        if (got.row_mate[std::size_t(i)] == a.cols[k]) CHECK(b == doctest::Approx(1).epsilon(1e-9));
-      }
-  }
+  if (got.inform.job == 5 && got.status == MATCHBLAS_OK) check_scaling_bounds(a, got, 1e-9);
 }
 
 // A square n x n matrix the device path takes: a full diagonal (so
 // structurally nonsingular) and about density * n more entries a row;
-// moduli log-normal over many decades (distinct a.s.), or (tied) from
+// moduli exp(N(0, sigma)) clamped to e^+-700 (distinct a.s.), or (tied) from
 // three values; signs random; explicit zeros off the diagonal when asked.
-Csr<double> nonsingular_matrix(vertex_t n, double density, bool tied, bool zeros, std::uint64_t seed) {
+Csr<double> nonsingular_matrix(vertex_t n, double density, bool tied, bool zeros, std::uint64_t seed,
+                               double sigma = 4) {
   std::mt19937_64 rng(seed);
   std::uniform_real_distribution<double> unit(0, 1);
-  std::normal_distribution<double> normal(0, 4);
+  std::normal_distribution<double> normal(0, sigma);
   Csr<double> a;
   a.n_rows = a.n_cols = n;
   for (vertex_t i = 0; i < n; ++i) {
     for (vertex_t j = 0; j < n; ++j) {
       if (j != i && unit(rng) >= density) continue;
-      double x = tied ? std::ldexp(1.0, int(rng() % 3)) : std::exp(normal(rng));
+      double x = tied ? std::ldexp(1.0, int(rng() % 3)) : std::exp(std::clamp(normal(rng), -700.0, 700.0));
       if (zeros && j != i && unit(rng) < 0.05) x = 0;
       a.cols.push_back(j);
       a.weights.push_back(rng() % 2 ? -x : x);
@@ -211,7 +226,26 @@ struct Storage {
   int base = 0;
   bool reversed = false;  // each row's (column's) entries in decreasing index order
   int value_type = MATCHBLAS_DOUBLE;
+  bool stream_and_host_outputs = false;  // a caller's stream, the results in host arrays
 };
+
+// x's bytes as the value type stores them: double, float, complex (0.6 x,
+// 0.8 x: modulus |x|) in either precision, or none for a pattern.
+std::vector<unsigned char> stored_values(const std::vector<double>& x, int type) {
+  std::vector<unsigned char> out;
+  const auto put = [&](auto v) {
+    const auto* b = reinterpret_cast<const unsigned char*>(&v);
+    out.insert(out.end(), b, b + sizeof v);
+  };
+  for (double v : x) switch (type) {
+      case MATCHBLAS_DOUBLE: put(v); break;
+      case MATCHBLAS_FLOAT: put(float(v)); break;
+      case MATCHBLAS_COMPLEX_DOUBLE: put(0.6 * v), put(0.8 * v); break;
+      case MATCHBLAS_COMPLEX_FLOAT: put(float(0.6 * v)), put(float(0.8 * v)); break;
+      default: break;
+    }
+  return out;
+}
 
 // The host call and the device call on a's arrays stored as `st` (the host
 // call reads the same arrays from host memory).
@@ -222,6 +256,7 @@ void compare_paths(const Csr<double>& a, int job, const Storage& st, bool must_r
   CAPTURE(st.base);
   CAPTURE(st.reversed);
   CAPTURE(st.value_type);
+  CAPTURE(st.stream_and_host_outputs);
   CAPTURE(sizeof(Index));
   Arrays<Index> h(a, st.csc, st.base);
   if (st.reversed)
@@ -230,27 +265,17 @@ void compare_paths(const Csr<double>& a, int job, const Storage& st, bool must_r
       std::reverse(h.indices.begin() + std::ptrdiff_t(b), h.indices.begin() + std::ptrdiff_t(e));
       std::reverse(h.values.begin() + std::ptrdiff_t(b), h.values.begin() + std::ptrdiff_t(e));
     }
-  // The values in the asked type: float, or complex (0.6 x, 0.8 x) of modulus |x|.
-  std::vector<float> f;
-  std::vector<double> z;
-  const void* host_values = h.values.data();
-  if (st.value_type == MATCHBLAS_FLOAT) {
-    for (double x : h.values) f.push_back(float(x));
-    host_values = f.data();
-  } else if (st.value_type == MATCHBLAS_COMPLEX_DOUBLE) {
-    for (double x : h.values) {
-      z.push_back(0.6 * x);
-      z.push_back(0.8 * x);
-    }
-    host_values = z.data();
-  }
+  const std::vector<unsigned char> values = stored_values(h.values, st.value_type);
+  const bool pattern = st.value_type == MATCHBLAS_PATTERN;
+  Csr<double> seen = a;  // the moduli the calls see (a pattern's are 1)
+  if (pattern) std::fill(seen.weights.begin(), seen.weights.end(), 1.0);
   const std::size_t n = std::size_t(a.n_rows);
   matchblas_prepass_options opt;
   matchblas_prepass_default_options(&opt);
   opt.job = job;
   matchblas_sparse hs = describe(a, st.csc, st.base, h.pointers.data(), h.indices.data(), h.values.data());
   hs.value_type = static_cast<decltype(hs.value_type)>(st.value_type);
-  hs.values = host_values;
+  hs.values = pattern ? nullptr : values.data();
   Outputs host;
   host.perm.resize(n);
   host.row_mate.resize(n);
@@ -262,22 +287,27 @@ void compare_paths(const Csr<double>& a, int job, const Storage& st, bool must_r
   REQUIRE(host.status >= 0);
 
   DeviceArray<Index> d_pointers(h.pointers), d_indices(h.indices);
-  DeviceArray<float> d_f(f);
-  DeviceArray<double> d_values(st.value_type == MATCHBLAS_COMPLEX_DOUBLE ? z : h.values);
+  DeviceArray<unsigned char> d_values(values);
   matchblas_sparse ds = hs;
   ds.pointers = d_pointers.p;
   ds.indices = d_indices.p;
-  ds.values = st.value_type == MATCHBLAS_FLOAT ? static_cast<const void*>(d_f.p) : d_values.p;
-  DeviceArray<std::int64_t> perm(n), row_mate(n), col_mate(n);
-  DeviceArray<double> row_scale(n), col_scale(n);
+  ds.values = pattern ? nullptr : d_values.p;
+  matchblas_device_options dev;
+  matchblas_device_default_options(&dev);
   Outputs got;
-  got.status = matchblas_prepass_device(&ds, &opt, nullptr, perm.p, row_mate.p, col_mate.p, row_scale.p, col_scale.p,
-                                        &got.inform);
-  got.perm = perm.host();
-  got.row_mate = row_mate.host();
-  got.col_mate = col_mate.host();
-  got.row_scale = row_scale.host();
-  got.col_scale = col_scale.host();
+  if (st.stream_and_host_outputs) {
+    cudaStream_t stream = nullptr;
+    REQUIRE(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking) == cudaSuccess);
+    dev.stream = stream;
+    dev.results_on_host = 1;
+    got = host;
+    got.status = matchblas_prepass_device(&ds, &opt, &dev, got.perm.data(), got.row_mate.data(),
+                                          got.col_mate.data(), got.row_scale.data(), got.col_scale.data(),
+                                          &got.inform);
+    cudaStreamDestroy(stream);
+  } else {
+    got = call_with_device_outputs(ds, opt, dev, true);
+  }
   INFO(got.inform.message);
   INFO(host.inform.message);
   const std::string message = got.inform.message;
@@ -286,7 +316,8 @@ void compare_paths(const Csr<double>& a, int job, const Storage& st, bool must_r
   else if (!on_device) MESSAGE("through host copies: " << message);
   CHECK(got.status == host.status);
   CHECK(got.inform.matched == std::int64_t(n));
-  CHECK(got.inform.objective == doctest::Approx(host.inform.objective).epsilon(1e-9));
+  if (std::isinf(host.inform.objective)) CHECK(got.inform.objective == host.inform.objective);
+  else CHECK(got.inform.objective == doctest::Approx(host.inform.objective).epsilon(1e-9));
   CHECK(got.inform.min_matched_abs == doctest::Approx(host.inform.min_matched_abs).epsilon(1e-6));
   for (std::size_t i = 0; i < n; ++i) {
     const std::int64_t j = got.row_mate[i];
@@ -296,15 +327,8 @@ void compare_paths(const Csr<double>& a, int job, const Storage& st, bool must_r
     CHECK(got.perm[i] == j);
     CHECK(modulus(a, vertex_t(i), vertex_t(j)) >= 0);
   }
-  if (job != 5) return;
-  for (vertex_t i = 0; i < a.n_rows; ++i)
-    for (auto k = a.offsets[i]; k < a.offsets[i + 1]; ++k) {
-      const double x = std::abs(a.weights[k]);
-      if (x == 0) continue;
-      const double b = x * std::exp(got.row_scale[std::size_t(i)] + got.col_scale[std::size_t(a.cols[k])]);
-      CHECK(b <= 1 + 1e-6);
-      if (got.row_mate[std::size_t(i)] == a.cols[k]) CHECK(b == doctest::Approx(1).epsilon(1e-6));
-    }
+  if (job != 5 || got.status != MATCHBLAS_OK) return;
+  check_scaling_bounds(seen, got, 1e-6);  // float values: a's doubles rounded
   if (!unique_optimum) return;
   // The canonical duals of the one optimum: the host call's, to rounding.
   CHECK(got.row_mate == host.row_mate);
@@ -347,7 +371,12 @@ TEST_CASE("prepass on device arrays: jobs 4-5 of a square matrix wholly on the d
       const Csr<double> distinct = nonsingular_matrix(n, density, false, false, seed);
       const Csr<double> tied = nonsingular_matrix(n, density, true, false, seed + 100);
       const Csr<double> zeros = nonsingular_matrix(n, density, false, true, seed + 200);
+      const Csr<double> wide = nonsingular_matrix(n, density, false, false, seed + 300, 150);  // e^+-700
       for (int job : {4, 5}) {
+        compare_paths<std::int32_t>(wide, job, {}, true, true);
+        compare_paths<std::int32_t>(distinct, job, {.value_type = MATCHBLAS_PATTERN}, true, false);
+        compare_paths<std::int64_t>(distinct, job, {.value_type = MATCHBLAS_COMPLEX_FLOAT}, true, false);
+        compare_paths<std::int32_t>(distinct, job, {.csc = true, .stream_and_host_outputs = true}, true, true);
         compare_paths<std::int32_t>(distinct, job, {}, true, true);
         compare_paths<std::int64_t>(distinct, job, {.csc = true, .base = 1}, true, true);
         compare_paths<std::int64_t>(distinct, job, {.base = 1, .reversed = true}, true, true);
@@ -384,6 +413,7 @@ TEST_CASE("prepass on device arrays: faults the device path finds get the host c
   twice[1] = twice[0];
   CHECK(run(twice, h.values, false) == MATCHBLAS_ERR_DUPLICATE_ENTRY);
   const Arrays<std::int64_t> c(a, true, 0);
+  REQUIRE(c.pointers[1] - c.pointers[0] >= 2);
   std::vector<std::int64_t> twice_csc = c.indices;
   twice_csc[1] = twice_csc[0];
   CHECK(run(twice_csc, c.values, true) == MATCHBLAS_ERR_DUPLICATE_ENTRY);
@@ -398,6 +428,25 @@ TEST_CASE("prepass on device arrays: faults the device path finds get the host c
   std::vector<std::int64_t> negative = h.indices;
   negative[3] = -1;
   CHECK(run(negative, h.values, false) == MATCHBLAS_ERR_INDEX_OUT_OF_RANGE);
+  // Pointers that decrease, with a last pointer far beyond the arrays:
+  // named before any entry is read; then the device is still usable.
+  const auto run_pointers = [&](const std::vector<std::int64_t>& pointers, const std::vector<std::int64_t>& indices) {
+    DeviceArray<std::int64_t> p(pointers), i(indices);
+    DeviceArray<double> v(std::vector<double>(indices.size(), 1.0));
+    matchblas_sparse s = describe(Csr<double>{}, false, 0, p.p, i.p, v.p);
+    s.rows = s.cols = std::int64_t(pointers.size()) - 1;
+    return matchblas_prepass_device(&s, nullptr, nullptr, nullptr, row_mate.p, nullptr, nullptr, nullptr, &inform);
+  };
+  CHECK(run_pointers({0, 2, 1, std::int64_t(1) << 40}, {0, 1, 2}) == MATCHBLAS_ERR_BAD_POINTERS);
+  CHECK(run_pointers({0, 2, 1, std::int64_t(1) << 27}, {0, 1, 2}) == MATCHBLAS_ERR_BAD_POINTERS);
+  CHECK(run_pointers({1, 2, 3, 4}, {0, 1, 2}) == MATCHBLAS_ERR_BAD_POINTERS);  // pointers[0] is not the base
+  // Non-decreasing pointers whose last one reaches past the indices: named.
+  CHECK(run_pointers({0, 1, 2, std::int64_t(1) << 27}, {0, 1, 2}) == MATCHBLAS_ERR_BAD_INPUT);
+  CHECK(std::string(inform.message).find("indices") != std::string::npos);
+  // A duplicate that is not next to its twin in an unsorted row.
+  CHECK(run_pointers({0, 3, 4, 5}, {0, 1, 0, 1, 2}) == MATCHBLAS_ERR_DUPLICATE_ENTRY);
+  REQUIRE(run(h.indices, h.values, false) == MATCHBLAS_OK);
+  CHECK(std::string(inform.message).find("on the device arrays") != std::string::npos);
   // Structurally singular (an empty row): the host's status and matched count.
   Csr<double> singular = a;
   const auto drop = singular.offsets[3] - singular.offsets[2];
@@ -413,6 +462,39 @@ TEST_CASE("prepass on device arrays: faults the device path finds get the host c
         MATCHBLAS_STRUCTURALLY_SINGULAR);
   CHECK(std::string(inform.message).find("structurally singular") != std::string::npos);
   CHECK(inform.matched == 29);
+  // A failed call writes nothing.
+  DeviceArray<std::int64_t> untouched(std::vector<std::int64_t>(30, -7));
+  std::vector<double> bad_value = h.values;
+  bad_value[0] = INFINITY;
+  DeviceArray<double> d_bad(bad_value);
+  DeviceArray<std::int64_t> d_idx(h.indices);
+  const matchblas_sparse sb = describe(a, false, 0, d_pointers.p, d_idx.p, d_bad.p);
+  CHECK(matchblas_prepass_device(&sb, nullptr, nullptr, nullptr, untouched.p, nullptr, nullptr, nullptr, &inform) ==
+        MATCHBLAS_ERR_BAD_VALUE);
+  CHECK(untouched.host() == std::vector<std::int64_t>(30, -7));
+}
+
+TEST_CASE("prepass on device arrays: job 5 whose optimum needs an explicit zero goes through host copies") {
+  // Row 0 holds only (0, 0), an explicit zero: every perfect matching has it.
+  Csr<double> a = nonsingular_matrix(40, 0.1, false, false, 8);
+  REQUIRE(a.cols[0] == 0);
+  const auto drop = a.offsets[1] - 1;  // row 0's entries after its first, (0, 0)
+  a.cols.erase(a.cols.begin() + 1, a.cols.begin() + 1 + drop);
+  a.weights.erase(a.weights.begin() + 1, a.weights.begin() + 1 + drop);
+  for (auto& o : a.offsets) o = o == 0 ? 0 : o - drop;
+  a.weights[0] = 0;
+  compare_paths<std::int32_t>(a, 4, {}, true, false);
+  compare_paths<std::int32_t>(a, 5, {}, false, false);
+  const Arrays<std::int32_t> h(a, false, 0);
+  DeviceArray<std::int32_t> p(h.pointers), i(h.indices);
+  DeviceArray<double> v(h.values);
+  const matchblas_sparse s = describe(a, false, 0, p.p, i.p, v.p);
+  DeviceArray<std::int64_t> row_mate(40);
+  matchblas_inform inform{};
+  CHECK(matchblas_prepass_device(&s, nullptr, nullptr, nullptr, row_mate.p, nullptr, nullptr, nullptr, &inform) ==
+        MATCHBLAS_OK);
+  CHECK(std::string(inform.message).find("through host copies: an explicit zero") != std::string::npos);
+  CHECK(std::isinf(inform.objective));
 }
 
 TEST_CASE("prepass on device arrays: the C++ wrapper and the symmetric mode") {

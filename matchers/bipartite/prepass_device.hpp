@@ -11,9 +11,11 @@
 // which also names any fault in the arrays: pointers not from the base or
 // decreasing, an index out of range, a value not finite, an entry given
 // twice, more than 2^31 - 1 entries to reorder, a structurally singular
-// matrix, a repair that stopped short or ran out of memory, canonical duals
-// that rounding made infeasible, or (job 5) an explicit zero in the
-// optimum.
+// matrix, device memory that ran out, a repair that stopped short,
+// canonical duals that rounding made infeasible, or (job 5) an explicit
+// zero in the optimum. Arrays whose allocations are shorter than the
+// pointers say (where the driver can tell) are refused before any entry
+// is read.
 //
 // Guarantee: exact, as max-sum-gpu. The objective equals the host path's up
 // to rounding (the logs are the device's, the sums in another order); job

@@ -133,11 +133,12 @@ class DiagonalPermutation:
     column matched to row i (square A; MC64's CPERM, SuperLU's perm_r), the
     mates are -1 where unmatched, and for job 5 the log scalings give
     |a_ij| exp(row_log_scale[i] + col_log_scale[j]) = 1 on the matching and
-    <= 1 elsewhere."""
-    perm: object           # numpy int64 (rows), None for a rectangular A
-    row_mate: np.ndarray
-    col_mate: np.ndarray
-    row_log_scale: object  # numpy float64 for job 5, else None
+    <= 1 elsewhere. The arrays are numpy's, or CuPy's for a matrix on the
+    GPU."""
+    perm: object           # int64 (rows), None for a rectangular A
+    row_mate: object
+    col_mate: object
+    row_log_scale: object  # float64 for job 5, else None
     col_log_scale: object
     status: int            # 0, 1 structurally singular (a maximum partial matching), 2 scalings near overflow
     job: int               # the job run
@@ -292,9 +293,15 @@ def diagonal_permutation(A, job=5, symmetric=False):
     symmetric A (one scaling, in both). CSR and CSC are read in place; COO
     and other formats are converted to CSR first (duplicates summed).
     Returns a DiagonalPermutation; a structurally singular A is status 1,
-    not an error."""
+    not an error. A cupyx.scipy.sparse A is read in place on its GPU
+    (matchblas_prepass_device: jobs 4-5 of a square A wholly on the
+    device) on CuPy's current stream, and the result's arrays are CuPy
+    arrays there."""
+    if ops._on_gpu(A):
+        return _diagonal_permutation_on_device(A, job, symmetric)
     if not sp.issparse(A):
-        raise TypeError(f"diagonal_permutation takes a scipy.sparse matrix or array, not {type(A).__name__}")
+        raise TypeError("diagonal_permutation takes a scipy.sparse (or cupyx.scipy.sparse) matrix or array, "
+                        f"not {type(A).__name__}")
     layout, indptr, indices, data = _inputs.compressed(A, allow_complex=True)
     g = _core.compressed_graph(A.shape[0], A.shape[1], layout, indptr, indices, data, 0, False)
     status, message, perm, row_mate, col_mate, row_scale, col_scale, info = _core.prepass(g, int(job), bool(symmetric))
@@ -303,6 +310,29 @@ def diagonal_permutation(A, job=5, symmetric=False):
     return DiagonalPermutation(perm if A.shape[0] == A.shape[1] else None, row_mate, col_mate,
                                row_scale if scaled else None, col_scale if scaled else None, status, info["job"],
                                info["matched"], info["objective"], info["min_matched_abs"], info["seconds"], message)
+
+
+def _diagonal_permutation_on_device(A, job, symmetric):
+    cp = ops._cupy()
+    if A.format not in ("csr", "csc"):
+        A = A.tocsr()
+    rows, cols = A.shape
+    index = np.int64 if max(A.indptr.dtype.itemsize, A.indices.dtype.itemsize) > 4 else np.int32
+    indptr = cp.ascontiguousarray(A.indptr, dtype=index)
+    indices = cp.ascontiguousarray(A.indices, dtype=index)
+    data = A.data if A.data.dtype in (np.float32, np.float64, np.complex64, np.complex128) else A.data.astype(np.float64)
+    data = cp.ascontiguousarray(data)
+    perm = cp.empty(rows, dtype=cp.int64) if rows == cols else None
+    row_mate, col_mate = cp.empty(rows, dtype=cp.int64), cp.empty(cols, dtype=cp.int64)
+    row_scale, col_scale = cp.empty(rows, dtype=cp.float64), cp.empty(cols, dtype=cp.float64)
+    status, message, info = _core.prepass_device(rows, cols, 0 if A.format == "csr" else 1, indptr, indices, data,
+                                                 int(job), bool(symmetric), perm, row_mate, col_mate, row_scale,
+                                                 col_scale, cp.cuda.get_current_stream().ptr)
+    raise_for(status, message)
+    scaled = info["job"] == 5
+    return DiagonalPermutation(perm, row_mate, col_mate, row_scale if scaled else None, col_scale if scaled else None,
+                               status, info["job"], info["matched"], info["objective"], info["min_matched_abs"],
+                               info["seconds"], message)
 
 
 def algorithms():

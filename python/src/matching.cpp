@@ -257,6 +257,17 @@ nb::tuple marry(std::int64_t men, std::int64_t women, const HostArray& men_offse
   return nb::make_tuple(status, std::string(report.message), wife, husband, report_dict(report));
 }
 
+// The info dict of a pre-pass call.
+nb::dict prepass_info(const matchblas_inform& inform) {
+  nb::dict info;
+  info["job"] = inform.job;
+  info["matched"] = inform.matched;
+  info["objective"] = inform.objective;
+  info["min_matched_abs"] = inform.min_matched_abs;
+  info["seconds"] = inform.seconds;
+  return info;
+}
+
 // The diagonal pre-pass on compressed arrays (the graph's description).
 nb::tuple prepass(Graph& g, int job, bool symmetric) {
   if (g.coordinate || g.c.source != MATCHBLAS_GRAPH_SPARSE)
@@ -278,13 +289,65 @@ nb::tuple prepass(Graph& g, int job, bool symmetric) {
     return matchblas_prepass(&a, &opt, m == n ? perm.data() : nullptr, row_mate.data(), col_mate.data(),
                              row_scale.data(), col_scale.data(), &inform);
   });
-  nb::dict info;
-  info["job"] = inform.job;
-  info["matched"] = inform.matched;
-  info["objective"] = inform.objective;
-  info["min_matched_abs"] = inform.min_matched_abs;
-  info["seconds"] = inform.seconds;
-  return nb::make_tuple(status, std::string(inform.message), perm, row_mate, col_mate, row_scale, col_scale, info);
+  return nb::make_tuple(status, std::string(inform.message), perm, row_mate, col_mate, row_scale, col_scale,
+                        prepass_info(inform));
+}
+
+// The pre-pass on a matrix in GPU memory (CuPy's arrays through DLPack:
+// matchblas_prepass_device), the results written into the CuPy arrays
+// given, on `stream` (a cudaStream_t).
+nb::tuple prepass_device(std::int64_t rows, std::int64_t cols, int layout, const DeviceArray& pointers,
+                         const DeviceArray& indices, const DeviceArray& values, int job, bool symmetric,
+                         const std::optional<DeviceArray>& perm, const DeviceArray& row_mate,
+                         const DeviceArray& col_mate, const DeviceArray& row_scale, const DeviceArray& col_scale,
+                         std::uintptr_t stream) {
+  expect_vector(pointers, (layout == 0 ? rows : cols) + 1, "the index pointers");
+  expect_vector(indices, -1, "the indices");
+  expect_vector(values, std::int64_t(indices.shape(0)), "the values");
+  const int device = pointers.device_id();
+  const auto expect_here = [&](const DeviceArray& a, std::int64_t n, bool ids, const char* what) {
+    expect_vector(a, n, what);
+    if (ids ? !is<std::int64_t>(a.dtype()) : !is<double>(a.dtype()))
+      throw nb::type_error((std::string(what) + " must be " + (ids ? "int64" : "float64")).c_str());
+    if (a.device_id() != device) throw nb::value_error((std::string(what) + " is on another GPU").c_str());
+  };
+  if (indices.device_id() != device || values.device_id() != device)
+    throw nb::value_error("the matrix's arrays are on different GPUs");
+  if (perm) expect_here(*perm, rows, true, "perm");
+  expect_here(row_mate, rows, true, "row_mate");
+  expect_here(col_mate, cols, true, "col_mate");
+  expect_here(row_scale, rows, false, "row_log_scale");
+  expect_here(col_scale, cols, false, "col_log_scale");
+  matchblas_sparse a{};
+  a.rows = rows;
+  a.cols = cols;
+  a.layout = layout == 0 ? MATCHBLAS_CSR : MATCHBLAS_CSC;
+  a.base = 0;
+  a.index_type = index_type_of(pointers.dtype(), "the index pointers");
+  if (index_type_of(indices.dtype(), "the indices") != a.index_type)
+    throw nb::type_error("the index pointers and the indices must have one integer type");
+  a.value_type = value_type_of(values.dtype(), "the values");
+  a.pointers = pointers.data();
+  a.indices = indices.data();
+  a.values = values.data();
+  last_addresses = {std::uintptr_t(a.pointers), std::uintptr_t(a.indices), std::uintptr_t(a.values)};
+  matchblas_prepass_options opt;
+  matchblas_prepass_default_options(&opt);
+  opt.job = job;
+  opt.symmetric = symmetric;
+  matchblas_device_options dev;
+  matchblas_device_default_options(&dev);
+  dev.device = device;
+  dev.stream = reinterpret_cast<void*>(stream);
+  matchblas_inform inform{};
+  const auto out = [](const DeviceArray& x) { return x.data(); };
+  const int status = run_interruptible([&] {
+    return matchblas_prepass_device(&a, &opt, &dev, perm ? static_cast<std::int64_t*>(out(*perm)) : nullptr,
+                                    static_cast<std::int64_t*>(out(row_mate)), static_cast<std::int64_t*>(out(col_mate)),
+                                    static_cast<double*>(out(row_scale)), static_cast<double*>(out(col_scale)),
+                                    &inform);
+  });
+  return nb::make_tuple(status, std::string(inform.message), prepass_info(inform));
 }
 
 nb::list algorithms() {
@@ -352,6 +415,9 @@ void bind_matching(nb::module_& m) {
         nb::arg("women_offsets"), nb::arg("women_lists"), nb::arg("path").none(), nb::arg("algo"),
         nb::arg("options"), nb::arg("seed"), nb::arg("threads"), nb::arg("device"), nb::arg("gpu"));
   m.def("prepass", &prepass, nb::arg("graph"), nb::arg("job"), nb::arg("symmetric"));
+  m.def("prepass_device", &prepass_device, nb::arg("rows"), nb::arg("cols"), nb::arg("layout"), nb::arg("pointers"),
+        nb::arg("indices"), nb::arg("values"), nb::arg("job"), nb::arg("symmetric"), nb::arg("perm").none(),
+        nb::arg("row_mate"), nb::arg("col_mate"), nb::arg("row_scale"), nb::arg("col_scale"), nb::arg("stream"));
   m.def("algorithms", &algorithms);
   m.def(
       "last_addresses", [] { return nb::tuple(nb::cast(last_addresses)); },

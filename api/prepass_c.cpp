@@ -134,7 +134,7 @@ void write_results(const PrepassResult& r, const Outputs& out) {
 
 // r's status, also left in *inform with the report (for `job`, as asked:
 // job 3 runs job 2's algorithm) and a message (`ran`, what ran where,
-// appended to "ok" and to the near-overflow warning).
+// appended to every status's text).
 int report(const PrepassResult& r, int job, std::int64_t rows, std::int64_t cols, matchblas_inform* inform,
            std::chrono::steady_clock::time_point start, const std::string& ran) {
   const int status = r.scaling_near_overflow ? MATCHBLAS_SCALING_NEAR_OVERFLOW
@@ -151,7 +151,7 @@ int report(const PrepassResult& r, int job, std::int64_t rows, std::int64_t cols
              status == MATCHBLAS_OK ? "ok" + ran
              : status == MATCHBLAS_STRUCTURALLY_SINGULAR
                  ? "structurally singular: " + std::to_string(r.mates.matched) + " of " +
-                       std::to_string(std::min(rows, cols)) + " matched"
+                       std::to_string(std::min(rows, cols)) + " matched" + ran
                  : "the scalings exceed log(DBL_MAX)/2 somewhere and may overflow when applied" + ran);
   return status;
 }
@@ -306,7 +306,8 @@ extern "C" int matchblas_prepass_device(const matchblas_sparse* a, const matchbl
       }
     }
     std::string declined;  // why jobs 4-5 of a square matrix did not run wholly on the device
-    if ((job == 4 || job == 5) && !opt.symmetric && a->rows == a->cols && a->rows > 0) {
+    const bool square = a->rows == a->cols;
+    if ((job == 1 || ((job == 4 || job == 5) && square)) && !opt.symmetric && a->rows > 0 && a->cols > 0) {
       const PrepassOnDevice d = prepass_on_device(device_arrays(*a), job, dev.device, dev.stream,
                                                   {perm, row_mate, col_mate, row_log_scale, col_log_scale,
                                                    dev.results_on_host != 0});
@@ -317,10 +318,15 @@ extern "C" int matchblas_prepass_device(const matchblas_sparse* a, const matchbl
         r.objective = d.objective;
         r.min_matched_abs = d.min_matched_abs;
         r.scaling_near_overflow = d.near_overflow;
+        r.singular = d.matched < std::min(a->rows, a->cols);
         char steps[160];
-        std::snprintf(steps, sizeof steps,
-                      "read %.4f s, costs %.4f s, check and auction %.3f s, repair %.3f s, results %.4f s", d.arrays_s,
-                      d.costs_s, d.report.device_s, d.report.repair_s, d.results_s);
+        if (job == 1)
+          std::snprintf(steps, sizeof steps, "read %.4f s, matching %.4f s, results %.4f s", d.arrays_s, d.matching_s,
+                        d.results_s);
+        else
+          std::snprintf(steps, sizeof steps,
+                        "read %.4f s, costs %.4f s, check and auction %.3f s, repair %.3f s, results %.4f s",
+                        d.arrays_s, d.costs_s, d.report.device_s, d.report.repair_s, d.results_s);
         return report(r, job, a->rows, a->cols, inform, start,
                       " (" + device_entry(job, false)->name + ", on the device arrays: " + steps + ")");
       }

@@ -1,10 +1,12 @@
-// Jobs 4 and 5 of the pre-pass on a matrix in a caller's GPU memory, without
-// copying it to the host (matchblas_prepass_device's path for a square
-// matrix; prepass_device_gpu.cu): the arrays checked and made into the
-// row-oriented matrix of |a_ij| and its costs, matched by max-sum-gpu's
-// three steps (gpu::min_cost_on_device: greedy start and maximum matching,
-// auction, repair with canonical duals), and the results written, all on the
-// device; only scalars cross to the host.
+// Jobs 1, 4 and 5 of the pre-pass on a matrix in a caller's GPU memory,
+// without copying it to the host (matchblas_prepass_device's path;
+// prepass_device_gpu.cu): the arrays checked and made into the
+// row-oriented matrix of |a_ij|, then job 1's maximum matching
+// (cardinality-gpu's greedy start and phases; any shape), or (jobs 4-5, a
+// square matrix) the costs and max-sum-gpu's three steps
+// (gpu::min_cost_on_device: greedy start and maximum matching, auction,
+// repair with canonical duals), and the results written, all on the device;
+// only scalars cross to the host.
 //
 // Where it cannot finish on the device it declines before writing any
 // output and says why, and the caller runs the path through host copies,
@@ -17,10 +19,13 @@
 // pointers say (where the driver can tell) are refused before any entry
 // is read.
 //
-// Guarantee: exact, as max-sum-gpu. The objective equals the host path's up
-// to rounding (the logs are the device's, the sums in another order); job
-// 5's scalings are the canonical duals of the matching, as on the host.
-// Cost: max-sum-gpu's with the matrix on the device, plus O(nnz) passes for
+// Guarantee: exact, as cardinality-gpu and max-sum-gpu. The objective equals
+// the host path's up to rounding (the logs are the device's, the sums in
+// another order); job 5's scalings are the canonical duals of the matching,
+// as on the host; a square matrix's permutation is the matching with its
+// unmatched rows taking the free columns in order, as prepass_result makes
+// it.
+// Cost: the matcher's with the matrix on the device, plus O(nnz) passes for
 // the checks, the costs and the results, and one transpose (a CSC matrix)
 // or two (rows not in increasing column order) by cuSPARSE. Device memory:
 // 20 bytes an entry for the matrix of |a_ij| and its costs (more during a
@@ -61,17 +66,19 @@ struct PrepassDeviceOutputs {
 struct PrepassOnDevice {
   std::string declined;  // empty: done and the outputs written; else why the caller must take the host path
   std::int64_t matched = 0;
-  double objective = 0;        // job 4: sum |a_i,p(i)|; job 5: sum log |a_i,p(i)|
+  double objective = 0;        // job 1: matched; 4: sum |a_i,p(i)|; 5: sum log |a_i,p(i)|
   double min_matched_abs = 0;  // the smallest matched |a_ij|
   bool near_overflow = false;  // job 5: a scaling at or above log(DBL_MAX) / 2 in magnitude
   AuctionGpuReport report;     // max-sum-gpu's steps
   double arrays_s = 0, costs_s = 0, results_s = 0;  // the device's own steps around them
+  double matching_s = 0;  // the matching itself (job 1's; jobs 4-5: the report's device_s + repair_s)
 };
 
-// a: a square matrix whose description the caller checked (dimensions
-// within 32-bit ids, layout, base, types); its arrays on GPU `device`
-// (invalid_input naming the array otherwise); the outputs, unless
-// out.on_host, device memory there (the caller checks). job: 4 or 5. The work goes on `stream` (a cudaStream_t; null:
+// a: a matrix with rows and columns whose description the caller checked
+// (dimensions within 32-bit ids, layout, base, types), square for jobs 4-5;
+// its arrays on GPU `device` (invalid_input naming the array otherwise);
+// the outputs, unless out.on_host, device memory there (the caller
+// checks). job: 1, 4 or 5. The work goes on `stream` (a cudaStream_t; null:
 // one of its own). Throws cuda_error / out_of_memory from the device, error
 // in a build without CUDA.
 PrepassOnDevice prepass_on_device(const DeviceSparseArrays& a, int job, int device, void* stream,

@@ -25,6 +25,7 @@
 
 #include "lib/error.hpp"
 #include "matchers/bipartite/auction_gpu.cuh"
+#include "matchers/bipartite/max_cardinality_gpu.cuh"
 #include "matchers/bipartite/prepass_device.hpp"
 #include "ops/gpu/cuda_check.hpp"
 #include "ops/gpu/cusparse_check.hpp"
@@ -208,14 +209,20 @@ __global__ void check_feasible(vertex_t m, const offset_t* offsets, const vertex
 }
 
 // Row i's matched |a_ij| and its objective term (|a_ij|, or its log for job
-// 5); the smallest matched value into range[0]; a matched explicit zero of
-// job 5 noted.
+// 5; 0 for an unmatched row); the smallest matched value into range[0], the
+// matched rows into *matched; a matched explicit zero of job 5 noted.
 __global__ void matched_terms(vertex_t m, const offset_t* offsets, const vertex_t* cols, const double* x,
                               const vertex_t* row_mate, bool logs, double* term, unsigned long long* range,
-                              unsigned* faults) {
+                              unsigned* matched, unsigned* faults) {
   double lo = INFINITY;
+  unsigned count = 0;
   for (long long i = grid_thread(); i < m; i += grid_threads()) {
     const vertex_t j = row_mate[i];
+    if (j == no_vertex) {
+      term[i] = 0;
+      continue;
+    }
+    ++count;
     double value = 0;
     for (offset_t k = offsets[i]; k < offsets[i + 1]; ++k)
       if (cols[k] == j) {
@@ -226,11 +233,37 @@ __global__ void matched_terms(vertex_t m, const offset_t* offsets, const vertex_
     term[i] = logs ? log(value) : value;
     lo = fmin(lo, value);
   }
+  if (count > 0) atomicAdd(matched, count);
   fold_range(lo, -INFINITY, range);
 }
 
-// The outputs (null ones skipped): perm = row_mate (a perfect matching),
-// col_mate, and job 5's scalings u and v with the near-overflow mark.
+// A square matrix's permutation from a maximum matching that is not
+// perfect (job 1, as prepass_result makes it): the k-th unmatched row takes
+// the k-th free column. rank_row / rank_col: exclusive prefix sums of the
+// unmatched rows' and the free columns' flags.
+__global__ void flag_unmatched(vertex_t n, const vertex_t* row_mate, const vertex_t* col_mate, unsigned* row_flag,
+                               unsigned* col_flag) {
+  for (long long i = grid_thread(); i < n; i += grid_threads()) {
+    row_flag[i] = row_mate[i] == no_vertex;
+    col_flag[i] = col_mate[i] == no_vertex;
+  }
+}
+
+__global__ void fill_permutation(vertex_t n, const vertex_t* row_mate, const vertex_t* col_mate,
+                                 const unsigned* rank_row, const unsigned* rank_col, vertex_t* free_cols,
+                                 vertex_t* perm, bool scatter) {
+  for (long long i = grid_thread(); i < n; i += grid_threads()) {
+    if (scatter) {
+      if (col_mate[i] == no_vertex) free_cols[rank_col[i]] = vertex_t(i);
+    } else {
+      perm[i] = row_mate[i] != no_vertex ? row_mate[i] : free_cols[rank_row[i]];
+    }
+  }
+}
+
+// The outputs (null ones skipped): perm (square matrices), row_mate (m),
+// col_mate (n), and job 5's scalings u and v (square) with the
+// near-overflow mark.
 struct Outputs {
   std::int64_t* perm;
   std::int64_t* row_mate;
@@ -239,12 +272,14 @@ struct Outputs {
   double* col_scale;
 };
 
-__global__ void write_outputs(vertex_t m, const vertex_t* row_mate, const vertex_t* owner, const double* u,
-                              const double* v, bool scalings, double limit, Outputs out, unsigned* faults) {
-  for (long long i = grid_thread(); i < m; i += grid_threads()) {
-    if (out.perm) out.perm[i] = row_mate[i];
+__global__ void write_outputs(vertex_t m, vertex_t n, const vertex_t* perm, const vertex_t* row_mate,
+                              const vertex_t* owner, const double* u, const double* v, bool scalings, double limit,
+                              Outputs out, unsigned* faults) {
+  for (long long i = grid_thread(); i < m || i < n; i += grid_threads()) {
+    if (i < n && out.col_mate) out.col_mate[i] = owner[i];
+    if (i >= m) continue;
+    if (out.perm) out.perm[i] = perm[i];
     if (out.row_mate) out.row_mate[i] = row_mate[i];
-    if (out.col_mate) out.col_mate[i] = owner[i];
     if (!scalings) continue;
     if (out.row_scale) out.row_scale[i] = u[i];
     if (out.col_scale) out.col_scale[i] = v[i];
@@ -378,15 +413,16 @@ namespace {
 
 PrepassOnDevice run_on_device(const DeviceSparseArrays& a, int job, int device, void* stream_ptr,
                               const PrepassDeviceOutputs& out) {
-  MATCHBLAS_EXPECTS(job == 4 || job == 5, "prepass_on_device: job 4 or 5");
-  MATCHBLAS_EXPECTS(a.rows == a.cols && a.rows > 0, "prepass_on_device: a square matrix with rows");
+  MATCHBLAS_EXPECTS(job == 1 || job == 4 || job == 5, "prepass_on_device: job 1, 4 or 5");
+  MATCHBLAS_EXPECTS(a.rows > 0 && a.cols > 0 && (job == 1 || a.rows == a.cols),
+                    "prepass_on_device: rows and columns, and jobs 4-5 a square matrix");
   PrepassOnDevice result;
   gpu::StreamSession session(device, static_cast<cudaStream_t>(stream_ptr));
   const cudaStream_t s = session.stream();
   // No stream given: the caller's work on the legacy default stream (which
   // the session's own non-blocking stream does not wait for) done first.
   if (!stream_ptr) MATCHBLAS_CUDA_TRY(cudaStreamSynchronize(cudaStreamLegacy));
-  const vertex_t m = vertex_t(a.rows);
+  const vertex_t m = vertex_t(a.rows), n = vertex_t(a.cols);
   const long long cap = gpu::max_blocks_per_sm * session.sms();
   const auto grid = [&](long long items) { return gpu::grid_for(items, block_size, cap); };
   gpu::Event began, read, costed, matched, written;
@@ -401,78 +437,89 @@ PrepassOnDevice run_on_device(const DeviceSparseArrays& a, int job, int device, 
   read.record(s);
   const long long nnz = rows.entries();
 
-  // (2) The costs (prepass_costs) and the auction's ceiling
-  // (auction_cost_ceiling): job 5's explicit zeros cost more than any
-  // product can gain and are auctioned as just above the other costs.
-  gpu::DeviceBuffer<double> cost(std::size_t(nnz), s);
+  gpu::DeviceBuffer<vertex_t> row_mate(std::size_t(m), s), owner(std::size_t(n), s);
+  gpu::DeviceBuffer<double> cost;
   gpu::DeviceBuffer<unsigned> flag(1, s);
-  MATCHBLAS_CUDA_TRY(cudaMemsetAsync(flag.data(), 0, sizeof(unsigned), s));
   Range range(2, s);
-  double lowest = 0, highest = 0, ceiling = std::numeric_limits<double>::infinity();
-  if (job == 4) {
-    largest_modulus<<<grid(nnz), block_size, 0, s>>>(nnz, rows.x(), range.keys.data());
-    MATCHBLAS_CUDA_CHECK_LAUNCH();
-    const double largest = range.read()[1];
-    const int e = largest > 0 ? std::ilogb(largest) : 0;  // moduli_sum_scale
-    const double scale = e < 511 ? 1.0 : std::ldexp(1.0, 511 - e);
-    range.reset();
-    sum_costs<<<grid(nnz), block_size, 0, s>>>(nnz, rows.x(), scale, cost.data(), range.keys.data());
-    MATCHBLAS_CUDA_CHECK_LAUNCH();
-    const std::vector<double> r = range.read();
-    lowest = r[0];
-    highest = r[1];
+  gpu::MinCostOnDevice optimum;
+  if (job == 1) {
+    // (2') A maximum matching: cardinality-gpu's greedy start and phases.
+    costed.record(s);
+    MATCHBLAS_CUDA_TRY(cudaMemsetAsync(row_mate.data(), 0xff, sizeof(vertex_t) * m, s));
+    MATCHBLAS_CUDA_TRY(cudaMemsetAsync(owner.data(), 0xff, sizeof(vertex_t) * n, s));
+    gpu::greedy_start(session, m, rows.offsets(), rows.cols(), row_mate.data(), owner.data());
+    gpu::augment_to_maximum(session, m, n, rows.offsets(), rows.cols(), row_mate.data(), owner.data());
   } else {
-    product_costs<<<grid(nnz), block_size, 0, s>>>(nnz, rows.x(), cost.data(), range.keys.data(), flag.data());
-    MATCHBLAS_CUDA_CHECK_LAUNCH();
-    const std::vector<double> r = range.read();
-    double lo = r[0], hi = r[1];
-    const bool zero = read_one(flag.data(), s) != 0;
-    lowest = lo;
-    highest = hi;
-    if (zero) {
-      if (lo <= hi) ceiling = hi + (hi - lo) + 1;
-      else lo = hi = 0;
-      const double zero_cost = hi + (double(m) + 1) * (hi - lo + 1);
-      zero_costs<<<grid(nnz), block_size, 0, s>>>(nnz, rows.x(), zero_cost, cost.data());
+    // (2) The costs (prepass_costs) and the auction's ceiling
+    // (auction_cost_ceiling): job 5's explicit zeros cost more than any
+    // product can gain and are auctioned as just above the other costs.
+    cost = gpu::DeviceBuffer<double>(std::size_t(nnz), s);
+    MATCHBLAS_CUDA_TRY(cudaMemsetAsync(flag.data(), 0, sizeof(unsigned), s));
+    double lowest = 0, highest = 0, ceiling = std::numeric_limits<double>::infinity();
+    if (job == 4) {
+      largest_modulus<<<grid(nnz), block_size, 0, s>>>(nnz, rows.x(), range.keys.data());
       MATCHBLAS_CUDA_CHECK_LAUNCH();
-      lowest = std::min(lowest, zero_cost);
-      highest = zero_cost;
+      const double largest = range.read()[1];
+      const int e = largest > 0 ? std::ilogb(largest) : 0;  // moduli_sum_scale
+      const double scale = e < 511 ? 1.0 : std::ldexp(1.0, 511 - e);
+      range.reset();
+      sum_costs<<<grid(nnz), block_size, 0, s>>>(nnz, rows.x(), scale, cost.data(), range.keys.data());
+      MATCHBLAS_CUDA_CHECK_LAUNCH();
+      const std::vector<double> r = range.read();
+      lowest = r[0];
+      highest = r[1];
+    } else {
+      product_costs<<<grid(nnz), block_size, 0, s>>>(nnz, rows.x(), cost.data(), range.keys.data(), flag.data());
+      MATCHBLAS_CUDA_CHECK_LAUNCH();
+      const std::vector<double> r = range.read();
+      double lo = r[0], hi = r[1];
+      const bool zero = read_one(flag.data(), s) != 0;
+      lowest = lo;
+      highest = hi;
+      if (zero) {
+        if (lo <= hi) ceiling = hi + (hi - lo) + 1;
+        else lo = hi = 0;
+        const double zero_cost = hi + (double(m) + 1) * (hi - lo + 1);
+        zero_costs<<<grid(nnz), block_size, 0, s>>>(nnz, rows.x(), zero_cost, cost.data());
+        MATCHBLAS_CUDA_CHECK_LAUNCH();
+        lowest = std::min(lowest, zero_cost);
+        highest = zero_cost;
+      }
     }
-  }
-  if (!std::isfinite(lowest) || !std::isfinite(highest) || std::isnan(ceiling)) {
-    result.declined = "costs not finite";
-    return result;
-  }
-  costed.record(s);
+    if (!std::isfinite(lowest) || !std::isfinite(highest) || std::isnan(ceiling)) {
+      result.declined = "costs not finite";
+      return result;
+    }
+    costed.record(s);
 
-  // (3) max-sum-gpu's steps.
-  AuctionGpuOptions options;
-  options.cost_ceiling = ceiling;
-  options.canonical_duals = job == 5;
-  gpu::DeviceBuffer<vertex_t> row_mate(std::size_t(m), s), owner(std::size_t(m), s);
-  gpu::DeviceBuffer<double> price(std::size_t(m), s);
-  const gpu::MinCostOnDevice optimum =
-      gpu::min_cost_on_device(session, m, rows.offsets(), rows.cols(), cost.data(), lowest, highest, options,
-                              result.report, row_mate.data(), owner.data(), price.data());
-  if (optimum.singular) {
-    result.declined = "structurally singular";
-    return result;
-  }
-  if (!optimum.on_device) {
-    result.declined = result.report.repair_out_of_memory ? "the device repair ran out of memory"
-                                                         : "the device repair stopped short";
-    return result;
-  }
-  if (job == 5 && !result.report.canonical_on_device) {
-    result.declined = "the canonical duals were not made on the device";
-    return result;
+    // (3) max-sum-gpu's steps.
+    AuctionGpuOptions options;
+    options.cost_ceiling = ceiling;
+    options.canonical_duals = job == 5;
+    gpu::DeviceBuffer<double> price(std::size_t(m), s);
+    optimum =
+        gpu::min_cost_on_device(session, m, rows.offsets(), rows.cols(), cost.data(), lowest, highest, options,
+                                result.report, row_mate.data(), owner.data(), price.data());
+    if (optimum.singular) {
+      result.declined = "structurally singular";
+      return result;
+    }
+    if (!optimum.on_device) {
+      result.declined = result.report.repair_out_of_memory ? "the device repair ran out of memory"
+                                                           : "the device repair stopped short";
+      return result;
+    }
+    if (job == 5 && !result.report.canonical_on_device) {
+      result.declined = "the canonical duals were not made on the device";
+      return result;
+    }
   }
   matched.record(s);
 
   // (4) Job 5's duals checked, the matched values, the outputs.
   MATCHBLAS_CUDA_TRY(cudaMemsetAsync(flag.data(), 0, sizeof(unsigned), s));
-  const double* u = optimum.u.data();
-  const double* v = optimum.v.data();
+  const double* u = job == 1 ? nullptr : optimum.u.data();
+  const double* v = job == 1 ? nullptr : optimum.v.data();
   if (job == 5) {
     Range largest(2, s);
     largest_duals<<<grid(m), block_size, 0, s>>>(m, u, v, largest.keys.data());
@@ -484,10 +531,12 @@ PrepassOnDevice run_on_device(const DeviceSparseArrays& a, int job, int device, 
     MATCHBLAS_CUDA_CHECK_LAUNCH();
   }
   gpu::DeviceBuffer<double> term(std::size_t(m), s);
+  gpu::DeviceBuffer<unsigned> matched_rows(1, s);
+  MATCHBLAS_CUDA_TRY(cudaMemsetAsync(matched_rows.data(), 0, sizeof(unsigned), s));
   range.reset();
   matched_terms<<<grid(m), block_size, 0, s>>>(m, rows.offsets(), rows.cols(), rows.x(),
                                                row_mate.data(), job == 5, term.data(), range.keys.data(),
-                                               flag.data());
+                                               matched_rows.data(), flag.data());
   MATCHBLAS_CUDA_CHECK_LAUNCH();
   gpu::DeviceBuffer<double> total(1, s);
   std::size_t temp_bytes = 0;
@@ -505,9 +554,32 @@ PrepassOnDevice run_on_device(const DeviceSparseArrays& a, int job, int device, 
     result.declined = "an explicit zero in the optimum (the scalings leave it out)";
     return result;
   }
-  result.matched = m;
-  result.objective = read_one(total.data(), s);
-  result.min_matched_abs = range.read()[0];
+  result.matched = read_one(matched_rows.data(), s);
+  result.objective = job == 1 ? double(result.matched) : read_one(total.data(), s);
+  result.min_matched_abs = result.matched > 0 ? range.read()[0] : 0.0;
+  // A square matrix's permutation: the matching's, its unmatched rows (job 1
+  // of a singular matrix) taking the free columns in order.
+  gpu::DeviceBuffer<vertex_t> filled;
+  const vertex_t* perm = row_mate.data();
+  if (m == n && result.matched < m) {
+    gpu::DeviceBuffer<unsigned> flags(2 * std::size_t(n), s), ranks(2 * std::size_t(n), s);
+    filled = gpu::DeviceBuffer<vertex_t>(std::size_t(n), s);
+    gpu::DeviceBuffer<vertex_t> free_cols(std::size_t(n), s);
+    unsigned* row_flag = flags.data();
+    unsigned* col_flag = flags.data() + n;
+    flag_unmatched<<<grid(n), block_size, 0, s>>>(n, row_mate.data(), owner.data(), row_flag, col_flag);
+    MATCHBLAS_CUDA_CHECK_LAUNCH();
+    for (int side = 0; side < 2; ++side)
+      gpu::cub_call([&](void* t, std::size_t& b) {
+        return cub::DeviceScan::ExclusiveSum(t, b, flags.data() + side * n, ranks.data() + side * n, n, s);
+      }, s);
+    for (bool scatter : {true, false}) {
+      fill_permutation<<<grid(n), block_size, 0, s>>>(n, row_mate.data(), owner.data(), ranks.data(),
+                                                      ranks.data() + n, free_cols.data(), filled.data(), scatter);
+      MATCHBLAS_CUDA_CHECK_LAUNCH();
+    }
+    perm = filled.data();
+  }
 
   // The outputs: straight into the caller's device arrays, or through
   // scratch for host ones.
@@ -516,16 +588,18 @@ PrepassOnDevice run_on_device(const DeviceSparseArrays& a, int job, int device, 
               scalings ? out.col_log_scale : nullptr};
   gpu::DeviceBuffer<std::int64_t> staged_ids;
   gpu::DeviceBuffer<double> staged_scales;
+  const std::size_t rows_n = std::size_t(m), cols_n = std::size_t(n);
   if (out.on_host) {
-    staged_ids = gpu::DeviceBuffer<std::int64_t>(3 * std::size_t(m), s);
-    staged_scales = gpu::DeviceBuffer<double>(2 * std::size_t(m), s);
-    const auto at = [&](auto* host, auto* base, std::size_t slot) { return host ? base + slot * std::size_t(m) : nullptr; };
-    dst = {at(out.perm, staged_ids.data(), 0), at(out.row_mate, staged_ids.data(), 1),
-           at(out.col_mate, staged_ids.data(), 2), at(dst.row_scale, staged_scales.data(), 0),
-           at(dst.col_scale, staged_scales.data(), 1)};
+    staged_ids = gpu::DeviceBuffer<std::int64_t>(2 * rows_n + cols_n, s);
+    staged_scales = gpu::DeviceBuffer<double>(rows_n + cols_n, s);
+    const auto at = [](auto* host, auto* staged) { return host ? staged : nullptr; };
+    dst = {at(out.perm, staged_ids.data()), at(out.row_mate, staged_ids.data() + rows_n),
+           at(out.col_mate, staged_ids.data() + 2 * rows_n), at(dst.row_scale, staged_scales.data()),
+           at(dst.col_scale, staged_scales.data() + rows_n)};
   }
   MATCHBLAS_CUDA_TRY(cudaMemsetAsync(flag.data(), 0, sizeof(unsigned), s));
-  write_outputs<<<grid(m), block_size, 0, s>>>(m, row_mate.data(), owner.data(), u, v, scalings,
+  write_outputs<<<grid(std::max(m, n)), block_size, 0, s>>>(m, n, perm, row_mate.data(), owner.data(), u, v,
+                                                            scalings,
                                                0.5 * std::log(std::numeric_limits<double>::max()), dst,
                                                flag.data());
   MATCHBLAS_CUDA_CHECK_LAUNCH();
@@ -533,18 +607,18 @@ PrepassOnDevice run_on_device(const DeviceSparseArrays& a, int job, int device, 
     const auto copy = [&](void* host, const void* staged, std::size_t bytes) {
       if (host && staged) MATCHBLAS_CUDA_TRY(cudaMemcpyAsync(host, staged, bytes, cudaMemcpyDeviceToHost, s));
     };
-    const std::size_t ids = std::size_t(m) * sizeof(std::int64_t), values = std::size_t(m) * sizeof(double);
-    copy(out.perm, dst.perm, ids);
-    copy(out.row_mate, dst.row_mate, ids);
-    copy(out.col_mate, dst.col_mate, ids);
-    copy(dst.row_scale ? out.row_log_scale : nullptr, dst.row_scale, values);
-    copy(dst.col_scale ? out.col_log_scale : nullptr, dst.col_scale, values);
+    copy(out.perm, dst.perm, rows_n * sizeof(std::int64_t));
+    copy(out.row_mate, dst.row_mate, rows_n * sizeof(std::int64_t));
+    copy(out.col_mate, dst.col_mate, cols_n * sizeof(std::int64_t));
+    copy(dst.row_scale ? out.row_log_scale : nullptr, dst.row_scale, rows_n * sizeof(double));
+    copy(dst.col_scale ? out.col_log_scale : nullptr, dst.col_scale, cols_n * sizeof(double));
   }
   result.near_overflow = (read_one(flag.data(), s) & scaling_near_overflow) != 0;
   written.record(s);
   session.synchronize();
   result.arrays_s = read.since(began);
   result.costs_s = costed.since(read);
+  result.matching_s = matched.since(costed);
   result.results_s = written.since(matched);
   return result;
 }

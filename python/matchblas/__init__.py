@@ -294,8 +294,8 @@ def diagonal_permutation(A, job=5, symmetric=False):
     and other formats are converted to CSR first (duplicates summed).
     Returns a DiagonalPermutation; a structurally singular A is status 1,
     not an error. A cupyx.scipy.sparse A is read in place on its GPU
-    (matchblas_prepass_device: jobs 4-5 of a square A wholly on the
-    device) on CuPy's current stream, and the result's arrays are CuPy
+    (matchblas_prepass_device: job 1, and jobs 4-5 of a square A, wholly
+    on the device) on CuPy's current stream, and the result's arrays are CuPy
     arrays there."""
     if ops._on_gpu(A):
         return _diagonal_permutation_on_device(A, job, symmetric)

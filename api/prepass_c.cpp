@@ -2,8 +2,8 @@
 // caller's arrays (each failure a named status and a message naming the
 // entry), builds the row-oriented Csr of |A| (0-based, 32-bit ids), runs
 // matchers/bipartite/prepass.hpp and copies the results out. The device
-// entry runs jobs 4 and 5 of a square matrix wholly on the device
-// (matchers/bipartite/prepass_device.hpp); otherwise, or where that path
+// entry runs job 1, and jobs 4 and 5 of a square matrix, wholly on the
+// device (matchers/bipartite/prepass_device.hpp); otherwise, or where that path
 // declines, it copies the caller's device arrays to the host, runs the
 // job's GPU registry entry and copies the results back where the caller
 // wants them. Nothing escapes as an exception.
@@ -305,10 +305,10 @@ extern "C" int matchblas_prepass_device(const matchblas_sparse* a, const matchbl
         ops::expect_device_array(col_log_scale, dev.device, "col_log_scale");
       }
     }
-    std::string declined;  // why jobs 4-5 of a square matrix did not run wholly on the device
+    std::string declined;  // why the job did not run wholly on the device
     const bool square = a->rows == a->cols;
-    if ((job == 1 || ((job == 4 || job == 5) && square)) && !opt.symmetric && a->rows > 0 && a->cols > 0) {
-      const PrepassOnDevice d = prepass_on_device(device_arrays(*a), job, dev.device, dev.stream,
+    if ((job == 1 || ((job == 4 || job == 5) && square)) && a->rows > 0 && a->cols > 0) {
+      const PrepassOnDevice d = prepass_on_device(device_arrays(*a), job, opt.symmetric != 0, dev.device, dev.stream,
                                                   {perm, row_mate, col_mate, row_log_scale, col_log_scale,
                                                    dev.results_on_host != 0});
       if (d.declined.empty()) {
@@ -328,7 +328,7 @@ extern "C" int matchblas_prepass_device(const matchblas_sparse* a, const matchbl
                         "read %.4f s, costs %.4f s, check and auction %.3f s, repair %.3f s, results %.4f s",
                         d.arrays_s, d.costs_s, d.report.device_s, d.report.repair_s, d.results_s);
         return report(r, job, a->rows, a->cols, inform, start,
-                      " (" + device_entry(job, false)->name + ", on the device arrays: " + steps + ")");
+                      " (" + device_entry(job, opt.symmetric != 0)->name + ", on the device arrays: " + steps + ")");
       }
       declined = ", through host copies: " + d.declined;
     }

@@ -100,15 +100,15 @@ void matchblas_device_default_options(matchblas_device_options* device);
  * description itself is a host struct), the results written as
  * device->results_on_host says. The same jobs, checks, statuses and inform.
  * Jobs 1, 4 and 5 run their GPU algorithms (cardinality-gpu, max-sum-gpu,
- * max-product-gpu: exact, as the host's); jobs 0, 2 and 3 and the symmetric
- * mode run the host's. Job 1, and jobs 4 and 5 of a square matrix, run
- * wholly on the device (checks, costs, matching, scalings; only scalars
- * cross to the host; inform->message says "on the device arrays"); where
- * that cannot finish (a fault in the arrays; for jobs 4-5 a structurally
- * singular matrix, a repair that stopped short, an explicit zero in job 5's
- * optimum) and for the other jobs, the
- * arrays are copied to the host once for the checks and for the host-side
- * parts of the algorithms, and the message says why. Outputs that are not
+ * max-product-gpu: exact, as the host's); jobs 0, 2 and 3 run the host's.
+ * Job 1, and jobs 4 and 5 of a square matrix (job 5's symmetric mode
+ * included), run wholly on the device: checks, costs, matching, scalings;
+ * only scalars cross to the host, and inform->message says "on the device
+ * arrays". Where that cannot finish (a fault in the arrays, device memory
+ * running out; for jobs 4-5 a structurally singular matrix, a repair that
+ * stopped short, an explicit zero in job 5's optimum), and for the other
+ * jobs, the arrays are copied to the host once for the checks and for the
+ * host-side parts of the algorithms, and the message says why. Outputs that are not
  * device memory (results_on_host 0) are refused before any work. The
  * objective equals the host call's to rounding. device may be NULL
  * (defaults). Without a CUDA build or a GPU: MATCHBLAS_ERR_UNAVAILABLE; an

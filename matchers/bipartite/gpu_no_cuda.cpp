@@ -17,7 +17,7 @@ MATCHBLAS_NO_CUDA(DualMatching, min_cost_max_cardinality_gpu,
                   (const Csr<double>&, const AuctionGpuOptions&, const GpuOptions&, AuctionGpuReport*),
                   "max-sum-gpu and max-product-gpu")
 MATCHBLAS_NO_CUDA(PrepassOnDevice, prepass_on_device,
-                  (const DeviceSparseArrays&, int, int, void*, const PrepassDeviceOutputs&),
+                  (const DeviceSparseArrays&, int, bool, int, void*, const PrepassDeviceOutputs&),
                   "the pre-pass on device arrays")
 
 }  // namespace matchblas

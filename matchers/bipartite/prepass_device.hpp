@@ -1,7 +1,8 @@
 // Jobs 1, 4 and 5 of the pre-pass on a matrix in a caller's GPU memory,
 // without copying it to the host (matchblas_prepass_device's path;
 // prepass_device_gpu.cu): the arrays checked and made into the
-// row-oriented matrix of |a_ij|, then job 1's maximum matching
+// row-oriented matrix of |a_ij| (in job 5's symmetric mode each
+// off-diagonal entry also mirrored, by a transpose and a merge), then job 1's maximum matching
 // (cardinality-gpu's greedy start and phases; any shape), or (jobs 4-5, a
 // square matrix) the costs and max-sum-gpu's three steps
 // (gpu::min_cost_on_device: greedy start and maximum matching, auction,
@@ -78,10 +79,12 @@ struct PrepassOnDevice {
 // (dimensions within 32-bit ids, layout, base, types), square for jobs 4-5;
 // its arrays on GPU `device` (invalid_input naming the array otherwise);
 // the outputs, unless out.on_host, device memory there (the caller
-// checks). job: 1, 4 or 5. The work goes on `stream` (a cudaStream_t; null:
-// one of its own). Throws cuda_error / out_of_memory from the device, error
-// in a build without CUDA.
-PrepassOnDevice prepass_on_device(const DeviceSparseArrays& a, int job, int device, void* stream,
+// checks). job: 1, 4 or 5; `symmetric`: job 5's symmetric mode (moduli_csr's
+// mirror: each off-diagonal entry stands for both triangles; the one
+// scaling (u + v) / 2 in both outputs). The work goes on `stream` (a
+// cudaStream_t; null: one of its own). Throws cuda_error from the device,
+// error in a build without CUDA; device memory running out declines.
+PrepassOnDevice prepass_on_device(const DeviceSparseArrays& a, int job, bool symmetric, int device, void* stream,
                                   const PrepassDeviceOutputs& out);
 
 }  // namespace matchblas

@@ -1,13 +1,15 @@
-// Jobs 4 and 5 of the pre-pass on a caller's device arrays, all on the
+// Jobs 1, 4 and 5 of the pre-pass on a caller's device arrays, all on the
 // device (prepass_device.hpp states the contract): (1) the arrays read into
 // the row-oriented matrix of |a_ij| (0-based offsets, 32-bit columns),
 // checked as they are read; a CSC matrix, or rows whose columns do not
 // increase, reordered by cuSPARSE's transpose (rows in increasing column
-// order, so that an entry given twice shows as two equal neighbours);
-// (2) the costs of prepass_costs (prepass.hpp) and the auction's ceiling;
-// (3) max-sum-gpu's steps (gpu::min_cost_on_device); (4) job 5's duals
-// checked as duals_feasible checks them, the matched values, the objective
-// and the outputs.
+// order, so that an entry given twice shows as two equal neighbours); job
+// 5's symmetric mode merges each row with the transpose's; (2) job 1:
+// cardinality-gpu's greedy start and phases; jobs 4-5: the costs of
+// prepass_costs (prepass.hpp), the auction's ceiling, and (3) max-sum-gpu's
+// steps (gpu::min_cost_on_device); (4) job 5's duals checked as
+// duals_feasible checks them, the matched values, the objective, a square
+// matrix's permutation and the outputs.
 // Sources: as max-sum-gpu (Bertsekas 1988; Bertsekas and Castanon 1991; the
 // Hungarian method's primal-dual phases); the costs and scalings of Duff
 // and Koster 2001, sec. 4-5.
@@ -273,17 +275,51 @@ struct Outputs {
 };
 
 __global__ void write_outputs(vertex_t m, vertex_t n, const vertex_t* perm, const vertex_t* row_mate,
-                              const vertex_t* owner, const double* u, const double* v, bool scalings, double limit,
-                              Outputs out, unsigned* faults) {
+                              const vertex_t* owner, const double* u, const double* v, bool scalings,
+                              bool symmetric, double limit, Outputs out, unsigned* faults) {
   for (long long i = grid_thread(); i < m || i < n; i += grid_threads()) {
     if (i < n && out.col_mate) out.col_mate[i] = owner[i];
     if (i >= m) continue;
     if (out.perm) out.perm[i] = perm[i];
     if (out.row_mate) out.row_mate[i] = row_mate[i];
     if (!scalings) continue;
-    if (out.row_scale) out.row_scale[i] = u[i];
-    if (out.col_scale) out.col_scale[i] = v[i];
-    if (!(fabs(u[i]) < limit) || !(fabs(v[i]) < limit)) atomicOr(faults, scaling_near_overflow);
+    // The symmetric mode's one scaling, (u_i + v_i) / 2, in both.
+    const double ui = symmetric ? 0.5 * (u[i] + v[i]) : u[i], vi = symmetric ? ui : v[i];
+    if (out.row_scale) out.row_scale[i] = ui;
+    if (out.col_scale) out.col_scale[i] = vi;
+    if (!(fabs(ui) < limit) || !(fabs(vi) < limit)) atomicOr(faults, scaling_near_overflow);
+  }
+}
+
+// The symmetric mode's matrix: row i of R (one triangle, or any entries)
+// merged with row i of its transpose T less T's diagonal entry, each row in
+// increasing column order (an entry given in both triangles shows as two
+// equal neighbours). count[i + 1]: row i's length.
+__global__ void mirrored_counts(vertex_t n, gpu::CsrView<double> r, gpu::CsrView<double> t, offset_t* count) {
+  for (long long i = grid_thread(); i < n; i += grid_threads()) {
+    offset_t c = (r.offsets[i + 1] - r.offsets[i]) + (t.offsets[i + 1] - t.offsets[i]);
+    for (offset_t k = t.offsets[i]; k < t.offsets[i + 1]; ++k) c -= t.cols[k] == i;
+    count[i + 1] = c;
+  }
+}
+
+__global__ void merge_mirrored(vertex_t n, gpu::CsrView<double> r, gpu::CsrView<double> t, const offset_t* offsets,
+                               vertex_t* cols, double* x) {
+  for (long long i = grid_thread(); i < n; i += grid_threads()) {
+    offset_t a = r.offsets[i], b = t.offsets[i], out = offsets[i];
+    const offset_t a_end = r.offsets[i + 1], b_end = t.offsets[i + 1];
+    while (a < a_end || b < b_end) {
+      if (b < b_end && t.cols[b] == i) {
+        ++b;  // the diagonal: R's own entry
+        continue;
+      }
+      const bool from_r = b == b_end || (a < a_end && r.cols[a] <= t.cols[b]);
+      cols[out] = from_r ? r.cols[a] : t.cols[b];
+      x[out] = from_r ? r.weights[a] : t.weights[b];
+      ++out;
+      if (from_r) ++a;
+      else ++b;
+    }
   }
 }
 
@@ -411,11 +447,46 @@ RowMatrix read_rows(const DeviceSparseArrays& a, const gpu::StreamSession& sessi
 
 namespace {
 
-PrepassOnDevice run_on_device(const DeviceSparseArrays& a, int job, int device, void* stream_ptr,
+// The symmetric mode's matrix (moduli_csr's mirror): each off-diagonal
+// (i, j) of `rows` also as (j, i); declines where an entry comes twice.
+RowMatrix mirrored(RowMatrix rows, vertex_t n, const gpu::StreamSession& session) {
+  const cudaStream_t s = session.stream();
+  const long long nnz = rows.entries();
+  if (nnz > std::numeric_limits<int>::max())
+    return {.declined = "more than 2^31 - 1 entries to mirror (cuSPARSE's transpose)"};
+  const long long cap = gpu::max_blocks_per_sm * session.sms();
+  const auto grid = [&](long long items) { return gpu::grid_for(items, block_size, cap); };
+  const gpu::CsrView<double> r{n, n, rows.offsets(), rows.cols(), rows.x(), offset_t(nnz)};
+  const gpu::SparseHandle handle;
+  const gpu::DeviceCsr<double> t = gpu::transpose(r, handle.get(), block_size, s);
+  gpu::DeviceBuffer<offset_t> count(std::size_t(n) + 1, s), offsets(std::size_t(n) + 1);
+  MATCHBLAS_CUDA_TRY(cudaMemsetAsync(count.data(), 0, sizeof(offset_t), s));
+  mirrored_counts<<<grid(n), block_size, 0, s>>>(n, r, t.view(), count.data());
+  MATCHBLAS_CUDA_CHECK_LAUNCH();
+  gpu::cub_call([&](void* temp, std::size_t& bytes) {
+    return cub::DeviceScan::InclusiveSum(temp, bytes, count.data(), offsets.data(), n + 1, s);
+  }, s);
+  const offset_t total = read_one(offsets.data() + n, s);
+  gpu::DeviceBuffer<vertex_t> cols{std::size_t(total)};
+  gpu::DeviceBuffer<double> x{std::size_t(total)};
+  merge_mirrored<<<grid(n), block_size, 0, s>>>(n, r, t.view(), offsets.data(), cols.data(), x.data());
+  MATCHBLAS_CUDA_CHECK_LAUNCH();
+  gpu::DeviceBuffer<unsigned> faults(1, s);
+  MATCHBLAS_CUDA_TRY(cudaMemsetAsync(faults.data(), 0, sizeof(unsigned), s));
+  check_increasing<<<grid(n), block_size, 0, s>>>(n, offsets.data(), cols.data(), faults.data());
+  MATCHBLAS_CUDA_CHECK_LAUNCH();
+  if (read_one(faults.data(), s) != 0) return {.declined = "an entry given twice (in both triangles)"};
+  RowMatrix m;
+  m.reordered = gpu::DeviceCsr<double>(n, n, std::move(offsets), std::move(cols), std::move(x));
+  return m;
+}
+
+PrepassOnDevice run_on_device(const DeviceSparseArrays& a, int job, bool symmetric, int device, void* stream_ptr,
                               const PrepassDeviceOutputs& out) {
   MATCHBLAS_EXPECTS(job == 1 || job == 4 || job == 5, "prepass_on_device: job 1, 4 or 5");
   MATCHBLAS_EXPECTS(a.rows > 0 && a.cols > 0 && (job == 1 || a.rows == a.cols),
                     "prepass_on_device: rows and columns, and jobs 4-5 a square matrix");
+  MATCHBLAS_EXPECTS(!symmetric || job == 5, "prepass_on_device: the symmetric mode is job 5's");
   PrepassOnDevice result;
   gpu::StreamSession session(device, static_cast<cudaStream_t>(stream_ptr));
   const cudaStream_t s = session.stream();
@@ -430,6 +501,7 @@ PrepassOnDevice run_on_device(const DeviceSparseArrays& a, int job, int device, 
 
   // (1) The matrix of |a_ij| by rows.
   RowMatrix rows = a.index64 ? read_rows<std::int64_t>(a, session) : read_rows<std::int32_t>(a, session);
+  if (symmetric && rows.declined.empty()) rows = mirrored(std::move(rows), m, session);
   if (!rows.declined.empty()) {
     result.declined = rows.declined;
     return result;
@@ -599,7 +671,7 @@ PrepassOnDevice run_on_device(const DeviceSparseArrays& a, int job, int device, 
   }
   MATCHBLAS_CUDA_TRY(cudaMemsetAsync(flag.data(), 0, sizeof(unsigned), s));
   write_outputs<<<grid(std::max(m, n)), block_size, 0, s>>>(m, n, perm, row_mate.data(), owner.data(), u, v,
-                                                            scalings,
+                                                            scalings, symmetric,
                                                0.5 * std::log(std::numeric_limits<double>::max()), dst,
                                                flag.data());
   MATCHBLAS_CUDA_CHECK_LAUNCH();
@@ -625,14 +697,14 @@ PrepassOnDevice run_on_device(const DeviceSparseArrays& a, int job, int device, 
 
 }  // namespace
 
-PrepassOnDevice prepass_on_device(const DeviceSparseArrays& a, int job, int device, void* stream,
+PrepassOnDevice prepass_on_device(const DeviceSparseArrays& a, int job, bool symmetric, int device, void* stream,
                                   const PrepassDeviceOutputs& out) {
   // The device path needs more memory than the host-copy path (the moduli,
   // the costs, a transpose's copy): running out of it is a reason to take
   // that path, not a failure. Nothing is written before the last step's
   // buffers exist.
   try {
-    return run_on_device(a, job, device, stream, out);
+    return run_on_device(a, job, symmetric, device, stream, out);
   } catch (const out_of_memory& e) {
     PrepassOnDevice declined;
     declined.declined = std::string("the device's memory ran out (") + e.what() + ")";

@@ -295,9 +295,9 @@ def diagonal_permutation(A, job=5, symmetric=False):
     Returns a DiagonalPermutation; a structurally singular A is status 1,
     not an error. A cupyx.scipy.sparse A is read in place on its GPU
     (matchblas_prepass_device: job 1, and jobs 4-5 of a square A, wholly
-    on the device) on CuPy's current stream, and the result's arrays are CuPy
-    arrays there."""
-    if ops._on_gpu(A):
+    on the device) on that GPU's current CuPy stream, and the result's
+    arrays are CuPy arrays there."""
+    if ops._on_gpu(A) and hasattr(A, "format") and hasattr(A, "tocsr"):  # cupyx.scipy.sparse
         return _diagonal_permutation_on_device(A, job, symmetric)
     if not sp.issparse(A):
         raise TypeError("diagonal_permutation takes a scipy.sparse (or cupyx.scipy.sparse) matrix or array, "
@@ -313,6 +313,11 @@ def diagonal_permutation(A, job=5, symmetric=False):
 
 
 def _diagonal_permutation_on_device(A, job, symmetric):
+    with A.data.device:  # its GPU current: the outputs and the stream there
+        return _diagonal_permutation_here(A, job, symmetric)
+
+
+def _diagonal_permutation_here(A, job, symmetric):
     cp = ops._cupy()
     if A.format not in ("csr", "csc"):
         A = A.tocsr()

@@ -80,3 +80,19 @@ def pytest_sessionfinish(session, exitstatus):
 
 def available(name):
     return any(a.name == name and a.available for a in matchblas.algorithms())
+
+
+def cupy_or_skip(algo):
+    """(cupy, cupyx.scipy.sparse), or the calling test module skipped: no
+    CuPy, no usable GPU, or a build of matchblas without CUDA (`algo`, a
+    GPU registry entry, unavailable)."""
+    cp = pytest.importorskip("cupy", reason="CuPy is not installed")
+    try:
+        if cp.cuda.runtime.getDeviceCount() == 0:
+            pytest.skip("no GPU", allow_module_level=True)
+    except cp.cuda.runtime.CUDARuntimeError as e:
+        pytest.skip(f"no usable GPU ({e})", allow_module_level=True)
+    if not available(algo):
+        pytest.skip("this build of matchblas has no CUDA part", allow_module_level=True)
+    import cupyx.scipy.sparse as csp
+    return cp, csp

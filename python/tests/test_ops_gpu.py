@@ -15,17 +15,9 @@ import scipy.sparse as sp
 
 import matchblas
 from matchblas import _core, ops
-from conftest import available, random_graph
+from conftest import cupy_or_skip, random_graph
 
-cp = pytest.importorskip("cupy", reason="CuPy is not installed")
-try:
-    if cp.cuda.runtime.getDeviceCount() == 0:
-        pytest.skip("no GPU", allow_module_level=True)
-except cp.cuda.runtime.CUDARuntimeError as e:
-    pytest.skip(f"no usable GPU ({e})", allow_module_level=True)
-if not available("suitor-gpu"):
-    pytest.skip("this build of matchblas has no CUDA part", allow_module_level=True)
-import cupyx.scipy.sparse as csp  # noqa: E402
+cp, csp = cupy_or_skip("suitor-gpu")
 
 
 def on_device(A):

@@ -14,17 +14,9 @@ import pytest
 import scipy.sparse as sp
 
 import matchblas
-from conftest import available
+from conftest import cupy_or_skip
 
-cp = pytest.importorskip("cupy", reason="CuPy is not installed")
-try:
-    if cp.cuda.runtime.getDeviceCount() == 0:
-        pytest.skip("no GPU", allow_module_level=True)
-except cp.cuda.runtime.CUDARuntimeError as e:
-    pytest.skip(f"no usable GPU ({e})", allow_module_level=True)
-if not available("max-product-gpu"):
-    pytest.skip("this build of matchblas has no CUDA part", allow_module_level=True)
-import cupyx.scipy.sparse as csp  # noqa: E402
+cp, csp = cupy_or_skip("max-product-gpu")
 
 
 def nonsingular(rng, n, density, dtype=np.float64):
@@ -87,6 +79,7 @@ def test_singular_and_rectangular_and_bad_input():
     assert got.structurally_singular and got.matched == 49
     got = matchblas.diagonal_permutation(csp.csr_matrix(A), job=1)
     assert got.structurally_singular and got.matched == 49 and "on the device arrays" in got.message
+    check_matching(A, got)
     perm = cp.asnumpy(got.perm)
     assert sorted(perm) == list(range(50))  # the unmatched row takes the free column
     R = sp.random(30, 60, density=0.1, format="csr", random_state=rng)
@@ -97,6 +90,8 @@ def test_singular_and_rectangular_and_bad_input():
     got = matchblas.diagonal_permutation(csp.csr_matrix(R), job=1)
     assert got.matched == matchblas.diagonal_permutation(R, job=1).matched and "on the device arrays" in got.message
     check_matching(R, got)
+    with pytest.raises(TypeError, match="cupyx.scipy.sparse"):
+        matchblas.diagonal_permutation(cp.eye(3))  # a dense CuPy array
     B = nonsingular(rng, 20, 0.2)
     B.data[3] = np.nan
     with pytest.raises(matchblas.InvalidInputError, match="not finite"):

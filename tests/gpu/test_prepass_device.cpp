@@ -368,6 +368,24 @@ TEST_CASE("prepass on device arrays: every job equals the host call, any storage
   for (std::uint64_t seed = 1; seed <= 3; ++seed) {
     matrices.push_back(matchblas::check::random_signed_matrix<double>(60, 60, 0.08, seed));  // ties, empty rows
     matrices.push_back(matchblas::check::random_signed_matrix<double>(40, 70, 0.1, seed + 10));
+    matrices.push_back(matchblas::check::random_signed_matrix<double>(70, 40, 0.1, seed + 20));  // tall
+  }
+  // Square with three empty rows and three empty columns at other places:
+  // the permutation's free columns in order, several of them.
+  Csr<double> holes = nonsingular_matrix(60, 0.08, false, false, 9);
+  {
+    Csr<double> kept;
+    kept.n_rows = kept.n_cols = 60;
+    for (vertex_t i = 0; i < 60; ++i) {
+      if (i != 5 && i != 20 && i != 41)
+        for (auto k = holes.offsets[i]; k < holes.offsets[i + 1]; ++k)
+          if (holes.cols[k] != 7 && holes.cols[k] != 33 && holes.cols[k] != 50) {
+            kept.cols.push_back(holes.cols[k]);
+            kept.weights.push_back(holes.weights[k]);
+          }
+      kept.offsets.push_back(matchblas::offset_t(kept.cols.size()));
+    }
+    matrices.push_back(kept);
   }
   for (const Csr<double>& a : matrices)
     for (int job : {0, 1, 2, 3, 4, 5}) {
@@ -518,6 +536,88 @@ TEST_CASE("prepass on device arrays: job 5 whose optimum needs an explicit zero 
   CHECK(std::isinf(inform.objective));
 }
 
+// a's lower triangle with its diagonal.
+Csr<double> lower_triangle(const Csr<double>& a) {
+  Csr<double> l;
+  l.n_rows = a.n_rows;
+  l.n_cols = a.n_cols;
+  for (vertex_t i = 0; i < a.n_rows; ++i) {
+    for (auto k = a.offsets[i]; k < a.offsets[i + 1]; ++k)
+      if (a.cols[k] <= i) {
+        l.cols.push_back(a.cols[k]);
+        l.weights.push_back(a.weights[k]);
+      }
+    l.offsets.push_back(matchblas::offset_t(l.cols.size()));
+  }
+  return l;
+}
+
+TEST_CASE("prepass on device arrays: job 5's symmetric mode wholly on the device, the host call's scaling") {
+  for (std::uint64_t seed = 1; seed <= 3; ++seed)
+    for (vertex_t n : {1, 2, 50, 300}) {
+      CAPTURE(seed);
+      CAPTURE(n);
+      const Csr<double> l = lower_triangle(nonsingular_matrix(n, n > 100 ? 0.02 : 0.1, false, false, seed));
+      for (bool csc : {false, true}) {
+        CAPTURE(csc);
+        const Arrays<std::int32_t> h(l, csc, csc ? 1 : 0);
+        matchblas_prepass_options opt;
+        matchblas_prepass_default_options(&opt);
+        opt.job = 5;
+        opt.symmetric = 1;
+        matchblas_sparse hs = describe(l, csc, csc ? 1 : 0, h.pointers.data(), h.indices.data(), h.values.data());
+        Outputs host;
+        host.perm.resize(std::size_t(n));
+        host.row_mate.resize(std::size_t(n));
+        host.col_mate.resize(std::size_t(n));
+        host.row_scale.resize(std::size_t(n));
+        host.col_scale.resize(std::size_t(n));
+        host.status = matchblas_prepass(&hs, &opt, host.perm.data(), host.row_mate.data(), host.col_mate.data(),
+                                        host.row_scale.data(), host.col_scale.data(), &host.inform);
+        REQUIRE(host.status >= 0);
+        DeviceArray<std::int32_t> p(h.pointers), i(h.indices);
+        DeviceArray<double> v(h.values);
+        matchblas_sparse ds = hs;
+        ds.pointers = p.p;
+        ds.indices = i.p;
+        ds.values = v.p;
+        matchblas_device_options dev;
+        matchblas_device_default_options(&dev);
+        const Outputs got = call_with_device_outputs(ds, opt, dev, true);
+        INFO(got.inform.message);
+        CHECK(std::string(got.inform.message).find("on the device arrays") != std::string::npos);
+        CHECK(got.status == host.status);
+        CHECK(got.inform.matched == host.inform.matched);
+        CHECK(got.inform.objective == doctest::Approx(host.inform.objective).epsilon(1e-9));
+        CHECK(got.row_scale == got.col_scale);
+        for (std::size_t k = 0; k < std::size_t(n); ++k)
+          CHECK(got.row_scale[k] == doctest::Approx(host.row_scale[k]).epsilon(1e-7));
+      }
+    }
+  // An off-diagonal entry given in both triangles: the host call's status.
+  std::vector<std::int64_t> ptr{0, 2, 4}, idx{0, 1, 0, 1};
+  std::vector<double> val{2, 1, 1, 3};
+  DeviceArray<std::int64_t> p(ptr), i(idx);
+  DeviceArray<double> v(val);
+  matchblas_sparse s{};
+  s.rows = s.cols = 2;
+  s.layout = MATCHBLAS_CSR;
+  s.index_type = MATCHBLAS_INT64;
+  s.value_type = MATCHBLAS_DOUBLE;
+  s.pointers = p.p;
+  s.indices = i.p;
+  s.values = v.p;
+  matchblas_prepass_options opt;
+  matchblas_prepass_default_options(&opt);
+  opt.job = 5;
+  opt.symmetric = 1;
+  matchblas_device_options dev;
+  matchblas_device_default_options(&dev);
+  const Outputs got = call_with_device_outputs(s, opt, dev, true);
+  CHECK(got.status == MATCHBLAS_ERR_DUPLICATE_ENTRY);
+  CHECK(std::string(got.inform.message).find("both triangles") != std::string::npos);
+}
+
 TEST_CASE("prepass on device arrays: the C++ wrapper and the symmetric mode") {
   // A symmetric |A| given by its lower triangle.
   const Csr<double> full = matchblas::check::random_signed_matrix<double>(30, 30, 0.2, 5);
@@ -541,6 +641,7 @@ TEST_CASE("prepass on device arrays: the C++ wrapper and the symmetric mode") {
                             std::span<const std::int64_t>(d_idx.p, idx.size()),
                             std::span<const double>(d_val.p, val.size()));
   const mb::Result got = mb::prepass_device(view, {.job = mb::Job::max_product, .symmetric = true});
+  CHECK(got.inform.message.find("on the device arrays") != std::string::npos);
   CHECK(got.inform.matched == host.inform.matched);
   CHECK(got.inform.objective == doctest::Approx(host.inform.objective).epsilon(1e-9));
   CHECK(got.row_log_scale == got.col_log_scale);

@@ -536,31 +536,56 @@ TEST_CASE("prepass on device arrays: job 5 whose optimum needs an explicit zero 
   CHECK(std::isinf(inform.objective));
 }
 
-// a's lower triangle with its diagonal.
-Csr<double> lower_triangle(const Csr<double>& a) {
-  Csr<double> l;
-  l.n_rows = a.n_rows;
-  l.n_cols = a.n_cols;
-  for (vertex_t i = 0; i < a.n_rows; ++i) {
-    for (auto k = a.offsets[i]; k < a.offsets[i + 1]; ++k)
-      if (a.cols[k] <= i) {
-        l.cols.push_back(a.cols[k]);
-        l.weights.push_back(a.weights[k]);
-      }
-    l.offsets.push_back(matchblas::offset_t(l.cols.size()));
+namespace {
+
+// One triangle of a's symmetric pattern with the diagonal: each
+// off-diagonal (i, j), i > j, of a kept as (i, j) or, when `mixed` and a
+// coin says so, as (j, i): the symmetric mode's input, in which no pair is
+// given twice.
+Csr<double> one_triangle(const Csr<double>& a, bool mixed, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<std::vector<std::pair<vertex_t, double>>> rows(std::size_t(a.n_rows));
+  for (vertex_t i = 0; i < a.n_rows; ++i)
+    for (auto k = a.offsets[i]; k < a.offsets[i + 1]; ++k) {
+      const vertex_t j = a.cols[k];
+      if (j > i) continue;
+      if (mixed && j < i && rng() % 2) rows[std::size_t(j)].push_back({i, a.weights[k]});
+      else rows[std::size_t(i)].push_back({j, a.weights[k]});
+    }
+  Csr<double> t;
+  t.n_rows = t.n_cols = a.n_rows;
+  for (auto& row : rows) {
+    std::sort(row.begin(), row.end());
+    for (const auto& [j, w] : row) {
+      t.cols.push_back(j);
+      t.weights.push_back(w);
+    }
+    t.offsets.push_back(matchblas::offset_t(t.cols.size()));
   }
-  return l;
+  return t;
 }
+
+}  // namespace
 
 TEST_CASE("prepass on device arrays: job 5's symmetric mode wholly on the device, the host call's scaling") {
   for (std::uint64_t seed = 1; seed <= 3; ++seed)
     for (vertex_t n : {1, 2, 50, 300}) {
       CAPTURE(seed);
       CAPTURE(n);
-      const Csr<double> l = lower_triangle(nonsingular_matrix(n, n > 100 ? 0.02 : 0.1, false, false, seed));
-      for (bool csc : {false, true}) {
-        CAPTURE(csc);
-        const Arrays<std::int32_t> h(l, csc, csc ? 1 : 0);
+      const Csr<double> full = nonsingular_matrix(n, n > 100 ? 0.02 : 0.1, false, false, seed);
+      for (int variant = 0; variant < 3; ++variant) {
+        // The lower triangle by rows; by columns; each pair in a random
+        // triangle, rows in decreasing column order.
+        const bool csc = variant == 1;
+        CAPTURE(variant);
+        const Csr<double> l = one_triangle(full, variant == 2, seed);
+        Arrays<std::int32_t> h(l, csc, csc ? 1 : 0);
+        if (variant == 2)
+          for (std::size_t o = 0; o + 1 < h.pointers.size(); ++o) {
+            const auto b = std::ptrdiff_t(h.pointers[o]), e = std::ptrdiff_t(h.pointers[o + 1]);
+            std::reverse(h.indices.begin() + b, h.indices.begin() + e);
+            std::reverse(h.values.begin() + b, h.values.begin() + e);
+          }
         matchblas_prepass_options opt;
         matchblas_prepass_default_options(&opt);
         opt.job = 5;

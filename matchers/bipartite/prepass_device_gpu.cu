@@ -251,16 +251,16 @@ __global__ void flag_unmatched(vertex_t n, const vertex_t* row_mate, const verte
   }
 }
 
-__global__ void fill_permutation(vertex_t n, const vertex_t* row_mate, const vertex_t* col_mate,
-                                 const unsigned* rank_row, const unsigned* rank_col, vertex_t* free_cols,
-                                 vertex_t* perm, bool scatter) {
-  for (long long i = grid_thread(); i < n; i += grid_threads()) {
-    if (scatter) {
-      if (col_mate[i] == no_vertex) free_cols[rank_col[i]] = vertex_t(i);
-    } else {
-      perm[i] = row_mate[i] != no_vertex ? row_mate[i] : free_cols[rank_row[i]];
-    }
-  }
+__global__ void list_free_columns(vertex_t n, const vertex_t* col_mate, const unsigned* rank_col,
+                                  vertex_t* free_cols) {
+  for (long long j = grid_thread(); j < n; j += grid_threads())
+    if (col_mate[j] == no_vertex) free_cols[rank_col[j]] = vertex_t(j);
+}
+
+__global__ void fill_permutation(vertex_t n, const vertex_t* row_mate, const unsigned* rank_row,
+                                 const vertex_t* free_cols, vertex_t* perm) {
+  for (long long i = grid_thread(); i < n; i += grid_threads())
+    perm[i] = row_mate[i] != no_vertex ? row_mate[i] : free_cols[rank_row[i]];
 }
 
 // The outputs (null ones skipped): perm (square matrices), row_mate (m),
@@ -321,14 +321,6 @@ __global__ void merge_mirrored(vertex_t n, gpu::CsrView<double> r, gpu::CsrView<
       else ++b;
     }
   }
-}
-
-template <class T>
-T read_one(const T* d, cudaStream_t s) {
-  T h{};
-  MATCHBLAS_CUDA_TRY(cudaMemcpyAsync(&h, d, sizeof h, cudaMemcpyDeviceToHost, s));
-  MATCHBLAS_CUDA_TRY(cudaStreamSynchronize(s));
-  return h;
 }
 
 // A range's two keys, reset to (+inf, -inf) before a fold.
@@ -399,9 +391,9 @@ RowMatrix read_rows(const DeviceSparseArrays& a, const gpu::StreamSession& sessi
   gpu::DeviceBuffer<offset_t> offsets(std::size_t(outer) + 1, s);
   outer_offsets<<<grid(outer + 1), block_size, 0, s>>>(outer, pointers, a.base, offsets.data(), faults.data());
   MATCHBLAS_CUDA_CHECK_LAUNCH();
-  if (read_one(faults.data(), s) & pointers_decrease) return {.declined = "the pointers decrease"};
-  if (read_one(offsets.data(), s) != 0) return {.declined = "pointers[0] is not the base"};
-  const long long nnz = static_cast<long long>(read_one(offsets.data() + outer, s));
+  if (gpu::read_scalar(faults.data(), s) & pointers_decrease) return {.declined = "the pointers decrease"};
+  if (gpu::read_scalar(offsets.data(), s) != 0) return {.declined = "pointers[0] is not the base"};
+  const long long nnz = static_cast<long long>(gpu::read_scalar(offsets.data() + outer, s));
   if (nnz == 0) return {.declined = "no entries"};
   if (a.values != Values::pattern && !a.data) return {.declined = "no values"};
   if (!indices) return {.declined = "no indices"};
@@ -413,7 +405,7 @@ RowMatrix read_rows(const DeviceSparseArrays& a, const gpu::StreamSession& sessi
   read_entries<<<grid(nnz), block_size, 0, s>>>(nnz, indices, a.base, inner_dim, a.data, a.values, inner.data(),
                                                  x.data(), faults.data());
   MATCHBLAS_CUDA_CHECK_LAUNCH();
-  const unsigned found = read_one(faults.data(), s);
+  const unsigned found = gpu::read_scalar(faults.data(), s);
   if (found & index_out_of_range) return {.declined = "an index out of range"};
   if (found & value_not_finite) return {.declined = "a value not finite"};
   const vertex_t m = vertex_t(a.rows);
@@ -421,7 +413,7 @@ RowMatrix read_rows(const DeviceSparseArrays& a, const gpu::StreamSession& sessi
     MATCHBLAS_CUDA_TRY(cudaMemsetAsync(faults.data(), 0, sizeof(unsigned), s));
     check_increasing<<<grid(m), block_size, 0, s>>>(m, o, c, faults.data());
     MATCHBLAS_CUDA_CHECK_LAUNCH();
-    return read_one(faults.data(), s) == 0;
+    return gpu::read_scalar(faults.data(), s) == 0;
   };
   if (!a.csc && increasing(offsets.data(), inner.data())) {
     r.read_offsets = std::move(offsets);
@@ -466,7 +458,7 @@ RowMatrix mirrored(RowMatrix rows, vertex_t n, const gpu::StreamSession& session
   gpu::cub_call([&](void* temp, std::size_t& bytes) {
     return cub::DeviceScan::InclusiveSum(temp, bytes, count.data(), offsets.data(), n + 1, s);
   }, s);
-  const offset_t total = read_one(offsets.data() + n, s);
+  const offset_t total = gpu::read_scalar(offsets.data() + n, s);
   gpu::DeviceBuffer<vertex_t> cols{std::size_t(total)};
   gpu::DeviceBuffer<double> x{std::size_t(total)};
   merge_mirrored<<<grid(n), block_size, 0, s>>>(n, r, t.view(), offsets.data(), cols.data(), x.data());
@@ -475,7 +467,7 @@ RowMatrix mirrored(RowMatrix rows, vertex_t n, const gpu::StreamSession& session
   MATCHBLAS_CUDA_TRY(cudaMemsetAsync(faults.data(), 0, sizeof(unsigned), s));
   check_increasing<<<grid(n), block_size, 0, s>>>(n, offsets.data(), cols.data(), faults.data());
   MATCHBLAS_CUDA_CHECK_LAUNCH();
-  if (read_one(faults.data(), s) != 0) return {.declined = "an entry given twice (in both triangles)"};
+  if (gpu::read_scalar(faults.data(), s) != 0) return {.declined = "an entry given twice (in both triangles)"};
   RowMatrix m;
   m.reordered = gpu::DeviceCsr<double>(n, n, std::move(offsets), std::move(cols), std::move(x));
   return m;
@@ -545,7 +537,7 @@ PrepassOnDevice run_on_device(const DeviceSparseArrays& a, int job, bool symmetr
       MATCHBLAS_CUDA_CHECK_LAUNCH();
       const std::vector<double> r = range.read();
       double lo = r[0], hi = r[1];
-      const bool zero = read_one(flag.data(), s) != 0;
+      const bool zero = gpu::read_scalar(flag.data(), s) != 0;
       lowest = lo;
       highest = hi;
       if (zero) {
@@ -611,13 +603,9 @@ PrepassOnDevice run_on_device(const DeviceSparseArrays& a, int job, bool symmetr
                                                matched_rows.data(), flag.data());
   MATCHBLAS_CUDA_CHECK_LAUNCH();
   gpu::DeviceBuffer<double> total(1, s);
-  std::size_t temp_bytes = 0;
-  MATCHBLAS_CUDA_TRY(cub::DeviceReduce::Sum(nullptr, temp_bytes, term.data(), total.data(), m, s));
-  {
-    gpu::DeviceBuffer<std::uint8_t> temp(std::max<std::size_t>(temp_bytes, 1), s);
-    MATCHBLAS_CUDA_TRY(cub::DeviceReduce::Sum(temp.data(), temp_bytes, term.data(), total.data(), m, s));
-  }
-  const unsigned found = read_one(flag.data(), s);
+  gpu::cub_call([&](void* t, std::size_t& b) { return cub::DeviceReduce::Sum(t, b, term.data(), total.data(), m, s); },
+                s);
+  const unsigned found = gpu::read_scalar(flag.data(), s);
   if (found & duals_infeasible) {
     result.declined = "the device's canonical duals lost digits (the host computes them again)";
     return result;
@@ -626,8 +614,8 @@ PrepassOnDevice run_on_device(const DeviceSparseArrays& a, int job, bool symmetr
     result.declined = "an explicit zero in the optimum (the scalings leave it out)";
     return result;
   }
-  result.matched = read_one(matched_rows.data(), s);
-  result.objective = job == 1 ? double(result.matched) : read_one(total.data(), s);
+  result.matched = gpu::read_scalar(matched_rows.data(), s);
+  result.objective = job == 1 ? double(result.matched) : gpu::read_scalar(total.data(), s);
   result.min_matched_abs = result.matched > 0 ? range.read()[0] : 0.0;
   // A square matrix's permutation: the matching's, its unmatched rows (job 1
   // of a singular matrix) taking the free columns in order.
@@ -645,11 +633,11 @@ PrepassOnDevice run_on_device(const DeviceSparseArrays& a, int job, bool symmetr
       gpu::cub_call([&](void* t, std::size_t& b) {
         return cub::DeviceScan::ExclusiveSum(t, b, flags.data() + side * n, ranks.data() + side * n, n, s);
       }, s);
-    for (bool scatter : {true, false}) {
-      fill_permutation<<<grid(n), block_size, 0, s>>>(n, row_mate.data(), owner.data(), ranks.data(),
-                                                      ranks.data() + n, free_cols.data(), filled.data(), scatter);
-      MATCHBLAS_CUDA_CHECK_LAUNCH();
-    }
+    list_free_columns<<<grid(n), block_size, 0, s>>>(n, owner.data(), ranks.data() + n, free_cols.data());
+    MATCHBLAS_CUDA_CHECK_LAUNCH();
+    fill_permutation<<<grid(n), block_size, 0, s>>>(n, row_mate.data(), ranks.data(), free_cols.data(),
+                                                    filled.data());
+    MATCHBLAS_CUDA_CHECK_LAUNCH();
     perm = filled.data();
   }
 
@@ -685,7 +673,7 @@ PrepassOnDevice run_on_device(const DeviceSparseArrays& a, int job, bool symmetr
     copy(dst.row_scale ? out.row_log_scale : nullptr, dst.row_scale, rows_n * sizeof(double));
     copy(dst.col_scale ? out.col_log_scale : nullptr, dst.col_scale, cols_n * sizeof(double));
   }
-  result.near_overflow = (read_one(flag.data(), s) & scaling_near_overflow) != 0;
+  result.near_overflow = (gpu::read_scalar(flag.data(), s) & scaling_near_overflow) != 0;
   written.record(s);
   session.synchronize();
   result.arrays_s = read.since(began);

@@ -178,6 +178,21 @@ TEST_CASE("parse_options reads an entry's options once into the struct its runne
   const MatcherInfo& roma = find_matcher("roma");
   CHECK_THROWS_AS(parse_options(roma, {{"exact-auction", ""}, {"start", "greedy"}}), invalid_input);
   CHECK(parse_options(roma, {{"phases", "3"}}).typed<RomaOptions>().phases == 3);
+  // --scan auto (the default): changed after the assignment start (the
+  // default start), all after the others; an explicit scan is kept.
+  const auto scan_of = [&](const std::map<std::string, std::string>& given) {
+    return parse_options(roma, given).typed<RomaOptions>().scan;
+  };
+  CHECK(parse_options(roma, {}).typed<RomaOptions>().start == RomaStart::assignment);
+  CHECK(scan_of({}) == RomaScan::changed);
+  CHECK(scan_of({{"scan", "auto"}}) == RomaScan::changed);
+  for (const char* start : {"neighbour", "half", "shuffled", "random", "greedy"}) {
+    CAPTURE(start);
+    CHECK(scan_of({{"start", start}}) == RomaScan::all);
+    CHECK(scan_of({{"start", start}, {"scan", "changed"}}) == RomaScan::changed);
+  }
+  CHECK(scan_of({{"scan", "all"}}) == RomaScan::all);
+  CHECK_THROWS_AS(parse_options(roma, {{"scan", "some"}}), invalid_input);
 }
 
 TEST_CASE("every problem's row names its guarantees, and every entry's problem has a row") {

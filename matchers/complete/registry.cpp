@@ -22,7 +22,7 @@ using namespace references;
 // the assignment (the heaviest result for its cost: bench/RESULTS.md, "The
 // default start of roma and roma-gpu"); rama and the thesis's GPU versions
 // keep the thesis's neighbour start (Hovland 2020, sec. 5.5.7). Their scan
-// follows the start unless given (default_scan, roma.hpp).
+// follows the start and the size unless given (scan_to_run, roma.hpp).
 std::vector<OptionSpec> roma_specs(bool scan, const char* start = "neighbour") {
   std::vector<OptionSpec> s = {
       {"phases", Type::integer, "8", {}, 0, 1 << 30, "at most P phases (ROMA stops earlier at a phase without flips)"},
@@ -35,7 +35,7 @@ std::vector<OptionSpec> roma_specs(bool scan, const char* start = "neighbour") {
   if (scan)
     s.push_back({"scan", Type::word, "auto", {"auto", "all", "changed"}, 0, 0,
                  "after phase 0 augment every pair (all) or only those whose edge changed in the last phase "
-                 "(changed); auto: changed after the assignment start, all after the others"});
+                 "(changed); auto: changed after the assignment start from 16384 vertices on, else all"});
   return s;
 }
 
@@ -47,8 +47,7 @@ RomaOptions read_roma(const OptionValues& v) {
   ro.phases = int(v.integer("phases"));
   ro.min_gain = v.real("min-gain");
   ro.start = parse_roma_start(v.word("start"));
-  if (v.takes("scan"))
-    ro.scan = v.word("scan") == "auto" ? default_scan(ro.start) : parse_roma_scan(v.word("scan"));
+  if (v.takes("scan")) ro.scan = parse_roma_scan(v.word("scan"));
   if (v.flag("exact-auction")) ro.auction = AuctionOptions{};
   return ro;
 }

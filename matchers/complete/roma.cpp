@@ -146,10 +146,13 @@ RomaStart parse_roma_start(std::string_view name) {
 RomaScan parse_roma_scan(std::string_view name) {
   if (name == "all") return RomaScan::all;
   if (name == "changed") return RomaScan::changed;
-  throw invalid_input("unknown ROMA scan '" + std::string(name) + "' (known: all, changed)");
+  if (name == "auto") return RomaScan::automatic;
+  throw invalid_input("unknown ROMA scan '" + std::string(name) + "' (known: all, changed, auto)");
 }
 
-std::string to_string(RomaScan s) { return s == RomaScan::all ? "all" : "changed"; }
+std::string to_string(RomaScan s) {
+  return s == RomaScan::all ? "all" : s == RomaScan::changed ? "changed" : "auto";
+}
 
 std::string to_string(RomaStart s) {
   for (const auto& [n, x] : start_names)
@@ -230,6 +233,7 @@ std::vector<vertex_t> roma_start_matching(const Dense<W>& g, RomaStart start, st
 template <class W>
 RomaRun roma(const Dense<W>& g, const RomaOptions& opt) {
   std::vector<vertex_t> order;
+  const RomaScan scan = scan_to_run(opt.scan, opt.start, g.n);
   return run_phases(g, opt, /*stop_at_convergence=*/true, [&](FourCycles<W>& state, RomaPhase& report) {
     const int p = report.phase;
     const vertex_t n = vertex_t(state.mate().size());
@@ -238,7 +242,7 @@ RomaRun roma(const Dense<W>& g, const RomaOptions& opt) {
     rng::shuffle(order, rng::Stream(opt.seed, order_stream + std::uint64_t(p)));
     report.flips = report.scanned = 0;
     for (vertex_t u : order)
-      if (opt.scan == RomaScan::all || changed_since_previous_phase(state.changed_in(u), p)) {
+      if (scan == RomaScan::all || changed_since_previous_phase(state.changed_in(u), p)) {
         report.flips += state.augment(u, opt.min_gain, p);
         ++report.scanned;
       }
@@ -247,7 +251,7 @@ RomaRun roma(const Dense<W>& g, const RomaOptions& opt) {
 
 template <class W>
 RomaRun rama(const Dense<W>& g, const RomaOptions& opt) {
-  if (opt.scan != RomaScan::all)
+  if (opt.scan == RomaScan::changed)
     throw invalid_input("rama augments random vertices; scan 'changed' is for roma and roma-gpu");
   const rng::Stream draws(opt.seed, rama_stream);
   return run_phases(g, opt, /*stop_at_convergence=*/false, [&](FourCycles<W>& state, RomaPhase& report) {

@@ -24,7 +24,9 @@
 // latest. So, run to convergence, it ends like all at a matching with no
 // 4-cycle gaining more than min_gain (not the same one: the two take other
 // paths); in between, a flip between an edge changed late in a phase and an
-// unchanged one is found a phase later.
+// unchanged one is found a phase later. RomaScan::automatic (the default)
+// is changed for roma and roma-gpu after the assignment start on large
+// graphs, all otherwise (scan_to_run).
 // An odd n gets one zero-weight vertex (padded_to_even) while matching; its
 // partner ends unmatched.
 //
@@ -60,21 +62,27 @@ enum class RomaStart { neighbour, half, shuffled, random, greedy, assignment };
 
 // Which vertices a roma phase augments: all (Hovland 2020 Alg. 3), or from
 // phase 1 on only those whose matching edge changed since the previous
-// phase began (see above).
-enum class RomaScan { all, changed };
+// phase began (see above), or (automatic) whichever scan_to_run picks.
+enum class RomaScan { all, changed, automatic };
 // Whether a vertex whose edge last changed in phase `stamp` (-1: never) is
 // augmented in phase `phase` under RomaScan::changed (the CPU's rule and the
 // GPU worklist's).
 constexpr bool changed_since_previous_phase(int stamp, int phase) { return stamp >= phase - 1; }
-// The scan the registry's entries (roma, roma-gpu) use unless told: changed
-// after the assignment start, where phase 0 leaves few pairs to change (at n
-// = 90112 on the H200: the same weight within 0.003% in a quarter of the
-// phases' time, bench/RESULTS.md "roma-gpu: the changed-pairs scan after the
-// assignment start"); all after the other starts, where most pairs change
-// every phase and scanning only those converges more slowly (1% less weight
-// after 8 phases on exponential weights from the neighbour start).
-constexpr RomaScan default_scan(RomaStart start) {
-  return start == RomaStart::assignment ? RomaScan::changed : RomaScan::all;
+// The scan a run of n vertices from `start` makes: automatic is changed
+// after the assignment start from n = changed_scan_from vertices on, where
+// phase 0 leaves a few hundred of the n / 2 pairs to change (at n = 90112
+// on the H200: the phases in 15.3 ms instead of 47-93 ms, the same weight
+// within the runs' spread; bench/RESULTS.md "roma-gpu: the changed-pairs
+// scan after the assignment start"), and all otherwise: after the other
+// starts most pairs change in every early phase and scanning only those
+// converges more slowly (1% less weight after 8 phases on exponential
+// weights from the neighbour start), and on small graphs the GPU's short
+// worklists save nothing (n = 1024: 0.07-0.26% less weight on exponential
+// weights, no faster).
+inline constexpr std::int64_t changed_scan_from = 16384;
+constexpr RomaScan scan_to_run(RomaScan scan, RomaStart start, std::int64_t n) {
+  if (scan != RomaScan::automatic) return scan;
+  return start == RomaStart::assignment && n >= changed_scan_from ? RomaScan::changed : RomaScan::all;
 }
 RomaScan parse_roma_scan(std::string_view name);  // invalid_input lists the names
 std::string to_string(RomaScan s);
@@ -101,7 +109,7 @@ struct RomaOptions {
   double min_gain = 1e-5;    // flip only when the gain exceeds this (>= 0)
   std::uint64_t seed = 1;    // vertex orders, RAMA's draws, shuffled/random starts
   RomaStart start = RomaStart::neighbour;
-  RomaScan scan = RomaScan::all;
+  RomaScan scan = RomaScan::automatic;
   AuctionOptions auction = roma_start_auction;  // the assignment start's auction (matchers/complete/auction.hpp)
 };
 

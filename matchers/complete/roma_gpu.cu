@@ -134,9 +134,10 @@ RomaRun run_fast(const gpu::StreamSession& session, const DeviceDense<W>& g, con
   gpu::DeviceBuffer<vertex_t> pairs{std::size_t(n) / 2, st};
   gpu::DeviceBuffer<unsigned> listed{1, st};
   const thrust::counting_iterator<vertex_t> vertices(0);
+  const bool every_pair = scan_to_run(opt.scan, opt.start, n) == RomaScan::all;
   auto select = [&](void* temp, std::size_t& bytes, int phase, const vertex_t* m) {
     return cub::DeviceSelect::If(temp, bytes, vertices, pairs.data(), listed.data(), n,
-                                 ToScan{m, changed.data(), phase, opt.scan == RomaScan::all}, st);
+                                 ToScan{m, changed.data(), phase, every_pair}, st);
   };
   std::size_t temp_bytes = 0;
   MATCHBLAS_CUDA_TRY(select(nullptr, temp_bytes, 0, nullptr));

@@ -103,7 +103,7 @@ __global__ void roma2_phase(const W* w, vertex_t n, volatile vertex_t* mate, ver
 void check_thesis_options(int version, const RomaOptions& opt) {
   MATCHBLAS_EXPECTS(version == 1 || version == 2,
                     "roma_gpu_thesis: version must be 1 or 2, got " + std::to_string(version));
-  if (opt.scan != RomaScan::all)
+  if (opt.scan == RomaScan::changed)
     throw invalid_input("roma-gpu-" + std::to_string(version) +
                         ": the thesis versions scan every pair every phase (scan 'all'); scan 'changed' is for roma "
                         "and roma-gpu");

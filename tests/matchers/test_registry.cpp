@@ -178,20 +178,28 @@ TEST_CASE("parse_options reads an entry's options once into the struct its runne
   const MatcherInfo& roma = find_matcher("roma");
   CHECK_THROWS_AS(parse_options(roma, {{"exact-auction", ""}, {"start", "greedy"}}), invalid_input);
   CHECK(parse_options(roma, {{"phases", "3"}}).typed<RomaOptions>().phases == 3);
-  // --scan auto (the default): changed after the assignment start (the
-  // default start), all after the others; an explicit scan is kept.
+  // --scan auto (the default) is resolved per run: changed after the
+  // assignment start (the default start) from changed_scan_from vertices
+  // on, all otherwise; an explicit scan is kept.
   const auto scan_of = [&](const std::map<std::string, std::string>& given) {
     return parse_options(roma, given).typed<RomaOptions>().scan;
   };
   CHECK(parse_options(roma, {}).typed<RomaOptions>().start == RomaStart::assignment);
-  CHECK(scan_of({}) == RomaScan::changed);
-  CHECK(scan_of({{"scan", "auto"}}) == RomaScan::changed);
-  for (const char* start : {"neighbour", "half", "shuffled", "random", "greedy"}) {
-    CAPTURE(start);
-    CHECK(scan_of({{"start", start}}) == RomaScan::all);
-    CHECK(scan_of({{"start", start}, {"scan", "changed"}}) == RomaScan::changed);
-  }
+  CHECK(scan_of({}) == RomaScan::automatic);
+  CHECK(scan_of({{"scan", "auto"}}) == RomaScan::automatic);
   CHECK(scan_of({{"scan", "all"}}) == RomaScan::all);
+  CHECK(scan_of({{"scan", "changed"}}) == RomaScan::changed);
+  CHECK(RomaOptions{}.scan == RomaScan::automatic);
+  const std::int64_t large = changed_scan_from, small = changed_scan_from - 1;
+  CHECK(scan_to_run(RomaScan::automatic, RomaStart::assignment, large) == RomaScan::changed);
+  CHECK(scan_to_run(RomaScan::automatic, RomaStart::assignment, small) == RomaScan::all);
+  for (const RomaStart start :
+       {RomaStart::neighbour, RomaStart::half, RomaStart::shuffled, RomaStart::random, RomaStart::greedy}) {
+    CAPTURE(to_string(start));
+    CHECK(scan_to_run(RomaScan::automatic, start, large) == RomaScan::all);
+    CHECK(scan_to_run(RomaScan::changed, start, small) == RomaScan::changed);
+  }
+  CHECK(scan_to_run(RomaScan::all, RomaStart::assignment, large) == RomaScan::all);
   CHECK_THROWS_AS(parse_options(roma, {{"scan", "some"}}), invalid_input);
 }
 

@@ -164,6 +164,9 @@ TEST_CASE("roma is reproducible by seed and refuses bad options") {
   CHECK_THROWS_AS(roma(g, opt), invalid_input);
   CHECK_THROWS_AS(parse_roma_start("sorted"), invalid_input);
   CHECK(parse_roma_scan("changed") == RomaScan::changed);
+  CHECK(parse_roma_scan("auto") == RomaScan::automatic);
+  for (const RomaScan s : {RomaScan::all, RomaScan::changed, RomaScan::automatic})
+    CHECK(parse_roma_scan(to_string(s)) == s);
   CHECK_THROWS_WITH_AS(parse_roma_scan("some"), doctest::Contains("known: all, changed"), invalid_input);
   opt = {};
   opt.scan = RomaScan::changed;

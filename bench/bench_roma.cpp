@@ -3,7 +3,7 @@
 // sequential CPU roma, the thesis-faithful GPU versions 1 and 2 and the fast
 // roma-gpu, over a list of sizes and weight distributions, in one run.
 //   bench_roma [--n N | --ns N1,N2,...] [--dists uniform,exponential,geometric]
-//              [--phases P] [--min-gain G] [--start neighbour|...] [--scan all|changed] [--seed S]
+//              [--phases P] [--min-gain G] [--start neighbour|...] [--scan auto|all|changed] [--seed S]
 //              [--auction-unassigned F] [--auction-bids B] [--auction-epsilon E]
 //              [--auction-ratio R]
 //              [--double] [--runs cpu,1,2,fast,fast-bf16] [--kernel auto|cluster|stream|queued] [--cluster C]
@@ -207,7 +207,7 @@ void warm_up(const Settings& s) {
 int main(int argc, char** argv) {
   if (bench::help(argc, argv,
       "usage: bench_roma [--n N | --ns N1,N2,...] [--dists uniform,exponential,geometric]\n"
-      "           [--phases P] [--min-gain G] [--start neighbour|...] [--scan all|changed] [--seed S]\n"
+      "           [--phases P] [--min-gain G] [--start neighbour|...] [--scan auto|all|changed] [--seed S]\n"
       "           [--auction-unassigned F] [--auction-bids B] [--auction-epsilon E]\n"
       "           [--auction-ratio R]\n"
       "           [--double] [--runs cpu,1,2,fast,fast-bf16] [--kernel auto|cluster|stream|queued] [--cluster C]\n"

@@ -330,6 +330,7 @@ gpu::MinCostOnDevice gpu::min_cost_on_device(const StreamSession& session, verte
       report.repair_levels = counts.levels;
       report.repair_rows_relaxed = counts.rows_relaxed;
       report.repair_early_stops = counts.early_stops;
+      report.repair_maximum_matchings = counts.maximum_matchings;
       report.repair_steps_s = {counts.levels_s, counts.distances_s, counts.duals_s, counts.augment_s};
       report.canonical_on_device = counts.canonical;
       report.canonical_s = counts.canonical_s;

@@ -218,7 +218,7 @@ MatcherInfo auction_gpu_entry(MatcherInfo m) {
     std::snprintf(text, sizeof text,
                   "%s%lld phases, %lld rounds%s, %d rows assigned (tail %d); upload %.3f s, device %.3f s (check %.3f), "
                   "repair %.3f s (%lld rows; %lld device phases (%lld stopped early), %lld levels, %lld rows relaxed%s; duals %.3f, distances %.3f, "
-                  "tight %.3f, augment %.3f s%s), download %.3f s; host: prepare %.3f, session %.3f, finish "
+                  "tight %.3f, augment %.3f s (%lld by maximum matching)%s), download %.3f s; host: prepare %.3f, session %.3f, finish "
                   "%.3f s",
                   report.fell_back ? "host engine; " : "", static_cast<long long>(report.phases),
                   static_cast<long long>(report.rounds), report.capped ? " (capped)" : "", report.assigned,
@@ -228,7 +228,8 @@ MatcherInfo auction_gpu_entry(MatcherInfo m) {
                   static_cast<long long>(report.repair_levels),
                   static_cast<long long>(report.repair_rows_relaxed), report.host_repaired ? "; host searches" : "",
                   report.repair_steps_s[0], report.repair_steps_s[1], report.repair_steps_s[2],
-                  report.repair_steps_s[3], report.canonical_on_device ? "; canonical duals on the device" : "",
+                  report.repair_steps_s[3], static_cast<long long>(report.repair_maximum_matchings),
+                  report.canonical_on_device ? "; canonical duals on the device" : "",
                   report.download_s, report.prepare_s, report.session_s, report.finish_s);
     r.details = text;
     return r;

@@ -28,9 +28,10 @@
 //   column reached given one such entry's row as its predecessor, and the
 //   matching augmented along vertex-disjoint paths of predecessors, at most
 //   one a shortest path tree, from the free columns reached back to free
-//   rows (augment_along_trees); where no such path is found (ties can close
-//   cycles of zero-cost entries), to a maximum matching of the tight
-//   entries (compacted by a prefix sum) by cardinality-gpu's phases
+//   rows (augment_along_trees); where those paths are fewer than a quarter
+//   of the free rows (ties can crowd the predecessors into few trees, or
+//   close cycles of zero-cost entries), then to a maximum matching of the
+//   tight entries (compacted by a prefix sum) by cardinality-gpu's phases
 //   (max_cardinality_gpu.cuh). Every augmenting path of tight entries has
 //   reduced length 0, so the duals stay a certificate of optimality for
 //   the matching's size; a phase augments at least along one shortest path
@@ -724,14 +725,21 @@ DualRepairCounts repair_to_optimum(const StreamSession& session, vertex_t m, con
     // Along the trees first: a few dependent reads a path's vertex, where
     // the maximum matching's breadth-first levels each end in a grid
     // barrier (stencil2d:1000 on the H200: 0.11-0.19 s of augmentations in
-    // 7-8 phases against 0.012 s, the phases as many). Where no walk
-    // reached a free row (claims lost to walks that then gave up), the
-    // maximum matching of the tight entries.
+    // 7-8 phases against 0.012 s, the phases as many). The walks augment
+    // one path a tree of predecessors; ties can crowd the predecessors into
+    // few trees (k free rows tied to k free columns, every column's
+    // predecessor the same row: one path where the tight entries hold k)
+    // or close cycles of zero-cost entries (no path). So where they
+    // augment under a quarter of the free rows, the matching is then
+    // augmented to a maximum matching of the tight entries too (the flipped
+    // entries are among them and stay tight). On 2D meshes the walks
+    // augmented half or more of the free rows in every phase of the CPU
+    // prototype (bench/RESULTS.md).
     MATCHBLAS_CUDA_TRY(cudaMemsetAsync(claims.data(), 0, sizeof(unsigned) * claims.size(), s));
     augment_along_trees<<<grid(m), block_size, 0, s>>>(m, dist.data(), cap.data(), pred.data(), row_mate, col_mate,
                                                         claims.data(), claims.data() + m, claims.data() + 2 * m);
     MATCHBLAS_CUDA_CHECK_LAUNCH();
-    if (read_scalar(claims.data() + 2 * m, s) == 0) {
+    if (const unsigned paths = read_scalar(claims.data() + 2 * m, s); 4ull * paths < left) {
       ++out.maximum_matchings;
       augment_to_maximum(session, m, m, tight_offsets.data(), tight_cols.data(), row_mate, col_mate);
     }

@@ -18,8 +18,8 @@ struct DualRepairCounts {
   std::int64_t lowering_levels = 0;  // the lowering's
   std::int64_t rows_relaxed = 0;     // rows the phases' levels relaxed (a row again each time its distance fell)
   std::int64_t early_stops = 0;      // phases whose distances stopped once every free column was settled
-  std::int64_t maximum_matchings = 0;  // phases augmented to a maximum matching of the tight entries (no path
-                                       // along the trees found)
+  std::int64_t maximum_matchings = 0;  // phases augmented to a maximum matching of the tight entries (the paths
+                                       // along the trees under a quarter of the free rows)
   vertex_t left = 0;           // rows still free at the end (0 unless it stopped short)
   bool stopped_short = false;  // max_phases reached, or a phase augmented nothing (rounding): the caller
                                // repairs the rest on the host

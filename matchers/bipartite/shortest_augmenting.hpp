@@ -186,7 +186,8 @@ struct AuctionGpuReport {
   std::int64_t repair_rows_relaxed = 0;  // rows those levels relaxed
   std::int64_t repair_early_stops = 0;   // phases whose distances stopped once every free column was settled
   std::int64_t repair_maximum_matchings = 0;  // phases augmented by a maximum matching of the tight entries
-                                              // (where no augmenting path along the shortest path trees was found)
+                                              // (the paths along the shortest path trees under a quarter of the
+                                              // free rows)
   // The device repair's seconds: feasible duals (the lowering), and its
   // phases' distances, dual changes with the tight entries, augmentations.
   std::array<double, 4> repair_steps_s{};

@@ -82,6 +82,7 @@ struct Config {
   std::vector<int> bs, threads;
   std::vector<std::string> only;  // entries to run besides b-greedy (empty: all)
   std::vector<double> stream;     // b-suitor-gpu streamed: device memory = state + these fractions of the entries
+  std::vector<BSuitorPlacement> placements;  // b-suitor-gpu resident: a row per first-round placement
   std::vector<int> parts;         // b_suitor_parts: the exchange of b-Suitor over P parts
   double link_gbs, link_us;       // the exchange model's link: GB/s each way, microseconds per message
   bool warmup;                    // one untimed run of each CPU entry first
@@ -173,30 +174,41 @@ int run(const Csr<W>& g, const Config& c) {
         row(g, b, info.name.c_str(), "gpu+io", s, -1, m, got, got == ref ? "yes" : "NO");
         continue;
       }
-      std::vector<double> match, io;
-      GpuTimes last;
-      bool same = true;
       GpuOptions o;
       o.device = device;
-      for (int r = 0; r < std::max(reps, 1); ++r) {
-        GpuTimes t;
-        got = info.name == "b-ld-gpu" ? b_ld_gpu(*dg, bv, o, &t) : b_suitor_gpu(*dg, bv, o, &t);
-        same = same && got == ref;
-        match.push_back(t.match_s);
-        io.push_back(t.match_s + t.download_s + (t.upload_s - dg->upload_seconds()));
-        last = t;
+      // b-suitor-gpu once per first-round placement asked for (a row each,
+      // named entry/placement when there are several); the first's time is
+      // the streamed runs' peer.
+      const bool placed = info.name == "b-suitor-gpu";
+      const std::vector<BSuitorPlacement> placements =
+          placed ? c.placements : std::vector<BSuitorPlacement>{BSuitorPlacement::atomic};
+      double gpu_s = 0;
+      for (const BSuitorPlacement placement : placements) {
+        const std::string name = info.name + (placed && placements.size() > 1 ? "/" + to_string(placement) : "");
+        std::vector<double> match, io;
+        GpuTimes last;
+        bool same = true;
+        for (int r = 0; r < std::max(reps, 1); ++r) {
+          GpuTimes t;
+          got = placed ? b_suitor_gpu(*dg, bv, BSuitorGpuOptions(o, placement), &t) : b_ld_gpu(*dg, bv, o, &t);
+          same = same && got == ref;
+          match.push_back(t.match_s);
+          io.push_back(t.match_s + t.download_s + (t.upload_s - dg->upload_seconds()));
+          last = t;
+        }
+        const double placement_s = median(match), gpu_io_s = median(io);
+        if (gpu_s == 0) gpu_s = placement_s;
+        row(g, b, name.c_str(), "gpu", placement_s, -1, m, got, same ? "yes" : "NO");
+        std::printf("    %s: match %.3f ms (last run:", name.c_str(), placement_s * 1e3);
+        for (const auto& [phase, seconds] : last.phases) std::printf(" %s %.3f", phase.c_str(), seconds * 1e3);
+        std::printf("), +io %.3f ms (b upload %.3f, fetch %.3f); OpenMP on %d threads / GPU: %.1fx match, "
+                    "%.1fx +io\n",
+                    gpu_io_s * 1e3, (last.upload_s - dg->upload_seconds()) * 1e3, last.download_s * 1e3, all,
+                    omp_all_s / placement_s, omp_all_s / gpu_io_s);
+        std::fflush(stdout);
       }
-      const double gpu_s = median(match), gpu_io_s = median(io);
       double host_resident_s = 0;
-      row(g, b, info.name.c_str(), "gpu", gpu_s, -1, m, got, same ? "yes" : "NO");
-      std::printf("    %s: match %.3f ms (last run:", info.name.c_str(), gpu_s * 1e3);
-      for (const auto& [name, seconds] : last.phases) std::printf(" %s %.3f", name.c_str(), seconds * 1e3);
-      std::printf("), +io %.3f ms (b upload %.3f, fetch %.3f); OpenMP on %d threads / GPU: %.1fx match, "
-                  "%.1fx +io\n",
-                  gpu_io_s * 1e3, (last.upload_s - dg->upload_seconds()) * 1e3, last.download_s * 1e3, all,
-                  omp_all_s / gpu_s, omp_all_s / gpu_io_s);
-      std::fflush(stdout);
-      if (info.name != "b-suitor-gpu") continue;
+      if (!placed) continue;
       // Streamed: the host graph's rows through the GPU in batches, device
       // memory limited to the run's state plus a fraction of the entries.
       const BSuitorGpuMemory need = b_suitor_gpu_memory(g, bv);
@@ -250,7 +262,7 @@ int main(int argc, char** argv) {
       "                 [--file FILE.mtx] [--b 1,2,5] [--threads 1,16] [--reps R]\n"
       "                 [--greedy-reps R] [--no-seq] [--only NAME,...]\n"
       "                 [--warmup] [--stream F,...] [--parts P,...] [--link-gbs G]\n"
-      "                 [--link-us U] [--gpu ID | --no-gpu]\n"
+      "                 [--link-us U] [--placement atomic,sorted] [--gpu ID | --no-gpu]\n"
       "\n"
       "b-matching on R-MAT (or Erdos-Renyi): every b-matching algorithm of the\n"
       "registry, for each b: b-greedy (the reference) first, each other CPU entry\n"
@@ -262,6 +274,8 @@ int main(int argc, char** argv) {
       "--only: the entries to run besides b-greedy; --warmup: one untimed run\n"
       "of each CPU entry first. --stream: b-suitor-gpu's rows also streamed\n"
       "through the GPU, device memory = its state + F x the entries' bytes.\n"
+      "--placement: b-suitor-gpu's resident run once per first-round placement\n"
+      "(default: atomic).\n"
       "--parts: b-Suitor over P parts in one process, its exchange, and its\n"
       "time over a link of G GB/s and U microseconds a phase.\n"
       "(bench/README.md; results in bench/RESULTS.md)\n"))
@@ -272,6 +286,7 @@ int main(int argc, char** argv) {
   std::string graph = "rmat", file;
   std::vector<std::string> only;
   std::vector<double> stream;
+  std::vector<BSuitorPlacement> placements = {BSuitorPlacement::atomic};
   std::vector<int> parts;
   double link_gbs = 450, link_us = 10;
   const int all = omp_get_max_threads();
@@ -281,6 +296,10 @@ int main(int argc, char** argv) {
     const bool v = i + 1 < argc;
     if (a == "--scale" && v) scale = std::atoi(argv[++i]);
     else if (a == "--stream" && v) stream = bench::real_list(argv[++i]);
+    else if (a == "--placement" && v) {
+      placements.clear();
+      for (const std::string& name : bench::string_list(argv[++i])) placements.push_back(parse_b_suitor_placement(name));
+    }
     else if (a == "--parts" && v) parts = bench::int_list(argv[++i]);
     else if (a == "--link-gbs" && v) link_gbs = std::atof(argv[++i]);
     else if (a == "--link-us" && v) link_us = std::atof(argv[++i]);
@@ -312,7 +331,7 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "bench_b_matching: --parts takes counts of at least 1, got %d\n", p);
       return 2;
     }
-  const Config c{all, device, reps, greedy_reps, seq, use_gpu, bs, threads, only, stream, parts, link_gbs, link_us,
+  const Config c{all, device, reps, greedy_reps, seq, use_gpu, bs, threads, only, stream, placements, parts, link_gbs, link_us,
                  warmup};
 
   if (!file.empty()) {

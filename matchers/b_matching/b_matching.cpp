@@ -1,5 +1,6 @@
 // b-matching: b_greedy, validation, weight, and the helpers b-Suitor shares
-// (matchers/b_matching/b_suitor.cpp); see b_matching.hpp.
+// (matchers/b_matching/b_suitor.cpp), b-suitor-gpu's placement names; see
+// b_matching.hpp.
 #include "matchers/b_matching/b_matching.hpp"
 
 #include <algorithm>
@@ -97,6 +98,14 @@ std::string b_matching_violation(const Csr<W>& g, const std::vector<int>& b, con
   }
   return "";
 }
+
+BSuitorPlacement parse_b_suitor_placement(std::string_view name) {
+  if (name == "atomic") return BSuitorPlacement::atomic;
+  if (name == "sorted") return BSuitorPlacement::sorted;
+  throw invalid_input("unknown b-suitor-gpu placement '" + std::string(name) + "' (known: atomic, sorted)");
+}
+
+std::string to_string(BSuitorPlacement p) { return p == BSuitorPlacement::sorted ? "sorted" : "atomic"; }
 
 template BMatching b_greedy(const Csr<float>&, const std::vector<int>&);
 template BMatching b_greedy(const Csr<double>&, const std::vector<int>&);

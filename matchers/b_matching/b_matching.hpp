@@ -43,6 +43,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "lib/csr.hpp"
@@ -115,11 +116,35 @@ BMatching from_lists(std::vector<std::vector<vertex_t>>& lists);
 // copied in the round phases' names; suitor-gpu's phases when it runs),
 // download (the BMatching). On a DeviceGraph, opt.device must be the
 // graph's device, and device_memory is not read.
+//
+// How the first round places its proposals (opt.first_round; every later
+// round places by atomic maxima):
+//   atomic  (the default) each proposal goes down its target's words by
+//           atomic maxima, as in the later rounds;
+//   sorted  the round's proposals written as (target, key) pairs, grouped
+//           by target by a counting sort, each group sorted, and each
+//           target's best cap(v) stored at once; its pairs, about 24 bytes
+//           a proposal, live through the first round only. Needs float
+//           weights, the rows resident, one rank and no device_memory
+//           limit (invalid_input otherwise), and the memory (out_of_memory).
+//           Measured slower than atomic on the H200 (bench/RESULTS.md), kept
+//           for other GPUs and graphs to be measured.
+// The result is the same edge set in either case.
+enum class BSuitorPlacement { atomic, sorted };
+BSuitorPlacement parse_b_suitor_placement(std::string_view name);  // invalid_input lists the names
+std::string to_string(BSuitorPlacement p);
+
+struct BSuitorGpuOptions : GpuOptions {
+  BSuitorPlacement first_round = BSuitorPlacement::atomic;
+  BSuitorGpuOptions(const GpuOptions& gpu = {}, BSuitorPlacement first = BSuitorPlacement::atomic)  // NOLINT
+      : GpuOptions(gpu), first_round(first) {}
+};
+
 template <class W>
-BMatching b_suitor_gpu(const Csr<W>& g, const std::vector<int>& b, const GpuOptions& opt = {},
+BMatching b_suitor_gpu(const Csr<W>& g, const std::vector<int>& b, const BSuitorGpuOptions& opt = {},
                        GpuTimes* times = nullptr);
 template <class W>
-BMatching b_suitor_gpu(const DeviceGraph<W>& g, const std::vector<int>& b, const GpuOptions& opt = {},
+BMatching b_suitor_gpu(const DeviceGraph<W>& g, const std::vector<int>& b, const BSuitorGpuOptions& opt = {},
                        GpuTimes* times = nullptr);
 
 // What b-suitor-gpu holds on the device for a host graph and b, in bytes

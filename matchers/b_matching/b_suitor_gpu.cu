@@ -24,6 +24,7 @@
 #include <cstring>
 #include <memory>
 #include <numeric>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -32,6 +33,7 @@
 #include "lib/weight_ranks.hpp"
 #include "matchers/b_matching/b_suitor_gpu_offers.cuh"
 #include "matchers/b_matching/b_suitor_gpu_ranks.hpp"
+#include "matchers/b_matching/b_suitor_gpu_sorted.cuh"
 #include "matchers/b_matching/rank_transport.hpp"
 #include "ops/gpu/device_graph.hpp"
 #include "matchers/b_matching/b_matching.hpp"
@@ -186,6 +188,12 @@ __device__ void propose_first(const Group& group, const State<W>& o, vertex_t u)
   });
   const Candidates<W, K> c = merge_candidates(group, top, need);
   for (int j = group.rank(); j < c.size; j += Group::size) {
+    if constexpr (std::is_same_v<W, float>) {
+      if (o.pairs.active()) {  // the sorted placement places them after the round
+        o.pairs.write(o.pairs.at[u] + j, gpu::pick(c.v, j), PackedKeys::pack(gpu::pick(c.w, j), u));
+        continue;
+      }
+    }
     const Placed p = place(o, u, gpu::pick(c.v, j), gpu::pick(c.w, j));
     if (p.displaced != no_vertex) claim(o.state, p.displaced, p.displaced_state);
   }
@@ -577,10 +585,13 @@ double exchange_round(const BSuitorRankExchange& ranks, State<float>& o, gpu::De
 // and listed) proposes to each row's best entries at once (propose_first,
 // its lists sized by the largest b), then releases the proposers it
 // settled. Streamed rows need float weights (PackedKeys read no row but the
-// proposer's).
+// proposer's). first_round: the placement of the first round's proposals
+// (sorted only for float weights, rows resident, one rank: the callers
+// check).
 template <class W>
 BMatching b_suitor_rounds(const gpu::StreamSession& session, gpu::RowBatches<W>& rows, const std::vector<int>& b,
-                          double upload_s, GpuTimes* times, const BSuitorRankExchange* ranks = nullptr) {
+                          double upload_s, GpuTimes* times, const BSuitorRankExchange* ranks = nullptr,
+                          BSuitorPlacement first_round = BSuitorPlacement::atomic) {
   static_assert(std::is_same_v<W, float> || std::is_same_v<W, double>);
   if constexpr (!std::is_same_v<W, float>)
     MATCHBLAS_EXPECTS(!rows.streamed(), "b_suitor_rounds: streamed rows need float weights (or their ranks)");
@@ -660,6 +671,14 @@ BMatching b_suitor_rounds(const gpu::StreamSession& session, gpu::RowBatches<W>&
     init_vertices<<<grid, 256, 0, s>>>(o, lo, hi);
     MATCHBLAS_CUDA_CHECK_LAUNCH();
   }
+  // The sorted first round's buffers, allocated before it runs.
+  std::optional<SortedFirstRound> sorted;
+  gpu::Event sorting[2];  // the sorted placement, within the first round
+  bool placed_sorted = false;
+  if constexpr (std::is_same_v<W, float>) {
+    if (first_round == BSuitorPlacement::sorted && n > 0 && batches == 1 && !ranks)
+      sorted.emplace(o, d_b.data(), first_lists(max_b), grid, s);
+  }
   marks[2].record(s);
   marks[3].record(s);  // again after the first round, if there is one
 
@@ -734,6 +753,7 @@ BMatching b_suitor_rounds(const gpu::StreamSession& session, gpu::RowBatches<W>&
       if (listed[0] + listed[1] + listed[2] + listed[3] == 0) continue;
       ran = true;
       State<W> ob = o;
+      if (rounds == 0 && sorted) ob.pairs = sorted->pairs();
       const bool mapped = rounds > 0 && in_place(bi);
       in_place_batches += mapped;
       ob.g = mapped ? rows.mapped() : rows.use(bi);
@@ -760,6 +780,13 @@ BMatching b_suitor_rounds(const gpu::StreamSession& session, gpu::RowBatches<W>&
     }
     if (!ran) break;
     if (rounds == 0) {
+      if (sorted) {
+        sorting[0].record(s);
+        if constexpr (std::is_same_v<W, float>) sorted->place(o, grid, s);
+        sorting[1].record(s);
+        sorted.reset();
+        placed_sorted = true;
+      }
       release_settled<<<grid, 256, 0, s>>>(o);
       MATCHBLAS_CUDA_CHECK_LAUNCH();
       marks[3].record(s);
@@ -795,8 +822,14 @@ BMatching b_suitor_rounds(const gpu::StreamSession& session, gpu::RowBatches<W>&
     times->upload_s = upload_s + marks[1].since(marks[0]);
     times->match_s = marks[5].since(marks[1]);
     times->download_s = fetched.since(marks[5]);
+    std::string placed;
+    if (placed_sorted) {
+      char buf[64];
+      std::snprintf(buf, sizeof buf, " (sorted placement %.3f ms)", sorting[1].since(sorting[0]) * 1e3);
+      placed = buf;
+    }
     times->phases = {{"init", marks[2].since(marks[1])},
-                     {"first round" + streamed, marks[3].since(marks[2])},
+                     {"first round" + placed + streamed, marks[3].since(marks[2])},
                      {"other rounds (" + std::to_string(std::max(rounds - 1, 0LL)) + streamed + ")",
                       marks[4].since(marks[3])},
                      {"extract", marks[5].since(marks[4])}};
@@ -818,16 +851,30 @@ BMatching b_suitor_streamed(const Csr<W>& g, const float* weights, const std::ve
   return b_suitor_rounds(session, rows, b, upload_s, times);
 }
 
+// The sorted first round, asked for, where it cannot run: invalid_input.
+void expect_sorted_can_run(bool float_weights, bool memory_limit, bool streamed) {
+  const char* why = !float_weights ? "float weights (on the command line: --precision float)"
+                    : memory_limit ? "no device-memory limit"
+                    : streamed     ? "the rows resident on the GPU (this graph is streamed)"
+                                   : nullptr;
+  if (why)
+    throw invalid_input(std::string("b-suitor-gpu: the sorted placement needs ") + why + "; atomic runs anywhere");
+}
+
 }  // namespace
 
 template <class W>
-BMatching b_suitor_gpu(const Csr<W>& g, const std::vector<int>& b, const GpuOptions& opt, GpuTimes* times) {
+BMatching b_suitor_gpu(const Csr<W>& g, const std::vector<int>& b, const BSuitorGpuOptions& opt, GpuTimes* times) {
   detail::expect_b(g, b, "b_suitor_gpu");
   MATCHBLAS_DEBUG_CHECK(check_gpu_options(opt));  // checked where the options were read
   gpu::use_device("b-suitor-gpu", opt.device);
   const BSuitorGpuMemory need = b_suitor_gpu_memory(g, b);
   const std::size_t limit = gpu::device_memory_limit(opt.device_memory);
-  if (need.resident() <= limit)
+  const bool resident = need.resident() <= limit;
+  // The sorted first round's pairs are not counted in the memory need.
+  if (opt.first_round == BSuitorPlacement::sorted)
+    expect_sorted_can_run(std::is_same_v<W, float>, opt.device_memory > 0, !resident);
+  if (resident)
     return gpu::with_device_graph("b-suitor-gpu", g, opt,
                                   [&](const DeviceGraph<W>& dg) { return b_suitor_gpu(dg, b, opt, times); });
   const offset_t batch = need.batch_entries(limit);
@@ -849,8 +896,10 @@ BMatching b_suitor_gpu(const Csr<W>& g, const std::vector<int>& b, const GpuOpti
 }
 
 template <class W>
-BMatching b_suitor_gpu(const DeviceGraph<W>& dg, const std::vector<int>& b, const GpuOptions& opt, GpuTimes* times) {
+BMatching b_suitor_gpu(const DeviceGraph<W>& dg, const std::vector<int>& b, const BSuitorGpuOptions& opt,
+                       GpuTimes* times) {
   detail::expect_b(dg.n(), b, "b_suitor_gpu");
+  if (opt.first_round == BSuitorPlacement::sorted) expect_sorted_can_run(std::is_same_v<W, float>, false, false);
   // Float only: suitor-gpu's offer word for other weights searches the
   // holder's row and assumes a symmetric graph, where b-Suitor's keys
   // promise no out-of-bounds access on any input.
@@ -861,7 +910,7 @@ BMatching b_suitor_gpu(const DeviceGraph<W>& dg, const std::vector<int>& b, cons
   }
   gpu::MatcherSession<W> session("b-suitor-gpu", dg, opt);
   gpu::RowBatches<W> rows(session.graph());
-  return b_suitor_rounds(session, rows, b, dg.upload_seconds(), times);
+  return b_suitor_rounds(session, rows, b, dg.upload_seconds(), times, nullptr, opt.first_round);
 }
 
 BMatching b_suitor_gpu_rank(const std::vector<offset_t>& offsets, const std::vector<vertex_t>& cols,
@@ -928,9 +977,11 @@ BMatching b_suitor_gpu_rank(const std::vector<offset_t>& offsets, const std::vec
   return b_suitor_rounds(session, *rows, b, since_start(), times, &ranks);
 }
 
-template BMatching b_suitor_gpu(const Csr<float>&, const std::vector<int>&, const GpuOptions&, GpuTimes*);
-template BMatching b_suitor_gpu(const Csr<double>&, const std::vector<int>&, const GpuOptions&, GpuTimes*);
-template BMatching b_suitor_gpu(const DeviceGraph<float>&, const std::vector<int>&, const GpuOptions&, GpuTimes*);
-template BMatching b_suitor_gpu(const DeviceGraph<double>&, const std::vector<int>&, const GpuOptions&, GpuTimes*);
+template BMatching b_suitor_gpu(const Csr<float>&, const std::vector<int>&, const BSuitorGpuOptions&, GpuTimes*);
+template BMatching b_suitor_gpu(const Csr<double>&, const std::vector<int>&, const BSuitorGpuOptions&, GpuTimes*);
+template BMatching b_suitor_gpu(const DeviceGraph<float>&, const std::vector<int>&, const BSuitorGpuOptions&,
+                                GpuTimes*);
+template BMatching b_suitor_gpu(const DeviceGraph<double>&, const std::vector<int>&, const BSuitorGpuOptions&,
+                                GpuTimes*);
 
 }  // namespace matchblas

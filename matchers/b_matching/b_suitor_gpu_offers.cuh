@@ -17,6 +17,8 @@
 //   place         an offer: insert_sorted down v's words by atomic maxima
 //                 (no lock); the held counts of u and of whoever v drops
 //   claim         ownership of a proposer whose offer was dropped
+//   pairs         the first round's proposals, written for the sorted
+//                 placement (b_suitor_gpu_sorted.cuh) instead of placed
 //   mutual_offers the pairs holding each other's offer, as a BMatching on
 //                 the device (found once per vertex into scratch, scan,
 //                 gather, per-vertex sort), from each holder's keys, its
@@ -140,6 +142,24 @@ struct RemoteBoxes {
   }
 };
 
+// The first round's proposals written as pairs instead of placed (the
+// sorted placement, b_suitor_gpu_sorted.cuh): u's go to [at[u], at[u + 1]),
+// each its target, its key, and its rank among the proposals to that target
+// (count[target] raised by one atomic). Inactive (at null) otherwise.
+struct FirstRoundPairs {
+  const offset_t* at = nullptr;
+  vertex_t* target = nullptr;  // no_vertex: a place u did not use
+  unsigned* rank = nullptr;
+  word_t* key = nullptr;
+  unsigned* count = nullptr;  // per target
+  __device__ bool active() const { return at != nullptr; }
+  __device__ void write(offset_t i, vertex_t v, word_t k) const {
+    target[i] = v;
+    key[i] = k;
+    rank[i] = atomicAdd(count + v, 1u);
+  }
+};
+
 // Everything the kernels share; passed to them by value.
 template <class W>
 struct Offers {
@@ -153,6 +173,7 @@ struct Offers {
   vertex_t* cursor_v;  // no_vertex before the first proposal
   W* cursor_w;
   RemoteBoxes remote{};  // over ranks: the other ranks' vertices (float keys only)
+  FirstRoundPairs pairs{};  // the sorted first round (float keys only)
 };
 
 // Whether key x beats the slot value `held` (room: an empty slot).

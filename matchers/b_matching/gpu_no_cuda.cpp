@@ -6,10 +6,11 @@
 
 namespace matchblas {
 
-MATCHBLAS_NO_CUDA_W(BMatching, b_suitor_gpu, (const Csr<W>&, const std::vector<int>&, const GpuOptions&, GpuTimes*),
-                    "b-suitor-gpu")
 MATCHBLAS_NO_CUDA_W(BMatching, b_suitor_gpu,
-                    (const DeviceGraph<W>&, const std::vector<int>&, const GpuOptions&, GpuTimes*), "b-suitor-gpu")
+                    (const Csr<W>&, const std::vector<int>&, const BSuitorGpuOptions&, GpuTimes*), "b-suitor-gpu")
+MATCHBLAS_NO_CUDA_W(BMatching, b_suitor_gpu,
+                    (const DeviceGraph<W>&, const std::vector<int>&, const BSuitorGpuOptions&, GpuTimes*),
+                    "b-suitor-gpu")
 BMatching b_suitor_gpu_rank(const std::vector<offset_t>&, const std::vector<vertex_t>&, std::span<const float>,
                             const std::vector<int>&, const BSuitorRankExchange&, const GpuOptions&, GpuTimes*) {
   throw_no_cuda("b-suitor-gpu");

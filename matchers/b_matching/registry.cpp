@@ -62,19 +62,31 @@ void add_b_matching(std::vector<MatcherInfo>& r) {
                          .reference = naim_b_matching + " (the GPU b-Suitor)",
                          .twin = "b-suitor",
                          .memory = {136, 4},
-                         .options = {device_memory_option()},
+                         .options = {device_memory_option(),
+                                     {"placement", OptionSpec::Type::word, "atomic", {"atomic", "sorted"}, 0, 0,
+                                      "the first round's proposals placed by atomic maxima, or sorted by target and "
+                                      "each target's best kept at once (float weights, rows resident; slower on "
+                                      "the H200 measured so far)"}},
                          .read_options = [](const OptionValues& v, Precision) -> std::any {
-                           return std::size_t(v.bytes("device-memory"));
+                           BSuitorGpuOptions read;
+                           read.device_memory = std::size_t(v.bytes("device-memory"));
+                           read.first_round = parse_b_suitor_placement(v.word("placement"));
+                           return read;
                          },
                          .over_ranks =
                              [](const DistGraph& g, const std::vector<int>& b, const RunOptions& o) {
+                               const BSuitorGpuOptions& read = o.options.typed<BSuitorGpuOptions>();
+                               if (read.first_round == BSuitorPlacement::sorted)
+                                 throw invalid_input("b-suitor-gpu over ranks places by atomic maxima: "
+                                                     "--placement sorted needs one rank");
                                GpuOptions gpu = on_gpu(o);
-                               gpu.device_memory = o.options.typed<std::size_t>();
+                               gpu.device_memory = read.device_memory;
                                return b_suitor_gpu_ranks(g, b, gpu);
                              }},
                         [](const auto& g, const std::vector<int>& b, const RunOptions& o) {
-                          GpuOptions gpu = on_gpu(o);
-                          gpu.device_memory = o.options.typed<std::size_t>();
+                          const BSuitorGpuOptions& read = o.options.typed<BSuitorGpuOptions>();
+                          BSuitorGpuOptions gpu(on_gpu(o), read.first_round);
+                          gpu.device_memory = read.device_memory;
                           return b_suitor_gpu(g, b, gpu);
                         }));
   r.push_back(b_matcher({.name = "b-ld-gpu",

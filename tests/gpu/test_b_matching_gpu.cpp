@@ -14,13 +14,16 @@
 // vertex proposes to at once, with caps 1 to 40 and three weights (the
 // lock-free sorted insertion under its heaviest contention); the
 // DeviceGraph overload and GpuTimes; bad b, shapes and GPU ids refused with
-// invalid_input.
+// invalid_input. b-suitor-gpu runs with each first-round placement (atomic,
+// the default, and sorted), and the sorted one asked for where it cannot
+// run is refused.
 #include <doctest/doctest.h>
 
 #include <algorithm>
 #include <limits>
 #include <random>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "datasets/generators.hpp"
@@ -62,18 +65,25 @@ std::string first_difference(const BMatching& got, const BMatching& want) {
   return "";
 }
 
-// The GPU b-matchers under test, by index: 0 b-suitor-gpu, 1 b-ld-gpu.
-constexpr int algorithms = 2;
-const char* const algorithm_names[algorithms] = {"b-suitor-gpu", "b-ld-gpu"};
+// The GPU b-matchers under test, by index: 0 b-suitor-gpu (its default,
+// atomic first round), 1 b-ld-gpu, 2 b-suitor-gpu with the sorted first
+// round where it runs (float weights, no device-memory limit; else atomic).
+constexpr int algorithms = 3;
+const char* const algorithm_names[algorithms] = {"b-suitor-gpu", "b-ld-gpu", "b-suitor-gpu --placement sorted"};
+template <class W>
+BSuitorGpuOptions suitor_options(int algorithm, const GpuOptions& opt) {
+  const bool sorted = algorithm == 2 && std::is_same_v<W, float> && opt.device_memory == 0;
+  return BSuitorGpuOptions(opt, sorted ? BSuitorPlacement::sorted : BSuitorPlacement::atomic);
+}
 template <class W>
 BMatching run_gpu(int algorithm, const Csr<W>& g, const std::vector<int>& b, const GpuOptions& opt = {},
                   GpuTimes* times = nullptr) {
-  return algorithm == 0 ? b_suitor_gpu(g, b, opt, times) : b_ld_gpu(g, b, opt, times);
+  return algorithm == 1 ? b_ld_gpu(g, b, opt, times) : b_suitor_gpu(g, b, suitor_options<W>(algorithm, opt), times);
 }
 template <class W>
 BMatching run_gpu(int algorithm, const DeviceGraph<W>& g, const std::vector<int>& b, const GpuOptions& opt = {},
                   GpuTimes* times = nullptr) {
-  return algorithm == 0 ? b_suitor_gpu(g, b, opt, times) : b_ld_gpu(g, b, opt, times);
+  return algorithm == 1 ? b_ld_gpu(g, b, opt, times) : b_suitor_gpu(g, b, suitor_options<W>(algorithm, opt), times);
 }
 
 // Each GPU b-matcher on (g, b) `repeats` times: each a valid b-matching
@@ -176,6 +186,45 @@ TEST_CASE("b-suitor-gpu on a graph of over 2^20 entries with hubs equals b_greed
   b_suitor_gpu(f, bs[1], {}, &t);
   REQUIRE(t.phases.size() == 4);
   CHECK(t.phases[1].first == "first round");
+  b_suitor_gpu(f, bs[1], BSuitorGpuOptions({}, BSuitorPlacement::sorted), &t);
+  CHECK(t.phases[1].first.rfind("first round (sorted placement ", 0) == 0);
+}
+
+TEST_CASE("b-suitor-gpu's sorted first round: the atomic one's edges on ties, hubs, caps 0 to 70; refused where it cannot run") {
+  GenOptions gen;
+  gen.seed = 29;
+  gen.ties = 2;
+  gen.edge_factor = 12;
+  const Csr<double> d = rmat<double>(1 << 15, gen);
+  const Csr<float> f = check::with_weights<float>(d);
+  REQUIRE(check::max_degree(f) > 1024);  // hubs that thousands propose to in the first round
+  std::vector<std::vector<int>> bs;
+  for (int b : {2, 3, 5, 8, 9, 70}) bs.push_back(constant_b(f.n_rows, b));  // lists of 2, 4, 8; b above K
+  bs.push_back(check::random_b(f.n_rows, 5));                               // caps 0..4
+  bs.push_back(nearly_ones(f.n_rows));
+  for (std::size_t i = 0; i < bs.size(); ++i) {
+    CAPTURE(i);
+    const BMatching ref = b_greedy(f, bs[i]);
+    for (BSuitorPlacement p : {BSuitorPlacement::sorted, BSuitorPlacement::atomic}) {
+      CAPTURE(to_string(p));
+      GpuTimes t;
+      const BMatching got = b_suitor_gpu(f, bs[i], BSuitorGpuOptions({}, p), &t);
+      INFO(first_difference(got, ref));
+      REQUIRE(got == ref);
+      CHECK((t.phases[1].first.find("sorted placement") != std::string::npos) == (p == BSuitorPlacement::sorted));
+    }
+  }
+  // Where it cannot run, asked for by name: invalid_input saying why.
+  const std::vector<int> b2 = constant_b(f.n_rows, 2);
+  CHECK_THROWS_WITH_AS(b_suitor_gpu(d, b2, BSuitorGpuOptions({}, BSuitorPlacement::sorted)),
+                       doctest::Contains("float weights"), invalid_input);
+  BSuitorGpuOptions limited({}, BSuitorPlacement::sorted);
+  limited.device_memory = std::size_t(1) << 30;
+  CHECK_THROWS_WITH_AS(b_suitor_gpu(f, b2, limited), doctest::Contains("no device-memory limit"), invalid_input);
+  limited.first_round = BSuitorPlacement::atomic;
+  CHECK(b_suitor_gpu(f, b2, limited) == b_greedy(f, b2));
+  CHECK(parse_b_suitor_placement(to_string(BSuitorPlacement::sorted)) == BSuitorPlacement::sorted);
+  CHECK_THROWS_AS(parse_b_suitor_placement("auto"), invalid_input);
 }
 
 TEST_CASE("b-suitor-gpu on a graph whose arrays are uploaded through the staged copy (over 64 MiB) equals b_greedy") {

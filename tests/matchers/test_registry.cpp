@@ -168,10 +168,17 @@ TEST_CASE("parse_options reads an entry's options once into the struct its runne
   CHECK(v.typed<SuitorGpuOptions>().device_memory == 0);
   CHECK(parse_options(gpu, {{"device-memory", "512M"}}).typed<SuitorGpuOptions>().device_memory == 512u << 20);
   const MatcherInfo& b_gpu = find_matcher("b-suitor-gpu", Problem::b_matching);
-  CHECK(parse_options(b_gpu, {{"device-memory", "4GiB"}}).typed<std::size_t>() == std::size_t(4) << 30);
-  CHECK(parse_options(b_gpu, {{"device-memory", "4096"}}).typed<std::size_t>() == 4096);
-  CHECK(parse_options(b_gpu, {{"device-memory", "2kb"}}).typed<std::size_t>() == 2048);
-  CHECK(parse_options(b_gpu, {}).typed<std::size_t>() == 0);
+  using BRead = BSuitorGpuOptions;
+  CHECK(parse_options(b_gpu, {{"device-memory", "4GiB"}}).typed<BRead>().device_memory == std::size_t(4) << 30);
+  CHECK(parse_options(b_gpu, {{"device-memory", "4096"}}).typed<BRead>().device_memory == 4096);
+  CHECK(parse_options(b_gpu, {{"device-memory", "2kb"}}).typed<BRead>().device_memory == 2048);
+  CHECK(parse_options(b_gpu, {}).typed<BRead>().device_memory == 0);
+  // b-suitor-gpu's first-round placement: atomic unless asked; the words are the parser's.
+  CHECK(parse_options(b_gpu, {}).typed<BRead>().first_round == BSuitorPlacement::atomic);
+  CHECK(parse_options(b_gpu, {{"placement", "sorted"}}).typed<BRead>().first_round == BSuitorPlacement::sorted);
+  for (const std::string& word : b_gpu.option("placement")->words)
+    CHECK(to_string(parse_b_suitor_placement(word)) == word);
+  CHECK_THROWS_AS(parse_options(b_gpu, {{"placement", "auto"}}), invalid_input);
   for (const char* bad : {"1.5G", "4Q", "", "G", "-1", "12GG", "99999999999T"})
     CHECK_THROWS_WITH_AS(parse_options(b_gpu, {{"device-memory", bad}}), doctest::Contains("must be a byte count"),
                          invalid_input);

@@ -1,6 +1,7 @@
 // matchblas bmatch FILE --algo NAME (--b K | --b-file F) [--gpu ID]: a
 // b-matching of the graph of a Matrix Market file (general or bipartite
-// view, double weights) by a registered b-matching algorithm, validated;
+// view; double weights, or float with --precision float) by a registered
+// b-matching algorithm, validated;
 // reports edges, weight and time (b-suitor-gpu: with the uploads and the
 // download); --out writes the edges, one "u v" line each (0-based, u < v).
 // --gpu ID (GPU entries only, default 0) picks the GPU; without one, a GPU
@@ -30,38 +31,20 @@
 
 namespace matchblas::cli {
 
-int command_bmatch(const Args& a) {
-  require_one_input(a, "bmatch");
-  if (a.value("b").has_value() == a.value("b-file").has_value())
-    throw usage_error(a.value("b") ? "--b and --b-file conflict: give one" : "bmatch needs one of --b K and --b-file F");
-  const int constant = static_cast<int>(a.integer("b", 1, 0, INT32_MAX));
-  const ChosenAlgorithm chosen = choose_algorithm(a, Problem::b_matching, "bmatch");
+namespace {
+
+// The rest of bmatch on the graph read (float or double weights): b, the
+// run, the check, the output and the report.
+template <class W>
+int finish_bmatch(const Args& a, const ChosenAlgorithm& chosen, const Csr<W>& csr, const LoadedGraph& graph,
+                  const InputGraph& input, const std::string& shown, std::FILE* report, AtomicFile* out,
+                  Progress& progress) {
+  const Csr<W>* g = &csr;  // as run_b_matching's GraphRef takes it
   const std::string& algo = chosen.info->name;
   const std::string& file = a.positional()[0];
-  const std::string shown = file == "-" ? "<stdin>" : file;  // in the text report
-  if (file == "-" && a.value("b-file") == "-")
-    throw usage_error("FILE - and --b-file - conflict: standard input can be read once");
-  GraphView view = GraphView::automatic;
-  if (const auto v = a.value("view")) {
-    try {
-      view = parse_view(*v);
-    } catch (const invalid_input& e) {
-      throw usage_error(e.what());
-    }
-  }
-  if (over_ranks(*chosen.info)) return command_over_ranks(a, chosen, Problem::b_matching, view, Precision::float64);
-  std::FILE* report = report_stream(a, {"out"});
-  std::vector<std::string> inputs{file};
-  if (const auto bf = a.value("b-file")) inputs.push_back(*bf);
-  const std::unique_ptr<AtomicFile> out = open_output(a, inputs);
-  Progress progress(Progress::level(a));
-  const InputGraph input = read_input_graph(file, view, Precision::float64, 0, progress, [&](const MmHeader& h) {
-    check_graph_memory(file, h, view, Precision::float64, *chosen.info, sizeof(int));  // and b(v)
-  });
-  const LoadedGraph& graph = input.graph;
-  const auto* g = std::get_if<Csr<double>>(&graph.graph);
-  if (!g) throw invalid_input(file + ": bmatch takes sparse graphs (general or bipartite view), not complete ones");
-  const std::vector<int> b = a.value("b-file") ? read_b_values(*a.value("b-file"), g->n_rows) : constant_b(g->n_rows, constant);
+  const int constant = static_cast<int>(a.integer("b", 1, 0, INT32_MAX));
+  const std::vector<int> b =
+      a.value("b-file") ? read_b_values(*a.value("b-file"), g->n_rows) : constant_b(g->n_rows, constant);
   const double read_s = input.read_s, setup_s = input.setup_s;
 
   progress.step("running " + algo);
@@ -103,6 +86,51 @@ int command_bmatch(const Args& a) {
     std::fprintf(report, "%s: %s\n%s: %lld edges, weight %.10g, time %.6f s, valid\n", shown.c_str(),
                  graph.description.c_str(), algo.c_str(), static_cast<long long>(m.num_edges()), weight, seconds);
   return 0;
+}
+
+}  // namespace
+
+int command_bmatch(const Args& a) {
+  require_one_input(a, "bmatch");
+  if (a.value("b").has_value() == a.value("b-file").has_value())
+    throw usage_error(a.value("b") ? "--b and --b-file conflict: give one" : "bmatch needs one of --b K and --b-file F");
+  (void)a.integer("b", 1, 0, INT32_MAX);  // a bad --b is refused before the file is read
+  Precision precision = Precision::float64;
+  if (const auto p = a.value("precision")) {
+    try {
+      precision = parse_precision(*p);
+    } catch (const invalid_input& e) {
+      throw usage_error(e.what());
+    }
+  }
+  const ChosenAlgorithm chosen = choose_algorithm(a, Problem::b_matching, "bmatch", precision);
+  const std::string& file = a.positional()[0];
+  const std::string shown = file == "-" ? "<stdin>" : file;  // in the text report
+  if (file == "-" && a.value("b-file") == "-")
+    throw usage_error("FILE - and --b-file - conflict: standard input can be read once");
+  GraphView view = GraphView::automatic;
+  if (const auto v = a.value("view")) {
+    try {
+      view = parse_view(*v);
+    } catch (const invalid_input& e) {
+      throw usage_error(e.what());
+    }
+  }
+  if (over_ranks(*chosen.info)) return command_over_ranks(a, chosen, Problem::b_matching, view, precision);
+  std::FILE* report = report_stream(a, {"out"});
+  std::vector<std::string> inputs{file};
+  if (const auto bf = a.value("b-file")) inputs.push_back(*bf);
+  const std::unique_ptr<AtomicFile> out = open_output(a, inputs);
+  Progress progress(Progress::level(a));
+  const InputGraph input = read_input_graph(file, view, precision, 0, progress, [&](const MmHeader& h) {
+    check_graph_memory(file, h, view, precision, *chosen.info, sizeof(int));  // and b(v)
+  });
+  const LoadedGraph& graph = input.graph;
+  if (const auto* g = std::get_if<Csr<float>>(&graph.graph))
+    return finish_bmatch(a, chosen, *g, graph, input, shown, report, out.get(), progress);
+  if (const auto* g = std::get_if<Csr<double>>(&graph.graph))
+    return finish_bmatch(a, chosen, *g, graph, input, shown, report, out.get(), progress);
+  throw invalid_input(file + ": bmatch takes sparse graphs (general or bipartite view), not complete ones");
 }
 
 }  // namespace matchblas::cli

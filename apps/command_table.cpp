@@ -68,6 +68,8 @@ std::vector<Command> make_table() {
                           {"b-file", "F", "one b(v) per line (- : standard input)"},
                           {"out", "FILE", "write the edges, one 'u v' line each, 0-based, u < v (- : stdout)"},
                           {"view", "auto|general|bipartite", "how the matrix becomes a graph (default auto)"},
+                          {"precision", "float|double",
+                           "the weights' type (default double; float: b-suitor-gpu compares offers as packed words)"},
                           {"json", "", "one JSON object on standard output (docs/JSON.md)"},
                           gpus_option}),
                     progress_options),

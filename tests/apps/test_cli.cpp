@@ -384,6 +384,38 @@ TEST_CASE("bmatch: --b and --b-file give b-greedy's edges (b-suitor-gpu: or one 
       }
       CHECK(count == ref.num_edges());
     }
+  // --precision float: the float graph's b-greedy edges (b-suitor-gpu also
+  // with its sorted first round, which needs float weights).
+  {
+    const Csr<float> f = general_graph<float>(read_matrix_market(graph.string()));
+    const BMatching ref = b_greedy(f, constant_b(f.n_rows, 3));
+    const bool gpu = gpu::device_count() > 0;
+    std::vector<std::string> runs = {"--algo b-suitor", "--algo b-greedy"};
+    if (gpu) runs.insert(runs.end(), {"--algo b-suitor-gpu", "--algo b-suitor-gpu --placement sorted"});
+    for (const std::string& run : runs) {
+      CAPTURE(run);
+      std::filesystem::remove(edges);
+      const Result r = cli(dir, "bmatch " + q(graph) + " " + run + " --b 3 --precision float --out " + q(edges));
+      INFO(r.err);
+      REQUIRE(r.status == 0);
+      std::ifstream in(edges);
+      long long count = 0;
+      vertex_t u, v;
+      while (in >> u >> v) {
+        ++count;
+        CHECK(std::binary_search(ref.partners.begin() + ref.offsets[u], ref.partners.begin() + ref.offsets[u + 1], v));
+      }
+      CHECK(count == ref.num_edges());
+    }
+    CHECK(cli(dir, "bmatch " + q(graph) + " --algo b-suitor --b 3 --precision half").status == 2);
+    CHECK(cli(dir, "bmatch " + q(graph) + " --algo b-suitor-gpu --b 3 --placement bulk").status == 2);
+    if (gpu) {  // sorted on double weights: one line saying what it needs
+      const Result r = cli(dir, "bmatch " + q(graph) + " --algo b-suitor-gpu --b 3 --placement sorted");
+      CHECK(r.status == 1);
+      CHECK(lines(r.err) == 1);
+      CHECK(r.err.find("--precision float") != std::string::npos);
+    }
+  }
   CHECK(cli(dir, "bmatch " + q(graph) + " --algo b-suitor").status == 2);
   const Result gpu_on_cpu = cli(dir, "bmatch " + q(graph) + " --algo b-suitor --b 2 --gpu 0");
   CHECK(gpu_on_cpu.status == 2);

@@ -9,7 +9,11 @@
 //                    [--file FILE.mtx] [--b 1,2,5] [--threads 1,16] [--reps R]
 //                    [--greedy-reps R] [--no-seq] [--only NAME,...]
 //                    [--warmup] [--stream F,...] [--parts P,...] [--link-gbs G]
-//                    [--link-us U] [--gpu ID | --no-gpu]
+//                    [--link-us U] [--placement atomic,sorted] [--double]
+//                    [--gpu ID | --no-gpu]
+// --placement: b-suitor-gpu's resident run once per first-round placement
+// (a row each). --double: the generated graph with double weights (float by
+// default): b-suitor-gpu's keys then search the holder's row.
 // --parts P,...: b-Suitor over P parts exchanging in bulk (b_suitor_parts,
 // one process: the protocol of b-Suitor over P GPUs), checked against
 // b-greedy, with the exchange it needs: rounds, proposals and drops across
@@ -262,7 +266,8 @@ int main(int argc, char** argv) {
       "                 [--file FILE.mtx] [--b 1,2,5] [--threads 1,16] [--reps R]\n"
       "                 [--greedy-reps R] [--no-seq] [--only NAME,...]\n"
       "                 [--warmup] [--stream F,...] [--parts P,...] [--link-gbs G]\n"
-      "                 [--link-us U] [--placement atomic,sorted] [--gpu ID | --no-gpu]\n"
+      "                 [--link-us U] [--placement atomic,sorted] [--double]\n"
+      "                 [--gpu ID | --no-gpu]\n"
       "\n"
       "b-matching on R-MAT (or Erdos-Renyi): every b-matching algorithm of the\n"
       "registry, for each b: b-greedy (the reference) first, each other CPU entry\n"
@@ -275,14 +280,15 @@ int main(int argc, char** argv) {
       "of each CPU entry first. --stream: b-suitor-gpu's rows also streamed\n"
       "through the GPU, device memory = its state + F x the entries' bytes.\n"
       "--placement: b-suitor-gpu's resident run once per first-round placement\n"
-      "(default: atomic).\n"
+      "(default: atomic). --double: the generated graph's weights as doubles\n"
+      "(float by default).\n"
       "--parts: b-Suitor over P parts in one process, its exchange, and its\n"
       "time over a link of G GB/s and U microseconds a phase.\n"
       "(bench/README.md; results in bench/RESULTS.md)\n"))
     return 0;
   int scale = 20, reps = 3, greedy_reps = -1, device = 0;
   double edge_factor = 16;
-  bool seq = true, use_gpu = true, warmup = false;
+  bool seq = true, use_gpu = true, warmup = false, double_weights = false;
   std::string graph = "rmat", file;
   std::vector<std::string> only;
   std::vector<double> stream;
@@ -315,6 +321,7 @@ int main(int argc, char** argv) {
     else if (a == "--no-gpu") use_gpu = false;
     else if (a == "--no-seq") seq = false;
     else if (a == "--warmup") warmup = true;
+    else if (a == "--double") double_weights = true;
     else {
       std::fprintf(stderr, "bench_b_matching: unknown option or missing value: %s\n", a.c_str());
       return 2;
@@ -344,10 +351,14 @@ int main(int argc, char** argv) {
   GenOptions opt;
   opt.edge_factor = edge_factor;
   const vertex_t n = vertex_t(1) << scale;
-  const Csr<float> g = graph == "er" ? erdos_renyi<float>(n, opt) : rmat<float>(n, opt);
-  const double m = double(g.cols.size()) / 2;
-  std::printf("graph: %s scale %d edge factor %g, %d vertices, %.0f edges (%s 2^27), float weights\n",
-              graph == "er" ? "Erdos-Renyi" : "R-MAT", scale, edge_factor, n, m,
-              m >= double(1LL << 27) ? ">=" : "<");
-  return run(g, c);
+  const auto generated = [&](auto weight) {
+    using W = decltype(weight);
+    const Csr<W> g = graph == "er" ? erdos_renyi<W>(n, opt) : rmat<W>(n, opt);
+    const double m = double(g.cols.size()) / 2;
+    std::printf("graph: %s scale %d edge factor %g, %d vertices, %.0f edges (%s 2^27), %s weights\n",
+                graph == "er" ? "Erdos-Renyi" : "R-MAT", scale, edge_factor, n, m,
+                m >= double(1LL << 27) ? ">=" : "<", sizeof(W) == 4 ? "float" : "double");
+    return run(g, c);
+  };
+  return double_weights ? generated(0.0) : generated(0.0f);
 }

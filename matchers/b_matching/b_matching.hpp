@@ -126,7 +126,10 @@ BMatching from_lists(std::vector<std::vector<vertex_t>>& lists);
 //           target's best cap(v) stored at once; its pairs, about 24 bytes
 //           a proposal, live through the first round only. Needs float
 //           weights, the rows resident, one rank and no device_memory
-//           limit (invalid_input otherwise), and the memory (out_of_memory).
+//           limit (invalid_input otherwise), and the memory (out_of_memory:
+//           its pairs are not in b_suitor_gpu_memory's count). With b = 1
+//           everywhere and float weights suitor-gpu runs, and the
+//           placement does not apply.
 //           Measured slower than atomic on the H200 (bench/RESULTS.md), kept
 //           for other GPUs and graphs to be measured.
 // The result is the same edge set in either case.

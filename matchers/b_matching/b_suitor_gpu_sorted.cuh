@@ -69,8 +69,8 @@ __global__ void keep_best(Offers<float> o, const offset_t* group, const word_t* 
 }
 
 // The buffers of one sorted first round, allocated at once before the
-// round runs (out_of_memory if they do not fit: the caller may fall back
-// to the atomic placement, nothing having been written), freed with it.
+// round runs (out_of_memory if they do not fit, before anything is
+// written: the run fails there, as asked for), freed with it.
 class SortedFirstRound {
  public:
   // k: the first round's list size (first_lists); o after init_vertices.

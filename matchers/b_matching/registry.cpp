@@ -67,18 +67,24 @@ void add_b_matching(std::vector<MatcherInfo>& r) {
                                       "the first round's proposals placed by atomic maxima, or sorted by target and "
                                       "each target's best kept at once (float weights, rows resident; slower on "
                                       "the H200 measured so far)"}},
-                         .read_options = [](const OptionValues& v, Precision) -> std::any {
+                         .read_options = [](const OptionValues& v, Precision precision) -> std::any {
                            BSuitorGpuOptions read;
                            read.device_memory = std::size_t(v.bytes("device-memory"));
                            read.first_round = parse_b_suitor_placement(v.word("placement"));
+                           // Refused here, before any input is read (the run checks again).
+                           if (read.first_round == BSuitorPlacement::sorted && precision != Precision::float32)
+                             throw invalid_input("b-suitor-gpu: --placement sorted needs float weights "
+                                                 "(--precision float)");
+                           if (read.first_round == BSuitorPlacement::sorted && read.device_memory > 0)
+                             throw invalid_input("b-suitor-gpu: --placement sorted needs no --device-memory limit");
                            return read;
                          },
                          .over_ranks =
                              [](const DistGraph& g, const std::vector<int>& b, const RunOptions& o) {
                                const BSuitorGpuOptions& read = o.options.typed<BSuitorGpuOptions>();
                                if (read.first_round == BSuitorPlacement::sorted)
-                                 throw invalid_input("b-suitor-gpu over ranks places by atomic maxima: "
-                                                     "--placement sorted needs one rank");
+                                 throw invalid_input("b-suitor-gpu under mpirun places by atomic maxima: "
+                                                     "--placement sorted needs a run without mpirun");
                                GpuOptions gpu = on_gpu(o);
                                gpu.device_memory = read.device_memory;
                                return b_suitor_gpu_ranks(g, b, gpu);

@@ -1250,12 +1250,11 @@ Communities louvain_gpu(const Csr<double>& g, const LouvainOptions& o, const Gpu
   input.weights = DeviceBuffer<double>::from_host(g.weights, s);
 
   // The input's labels on the device, identity to start.
-  DeviceBuffer<vertex_t> label;
+  DeviceBuffer<vertex_t> label(static_cast<std::size_t>(n), s);
   std::vector<DeviceBuffer<vertex_t>> hierarchy;
-  {
-    std::vector<vertex_t> identity(static_cast<std::size_t>(n));
-    for (vertex_t u = 0; u < n; ++u) identity[std::size_t(u)] = u;
-    label = DeviceBuffer<vertex_t>::from_host(identity, s);
+  if (n > 0) {
+    iota_kernel<<<blocks_for(n, block_threads), block_threads, 0, s>>>(label.data(), n);
+    launched();
   }
   Level coarse;
   const Level* level_graph = &input;
@@ -1269,10 +1268,9 @@ Communities louvain_gpu(const Csr<double>& g, const LouvainOptions& o, const Gpu
     l.entries = level_graph->entries;
     Mover mover(*level_graph, o.resolution, s);
     {
-      std::vector<vertex_t> identity(static_cast<std::size_t>(level_graph->n));
-      for (vertex_t u = 0; u < level_graph->n; ++u) identity[std::size_t(u)] = u;
-      MATCHBLAS_CUDA_TRY(cudaMemcpyAsync(mover.label(), identity.data(), identity.size() * sizeof(vertex_t),
-                                         cudaMemcpyHostToDevice, s));
+      iota_kernel<<<blocks_for(level_graph->n, block_threads), block_threads, 0, s>>>(mover.label(),
+                                                                                     level_graph->n);
+      launched();
       const double q0 = mover.sums_and_modularity();
       if (!q_known) {
         q = q0;

@@ -175,7 +175,13 @@ TEST_CASE("parse_options reads an entry's options once into the struct its runne
   CHECK(parse_options(b_gpu, {}).typed<BRead>().device_memory == 0);
   // b-suitor-gpu's first-round placement: atomic unless asked; the words are the parser's.
   CHECK(parse_options(b_gpu, {}).typed<BRead>().first_round == BSuitorPlacement::atomic);
-  CHECK(parse_options(b_gpu, {{"placement", "sorted"}}).typed<BRead>().first_round == BSuitorPlacement::sorted);
+  CHECK(parse_options(b_gpu, {{"placement", "sorted"}}, Precision::float32).typed<BRead>().first_round ==
+        BSuitorPlacement::sorted);
+  // sorted where it cannot run is refused as the options are read
+  CHECK_THROWS_WITH_AS(parse_options(b_gpu, {{"placement", "sorted"}}), doctest::Contains("float weights"),
+                       invalid_input);
+  CHECK_THROWS_WITH_AS(parse_options(b_gpu, {{"placement", "sorted"}, {"device-memory", "1G"}}, Precision::float32),
+                       doctest::Contains("--device-memory"), invalid_input);
   for (const std::string& word : b_gpu.option("placement")->words)
     CHECK(to_string(parse_b_suitor_placement(word)) == word);
   CHECK_THROWS_AS(parse_options(b_gpu, {{"placement", "auto"}}), invalid_input);

@@ -10,10 +10,14 @@
 //                    [--greedy-reps R] [--no-seq] [--only NAME,...]
 //                    [--warmup] [--stream F,...] [--parts P,...] [--link-gbs G]
 //                    [--link-us U] [--placement atomic,sorted] [--double]
-//                    [--gpu ID | --no-gpu]
+//                    [--ties K] [--resident-limit GIB] [--gpu ID | --no-gpu]
 // --placement: b-suitor-gpu's resident run once per first-round placement
 // (a row each). --double: the generated graph with double weights (float by
-// default): b-suitor-gpu's keys then search the holder's row.
+// default): b-suitor-gpu's keys then search the holder's row, unless every
+// weight is a float exactly (--ties K with K a power of two: the K values
+// i/K). --ties K: every weight one of K values. --resident-limit GIB: the
+// resident GPU runs' device-memory limit (under one, b-suitor-gpu keeps
+// double weights' keys even where they are floats exactly).
 // --parts P,...: b-Suitor over P parts exchanging in bulk (b_suitor_parts,
 // one process: the protocol of b-Suitor over P GPUs), checked against
 // b-greedy, with the exchange it needs: rounds, proposals and drops across
@@ -89,6 +93,7 @@ struct Config {
   std::vector<std::string> only;  // entries to run besides b-greedy (empty: all)
   std::vector<double> stream;     // b-suitor-gpu streamed: device memory = state + these fractions of the entries
   std::vector<BSuitorPlacement> placements;  // b-suitor-gpu resident: a row per first-round placement
+  std::size_t resident_limit;                // the resident GPU runs' GpuOptions::device_memory (0: none)
   std::vector<int> parts;         // b_suitor_parts: the exchange of b-Suitor over P parts
   double link_gbs, link_us;       // the exchange model's link: GB/s each way, microseconds per message
   bool warmup;                    // one untimed run of each CPU entry first
@@ -182,6 +187,7 @@ int run(const Csr<W>& g, const Config& c) {
       }
       GpuOptions o;
       o.device = device;
+      o.device_memory = c.resident_limit;
       // b-suitor-gpu once per first-round placement asked for (a row each,
       // named entry/placement when there are several); the first's time is
       // the streamed runs' peer.
@@ -273,7 +279,7 @@ int main(int argc, char** argv) {
       "                 [--greedy-reps R] [--no-seq] [--only NAME,...]\n"
       "                 [--warmup] [--stream F,...] [--parts P,...] [--link-gbs G]\n"
       "                 [--link-us U] [--placement atomic,sorted] [--double]\n"
-      "                 [--gpu ID | --no-gpu]\n"
+      "                 [--ties K] [--resident-limit GIB] [--gpu ID | --no-gpu]\n"
       "\n"
       "b-matching on R-MAT (or Erdos-Renyi): every b-matching algorithm of the\n"
       "registry, for each b: b-greedy (the reference) first, each other CPU entry\n"
@@ -287,7 +293,8 @@ int main(int argc, char** argv) {
       "through the GPU, device memory = its state + F x the entries' bytes.\n"
       "--placement: b-suitor-gpu's resident run once per first-round placement\n"
       "(default: atomic). --double: the generated graph's weights as doubles\n"
-      "(float by default).\n"
+      "(float by default); --ties K: each weight one of K values; --resident-limit\n"
+      "GIB: the resident GPU runs' device-memory limit.\n"
       "--parts: b-Suitor over P parts in one process, its exchange, and its\n"
       "time over a link of G GB/s and U microseconds a phase.\n"
       "(bench/README.md; results in bench/RESULTS.md)\n"))
@@ -295,6 +302,8 @@ int main(int argc, char** argv) {
   int scale = 20, reps = 3, greedy_reps = -1, device = 0;
   double edge_factor = 16;
   bool seq = true, use_gpu = true, warmup = false, double_weights = false;
+  int ties = 0;
+  std::size_t resident_limit = 0;
   std::string graph = "rmat", file;
   std::vector<std::string> only;
   std::vector<double> stream;
@@ -337,6 +346,8 @@ int main(int argc, char** argv) {
     else if (a == "--no-seq") seq = false;
     else if (a == "--warmup") warmup = true;
     else if (a == "--double") double_weights = true;
+    else if (a == "--ties" && v) ties = std::atoi(argv[++i]);
+    else if (a == "--resident-limit" && v) resident_limit = std::size_t(std::atof(argv[++i]) * double(1 << 30));
     else {
       std::fprintf(stderr, "bench_b_matching: unknown option or missing value: %s\n", a.c_str());
       return 2;
@@ -353,8 +364,9 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "bench_b_matching: --parts takes counts of at least 1, got %d\n", p);
       return 2;
     }
-  const Config c{all, device, reps, greedy_reps, seq, use_gpu, bs, threads, only, stream, placements, parts, link_gbs, link_us,
-                 warmup};
+  const Config c{all,   device,     reps,           greedy_reps, seq,      use_gpu, bs,
+                 threads, only,     stream,         placements,  resident_limit, parts, link_gbs,
+                 link_us, warmup};
 
   if (!file.empty()) {
     const Csr<double> g =
@@ -365,14 +377,16 @@ int main(int argc, char** argv) {
   }
   GenOptions opt;
   opt.edge_factor = edge_factor;
+  opt.ties = ties;
   const vertex_t n = vertex_t(1) << scale;
   const auto generated = [&](auto weight) {
     using W = decltype(weight);
     const Csr<W> g = graph == "er" ? erdos_renyi<W>(n, opt) : rmat<W>(n, opt);
     const double m = double(g.cols.size()) / 2;
-    std::printf("graph: %s scale %d edge factor %g, %d vertices, %.0f edges (%s 2^27), %s weights\n",
+    std::printf("graph: %s scale %d edge factor %g, %d vertices, %.0f edges (%s 2^27), %s weights%s\n",
                 graph == "er" ? "Erdos-Renyi" : "R-MAT", scale, edge_factor, n, m,
-                m >= double(1LL << 27) ? ">=" : "<", sizeof(W) == 4 ? "float" : "double");
+                m >= double(1LL << 27) ? ">=" : "<", sizeof(W) == 4 ? "float" : "double",
+                ties > 0 ? (" of " + std::to_string(ties) + " values").c_str() : "");
     return run(g, c);
   };
   return double_weights ? generated(0.0) : generated(0.0f);

@@ -100,7 +100,10 @@ BMatching from_lists(std::vector<std::vector<vertex_t>>& lists);
 // lanes (a block for rows longer than 1024) scans a proposer's row; exactly b_greedy's edge set
 // (matchers/b_matching/b_matching.hpp) for any b and any interleaving. With b = 1 at
 // every vertex and float weights it runs suitor-gpu (greedy's matching,
-// the same edges), the graph resident.
+// the same edges), the graph resident. Double weights that are all floats
+// exactly (integers up to 2^24, say) run on float keys, the same edges
+// (not under a device_memory limit: 4 bytes an entry more); other double
+// weights use keys that search the holder's row (2.1-2.4x slower).
 // A host graph that does not fit opt.device_memory (0: the device's free
 // memory) with the run's state (b_suitor_gpu_memory) is streamed: its rows
 // go through the device in batches each round (ops/gpu/row_batches.cuh),

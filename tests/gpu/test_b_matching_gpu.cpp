@@ -20,6 +20,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <random>
 #include <string>
@@ -188,6 +189,48 @@ TEST_CASE("b-suitor-gpu on a graph of over 2^20 entries with hubs equals b_greed
   CHECK(t.phases[1].first == "first round");
   b_suitor_gpu(f, bs[1], BSuitorGpuOptions({}, BSuitorPlacement::sorted), &t);
   CHECK(t.phases[1].first.rfind("first round (sorted placement ", 0) == 0);
+}
+
+TEST_CASE("b-suitor-gpu on double weights that are all floats exactly runs on float keys, with b_greedy's edges") {
+  GenOptions gen;
+  gen.seed = 31;
+  gen.ties = 0;
+  gen.edge_factor = 8;
+  Csr<double> g = rmat<double>(1 << 14, gen);
+  REQUIRE(check::max_degree(g) > 1024);
+  const auto float_keys = [](const GpuTimes& t) {
+    return std::any_of(t.phases.begin(), t.phases.end(),
+                       [](const auto& p) { return p.first.find("as float keys") != std::string::npos; });
+  };
+  // Random weights in (0, 1) are not floats: keys that search the row.
+  for (const double w : g.weights) REQUIRE(double(float(w)) != w);
+  const std::vector<int> b3 = constant_b(g.n_rows, 3), bv = check::random_b(g.n_rows, 9);
+  GpuTimes t;
+  REQUIRE(b_suitor_gpu(g, b3, {}, &t) == b_greedy(g, b3));
+  CHECK(!float_keys(t));
+  // Integer weights 0..7 (many ties), then one weight just above 2^24
+  // (a double, not a float): float keys only for the first.
+  for (double& w : g.weights) w = std::floor(w * 8);
+  for (const std::vector<int>* b : {&b3, &bv}) {
+    REQUIRE(b_suitor_gpu(g, *b, {}, &t) == b_greedy(g, *b));
+    CHECK(float_keys(t));
+    CHECK(t.phases.size() == 5);
+  }
+  const DeviceGraph<double> dg(g, 0);
+  REQUIRE(b_suitor_gpu(dg, b3, {}, &t) == b_greedy(g, b3));
+  CHECK(float_keys(t));
+  GpuOptions limited;
+  limited.device_memory = std::size_t(1) << 30;  // under a limit: no float copy
+  REQUIRE(b_suitor_gpu(g, b3, limited, &t) == b_greedy(g, b3));
+  CHECK(!float_keys(t));
+  REQUIRE(g.offsets[1] > 0);
+  const vertex_t u = g.cols[0], first = 0;  // the entry (0, u) and its mirror (u, 0)
+  REQUIRE(u != first);
+  g.weights[0] = 16777217.0;
+  for (offset_t i = g.offsets[u]; i < g.offsets[u + 1]; ++i)
+    if (g.cols[i] == first) g.weights[i] = 16777217.0;
+  REQUIRE(b_suitor_gpu(g, b3, {}, &t) == b_greedy(g, b3));
+  CHECK(!float_keys(t));
 }
 
 TEST_CASE("b-suitor-gpu's sorted first round: the atomic one's edges on ties, hubs, caps 0 to 70; refused where it cannot run") {

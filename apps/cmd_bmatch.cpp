@@ -95,27 +95,22 @@ int command_bmatch(const Args& a) {
   if (a.value("b").has_value() == a.value("b-file").has_value())
     throw usage_error(a.value("b") ? "--b and --b-file conflict: give one" : "bmatch needs one of --b K and --b-file F");
   (void)a.integer("b", 1, 0, INT32_MAX);  // a bad --b is refused before the file is read
-  Precision precision = Precision::float64;
-  if (const auto p = a.value("precision")) {
+  // A value the library refuses (invalid_input) is a usage error here.
+  const auto usage = [](auto parse) {
     try {
-      precision = parse_precision(*p);
+      return parse();
     } catch (const invalid_input& e) {
       throw usage_error(e.what());
     }
-  }
+  };
+  const Precision precision =
+      usage([&] { return parse_precision(a.value("precision").value_or("double")); });
   const ChosenAlgorithm chosen = choose_algorithm(a, Problem::b_matching, "bmatch", precision);
   const std::string& file = a.positional()[0];
   const std::string shown = file == "-" ? "<stdin>" : file;  // in the text report
   if (file == "-" && a.value("b-file") == "-")
     throw usage_error("FILE - and --b-file - conflict: standard input can be read once");
-  GraphView view = GraphView::automatic;
-  if (const auto v = a.value("view")) {
-    try {
-      view = parse_view(*v);
-    } catch (const invalid_input& e) {
-      throw usage_error(e.what());
-    }
-  }
+  const GraphView view = usage([&] { return parse_view(a.value("view").value_or("auto")); });
   if (over_ranks(*chosen.info)) return command_over_ranks(a, chosen, Problem::b_matching, view, precision);
   std::FILE* report = report_stream(a, {"out"});
   std::vector<std::string> inputs{file};

@@ -51,6 +51,18 @@ std::string q(const std::filesystem::path& p) { return check::shell_quoted(p); }
 
 // The exit status of a whole /bin/sh command line.
 int sh(const std::string& cmd) { return check::shell_status(cmd); }
+// bmatch --out's edges ('u v' lines) are ref's, every one.
+void check_edges_file(const std::filesystem::path& edges, const BMatching& ref) {
+  std::ifstream in(edges);
+  long long count = 0;
+  vertex_t u, v;
+  while (in >> u >> v) {
+    ++count;
+    CHECK(std::binary_search(ref.partners.begin() + ref.offsets[u], ref.partners.begin() + ref.offsets[u + 1], v));
+  }
+  CHECK(count == ref.num_edges());
+}
+
 }  // namespace
 
 TEST_CASE("list names greedy and exact with their guarantees") {
@@ -375,14 +387,7 @@ TEST_CASE("bmatch: --b and --b-file give b-greedy's edges (b-suitor-gpu: or one 
       }
       REQUIRE(r.status == 0);
       const BMatching ref = b_greedy(g, from_file ? per_vertex : constant_b(g.n_rows, 2));
-      std::ifstream in(edges);
-      long long count = 0;
-      vertex_t u, v;
-      while (in >> u >> v) {
-        ++count;
-        CHECK(std::binary_search(ref.partners.begin() + ref.offsets[u], ref.partners.begin() + ref.offsets[u + 1], v));
-      }
-      CHECK(count == ref.num_edges());
+      check_edges_file(edges, ref);
     }
   // --precision float: the float graph's b-greedy edges (b-suitor-gpu also
   // with its sorted first round, which needs float weights).
@@ -398,14 +403,7 @@ TEST_CASE("bmatch: --b and --b-file give b-greedy's edges (b-suitor-gpu: or one 
       const Result r = cli(dir, "bmatch " + q(graph) + " " + run + " --b 3 --precision float --out " + q(edges));
       INFO(r.err);
       REQUIRE(r.status == 0);
-      std::ifstream in(edges);
-      long long count = 0;
-      vertex_t u, v;
-      while (in >> u >> v) {
-        ++count;
-        CHECK(std::binary_search(ref.partners.begin() + ref.offsets[u], ref.partners.begin() + ref.offsets[u + 1], v));
-      }
-      CHECK(count == ref.num_edges());
+      check_edges_file(edges, ref);
     }
     CHECK(cli(dir, "bmatch " + q(graph) + " --algo b-suitor --b 3 --precision half").status == 2);
     CHECK(cli(dir, "bmatch " + q(graph) + " --algo b-suitor-gpu --b 3 --placement bulk").status == 2);

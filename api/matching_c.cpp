@@ -194,47 +194,51 @@ int b_match_graph(Load load, bool single, const char* algo, const int64_t* b, in
     if (!result) fail(MATCHBLAS_ERR_NULL_ARGUMENT, "the result is NULL");
     if (!b) fail(MATCHBLAS_ERR_NULL_ARGUMENT, "b is NULL");
     const matchblas_run_settings s = settings_or_default(settings);
-    Chosen c = choose(algo, Problem::b_matching, s, Precision::float64);
+    Chosen c = choose(algo, Problem::b_matching, s, single ? Precision::float32 : Precision::float64);
     const CallThreads threads(c.run.threads);
-    if (single) fail(MATCHBLAS_ERR_BAD_OPTION, "b-matchings are computed in double precision");
     check_interrupt();
     const auto t0 = clock_type::now();
     const LoadedGraph g = load(c.info->kinds);
-    const auto* csr = std::get_if<Csr<double>>(&g.graph);
-    if (!csr) fail(MATCHBLAS_ERR_BAD_INPUT, "b-matchings take sparse graphs (general or bipartite view), not complete ones");
-    const vertex_t n = csr->n_rows;
-    if (b_length != 1 && b_length != n)
-      fail(MATCHBLAS_ERR_BAD_DIMENSION,
-           "b has " + std::to_string(b_length) + " values; the graph has " + std::to_string(n) + " vertices (or give 1)");
-    std::vector<int> bv(static_cast<std::size_t>(n));
-    for (vertex_t v = 0; v < n; ++v) {
-      const int64_t x = b[b_length == 1 ? 0 : v];
-      if (x < 0 || x > std::numeric_limits<int>::max())
-        fail(MATCHBLAS_ERR_BAD_VALUE, "b[" + std::to_string(b_length == 1 ? 0 : v) + "] = " + std::to_string(x) +
-                                          " is outside 0.." + std::to_string(std::numeric_limits<int>::max()));
-      bv[v] = int(x);
-    }
-    const double setup = seconds_since(t0);
-    check_interrupt();
-    const auto t1 = clock_type::now();
-    const BMatching m = run_b_matching(*c.info, csr, bv, c.run);
-    const double seconds = seconds_since(t1);
-    if (const std::string why = b_matching_violation(*csr, bv, m); !why.empty())
-      fail(MATCHBLAS_ERR_INTERNAL, "'" + c.info->name + "' returned an invalid b-matching: " + why);
-    result->offsets = allocate<int64_t>(n + 1);
-    result->partners = allocate<int64_t>(std::int64_t(m.partners.size()));
-    result->vertices = n;
-    result->edges = m.num_edges();
-    for (vertex_t v = 0; v <= n; ++v) result->offsets[v] = m.offsets[v];
-    for (std::size_t k = 0; k < m.partners.size(); ++k) result->partners[k] = m.partners[k];
-    if (report) {
-      copy_text(report->algo, c.info->name);
-      describe_graph(report, g);
-      report->weight = b_matching_weight(*csr, m);
-      report->cardinality = m.num_edges();
-      report->setup_seconds = setup;
-      report->seconds = seconds;
-    }
+    // The run on the graph's weights (float when the caller's are single
+    // precision: b-suitor-gpu's packed offer words).
+    const auto run = [&](const auto* csr) {
+      const vertex_t n = csr->n_rows;
+      if (b_length != 1 && b_length != n)
+        fail(MATCHBLAS_ERR_BAD_DIMENSION, "b has " + std::to_string(b_length) + " values; the graph has " +
+                                              std::to_string(n) + " vertices (or give 1)");
+      std::vector<int> bv(static_cast<std::size_t>(n));
+      for (vertex_t v = 0; v < n; ++v) {
+        const int64_t x = b[b_length == 1 ? 0 : v];
+        if (x < 0 || x > std::numeric_limits<int>::max())
+          fail(MATCHBLAS_ERR_BAD_VALUE, "b[" + std::to_string(b_length == 1 ? 0 : v) + "] = " + std::to_string(x) +
+                                            " is outside 0.." + std::to_string(std::numeric_limits<int>::max()));
+        bv[v] = int(x);
+      }
+      const double setup = seconds_since(t0);
+      check_interrupt();
+      const auto t1 = clock_type::now();
+      const BMatching m = run_b_matching(*c.info, csr, bv, c.run);
+      const double seconds = seconds_since(t1);
+      if (const std::string why = b_matching_violation(*csr, bv, m); !why.empty())
+        fail(MATCHBLAS_ERR_INTERNAL, "'" + c.info->name + "' returned an invalid b-matching: " + why);
+      result->offsets = allocate<int64_t>(n + 1);
+      result->partners = allocate<int64_t>(std::int64_t(m.partners.size()));
+      result->vertices = n;
+      result->edges = m.num_edges();
+      for (vertex_t v = 0; v <= n; ++v) result->offsets[v] = m.offsets[v];
+      for (std::size_t k = 0; k < m.partners.size(); ++k) result->partners[k] = m.partners[k];
+      if (report) {
+        copy_text(report->algo, c.info->name);
+        describe_graph(report, g);
+        report->weight = b_matching_weight(*csr, m);
+        report->cardinality = m.num_edges();
+        report->setup_seconds = setup;
+        report->seconds = seconds;
+      }
+    };
+    if (const auto* f = std::get_if<Csr<float>>(&g.graph)) run(f);
+    else if (const auto* d = std::get_if<Csr<double>>(&g.graph)) run(d);
+    else fail(MATCHBLAS_ERR_BAD_INPUT, "b-matchings take sparse graphs (general or bipartite view), not complete ones");
     return MATCHBLAS_OK;
   });
 }

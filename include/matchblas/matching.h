@@ -129,7 +129,9 @@ int matchblas_match(const matchblas_graph* graph, const char* algo, const matchb
                     matchblas_matching* result, matchblas_match_report* report);
 
 /* A b-matching: every vertex v in at most b[v] edges (b_length = the
- * vertex count), or in at most b[0] (b_length = 1). */
+ * vertex count), or in at most b[0] (b_length = 1). single_precision: the
+ * weights as floats (the greedy order of the floats; b-suitor-gpu then
+ * compares offers as packed words). */
 int matchblas_b_match(const matchblas_graph* graph, const char* algo, const int64_t* b, int64_t b_length,
                       const matchblas_run_settings* settings, matchblas_b_matching* result,
                       matchblas_match_report* report);

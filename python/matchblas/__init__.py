@@ -204,12 +204,15 @@ def match(A, algo="suitor", *, view="auto", precision=None, seed=1, threads=0, d
     return mate, _report(report)
 
 
-def b_match(A, b, algo="b-suitor", *, view="auto", seed=1, threads=0, device=None, gpu=0, **options):
+def b_match(A, b, algo="b-suitor", *, view="auto", precision=None, seed=1, threads=0, device=None, gpu=0,
+            **options):
     """A b-matching of A's graph: every vertex v in at most b[v] edges (b an
-    int: the same for all). Returns (B, report): B a scipy.sparse csr_array
-    of the graph's order whose row v holds v's partners (each edge in both
-    rows), and a Report."""
-    g = _inputs.graph(A, view, "double")
+    int: the same for all). precision: "float" or "double" (None: float for
+    float32 weights; b-suitor-gpu then compares offers as packed words, and
+    placement="sorted" needs it). Returns (B, report): B a scipy.sparse
+    csr_array of the graph's order whose row v holds v's partners (each edge
+    in both rows), and a Report."""
+    g = _inputs.graph(A, view, precision)
     bv = np.ascontiguousarray(np.atleast_1d(np.asarray(b)), dtype=np.int64)
     status, message, offsets, partners, report = _core.b_match(
         g, algo, bv, *_settings(seed, threads, device, gpu, options))

@@ -162,6 +162,14 @@ def test_b_match():
     b = np.arange(150) % 3
     Bv, _ = matchblas.b_match(A, b, "b-suitor")
     assert np.all(np.diff(Bv.indptr) <= b)
+    # float32 weights (or precision="float") run in single precision: the
+    # same edges where the weights are floats exactly (ties=4: quarters)
+    A32 = A.astype(np.float32)
+    for kwargs in ({}, {"precision": "float"}):
+        Bf, rf = matchblas.b_match(A32, 2, "b-suitor", **kwargs)
+        assert (Bf != B1).nnz == 0 and rf.weight == pytest.approx(r1.weight)
+    with pytest.raises(matchblas.OptionError):
+        matchblas.b_match(A, 2, "b-suitor", precision="half")
 
 
 def test_marry():

@@ -163,6 +163,27 @@ TEST_CASE("b_match_coordinate equals b_match") {
   matchblas_b_matching_free(&got);
 }
 
+TEST_CASE("b_match in single precision: the double run's edges where the weights are floats exactly") {
+  Triples t = random_triples(23, 60, 60, 0.2);
+  for (double& v : t.val) v = double(float(v));  // floats exactly: both precisions order them alike
+  const Csr csr(t);
+  const std::int64_t b = 3;
+  matchblas_b_matching want{}, got{};
+  const matchblas_graph d = csr.graph(t, false, false), f = csr.graph(t, false, true);
+  for (const char* algo : {"b-suitor", "b-greedy"}) {
+    CAPTURE(algo);
+    REQUIRE(matchblas_b_match(&d, algo, &b, 1, nullptr, &want, nullptr) == MATCHBLAS_OK);
+    matchblas_match_report r{};
+    REQUIRE(matchblas_b_match(&f, algo, &b, 1, nullptr, &got, &r) == MATCHBLAS_OK);
+    REQUIRE(got.edges == want.edges);
+    CHECK(std::vector<std::int64_t>(got.partners, got.partners + 2 * got.edges) ==
+          std::vector<std::int64_t>(want.partners, want.partners + 2 * want.edges));
+    CHECK(r.cardinality == got.edges);
+    matchblas_b_matching_free(&want);
+    matchblas_b_matching_free(&got);
+  }
+}
+
 TEST_CASE("match_coordinate: every bad input is its named status, with a message") {
   const Triples t = random_triples(31, 10, 10, 0.3);
   REQUIRE(t.row.size() > 2);

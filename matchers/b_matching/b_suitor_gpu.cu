@@ -36,6 +36,7 @@
 #include "matchers/b_matching/b_suitor_gpu_sorted.cuh"
 #include "matchers/b_matching/rank_transport.hpp"
 #include "ops/gpu/device_graph.hpp"
+#include "ops/gpu/float_weights.cuh"
 #include "matchers/b_matching/b_matching.hpp"
 #include "matchers/general/suitor.hpp"  // suitor_gpu: b = 1 with float weights runs it
 #include "ops/gpu/gpu_session.cuh"
@@ -851,44 +852,6 @@ BMatching b_suitor_streamed(const Csr<W>& g, const float* weights, const std::ve
   return b_suitor_rounds(session, rows, b, upload_s, times);
 }
 
-// Double weights that are all floats exactly (integers up to 2^24, a
-// pattern's ones, values that came from floats): as floats they keep every
-// comparison and tie, so the packed offer words serve instead of keys that
-// search the holder's row (2.1-2.4x faster on R-MAT 2^23, H200,
-// bench/RESULTS.md). out[i] = float(w[i]); *inexact raised where one is not.
-__global__ void weights_as_floats(const double* w, offset_t n, float* out, unsigned* inexact) {
-  bool off = false;
-  for (long long i = gpu::grid_thread(); i < n; i += gpu::grid_threads()) {
-    const float f = float(w[i]);
-    out[i] = f;
-    off |= double(f) != w[i];  // a NaN too (not a valid weight)
-  }
-  if (off) atomicOr(inexact, 1u);
-}
-
-// The graph's weights as floats where every one is a float exactly, else
-// nothing (also where the entries' floats do not fit). Synchronous on s.
-std::optional<gpu::DeviceBuffer<float>> floats_if_exact(const gpu::CsrView<double>& g, long long max_grid,
-                                                        cudaStream_t s) {
-  std::optional<gpu::DeviceBuffer<float>> out;
-  if (g.n_entries == 0) return out;
-  try {
-    out.emplace(std::size_t(g.n_entries), s);
-  } catch (const out_of_memory&) {
-    return out;
-  }
-  gpu::DeviceBuffer<unsigned> inexact(1, s);
-  MATCHBLAS_CUDA_TRY(cudaMemsetAsync(inexact.data(), 0, sizeof(unsigned), s));
-  weights_as_floats<<<gpu::grid_for(g.n_entries, 256, max_grid), 256, 0, s>>>(g.weights, g.n_entries, out->data(),
-                                                                               inexact.data());
-  MATCHBLAS_CUDA_CHECK_LAUNCH();
-  unsigned off = 0;
-  MATCHBLAS_CUDA_TRY(cudaMemcpyAsync(&off, inexact.data(), sizeof off, cudaMemcpyDeviceToHost, s));
-  MATCHBLAS_CUDA_TRY(cudaStreamSynchronize(s));
-  if (off) out.reset();
-  return out;
-}
-
 // The sorted first round, asked for, where it cannot run: invalid_input.
 void expect_sorted_can_run(bool float_weights, bool memory_limit, bool streamed) {
   const char* why = !float_weights ? "float weights (on the command line: --precision float)"
@@ -954,15 +917,14 @@ BMatching b_suitor_gpu(const DeviceGraph<W>& dg, const std::vector<int>& b, cons
       const auto start = std::chrono::steady_clock::now();
       const gpu::CsrView<double> d = session.graph();
       const std::optional<gpu::DeviceBuffer<float>> as_float =
-          floats_if_exact(d, 32LL * session.sms(), session.stream());
+          gpu::floats_if_exact(d, 32LL * session.sms(), session.stream());
       const double convert_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       if (as_float) {
-        gpu::RowBatches<float> rows(gpu::CsrView<float>{d.n_rows, d.n_cols, d.offsets, d.cols, as_float->data(),
-                                                        d.n_entries});
+        gpu::RowBatches<float> rows(gpu::with_weights(d, as_float->data()));
         BMatching m = b_suitor_rounds(session, rows, b, dg.upload_seconds(), times, nullptr, BSuitorPlacement::atomic);
         if (times) {
           times->match_s += convert_s;
-          times->phases.push_back({"the double weights as float keys (all floats exactly; before init)", convert_s});
+          times->phases.push_back({gpu::float_keys_phase, convert_s});
         }
         return m;
       }

@@ -130,7 +130,10 @@ struct SuitorGpuOptions : GpuOptions {
 // matched by b-suitor-gpu with b = 1 on rows streamed in batches
 // (matchers/b_matching/b_matching.hpp: the same matching, its GpuTimes).
 // On a DeviceGraph: opt.device must be the graph's device (invalid_input
-// otherwise), upload_s is 0 and device_memory is not read.
+// otherwise) and upload_s is 0. Double weights that are all floats exactly
+// (integers up to 2^24, say) run on float offer words, the same matching,
+// unless opt.device_memory is set (they take 4 bytes an entry more); other
+// double weights use words that search the holder's row (about 2x slower).
 template <class W>
 Matching suitor_gpu(const Csr<W>& g, const SuitorGpuOptions& opt = {}, GpuTimes* times = nullptr);
 template <class W>

@@ -6,12 +6,15 @@
 // Guarantee: exactly greedy's matching for every launch shape, variant and
 // interleaving (the argument: matchers/general/suitor.hpp).
 // Cost: O(sum over proposals of the proposer's degree) work, as CPU Suitor,
-// plus the offer words suitor_gpu_search.cuh counts.
+// plus the offer words suitor_gpu_search.cuh counts. Double weights that are
+// all floats exactly run on float offer words (ops/gpu/float_weights.cuh).
 // The rounds, the variants and the adaptive mode: docs/algorithms/suitor_gpu.md.
 #include <cuda_runtime.h>
 
+#include <chrono>
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <type_traits>
 #include <vector>
 
@@ -19,6 +22,7 @@
 #include "matchers/b_matching/b_matching.hpp"
 #include "ops/gpu/device.hpp"
 #include "ops/gpu/device_graph.hpp"
+#include "ops/gpu/float_weights.cuh"
 #include "matchers/general/suitor.hpp"
 #include "ops/gpu/gpu_session.cuh"
 #include "matchers/general/suitor_gpu_search.cuh"
@@ -180,19 +184,20 @@ Matching suitor_gpu(const Csr<W>& g, const SuitorGpuOptions& opt, GpuTimes* time
                                 [&](const DeviceGraph<W>& dg) { return suitor_gpu(dg, opt, times); });
 }
 
-template <class W>
-Matching suitor_gpu(const DeviceGraph<W>& g, const SuitorGpuOptions& opt, GpuTimes* times) {
-  gpu::MatcherSession<W> session("suitor-gpu", g, opt);
+namespace {
+
+// The run on a graph view of the session's graph (its own weights, or
+// their floats).
+template <class Session, class W>
+Matching suitor_on(Session& session, const gpu::CsrView<W>& view, const SuitorGpuOptions& opt, GpuTimes* times) {
   const cudaStream_t s = session.stream();
-  const gpu::CsrView<W> view = session.graph();
   int max_shared = 0;
   MATCHBLAS_CUDA_TRY(cudaDeviceGetAttribute(&max_shared, cudaDevAttrMaxSharedMemoryPerBlockOptin, opt.device));
   max_shared -= 32 * int(sizeof(int));  // the static counts array
 
-  const bool adaptive =
-      opt.adaptive && static_cast<long long>(g.impl().csr.num_entries()) >= opt.adaptive_min_entries;
+  const bool adaptive = opt.adaptive && static_cast<long long>(view.n_entries) >= opt.adaptive_min_entries;
   const std::size_t shared = checked_warps_shared_bytes<W>(opt, max_shared);
-  const vertex_t n = g.n();
+  const vertex_t n = view.n_rows;
   gpu::DeviceBuffer<word_t> word{std::size_t(n), s};
   gpu::DeviceBuffer<vertex_t> mate{std::size_t(n), s};
   if (n > 0) MATCHBLAS_CUDA_TRY(cudaMemsetAsync(word.data(), 0, word.size() * sizeof(word_t), s));
@@ -202,7 +207,7 @@ Matching suitor_gpu(const DeviceGraph<W>& g, const SuitorGpuOptions& opt, GpuTim
   gpu::DeviceBuffer<vertex_t> best{scratch, s}, extra{scratch, s};
   gpu::DeviceBuffer<W> best_w{scratch, s};
   gpu::DeviceBuffer<vertex_t> hubs{
-      adaptive ? std::min<std::size_t>(scratch, g.impl().csr.num_entries() / std::size_t(opt.hub_degree + 1)) : 0, s};
+      adaptive ? std::min<std::size_t>(scratch, std::size_t(view.n_entries) / std::size_t(opt.hub_degree + 1)) : 0, s};
   gpu::DeviceBuffer<int> counts{2, s};  // listed hubs, listed others
   gpu::ArgmaxScratch argmax_scratch(adaptive ? n : 0, s);
   gpu::Event marks[5];  // the adaptive phases' boundaries
@@ -264,6 +269,29 @@ Matching suitor_gpu(const DeviceGraph<W>& g, const SuitorGpuOptions& opt, GpuTim
     for (int i = 0; i < 4; ++i) times->phases.emplace_back(names[i], marks[i + 1].since(marks[i]));
   }
   return m;
+}
+
+}  // namespace
+
+template <class W>
+Matching suitor_gpu(const DeviceGraph<W>& g, const SuitorGpuOptions& opt, GpuTimes* times) {
+  gpu::MatcherSession<W> session("suitor-gpu", g, opt);
+  if constexpr (std::is_same_v<W, double>) {
+    // Weights that are floats exactly run on the float offer words (not
+    // under a device-memory limit: the floats are 4 bytes an entry more).
+    if (opt.device_memory == 0) {
+      const auto start = std::chrono::steady_clock::now();
+      const std::optional<gpu::DeviceBuffer<float>> as_float =
+          gpu::floats_if_exact(session.graph(), 32LL * session.sms(), session.stream());
+      if (as_float) {
+        const double convert_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        Matching m = suitor_on(session, gpu::with_weights(session.graph(), as_float->data()), opt, times);
+        if (times) times->phases.emplace_back(gpu::float_keys_phase, convert_s);  // within match_s
+        return m;
+      }
+    }
+  }
+  return suitor_on(session, session.graph(), opt, times);
 }
 
 template Matching suitor_gpu(const Csr<float>&, const SuitorGpuOptions&, GpuTimes*);

@@ -144,6 +144,43 @@ TEST_CASE("suitor-gpu with float weights equals greedy on the generated families
     }
 }
 
+TEST_CASE("suitor-gpu on double weights that are all floats exactly runs on float offer words, greedy's matching") {
+  const auto float_keys = [](const GpuTimes& t) {
+    for (const auto& [name, seconds] : t.phases)
+      if (name.find("as float keys") != std::string::npos) return true;
+    return false;
+  };
+  for (const check::GeneratedFamily& family : check::generated_families())
+    for (int ties : {4, 3}) {  // the values i/4 are floats exactly, i/3 (mostly) not
+      GenOptions gen;
+      gen.seed = 11 + ties;
+      gen.ties = ties;
+      const Csr<double> g = family.make(gen);
+      if (g.num_entries() == 0) continue;
+      bool exact = true;
+      for (const double w : g.weights) exact = exact && double(float(w)) == w;
+      const Matching reference = greedy(g, 1);
+      for (int shape : {1, 2, 8}) {
+        CAPTURE(family.name);
+        CAPTURE(ties);
+        CAPTURE(shape);
+        GpuTimes t;
+        const Matching m = suitor_gpu(g, suitor_shape(shape, SuitorGpuVariant::no_sync), &t);
+        INFO(matching_violation(g, m));
+        REQUIRE(m == reference);
+        CHECK(float_keys(t) == exact);
+      }
+      SuitorGpuOptions limited;
+      limited.device_memory = std::size_t(1) << 30;  // under a limit: no float copy
+      GpuTimes t;
+      REQUIRE(suitor_gpu(g, limited, &t) == reference);
+      CHECK(!float_keys(t));
+      const DeviceGraph<double> dg(g, 0);
+      REQUIRE(suitor_gpu(dg, SuitorGpuOptions{}, &t) == reference);
+      CHECK(float_keys(t) == exact);
+    }
+}
+
 TEST_CASE("ld-gpu equals greedy on every test graph, repeated") {
   check::require_greedy_family([](const Csr<double>& g, int t) { return ld_gpu(g, with_threads(t)); },
                                [](const Csr<float>& g, int t) { return ld_gpu(g, with_threads(t)); },

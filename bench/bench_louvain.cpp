@@ -8,7 +8,8 @@
 // then that run's levels (vertices, entries, rounds, moves, seconds).
 //   bench_louvain [--graph rmat|er|grid] [--scale S] [--edge-factor F]
 //                 [--algos louvain-gpu,louvain-omp] [--threads T] [--reps R]
-//                 [--seed S] [--gpu ID]
+//                 [--seed S] [--gpu ID] [--together strict,additive,drawn]
+// (louvain-gpu once for each --together rule listed; default drawn.)
 // The graph is matchblas gen's for the same kind, size, edge factor and
 // seed (grid: side 2^S); louvain_networkit.py times NetworKit's PLM on it.
 #include <algorithm>
@@ -29,11 +30,11 @@ int main(int argc, char** argv) {
   if (bench::help(argc, argv,
                   "usage: bench_louvain [--graph rmat|er|grid] [--scale S] [--edge-factor F]\n"
                   "                     [--algos louvain-gpu,louvain-omp] [--threads T] [--reps R] [--seed S]\n"
-                  "                     [--gpu ID]\n"
+                  "                     [--gpu ID] [--together strict,additive,drawn]\n"
                   "Louvain on a generated graph in memory: modularity, wall time, the stages' time and\n"
                   "edges a second, and the levels of each named community entry (median of --reps).\n"))
     return 0;
-  std::string graph = "rmat", algos = "louvain-gpu,louvain-omp";
+  std::string graph = "rmat", algos = "louvain-gpu,louvain-omp", together = "drawn";
   int scale = 20, reps = 3, threads = 0, gpu = 0;
   double edge_factor = 16;
   std::uint64_t seed = 1;
@@ -47,6 +48,7 @@ int main(int argc, char** argv) {
     else if (a == "--reps") reps = std::atoi(v.c_str());
     else if (a == "--seed") seed = std::strtoull(v.c_str(), nullptr, 10);
     else if (a == "--gpu") gpu = std::atoi(v.c_str());
+    else if (a == "--together") together = v;
     else {
       std::fprintf(stderr, "bench_louvain: unknown option '%s' (--help lists them)\n", a.c_str());
       return 2;
@@ -64,11 +66,29 @@ int main(int argc, char** argv) {
   const double edges = double(g.num_entries()) / 2;
   std::printf("graph %s scale %d: %d vertices, %.0f edges (%lld entries), generated in %.1f s\n", graph.c_str(),
               scale, g.n_rows, edges, (long long)g.num_entries(), generated);
-  std::printf("%-14s %9s %10s %9s %9s %9s %11s %11s\n", "entry", "Q", "communities", "wall_s", "levels_s",
+  std::printf("%-20s %9s %10s %9s %9s %9s %11s %11s\n", "entry", "Q", "communities", "wall_s", "levels_s",
               "final_s", "lvl0_Medge/s", "stage_Medge/s");
+  std::vector<std::pair<std::string, LouvainTogether>> entries;
   for (const std::string& name : bench::string_list(algos)) {
+    if (name != "louvain-gpu") {
+      entries.emplace_back(name, LouvainTogether::drawn);
+      continue;
+    }
+    for (const std::string& t : bench::string_list(together)) {
+      if (t != "strict" && t != "additive" && t != "drawn") {
+        std::fprintf(stderr, "bench_louvain: --together takes strict, additive, drawn, not '%s'\n", t.c_str());
+        return 2;
+      }
+      entries.emplace_back(name + "/" + t, t == "strict"     ? LouvainTogether::strict
+                                           : t == "additive" ? LouvainTogether::additive
+                                                             : LouvainTogether::drawn);
+    }
+  }
+  for (const auto& [entry, rule] : entries) {
+    const std::string name = entry.substr(0, entry.find('/'));
     LouvainOptions lo;
     lo.threads = threads;
+    lo.together = rule;
     GpuOptions go;
     go.device = gpu;
     std::vector<std::pair<double, Communities>> runs;
@@ -91,7 +111,7 @@ int main(int argc, char** argv) {
     double levels = 0;
     for (const LouvainLevel& l : c.levels) levels += l.seconds;
     const double first = c.levels.empty() ? 0 : c.levels[0].seconds;
-    std::printf("%-14s %9.5f %10d %9.3f %9.3f %9.3f %11.1f %11.1f\n", name.c_str(), c.modularity, c.communities, wall,
+    std::printf("%-20s %9.5f %10d %9.3f %9.3f %9.3f %11.1f %11.1f\n", entry.c_str(), c.modularity, c.communities, wall,
                 levels, c.refine_seconds, first > 0 ? edges / first / 1e6 : 0.0,
                 levels + c.refine_seconds > 0 ? edges / (levels + c.refine_seconds) / 1e6 : 0.0);
     for (std::size_t l = 0; l < c.levels.size(); ++l) {

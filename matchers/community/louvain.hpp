@@ -64,6 +64,15 @@
 
 namespace matchblas {
 
+// louvain_gpu's settling steps (the vertices left after its colour
+// classes, and the final moves): which deciding neighbours may move in one
+// step. strict: none (the largest margin in each neighbourhood moves
+// first, the others decide again); additive: those whose moves add up
+// (matchers/community/move_clash.hpp: the pair's own term of modularity
+// is not negative); drawn: additive, and never two neighbours drawn
+// together (a positive pair term) into different communities.
+enum class LouvainTogether { strict, additive, drawn };
+
 struct LouvainOptions {
   double resolution = 1.0;  // gamma (> 0): larger gives more, smaller communities
   // A level's local moves stop when a pass (a round for louvain_omp) gains
@@ -86,6 +95,7 @@ struct LouvainOptions {
   // 2^22 louvain-gpu's final moves take 1.2 s of its 19 s of stages
   // (bench/RESULTS.md).
   bool refine = true;
+  LouvainTogether together = LouvainTogether::drawn;  // louvain_gpu only
 };
 
 // One level of the hierarchy: the graph it moved on and what came of it.

@@ -83,6 +83,7 @@
 #include "lib/interrupt.hpp"
 #include "matchers/community/aggregate.hpp"
 #include "matchers/community/louvain.hpp"
+#include "matchers/community/move_clash.hpp"
 #include "ops/gpu/cuda_check.hpp"
 #include "ops/gpu/device.hpp"
 #include "ops/gpu/device_buffer.cuh"
@@ -533,36 +534,55 @@ __global__ void apply_class_kernel(const vertex_t* order, long long count, const
   }
 }
 
-// A step's movers: keep[i] when pending[i] wants to move and its (want,
-// id) beats every neighbour's (a neighbour that does not want has -1), so
-// no two movers of a step are neighbours. A warp per vertex.
-__global__ void dominant_kernel(const offset_t* offsets, const vertex_t* cols, const vertex_t* pending,
-                                long long count, const double* want, unsigned char* keep) {
+// Whether u's move (a -> b) and its neighbour v's (c -> d) may not be
+// made in one step, by the rule `together` (louvain.hpp, move_clash.hpp).
+__device__ inline bool conflict(LouvainTogether together, vertex_t a, vertex_t b, vertex_t c, vertex_t d, double w,
+                                double ku, double kv, double two_m, double gamma) {
+  switch (together) {
+    case LouvainTogether::additive: return community::moves_clash(a, b, c, d, w, ku, kv, two_m, gamma);
+    case LouvainTogether::drawn: return community::moves_part(a, b, c, d, w, ku, kv, two_m, gamma);
+    default: return true;
+  }
+}
+
+// A step's movers: keep[i] when pending[i] wants to move (to next) and its
+// (want, id) beats every neighbour's whose move conflicts with its own (a
+// neighbour that does not want has want -1): with `strict` no two movers
+// of a step are neighbours; otherwise the movers' gains add up (within the
+// tot terms of movers that are not neighbours). A warp per vertex.
+__global__ void dominant_kernel(MoveInputs in, const vertex_t* pending, long long count, const double* want,
+                                const vertex_t* next, LouvainTogether together, unsigned char* keep) {
   const long long i = (blockIdx.x * (long long)blockDim.x + threadIdx.x) / 32;
   const int lane = threadIdx.x % 32;
   if (i >= count) return;
   const vertex_t u = pending[i];
   const double mine = want[u];
   bool beaten = !(mine > 0);
-  for (offset_t e = offsets[u] + lane; e < offsets[u + 1] && !beaten; e += 32) {
-    const vertex_t v = cols[e];
+  const vertex_t a = in.label[u], b = next[u];
+  const double ku = in.k[u];
+  for (offset_t e = in.offsets[u] + lane; e < in.offsets[u + 1] && !beaten; e += 32) {
+    const vertex_t v = in.cols[e];
     const double theirs = want[v];
-    if (v != u && (theirs > mine || (theirs == mine && v > u))) beaten = true;
+    if (v != u && (theirs > mine || (theirs == mine && v > u)) &&
+        conflict(together, a, b, in.label[v], next[v], in.weights[e], ku, in.k[v], in.two_m, in.gamma))
+      beaten = true;
   }
   beaten = __any_sync(0xffffffffu, beaten);
   if (lane == 0) keep[i] = beaten ? 0 : 1;
 }
 
 // A step's movers applied (label, tot, size; their want back to -1; count
-// in counts[0]); the pending vertices beaten by a neighbour go to `again`
-// (count in counts[1]) to decide in the next step, but for rows longer
-// than settle_retry_row (their want back to -1): a warp hashes such a row
-// for milliseconds, and a hub, beaten by one of its many neighbours at
-// almost every step, would be hashed again at each.
+// in counts[0]). Re-deciding (movers null): the pending vertices beaten by
+// a neighbour go to `again` (count in counts[1]) to decide in the next
+// step, but for rows longer than settle_retry_row (their want back to -1):
+// a warp hashes such a row for milliseconds, and a hub, beaten by one of
+// its many neighbours at almost every step, would be hashed again at each.
+// Withdrawing: the movers are listed in `movers` (withdraw_kernel and
+// still_wanting_kernel then make the next step's list).
 __global__ void settle_apply_kernel(const offset_t* offsets, const vertex_t* pending, long long count,
                                     const unsigned char* keep, const vertex_t* next, const double* k,
                                     vertex_t* label, double* tot, vertex_t* size, double* want, vertex_t* again,
-                                    unsigned long long* counts) {
+                                    vertex_t* movers, vertex_t* movers_from, unsigned long long* counts) {
   for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < count;
        i += (long long)gridDim.x * blockDim.x) {
     const vertex_t u = pending[i];
@@ -574,8 +594,12 @@ __global__ void settle_apply_kernel(const offset_t* offsets, const vertex_t* pen
       atomicAdd(&size[to], 1);
       label[u] = to;
       want[u] = -1;
-      atomicAdd(&counts[0], 1ULL);
-    } else if (want[u] > 0) {
+      const unsigned long long at = atomicAdd(&counts[0], 1ULL);
+      if (movers) {
+        movers[at] = u;
+        movers_from[at] = from;
+      }
+    } else if (!movers && want[u] > 0) {
       if (offsets[u + 1] - offsets[u] <= settle_retry_row) again[atomicAdd(&counts[1], 1ULL)] = u;
       else want[u] = -1;
     }
@@ -597,6 +621,40 @@ __global__ void touched_kernel(RowItems r, long long items, const vertex_t* cols
   if (label[u] == before[u]) return;
   if (lane == 0) touched[u] = 1;
   for (offset_t e = begin + lane; e < end; e += 32) touched[cols[e]] = 1;
+}
+
+// A withdrawing settling's step, after its moves: want = -1 for every
+// neighbour of the *count listed movers (moved from movers_from) whose move
+// conflicts with the mover's (with `strict`, every neighbour), which then
+// neither moves nor beats a neighbour until the settling ends (the others'
+// margins stand: a move that does not clash with the mover's gains at
+// least as much after it). A block a mover (rows of coarse levels reach
+// millions of entries).
+__global__ void withdraw_kernel(MoveInputs in, const vertex_t* movers, const vertex_t* movers_from,
+                                const unsigned long long* count, const vertex_t* next, LouvainTogether together,
+                                double* want) {
+  const long long listed = (long long)*count;
+  for (long long i = blockIdx.x; i < listed; i += gridDim.x) {
+    const vertex_t u = movers[i], a = movers_from[i], b = in.label[u];
+    const double ku = in.k[u];
+    for (offset_t e = in.offsets[u] + threadIdx.x; e < in.offsets[u + 1]; e += blockDim.x) {
+      const vertex_t v = in.cols[e];
+      if (v != u && want[v] > 0 &&
+          conflict(together, a, b, in.label[v], next[v], in.weights[e], ku, in.k[v], in.two_m, in.gamma))
+        want[v] = -1;
+    }
+  }
+}
+
+// The pending vertices that still want to move (want > 0) listed in
+// `again` (count in *again_count).
+__global__ void still_wanting_kernel(const vertex_t* pending, long long count, const double* want, vertex_t* again,
+                                     unsigned long long* again_count) {
+  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < count;
+       i += (long long)gridDim.x * blockDim.x) {
+    const vertex_t u = pending[i];
+    if (want[u] > 0) again[atomicAdd(again_count, 1ULL)] = u;
+  }
 }
 
 // want[u] = -1 for the listed vertices.
@@ -696,9 +754,16 @@ __global__ void iota_kernel(vertex_t* ids, vertex_t n) {
   for (long long u = blockIdx.x * (long long)blockDim.x + threadIdx.x; u < n; u += (long long)gridDim.x * blockDim.x)
     ids[u] = vertex_t(u);
 }
-__global__ void histogram_kernel(const vertex_t* colour, vertex_t n, offset_t* count) {
-  for (long long u = blockIdx.x * (long long)blockDim.x + threadIdx.x; u < n; u += (long long)gridDim.x * blockDim.x)
+// count[c]: the vertices of colour c; long_rows[c]: those of them with
+// rows over piece_entries.
+__global__ void histogram_kernel(const offset_t* offsets, const vertex_t* colour, vertex_t n, offset_t* count,
+                                 offset_t* long_rows) {
+  for (long long u = blockIdx.x * (long long)blockDim.x + threadIdx.x; u < n;
+       u += (long long)gridDim.x * blockDim.x) {
     atomicAdd(reinterpret_cast<unsigned long long*>(&count[colour[u]]), 1ULL);
+    if (offsets[u + 1] - offsets[u] > piece_entries)
+      atomicAdd(reinterpret_cast<unsigned long long*>(&long_rows[colour[u]]), 1ULL);
+  }
 }
 
 // Renumbering by first member: first[c] = the smallest vertex of c.
@@ -858,17 +923,20 @@ class Mover {
   // (0..count-1 when null; distinct: a long row listed twice would be
   // reduced by two blocks at once): a warp a vertex, the rows over
   // piece_entries by their pieces and a block each.
+  // long_rows false: none of the listed rows is over piece_entries (the
+  // pieces' kernels, a warp for each piece of the level, are not launched).
   template <class Finish>
-  void choose(const vertex_t* list, long long count, Finish f) {
+  void choose(const vertex_t* list, long long count, Finish f, bool long_rows = true) {
     if (count == 0) return;
     HubQueue hubs;
-    if (pieces_ > 0) {
+    const bool pieces = pieces_ > 0 && long_rows;
+    if (pieces) {
       hubs = {hub_list_.data(), hub_count_.data(), hub_queued_.data(), hub_used_.data(), hub_used_count_.data()};
       zero(hub_count_, s_);
     }
     choose_kernel<<<blocks_for(count * 32, block_threads), block_threads, 0, s_>>>(inputs(), list, count, f, hubs);
     launched();
-    if (pieces_ == 0) return;
+    if (!pieces) return;
     hub_hash_kernel<<<blocks_for(pieces_ * 32, block_threads), block_threads, 0, s_>>>(
         inputs(), RowItems{g_.offsets.data(), piece_row_.data(), piece_begin_.data()}, pieces_, hubs);
     launched();
@@ -951,15 +1019,22 @@ class Mover {
                                                  bits, s_);
         },
         s_);
-    DeviceBuffer<offset_t> count(std::size_t(colours) + 1, s_);  // the last: those without neighbours
+    // per colour and the last for those without neighbours: the vertices,
+    // then those with long rows
+    DeviceBuffer<offset_t> count(2 * (std::size_t(colours) + 1), s_);
     zero(count, s_);
-    histogram_kernel<<<blocks_for(n, block_threads), block_threads, 0, s_>>>(colour.data(), n, count.data());
+    histogram_kernel<<<blocks_for(n, block_threads), block_threads, 0, s_>>>(
+        g_.offsets.data(), colour.data(), n, count.data(), count.data() + colours + 1);
     launched();
     std::vector<offset_t> sizes(count.size());
     count.to_host(sizes, s_);
     MATCHBLAS_CUDA_TRY(cudaStreamSynchronize(s_));
     class_at_.assign(1, 0);
-    for (int c = 0; c < colours; ++c) class_at_.push_back(class_at_.back() + sizes[std::size_t(c)]);
+    class_has_long_.clear();
+    for (int c = 0; c < colours; ++c) {
+      class_at_.push_back(class_at_.back() + sizes[std::size_t(c)]);
+      class_has_long_.push_back(sizes[std::size_t(colours + 1 + c)] > 0);
+    }
   }
 
   // Rounds of moves from the current labels (q: their modularity) until a
@@ -973,7 +1048,8 @@ class Mover {
   // over settle_retry_row, waits for a move near it or for the final
   // moves; on R-MAT 2^22 a level's late rounds move under 0.1% of its
   // vertices); otherwise all at once with the minimum-label rule.
-  vertex_t level_rounds(double& q, double threshold, int* passes, bool coloring) {
+  vertex_t level_rounds(double& q, double threshold, int* passes, bool coloring, bool withdraw,
+                        LouvainTogether together) {
     const vertex_t n = g_.n;
     if (two_m_ <= 0 || n == 0) return 0;
     if (coloring) colour_classes();
@@ -997,10 +1073,10 @@ class Mover {
           const long long count = class_at_[c + 1] - class_at_[c];
           const vertex_t* order = order_.data() + class_at_[c];
           if (int(c) == mixed_class_) {  // neighbours in it: the settling steps
-            settled += settle(order, count, active.data());
+            settled += settle(order, count, active.data(), withdraw, together);
             continue;
           }
-          choose(order, count, ClassMoves{active.data(), false, next.data()});
+          choose(order, count, ClassMoves{active.data(), false, next.data()}, class_has_long_[c]);
           apply_class_kernel<<<blocks_for(count, block_threads), block_threads, 0, s_>>>(
               order, count, next.data(), k_.data(), label_.data(), tot_.data(), size_.data(), counter_.data());
           launched();
@@ -1041,12 +1117,20 @@ class Mover {
   // community (SettleWants); those whose margin over staying, then id,
   // beats every deciding neighbour's move at once (they are not
   // neighbours: a colouring decided by the gains, so two neighbours never
-  // swap); the others (rows of up to settle_retry_row entries) decide
-  // again in the next step, from the moves made, until none wants to move
-  // or after settle_steps. Vertices of a step share communities, so their
-  // gains add up only to within the tot terms (the callers check
+  // swap). Then, re-deciding (the final moves), the others (rows of up to
+  // settle_retry_row entries) decide again in the next step, from the
+  // moves made; withdrawing (a round's last colour class), they decide
+  // only once: the movers' neighbours withdraw until the settling ends
+  // and the rest compete again on the margins decided first (within the
+  // tot terms, as a colour class does), so a step costs a pass over the
+  // pending rows' margins, not a hashing of them: on a dense coarse level
+  // most pending vertices are beaten at every step (R-MAT 2^22's level 2:
+  // about 100,000 pending, a few hundred movers a step). Until none wants
+  // to move or after settle_steps. Vertices of a step share communities,
+  // so their gains add up only to within the tot terms (the callers check
   // modularity). Returns the moves. O(sum of the pending rows) a step.
-  vertex_t settle(const vertex_t* pending, long long count, const unsigned char* active = nullptr) {
+  vertex_t settle(const vertex_t* pending, long long count, const unsigned char* active = nullptr,
+                  bool withdraw = false, LouvainTogether together = LouvainTogether::strict) {
     const vertex_t n = g_.n;
     if (count == 0 || two_m_ <= 0) return 0;
     if (want_.size() != std::size_t(n)) {
@@ -1056,6 +1140,8 @@ class Mover {
       settle_next_ = DeviceBuffer<vertex_t>(std::size_t(n), s_);
       settle_list_ = DeviceBuffer<vertex_t>(std::size_t(n), s_);
       settle_again_ = DeviceBuffer<vertex_t>(std::size_t(n), s_);
+      settle_movers_ = DeviceBuffer<vertex_t>(std::size_t(n), s_);
+      settle_from_ = DeviceBuffer<vertex_t>(std::size_t(n), s_);
       settle_keep_ = DeviceBuffer<unsigned char>(std::size_t(n), s_);
       settle_counts_ = DeviceBuffer<unsigned long long>(2, s_);
     }
@@ -1069,15 +1155,26 @@ class Mover {
         launched();
         break;
       }
-      choose(settle_list_.data(), count, SettleWants{active, settle_next_.data(), want_.data()});
+      if (step == 0 || !withdraw)
+        choose(settle_list_.data(), count, SettleWants{active, settle_next_.data(), want_.data()});
       dominant_kernel<<<blocks_for(count * 32, block_threads), block_threads, 0, s_>>>(
-          g_.offsets.data(), g_.cols.data(), settle_list_.data(), count, want_.data(), settle_keep_.data());
+          inputs(), settle_list_.data(), count, want_.data(), settle_next_.data(), together, settle_keep_.data());
       launched();
       zero(settle_counts_, s_);
       settle_apply_kernel<<<blocks_for(count, block_threads), block_threads, 0, s_>>>(
           g_.offsets.data(), settle_list_.data(), count, settle_keep_.data(), settle_next_.data(), k_.data(),
-          label_.data(), tot_.data(), size_.data(), want_.data(), settle_again_.data(), settle_counts_.data());
+          label_.data(), tot_.data(), size_.data(), want_.data(), settle_again_.data(),
+          withdraw ? settle_movers_.data() : nullptr, settle_from_.data(), settle_counts_.data());
       launched();
+      if (withdraw) {
+        withdraw_kernel<<<unsigned(std::min<long long>(count, 1024)), block_threads, 0, s_>>>(
+            inputs(), settle_movers_.data(), settle_from_.data(), settle_counts_.data(), settle_next_.data(), together,
+            want_.data());
+        launched();
+        still_wanting_kernel<<<blocks_for(count, block_threads), block_threads, 0, s_>>>(
+            settle_list_.data(), count, want_.data(), settle_again_.data(), settle_counts_.data() + 1);
+        launched();
+      }
       unsigned long long counts[2];
       MATCHBLAS_CUDA_TRY(cudaMemcpyAsync(counts, settle_counts_.data(), sizeof counts, cudaMemcpyDeviceToHost, s_));
       MATCHBLAS_CUDA_TRY(cudaStreamSynchronize(s_));
@@ -1178,11 +1275,12 @@ class Mover {
   DeviceBuffer<vertex_t> improving_list_;
   // settle's: the margins (-1 where none), choices, lists, flags, counts
   DeviceBuffer<double> want_;
-  DeviceBuffer<vertex_t> settle_next_, settle_list_, settle_again_;
+  DeviceBuffer<vertex_t> settle_next_, settle_list_, settle_again_, settle_movers_, settle_from_;
   DeviceBuffer<unsigned char> settle_keep_;
   DeviceBuffer<unsigned long long> settle_counts_;
   DeviceBuffer<vertex_t> order_;              // the colour classes (colour_classes)
   std::vector<offset_t> class_at_;
+  std::vector<bool> class_has_long_;  // per class: a row over piece_entries in it
   int mixed_class_ = -1;  // the class of the vertices left uncoloured (-1: none)
 };
 
@@ -1279,7 +1377,10 @@ Communities louvain_gpu(const Csr<double>& g, const LouvainOptions& o, const Gpu
     }
     const double before = q;
     double level_q = q;
-    l.moved = mover.level_rounds(level_q, final_stage ? o.final_threshold : o.threshold, &l.passes, o.coloring);
+    // Withdrawing settling steps in the final stage's levels, whose rounds
+    // are many (bench/RESULTS.md); re-deciding ones before it.
+    l.moved = mover.level_rounds(level_q, final_stage ? o.final_threshold : o.threshold, &l.passes, o.coloring,
+                                 final_stage, o.together);
     if (l.moved == 0) break;
     l.communities = mover.renumber();
     if (n > 0) {
@@ -1310,7 +1411,8 @@ Communities louvain_gpu(const Csr<double>& g, const LouvainOptions& o, const Gpu
     // Rounds of the levels' kind first (until one gains less than the
     // final threshold): they move many vertices at once.
     double q_input = mover.sums_and_modularity();
-    if (o.refine) p.refine_moves = mover.level_rounds(q_input, o.final_threshold, &p.refine_passes, o.coloring);
+    if (o.refine)
+      p.refine_moves = mover.level_rounds(q_input, o.final_threshold, &p.refine_passes, o.coloring, true, o.together);
     // Then until no vertex improves (the check on the device decides): from
     // a check that finds many, settling moves on the device (kept when
     // modularity rose); from one that finds few, or when settling did not
@@ -1324,7 +1426,8 @@ Communities louvain_gpu(const Csr<double>& g, const LouvainOptions& o, const Gpu
         MATCHBLAS_CUDA_TRY(
             cudaMemcpyAsync(before.data(), mover.label(), n * sizeof(vertex_t), cudaMemcpyDeviceToDevice, s));
         ++settles;
-        const vertex_t moved = mover.settle(mover.improving_list(), (long long)candidates.size());
+        const vertex_t moved =
+            mover.settle(mover.improving_list(), (long long)candidates.size(), nullptr, false, o.together);
         const double settled_q = moved > 0 ? mover.sums_and_modularity() : q_input;
         if (moved > 0 && settled_q > q_input) {
           q_input = settled_q;

@@ -27,7 +27,7 @@ namespace {
 using namespace references;
 using Type = OptionSpec::Type;
 
-std::vector<OptionSpec> louvain_options(bool parallel) {
+std::vector<OptionSpec> louvain_options(bool parallel, bool gpu) {
   std::vector<OptionSpec> o = {{"resolution", Type::real, "1", {}, 1e-9, 1e9,
            "gamma in Q = sum e_c/m - gamma (a_c/2m)^2: above 1 more, smaller communities"},
           {"threshold", Type::real, "0.001", {}, 0, 1,
@@ -42,6 +42,10 @@ std::vector<OptionSpec> louvain_options(bool parallel) {
     o.push_back({"coloring", Type::word, "on", {"on", "off"}, 0, 0,
                  "on: a round's moves by colour classes (no two neighbours at once); off: all at once, "
                  "minimum-label rule"});
+  if (gpu)
+    o.push_back({"together", Type::word, "drawn", {"strict", "additive", "drawn"}, 0, 0,
+                 "which deciding neighbours move in one settling step: strict: none; additive: those whose moves "
+                 "add up; drawn: additive, but no two drawn together into different communities"});
   return o;
 }
 
@@ -53,6 +57,11 @@ LouvainOptions read_louvain(const OptionValues& v) {
   o.max_levels = int(v.integer("max-levels"));
   if (v.takes("coloring")) o.coloring = v.word("coloring") == "on";
   o.refine = v.word("refine") == "on";
+  if (v.takes("together")) {
+    const std::string t = v.word("together");
+    o.together = t == "strict" ? LouvainTogether::strict : t == "additive" ? LouvainTogether::additive
+                                                                           : LouvainTogether::drawn;
+  }
   if (o.final_threshold > o.threshold)
     throw invalid_input("--final-threshold must not exceed --threshold");
   return o;
@@ -63,7 +72,7 @@ template <class F>
 MatcherInfo community(MatcherInfo m, F f) {
   m.problem = Problem::community;
   m.guarantee = "local optimum";
-  m.options = louvain_options(m.threaded || m.device == Device::gpu);
+  m.options = louvain_options(m.threaded || m.device == Device::gpu, m.device == Device::gpu);
   m.read_options = [](const OptionValues& v, Precision) -> std::any { return read_louvain(v); };
   m.run = CommunityRunner([f](const Csr<double>& g, const RunOptions& o) {
     LouvainOptions lo = o.options.typed<LouvainOptions>();

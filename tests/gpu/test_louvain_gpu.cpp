@@ -9,8 +9,9 @@
 // within 1% of the sequential louvain's; the same partition on a repeat
 // with integer weights, with and without colouring; with colouring on
 // R-MAT (its core in the last, settling class) and on a graph with rows of
-// several pieces within 1% of louvain-omp's modularity; the edge cases (no
-// vertices, no edges, isolated vertices), bad input, a bad GPU id.
+// several pieces within 1% of louvain-omp's modularity; each --together
+// rule a local optimum; the edge cases (no vertices, no edges, isolated
+// vertices), bad input, a bad GPU id.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -179,6 +180,38 @@ TEST_CASE("louvain-gpu: real weights: a local optimum, mean modularity within 1%
   gpu_sum += got.modularity;
   seq_sum += louvain(r).modularity;
   CHECK(gpu_sum >= 0.99 * seq_sum);
+}
+
+TEST_CASE("louvain-gpu: each --together rule: a local optimum, the same partition on a repeat (integer weights)") {
+  // strict, additive and drawn on R-MAT 2^13 (a dense core in the settling
+  // class), on graphs with hubs and on random graphs with loops; the
+  // modularity of each against louvain-omp's is printed; strict and drawn
+  // (the default) within 1% of it on R-MAT.
+  std::mt19937 rng(5);
+  std::vector<Csr<double>> graphs = {integer_rmat(13, 8, 13), integer_rmat(12, 16, 3)};
+  for (int trial = 0; trial < 4; ++trial) {
+    const vertex_t n = 300 + vertex_t(rng() % 700);
+    Csr<double> g = check::random_community_graph(n, 5.0 / n, 1 + trial, 0.1, rng);
+    for (double& w : g.weights) w = std::ceil(w * 8);
+    graphs.push_back(std::move(g));
+  }
+  for (std::size_t i = 0; i < graphs.size(); ++i) {
+    const Csr<double>& g = graphs[i];
+    const double omp = louvain_omp(g).modularity;
+    for (const auto& [name, rule] : {std::pair{"strict", LouvainTogether::strict},
+                                     std::pair{"additive", LouvainTogether::additive},
+                                     std::pair{"drawn", LouvainTogether::drawn}}) {
+      CAPTURE(i);
+      CAPTURE(name);
+      LouvainOptions o;
+      o.together = rule;
+      const Communities got = louvain_gpu(g, o);
+      require_local_optimum(g, got, 1.0);
+      CHECK(louvain_gpu(g, o).label == got.label);
+      MESSAGE("graph " << i << " --together " << name << ": Q " << got.modularity << ", louvain-omp " << omp);
+      if (i < 2 && rule != LouvainTogether::additive) CHECK(got.modularity >= 0.99 * omp);
+    }
+  }
 }
 
 TEST_CASE("louvain-gpu: no vertices, no edges, isolated vertices; bad input and GPU ids refused") {

@@ -21,6 +21,7 @@
 #include "datasets/generators.hpp"
 #include "matchers/community/aggregate.hpp"
 #include "matchers/community/louvain.hpp"
+#include "matchers/community/move_clash.hpp"
 #include "ops/modularity.hpp"
 #include "matchers/registry.hpp"
 #include "tests/check/community_check.hpp"
@@ -462,4 +463,54 @@ TEST_CASE("ModularityChange: moves of non-adjacent vertices change Q by what ops
       }
     }
   }
+}
+
+TEST_CASE("moves_clash: two neighbours' moves together change Q by their own changes plus the pair's term") {
+  // Random graphs with loops and real weights, three resolutions, random
+  // labels: for random neighbours u, v and random targets (a neighbour's
+  // community, u's or v's own, or an empty one), Q(both moved) - Q =
+  // (Q(u moved) - Q) + (Q(v moved) - Q) + 2 pair_term overlap / (2m)^2, and
+  // moves_clash says exactly when that last term is negative.
+  std::mt19937 rng(29);
+  int clashing = 0, adding = 0;
+  for (int trial = 0; trial < 30; ++trial) {
+    const Csr<double> g = random_graph(vertex_t(12 + trial), 0.3, 2, rng, trial % 2 == 0);
+    const std::vector<double> k = ops::weighted_degrees(g);
+    double two_m = 0;
+    for (double x : k) two_m += x;
+    for (double gamma : {0.5, 1.0, 2.0}) {
+      std::vector<vertex_t> label(std::size_t(g.n_rows));
+      for (vertex_t& c : label) c = vertex_t(rng() % 4);
+      for (int pick = 0; pick < 40; ++pick) {
+        const vertex_t u = vertex_t(rng() % std::size_t(g.n_rows));
+        if (g.offsets[u + 1] == g.offsets[u]) continue;
+        const offset_t e = g.offsets[u] + offset_t(rng() % std::size_t(g.offsets[u + 1] - g.offsets[u]));
+        const vertex_t v = g.cols[e];
+        if (v == u) continue;
+        const vertex_t a = label[std::size_t(u)], c = label[std::size_t(v)];
+        const vertex_t options[] = {a, c, vertex_t(rng() % 4), vertex_t(g.n_rows)};  // n_rows: empty
+        const vertex_t b = options[rng() % 4], d = options[rng() % 4];
+        if (b == a || d == c) continue;
+        const double q = ops::modularity(g, label, gamma);
+        std::vector<vertex_t> moved_u = label, moved_v = label, both = label;
+        moved_u[std::size_t(u)] = both[std::size_t(u)] = b;
+        moved_v[std::size_t(v)] = both[std::size_t(v)] = d;
+        const double joint = ops::modularity(g, both, gamma) - q;
+        const double apart = (ops::modularity(g, moved_u, gamma) - q) + (ops::modularity(g, moved_v, gamma) - q);
+        const double pair = community::pair_term(g.weights[e], k[std::size_t(u)], k[std::size_t(v)], two_m, gamma);
+        const int overlap = community::pair_overlap(a, b, c, d);
+        CAPTURE(trial);
+        CAPTURE(gamma);
+        CHECK(joint == doctest::Approx(apart + 2 * pair * overlap / (two_m * two_m)).epsilon(1e-12).scale(1.0));
+        const bool clash = community::moves_clash(a, b, c, d, g.weights[e], k[std::size_t(u)], k[std::size_t(v)],
+                                                  two_m, gamma);
+        CHECK(clash == (pair * overlap < 0));
+        if (clash) ++clashing;
+        else CHECK(joint >= apart - 1e-12);
+        if (!clash && overlap != 0) ++adding;
+      }
+    }
+  }
+  CHECK(clashing > 50);  // both kinds were drawn
+  CHECK(adding > 50);
 }

@@ -26,9 +26,18 @@
 //               2^18); the vertices left form one last class, which
 //               settles: in steps, each of its vertices decides and
 //               moves when its gain over staying (then id) beats every
-//               deciding neighbour's, and the others decide again in the
-//               next step (a colouring decided by the gains, at most 32
-//               steps). With --coloring off all vertices decide at once
+//               deciding neighbour's whose move conflicts with its own
+//               (--together: strict, every neighbour; additive, those
+//               whose moves would not add up, move_clash.hpp; drawn, those
+//               too that are drawn together but go apart), and the others
+//               decide again in the next step (a colouring decided by the
+//               gains, at most 32 steps). In the final stage's levels,
+//               whose rounds are many, the others do not decide again:
+//               a mover's conflicting neighbours withdraw until the next
+//               round and the rest compete on their first margins, so a
+//               step costs a pass over margins, not a hashing of every
+//               pending row (bench/RESULTS.md, 2026-12-03). With
+//               --coloring off all vertices decide at once
 //               with the minimum-label rule (the paper's, after Lu et
 //               al.: a vertex alone moves to another community
 //               of one only when that one's label is smaller; it loses a

@@ -234,7 +234,8 @@ def louvain(A, algo="louvain-omp", *, resolution=1.0, threads=0, device=None, gp
     algorithm's own as keywords (threshold=1e-3, final_threshold=1e-7,
     max_levels=..., coloring="off" for louvain-omp, refine="off": the
     levels' partition without the final moves, no local optimum
-    guarantee). threads: CPU threads
+    guarantee; together="strict"|"additive"|"drawn" for louvain-gpu:
+    which neighbours move in one settling step). threads: CPU threads
     (0: all); device: "cpu" or "gpu" runs that twin; gpu: its id.
 
     Returns (labels, report): labels[v] is v's community, 0..k-1 (numpy

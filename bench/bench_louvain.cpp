@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -75,13 +76,13 @@ int main(int argc, char** argv) {
       continue;
     }
     for (const std::string& t : bench::string_list(together)) {
-      if (t != "strict" && t != "additive" && t != "drawn") {
-        std::fprintf(stderr, "bench_louvain: --together takes strict, additive, drawn, not '%s'\n", t.c_str());
+      const std::optional<LouvainTogether> rule = louvain_together_named(t);
+      if (!rule) {
+        std::fprintf(stderr, "bench_louvain: --together takes strict, additive, drawn, not '%s'\n",
+                     t.c_str());
         return 2;
       }
-      entries.emplace_back(name + "/" + t, t == "strict"     ? LouvainTogether::strict
-                                           : t == "additive" ? LouvainTogether::additive
-                                                             : LouvainTogether::drawn);
+      entries.emplace_back(name + "/" + t, *rule);
     }
   }
   for (const auto& [entry, rule] : entries) {

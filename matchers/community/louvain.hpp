@@ -55,7 +55,11 @@
 // O(n + entries) (the graph of the next level, a label and two doubles per
 // vertex, a community's weight per vertex for the neighbour scan).
 #pragma once
+#include <array>
+#include <optional>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "lib/csr.hpp"
@@ -72,6 +76,19 @@ namespace matchblas {
 // is not negative); drawn: additive, and never two neighbours drawn
 // together (a positive pair term) into different communities.
 enum class LouvainTogether { strict, additive, drawn };
+
+inline constexpr std::array<std::pair<std::string_view, LouvainTogether>, 3> louvain_together_rules = {{
+    {"strict", LouvainTogether::strict},
+    {"additive", LouvainTogether::additive},
+    {"drawn", LouvainTogether::drawn},
+}};
+
+// The rule of that name, if there is one.
+inline std::optional<LouvainTogether> louvain_together_named(std::string_view name) {
+  for (const auto& [n, rule] : louvain_together_rules)
+    if (n == name) return rule;
+  return std::nullopt;
+}
 
 struct LouvainOptions {
   double resolution = 1.0;  // gamma (> 0): larger gives more, smaller communities

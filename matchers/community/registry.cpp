@@ -58,9 +58,7 @@ LouvainOptions read_louvain(const OptionValues& v) {
   if (v.takes("coloring")) o.coloring = v.word("coloring") == "on";
   o.refine = v.word("refine") == "on";
   if (v.takes("together")) {
-    const std::string t = v.word("together");
-    o.together = t == "strict" ? LouvainTogether::strict : t == "additive" ? LouvainTogether::additive
-                                                                           : LouvainTogether::drawn;
+    o.together = *louvain_together_named(v.word("together"));  // one of the option's words
   }
   if (o.final_threshold > o.threshold)
     throw invalid_input("--final-threshold must not exceed --threshold");

@@ -198,9 +198,8 @@ TEST_CASE("louvain-gpu: each --together rule: a local optimum, the same partitio
   for (std::size_t i = 0; i < graphs.size(); ++i) {
     const Csr<double>& g = graphs[i];
     const double omp = louvain_omp(g).modularity;
-    for (const auto& [name, rule] : {std::pair{"strict", LouvainTogether::strict},
-                                     std::pair{"additive", LouvainTogether::additive},
-                                     std::pair{"drawn", LouvainTogether::drawn}}) {
+    for (const auto& [rule_name, rule] : louvain_together_rules) {
+      const std::string name(rule_name);
       CAPTURE(i);
       CAPTURE(name);
       LouvainOptions o;

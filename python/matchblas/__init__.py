@@ -231,7 +231,7 @@ def louvain(A, algo="louvain-omp", *, resolution=1.0, threads=0, device=None, gp
     max(a_uv, a_vu), the values as given (a negative one raises
     InvalidInputError), a pattern's entries 1, the diagonal ignored.
     resolution: gamma (above 1: more, smaller communities). options: the
-    algorithm's own as keywords (threshold=1e-3, final_threshold=1e-7,
+    algorithm's own as keywords (defaults: threshold=1e-3, final_threshold=1e-6,
     max_levels=..., coloring="off" for louvain-omp, refine="off": the
     levels' partition without the final moves, no local optimum
     guarantee; together="strict"|"additive"|"drawn" for louvain-gpu:

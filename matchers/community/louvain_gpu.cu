@@ -354,14 +354,31 @@ __device__ inline bool improves(const MoveInputs& in, const Choice& ch, double k
 // A round's class: next[u] its community after the class's moves, from the
 // class's start; min_label: the minimum-label rule (no colouring); active
 // (when not null): only the vertices flagged there decide, the others stay.
+// How far a decided vertex is from moving (Slack: deficit and the bound
+// on its change since; both null when not kept).
+struct Slack {
+  double* deficit = nullptr;
+  double* bound = nullptr;
+  // After u's decision: the largest gain of another community (0 when
+  // none is larger: a community that becomes a neighbour's later gains at
+  // most the bound) less that of staying, and the bound back to 0.
+  __device__ void decided(vertex_t u, const Choice& ch) const {
+    if (!deficit) return;
+    deficit[u] = __dsub_rn(ch.best != no_vertex ? fmax(ch.best_gain, 0.0) : 0.0, ch.stay);
+    bound[u] = 0;
+  }
+};
+
 struct ClassMoves {
   static constexpr bool refine = false;
   const unsigned char* active;
   bool min_label;
   vertex_t* next;
+  Slack slack;
   __device__ bool decides(vertex_t u) const { return !active || active[u]; }
   __device__ void skip(const MoveInputs& in, vertex_t u) const { next[u] = in.label[u]; }
   __device__ void finish(const MoveInputs& in, vertex_t u, const Choice& ch) const {
+    slack.decided(u, ch);
     const vertex_t own = in.label[u];
     vertex_t choice = own;
     if (ch.best != no_vertex && improves(in, ch, in.k[u]) &&
@@ -380,9 +397,11 @@ struct SettleWants {
   const unsigned char* active;
   vertex_t* next;
   double* want;
+  Slack slack;
   __device__ bool decides(vertex_t u) const { return !active || active[u]; }
   __device__ void skip(const MoveInputs&, vertex_t u) const { want[u] = -1.0; }
   __device__ void finish(const MoveInputs& in, vertex_t u, const Choice& ch) const {
+    slack.decided(u, ch);
     const bool moves = ch.best != no_vertex && improves(in, ch, in.k[u]);
     next[u] = moves ? ch.best : in.label[u];
     want[u] = moves ? __dsub_rn(ch.best_gain, ch.stay) : -1.0;
@@ -615,12 +634,14 @@ __global__ void settle_apply_kernel(const offset_t* offsets, const vertex_t* pen
   }
 }
 
-// touched[v] = 1 for every vertex u whose label changed since `before` and
-// its neighbours: the vertices the next round decides (a heuristic: the
-// others' neighbours kept their labels, though their communities may have
-// gained or lost members elsewhere), over the items' entries.
-__global__ void touched_kernel(RowItems r, long long items, const vertex_t* cols, const vertex_t* label,
-                               const vertex_t* before, unsigned char* touched) {
+// After a round, for every vertex u that moved (label against before),
+// bound[v] += 2m A_uv + gamma k_v k_u for each neighbour v: what u's move
+// can change any one of v's gains by (the weight term of the community
+// it left and of the one it joined, and their tot terms), over the items'
+// entries.
+__global__ void bound_kernel(RowItems r, long long items, const vertex_t* cols, const double* weights,
+                             const vertex_t* label, const vertex_t* before, const double* k, double two_m,
+                             double gamma, double* bound) {
   const long long warp = (blockIdx.x * (long long)blockDim.x + threadIdx.x) / 32;
   const int lane = threadIdx.x % 32;
   if (warp >= items) return;
@@ -628,8 +649,23 @@ __global__ void touched_kernel(RowItems r, long long items, const vertex_t* cols
   offset_t begin, end;
   r.get(warp, u, begin, end);
   if (label[u] == before[u]) return;
-  if (lane == 0) touched[u] = 1;
-  for (offset_t e = begin + lane; e < end; e += 32) touched[cols[e]] = 1;
+  const double ku = k[u];
+  for (offset_t e = begin + lane; e < end; e += 32) {
+    const vertex_t v = cols[e];
+    if (v != u)
+      atomicAdd(&bound[v], __dadd_rn(__dmul_rn(two_m, weights[e]), __dmul_rn(__dmul_rn(gamma, k[v]), ku)));
+  }
+}
+
+// The next round's deciders: the vertices that moved, and those whose
+// margin can now be positive: twice the bound (a gain up, staying down)
+// at least the deficit of their last decision (every vertex before its
+// first). The tot terms of moves elsewhere are not counted (a heuristic,
+// as GVE-Louvain's pruning).
+__global__ void deciders_kernel(const vertex_t* label, const vertex_t* before, const double* bound,
+                                const double* deficit, vertex_t n, unsigned char* active) {
+  for (long long v = blockIdx.x * (long long)blockDim.x + threadIdx.x; v < n; v += (long long)gridDim.x * blockDim.x)
+    active[v] = label[v] != before[v] || __dmul_rn(2.0, bound[v]) >= -deficit[v];
 }
 
 // A withdrawing settling's step, after its moves: want = -1 for every
@@ -1049,25 +1085,34 @@ class Mover {
   // Rounds of moves from the current labels (q: their modularity) until a
   // round gains less than threshold; returns the moves, adds the rounds.
   // coloring: a round decides class by class (louvain_omp's default), and
-  // after the first round only the vertices that moved in the last one
-  // and their neighbours decide (a pruning heuristic, after GVE-Louvain:
-  // a vertex not near a move keeps its neighbours' labels, though its
-  // communities may have gained or lost members elsewhere, and a vertex
-  // that settling left wanting to move, beaten at the step cap or a row
-  // over settle_retry_row, waits for a move near it or for the final
-  // moves; on R-MAT 2^22 a level's late rounds move under 0.1% of its
-  // vertices); otherwise all at once with the minimum-label rule.
+  // after the first round only the vertices that moved in the last one,
+  // that still wanted to move, or whose margin the moves of their
+  // neighbours since their last decision can have made positive decide
+  // (Slack: each neighbour's move changes a gain by at most 2m A_uv +
+  // gamma k_v k_u). A pruning heuristic, after GVE-Louvain's: the tot
+  // terms of moves elsewhere are not counted. On R-MAT 2^22 a level's late
+  // rounds move under 0.1% of its vertices. Otherwise all at once with
+  // the minimum-label rule.
   vertex_t level_rounds(double& q, double threshold, int* passes, bool coloring, bool withdraw,
                         LouvainTogether together) {
     const vertex_t n = g_.n;
     if (two_m_ <= 0 || n == 0) return 0;
     if (coloring) colour_classes();
     DeviceBuffer<vertex_t> next(std::size_t(n), s_), before(std::size_t(n), s_);
-    DeviceBuffer<unsigned char> active, touched;
+    DeviceBuffer<unsigned char> active;
+    Slack slack;
     if (coloring) {
       active = DeviceBuffer<unsigned char>(std::size_t(n), s_);
-      touched = DeviceBuffer<unsigned char>(std::size_t(n), s_);
       MATCHBLAS_CUDA_TRY(cudaMemsetAsync(active.data(), 1, n, s_));
+      if (deficit_.size() != std::size_t(n)) {
+        deficit_ = DeviceBuffer<double>(std::size_t(n), s_);
+        bound_ = DeviceBuffer<double>(std::size_t(n), s_);
+      }
+      zero(bound_, s_);
+      fill_kernel<<<blocks_for(n, block_threads), block_threads, 0, s_>>>(
+          deficit_.data(), n, std::numeric_limits<double>::infinity());  // every vertex decides first
+      launched();
+      slack = {deficit_.data(), bound_.data()};
     }
     vertex_t moves = 0;
     for (;;) {
@@ -1082,10 +1127,10 @@ class Mover {
           const long long count = class_at_[c + 1] - class_at_[c];
           const vertex_t* order = order_.data() + class_at_[c];
           if (int(c) == mixed_class_) {  // neighbours in it: the settling steps
-            settled += settle(order, count, active.data(), withdraw, together);
+            settled += settle(order, count, active.data(), withdraw, together, slack);
             continue;
           }
-          choose(order, count, ClassMoves{active.data(), false, next.data()}, class_has_long_[c]);
+          choose(order, count, ClassMoves{active.data(), false, next.data(), slack}, class_has_long_[c]);
           apply_class_kernel<<<blocks_for(count, block_threads), block_threads, 0, s_>>>(
               order, count, next.data(), k_.data(), label_.data(), tot_.data(), size_.data(), counter_.data());
           launched();
@@ -1109,12 +1154,14 @@ class Mover {
       moves += moved;
       if (q - previous < threshold) break;
       if (coloring) {  // the next round's deciders
-        MATCHBLAS_CUDA_TRY(cudaMemsetAsync(touched.data(), 0, n, s_));
         over_rows([&](RowItems r, long long items) {
-          touched_kernel<<<blocks_for(items * 32, block_threads), block_threads, 0, s_>>>(
-              r, items, g_.cols.data(), label_.data(), before.data(), touched.data());
+          bound_kernel<<<blocks_for(items * 32, block_threads), block_threads, 0, s_>>>(
+              r, items, g_.cols.data(), g_.weights.data(), label_.data(), before.data(), k_.data(), two_m_, gamma_,
+              bound_.data());
         });
-        std::swap(active, touched);
+        deciders_kernel<<<blocks_for(n, block_threads), block_threads, 0, s_>>>(
+            label_.data(), before.data(), bound_.data(), deficit_.data(), n, active.data());
+        launched();
       }
     }
     return moves;
@@ -1139,7 +1186,7 @@ class Mover {
   // so their gains add up only to within the tot terms (the callers check
   // modularity). Returns the moves. O(sum of the pending rows) a step.
   vertex_t settle(const vertex_t* pending, long long count, const unsigned char* active = nullptr,
-                  bool withdraw = false, LouvainTogether together = LouvainTogether::strict) {
+                  bool withdraw = false, LouvainTogether together = LouvainTogether::strict, Slack slack = {}) {
     const vertex_t n = g_.n;
     if (count == 0 || two_m_ <= 0) return 0;
     if (want_.size() != std::size_t(n)) {
@@ -1165,7 +1212,7 @@ class Mover {
         break;
       }
       if (step == 0 || !withdraw)
-        choose(settle_list_.data(), count, SettleWants{active, settle_next_.data(), want_.data()});
+        choose(settle_list_.data(), count, SettleWants{active, settle_next_.data(), want_.data(), slack});
       dominant_kernel<<<blocks_for(count * 32, block_threads), block_threads, 0, s_>>>(
           inputs(), settle_list_.data(), count, want_.data(), settle_next_.data(), together, settle_keep_.data());
       launched();
@@ -1287,6 +1334,9 @@ class Mover {
   DeviceBuffer<vertex_t> settle_next_, settle_list_, settle_again_, settle_movers_, settle_from_;
   DeviceBuffer<unsigned char> settle_keep_;
   DeviceBuffer<unsigned long long> settle_counts_;
+  // the rounds' deciders (Slack): per vertex, its last decision's deficit
+  // and the bound on its change since
+  DeviceBuffer<double> deficit_, bound_;
   DeviceBuffer<vertex_t> order_;              // the colour classes (colour_classes)
   std::vector<offset_t> class_at_;
   std::vector<bool> class_has_long_;  // per class: a row over piece_entries in it

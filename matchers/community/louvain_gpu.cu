@@ -31,12 +31,16 @@
 //               whose moves would not add up, move_clash.hpp; drawn, those
 //               too that are drawn together but go apart), and the others
 //               decide again in the next step (a colouring decided by the
-//               gains, at most 32 steps). In the final stage's levels,
-//               whose rounds are many, the others do not decide again:
+//               gains, at most 32 steps). In the final stage's levels
+//               and the final rounds, whose rounds are many, the others
+//               do not decide again:
 //               a mover's conflicting neighbours withdraw until the next
 //               round and the rest compete on their first margins, so a
 //               step costs a pass over margins, not a hashing of every
-//               pending row (bench/RESULTS.md, 2026-12-03). With
+//               pending row (bench/RESULTS.md, 2026-12-03). After a
+//               level's first round only the vertices that moved, that
+//               still wanted to, or whose margin their neighbours' moves
+//               can have made positive decide (Slack). With
 //               --coloring off all vertices decide at once
 //               with the minimum-label rule (the paper's, after Lu et
 //               al.: a vertex alone moves to another community
@@ -350,25 +354,27 @@ __device__ inline bool improves(const MoveInputs& in, const Choice& ch, double k
 
 // What a decision writes, for choose_kernel and hub_reduce_kernel.
 // decides(u): whether u decides (else skip(u)); finish(u, choice).
-//
-// A round's class: next[u] its community after the class's moves, from the
-// class's start; min_label: the minimum-label rule (no colouring); active
-// (when not null): only the vertices flagged there decide, the others stay.
-// How far a decided vertex is from moving (Slack: deficit and the bound
-// on its change since; both null when not kept).
+
+// How far a decided vertex was from moving and how much its neighbours'
+// moves can have changed that since (a round's deciders, deciders_kernel;
+// both null when not kept).
 struct Slack {
-  double* deficit = nullptr;
+  double* margin = nullptr;
   double* bound = nullptr;
-  // After u's decision: the largest gain of another community (0 when
-  // none is larger: a community that becomes a neighbour's later gains at
-  // most the bound) less that of staying, and the bound back to 0.
+  // After u's decision: its margin, the largest gain of another community
+  // (0 when none is larger: a community that becomes a neighbour's later
+  // gains at most the bound) less that of staying (above 0 when it wanted
+  // to move), and the bound back to 0.
   __device__ void decided(vertex_t u, const Choice& ch) const {
-    if (!deficit) return;
-    deficit[u] = __dsub_rn(ch.best != no_vertex ? fmax(ch.best_gain, 0.0) : 0.0, ch.stay);
+    if (!margin) return;
+    margin[u] = __dsub_rn(ch.best != no_vertex ? fmax(ch.best_gain, 0.0) : 0.0, ch.stay);
     bound[u] = 0;
   }
 };
 
+// A round's class: next[u] its community after the class's moves, from the
+// class's start; min_label: the minimum-label rule (no colouring); active
+// (when not null): only the vertices flagged there decide, the others stay.
 struct ClassMoves {
   static constexpr bool refine = false;
   const unsigned char* active;
@@ -658,14 +664,14 @@ __global__ void bound_kernel(RowItems r, long long items, const vertex_t* cols, 
 }
 
 // The next round's deciders: the vertices that moved, and those whose
-// margin can now be positive: twice the bound (a gain up, staying down)
-// at least the deficit of their last decision (every vertex before its
-// first). The tot terms of moves elsewhere are not counted (a heuristic,
-// as GVE-Louvain's pruning).
+// margin can now be positive: the margin of their last decision plus
+// twice the bound (a gain up, staying down) at least 0 (every vertex
+// before its first decision: margin +inf). The tot terms of moves
+// elsewhere are not counted (a heuristic, as GVE-Louvain's pruning).
 __global__ void deciders_kernel(const vertex_t* label, const vertex_t* before, const double* bound,
-                                const double* deficit, vertex_t n, unsigned char* active) {
+                                const double* margin, vertex_t n, unsigned char* active) {
   for (long long v = blockIdx.x * (long long)blockDim.x + threadIdx.x; v < n; v += (long long)gridDim.x * blockDim.x)
-    active[v] = label[v] != before[v] || __dmul_rn(2.0, bound[v]) >= -deficit[v];
+    active[v] = label[v] != before[v] || __dmul_rn(2.0, bound[v]) >= -margin[v];
 }
 
 // A withdrawing settling's step, after its moves: want = -1 for every
@@ -795,6 +801,20 @@ struct Plus {
 };
 
 // ids[i] = i; count[colour[u]] += 1.
+// found = 1 when a row's columns do not strictly increase (an entry
+// repeated, or rows unsorted). A warp a row.
+__global__ void unordered_rows_kernel(const offset_t* offsets, const vertex_t* cols, vertex_t n,
+                                      unsigned long long* found) {
+  const long long warp = (blockIdx.x * (long long)blockDim.x + threadIdx.x) / 32;
+  const int lane = threadIdx.x % 32;
+  if (warp >= n) return;
+  for (offset_t e = offsets[warp] + lane; e + 1 < offsets[warp + 1]; e += 32)
+    if (cols[e] >= cols[e + 1]) {
+      *found = 1;
+      return;
+    }
+}
+
 __global__ void iota_kernel(vertex_t* ids, vertex_t n) {
   for (long long u = blockIdx.x * (long long)blockDim.x + threadIdx.x; u < n; u += (long long)gridDim.x * blockDim.x)
     ids[u] = vertex_t(u);
@@ -1104,15 +1124,15 @@ class Mover {
     if (coloring) {
       active = DeviceBuffer<unsigned char>(std::size_t(n), s_);
       MATCHBLAS_CUDA_TRY(cudaMemsetAsync(active.data(), 1, n, s_));
-      if (deficit_.size() != std::size_t(n)) {
-        deficit_ = DeviceBuffer<double>(std::size_t(n), s_);
+      if (margin_.size() != std::size_t(n)) {
+        margin_ = DeviceBuffer<double>(std::size_t(n), s_);
         bound_ = DeviceBuffer<double>(std::size_t(n), s_);
       }
       zero(bound_, s_);
       fill_kernel<<<blocks_for(n, block_threads), block_threads, 0, s_>>>(
-          deficit_.data(), n, std::numeric_limits<double>::infinity());  // every vertex decides first
+          margin_.data(), n, std::numeric_limits<double>::infinity());  // every vertex decides first
       launched();
-      slack = {deficit_.data(), bound_.data()};
+      slack = {margin_.data(), bound_.data()};
     }
     vertex_t moves = 0;
     for (;;) {
@@ -1160,7 +1180,7 @@ class Mover {
               bound_.data());
         });
         deciders_kernel<<<blocks_for(n, block_threads), block_threads, 0, s_>>>(
-            label_.data(), before.data(), bound_.data(), deficit_.data(), n, active.data());
+            label_.data(), before.data(), bound_.data(), margin_.data(), n, active.data());
         launched();
       }
     }
@@ -1171,12 +1191,16 @@ class Mover {
   // left as it is; with `active`, those flagged there), in steps from tot
   // and size current: each pending vertex decides its best neighbouring
   // community (SettleWants); those whose margin over staying, then id,
-  // beats every deciding neighbour's move at once (they are not
-  // neighbours: a colouring decided by the gains, so two neighbours never
-  // swap). Then, re-deciding (the final moves), the others (rows of up to
-  // settle_retry_row entries) decide again in the next step, from the
-  // moves made; withdrawing (a round's last colour class), they decide
-  // only once: the movers' neighbours withdraw until the settling ends
+  // beats every deciding neighbour's whose move conflicts with its own
+  // (`together`: with strict, every neighbour's, so movers are never
+  // neighbours, a colouring decided by the gains; with additive or drawn,
+  // neighbours whose pair term makes their moves add up may move
+  // together, move_clash.hpp) move at once. Then, re-deciding (the levels
+  // before the final stage, and the final moves' settlings), the others
+  // (rows of up to settle_retry_row entries) decide again in the next
+  // step, from the moves made; withdrawing (the final stage's levels and
+  // the final rounds), they decide only once: the movers' conflicting
+  // neighbours withdraw until the settling ends
   // and the rest compete again on the margins decided first (within the
   // tot terms, as a colour class does), so a step costs a pass over the
   // pending rows' margins, not a hashing of them: on a dense coarse level
@@ -1334,9 +1358,9 @@ class Mover {
   DeviceBuffer<vertex_t> settle_next_, settle_list_, settle_again_, settle_movers_, settle_from_;
   DeviceBuffer<unsigned char> settle_keep_;
   DeviceBuffer<unsigned long long> settle_counts_;
-  // the rounds' deciders (Slack): per vertex, its last decision's deficit
+  // the rounds' deciders (Slack): per vertex, its last decision's margin
   // and the bound on its change since
-  DeviceBuffer<double> deficit_, bound_;
+  DeviceBuffer<double> margin_, bound_;
   DeviceBuffer<vertex_t> order_;              // the colour classes (colour_classes)
   std::vector<offset_t> class_at_;
   std::vector<bool> class_has_long_;  // per class: a row over piece_entries in it
@@ -1412,6 +1436,19 @@ Communities louvain_gpu(const Csr<double>& g, const LouvainOptions& o, const Gpu
   if (n > 0) {
     iota_kernel<<<blocks_for(n, block_threads), block_threads, 0, s>>>(label.data(), n);
     launched();
+  }
+  // With --together additive or drawn, rows whose columns do not strictly
+  // increase are merged first (the aggregation with each vertex its own
+  // community sums an edge's repeated entries): the settling's rules read a
+  // pair's weight from one entry (move_clash.hpp), and a weight split over
+  // copies would hide a clash. The same graph and modularity.
+  if (n > 0 && o.together != LouvainTogether::strict) {
+    DeviceBuffer<unsigned long long> found(1, s);
+    MATCHBLAS_CUDA_TRY(cudaMemsetAsync(found.data(), 0, sizeof(unsigned long long), s));
+    unordered_rows_kernel<<<blocks_for(n * 32LL, block_threads), block_threads, 0, s>>>(
+        input.offsets.data(), input.cols.data(), n, found.data());
+    launched();
+    if (read_scalar(found.data(), s) != 0) input = aggregate_on_device(input, label.data(), n, s);
   }
   Level coarse;
   const Level* level_graph = &input;

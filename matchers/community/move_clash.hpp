@@ -20,12 +20,13 @@
 namespace matchblas::community {
 
 // 2m A_uv - gamma k_u k_v: the pair's term times (2m)^2 / 2, without
-// contraction into fused multiply-adds on the device.
+// contraction into fused multiply-adds on the device; gamma (k_u k_v), so
+// that u and v compute the same bits whichever is first.
 MATCHBLAS_HD inline double pair_term(double a_uv, double ku, double kv, double two_m, double gamma) {
 #ifdef __CUDA_ARCH__
-  return __dsub_rn(__dmul_rn(a_uv, two_m), __dmul_rn(__dmul_rn(gamma, ku), kv));
+  return __dsub_rn(__dmul_rn(a_uv, two_m), __dmul_rn(gamma, __dmul_rn(ku, kv)));
 #else
-  return a_uv * two_m - gamma * ku * kv;
+  return a_uv * two_m - gamma * (ku * kv);
 #endif
 }
 

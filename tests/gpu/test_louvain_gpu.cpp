@@ -213,6 +213,45 @@ TEST_CASE("louvain-gpu: each --together rule: a local optimum, the same partitio
   }
 }
 
+TEST_CASE("louvain-gpu: an edge's weight over repeated entries, rows unordered: the summed graph's partition") {
+  // The settling rules read a pair's weight from one entry, so such rows are
+  // merged first (with additive and drawn): every edge of weight 2 or more
+  // split over two entries (the same split both ways), each row reversed.
+  for (const Csr<double>& g : {integer_rmat(12, 8, 21), integer_rmat(11, 16, 5)}) {
+    Csr<double> split;
+    split.n_rows = split.n_cols = g.n_rows;
+    split.offsets.assign(1, 0);
+    for (vertex_t u = 0; u < g.n_rows; ++u) {
+      const std::size_t row_start = split.cols.size();
+      for (offset_t e = g.offsets[u]; e < g.offsets[u + 1]; ++e) {
+        const vertex_t v = g.cols[std::size_t(e)];
+        const double w = g.weights[std::size_t(e)];
+        if (v != u && w >= 2) {
+          const double half = std::floor(w / 2);
+          split.cols.insert(split.cols.end(), {v, v});
+          split.weights.insert(split.weights.end(), {half, w - half});
+        } else {
+          split.cols.push_back(v);
+          split.weights.push_back(w);
+        }
+      }
+      std::reverse(split.cols.begin() + std::ptrdiff_t(row_start), split.cols.end());
+      std::reverse(split.weights.begin() + std::ptrdiff_t(row_start), split.weights.end());
+      split.offsets.push_back(offset_t(split.cols.size()));
+    }
+    REQUIRE(split.num_entries() > g.num_entries());
+    for (const LouvainTogether rule : {LouvainTogether::additive, LouvainTogether::drawn}) {
+      LouvainOptions o;
+      o.together = rule;
+      const Communities want = louvain_gpu(g, o), got = louvain_gpu(split, o);
+      require_same_levels(got, want);
+      CHECK(got.label == want.label);
+      CHECK(got.modularity == doctest::Approx(want.modularity).epsilon(1e-12));
+      require_local_optimum(split, got, 1.0);
+    }
+  }
+}
+
 TEST_CASE("louvain-gpu: no vertices, no edges, isolated vertices; bad input and GPU ids refused") {
   Csr<double> empty;
   const Communities none = louvain_gpu(empty);

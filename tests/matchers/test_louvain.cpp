@@ -514,3 +514,38 @@ TEST_CASE("moves_clash: two neighbours' moves together change Q by their own cha
   CHECK(clashing > 50);  // both kinds were drawn
   CHECK(adding > 50);
 }
+
+TEST_CASE("moves_to_local_optimum: checks that skip what their bounds rule out move as checks of every vertex") {
+  // The final moves' checks skip the vertices whose margin cannot have
+  // become positive since they were evaluated (CheckBounds): the improving
+  // lists, so the moves, must be those of checks of every vertex, here
+  // improving_vertices and queue_moves in the same loop. Random graphs with
+  // loops and ties, real and integer weights, three resolutions, from
+  // random partitions into a few communities and from singletons.
+  std::mt19937 rng(41);
+  for (int trial = 0; trial < 36; ++trial) {
+    CAPTURE(trial);
+    const vertex_t n = 50 + vertex_t(rng() % 900);
+    Csr<double> g = check::random_community_graph(n, (3.0 + trial % 5) / n, 1 + trial % 3, trial % 2 ? 0.1 : 0.0, rng);
+    if (trial % 3 == 0)
+      for (double& w : g.weights) w = std::ceil(w * 4);
+    const double gamma = trial % 4 == 0 ? 0.5 : trial % 4 == 1 ? 2.0 : 1.0;
+    std::vector<vertex_t> start(static_cast<std::size_t>(n));
+    const vertex_t parts = trial % 6 == 5 ? n : 1 + vertex_t(rng() % 12);
+    for (vertex_t v = 0; v < n; ++v) start[std::size_t(v)] = parts == n ? v : vertex_t(rng() % parts);
+    community::MoveState pruned = community::from_labels(g, start, gamma);
+    community::MoveState full = community::from_labels(g, start, gamma);
+    int pruned_passes = 0, full_passes = 0;
+    const vertex_t pruned_moves = community::moves_to_local_optimum(g, pruned, 1 + trial % 3, &pruned_passes);
+    const vertex_t full_moves = community::moves_until_none_improves(
+        [&] { return community::improving_vertices(g, full, 2); },
+        [&](const std::vector<vertex_t>& candidates) {
+          return community::queue_moves(g, full, candidates, community::follow_neighbours(candidates.size(), n));
+        },
+        &full_passes);
+    CHECK(pruned_moves == full_moves);
+    CHECK(pruned_passes == full_passes);
+    REQUIRE(pruned.label == full.label);
+    CHECK(community::improving_vertices(g, pruned, 2).empty());
+  }
+}

@@ -320,90 +320,49 @@ vertex_t local_moves(const Csr<double>& g, MoveState& s, double threshold, int* 
   return moves;
 }
 
+MoveBounds::MoveBounds(vertex_t n)
+    : margin_(std::size_t(n), std::numeric_limits<double>::infinity()),
+      moved_w_(std::size_t(n), 0.0),
+      own_tot_(std::size_t(n), 0.0),
+      drift_at_(std::size_t(n), 0.0) {}
+
+bool MoveBounds::cannot_improve(const MoveState& s, vertex_t v) const {
+  const std::size_t i = std::size_t(v);
+  const double kv = s.k[i];
+  const double rise = std::max(0.0, s.tot[std::size_t(s.label[i])] - own_tot_[i]);
+  const double bound = s.two_m * moved_w_[i] + s.gamma * kv * (rise + (drift_ - drift_at_[i]));
+  const double slack = 1e-12 * std::max(1.0, s.gamma) * kv * s.two_m;  // best_move's
+  return margin_[i] + bound <= slack / 2;
+}
+
+void MoveBounds::evaluated(const MoveState& s, vertex_t v, double best_gain, double stay) {
+  const std::size_t i = std::size_t(v);
+  margin_[i] = std::max(best_gain, 0.0) - stay;
+  moved_w_[i] = 0;
+  own_tot_[i] = s.tot[std::size_t(s.label[i])];
+  drift_at_[i] = drift_;
+}
+
+void MoveBounds::moved(const Csr<double>& g, const MoveState& s, vertex_t u, vertex_t from) {
+  margin_[std::size_t(u)] = std::numeric_limits<double>::infinity();
+  const vertex_t to = s.label[std::size_t(u)];
+  for (offset_t e = g.offsets[u]; e < g.offsets[u + 1]; ++e) {
+    const vertex_t v = g.cols[e], own = s.label[std::size_t(v)];
+    if (v != u) moved_w_[std::size_t(v)] += g.weights[e] * double(int(to != own) + int(from == own));
+  }
+}
+
 namespace {
-
-// What lets moves_to_local_optimum's checks skip a vertex that cannot
-// improve, with the same list of improving vertices as a check of every
-// vertex. Per vertex: the margin of its last evaluation by a check (its
-// best gain, at least 0, the gain of a community of its own, less that of
-// staying; +inf after it moved), the weight W of its neighbours' moves
-// since, its community's tot then and the drift then. The drift: per
-// check, the largest fall of any community's tot since the check before,
-// summed over the checks. A vertex's margin now is at most that margin
-// plus 2m W (a neighbour's move a -> b shifts its edge's weight from a to
-// b: b's gain up when b is not v's community, staying down when a is; W
-// sums the edge once or twice by that; a community that becomes a
-// neighbour gains at most the edge) plus gamma k_v times its community's tot's rise (staying
-// down) and the drift since (a community's tot falls by at most that: its
-// gain up). Where that is at most half the rounding slack of best_move's
-// rule, it does not improve. O(n) memory; O(n) a check, O(degree) a move.
-class CheckBounds {
- public:
-  explicit CheckBounds(vertex_t n)
-      : margin_(std::size_t(n), std::numeric_limits<double>::infinity()),
-        moved_w_(std::size_t(n), 0.0),
-        own_tot_(std::size_t(n), 0.0),
-        drift_at_(std::size_t(n), 0.0) {}
-
-  // At a check's start: the drift since the last check.
-  void start_check(const MoveState& s, int t) {
-    if (!tot_at_check_.empty()) {
-      const vertex_t n = vertex_t(s.tot.size());
-      double fall = 0;
-#pragma omp parallel for num_threads(t) reduction(max : fall) schedule(static)
-      for (vertex_t c = 0; c < n; ++c) fall = std::max(fall, tot_at_check_[std::size_t(c)] - s.tot[std::size_t(c)]);
-      drift_ += fall;
-    }
-    tot_at_check_ = s.tot;
-  }
-
-  // Whether v's best move cannot improve now (best_move's rule).
-  bool cannot_improve(const MoveState& s, vertex_t v) const {
-    const std::size_t i = std::size_t(v);
-    const double kv = s.k[i];
-    const double rise = std::max(0.0, s.tot[std::size_t(s.label[i])] - own_tot_[i]);
-    const double bound = s.two_m * moved_w_[i] + s.gamma * kv * (rise + (drift_ - drift_at_[i]));
-    const double slack = 1e-12 * std::max(1.0, s.gamma) * kv * s.two_m;
-    return margin_[i] + bound <= slack / 2;
-  }
-
-  // v evaluated by a check (b: its best move).
-  void evaluated(const MoveState& s, vertex_t v, const BestMove& b) {
-    const std::size_t i = std::size_t(v);
-    margin_[i] = b.gain - b.stay;
-    moved_w_[i] = 0;
-    own_tot_[i] = s.tot[std::size_t(s.label[i])];
-    drift_at_[i] = drift_;
-  }
-
-  // u moved from community `from` (to its label now): its margin unknown;
-  // for each neighbour v, what the move can raise v's margin by, over 2m:
-  // its edge if u joined another community than v's (that one's gain up),
-  // and again if u left v's (staying down).
-  void moved(const Csr<double>& g, const MoveState& s, vertex_t u, vertex_t from) {
-    margin_[std::size_t(u)] = std::numeric_limits<double>::infinity();
-    const vertex_t to = s.label[std::size_t(u)];
-    for (offset_t e = g.offsets[u]; e < g.offsets[u + 1]; ++e) {
-      const vertex_t v = g.cols[e], own = s.label[std::size_t(v)];
-      if (v != u) moved_w_[std::size_t(v)] += g.weights[e] * double(int(to != own) + int(from == own));
-    }
-  }
-
- private:
-  std::vector<double> margin_, moved_w_, own_tot_, drift_at_, tot_at_check_;
-  double drift_ = 0;
-};
 
 // improving_vertices with the threads' tables given (a table per thread);
 // with bounds, the vertices they show cannot improve are not evaluated.
 template <class Weights>
 std::vector<vertex_t> improving_vertices_with(const Csr<double>& g, const MoveState& s, int t,
-                                              std::vector<Weights>& tables, CheckBounds* bounds = nullptr) {
+                                              std::vector<Weights>& tables, MoveBounds* bounds = nullptr) {
   const vertex_t n = g.n_rows;
   std::vector<vertex_t> size(std::size_t(n), 0), out;
   if (s.two_m <= 0) return out;
   for (vertex_t l : s.label) ++size[std::size_t(l)];
-  if (bounds) bounds->start_check(s, t);
   std::vector<char> improves(std::size_t(n), 0);
   AllocationGuard guard;
 #pragma omp parallel num_threads(t)
@@ -415,7 +374,7 @@ std::vector<vertex_t> improving_vertices_with(const Csr<double>& g, const MoveSt
         if (bounds && bounds->cannot_improve(s, u)) return;
         const BestMove b = best_move_with(g, s, size, u, weights);
         improves[std::size_t(u)] = b.improves;
-        if (bounds) bounds->evaluated(s, u, b);
+        if (bounds) bounds->evaluated(s, u, b.gain, b.stay);
       });
   }
   guard.rethrow();
@@ -435,7 +394,7 @@ namespace {
 
 // queue_moves, telling bounds (when set) of every move.
 vertex_t queue_moves_with(const Csr<double>& g, MoveState& s, const std::vector<vertex_t>& candidates,
-                          bool neighbours, CheckBounds* bounds) {
+                          bool neighbours, MoveBounds* bounds) {
   if (s.two_m <= 0) return 0;
   SequentialMoves mover(g, s);
   std::vector<char> queued(std::size_t(g.n_rows), 0);
@@ -493,13 +452,26 @@ vertex_t moves_until_none_improves(const std::function<std::vector<vertex_t>()>&
 vertex_t moves_to_local_optimum(const Csr<double>& g, MoveState& s, int threads, int* passes) {
   // The threads' tables made once for every check (made per check, their
   // placement in memory moved the checks' time by 15-20% on ER 2^18).
-  // The checks after the first evaluate only the vertices that CheckBounds
-  // cannot rule out (the same lists as checks of every vertex).
+  // The checks after the first evaluate only the vertices that MoveBounds
+  // cannot rule out (the same lists as checks of every vertex); its drift
+  // from check to check is the largest fall of a community's tot.
   const int t = threads > 0 ? threads : omp_get_max_threads();
-  CheckBounds bounds(g.n_rows);
+  MoveBounds bounds(g.n_rows);
+  std::vector<double> tot_at_check;
   return with_thread_tables(g.n_rows, t, [&](auto& tables) {
     return moves_until_none_improves(
-        [&] { return improving_vertices_with(g, s, t, tables, &bounds); },
+        [&] {
+          if (!tot_at_check.empty()) {
+            double fall = 0;
+            const vertex_t n = g.n_rows;
+#pragma omp parallel for num_threads(t) reduction(max : fall) schedule(static)
+            for (vertex_t c = 0; c < n; ++c)
+              fall = std::max(fall, tot_at_check[std::size_t(c)] - s.tot[std::size_t(c)]);
+            bounds.drifted(fall);
+          }
+          tot_at_check = s.tot;
+          return improving_vertices_with(g, s, t, tables, &bounds);
+        },
         [&](const std::vector<vertex_t>& candidates) {
           return queue_moves_with(g, s, candidates, follow_neighbours(candidates.size(), g.n_rows), &bounds);
         },

@@ -136,6 +136,42 @@ struct ModularityChange {
   }
 };
 
+// What lets a Louvain entry skip deciding a vertex that cannot improve,
+// with the same decisions as deciding every vertex (moves_to_local_optimum's
+// checks; louvain_omp's rounds gained nothing from it on ER and R-MAT 2^18,
+// bench/RESULTS.md). Per vertex: the margin of its last
+// evaluation (its best other gain, at least 0, less that of staying; +inf
+// before one and after it moved), the weight W of its neighbours' moves
+// since, its community's tot then, and the drift then. The drift: the sum,
+// over the stretches between the caller's drifted() calls, of the largest
+// fall of any community's tot in each. Its margin now is at most that
+// margin plus 2m W (a neighbour's move a -> b shifts its edge's weight from
+// a to b: b's gain up when b is not v's community, staying down when a is;
+// W sums the edge once or twice by that; a community that becomes a
+// neighbour gains at most the edge) plus gamma k_v times its community's
+// tot's rise (staying down) and the drift since (a community's tot fell by
+// at most that: its gain up). Where that is at most half best_move's
+// rounding slack (1e-12 max(1, gamma) k_v 2m), it does not improve.
+// O(n) memory; O(1) a question, O(degree) a move.
+class MoveBounds {
+ public:
+  explicit MoveBounds(vertex_t n);
+  // Whether v cannot improve now (s: the state now).
+  bool cannot_improve(const MoveState& s, vertex_t v) const;
+  // v evaluated under s: its best other community's gain and staying's
+  // (times 2m, as BestMove's).
+  void evaluated(const MoveState& s, vertex_t v, double best_gain, double stay);
+  // u moved from `from` to its label in s (s after the move).
+  void moved(const Csr<double>& g, const MoveState& s, vertex_t u, vertex_t from);
+  // The largest fall of a community's tot since the last call (or since
+  // the first evaluation).
+  void drifted(double fall) { drift_ += fall; }
+
+ private:
+  std::vector<double> margin_, moved_w_, own_tot_, drift_at_;
+  double drift_ = 0;
+};
+
 // u's best move under s (louvain.hpp's rule): the neighbouring community of
 // the largest gain (times 2m), ties to the smallest label, or (to =
 // no_vertex) one of its own at gain 0, which loses ties to a neighbouring

@@ -1,7 +1,8 @@
 // Louvain on the GPU (louvain.hpp; M. Naim, F. Manne, M. Halappanavar,
 // A. Tumeo, "Community detection on the GPU", IPDPS 2017, sec. 3-4): every
 // stage on the device, only scalars (modularity, move counts, community
-// counts) read by the host between stages.
+// counts) read by the host between stages. The settling rules and the
+// guarantee in full: docs/algorithms/louvain_gpu.md.
 //
 //   rounds      a warp per vertex sums its weight into each neighbouring
 //               community in a hash table (shared memory for rows of up to

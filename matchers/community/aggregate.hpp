@@ -4,6 +4,7 @@
 // final refinement) or from a queue after a parallel check (the final
 // refinement of louvain-omp and louvain-gpu).
 #pragma once
+#include <cstdint>
 #include <functional>
 #include <vector>
 
@@ -59,8 +60,12 @@ class NeighbourWeights {
   void each(F f) const {
     for (std::size_t slot : used_) f(key_[slot], weight_[slot]);
   }
+  double weight(vertex_t c) const;  // the sum added for c since start (0 if none)
 
  private:
+  std::size_t home(vertex_t c) const {  // c's first slot (a Fibonacci hash)
+    return (std::uint64_t(std::uint32_t(c)) * 0x9e3779b97f4a7c15ULL >> 20) & mask_;
+  }
   std::vector<vertex_t> key_;
   std::vector<double> weight_;
   std::vector<std::size_t> used_;

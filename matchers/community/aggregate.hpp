@@ -156,7 +156,9 @@ struct ModularityChange {
 // neighbour gains at most the edge) plus gamma k_v times its community's
 // tot's rise (staying down) and the drift since (a community's tot fell by
 // at most that: its gain up). Where that is at most half best_move's
-// rounding slack (1e-12 max(1, gamma) k_v 2m), it does not improve.
+// rounding slack (1e-12 max(1, gamma) k_v 2m), it does not improve (the
+// rounding of a row's weight sums, a few ulps of k_v 2m for rows of up to
+// thousands of entries, stays far inside the other half).
 // O(n) memory; O(1) a question, O(degree) a move.
 class MoveBounds {
  public:

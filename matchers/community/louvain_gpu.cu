@@ -801,7 +801,6 @@ struct Plus {
   __device__ double operator()(double a, double b) const { return a + b; }
 };
 
-// ids[i] = i; count[colour[u]] += 1.
 // found = 1 when a row's columns do not strictly increase (an entry
 // repeated, or rows unsorted). A warp a row.
 __global__ void unordered_rows_kernel(const offset_t* offsets, const vertex_t* cols, vertex_t n,
@@ -816,6 +815,7 @@ __global__ void unordered_rows_kernel(const offset_t* offsets, const vertex_t* c
     }
 }
 
+// ids[i] = i; count[colour[u]] += 1.
 __global__ void iota_kernel(vertex_t* ids, vertex_t n) {
   for (long long u = blockIdx.x * (long long)blockDim.x + threadIdx.x; u < n; u += (long long)gridDim.x * blockDim.x)
     ids[u] = vertex_t(u);
@@ -1438,19 +1438,31 @@ Communities louvain_gpu(const Csr<double>& g, const LouvainOptions& o, const Gpu
     iota_kernel<<<blocks_for(n, block_threads), block_threads, 0, s>>>(label.data(), n);
     launched();
   }
-  // With --together additive or drawn, rows whose columns do not strictly
-  // increase are merged first (the aggregation with each vertex its own
-  // community sums an edge's repeated entries): the settling's rules read a
+  // Rows whose columns do not strictly increase are merged first, on the
+  // host (the aggregation with each vertex its own community sums an edge's
+  // repeated entries, in their order), and the merged graph serves the
+  // device and the host's final moves alike: the settling's rules read a
   // pair's weight from one entry (move_clash.hpp), and a weight split over
-  // copies would hide a clash. The same graph and modularity.
-  if (n > 0 && o.together != LouvainTogether::strict) {
+  // copies would hide a clash. The same graph (up to the rounding of those
+  // sums for real weights).
+  std::optional<Csr<double>> merged;
+  if (n > 0) {
     DeviceBuffer<unsigned long long> found(1, s);
     MATCHBLAS_CUDA_TRY(cudaMemsetAsync(found.data(), 0, sizeof(unsigned long long), s));
     unordered_rows_kernel<<<blocks_for(n * 32LL, block_threads), block_threads, 0, s>>>(
         input.offsets.data(), input.cols.data(), n, found.data());
     launched();
-    if (read_scalar(found.data(), s) != 0) input = aggregate_on_device(input, label.data(), n, s);
+    if (read_scalar(found.data(), s) != 0) {
+      std::vector<vertex_t> identity(static_cast<std::size_t>(n));
+      for (vertex_t u = 0; u < n; ++u) identity[std::size_t(u)] = u;
+      merged = community::aggregate(g, identity, n, o.threads);
+      input.entries = merged->num_entries();
+      input.offsets = DeviceBuffer<offset_t>::from_host(merged->offsets, s);
+      input.cols = DeviceBuffer<vertex_t>::from_host(merged->cols, s);
+      input.weights = DeviceBuffer<double>::from_host(merged->weights, s);
+    }
   }
+  const Csr<double>& graph = merged ? *merged : g;  // the input as the levels see it
   Level coarse;
   const Level* level_graph = &input;
   bool final_stage = false;
@@ -1542,10 +1554,10 @@ Communities louvain_gpu(const Csr<double>& g, const LouvainOptions& o, const Gpu
         MATCHBLAS_CUDA_TRY(
             cudaMemcpyAsync(labels.data(), mover.label(), n * sizeof(vertex_t), cudaMemcpyDeviceToHost, s));
         session.synchronize();
-        host = community::from_labels(g, std::move(labels), o.resolution);
+        host = community::from_labels(graph, std::move(labels), o.resolution);
       }
       const vertex_t moved =
-          community::queue_moves(g, *host, candidates, community::follow_neighbours(candidates.size(), n));
+          community::queue_moves(graph, *host, candidates, community::follow_neighbours(candidates.size(), n));
       if (moved > 0) {
         MATCHBLAS_CUDA_TRY(
             cudaMemcpyAsync(mover.label(), host->label.data(), n * sizeof(vertex_t), cudaMemcpyHostToDevice, s));

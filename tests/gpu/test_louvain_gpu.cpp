@@ -215,8 +215,9 @@ TEST_CASE("louvain-gpu: each --together rule: a local optimum, the same partitio
 
 TEST_CASE("louvain-gpu: an edge's weight over repeated entries, rows unordered: the summed graph's partition") {
   // The settling rules read a pair's weight from one entry, so such rows are
-  // merged first (with additive and drawn): every edge of weight 2 or more
-  // split over two entries (the same split both ways), each row reversed.
+  // merged first, for the device and the host's final moves alike: every
+  // edge of weight 2 or more split over two entries (the same split both
+  // ways), each row reversed.
   for (const Csr<double>& g : {integer_rmat(12, 8, 21), integer_rmat(11, 16, 5)}) {
     Csr<double> split;
     split.n_rows = split.n_cols = g.n_rows;
@@ -240,7 +241,9 @@ TEST_CASE("louvain-gpu: an edge's weight over repeated entries, rows unordered: 
       split.offsets.push_back(offset_t(split.cols.size()));
     }
     REQUIRE(split.num_entries() > g.num_entries());
-    for (const LouvainTogether rule : {LouvainTogether::additive, LouvainTogether::drawn}) {
+    for (const auto& [rule_name, rule] : louvain_together_rules) {
+      const std::string name(rule_name);
+      CAPTURE(name);
       LouvainOptions o;
       o.together = rule;
       const Communities want = louvain_gpu(g, o), got = louvain_gpu(split, o);

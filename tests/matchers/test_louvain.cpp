@@ -517,7 +517,7 @@ TEST_CASE("moves_clash: two neighbours' moves together change Q by their own cha
 
 TEST_CASE("moves_to_local_optimum: checks that skip what their bounds rule out move as checks of every vertex") {
   // The final moves' checks skip the vertices whose margin cannot have
-  // become positive since they were evaluated (CheckBounds): the improving
+  // become positive since they were evaluated (MoveBounds): the improving
   // lists, so the moves, must be those of checks of every vertex, here
   // improving_vertices and queue_moves in the same loop. Random graphs with
   // loops and ties, real and integer weights, three resolutions, from

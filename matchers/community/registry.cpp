@@ -15,7 +15,7 @@
 // entries); on the device it holds the graph (24 bytes an edge), the
 // aggregation's keys, weights and sorted copies (64), the global hash
 // tables of rows over 64 entries (at most 96), and about 110 bytes a vertex
-// (labels, sums, the settling's lists, the rounds' deficits and bounds).
+// (labels, sums, the settling's lists, the rounds' margins and bounds).
 #include "matchers/registry.hpp"
 
 #include "matchers/community/louvain.hpp"

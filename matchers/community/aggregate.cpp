@@ -278,42 +278,54 @@ BestMove best_move(const Csr<double>& g, const MoveState& s, const std::vector<v
 
 namespace {
 
-// Moves one vertex at a time (local_moves, queue_moves), keeping the
-// communities' sizes and the ids without members (for a vertex going
-// alone: the id freed last).
-class SequentialMoves {
+// The communities' sizes and the ids without members, kept over moves made
+// one at a time (local_moves, queue_moves, checked_moves); a vertex going
+// alone takes the id freed last.
+class Membership {
  public:
-  SequentialMoves(const Csr<double>& g, MoveState& s)
-      : g_(g), s_(s), size_(std::size_t(g.n_rows), 0), weights_(g.n_rows) {
+  explicit Membership(const MoveState& s) : size_(s.label.size(), 0) {
     for (vertex_t l : s.label) ++size_[std::size_t(l)];
-    for (vertex_t c = g.n_rows - 1; c >= 0; --c)
+    for (vertex_t c = vertex_t(size_.size()) - 1; c >= 0; --c)
       if (size_[std::size_t(c)] == 0) free_ids_.push_back(c);
   }
-
-  // Moves u when its best move improves: true, the modularity gained added
-  // to *gained.
-  bool visit(vertex_t u, double* gained) {
-    const BestMove b = best_move_with(g_, s_, size_, u, weights_);
-    if (!b.improves) return false;
-    const vertex_t own = s_.label[std::size_t(u)];
-    vertex_t to = b.to;
+  const std::vector<vertex_t>& sizes() const { return size_; }
+  // u moves to `to` (no_vertex: a community of its own).
+  void move(MoveState& s, vertex_t u, vertex_t to) {
+    const vertex_t own = s.label[std::size_t(u)];
     if (to == no_vertex) {
       to = free_ids_.back();
       free_ids_.pop_back();
     }
-    *gained += (b.gain - b.stay) / s_.two_m;
     if (--size_[std::size_t(own)] == 0) free_ids_.push_back(own);
     ++size_[std::size_t(to)];
-    s_.label[std::size_t(u)] = to;
-    s_.tot[std::size_t(own)] -= s_.k[std::size_t(u)];
-    s_.tot[std::size_t(to)] += s_.k[std::size_t(u)];
+    s.label[std::size_t(u)] = to;
+    s.tot[std::size_t(own)] -= s.k[std::size_t(u)];
+    s.tot[std::size_t(to)] += s.k[std::size_t(u)];
+  }
+
+ private:
+  std::vector<vertex_t> size_, free_ids_;
+};
+
+// Moves one vertex at a time, each to its best_move when that improves.
+class SequentialMoves {
+ public:
+  SequentialMoves(const Csr<double>& g, MoveState& s) : g_(g), s_(s), members_(s), weights_(g.n_rows) {}
+
+  // Moves u when its best move improves: true, the modularity gained added
+  // to *gained.
+  bool visit(vertex_t u, double* gained) {
+    const BestMove b = best_move_with(g_, s_, members_.sizes(), u, weights_);
+    if (!b.improves) return false;
+    *gained += (b.gain - b.stay) / s_.two_m;
+    members_.move(s_, u, b.to);
     return true;
   }
 
  private:
   const Csr<double>& g_;
   MoveState& s_;
-  std::vector<vertex_t> size_, free_ids_;
+  Membership members_;
   DenseWeights weights_;
 };
 
@@ -373,9 +385,11 @@ namespace {
 
 // improving_vertices with the threads' tables given (a table per thread);
 // with bounds, the vertices they show cannot improve are not evaluated.
+// targets, when given, has n entries.
 template <class Weights>
 std::vector<vertex_t> improving_vertices_with(const Csr<double>& g, const MoveState& s, int t,
-                                              std::vector<Weights>& tables, MoveBounds* bounds = nullptr) {
+                                              std::vector<Weights>& tables, std::vector<vertex_t>* targets,
+                                              MoveBounds* bounds = nullptr) {
   const vertex_t n = g.n_rows;
   std::vector<vertex_t> size(std::size_t(n), 0), out;
   if (s.two_m <= 0) return out;
@@ -391,6 +405,7 @@ std::vector<vertex_t> improving_vertices_with(const Csr<double>& g, const MoveSt
         if (bounds && bounds->cannot_improve(s, u)) return;
         const BestMove b = best_move_with(g, s, size, u, weights);
         improves[std::size_t(u)] = b.improves;
+        if (targets && b.improves) (*targets)[std::size_t(u)] = b.to;
         if (bounds) bounds->evaluated(s, u, b.gain, b.stay);
       });
   }
@@ -402,16 +417,16 @@ std::vector<vertex_t> improving_vertices_with(const Csr<double>& g, const MoveSt
 
 }  // namespace
 
-std::vector<vertex_t> improving_vertices(const Csr<double>& g, const MoveState& s, int threads) {
+std::vector<vertex_t> improving_vertices(const Csr<double>& g, const MoveState& s, int threads,
+                                         std::vector<vertex_t>* targets) {
   const int t = threads > 0 ? threads : omp_get_max_threads();
-  return with_thread_tables(g.n_rows, t, [&](auto& tables) { return improving_vertices_with(g, s, t, tables); });
+  if (targets) targets->resize(std::size_t(g.n_rows), no_vertex);
+  return with_thread_tables(g.n_rows, t,
+                            [&](auto& tables) { return improving_vertices_with(g, s, t, tables, targets); });
 }
 
-namespace {
-
-// queue_moves, telling bounds (when set) of every move.
-vertex_t queue_moves_with(const Csr<double>& g, MoveState& s, const std::vector<vertex_t>& candidates,
-                          bool neighbours, MoveBounds* bounds) {
+vertex_t queue_moves(const Csr<double>& g, MoveState& s, const std::vector<vertex_t>& candidates,
+                     bool neighbours) {
   if (s.two_m <= 0) return 0;
   SequentialMoves mover(g, s);
   std::vector<char> queued(std::size_t(g.n_rows), 0);
@@ -424,10 +439,8 @@ vertex_t queue_moves_with(const Csr<double>& g, MoveState& s, const std::vector<
     const vertex_t u = queue.front();
     queue.pop_front();
     queued[std::size_t(u)] = 0;
-    const vertex_t from = s.label[std::size_t(u)];
     if (!mover.visit(u, &gained)) continue;
     ++moves;
-    if (bounds) bounds->moved(g, s, u, from);
     if (!neighbours) continue;
     for (offset_t e = g.offsets[u]; e < g.offsets[u + 1]; ++e) {
       const vertex_t v = g.cols[e];
@@ -438,13 +451,6 @@ vertex_t queue_moves_with(const Csr<double>& g, MoveState& s, const std::vector<
     }
   }
   return moves;
-}
-
-}  // namespace
-
-vertex_t queue_moves(const Csr<double>& g, MoveState& s, const std::vector<vertex_t>& candidates,
-                     bool neighbours) {
-  return queue_moves_with(g, s, candidates, neighbours, nullptr);
 }
 
 bool follow_neighbours(std::size_t candidates, vertex_t n) {
@@ -466,6 +472,37 @@ vertex_t moves_until_none_improves(const std::function<std::vector<vertex_t>()>&
   return moves;
 }
 
+vertex_t checked_moves(const Csr<double>& g, MoveState& s, const std::vector<vertex_t>& candidates,
+                       const std::vector<vertex_t>& targets, MoveBounds* bounds) {
+  if (s.two_m <= 0) return 0;
+  Membership members(s);
+  const double slack = 1e-12 * std::max(1.0, s.gamma);  // best_move's, in its order of products
+  vertex_t moves = 0;
+  for (std::size_t i = 0; i < candidates.size(); ++i) {
+    if (i % 65536 == 0) check_interrupt();
+    const vertex_t u = candidates[i], own = s.label[std::size_t(u)], to = targets[std::size_t(u)];
+    if (to == own || (to == no_vertex && members.sizes()[std::size_t(own)] <= 1)) continue;
+    // u's weights into its community and into `to`, summed in row order as
+    // best_move sums them: for the first candidate the check's own numbers.
+    double w_own = 0, w_to = 0;
+    for (offset_t e = g.offsets[u]; e < g.offsets[u + 1]; ++e) {
+      const vertex_t v = g.cols[e];
+      if (v == u) continue;
+      const vertex_t l = s.label[std::size_t(v)];
+      if (l == own) w_own += g.weights[e];
+      else if (l == to) w_to += g.weights[e];
+    }
+    const double ku = s.k[std::size_t(u)];
+    const double stay = w_own * s.two_m - s.gamma * (s.tot[std::size_t(own)] - ku) * ku;
+    const double gain = to == no_vertex ? 0.0 : w_to * s.two_m - s.gamma * s.tot[std::size_t(to)] * ku;
+    if (!(gain > stay + slack * ku * s.two_m)) continue;
+    members.move(s, u, to);
+    ++moves;
+    if (bounds) bounds->moved(g, s, u, own);
+  }
+  return moves;
+}
+
 vertex_t moves_to_local_optimum(const Csr<double>& g, MoveState& s, int threads, int* passes) {
   // The threads' tables made once for every check (made per check, their
   // placement in memory moved the checks' time by 15-20% on ER 2^18).
@@ -475,6 +512,7 @@ vertex_t moves_to_local_optimum(const Csr<double>& g, MoveState& s, int threads,
   const int t = threads > 0 ? threads : omp_get_max_threads();
   MoveBounds bounds(g.n_rows);
   std::vector<double> tot_at_check;
+  std::vector<vertex_t> targets(std::size_t(g.n_rows), no_vertex);
   return with_thread_tables(g.n_rows, t, [&](auto& tables) {
     return moves_until_none_improves(
         [&] {
@@ -487,11 +525,9 @@ vertex_t moves_to_local_optimum(const Csr<double>& g, MoveState& s, int threads,
             bounds.drifted(fall);
           }
           tot_at_check = s.tot;
-          return improving_vertices_with(g, s, t, tables, &bounds);
+          return improving_vertices_with(g, s, t, tables, &targets, &bounds);
         },
-        [&](const std::vector<vertex_t>& candidates) {
-          return queue_moves_with(g, s, candidates, follow_neighbours(candidates.size(), g.n_rows), &bounds);
-        },
+        [&](const std::vector<vertex_t>& candidates) { return checked_moves(g, s, candidates, targets, &bounds); },
         passes);
   });
 }

@@ -35,9 +35,11 @@
 // All three end (unless options.refine is off) with local moves of the
 // input graph's vertices until none gains: louvain in whole passes in
 // vertex order; louvain_omp and louvain_gpu check every vertex in parallel
-// (threads, the device) and move the improving ones one at a time (when
-// few, from a queue that takes in each mover's neighbours; aggregate.hpp)
-// or, louvain_gpu from 256 of them up, by settling on the device, until
+// (threads, the device) and move the improving ones one at a time
+// (louvain_omp: each to the check's choice while that still improves;
+// louvain_gpu: re-decided, when few from a queue that takes in each mover's
+// neighbours; aggregate.hpp) or, louvain_gpu from 256 of them up, by
+// settling on the device, until
 // the check finds none. The guarantee "local optimum" (no vertex of the input
 // gains modularity by moving to a neighbouring community or to one of its
 // own), which the conformance test checks with its own gain computation.

@@ -519,7 +519,7 @@ TEST_CASE("moves_to_local_optimum: checks that skip what their bounds rule out m
   // The final moves' checks skip the vertices whose margin cannot have
   // become positive since they were evaluated (MoveBounds): the improving
   // lists, so the moves, must be those of checks of every vertex, here
-  // improving_vertices and queue_moves in the same loop. Random graphs with
+  // improving_vertices and checked_moves in the same loop. Random graphs with
   // loops and ties, real and integer weights, three resolutions, from
   // random partitions into a few communities and from singletons.
   std::mt19937 rng(41);
@@ -537,15 +537,75 @@ TEST_CASE("moves_to_local_optimum: checks that skip what their bounds rule out m
     community::MoveState full = community::from_labels(g, start, gamma);
     int pruned_passes = 0, full_passes = 0;
     const vertex_t pruned_moves = community::moves_to_local_optimum(g, pruned, 1 + trial % 3, &pruned_passes);
+    std::vector<vertex_t> targets;
     const vertex_t full_moves = community::moves_until_none_improves(
-        [&] { return community::improving_vertices(g, full, 2); },
+        [&] { return community::improving_vertices(g, full, 2, &targets); },
         [&](const std::vector<vertex_t>& candidates) {
-          return community::queue_moves(g, full, candidates, community::follow_neighbours(candidates.size(), n));
+          const vertex_t moved = community::checked_moves(g, full, candidates, targets);
+          CHECK(moved > 0);  // the first candidate always moves
+          return moved;
         },
         &full_passes);
     CHECK(pruned_moves == full_moves);
     CHECK(pruned_passes == full_passes);
     REQUIRE(pruned.label == full.label);
     CHECK(community::improving_vertices(g, pruned, 2).empty());
+  }
+}
+
+TEST_CASE("checked_moves: moves only what still improves, from any targets, and keeps the state consistent") {
+  // Targets from a check made before other moves, and arbitrary ones (a
+  // random community, a vertex's own, or no_vertex): each kept move must
+  // raise modularity (by ops::modularity, recomputed), the tots and labels
+  // must stay those of the partition, and targets fresh from a check must
+  // move their first candidate.
+  std::mt19937 rng(46);
+  for (int trial = 0; trial < 30; ++trial) {
+    CAPTURE(trial);
+    const vertex_t n = 40 + vertex_t(rng() % 400);
+    Csr<double> g = check::random_community_graph(n, (3.0 + trial % 4) / n, 1 + trial % 3, trial % 2 ? 0.1 : 0.0, rng);
+    if (trial % 3 == 0)
+      for (double& w : g.weights) w = std::ceil(w * 3);
+    const double gamma = trial % 3 == 0 ? 0.5 : trial % 3 == 1 ? 1.5 : 1.0;
+    std::vector<vertex_t> start(static_cast<std::size_t>(n));
+    const vertex_t parts = 1 + vertex_t(rng() % 10);
+    for (vertex_t v = 0; v < n; ++v) start[std::size_t(v)] = vertex_t(rng() % parts);
+    community::MoveState s = community::from_labels(g, start, gamma);
+    std::vector<vertex_t> targets;
+    std::vector<vertex_t> candidates = community::improving_vertices(g, s, 1 + trial % 2, &targets);
+    const bool fresh = trial % 2 == 0;
+    if (!fresh) {  // arbitrary targets for a random half of the vertices
+      candidates.clear();
+      for (vertex_t v = 0; v < n; ++v) {
+        if (rng() % 2) continue;
+        candidates.push_back(v);
+        const unsigned pick = rng() % 4;
+        targets[std::size_t(v)] = pick == 0 ? no_vertex : pick == 1 ? s.label[std::size_t(v)] : vertex_t(rng() % parts);
+      }
+    }
+    if (candidates.empty()) continue;
+    double q = ops::modularity(g, s.label, gamma);
+    // One candidate at a time, so each kept move is checked on its own.
+    vertex_t moved = 0;
+    for (vertex_t u : candidates) {
+      const vertex_t before = s.label[std::size_t(u)];
+      const vertex_t m = community::checked_moves(g, s, {u}, targets);
+      CHECK(m == vertex_t(s.label[std::size_t(u)] != before));
+      const double now = ops::modularity(g, s.label, gamma);
+      if (m == 1) CHECK(now > q);
+      else CHECK(now == q);
+      if (fresh && moved == 0) CHECK(m == 1);  // the first candidate moves as its check found
+      moved += m;
+      q = now;
+    }
+    const community::MoveState again = community::from_labels(g, s.label, gamma);
+    for (vertex_t c = 0; c < n; ++c) CHECK(s.tot[std::size_t(c)] == doctest::Approx(again.tot[std::size_t(c)]));
+    // The whole list in one call moves the same from a restored start.
+    community::MoveState whole = community::from_labels(g, start, gamma);
+    CHECK(community::checked_moves(g, whole, candidates, targets) == moved);
+    std::vector<vertex_t> a = whole.label, b = s.label;  // the same partition (ids of new communities aside)
+    community::renumber(a);
+    community::renumber(b);
+    CHECK(a == b);
   }
 }

@@ -34,47 +34,22 @@ namespace {
 using community::MoveState;
 using community::NeighbourWeights;
 
-// The vertices grouped by colour of a greedy distance-1 colouring (loops
-// aside): each vertex in order takes the smallest colour none of its
-// coloured neighbours has; each class in vertex order. O(n + entries), one
-// thread (Jones-Plassmann rounds in parallel rescanned the hubs' rows once
-// a round: level 0 of R-MAT 2^18 took 7.5 s with them, 1.8 s with this).
-std::vector<std::vector<vertex_t>> colour_classes(const Csr<double>& g) {
-  const vertex_t n = g.n_rows;
-  std::vector<vertex_t> colour(static_cast<std::size_t>(n), no_vertex), seen_by;
-  std::vector<std::vector<vertex_t>> classes;
-  for (vertex_t u = 0; u < n; ++u) {
-    if (u % 65536 == 0) check_interrupt();
-    for (offset_t e = g.offsets[u]; e < g.offsets[u + 1]; ++e) {
-      const vertex_t c = colour[std::size_t(g.cols[e])];
-      if (c != no_vertex) seen_by[std::size_t(c)] = u;  // colour c is taken for u
-    }
-    vertex_t c = 0;
-    while (std::size_t(c) < seen_by.size() && seen_by[std::size_t(c)] == u) ++c;
-    if (std::size_t(c) == seen_by.size()) {
-      seen_by.push_back(no_vertex);
-      classes.emplace_back();
-    }
-    colour[std::size_t(u)] = c;
-    classes[std::size_t(c)].push_back(u);
-  }
-  return classes;
-}
-
 // Weights: the threads' tables of the weight into each neighbouring
 // community (NeighbourWeights, or DenseWeights where the level is small):
 // the same sums either way.
+// colouring: the level's graph's (community::greedy_colouring), or null
+// for one class of every vertex and the minimum-label rule.
 template <class Weights>
-vertex_t parallel_rounds(const Csr<double>& g, MoveState& s, double threshold, int* passes, int t, bool coloring,
-                         std::vector<Weights>& tables) {
+vertex_t parallel_rounds(const Csr<double>& g, MoveState& s, double threshold, int* passes, int t,
+                         const community::Colouring* colouring, std::vector<Weights>& tables) {
   const vertex_t n = g.n_rows;
-  std::vector<std::vector<vertex_t>> classes;
-  if (coloring) {
-    classes = colour_classes(g);
-  } else {
-    classes.emplace_back(static_cast<std::size_t>(n));
-    for (vertex_t u = 0; u < n; ++u) classes[0][std::size_t(u)] = u;
+  const bool coloring = colouring != nullptr;
+  std::vector<std::vector<vertex_t>> everyone;
+  if (!coloring) {
+    everyone.emplace_back(static_cast<std::size_t>(n));
+    for (vertex_t u = 0; u < n; ++u) everyone[0][std::size_t(u)] = u;
   }
+  const std::vector<std::vector<vertex_t>>& classes = coloring ? colouring->classes : everyone;
   // Each class's entries: a class runs on the team when it has work for it
   // (a vertex count would leave the late levels' classes of a few hundred
   // heavy rows on one thread: ER 2^18's second level, 69653 vertices and
@@ -176,11 +151,11 @@ vertex_t parallel_rounds(const Csr<double>& g, MoveState& s, double threshold, i
 // A level's rounds with a table per thread, kept between classes
 // (community::with_thread_tables: dense or hashed).
 vertex_t parallel_rounds(const Csr<double>& g, MoveState& s, double threshold, int* passes, int threads,
-                         bool coloring) {
+                         const community::Colouring* colouring) {
   if (s.two_m <= 0) return 0;
   const int t = threads > 0 ? threads : omp_get_max_threads();
   return community::with_thread_tables(
-      g.n_rows, t, [&](auto& tables) { return parallel_rounds(g, s, threshold, passes, t, coloring, tables); });
+      g.n_rows, t, [&](auto& tables) { return parallel_rounds(g, s, threshold, passes, t, colouring, tables); });
 }
 
 }  // namespace
@@ -188,15 +163,25 @@ vertex_t parallel_rounds(const Csr<double>& g, MoveState& s, double threshold, i
 Communities louvain_omp(const Csr<double>& g, const LouvainOptions& options) {
   const int threads = options.threads;
   const bool coloring = options.coloring;
+  // The input's colouring: made once, for level 0's rounds (which run on g
+  // itself) and the final moves.
+  community::Colouring input;
+  const auto input_colouring = [&]() -> const community::Colouring& {
+    if (input.colour.size() != std::size_t(g.n_rows)) input = community::greedy_colouring(g, threads);
+    return input;
+  };
   return community::run_levels(
       g, options,
-      [threads, coloring](const Csr<double>& graph, MoveState& s, double threshold, int* passes) {
-        return parallel_rounds(graph, s, threshold, passes, threads, coloring);
+      [&](const Csr<double>& graph, MoveState& s, double threshold, int* passes) {
+        if (!coloring) return parallel_rounds(graph, s, threshold, passes, threads, nullptr);
+        if (&graph == &g) return parallel_rounds(graph, s, threshold, passes, threads, &input_colouring());
+        const community::Colouring level = community::greedy_colouring(graph, threads);
+        return parallel_rounds(graph, s, threshold, passes, threads, &level);
       },
       // (Rounds at the final threshold before it took 3.8 s instead of 2.2
       // on ER 2^18 at two threads: 22 rounds.)
-      [threads](const Csr<double>& graph, MoveState& s, int* passes) {
-        return community::moves_to_local_optimum(graph, s, threads, passes);
+      [&](const Csr<double>& graph, MoveState& s, int* passes) {
+        return community::moves_to_local_optimum(graph, s, threads, input_colouring(), passes);
       });
 }
 

@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "lib/error.hpp"
+#include "lib/fresh_vector.hpp"
 #include "lib/interrupt.hpp"
 #include "lib/omp_threads.hpp"
 #include "ops/mirror_sums.hpp"
@@ -122,11 +123,35 @@ vertex_t renumber(std::vector<vertex_t>& label) {
   return k;
 }
 
-Colouring greedy_colouring(const Csr<double>& g, int threads) {
+namespace {
+
+// The rest of the greedy colouring in one pass in vertex order: each vertex
+// not yet coloured takes the smallest colour its coloured neighbours leave
+// free (its lower neighbours are coloured by then; its higher ones are not,
+// as a vertex is coloured only after all its lower neighbours).
+void colour_in_order(const Csr<double>& g, std::vector<vertex_t>& colour) {
+  std::vector<vertex_t> seen_by;  // seen_by[c] == u: colour c is taken for u
+  for (vertex_t u = 0; u < g.n_rows; ++u) {
+    if (u % 65536 == 0) check_interrupt();
+    if (colour[std::size_t(u)] != no_vertex) continue;
+    for (offset_t e = g.offsets[u]; e < g.offsets[u + 1]; ++e) {
+      const vertex_t c = colour[std::size_t(g.cols[e])];
+      if (c == no_vertex) continue;
+      if (std::size_t(c) >= seen_by.size()) seen_by.resize(std::size_t(c) + 1, no_vertex);
+      seen_by[std::size_t(c)] = u;
+    }
+    vertex_t c = 0;
+    while (std::size_t(c) < seen_by.size() && seen_by[std::size_t(c)] == u) ++c;
+    colour[std::size_t(u)] = c;
+  }
+}
+
+// The greedy colouring's first vertices in rounds on t threads: a vertex in
+// the round after its last lower neighbour, while a round has at least
+// parallel_from vertices; the rest stay no_vertex.
+void colour_in_rounds(const Csr<double>& g, int t, std::vector<vertex_t>& colour) {
+  constexpr std::size_t parallel_from = 4096;
   const vertex_t n = g.n_rows;
-  const int t = threads > 0 ? threads : omp_get_max_threads();
-  Colouring out;
-  out.colour.assign(static_cast<std::size_t>(n), no_vertex);
   // pending[v]: v's entries to lower vertices not yet coloured.
   std::vector<vertex_t> pending(static_cast<std::size_t>(n));
 #pragma omp parallel for num_threads(t) schedule(dynamic, 4096)
@@ -138,14 +163,12 @@ Colouring greedy_colouring(const Csr<double>& g, int threads) {
   std::vector<vertex_t> frontier;
   for (vertex_t v = 0; v < n; ++v)
     if (pending[std::size_t(v)] == 0) frontier.push_back(v);
-  // Per thread: the vertices its colourings made ready, and seen_by (seen_by[c]
-  // == u: colour c is taken for u).
+  // Per thread: the vertices its colourings made ready, and its seen_by.
   std::vector<std::vector<vertex_t>> ready(static_cast<std::size_t>(t)), seen_by(static_cast<std::size_t>(t));
-  constexpr std::size_t parallel_from = 2048;  // a smaller round runs on one thread: a path's n rounds cost O(n)
-  while (!frontier.empty()) {
+  while (frontier.size() >= parallel_from) {
     check_interrupt();
     const std::int64_t count = std::int64_t(frontier.size());
-#pragma omp parallel num_threads(t) if (frontier.size() >= parallel_from)
+#pragma omp parallel num_threads(t)
     {
       const std::size_t me = std::size_t(omp_get_thread_num());
       std::vector<vertex_t>& mine = ready[me];
@@ -156,13 +179,13 @@ Colouring greedy_colouring(const Csr<double>& g, int threads) {
         for (offset_t e = g.offsets[u]; e < g.offsets[u + 1]; ++e) {
           const vertex_t w = g.cols[e];
           if (w >= u) continue;
-          const std::size_t c = std::size_t(out.colour[std::size_t(w)]);  // coloured in an earlier round
+          const std::size_t c = std::size_t(colour[std::size_t(w)]);  // coloured in an earlier round
           if (c >= seen.size()) seen.resize(c + 1, no_vertex);
           seen[c] = u;
         }
         std::size_t c = 0;
         while (c < seen.size() && seen[c] == u) ++c;
-        out.colour[std::size_t(u)] = vertex_t(c);
+        colour[std::size_t(u)] = vertex_t(c);
         for (offset_t e = g.offsets[u]; e < g.offsets[u + 1]; ++e) {
           const vertex_t w = g.cols[e];
           if (w <= u) continue;
@@ -174,11 +197,22 @@ Colouring greedy_colouring(const Csr<double>& g, int threads) {
       }
     }
     frontier.clear();
-    for (std::vector<vertex_t>& part : ready) {  // (a round on one thread fills only the first)
+    for (std::vector<vertex_t>& part : ready) {
       frontier.insert(frontier.end(), part.begin(), part.end());
       part.clear();
     }
   }
+}
+
+}  // namespace
+
+Colouring greedy_colouring(const Csr<double>& g, int threads) {
+  const vertex_t n = g.n_rows;
+  const int t = threads > 0 ? threads : omp_get_max_threads();
+  Colouring out;
+  out.colour.assign(static_cast<std::size_t>(n), no_vertex);
+  if (t >= rounds_from_threads) colour_in_rounds(g, t, out.colour);
+  colour_in_order(g, out.colour);
   // The classes in vertex order.
   vertex_t colours = 0;
   for (vertex_t c : out.colour) colours = std::max(colours, c + 1);
@@ -241,8 +275,8 @@ Csr<double> aggregate(const Csr<double>& g, const std::vector<vertex_t>& label, 
   a.offsets.assign(std::size_t(communities) + 1, 0);
   for (vertex_t c = 0; c < communities; ++c)
     a.offsets[std::size_t(c) + 1] = a.offsets[std::size_t(c)] + offset_t(rows[std::size_t(c)].size());
-  a.cols.resize(std::size_t(a.offsets.back()));
-  a.weights.resize(a.cols.size());
+  resize_fresh(a.cols, std::size_t(a.offsets.back()));  // (huge pages: the zero-fill's faults)
+  resize_fresh(a.weights, a.cols.size());
 #pragma omp parallel for num_threads(t) schedule(dynamic, 256)
   for (vertex_t c = 0; c < communities; ++c) {
     offset_t e = a.offsets[std::size_t(c)];

@@ -647,9 +647,10 @@ Csr<double> raw_graph(const std::vector<std::vector<vertex_t>>& rows) {
 }  // namespace
 
 TEST_CASE("greedy_colouring: the colouring of one pass in vertex order, at any thread count") {
-  // Rounds of the vertices whose lower neighbours are all coloured must give
-  // each vertex the smallest colour its lower neighbours leave free, as one
-  // pass in order does: on random graphs with repeated entries and loops
+  // Rounds of the vertices whose lower neighbours are all coloured (from
+  // rounds_from_threads threads) and the pass that colours the rest must
+  // give each vertex the smallest colour its lower neighbours leave free, as
+  // one pass in order does: on random graphs with repeated entries and loops
   // (large ones whose rounds run on the threads), a path in order (n rounds
   // of one vertex), a path in reverse, a star and a graph without edges.
   std::mt19937 rng(7);
@@ -698,7 +699,7 @@ TEST_CASE("greedy_colouring: the colouring of one pass in vertex order, at any t
       while (std::find(taken.begin(), taken.end(), c) != taken.end()) ++c;
       expected[std::size_t(u)] = c;
     }
-    for (int threads : {1, 2, 4}) {
+    for (int threads : {1, 2, community::rounds_from_threads, 2 * community::rounds_from_threads}) {
       const community::Colouring c = community::greedy_colouring(g, threads);
       REQUIRE(c.colour == expected);
       std::size_t listed = 0;

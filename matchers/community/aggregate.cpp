@@ -391,6 +391,8 @@ class Membership {
       if (size_[std::size_t(c)] == 0) free_ids_.push_back(c);
   }
   const std::vector<vertex_t>& sizes() const { return size_; }
+  // The community a move to `to` joins (no_vertex: the free id move takes).
+  vertex_t joined(vertex_t to) const { return to == no_vertex ? free_ids_.back() : to; }
   // u moves to `to` (no_vertex: a community of its own).
   void move(MoveState& s, vertex_t u, vertex_t to) {
     const vertex_t own = s.label[std::size_t(u)];
@@ -407,6 +409,35 @@ class Membership {
 
  private:
   std::vector<vertex_t> size_, free_ids_;
+};
+
+// The tots of the communities that moves changed, as they were before the
+// first such move since the last clear: the largest fall of a community's
+// tot since then, without a copy of every tot.
+class TotLog {
+ public:
+  explicit TotLog(vertex_t n) : logged_(std::size_t(n), 0), before_(std::size_t(n)) {}
+  void note(const MoveState& s, vertex_t c) {  // before c's tot changes
+    if (logged_[std::size_t(c)]) return;
+    logged_[std::size_t(c)] = 1;
+    before_[std::size_t(c)] = s.tot[std::size_t(c)];
+    changed_.push_back(c);
+  }
+  // The largest fall (at least 0) since the last clear; clears.
+  double largest_fall(const MoveState& s) {
+    double fall = 0;
+    for (vertex_t c : changed_) {
+      fall = std::max(fall, before_[std::size_t(c)] - s.tot[std::size_t(c)]);
+      logged_[std::size_t(c)] = 0;
+    }
+    changed_.clear();
+    return fall;
+  }
+
+ private:
+  std::vector<char> logged_;
+  std::vector<double> before_;
+  std::vector<vertex_t> changed_;
 };
 
 // Moves one vertex at a time, each to its best_move when that improves.
@@ -506,7 +537,7 @@ std::vector<vertex_t> improving_vertices_with(const Csr<double>& g, const MoveSt
     sizes = &counted;
   }
   const std::vector<vertex_t>& size = *sizes;
-  std::vector<char> improves(std::size_t(n), 0);
+  std::vector<char> improves(static_cast<std::size_t>(n));
   AllocationGuard guard;
 #pragma omp parallel num_threads(t)
   {
@@ -514,6 +545,7 @@ std::vector<vertex_t> improving_vertices_with(const Csr<double>& g, const MoveSt
 #pragma omp for schedule(dynamic, 1024)
     for (vertex_t u = 0; u < n; ++u)
       guard.run([&] {
+        improves[std::size_t(u)] = 0;
         if (bounds && bounds->cannot_improve(s, u)) return;
         const BestMove b = best_move_with(g, s, size, u, weights);
         improves[std::size_t(u)] = b.improves;
@@ -522,8 +554,21 @@ std::vector<vertex_t> improving_vertices_with(const Csr<double>& g, const MoveSt
       });
   }
   guard.rethrow();
-  for (vertex_t u = 0; u < n; ++u)
-    if (improves[std::size_t(u)]) out.push_back(u);
+  // The improving vertices in order: blocks counted, then written, on the threads.
+  const std::int64_t blocks = std::min<std::int64_t>(std::int64_t(t) * 4, std::max<std::int64_t>(1, n / 4096));
+  const auto block_start = [&](std::int64_t b) { return vertex_t(std::int64_t(n) * b / blocks); };
+  std::vector<std::size_t> at(std::size_t(blocks) + 1, 0);
+#pragma omp parallel for num_threads(t) schedule(static) if (blocks > 1)
+  for (std::int64_t b = 0; b < blocks; ++b)
+    for (vertex_t u = block_start(b); u < block_start(b + 1); ++u) at[std::size_t(b) + 1] += improves[std::size_t(u)];
+  for (std::int64_t b = 0; b < blocks; ++b) at[std::size_t(b) + 1] += at[std::size_t(b)];
+  out.resize(at.back());
+#pragma omp parallel for num_threads(t) schedule(static) if (blocks > 1)
+  for (std::int64_t b = 0; b < blocks; ++b) {
+    std::size_t k = at[std::size_t(b)];
+    for (vertex_t u = block_start(b); u < block_start(b + 1); ++u)
+      if (improves[std::size_t(u)]) out[k++] = u;
+  }
   return out;
 }
 
@@ -587,9 +632,10 @@ vertex_t moves_until_none_improves(const std::function<std::vector<vertex_t>()>&
 namespace {
 
 // checked_moves with the communities' sizes kept by the caller.
+// log (when set) notes every tot before it changes.
 vertex_t checked_moves_with(const Csr<double>& g, MoveState& s, Membership& members,
                             const std::vector<vertex_t>& candidates, const std::vector<vertex_t>& targets,
-                            const Colouring& colouring, int t, MoveBounds* bounds) {
+                            const Colouring& colouring, int t, MoveBounds* bounds, TotLog* log = nullptr) {
   if (s.two_m <= 0 || candidates.empty()) return 0;
   // The candidates by colour, each class in their order (a counting sort).
   const std::size_t colours = colouring.classes.size();
@@ -633,6 +679,10 @@ vertex_t checked_moves_with(const Csr<double>& g, MoveState& s, Membership& memb
       const double stay = w_own[std::size_t(i)] * s.two_m - s.gamma * (s.tot[std::size_t(own)] - ku) * ku;
       const double gain = to == no_vertex ? 0.0 : w_to[std::size_t(i)] * s.two_m - s.gamma * s.tot[std::size_t(to)] * ku;
       if (!(gain > stay + slack * ku * s.two_m)) continue;
+      if (log) {
+        log->note(s, own);
+        log->note(s, members.joined(to));
+      }
       members.move(s, u, to);
       movers.emplace_back(u, own);
     }
@@ -663,28 +713,22 @@ vertex_t moves_to_local_optimum(const Csr<double>& g, MoveState& s, int threads,
   // placement in memory moved the checks' time by 15-20% on ER 2^18).
   // The checks after the first evaluate only the vertices that MoveBounds
   // cannot rule out (the same lists as checks of every vertex); its drift
-  // from check to check is the largest fall of a community's tot.
+  // from check to check is the largest fall of a community's tot, from the
+  // log of the tots the moves changed (no O(n) pass a check). The loop keeps
+  // the communities' sizes too.
   const int t = threads > 0 ? threads : omp_get_max_threads();
   MoveBounds bounds(g.n_rows);
-  std::vector<double> tot_at_check;
+  TotLog log(g.n_rows);
   std::vector<vertex_t> targets(std::size_t(g.n_rows), no_vertex);
   Membership members(s);
   return with_thread_tables(g.n_rows, t, [&](auto& tables) {
     return moves_until_none_improves(
         [&] {
-          if (!tot_at_check.empty()) {
-            double fall = 0;
-            const vertex_t n = g.n_rows;
-#pragma omp parallel for num_threads(t) reduction(max : fall) schedule(static)
-            for (vertex_t c = 0; c < n; ++c)
-              fall = std::max(fall, tot_at_check[std::size_t(c)] - s.tot[std::size_t(c)]);
-            bounds.drifted(fall);
-          }
-          tot_at_check = s.tot;
+          bounds.drifted(log.largest_fall(s));
           return improving_vertices_with(g, s, t, tables, &targets, &bounds, &members.sizes());
         },
         [&](const std::vector<vertex_t>& candidates) {
-          return checked_moves_with(g, s, members, candidates, targets, colouring, t, &bounds);
+          return checked_moves_with(g, s, members, candidates, targets, colouring, t, &bounds, &log);
         },
         passes);
   });

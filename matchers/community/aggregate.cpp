@@ -165,6 +165,7 @@ void colour_in_rounds(const Csr<double>& g, int t, std::vector<vertex_t>& colour
     if (pending[std::size_t(v)] == 0) frontier.push_back(v);
   // Per thread: the vertices its colourings made ready, and its seen_by.
   std::vector<std::vector<vertex_t>> ready(static_cast<std::size_t>(t)), seen_by(static_cast<std::size_t>(t));
+  AllocationGuard guard;
   while (frontier.size() >= parallel_from) {
     check_interrupt();
     const std::int64_t count = std::int64_t(frontier.size());
@@ -174,14 +175,15 @@ void colour_in_rounds(const Csr<double>& g, int t, std::vector<vertex_t>& colour
       std::vector<vertex_t>& mine = ready[me];
       std::vector<vertex_t>& seen = seen_by[me];
 #pragma omp for schedule(dynamic, 256)
-      for (std::int64_t i = 0; i < count; ++i) {
+      for (std::int64_t i = 0; i < count; ++i) guard.run([&] {
         const vertex_t u = frontier[std::size_t(i)];
         for (offset_t e = g.offsets[u]; e < g.offsets[u + 1]; ++e) {
           const vertex_t w = g.cols[e];
           if (w >= u) continue;
-          const std::size_t c = std::size_t(colour[std::size_t(w)]);  // coloured in an earlier round
-          if (c >= seen.size()) seen.resize(c + 1, no_vertex);
-          seen[c] = u;
+          const vertex_t cw = colour[std::size_t(w)];  // coloured in an earlier round (a symmetric graph)
+          if (cw == no_vertex) continue;
+          if (std::size_t(cw) >= seen.size()) seen.resize(std::size_t(cw) + 1, no_vertex);
+          seen[std::size_t(cw)] = u;
         }
         std::size_t c = 0;
         while (c < seen.size() && seen[c] == u) ++c;
@@ -194,8 +196,9 @@ void colour_in_rounds(const Csr<double>& g, int t, std::vector<vertex_t>& colour
           left = --pending[std::size_t(w)];
           if (left == 0) mine.push_back(w);
         }
-      }
+      });
     }
+    guard.rethrow();
     frontier.clear();
     for (std::vector<vertex_t>& part : ready) {
       frontier.insert(frontier.end(), part.begin(), part.end());
@@ -341,6 +344,21 @@ void NeighbourWeights::add(vertex_t c, double w) {
 
 namespace {
 
+// The gain, times 2m, of a vertex of degree ku in community c, its weight
+// into c being w; own is its community (whose tot counts it: less ku). Exact
+// for integer weights and gamma. best_move and checked_moves share it and
+// beats_staying, so that a check's move and its re-check round alike.
+double gain_times_2m(const MoveState& s, vertex_t own, double ku, vertex_t c, double w) {
+  const double tot = c == own ? s.tot[std::size_t(c)] - ku : s.tot[std::size_t(c)];
+  return w * s.two_m - s.gamma * tot * ku;
+}
+
+// Whether a move's gain beats staying's by more than the rounding slack
+// (1e-12 max(1, gamma) k_u 2m: rounding, not a gain).
+bool beats_staying(const MoveState& s, double ku, double gain, double stay) {
+  return gain > stay + 1e-12 * std::max(1.0, s.gamma) * ku * s.two_m;
+}
+
 template <class Weights>
 BestMove best_move_with(const Csr<double>& g, const MoveState& s, const std::vector<vertex_t>& size, vertex_t u,
                         Weights& weights) {
@@ -349,10 +367,7 @@ BestMove best_move_with(const Csr<double>& g, const MoveState& s, const std::vec
   weights.start(g.offsets[u + 1] - g.offsets[u]);
   for (offset_t e = g.offsets[u]; e < g.offsets[u + 1]; ++e)
     if (g.cols[e] != u) weights.add(s.label[std::size_t(g.cols[e])], g.weights[e]);
-  const auto gain = [&](vertex_t c, double w) {  // times 2m: exact for integer weights and gamma
-    const double tot = c == own ? s.tot[std::size_t(c)] - ku : s.tot[std::size_t(c)];
-    return w * s.two_m - s.gamma * tot * ku;
-  };
+  const auto gain = [&](vertex_t c, double w) { return gain_times_2m(s, own, ku, c, w); };
   BestMove b;
   b.stay = gain(own, 0.0);
   weights.each([&](vertex_t c, double w) {
@@ -366,8 +381,7 @@ BestMove best_move_with(const Csr<double>& g, const MoveState& s, const std::vec
       b.gain = x;
     }
   });
-  const double slack = 1e-12 * std::max(1.0, s.gamma);  // times k_u 2m: rounding, not a gain
-  b.improves = b.gain > b.stay + slack * ku * s.two_m && (b.to != no_vertex || size[std::size_t(own)] > 1);
+  b.improves = beats_staying(s, ku, b.gain, b.stay) && (b.to != no_vertex || size[std::size_t(own)] > 1);
   return b;
 }
 
@@ -649,7 +663,6 @@ vertex_t checked_moves_with(const Csr<double>& g, MoveState& s, Membership& memb
   }
   std::vector<double> w_own(order.size()), w_to(order.size());
   std::vector<std::pair<vertex_t, vertex_t>> movers;  // (vertex, its community before) of one class
-  const double slack = 1e-12 * std::max(1.0, s.gamma);  // best_move's, in its order of products
   vertex_t moves = 0;
   for (std::size_t c = 0; c < colours; ++c) {
     const std::int64_t begin = std::int64_t(at[c]), end = std::int64_t(at[c + 1]);
@@ -673,12 +686,18 @@ vertex_t checked_moves_with(const Csr<double>& g, MoveState& s, Membership& memb
     }
     movers.clear();
     for (std::int64_t i = begin; i < end; ++i) {
-      const vertex_t u = order[std::size_t(i)], own = s.label[std::size_t(u)], to = targets[std::size_t(u)];
+      const vertex_t u = order[std::size_t(i)], own = s.label[std::size_t(u)];
+      vertex_t to = targets[std::size_t(u)];
+      // A target that the moves before emptied is a community of u's own
+      // (gain 0, w_to being 0 then): its id is on the free list, which only
+      // a move alone takes off (joined into as a target, it would stay
+      // there for the next vertex going alone).
+      if (to != no_vertex && members.sizes()[std::size_t(to)] == 0) to = no_vertex;
       if (to == own || (to == no_vertex && members.sizes()[std::size_t(own)] <= 1)) continue;
       const double ku = s.k[std::size_t(u)];
-      const double stay = w_own[std::size_t(i)] * s.two_m - s.gamma * (s.tot[std::size_t(own)] - ku) * ku;
-      const double gain = to == no_vertex ? 0.0 : w_to[std::size_t(i)] * s.two_m - s.gamma * s.tot[std::size_t(to)] * ku;
-      if (!(gain > stay + slack * ku * s.two_m)) continue;
+      const double stay = gain_times_2m(s, own, ku, own, w_own[std::size_t(i)]);
+      const double gain = to == no_vertex ? 0.0 : gain_times_2m(s, own, ku, to, w_to[std::size_t(i)]);
+      if (!beats_staying(s, ku, gain, stay)) continue;
       if (log) {
         log->note(s, own);
         log->note(s, members.joined(to));

@@ -46,7 +46,8 @@ Csr<double> aggregate(const Csr<double>& g, const std::vector<vertex_t>& label, 
 // OpenMP threads on (`threads`, 0: all) the vertices are first coloured in
 // rounds, each in the round after its last lower neighbour, while a round
 // has thousands of them; one pass in order colours the rest (and every
-// vertex on fewer threads). The same colouring at any thread count.
+// vertex on fewer threads). The same colouring at any thread count, for a
+// symmetric g (as check_input requires; otherwise a proper colouring still).
 // O(n + entries) work. (The H200 host's cores, bench/RESULTS.md: the
 // rounds cost about 4x one pass's work, so they pay from 8 threads; ER 2^22
 // 0.74 s on one thread, 0.27 s on 16; R-MAT 2^22, whose hubs keep its rounds
@@ -253,10 +254,12 @@ bool follow_neighbours(std::size_t candidates, vertex_t n);
 // and the target from their rows at once (on `threads` threads: no two are
 // neighbours, so no move of the class changes them), in best_move's order
 // of sums, so the first candidate moves exactly as the check found; then
-// each is kept or not in turn against the tots as they are then. Each kept
-// move so raises modularity. Tells bounds (when set) of every move. Returns
-// the moves. O(sum of the candidates' degrees) work in parallel, O(number
-// of candidates + colours) on one thread.
+// each is kept or not in turn against the tots as they are then (a target
+// that the moves before emptied counts as a community of its own). Each
+// kept move so raises modularity. Tells bounds (when set) of every move.
+// Returns the moves. O(sum of the candidates' degrees) work in parallel,
+// O(n + number of candidates + colours) on one thread (the communities'
+// sizes counted; moves_to_local_optimum keeps them from call to call).
 vertex_t checked_moves(const Csr<double>& g, MoveState& s, const std::vector<vertex_t>& candidates,
                        const std::vector<vertex_t>& targets, const Colouring& colouring, int threads,
                        MoveBounds* bounds = nullptr);

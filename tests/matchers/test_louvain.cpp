@@ -567,11 +567,12 @@ TEST_CASE("checked_moves: moves only what still improves, from any targets, and 
   // random community, a vertex's own, or no_vertex): each kept move must
   // raise modularity (by ops::modularity, recomputed), the tots and labels
   // must stay those of the partition, and targets fresh from a check must
-  // move their first candidate.
+  // move their first candidate. The last trials' graphs have classes of
+  // thousands of candidates, whose weights are recounted on the threads.
   std::mt19937 rng(46);
-  for (int trial = 0; trial < 30; ++trial) {
+  for (int trial = 0; trial < 34; ++trial) {
     CAPTURE(trial);
-    const vertex_t n = 40 + vertex_t(rng() % 400);
+    const vertex_t n = trial < 30 ? 40 + vertex_t(rng() % 400) : 4000 + vertex_t(rng() % 2000);
     Csr<double> g = check::random_community_graph(n, (3.0 + trial % 4) / n, 1 + trial % 3, trial % 2 ? 0.1 : 0.0, rng);
     if (trial % 3 == 0)
       for (double& w : g.weights) w = std::ceil(w * 3);
@@ -651,8 +652,9 @@ TEST_CASE("greedy_colouring: the colouring of one pass in vertex order, at any t
   // rounds_from_threads threads) and the pass that colours the rest must
   // give each vertex the smallest colour its lower neighbours leave free, as
   // one pass in order does: on random graphs with repeated entries and loops
-  // (large ones whose rounds run on the threads), a path in order (n rounds
-  // of one vertex), a path in reverse, a star and a graph without edges.
+  // (large ones, whose first rounds run on the threads), a path in order
+  // and in reverse (rounds of one vertex: the one pass colours them), a star
+  // and a graph without edges.
   std::mt19937 rng(7);
   std::vector<std::vector<std::vector<vertex_t>>> graphs;
   for (int i = 0; i < 8; ++i) {
@@ -714,5 +716,69 @@ TEST_CASE("greedy_colouring: the colouring of one pass in vertex order, at any t
         for (offset_t e = g.offsets[u]; e < g.offsets[u + 1]; ++e)
           if (g.cols[e] != u) CHECK(c.colour[std::size_t(u)] != c.colour[std::size_t(g.cols[e])]);
     }
+  }
+}
+
+TEST_CASE("checked_moves: a target emptied by an earlier move is a community of the vertex's own") {
+  // x = 0 alone in C = 0 moves to D (strong ties); u = 1, x's only
+  // neighbour, then targets C, empty by then; y = 2, not u's neighbour, then
+  // goes alone. C's id is on the free list: u joining it as a target would
+  // leave it there, and y going alone would join u (modularity down: they
+  // share no edge). u must move to a community of its own, which takes C
+  // off the list, and y to another.
+  const std::vector<std::vector<std::pair<vertex_t, double>>> rows = {
+      {{1, 1}, {2, 1}, {3, 5}, {4, 5}},  // x
+      {{0, 1}},                          // u
+      {{0, 1}},                          // y
+      {{0, 5}, {4, 5}},                  // d1
+      {{0, 5}, {3, 5}},                  // d2
+      {{6, 1}},                          // a1
+      {{5, 1}},                          // a2
+      {{8, 1}},                          // b1
+      {{7, 1}}};                         // b2
+  Csr<double> g;
+  g.n_rows = g.n_cols = vertex_t(rows.size());
+  for (const auto& row : rows) {
+    for (const auto& [v, w] : row) {
+      g.cols.push_back(v);
+      g.weights.push_back(w);
+    }
+    g.offsets.push_back(offset_t(g.cols.size()));
+  }
+  // C = {x}: 0, A = {u, a1, a2}: 1, B = {y, b1, b2}: 2, D = {d1, d2}: 3.
+  const std::vector<vertex_t> start = {0, 1, 2, 3, 3, 1, 1, 2, 2};
+  std::vector<vertex_t> targets(9, no_vertex);
+  targets[0] = 3;  // x to D
+  targets[1] = 0;  // u to C
+  targets[2] = no_vertex;  // y alone
+  const community::Colouring colouring = community::greedy_colouring(g, 1);
+  REQUIRE(colouring.colour[0] < colouring.colour[1]);  // x's class first
+  REQUIRE(colouring.colour[1] == colouring.colour[2]);  // then u before y
+  community::MoveState s = community::from_labels(g, start, 1.0);
+  const double before = ops::modularity(g, s.label, 1.0);
+  CHECK(community::checked_moves(g, s, {0, 1, 2}, targets, colouring, 1) == 3);
+  CHECK(s.label[0] == 3);
+  CHECK(s.label[1] != s.label[2]);  // y did not join u
+  for (vertex_t v = 3; v < 9; ++v) {
+    CHECK(s.label[1] != s.label[std::size_t(v)]);
+    CHECK(s.label[2] != s.label[std::size_t(v)]);
+  }
+  CHECK(ops::modularity(g, s.label, 1.0) > before);
+}
+
+TEST_CASE("louvain-omp on R-MAT 2^15: the same partition at 1, 8 and 16 threads (the colouring's rounds, "
+          "classes of thousands)") {
+  GenOptions go;
+  go.seed = 5;
+  const Csr<double> g = rmat<double>(1 << 15, go);
+  LouvainOptions o;
+  o.threads = 1;
+  const Communities one = louvain_omp(g, o);
+  require_local_optimum(g, one, 1.0);
+  for (int threads : {community::rounds_from_threads, 2 * community::rounds_from_threads}) {
+    o.threads = threads;
+    const Communities many = louvain_omp(g, o);
+    CHECK(many.label == one.label);
+    CHECK(many.modularity == one.modularity);
   }
 }

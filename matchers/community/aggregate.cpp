@@ -240,21 +240,6 @@ void NeighbourWeights::add(vertex_t c, double w) {
 
 namespace {
 
-// The gain, times 2m, of a vertex of degree ku in community c, its weight
-// into c being w; own is its community (whose tot counts it: less ku). Exact
-// for integer weights and gamma. best_move and checked_moves share it and
-// beats_staying, so that a check's move and its re-check round alike.
-double gain_times_2m(const MoveState& s, vertex_t own, double ku, vertex_t c, double w) {
-  const double tot = c == own ? s.tot[std::size_t(c)] - ku : s.tot[std::size_t(c)];
-  return w * s.two_m - s.gamma * tot * ku;
-}
-
-// Whether a move's gain beats staying's by more than the rounding slack
-// (1e-12 max(1, gamma) k_u 2m: rounding, not a gain).
-bool beats_staying(const MoveState& s, double ku, double gain, double stay) {
-  return gain > stay + 1e-12 * std::max(1.0, s.gamma) * ku * s.two_m;
-}
-
 template <class Weights>
 BestMove best_move_with(const Csr<double>& g, const MoveState& s, const std::vector<vertex_t>& size, vertex_t u,
                         Weights& weights) {

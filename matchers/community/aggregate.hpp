@@ -5,6 +5,7 @@
 // final refinement of louvain-omp) or a queue after a parallel check
 // (louvain-gpu's host moves).
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <vector>
@@ -50,6 +51,22 @@ struct MoveState {
 };
 MoveState singletons(const Csr<double>& g, double gamma);
 MoveState from_labels(const Csr<double>& g, std::vector<vertex_t> label, double gamma);
+
+// The gain, times 2m, of a vertex of degree ku in community c, its weight
+// into c being w; own is its community (whose tot counts it: less ku). Exact
+// for integer weights and gamma. Every CPU decision (louvain_omp's rounds,
+// best_move, checked_moves) uses it and beats_staying, so that a check's
+// move and its re-check round alike.
+inline double gain_times_2m(const MoveState& s, vertex_t own, double ku, vertex_t c, double w) {
+  const double tot = c == own ? s.tot[std::size_t(c)] - ku : s.tot[std::size_t(c)];
+  return w * s.two_m - s.gamma * tot * ku;
+}
+
+// Whether a move's gain beats staying's by more than the rounding slack
+// (1e-12 max(1, gamma) k_u 2m: rounding, not a gain).
+inline bool beats_staying(const MoveState& s, double ku, double gain, double stay) {
+  return gain > stay + 1e-12 * std::max(1.0, s.gamma) * ku * s.two_m;
+}
 
 // The weight from one vertex into each neighbouring community: an
 // open-addressing table sized to the vertex's degree, reused from vertex to

@@ -101,10 +101,7 @@ vertex_t parallel_rounds(const Csr<double>& g, MoveState& s, double threshold, i
           to.start(g.offsets[u + 1] - g.offsets[u]);
           for (offset_t e = g.offsets[u]; e < g.offsets[u + 1]; ++e)
             if (g.cols[e] != u) to.add(s.label[std::size_t(g.cols[e])], g.weights[e]);
-          const auto gain = [&](vertex_t c, double w) {  // times 2m: exact for integer weights and gamma
-            const double tot = s.tot[std::size_t(c)] - (c == own ? ku : 0.0);
-            return w * s.two_m - s.gamma * tot * ku;
-          };
+          const auto gain = [&](vertex_t c, double w) { return community::gain_times_2m(s, own, ku, c, w); };
           double stay = gain(own, 0.0), best_gain = 0, w_own = 0, w_best = 0;
           vertex_t best = no_vertex;
           to.each([&](vertex_t c, double w) {
@@ -121,7 +118,7 @@ vertex_t parallel_rounds(const Csr<double>& g, MoveState& s, double threshold, i
             }
           });
           vertex_t choice = own;
-          if (best != no_vertex && best_gain > stay + 1e-12 * std::max(1.0, s.gamma) * ku * s.two_m &&
+          if (best != no_vertex && community::beats_staying(s, ku, best_gain, stay) &&
               (coloring || !(size[std::size_t(own)] == 1 && size[std::size_t(best)] == 1 && best > own)))
             choice = best;
           next[std::size_t(u)] = choice;

@@ -93,6 +93,7 @@ int command_cluster(const Args& a) {
                                       .integer("moved", x.moved)
                                       .number("modularity", x.modularity)
                                       .number("time_s", x.seconds)
+                                      .number("move_s", x.move_seconds)
                                       .str();
     }
     levels += "]";

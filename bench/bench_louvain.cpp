@@ -5,7 +5,9 @@
 // every stage), its stages (the levels' and the final moves' seconds:
 // for louvain-gpu the graph on the device) and the edges a second of the
 // first level and of the stages (undirected input edges over their time);
-// then that run's levels (vertices, entries, rounds, moves, seconds).
+// then that run's levels (vertices, entries, rounds, moves, seconds: the
+// moves' and the aggregation's); with louvain-gpu first the device's copy
+// bandwidth (bench/ncu_kernels.py reads per-kernel bandwidth against it).
 //   bench_louvain [--graph rmat|er|grid] [--scale S] [--edge-factor F]
 //                 [--algos louvain-gpu,louvain-omp] [--threads T] [--reps R]
 //                 [--seed S] [--gpu ID] [--together strict,additive,drawn]
@@ -24,6 +26,7 @@
 #include "bench/timing.hpp"
 #include "datasets/generators.hpp"
 #include "matchers/community/louvain.hpp"
+#include "ops/gpu/device.hpp"
 
 using namespace matchblas;
 
@@ -67,10 +70,14 @@ int main(int argc, char** argv) {
   const double edges = double(g.num_entries()) / 2;
   std::printf("graph %s scale %d: %d vertices, %.0f edges (%lld entries), generated in %.1f s\n", graph.c_str(),
               scale, g.n_rows, edges, (long long)g.num_entries(), generated);
+  const std::vector<std::string> names = bench::string_list(algos);
+  if (std::ranges::find(names, "louvain-gpu") != names.end())  // against which to read ncu's kernels
+    std::printf("copy bandwidth %.0f GB/s (1 GiB device-to-device, read + write)\n",
+                gpu::measure_copy_bandwidth(gpu, std::size_t(1) << 30));
   std::printf("%-20s %9s %10s %9s %9s %9s %11s %11s\n", "entry", "Q", "communities", "wall_s", "levels_s",
               "final_s", "lvl0_Medge/s", "stage_Medge/s");
   std::vector<std::pair<std::string, LouvainTogether>> entries;
-  for (const std::string& name : bench::string_list(algos)) {
+  for (const std::string& name : names) {
     if (name != "louvain-gpu") {
       entries.emplace_back(name, LouvainTogether::drawn);
       continue;
@@ -117,8 +124,10 @@ int main(int argc, char** argv) {
                 levels + c.refine_seconds > 0 ? edges / (levels + c.refine_seconds) / 1e6 : 0.0);
     for (std::size_t l = 0; l < c.levels.size(); ++l) {
       const LouvainLevel& v = c.levels[l];
-      std::printf("  level %zu: %d vertices, %lld entries, %d rounds, %d moves, %d communities, %.4f s\n", l,
-                  v.vertices, (long long)v.entries, v.passes, v.moved, v.communities, v.seconds);
+      std::printf("  level %zu: %d vertices, %lld entries, %d rounds, %d moves, %d communities, %.4f s "
+                  "(moves %.4f, aggregation %.4f)\n",
+                  l, v.vertices, (long long)v.entries, v.passes, v.moved, v.communities, v.seconds, v.move_seconds,
+                  v.seconds - v.move_seconds);
     }
     std::printf("  final moves: %d checks and rounds, %d moves, %.4f s\n", c.refine_passes, c.refine_moves,
                 c.refine_seconds);

@@ -36,6 +36,7 @@ Communities run_levels(const Csr<double>& g, const LouvainOptions& o, const Leve
     l.entries = level_graph->num_entries();
     MoveState s = singletons(*level_graph, o.resolution);
     l.moved = moves(*level_graph, s, final_stage ? o.final_threshold : o.threshold, &l.passes);
+    l.move_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (l.moved == 0) break;  // (a first pass moves the same at any threshold)
     l.communities = community::renumber(s.label);
     for (vertex_t& x : p.label) x = s.label[std::size_t(x)];

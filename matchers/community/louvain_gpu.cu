@@ -1490,6 +1490,8 @@ Communities louvain_gpu(const Csr<double>& g, const LouvainOptions& o, const Gpu
     // are many (bench/RESULTS.md); re-deciding ones before it.
     l.moved = mover.level_rounds(level_q, final_stage ? o.final_threshold : o.threshold, &l.passes, o.coloring,
                                  final_stage, o.together);
+    MATCHBLAS_CUDA_TRY(cudaStreamSynchronize(s));
+    l.move_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (l.moved == 0) break;
     l.communities = mover.renumber();
     if (n > 0) {

@@ -153,7 +153,9 @@ def main():
                 check(all(r["modularity"] >= 0.95 * sequential["modularity"] for r in grid),
                       "naim-3: %s: a threshold pair more than 5%% below the sequential modularity" % graph)
                 check(all(r["levels"] and r["time_s"] > 0 for r in grid), "naim-3: %s: a run without levels" % graph)
-            check("average of 41.7" in page and "## Time per level" in page,
+                check(all(0 <= l["move_s"] <= l["time_s"] for r in grid for l in r["levels"]),
+                      "naim-3: %s: a level's moves outside its time" % graph)
+            check("average of 41.7" in page and "## Time per level" in page and "in the aggregation" in page,
                   "naim-3: the paper's values or the per-level table are not on the page")
     index = open(os.path.join(out, "README.md")).read()
     for name in sources:

@@ -3,12 +3,13 @@
 
     build/python-venv/bin/pip install networkit     # (11.x; this script's alone)
     build/python-venv/bin/python bench/louvain_networkit.py
-        [--graphs rmat:16,rmat:18,er:18,grid:512] [--threads 1,2] [--reps 3]
+        [--graphs rmat:16,rmat:18,er:18,grid:512,lfr:1000000:0.3] [--threads 1,2] [--reps 3]
         [--algos louvain,louvain-omp,louvain-gpu/refine=off] [--cli build/bin/matchblas] [--dir /tmp]
 
 Each graph is written once by `matchblas gen KIND N --seed 1` (Matrix Market;
 rmat and er: N = 2^SCALE vertices, 16 edges per vertex; grid: N x N) and read
-by both tools: matchblas by `cluster`, NetworKit from the same entries
+by both tools (lfr:N:MU, an LFR graph with planted communities, is drawn by
+NetworKit's generator: generated_graph.py): matchblas by `cluster`, NetworKit from the same entries
 (scipy.io.mmread, the graph rules: w(u,v) = max(a_uv, a_vu), diagonal
 ignored) through GraphFromCoo. Times are the algorithm alone: `cluster
 --json`'s time_s (the graph in memory; the final refinement included) and

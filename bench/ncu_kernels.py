@@ -27,6 +27,10 @@ METRICS = ("gpu__time_duration.sum", "dram__bytes_read.sum", "dram__bytes_write.
 def short_name(name):
     """'void ns::kernel<int, 4>(int*, ...)' -> 'kernel'."""
     name = re.sub(r"^void ", "", name.strip())
+    # Anonymous namespaces are not template brackets: 'ns::<unnamed>', '(anonymous
+    # namespace)', or (some ncu versions drop the 'ns::<') a bare 'unnamed>'.
+    name = re.sub(r"(\w+::)+<unnamed>|\(anonymous namespace\)|^<unnamed>", "anon", name)
+    name = name.replace("unnamed>", "anon")
     depth, out = 0, []
     for ch in name:  # template arguments and parameters out
         if ch in "<(":
@@ -54,8 +58,10 @@ def read_rows(path):
         name_at = head.index("Kernel Name")
     except ValueError as e:
         sys.exit("ncu_kernels: %s lacks a column: %s" % (path, e))
-    scale = {m: {"nsecond": 1e-9, "usecond": 1e-6, "msecond": 1e-3, "second": 1.0, "byte": 1.0,
-                 "Kbyte": 1e3, "Mbyte": 1e6, "Gbyte": 1e9}.get(units[at[m]], None) for m in METRICS}
+    factor = {"ns": 1e-9, "nsecond": 1e-9, "us": 1e-6, "usecond": 1e-6, "ms": 1e-3, "msecond": 1e-3, "s": 1.0,
+              "second": 1.0, "B": 1.0, "byte": 1.0, "KB": 1e3, "Kbyte": 1e3, "MB": 1e6, "Mbyte": 1e6, "GB": 1e9,
+              "Gbyte": 1e9}  # (ncu's spellings differ between versions)
+    scale = {m: factor.get(units[at[m]]) for m in METRICS}
     for m, s in scale.items():
         if s is None:
             sys.exit("ncu_kernels: unknown unit '%s' of %s (run ncu with --print-units base)" % (units[at[m]], m))

@@ -138,12 +138,17 @@ Csr<double> aggregate(const Csr<double>& g, const std::vector<vertex_t>& label, 
   // sorted (each once).
   std::vector<std::vector<std::pair<vertex_t, double>>> rows(static_cast<std::size_t>(communities));
   const int t = threads > 0 ? threads : omp_get_max_threads();
+  // Chunks of up to 256 communities, but at least 8 chunks a thread: a
+  // level's last aggregation can hold a few dozen communities of a million
+  // entries each (ER 2^20's third level: 44 of 31M entries, which one
+  // chunk of 256 left to one thread).
+  const vertex_t chunk = std::clamp<vertex_t>(communities / (8 * t), 1, 256);
   AllocationGuard guard;
 #pragma omp parallel num_threads(t)
   {
     NeighbourWeights sums;
     std::vector<vertex_t> targets;
-#pragma omp for schedule(dynamic, 256)
+#pragma omp for schedule(dynamic, chunk)
     for (vertex_t c = 0; c < communities; ++c) guard.run([&] {
       offset_t entries = 0;
       for (offset_t i = first[std::size_t(c)]; i < first[std::size_t(c) + 1]; ++i)

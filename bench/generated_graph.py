@@ -13,13 +13,22 @@ import subprocess
 
 
 def lfr_file(n, mu, path):
+    """Drawn on one thread from seed 1 (NetworKit's generator on several
+    threads draws another graph each time); the seed stays set for what
+    the process runs next, so a tool's random choices may differ between a
+    run that drew the file and one that found it."""
     import networkit as nk
+    threads = nk.getMaxNumberOfThreads()
+    nk.setNumberOfThreads(1)
     nk.setSeed(1, False)
-    lfr = nk.generators.LFRGenerator(n)
-    lfr.generatePowerlawDegreeSequence(20, 200, -2)
-    lfr.generatePowerlawCommunitySizeSequence(20, 1000, -1)
-    lfr.setMu(mu)
-    g = lfr.generate()
+    try:
+        lfr = nk.generators.LFRGenerator(n)
+        lfr.generatePowerlawDegreeSequence(20, 200, -2)
+        lfr.generatePowerlawCommunitySizeSequence(20, 1000, -1)
+        lfr.setMu(mu)
+        g = lfr.generate()
+    finally:
+        nk.setNumberOfThreads(threads)
     edges = path + ".edges"
     nk.graphio.EdgeListWriter(" ", 1).write(g, edges)  # 'u v' a line, from 1
     with open(path + ".part", "w") as out:  # a general pattern: each edge once is the undirected graph

@@ -1306,7 +1306,7 @@ def naim3_render(ctx, header, rows):
     if par:
         levels = par["levels"]
         total = sum(l["time_s"] for l in levels) + par["refine_s"]
-        split = all(l.get("move_s") is not None for l in levels)  # rows measured before the split lack it
+        split = bool(levels) and all(l.get("move_s") is not None for l in levels)  # older rows lack it
         share = lambda t: "%.0f%%" % (100 * t / total if total else 0)
         table = [[i, l["vertices"], l["entries"], l["passes"], fmt_s(l["time_s"])]
                  + ([fmt_s(l["move_s"]), fmt_s(l["time_s"] - l["move_s"])] if split else [])

@@ -138,10 +138,10 @@ Csr<double> aggregate(const Csr<double>& g, const std::vector<vertex_t>& label, 
   // sorted (each once).
   std::vector<std::vector<std::pair<vertex_t, double>>> rows(static_cast<std::size_t>(communities));
   const int t = threads > 0 ? threads : omp_get_max_threads();
-  // Chunks of up to 256 communities, but at least 8 chunks a thread: a
-  // level's last aggregation can hold a few dozen communities of a million
-  // entries each (ER 2^20's third level: 44 of 31M entries, which one
-  // chunk of 256 left to one thread).
+  // Chunks of up to 256 communities, but at least 8 chunks a thread (here
+  // and in the copy below): a level's last aggregation can hold a few dozen
+  // communities of a million entries each (ER 2^20's third level: 44 of
+  // 31M entries, which one chunk of 256 left to one thread).
   const vertex_t chunk = std::clamp<vertex_t>(communities / (8 * t), 1, 256);
   AllocationGuard guard;
 #pragma omp parallel num_threads(t)
@@ -181,7 +181,7 @@ Csr<double> aggregate(const Csr<double>& g, const std::vector<vertex_t>& label, 
     a.offsets[std::size_t(c) + 1] = a.offsets[std::size_t(c)] + offset_t(rows[std::size_t(c)].size());
   resize_fresh(a.cols, std::size_t(a.offsets.back()));  // (huge pages: the zero-fill's faults)
   resize_fresh(a.weights, a.cols.size());
-#pragma omp parallel for num_threads(t) schedule(dynamic, 256)
+#pragma omp parallel for num_threads(t) schedule(dynamic, chunk)
   for (vertex_t c = 0; c < communities; ++c) {
     offset_t e = a.offsets[std::size_t(c)];
     for (const auto& [d, w] : rows[std::size_t(c)]) {

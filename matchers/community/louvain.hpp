@@ -125,8 +125,8 @@ struct LouvainLevel {
   int passes = 0;             // passes (rounds) of local moves
   vertex_t moved = 0;         // vertex moves, all passes together
   double modularity = 0;      // of the input graph's partition after this level
-  double seconds = 0;         // the whole level: its moves, then the renumbering, scoring and aggregation
-  double move_seconds = 0;    // of seconds, the moves (the rest is the aggregation's)
+  double seconds = 0;         // the whole level
+  double move_seconds = 0;    // of seconds, the moves with their set-up; the rest renumbers and aggregates
 };
 
 struct Communities {

@@ -38,6 +38,49 @@ namespace {
 using community::MoveState;
 using community::NeighbourWeights;
 
+// A round's moves, kept until the round's modularity is known and undone
+// exactly when it lost: each changed tot restored from its value before
+// the round (not recomputed: a sum taken back need not give the same bits),
+// each mover's label and its communities' sizes put back. O(moves) a round,
+// where copies of every label, tot and size cost O(n) a round (and fresh
+// pages for each copy).
+class RoundUndo {
+ public:
+  explicit RoundUndo(vertex_t n) : logged_(std::size_t(n), 0), tot_before_(std::size_t(n)) {}
+  // Before u moves from own to `to` (each vertex moves at most once a round).
+  void moving(const MoveState& s, vertex_t u, vertex_t own, vertex_t to) {
+    note(s, own);
+    note(s, to);
+    movers_.emplace_back(u, own);
+  }
+  void undo(MoveState& s, std::vector<vertex_t>& size) {
+    for (const auto& [u, own] : movers_) {
+      --size[std::size_t(s.label[std::size_t(u)])];
+      ++size[std::size_t(own)];
+      s.label[std::size_t(u)] = own;
+    }
+    for (vertex_t c : changed_) s.tot[std::size_t(c)] = tot_before_[std::size_t(c)];
+    keep();
+  }
+  void keep() {
+    for (vertex_t c : changed_) logged_[std::size_t(c)] = 0;
+    changed_.clear();
+    movers_.clear();
+  }
+
+ private:
+  void note(const MoveState& s, vertex_t c) {
+    if (logged_[std::size_t(c)]) return;
+    logged_[std::size_t(c)] = 1;
+    tot_before_[std::size_t(c)] = s.tot[std::size_t(c)];
+    changed_.push_back(c);
+  }
+  std::vector<char> logged_;
+  std::vector<double> tot_before_;
+  std::vector<vertex_t> changed_;
+  std::vector<std::pair<vertex_t, vertex_t>> movers_;  // (vertex, its community before)
+};
+
 // Weights: the threads' tables of the weight into each neighbouring
 // community (NeighbourWeights, or DenseWeights where the level is small):
 // the same sums either way.
@@ -71,12 +114,10 @@ vertex_t parallel_rounds(const Csr<double>& g, MoveState& s, double threshold, i
   for (vertex_t l : s.label) ++size[std::size_t(l)];
   vertex_t moves = 0;
   double q = ops::modularity(g, s.label, s.gamma);
+  RoundUndo undo(n);
   for (;;) {
     check_interrupt();
     ++*passes;
-    const std::vector<vertex_t> before_round = s.label;
-    const std::vector<double> tot_before = s.tot;
-    const std::vector<vertex_t> size_before = size;
     vertex_t moved = 0;
     community::ModularityChange change;
     for (std::size_t c = 0; c < classes.size(); ++c) {
@@ -131,6 +172,7 @@ vertex_t parallel_rounds(const Csr<double>& g, MoveState& s, double threshold, i
         if (to == own) continue;
         if (coloring)
           change.move(w_gained[std::size_t(u)], s.k[std::size_t(u)], s.tot[std::size_t(own)], s.tot[std::size_t(to)]);
+        undo.moving(s, u, own, to);
         s.tot[std::size_t(own)] -= s.k[std::size_t(u)];
         s.tot[std::size_t(to)] += s.k[std::size_t(u)];
         --size[std::size_t(own)];
@@ -143,12 +185,11 @@ vertex_t parallel_rounds(const Csr<double>& g, MoveState& s, double threshold, i
     const double before = q;
     q = coloring ? before + change.value(s.two_m, s.gamma) : ops::modularity(g, s.label, s.gamma);
     if (q < before) {  // the round lost: undo it, end the level
-      s.label = before_round;
-      s.tot = tot_before;
-      size = size_before;
+      undo.undo(s, size);
       q = before;
       break;
     }
+    undo.keep();
     moves += moved;
     if (q - before < threshold) break;
   }

@@ -168,6 +168,20 @@ LouvainOptions exhaustive() {
 
 using check::require_local_optimum;
 
+// A level keeps only rounds that raised modularity (one that lost is
+// undone and ends the level), and aggregating keeps it: the levels'
+// modularity never falls below the level before's, from singletons on.
+void require_levels_never_lose(const Csr<double>& g, const Communities& c, double gamma) {
+  std::vector<vertex_t> alone(std::size_t(g.n_rows));
+  for (vertex_t u = 0; u < g.n_rows; ++u) alone[std::size_t(u)] = u;
+  double before = ops::modularity(g, alone, gamma);
+  for (std::size_t l = 0; l < c.levels.size(); ++l) {
+    CAPTURE(l);
+    CHECK(c.levels[l].modularity >= before - 1e-12);
+    before = c.levels[l].modularity;
+  }
+}
+
 }  // namespace
 
 TEST_CASE("louvain equals the straightforward reference on small graphs with integer weights and loops") {
@@ -189,7 +203,8 @@ TEST_CASE("louvain equals the straightforward reference on small graphs with int
   CHECK(levels_seen >= 3);  // the aggregation was exercised
 }
 
-TEST_CASE("louvain and louvain-omp: valid local optima at three resolutions; louvain-omp the same at 1-4 threads") {
+TEST_CASE("louvain and louvain-omp: valid local optima at three resolutions, levels that never lose; "
+          "louvain-omp the same at 1-4 threads") {
   std::mt19937 rng(2015);
   for (int trial = 0; trial < 16; ++trial) {
     const vertex_t n = 50 + vertex_t(rng() % 600);
@@ -207,6 +222,7 @@ TEST_CASE("louvain and louvain-omp: valid local optima at three resolutions; lou
         o.threads = 1;
         const Communities one = louvain_omp(g, o);
         require_local_optimum(g, one, gamma);
+        require_levels_never_lose(g, one, gamma);
         for (int threads : {2, 3, 4}) {
           o.threads = threads;
           CHECK(louvain_omp(g, o).label == one.label);

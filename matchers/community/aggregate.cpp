@@ -27,7 +27,7 @@ std::string entry(vertex_t r, vertex_t c) {
 
 }  // namespace
 
-void check_input(const Csr<double>& g, double resolution, int threads) {
+double check_input(const Csr<double>& g, double resolution, int threads) {
   if (!(resolution > 0) || !std::isfinite(resolution))
     throw invalid_input("the resolution must be a positive number, got " + std::to_string(resolution));
   if (g.n_rows != g.n_cols)
@@ -41,12 +41,15 @@ void check_input(const Csr<double>& g, double resolution, int threads) {
   // sums, or a bad weight, go to the exact check below, which finds the
   // first bad row.
   vertex_t first_weight = g.n_rows;
+  double largest = 0;
 #pragma omp parallel for num_threads(threads > 0 ? threads : omp_get_max_threads()) schedule(dynamic, 4096) \
-    reduction(min : first_weight)
+    reduction(min : first_weight) reduction(max : largest)
   for (vertex_t u = 0; u < g.n_rows; ++u)
-    for (offset_t e = g.offsets[u]; e < g.offsets[u + 1]; ++e)
+    for (offset_t e = g.offsets[u]; e < g.offsets[u + 1]; ++e) {
       if (bad_weight(g.weights[e])) first_weight = std::min(first_weight, u);
-  if (first_weight == g.n_rows && ops::mirror_sums(g, [](double w) { return w; }).zero()) return;
+      else largest = std::max(largest, g.weights[e]);
+    }
+  if (first_weight == g.n_rows && ops::mirror_sums(g, [](double w) { return w; }).zero()) return largest;
   const Csr<double> t = ops::transpose(g, ops::Backend::plain);
   // Row u's entries v != u, sorted, against the transpose's row u.
   const auto sorted_off_diagonal = [](const Csr<double>& a, vertex_t u, std::vector<std::pair<vertex_t, double>>& row) {
@@ -109,6 +112,18 @@ void check_input(const Csr<double>& g, double resolution, int threads) {
     throw invalid_input("the graph is not symmetric: " + entry(u, v) + " and " + entry(v, u) +
                         " differ (community detection takes undirected graphs)");
   }
+  return largest;  // (the hash sums' rare false alarm on a graph that passed the exact check)
+}
+
+std::optional<Csr<double>> scaled_to_safe_range(const Csr<double>& g, double largest, int threads) {
+  if (!(largest > 0)) return std::nullopt;
+  const int exponent = std::ilogb(largest);
+  if (exponent >= -256 && exponent <= 256) return std::nullopt;
+  Csr<double> scaled = g;
+  const std::int64_t entries = std::int64_t(scaled.weights.size());
+#pragma omp parallel for num_threads(threads > 0 ? threads : omp_get_max_threads()) schedule(static)
+  for (std::int64_t e = 0; e < entries; ++e) scaled.weights[std::size_t(e)] = std::ldexp(g.weights[std::size_t(e)], -exponent);
+  return scaled;
 }
 
 vertex_t renumber(std::vector<vertex_t>& label) {

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <vector>
 
 #include "lib/csr.hpp"
@@ -23,8 +24,18 @@ namespace matchblas::community {
 // pass (an asymmetric graph passes with chance about 2^-128), then, only
 // for a graph that fails, exactly against ops::transpose to name the row.
 // O(entries) work (O(entries log degree) for a bad graph), on `threads`
-// OpenMP threads (0: all).
-void check_input(const Csr<double>& g, double resolution, int threads);
+// OpenMP threads (0: all). Returns the largest weight (0 without entries).
+double check_input(const Csr<double>& g, double resolution, int threads);
+
+// Modularity and every Louvain decision compare sums and products of
+// weights (w 2m against k_u tot_c), so one factor on every weight changes
+// none of them. A graph whose largest weight lies outside 2^-256..2^256,
+// where those products would overflow or underflow (one edge of weight
+// 1e308 makes 2m infinite; weights of 1e-170 make every product zero),
+// comes back scaled by the power of two that brings that weight to [1, 2):
+// exact for every weight that stays a normal number. Null otherwise (the
+// graph serves as it is, unchanged bits). O(entries) for a scaled copy.
+std::optional<Csr<double>> scaled_to_safe_range(const Csr<double>& g, double largest, int threads);
 
 // Renumbers label to 0..k-1 in the order of first appearance (vertex 0's
 // community is 0); returns k.

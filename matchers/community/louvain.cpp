@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -17,9 +18,11 @@ namespace matchblas {
 
 namespace community {
 
-Communities run_levels(const Csr<double>& g, const LouvainOptions& o, const LevelMoves& moves,
+Communities run_levels(const Csr<double>& input, const LouvainOptions& o, const LevelMoves& moves,
                        const FinalMoves& refine) {
-  check_input(g, o.resolution, o.threads);
+  const std::optional<Csr<double>> scaled =
+      scaled_to_safe_range(input, check_input(input, o.resolution, o.threads), o.threads);
+  const Csr<double>& g = scaled ? *scaled : input;  // the same decisions and modularity
   Communities p;
   const vertex_t n = g.n_rows;
   p.label.resize(std::size_t(n));

@@ -1415,9 +1415,11 @@ Level aggregate_on_device(const Level& g, const vertex_t* label, vertex_t commun
 
 }  // namespace
 
-Communities louvain_gpu(const Csr<double>& g, const LouvainOptions& o, const GpuOptions& gpu_options) {
+Communities louvain_gpu(const Csr<double>& given, const LouvainOptions& o, const GpuOptions& gpu_options) {
   check_gpu_options(gpu_options);
-  community::check_input(g, o.resolution, o.threads);
+  const std::optional<Csr<double>> scaled =
+      community::scaled_to_safe_range(given, community::check_input(given, o.resolution, o.threads), o.threads);
+  const Csr<double>& g = scaled ? *scaled : given;  // the same decisions and modularity
   gpu::use_device("louvain-gpu", gpu_options.device);
   gpu::StreamSession session(gpu_options.device, gpu_options.stream);
   const cudaStream_t s = session.stream();

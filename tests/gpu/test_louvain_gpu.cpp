@@ -255,6 +255,37 @@ TEST_CASE("louvain-gpu: an edge's weight over repeated entries, rows unordered: 
   }
 }
 
+TEST_CASE("louvain-gpu: weights scaled by a power of two to the ends of the double range, "
+          "the same partition and modularity") {
+  std::mt19937 rng(1308);
+  for (int trial = 0; trial < 4; ++trial) {
+    const vertex_t n = 40 + vertex_t(rng() % 400);
+    const Csr<double> g = trial < 3 ? check::random_community_graph(n, 6.0 / n, 1 + trial, 0.15, rng)
+                                    : integer_rmat(12, 8, 5);  // hubs: the global tables
+    CAPTURE(trial);
+    const Communities want = louvain_gpu(g, {});
+    for (int k : {-1010, -300, 300, 1010}) {  // integer weights up to 16 stay normal numbers
+      CAPTURE(k);
+      Csr<double> scaled = g;
+      for (double& w : scaled.weights) w = std::ldexp(w, k);
+      const Communities got = louvain_gpu(scaled, {});
+      CHECK(got.label == want.label);
+      CHECK(got.modularity == want.modularity);
+    }
+  }
+  for (double w : {1e308, 1e-320}) {  // one edge: together (Q 0), where unscaled sums overflow or underflow
+    CAPTURE(w);
+    Csr<double> pair;
+    pair.n_rows = pair.n_cols = 2;
+    pair.offsets = {0, 1, 2};
+    pair.cols = {1, 0};
+    pair.weights = {w, w};
+    const Communities c = louvain_gpu(pair, {});
+    CHECK(c.communities == 1);
+    CHECK(c.modularity == 0);
+  }
+}
+
 TEST_CASE("louvain-gpu: no vertices, no edges, isolated vertices; bad input and GPU ids refused") {
   Csr<double> empty;
   const Communities none = louvain_gpu(empty);

@@ -248,6 +248,45 @@ TEST_CASE("louvain-omp on R-MAT 2^13 (hundreds of final moves): a local optimum,
   }
 }
 
+TEST_CASE("louvain and louvain-omp: weights scaled by a power of two to the ends of the double range, "
+          "the same partition and modularity") {
+  std::mt19937 rng(1308);
+  using Entry = Communities (*)(const Csr<double>&, const LouvainOptions&);
+  for (int trial = 0; trial < 6; ++trial) {
+    const vertex_t n = 30 + vertex_t(rng() % 300);
+    const Csr<double> g = random_graph(n, 6.0 / n, 1 + trial % 4, rng, trial % 2 == 0);
+    CAPTURE(trial);
+    for (const Entry f : {Entry(&louvain), Entry(&louvain_omp)}) {
+      const Communities want = f(g, {});
+      for (int k : {-1010, -700, -300, 300, 700, 1010}) {  // integer weights 1..4 stay normal numbers
+        CAPTURE(k);
+        Csr<double> scaled = g;
+        for (double& w : scaled.weights) w = std::ldexp(w, k);
+        const Communities got = f(scaled, {});
+        CHECK(got.label == want.label);
+        CHECK(got.modularity == want.modularity);
+        CHECK(got.levels.size() == want.levels.size());
+      }
+    }
+  }
+  // Two vertices joined by one edge belong together (Q 0, against -1/2
+  // apart): with weight 1e308 (2m overflows unscaled) and 1e-320 (a
+  // subnormal: every product underflows unscaled).
+  for (double w : {1e308, 1e-320}) {
+    CAPTURE(w);
+    Csr<double> pair;
+    pair.n_rows = pair.n_cols = 2;
+    pair.offsets = {0, 1, 2};
+    pair.cols = {1, 0};
+    pair.weights = {w, w};
+    for (const Entry f : {Entry(&louvain), Entry(&louvain_omp)}) {
+      const Communities c = f(pair, {});
+      CHECK(c.communities == 1);
+      CHECK(c.modularity == 0);
+    }
+  }
+}
+
 TEST_CASE("louvain on the karate club: Q = 0.4198 (4 communities), the best partition known by Louvain") {
   const std::vector<check::ManifestRow> rows = check::shared_manifest();
   const auto it = std::find_if(rows.begin(), rows.end(), [](const auto& r) { return r.file == "karate.mtx"; });

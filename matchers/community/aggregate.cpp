@@ -119,7 +119,12 @@ std::optional<Csr<double>> scaled_to_safe_range(const Csr<double>& g, double lar
   if (!(largest > 0)) return std::nullopt;
   const int exponent = std::ilogb(largest);
   if (exponent >= -256 && exponent <= 256) return std::nullopt;
-  Csr<double> scaled = g;
+  Csr<double> scaled;
+  scaled.n_rows = g.n_rows;
+  scaled.n_cols = g.n_cols;
+  scaled.offsets = g.offsets;
+  scaled.cols = g.cols;
+  scaled.weights.resize(g.weights.size());
   const std::int64_t entries = std::int64_t(scaled.weights.size());
 #pragma omp parallel for num_threads(threads > 0 ? threads : omp_get_max_threads()) schedule(static)
   for (std::int64_t e = 0; e < entries; ++e) scaled.weights[std::size_t(e)] = std::ldexp(g.weights[std::size_t(e)], -exponent);

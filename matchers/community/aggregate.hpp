@@ -33,8 +33,10 @@ double check_input(const Csr<double>& g, double resolution, int threads);
 // where those products would overflow or underflow (one edge of weight
 // 1e308 makes 2m infinite; weights of 1e-170 make every product zero),
 // comes back scaled by the power of two that brings that weight to [1, 2):
-// exact for every weight that stays a normal number. Null otherwise (the
-// graph serves as it is, unchanged bits). O(entries) for a scaled copy.
+// exact for every weight that stays a normal number (one more than 2^1022
+// below the largest becomes subnormal or 0: its share of the modularity is
+// below 2^-1000). Null otherwise (the graph serves as it is, unchanged
+// bits). O(entries) for a scaled copy.
 std::optional<Csr<double>> scaled_to_safe_range(const Csr<double>& g, double largest, int threads);
 
 // Renumbers label to 0..k-1 in the order of first appearance (vertex 0's

@@ -22,7 +22,9 @@ using FinalMoves = std::function<vertex_t(const Csr<double>&, MoveState&, int* p
 
 // The levels: `threshold` until a level gains less modularity than it,
 // then `final_threshold`; they end when a level moves nothing or leaves
-// every vertex alone, or after max_levels. Then `refine`.
+// every vertex alone, or after max_levels. Then `refine`. Level 0 and
+// `refine` see g itself or, for weights near the ends of the double range,
+// its copy scaled by a power of two (scaled_to_safe_range: the same rows).
 Communities run_levels(const Csr<double>& g, const LouvainOptions& options, const LevelMoves& moves,
                        const FinalMoves& refine);
 

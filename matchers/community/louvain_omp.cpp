@@ -54,7 +54,8 @@ class RoundUndo {
     movers_.emplace_back(u, own);
   }
   void undo(MoveState& s, std::vector<vertex_t>& size) {
-    for (const auto& [u, own] : movers_) {
+    for (auto it = movers_.rbegin(); it != movers_.rend(); ++it) {  // (last first: exact for repeated movers too)
+      const auto& [u, own] = *it;
       --size[std::size_t(s.label[std::size_t(u)])];
       ++size[std::size_t(own)];
       s.label[std::size_t(u)] = own;
@@ -222,7 +223,9 @@ Communities louvain_omp(const Csr<double>& g, const LouvainOptions& options) {
       g, options,
       [&](const Csr<double>& graph, MoveState& s, double threshold, int* passes) {
         if (!coloring) return parallel_rounds(graph, s, threshold, passes, threads, nullptr);
-        if (&graph == &g) return parallel_rounds(graph, s, threshold, passes, threads, &input_colouring());
+        // Level 0's graph is g or run_levels' scaled copy of it (the same
+        // rows): the only level with g's vertex count, later ones have fewer.
+        if (graph.n_rows == g.n_rows) return parallel_rounds(graph, s, threshold, passes, threads, &input_colouring());
         const community::Colouring level = community::greedy_colouring(graph, threads);
         return parallel_rounds(graph, s, threshold, passes, threads, &level);
       },

@@ -70,6 +70,12 @@ Csr<double> random_community_graph(vertex_t n, double density, int levels, doubl
   return graph_from_edges(n, edges);
 }
 
+Csr<double> scaled_by_power_of_two(const Csr<double>& g, int k) {
+  Csr<double> scaled = g;
+  for (double& w : scaled.weights) w = std::ldexp(w, k);
+  return scaled;
+}
+
 std::string improving_move(const Csr<double>& g, const std::vector<vertex_t>& label, double gamma) {
   const std::vector<long double> k = degrees(g);
   long double two_m = 0;

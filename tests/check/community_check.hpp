@@ -24,6 +24,10 @@ long double modularity_by_pairs(const Csr<double>& g, const std::vector<vertex_t
 // both directions of each, a loop (u, u) once, rows sorted.
 Csr<double> graph_from_edges(vertex_t n, const std::vector<std::tuple<vertex_t, vertex_t, double>>& edges);
 
+// g with every weight multiplied by 2^k (std::ldexp: exact while the
+// weights stay normal numbers).
+Csr<double> scaled_by_power_of_two(const Csr<double>& g, int k);
+
 // A random graph for the community tests: each pair an edge with
 // probability `density`, a loop on a vertex with probability `loops`;
 // weights integers 1..levels, or reals in [0.01, 3) when levels is 0.

@@ -266,20 +266,14 @@ TEST_CASE("louvain-gpu: weights scaled by a power of two to the ends of the doub
     const Communities want = louvain_gpu(g, {});
     for (int k : {-1010, -300, 300, 1010}) {  // integer weights up to 16 stay normal numbers
       CAPTURE(k);
-      Csr<double> scaled = g;
-      for (double& w : scaled.weights) w = std::ldexp(w, k);
-      const Communities got = louvain_gpu(scaled, {});
+      const Communities got = louvain_gpu(check::scaled_by_power_of_two(g, k), {});
       CHECK(got.label == want.label);
       CHECK(got.modularity == want.modularity);
     }
   }
   for (double w : {1e308, 1e-320}) {  // one edge: together (Q 0), where unscaled sums overflow or underflow
     CAPTURE(w);
-    Csr<double> pair;
-    pair.n_rows = pair.n_cols = 2;
-    pair.offsets = {0, 1, 2};
-    pair.cols = {1, 0};
-    pair.weights = {w, w};
+    const Csr<double> pair = check::graph_from_edges(2, {{0, 1, w}});
     const Communities c = louvain_gpu(pair, {});
     CHECK(c.communities == 1);
     CHECK(c.modularity == 0);

@@ -260,9 +260,7 @@ TEST_CASE("louvain and louvain-omp: weights scaled by a power of two to the ends
       const Communities want = f(g, {});
       for (int k : {-1010, -700, -300, 300, 700, 1010}) {  // integer weights 1..4 stay normal numbers
         CAPTURE(k);
-        Csr<double> scaled = g;
-        for (double& w : scaled.weights) w = std::ldexp(w, k);
-        const Communities got = f(scaled, {});
+        const Communities got = f(check::scaled_by_power_of_two(g, k), {});
         CHECK(got.label == want.label);
         CHECK(got.modularity == want.modularity);
         CHECK(got.levels.size() == want.levels.size());
@@ -274,11 +272,7 @@ TEST_CASE("louvain and louvain-omp: weights scaled by a power of two to the ends
   // subnormal: every product underflows unscaled).
   for (double w : {1e308, 1e-320}) {
     CAPTURE(w);
-    Csr<double> pair;
-    pair.n_rows = pair.n_cols = 2;
-    pair.offsets = {0, 1, 2};
-    pair.cols = {1, 0};
-    pair.weights = {w, w};
+    const Csr<double> pair = check::graph_from_edges(2, {{0, 1, w}});
     for (const Entry f : {Entry(&louvain), Entry(&louvain_omp)}) {
       const Communities c = f(pair, {});
       CHECK(c.communities == 1);

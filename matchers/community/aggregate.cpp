@@ -331,35 +331,6 @@ class Membership {
   std::vector<vertex_t> size_, free_ids_;
 };
 
-// The tots of the communities that moves changed, as they were before the
-// first such move since the last clear: the largest fall of a community's
-// tot since then, without a copy of every tot.
-class TotLog {
- public:
-  explicit TotLog(vertex_t n) : logged_(std::size_t(n), 0), before_(std::size_t(n)) {}
-  void note(const MoveState& s, vertex_t c) {  // before c's tot changes
-    if (logged_[std::size_t(c)]) return;
-    logged_[std::size_t(c)] = 1;
-    before_[std::size_t(c)] = s.tot[std::size_t(c)];
-    changed_.push_back(c);
-  }
-  // The largest fall (at least 0) since the last clear; clears.
-  double largest_fall(const MoveState& s) {
-    double fall = 0;
-    for (vertex_t c : changed_) {
-      fall = std::max(fall, before_[std::size_t(c)] - s.tot[std::size_t(c)]);
-      logged_[std::size_t(c)] = 0;
-    }
-    changed_.clear();
-    return fall;
-  }
-
- private:
-  std::vector<char> logged_;
-  std::vector<double> before_;
-  std::vector<vertex_t> changed_;
-};
-
 // Moves one vertex at a time, each to its best_move when that improves.
 class SequentialMoves {
  public:

@@ -173,6 +173,43 @@ struct ModularityChange {
   }
 };
 
+// The tots of the communities that moves changed, as they were before the
+// first such move since the last clear, without a copy of every tot: the
+// largest fall since then (louvain-omp's checked moves' drift), or every
+// changed tot put back to its bits (a losing round undone). O(n) memory,
+// O(1) a note, O(communities noted) a query.
+class TotLog {
+ public:
+  explicit TotLog(vertex_t n) : logged_(std::size_t(n), 0), before_(std::size_t(n)) {}
+  void note(const MoveState& s, vertex_t c) {  // before c's tot changes
+    if (logged_[std::size_t(c)]) return;
+    logged_[std::size_t(c)] = 1;
+    before_[std::size_t(c)] = s.tot[std::size_t(c)];
+    changed_.push_back(c);
+  }
+  // The largest fall (at least 0) since the last clear; clears.
+  double largest_fall(const MoveState& s) {
+    double fall = 0;
+    for (vertex_t c : changed_) fall = std::max(fall, before_[std::size_t(c)] - s.tot[std::size_t(c)]);
+    clear();
+    return fall;
+  }
+  // Every noted tot back to its value before; clears.
+  void restore(MoveState& s) {
+    for (vertex_t c : changed_) s.tot[std::size_t(c)] = before_[std::size_t(c)];
+    clear();
+  }
+  void clear() {
+    for (vertex_t c : changed_) logged_[std::size_t(c)] = 0;
+    changed_.clear();
+  }
+
+ private:
+  std::vector<char> logged_;
+  std::vector<double> before_;
+  std::vector<vertex_t> changed_;
+};
+
 // What lets a Louvain entry skip deciding a vertex that cannot improve,
 // with the same decisions as deciding every vertex (moves_to_local_optimum's
 // checks; louvain_omp's rounds gained nothing from it on ER and R-MAT 2^18,

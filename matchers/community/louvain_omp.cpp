@@ -46,11 +46,11 @@ using community::NeighbourWeights;
 // pages for each copy).
 class RoundUndo {
  public:
-  explicit RoundUndo(vertex_t n) : logged_(std::size_t(n), 0), tot_before_(std::size_t(n)) {}
+  explicit RoundUndo(vertex_t n) : tots_(n) {}
   // Before u moves from own to `to` (each vertex moves at most once a round).
   void moving(const MoveState& s, vertex_t u, vertex_t own, vertex_t to) {
-    note(s, own);
-    note(s, to);
+    tots_.note(s, own);
+    tots_.note(s, to);
     movers_.emplace_back(u, own);
   }
   void undo(MoveState& s, std::vector<vertex_t>& size) {
@@ -60,25 +60,16 @@ class RoundUndo {
       ++size[std::size_t(own)];
       s.label[std::size_t(u)] = own;
     }
-    for (vertex_t c : changed_) s.tot[std::size_t(c)] = tot_before_[std::size_t(c)];
-    keep();
+    tots_.restore(s);
+    movers_.clear();
   }
   void keep() {
-    for (vertex_t c : changed_) logged_[std::size_t(c)] = 0;
-    changed_.clear();
+    tots_.clear();
     movers_.clear();
   }
 
  private:
-  void note(const MoveState& s, vertex_t c) {
-    if (logged_[std::size_t(c)]) return;
-    logged_[std::size_t(c)] = 1;
-    tot_before_[std::size_t(c)] = s.tot[std::size_t(c)];
-    changed_.push_back(c);
-  }
-  std::vector<char> logged_;
-  std::vector<double> tot_before_;
-  std::vector<vertex_t> changed_;
+  community::TotLog tots_;
   std::vector<std::pair<vertex_t, vertex_t>> movers_;  // (vertex, its community before)
 };
 

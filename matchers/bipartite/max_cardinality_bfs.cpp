@@ -12,13 +12,21 @@
 //   short, so augmenting from a heavy start keeps more of the start's
 //   entries matched (awpm uses it; bench/RESULTS.md, awpm-gpu).
 //   Cost: O(m + n + nnz) per phase, at most min(m, n) + 1 phases; O(m + n)
-//   memory.
+//   memory. A row is a chain of cache misses (its start, its entries, their
+//   columns' words); the queue's next rows are fetched ahead, so that the
+//   chains overlap.
+#include <algorithm>
 #include <vector>
 
 #include "lib/error.hpp"
+#include "lib/prefetch.hpp"
 #include "matchers/bipartite/max_cardinality.hpp"
 
 namespace matchblas {
+
+// How far ahead in the queue the rows are fetched: 4 and 8 were alike on
+// 300k-1M-row solver matrices, 1 and 2 slower (bench/RESULTS.md).
+constexpr std::size_t bfs_ahead = 4;
 
 template <class W>
 BipartiteMates max_cardinality_bipartite_bfs(const Csr<W>& a, BipartiteMates x) {
@@ -29,6 +37,18 @@ BipartiteMates max_cardinality_bipartite_bfs(const Csr<W>& a, BipartiteMates x) 
   std::vector<vertex_t> col_pred(static_cast<std::size_t>(n)), root_of(static_cast<std::size_t>(m)), queue, endpoints;
   std::vector<char> root_done(static_cast<std::size_t>(m));
   queue.reserve(std::size_t(m));
+  // The queue is known ahead: the misses of its next rows (start, entries,
+  // their columns' words; at most 64 entries of a hub's row) overlap the
+  // current row's (lib/prefetch.hpp).
+  const auto fetch_ahead = [&](std::size_t head) {
+    const auto ahead = [&](std::size_t d) { return head + d < queue.size() ? queue[head + d] : no_vertex; };
+    if (const vertex_t next = ahead(bfs_ahead); next != no_vertex) {
+      const offset_t start = a.offsets[next], stop = std::min(a.offsets[next + 1], start + 64);
+      for (offset_t k = start; k < stop; ++k) prefetch(x.col_mate.data() + a.cols[k]);
+      prefetch(root_of.data() + next);
+    }
+    prefetch_rows_ahead(a, col_pred.data(), ahead(bfs_ahead), ahead(2 * bfs_ahead), ahead(4 * bfs_ahead), 64);
+  };
   while (true) {
     std::fill(col_pred.begin(), col_pred.end(), no_vertex);
     std::fill(root_done.begin(), root_done.end(), 0);
@@ -40,6 +60,7 @@ BipartiteMates max_cardinality_bipartite_bfs(const Csr<W>& a, BipartiteMates x) 
         queue.push_back(i);
       }
     for (std::size_t head = 0; head < queue.size(); ++head) {
+      fetch_ahead(head);
       const vertex_t i = queue[head], root = root_of[i];
       for (offset_t k = a.offsets[i]; k < a.offsets[i + 1] && !root_done[root]; ++k) {
         const vertex_t j = a.cols[k];

@@ -42,7 +42,8 @@
 //   and when it stops a Dijkstra search per row it left free; the greedy
 //   start O(sum over proposals of the proposer's degree) work (Suitor,
 //   parallel); maximum cardinality O(nnz) per breadth-first phase, at most
-//   min(m, n) + 1 phases, sequential; each round O(m + sum over the rows
+//   min(m, n) + 1 phases (its large levels on the threads from 8 of them,
+//   max_cardinality_bfs.cpp); each round O(m + sum over the rows
 //   evaluated again of deg(i) log(max deg)) work, depth O(max deg log(max
 //   deg)) plus an O(m) sum; O(m + n + nnz) memory (a row-sorted copy of |a|
 //   and its transpose).

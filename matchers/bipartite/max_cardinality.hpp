@@ -58,10 +58,19 @@ BipartiteMates max_cardinality_bipartite(const Csr<W>& a, BipartiteMates start);
 
 // The same from `start` by breadth-first phases (max_cardinality_bfs.cpp:
 // vertex-disjoint alternating trees from every free row, short paths), the
-// sequential form of the GPU search below; deterministic. Augmenting from a
+// CPU form of the GPU search below; the same matching on any number of
+// threads (large levels on teams of 8 or more). Augmenting from a
 // heavy start, it keeps more of the start matched than Pothen-Fan.
 template <class W>
 BipartiteMates max_cardinality_bipartite_bfs(const Csr<W>& a, BipartiteMates start);
+namespace detail {
+// The same, its levels of at least team_rows rows on the team when OpenMP
+// gives at least team_threads threads (the tests lower both): the same
+// matching either way.
+template <class W>
+BipartiteMates max_cardinality_bipartite_bfs(const Csr<W>& a, BipartiteMates start, std::size_t team_rows,
+                                             int team_threads);
+}  // namespace detail
 
 // The same on GPU opt.device (max_cardinality_gpu.cu: a greedy start, then
 // phases of alternating BFS from every free row at once with vertex-disjoint

@@ -10,10 +10,14 @@
 #include <sstream>
 #include <string>
 #include <functional>
+#include <limits>
+#include <utility>
 #include <random>
 #include <vector>
 
+#include "datasets/solver_matrices.hpp"
 #include "lib/error.hpp"
+#include "lib/omp_threads.hpp"
 #include "lib/mmio.hpp"
 #include "matchers/bipartite/max_cardinality.hpp"
 #include "tests/check/bipartite_reference.hpp"
@@ -135,4 +139,75 @@ TEST_CASE("bipartite max cardinality by breadth-first phases: from the empty and
   BipartiteMates wrong;
   wrong.row_mate.assign(3, -1);
   CHECK_THROWS_AS(max_cardinality_bipartite_bfs(check::random_matrix(4, 4, 0.5, 1, 1), wrong), invalid_input);
+}
+
+TEST_CASE("bipartite max cardinality by breadth-first phases: levels on teams give the one-thread matching") {
+  // The team's three passes (free columns settled in queue order, claims by
+  // the smallest queue place, winners listing mates in order) against the
+  // first-in first-out reading, level for level: every level on the team
+  // (team_rows 1) or the large ones (64), on 1-4 threads, from the empty
+  // start (every row a root) and from a maximum matching with every 7th
+  // row unmatched (few roots, deep trees), on meshes, circuit-like and
+  // heavy-tailed solver matrices, random rectangular matrices, and rows
+  // holding duplicate columns out of order.
+  std::vector<Csr<double>> matrices = {solver_matrix("stencil2d:60"), solver_matrix("stencil3d:14"),
+                                       solver_matrix("circuit:4000"), solver_matrix("heavy:4000")};
+  std::mt19937 rng(11);
+  for (const auto& [m, n] : {std::pair{300, 420}, std::pair{420, 300}, std::pair{500, 500}})
+    matrices.push_back(random_bipartite(m, n, 4.0 / n, rng));
+  {
+    Csr<double> d = check::random_matrix(400, 400, 0.01, 1, 5), dup;
+    dup.n_rows = d.n_rows;
+    dup.n_cols = d.n_cols;
+    for (vertex_t i = 0; i < d.n_rows; ++i) {
+      for (offset_t k = d.offsets[i + 1]; k-- > d.offsets[i];) {  // reversed, the first entry twice
+        dup.cols.push_back(d.cols[k]);
+        dup.weights.push_back(1);
+      }
+      if (d.degree(i) > 0) {
+        dup.cols.push_back(d.cols[d.offsets[i]]);
+        dup.weights.push_back(1);
+      }
+      dup.offsets.push_back(offset_t(dup.cols.size()));
+    }
+    matrices.push_back(dup);
+  }
+  int checked = 0;
+  for (std::size_t t = 0; t < matrices.size(); ++t) {
+    const Csr<double>& a = matrices[t];
+    CAPTURE(t);
+    BipartiteMates empty;
+    empty.row_mate.assign(std::size_t(a.n_rows), no_vertex);
+    empty.col_mate.assign(std::size_t(a.n_cols), no_vertex);
+    BipartiteMates sparse = [&] {
+      const ScopedThreads one(1);
+      return detail::max_cardinality_bipartite_bfs(a, empty, std::numeric_limits<std::size_t>::max(), 1);
+    }();
+    for (vertex_t i = 0; i < a.n_rows; i += 7)
+      if (const vertex_t j = sparse.row_mate[i]; j >= 0) {
+        sparse.row_mate[i] = sparse.col_mate[j] = no_vertex;
+        --sparse.matched;
+      }
+    for (const BipartiteMates& start : {empty, sparse}) {
+      BipartiteMates one;
+      {
+        const ScopedThreads scope(1);
+        one = detail::max_cardinality_bipartite_bfs(a, start, std::numeric_limits<std::size_t>::max(), 1);
+      }
+      check::require_valid_mates(a, one);
+      CHECK(one.matched == check::bipartite_rank(a));
+      for (const int threads : {1, 2, 3, 4})
+        for (const std::size_t team_rows : {std::size_t(1), std::size_t(64)}) {
+          CAPTURE(threads);
+          CAPTURE(team_rows);
+          const ScopedThreads scope(threads);
+          const BipartiteMates team = detail::max_cardinality_bipartite_bfs(a, start, team_rows, 1);
+          CHECK(team.row_mate == one.row_mate);
+          CHECK(team.col_mate == one.col_mate);
+          CHECK(team.matched == one.matched);
+          ++checked;
+        }
+    }
+  }
+  CHECK(checked == 8 * 2 * 8);
 }

@@ -34,7 +34,7 @@ void prefetch_rows_ahead(const Csr<W>& c, const V* per_column, vertex_t next, ve
   if (second >= 0) {
     const offset_t k = c.offsets[std::size_t(second)];
     prefetch(c.cols.data() + k);  // one past the end for an empty last row
-    prefetch(c.weights.data() + k);
+    if (!c.weights.empty()) prefetch(c.weights.data() + k);  // a pattern has none
   }
   if (next >= 0) {
     const offset_t start = c.offsets[std::size_t(next)];

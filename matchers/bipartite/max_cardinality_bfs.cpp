@@ -33,6 +33,7 @@
 #include <atomic>
 #include <cstdint>
 #include <limits>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -75,6 +76,14 @@ BipartiteMates max_cardinality_bipartite_bfs(const Csr<W>& a, BipartiteMates x, 
   const vertex_t m = a.n_rows, n = a.n_cols;
   MATCHBLAS_EXPECTS(vertex_t(x.row_mate.size()) == m && vertex_t(x.col_mate.size()) == n,
                     "max_cardinality_bipartite_bfs: the start's mate arrays do not fit the matrix");
+  for (vertex_t i = 0; i < m; ++i)
+    if (const vertex_t j = x.row_mate[i]; j != no_vertex && (j < 0 || j >= n || x.col_mate[j] != i))
+      throw invalid_input("max_cardinality_bipartite_bfs: the start is not a matching: row " + std::to_string(i) +
+                          "'s mate " + std::to_string(j) + " does not name it back");
+  for (vertex_t j = 0; j < n; ++j)
+    if (const vertex_t i = x.col_mate[j]; i != no_vertex && (i < 0 || i >= m || x.row_mate[i] != j))
+      throw invalid_input("max_cardinality_bipartite_bfs: the start is not a matching: column " + std::to_string(j) +
+                          "'s mate " + std::to_string(i) + " does not name it back");
   constexpr std::size_t growing = std::numeric_limits<std::size_t>::max();
   const int team = omp_get_max_threads();
   const bool teams = team >= team_threads;
@@ -147,19 +156,29 @@ BipartiteMates max_cardinality_bipartite_bfs(const Csr<W>& a, BipartiteMates x, 
         const vertex_t i = queue[p];
         if (end_place[root_of[i]] != growing) continue;
         for (offset_t k = off[i]; k < off[i + 1]; ++k)
-          if (col_pred[cols[k]] == no_vertex && x.col_mate[cols[k]] == no_vertex)
-            guard.run([&] { free_reached.emplace_back(p, k); });
+          if (col_pred[cols[k]] == no_vertex && x.col_mate[cols[k]] == no_vertex) {
+            guard.run([&] { free_reached.emplace_back(p, k); });  // the row's first: O(rows) memory
+            break;
+          }
       }
+      // In queue order (the threads' blocks in turn), each such row reads on
+      // from its first free column, as the one-thread reading would: the
+      // first one no earlier row took ends its tree (matched columns never
+      // come free in a phase, so only these events decide).
 #pragma omp single
       guard.run([&] {
-        for (const auto& list : reached)  // the threads' blocks in turn: queue order
-          for (const auto& [p, k] : list) {
-            const vertex_t i = queue[p], root = root_of[i], j = cols[k];
-            if (end_place[root] != growing || col_pred[j] != no_vertex) continue;
-            col_pred[j] = i;
-            end_place[root] = p;
-            end_entry[root] = k;
-            endpoints.push_back(j);
+        for (const auto& list : reached)
+          for (const auto& [p, first] : list) {
+            const vertex_t i = queue[p], root = root_of[i];
+            if (end_place[root] != growing) continue;
+            for (offset_t k = first; k < off[i + 1]; ++k)
+              if (const vertex_t j = cols[k]; col_pred[j] == no_vertex && x.col_mate[j] == no_vertex) {
+                col_pred[j] = i;
+                end_place[root] = p;
+                end_entry[root] = k;
+                endpoints.push_back(j);
+                break;
+              }
           }
       });
 #pragma omp for schedule(static)

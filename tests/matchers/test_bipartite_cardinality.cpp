@@ -141,6 +141,43 @@ TEST_CASE("bipartite max cardinality by breadth-first phases: from the empty and
   CHECK_THROWS_AS(max_cardinality_bipartite_bfs(check::random_matrix(4, 4, 0.5, 1, 1), wrong), invalid_input);
 }
 
+// The breadth-first phases as one first-in first-out loop, written plainly:
+// the reference for both readings of max_cardinality_bipartite_bfs.
+BipartiteMates fifo_phases(const Csr<double>& a, BipartiteMates x) {
+  const vertex_t m = a.n_rows, n = a.n_cols;
+  while (true) {
+    std::vector<vertex_t> col_pred(std::size_t(n), -1), root_of(std::size_t(m), -1), queue, ends;
+    std::vector<char> done(std::size_t(m), 0);
+    for (vertex_t i = 0; i < m; ++i)
+      if (x.row_mate[i] < 0 && a.degree(i) > 0) queue.push_back(root_of[i] = i);
+    for (std::size_t h = 0; h < queue.size(); ++h) {
+      const vertex_t i = queue[h], r = root_of[i];
+      for (offset_t k = a.offsets[i]; k < a.offsets[i + 1] && !done[r]; ++k) {
+        const vertex_t j = a.cols[k];
+        if (col_pred[j] >= 0) continue;
+        col_pred[j] = i;
+        if (x.col_mate[j] < 0) {
+          done[r] = 1;
+          ends.push_back(j);
+        } else {
+          root_of[x.col_mate[j]] = r;
+          queue.push_back(x.col_mate[j]);
+        }
+      }
+    }
+    if (ends.empty()) return x;
+    for (vertex_t j : ends)
+      for (vertex_t c = j;;) {
+        const vertex_t i = col_pred[c], before = x.row_mate[i];
+        x.row_mate[i] = c;
+        x.col_mate[c] = i;
+        if (before < 0) break;
+        c = before;
+      }
+    ++x.matched;
+  }
+}
+
 TEST_CASE("bipartite max cardinality by breadth-first phases: levels on teams give the one-thread matching") {
   // The team's three passes (free columns settled in queue order, claims by
   // the smallest queue place, winners listing mates in order) against the
@@ -171,6 +208,9 @@ TEST_CASE("bipartite max cardinality by breadth-first phases: levels on teams gi
       dup.offsets.push_back(offset_t(dup.cols.size()));
     }
     matrices.push_back(dup);
+    Csr<double> pattern = check::random_matrix(300, 300, 0.02, 1, 9);
+    pattern.weights.clear();  // a pattern: no values at all
+    matrices.push_back(pattern);
   }
   int checked = 0;
   for (std::size_t t = 0; t < matrices.size(); ++t) {
@@ -194,8 +234,11 @@ TEST_CASE("bipartite max cardinality by breadth-first phases: levels on teams gi
         const ScopedThreads scope(1);
         one = detail::max_cardinality_bipartite_bfs(a, start, std::numeric_limits<std::size_t>::max(), 1);
       }
-      check::require_valid_mates(a, one);
-      CHECK(one.matched == check::bipartite_rank(a));
+      CHECK(one.row_mate == fifo_phases(a, start).row_mate);
+      Csr<double> valued = a;  // the checks read values
+      valued.weights.assign(a.cols.size(), 1.0);
+      check::require_valid_mates(valued, one);
+      CHECK(one.matched == check::bipartite_rank(valued));
       for (const int threads : {1, 2, 3, 4})
         for (const std::size_t team_rows : {std::size_t(1), std::size_t(64)}) {
           CAPTURE(threads);
@@ -209,5 +252,15 @@ TEST_CASE("bipartite max cardinality by breadth-first phases: levels on teams gi
         }
     }
   }
-  CHECK(checked == 8 * 2 * 8);
+  CHECK(checked == 9 * 2 * 8);
+  // A start whose two mate arrays disagree is refused.
+  const Csr<double> a = check::random_matrix(20, 20, 0.3, 1, 3);
+  BipartiteMates bad;
+  bad.row_mate.assign(20, no_vertex);
+  bad.col_mate.assign(20, no_vertex);
+  bad.col_mate[4] = 7;  // row 7 is free
+  CHECK_THROWS_AS(max_cardinality_bipartite_bfs(a, bad), invalid_input);
+  bad.col_mate[4] = no_vertex;
+  bad.row_mate[2] = 25;  // out of range
+  CHECK_THROWS_AS(max_cardinality_bipartite_bfs(a, bad), invalid_input);
 }

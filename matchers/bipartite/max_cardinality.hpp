@@ -60,7 +60,9 @@ BipartiteMates max_cardinality_bipartite(const Csr<W>& a, BipartiteMates start);
 // vertex-disjoint alternating trees from every free row, short paths), the
 // CPU form of the GPU search below; the same matching on any number of
 // threads (large levels on teams of 8 or more). Augmenting from a
-// heavy start, it keeps more of the start matched than Pothen-Fan.
+// heavy start, it keeps more of the start matched than Pothen-Fan. Throws
+// invalid_input when the start's arrays do not fit a or do not name each
+// other back (not a matching).
 template <class W>
 BipartiteMates max_cardinality_bipartite_bfs(const Csr<W>& a, BipartiteMates start);
 namespace detail {

@@ -13,7 +13,8 @@
 // pool, 0.3 s on an H200), which a median of few calls would otherwise
 // take in (with --reps 1 or 2 it was the median, with 3 it pushed the
 // median to the slower of the other two). `--device-arrays` also times
-// matchblas_prepass_device (the C API) for each GPU entry of job 1, 4 or 5,
+// matchblas_prepass_device (the C API) beside the GPU entry it runs for job
+// 1, 4 or 5 (cardinality-gpu, max-sum-gpu, max-product-gpu),
 // the matrix uploaded before (CSR, int64, 0-based, doubles) and the results
 // left on the device: the "matrix already on the device" case, reported as
 // the entry's name with "/device-arrays" appended, its message saying
@@ -93,6 +94,13 @@ std::string json_number(double x) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.17g", x);
   return buf;
+}
+
+// The registry entry matchblas_prepass_device runs for `job` ("" for a job
+// it runs on the host): only that entry gets a /device-arrays row (awpm-gpu,
+// also job 4, is not what the device path runs).
+std::string device_path_entry(int job) {
+  return job == 1 ? "cardinality-gpu" : job == 4 ? "max-sum-gpu" : job == 5 ? "max-product-gpu" : "";
 }
 
 #if MATCHBLAS_HAVE_CUDA
@@ -267,7 +275,7 @@ int main(int argc, char** argv) {
                                                           " searches" + (r.details.empty() ? "" : "; " + r.details) + ")").c_str());
           std::fflush(stdout);
         }
-        if (device_arrays && m->device == Device::gpu && (m->job == 1 || m->job == 4 || m->job == 5)) {
+        if (device_arrays && m->device == Device::gpu && m->name == device_path_entry(m->job)) {
 #if MATCHBLAS_HAVE_CUDA
           matchblas_inform inform{};
           const double s = time_device_arrays(a, m->job, reps, inform);

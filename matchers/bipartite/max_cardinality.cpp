@@ -65,6 +65,10 @@ double moduli_sum_scale(const std::vector<double>& w) {
   const std::size_t nnz = w.size();
 #pragma omp parallel for schedule(static) reduction(max : largest) if (nnz >= (1 << 16))
   for (std::size_t k = 0; k < nnz; ++k) largest = std::max(largest, std::fabs(w[k]));
+  return moduli_sum_scale_of_largest(largest);
+}
+
+double moduli_sum_scale_of_largest(double largest) {
   const int e = largest > 0 ? std::ilogb(largest) : 0;  // largest in [2^e, 2^(e+1))
   return e < 511 ? 1.0 : std::ldexp(1.0, 511 - e);
 }

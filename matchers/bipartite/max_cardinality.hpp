@@ -106,5 +106,7 @@ void check_bipartite_values(const Csr<double>& a, const std::string& who);
 // so the heaviest matching is the same; only moduli below 2^-562 times the
 // largest lose bits (at most 2^-562 of the largest each).
 double moduli_sum_scale(const std::vector<double>& w);
+// The same from the largest modulus itself (a caller's own pass found it).
+double moduli_sum_scale_of_largest(double largest);
 
 }  // namespace matchblas

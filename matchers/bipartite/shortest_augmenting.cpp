@@ -14,6 +14,7 @@
 #include <atomic>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <string>
 
 #include "lib/error.hpp"
@@ -60,7 +61,7 @@ void check_costs(const Csr<double>& c) {
 // columns taken greedily, with a one-step reassignment of a tight column's
 // row to another free tight column (cursor[k] never revisits an entry: tight
 // stays tight and matched stays matched while the duals are fixed).
-void initialise(const Csr<double>& c, DualMatching& r) {
+bool initialise(const Csr<double>& c, DualMatching& r, vertex_t max_free) {
   const vertex_t m = c.n_rows, n = c.n_cols;
   auto& u = r.u;
   auto& v = r.v;
@@ -86,7 +87,9 @@ void initialise(const Csr<double>& c, DualMatching& r) {
   cm.assign(n, -1);
   std::vector<offset_t> cursor(c.offsets.begin(), c.offsets.end() - 1);
   auto tight = [&](vertex_t i, offset_t k) { return c.weights[k] - u[i] - v[c.cols[k]] <= 0; };
+  vertex_t left_free = 0;
   for (vertex_t i = 0; i < m; ++i) {
+    if (left_free > max_free) return false;
     for (offset_t k = c.offsets[i]; k < c.offsets[i + 1] && rm[i] < 0; ++k)
       if (tight(i, k) && cm[c.cols[k]] < 0) {
         rm[i] = c.cols[k];
@@ -107,7 +110,9 @@ void initialise(const Csr<double>& c, DualMatching& r) {
         }
       }
     }
+    left_free += rm[i] < 0;
   }
+  return left_free <= max_free;
 }
 
 // The searches of min_cost_row_perfect on checked costs (m <= n), from
@@ -228,6 +233,17 @@ bool match_every_row(const Csr<double>& c, DualMatching& r, vertex_t& row_out) {
 }  // namespace shortest_augmenting_detail
 
 using namespace shortest_augmenting_detail;
+
+std::optional<DualMatching> min_cost_row_perfect_if_start_near(const Csr<double>& c, vertex_t max_free) {
+  if (c.n_rows != c.n_cols || max_free < 0) return std::nullopt;
+  for (vertex_t i = 0; i < c.n_rows; ++i)
+    if (c.offsets[i] == c.offsets[i + 1]) return std::nullopt;
+  DualMatching r;
+  if (!initialise(c, r, max_free)) return std::nullopt;
+  vertex_t row = -1;
+  if (!augment_free_rows(c, r, row)) return std::nullopt;  // structurally singular
+  return r;
+}
 
 DualMatching min_cost_row_perfect(const Csr<double>& c) {
   check_costs(c);

@@ -39,6 +39,7 @@
 #pragma once
 #include <array>
 #include <limits>
+#include <optional>
 #include <vector>
 
 #include "lib/csr.hpp"
@@ -58,6 +59,20 @@ struct DualMatching {
 // cannot be matched (the matrix does not have full row rank: use
 // min_cost_max_cardinality).
 DualMatching min_cost_row_perfect(const Csr<double>& cost);
+
+// The cold start on a square `cost` when it is nearly done: MC64's
+// initialisation (feasible duals from the row and column minima, a greedy
+// matching of the tight entries) and, when it leaves at most max_free rows
+// free, the searches from those rows: the optimum as min_cost_row_perfect
+// gives it. Nothing when the start leaves more rows free (its greedy pass
+// stops there), the matrix is not square or has no perfect matching. The
+// pre-pass tries it before its auction: where the largest entries already
+// form a matching (a dominant diagonal: SPD and FEM matrices) the start costs
+// three passes over the entries and the auction's phases several more. The
+// costs are not checked here (the caller's are: a valid CSR of finite
+// costs, as check_costs requires and prepass_costs gives). O(nnz) besides
+// the searches.
+std::optional<DualMatching> min_cost_row_perfect_if_start_near(const Csr<double>& cost, vertex_t max_free);
 
 // Warm start: the same searches, from the free rows of `start` instead of
 // from MC64's initialisation. start.u and start.v must be feasible (every

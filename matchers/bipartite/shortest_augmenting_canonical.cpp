@@ -17,6 +17,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <functional>
 #include <atomic>
 #include <cmath>
 #include <limits>
@@ -58,12 +59,14 @@ class BucketedRelaxation {
         lists_(std::size_t(threads)) {
     const vertex_t n = c.n_rows;
     // The step: 0.004 of the median positive reduced cost over the entries
-    // of up to 8192 rows spread evenly (the median, not the mean: job 5's
-    // stand-in cost of explicit zeros made the mean of a matrix with 0.1%
-    // of them 2000 times its usual value, every key one bucket, and each
-    // column relaxed 200 times).
+    // of up to 8192 rows spread evenly, about 2^16 entries at most (the
+    // median, not the mean: job 5's stand-in cost of explicit zeros made the
+    // mean of a matrix with 0.1% of them 2000 times its usual value, every
+    // key one bucket, and each column relaxed 200 times). The step sets the
+    // buckets, not the result.
     std::vector<double> sample;
-    const vertex_t rows = std::min<vertex_t>(n, 8192);
+    const double mean_degree = std::max(1.0, double(c.num_entries()) / double(std::max<vertex_t>(n, 1)));
+    const vertex_t rows = std::min<vertex_t>({n, 8192, std::max<vertex_t>(1, vertex_t(65536 / mean_degree))});
     for (vertex_t s = 0; s < rows; ++s) {
       const auto i = vertex_t(std::int64_t(s) * n / rows);
       for (offset_t k = c.offsets[i]; k < c.offsets[i + 1]; ++k) {
@@ -229,6 +232,9 @@ std::vector<double> shortest_augmenting_detail::greatest_column_shifts(const Csr
   const bool forced = threads > 0;
   if (!forced) threads = in_parallel(c) ? omp_get_max_threads() : 1;
   auto reduced = [&](vertex_t i, offset_t k) { return std::max(0.0, c.weights[k] - d.u[i] - d.v[c.cols[k]]); };
+  // x0 the same everywhere (duals that were MC64's first ones already: x0
+  // = 0): no relaxation lowers it, each adding a reduced cost >= 0.
+  if (std::adjacent_find(x0.begin(), x0.end(), std::not_equal_to<>()) == x0.end()) return x0;
   // The first relaxation from every column (of its row, from x0): minima,
   // the same on any number of threads. Only the columns it lowers start
   // the search (the others have been relaxed from x0 already; the search
@@ -244,6 +250,12 @@ std::vector<double> shortest_augmenting_detail::greatest_column_shifts(const Csr
       for (offset_t k = c.offsets[i]; k < c.offsets[i + 1]; ++k)
         key[c.cols[k]] = std::min(key[c.cols[k]], x0[rm[i]] + reduced(i, k));
   }
+  // Nothing lowered: x0 is the answer (the duals given were canonical
+  // already, as MC64's start's are when no search ran).
+  bool lowered = false;
+#pragma omp parallel for schedule(static) reduction(|| : lowered) num_threads(threads) if (threads > 1)
+  for (vertex_t j = 0; j < n; ++j) lowered = lowered || key[j] < x0[j];
+  if (!lowered) return key;
   // A team's round from 256 columns a thread on (at two threads 1.0-2.2x
   // one thread's on 300k-1M-row matrices); every round when the threads
   // are forced.

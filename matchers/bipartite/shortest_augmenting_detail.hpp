@@ -256,8 +256,11 @@ bool augment_free_rows(const Csr<double>& c, DualMatching& r, vertex_t& row_out,
 
 // MC64's initialisation: feasible duals (row minima, then column minima of
 // what is left) and a matching on tight entries, greedy with one-step
-// reassignments.
-void initialise(const Csr<double>& c, DualMatching& r);
+// reassignments. The greedy pass stops once more than `max_free` rows are
+// left free (the matching is then partial, the duals still feasible);
+// returns whether it ran to the end.
+bool initialise(const Csr<double>& c, DualMatching& r,
+                vertex_t max_free = std::numeric_limits<vertex_t>::max());
 
 // The cold start: MC64's initialisation, then the searches.
 bool match_every_row(const Csr<double>& c, DualMatching& r, vertex_t& row_out);

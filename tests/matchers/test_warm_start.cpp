@@ -602,3 +602,112 @@ TEST_CASE("canonical_duals: from duals far larger than the result (a constant mo
     }
   }
 }
+
+namespace {
+
+// A square matrix whose moduli hold a perfect matching of large entries on a
+// hidden permutation (|a| in [8, 16) there, integers in [1, 4] elsewhere:
+// ties), so MC64's start leaves no row free; `spoilt` rows then lose their
+// large entry (it drops into the small range), which leaves some free.
+Csr<double> hidden_dominant(vertex_t n, double density, int spoilt, std::mt19937& rng) {
+  std::vector<vertex_t> hidden(static_cast<std::size_t>(n));
+  for (vertex_t i = 0; i < n; ++i) hidden[std::size_t(i)] = i;
+  std::shuffle(hidden.begin(), hidden.end(), rng);
+  std::bernoulli_distribution keep(density);
+  std::uniform_int_distribution<int> small(1, 4);
+  std::uniform_real_distribution<double> large(8, 16);
+  Csr<double> a;
+  a.n_rows = a.n_cols = n;
+  for (vertex_t i = 0; i < n; ++i) {
+    for (vertex_t j = 0; j < n; ++j) {
+      if (j == hidden[std::size_t(i)]) {
+        a.cols.push_back(j);
+        a.weights.push_back(i < spoilt ? small(rng) : large(rng) * (rng() % 2 ? 1 : -1));
+      } else if (keep(rng)) {
+        a.cols.push_back(j);
+        a.weights.push_back(small(rng));
+      }
+    }
+    a.offsets.push_back(static_cast<offset_t>(a.cols.size()));
+  }
+  return a;
+}
+
+vertex_t free_rows_after_mc64_start(const Csr<double>& c) {
+  DualMatching s;
+  shortest_augmenting_detail::initialise(c, s);
+  return vertex_t(std::count(s.mates.row_mate.begin(), s.mates.row_mate.end(), -1));
+}
+
+}  // namespace
+
+TEST_CASE("the near start: MC64's start finished by its searches when it leaves at most max_free rows, else nothing") {
+  std::mt19937 rng(23);
+  int taken = 0, declined = 0, searched = 0;
+  for (int trial = 0; trial < 200; ++trial) {
+    const vertex_t n = 1 + vertex_t(rng() % 60);
+    const int spoilt = trial % 4 == 0 ? 0 : int(rng() % (n / 4 + 1));
+    const Csr<double> a = hidden_dominant(n, 0.02 + (rng() % 5) / 20.0, spoilt, rng);
+    for (int job : {4, 5}) {
+      const Csr<double> c = prepass_costs(a, job);
+      CAPTURE(trial);
+      CAPTURE(job);
+      const vertex_t free = free_rows_after_mc64_start(c);
+      const double optimum = min_cost_row_perfect(c).cost;
+      if (free > 0) {  // one row fewer than it leaves: declined
+        CHECK_FALSE(min_cost_row_perfect_if_start_near(c, free - 1).has_value());
+        ++declined;
+      }
+      const auto near = min_cost_row_perfect_if_start_near(c, free);
+      REQUIRE(near.has_value());
+      CHECK(near->searches == free);
+      require_optimal(c, *near, optimum);
+      ++taken;
+      searched += free > 0;
+    }
+  }
+  CHECK(declined > 20);
+  CHECK(searched > 20);
+  CHECK(taken == 400);
+  // Not square, an empty row, no perfect matching (two rows with one and the
+  // same column): nothing, whatever the bound.
+  Csr<double> wide = random_costs(3, 5, 0.5, 2, rng);
+  CHECK_FALSE(min_cost_row_perfect_if_start_near(wide, 5).has_value());
+  Csr<double> empty_row;
+  empty_row.n_rows = empty_row.n_cols = 2;
+  empty_row.offsets = {0, 2, 2};
+  empty_row.cols = {0, 1};
+  empty_row.weights = {1, 2};
+  CHECK_FALSE(min_cost_row_perfect_if_start_near(empty_row, 2).has_value());
+  Csr<double> singular;
+  singular.n_rows = singular.n_cols = 3;
+  singular.offsets = {0, 1, 2, 5};
+  singular.cols = {0, 0, 0, 1, 2};
+  singular.weights = {1, 1, 3, 2, 1};
+  CHECK_FALSE(min_cost_row_perfect_if_start_near(singular, 3).has_value());
+}
+
+TEST_CASE("prepass jobs 4 and 5 on a matrix whose large entries form a matching: the same result from the near start as from MC64's") {
+  // The default (auction) start now takes MC64's when it leaves at most
+  // n / 2000 rows free: the permutation, objective and scalings must be
+  // those of the MC64 start (canonical duals), and the objective the
+  // Hungarian reference's.
+  std::mt19937 rng(31);
+  for (int trial = 0; trial < 40; ++trial) {
+    const vertex_t n = 2 + vertex_t(rng() % 300);
+    const Csr<double> a = hidden_dominant(n, 0.03, 0, rng);
+    for (int job : {4, 5}) {
+      CAPTURE(trial);
+      CAPTURE(job);
+      PrepassOptions near_start, mc64_start;
+      near_start.job = mc64_start.job = job;
+      mc64_start.start = PrepassOptions::Start::mc64;
+      const PrepassResult x = prepass(a, near_start), y = prepass(a, mc64_start);
+      CHECK(x.perm == y.perm);
+      CHECK(x.objective == y.objective);
+      CHECK(x.row_log_scale == y.row_log_scale);
+      CHECK(x.col_log_scale == y.col_log_scale);
+      CHECK(x.objective == doctest::Approx(check::best_bipartite(a, job).second).epsilon(1e-12));
+    }
+  }
+}

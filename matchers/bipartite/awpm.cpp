@@ -242,12 +242,13 @@ bool auction_in_place(const Csr<double>& s) {
   return true;
 }
 
-double auction_start_epsilon(const Csr<double>& s, double fraction) {
+double auction_start_epsilon(const Csr<double>& s, double fraction, double scale) {
   const vertex_t n = s.n_rows;
   std::vector<double> row_max(static_cast<std::size_t>(n), 0);
 #pragma omp parallel for schedule(static)
   for (vertex_t i = 0; i < n; ++i)
-    for (offset_t k = s.offsets[i]; k < s.offsets[i + 1]; ++k) row_max[i] = std::max(row_max[i], s.weights[k]);
+    for (offset_t k = s.offsets[i]; k < s.offsets[i + 1]; ++k)
+      row_max[i] = std::max(row_max[i], std::fabs(s.weights[k]) * scale);
   double sum = 0;  // in row order: the same epsilon on every thread count
   for (const double x : row_max) sum += x;
   return n > 0 && sum > 0 ? fraction * sum / double(n) : 0;
@@ -291,14 +292,18 @@ BipartiteMates AuctionBidders::mates_of(const std::vector<vertex_t>& row_mate, v
   return x;
 }
 
-Csr<double> sorted_moduli(const Csr<double>& a, double& scale) {
-  scale = moduli_sum_scale(a.weights);
+bool rows_strictly_sorted(const Csr<double>& a) {
   bool sorted = true;
 #pragma omp parallel for schedule(static) reduction(&& : sorted)
   for (vertex_t i = 0; i < a.n_rows; ++i)
     for (offset_t k = a.offsets[i] + 1; k < a.offsets[i + 1]; ++k) sorted = sorted && a.cols[k - 1] < a.cols[k];
+  return sorted;
+}
+
+Csr<double> sorted_moduli(const Csr<double>& a, double& scale) {
+  scale = moduli_sum_scale(a.weights);
   Csr<double> s = a;
-  if (sorted) {
+  if (rows_strictly_sorted(a)) {
 #pragma omp parallel for schedule(static)
     for (std::size_t k = 0; k < s.weights.size(); ++k) s.weights[k] = std::fabs(s.weights[k]) * scale;
     return s;
@@ -322,10 +327,7 @@ Csr<double> sorted_moduli(const Csr<double>& a, double& scale) {
 }
 
 AwpmResult awpm(const Csr<double>& a, const AwpmOptions& options) {
-  check_bipartite_csr(a);
-  MATCHBLAS_EXPECTS(a.weights.size() == a.cols.size(), "awpm: as many values as entries needed");
-  for (std::size_t k = 0; k < a.weights.size(); ++k)
-    if (!std::isfinite(a.weights[k])) throw invalid_input("awpm: entry " + std::to_string(k) + " is not finite");
+  check_bipartite_values(a, "awpm");
   MATCHBLAS_EXPECTS(options.min_gain >= 0 && std::isfinite(options.min_gain), "awpm: min_gain must be >= 0");
   MATCHBLAS_EXPECTS(options.max_rounds >= 0, "awpm: max_rounds must be >= 0");
   MATCHBLAS_EXPECTS(options.auction_epsilon > 0 && options.auction_epsilon <= 1,

@@ -122,9 +122,11 @@ bool auction_in_place(const Csr<double>& s);
 // The auction start's epsilon on the sorted moduli s (sorted_moduli) of a
 // matrix for which auction_in_place holds: fraction times the mean over rows
 // of the largest modulus, summed in row order (the same on every thread
-// count); 0 when every modulus is 0 (the greedy start then). O(nnz),
-// parallel.
-double auction_start_epsilon(const Csr<double>& s, double fraction);
+// count); 0 when every modulus is 0 (the greedy start then). With a scale,
+// the moduli are |s_ij| times it, read from the matrix itself (the same
+// bits as on sorted_moduli's copy: a power of two scales exactly and keeps
+// the order). O(nnz), parallel.
+double auction_start_epsilon(const Csr<double>& s, double fraction, double scale = 1);
 
 // The auction start's bidders on a shape other than square without empty
 // rows: the rows with entries of the sorted moduli s, or of s's transpose
@@ -148,5 +150,10 @@ AuctionBidders auction_bidders(const Csr<double>& s, double fraction);
 // matching's weight and the 4-cycles' gains stay finite; the versions
 // divide the weights they report by it.
 Csr<double> sorted_moduli(const Csr<double>& a, double& scale);
+
+// Whether every row of a has strictly increasing columns (sorted_moduli's
+// copy then holds a's own columns: awpm-gpu uploads a's arrays and takes the
+// moduli on the device instead). O(nnz), parallel.
+bool rows_strictly_sorted(const Csr<double>& a);
 
 }  // namespace matchblas

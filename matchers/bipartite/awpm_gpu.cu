@@ -33,7 +33,9 @@
 //   Cost: the auction O(the unassigned rows' entries) a round; step 1 greedy
 //   O(proposals x degree) work; step 2 as cardinality-gpu; a round
 //   O(sum over matched rows of deg(i) log(max deg)). Memory: the sorted
-//   |a| (offsets, columns, values) and O(m + n) words.
+//   |a| (offsets, columns, values) on the device and O(m + n) words; on the
+//   host a sorted copy only where a's rows are not sorted already (or for
+//   another shape's bidders).
 #include <cub/device/device_reduce.cuh>
 #include <cuda_runtime.h>
 
@@ -113,6 +115,12 @@ __global__ void propose(Sorted a, const vertex_t* active, unsigned size, vertex_
 
 __global__ void negate(std::size_t size, double* x) {
   for (long long k = gpu::grid_thread(); k < static_cast<long long>(size); k += gpu::grid_threads()) x[k] = -x[k];
+}
+
+// x = |x| times scale (a power of two: sorted_moduli's values, bit for bit).
+__global__ void moduli(std::size_t size, double* x, double scale) {
+  for (long long k = gpu::grid_thread(); k < static_cast<long long>(size); k += gpu::grid_threads())
+    x[k] = fabs(x[k]) * scale;
 }
 
 __global__ void all_rows(vertex_t m, vertex_t* rows) {
@@ -232,10 +240,7 @@ void one_phase_auction(const gpu::StreamSession& session, vertex_t rows, vertex_
 }  // namespace
 
 AwpmResult awpm_gpu(const Csr<double>& a, const AwpmOptions& options, const GpuOptions& opt, GpuTimes* times) {
-  check_bipartite_csr(a);
-  MATCHBLAS_EXPECTS(a.weights.size() == a.cols.size(), "awpm-gpu: as many values as entries needed");
-  for (std::size_t k = 0; k < a.weights.size(); ++k)
-    if (!std::isfinite(a.weights[k])) throw invalid_input("awpm-gpu: entry " + std::to_string(k) + " is not finite");
+  check_bipartite_values(a, "awpm-gpu");
   MATCHBLAS_EXPECTS(options.min_gain >= 0 && std::isfinite(options.min_gain), "awpm-gpu: min_gain must be >= 0");
   MATCHBLAS_EXPECTS(options.max_rounds >= 0, "awpm-gpu: max_rounds must be >= 0");
   MATCHBLAS_EXPECTS(options.auction_epsilon > 0 && options.auction_epsilon <= 1,
@@ -250,8 +255,13 @@ AwpmResult awpm_gpu(const Csr<double>& a, const AwpmOptions& options, const GpuO
     r.converged = true;
     return r;
   }
-  double scale = 1;
-  const Csr<double> sorted = sorted_moduli(a, scale);
+  // The sorted moduli: with rows already sorted, a's own arrays uploaded and
+  // the moduli taken on the device (no host copy: 5M entries, 60 MB); else
+  // sorted_moduli's host copy.
+  const bool in_order = rows_strictly_sorted(a);
+  double scale = in_order ? moduli_sum_scale(a.weights) : 1;
+  const Csr<double> copy = in_order ? Csr<double>{} : sorted_moduli(a, scale);
+  const Csr<double>& sorted = in_order ? a : copy;  // its weights: |a| x scale when !in_order, a's own when in_order
 
   gpu::StreamSession session(opt.device, opt.stream);
   const cudaStream_t s = session.stream();
@@ -260,6 +270,11 @@ AwpmResult awpm_gpu(const Csr<double>& a, const AwpmOptions& options, const GpuO
   const auto offsets = gpu::DeviceBuffer<offset_t>::from_host(std::span<const offset_t>(sorted.offsets), s);
   const auto cols = gpu::DeviceBuffer<vertex_t>::from_host(std::span<const vertex_t>(sorted.cols), s);
   auto w = gpu::DeviceBuffer<double>::from_host(std::span<const double>(sorted.weights), s);
+  if (in_order) {
+    moduli<<<gpu::grid_for(a.num_entries(), block_size, gpu::max_blocks_per_sm * session.sms()), block_size, 0, s>>>(
+        w.size(), w.data(), scale);
+    MATCHBLAS_CUDA_CHECK_LAUNCH();
+  }
   uploaded.record(s);
   const Sorted view{m, n, offsets.data(), cols.data(), w.data()};
   const long long cap = gpu::max_blocks_per_sm * session.sms();
@@ -280,10 +295,14 @@ AwpmResult awpm_gpu(const Csr<double>& a, const AwpmOptions& options, const GpuO
   // the host), or the greedy one by rounds of proposals until no row is
   // displaced.
   const bool auction = options.start == AwpmOptions::Start::auction, in_place = auction_in_place(sorted);
+  // Another shape's bidders come from the moduli on the host.
+  Csr<double> host_moduli;
+  if (auction && !in_place && in_order) host_moduli = sorted_moduli(a, scale);
   const AuctionBidders bidders =
-      auction && !in_place ? auction_bidders(sorted, options.auction_epsilon) : AuctionBidders{};
-  const double epsilon =
-      !auction ? 0 : in_place ? auction_start_epsilon(sorted, options.auction_epsilon) : bidders.epsilon;
+      auction && !in_place ? auction_bidders(in_order ? host_moduli : copy, options.auction_epsilon) : AuctionBidders{};
+  const double epsilon = !auction   ? 0
+                         : in_place ? auction_start_epsilon(sorted, options.auction_epsilon, in_order ? scale : 1)
+                                    : bidders.epsilon;
   r.auction_start = epsilon > 0;
   if (r.auction_start && !in_place) {
     const Csr<double>& c = bidders.costs;

@@ -286,10 +286,10 @@ DualMatching optimum_with_duals(const Csr<double>& a, int job, bool auction_star
   const Csr<double> c = prepass_costs(a, job);
   DualMatching d;
   bool done = false;
-  if (auction_start && c.n_rows == c.n_cols && c.num_entries() > 0) {
+  if (options.start == PrepassOptions::Start::automatic && c.n_rows == c.n_cols && c.num_entries() > 0) {
     // MC64's own start first, where it leaves no more rows to the searches
     // than the auction's last phase would (a dominant diagonal: bcsstk16,
-    // job 4 on one thread 6.2 -> 1.7 ms, MC64 1.3 ms; bench/RESULTS.md).
+    // job 4 on one thread 6.2 -> 2.1 ms, MC64 1.3 ms; bench/RESULTS.md).
     // Elsewhere it leaves 6-22% of the rows, its greedy pass stops early,
     // and the auction goes on from nothing.
     if (auto near = min_cost_row_perfect_if_start_near(

@@ -67,8 +67,11 @@ struct PrepassOptions {
   // initialisation. The same optimum either way; job 5's scalings come
   // from the canonical duals of the matching found (canonical_duals in
   // shortest_augmenting.hpp), so they do not depend on the start either.
+  // automatic: MC64's initialisation where it leaves at most n / 2000 rows
+  // to the searches (min_cost_row_perfect_if_start_near: a dominant
+  // diagonal), else the auction's prices.
   enum class Start { automatic, auction, mc64 };
-  Start start = Start::automatic;  // automatic: the auction
+  Start start = Start::automatic;
   // Jobs 4-5, the auction start's bids (auction_start.hpp):
   //   sequential: one row at a time in one thread's order;
   //   jacobi: synchronous rounds on every thread, each column taking its

@@ -63,7 +63,8 @@ const OptionSpec job_bids_option{
     "(sequential); the result does not depend on the thread count either way (where several matchings are "
     "optimal, the two may return different ones)"};
 
-inline constexpr NamedValues<PrepassOptions::Start, 2> start_names{{
+inline constexpr NamedValues<PrepassOptions::Start, 3> start_names{{
+    {"automatic", PrepassOptions::Start::automatic},
     {"auction", PrepassOptions::Start::auction},
     {"mc64", PrepassOptions::Start::mc64},
 }};
@@ -74,10 +75,11 @@ std::vector<OptionSpec> solver_options(int job) {
   std::vector<OptionSpec> s;
   if (job == 5) s.push_back(symmetric_option);
   if (job == 4 || job == 5) {
-    s.push_back({"init", Type::word, "auction", names_of(start_names), 0, 0,
-                 "where the shortest augmenting paths start on a square matrix: an auction's prices (auction) or "
-                 "MC64's row and column minima (mc64); the same optimum (and job 5 the same scalings: the "
-                 "matching's canonical duals)"});
+    s.push_back({"init", Type::word, "automatic", names_of(start_names), 0, 0,
+                 "where the shortest augmenting paths start on a square matrix: an auction's prices (auction), "
+                 "MC64's row and column minima (mc64), or MC64's where it leaves at most n/2000 rows free (a "
+                 "dominant diagonal) and else the auction's (automatic); the same optimum (and job 5 the same "
+                 "scalings: the matching's canonical duals)"});
     s.push_back({"parallel-bids", Type::flag, "", {}, 0, 0,
                  "the auction start's first phases bid on every thread at once, a lock per column (the same "
                  "optimum; when several matchings are optimal, which one depends on the threads' timing); not "

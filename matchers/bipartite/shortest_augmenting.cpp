@@ -57,8 +57,9 @@ void check_costs(const Csr<double>& c) {
       throw invalid_input("bipartite: cost of entry " + std::to_string(k) + " is not finite");
 }
 
-// MC64's start: column minima (square matrices), row minima of the reduced costs, tight
-// columns taken greedily, with a one-step reassignment of a tight column's
+// MC64's start: row minima, then column minima of what is left (square
+// matrices), then the rows' minima of the reduced costs; tight columns
+// taken greedily, with a one-step reassignment of a tight column's
 // row to another free tight column (cursor[k] never revisits an entry: tight
 // stays tight and matched stays matched while the duals are fixed).
 bool initialise(const Csr<double>& c, DualMatching& r, vertex_t max_free) {

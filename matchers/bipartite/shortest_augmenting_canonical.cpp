@@ -232,8 +232,9 @@ std::vector<double> shortest_augmenting_detail::greatest_column_shifts(const Csr
   const bool forced = threads > 0;
   if (!forced) threads = in_parallel(c) ? omp_get_max_threads() : 1;
   auto reduced = [&](vertex_t i, offset_t k) { return std::max(0.0, c.weights[k] - d.u[i] - d.v[c.cols[k]]); };
-  // x0 the same everywhere (duals that were MC64's first ones already: x0
-  // = 0): no relaxation lowers it, each adding a reduced cost >= 0.
+  // x0 the same everywhere (duals that were MC64's first ones already, as
+  // MC64's start's are when no search ran: x0 = 0): no relaxation lowers
+  // it, each adding a reduced cost >= 0.
   if (std::adjacent_find(x0.begin(), x0.end(), std::not_equal_to<>()) == x0.end()) return x0;
   // The first relaxation from every column (of its row, from x0): minima,
   // the same on any number of threads. Only the columns it lowers start
@@ -250,8 +251,7 @@ std::vector<double> shortest_augmenting_detail::greatest_column_shifts(const Csr
       for (offset_t k = c.offsets[i]; k < c.offsets[i + 1]; ++k)
         key[c.cols[k]] = std::min(key[c.cols[k]], x0[rm[i]] + reduced(i, k));
   }
-  // Nothing lowered: x0 is the answer (the duals given were canonical
-  // already, as MC64's start's are when no search ran).
+  // Nothing lowered by the first relaxation: x0 is the answer.
   bool lowered = false;
 #pragma omp parallel for schedule(static) reduction(|| : lowered) num_threads(threads) if (threads > 1)
   for (vertex_t j = 0; j < n; ++j) lowered = lowered || key[j] < x0[j];

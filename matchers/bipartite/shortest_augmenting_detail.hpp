@@ -258,7 +258,7 @@ bool augment_free_rows(const Csr<double>& c, DualMatching& r, vertex_t& row_out,
 // what is left) and a matching on tight entries, greedy with one-step
 // reassignments. The greedy pass stops once more than `max_free` rows are
 // left free (the matching is then partial, the duals still feasible);
-// returns whether it ran to the end.
+// returns whether at most max_free rows are left free.
 bool initialise(const Csr<double>& c, DualMatching& r,
                 vertex_t max_free = std::numeric_limits<vertex_t>::max());
 

@@ -184,6 +184,55 @@ TEST_CASE("awpm-gpu: the auction start with a matching of the smaller side: with
   }
 }
 
+TEST_CASE("awpm-gpu: rows out of order with repeated columns, and moduli near 2^511 and beyond: the same guarantees") {
+  // awpm-gpu takes the moduli on the device from a's own arrays when the
+  // rows are sorted, and from sorted_moduli's host copy when not (a
+  // repeated column's first entry kept): both must hold the guarantees,
+  // with the scale that keeps huge moduli's sums finite (1e200: the scale
+  // is not 1; the matching's reported weights are divided back by it).
+  for (std::uint64_t seed = 1; seed <= 24; ++seed) {
+    const vertex_t m = vertex_t(2 + seed * 13 % 90), n = vertex_t(seed % 3 == 0 ? m : 2 + seed * 31 % 90);
+    const Csr<double> a = check::random_matrix(m, n, seed % 2 ? 0.05 : 0.15, 3, 900 + seed);
+    Csr<double> shuffled;  // each row reversed, its first entry repeated at the end with a larger modulus
+    shuffled.n_rows = m;
+    shuffled.n_cols = n;
+    for (vertex_t i = 0; i < m; ++i) {
+      for (offset_t k = a.offsets[i + 1]; k-- > a.offsets[i];) {
+        shuffled.cols.push_back(a.cols[k]);
+        shuffled.weights.push_back(a.weights[k]);
+      }
+      if (a.offsets[i + 1] > a.offsets[i]) {
+        shuffled.cols.push_back(a.cols[a.offsets[i + 1] - 1]);
+        shuffled.weights.push_back(100 * a.weights[a.offsets[i + 1] - 1]);
+      }
+      shuffled.offsets.push_back(offset_t(shuffled.cols.size()));
+    }
+    Csr<double> huge = a;
+    for (double& w : huge.weights) w *= 1e200;
+    for (const Csr<double>* b : {&shuffled, &huge}) {
+      CAPTURE(seed);
+      CAPTURE(b == &huge);
+      // The reference: the same matrix without repeats (the first kept) and
+      // in order, as awpm reads it.
+      double scale = 1;
+      const Csr<double> moduli = sorted_moduli(*b, scale);
+      CHECK((scale != 1) == (b == &huge));
+      for (const AwpmOptions::Start start : {AwpmOptions::Start::auction, AwpmOptions::Start::greedy}) {
+        CAPTURE(int(start));
+        const AwpmResult g = awpm_gpu(*b, {.start = start});
+        check::require_valid_mates(moduli, g.mates);
+        CHECK(g.mates.matched == check::bipartite_rank(moduli));
+        CHECK(g.converged);
+        const double got = prepass_result(moduli, 4, g.mates).objective / scale;
+        CHECK(got == doctest::Approx(g.rounds.empty() ? g.maximum_weight : g.rounds.back().weight).epsilon(1e-9));
+        CHECK(got <= check::best_bipartite(moduli, 4).second / scale * (1 + 1e-12));
+        const check::FourCycle c = check::largest_4_cycle(moduli, g.mates.row_mate);
+        CHECK(c.gain <= 1e-12 * std::max(1.0, got * scale) * (1 + 1e-9));
+      }
+    }
+  }
+}
+
 TEST_CASE("awpm-gpu on the shared matrices: maximum cardinality; its gap to job 4 beside the CPU awpm's") {
   const std::vector<check::SharedMatrix> shared = check::shared_prepass_matrices();
   if (shared.empty()) MESSAGE("the shared collection is absent");

@@ -23,6 +23,7 @@
 #include "matchers/bipartite/shortest_augmenting.hpp"
 #include "matchers/bipartite/shortest_augmenting_detail.hpp"
 #include "matchers/bipartite/auction_start.hpp"
+#include "matchers/registry.hpp"
 #include "tests/check/bipartite_reference.hpp"
 #include "tests/check/check.hpp"
 #include "tests/check/shared_collection.hpp"
@@ -702,12 +703,26 @@ TEST_CASE("prepass jobs 4 and 5 on a matrix whose large entries form a matching:
       PrepassOptions near_start, mc64_start;
       near_start.job = mc64_start.job = job;
       mc64_start.start = PrepassOptions::Start::mc64;
-      const PrepassResult x = prepass(a, near_start), y = prepass(a, mc64_start);
+      PrepassOptions auction_start = near_start;
+      auction_start.start = PrepassOptions::Start::auction;  // the auction, whatever the start would leave
+      const PrepassResult x = prepass(a, near_start), y = prepass(a, mc64_start), z = prepass(a, auction_start);
+      CHECK(z.objective == doctest::Approx(x.objective).epsilon(1e-12));
       CHECK(x.perm == y.perm);
       CHECK(x.objective == y.objective);
       CHECK(x.row_log_scale == y.row_log_scale);
       CHECK(x.col_log_scale == y.col_log_scale);
       CHECK(x.objective == doctest::Approx(check::best_bipartite(a, job).second).epsilon(1e-12));
     }
+  }
+}
+
+TEST_CASE("max-sum and max-product: --init automatic by default, auction and mc64 on request") {
+  for (const char* name : {"max-sum", "max-product"}) {
+    CAPTURE(name);
+    const MatcherInfo& m = find_matcher(name, Problem::bipartite);
+    CHECK(parse_options(m, {}).typed<PrepassOptions>().start == PrepassOptions::Start::automatic);
+    CHECK(parse_options(m, {{"init", "auction"}}).typed<PrepassOptions>().start == PrepassOptions::Start::auction);
+    CHECK(parse_options(m, {{"init", "mc64"}}).typed<PrepassOptions>().start == PrepassOptions::Start::mc64);
+    CHECK_THROWS_AS(parse_options(m, {{"init", "greedy"}}), invalid_input);
   }
 }

@@ -17,9 +17,9 @@
 #include <omp.h>
 
 #include <algorithm>
-#include <functional>
 #include <atomic>
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <vector>
 
@@ -58,6 +58,15 @@ class BucketedRelaxation {
       : c_(c), d_(d), key_(key), relaxed_from_(x0), threads_(threads), team_round_(team_round),
         lists_(std::size_t(threads)) {
     const vertex_t n = c.n_rows;
+    // The columns the first relaxation lowered start the search; with none,
+    // run() has nothing to do and the step is not needed.
+    std::vector<vertex_t> pending;
+    for (vertex_t j = 0; j < n; ++j)
+      if (key[j] < x0[j]) pending.push_back(j);
+    if (pending.empty()) {
+      for (Lists& l : lists_) l.pile.resize(1);  // one bucket, beyond_ = 0, empty
+      return;
+    }
     // The step: 0.004 of the median positive reduced cost over the entries
     // of up to 8192 rows spread evenly, about 2^16 entries at most (the
     // median, not the mean: job 5's stand-in cost of explicit zeros made the
@@ -82,8 +91,7 @@ class BucketedRelaxation {
     fine_step_ = step_;
     beyond_ = buckets_ - 1;
     for (Lists& l : lists_) l.pile.resize(buckets_);
-    for (vertex_t j = 0; j < n; ++j)
-      if (key[j] < x0[j]) lists_[0].pile[beyond_].push_back(j);
+    lists_[0].pile[beyond_] = std::move(pending);
   }
 
   void run() {
@@ -251,11 +259,6 @@ std::vector<double> shortest_augmenting_detail::greatest_column_shifts(const Csr
       for (offset_t k = c.offsets[i]; k < c.offsets[i + 1]; ++k)
         key[c.cols[k]] = std::min(key[c.cols[k]], x0[rm[i]] + reduced(i, k));
   }
-  // Nothing lowered by the first relaxation: x0 is the answer.
-  bool lowered = false;
-#pragma omp parallel for schedule(static) reduction(|| : lowered) num_threads(threads) if (threads > 1)
-  for (vertex_t j = 0; j < n; ++j) lowered = lowered || key[j] < x0[j];
-  if (!lowered) return key;
   // A team's round from 256 columns a thread on (at two threads 1.0-2.2x
   // one thread's on 300k-1M-row matrices); every round when the threads
   // are forced.

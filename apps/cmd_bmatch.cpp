@@ -63,7 +63,6 @@ int finish_bmatch(const Args& a, const ChosenAlgorithm& chosen, const Csr<W>& cs
       for (offset_t i = m.offsets[u]; i < m.offsets[u + 1]; ++i)
         if (u < m.partners[i]) buf += std::to_string(u) + ' ' + std::to_string(m.partners[i]) + '\n';
     f.write(buf.data(), buf.size());
-    f.commit();
   }
   progress.finish();
   const double weight = b_matching_weight(*g, m);
@@ -85,6 +84,7 @@ int finish_bmatch(const Args& a, const ChosenAlgorithm& chosen, const Csr<W>& cs
   else
     std::fprintf(report, "%s: %s\n%s: %lld edges, weight %.10g, time %.6f s, valid\n", shown.c_str(),
                  graph.description.c_str(), algo.c_str(), static_cast<long long>(m.num_edges()), weight, seconds);
+  commit_outputs({out});
   return 0;
 }
 
@@ -111,6 +111,8 @@ int command_bmatch(const Args& a) {
   if (file == "-" && a.value("b-file") == "-")
     throw usage_error("FILE - and --b-file - conflict: standard input can be read once");
   const GraphView view = usage([&] { return parse_view(a.value("view").value_or("auto")); });
+  if (view == GraphView::complete)
+    throw usage_error("--view complete: bmatch takes sparse graphs (the general or bipartite view)");
   if (over_ranks(*chosen.info)) return command_over_ranks(a, chosen, Problem::b_matching, view, precision);
   std::FILE* report = report_stream(a, {"out"});
   std::vector<std::string> inputs{file};

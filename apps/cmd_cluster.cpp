@@ -72,8 +72,6 @@ int command_cluster(const Args& a) {
         buf += std::to_string(l) + ' ' + std::to_string(v) + ' ' + std::to_string(c.hierarchy[l][v]) + '\n';
     write_text(*levels_out, buf);
   }
-  for (AtomicFile* f : {out.get(), levels_out.get()})  // together at the end: both or neither
-    if (f) f->commit();
   progress.finish();
   const offset_t edges = [&] {
     offset_t e = 0;
@@ -118,6 +116,7 @@ int command_cluster(const Args& a) {
                  shown.c_str(), g.n_rows, static_cast<long long>(edges), algo.c_str(), c.modularity, c.communities,
                  c.levels.size(), seconds);
   }
+  commit_outputs({out.get(), levels_out.get()});  // together at the end: both or neither
   return 0;
 }
 

@@ -59,7 +59,6 @@ int command_marry(const Args& a) {
     std::string buf;
     for (vertex_t w : m.wife) buf += std::to_string(w) + '\n';
     f.write(buf.data(), buf.size());
-    f.commit();
   }
   progress.finish();
   const long long ranks = rank_sum(inst, m);
@@ -79,6 +78,7 @@ int command_marry(const Args& a) {
   else
     std::fprintf(report, "%s: %d men, %d women\n%s: %lld pairs, rank sum %lld, time %.6f s, stable\n", shown.c_str(),
                  inst.men, inst.women, algo.c_str(), pairs, ranks, seconds);
+  commit_outputs({out.get()});
   return 0;
 }
 
@@ -89,6 +89,7 @@ int command_marriage_gen(const Args& a) {
   if (kind != "easy" && kind != "hard") throw usage_error("unknown instance kind '" + kind + "' (easy, hard)");
   const vertex_t n = static_cast<vertex_t>(parse_integer(a.positional()[1], "N", 0, INT32_MAX));
   const auto seed = static_cast<std::uint64_t>(a.integer("seed", 1, 0, INT64_MAX));
+  if (kind == "hard" && a.value("eps")) throw usage_error("--eps applies to marriage-gen easy only (hard lists everyone)");
   const double eps = a.real("eps", 0.1, 0, 1e6);
   if (kind == "hard" && double(n) * n > 1e8) throw usage_error("marriage-gen hard: N^2 list entries must be at most 1e8");
   if (kind == "easy" && n > 1 && double(n) * std::ceil((1 + eps) * std::log(double(n))) > 2e9)

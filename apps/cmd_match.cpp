@@ -58,7 +58,6 @@ void write_mates(AtomicFile& f, const std::vector<vertex_t>& mate) {
     }
   }
   f.write(buf.data(), buf.size());
-  f.commit();
 }
 
 int command_match(const Args& a) {
@@ -114,29 +113,32 @@ int command_match(const Args& a) {
 
   const MatchReport& r = run.report;
   if (a.flag("json")) {
-    print_json(JsonObject("match")
-                   .text("algo", r.algo)
-                   .text("file", file)
-                   .text("graph", kinds_string(graph.kind))
-                   .integer("n", r.n)
-                   .integer("edges", r.edges)
-                   .number("weight", r.weight)
-                   .integer("cardinality", r.cardinality)
-                   .number("time_s", r.time_s)
-                   .boolean("valid", r.valid)
-                   .integer("threads", opt.threads)
-                   .text("device", to_string(matcher.device))
-                   .number("read_s", read_s)
-                   .number("setup_s", setup_s)
-                   .number("gto", gto));
+    JsonObject json("match");
+    json.text("algo", r.algo)
+        .text("file", file)
+        .text("graph", kinds_string(graph.kind))
+        .integer("n", r.n)
+        .integer("edges", r.edges)
+        .number("weight", r.weight)
+        .integer("cardinality", r.cardinality)
+        .number("time_s", r.time_s)
+        .boolean("valid", r.valid)
+        .integer("threads", opt.threads)
+        .text("device", to_string(matcher.device))
+        .number("read_s", read_s)
+        .number("setup_s", setup_s)
+        .number("gto", gto);
+    if (opt.phases) json.raw("phases", phase_report_json(phases));
+    print_json(json);
   } else {
     std::fprintf(report, "%s: %s\n", shown.c_str(), graph.description.c_str());
     std::fprintf(report, "%s: weight %.10g, cardinality %lld, time %.6f s, valid", r.algo.c_str(), r.weight,
                  static_cast<long long>(r.cardinality), r.time_s);
     if (gto) std::fprintf(report, ", GTO %.4f%%", *gto);
     std::fprintf(report, "\n");
+    if (opt.phases) write_phase_report(report, phases);
   }
-  if (opt.phases) write_phase_report(report, phases);
+  commit_outputs({out.get()});
   return 0;
 }
 

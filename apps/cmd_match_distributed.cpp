@@ -166,6 +166,7 @@ int command_match_distributed(const Args& a, const ChosenAlgorithm& chosen, Grap
                  m.name.c_str(), weight, static_cast<long long>(pairs), time_s, session.ranks(),
                  partition_name(part.partition), static_cast<long long>(rounds));
   }
+  commit_outputs({out.get()});
   return exit_ok;
 }
 

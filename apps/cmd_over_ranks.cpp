@@ -170,7 +170,6 @@ int command_over_ranks(const Args& a, const ChosenAlgorithm& chosen, Problem pro
         buf += '\n';
       }
       out->write(buf.data(), buf.size());
-      out->commit();
     }
   }
   if (!root) return exit_ok;
@@ -198,6 +197,7 @@ int command_over_ranks(const Args& a, const ChosenAlgorithm& chosen, Problem pro
                  static_cast<long long>(checked.edges), problem == Problem::matching ? "pairs" : "edges",
                  checked.weight, time_s, session.ranks());
   }
+  commit_outputs({out.get()});
   return exit_ok;
 }
 

@@ -166,8 +166,6 @@ int command_perm(const Args& a) {
                         {" matchblas perm " + file + ": A Q" + std::string(r.row_log_scale.empty() ? "" : ", scaled") +
                          " (job " + std::to_string(ran) + ")"},
                         scaled_out->path());
-  for (AtomicFile* f : {perm_out.get(), scales_out.get(), scaled_out.get()})
-    if (f) f->commit();
   progress.finish();
 
   const char* objective_name = ran == 1 ? "matched" : ran <= 3 ? "smallest |a_ij|" : ran == 4 ? "sum |a_ij|" : "log product";
@@ -197,6 +195,7 @@ int command_perm(const Args& a) {
     if (ran >= 2) std::fprintf(report, ", %s %.10g", objective_name, r.objective);
     std::fprintf(report, ", smallest matched |a_ij| %.6g, time %.6f s\n", r.min_matched_abs, r.seconds);
   }
+  commit_outputs({perm_out.get(), scales_out.get(), scaled_out.get()});  // together at the end: all or none
   if (r.singular)
     std::fprintf(stderr, "matchblas: warning: %s is structurally singular: %lld of %d matched (a maximum partial matching)\n",
                  shown.c_str(), static_cast<long long>(r.mates.matched), std::min(matrix.n_rows, matrix.n_cols));

@@ -1,6 +1,7 @@
 // The commands of the matchblas tool, one function each (apps/cmd_*.cpp).
 #pragma once
 #include <cstdio>
+#include <initializer_list>
 #include <memory>
 #include <optional>
 #include <string>
@@ -60,5 +61,11 @@ void check_output_path(const std::string& out, const std::vector<std::string>& i
 std::unique_ptr<AtomicFile> open_output(const Args& a, const std::vector<std::string>& inputs);
 // The same for another output option (--scales-out, --levels-out).
 std::unique_ptr<AtomicFile> open_named_output(const Args& a, const std::string& option, const std::string& input);
+
+// The command's output files put in place (AtomicFile::commit), once its
+// report has reached standard output: a report that cannot be written (a
+// full disk, a closed pipe) fails the command with every file left as it
+// was. Null entries are skipped. Every command ends with it.
+void commit_outputs(std::initializer_list<AtomicFile*> files);
 
 }  // namespace matchblas::cli

@@ -96,6 +96,26 @@ JsonObject& JsonObject::integer(const std::string& name, std::int64_t value) { r
 JsonObject& JsonObject::boolean(const std::string& name, bool value) { return add(name, value ? "true" : "false"); }
 JsonObject& JsonObject::raw(const std::string& name, const std::string& json) { return add(name, json); }
 
+std::string phase_report_json(const PhaseReport& report) {
+  std::string s = "[";
+  for (std::size_t i = 0; i < report.rows.size(); ++i) {
+    const PhaseReport::Row& r = report.rows[i];
+    JsonObject row;
+    if (r.phase) row.integer("phase", *r.phase);
+    else row.raw("phase", "null");
+    for (std::size_t c = 0; c < report.columns.size() && c < r.cells.size(); ++c) {
+      const std::string& cell = r.cells[c];
+      double x = 0;
+      const auto [end, ec] = std::from_chars(cell.data(), cell.data() + cell.size(), x);
+      if (cell == "-") row.raw(report.columns[c].name, "null");
+      else if (ec == std::errc() && end == cell.data() + cell.size() && std::isfinite(x)) row.number(report.columns[c].name, x);
+      else row.text(report.columns[c].name, cell);
+    }
+    s += (i ? ", " : "") + row.str();
+  }
+  return s + "]";
+}
+
 void print_json(const JsonObject& o) {
   const std::string s = o.str() + "\n";
   std::fwrite(s.data(), 1, s.size(), stdout);

@@ -7,6 +7,8 @@
 #include <optional>
 #include <string>
 
+#include "lib/phase_report.hpp"
+
 namespace matchblas::cli {
 
 // The schema's version, the "schema_version" of every object; raised when
@@ -48,6 +50,12 @@ class JsonObject {
   JsonObject& add(const std::string& name, const std::string& json);
   std::string body_ = "{";
 };
+
+// A phase report (--phase-report) as a JSON array, a row an object:
+// "phase" (the phase's number; null for the start row), then each column by
+// its name: a number where the cell is one, null where it is "-", else the
+// cell as a string.
+std::string phase_report_json(const PhaseReport& report);
 
 // o.str() and a newline on standard output (the caller's checks of stdout
 // apply).

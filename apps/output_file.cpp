@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <system_error>
@@ -85,6 +86,7 @@ std::FILE* report_stream(const Args& a, const std::vector<std::string>& outputs)
 
 void check_output_path(const std::string& out, const std::vector<std::string>& inputs, bool gzip_ok) {
   if (out == "-") return;
+  if (out.empty()) throw usage_error("--out needs a file name (- : standard output)");
   if (!gzip_ok && out.size() > 3 && out.compare(out.size() - 3, 3, ".gz") == 0)
     throw usage_error("--out " + out + ": this command writes plain text, not gzip (name it without .gz)");
   struct stat o {};
@@ -94,6 +96,9 @@ void check_output_path(const std::string& out, const std::vector<std::string>& i
     // and be writable now, not after the work.
     const auto slash = out.find_last_of('/');
     const std::string folder = slash == std::string::npos ? "." : slash == 0 ? "/" : out.substr(0, slash);
+    struct stat d {};
+    if (::stat(folder.c_str(), &d) == 0 && !S_ISDIR(d.st_mode))
+      throw error("cannot write " + out + ": " + folder + " is not a folder");
     if (::access(folder.c_str(), W_OK | X_OK) != 0)
       throw error("cannot write " + out + ": " + std::strerror(errno) + " (folder " + folder + ")");
   }
@@ -121,6 +126,14 @@ std::unique_ptr<AtomicFile> open_named_output(const Args& a, const std::string& 
     throw usage_error("--" + option + std::string(e.what()).substr(5));  // "--out X: ..." names this option
   }
   return std::make_unique<AtomicFile>(*path);
+}
+
+void commit_outputs(std::initializer_list<AtomicFile*> files) {
+  errno = 0;
+  if (std::fflush(stdout) != 0 || std::ferror(stdout))
+    throw error(std::string("cannot write <stdout>: ") + (errno ? std::strerror(errno) : "write error"));
+  for (AtomicFile* f : files)
+    if (f) f->commit();
 }
 
 }  // namespace matchblas::cli

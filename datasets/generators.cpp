@@ -360,8 +360,9 @@ GeneratorKind complete_kind(std::string name, std::string size) {
 }
 
 template <Csr<float> (*F)(vertex_t, const GenOptions&), Csr<double> (*D)(vertex_t, const GenOptions&)>
-GeneratorKind sparse_kind(std::string name, std::string help, GeneratedSize (*size)(vertex_t, const GenOptions&)) {
-  return {std::move(name), false, std::move(help), F, D, nullptr, nullptr, size};
+GeneratorKind sparse_kind(std::string name, std::string help, GeneratedSize (*size)(vertex_t, const GenOptions&),
+                          bool takes_edge_factor) {
+  return {std::move(name), false, std::move(help), F, D, nullptr, nullptr, size, takes_edge_factor};
 }
 
 [[noreturn]] void unknown_kind(const std::string& kind, bool complete) {
@@ -376,16 +377,17 @@ const std::vector<GeneratorKind>& generator_kinds() {
       complete_kind<WeightDist::exponential>("complete-exponential", "vertices; weights exponential, lambda = 3.5"),
       complete_kind<WeightDist::geometric>("complete-geometric",
                                            "vertices; weights = distances of random points in the unit square"),
-      sparse_kind<&erdos_renyi<float>, &erdos_renyi<double>>("er", "vertices; edge_factor * N random edges", &drawn_size),
+      sparse_kind<&erdos_renyi<float>, &erdos_renyi<double>>("er", "vertices; edge_factor * N random edges", &drawn_size,
+                                                             true),
       sparse_kind<&rmat<float>, &rmat<double>>("rmat", "vertices, a power of two; edge_factor * N R-MAT edges",
-                                                             &drawn_size),
-      sparse_kind<&grid2d<float>, &grid2d<double>>("grid", "side; N x N vertices, 4-neighbour", &grid_size),
+                                                             &drawn_size, true),
+      sparse_kind<&grid2d<float>, &grid2d<double>>("grid", "side; N x N vertices, 4-neighbour", &grid_size, false),
       sparse_kind<&complete_bipartite<float>, &complete_bipartite<double>>("bipartite", "side; K_{N,N}, 2N vertices",
-                                                                                &bipartite_size),
+                                                                                &bipartite_size, false),
       sparse_kind<&knn_graph<float>, &knn_graph<double>>(
           "knn", "vertices = random points in the unit square, each joined to its k nearest (k = edge_factor rounded, "
                  "1..N-1); weights = distances",
-          &knn_size),
+          &knn_size, true),
   };
   return kinds;
 }

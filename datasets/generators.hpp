@@ -134,6 +134,7 @@ struct GeneratorKind {
   // What generating a graph of size N takes, known before anything is
   // allocated (the generators' own size checks still apply).
   GeneratedSize (*size)(vertex_t, const GenOptions&) = nullptr;
+  bool takes_edge_factor = false;  // whether GenOptions::edge_factor shapes it (er, rmat, knn)
 };
 const std::vector<GeneratorKind>& generator_kinds();
 

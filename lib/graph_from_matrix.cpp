@@ -128,9 +128,9 @@ template <class W>
 W checked_weight(double v, vertex_t r, vertex_t c) {
   const W w = static_cast<W>(std::fabs(v));
   if (!std::isfinite(w))
-    throw invalid_input("entry (" + std::to_string(r + 1) + ", " + std::to_string(c + 1) + ") sums to " +
-                        short_number(v) + ", which a " + (sizeof(W) == 4 ? "float" : "double") +
-                        " weight cannot hold");
+    throw invalid_input("entry (" + std::to_string(r + 1) + ", " + std::to_string(c + 1) + ") has the weight " +
+                        short_number(v) + " (duplicates summed), which a " + (sizeof(W) == 4 ? "float" : "double") +
+                        " weight cannot hold" + (sizeof(W) == 4 ? ": use double weights" : ""));
   return w;
 }
 
@@ -156,7 +156,8 @@ namespace {
 Csr<double> symmetric_max(const MmMatrix& a, const GraphRules* rules, bool modulus, const std::string& what) {
   const MmHeader& h = a.header;
   if (h.rows != h.cols)
-    throw shape_error(what + " needs a square matrix, this one is " + dims(h) + " (use the bipartite view)");
+    throw shape_error(what + " needs a square matrix, this one is " + dims(h) +
+                      (rules ? " (use the bipartite view)" : ""));  // community detection has no other view
   require_memory(graph_build_bytes(h, GraphBuild::general, sizeof(double)),
                  what + " of a " + dims(h) + " matrix with " + entries(h));
   const Csr<double> summed = summed_entries(a, rules, /*skip_diagonal=*/true, /*drop_zeros=*/false);

@@ -65,9 +65,10 @@ template <class W>
 Csr<W> general_graph(const MmMatrix& a, const GraphRules& rules = {});
 
 Csr<double> community_graph(const MmMatrix& a);
-// |v| as a weight of type W, or invalid_input "entry (r+1, c+1) sums to V,
-// which a float weight cannot hold" when it is not finite in W: the
-// builders' check (also the distributed reader's, datasets/distributed/).
+// |v| as a weight of type W, or invalid_input "entry (r+1, c+1) has the
+// weight V (duplicates summed), which a float weight cannot hold" when it is
+// not finite in W: the builders' check (also the distributed reader's,
+// datasets/distributed/).
 template <class W>
 W checked_weight(double v, vertex_t r, vertex_t c);
 

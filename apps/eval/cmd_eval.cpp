@@ -367,6 +367,8 @@ int command_eval(const Args& a) {
       no_exact = e.what();
     }
   }
+  if (const auto c = a.value("cache"); c && fs::exists(*c) && !fs::is_directory(*c))
+    throw usage_error("--cache " + *c + ": not a folder (the optima's cache is a folder, made when missing)");
   const std::vector<EvalInput> inputs = collect_inputs(a.positional());
   if (inputs.empty()) throw error("eval: no .mtx or .mtx.gz files found in the PATHs given");
 

@@ -132,6 +132,13 @@ TEST_CASE("exit status: 0 done, 1 bad input or run-time failure, 2 bad command l
       {"perm " + a + " --out - --scales-out -", 2},
       {"match " + g + " --algo greedy --quiet --verbose", 2},
       {"perm " + a + " --job 1 --algo max-sum", 2},
+      // 2: an option the generator or view does not use, an empty output name
+      {"gen grid 3 --edge-factor 5", 2},
+      {"gen er 30 --edge-factor 5", 0},
+      {"marriage-gen hard 3 --eps 5", 2},
+      {"bmatch " + g + " --algo b-greedy --b 1 --view complete", 2},
+      {"match " + g + " --algo greedy --out ''", 2},
+      {"eval " + g + " --algos greedy --cache " + g + " --out " + q(f.dir / "ev"), 2},
   };
   for (const auto& [args, status] : cases) {
     CAPTURE(args);
@@ -150,6 +157,9 @@ TEST_CASE("exit status: 0 done, 1 bad input or run-time failure, 2 bad command l
   CHECK(run(f.dir, "match " + g + " --algo greedy --seed 3").err.find("'greedy' uses no seed") != std::string::npos);
   CHECK(run(f.dir, "match " + g + " --algo roma-sparse --seed 3").status == 0);  // a seeded algorithm takes it
   CHECK(run(f.dir, "match " + q(f.dir.path()) + " --algo greedy").err.find(":1:") == std::string::npos);
+  const Result under_file = run(f.dir, "match " + g + " --algo greedy --out " + q(f.graph / "x.txt"));
+  CHECK(under_file.status == 1);
+  CHECK(under_file.err.find(f.graph.string() + " is not a folder") != std::string::npos);
 }
 
 TEST_CASE("- is standard output for every --out and standard input for every input") {
@@ -243,6 +253,40 @@ TEST_CASE("two outputs naming one file, or both standard output, are a usage err
   CHECK(run(f.dir, "perm " + q(f.matrix) + " --out /dev/null --scales-out /dev/null").status == 0);
 }
 
+TEST_CASE("a report that cannot reach standard output fails the command and leaves every output file as it was") {
+  if (!std::filesystem::exists("/dev/full")) {
+    MESSAGE("skipped: no /dev/full here");
+    return;
+  }
+  Fixtures f;
+  const auto o = f.dir / "o.txt", p = f.dir / "p.txt";
+  const std::vector<std::string> commands = {
+      "match " + q(f.graph) + " --algo greedy --out " + q(o),
+      "match " + q(f.graph) + " --algo greedy --json --out " + q(o),
+      "bmatch " + q(f.graph) + " --algo b-greedy --b 2 --out " + q(o),
+      "perm " + q(f.matrix) + " --out " + q(o) + " --scales-out " + q(p),
+      "cluster " + q(f.graph) + " --algo louvain --out " + q(o) + " --levels-out " + q(p),
+      "marry " + q(f.marriage) + " --algo mcvitie-wilson --out " + q(o),
+  };
+  for (const std::string& args : commands) {
+    CAPTURE(args);
+    std::ofstream(o) << "before\n";
+    std::filesystem::remove(p);
+    const auto err = f.dir / "err.txt";
+    const int status = shell_status(q(MATCHBLAS_CLI) + " " + args + " >/dev/full 2>" + q(err));
+    INFO(slurp(err));
+    CHECK(status == 1);
+    CHECK(slurp(err).find("cannot write <stdout>") != std::string::npos);
+    CHECK(line_count(slurp(err)) == 1);
+    CHECK(slurp(o) == "before\n");
+    CHECK(!std::filesystem::exists(p));
+    // The same command with a writable standard output replaces the file.
+    const Result r = run(f.dir, args);
+    CHECK(r.status == 0);
+    CHECK(slurp(o) != "before\n");
+  }
+}
+
 TEST_CASE("every command's --json validates against docs/json-schema.json, one version and field meaning") {
   const std::string python = jsonschema_python();
   if (python.empty()) {
@@ -255,6 +299,9 @@ TEST_CASE("every command's --json validates against docs/json-schema.json, one v
   const std::vector<std::pair<std::string, std::string>> commands = {
       {"match", "match " + q(f.graph) + " --algo suitor --json"},
       {"match", "match " + q(f.graph) + " --algo greedy --view bipartite --json"},
+      {"match", "match " + q(f.graph) + " --algo roma-sparse --phase-report --json"},
+      {"match", "match " + q(f.dir / "huge.mtx") + " --algo greedy --json"},  // a weight that overflows: null
+      {"bmatch", "bmatch " + q(f.dir / "huge.mtx") + " --algo b-greedy --b 1 --json"},
       {"bmatch", "bmatch " + q(f.graph) + " --algo b-suitor --b 2 --json"},
       {"marry", "marry " + q(f.marriage) + " --algo mcvitie-wilson --json"},
       {"perm", "perm " + q(f.matrix) + " --json"},
@@ -262,6 +309,7 @@ TEST_CASE("every command's --json validates against docs/json-schema.json, one v
       {"cluster", "cluster " + q(f.graph) + " --algo louvain --json"},
       {"list", "list --json"},
   };
+  std::ofstream(f.dir / "huge.mtx") << "%%MatrixMarket matrix coordinate real general\n4 4 3\n1 2 1e308\n2 3 1e308\n3 4 1e308\n";
   std::vector<std::string> seen;
   for (const auto& [command, args] : commands) {
     CAPTURE(args);

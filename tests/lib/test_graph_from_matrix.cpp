@@ -153,7 +153,7 @@ TEST_CASE("huge declared dimensions fail before allocating, naming the size") {
 TEST_CASE("a sum too large for float weights is refused") {
   const MmMatrix a = parse("%%MatrixMarket matrix coordinate real general\n2 2 1\n1 2 1e300\n");
   CHECK(general_graph<double>(a).weights[0] == 1e300);
-  CHECK_THROWS_WITH_AS(general_graph<float>(a), "entry (1, 2) sums to 1e+300, which a float weight cannot hold",
+  CHECK_THROWS_WITH_AS(general_graph<float>(a), "entry (1, 2) has the weight 1e+300 (duplicates summed), which a float weight cannot hold: use double weights",
                        invalid_input);
   // A shape error is one line with both dimensions.
   CHECK_THROWS_WITH_AS(general_graph<double>(parse("%%MatrixMarket matrix coordinate real general\n3 5 0\n")),

@@ -8,9 +8,11 @@
 #include <cstdio>
 #include <cstring>
 #include <new>
+#include <stdexcept>
 #include <string>
 
 #include "lib/error.hpp"
+#include "lib/interrupt.hpp"
 #include "lib/omp_threads.hpp"
 #include "matchblas/common.h"
 
@@ -90,17 +92,23 @@ class CallThreads {
   ScopedThreads scope_;
 };
 
-// Runs body (returning a status), turning every exception into a status and
-// a message in *report.
+// Runs body (returning a status) after polling the interrupt flag, turning
+// every exception into a status and a message in *report (std::length_error,
+// a size from a count no container can hold, as out of memory).
 template <class Report, class F>
 int guarded(Report* report, F&& body) {
   try {
+    check_interrupt();  // every call polls the flag when it starts (matchblas/interrupt.h)
     return body();
   } catch (const c_api_error& e) {
     set_status(report, e.status, e.message);
     return e.status;
   } catch (const std::bad_alloc&) {
     set_status(report, MATCHBLAS_ERR_OUT_OF_MEMORY, "out of memory");
+    return MATCHBLAS_ERR_OUT_OF_MEMORY;
+  } catch (const std::length_error& e) {  // a size no container can hold: from a count the caller gave
+    set_status(report, MATCHBLAS_ERR_OUT_OF_MEMORY, std::string("out of memory: a size beyond any allocation (") +
+                                                        e.what() + ")");
     return MATCHBLAS_ERR_OUT_OF_MEMORY;
   } catch (const error& e) {
     const int status = status_of(e);

@@ -292,6 +292,10 @@ MarriageInstance instance_of(const matchblas_preferences& p) {
       if (offsets[k + 1] < offsets[k])
         fail(MATCHBLAS_ERR_BAD_POINTERS, std::string("the ") + who + "'s offsets decrease at " + std::to_string(k));
     if (offsets[count] > 0 && !lists) fail(MATCHBLAS_ERR_NULL_ARGUMENT, std::string("the ") + who + "'s lists are NULL");
+    if (double(offsets[count]) > double(count) * double(others))  // a list names each of the others at most once
+      fail(MATCHBLAS_ERR_BAD_POINTERS, std::string("the ") + who + "'s offsets end at " + std::to_string(offsets[count]) +
+                                           ", more entries than " + std::to_string(count) + " lists of at most " +
+                                           std::to_string(others) + " each");
     out_lists.resize(std::size_t(offsets[count]));
     for (std::int64_t k = 0; k < offsets[count]; ++k) {
       if (lists[k] < 0 || lists[k] >= others)

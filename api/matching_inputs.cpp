@@ -20,6 +20,7 @@
 #include "c_api_support.hpp"
 #include "lib/error.hpp"
 #include "lib/graph_from_matrix.hpp"
+#include "lib/memory_budget.hpp"
 #include "lib/mmio.hpp"
 
 namespace matchblas::capi {
@@ -34,11 +35,15 @@ namespace {
 constexpr std::int64_t copy_parallel_min = std::int64_t(1) << 18;
 
 // An empty coordinate MmMatrix of `entries` entries (0-based, general
-// symmetry), for the caller's arrays to be copied into. resize zero-fills:
+// symmetry; its messages number from the caller's `base`), for the caller's
+// arrays to be copied into (refused as out of memory when they cannot fit). resize zero-fills:
 // the first touch of the pages, in parallel with the threads that fill them
 // would be faster, but MmMatrix's vectors do not allow that.
-MmMatrix coordinate_matrix(std::int64_t rows, std::int64_t cols, std::int64_t entries, bool pattern) {
+MmMatrix coordinate_matrix(std::int64_t rows, std::int64_t cols, std::int64_t entries, bool pattern, int base) {
+  require_memory(double(entries) * double(2 * sizeof(vertex_t) + (pattern ? 0 : sizeof(double))),
+                 "the matrix's " + std::to_string(entries) + " entries");
   MmMatrix m;
+  m.shown_base = base;
   m.header.format = MmFormat::coordinate;
   m.header.field = pattern ? MmField::pattern : MmField::real;
   m.header.symmetry = MmSymmetry::general;
@@ -80,7 +85,7 @@ MmMatrix sparse_as_matrix(const matchblas_sparse* a) {
   const int value_type = stored_int(a->value_type);
   if (value_type == MATCHBLAS_COMPLEX_DOUBLE || value_type == MATCHBLAS_COMPLEX_FLOAT)
     fail(MATCHBLAS_ERR_BAD_FORMAT, "complex values are not taken by the matching calls (pass |a_ij|)");
-  MmMatrix m = coordinate_matrix(a->rows, a->cols, nnz, value_type == MATCHBLAS_PATTERN);
+  MmMatrix m = coordinate_matrix(a->rows, a->cols, nnz, value_type == MATCHBLAS_PATTERN, int(a->base));
   const bool csr = stored_int(a->layout) == MATCHBLAS_CSR;
   const std::int64_t outer = csr ? a->rows : a->cols, inner_dim = csr ? a->cols : a->rows, base = a->base;
   bool valid = true;
@@ -128,7 +133,7 @@ MmMatrix coordinate_as_matrix(const matchblas_coordinate_graph& g) {
     fail(MATCHBLAS_ERR_NULL_ARGUMENT, "the matrix's row or column indices are NULL");
   if (g.entries > 0 && value_type != MATCHBLAS_PATTERN && !g.values)
     fail(MATCHBLAS_ERR_NULL_ARGUMENT, "the matrix's values are NULL (use MATCHBLAS_PATTERN for a pattern)");
-  MmMatrix m = coordinate_matrix(g.rows, g.cols, g.entries, value_type == MATCHBLAS_PATTERN);
+  MmMatrix m = coordinate_matrix(g.rows, g.cols, g.entries, value_type == MATCHBLAS_PATTERN, int(g.base));
   with_types(index_type, value_type, [&]<class I, class V>() {
     const I* row = static_cast<const I*>(g.row_indices);
     const I* col = static_cast<const I*>(g.col_indices);
@@ -170,11 +175,16 @@ MmMatrix dense_as_matrix(const matchblas_graph& g) {
   if (ld < n)
     fail(MATCHBLAS_ERR_BAD_DIMENSION,
          "the leading dimension " + std::to_string(ld) + " is smaller than the order " + std::to_string(n));
+  // The last entry's byte offset ((n - 1) ld + n - 1) x 8 must fit a 64-bit offset.
+  if (n > 1 && ld > (std::numeric_limits<std::int64_t>::max() / std::int64_t(sizeof(double)) - n) / (n - 1))
+    fail(MATCHBLAS_ERR_BAD_DIMENSION, "the leading dimension " + std::to_string(ld) + " of an order " +
+                                          std::to_string(n) + " matrix overflows a 64-bit offset");
   const int type = stored_int(g.dense_type);
   if (type != MATCHBLAS_DOUBLE && type != MATCHBLAS_FLOAT)
     fail(MATCHBLAS_ERR_BAD_FORMAT, "a dense matrix holds MATCHBLAS_DOUBLE or MATCHBLAS_FLOAT values");
   if (n > 0 && !g.dense_values) fail(MATCHBLAS_ERR_NULL_ARGUMENT, "the dense values are NULL");
   MmMatrix m;
+  m.shown_base = 0;  // the dense messages number from 0, as C does
   m.header.format = MmFormat::array;
   m.header.field = MmField::real;
   m.header.symmetry = MmSymmetry::general;

@@ -20,6 +20,7 @@
 #include <map>
 #include <new>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "c_api_support.hpp"
@@ -381,34 +382,59 @@ extern "C" int matchblas_apply_scaling(const matchblas_sparse* a, const double* 
     if (a->value_type == MATCHBLAS_PATTERN) fail(MATCHBLAS_ERR_BAD_FORMAT, "a pattern has no values to scale");
     if (!row_log_scale || !col_log_scale || !scaled_values)
       fail(MATCHBLAS_ERR_NULL_ARGUMENT, "a scaling or the output values are NULL");
+    const auto number = [](double v) {
+      char text[32];
+      std::snprintf(text, sizeof text, "%.6g", v);
+      return std::string(text);
+    };
+    for (const auto& [scale, count, name] : {std::tuple{row_log_scale, a->rows, "row_log_scale"},
+                                              std::tuple{col_log_scale, a->cols, "col_log_scale"}})
+      for (std::int64_t i = 0; i < count; ++i)
+        if (!std::isfinite(scale[i]))
+          fail(MATCHBLAS_ERR_BAD_VALUE, std::string(name) + "[" + std::to_string(i) + "] is " + number(scale[i]));
     const bool csr = a->layout == MATCHBLAS_CSR;
+    const bool single = a->value_type == MATCHBLAS_FLOAT || a->value_type == MATCHBLAS_COMPLEX_FLOAT;
     const std::int64_t outer = csr ? a->rows : a->cols;
-    for (std::int64_t o = 0; o < outer; ++o)
-      for (std::int64_t k = read_index(*a, a->pointers, o) - a->base; k < read_index(*a, a->pointers, o + 1) - a->base; ++k) {
-        const std::int64_t inner = read_index(*a, a->indices, k) - a->base;
-        const double s = row_log_scale[csr ? o : inner] + col_log_scale[csr ? inner : o];
-        const double x = read_modulus(*a, k);
-        // The modulus exp(log|a_ij| + s) (never overflows on the way to a
-        // bounded result), then a_ij's sign or phase.
-        const double mag = x == 0 ? 0.0 : std::exp(std::log(x) + s);
-        switch (a->value_type) {
-          case MATCHBLAS_DOUBLE:
-            static_cast<double*>(scaled_values)[k] = std::copysign(mag, static_cast<const double*>(a->values)[k]);
-            break;
-          case MATCHBLAS_FLOAT:
-            static_cast<float*>(scaled_values)[k] = float(std::copysign(mag, static_cast<const float*>(a->values)[k]));
-            break;
-          case MATCHBLAS_COMPLEX_DOUBLE:
-            for (int p = 0; p < 2; ++p)
-              static_cast<double*>(scaled_values)[2 * k + p] =
-                  x == 0 ? 0.0 : static_cast<const double*>(a->values)[2 * k + p] / x * mag;
-            break;
-          default:
-            for (int p = 0; p < 2; ++p)
-              static_cast<float*>(scaled_values)[2 * k + p] =
-                  x == 0 ? 0.0f : float(static_cast<const float*>(a->values)[2 * k + p] / x * mag);
+    // Each entry's scaled modulus exp(log|a_ij| + s) (never overflows on the
+    // way to a bounded result), checked for every entry before any is
+    // written: a result the output type cannot hold is refused, naming it.
+    const auto for_entries = [&](auto&& f) {
+      for (std::int64_t o = 0; o < outer; ++o)
+        for (std::int64_t k = read_index(*a, a->pointers, o) - a->base; k < read_index(*a, a->pointers, o + 1) - a->base;
+             ++k) {
+          const std::int64_t inner = read_index(*a, a->indices, k) - a->base;
+          const double x = read_modulus(*a, k);
+          const double s = row_log_scale[csr ? o : inner] + col_log_scale[csr ? inner : o];
+          const double mag = x == 0 ? 0.0 : std::exp(std::log(x) + s);
+          f(k, csr ? o : inner, csr ? inner : o, x, mag);
         }
+    };
+    for_entries([&](std::int64_t, std::int64_t i, std::int64_t j, double, double mag) {
+      if (!std::isfinite(mag) || (single && mag > double(std::numeric_limits<float>::max())))
+        fail(MATCHBLAS_ERR_BAD_VALUE, "the scaled entry (" + std::to_string(i + a->base) + ", " +
+                                          std::to_string(j + a->base) + ") overflows a " + (single ? "float" : "double") +
+                                          " (log scale sum " + number(row_log_scale[i] + col_log_scale[j]) + ")");
+    });
+    for_entries([&](std::int64_t k, std::int64_t, std::int64_t, double x, double mag) {
+      // a_ij's sign or phase on the scaled modulus.
+      switch (a->value_type) {
+        case MATCHBLAS_DOUBLE:
+          static_cast<double*>(scaled_values)[k] = std::copysign(mag, static_cast<const double*>(a->values)[k]);
+          break;
+        case MATCHBLAS_FLOAT:
+          static_cast<float*>(scaled_values)[k] = float(std::copysign(mag, static_cast<const float*>(a->values)[k]));
+          break;
+        case MATCHBLAS_COMPLEX_DOUBLE:
+          for (int p = 0; p < 2; ++p)
+            static_cast<double*>(scaled_values)[2 * k + p] =
+                x == 0 ? 0.0 : static_cast<const double*>(a->values)[2 * k + p] / x * mag;
+          break;
+        default:
+          for (int p = 0; p < 2; ++p)
+            static_cast<float*>(scaled_values)[2 * k + p] =
+                x == 0 ? 0.0f : float(static_cast<const float*>(a->values)[2 * k + p] / x * mag);
       }
+    });
     set_status(inform, MATCHBLAS_OK, "ok");
     return MATCHBLAS_OK;
   });

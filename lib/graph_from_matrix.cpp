@@ -91,7 +91,7 @@ std::string entries(const MmHeader& h) {
 // underflows to zero in W is dropped, as every zero weight is (both
 // directions of an edge carry the same double, so both go).
 template <class W>
-Csr<W> cast_abs(Csr<double> a) {
+Csr<W> cast_abs(Csr<double> a, int shown_base) {
   Csr<W> b;
   b.n_rows = a.n_rows;
   b.n_cols = a.n_cols;
@@ -99,7 +99,7 @@ Csr<W> cast_abs(Csr<double> a) {
   bool zeros = false;
   for (vertex_t r = 0; r < a.n_rows; ++r)
     for (offset_t k = a.offsets[r]; k < a.offsets[r + 1]; ++k) {
-      b.weights[k] = checked_weight<W>(a.weights[k], r, a.cols[k]);
+      b.weights[k] = checked_weight<W>(a.weights[k], r, a.cols[k], shown_base);
       zeros |= b.weights[k] == W(0);
     }
   b.offsets = std::move(a.offsets);
@@ -122,13 +122,17 @@ Csr<W> cast_abs(Csr<double> a) {
   return b;
 }
 
+// "(r, c)" numbered from `base`, as the builders' messages show an entry.
+std::string entry_at(vertex_t r, vertex_t c, int base) {
+  return "(" + std::to_string(std::int64_t(r) + base) + ", " + std::to_string(std::int64_t(c) + base) + ")";
+}
 }  // namespace
 
 template <class W>
-W checked_weight(double v, vertex_t r, vertex_t c) {
+W checked_weight(double v, vertex_t r, vertex_t c, int shown_base) {
   const W w = static_cast<W>(std::fabs(v));
   if (!std::isfinite(w))
-    throw invalid_input("entry (" + std::to_string(r + 1) + ", " + std::to_string(c + 1) + ") has the weight " +
+    throw invalid_input("entry " + entry_at(r, c, shown_base) + " has the weight " +
                         short_number(v) + " (duplicates summed), which a " + (sizeof(W) == 4 ? "float" : "double") +
                         " weight cannot hold" + (sizeof(W) == 4 ? ": use double weights" : ""));
   return w;
@@ -169,8 +173,8 @@ Csr<double> symmetric_max(const MmMatrix& a, const GraphRules* rules, bool modul
     for (offset_t k = summed.offsets[r]; k < summed.offsets[r + 1]; ++k) {
       const double w = modulus ? std::fabs(summed.weights[k]) : summed.weights[k];
       if (!(w >= 0))
-        throw invalid_input("entry (" + std::to_string(r + 1) + ", " + std::to_string(summed.cols[k] + 1) +
-                            ") is " + short_number(w) + ": " + what + " needs non-negative weights");
+        throw invalid_input("entry " + entry_at(r, summed.cols[k], a.shown_base) + " is " + short_number(w) + ": " +
+                            what + " needs non-negative weights");
       t.push_back(r, summed.cols[k], w);
       t.push_back(summed.cols[k], r, w);
     }
@@ -181,7 +185,7 @@ Csr<double> symmetric_max(const MmMatrix& a, const GraphRules* rules, bool modul
 
 template <class W>
 Csr<W> general_graph(const MmMatrix& a, const GraphRules& rules) {
-  return cast_abs<W>(symmetric_max(a, &rules, /*modulus=*/true, "a general graph"));
+  return cast_abs<W>(symmetric_max(a, &rules, /*modulus=*/true, "a general graph"), a.shown_base);
 }
 
 Csr<double> community_graph(const MmMatrix& a) {
@@ -189,7 +193,7 @@ Csr<double> community_graph(const MmMatrix& a) {
   for (vertex_t r = 0; r < g.n_rows; ++r)
     for (offset_t k = g.offsets[r]; k < g.offsets[r + 1]; ++k)
       if (!std::isfinite(g.weights[k]))
-        throw invalid_input("entry (" + std::to_string(r + 1) + ", " + std::to_string(g.cols[k] + 1) + ") sums to " +
+        throw invalid_input("entry " + entry_at(r, g.cols[k], a.shown_base) + " sums to " +
                             short_number(g.weights[k]) + ", which a double cannot hold");
   return g;
 }
@@ -201,7 +205,7 @@ Csr<W> bipartite_graph(const MmMatrix& a, const GraphRules& rules) {
                  "the bipartite graph of a " + dims(h) + " matrix with " + entries(h));
   // Sum first, drop the zero sums, then take |.| (abs before the sum would
   // keep entries that cancel).
-  return cast_abs<W>(summed_entries(a, &rules, /*skip_diagonal=*/false, /*drop_zeros=*/true));
+  return cast_abs<W>(summed_entries(a, &rules, /*skip_diagonal=*/false, /*drop_zeros=*/true), a.shown_base);
 }
 
 Csr<double> matrix_as_given(const MmMatrix& a) {
@@ -212,8 +216,8 @@ Csr<double> matrix_as_given(const MmMatrix& a) {
   for (vertex_t r = 0; r < s.n_rows; ++r)
     for (offset_t k = s.offsets[r]; k < s.offsets[r + 1]; ++k)
       if (!std::isfinite(s.weights[k]))
-        throw invalid_input("entry (" + std::to_string(r + 1) + ", " + std::to_string(s.cols[k] + 1) +
-                            ") sums to " + short_number(s.weights[k]) + ", which a double cannot hold");
+        throw invalid_input("entry " + entry_at(r, s.cols[k], a.shown_base) + " sums to " +
+                            short_number(s.weights[k]) + ", which a double cannot hold");
   return s;
 }
 
@@ -248,7 +252,7 @@ Dense<W> complete_graph_from_matrix(const MmMatrix& a, const GraphRules& rules) 
     for (std::size_t u = 0; u < n; ++u)
       for (std::size_t v = u + 1; v < n; ++v) {
         const W w = checked_weight<W>(std::max(std::fabs(a.val[u * n + v]), std::fabs(a.val[v * n + u])),
-                                      vertex_t(u), vertex_t(v));
+                                      vertex_t(u), vertex_t(v), a.shown_base);
         d.values[u * n + v] = d.values[v * n + u] = w;
       }
     return d;
@@ -258,7 +262,7 @@ Dense<W> complete_graph_from_matrix(const MmMatrix& a, const GraphRules& rules) 
   for (vertex_t r = 0; r < summed.n_rows; ++r)
     for (offset_t k = summed.offsets[r]; k < summed.offsets[r + 1]; ++k) {
       const vertex_t c = summed.cols[k];
-      const W w = checked_weight<W>(summed.weights[k], r, c);
+      const W w = checked_weight<W>(summed.weights[k], r, c, a.shown_base);
       d(r, c) = std::max(d(r, c), w);
       d(c, r) = std::max(d(c, r), w);
     }
@@ -266,7 +270,7 @@ Dense<W> complete_graph_from_matrix(const MmMatrix& a, const GraphRules& rules) 
 }
 
 #define MATCHBLAS_INSTANTIATE(W)                                                   \
-  template W checked_weight<W>(double, vertex_t, vertex_t);                         \
+  template W checked_weight<W>(double, vertex_t, vertex_t, int);                         \
   template Csr<W> general_graph<W>(const MmMatrix&, const GraphRules&);            \
   template Csr<W> bipartite_graph<W>(const MmMatrix&, const GraphRules&);          \
   template Csr<W> bipartite_as_general<W>(const Csr<W>&);                          \

@@ -65,12 +65,13 @@ template <class W>
 Csr<W> general_graph(const MmMatrix& a, const GraphRules& rules = {});
 
 Csr<double> community_graph(const MmMatrix& a);
-// |v| as a weight of type W, or invalid_input "entry (r+1, c+1) has the
+// |v| as a weight of type W, or invalid_input "entry (r+b, c+b) has the
 // weight V (duplicates summed), which a float weight cannot hold" when it is
 // not finite in W: the builders' check (also the distributed reader's,
-// datasets/distributed/).
+// datasets/distributed/); b: the base the message numbers from
+// (MmMatrix::shown_base).
 template <class W>
-W checked_weight(double v, vertex_t r, vertex_t c);
+W checked_weight(double v, vertex_t r, vertex_t c, int shown_base = 1);
 
 template <class W>
 Csr<W> bipartite_graph(const MmMatrix& a, const GraphRules& rules = {});

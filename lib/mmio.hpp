@@ -54,6 +54,9 @@ struct MmMatrix {
   std::vector<vertex_t> row;
   std::vector<vertex_t> col;
   std::vector<double> val;
+  // How the graph builders' messages number rows and columns: 1 as a file
+  // does; the C API's arrays set their caller's base (0 or 1).
+  int shown_base = 1;
 };
 
 // Reads a file (plain or gzip; "-": standard input). `path` is the name

@@ -122,7 +122,9 @@ int matchblas_prepass_device(const matchblas_sparse* a, const matchblas_prepass_
 /* scaled_values[k] = value[k] exp(r_i + c_j) for entry k of a (its (i, j));
  * scaled_values holds the entries' values in a's own storage order and type
  * (for complex: (re, im) pairs; not allowed for a pattern). col_log_scale may
- * equal row_log_scale (symmetric mode). */
+ * equal row_log_scale (symmetric mode). A scaling that is not finite, or a
+ * scaled entry beyond a's value type, is MATCHBLAS_ERR_BAD_VALUE naming it,
+ * found before any value is written. */
 int matchblas_apply_scaling(const matchblas_sparse* a, const double* row_log_scale, const double* col_log_scale,
                             void* scaled_values, matchblas_inform* inform);
 

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "matchblas/community.h"
 #include "matchblas/coordinate.h"
 #include "matchblas/matching.h"
 
@@ -211,4 +212,65 @@ TEST_CASE("match_coordinate: every bad input is its named status, with a message
   CHECK(std::string(r.message).find("is not finite") != std::string::npos);
   CHECK(status([](auto& c) { c.g.view = MATCHBLAS_VIEW_COMPLETE; }) == MATCHBLAS_ERR_BAD_INPUT);
   CHECK(matchblas_match_coordinate(nullptr, "suitor", nullptr, &m, &r) == MATCHBLAS_ERR_NULL_ARGUMENT);
+  // A count no memory can hold is out of memory, naming it (not an internal error).
+  CHECK(status([](auto& c) { c.g.entries = INT64_MAX; }) == MATCHBLAS_ERR_OUT_OF_MEMORY);
+  CHECK(std::string(r.message).find("the matrix's 9223372036854775807 entries") != std::string::npos);
+}
+
+TEST_CASE("the graph rules' messages number an entry from the caller's base") {
+  // Entry (2, 0) (0-based) of weight 1e39: a float weight cannot hold it.
+  for (int base : {0, 1}) {
+    CAPTURE(base);
+    const std::int64_t row[] = {2 + base, 0 + base}, col[] = {0 + base, 1 + base};
+    const double val[] = {1e39, 1.0};
+    const matchblas_coordinate_graph g{3, 3, 2, base, MATCHBLAS_INT64, MATCHBLAS_DOUBLE, row, col, val,
+                                       MATCHBLAS_VIEW_GENERAL, 1};
+    matchblas_matching m{};
+    matchblas_match_report r{};
+    REQUIRE(matchblas_match_coordinate(&g, "greedy", nullptr, &m, &r) == MATCHBLAS_ERR_BAD_INPUT);
+    // The general graph's entry is the pair's lower-triangle copy, (row 0, col 2) in its terms.
+    const std::string at = std::string("(") + std::to_string(0 + base) + ", " + std::to_string(2 + base) + ")";
+    CHECK(std::string(r.message).find("entry " + at + " has the weight 1e+39") != std::string::npos);
+    // Community detection's negative weight, by the same numbering (the entry as given).
+    const double negative[] = {-1.0, 1.0};
+    matchblas_coordinate_graph h = g;
+    h.values = negative;
+    h.single_precision = 0;
+    matchblas_communities c{};
+    matchblas_cluster_report cr{};
+    REQUIRE(matchblas_cluster_coordinate(&h, "louvain", nullptr, &c, &cr) == MATCHBLAS_ERR_BAD_INPUT);
+    const std::string given = std::string("(") + std::to_string(2 + base) + ", " + std::to_string(0 + base) + ")";
+    CHECK(std::string(cr.message).find("entry " + given + " is -1") != std::string::npos);
+  }
+}
+
+TEST_CASE("a dense leading dimension whose last offset overflows is refused") {
+  const double d[] = {0, 1, 1, 0};
+  matchblas_graph g{};
+  g.source = MATCHBLAS_GRAPH_DENSE;
+  g.dense_n = 2;
+  g.dense_type = MATCHBLAS_DOUBLE;
+  g.dense_values = d;
+  matchblas_matching m{};
+  matchblas_match_report r{};
+  for (std::int64_t ld : {INT64_MAX, std::int64_t(1) << 62, std::int64_t(0x2000010000000000)}) {
+    CAPTURE(ld);
+    g.dense_leading_dimension = ld;
+    CHECK(matchblas_match(&g, "greedy", nullptr, &m, &r) == MATCHBLAS_ERR_BAD_DIMENSION);
+    CHECK(std::string(r.message).find("overflows a 64-bit offset") != std::string::npos);
+  }
+  g.dense_leading_dimension = 2;
+  REQUIRE(matchblas_match(&g, "greedy", nullptr, &m, &r) == MATCHBLAS_OK);
+  CHECK(m.mate[0] == 1);
+  matchblas_matching_free(&m);
+}
+
+TEST_CASE("marriage lists longer than each list naming every other once are refused") {
+  const std::int64_t offsets[] = {0, INT64_MAX}, lists[] = {0};
+  const std::int64_t fine_offsets[] = {0, 1};
+  const matchblas_preferences p{1, 1, offsets, lists, fine_offsets, lists, nullptr};
+  matchblas_marriage w{};
+  matchblas_match_report r{};
+  CHECK(matchblas_marry(&p, "gale-shapley", nullptr, &w, &r) == MATCHBLAS_ERR_BAD_POINTERS);
+  CHECK(std::string(r.message).find("the men's offsets end at 9223372036854775807") != std::string::npos);
 }

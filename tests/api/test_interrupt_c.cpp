@@ -16,6 +16,7 @@
 #include "lib/interrupt.hpp"
 #include "matchblas/interrupt.h"
 #include "matchblas/matching.h"
+#include "matchblas/ops.h"
 #include "matchblas/prepass.h"
 
 namespace {
@@ -82,6 +83,22 @@ TEST_CASE("a set flag interrupts every call; a clear one changes nothing") {
     matchblas_prepass_default_options(&opt);
     opt.job = job;
     CHECK(matchblas_prepass(&a, &opt, nullptr, nullptr, nullptr, nullptr, nullptr, &info) == MATCHBLAS_ERR_INTERRUPTED);
+  }
+  // Every call polls it when it starts, small ones too.
+  {
+    const std::int64_t ptr[] = {0, 1, 2}, ind[] = {1, 0};
+    const double val[] = {2.0, 3.0}, zero[] = {0.0, 0.0};
+    const matchblas_sparse small{2, 2, MATCHBLAS_CSR, 0, MATCHBLAS_INT64, MATCHBLAS_DOUBLE, ptr, ind, val};
+    std::int64_t perm[2] = {-5, -5};
+    CHECK(matchblas_prepass(&small, nullptr, perm, nullptr, nullptr, nullptr, nullptr, &info) == MATCHBLAS_ERR_INTERRUPTED);
+    CHECK(perm[0] == -5);
+    double out[2] = {-5, -5};
+    CHECK(matchblas_apply_scaling(&small, zero, zero, out, &info) == MATCHBLAS_ERR_INTERRUPTED);
+    CHECK(out[0] == -5);
+    matchblas_ops_matrix* ops = nullptr;
+    matchblas_ops_status os{};
+    CHECK(matchblas_ops_matrix_create(&small, &ops, &os) == MATCHBLAS_ERR_INTERRUPTED);
+    CHECK(ops == nullptr);
   }
   // The flag is this thread's: another thread's calls run.
   int other = MATCHBLAS_ERR_INTERNAL;

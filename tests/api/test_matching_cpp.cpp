@@ -287,10 +287,13 @@ TEST_CASE("b_match equals b-greedy; marry equals the man-optimal matching") {
     for (int x = 0; x < 3; ++x) CHECK(r.wife[x] == expected_m.wife[x]);
     for (int y = 0; y < 3; ++y) CHECK(r.husband[y] == expected_m.husband[y]);
   }
-  api::Preferences bad{{{0, 5}}, {{0}}};
+  api::Preferences bad{{{1, 5}}, {{0}, {0}}};
   CHECK(status_of([&] { api::marry(bad, "gale-shapley"); }) == MATCHBLAS_ERR_INDEX_OUT_OF_RANGE);
-  api::Preferences twice{{{0, 0}}, {{0}}};
+  api::Preferences twice{{{0, 0}}, {{0}, {0}}};
   CHECK(status_of([&] { api::marry(twice, "gale-shapley"); }) == MATCHBLAS_ERR_BAD_INPUT);
+  // More entries than a list can hold (one woman): the offsets are refused before the lists are read.
+  api::Preferences long_list{{{0, 0}}, {{0}}};
+  CHECK(status_of([&] { api::marry(long_list, "gale-shapley"); }) == MATCHBLAS_ERR_BAD_POINTERS);
 }
 
 TEST_CASE("algorithms(): the registry, with availability and options") {

@@ -297,6 +297,31 @@ static void invalid_inputs(void) {
   CHECK((perm[0] == 0 && perm[1] == 1) || (perm[0] == 1 && perm[1] == 0), "singular: perm completed");
   /* inform may be NULL; options may be NULL */
   CHECK(matchblas_prepass(&a, NULL, perm, rm, cm, r, c, NULL) == MATCHBLAS_OK, "NULL options and inform");
+  /* scalings that are not finite, or a scaled entry beyond the output type:
+     refused before any output value is written */
+  {
+    double bad_r[2] = {0.0, NAN}, big_r[2] = {800.0, 0.0}, zero[2] = {0.0, 0.0}, out[2] = {-7.0, -7.0};
+    float fval[2] = {1.0f, 2.0f}, fout[2] = {-7.0f, -7.0f};
+    expect_status("NaN scaling", matchblas_apply_scaling(&a, bad_r, zero, out, &inf), MATCHBLAS_ERR_BAD_VALUE, &inf);
+    CHECK(strstr(inf.message, "row_log_scale[1] is nan") != NULL, "NaN scaling: %s", inf.message);
+    bad_r[1] = INFINITY;
+    expect_status("inf scaling", matchblas_apply_scaling(&a, zero, bad_r, out, &inf), MATCHBLAS_ERR_BAD_VALUE, &inf);
+    CHECK(strstr(inf.message, "col_log_scale[1] is inf") != NULL, "inf scaling: %s", inf.message);
+    expect_status("overflowing scaling", matchblas_apply_scaling(&a, big_r, zero, out, &inf), MATCHBLAS_ERR_BAD_VALUE,
+                  &inf);
+    CHECK(strstr(inf.message, "the scaled entry (0, 0) overflows a double") != NULL, "overflow: %s", inf.message);
+    CHECK(out[0] == -7.0 && out[1] == -7.0, "overflow: output written");
+    const double float_big[2] = {0.0, 89.0}; /* 2 e^89 > FLT_MAX, < DBL_MAX */
+    matchblas_sparse f = a;
+    f.value_type = MATCHBLAS_FLOAT;
+    f.values = fval;
+    expect_status("float overflow", matchblas_apply_scaling(&f, float_big, zero, fout, &inf), MATCHBLAS_ERR_BAD_VALUE,
+                  &inf);
+    CHECK(strstr(inf.message, "the scaled entry (1, 1) overflows a float") != NULL, "float overflow: %s", inf.message);
+    CHECK(fout[0] == -7.0f && fout[1] == -7.0f, "float overflow: output written");
+    expect_status("double holds it", matchblas_apply_scaling(&a, float_big, zero, out, &inf), MATCHBLAS_OK, &inf);
+    CHECK(fabs(out[1] - 2.0 * exp(89.0)) <= 1e-12 * out[1], "double: %g", out[1]);
+  }
   expect_status("apply to pattern",
                 matchblas_apply_scaling(&(matchblas_sparse){2, 2, MATCHBLAS_CSR, 0, MATCHBLAS_INT64, MATCHBLAS_PATTERN,
                                                             ptr, idx, NULL},

@@ -36,9 +36,9 @@ constexpr std::int64_t copy_parallel_min = std::int64_t(1) << 18;
 
 // An empty coordinate MmMatrix of `entries` entries (0-based, general
 // symmetry; its messages number from the caller's `base`), for the caller's
-// arrays to be copied into (refused as out of memory when they cannot fit). resize zero-fills:
-// the first touch of the pages, in parallel with the threads that fill them
-// would be faster, but MmMatrix's vectors do not allow that.
+// arrays to be copied into (out of memory when they cannot fit). resize
+// zero-fills: the first touch of the pages, in parallel with the threads
+// that fill them would be faster, but MmMatrix's vectors do not allow that.
 MmMatrix coordinate_matrix(std::int64_t rows, std::int64_t cols, std::int64_t entries, bool pattern, int base) {
   require_memory(double(entries) * double(2 * sizeof(vertex_t) + (pattern ? 0 : sizeof(double))),
                  "the matrix's " + std::to_string(entries) + " entries");

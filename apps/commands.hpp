@@ -62,6 +62,11 @@ std::unique_ptr<AtomicFile> open_output(const Args& a, const std::vector<std::st
 // The same for another output option (--scales-out, --levels-out).
 std::unique_ptr<AtomicFile> open_named_output(const Args& a, const std::string& option, const std::string& input);
 
+// Flushes standard output; error "cannot write <stdout>: WHY" when what was
+// written there did not reach it (a full disk, a closed descriptor, a broken
+// pipe).
+void check_stdout();
+
 // The command's output files put in place (AtomicFile::commit), once its
 // report has reached standard output: a report that cannot be written (a
 // full disk, a closed pipe) fails the command with every file left as it

@@ -9,7 +9,6 @@
 
 #include <cerrno>
 #include <cstdio>
-#include <cstring>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -72,7 +71,8 @@ int run(int argc, char** argv) {
 
 }  // namespace matchblas::cli
 
-// Every command's standard output is checked here, once: a result that did
+// Every command's standard output is checked here (check_stdout; a command
+// with output files checks it before committing them): a result that did
 // not reach stdout (a full disk, a closed descriptor, a broken pipe) is a
 // failure, exit status 1 with one line on stderr.
 // A descriptor 0-2 the caller closed is held by a read-only /dev/null, so that
@@ -87,12 +87,7 @@ int main(int argc, char** argv) {
   const char* command = argc >= 2 && find_command(argv[1]) ? argv[1] : "";
   try {
     const int status = run(argc, argv);
-    errno = 0;
-    if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
-      std::fprintf(stderr, "matchblas: error: cannot write <stdout>: %s\n",
-                   errno ? std::strerror(errno) : "write error");
-      return exit_failure;
-    }
+    check_stdout();
     return status;
   } catch (...) {
     return report_exception_once(std::current_exception(), command);

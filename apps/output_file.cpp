@@ -128,10 +128,14 @@ std::unique_ptr<AtomicFile> open_named_output(const Args& a, const std::string& 
   return std::make_unique<AtomicFile>(*path);
 }
 
-void commit_outputs(std::initializer_list<AtomicFile*> files) {
+void check_stdout() {
   errno = 0;
   if (std::fflush(stdout) != 0 || std::ferror(stdout))
     throw error(std::string("cannot write <stdout>: ") + (errno ? std::strerror(errno) : "write error"));
+}
+
+void commit_outputs(std::initializer_list<AtomicFile*> files) {
+  check_stdout();
   for (AtomicFile* f : files)
     if (f) f->commit();
 }

@@ -149,14 +149,16 @@ MarriageInstance read_marriage_stream(const std::string& path,
   MarriageInstance inst;
   inst.men = vertex_t(men);
   inst.women = vertex_t(women);
-  // listed_by[b]: the last list of this side naming b (a repeat is refused
-  // here, with its line, before check_instance would find it).
-  std::vector<vertex_t> listed_by;
+  // A list naming someone twice is refused here, with its line, before
+  // check_instance would find it: each list's entries are sorted in a scratch
+  // copy, so the check's memory follows the list read, never the header's
+  // counts.
+  std::vector<vertex_t> sorted_list;
   const auto read_side = [&](long long count, long long other, std::vector<offset_t>& off, std::vector<vertex_t>& lists,
                              const char* side) {
-    listed_by.clear();
     for (long long a = 0; a < count; ++a) {
       if (!next_line()) fail(std::string("missing the list of ") + side + " " + std::to_string(a));
+      const std::size_t begin = lists.size();
       for (const std::string_view t : tokens(line)) {
         long long id = -1;
         if (!parse_integer(t, LLONG_MIN, LLONG_MAX, id))
@@ -165,17 +167,6 @@ MarriageInstance read_marriage_stream(const std::string& path,
         if (id < 0 || id >= other)
           fail(std::string(side) + " " + std::to_string(a) + " lists " + std::to_string(id) + ", out of range 0.." +
                std::to_string(other - 1));
-        if (listed_by.empty()) {
-          try {
-            require_memory(double(other) * sizeof(vertex_t), "the preference lists' check");
-          } catch (const out_of_memory& e) {
-            throw out_of_memory(name + ":" + std::to_string(lines.line()) + ": " + e.what());
-          }
-          listed_by.assign(std::size_t(other), no_vertex);
-        }
-        if (listed_by[std::size_t(id)] == vertex_t(a))
-          fail(std::string(side) + " " + std::to_string(a) + " lists " + std::to_string(id) + " twice");
-        listed_by[std::size_t(id)] = vertex_t(a);
         if (lists.size() == lists.capacity()) {  // the next growth: about twice as much
           const double grown = 2.0 * sizeof(vertex_t) * double(std::max<std::size_t>(lists.size(), 1024));
           try {
@@ -186,6 +177,10 @@ MarriageInstance read_marriage_stream(const std::string& path,
         }
         lists.push_back(vertex_t(id));
       }
+      sorted_list.assign(lists.begin() + std::ptrdiff_t(begin), lists.end());
+      std::sort(sorted_list.begin(), sorted_list.end());
+      if (const auto twice = std::adjacent_find(sorted_list.begin(), sorted_list.end()); twice != sorted_list.end())
+        fail(std::string(side) + " " + std::to_string(a) + " lists " + std::to_string(*twice) + " twice");
       off.push_back(offset_t(lists.size()));
     }
   };

@@ -38,3 +38,23 @@ TEST_CASE("read_marriage and read_b_values fail cleanly at every allocation") {
   CHECK(fail_every_allocation([&] { size = read_b_values(b, 60).size(); }, b) > 0);
   CHECK(size == 60);
 }
+
+TEST_CASE("read_marriage: a header's counts far beyond the file cost no memory before the lists are read") {
+  // 2^31 - 1 women claimed, three short lines given: the reader must find
+  // the missing list, not ask for memory the header implies (a reader that
+  // sized a table by the header failed here with out_of_memory, or, under a
+  // fuzzer's allocation limit, crashed).
+  check::temp_dir dir;
+  const std::string path = (dir / "short.txt").string();
+  std::ofstream(path) << "stable-marriage 4 2131291345\n1\n0\n1\n";
+  ::setenv("MATCHBLAS_MEMORY_AVAILABLE", "1M", 1);
+  std::string what;
+  try {
+    (void)read_marriage(path);
+  } catch (const error& e) {
+    what = e.what();
+  }
+  ::unsetenv("MATCHBLAS_MEMORY_AVAILABLE");
+  CAPTURE(what);
+  CHECK(what.find(path + ":4: missing the list of man 3") != std::string::npos);
+}

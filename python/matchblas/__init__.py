@@ -44,11 +44,11 @@ class Report:
     algo: str              # the algorithm that ran (the GPU / CPU twin when `device` chose one)
     graph: str             # "general", "bipartite", "complete" or "marriage"
     vertices: int          # of the graph (bipartite: rows + cols); marriage: men
-    edges: int             # of the graph; marriage: acceptable pairs
+    edges: int             # of the graph; marriage: the entries of the men's lists
     bipartite_rows: int    # bipartite view: vertices below it are rows, the rest columns; else 0
     weight: float          # of the matching (b-matching: of its edges); marriage: 0
     cardinality: int       # matched pairs (b-matching: edges; marriage: couples)
-    phases: int            # the algorithm's phases where it reports them (with phase_report=True), else 0
+    phases: int            # the algorithm's phases where it counts them, else 0
     setup_s: float
     time_s: float
 
@@ -97,7 +97,7 @@ class Algorithm:
     problem: str           # "matching", "b-matching", "stable marriage", "bipartite" (the pre-pass) or
                            # "community detection"
     family: str
-    device: str            # "cpu" or "gpu"
+    device: str            # "cpu", "gpu" or "distributed" (the MPI entries, the tool's alone)
     twin: str              # the same algorithm on the other device, "" when none
     guarantee: str         # "greedy", "1/2", "2/3-eps", "exact", "maximal", ...
     summary: str
@@ -162,24 +162,42 @@ class DiagonalPermutation:
                 f"row_log_scale={_summary(self.row_log_scale, 1)}, col_log_scale={_summary(self.col_log_scale, 1)})")
 
 
-def _settings(seed, threads, device, gpu, options):
+def _integer(value, name, lo, hi):
+    """value as an int within lo..hi, else OptionError naming it (no bool, no float)."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)) or not lo <= value <= hi:
+        raise OptionError(-13, f"{name} must be an integer from {lo} to {hi}, not {value!r}")
+    return int(value)
+
+
+def _flags(algo):
+    """The names (as keywords) of the flag options of the entries named algo."""
+    return {o.name for a in algorithms() if a.name == algo for o in a.options if o.type == "flag"}
+
+
+def _settings(algo, seed, threads, device, gpu, options):
+    if not isinstance(algo, str):
+        raise UnknownAlgorithmError(-12, f"the algorithm is named by a string, not {algo!r}")
     devices = {None: -1, "cpu": 0, "gpu": 1}
-    if device not in devices:
+    if not isinstance(device, (str, type(None))) or device not in devices:
         raise OptionError(-13, f"device must be 'cpu', 'gpu' or None, not {device!r}")
-    if not isinstance(seed, (int, np.integer)) or seed < 0 or seed >= 2**64:
-        raise OptionError(-13, f"seed must be an integer from 0 to 2^64 - 1, not {seed!r}")
+    seed = _integer(seed, "seed", 0, 2**64 - 1)
+    threads = _integer(threads, "threads", 0, 2**31 - 1)
+    gpu = _integer(gpu, "gpu", 0, 2**31 - 1)
     listed = []
     for key, value in options.items():
         name = key.replace("_", "-")
-        if value is True:
-            listed.append((name, ""))
-        elif value is False or value is None:
-            continue  # a flag not given
-        elif isinstance(value, float):
-            listed.append((name, repr(value)))
+        if value is None:
+            continue  # not given: the default
+        if isinstance(value, (bool, np.bool_)):
+            if value:
+                listed.append((name, ""))
+            elif key.replace("-", "_") not in _flags(algo):
+                raise OptionError(-13, f"{key}=False: False turns a flag off, and {key} is not a flag of {algo!r}")
+        elif isinstance(value, (float, np.floating)):
+            listed.append((name, repr(float(value))))
         else:
             listed.append((name, str(value)))
-    return listed, int(seed), int(threads), devices[device], int(gpu)
+    return listed, seed, threads, devices[device], gpu
 
 
 def _report(d):
@@ -199,9 +217,28 @@ def match(A, algo="suitor", *, view="auto", precision=None, seed=1, threads=0, d
     Returns (mate, report): mate[u] is u's partner, -1 when u is free
     (numpy int64, one per vertex), and a Report."""
     g = _inputs.graph(A, view, precision)
-    status, message, mate, report = _core.match(g, algo, *_settings(seed, threads, device, gpu, options))
+    status, message, mate, report = _core.match(g, algo, *_settings(algo, seed, threads, device, gpu, options))
     raise_for(status, message)
     return mate, _report(report)
+
+
+def _b_values(b):
+    """b as int64 (one value, or one per vertex: the library checks the
+    count and the range); non-integral or non-numeric values refused."""
+    if b is None or isinstance(b, (str, bytes)):
+        raise InvalidInputError(-8, f"b must be an integer or an array of integers, not {b!r}")
+    a = np.atleast_1d(np.asarray(b))
+    if a.ndim != 1:
+        raise InvalidInputError(-3, f"b must be one integer or a 1-D array, not of shape {a.shape}")
+    if a.dtype.kind == "f" and a.size and not np.all(np.isfinite(a) & (a == np.round(a))):
+        bad = int(np.flatnonzero(~(np.isfinite(a) & (a == np.round(a))))[0])
+        raise InvalidInputError(-8, f"b[{bad}] is {a[bad].item()!r}, not an integer")
+    if a.size and a.dtype.kind not in "iuf":
+        raise InvalidInputError(-8, f"b must hold integers, not {a.dtype}")
+    if a.size and (a.min() < -2**63 or a.max() > 2**63 - 1):
+        bad = int(np.argmax(a) if a.max() > 2**63 - 1 else np.argmin(a))
+        raise InvalidInputError(-8, f"b[{bad}] is {a[bad].item()!r}, beyond a 64-bit integer")
+    return np.ascontiguousarray(a, dtype=np.int64)
 
 
 def b_match(A, b, algo="b-suitor", *, view="auto", precision=None, seed=1, threads=0, device=None, gpu=0,
@@ -213,9 +250,9 @@ def b_match(A, b, algo="b-suitor", *, view="auto", precision=None, seed=1, threa
     csr_array of the graph's order whose row v holds v's partners (each edge
     in both rows), and a Report."""
     g = _inputs.graph(A, view, precision)
-    bv = np.ascontiguousarray(np.atleast_1d(np.asarray(b)), dtype=np.int64)
+    bv = _b_values(b)
     status, message, offsets, partners, report = _core.b_match(
-        g, algo, bv, *_settings(seed, threads, device, gpu, options))
+        g, algo, bv, *_settings(algo, seed, threads, device, gpu, options))
     raise_for(status, message)
     n = len(offsets) - 1
     B = sp.csr_array((np.ones(len(partners), dtype=np.int8), partners, offsets), shape=(n, n))
@@ -231,17 +268,19 @@ def louvain(A, algo="louvain-omp", *, resolution=1.0, threads=0, device=None, gp
     max(a_uv, a_vu), the values as given (a negative one raises
     InvalidInputError), a pattern's entries 1, the diagonal ignored.
     resolution: gamma (above 1: more, smaller communities). options: the
-    algorithm's own as keywords (defaults: threshold=1e-3, final_threshold=1e-6,
-    max_levels=..., coloring="off" for louvain-omp, refine="off": the
-    levels' partition without the final moves, no local optimum
-    guarantee; together="strict"|"additive"|"drawn" for louvain-gpu:
-    which neighbours move in one settling step). threads: CPU threads
-    (0: all); device: "cpu" or "gpu" runs that twin; gpu: its id.
+    algorithm's own as keywords (algorithms() lists each with its default):
+    threshold, final_threshold, max_levels; coloring="on"|"off" for
+    louvain-omp; refine="on"|"off" (off: the levels' partition without the
+    final moves, no local optimum guarantee); together="strict"|"additive"|
+    "drawn" for louvain-gpu (which neighbours move in one settling step).
+    threads: CPU threads (0: all); gpu: the GPU's id. The Louvain entries
+    have no twins: device is None or the entry's own ("gpu" for
+    louvain-gpu); another raises OptionError.
 
     Returns (labels, report): labels[v] is v's community, 0..k-1 (numpy
     int64), and a CommunityReport (modularity, communities, hierarchy)."""
     g = _inputs.graph(A, "auto", "double")
-    listed, _, threads, device, gpu = _settings(1, threads, device, gpu, options)
+    listed, _, threads, device, gpu = _settings(algo, 1, threads, device, gpu, options)
     listed.append(("resolution", repr(float(resolution))))
     status, message, labels, offsets, flat, report = _core.cluster(g, algo, listed, threads, device, gpu)
     raise_for(status, message)
@@ -285,7 +324,8 @@ def marry(men, women=None, algo="gale-shapley", *, seed=1, threads=0, device=Non
         mo, ml = _lists(men)
         wo, wl = _lists(women)
         args = (len(men), len(women), mo, ml, wo, wl, None)
-    status, message, wife, husband, report = _core.marry(*args, algo, *_settings(seed, threads, device, gpu, options))
+    settings = _settings(algo, seed, threads, device, gpu, options)
+    status, message, wife, husband, report = _core.marry(*args, algo, *settings)
     raise_for(status, message)
     return wife, husband, _report(report)
 
@@ -301,6 +341,8 @@ def diagonal_permutation(A, job=5, symmetric=False):
     (matchblas_prepass_device: job 1, and jobs 4-5 of a square A, wholly
     on the device) on that GPU's current CuPy stream, and the result's
     arrays are CuPy arrays there."""
+    if isinstance(job, (bool, np.bool_)) or not isinstance(job, (int, np.integer)) or not -2**31 <= job < 2**31:
+        raise InvalidInputError(-2, f"job must be an integer (-1 automatic, 0 to 5), not {job!r}")
     if ops._on_gpu(A) and hasattr(A, "format") and hasattr(A, "tocsr"):  # cupyx.scipy.sparse
         return _diagonal_permutation_on_device(A, job, symmetric)
     if not sp.issparse(A):
@@ -308,7 +350,13 @@ def diagonal_permutation(A, job=5, symmetric=False):
                         f"not {type(A).__name__}")
     layout, indptr, indices, data = _inputs.compressed(A, allow_complex=True)
     g = _core.compressed_graph(A.shape[0], A.shape[1], layout, indptr, indices, data, 0, False)
-    status, message, perm, row_mate, col_mate, row_scale, col_scale, info = _core.prepass(g, int(job), bool(symmetric))
+    try:
+        status, message, perm, row_mate, col_mate, row_scale, col_scale, info = _core.prepass(g, int(job),
+                                                                                               bool(symmetric))
+    except MemoryError as e:  # the outputs' allocation, before the library runs
+        if isinstance(e, OutOfMemoryError):
+            raise
+        raise OutOfMemoryError(-10, f"the pre-pass's outputs for a {A.shape[0]} x {A.shape[1]} matrix: {e}") from None
     raise_for(status, message)
     scaled = info["job"] == 5
     return DiagonalPermutation(perm if A.shape[0] == A.shape[1] else None, row_mate, col_mate,

@@ -22,7 +22,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from . import _core
-from .errors import MissingFileError, OptionError
+from .errors import InvalidInputError, MissingFileError, OptionError
 
 VIEWS = {"auto": 0, "general": 1, "bipartite": 2, "complete": 3}
 _INDEX_TYPES = (np.dtype(np.int32), np.dtype(np.int64))
@@ -65,16 +65,33 @@ def single_precision(precision, values):
 def view_code(view):
     try:
         return VIEWS[view]
-    except KeyError:
+    except (KeyError, TypeError):
         raise OptionError(-13, f"view must be one of {', '.join(VIEWS)}, not {view!r}") from None
 
 
 def compressed(A, allow_complex=False):
     """(layout, indptr, indices, data) of a CSR or CSC matrix (others become CSR)."""
+    if len(A.shape) != 2:
+        raise InvalidInputError(-3, f"a matrix is 2-D, not of shape {A.shape}")
     if A.format not in ("csr", "csc"):
         A = A.tocsr()
     indptr, indices = index_arrays(A.indptr, A.indices)
+    check_pointers(indptr, indices, A.shape[0] if A.format == "csr" else A.shape[1])
     return (0 if A.format == "csr" else 1), indptr, indices, value_array(A.data, allow_complex)
+
+
+def check_pointers(indptr, indices, major):
+    """What the library cannot see: its CSR / CSC description has no entry
+    count, so the last index pointer must lie within the indices given
+    (scipy checks it only when it builds a matrix, not when its arrays are
+    replaced). The pointers' order and each index are checked by the library."""
+    if indptr.ndim != 1 or len(indptr) != major + 1:
+        raise InvalidInputError(-5, f"the index pointers have {indptr.shape} entries, expected {major + 1} "
+                                    "(one more than the compressed dimension)")
+    last = int(indptr[-1])
+    if last < 0 or last > len(indices):
+        raise InvalidInputError(-5, f"the last index pointer is {last}, outside 0..{len(indices)} "
+                                    f"(the {len(indices)} indices given)")
 
 
 def graph(A, view="auto", precision=None):
@@ -87,6 +104,8 @@ def graph(A, view="auto", precision=None):
             raise MissingFileError(-15, f"{path}: no such file")
         return _core.file_graph(path, code, single_precision(precision, None))
     if sp.issparse(A):
+        if len(A.shape) != 2:
+            raise InvalidInputError(-3, f"a graph's matrix is 2-D, not of shape {A.shape}")
         rows, cols = A.shape
         if A.format == "coo":
             row, col = index_arrays(A.row, A.col)
@@ -97,7 +116,9 @@ def graph(A, view="auto", precision=None):
                                       single_precision(precision, data))
     if isinstance(A, np.ndarray):
         if A.ndim != 2 or A.shape[0] != A.shape[1]:
-            raise ValueError(f"a dense graph is a square 2-D array, not one of shape {A.shape}")
+            raise InvalidInputError(-3, f"a dense graph is a square 2-D array, not one of shape {A.shape}")
+        if A.dtype.kind == "c":
+            raise InvalidInputError(-8, "a complex dense array: a graph's weights are real (give abs(A) or A.real)")
         if view not in ("auto", "complete"):
             raise OptionError(-13, f"a dense array is a complete graph (view 'complete'), not {view!r}")
         if A.dtype not in _WEIGHT_TYPES:

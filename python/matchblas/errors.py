@@ -21,6 +21,9 @@ class Error(Exception):
         self.message = message
         super().__init__(f"{self.status_name}: {message}")
 
+    def __reduce__(self):  # pickled by its arguments (a process pool's worker raising it)
+        return type(self), (self.status, self.message)
+
 
 class InvalidInputError(Error, ValueError):
     """The input cannot be taken: dimensions, layout or types, index

@@ -12,8 +12,10 @@ library's (include/matchblas/ops.h; ops/argmax.hpp, assign.hpp, select.hpp):
     select(A, mate)             the entries (u, v) of A with mate[u] == mate[v] == -1
     select(A, rows=, cols=)     the entries with rows[u] and cols[v]
 
-Vertex ids are int32 (best, floor vertices, mate); weights float32 or
-float64, used as given (no graph rules: A is any m x n matrix; for a graph
+Masks are true where non-zero (bool and uint8 read as they are). Vertex
+ids are int32 (best, floor vertices, mate: other integer arrays are taken
+when every value fits, else InvalidInputError names the first); weights
+float32 or float64, used as given (no graph rules: A is any m x n matrix; for a graph
 give both directions of every edge, as the library's graphs hold them).
 
 On the CPU, A is a Matrix, the library's copy of a matrix: make one with
@@ -30,7 +32,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from . import _core, _inputs
-from .errors import OptionError, raise_for
+from .errors import InvalidInputError, OptionError, raise_for
 
 __all__ = ["Matrix", "argmax", "assign", "select"]
 
@@ -94,11 +96,25 @@ def _matrix(A):
 
 
 def _array(x, dtype, xp=np):
-    """x as a contiguous array of dtype in xp (numpy or cupy); bool masks are
-    viewed as uint8 (no copy), other dtypes converted."""
+    """x as a contiguous array of dtype in xp (numpy or cupy). A mask
+    (uint8) keeps uint8 and views bool as it is; other dtypes are true where
+    non-zero. Into an integer dtype (vertex ids, assign's integers) only
+    integral values within its range are taken: InvalidInputError names the
+    first that is not, instead of a silent wrap."""
     a = xp.asarray(x)
-    if dtype == np.uint8 and a.dtype == np.bool_:
-        a = a.view(np.uint8)
+    dtype = np.dtype(dtype)
+    if dtype == np.uint8 and a.dtype != np.uint8:
+        a = (a if a.dtype == np.bool_ else a != 0).view(np.uint8)
+    elif dtype.kind in "iu" and a.dtype != dtype and a.size:
+        if a.dtype.kind not in "iufb":
+            raise InvalidInputError(-8, f"an array of {a.dtype} where integers ({dtype}) are expected")
+        info = np.iinfo(dtype)
+        bad = (a < info.min) | (a > info.max)
+        if a.dtype.kind == "f":
+            bad |= ~xp.isfinite(a) | (a != xp.floor(a))
+        if bool(bad.any()):
+            i = int(xp.flatnonzero(bad)[0])
+            raise InvalidInputError(-6, f"entry {i} is {a.ravel()[i].item()!r}, not an integer of {dtype}")
     if a.dtype != dtype:
         a = a.astype(dtype)
     return a if a.flags.c_contiguous else xp.ascontiguousarray(a)

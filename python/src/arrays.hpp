@@ -59,6 +59,21 @@ inline matchblas_index_type index_type_of(const nb::dlpack::dtype& d, const char
   throw nb::type_error((std::string(what) + " must be int32 or int64, not " + describe(d)).c_str());
 }
 
+// The C description of a compressed matrix has no entry count: its last
+// index pointer must lie within the indices given, or the library would
+// read past them. pointers: int32 or int64 (index_type_of checked it).
+template <class Pointers, class Indices>
+void expect_pointers_within(const Pointers& pointers, const Indices& indices) {
+  if (pointers.shape(0) == 0) return;
+  const std::size_t k = pointers.shape(0) - 1;
+  const std::int64_t last = is<std::int32_t>(pointers.dtype()) ? static_cast<const std::int32_t*>(pointers.data())[k]
+                                                                : static_cast<const std::int64_t*>(pointers.data())[k];
+  if (last < 0 || last > std::int64_t(indices.shape(0)))
+    throw nb::value_error(("the last index pointer is " + std::to_string(last) + ", outside 0.." +
+                           std::to_string(indices.shape(0)) + " (the indices given)")
+                              .c_str());
+}
+
 inline matchblas_value_type value_type_of(const nb::dlpack::dtype& d, const char* what) {
   if (is<double>(d)) return MATCHBLAS_DOUBLE;
   if (is<float>(d)) return MATCHBLAS_FLOAT;

@@ -60,6 +60,7 @@ Graph compressed_graph(std::int64_t rows, std::int64_t cols, int layout, const H
   s.indices = indices.shape(0) > 0 ? indices.data() : nullptr;
   if (std::int64_t(pointers.shape(0)) != (layout == 0 ? rows : cols) + 1)
     throw nb::value_error("the index pointers do not have one entry more than the compressed dimension");
+  expect_pointers_within(pointers, indices);
   if (values) {
     expect_vector(*values, std::int64_t(indices.shape(0)), "the values");
     s.value_type = value_type_of(values->dtype(), "the values");

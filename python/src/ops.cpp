@@ -79,6 +79,8 @@ nb::tuple matrix_create(std::int64_t rows, std::int64_t cols, int layout, const 
   expect_vector(indices, -1, "the indices");
   expect_vector(values, std::int64_t(indices.shape(0)), "the values");
   if (pointers.dtype() != indices.dtype()) throw nb::type_error("the index pointers and the indices differ in dtype");
+  (void)index_type_of(pointers.dtype(), "the index pointers");
+  expect_pointers_within(pointers, indices);
   matchblas_sparse a{rows,
                      cols,
                      layout == 0 ? MATCHBLAS_CSR : MATCHBLAS_CSC,

@@ -132,6 +132,67 @@ def test_algorithm_and_option_errors():
     raises(TypeError, "women", matchblas.marry, [[0]])
 
 
+def test_arguments_the_library_cannot_check_are_checked_here():
+    A = graph()
+    # The C description has no entry count: a last pointer beyond the
+    # indices (scipy checks it only when it builds the matrix) is refused
+    # before the library reads past the arrays.
+    for major in ("csr", "csc"):
+        B = A.asformat(major, copy=True)
+        B.indptr = B.indptr.copy()
+        B.indptr[-1] = 10**7
+        for call in (matchblas.match, lambda M: matchblas.b_match(M, 1), matchblas.louvain,
+                     matchblas.diagonal_permutation, matchblas.ops.Matrix):
+            assert raises(matchblas.InvalidInputError, "last index pointer is 10000000, outside 0..", call, B).status == -5
+    B = A.copy()
+    B.indices, B.data = B.indices[:0], B.data[:0]
+    raises(matchblas.InvalidInputError, "outside 0..0", matchblas.match, B)
+    raises(matchblas.InvalidInputError, "complex dense", matchblas.match, np.ones((3, 3)) * 1j)
+    raises(matchblas.InvalidInputError, "square 2-D", matchblas.match, np.ones((3, 4)))
+    # b: integers only, never truncated or wrapped.
+    for b, what in ((1.5, r"b\[0\] is 1.5"), (np.nan, r"b\[0\] is nan"), ("2", "not '2'"), (None, "not None"),
+                    (2**63, "beyond a 64-bit"), ([[1]], "1-D")):
+        raises(matchblas.InvalidInputError, what, matchblas.b_match, A, b)
+    assert matchblas.b_match(A, 2.0)[1].cardinality == matchblas.b_match(A, 2)[1].cardinality
+    # Run settings and options: one OptionError naming them.
+    raises(matchblas.OptionError, "threads must be an integer", matchblas.match, A, threads=1.5)
+    raises(matchblas.OptionError, "threads must be an integer", matchblas.match, A, threads=2**40)
+    raises(matchblas.OptionError, "gpu must be an integer", matchblas.match, A, gpu=-1)
+    raises(matchblas.OptionError, "seed must be an integer", matchblas.match, A, seed=True)
+    raises(matchblas.OptionError, "phases=False", matchblas.match, A, "roma-sparse", phases=False)
+    raises(matchblas.OptionError, "view must be one of", matchblas.match, A, view=[])
+    raises(matchblas.UnknownAlgorithmError, "not None", matchblas.match, A, None)
+    raises(matchblas.InvalidInputError, "job must be an integer", matchblas.diagonal_permutation, A, job=2**40)
+    # numpy scalars as option values (NumPy 2's repr is np.float64(...)).
+    mine = matchblas.match(A, "roma-sparse", min_gain=np.float64(1e-6), phases=np.int64(3))[1].weight
+    assert mine == matchblas.match(A, "roma-sparse", min_gain=1e-6, phases=3)[1].weight
+    assert matchblas.match(A, "roma-sparse", phases=None)[1].weight == matchblas.match(A, "roma-sparse")[1].weight
+
+
+def test_errors_pickle():
+    import pickle
+    for cls in (matchblas.InvalidInputError, matchblas.OptionError, matchblas.OutOfMemoryError, matchblas.FileError):
+        e = pickle.loads(pickle.dumps(cls(-8, "the message")))
+        assert type(e) is cls and e.status == -8 and e.message == "the message" and str(e).endswith("the message")
+
+
+def test_ops_masks_and_vertex_ids_are_not_wrapped():
+    A = sp.random(6, 6, density=0.5, random_state=1, format="csr")
+    M = matchblas.ops.Matrix(A)
+    # A mask is true where non-zero, whatever its dtype (256 is not 0).
+    assert np.array_equal(matchblas.ops.argmax(M, row_mask=np.full(6, 256))[0], matchblas.ops.argmax(M)[0])
+    assert np.array_equal(matchblas.ops.argmax(M, row_mask=np.full(6, 0.5))[0], matchblas.ops.argmax(M)[0])
+    raises(matchblas.InvalidInputError, "entry 0 is 4294967295, not an integer of int32", matchblas.ops.select, M,
+           np.full(6, 2**32 - 1))
+    raises(matchblas.InvalidInputError, "entry 0 is 1.5", matchblas.ops.select, M, np.full(6, 1.5))
+    floor = (np.zeros(6), np.full(6, 2**40))
+    raises(matchblas.InvalidInputError, "not an integer of int32", matchblas.ops.argmax, M, floor=floor)
+    out = np.zeros(3, dtype=np.int32)
+    raises(matchblas.InvalidInputError, "not an integer of int32", matchblas.ops.assign, out, None,
+           np.array([1, 2**40, 3]))
+    assert np.array_equal(matchblas.ops.assign(out, None, np.array([1, 2, 3], dtype=np.int64)), [1, 2, 3])
+
+
 def test_unavailable():
     A = graph()
     if available("suitor-gpu"):

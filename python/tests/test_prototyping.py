@@ -42,3 +42,23 @@ def test_corner_cases(tutorial):
               sp.csr_matrix(np.array([[0, 1.0], [1.0, 0]])),
               sp.csr_matrix(np.array([[0, 1, 1, 1], [1, 0, 0, 0], [1, 0, 0, 0], [1, 0, 0, 0]], dtype=float))):
         assert np.array_equal(tutorial(A), matchblas.match(A, "greedy")[0])
+
+
+def test_the_pages_session_prints_what_it_says(tutorial):
+    """The page's `>>>` session, run line by line: each expression's value
+    must be the line printed after it."""
+    with open(PAGE) as f:
+        text = f.read()
+    session = re.search(r"```\n(>>> .*?)```", text, re.S).group(1).strip("\n").split("\n")
+    namespace = {"suitor": tutorial}
+    checked = 0
+    for k, line in enumerate(session):
+        if not line.startswith(">>> "):
+            continue
+        statement = line[4:]
+        if k + 1 < len(session) and not session[k + 1].startswith(">>> "):
+            assert repr(eval(statement, namespace)) == session[k + 1]
+            checked += 1
+        else:
+            exec(statement, namespace)
+    assert checked >= 1

@@ -288,14 +288,18 @@ MarriageInstance instance_of(const matchblas_preferences& p) {
     if (!offsets) fail(MATCHBLAS_ERR_NULL_ARGUMENT, std::string("the ") + who + "'s offsets are NULL");
     if (offsets[0] != 0) fail(MATCHBLAS_ERR_BAD_POINTERS, std::string("the ") + who + "'s offsets do not start at 0");
     out_offsets.assign(offsets, offsets + count + 1);
-    for (std::int64_t k = 0; k < count; ++k)
+    for (std::int64_t k = 0; k < count; ++k) {
       if (offsets[k + 1] < offsets[k])
         fail(MATCHBLAS_ERR_BAD_POINTERS, std::string("the ") + who + "'s offsets decrease at " + std::to_string(k));
+      // A list names each of the others at most once: checked before the
+      // lists are read, so no count beyond them is ever allocated.
+      if (const std::int64_t length = offsets[k + 1] - offsets[k]; length > others)
+        fail(MATCHBLAS_ERR_BAD_POINTERS, std::string("the ") + who + "'s list " + std::to_string(k) + " has " +
+                                             std::to_string(length) + " entries (offsets " + std::to_string(offsets[k]) +
+                                             " to " + std::to_string(offsets[k + 1]) + "), more than the " +
+                                             std::to_string(others) + " it can name once each");
+    }
     if (offsets[count] > 0 && !lists) fail(MATCHBLAS_ERR_NULL_ARGUMENT, std::string("the ") + who + "'s lists are NULL");
-    if (double(offsets[count]) > double(count) * double(others))  // a list names each of the others at most once
-      fail(MATCHBLAS_ERR_BAD_POINTERS, std::string("the ") + who + "'s offsets end at " + std::to_string(offsets[count]) +
-                                           ", more entries than " + std::to_string(count) + " lists of at most " +
-                                           std::to_string(others) + " each");
     out_lists.resize(std::size_t(offsets[count]));
     for (std::int64_t k = 0; k < offsets[count]; ++k) {
       if (lists[k] < 0 || lists[k] >= others)

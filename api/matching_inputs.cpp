@@ -84,7 +84,7 @@ MmMatrix sparse_as_matrix(const matchblas_sparse* a) {
   const std::int64_t nnz = check_sparse_shape(a);
   const int value_type = stored_int(a->value_type);
   if (value_type == MATCHBLAS_COMPLEX_DOUBLE || value_type == MATCHBLAS_COMPLEX_FLOAT)
-    fail(MATCHBLAS_ERR_BAD_FORMAT, "complex values are not taken by the matching calls (pass |a_ij|)");
+    fail(MATCHBLAS_ERR_BAD_FORMAT, "complex values are not taken as weights (pass |a_ij| or the real part)");
   MmMatrix m = coordinate_matrix(a->rows, a->cols, nnz, value_type == MATCHBLAS_PATTERN, int(a->base));
   const bool csr = stored_int(a->layout) == MATCHBLAS_CSR;
   const std::int64_t outer = csr ? a->rows : a->cols, inner_dim = csr ? a->cols : a->rows, base = a->base;
@@ -128,7 +128,7 @@ MmMatrix coordinate_as_matrix(const matchblas_coordinate_graph& g) {
     fail(MATCHBLAS_ERR_BAD_FORMAT, "index type " + std::to_string(index_type) + " is unknown");
   if (value_type != MATCHBLAS_DOUBLE && value_type != MATCHBLAS_FLOAT && value_type != MATCHBLAS_PATTERN)
     fail(MATCHBLAS_ERR_BAD_FORMAT, "value type " + std::to_string(value_type) +
-                                       " is not taken by the matching calls (double, float or pattern)");
+                                       " is not taken as weights (double, float or pattern)");
   if (g.entries > 0 && (!g.row_indices || !g.col_indices))
     fail(MATCHBLAS_ERR_NULL_ARGUMENT, "the matrix's row or column indices are NULL");
   if (g.entries > 0 && value_type != MATCHBLAS_PATTERN && !g.values)

@@ -57,7 +57,7 @@ class Report:
         return self.setup_s + self.time_s
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # holds arrays: compared and hashed by identity
 class CommunityReport:
     """What a community detection call did (louvain). hierarchy[l][v]: the
     community of level l's vertex v, a vertex of level l + 1 (level 0: the
@@ -127,7 +127,7 @@ def _short(text, k=32):
     return repr(text if len(text) <= k else text[:k - 3] + "...")
 
 
-@dataclass(frozen=True, repr=False)
+@dataclass(frozen=True, repr=False, eq=False)  # as CommunityReport
 class DiagonalPermutation:
     """The pre-pass's result (include/matchblas/prepass.h): perm[i] is the
     column matched to row i (square A; MC64's CPERM, SuperLU's perm_r), the
@@ -315,7 +315,7 @@ def marry(men, women=None, algo="gale-shapley", *, seed=1, threads=0, device=Non
             raise TypeError("marry(path) takes no women lists")
         path = os.fspath(men)
         if path != "-" and not os.path.exists(path):
-            raise MissingFileError(-15, f"{path}: no such file")
+            raise MissingFileError(-15, f"{path}: no such file", path)
         empty = np.zeros(1, dtype=np.int64)
         args = (0, 0, empty, empty, empty, empty, path)
     else:

@@ -101,7 +101,7 @@ def graph(A, view="auto", precision=None):
     if isinstance(A, (str, os.PathLike)):
         path = os.fspath(A)
         if path != "-" and not os.path.exists(path):
-            raise MissingFileError(-15, f"{path}: no such file")
+            raise MissingFileError(-15, f"{path}: no such file", path)
         return _core.file_graph(path, code, single_precision(precision, None))
     if sp.issparse(A):
         if len(A.shape) != 2:

@@ -8,6 +8,9 @@ which names what was wrong and where. An interrupted call (Ctrl-C) raises
 ``KeyboardInterrupt`` as usual.
 """
 
+import errno
+import os
+
 from . import _core
 
 
@@ -48,7 +51,17 @@ class FileError(Error, ValueError):
 
 
 class MissingFileError(Error, FileNotFoundError):
-    """The file does not exist."""
+    """The file does not exist (``errno`` ENOENT, ``filename`` the path)."""
+
+    def __init__(self, status, message, filename=None):
+        super().__init__(status, message)
+        self.errno, self.strerror, self.filename = errno.ENOENT, os.strerror(errno.ENOENT), filename
+
+    def __str__(self):  # as every Error's (OSError's would win otherwise)
+        return f"{self.status_name}: {self.message}"
+
+    def __reduce__(self):
+        return type(self), (self.status, self.message, self.filename)
 
 
 class OutOfMemoryError(Error, MemoryError):

@@ -176,6 +176,14 @@ def test_errors_pickle():
         assert type(e) is cls and e.status == -8 and e.message == "the message" and str(e).endswith("the message")
 
 
+def test_missing_file_error_is_an_oserror_with_its_fields():
+    import errno
+    import pickle
+    e = raises(matchblas.MissingFileError, "no such file", matchblas.match, "/no/such/file.mtx")
+    assert isinstance(e, FileNotFoundError) and e.errno == errno.ENOENT and e.filename == "/no/such/file.mtx"
+    assert str(e) == "bad file: /no/such/file.mtx: no such file" == str(pickle.loads(pickle.dumps(e)))
+
+
 def test_ops_masks_and_vertex_ids_are_not_wrapped():
     A = sp.random(6, 6, density=0.5, random_state=1, format="csr")
     M = matchblas.ops.Matrix(A)

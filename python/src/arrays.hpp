@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -72,6 +73,12 @@ void expect_pointers_within(const Pointers& pointers, const Indices& indices) {
     throw nb::value_error(("the last index pointer is " + std::to_string(last) + ", outside 0.." +
                            std::to_string(indices.shape(0)) + " (the indices given)")
                               .c_str());
+}
+
+// A C message as a Python str: UTF-8, any other byte (a file name in
+// another encoding, say) shown as \xNN rather than failing the call.
+inline nb::str message_of(const char* message) {
+  return nb::steal<nb::str>(PyUnicode_DecodeUTF8(message, Py_ssize_t(std::strlen(message)), "backslashreplace"));
 }
 
 inline matchblas_value_type value_type_of(const nb::dlpack::dtype& d, const char* what) {

@@ -6,6 +6,7 @@
 // return (status, message, results...) without raising for a C status.
 #include <nanobind/nanobind.h>
 #include <nanobind/ndarray.h>
+#include <nanobind/stl/filesystem.h>
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/pair.h>
 #include <nanobind/stl/string.h>
@@ -116,10 +117,12 @@ Graph dense_graph(const HostArray& a, bool single) {
   return g;
 }
 
-Graph file_graph(const std::string& path, int view, bool single) {
+// path: str or PathLike, any bytes the file system takes (non-UTF-8 names
+// come through os.fsencode's surrogateescape).
+Graph file_graph(const std::filesystem::path& path, int view, bool single) {
   Graph g;
   g.c.source = MATCHBLAS_GRAPH_FILE;
-  g.path = path;
+  g.path = path.string();
   g.c.view = view_of(view);
   g.c.single_precision = single;
   return g;
@@ -161,10 +164,10 @@ nb::tuple match(Graph& g, const std::string& algo, const OptionList& options, st
     return g.coordinate ? matchblas_match_coordinate(&g.coo, algo.c_str(), &s.c, &result.r, &report)
                         : matchblas_match(&g.c, algo.c_str(), &s.c, &result.r, &report);
   });
-  if (status != MATCHBLAS_OK) return nb::make_tuple(status, std::string(report.message), nb::none(), nb::none());
+  if (status != MATCHBLAS_OK) return nb::make_tuple(status, message_of(report.message), nb::none(), nb::none());
   auto mate = adopt(result.r.mate, result.r.vertices);
   result.r = matchblas_matching{};  // the array now belongs to `mate`
-  return nb::make_tuple(status, std::string(report.message), mate, report_dict(report));
+  return nb::make_tuple(status, message_of(report.message), mate, report_dict(report));
 }
 
 nb::tuple b_match(Graph& g, const std::string& algo, const HostArray& b, const OptionList& options,
@@ -183,12 +186,12 @@ nb::tuple b_match(Graph& g, const std::string& algo, const HostArray& b, const O
                         : matchblas_b_match(&g.c, algo.c_str(), bv, nb_, &s.c, &result.r, &report);
   });
   if (status != MATCHBLAS_OK)
-    return nb::make_tuple(status, std::string(report.message), nb::none(), nb::none(), nb::none());
+    return nb::make_tuple(status, message_of(report.message), nb::none(), nb::none(), nb::none());
   auto offsets = adopt(result.r.offsets, result.r.vertices + 1);
   result.r.offsets = nullptr;
   auto partners = adopt(result.r.partners, 2 * result.r.edges);
   result.r.partners = nullptr;
-  return nb::make_tuple(status, std::string(report.message), offsets, partners, report_dict(report));
+  return nb::make_tuple(status, message_of(report.message), offsets, partners, report_dict(report));
 }
 
 nb::dict report_dict(const matchblas_cluster_report& r) {
@@ -218,7 +221,7 @@ nb::tuple cluster(Graph& g, const std::string& algo, const OptionList& options, 
                         : matchblas_cluster(&g.c, algo.c_str(), &s.c, &result.r, &report);
   });
   if (status != MATCHBLAS_OK)
-    return nb::make_tuple(status, std::string(report.message), nb::none(), nb::none(), nb::none(), nb::none());
+    return nb::make_tuple(status, message_of(report.message), nb::none(), nb::none(), nb::none(), nb::none());
   const std::int64_t total = result.r.level_offsets[result.r.levels];
   auto label = adopt(result.r.label, result.r.vertices);
   result.r.label = nullptr;
@@ -226,13 +229,13 @@ nb::tuple cluster(Graph& g, const std::string& algo, const OptionList& options, 
   result.r.level_offsets = nullptr;
   auto hierarchy = adopt(result.r.hierarchy, total);
   result.r.hierarchy = nullptr;
-  return nb::make_tuple(status, std::string(report.message), label, offsets, hierarchy, report_dict(report));
+  return nb::make_tuple(status, message_of(report.message), label, offsets, hierarchy, report_dict(report));
 }
 
 nb::tuple marry(std::int64_t men, std::int64_t women, const HostArray& men_offsets, const HostArray& men_lists,
-                const HostArray& women_offsets, const HostArray& women_lists, const std::optional<std::string>& path,
-                const std::string& algo, const OptionList& options, std::uint64_t seed, int threads, int device,
-                int gpu) {
+                const HostArray& women_offsets, const HostArray& women_lists,
+                const std::optional<std::filesystem::path>& path, const std::string& algo, const OptionList& options,
+                std::uint64_t seed, int threads, int device, int gpu) {
   for (const HostArray* a : {&men_offsets, &men_lists, &women_offsets, &women_lists}) {
     expect_vector(*a, -1, "a preference array");
     if (!is<std::int64_t>(a->dtype())) throw nb::type_error("preference arrays must be int64");
@@ -250,12 +253,12 @@ nb::tuple marry(std::int64_t men, std::int64_t women, const HostArray& men_offse
   matchblas_match_report report{};
   const int status = run_interruptible([&] { return matchblas_marry(&p, algo.c_str(), &s.c, &result.r, &report); });
   if (status != MATCHBLAS_OK)
-    return nb::make_tuple(status, std::string(report.message), nb::none(), nb::none(), nb::none());
+    return nb::make_tuple(status, message_of(report.message), nb::none(), nb::none(), nb::none());
   auto wife = adopt(result.r.wife, result.r.men);
   result.r.wife = nullptr;
   auto husband = adopt(result.r.husband, result.r.women);
   result.r.husband = nullptr;
-  return nb::make_tuple(status, std::string(report.message), wife, husband, report_dict(report));
+  return nb::make_tuple(status, message_of(report.message), wife, husband, report_dict(report));
 }
 
 // The info dict of a pre-pass call.
@@ -290,7 +293,7 @@ nb::tuple prepass(Graph& g, int job, bool symmetric) {
     return matchblas_prepass(&a, &opt, m == n ? perm.data() : nullptr, row_mate.data(), col_mate.data(),
                              row_scale.data(), col_scale.data(), &inform);
   });
-  return nb::make_tuple(status, std::string(inform.message), perm, row_mate, col_mate, row_scale, col_scale,
+  return nb::make_tuple(status, message_of(inform.message), perm, row_mate, col_mate, row_scale, col_scale,
                         prepass_info(inform));
 }
 
@@ -348,7 +351,7 @@ nb::tuple prepass_device(std::int64_t rows, std::int64_t cols, int layout, const
                                     static_cast<double*>(out(row_scale)), static_cast<double*>(out(col_scale)),
                                     &inform);
   });
-  return nb::make_tuple(status, std::string(inform.message), prepass_info(inform));
+  return nb::make_tuple(status, message_of(inform.message), prepass_info(inform));
 }
 
 nb::list algorithms() {

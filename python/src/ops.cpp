@@ -30,7 +30,7 @@ struct OpsMatrix {
   }
 };
 
-nb::tuple failed(const matchblas_ops_status& st) { return nb::make_tuple(st.status, std::string(st.message), nb::none()); }
+nb::tuple failed(const matchblas_ops_status& st) { return nb::make_tuple(st.status, message_of(st.message), nb::none()); }
 
 template <class Array>
 const std::uint8_t* mask_of(const std::optional<Array>& a, std::int64_t n, const char* what) {
@@ -99,7 +99,7 @@ nb::tuple matrix_create(std::int64_t rows, std::int64_t cols, int layout, const 
   }
   if (st.status != MATCHBLAS_OK) return failed(st);
   out.m.reset(m);
-  return nb::make_tuple(st.status, std::string(st.message), std::move(out));
+  return nb::make_tuple(st.status, message_of(st.message), std::move(out));
 }
 
 nb::tuple argmax(const OpsMatrix& a, const std::optional<HostArray>& active, const std::optional<HostArray>& eligible,
@@ -139,8 +139,8 @@ nb::tuple argmax(const OpsMatrix& a, const std::optional<HostArray>& active, con
     matchblas_ops_argmax(a.m.get(), active_rows, eligible_cols, fw, fv, best.data(), bw,
                          static_cast<matchblas_ops_backend>(backend), &st);
   }
-  if (st.status != MATCHBLAS_OK) return nb::make_tuple(st.status, std::string(st.message), nb::none(), nb::none());
-  return nb::make_tuple(st.status, std::string(st.message), best, best_weight);
+  if (st.status != MATCHBLAS_OK) return nb::make_tuple(st.status, message_of(st.message), nb::none(), nb::none());
+  return nb::make_tuple(st.status, message_of(st.message), best, best_weight);
 }
 
 nb::tuple assign(HostOut out, const std::optional<HostArray>& mask, const std::optional<HostArray>& values,
@@ -155,7 +155,7 @@ nb::tuple assign(HostOut out, const std::optional<HostArray>& mask, const std::o
     nb::gil_scoped_release release;
     matchblas_ops_assign(out.data(), type, n, m, vs, v, &st);
   }
-  return nb::make_tuple(st.status, std::string(st.message));
+  return nb::make_tuple(st.status, message_of(st.message));
 }
 
 nb::tuple select(const OpsMatrix& a, const std::optional<HostArray>& keep_rows,
@@ -172,7 +172,7 @@ nb::tuple select(const OpsMatrix& a, const std::optional<HostArray>& keep_rows,
   if (st.status != MATCHBLAS_OK) return failed(st);
   OpsMatrix out;
   out.m.reset(c);
-  return nb::make_tuple(st.status, std::string(st.message), std::move(out));
+  return nb::make_tuple(st.status, message_of(st.message), std::move(out));
 }
 
 nb::tuple select_free(const OpsMatrix& a, const HostArray& mate) {
@@ -188,7 +188,7 @@ nb::tuple select_free(const OpsMatrix& a, const HostArray& mate) {
   if (st.status != MATCHBLAS_OK) return failed(st);
   OpsMatrix out;
   out.m.reset(c);
-  return nb::make_tuple(st.status, std::string(st.message), std::move(out));
+  return nb::make_tuple(st.status, message_of(st.message), std::move(out));
 }
 
 // ---- GPU: device arrays -------------------------------------------------------
@@ -253,7 +253,7 @@ nb::tuple argmax_device(std::int64_t rows, std::int64_t cols, const DeviceArray&
                                 static_cast<std::int32_t*>(best.data()), best_weight.data(),
                                 reinterpret_cast<void*>(stream), &st);
   }
-  return nb::make_tuple(st.status, std::string(st.message));
+  return nb::make_tuple(st.status, message_of(st.message));
 }
 
 nb::tuple assign_device(DeviceArray out, const std::optional<DeviceArray>& mask,
@@ -272,7 +272,7 @@ nb::tuple assign_device(DeviceArray out, const std::optional<DeviceArray>& mask,
     nb::gil_scoped_release release;
     matchblas_ops_assign_device(out.data(), type, n, m, vs, v, device, reinterpret_cast<void*>(stream), &st);
   }
-  return nb::make_tuple(st.status, std::string(st.message));
+  return nb::make_tuple(st.status, message_of(st.message));
 }
 
 nb::tuple select_free_device(std::int64_t rows, std::int64_t cols, const DeviceArray& offsets,
@@ -290,7 +290,7 @@ nb::tuple select_free_device(std::int64_t rows, std::int64_t cols, const DeviceA
     matchblas_ops_select_free_device(&a, static_cast<const std::int32_t*>(mate.data()), c.get(),
                                      reinterpret_cast<void*>(stream), &st);
   }
-  if (st.status != MATCHBLAS_OK) return nb::make_tuple(st.status, std::string(st.message), nb::none(), nb::none(), nb::none());
+  if (st.status != MATCHBLAS_OK) return nb::make_tuple(st.status, message_of(st.message), nb::none(), nb::none(), nb::none());
   // One owner for the three arrays: the device CSR goes with the last of them.
   matchblas_device_csr* held = c.release();
   nb::capsule owner(held, [](void* p) noexcept {
@@ -308,7 +308,7 @@ nb::tuple select_free_device(std::int64_t rows, std::int64_t cols, const DeviceA
                                                                nb::device::cuda::value, dev);
   nb::ndarray<nb::cupy, nb::ndim<1>> out_values(const_cast<void*>(held->values), {entries}, owner, {},
                                                 values.dtype(), nb::device::cuda::value, dev);
-  return nb::make_tuple(st.status, std::string(st.message), out_offsets, out_columns, out_values);
+  return nb::make_tuple(st.status, message_of(st.message), out_offsets, out_columns, out_values);
 }
 
 }  // namespace

@@ -184,6 +184,23 @@ def test_missing_file_error_is_an_oserror_with_its_fields():
     assert str(e) == "bad file: /no/such/file.mtx: no such file" == str(pickle.loads(pickle.dumps(e)))
 
 
+def test_file_names_that_are_not_utf8(tmp_path):
+    # Linux file names are bytes: a Latin-1 name comes through os.fsencode's
+    # surrogateescape, and a message naming it shows the byte as \\xe9.
+    folder = os.fsencode(tmp_path)
+    good, bad = os.path.join(folder, b"gr\xe9ph.mtx"), os.path.join(folder, b"b\xe9d.mtx")
+    with open(good, "wb") as f:
+        f.write(b"%%MatrixMarket matrix coordinate real general\n2 2 1\n1 2 3.0\n")
+    with open(bad, "wb") as f:
+        f.write(b"%%MatrixMarket matrix coordinate real general\n2 2 1\n3 1 1.0\n")
+    assert matchblas.match(os.fsdecode(good), "greedy")[0].tolist() == [1, 0]
+    raises(matchblas.FileError, r"b\\xe9d.mtx:3: row index 3", matchblas.match, os.fsdecode(bad))
+    marriage = os.path.join(folder, b"m\xe9.txt")
+    with open(marriage, "wb") as f:
+        f.write(b"stable-marriage 1 1\n0\n0\n")
+    assert matchblas.marry(os.fsdecode(marriage))[0].tolist() == [0]
+
+
 def test_ops_masks_and_vertex_ids_are_not_wrapped():
     A = sp.random(6, 6, density=0.5, random_state=1, format="csr")
     M = matchblas.ops.Matrix(A)

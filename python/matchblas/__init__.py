@@ -235,8 +235,8 @@ def _b_values(b):
         raise InvalidInputError(-8, f"b[{bad}] is {a[bad].item()!r}, not an integer")
     if a.size and a.dtype.kind not in "iuf":
         raise InvalidInputError(-8, f"b must hold integers, not {a.dtype}")
-    if a.size and (a.min() < -2**63 or a.max() > 2**63 - 1):
-        bad = int(np.argmax(a) if a.max() > 2**63 - 1 else np.argmin(a))
+    if a.size and (a.min() < -2**63 or a.max() >= 2**63):
+        bad = int(np.argmax(a) if a.max() >= 2**63 else np.argmin(a))
         raise InvalidInputError(-8, f"b[{bad}] is {a[bad].item()!r}, beyond a 64-bit integer")
     return np.ascontiguousarray(a, dtype=np.int64)
 

@@ -129,11 +129,11 @@ std::string entry_at(vertex_t r, vertex_t c, int base) {
 }  // namespace
 
 template <class W>
-W checked_weight(double v, vertex_t r, vertex_t c, int shown_base) {
+W checked_weight(double v, vertex_t r, vertex_t c, int shown_base, bool summed) {
   const W w = static_cast<W>(std::fabs(v));
   if (!std::isfinite(w))
-    throw invalid_input("entry " + entry_at(r, c, shown_base) + " has the weight " +
-                        short_number(v) + " (duplicates summed), which a " + (sizeof(W) == 4 ? "float" : "double") +
+    throw invalid_input("entry " + entry_at(r, c, shown_base) + " has the weight " + short_number(v) +
+                        (summed ? " (duplicates summed)" : "") + ", which a " + (sizeof(W) == 4 ? "float" : "double") +
                         " weight cannot hold" + (sizeof(W) == 4 ? ": use double weights" : ""));
   return w;
 }
@@ -252,7 +252,7 @@ Dense<W> complete_graph_from_matrix(const MmMatrix& a, const GraphRules& rules) 
     for (std::size_t u = 0; u < n; ++u)
       for (std::size_t v = u + 1; v < n; ++v) {
         const W w = checked_weight<W>(std::max(std::fabs(a.val[u * n + v]), std::fabs(a.val[v * n + u])),
-                                      vertex_t(u), vertex_t(v), a.shown_base);
+                                      vertex_t(u), vertex_t(v), a.shown_base, false);
         d.values[u * n + v] = d.values[v * n + u] = w;
       }
     return d;
@@ -270,7 +270,7 @@ Dense<W> complete_graph_from_matrix(const MmMatrix& a, const GraphRules& rules) 
 }
 
 #define MATCHBLAS_INSTANTIATE(W)                                                   \
-  template W checked_weight<W>(double, vertex_t, vertex_t, int);                         \
+  template W checked_weight<W>(double, vertex_t, vertex_t, int, bool);                         \
   template Csr<W> general_graph<W>(const MmMatrix&, const GraphRules&);            \
   template Csr<W> bipartite_graph<W>(const MmMatrix&, const GraphRules&);          \
   template Csr<W> bipartite_as_general<W>(const Csr<W>&);                          \

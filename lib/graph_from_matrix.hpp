@@ -69,9 +69,10 @@ Csr<double> community_graph(const MmMatrix& a);
 // weight V (duplicates summed), which a float weight cannot hold" when it is
 // not finite in W: the builders' check (also the distributed reader's,
 // datasets/distributed/); b: the base the message numbers from
-// (MmMatrix::shown_base).
+// (MmMatrix::shown_base); summed: whether v may be a sum of duplicates
+// (false for a dense array's entry, whose message then does not say so).
 template <class W>
-W checked_weight(double v, vertex_t r, vertex_t c, int shown_base = 1);
+W checked_weight(double v, vertex_t r, vertex_t c, int shown_base = 1, bool summed = true);
 
 template <class W>
 Csr<W> bipartite_graph(const MmMatrix& a, const GraphRules& rules = {});

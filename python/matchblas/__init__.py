@@ -377,6 +377,7 @@ def _diagonal_permutation_here(A, job, symmetric):
     index = np.int64 if max(A.indptr.dtype.itemsize, A.indices.dtype.itemsize) > 4 else np.int32
     indptr = cp.ascontiguousarray(A.indptr, dtype=index)
     indices = cp.ascontiguousarray(A.indices, dtype=index)
+    _inputs.check_pointers(indptr, indices, rows if A.format == "csr" else cols)
     data = A.data if A.data.dtype in (np.float32, np.float64, np.complex64, np.complex128) else A.data.astype(np.float64)
     data = cp.ascontiguousarray(data)
     perm = cp.empty(rows, dtype=cp.int64) if rows == cols else None

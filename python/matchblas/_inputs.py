@@ -85,8 +85,10 @@ def check_pointers(indptr, indices, major):
     count, so the last index pointer must lie within the indices given
     (scipy checks it only when it builds a matrix, not when its arrays are
     replaced). The pointers' order and each index are checked by the library."""
-    if indptr.ndim != 1 or len(indptr) != major + 1:
-        raise InvalidInputError(-5, f"the index pointers have {indptr.shape} entries, expected {major + 1} "
+    if indptr.ndim != 1:
+        raise InvalidInputError(-5, f"the index pointers must be 1-D, not of shape {indptr.shape}")
+    if len(indptr) != major + 1:
+        raise InvalidInputError(-5, f"the index pointers have {len(indptr)} entries, expected {major + 1} "
                                     "(one more than the compressed dimension)")
     last = int(indptr[-1])
     if last < 0 or last > len(indices):

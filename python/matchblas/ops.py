@@ -135,7 +135,9 @@ def _device_csr(A):
     if A.format != "csr":
         A = A.tocsr()
     offsets = A.indptr if A.indptr.flags.c_contiguous else _cupy().ascontiguousarray(A.indptr)
-    return A.shape[0], A.shape[1], offsets, _device(A.indices, np.int32), A.data
+    columns = _device(A.indices, np.int32)
+    _inputs.check_pointers(offsets, columns, A.shape[0])  # one value read back: the last pointer
+    return A.shape[0], A.shape[1], offsets, columns, A.data
 
 
 def argmax(A, row_mask=None, col_mask=None, floor=None, *, backend="auto"):

@@ -87,11 +87,12 @@ std::string entries(const MmHeader& h) {
   return std::to_string(h.entries) + (h.entries == 1 ? " entry" : " entries");
 }
 
-// |a| with weights of type W (a's structure moved, not copied). A weight that
+// |a| with weights of type W (a's structure moved, not copied); summed:
+// whether a's weights may be sums of duplicates (not from an array). A weight that
 // underflows to zero in W is dropped, as every zero weight is (both
 // directions of an edge carry the same double, so both go).
 template <class W>
-Csr<W> cast_abs(Csr<double> a, int shown_base) {
+Csr<W> cast_abs(Csr<double> a, int shown_base, bool summed) {
   Csr<W> b;
   b.n_rows = a.n_rows;
   b.n_cols = a.n_cols;
@@ -99,7 +100,7 @@ Csr<W> cast_abs(Csr<double> a, int shown_base) {
   bool zeros = false;
   for (vertex_t r = 0; r < a.n_rows; ++r)
     for (offset_t k = a.offsets[r]; k < a.offsets[r + 1]; ++k) {
-      b.weights[k] = checked_weight<W>(a.weights[k], r, a.cols[k], shown_base);
+      b.weights[k] = checked_weight<W>(a.weights[k], r, a.cols[k], shown_base, summed);
       zeros |= b.weights[k] == W(0);
     }
   b.offsets = std::move(a.offsets);
@@ -185,7 +186,8 @@ Csr<double> symmetric_max(const MmMatrix& a, const GraphRules* rules, bool modul
 
 template <class W>
 Csr<W> general_graph(const MmMatrix& a, const GraphRules& rules) {
-  return cast_abs<W>(symmetric_max(a, &rules, /*modulus=*/true, "a general graph"), a.shown_base);
+  return cast_abs<W>(symmetric_max(a, &rules, /*modulus=*/true, "a general graph"), a.shown_base,
+                     a.header.format != MmFormat::array);
 }
 
 Csr<double> community_graph(const MmMatrix& a) {
@@ -205,7 +207,8 @@ Csr<W> bipartite_graph(const MmMatrix& a, const GraphRules& rules) {
                  "the bipartite graph of a " + dims(h) + " matrix with " + entries(h));
   // Sum first, drop the zero sums, then take |.| (abs before the sum would
   // keep entries that cancel).
-  return cast_abs<W>(summed_entries(a, &rules, /*skip_diagonal=*/false, /*drop_zeros=*/true), a.shown_base);
+  return cast_abs<W>(summed_entries(a, &rules, /*skip_diagonal=*/false, /*drop_zeros=*/true), a.shown_base,
+                     a.header.format != MmFormat::array);
 }
 
 Csr<double> matrix_as_given(const MmMatrix& a) {

@@ -170,8 +170,12 @@ def _integer(value, name, lo, hi):
 
 
 def _flags(algo):
-    """The names (as keywords) of the flag options of the entries named algo."""
-    return {o.name for a in algorithms() if a.name == algo for o in a.options if o.type == "flag"}
+    """The names (as keywords) of the flag options of the entries named algo
+    and of their twins (which `device` may run instead)."""
+    entries = {a.name: a for a in algorithms()}
+    named = [a for a in entries.values() if a.name == algo]
+    named += [entries[a.twin] for a in named if a.twin in entries]
+    return {o.name for a in named for o in a.options if o.type == "flag"}
 
 
 def _settings(algo, seed, threads, device, gpu, options):
@@ -230,14 +234,25 @@ def _b_values(b):
     a = np.atleast_1d(np.asarray(b))
     if a.ndim != 1:
         raise InvalidInputError(-3, f"b must be one integer or a 1-D array, not of shape {a.shape}")
-    if a.dtype.kind == "f" and a.size and not np.all(np.isfinite(a) & (a == np.round(a))):
-        bad = int(np.flatnonzero(~(np.isfinite(a) & (a == np.round(a))))[0])
-        raise InvalidInputError(-8, f"b[{bad}] is {a[bad].item()!r}, not an integer")
+    if a.dtype.kind == "O":  # Python objects: ints only, converted exactly
+        for i, x in enumerate(a.tolist()):
+            if isinstance(x, bool) or not isinstance(x, (int, np.integer)):
+                raise InvalidInputError(-8, f"b[{i}] is {x!r}, not an integer")
+            if not -2**63 <= x < 2**63:
+                raise InvalidInputError(-8, f"b[{i}] is {x!r}, beyond a 64-bit integer")
+        return np.array(a.tolist(), dtype=np.int64)
     if a.size and a.dtype.kind not in "iuf":
         raise InvalidInputError(-8, f"b must hold integers, not {a.dtype}")
-    if a.size and (a.min() < -2**63 or a.max() >= 2**63):
-        bad = int(np.argmax(a) if a.max() >= 2**63 else np.argmin(a))
-        raise InvalidInputError(-8, f"b[{bad}] is {a[bad].item()!r}, beyond a 64-bit integer")
+    if a.size and a.dtype.kind == "f":  # compared in float64, where the bounds are exact
+        f = a.astype(np.float64)
+        for bad, why in ((~np.isfinite(f) | (f != np.floor(f)), "not an integer"),
+                         ((f < -2.0**63) | (f >= 2.0**63), "beyond a 64-bit integer")):
+            if bad.any():
+                i = int(np.flatnonzero(bad)[0])
+                raise InvalidInputError(-8, f"b[{i}] is {a[i].item()!r}, {why}")
+    if a.dtype.kind == "u" and a.size and a.max() >= 2**63:
+        i = int(np.argmax(a))
+        raise InvalidInputError(-8, f"b[{i}] is {a[i].item()!r}, beyond a 64-bit integer")
     return np.ascontiguousarray(a, dtype=np.int64)
 
 

@@ -95,7 +95,7 @@ def _matrix(A):
     return A if isinstance(A, Matrix) else Matrix(A)
 
 
-def _array(x, dtype, xp=np):
+def _array(x, dtype, xp=np, mask=False):
     """x as a contiguous array of dtype in xp (numpy or cupy). A mask
     (uint8) keeps uint8 and views bool as it is; other dtypes are true where
     non-zero. Into an integer dtype (vertex ids, assign's integers) only
@@ -103,15 +103,18 @@ def _array(x, dtype, xp=np):
     first that is not, instead of a silent wrap."""
     a = xp.asarray(x)
     dtype = np.dtype(dtype)
-    if dtype == np.uint8 and a.dtype != np.uint8:
-        a = (a if a.dtype == np.bool_ else a != 0).view(np.uint8)
+    if mask:
+        if a.dtype != np.uint8:
+            a = (a if a.dtype == np.bool_ else a != 0).view(np.uint8)
     elif dtype.kind in "iu" and a.dtype != dtype and a.size:
         if a.dtype.kind not in "iufb":
             raise InvalidInputError(-8, f"an array of {a.dtype} where integers ({dtype}) are expected")
         info = np.iinfo(dtype)
-        bad = (a < info.min) | (a > info.max)
-        if a.dtype.kind == "f":
-            bad |= ~xp.isfinite(a) | (a != xp.floor(a))
+        if a.dtype.kind == "f":  # compared in float64, where both bounds are exact
+            f = a.astype(np.float64)
+            bad = ~xp.isfinite(f) | (f != xp.floor(f)) | (f < float(info.min)) | (f >= float(info.max) + 1)
+        else:
+            bad = (a < info.min) | (a > info.max)
         if bool(bad.any()):
             i = int(xp.flatnonzero(bad)[0])
             raise InvalidInputError(-6, f"entry {i} is {a.ravel()[i].item()!r}, not an integer of {dtype}")
@@ -120,8 +123,16 @@ def _array(x, dtype, xp=np):
     return a if a.flags.c_contiguous else xp.ascontiguousarray(a)
 
 
+def _mask(x, xp=np):
+    return _array(x, np.uint8, xp, mask=True)
+
+
 def _device(x, dtype):
     return _array(x, dtype, _cupy())
+
+
+def _device_mask(x):
+    return _mask(x, _cupy())
 
 
 def _backend(backend):
@@ -152,8 +163,8 @@ def argmax(A, row_mask=None, col_mask=None, floor=None, *, backend="auto"):
         best = cp.empty(rows, dtype=cp.int32)
         best_weight = cp.empty(rows, dtype=values.dtype)
         status, message = _core.ops_argmax_device(
-            rows, cols, offsets, columns, values, None if row_mask is None else _device(row_mask, np.uint8),
-            None if col_mask is None else _device(col_mask, np.uint8), fw, fv, best, best_weight,
+            rows, cols, offsets, columns, values, None if row_mask is None else _device_mask(row_mask),
+            None if col_mask is None else _device_mask(col_mask), fw, fv, best, best_weight,
             cp.cuda.get_current_stream().ptr)
         raise_for(status, message)
         return best, best_weight
@@ -162,8 +173,8 @@ def argmax(A, row_mask=None, col_mask=None, floor=None, *, backend="auto"):
     if floor is not None:
         fw, fv = _array(floor[0], m.dtype), _array(floor[1], np.int32)
     status, message, best, best_weight = _core.ops_argmax(
-        m._m, None if row_mask is None else _array(row_mask, np.uint8),
-        None if col_mask is None else _array(col_mask, np.uint8), fw, fv, _backend(backend))
+        m._m, None if row_mask is None else _mask(row_mask),
+        None if col_mask is None else _mask(col_mask), fw, fv, _backend(backend))
     raise_for(status, message)
     return best, best_weight
 
@@ -175,9 +186,9 @@ def assign(out, mask, values):
     array. Returns out."""
     if _on_gpu(out):
         cp = _cupy()
-        m = None if mask is None else _device(mask, np.uint8)
+        m = None if mask is None else _device_mask(mask)
         if np.ndim(values) == 0 and not _on_gpu(values):
-            vs, v = None, np.full(1, values, dtype=out.dtype)
+            vs, v = None, _array(np.atleast_1d(values), out.dtype)
         else:
             vs, v = _device(values, out.dtype), None
         status, message = _core.ops_assign_device(out, m, vs, v, cp.cuda.get_current_stream().ptr)
@@ -185,9 +196,9 @@ def assign(out, mask, values):
         return out
     if not isinstance(out, np.ndarray):
         raise TypeError(f"assign writes into a numpy (or CuPy) array, not {type(out).__name__}")
-    m = None if mask is None else _array(mask, np.uint8)
+    m = None if mask is None else _mask(mask)
     if np.ndim(values) == 0:
-        vs, v = None, np.full(1, values, dtype=out.dtype)
+        vs, v = None, _array(np.atleast_1d(values), out.dtype)
     else:
         vs, v = _array(values, out.dtype), None
     status, message = _core.ops_assign(out, m, vs, v)
@@ -217,7 +228,7 @@ def select(A, mate=None, *, rows=None, cols=None):
     if mate is not None:
         status, message, c = _core.ops_select_free(m._m, _array(mate, np.int32))
     else:
-        status, message, c = _core.ops_select(m._m, None if rows is None else _array(rows, np.uint8),
-                                              None if cols is None else _array(cols, np.uint8))
+        status, message, c = _core.ops_select(m._m, None if rows is None else _mask(rows),
+                                              None if cols is None else _mask(cols))
     raise_for(status, message)
     return Matrix(c)

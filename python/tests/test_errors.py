@@ -155,6 +155,15 @@ def test_arguments_the_library_cannot_check_are_checked_here():
                     (2**63, "beyond a 64-bit"), ([[1]], "1-D")):
         raises(matchblas.InvalidInputError, what, matchblas.b_match, A, b)
     assert matchblas.b_match(A, 2.0)[1].cardinality == matchblas.b_match(A, 2)[1].cardinality
+    assert matchblas.b_match(A, np.full(50, 2, dtype=object))[1].cardinality == matchblas.b_match(A, 2)[1].cardinality
+    raises(matchblas.InvalidInputError, "beyond a 64-bit", matchblas.b_match, A, [2**64])
+    raises(matchblas.InvalidInputError, "beyond a 64-bit", matchblas.b_match, A, 2.0**63)
+    # False for a flag of the twin that device runs is a flag (roma-gpu's bf16), not an error.
+    D = np.ones((4, 4))
+    if available("roma-gpu"):
+        assert matchblas.match(D, "roma", device="gpu", bf16=False)[1].algo == "roma-gpu"
+    else:
+        raises(matchblas.UnavailableError, "roma-gpu", matchblas.match, D, "roma", device="gpu", bf16=False)
     # Run settings and options: one OptionError naming them.
     raises(matchblas.OptionError, "threads must be an integer", matchblas.match, A, threads=1.5)
     raises(matchblas.OptionError, "threads must be an integer", matchblas.match, A, threads=2**40)
@@ -217,6 +226,14 @@ def test_ops_masks_and_vertex_ids_are_not_wrapped():
     raises(matchblas.InvalidInputError, "not an integer of int32", matchblas.ops.assign, out, None,
            np.array([1, 2**40, 3]))
     assert np.array_equal(matchblas.ops.assign(out, None, np.array([1, 2, 3], dtype=np.int64)), [1, 2, 3])
+    # Values are not masks: a uint8 out keeps them; the top of a range is checked in float64 (2.0**31 in
+    # float32 equals int32's max there); a scalar value is checked too.
+    assert matchblas.ops.assign(np.zeros(3, np.uint8), None, np.array([5, 7, 200])).tolist() == [5, 7, 200]
+    raises(matchblas.InvalidInputError, "2147483648.0", matchblas.ops.assign, out, None,
+           np.array([2.0**31, 1, 1], np.float32))
+    raises(matchblas.InvalidInputError, "1099511627776", matchblas.ops.assign, out, None, np.int64(2**40))
+    raises(matchblas.InvalidInputError, "1.5", matchblas.ops.assign, out, None, 1.5)
+    assert matchblas.ops.select(M, np.full(6, -1, np.float16)).nnz == M.nnz
 
 
 def test_unavailable():

@@ -243,16 +243,11 @@ def _b_values(b):
         return np.array(a.tolist(), dtype=np.int64)
     if a.size and a.dtype.kind not in "iuf":
         raise InvalidInputError(-8, f"b must hold integers, not {a.dtype}")
-    if a.size and a.dtype.kind == "f":  # compared in float64, where the bounds are exact
-        f = a.astype(np.float64)
-        for bad, why in ((~np.isfinite(f) | (f != np.floor(f)), "not an integer"),
-                         ((f < -2.0**63) | (f >= 2.0**63), "beyond a 64-bit integer")):
-            if bad.any():
-                i = int(np.flatnonzero(bad)[0])
-                raise InvalidInputError(-8, f"b[{i}] is {a[i].item()!r}, {why}")
-    if a.dtype.kind == "u" and a.size and a.max() >= 2**63:
-        i = int(np.argmax(a))
-        raise InvalidInputError(-8, f"b[{i}] is {a[i].item()!r}, beyond a 64-bit integer")
+    found = _inputs.first_non_integer(a, np.int64) if a.size else None
+    if found:
+        i, why = found
+        why = "beyond a 64-bit integer" if why == "out of range" else why
+        raise InvalidInputError(-8, f"b[{i}] is {a[i].item()!r}, {why}")
     return np.ascontiguousarray(a, dtype=np.int64)
 
 

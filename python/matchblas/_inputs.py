@@ -96,6 +96,26 @@ def check_pointers(indptr, indices, major):
                                     f"(the {len(indices)} indices given)")
 
 
+def first_non_integer(a, dtype, xp=np):
+    """(i, why) for the first value of a (flattened) that dtype's integers
+    cannot hold exactly, why "not an integer" or "out of range"; None when
+    every value fits. a: an integer, float or bool array of numpy or cupy
+    (xp). Floats are compared in float64, where the bounds of 32- and 64-bit
+    integers are exact (in float32, 2.0**31 equals int32's maximum)."""
+    info = np.iinfo(dtype)
+    fraction = None
+    if a.dtype.kind == "f":
+        f = a.astype(np.float64)
+        fraction = ~xp.isfinite(f) | (f != xp.floor(f))
+        bad = fraction | (f < float(info.min)) | (f >= float(info.max) + 1)
+    else:
+        bad = (a < info.min) | (a > info.max)
+    if not bool(bad.any()):
+        return None
+    i = int(xp.flatnonzero(bad)[0])
+    return i, "not an integer" if fraction is not None and bool(fraction.ravel()[i]) else "out of range"
+
+
 def graph(A, view="auto", precision=None):
     """The C graph description of A (a path, a scipy.sparse matrix or array,
     or a square 2-D numpy array); it keeps A's arrays alive."""

@@ -95,28 +95,18 @@ def _matrix(A):
     return A if isinstance(A, Matrix) else Matrix(A)
 
 
-def _array(x, dtype, xp=np, mask=False):
-    """x as a contiguous array of dtype in xp (numpy or cupy). A mask
-    (uint8) keeps uint8 and views bool as it is; other dtypes are true where
-    non-zero. Into an integer dtype (vertex ids, assign's integers) only
-    integral values within its range are taken: InvalidInputError names the
-    first that is not, instead of a silent wrap."""
+def _array(x, dtype, xp=np):
+    """x as a contiguous array of dtype in xp (numpy or cupy). Into an
+    integer dtype (vertex ids, assign's integers) only integral values
+    within its range are taken: InvalidInputError names the first that is
+    not, instead of a silent wrap."""
     a = xp.asarray(x)
     dtype = np.dtype(dtype)
-    if mask:
-        if a.dtype != np.uint8:
-            a = (a if a.dtype == np.bool_ else a != 0).view(np.uint8)
-    elif dtype.kind in "iu" and a.dtype != dtype and a.size:
+    if dtype.kind in "iu" and a.dtype != dtype and a.size:
         if a.dtype.kind not in "iufb":
             raise InvalidInputError(-8, f"an array of {a.dtype} where integers ({dtype}) are expected")
-        info = np.iinfo(dtype)
-        if a.dtype.kind == "f":  # compared in float64, where both bounds are exact
-            f = a.astype(np.float64)
-            bad = ~xp.isfinite(f) | (f != xp.floor(f)) | (f < float(info.min)) | (f >= float(info.max) + 1)
-        else:
-            bad = (a < info.min) | (a > info.max)
-        if bool(bad.any()):
-            i = int(xp.flatnonzero(bad)[0])
+        if found := _inputs.first_non_integer(a, dtype, xp):
+            i = found[0]
             raise InvalidInputError(-6, f"entry {i} is {a.ravel()[i].item()!r}, not an integer of {dtype}")
     if a.dtype != dtype:
         a = a.astype(dtype)
@@ -124,7 +114,12 @@ def _array(x, dtype, xp=np, mask=False):
 
 
 def _mask(x, xp=np):
-    return _array(x, np.uint8, xp, mask=True)
+    """A mask as the ops take it, uint8 in xp: uint8 as it is, bool viewed
+    (no copy), any other dtype true where non-zero."""
+    a = xp.asarray(x)
+    if a.dtype != np.uint8:
+        a = (a if a.dtype == np.bool_ else a != 0).view(np.uint8)
+    return a if a.flags.c_contiguous else xp.ascontiguousarray(a)
 
 
 def _device(x, dtype):

@@ -63,8 +63,7 @@ inline matchblas_index_type index_type_of(const nb::dlpack::dtype& d, const char
 // The C description of a compressed matrix has no entry count: its last
 // index pointer must lie within the indices given, or the library would
 // read past them. pointers: int32 or int64 (index_type_of checked it).
-template <class Pointers, class Indices>
-void expect_pointers_within(const Pointers& pointers, const Indices& indices) {
+inline void expect_pointers_within(const HostArray& pointers, const HostArray& indices) {
   if (pointers.shape(0) == 0) return;
   const std::size_t k = pointers.shape(0) - 1;
   const std::int64_t last = is<std::int32_t>(pointers.dtype()) ? static_cast<const std::int32_t*>(pointers.data())[k]
